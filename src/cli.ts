@@ -1,0 +1,287 @@
+/** Builds the commander program. The only module that knows about argv. */
+import { Chalk } from 'chalk';
+import { Command, CommanderError, Option } from 'commander';
+import { SmartError } from './errors.js';
+import { processIo, type Io, type ProcessLike } from './io.js';
+import { reportError } from './run.js';
+import type { AdhocServer, CommandContext, GlobalOptions } from './commands/context.js';
+import { parseChoiceFlag, parseIntFlag } from './commands/parse.js';
+import { ENCODINGS, type OutputFormat } from './types.js';
+
+const VERSION = '0.1.0';
+const FORMATS: readonly OutputFormat[] = ['table', 'json', 'markdown', 'github'];
+
+const collect = (value: string, previous: string[] = []): string[] => [...previous, value];
+
+/** --stdio/--url/--name are order-sensitive (--name names the server before it), so read them from argv. */
+export function scanAdhocServers(argv: readonly string[]): AdhocServer[] {
+  const servers: AdhocServer[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i] ?? '';
+    if (arg === '--') break;
+    const eq = arg.indexOf('=');
+    const flag = eq > 0 ? arg.slice(0, eq) : arg;
+    const inline = eq > 0 ? arg.slice(eq + 1) : undefined;
+    if (flag !== '--stdio' && flag !== '--url' && flag !== '--name') continue;
+    const value = inline ?? argv[++i];
+    if (value === undefined) continue;
+    if (flag === '--name') {
+      const last = servers[servers.length - 1];
+      if (!last) throw new SmartError('BAD_FLAG', { flag: '--name', value, hint: 'Put --name after the --stdio or --url it names.' });
+      last.name = value;
+    } else {
+      servers.push({ kind: flag === '--stdio' ? 'stdio' : 'url', value });
+    }
+  }
+  return servers;
+}
+
+function makeChalk(io: Io, colorFlag: boolean): InstanceType<typeof Chalk> {
+  const env = io.env;
+  let level: 0 | 1 | 2 | 3 = io.stdoutIsTTY ? 1 : 0;
+  if (env.FORCE_COLOR !== undefined && env.FORCE_COLOR !== '0') level = 1;
+  if (env.NO_COLOR !== undefined && env.NO_COLOR !== '') level = 0;
+  if (!colorFlag) level = 0;
+  return new Chalk({ level });
+}
+
+function globalsFrom(opts: Record<string, unknown>, argv: readonly string[]): GlobalOptions {
+  const json = opts.json === true;
+  const formatExplicit = json || typeof opts.format === 'string';
+  const format = json ? 'json' : parseChoiceFlag('--format', opts.format ?? 'table', FORMATS);
+  return {
+    config: (opts.config as string[] | undefined) ?? [],
+    snapshot: (opts.snapshot as string[] | undefined) ?? [],
+    adhoc: scanAdhocServers(argv),
+    server: (opts.server as string[] | undefined) ?? [],
+    format,
+    formatExplicit,
+    encoding: parseChoiceFlag('--encoding', opts.encoding ?? 'o200k_base', ENCODINGS),
+    timeoutMs: parseIntFlag('--timeout', opts.timeout ?? '30000', { min: 1 }),
+    cache: opts.cache !== false,
+    demo: opts.demo === true,
+    color: opts.color !== false,
+    debug: opts.debug === true,
+  };
+}
+
+type CommandRunner = (ctx: CommandContext, args: string[], opts: Record<string, unknown>) => Promise<{ exitCode: number }>;
+
+/** Each subcommand's module is imported only when it runs, so --help stays fast. */
+const RUNNERS: Record<string, () => Promise<CommandRunner>> = {
+  servers: async () => (await import('./commands/servers.js')).runServersCommand,
+  dump: async () => (await import('./commands/dump.js')).runDumpCommand,
+  audit: async () => (await import('./commands/audit.js')).runAuditCommand,
+  condense: async () => (await import('./commands/condense.js')).runCondenseCommand,
+  discover: async () => (await import('./commands/discover.js')).runDiscoverCommand,
+  budget: async () => (await import('./commands/budget.js')).runBudgetCommand,
+  check: async () => (await import('./commands/check.js')).runCheckCommand,
+  replay: async () => (await import('./commands/replay.js')).runReplayCommand,
+  init: async () => (await import('./commands/init.js')).runInitCommand,
+};
+
+export interface ProgramState {
+  exitCode: number;
+  json: boolean;
+  debug: boolean;
+}
+
+/** The commander program; actions record their exit code in `state`. */
+export function buildProgram(io: Io, argv: readonly string[], state: ProgramState): Command {
+  const program = new Command('mcp-smart');
+  program
+    .description('See, shrink and budget the tool context your MCP servers put into every model request.')
+    .version(VERSION, '-V, --version')
+    .option('-c, --config <file>', 'read servers from this config file (any supported client format; repeatable)', collect)
+    .option('--snapshot <file>', 'analyse a saved snapshot instead of connecting (repeatable)', collect)
+    .option('--stdio <command line>', 'an ad-hoc stdio server, split like a shell but never run by one (repeatable)')
+    .option('--url <url>', 'an ad-hoc Streamable HTTP / SSE server (repeatable)')
+    .option('--name <name>', 'name for the preceding --stdio/--url server (default: its serverInfo.name)')
+    .option('-s, --server <name>', 'only these servers (repeatable)', collect)
+    .option('--json', 'one JSON document on stdout (same as --format json)')
+    .addOption(new Option('--format <format>', 'output format').choices(FORMATS as string[]))
+    .addOption(new Option('--encoding <encoding>', 'tokenizer for every count').choices(ENCODINGS as string[]).default('o200k_base'))
+    .option('--timeout <ms>', 'per-server connect + list limit in milliseconds', '30000')
+    .option('--no-cache', 'ignore and do not write the tool-list cache')
+    .option('--demo', 'use the bundled demo servers (real MCP servers installed with mcp-smart)')
+    .option('--no-color', 'plain output without colour')
+    .option('--debug', 'stack traces, server stderr and resolved config on errors')
+    .showHelpAfterError('(run with --help for usage)')
+    .exitOverride()
+    .configureOutput({
+      writeOut: (t) => io.stdout(t),
+      writeErr: (t) => io.stderr(t),
+      outputError: (t, write) => write(t),
+    });
+
+  const register = (cmd: Command, name: string): Command =>
+    cmd.action(async (...actionArgs: unknown[]) => {
+      const command = actionArgs[actionArgs.length - 1] as Command;
+      const opts = command.optsWithGlobals<Record<string, unknown>>();
+      const global = globalsFrom(opts, argv);
+      state.json = global.format === 'json';
+      state.debug = global.debug;
+      const positional = command.args;
+      const ctx: CommandContext = { io, global, chalk: makeChalk(io, global.color) };
+      const loader = RUNNERS[name];
+      if (!loader) throw new SmartError('INTERNAL', { message: `no runner for ${name}` });
+      const runner = await loader();
+      const { exitCode } = await runner(ctx, positional, command.opts<Record<string, unknown>>());
+      state.exitCode = exitCode;
+    });
+
+  register(
+    program
+      .command('servers')
+      .description('list configured servers: name, transport, source file, enabled')
+      .addHelpText('after', '\nExamples:\n  mcp-smart servers\n  mcp-smart servers --config ~/.cursor/mcp.json --json'),
+    'servers',
+  );
+
+  register(
+    program
+      .command('dump')
+      .description('connect to every server and write a snapshot of its tools, prompts and resources')
+      .option('-o, --output <file>', 'write the snapshot here (default: stdout)')
+      .addHelpText('after', '\nExamples:\n  mcp-smart dump -o mcp-snapshot.json\n  mcp-smart dump --stdio "node dist/index.js" --name mine'),
+    'dump',
+  );
+
+  register(
+    program
+      .command('audit')
+      .description('token cost per server and tool, condensing potential, and findings')
+      .addOption(new Option('--fail-on <severity>', 'exit 1 when a finding is at or above this severity').choices(['error', 'warning', 'info']))
+      .option('--top <n>', 'how many of the most expensive tools to list', '10')
+      .option('--window <tokens>', 'context window the shares are computed against', '200000')
+      .addOption(new Option('--render <style>', 'how the tool list is rendered before counting').choices(['json', 'cline']).default('json'))
+      .option('--anthropic-count', "also ask Anthropic's token-counting endpoint (needs ANTHROPIC_API_KEY)")
+      .addHelpText('after', '\nExamples:\n  mcp-smart audit\n  mcp-smart audit --snapshot mcp-snapshot.json --fail-on error --format markdown'),
+    'audit',
+  );
+
+  register(
+    program
+      .command('condense')
+      .description('write condensed tool definitions and show before/after tokens')
+      .addOption(new Option('--level <level>', 'how far to condense').choices(['lossless', 'compact', 'minimal', 'names', 'meta']).default('lossless'))
+      .option('-o, --output <file>', 'write the condensed definitions here (default: stdout with --json)')
+      .addOption(new Option('--render <style>', 'rendering used for the token counts').choices(['json', 'cline']).default('json'))
+      .addHelpText('after', '\nExamples:\n  mcp-smart condense --level lossless -o tools.lossless.json\n  mcp-smart condense --level minimal --snapshot snap.json --json'),
+    'condense',
+  );
+
+  register(
+    program
+      .command('discover')
+      .description('rank the tools of your servers for a natural-language intent')
+      .argument('[intent]', 'what you want to do, in plain words')
+      .option('-k <n>', 'how many tools to show', '5')
+      .addOption(new Option('--engine <engine>', 'ranking engine').choices(['keyword', 'bm25', 'semantic', 'hybrid']).default('hybrid'))
+      .option('--explain', "show each signal's contribution to the score")
+      .option('--queries <file>', 'labelled intents (.jsonl) to evaluate: prints Recall@k and MRR')
+      .option('--model <dir>', 'a local sentence-transformer model directory for the semantic engine')
+      .option('--store <file>', 'usage store to read the usage prior from')
+      .addHelpText('after', '\nExamples:\n  mcp-smart discover "read a file from disk" -k 3\n  mcp-smart discover --queries intents.jsonl --engine bm25 --json'),
+    'discover',
+  );
+
+  register(
+    program
+      .command('budget')
+      .description('does the tool context fit the budget; if not, a plan that fits')
+      .option('--max <tokens>', 'context window size in tokens')
+      .option('--share <fraction>', 'share of --max the tool context may use (default 0.10)')
+      .option('--limit <tokens>', 'tokens the tool context may use (instead of --share)')
+      .option('--intent <text>', 'keep full schemas for the tools most relevant to this intent, names for the rest')
+      .option('--store <file>', 'usage store used to find least-used servers and tools')
+      .option('--apply', 'write the definitions that result from the plan (needs -o)')
+      .option('-o, --output <file>', 'where --apply writes the resulting definitions')
+      .addHelpText('after', '\nExamples:\n  mcp-smart budget --max 128000\n  mcp-smart budget --max 200000 --limit 8000 --apply -o tools.budget.json'),
+    'budget',
+  );
+
+  register(
+    program
+      .command('check')
+      .description('compare against a committed baseline (CI gate)')
+      .option('--baseline <file>', 'baseline file', 'mcp-smart.lock.json')
+      .option('--update', 'write the baseline from the current servers')
+      .option('--max-growth <limit>', 'allowed growth: a percentage ("5%") or tokens ("500")')
+      .option('--max <tokens>', 'absolute limit on total tool tokens')
+      .option('--queries <file>', 'labelled intents (.jsonl) for the retrieval gate')
+      .option('--min-recall <r>', 'fail when discovery Recall@k on --queries falls below this')
+      .option('-k <n>', 'k for the retrieval gate', '5')
+      .addHelpText('after', '\nExamples:\n  mcp-smart check --snapshot mcp-snapshot.json\n  mcp-smart check --update'),
+    'check',
+  );
+
+  register(
+    program
+      .command('replay')
+      .description('replay recorded sessions: ranking quality, usage learning, weight tuning')
+      .argument('[paths...]', 'Claude Code transcripts, Cline/Roo histories, labelled intents, or folders of them')
+      .option('--learn', 'update the usage store from the recordings')
+      .option('--store <file>', 'usage store file (default: in the user data folder)')
+      .option('--tune', 'search the hybrid weights with cross-validation by session')
+      .option('--folds <n>', 'folds for --tune', '5')
+      .option('--write', 'with --tune: store the tuned weights in mcp-smart.config.json')
+      .option('--min-recall <r>', 'exit 1 when hybrid Recall@5 falls below this')
+      .option('-k <n>', 'k for the top-k token comparison', '5')
+      .addHelpText('after', '\nExamples:\n  mcp-smart replay ~/.claude/projects --snapshot snap.json\n  mcp-smart replay sessions/ --tune --write'),
+    'replay',
+  );
+
+  register(
+    program
+      .command('init')
+      .description('set up mcp-smart.config.json, a first baseline and optionally a CI workflow')
+      .option('-y, --yes', 'accept the defaults without asking')
+      .option('--force', 'overwrite existing files')
+      .option('--servers <names>', 'comma-separated servers to include (default: all found)')
+      .option('--max <tokens>', 'context window for the budget', '200000')
+      .option('--share <fraction>', 'share of the window the tool context may use', '0.1')
+      .option('--max-growth <limit>', 'allowed growth before check fails', '5%')
+      .option('--github', 'also write .github/workflows/mcp-smart.yml')
+      .option('--no-baseline', 'do not write a first baseline')
+      .addHelpText('after', '\nExamples:\n  mcp-smart init\n  mcp-smart init --yes --github'),
+    'init',
+  );
+
+  return program;
+}
+
+/** Entry point used by bin/mcp-smart.js. Returns the exit code. */
+export async function main(proc: ProcessLike): Promise<number> {
+  const controller = new AbortController();
+  const onSigint = (): void => controller.abort(new Error('interrupted'));
+  process.once('SIGINT', onSigint);
+  process.once('SIGTERM', onSigint);
+  try {
+    return await run(proc.argv.slice(2), processIo(proc, controller.signal));
+  } finally {
+    process.off('SIGINT', onSigint);
+    process.off('SIGTERM', onSigint);
+  }
+}
+
+/** run(argv, io) → exit code. Drives everything in-process so tests need no child process. */
+export async function run(argv: string[], io: Io): Promise<number> {
+  const state: ProgramState = { exitCode: 0, json: argv.includes('--json') || argv.includes('--format=json'), debug: argv.includes('--debug') };
+  try {
+    const program = buildProgram(io, argv, state);
+    if (argv.length === 0) {
+      program.outputHelp();
+      return 0;
+    }
+    await program.parseAsync(argv, { from: 'user' });
+    return state.exitCode;
+  } catch (e) {
+    if (e instanceof CommanderError) {
+      if (e.code === 'commander.helpDisplayed' || e.code === 'commander.version' || e.code === 'commander.help') return 0;
+      if (state.json) return reportError(new SmartError('USAGE', { message: e.message.replace(/^error: /, '') }), io, { json: true, debug: false });
+      return 2;
+    }
+    return reportError(e, io, { json: state.json, debug: state.debug });
+  }
+}

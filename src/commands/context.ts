@@ -1,0 +1,34 @@
+/** What every command receives: the io edge, parsed global options, and the single chalk instance. */
+import type { ChalkInstance } from 'chalk';
+import type { Io } from '../io.js';
+import type { AdhocServer, Encoding, OutputFormat } from '../types.js';
+
+export type { AdhocServer };
+
+
+export interface GlobalOptions {
+  config: string[];
+  snapshot: string[];
+  adhoc: AdhocServer[];
+  server: string[];
+  format: OutputFormat;
+  /** True when the user chose the format explicitly (--json / --format). */
+  formatExplicit: boolean;
+  encoding: Encoding;
+  timeoutMs: number;
+  cache: boolean;
+  demo: boolean;
+  color: boolean;
+  debug: boolean;
+}
+
+export interface CommandContext {
+  io: Io;
+  global: GlobalOptions;
+  chalk: ChalkInstance;
+}
+
+export interface CommandOutcome<R = unknown> {
+  result: R;
+  exitCode: number;
+}

@@ -1,0 +1,92 @@
+/** Turns the global options into ServerSnapshots: from --snapshot files, or by reading configs and connecting. */
+import { homedir } from 'node:os';
+import { SmartError } from '../errors.js';
+import { loadServerDefinitions, type DefinitionResult } from '../core/config/index.js';
+import { connectServers } from '../core/connect/index.js';
+import { readSnapshotFiles } from '../core/snapshot.js';
+import { userCacheDir } from '../core/paths.js';
+import type { ServerSnapshot, SmartConfig } from '../types.js';
+import type { CommandContext } from './context.js';
+import { createProgress } from './progress.js';
+
+export interface LoadedServers {
+  servers: ServerSnapshot[];
+  config: SmartConfig;
+  configFile?: string;
+  definitions?: DefinitionResult;
+}
+
+const DEFAULT_CACHE_TTL_SECONDS = 3600;
+
+/** Reads server definitions (no connecting) from the global options. */
+export async function loadDefinitions(ctx: CommandContext): Promise<DefinitionResult> {
+  const { io, global } = ctx;
+  return loadServerDefinitions({
+    configFiles: global.config,
+    adhoc: global.adhoc,
+    demo: global.demo,
+    cwd: io.cwd,
+    env: io.env,
+    platform: io.platform,
+    home: io.env.HOME || io.env.USERPROFILE || homedir(),
+    nodePath: process.execPath,
+  });
+}
+
+function selectServers<T extends { name: string }>(items: T[], wanted: string[]): T[] {
+  if (wanted.length === 0) return items;
+  const known = new Set(items.map((s) => s.name));
+  for (const name of wanted) {
+    if (!known.has(name)) throw new SmartError('UNKNOWN_SERVER', { name, known: [...known].sort().join(', ') || '(none)' });
+  }
+  return items.filter((s) => wanted.includes(s.name));
+}
+
+/** Snapshots for every selected server. Failed servers are included with status "error". */
+export async function loadServers(ctx: CommandContext): Promise<LoadedServers> {
+  const { io, global } = ctx;
+  if (global.snapshot.length > 0) {
+    const servers = await readSnapshotFiles(global.snapshot, io.cwd);
+    // Our own config (weights, patterns, thresholds) still applies when analysing a snapshot.
+    let config: SmartConfig = {};
+    let configFile: string | undefined;
+    if (global.config.length > 0 || global.adhoc.length === 0) {
+      const defs = await loadDefinitions({ ...ctx, global: { ...global, demo: false } }).catch((e: unknown) => {
+        if (e instanceof SmartError && e.code === 'NO_SERVERS') return undefined;
+        throw e;
+      });
+      config = defs?.config ?? {};
+      configFile = defs?.configFile;
+    }
+    return { servers: selectServers(servers, global.server), config, configFile };
+  }
+  const definitions = await loadDefinitions(ctx);
+  for (const w of definitions.warnings) io.stderr(`warning: ${w}\n`);
+  const enabled = selectServers(
+    definitions.servers.filter((s) => s.enabled),
+    global.server,
+  );
+  if (enabled.length === 0) throw new SmartError('NO_SERVERS');
+  const home = io.env.HOME || io.env.USERPROFILE || homedir();
+  const ttlSeconds = definitions.config.cache?.ttlSeconds ?? DEFAULT_CACHE_TTL_SECONDS;
+  const progress = createProgress(ctx, enabled.length);
+  const servers = await connectServers(enabled, {
+    timeoutMs: global.timeoutMs,
+    signal: io.signal,
+    cache: global.cache && ttlSeconds > 0 ? { dir: userCacheDir({ env: io.env, platform: io.platform, home }), ttlMs: ttlSeconds * 1000, now: Date.now() } : null,
+    onProgress: progress.update,
+    captureStderr: global.debug,
+  });
+  progress.done();
+  if (global.debug) {
+    for (const s of servers) {
+      if (s.stderr) io.stderr(`--- stderr of ${s.name} ---\n${s.stderr}${s.stderr.endsWith('\n') ? '' : '\n'}`);
+    }
+  }
+  return { servers, config: definitions.config, configFile: definitions.configFile, definitions };
+}
+
+/** Exit code 3 when any server failed, else 0. */
+export function serverFailureCode(servers: ServerSnapshot[]): number {
+  return servers.some((s) => s.status === 'error') ? 3 : 0;
+}

@@ -1,0 +1,30 @@
+/** Progress on stderr, only when stderr is a TTY and the output is not JSON. */
+import type { ConnectProgress } from '../core/connect/index.js';
+import type { CommandContext } from './context.js';
+
+export interface Progress {
+  update: (p: ConnectProgress) => void;
+  done: () => void;
+}
+
+export function createProgress(ctx: CommandContext, total: number): Progress {
+  const { io, global } = ctx;
+  if (!io.stderrIsTTY || global.format === 'json') return { update: () => {}, done: () => {} };
+  let finished = 0;
+  const pending = new Set<string>();
+  const draw = (): void => {
+    const names = [...pending].slice(0, 3).join(', ');
+    io.stderr(`\r\x1b[2KConnecting ${finished}/${total}${names ? ` — waiting for ${names}` : ''}`);
+  };
+  return {
+    update: (p) => {
+      if (p.phase === 'start') pending.add(p.server);
+      else {
+        pending.delete(p.server);
+        finished++;
+      }
+      draw();
+    },
+    done: () => io.stderr('\r\x1b[2K'),
+  };
+}

@@ -1,0 +1,24 @@
+/** Per-user cache and data folders (XDG on Linux, ~/Library on macOS, %LOCALAPPDATA% on Windows). */
+import { join } from 'node:path';
+
+export interface PathEnv {
+  env: Record<string, string | undefined>;
+  platform: NodeJS.Platform;
+  home: string;
+}
+
+/** Where the tool-list and token-count caches live. MCP_SMART_CACHE_DIR overrides. */
+export function userCacheDir({ env, platform, home }: PathEnv): string {
+  if (env.MCP_SMART_CACHE_DIR) return env.MCP_SMART_CACHE_DIR;
+  if (platform === 'win32') return join(env.LOCALAPPDATA ?? join(home, 'AppData', 'Local'), 'mcp-smart', 'Cache');
+  if (platform === 'darwin') return join(home, 'Library', 'Caches', 'mcp-smart');
+  return join(env.XDG_CACHE_HOME || join(home, '.cache'), 'mcp-smart');
+}
+
+/** Where the usage store lives. MCP_SMART_DATA_DIR overrides. */
+export function userDataDir({ env, platform, home }: PathEnv): string {
+  if (env.MCP_SMART_DATA_DIR) return env.MCP_SMART_DATA_DIR;
+  if (platform === 'win32') return join(env.APPDATA ?? join(home, 'AppData', 'Roaming'), 'mcp-smart', 'Data');
+  if (platform === 'darwin') return join(home, 'Library', 'Application Support', 'mcp-smart');
+  return join(env.XDG_DATA_HOME || join(home, '.local', 'share'), 'mcp-smart');
+}

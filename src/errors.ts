@@ -1,0 +1,122 @@
+/** Exit codes and the one catalog of known failures. Wording lives here so it stays consistent. */
+
+export const EXIT_CODES = {
+  ok: 0,
+  checkFailed: 1,
+  usage: 2,
+  serverFailed: 3,
+  internal: 4,
+} as const;
+
+export type ExitCode = (typeof EXIT_CODES)[keyof typeof EXIT_CODES];
+
+type Details = Record<string, string | number | undefined>;
+
+interface CatalogEntry {
+  exitCode: ExitCode;
+  message: (d: Details) => string;
+}
+
+const s = (v: string | number | undefined): string => (v === undefined ? '' : String(v));
+
+/** Every known failure, keyed by a stable code. Messages say what, where, and what to do next. */
+export const ERROR_CATALOG = {
+  USAGE: { exitCode: 2, message: (d) => s(d.message) },
+  BAD_FLAG: {
+    exitCode: 2,
+    message: (d) => `Invalid value for ${s(d.flag)}: ${s(d.value)}. ${s(d.hint)}`.trim(),
+  },
+  FILE_NOT_FOUND: {
+    exitCode: 2,
+    message: (d) => `Cannot read ${s(d.file)}: file not found.${d.hint ? ` ${s(d.hint)}` : ''}`,
+  },
+  FILE_UNREADABLE: {
+    exitCode: 2,
+    message: (d) => `Cannot read ${s(d.file)}: ${s(d.reason)}`,
+  },
+  FILE_PARSE: {
+    exitCode: 2,
+    message: (d) => `${s(d.file)} is not valid ${s(d.kind)}: ${s(d.reason)}`,
+  },
+  CONFIG_INVALID: {
+    exitCode: 2,
+    message: (d) => `${s(d.file)}: ${s(d.key)}: ${s(d.reason)}`,
+  },
+  CONFIG_UNKNOWN_SHAPE: {
+    exitCode: 2,
+    message: (d) =>
+      `${s(d.file)}: no MCP servers found. Expected a "mcpServers" or "servers" object, or a Codex [mcp_servers] table.`,
+  },
+  SNAPSHOT_INVALID: {
+    exitCode: 2,
+    message: (d) =>
+      `${s(d.file)} is not an mcp-smart snapshot (${s(d.reason)}). Create one with: mcp-smart dump -o ${s(d.file)}`,
+  },
+  NO_SERVERS: {
+    exitCode: 2,
+    message: () =>
+      'No MCP servers found. Searched the project and user config locations (see `mcp-smart servers --debug`). Pass --config <file>, --stdio "<command>", --url <url>, --snapshot <file>, or try --demo.',
+  },
+  UNKNOWN_SERVER: {
+    exitCode: 2,
+    message: (d) => `No server named "${s(d.name)}". Known servers: ${s(d.known)}.`,
+  },
+  DEMO_NOT_INSTALLED: {
+    exitCode: 2,
+    message: (d) =>
+      `The demo server package ${s(d.pkg)} is not installed. Run \`npm install\` in the mcp-smart folder (the demo servers are its devDependencies).`,
+  },
+  BASELINE_MISSING: {
+    exitCode: 2,
+    message: (d) => `No baseline at ${s(d.file)}. Create one with: mcp-smart check --update`,
+  },
+  MISSING_API_KEY: {
+    exitCode: 2,
+    message: () => '--anthropic-count needs ANTHROPIC_API_KEY in the environment.',
+  },
+  FILE_EXISTS: {
+    exitCode: 2,
+    message: (d) => `${s(d.file)} already exists. Pass --force to overwrite it.`,
+  },
+  REMOTE_FAILED: {
+    exitCode: 3,
+    message: (d) => `${s(d.service)} request failed: ${s(d.reason)}`,
+  },
+  MODEL_UNAVAILABLE: {
+    exitCode: 2,
+    message: (d) => s(d.message),
+  },
+  INTERNAL: {
+    exitCode: 4,
+    message: (d) =>
+      `Internal error: ${s(d.message)}\nThis is a bug in mcp-smart. Please file an issue with the command you ran and the output of --debug.`,
+  },
+} satisfies Record<string, CatalogEntry>;
+
+export type ErrorCode = keyof typeof ERROR_CATALOG;
+
+/** A known failure. Its text comes from ERROR_CATALOG; `cause` keeps the underlying error. */
+export class SmartError extends Error {
+  readonly code: ErrorCode;
+  readonly details: Details;
+  readonly exitCode: ExitCode;
+
+  constructor(code: ErrorCode, details: Details = {}, options?: { cause?: unknown }) {
+    const entry: CatalogEntry = ERROR_CATALOG[code];
+    super(entry.message(details), options);
+    this.name = 'SmartError';
+    this.code = code;
+    this.details = details;
+    this.exitCode = entry.exitCode;
+  }
+}
+
+export function isSmartError(e: unknown): e is SmartError {
+  return e instanceof SmartError;
+}
+
+/** Text of any thrown value, without a stack. */
+export function errorText(e: unknown): string {
+  if (e instanceof Error) return e.message;
+  return String(e);
+}

@@ -1,0 +1,58 @@
+/** Small shared formatting helpers for reporters: numbers, deltas, tables. */
+import Table from 'cli-table3';
+import type { ChalkInstance } from 'chalk';
+
+const NUMBER = new Intl.NumberFormat('en-US');
+
+/** 12345 → "12,345". */
+export function formatTokens(n: number): string {
+  return NUMBER.format(Math.round(n));
+}
+
+/** Signed delta with a percentage: "+120 (+4.1%)", "-3 (-0.2%)", "0 (0.0%)". */
+export function formatDelta(delta: number, before: number): string {
+  const sign = delta > 0 ? '+' : delta < 0 ? '-' : '';
+  const pct = before === 0 ? (delta === 0 ? 0 : 100) : (Math.abs(delta) / before) * 100;
+  return `${sign}${formatTokens(Math.abs(delta))} (${sign}${pct.toFixed(1)}%)`;
+}
+
+/** 0.1234 → "12.3%". */
+export function formatShare(fraction: number): string {
+  return `${(fraction * 100).toFixed(1)}%`;
+}
+
+export interface TableSpec {
+  head: string[];
+  rows: (string | number)[][];
+  /** Column indexes to right-align (numbers). */
+  right?: number[];
+}
+
+/** A cli-table3 table; borders stay plain so the output reads the same with colour off. */
+export function renderTable(spec: TableSpec, chalk: ChalkInstance): string {
+  const right = new Set(spec.right ?? []);
+  const table = new Table({
+    head: spec.head.map((h) => chalk.bold(h)),
+    style: { head: [], border: [] },
+    colAligns: spec.head.map((_, i) => (right.has(i) ? 'right' : 'left')),
+  });
+  for (const row of spec.rows) table.push(row.map((c) => String(c)));
+  return table.toString();
+}
+
+/** A GitHub-flavoured markdown table. */
+export function renderMarkdownTable(spec: TableSpec): string {
+  const right = new Set(spec.right ?? []);
+  const esc = (c: string | number): string => String(c).replace(/\|/g, '\\|').replace(/\n/g, ' ');
+  const lines = [
+    `| ${spec.head.map(esc).join(' | ')} |`,
+    `| ${spec.head.map((_, i) => (right.has(i) ? '---:' : '---')).join(' | ')} |`,
+    ...spec.rows.map((r) => `| ${r.map(esc).join(' | ')} |`),
+  ];
+  return lines.join('\n');
+}
+
+/** The JSON reporter: one document, schemaVersion and command first, stable key order. */
+export function renderJson(command: string, body: object): string {
+  return JSON.stringify({ schemaVersion: 1, command, ...body }, null, 2) + '\n';
+}

@@ -1,0 +1,30 @@
+/** run(): owns the top-level try/catch and maps every failure to an exit code and a message. */
+import { EXIT_CODES, SmartError, errorText, isSmartError } from './errors.js';
+import type { Io } from './io.js';
+
+export interface RunErrorOptions {
+  json: boolean;
+  debug: boolean;
+}
+
+/** Writes an error the way the chosen format wants and returns its exit code. */
+export function reportError(e: unknown, io: Io, opts: RunErrorOptions): number {
+  const known = isSmartError(e) ? e : new SmartError('INTERNAL', { message: errorText(e) }, { cause: e });
+  if (opts.json) {
+    io.stdout(
+      JSON.stringify({ schemaVersion: 1, error: { code: known.code, message: known.message } }, null, 2) + '\n',
+    );
+  } else {
+    io.stderr(`mcp-smart: ${known.message}\n`);
+  }
+  if (opts.debug || known.exitCode === EXIT_CODES.internal) {
+    const stack = e instanceof Error && e.stack ? e.stack : String(e);
+    io.stderr(`${stack}\n`);
+    let cause = e instanceof Error ? e.cause : undefined;
+    while (cause !== undefined) {
+      io.stderr(`Caused by: ${cause instanceof Error && cause.stack ? cause.stack : String(cause)}\n`);
+      cause = cause instanceof Error ? cause.cause : undefined;
+    }
+  }
+  return known.exitCode;
+}

@@ -1,0 +1,143 @@
+/** Shared domain types. Plain JSON data: everything here can be written to and read from disk. */
+
+export type Transport = 'stdio' | 'http' | 'sse';
+
+/** Where a server definition came from. */
+export type SourceScope = 'project' | 'user' | 'explicit' | 'adhoc' | 'demo';
+
+/** One MCP server as a client config describes it, after `${VAR}` expansion. */
+export interface ServerDefinition {
+  name: string;
+  transport: Transport;
+  command?: string;
+  args?: string[];
+  /** Secret: never printed, cached or written to a snapshot. */
+  env?: Record<string, string>;
+  cwd?: string;
+  url?: string;
+  /** Secret: never printed, cached or written to a snapshot. */
+  headers?: Record<string, string>;
+  enabled: boolean;
+  /** The config file (absolute path) or a pseudo-source such as `--stdio`. */
+  source: string;
+  scope: SourceScope;
+  /** `true` when `type` was not given for a URL server: try Streamable HTTP, then SSE. */
+  autoTransport?: boolean;
+  /** Sources of same-named definitions this one shadowed (lower precedence). */
+  shadowed?: string[];
+  /** Name was given explicitly (config key or --name); ad-hoc servers may take serverInfo.name. */
+  nameFromServer?: boolean;
+}
+
+/** An ad-hoc server from --stdio / --url, in command-line order, with its --name. */
+export interface AdhocServer {
+  kind: 'stdio' | 'url';
+  value: string;
+  name?: string;
+}
+
+/** A tool exactly as the server sent it. */
+export interface ToolSnapshot {
+  name: string;
+  title?: string;
+  description?: string;
+  inputSchema?: JsonObject;
+  outputSchema?: JsonObject;
+  annotations?: JsonObject;
+  [key: string]: unknown;
+}
+
+export type JsonValue = null | boolean | number | string | JsonValue[] | JsonObject;
+export interface JsonObject {
+  [key: string]: JsonValue | undefined;
+}
+
+export type ServerStatus = 'ok' | 'error';
+
+/** The central value: one server, connected (or failed), with everything it listed. */
+export interface ServerSnapshot {
+  name: string;
+  transport: Transport;
+  source?: string;
+  status: ServerStatus;
+  /** Human-readable reason when status is "error". */
+  error?: string;
+  /** Stable code for the failure (see errors.ts CONNECT_* codes). */
+  errorCode?: string;
+  serverInfo?: { name: string; version?: string; [key: string]: unknown };
+  protocolVersion?: string;
+  instructions?: string;
+  tools: ToolSnapshot[];
+  prompts?: JsonObject[];
+  resources?: JsonObject[];
+  resourceTemplates?: JsonObject[];
+  /** Server stderr, only kept in memory for --debug; never written to a snapshot. */
+  stderr?: string;
+  /** Milliseconds from spawn/connect to the last list call, when connected live. */
+  elapsedMs?: number;
+  /** True when this snapshot came from the tool-list cache. */
+  cached?: boolean;
+}
+
+export const SNAPSHOT_FORMAT = 'mcp-smart/snapshot@1';
+
+export interface Snapshot {
+  format: typeof SNAPSHOT_FORMAT;
+  createdAt: string;
+  servers: ServerSnapshot[];
+}
+
+export type Encoding = 'o200k_base' | 'cl100k_base';
+export const ENCODINGS: readonly Encoding[] = ['o200k_base', 'cl100k_base'];
+
+export type OutputFormat = 'table' | 'json' | 'markdown' | 'github';
+
+export type CondenseLevel = 'full' | 'lossless' | 'compact' | 'minimal' | 'names' | 'meta';
+export const CONDENSE_LEVELS: readonly CondenseLevel[] = ['lossless', 'compact', 'minimal', 'names', 'meta'];
+
+export type EngineName = 'keyword' | 'bm25' | 'semantic' | 'hybrid';
+export const ENGINES: readonly EngineName[] = ['keyword', 'bm25', 'semantic', 'hybrid'];
+
+/** A tool addressed across servers: id is `<server>.<tool>`. */
+export interface ToolRef {
+  id: string;
+  server: string;
+  tool: ToolSnapshot;
+  /** Server instructions, for rankers that index them. */
+  serverInstructions?: string;
+}
+
+/** Pattern rules from config (dynamic-discovery note). */
+export interface PatternRule {
+  match: string;
+  boost?: number;
+  pin?: boolean;
+  exclude?: boolean;
+}
+
+/** `mcp-smart.config.json` after validation. Every key is optional. */
+export interface SmartConfig {
+  servers?: Record<string, unknown>;
+  cache?: { ttlSeconds?: number };
+  budget?: { max?: number; share?: number; limit?: number };
+  thresholds?: { maxGrowth?: string | number; max?: number; minRecall?: number };
+  baseline?: string;
+  patterns?: { rules?: PatternRule[]; allowList?: boolean };
+  weights?: Record<string, unknown>;
+  keywords?: Record<string, string[]>;
+}
+
+/** Learned usage of one tool (usage-learning note). Times are ms since the epoch. */
+export interface ToolUsage {
+  success: number;
+  failure: number;
+  lastUsed: number;
+  /** Task category (file_operation, web_request, …) → how often the tool served it. */
+  categories: Record<string, number>;
+  avgLatencyMs?: number;
+}
+
+/** The usage store's content: tool id (`server.tool`) → usage. */
+export interface UsageStats {
+  tools: Record<string, ToolUsage>;
+}

@@ -1,0 +1,39 @@
+// An in-memory Io for in-process CLI tests: run(argv, io) with captured stdout/stderr.
+import { run } from '../../src/cli.js';
+import type { Io } from '../../src/io.js';
+
+export interface FakeIo extends Io {
+  out: string[];
+  err: string[];
+}
+
+export function fakeIo(overrides: Partial<Io> = {}): FakeIo {
+  const out: string[] = [];
+  const err: string[] = [];
+  return {
+    out,
+    err,
+    stdout: (t) => void out.push(t),
+    stderr: (t) => void err.push(t),
+    env: { NO_COLOR: '1' },
+    cwd: process.cwd(),
+    stdoutIsTTY: false,
+    stderrIsTTY: false,
+    stdinIsTTY: false,
+    platform: process.platform,
+    ...overrides,
+  };
+}
+
+export interface RunResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs the CLI in-process. */
+export async function runCli(argv: string[], overrides: Partial<Io> = {}): Promise<RunResult> {
+  const io = fakeIo(overrides);
+  const code = await run(argv, io);
+  return { code, stdout: io.out.join(''), stderr: io.err.join('') };
+}
