@@ -5,7 +5,6 @@ export default defineConfig({
     include: ['test/**/*.test.ts'],
     testTimeout: 60_000,
     hookTimeout: 60_000,
-    reporters: ['default', './test/helpers/summary-reporter.ts'],
     pool: 'forks',
   },
 });

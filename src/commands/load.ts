@@ -2,7 +2,6 @@
 import { homedir } from 'node:os';
 import { SmartError } from '../errors.js';
 import { loadServerDefinitions, type DefinitionResult } from '../core/config/index.js';
-import { connectServers } from '../core/connect/index.js';
 import { readSnapshotFiles } from '../core/snapshot.js';
 import { userCacheDir } from '../core/paths.js';
 import type { ServerSnapshot, SmartConfig } from '../types.js';
@@ -70,6 +69,8 @@ export async function loadServers(ctx: CommandContext): Promise<LoadedServers> {
   const home = io.env.HOME || io.env.USERPROFILE || homedir();
   const ttlSeconds = definitions.config.cache?.ttlSeconds ?? DEFAULT_CACHE_TTL_SECONDS;
   const progress = createProgress(ctx, enabled.length);
+  // The SDK is loaded only when connecting live, so snapshot runs start fast.
+  const { connectServers } = await import('../core/connect/index.js');
   const servers = await connectServers(enabled, {
     timeoutMs: global.timeoutMs,
     signal: io.signal,
