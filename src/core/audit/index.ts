@@ -1,0 +1,135 @@
+/** The audit: tokens per server and tool at every condense level, the meta alternative, and findings. */
+import { condenseToolLevels, metaTools } from '../condense/index.js';
+import { renderTool, type RenderStyle, type TokenCounter } from '../tokens/index.js';
+import { renderServerOverhead } from '../tokens/render.js';
+import type { Encoding, ServerSnapshot, ServerStatus, ToolSnapshot } from '../../types.js';
+import { auditFindings, type Finding } from './findings.js';
+
+export * from './findings.js';
+
+export const AUDIT_LEVELS = ['full', 'lossless', 'compact', 'minimal'] as const;
+export type AuditLevel = (typeof AUDIT_LEVELS)[number];
+export type LevelTokens = Record<AuditLevel, number>;
+
+export interface AuditTool {
+  id: string;
+  name: string;
+  tokens: LevelTokens;
+}
+
+export interface AuditServer {
+  name: string;
+  status: ServerStatus;
+  error?: string;
+  toolCount: number;
+  tokens: LevelTokens;
+  /** Server instructions, counted on their own (clients add them beside the tool list). */
+  instructionsTokens: number;
+  tools: AuditTool[];
+}
+
+export interface AuditResult {
+  encoding: Encoding;
+  render: RenderStyle;
+  window: number;
+  servers: AuditServer[];
+  totals: { toolCount: number; tokens: LevelTokens & { meta: number }; instructionsTokens: number };
+  findings: Finding[];
+}
+
+export const META_SERVER_NAME = 'mcp-smart';
+
+interface RenderedTool {
+  tool: ToolSnapshot;
+  texts: Record<AuditLevel, string>;
+}
+
+interface RenderedServer {
+  server: ServerSnapshot;
+  tools: RenderedTool[];
+  overhead: string;
+}
+
+/** Every text the audit counts, rendered once; `texts` lets a cache-backed counter be prepared. */
+export interface RenderedAudit {
+  style: RenderStyle;
+  servers: RenderedServer[];
+  meta: string[];
+  texts: string[];
+}
+
+/** Renders each tool at each level (and the meta-tools) in the given style. */
+export function renderAudit(servers: readonly ServerSnapshot[], style: RenderStyle): RenderedAudit {
+  const texts: string[] = [];
+  const rendered = servers.map((server): RenderedServer => {
+    const tools = server.status === 'ok' ? server.tools : [];
+    const out = tools.map((tool) => {
+      const t = {} as Record<AuditLevel, string>;
+      const levels = condenseToolLevels(tool);
+      for (const level of AUDIT_LEVELS) {
+        t[level] = renderTool(levels[level], style);
+        texts.push(t[level]);
+      }
+      if (tool.description) texts.push(tool.description);
+      return { tool, texts: t };
+    });
+    const overhead = tools.length === 0 ? '' : renderServerOverhead(server.name, tools.length, style);
+    texts.push(overhead);
+    if (server.instructions) texts.push(server.instructions);
+    return { server, tools: out, overhead };
+  });
+  const metaList = metaTools();
+  const meta = [...metaList.map((t) => renderTool(t, style)), renderServerOverhead(META_SERVER_NAME, metaList.length, style)];
+  texts.push(...meta);
+  return { style, servers: rendered, meta, texts };
+}
+
+const zero = (): LevelTokens => ({ full: 0, lossless: 0, compact: 0, minimal: 0 });
+
+/** Counts a rendered audit. Server figures are the sum of their tools plus the rendering's heading. */
+export function countAudit(rendered: RenderedAudit, counter: TokenCounter, opts: { window: number }): AuditResult {
+  const servers = rendered.servers.map(({ server, tools, overhead }): AuditServer => {
+    const overheadTokens = counter.count(overhead);
+    const serverTokens = zero();
+    const auditTools = tools.map(({ tool, texts }) => {
+      const tokens = zero();
+      for (const level of AUDIT_LEVELS) {
+        tokens[level] = counter.count(texts[level]);
+        serverTokens[level] += tokens[level];
+      }
+      return { id: `${server.name}.${tool.name}`, name: tool.name, tokens };
+    });
+    for (const level of AUDIT_LEVELS) if (tools.length > 0) serverTokens[level] += overheadTokens;
+    const out: AuditServer = { name: server.name, status: server.status, toolCount: auditTools.length, tokens: serverTokens, instructionsTokens: 0, tools: auditTools };
+    if (server.status === 'error') out.error = server.error ?? 'unknown error';
+    out.instructionsTokens = server.instructions ? counter.count(server.instructions) : 0;
+    // Keep the contract's key order: error before toolCount.
+    const { name, status, error, ...rest } = out;
+    return error === undefined ? { name, status, ...rest } : { name, status, error, ...rest };
+  });
+  const totals = { toolCount: 0, tokens: { ...zero(), meta: 0 }, instructionsTokens: 0 };
+  for (const s of servers) {
+    totals.toolCount += s.toolCount;
+    totals.instructionsTokens += s.instructionsTokens;
+    for (const level of AUDIT_LEVELS) totals.tokens[level] += s.tokens[level];
+  }
+  totals.tokens.meta = rendered.meta.reduce((n, t) => n + counter.count(t), 0);
+  const findings = auditFindings({
+    servers: rendered.servers.map((s) => s.server),
+    descriptionTokens: (tool) => counter.count(tool.description ?? ''),
+  });
+  return { encoding: counter.encoding, render: rendered.style, window: opts.window, servers, totals, findings };
+}
+
+/** The whole audit in one call (the counter must be able to count every text). */
+export function buildAudit(servers: readonly ServerSnapshot[], counter: TokenCounter, opts: { style?: RenderStyle; window?: number } = {}): AuditResult {
+  return countAudit(renderAudit(servers, opts.style ?? 'json'), counter, { window: opts.window ?? 200_000 });
+}
+
+/** The `n` most expensive tools across servers (full tokens, ties by id). */
+export function topTools(result: AuditResult, n: number): AuditTool[] {
+  return result.servers
+    .flatMap((s) => s.tools)
+    .sort((a, b) => b.tokens.full - a.tokens.full || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
+    .slice(0, n);
+}

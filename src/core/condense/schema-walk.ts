@@ -1,0 +1,100 @@
+/** Where JSON Schema keeps subschemas, so rewrites never touch values (enum, const, default) or property names. */
+import type { JsonObject, JsonValue } from '../../types.js';
+
+/** Keywords whose value is a map from names to subschemas. */
+export const SCHEMA_MAP_KEYWORDS = ['properties', 'patternProperties', 'definitions', '$defs', 'dependentSchemas'] as const;
+/** Keywords whose value is one subschema. */
+export const SCHEMA_KEYWORDS = [
+  'additionalProperties',
+  'additionalItems',
+  'contains',
+  'not',
+  'if',
+  'then',
+  'else',
+  'propertyNames',
+  'unevaluatedProperties',
+  'unevaluatedItems',
+  'contentSchema',
+] as const;
+/** Keywords whose value is a list of subschemas (`items` may also be one schema). */
+export const SCHEMA_LIST_KEYWORDS = ['allOf', 'anyOf', 'oneOf', 'prefixItems'] as const;
+
+const MAP_SET: ReadonlySet<string> = new Set(SCHEMA_MAP_KEYWORDS);
+const ONE_SET: ReadonlySet<string> = new Set(SCHEMA_KEYWORDS);
+const LIST_SET: ReadonlySet<string> = new Set(SCHEMA_LIST_KEYWORDS);
+
+export const isObject = (v: unknown): v is JsonObject => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** Where a subschema sits, for rewrites that depend on it (a property's title vs. its name). */
+export interface SchemaPlace {
+  /** The property or definition name this subschema is the value of. */
+  key?: string;
+  depth: number;
+  root: boolean;
+}
+
+/**
+ * Rebuilds a schema bottom-up: `visit` gets each (already rebuilt) schema object and returns its
+ * replacement. Boolean schemas and non-schema values are passed through untouched.
+ */
+export function mapSchema(schema: JsonValue, visit: (node: JsonObject, place: SchemaPlace) => JsonObject, place: SchemaPlace = { depth: 0, root: true }): JsonValue {
+  if (!isObject(schema)) return schema;
+  const out: JsonObject = {};
+  const child = (v: JsonValue, key?: string): JsonValue => mapSchema(v, visit, { key, depth: place.depth + 1, root: false });
+  for (const [k, v] of Object.entries(schema)) {
+    if (v === undefined) continue;
+    if (MAP_SET.has(k) && isObject(v)) {
+      const m: JsonObject = {};
+      for (const [name, sub] of Object.entries(v)) if (sub !== undefined) m[name] = child(sub, name);
+      out[k] = m;
+    } else if (k === 'dependencies' && isObject(v)) {
+      const m: JsonObject = {};
+      for (const [name, sub] of Object.entries(v)) if (sub !== undefined) m[name] = Array.isArray(sub) ? sub : child(sub);
+      out[k] = m;
+    } else if (ONE_SET.has(k)) {
+      out[k] = child(v);
+    } else if (k === 'items') {
+      out[k] = Array.isArray(v) ? v.map((s) => child(s)) : child(v);
+    } else if (LIST_SET.has(k) && Array.isArray(v)) {
+      out[k] = v.map((s) => child(s));
+    } else {
+      out[k] = v;
+    }
+  }
+  return visit(out, place);
+}
+
+/** Calls `fn` on every schema object without copying; stops early when `fn` returns true. */
+export function someSchema(schema: JsonValue | undefined, fn: (node: JsonObject) => boolean): boolean {
+  if (!isObject(schema)) return false;
+  if (fn(schema)) return true;
+  for (const [k, v] of Object.entries(schema)) {
+    if (v === undefined) continue;
+    if ((MAP_SET.has(k) || k === 'dependencies') && isObject(v)) {
+      for (const sub of Object.values(v)) if (sub !== undefined && !Array.isArray(sub) && someSchema(sub, fn)) return true;
+    } else if (ONE_SET.has(k)) {
+      if (someSchema(v, fn)) return true;
+    } else if (k === 'items' || LIST_SET.has(k)) {
+      if (Array.isArray(v) ? v.some((x) => someSchema(x, fn)) : someSchema(v, fn)) return true;
+    }
+  }
+  return false;
+}
+
+/** Calls `fn` on every schema object. */
+export function eachSchema(schema: JsonValue | undefined, fn: (node: JsonObject) => void): void {
+  someSchema(schema, (node) => {
+    fn(node);
+    return false;
+  });
+}
+
+/** True when any schema object in the tree has one of the keywords. */
+export function hasKeyword(schema: JsonValue | undefined, keywords: readonly string[]): boolean {
+  const wanted = new Set(keywords);
+  return someSchema(schema, (node) => {
+    for (const k in node) if (wanted.has(k)) return true;
+    return false;
+  });
+}

@@ -1,0 +1,60 @@
+/** On-disk token-count cache: encoding + sha256 of the rendered text → count. The IO edge of tokens/. */
+import { createHash } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { writeFileAtomic } from '../../atomic-write.js';
+import type { Encoding } from '../../types.js';
+
+const FORMAT = 'mcp-smart/token-counts@1';
+/** Keeps the file bounded; the oldest entries go first. */
+const MAX_ENTRIES = 200_000;
+
+export interface CountCache {
+  /** Keys are `hashText(text)`. */
+  get(key: string): number | undefined;
+  set(key: string, count: number): void;
+  /** Writes the file when anything was added. */
+  flush(): Promise<void>;
+  readonly file: string;
+}
+
+export function hashText(text: string): string {
+  return createHash('sha256').update(text).digest('base64url');
+}
+
+export function countCacheFile(cacheDir: string, encoding: Encoding): string {
+  return join(cacheDir, 'token-counts', `${encoding}.json`);
+}
+
+/** Loads the cache for one encoding; a missing or corrupt file is an empty cache (it is only a cache). */
+export async function openCountCache(cacheDir: string, encoding: Encoding): Promise<CountCache> {
+  const file = countCacheFile(cacheDir, encoding);
+  const entries = new Map<string, number>();
+  try {
+    const doc = JSON.parse(await readFile(file, 'utf8')) as { format?: unknown; encoding?: unknown; counts?: unknown };
+    if (doc.format === FORMAT && doc.encoding === encoding && doc.counts && typeof doc.counts === 'object') {
+      for (const [k, v] of Object.entries(doc.counts as Record<string, unknown>)) {
+        if (typeof v === 'number' && Number.isInteger(v) && v >= 0) entries.set(k, v);
+      }
+    }
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code !== 'ENOENT' && !(e instanceof SyntaxError)) throw e;
+  }
+  let dirty = false;
+  return {
+    file,
+    get: (key) => entries.get(key),
+    set: (key, count) => {
+      entries.set(key, count);
+      dirty = true;
+    },
+    flush: async () => {
+      if (!dirty) return;
+      const keys = [...entries.keys()];
+      for (const k of keys.slice(0, Math.max(0, keys.length - MAX_ENTRIES))) entries.delete(k);
+      await writeFileAtomic(file, JSON.stringify({ format: FORMAT, encoding, counts: Object.fromEntries(entries) }));
+      dirty = false;
+    },
+  };
+}

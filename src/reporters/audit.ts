@@ -1,0 +1,113 @@
+/** Audit reporters: table (cli-table3) and markdown. JSON is renderJson('audit', result). */
+import type { ChalkInstance } from 'chalk';
+import { topTools, type AuditResult, type Severity } from '../core/audit/index.js';
+import type { AnthropicFigures } from '../core/tokens/anthropic.js';
+import { formatDelta, formatShare, formatTokens, renderMarkdownTable, renderTable, type TableSpec } from './format.js';
+
+type AuditReport = AuditResult & { anthropic?: AnthropicFigures };
+
+const RENDER_TEXT: Record<string, string> = {
+  json: 'each tool as an API tools-array entry {"name","description","input_schema"}, compact JSON',
+  cline: 'the MCP SERVERS section of a Cline/Roo system prompt (pretty-printed schemas)',
+};
+
+/** Which text was counted, and how far to trust it for Claude. */
+export function countingNote(r: AuditReport): string {
+  return `Counted with ${r.encoding} over ${RENDER_TEXT[r.render] ?? r.render}. For Claude these figures are an approximation: its tokenizer is not public${r.anthropic ? '' : ' (use --anthropic-count for exact figures)'}.`;
+}
+
+function serverSpec(r: AuditReport): TableSpec {
+  const rows = r.servers.map((s) => [
+    s.name,
+    s.status === 'ok' ? 'ok' : 'FAILED',
+    s.toolCount,
+    formatTokens(s.tokens.full),
+    formatShare(s.tokens.full / r.window),
+    formatTokens(s.tokens.lossless),
+    formatTokens(s.tokens.compact),
+    formatTokens(s.tokens.minimal),
+    formatTokens(s.instructionsTokens),
+  ]);
+  const t = r.totals;
+  rows.push(['TOTAL', '', t.toolCount, formatTokens(t.tokens.full), formatShare(t.tokens.full / r.window), formatTokens(t.tokens.lossless), formatTokens(t.tokens.compact), formatTokens(t.tokens.minimal), formatTokens(t.instructionsTokens)]);
+  return {
+    head: ['server', 'status', 'tools', 'full', `of ${formatTokens(r.window)}`, 'lossless', 'compact', 'minimal', 'instructions'],
+    rows,
+    right: [2, 3, 4, 5, 6, 7, 8],
+  };
+}
+
+function topSpec(r: AuditReport, n: number): TableSpec {
+  const total = r.totals.tokens.full;
+  return {
+    head: ['#', 'tool', 'full', 'share', 'lossless', 'compact', 'minimal'],
+    rows: topTools(r, n).map((t, i) => [
+      i + 1,
+      t.id,
+      formatTokens(t.tokens.full),
+      formatShare(total === 0 ? 0 : t.tokens.full / total),
+      formatTokens(t.tokens.lossless),
+      formatTokens(t.tokens.compact),
+      formatTokens(t.tokens.minimal),
+    ]),
+    right: [0, 2, 3, 4, 5, 6],
+  };
+}
+
+function findingsSpec(r: AuditReport): TableSpec {
+  return {
+    head: ['severity', 'code', 'where', 'message'],
+    rows: r.findings.map((f) => [f.severity.toUpperCase(), f.code, f.tool ? `${f.server}.${f.tool}` : f.server, f.message]),
+  };
+}
+
+function levelsLine(r: AuditReport): string {
+  const t = r.totals.tokens;
+  const pct = (n: number): string => (t.full === 0 ? '' : ` (${formatDelta(n - t.full, t.full).replace(/^.*\(/, '').replace(/\)$/, '')})`);
+  return `full ${formatTokens(t.full)} · lossless ${formatTokens(t.lossless)}${pct(t.lossless)} · compact ${formatTokens(t.compact)}${pct(t.compact)} · minimal ${formatTokens(t.minimal)}${pct(t.minimal)} · meta ${formatTokens(t.meta)}${pct(t.meta)}`;
+}
+
+function findingCounts(r: AuditReport): string {
+  const count = (s: Severity): number => r.findings.filter((f) => f.severity === s).length;
+  return `${count('error')} error(s), ${count('warning')} warning(s), ${count('info')} info`;
+}
+
+function anthropicLine(r: AuditReport): string | undefined {
+  if (!r.anthropic) return undefined;
+  return `Anthropic count (${r.anthropic.model}): ${formatTokens(r.anthropic.total)} tokens — ${r.anthropic.servers.map((s) => `${s.name} ${formatTokens(s.tokens)}`).join(', ')}`;
+}
+
+export function renderAuditTable(r: AuditReport, opts: { top: number; chalk: ChalkInstance }): string {
+  const { chalk } = opts;
+  const out: string[] = [];
+  out.push(chalk.bold(`Tool context: ${formatTokens(r.totals.tokens.full)} tokens for ${r.totals.toolCount} tools on ${r.servers.length} server(s) — ${formatShare(r.totals.tokens.full / r.window)} of a ${formatTokens(r.window)}-token window`));
+  out.push(renderTable(serverSpec(r), chalk));
+  out.push(`Condensing: ${levelsLine(r)}`);
+  const a = anthropicLine(r);
+  if (a) out.push(a);
+  if (opts.top > 0 && r.totals.toolCount > 0) out.push(chalk.bold(`Most expensive tools (top ${Math.min(opts.top, r.totals.toolCount)})`), renderTable(topSpec(r, opts.top), chalk));
+  out.push(chalk.bold(`Findings: ${findingCounts(r)}`));
+  const paint: Record<Severity, (t: string) => string> = { error: chalk.red, warning: chalk.yellow, info: chalk.cyan };
+  const width = Math.max(0, ...r.findings.map((f) => f.code.length));
+  for (const f of r.findings) {
+    const where = f.tool ? `${f.server}.${f.tool}` : f.server;
+    out.push(`  ${paint[f.severity](f.severity.toUpperCase().padEnd(7))} ${f.code.padEnd(width)}  ${where}: ${f.message}`);
+  }
+  out.push(chalk.dim(countingNote(r)));
+  return out.join('\n') + '\n';
+}
+
+export function renderAuditMarkdown(r: AuditReport, opts: { top: number }): string {
+  const out: string[] = [];
+  out.push('## MCP tool context audit', '');
+  out.push(`**${formatTokens(r.totals.tokens.full)} tokens** for ${r.totals.toolCount} tools on ${r.servers.length} server(s): ${formatShare(r.totals.tokens.full / r.window)} of a ${formatTokens(r.window)}-token window.`, '');
+  out.push(renderMarkdownTable(serverSpec(r)), '');
+  out.push(`Condensing: ${levelsLine(r)}`, '');
+  const a = anthropicLine(r);
+  if (a) out.push(a, '');
+  if (opts.top > 0 && r.totals.toolCount > 0) out.push(`### Most expensive tools`, '', renderMarkdownTable(topSpec(r, opts.top)), '');
+  out.push(`### Findings: ${findingCounts(r)}`, '');
+  if (r.findings.length > 0) out.push(renderMarkdownTable(findingsSpec(r)), '');
+  out.push(`_${countingNote(r)}_`);
+  return out.join('\n') + '\n';
+}
