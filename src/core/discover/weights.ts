@@ -1,2 +1,38 @@
-/** Default hybrid weights (placeholder shape; the discover module defines the real one). */
-export const DEFAULT_WEIGHTS: Record<string, unknown> = {};
+/** Default weights of the discover engines: the values `replay --tune` searches and config `weights` overrides. */
+
+export interface HybridWeights {
+  /** How much each normalised signal adds to the hybrid score. */
+  fusion: { bm25: number; semantic: number; usage: number };
+  /** Fielded BM25 (BM25F): saturation k1, length normalisation b, per-field weights. */
+  bm25: { k1: number; b: number; fields: { name: number; description: number; params: number; server: number } };
+  /** Usage prior (usage-learning note): smoothed success rate, task-category match, recency. */
+  usage: { success: number; category: number; recency: number; halfLifeDays: number };
+}
+
+// fusion.semantic, bm25.k1, bm25.b and fields.name come from the grid search on the MetaTool tuning
+// split (bench/discover.mjs); params/server weights cannot be tuned there (MetaTool has neither) and are set by hand.
+export const DEFAULT_WEIGHTS: HybridWeights = {
+  fusion: { bm25: 1, semantic: 1, usage: 0.3 },
+  bm25: { k1: 1.6, b: 0.5, fields: { name: 5, description: 1, params: 0.5, server: 0.3 } },
+  usage: { success: 1, category: 1, recency: 0.5, halfLifeDays: 14 },
+};
+
+/** Deeply partial weights, as a config file or the tuner gives them. */
+export type WeightsInput = { [K in keyof HybridWeights]?: DeepPartial<HybridWeights[K]> } | Record<string, unknown>;
+type DeepPartial<T> = { [K in keyof T]?: T[K] extends object ? DeepPartial<T[K]> : T[K] };
+
+/** Overlays user weights on the defaults. Unknown keys and non-numbers are ignored (the config validator reports them). */
+export function resolveWeights(input?: WeightsInput, base: HybridWeights = DEFAULT_WEIGHTS): HybridWeights {
+  return overlay(base, input) as unknown as HybridWeights;
+}
+
+function overlay(base: object, input: unknown): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  const src = input !== null && typeof input === 'object' ? (input as Record<string, unknown>) : {};
+  for (const [key, value] of Object.entries(base)) {
+    const given = src[key];
+    if (value !== null && typeof value === 'object') out[key] = overlay(value as object, given);
+    else out[key] = typeof given === 'number' && Number.isFinite(given) ? given : value;
+  }
+  return out;
+}

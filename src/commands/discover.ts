@@ -1,0 +1,153 @@
+/** `discover "<intent>"`: rank the tools of the selected servers; `--queries` evaluates labelled intents. */
+import { access, readFile } from 'node:fs/promises';
+import { homedir } from 'node:os';
+import { resolve } from 'node:path';
+import {
+  buildDiscoverIndex,
+  embedCached,
+  evaluateRankings,
+  loadSentenceModel,
+  loadWordVectors,
+  parseLabelledIntents,
+  rankTools,
+  semanticText,
+  toolRefsFromSnapshots,
+  type DiscoverIndex,
+  type RankOptions,
+  type RankedTool,
+  type WordVectors,
+} from '../core/discover/index.js';
+import { userCacheDir } from '../core/paths.js';
+import { loadUsageStats, usageStorePath } from '../core/session/usage-store.js';
+import { SmartError } from '../errors.js';
+import { renderDiscover } from '../reporters/discover.js';
+import { ENGINES, type EngineName, type SmartConfig, type UsageStats } from '../types.js';
+import type { CommandContext, CommandOutcome } from './context.js';
+import { loadServers, serverFailureCode } from './load.js';
+import { optionalString, parseChoiceFlag, parseIntFlag } from './parse.js';
+
+export interface DiscoverRanking {
+  kind: 'ranking';
+  intent: string;
+  engine: EngineName;
+  k: number;
+  fallback: boolean;
+  results: RankedTool[];
+}
+
+export interface DiscoverEvaluation {
+  kind: 'evaluation';
+  queries: string;
+  engine: EngineName;
+  k: number;
+  cases: number;
+  recallAt: Record<string, number>;
+  mrr: number;
+  ndcg10: number;
+}
+
+export type DiscoverResult = DiscoverRanking | DiscoverEvaluation;
+
+export async function runDiscoverCommand(ctx: CommandContext, args: string[], opts: Record<string, unknown>): Promise<CommandOutcome<DiscoverResult>> {
+  const { io, global } = ctx;
+  const intent = optionalString(args[0]);
+  const queries = optionalString(opts.queries);
+  if (!intent && !queries) {
+    throw new SmartError('USAGE', { message: 'discover needs an intent, e.g. mcp-smart discover "read a file", or --queries <intents.jsonl>.' });
+  }
+  const engine = parseChoiceFlag('--engine', opts.engine ?? 'hybrid', ENGINES);
+  // The router note returns the top 3; the other engines default to 5. An explicit -k wins for every engine.
+  const k = opts.k === undefined ? (engine === 'keyword' ? 3 : 5) : parseIntFlag('-k', opts.k, { min: 1, max: 10_000 });
+  const model = optionalString(opts.model);
+  const cases = queries ? parseLabelledIntents(await readText(queries, io.cwd), queries) : undefined;
+
+  const { servers, config } = await loadServers(ctx);
+  const exitCode = serverFailureCode(servers);
+  const tools = toolRefsFromSnapshots(servers);
+  const home = io.env.HOME || io.env.USERPROFILE || homedir();
+  const pathEnv = { env: io.env, platform: io.platform, home };
+  const now = Date.now();
+
+  let index: DiscoverIndex;
+  let embedQuery: ((text: string) => Promise<Float32Array>) | undefined;
+  const needsVectors = engine === 'semantic' || engine === 'hybrid';
+  if (needsVectors && model) {
+    const embed = await loadSentenceModel(model, io.cwd);
+    const cacheDir = global.cache ? userCacheDir(pathEnv) : null;
+    const modelKey = resolve(io.cwd, model);
+    const embeddings = await embedCached(embed, tools.map(semanticText), cacheDir, modelKey);
+    index = buildDiscoverIndex(tools, { weights: config.weights, keywords: config.keywords, embeddings });
+    embedQuery = async (text) => (await embed([text]))[0]!;
+  } else {
+    const vectors = needsVectors ? await shippedVectors(engine) : undefined;
+    index = buildDiscoverIndex(tools, { weights: config.weights, keywords: config.keywords, vectors });
+  }
+
+  const usage = engine === 'hybrid' ? await readUsage(optionalString(opts.store), pathEnv, now, io.cwd, (w) => io.stderr(`warning: ${w}\n`)) : undefined;
+  const base: Omit<RankOptions, 'k'> = { engine, usage, now, patterns: patternsOf(config) };
+  const rank = async (text: string, kk: number): Promise<ReturnType<typeof rankTools>> =>
+    rankTools(index, text, { ...base, k: kk, ...(embedQuery ? { queryVector: await embedQuery(text) } : {}) });
+
+  let result: DiscoverResult;
+  if (cases) {
+    const depth = Math.max(k, 10);
+    const ranked = new Map<string, string[]>();
+    for (const c of cases) ranked.set(c.intent, (await rank(c.intent, depth)).results.map((r) => r.id));
+    const ks = [...new Set([1, 3, 5, 10, k])].sort((a, b) => a - b);
+    const m = evaluateRankings(cases, (q) => ranked.get(q) ?? [], ks);
+    result = { kind: 'evaluation', queries: queries!, engine, k, cases: m.cases, recallAt: m.recallAt, mrr: m.mrr, ndcg10: m.ndcg10 };
+  } else {
+    const ranking = await rank(intent!, k);
+    result = { kind: 'ranking', intent: intent!, engine, k, fallback: ranking.fallback, results: ranking.results };
+  }
+  io.stdout(renderDiscover(result, { format: global.format, chalk: ctx.chalk, explain: opts.explain === true }));
+  return { result, exitCode };
+}
+
+async function readText(file: string, cwd: string): Promise<string> {
+  try {
+    return await readFile(resolve(cwd, file), 'utf8');
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') throw new SmartError('FILE_NOT_FOUND', { file }, { cause: e });
+    throw new SmartError('FILE_UNREADABLE', { file, reason: (e as Error).message }, { cause: e });
+  }
+}
+
+/** The shipped table; hybrid still works (bm25 + usage) in an install that dropped it, semantic does not. */
+async function shippedVectors(engine: EngineName): Promise<WordVectors | undefined> {
+  try {
+    return await loadWordVectors();
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw new SmartError('INTERNAL', { message: `word-vector table: ${(e as Error).message}` }, { cause: e });
+    if (engine === 'semantic') {
+      throw new SmartError('MODEL_UNAVAILABLE', { message: 'The word-vector table data/word-vectors.bin is missing from this install; reinstall mcp-smart or pass --model <dir>.' }, { cause: e });
+    }
+    return undefined;
+  }
+}
+
+/** Usage from --store, else from the default store when one exists; absent → no prior. */
+async function readUsage(
+  store: string | undefined,
+  pathEnv: Parameters<typeof usageStorePath>[0],
+  now: number,
+  cwd: string,
+  warn: (w: string) => void,
+): Promise<UsageStats | undefined> {
+  const file = store ? resolve(cwd, store) : usageStorePath(pathEnv);
+  try {
+    await access(file);
+  } catch (e) {
+    if (store) throw new SmartError('FILE_NOT_FOUND', { file: store, hint: 'Pass an existing usage store, or learn one with: mcp-smart replay <sessions> --write' }, { cause: e });
+    return undefined;
+  }
+  const { stats, warnings } = await loadUsageStats(file, now);
+  warnings.forEach(warn);
+  return stats;
+}
+
+function patternsOf(config: SmartConfig): RankOptions['patterns'] {
+  const p = config.patterns;
+  if (!p || ((p.rules ?? []).length === 0 && !p.allowList)) return undefined;
+  return { rules: p.rules ?? [], allowList: p.allowList };
+}

@@ -1,0 +1,79 @@
+/** Optional sentence-transformer embeddings (@huggingface/transformers, loaded lazily) with an on-disk vector cache. */
+import { createHash } from 'node:crypto';
+import { mkdir, readFile, stat } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { writeFileAtomic } from '../../atomic-write.js';
+import { SmartError } from '../../errors.js';
+
+export type Embed = (texts: string[]) => Promise<Float32Array[]>;
+
+const INSTALL_HINT =
+  '--model needs the optional package @huggingface/transformers, which is not installed. Install it beside mcp-smart ' +
+  '(npm install @huggingface/transformers) and pass a local sentence-transformer directory, e.g. Xenova/all-MiniLM-L6-v2 ' +
+  'downloaded beforehand. Without --model the semantic engine uses the word vectors shipped with mcp-smart.';
+
+type TransformersModule = {
+  env: { allowRemoteModels: boolean; allowLocalModels: boolean; localModelPath: string };
+  pipeline: (task: string, model: string, opts?: Record<string, unknown>) => Promise<(t: string[], o: Record<string, unknown>) => Promise<{ tolist(): number[][] }>>;
+};
+
+/** Loads a local model directory; nothing is downloaded. Throws MODEL_UNAVAILABLE when the package is missing. */
+export async function loadSentenceModel(dir: string, cwd: string, importer: (name: string) => Promise<unknown> = (n) => import(n)): Promise<Embed> {
+  const path = resolve(cwd, dir);
+  try {
+    await stat(path);
+  } catch (e) {
+    throw new SmartError('FILE_NOT_FOUND', { file: path, hint: 'Pass a local sentence-transformer model directory to --model.' }, { cause: e });
+  }
+  let mod: TransformersModule;
+  try {
+    mod = (await importer('@huggingface/transformers')) as TransformersModule;
+  } catch (e) {
+    throw new SmartError('MODEL_UNAVAILABLE', { message: INSTALL_HINT }, { cause: e });
+  }
+  mod.env.allowRemoteModels = false;
+  mod.env.allowLocalModels = true;
+  mod.env.localModelPath = '';
+  let extract;
+  try {
+    extract = await mod.pipeline('feature-extraction', path, { local_files_only: true });
+  } catch (e) {
+    throw new SmartError('MODEL_UNAVAILABLE', { message: `Cannot load the model in ${path}: ${(e as Error).message}` }, { cause: e });
+  }
+  return async (texts) => {
+    const out = await extract(texts, { pooling: 'mean', normalize: true });
+    return out.tolist().map((row) => Float32Array.from(row));
+  };
+}
+
+/** Embeds texts through a cache file per model: entries keyed by a SHA-256 of the text. */
+export async function embedCached(embed: Embed, texts: string[], cacheDir: string | null, modelKey: string): Promise<Float32Array[]> {
+  const file = cacheDir ? join(cacheDir, 'discover-vectors', `${sha(modelKey).slice(0, 16)}.json`) : null;
+  let cache: Record<string, string> = {};
+  if (file) {
+    try {
+      cache = JSON.parse(await readFile(file, 'utf8')) as Record<string, string>;
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'ENOENT' && !(e instanceof SyntaxError)) throw e;
+    }
+  }
+  const keys = texts.map(sha);
+  const missing = [...new Set(keys.filter((k) => !(k in cache)))];
+  if (missing.length > 0) {
+    const byKey = new Map(texts.map((t, i) => [keys[i]!, t]));
+    const vecs = await embed(missing.map((k) => byKey.get(k)!));
+    missing.forEach((k, i) => (cache[k] = Buffer.from(vecs[i]!.buffer, vecs[i]!.byteOffset, vecs[i]!.byteLength).toString('base64')));
+    if (file) {
+      await mkdir(join(cacheDir!, 'discover-vectors'), { recursive: true });
+      await writeFileAtomic(file, JSON.stringify(cache));
+    }
+  }
+  return keys.map((k) => {
+    const buf = Buffer.from(cache[k]!, 'base64');
+    return new Float32Array(buf.buffer.slice(buf.byteOffset, buf.byteOffset + buf.byteLength));
+  });
+}
+
+function sha(text: string): string {
+  return createHash('sha256').update(text).digest('hex');
+}

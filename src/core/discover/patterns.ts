@@ -1,0 +1,38 @@
+/** Pattern rules (dynamic-discovery note): regex on tool ids with boost, pin, exclude, and an allow-list mode. */
+import { SmartError } from '../../errors.js';
+import type { PatternRule } from '../../types.js';
+
+export interface PatternEffect {
+  /** The tool may be offered at all. */
+  allowed: boolean;
+  pinned: boolean;
+  boost: number;
+}
+
+/** Effect of the rules on each id (case-insensitive regex search, like the note's re.IGNORECASE). */
+export function applyPatterns(ids: string[], rules: PatternRule[], allowList = false): PatternEffect[] {
+  const compiled = rules.map((rule, i) => {
+    try {
+      return { rule, re: new RegExp(rule.match, 'i') };
+    } catch (e) {
+      throw new SmartError('CONFIG_INVALID', { file: 'config', key: `patterns.rules[${i}].match`, reason: (e as Error).message }, { cause: e });
+    }
+  });
+  return ids.map((id) => {
+    let matched = false;
+    let excluded = false;
+    let pinned = false;
+    let boost = 0;
+    for (const { rule, re } of compiled) {
+      if (!re.test(id)) continue;
+      if (rule.exclude) {
+        excluded = true;
+        continue;
+      }
+      matched = true;
+      if (rule.pin) pinned = true;
+      boost += rule.boost ?? 0;
+    }
+    return { allowed: !excluded && (!allowList || matched), pinned: pinned && !excluded, boost };
+  });
+}

@@ -1,0 +1,74 @@
+/** Discover reporter: ranked tools (table, markdown, JSON) or the metrics of a --queries evaluation. */
+import type { ChalkInstance } from 'chalk';
+import type { DiscoverEvaluation, DiscoverRanking, DiscoverResult } from '../commands/discover.js';
+import type { OutputFormat } from '../types.js';
+import { renderJson, renderMarkdownTable, renderTable, type TableSpec } from './format.js';
+
+export interface DiscoverRenderOptions {
+  format: OutputFormat;
+  chalk: ChalkInstance;
+  explain: boolean;
+}
+
+const score = (v: number): string => v.toFixed(3);
+
+/** "bm25 0.612 + semantic 0.301" under --explain, else the intent words the tool matched. */
+function why(r: DiscoverRanking['results'][number], explain: boolean): string {
+  const parts: string[] = [];
+  if (r.pinned) parts.push('pinned');
+  if (explain && r.reasons) parts.push(Object.entries(r.reasons).map(([k, v]) => `${k} ${score(v)}`).join(' + '));
+  else if (r.matched && r.matched.length > 0) parts.push(`matched: ${r.matched.join(', ')}`);
+  return parts.join('; ');
+}
+
+function rankingTable(r: DiscoverRanking, explain: boolean): TableSpec {
+  return {
+    head: ['rank', 'id', 'score', explain ? 'signals' : 'why'],
+    rows: r.results.map((t) => [t.rank, t.id, score(t.score), why(t, explain)]),
+    right: [0, 2],
+  };
+}
+
+function headline(r: DiscoverRanking): string {
+  const head = `${r.engine} ranking for "${r.intent}"`;
+  if (!r.fallback) return head;
+  return `${head}: nothing matched, so every tool is listed (fallback).`;
+}
+
+function evaluationTable(r: DiscoverEvaluation): TableSpec {
+  return {
+    head: ['metric', 'value'],
+    rows: [...Object.entries(r.recallAt).map(([k, v]) => [`Recall@${k}`, score(v)]), ['MRR', score(r.mrr)], ['nDCG@10', score(r.ndcg10)]],
+    right: [1],
+  };
+}
+
+export function renderDiscover(r: DiscoverResult, opts: DiscoverRenderOptions): string {
+  if (opts.format === 'json') {
+    if (r.kind === 'evaluation') {
+      return renderJson('discover', { queries: r.queries, engine: r.engine, k: r.k, cases: r.cases, recallAt: r.recallAt, mrr: r.mrr, ndcg10: r.ndcg10 });
+    }
+    return renderJson('discover', {
+      intent: r.intent,
+      engine: r.engine,
+      k: r.k,
+      fallback: r.fallback,
+      results: r.results.map((t) => ({
+        rank: t.rank,
+        id: t.id,
+        server: t.server,
+        tool: t.tool,
+        score: t.score,
+        ...(opts.explain && t.reasons ? { reasons: t.reasons } : {}),
+      })),
+    });
+  }
+  const markdown = opts.format === 'markdown' || opts.format === 'github';
+  if (r.kind === 'evaluation') {
+    const head = `${r.engine} on ${r.cases} labelled intents from ${r.queries}`;
+    return markdown ? `${head}\n\n${renderMarkdownTable(evaluationTable(r))}\n` : `${head}\n${renderTable(evaluationTable(r), opts.chalk)}\n`;
+  }
+  if (r.results.length === 0) return `${headline(r)}\nNo tools to rank.\n`;
+  const spec = rankingTable(r, opts.explain);
+  return markdown ? `${headline(r)}\n\n${renderMarkdownTable(spec)}\n` : `${headline(r)}\n${renderTable(spec, opts.chalk)}\n`;
+}

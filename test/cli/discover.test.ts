@@ -1,0 +1,59 @@
+import { describe, expect, it } from 'vitest';
+import { fixture } from '../helpers/paths.js';
+import { runCli } from '../helpers/fake-io.js';
+
+const SNAP = ['--snapshot', fixture('snapshots', 'discover-tools.json')];
+
+describe('discover command', () => {
+  it('prints the CONTRACT JSON with the right tool first; exit 3 for the failed server in the snapshot', async () => {
+    const r = await runCli([...SNAP, '--json', 'discover', 'will it be sunny in Paris tomorrow']);
+    const doc = JSON.parse(r.stdout);
+    expect(Object.keys(doc)).toEqual(['schemaVersion', 'command', 'intent', 'engine', 'k', 'fallback', 'results']);
+    expect(doc).toMatchObject({ command: 'discover', engine: 'hybrid', k: 5, fallback: false });
+    expect(doc.results[0]).toMatchObject({ rank: 1, id: 'weather.get_forecast', server: 'weather', tool: 'get_forecast' });
+    expect(doc.results[0].reasons).toBeUndefined();
+    expect(r.code).toBe(3);
+  });
+
+  it('keyword engine defaults to 3 results; -k overrides; --explain adds reasons', async () => {
+    const ok = ['--snapshot', fixture('snapshots', 'discover-ok.json')];
+    const three = JSON.parse((await runCli([...ok, '--json', 'discover', 'list files in a directory', '--engine', 'keyword'])).stdout);
+    expect(three.k).toBe(3);
+    expect(three.results[0].id).toBe('files.list_directory');
+    const r = await runCli([...ok, '--json', 'discover', 'list files in a directory', '--engine', 'keyword', '-k', '1', '--explain']);
+    expect(r.code).toBe(0);
+    const doc = JSON.parse(r.stdout);
+    expect(doc.results).toHaveLength(1);
+    expect(doc.results[0].reasons).toEqual({ strong: expect.any(Number), weak: expect.any(Number) });
+  });
+
+  it('renders a table with rank, id, score and why', async () => {
+    const r = await runCli(['--snapshot', fixture('snapshots', 'discover-ok.json'), 'discover', 'list the pull requests', '--engine', 'bm25']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/bm25 ranking for "list the pull requests"/);
+    expect(r.stdout).toMatch(/1 │ github\.listPullRequests .*matched: list, pull, request/);
+  });
+
+  it('evaluates labelled intents with --queries', async () => {
+    const r = await runCli(['--snapshot', fixture('snapshots', 'discover-ok.json'), '--json', 'discover', '--queries', fixture('snapshots', 'discover-intents.jsonl'), '--engine', 'bm25']);
+    const doc = JSON.parse(r.stdout);
+    expect(doc).toMatchObject({ command: 'discover', engine: 'bm25', cases: 4 });
+    expect(Object.keys(doc.recallAt)).toEqual(['1', '3', '5', '10']);
+    expect(doc.recallAt['5']).toBe(1);
+  });
+
+  it('rejects a bad -k and a missing intent with exit 2', async () => {
+    const ok = ['--snapshot', fixture('snapshots', 'discover-ok.json')];
+    const bad = await runCli([...ok, 'discover', 'x', '-k', 'zero']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/-k/);
+    expect((await runCli([...ok, 'discover'])).code).toBe(2);
+  });
+
+  it('explains how to install the optional model package', async () => {
+    const r = await runCli(['--snapshot', fixture('snapshots', 'discover-ok.json'), '--json', 'discover', 'x', '--model', fixture('snapshots')]);
+    expect(r.code).toBe(2);
+    expect(JSON.parse(r.stdout).error.code).toBe('MODEL_UNAVAILABLE');
+    expect(JSON.parse(r.stdout).error.message).toMatch(/npm install @huggingface\/transformers/);
+  });
+});

@@ -1,0 +1,184 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import {
+  buildDiscoverIndex,
+  detectTaskContext,
+  encodeWordVectors,
+  evaluateRankings,
+  loadWordVectors,
+  parseLabelledIntents,
+  parseWordVectors,
+  rankTools,
+  resolveWeights,
+  toolRefsFromSnapshots,
+  DEFAULT_WEIGHTS,
+} from '../../src/core/discover/index.js';
+import { analyze, splitWords } from '../../src/core/discover/tokenize.js';
+import type { ServerSnapshot, UsageStats } from '../../src/types.js';
+import { fixture } from '../helpers/paths.js';
+
+const servers = (JSON.parse(readFileSync(fixture('snapshots', 'discover-tools.json'), 'utf8')) as { servers: ServerSnapshot[] }).servers;
+const tools = toolRefsFromSnapshots(servers);
+const vectors = await loadWordVectors();
+const index = buildDiscoverIndex(tools, { vectors });
+const top = (intent: string, engine: 'keyword' | 'bm25' | 'semantic' | 'hybrid', k = 5): string[] =>
+  rankTools(index, intent, { engine, k }).results.map((r) => r.id);
+
+describe('tokenize', () => {
+  it('splits camelCase, snake_case and kebab-case names', () => {
+    expect(splitWords('listPullRequests')).toEqual(['list', 'pull', 'requests']);
+    expect(splitWords('read_file http-request HTMLParser')).toEqual(['read', 'file', 'http', 'request', 'html', 'parser']);
+  });
+  it('stems, drops stop words and turns CJK runs into bigrams', () => {
+    expect(analyze('Reading the files')).toEqual(['read', 'file']);
+    expect(analyze('必应搜索')).toEqual(['必应', '应搜', '搜索']);
+  });
+});
+
+describe('toolRefsFromSnapshots', () => {
+  it('skips failed servers and ids tools server.tool', () => {
+    expect(tools.map((t) => t.id)).toContain('files.read_file');
+    expect(tools.some((t) => t.server === 'broken')).toBe(false);
+    expect(tools.find((t) => t.id === 'files.read_file')?.serverInstructions).toMatch(/Filesystem/);
+  });
+});
+
+describe('keyword engine (router note)', () => {
+  it('puts the tool whose name parts match first and returns the top 3', () => {
+    const r = rankTools(index, 'create an issue in my repository', { engine: 'keyword', k: 3 });
+    expect(r.fallback).toBe(false);
+    expect(r.results[0]?.id).toBe('github.create_issue');
+    expect(r.results[0]?.reasons).toEqual({ strong: 4, weak: 3 });
+    expect(r.results.length).toBeLessThanOrEqual(3);
+  });
+  it('offers every tool, flagged fallback, when nothing matches', () => {
+    const r = rankTools(index, 'xyz qqq zz', { engine: 'keyword', k: 3 });
+    expect(r.fallback).toBe(true);
+    expect(r.results).toHaveLength(tools.length);
+  });
+  it('uses configured keywords as strong matches', () => {
+    const withKw = buildDiscoverIndex(tools, { keywords: { 'weather.get_forecast': ['umbrella'] } });
+    expect(rankTools(withKw, 'do I need an umbrella', { engine: 'keyword', k: 3 }).results[0]?.id).toBe('weather.get_forecast');
+  });
+});
+
+describe('bm25 engine', () => {
+  it('ranks the right tool first through stemming and name splitting', () => {
+    expect(top('list the pull requests', 'bm25')[0]).toBe('github.listPullRequests');
+    expect(top('reading a file', 'bm25')[0]).toBe('files.read_file');
+  });
+  it('matches Chinese descriptions by character bigrams', () => {
+    expect(top('必应搜索关键词', 'bm25')[0]).toBe('bing-cn.bing_search');
+    expect(top('获取网页内容', 'bm25')[0]).toBe('bing-cn.fetch_webpage');
+  });
+  it('reports which intent terms matched', () => {
+    const r = rankTools(index, 'list the pull requests', { engine: 'bm25', k: 1 });
+    expect(r.results[0]?.matched).toEqual(['list', 'pull', 'request']);
+  });
+});
+
+describe('semantic engine (shipped word vectors)', () => {
+  it('finds a tool that shares no word with the intent', () => {
+    expect(top('will it be sunny in Paris tomorrow', 'semantic')[0]).toBe('weather.get_forecast');
+    expect(rankTools(index, 'will it be sunny in Paris tomorrow', { engine: 'bm25', k: 5 }).fallback).toBe(true);
+  });
+});
+
+describe('hybrid engine', () => {
+  it('puts the known right tool first', () => {
+    expect(top('will it be sunny in Paris tomorrow', 'hybrid')[0]).toBe('weather.get_forecast');
+    expect(top('open a bug report on github', 'hybrid')[0]).toBe('github.create_issue');
+    expect(top('call a REST API endpoint with POST', 'hybrid')[0]).toBe('web.http-request');
+  });
+  it('explains each signal and sums them into the score', () => {
+    const r = rankTools(index, 'read a file', { engine: 'hybrid', k: 1 }).results[0]!;
+    expect(Object.keys(r.reasons!)).toEqual(['bm25', 'semantic', 'usage']);
+    const sum = Object.values(r.reasons!).reduce((a, b) => a + b, 0);
+    expect(r.score).toBeCloseTo(sum, 3);
+  });
+  it('lets the usage prior decide between two equally matching tools', () => {
+    const usage: UsageStats = { tools: { 'files.write_file': { success: 20, failure: 0, lastUsed: 1_000, categories: { file_operation: 20 } } } };
+    const plain = rankTools(index, 'file', { engine: 'hybrid', k: 4 }).results.map((r) => r.id);
+    const learned = rankTools(index, 'file', { engine: 'hybrid', k: 4, usage, now: 1_000, weights: { fusion: { usage: 2 } } }).results;
+    expect(plain[0]).not.toBe('files.write_file');
+    expect(learned[0]?.id).toBe('files.write_file');
+    expect(learned[0]?.reasons?.usage).toBeGreaterThan(0);
+  });
+});
+
+describe('patterns', () => {
+  it('excludes, pins and boosts by regex on tool ids', () => {
+    const rules = [
+      { match: '^files\\.read', exclude: true },
+      { match: '^weather\\.', pin: true },
+      { match: 'write_file$', boost: 5 },
+    ];
+    const r = rankTools(index, 'read a file', { engine: 'hybrid', k: 3, patterns: { rules } }).results;
+    expect(r.map((x) => x.id)).not.toContain('files.read_file');
+    expect(r[0]).toMatchObject({ id: 'weather.get_forecast', pinned: true });
+    expect(r[1]?.id).toBe('files.write_file');
+    expect(r[1]?.reasons?.pattern).toBe(5);
+  });
+  it('offers only matching tools in allow-list mode', () => {
+    const r = rankTools(index, 'read a file', { engine: 'bm25', k: 5, patterns: { rules: [{ match: '^github\\.' }], allowList: true } });
+    expect(r.results.every((x) => x.server === 'github')).toBe(true);
+  });
+});
+
+describe('task context', () => {
+  it('classifies intents as the usage note does', () => {
+    expect(detectTaskContext('read the config file').type).toBe('file_operation');
+    expect(detectTaskContext('fetch the API status').type).toBe('web_request');
+    expect(detectTaskContext('convert this csv').type).toBe('data_processing');
+    expect(detectTaskContext('schedule a nightly job').type).toBe('automation');
+    expect(detectTaskContext('tell me a joke').type).toBe('other');
+    expect(detectTaskContext('fetch the API status').keywords.slice(0, 2)).toEqual(['api', 'request']);
+  });
+});
+
+describe('weights', () => {
+  it('overlays numeric user weights on the defaults and ignores the rest', () => {
+    const w = resolveWeights({ fusion: { semantic: 0.5, bogus: 3 }, bm25: { fields: { name: 'x' } } } as Record<string, unknown>);
+    expect(w.fusion).toEqual({ ...DEFAULT_WEIGHTS.fusion, semantic: 0.5 });
+    expect(w.bm25.fields.name).toBe(DEFAULT_WEIGHTS.bm25.fields.name);
+  });
+});
+
+describe('evaluateRankings', () => {
+  it('computes recall, MRR and nDCG@10', () => {
+    const m = evaluateRankings(
+      [
+        { intent: 'a', expected: ['x'] },
+        { intent: 'b', expected: ['y', 'z'] },
+      ],
+      (q) => (q === 'a' ? ['w', 'x'] : ['y', 'q', 'q', 'z']),
+      [1, 3],
+    );
+    expect(m.recallAt).toEqual({ '1': 0.25, '3': 1 });
+    expect(m.mrr).toBeCloseTo((1 / 2 + 1) / 2, 10);
+    const ndcgB = (1 + 1 / Math.log2(4)) / (1 + 1 / Math.log2(3));
+    expect(m.ndcg10).toBeCloseTo((1 / Math.log2(3) + ndcgB) / 2, 10);
+  });
+});
+
+describe('word vectors', () => {
+  it('round-trips the binary table with int8 quantisation', () => {
+    const buf = encodeWordVectors([{ word: 'alpha', rank: 3, vector: [0.5, -1, 0.25] }, { word: 'beta', rank: 9, vector: [0, 0, 2] }], 3);
+    const v = parseWordVectors(buf);
+    expect([...v.index.keys()]).toEqual(['alpha', 'beta']);
+    expect(v.ranks[1]).toBe(9);
+    expect(v.data[0]! * v.scales[0]!).toBeCloseTo(0.5, 2);
+    expect(v.data[1]! * v.scales[0]!).toBeCloseTo(-1, 2);
+  });
+  it('ships a table with the vocabulary tool descriptions use', () => {
+    expect(vectors.dims).toBe(100);
+    for (const w of ['file', 'weather', 'forecast', 'repository', 'search']) expect(vectors.index.has(w)).toBe(true);
+  });
+});
+
+describe('parseLabelledIntents', () => {
+  it('reads one intent per line and names the bad line', () => {
+    expect(parseLabelledIntents('{"intent":"a","expected":["s.t"]}\n\n', 'q.jsonl')).toEqual([{ intent: 'a', expected: ['s.t'] }]);
+    expect(() => parseLabelledIntents('{"intent":"a","expected":["s.t"]}\n{"intent":1}', 'q.jsonl')).toThrow(/q\.jsonl.*line 2/);
+  });
+});
