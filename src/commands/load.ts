@@ -1,7 +1,7 @@
 /** Turns the global options into ServerSnapshots: from --snapshot files, or by reading configs and connecting. */
 import { homedir } from 'node:os';
 import { SmartError } from '../errors.js';
-import { loadServerDefinitions, type DefinitionResult } from '../core/config/index.js';
+import { loadServerDefinitions, type DefinitionRequest, type DefinitionResult } from '../core/config/index.js';
 import { readSnapshotFiles } from '../core/snapshot.js';
 import { userCacheDir } from '../core/paths.js';
 import type { ServerSnapshot, SmartConfig } from '../types.js';
@@ -19,8 +19,12 @@ const DEFAULT_CACHE_TTL_SECONDS = 3600;
 
 /** Reads server definitions (no connecting) from the global options. */
 export async function loadDefinitions(ctx: CommandContext): Promise<DefinitionResult> {
+  return loadServerDefinitions(definitionRequest(ctx));
+}
+
+function definitionRequest(ctx: CommandContext): DefinitionRequest {
   const { io, global } = ctx;
-  return loadServerDefinitions({
+  return {
     configFiles: global.config,
     adhoc: global.adhoc,
     demo: global.demo,
@@ -29,7 +33,7 @@ export async function loadDefinitions(ctx: CommandContext): Promise<DefinitionRe
     platform: io.platform,
     home: io.env.HOME || io.env.USERPROFILE || homedir(),
     nodePath: process.execPath,
-  });
+  };
 }
 
 function selectServers<T extends { name: string }>(items: T[], wanted: string[]): T[] {
@@ -46,17 +50,11 @@ export async function loadServers(ctx: CommandContext): Promise<LoadedServers> {
   const { io, global } = ctx;
   if (global.snapshot.length > 0) {
     const servers = await readSnapshotFiles(global.snapshot, io.cwd);
-    // Our own config (weights, patterns, thresholds) still applies when analysing a snapshot.
-    let config: SmartConfig = {};
-    let configFile: string | undefined;
-    if (global.config.length > 0 || global.adhoc.length === 0) {
-      const defs = await loadDefinitions({ ...ctx, global: { ...global, demo: false } }).catch((e: unknown) => {
-        if (e instanceof SmartError && e.code === 'NO_SERVERS') return undefined;
-        throw e;
-      });
-      config = defs?.config ?? {};
-      configFile = defs?.configFile;
-    }
+    // Our own config (weights, patterns, thresholds) still applies when analysing a snapshot,
+    // but client configs are not searched: a snapshot run must not depend on this machine's setup.
+    const defs = await loadServerDefinitions({ ...definitionRequest(ctx), adhoc: [], demo: false, ownConfigOnly: true });
+    const config = defs.config;
+    const configFile = defs.configFile;
     return { servers: selectServers(servers, global.server), config, configFile };
   }
   const definitions = await loadDefinitions(ctx);

@@ -2,26 +2,9 @@
 import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it, vi } from 'vitest';
-import { SmartError } from '../../src/errors.js';
+import { describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/fake-io.js';
 import { fixture } from '../helpers/paths.js';
-
-// See test/cli/audit.test.ts: bridges the config-loader stub until it lands.
-vi.mock('../../src/core/config/index.js', async (importOriginal) => {
-  const real = await importOriginal<typeof import('../../src/core/config/index.js')>();
-  return {
-    ...real,
-    loadServerDefinitions: async (req: Parameters<typeof real.loadServerDefinitions>[0]) => {
-      try {
-        return await real.loadServerDefinitions(req);
-      } catch (e) {
-        if (e instanceof Error && e.message === 'not implemented') throw new SmartError('NO_SERVERS');
-        throw e;
-      }
-    },
-  };
-});
 
 function sandbox(): { cwd: string; env: Record<string, string> } {
   const dir = mkdtempSync(join(tmpdir(), 'mcp-smart-condense-'));

@@ -1,0 +1,200 @@
+/** Strict validation of our own mcp-smart.config.json keys (servers are checked by server-entry.ts). Pure. */
+import type { PatternRule, SmartConfig } from '../../types.js';
+import { describeType, formatKeyPath, isPlainObject, unknownKeyReason, type KeyPart } from './key-path.js';
+
+export interface ConfigIssue {
+  /** Dotted key path, e.g. `budget.share`. */
+  key: string;
+  reason: string;
+}
+
+export interface SmartConfigValidation {
+  config: SmartConfig;
+  issues: ConfigIssue[];
+}
+
+const TOP_KEYS = ['$schema', 'servers', 'mcpServers', 'cache', 'budget', 'thresholds', 'baseline', 'patterns', 'weights', 'keywords'];
+
+type Check = (v: unknown) => string | undefined;
+
+const isNumber: Check = (v) => (typeof v === 'number' && Number.isFinite(v) ? undefined : `expected a number, got ${describeType(v)}.`);
+const positiveInt: Check = (v) =>
+  typeof v === 'number' && Number.isInteger(v) && v > 0 ? undefined : `expected a whole number of tokens above 0, got ${show(v)}.`;
+const nonNegative: Check = (v) =>
+  typeof v === 'number' && Number.isFinite(v) && v >= 0 ? undefined : `expected a number of 0 or more, got ${show(v)}.`;
+const fraction: Check = (v) =>
+  typeof v === 'number' && v > 0 && v <= 1 ? undefined : `expected a fraction above 0 and at most 1 (e.g. 0.1), got ${show(v)}.`;
+const ratio: Check = (v) =>
+  typeof v === 'number' && v >= 0 && v <= 1 ? undefined : `expected a number from 0 to 1, got ${show(v)}.`;
+const isBoolean: Check = (v) => (typeof v === 'boolean' ? undefined : `expected true or false, got ${describeType(v)}.`);
+const nonEmptyString: Check = (v) =>
+  typeof v === 'string' && v !== '' ? undefined : `expected a file path as a string, got ${describeType(v)}.`;
+const growth: Check = (v) => {
+  if (typeof v === 'number' && Number.isFinite(v) && v >= 0) return undefined;
+  if (typeof v === 'string' && /^\d+(\.\d+)?%?$/.test(v.trim())) return undefined;
+  return `expected a percentage such as "5%" or a number of tokens such as 500, got ${show(v)}.`;
+};
+
+/** Numbers are config data, not secrets, so they may be shown; strings only by type. */
+function show(v: unknown): string {
+  return typeof v === 'number' || typeof v === 'boolean' ? String(v) : describeType(v);
+}
+
+class Validator {
+  readonly issues: ConfigIssue[] = [];
+
+  add(at: readonly KeyPart[], reason: string): void {
+    this.issues.push({ key: formatKeyPath(at), reason });
+  }
+
+  /** Checks an object's keys against `spec`; returns the accepted values. */
+  section(value: unknown, at: KeyPart[], spec: Record<string, Check>): Record<string, unknown> | undefined {
+    if (!isPlainObject(value)) {
+      this.add(at, `expected an object, got ${describeType(value)}.`);
+      return undefined;
+    }
+    const out: Record<string, unknown> = {};
+    for (const [key, v] of Object.entries(value)) {
+      const check = spec[key];
+      if (!check) {
+        this.add([...at, key], unknownKeyReason(key, Object.keys(spec)));
+        continue;
+      }
+      const problem = check(v);
+      if (problem) this.add([...at, key], problem);
+      else out[key] = v;
+    }
+    return out;
+  }
+
+  patterns(value: unknown, at: KeyPart[]): SmartConfig['patterns'] {
+    const out = this.section(value, at, { rules: () => undefined, allowList: isBoolean });
+    if (!out) return undefined;
+    const result: NonNullable<SmartConfig['patterns']> = {};
+    if (typeof out.allowList === 'boolean') result.allowList = out.allowList;
+    if (out.rules === undefined) return result;
+    if (!Array.isArray(out.rules)) {
+      this.add([...at, 'rules'], `expected an array of rules like {"match": "^github\\\\.", "boost": 2}, got ${describeType(out.rules)}.`);
+      return result;
+    }
+    result.rules = [];
+    out.rules.forEach((rule: unknown, i) => {
+      const here = [...at, 'rules', i];
+      const r = this.section(rule, here, { match: () => undefined, boost: isNumber, pin: isBoolean, exclude: isBoolean });
+      if (!r) return;
+      if (typeof r.match !== 'string' || r.match === '') {
+        this.add([...here, 'match'], r.match === undefined ? 'missing: each rule needs a "match" regular expression.' : `expected a regular expression as a string, got ${describeType(r.match)}.`);
+        return;
+      }
+      try {
+        new RegExp(r.match, 'i');
+      } catch (e) {
+        this.add([...here, 'match'], `not a valid regular expression (${(e as Error).message}).`);
+        return;
+      }
+      const parsed: PatternRule = { match: r.match };
+      if (typeof r.boost === 'number') parsed.boost = r.boost;
+      if (typeof r.pin === 'boolean') parsed.pin = r.pin;
+      if (typeof r.exclude === 'boolean') parsed.exclude = r.exclude;
+      result.rules?.push(parsed);
+    });
+    return result;
+  }
+
+  /** Weights mirror the shape of the defaults: objects recurse, leaves are numbers. */
+  weights(value: unknown, defaults: unknown, at: KeyPart[]): Record<string, unknown> | undefined {
+    if (!isPlainObject(value)) {
+      this.add(at, `expected an object, got ${describeType(value)}.`);
+      return undefined;
+    }
+    const known = isPlainObject(defaults) ? defaults : {};
+    const out: Record<string, unknown> = {};
+    for (const [key, v] of Object.entries(value)) {
+      if (!(key in known)) {
+        this.add([...at, key], unknownKeyReason(key, Object.keys(known)));
+        continue;
+      }
+      const def = known[key];
+      if (isPlainObject(def)) {
+        const nested = this.weights(v, def, [...at, key]);
+        if (nested) out[key] = nested;
+      } else {
+        const problem = isNumber(v);
+        if (problem) this.add([...at, key], problem);
+        else out[key] = v;
+      }
+    }
+    return out;
+  }
+
+  keywords(value: unknown, at: KeyPart[]): Record<string, string[]> | undefined {
+    if (!isPlainObject(value)) {
+      this.add(at, `expected an object mapping tool ids ("server.tool") to lists of words, got ${describeType(value)}.`);
+      return undefined;
+    }
+    const out: Record<string, string[]> = {};
+    for (const [id, words] of Object.entries(value)) {
+      if (!Array.isArray(words)) {
+        this.add([...at, id], `expected an array of strings, got ${describeType(words)}.`);
+        continue;
+      }
+      const bad = words.findIndex((w) => typeof w !== 'string');
+      if (bad >= 0) this.add([...at, id, bad], `expected a string, got ${describeType(words[bad])}.`);
+      else out[id] = words as string[];
+    }
+    return out;
+  }
+}
+
+/** Validates our config document. Unknown keys are issues with a "did you mean" suggestion. */
+export function validateSmartConfig(doc: Record<string, unknown>, defaultWeights: object): SmartConfigValidation {
+  const v = new Validator();
+  const config: SmartConfig = {};
+  for (const [key, value] of Object.entries(doc)) {
+    switch (key) {
+      case '$schema':
+      case 'servers':
+      case 'mcpServers':
+        break;
+      case 'cache': {
+        const c = v.section(value, [key], { ttlSeconds: nonNegative });
+        if (c) config.cache = c as SmartConfig['cache'];
+        break;
+      }
+      case 'budget': {
+        const b = v.section(value, [key], { max: positiveInt, share: fraction, limit: positiveInt });
+        if (b) config.budget = b as SmartConfig['budget'];
+        break;
+      }
+      case 'thresholds': {
+        const t = v.section(value, [key], { maxGrowth: growth, max: positiveInt, minRecall: ratio });
+        if (t) config.thresholds = t as SmartConfig['thresholds'];
+        break;
+      }
+      case 'baseline': {
+        const problem = nonEmptyString(value);
+        if (problem) v.add([key], problem);
+        else config.baseline = value as string;
+        break;
+      }
+      case 'patterns': {
+        const p = v.patterns(value, [key]);
+        if (p) config.patterns = p;
+        break;
+      }
+      case 'weights': {
+        const w = v.weights(value, defaultWeights, [key]);
+        if (w) config.weights = w;
+        break;
+      }
+      case 'keywords': {
+        const k = v.keywords(value, [key]);
+        if (k) config.keywords = k;
+        break;
+      }
+      default:
+        v.add([key], unknownKeyReason(key, TOP_KEYS.filter((k) => k !== '$schema')));
+    }
+  }
+  return { config, issues: v.issues };
+}
