@@ -1,0 +1,213 @@
+/** `budget`: does the tool context fit; if not, a plan that fits. */
+import { readFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { writeFileAtomic } from '../atomic-write.js';
+import { condenseTool, metaTools } from '../core/condense/index.js';
+import { checkBudget, planBudget, usageFromDocument, type BudgetPlan, type BudgetVerdict, type PlanDeps } from '../core/budget/index.js';
+import { buildDiscoverIndex, loadWordVectors, rankTools, toolRefsFromSnapshots, type WordVectors } from '../core/discover/index.js';
+import { countToolTokens, createTokenCounter, type TokenCounter } from '../core/tokens/index.js';
+import { SmartError } from '../errors.js';
+import { renderBudget } from '../reporters/budget.js';
+import type { Encoding, ServerSnapshot, SmartConfig, UsageStats } from '../types.js';
+import type { CommandContext, CommandOutcome } from './context.js';
+import { loadServers, serverFailureCode } from './load.js';
+import { optionalString, parseFloatFlag, parseIntFlag } from './parse.js';
+
+export const DEFAULT_SHARE = 0.1;
+export const INTENT_K = 10;
+
+/** A counter for the encoding (no disk cache: CI runs are one-shot and counts must not depend on local state). */
+export async function counterFor(encoding: Encoding): Promise<TokenCounter> {
+  return createTokenCounter(encoding);
+}
+
+export function planDeps(counter: TokenCounter): PlanDeps {
+  return {
+    countTool: (tool, server) => countToolTokens(tool, counter, 'json', server),
+    condenseTool: (tool, level) => condenseTool(tool, level),
+    metaTools: metaTools(),
+  };
+}
+
+/** `{usage}` from a usage store file, or `{missing: true}` when the file does not exist. */
+export async function readUsageFile(file: string, cwd: string): Promise<{ usage?: UsageStats; missing?: boolean }> {
+  let text: string;
+  try {
+    text = await readFile(resolve(cwd, file), 'utf8');
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return { missing: true };
+    throw new SmartError('FILE_UNREADABLE', { file, reason: (e as Error).message }, { cause: e });
+  }
+  let doc: unknown;
+  try {
+    doc = JSON.parse(text);
+  } catch (e) {
+    throw new SmartError('FILE_PARSE', { file, kind: 'JSON', reason: (e as Error).message }, { cause: e });
+  }
+  const usage = usageFromDocument(doc);
+  if (!usage) throw new SmartError('FILE_PARSE', { file, kind: 'usage store', reason: 'no "tools" object' });
+  return { usage };
+}
+
+export interface BudgetLimits {
+  max: number;
+  limit: number;
+  share: number;
+}
+
+/** Flags over config over defaults. `--max` is required unless config has budget.max. */
+export function resolveLimits(opts: Record<string, unknown>, config: SmartConfig): BudgetLimits {
+  const maxFlag = optionalString(opts.max);
+  const max = maxFlag !== undefined ? parseIntFlag('--max', maxFlag, { min: 1 }) : config.budget?.max;
+  if (max === undefined) {
+    throw new SmartError('BAD_FLAG', {
+      flag: '--max',
+      value: '(missing)',
+      hint: 'Pass --max <tokens> (the context window, e.g. 128000) or set budget.max in mcp-smart.config.json.',
+    });
+  }
+  const shareFlag = optionalString(opts.share);
+  const limitFlag = optionalString(opts.limit);
+  if (shareFlag !== undefined && limitFlag !== undefined) {
+    throw new SmartError('BAD_FLAG', { flag: '--limit', value: limitFlag, hint: 'Use either --share or --limit, not both.' });
+  }
+  const share = shareFlag !== undefined ? parseFloatFlag('--share', shareFlag, { min: 0, max: 1 }) : (config.budget?.share ?? DEFAULT_SHARE);
+  let limit: number;
+  if (limitFlag !== undefined) limit = parseIntFlag('--limit', limitFlag, { min: 0 });
+  else if (shareFlag === undefined && config.budget?.limit !== undefined) limit = config.budget.limit;
+  else limit = Math.floor(share * max);
+  return { max, limit, share: limit / max };
+}
+
+export interface BudgetResult {
+  max: number;
+  limit: number;
+  used: number;
+  fits: boolean;
+  servers: { name: string; tokens: number; share: number; toolCount: number; status: 'ok' | 'error'; error?: string }[];
+  plan: { action: string; target: string; tokensSaved: number; after: number; tools?: string[]; metaTokens?: number }[];
+  encoding: Encoding;
+  /** Share of max the limit allows. */
+  share: number;
+  /** Fits, but above the 0.8 reserve threshold of the limit. */
+  nearLimit: boolean;
+  /** Tokens after the plan (= used − Σ tokensSaved). */
+  final: number;
+  planFits: boolean;
+  /** How least-used servers were chosen. */
+  orderedBy: 'usage' | 'size' | 'intent' | 'none';
+  usage: 'store' | 'none';
+  deferred: string[];
+  intent?: { text: string; k: number; kept: string[] };
+  output?: string;
+  notes: string[];
+}
+
+/** The definitions file `--apply -o` writes: like condense's output, plus the plan that produced it. */
+export function appliedDocument(result: BudgetResult, plan: BudgetPlan | undefined, servers: ServerSnapshot[]): object {
+  const planned = plan
+    ? plan.servers.filter((s) => !s.deferred).map((s) => ({ name: s.name, level: s.level, tools: s.tools }))
+    : servers.filter((s) => s.status === 'ok').map((s) => ({ name: s.name, level: 'full', tools: s.tools }));
+  if (plan && plan.deferred.length > 0) planned.push({ name: 'mcp-smart', level: 'meta', tools: plan.metaTools, ...{ defers: plan.deferred } });
+  return {
+    schemaVersion: 1,
+    command: 'budget',
+    level: 'budget',
+    encoding: result.encoding,
+    max: result.max,
+    limit: result.limit,
+    before: { tokens: result.used },
+    after: { tokens: result.final },
+    plan: result.plan.map(({ action, target, tokensSaved }) => ({ action, target, tokensSaved })),
+    servers: planned,
+  };
+}
+
+/** Ranks with hybrid discovery over the servers; the shipped word vectors when present. */
+export async function hybridRanker(servers: ServerSnapshot[], config: SmartConfig): Promise<(intent: string, k: number) => string[]> {
+  let vectors: WordVectors | undefined;
+  try {
+    vectors = await loadWordVectors();
+  } catch (e) {
+    // Without the table (a trimmed install) hybrid still fuses bm25 and the usage prior.
+    if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
+  }
+  const index = buildDiscoverIndex(toolRefsFromSnapshots(servers), { weights: config.weights, vectors, keywords: config.keywords });
+  const patterns = config.patterns ? { rules: config.patterns.rules ?? [], allowList: config.patterns.allowList } : undefined;
+  return (intent, k) => rankTools(index, intent, { engine: 'hybrid', k, patterns }).results.map((r) => r.id);
+}
+
+/** Ids of the `k` tools hybrid discovery ranks highest for the intent. */
+async function rankIntent(servers: ServerSnapshot[], intent: string, k: number, config: SmartConfig): Promise<string[]> {
+  return (await hybridRanker(servers, config))(intent, k);
+}
+
+export async function runBudgetCommand(ctx: CommandContext, _args: string[], opts: Record<string, unknown>): Promise<CommandOutcome<BudgetResult>> {
+  const { io, global } = ctx;
+  const apply = opts.apply === true;
+  const output = optionalString(opts.output);
+  if (apply && !output) throw new SmartError('BAD_FLAG', { flag: '--apply', value: 'without -o', hint: 'Pass -o <file> for the resulting definitions.' });
+  const intent = optionalString(opts.intent);
+  const store = optionalString(opts.store);
+
+  const loaded = await loadServers(ctx);
+  const limits = resolveLimits(opts, loaded.config);
+  const ok = loaded.servers.filter((s) => s.status === 'ok');
+  const failed = loaded.servers.filter((s) => s.status === 'error');
+  const notes: string[] = [];
+  for (const f of failed) notes.push(`server ${f.name} could not be reached (${f.error ?? 'error'}); its tools are not counted`);
+
+  const counter = await counterFor(global.encoding);
+  const deps = planDeps(counter);
+  const verdict: BudgetVerdict = checkBudget(ok, limits.max, limits.limit, deps.countTool);
+
+  let usage: UsageStats | undefined;
+  if (store) {
+    const read = await readUsageFile(store, io.cwd);
+    usage = read.usage;
+    if (read.missing) notes.push(`usage store ${store} not found`);
+  }
+
+  let keepFull: string[] | undefined;
+  if (intent) keepFull = await rankIntent(ok, intent, INTENT_K, loaded.config);
+
+  let plan: BudgetPlan | undefined;
+  if (!verdict.fits || keepFull) {
+    plan = planBudget({ servers: ok, limit: limits.limit, usage, keepFull }, deps);
+    if (!keepFull) {
+      if (!usage) notes.push('no usage data (pass --store <file>): least-used servers were taken to be the largest; no tools were dropped');
+    }
+  }
+
+  const result: BudgetResult = {
+    max: limits.max,
+    limit: limits.limit,
+    used: verdict.used,
+    fits: verdict.fits,
+    servers: [
+      ...verdict.servers.map((s) => ({ name: s.name, tokens: s.tokens, share: s.share, toolCount: s.toolCount, status: 'ok' as const })),
+      ...failed.map((s) => ({ name: s.name, tokens: 0, share: 0, toolCount: 0, status: 'error' as const, error: s.error })),
+    ],
+    plan: (plan?.steps ?? []).map((s) => ({ ...s })),
+    encoding: global.encoding,
+    share: limits.share,
+    nearLimit: verdict.nearLimit,
+    final: plan ? plan.final : verdict.used,
+    planFits: plan ? plan.fits : verdict.fits,
+    orderedBy: keepFull ? 'intent' : plan ? plan.orderedBy : 'none',
+    usage: usage ? 'store' : 'none',
+    deferred: plan?.deferred ?? [],
+    notes,
+  };
+  if (intent && keepFull) result.intent = { text: intent, k: INTENT_K, kept: keepFull };
+
+  if (apply && output) {
+    await writeFileAtomic(resolve(io.cwd, output), JSON.stringify(appliedDocument(result, plan, loaded.servers), null, 2) + '\n');
+    result.output = output;
+  }
+
+  io.stdout(renderBudget(result, { format: global.format, chalk: ctx.chalk }));
+  if (global.format !== 'json') for (const n of notes) io.stderr(`note: ${n}\n`);
+  const exitCode = !verdict.fits ? 1 : serverFailureCode(loaded.servers);
+  return { result, exitCode };
+}

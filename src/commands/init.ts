@@ -1,0 +1,224 @@
+/** `init`: writes mcp-smart.config.json, a first baseline and optionally a GitHub Actions workflow. */
+import { access } from 'node:fs/promises';
+import { isAbsolute, relative, resolve } from 'node:path';
+import { writeFileAtomic } from '../atomic-write.js';
+import { buildBaseline, formatGrowthLimit, measureServers, parseGrowthLimit, serializeBaseline } from '../core/budget/index.js';
+import { buildSnapshot } from '../core/snapshot.js';
+import { countToolTokens } from '../core/tokens/index.js';
+import { SmartError } from '../errors.js';
+import { formatTokens, renderJson } from '../reporters/format.js';
+import type { ServerDefinition, ServerSnapshot } from '../types.js';
+import { counterFor } from './budget.js';
+import { DEFAULT_BASELINE } from './check.js';
+import type { CommandContext, CommandOutcome } from './context.js';
+import { loadDefinitions, loadServers } from './load.js';
+import { optionalString, parseFloatFlag, parseIntFlag } from './parse.js';
+
+export const CONFIG_FILE = 'mcp-smart.config.json';
+export const WORKFLOW_FILE = '.github/workflows/mcp-smart.yml';
+export const INIT_SNAPSHOT_FILE = 'mcp-smart.snapshot.json';
+
+export interface InitResult {
+  files: { path: string; kind: 'config' | 'baseline' | 'workflow' | 'snapshot'; written: boolean }[];
+  servers: string[];
+  budget: { max: number; share: number };
+  thresholds: { maxGrowth: string };
+  baselineTokens?: number;
+  checkCommand: string;
+  unavailable: string[];
+}
+
+interface Answers {
+  servers: string[];
+  max: number;
+  share: number;
+  maxGrowth: string;
+  github: boolean;
+}
+
+type Prompts = typeof import('@inquirer/prompts');
+
+async function exists(file: string): Promise<boolean> {
+  try {
+    await access(file);
+    return true;
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return false;
+    throw new SmartError('FILE_UNREADABLE', { file, reason: (e as Error).message }, { cause: e });
+  }
+}
+
+/** A definition as our config stores it: command/args/cwd or url/type; env and header values are never copied. */
+function configEntry(d: ServerDefinition): Record<string, unknown> {
+  if (d.transport === 'stdio') {
+    const e: Record<string, unknown> = { command: d.command, args: d.args ?? [] };
+    if (d.cwd) e.cwd = d.cwd;
+    return e;
+  }
+  return d.autoTransport ? { url: d.url } : { url: d.url, type: d.transport };
+}
+
+function shellQuote(s: string): string {
+  return /^[\w./:@%+=,-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
+}
+
+/** A workflow that checks out, sets up Node 20 and runs the gate with GitHub annotations. */
+export function workflowYaml(checkArgs: string[]): string {
+  const cmd = ['npx', '--yes', 'mcp-smart', ...checkArgs, 'check', '--format', 'github'].map(shellQuote).join(' ');
+  return `# Written by mcp-smart init. Fails the build when the MCP tool context grows beyond the thresholds
+# in mcp-smart.config.json / mcp-smart.lock.json. After an intended change run \`mcp-smart check --update\`
+# locally and commit mcp-smart.lock.json.
+name: mcp-smart
+
+on:
+  pull_request:
+  push:
+    branches: [main]
+
+permissions:
+  contents: read
+
+jobs:
+  tool-context:
+    runs-on: ubuntu-latest
+    timeout-minutes: 10
+    steps:
+      - uses: actions/checkout@v4
+      - uses: actions/setup-node@v4
+        with:
+          node-version: 20
+      - name: Check MCP tool-context size against the baseline
+        run: ${cmd}
+`;
+}
+
+async function ask(prompts: Prompts, found: string[], a: Answers): Promise<Answers> {
+  const servers =
+    found.length > 1
+      ? await prompts.checkbox({ message: 'Servers to track', choices: found.map((n) => ({ name: n, value: n, checked: a.servers.includes(n) })), required: true })
+      : a.servers;
+  const max = Number(await prompts.input({ message: 'Context window (tokens)', default: String(a.max), validate: (v) => (/^\d+$/.test(v.trim()) && Number(v) > 0 ? true : 'a whole number of tokens') }));
+  const share = Number(
+    await prompts.input({ message: 'Share of the window the tool context may use', default: String(a.share), validate: (v) => (Number(v) > 0 && Number(v) <= 1 ? true : 'a fraction between 0 and 1') }),
+  );
+  const maxGrowth = await prompts.input({ message: 'Allowed growth before check fails ("5%" or tokens)', default: a.maxGrowth, validate: (v) => (parseGrowthLimit(v) ? true : 'e.g. 5% or 500') });
+  const github = await prompts.confirm({ message: `Write ${WORKFLOW_FILE}?`, default: a.github });
+  return { servers, max, share, maxGrowth: formatGrowthLimit(parseGrowthLimit(maxGrowth)!), github };
+}
+
+export async function runInitCommand(ctx: CommandContext, _args: string[], opts: Record<string, unknown>): Promise<CommandOutcome<InitResult>> {
+  const { io, global } = ctx;
+  const interactive = io.stdinIsTTY && opts.yes !== true && global.format !== 'json';
+  const force = opts.force === true;
+  const writeBaselineFile = opts.baseline !== false;
+  const growthText = optionalString(opts.maxGrowth) ?? '5%';
+  const growth = parseGrowthLimit(growthText);
+  if (!growth) throw new SmartError('BAD_FLAG', { flag: '--max-growth', value: growthText, hint: 'Expected a percentage like "5%" or a number of tokens like "500".' });
+  let answers: Answers = {
+    servers: [],
+    max: parseIntFlag('--max', opts.max ?? '200000', { min: 1 }),
+    share: parseFloatFlag('--share', opts.share ?? '0.1', { min: 0, max: 1 }),
+    maxGrowth: formatGrowthLimit(growth),
+    github: opts.github === true,
+  };
+
+  // Where the servers come from: saved snapshots, or the user's configs and ad-hoc flags.
+  const fromSnapshot = global.snapshot.length > 0;
+  let definitions: ServerDefinition[] = [];
+  let found: string[];
+  if (fromSnapshot) {
+    found = (await loadServers({ ...ctx, global: { ...global, server: [] } })).servers.map((s) => s.name);
+  } else {
+    const defs = await loadDefinitions(ctx);
+    for (const w of defs.warnings) io.stderr(`warning: ${w}\n`);
+    definitions = defs.servers.filter((s) => s.enabled);
+    found = definitions.map((s) => s.name);
+  }
+  if (found.length === 0) throw new SmartError('NO_SERVERS');
+  const wanted = optionalString(opts.servers)?.split(',').map((s) => s.trim()).filter(Boolean) ?? (global.server.length > 0 ? global.server : found);
+  for (const name of wanted) {
+    if (!found.includes(name)) throw new SmartError('UNKNOWN_SERVER', { name, known: [...found].sort().join(', ') });
+  }
+  answers.servers = wanted;
+  const prompts: Prompts | undefined = interactive ? await import('@inquirer/prompts') : undefined;
+  if (prompts) answers = await ask(prompts, found, answers);
+
+  const selected = answers.servers;
+  const subset = selected.length < found.length;
+  const adhoc = definitions.filter((d) => selected.includes(d.name) && d.scope === 'adhoc');
+  const userScoped = definitions.some((d) => selected.includes(d.name) && d.scope !== 'project' && d.scope !== 'adhoc');
+  // A snapshot inside the project is referenced relative to it (CI checks out there); anything else as given.
+  const snapshotRef = (f: string): string => {
+    const rel = relative(io.cwd, resolve(io.cwd, f));
+    return rel === '' || rel.startsWith('..') || isAbsolute(rel) ? f : rel;
+  };
+  const snapshotArgs = fromSnapshot ? global.snapshot.flatMap((f) => ['--snapshot', snapshotRef(f)]) : [];
+  // CI has no user-level configs: servers found there are checked from a committed snapshot.
+  const writeSnapshot = answers.github && !fromSnapshot && userScoped;
+  const checkArgs = [...(writeSnapshot ? ['--snapshot', INIT_SNAPSHOT_FILE] : snapshotArgs), ...(subset ? selected.flatMap((s) => ['-s', s]) : [])];
+
+  const plannedFiles: InitResult['files'] = [{ path: CONFIG_FILE, kind: 'config', written: false }];
+  if (writeBaselineFile) plannedFiles.push({ path: DEFAULT_BASELINE, kind: 'baseline', written: false });
+  if (writeSnapshot) plannedFiles.push({ path: INIT_SNAPSHOT_FILE, kind: 'snapshot', written: false });
+  if (answers.github) plannedFiles.push({ path: WORKFLOW_FILE, kind: 'workflow', written: false });
+  // Decide about every existing file before writing anything, so a refusal leaves the folder untouched.
+  for (const f of plannedFiles) {
+    if (!(await exists(resolve(io.cwd, f.path))) || force) continue;
+    if (prompts && (await prompts.confirm({ message: `${f.path} exists. Overwrite it?`, default: false }))) continue;
+    throw new SmartError('FILE_EXISTS', { file: f.path });
+  }
+
+  const config: Record<string, unknown> = {
+    budget: { max: answers.max, share: answers.share },
+    thresholds: { maxGrowth: answers.maxGrowth },
+    baseline: DEFAULT_BASELINE,
+  };
+  if (adhoc.length > 0) config.servers = Object.fromEntries(adhoc.map((d) => [d.name, configEntry(d)]));
+
+  let servers: ServerSnapshot[] = [];
+  let unavailable: string[] = [];
+  let baselineTokens: number | undefined;
+  if (writeBaselineFile || writeSnapshot) {
+    servers = (await loadServers({ ...ctx, global: { ...global, server: selected } })).servers;
+    unavailable = servers.filter((s) => s.status === 'error').map((s) => s.name);
+    for (const u of unavailable) io.stderr(`warning: server ${u} could not be reached; it is not in the baseline\n`);
+  }
+  const write = async (kind: InitResult['files'][number]['kind'], text: string): Promise<void> => {
+    const f = plannedFiles.find((p) => p.kind === kind);
+    if (!f) return;
+    await writeFileAtomic(resolve(io.cwd, f.path), text);
+    f.written = true;
+  };
+  await write('config', JSON.stringify(config, null, 2) + '\n');
+  if (writeBaselineFile) {
+    const counter = await counterFor(global.encoding);
+    const measured = measureServers(servers, (tool, server) => countToolTokens(tool, counter, 'json', server));
+    baselineTokens = measured.reduce((n, s) => n + s.tokens, 0);
+    await write('baseline', serializeBaseline(buildBaseline(measured, global.encoding, { maxGrowth: answers.maxGrowth })));
+  }
+  // The snapshot is committed: it leaves out `source`, a path into the user's home folder.
+  if (writeSnapshot) await write('snapshot', JSON.stringify(buildSnapshot(servers.filter((s) => s.status === 'ok').map(({ source: _source, ...rest }) => rest), new Date().toISOString()), null, 2) + '\n');
+  if (answers.github) await write('workflow', workflowYaml(checkArgs));
+
+  const checkCommand = ['mcp-smart', ...checkArgs, 'check'].map(shellQuote).join(' ');
+  const result: InitResult = {
+    files: plannedFiles,
+    servers: selected,
+    budget: { max: answers.max, share: answers.share },
+    thresholds: { maxGrowth: answers.maxGrowth },
+    checkCommand,
+    unavailable,
+  };
+  if (baselineTokens !== undefined) result.baselineTokens = baselineTokens;
+
+  if (global.format === 'json') io.stdout(renderJson('init', result));
+  else {
+    const lines = plannedFiles.map((f) => `  wrote ${f.path}`);
+    lines.unshift(`Set up mcp-smart for ${selected.length} server${selected.length === 1 ? '' : 's'}: ${selected.join(', ')}`);
+    if (baselineTokens !== undefined) lines.push(`Baseline: ${formatTokens(baselineTokens)} tool tokens (${global.encoding}); budget ${formatTokens(Math.floor(answers.max * answers.share))} of ${formatTokens(answers.max)}.`);
+    if (checkArgs.includes('--snapshot')) lines.push(`The check reads ${checkArgs[checkArgs.indexOf('--snapshot') + 1]}: refresh it with \`mcp-smart dump -o <file>\` when your servers change, and commit it.`);
+    lines.push(`Next: commit these files; CI runs \`${checkCommand}\`. After an intended change: \`${['mcp-smart', ...checkArgs, 'check', '--update'].map(shellQuote).join(' ')}\`.`);
+    io.stdout(lines.join('\n') + '\n');
+  }
+  return { result, exitCode: unavailable.length > 0 ? 3 : 0 };
+}

@@ -1,0 +1,6 @@
+/** Budgets and baselines: pure verdicts over measured tool definitions. */
+export * from './threshold.js';
+export * from './measure.js';
+export * from './baseline.js';
+export * from './plan.js';
+export * from './usage.js';

@@ -1,0 +1,73 @@
+/** Budget reporter: table, markdown and JSON views of a budget result. */
+import type { ChalkInstance } from 'chalk';
+import type { BudgetResult } from '../commands/budget.js';
+import type { OutputFormat } from '../types.js';
+import { formatShare, formatTokens, renderJson, renderMarkdownTable, renderTable } from './format.js';
+
+export interface RenderOptions {
+  format: OutputFormat;
+  chalk: ChalkInstance;
+}
+
+const ACTION_TEXT: Record<string, string> = {
+  'condense-lossless': 'condense lossless (same validation, every description kept)',
+  'condense-compact': 'condense compact (prose shortened)',
+  defer: 'defer behind the meta-tools (find_tool, describe_tool, list_tools, call_tool)',
+  'drop-unused': 'drop tools never used',
+  'names-only': 'names only for tools outside the intent top-k',
+};
+
+function stepText(s: BudgetResult['plan'][number]): string {
+  let text = ACTION_TEXT[s.action] ?? s.action;
+  if (s.metaTokens !== undefined) text += `; meta-tools add ${formatTokens(s.metaTokens)}`;
+  if (s.tools && s.tools.length > 0) text += `: ${s.tools.slice(0, 5).join(', ')}${s.tools.length > 5 ? ` +${s.tools.length - 5} more` : ''}`;
+  return text;
+}
+
+function tables(r: BudgetResult): { servers: { head: string[]; rows: (string | number)[][]; right: number[] }; plan: { head: string[]; rows: (string | number)[][]; right: number[] } } {
+  return {
+    servers: {
+      head: ['server', 'tools', 'tokens', 'share of max'],
+      rows: r.servers.map((s) => (s.status === 'error' ? [s.name, '-', 'unreachable', '-'] : [s.name, s.toolCount, formatTokens(s.tokens), formatShare(s.share)])),
+      right: [1, 2, 3],
+    },
+    plan: {
+      head: ['#', 'step', 'target', 'saves', 'after'],
+      rows: r.plan.map((s, i) => [i + 1, stepText(s), s.target === '*' ? 'all servers' : s.target, formatTokens(s.tokensSaved), formatTokens(s.after)]),
+      right: [0, 3, 4],
+    },
+  };
+}
+
+function headline(r: BudgetResult): string {
+  const verdict = r.fits ? 'PASS' : 'OVER';
+  const near = r.nearLimit ? ` — near the limit (${formatShare(r.used / Math.max(1, r.limit))} of it used; reserve threshold 80%)` : '';
+  return `${verdict}: tool context uses ${formatTokens(r.used)} of ${formatTokens(r.limit)} tokens allowed (${formatShare(r.share)} of ${formatTokens(r.max)}; ${r.encoding})${near}`;
+}
+
+function planLine(r: BudgetResult): string {
+  if (r.plan.length === 0) return '';
+  if (r.planFits) return `With this plan: ${formatTokens(r.final)} tokens (saves ${formatTokens(r.used - r.final)}), fits.`;
+  return `Nothing fits: with every step the tool context still needs ${formatTokens(r.final)} tokens (limit ${formatTokens(r.limit)}).`;
+}
+
+/** Renders a budget result in the chosen format. */
+export function renderBudget(r: BudgetResult, opts: RenderOptions): string {
+  if (opts.format === 'json') return renderJson('budget', r);
+  const t = tables(r);
+  if (opts.format === 'markdown') {
+    const parts = [`### mcp-smart budget: ${r.fits ? 'PASS' : 'OVER'}`, '', headline(r), '', renderMarkdownTable(t.servers)];
+    if (r.plan.length > 0) parts.push('', '**Plan that fits, least harm first**', '', renderMarkdownTable(t.plan), '', planLine(r));
+    if (r.output) parts.push('', `Definitions written to \`${r.output}\`.`);
+    return parts.join('\n') + '\n';
+  }
+  const c = opts.chalk;
+  const head = r.fits ? c.green(headline(r)) : c.red(headline(r));
+  const parts = [head, renderTable(t.servers, c)];
+  if (r.plan.length > 0) {
+    parts.push(r.intent ? `Plan for intent "${r.intent.text}" (top ${r.intent.k} keep full schemas):` : 'Plan that fits, least harm first:');
+    parts.push(renderTable(t.plan, c), planLine(r));
+  }
+  if (r.output) parts.push(`Definitions written to ${r.output}`);
+  return parts.join('\n') + '\n';
+}

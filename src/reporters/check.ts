@@ -1,0 +1,78 @@
+/** Check reporter: table, JSON, markdown (PR comments, step summaries) and GitHub annotations. */
+import type { ChalkInstance } from 'chalk';
+import type { CheckResult } from '../commands/check.js';
+import type { OutputFormat } from '../types.js';
+import { formatDelta, formatTokens, renderJson, renderMarkdownTable, renderTable, type TableSpec } from './format.js';
+
+export interface RenderOptions {
+  format: OutputFormat;
+  chalk: ChalkInstance;
+}
+
+const MAX_ROWS = 50;
+
+function changesTable(r: CheckResult): TableSpec {
+  const rows = r.changes.slice(0, MAX_ROWS).map((c) => [c.id, c.kind, formatTokens(c.before), formatTokens(c.after), formatDelta(c.delta, c.before)]);
+  if (r.changes.length > MAX_ROWS) rows.push([`… ${r.changes.length - MAX_ROWS} more`, '', '', '', '']);
+  return { head: ['tool', 'change', 'before', 'after', 'delta'], rows, right: [2, 3, 4] };
+}
+
+function headline(r: CheckResult): string {
+  if (r.updated) {
+    return r.updated.written
+      ? `Baseline ${r.baseline} written: ${r.updated.servers} servers, ${formatTokens(r.updated.tokens)} tokens (${r.encoding}).`
+      : `Baseline ${r.baseline} is up to date: ${r.updated.servers} servers, ${formatTokens(r.updated.tokens)} tokens (${r.encoding}).`;
+  }
+  const { before, after, delta } = r.totals;
+  const limit = `allowed growth ${r.thresholds.maxGrowth}${r.thresholds.max !== undefined ? `, max ${formatTokens(r.thresholds.max)}` : ''}`;
+  return `${r.passed ? 'PASS' : 'FAIL'}: tool tokens ${formatTokens(before)} → ${formatTokens(after)}, ${formatDelta(delta, before)} (${limit}; ${r.encoding})`;
+}
+
+function retrievalLine(r: CheckResult): string | undefined {
+  const q = r.retrieval;
+  if (!q) return undefined;
+  const min = q.minRecall !== undefined ? ` (minimum ${q.minRecall})` : '';
+  return `${q.passed ? 'PASS' : 'FAIL'}: hybrid Recall@${q.k} ${q.recall.toFixed(3)}${min}, MRR ${q.mrr.toFixed(3)} over ${q.cases} intents from ${q.queries}`;
+}
+
+/** The markdown view, for PR comments and $GITHUB_STEP_SUMMARY. */
+export function renderCheckMarkdown(r: CheckResult): string {
+  const parts = [`### mcp-smart check: ${r.passed ? '✅ PASS' : '❌ FAIL'}`, '', headline(r)];
+  const rl = retrievalLine(r);
+  if (rl) parts.push('', rl);
+  if (r.failures.length > 0) parts.push('', ...r.failures.map((f) => `- **${f.code}**: ${f.message}`));
+  if (r.changes.length > 0) parts.push('', renderMarkdownTable(changesTable(r)));
+  else if (!r.updated) parts.push('', 'No tool changed.');
+  if (r.unavailable.length > 0) parts.push('', `Not reachable (left out): ${r.unavailable.join(', ')}`);
+  return parts.join('\n') + '\n';
+}
+
+const escapeData = (s: string): string => s.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
+const escapeProp = (s: string): string => escapeData(s).replace(/:/g, '%3A').replace(/,/g, '%2C');
+
+/** GitHub workflow commands: one ::error per failure, one ::warning per grown or changed tool. */
+export function renderGithub(r: CheckResult): string {
+  const file = escapeProp(r.baseline);
+  const lines = r.failures.map((f) => `::error file=${file},title=mcp-smart ${escapeProp(f.code)}::${escapeData(f.message)}`);
+  for (const w of r.warnings.slice(0, MAX_ROWS)) lines.push(`::warning file=${file},title=mcp-smart ${escapeProp(w.code)}::${escapeData(w.message)}`);
+  for (const u of r.unavailable) lines.push(`::warning title=mcp-smart server unreachable::${escapeData(`${u} could not be reached; left out of the check`)}`);
+  lines.push(headline(r));
+  const rl = retrievalLine(r);
+  if (rl) lines.push(rl);
+  return lines.join('\n') + '\n';
+}
+
+/** Renders a check result in the chosen format. */
+export function renderCheck(r: CheckResult, opts: RenderOptions): string {
+  if (opts.format === 'json') return renderJson('check', r);
+  if (opts.format === 'markdown') return renderCheckMarkdown(r);
+  if (opts.format === 'github') return renderGithub(r);
+  const c = opts.chalk;
+  const parts = [r.passed ? c.green(headline(r)) : c.red(headline(r))];
+  const rl = retrievalLine(r);
+  if (rl) parts.push(rl);
+  for (const f of r.failures) parts.push(c.red(`  ✖ ${f.code}: ${f.message}`));
+  if (r.changes.length > 0) parts.push(renderTable(changesTable(r), c));
+  else if (!r.updated) parts.push('No tool changed.');
+  return parts.join('\n') + '\n';
+}

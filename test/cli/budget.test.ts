@@ -1,0 +1,165 @@
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { countToolTokens, createTokenCounter } from '../../src/core/tokens/index.js';
+import type { ToolSnapshot } from '../../src/types.js';
+import { runCli } from '../helpers/fake-io.js';
+import { fixture } from '../helpers/paths.js';
+
+const BASE = fixture('snapshots', 'check-base.json');
+const USAGE = fixture('snapshots', 'budget-usage.json');
+
+let dir: string;
+const cli = (argv: string[]) => runCli(argv, { cwd: dir, env: { NO_COLOR: '1', HOME: dir } });
+
+interface BudgetDoc {
+  max: number;
+  limit: number;
+  used: number;
+  fits: boolean;
+  final: number;
+  planFits: boolean;
+  servers: { name: string; tokens: number; share: number }[];
+  plan: { action: string; target: string; tokensSaved: number; after: number; tools?: string[] }[];
+  intent?: { kept: string[] };
+}
+const budget = async (argv: string[]): Promise<{ code: number; doc: BudgetDoc; stderr: string }> => {
+  const r = await cli(['--snapshot', BASE, 'budget', ...argv, '--json']);
+  return { code: r.code, doc: JSON.parse(r.stdout) as BudgetDoc, stderr: r.stderr };
+};
+const saved = (d: BudgetDoc): number => d.plan.reduce((n, s) => n + s.tokensSaved, 0);
+
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'mcp-smart-budget-'));
+});
+afterEach(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe('budget', () => {
+  it('under budget: reports used, limit (10% of max) and per-server tokens and share; exit 0', async () => {
+    const { code, doc } = await budget(['--max', '128000']);
+    expect(code).toBe(0);
+    expect(Object.keys(doc).slice(0, 8)).toEqual(['schemaVersion', 'command', 'max', 'limit', 'used', 'fits', 'servers', 'plan']);
+    expect(doc).toMatchObject({ max: 128000, limit: 12800, used: 807, fits: true, plan: [] });
+    expect(doc.servers.map((s) => [s.name, s.tokens, s.share])).toEqual([
+      ['files', 435, 435 / 128000],
+      ['notes', 188, 188 / 128000],
+      ['web', 184, 184 / 128000],
+    ]);
+  });
+
+  it('over budget: exit 1 and a plan, least harm first, whose figures add up', async () => {
+    const { code, doc, stderr } = await budget(['--max', '10000', '--limit', '600']);
+    expect(code).toBe(1);
+    expect(doc.fits).toBe(false);
+    expect(doc.plan.map((s) => [s.action, s.target, s.tokensSaved, s.after])).toEqual([
+      ['condense-lossless', '*', 60, 747],
+      ['condense-compact', 'files', 73, 674],
+      ['condense-compact', 'notes', 13, 661],
+      ['condense-compact', 'web', 11, 650],
+      ['defer', 'files', -1, 651],
+      ['defer', 'notes', 175, 476],
+    ]);
+    expect(doc.used - saved(doc)).toBe(doc.final);
+    expect(doc.final).toBe(476);
+    expect(doc.planFits).toBe(true);
+    expect(stderr).toBe('');
+  });
+
+  it('the table says OVER, names the plan and notes that without usage the largest servers go first', async () => {
+    const r = await cli(['--snapshot', BASE, 'budget', '--max', '10000', '--limit', '600']);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toContain('OVER: tool context uses 807 of 600 tokens allowed');
+    expect(r.stdout).toContain('With this plan: 476 tokens (saves 331), fits.');
+    expect(r.stderr).toContain('no usage data');
+  });
+
+  it('flags a fitting context above the 0.8 reserve threshold as near the limit', async () => {
+    const r = await cli(['--snapshot', BASE, 'budget', '--max', '10000', '--limit', '1000']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('PASS: tool context uses 807 of 1,000 tokens allowed (10.0% of 10,000; o200k_base) — near the limit (80.7% of it used');
+  });
+
+  it('says so when nothing fits', async () => {
+    const r = await cli(['--snapshot', BASE, 'budget', '--max', '10000', '--limit', '300']);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toContain('Nothing fits: with every step the tool context still needs 303 tokens (limit 300).');
+  });
+
+  it('with a usage store: compacts least-used first and drops never-used tools', async () => {
+    const { code, doc } = await budget(['--max', '10000', '--limit', '400', '--store', USAGE]);
+    expect(code).toBe(1);
+    expect(doc.plan.map((s) => [s.action, s.target, s.tokensSaved, s.tools ?? null])).toEqual([
+      ['condense-lossless', '*', 60, null],
+      ['condense-compact', 'web', 11, null],
+      ['condense-compact', 'notes', 13, null],
+      ['condense-compact', 'files', 73, null],
+      ['drop-unused', 'web', 173, ['fetch_url', 'web_search']],
+      ['drop-unused', 'notes', 106, ['create_note', 'delete_note']],
+    ]);
+    expect(doc.used - saved(doc)).toBe(371);
+    expect(doc.final).toBe(371);
+  });
+
+  it('a missing usage store is tolerated and reported', async () => {
+    const r = await cli(['--snapshot', BASE, 'budget', '--max', '10000', '--limit', '600', '--store', join(dir, 'none.json')]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('not found');
+  });
+
+  it('--intent keeps the relevant tools whole and the rest names-only', async () => {
+    const { doc } = await budget(['--max', '10000', '--intent', 'read a file from disk']);
+    expect(doc.intent?.kept).toContain('files.read_file');
+    const namesOnly = doc.plan.filter((s) => s.action === 'names-only').flatMap((s) => s.tools ?? []);
+    expect(namesOnly).not.toContain('read_file');
+    expect(doc.used - saved(doc)).toBe(doc.final);
+  });
+
+  it('--apply -o writes the resulting definitions', async () => {
+    const out = join(dir, 'tools.budget.json');
+    const r = await cli(['--snapshot', BASE, 'budget', '--max', '10000', '--limit', '600', '--apply', '-o', out]);
+    expect(r.code).toBe(1);
+    const doc = JSON.parse(await readFile(out, 'utf8')) as { before: { tokens: number }; after: { tokens: number }; servers: { name: string; tools: { name: string }[]; defers?: string[] }[] };
+    expect(doc.before.tokens).toBe(807);
+    expect(doc.after.tokens).toBe(476);
+    expect(doc.servers.map((s) => s.name)).toEqual(['web', 'mcp-smart']);
+    expect(doc.servers[1]?.tools.map((t) => t.name)).toEqual(['find_tool', 'describe_tool', 'list_tools', 'call_tool']);
+    expect(doc.servers[1]?.defers).toEqual(['files', 'notes']);
+    // The written definitions re-count to exactly the plan's final figure.
+    const counter = await createTokenCounter('o200k_base');
+    const recount = doc.servers.flatMap((s) => s.tools.map((t) => countToolTokens(t as ToolSnapshot, counter, 'json', s.name))).reduce((a, b) => a + b, 0);
+    expect(recount).toBe(476);
+  });
+
+  it('takes max and limit from mcp-smart.config.json when no flag is given', async () => {
+    await writeFile(join(dir, 'mcp-smart.config.json'), JSON.stringify({ budget: { max: 10000, limit: 600 } }));
+    const { code, doc } = await budget([]);
+    expect(code).toBe(1);
+    expect(doc).toMatchObject({ max: 10000, limit: 600, used: 807, final: 476 });
+    const share = await budget(['--share', '0.2']);
+    expect(share.doc).toMatchObject({ max: 10000, limit: 2000, fits: true });
+  });
+
+  it('with an unreachable server: over budget still exits 1 (decided), under exits 3 (undecided)', async () => {
+    const snap = fixture('snapshots', 'check-unreachable.json');
+    const over = await cli(['--snapshot', snap, 'budget', '--max', '10000', '--limit', '500']);
+    expect(over.code).toBe(1);
+    expect(over.stderr).toContain('server web could not be reached');
+    const under = await cli(['--snapshot', snap, 'budget', '--max', '128000', '--json']);
+    expect(under.code).toBe(3);
+    expect((JSON.parse(under.stdout) as BudgetDoc).used).toBe(623);
+  });
+
+  it('needs --max (or budget.max in config)', async () => {
+    const r = await cli(['--snapshot', BASE, 'budget']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('--max');
+  });
+
+  it('--apply without -o is a usage error', async () => {
+    const r = await cli(['--snapshot', BASE, 'budget', '--max', '1000', '--apply']);
+    expect(r.code).toBe(2);
+  });
+});

@@ -1,0 +1,79 @@
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { runCli } from '../helpers/fake-io.js';
+import { fixture } from '../helpers/paths.js';
+
+const BASE = fixture('snapshots', 'check-base.json');
+const GROWN = fixture('snapshots', 'check-grown.json');
+
+let dir: string;
+const cli = (argv: string[]) => runCli(argv, { cwd: dir, env: { NO_COLOR: '1', HOME: dir } });
+
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'mcp-smart-init-'));
+});
+afterEach(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe('init --yes', () => {
+  it('in an empty folder writes config, baseline and workflow that check then passes with', async () => {
+    const r = await cli(['--snapshot', BASE, 'init', '--yes', '--github', '--max', '128000', '--max-growth', '3%']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('Set up mcp-smart for 3 servers: files, notes, web');
+    const config = JSON.parse(await readFile(join(dir, 'mcp-smart.config.json'), 'utf8')) as Record<string, unknown>;
+    expect(config).toEqual({ budget: { max: 128000, share: 0.1 }, thresholds: { maxGrowth: '3%' }, baseline: 'mcp-smart.lock.json' });
+    const lock = JSON.parse(await readFile(join(dir, 'mcp-smart.lock.json'), 'utf8')) as { thresholds: unknown; servers: Record<string, { tokens: number }> };
+    expect(lock.thresholds).toEqual({ maxGrowth: '3%' });
+    expect(Object.values(lock.servers).reduce((n, s) => n + s.tokens, 0)).toBe(807);
+    const wf = await readFile(join(dir, '.github', 'workflows', 'mcp-smart.yml'), 'utf8');
+    expect(wf).toContain('uses: actions/checkout@v4');
+    expect(wf).toContain('node-version: 20');
+    expect(wf).toMatch(/run: npx --yes mcp-smart --snapshot \S*check-base\.json check --format github/);
+
+    const check = await cli(['--snapshot', BASE, 'check']);
+    expect(check.code).toBe(0);
+    expect(check.stdout).toContain('PASS');
+    // The thresholds came from init: 3% of 807 allows 24 tokens, the grown fixture adds 69.
+    const grown = await cli(['--snapshot', GROWN, 'check']);
+    expect(grown.code).toBe(1);
+    expect(grown.stdout).toContain('allowed growth 3%');
+  });
+
+  it('never overwrites an existing file without --force', async () => {
+    await writeFile(join(dir, 'mcp-smart.config.json'), '{"budget": {"max": 1000}}\n');
+    const r = await cli(['--snapshot', BASE, 'init', '--yes']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('mcp-smart.config.json already exists. Pass --force to overwrite it.');
+    expect(await readFile(join(dir, 'mcp-smart.config.json'), 'utf8')).toBe('{"budget": {"max": 1000}}\n');
+    await expect(readFile(join(dir, 'mcp-smart.lock.json'), 'utf8')).rejects.toThrow();
+    const forced = await cli(['--snapshot', BASE, 'init', '--yes', '--force']);
+    expect(forced.code).toBe(0);
+    expect(await readFile(join(dir, 'mcp-smart.config.json'), 'utf8')).toContain('"budget"');
+  });
+
+  it('--servers picks a subset; the baseline and the check command follow it', async () => {
+    const r = await cli(['--snapshot', BASE, 'init', '--yes', '--servers', 'files,web', '--json']);
+    expect(r.code).toBe(0);
+    const doc = JSON.parse(r.stdout) as { servers: string[]; checkCommand: string; files: { path: string; written: boolean }[] };
+    expect(doc.servers).toEqual(['files', 'web']);
+    expect(doc.checkCommand).toMatch(/check-base\.json -s files -s web check$/);
+    expect(doc.files.map((f) => [f.path, f.written])).toEqual([
+      ['mcp-smart.config.json', true],
+      ['mcp-smart.lock.json', true],
+    ]);
+    const lock = JSON.parse(await readFile(join(dir, 'mcp-smart.lock.json'), 'utf8')) as { servers: object };
+    expect(Object.keys(lock.servers)).toEqual(['files', 'web']);
+    expect((await cli(['--snapshot', BASE, '-s', 'files', '-s', 'web', 'check'])).code).toBe(0);
+  });
+
+  it('--no-baseline writes only the config; an unknown server is a usage error', async () => {
+    expect((await cli(['--snapshot', BASE, 'init', '--yes', '--no-baseline'])).code).toBe(0);
+    await expect(readFile(join(dir, 'mcp-smart.lock.json'), 'utf8')).rejects.toThrow();
+    const bad = await cli(['--snapshot', BASE, 'init', '--yes', '--force', '--servers', 'nope']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('No server named "nope"');
+  });
+});

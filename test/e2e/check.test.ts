@@ -1,0 +1,119 @@
+// The CI gate end to end: the built CLI (bin/mcp-smart.js → dist) against fixture snapshots and a live fixture server.
+// Needs `npx tsc -p tsconfig.json` first.
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { BIN, REPO, fixture } from '../helpers/paths.js';
+
+const BASE = fixture('snapshots', 'check-base.json');
+const GROWN = fixture('snapshots', 'check-grown.json');
+const SHRUNK = fixture('snapshots', 'check-shrunk.json');
+const TIMEOUT_MS = 30_000;
+
+let dir: string;
+
+interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs the built CLI in `dir`; kills the whole process group after TIMEOUT_MS. */
+function mcpSmart(args: string[], env: Record<string, string> = {}): Promise<Run> {
+  return new Promise((resolvePromise, reject) => {
+    const child = spawn(process.execPath, [BIN, ...args], {
+      cwd: dir,
+      env: { ...process.env, NO_COLOR: '1', HOME: dir, USERPROFILE: dir, XDG_CACHE_HOME: join(dir, '.cache'), XDG_CONFIG_HOME: join(dir, '.config'), GITHUB_STEP_SUMMARY: '', ...env },
+      detached: true,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    const timer = setTimeout(() => {
+      if (child.pid) process.kill(-child.pid, 'SIGKILL');
+    }, TIMEOUT_MS);
+    child.on('error', reject);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolvePromise({ code, stdout, stderr });
+    });
+  });
+}
+
+const built = existsSync(join(REPO, 'dist', 'cli.js'));
+
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'mcp-smart-e2e-check-'));
+});
+afterEach(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe.skipIf(!built)('check (built CLI)', () => {
+  it('missing baseline → exit 2 and what to run', async () => {
+    const r = await mcpSmart(['--snapshot', BASE, 'check']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('No baseline at mcp-smart.lock.json. Create one with: mcp-smart check --update');
+  });
+
+  it('a growing description → exit 1 naming the tool and delta; a shrinking one → exit 0', async () => {
+    expect((await mcpSmart(['--snapshot', BASE, 'check', '--update'])).code).toBe(0);
+    const grown = await mcpSmart(['--snapshot', GROWN, 'check']);
+    expect(grown.code).toBe(1);
+    expect(grown.stdout).toContain('files.read_file +69');
+    expect(grown.stdout).toContain('+69 (+59.5%)');
+    const shrunk = await mcpSmart(['--snapshot', SHRUNK, 'check']);
+    expect(shrunk.code).toBe(0);
+    expect(shrunk.stdout).toContain('PASS: tool tokens 807 → 776, -31 (-3.8%)');
+  });
+
+  it('budget over and under, with plan figures that add up', async () => {
+    const under = await mcpSmart(['--snapshot', BASE, 'budget', '--max', '128000', '--json']);
+    expect(under.code).toBe(0);
+    const over = await mcpSmart(['--snapshot', BASE, 'budget', '--max', '10000', '--limit', '600', '--json']);
+    expect(over.code).toBe(1);
+    const doc = JSON.parse(over.stdout) as { used: number; final: number; plan: { tokensSaved: number }[] };
+    expect(doc.used).toBe(807);
+    expect(doc.plan.map((s) => s.tokensSaved)).toEqual([60, 73, 13, 11, -1, 175]);
+    expect(doc.used - doc.plan.reduce((n, s) => n + s.tokensSaved, 0)).toBe(doc.final);
+    expect(doc.final).toBe(476);
+  });
+
+  it('init --github with servers from a user-level config commits a snapshot for CI to check', async () => {
+    const home = join(dir, 'home');
+    await mkdir(home);
+    await writeFile(
+      join(home, '.claude.json'),
+      JSON.stringify({ mcpServers: { tiny: { command: process.execPath, args: [fixture('servers', 'catalog-server.mjs'), fixture('servers', 'catalogs', 'tiny.json')] } } }),
+    );
+    const init = await mcpSmart(['--no-cache', 'init', '--yes', '--github'], { HOME: home, USERPROFILE: home });
+    expect(init.code).toBe(0);
+    const wf = await readFile(join(dir, '.github', 'workflows', 'mcp-smart.yml'), 'utf8');
+    expect(wf).toContain('run: npx --yes mcp-smart --snapshot mcp-smart.snapshot.json check --format github');
+    const config = JSON.parse(await readFile(join(dir, 'mcp-smart.config.json'), 'utf8')) as Record<string, unknown>;
+    expect(config.servers).toBeUndefined();
+    // What CI runs: no user config there, only the committed snapshot.
+    const ci = await mcpSmart(['--snapshot', 'mcp-smart.snapshot.json', 'check']);
+    expect(ci.code).toBe(0);
+    expect(ci.stdout).toContain('PASS');
+  });
+
+  it('init --yes with a live --stdio fixture server produces files that check then passes with', async () => {
+    const server = `${JSON.stringify(process.execPath)} ${JSON.stringify(fixture('servers', 'catalog-server.mjs'))} ${JSON.stringify(fixture('servers', 'catalogs', 'tiny.json'))}`;
+    const init = await mcpSmart(['--no-cache', '--stdio', server, '--name', 'tiny', 'init', '--yes', '--github']);
+    expect(init.stderr).toBe('');
+    expect(init.code).toBe(0);
+    const config = JSON.parse(await readFile(join(dir, 'mcp-smart.config.json'), 'utf8')) as { servers: Record<string, { command: string; args: string[] }> };
+    expect(config.servers.tiny?.command).toBe(process.execPath);
+    expect(await readFile(join(dir, '.github', 'workflows', 'mcp-smart.yml'), 'utf8')).toContain('npx --yes mcp-smart check --format github');
+    const check = await mcpSmart(['--no-cache', 'check']);
+    expect(check.stderr).toBe('');
+    expect(check.code).toBe(0);
+    expect(check.stdout).toContain('PASS');
+  });
+});
