@@ -176,7 +176,7 @@ export function buildProgram(io: Io, argv: readonly string[], state: ProgramStat
       .command('discover')
       .description('rank the tools of your servers for a natural-language intent')
       .argument('[intent]', 'what you want to do, in plain words')
-      .option('-k <n>', 'how many tools to show', '5')
+      .option('-k <n>', 'how many tools to show (default 5; 3 for the keyword engine)')
       .addOption(new Option('--engine <engine>', 'ranking engine').choices(['keyword', 'bm25', 'semantic', 'hybrid']).default('hybrid'))
       .option('--explain', "show each signal's contribution to the score")
       .option('--queries <file>', 'labelled intents (.jsonl) to evaluate: prints Recall@k and MRR')
@@ -228,6 +228,8 @@ export function buildProgram(io: Io, argv: readonly string[], state: ProgramStat
       .option('--write', 'with --tune: store the tuned weights in mcp-smart.config.json')
       .option('--min-recall <r>', 'exit 1 when hybrid Recall@5 falls below this')
       .option('-k <n>', 'k for the top-k token comparison', '5')
+      .option('--ttl-days <days>', 'usage memory: forget tools unused for this many days (0 = never)', '7')
+      .option('--seed <n>', 'seed for the --tune search and folds', '1')
       .addHelpText('after', '\nExamples:\n  mcp-smart replay ~/.claude/projects --snapshot snap.json\n  mcp-smart replay sessions/ --tune --write'),
     'replay',
   );

@@ -135,6 +135,8 @@ export interface ToolUsage {
   /** Task category (file_operation, web_request, …) → how often the tool served it. */
   categories: Record<string, number>;
   avgLatencyMs?: number;
+  /** How many timed calls `avgLatencyMs` averages (so merged averages stay exact). */
+  latencySamples?: number;
 }
 
 /** The usage store's content: tool id (`server.tool`) → usage. */

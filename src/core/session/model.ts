@@ -1,0 +1,59 @@
+/** The data a recording is read into: sessions of user turns, each with the MCP tool calls that followed it. */
+
+export type SessionFormat = 'claude-code' | 'cline' | 'intents';
+
+/** One MCP tool call as recorded. `ok` is undefined when no result was recorded. */
+export interface RecordedCall {
+  server: string;
+  tool: string;
+  /** The name as it appeared in the recording (e.g. `mcp__filesystem__read_text_file`). */
+  rawName?: string;
+  /** Other server/tool readings of an ambiguous raw name, tried when the first is unknown. */
+  alternatives?: { server: string; tool: string }[];
+  ok?: boolean;
+  error?: string;
+  /** Milliseconds between the call and its result, when both carry timestamps. */
+  latencyMs?: number;
+}
+
+/** A user turn: the text is the intent; the calls are what the agent needed for it. */
+export interface RecordedTurn {
+  intent: string;
+  /** Ms since the epoch, when known. */
+  time?: number;
+  /** 1-based line (JSONL) or message index (JSON) where the turn starts. */
+  line: number;
+  calls: RecordedCall[];
+}
+
+export interface RecordedSession {
+  id: string;
+  file: string;
+  format: SessionFormat;
+  turns: RecordedTurn[];
+}
+
+/** A malformed line or block, skipped and reported. */
+export interface ReadProblem {
+  file: string;
+  line: number;
+  message: string;
+}
+
+export interface ReadResult {
+  sessions: RecordedSession[];
+  problems: ReadProblem[];
+}
+
+export const isRecord = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** Parses an ISO time or epoch number into ms; undefined when absent or invalid. */
+export function parseTime(v: unknown): number | undefined {
+  if (typeof v === 'number' && Number.isFinite(v)) return v;
+  if (typeof v === 'string' && v !== '') {
+    const t = Date.parse(v);
+    return Number.isNaN(t) ? undefined : t;
+  }
+  return undefined;
+}

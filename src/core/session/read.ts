@@ -1,0 +1,71 @@
+/** The IO edge of replay: finds recordings under the given paths and reads each with its detected format. */
+import { readdir, readFile, stat } from 'node:fs/promises';
+import { basename, dirname, join, resolve } from 'node:path';
+import { SmartError } from '../../errors.js';
+import type { ReadProblem, RecordedSession, SessionFormat } from './model.js';
+import { detectSessionFormat, readSessionText } from './readers/index.js';
+
+export interface SessionFiles {
+  sessions: RecordedSession[];
+  problems: ReadProblem[];
+  /** Files read, by format. */
+  files: { file: string; format: SessionFormat }[];
+  /** Files found in folders whose content was not a recording (skipped quietly). */
+  skipped: string[];
+}
+
+const SKIP_DIRS = new Set(['node_modules', '.git']);
+
+async function walk(dir: string, out: string[]): Promise<void> {
+  const entries = await readdir(dir, { withFileTypes: true });
+  entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  for (const e of entries) {
+    const full = join(dir, e.name);
+    if (e.isDirectory()) {
+      if (!SKIP_DIRS.has(e.name)) await walk(full, out);
+    } else if (e.isFile() && /\.jsonl?$/i.test(e.name)) {
+      out.push(full);
+    }
+  }
+}
+
+/** Cline names each task folder after the time the task started (ms since the epoch). */
+function clineOptions(file: string): { sessionId: string; baseTime?: number } {
+  const dir = basename(dirname(file));
+  const id = basename(file) === 'api_conversation_history.json' ? dir : basename(file).replace(/\.json$/i, '');
+  return /^\d{12,14}$/.test(dir) ? { sessionId: id, baseTime: Number(dir) } : { sessionId: id };
+}
+
+/** Reads every recording under `paths` (files or folders, recursively). A missing path is a usage error. */
+export async function readSessionFiles(paths: string[], cwd: string): Promise<SessionFiles> {
+  const result: SessionFiles = { sessions: [], problems: [], files: [], skipped: [] };
+  for (const p of paths) {
+    const abs = resolve(cwd, p);
+    const st = await stat(abs).catch((e: unknown) => {
+      throw new SmartError('FILE_NOT_FOUND', { file: p, hint: 'Pass transcript files or folders that hold them.' }, { cause: e });
+    });
+    const candidates: string[] = [];
+    if (st.isDirectory()) await walk(abs, candidates);
+    else candidates.push(abs);
+    for (const file of candidates) {
+      let text: string;
+      try {
+        text = await readFile(file, 'utf8');
+      } catch (e) {
+        result.problems.push({ file, line: 0, message: `cannot read: ${e instanceof Error ? e.message : String(e)}` });
+        continue;
+      }
+      const format = detectSessionFormat(text, file);
+      if (!format) {
+        if (st.isDirectory()) result.skipped.push(file);
+        else result.problems.push({ file, line: 1, message: 'not a recognised recording (Claude Code transcript, Cline/Roo history, or labelled intents)' });
+        continue;
+      }
+      const read = readSessionText(format, text, file, format === 'cline' ? clineOptions(file) : {});
+      result.files.push({ file, format });
+      result.sessions.push(...read.sessions);
+      result.problems.push(...read.problems);
+    }
+  }
+  return result;
+}

@@ -1,0 +1,131 @@
+/** Claude Code transcripts (`~/.claude/projects/<project>/<session>.jsonl`): one JSON event per line. */
+import { isRecord, parseTime, type ReadProblem, type ReadResult, type RecordedCall, type RecordedSession, type RecordedTurn } from '../model.js';
+
+/**
+ * Server and tool of an `mcp__<server>__<tool>` name. Claude Code splits at the first `__` after the prefix,
+ * so that reading comes first; the other `__` positions are kept as alternatives for servers whose
+ * (normalised) name itself contains `__`. Undefined when the name is not an MCP tool name.
+ */
+export function parseMcpToolName(name: string): { server: string; tool: string; alternatives: { server: string; tool: string }[] } | undefined {
+  if (!name.startsWith('mcp__')) return undefined;
+  const rest = name.slice('mcp__'.length);
+  const splits: { server: string; tool: string }[] = [];
+  for (let i = rest.indexOf('__'); i !== -1; i = rest.indexOf('__', i + 1)) {
+    const server = rest.slice(0, i);
+    const tool = rest.slice(i + 2);
+    if (server !== '' && tool !== '') splits.push({ server, tool });
+  }
+  const [first, ...alternatives] = splits;
+  return first ? { ...first, alternatives } : undefined;
+}
+
+/** User text that Claude Code writes itself (slash commands, their output, interruptions) rather than the user. */
+const GENERATED_TEXT = /^\s*(<command-name>|<command-message>|<local-command-stdout>|<local-command-stderr>|<bash-input>|<bash-stdout>|<bash-stderr>|<user-memory-input>|\[Request interrupted|Caveat: The messages below)/;
+
+interface Pending {
+  call: RecordedCall;
+  time?: number;
+}
+
+/** Reads one transcript. Malformed lines are reported and skipped. */
+export function readClaudeCodeTranscript(text: string, file: string): ReadResult {
+  const problems: ReadProblem[] = [];
+  const sessions = new Map<string, RecordedSession>();
+  const pending = new Map<string, Pending>();
+  const seenToolUse = new Set<string>();
+  let turn: RecordedTurn | undefined;
+  const fallbackId = file.replace(/^.*[\\/]/, '').replace(/\.jsonl?$/, '');
+
+  const lines = text.split('\n');
+  for (let i = 0; i < lines.length; i++) {
+    const raw = lines[i]!.trim();
+    if (raw === '') continue;
+    const lineNo = i + 1;
+    const problem = (message: string): void => void problems.push({ file, line: lineNo, message });
+    let event: unknown;
+    try {
+      event = JSON.parse(raw);
+    } catch {
+      problem('not valid JSON');
+      continue;
+    }
+    if (!isRecord(event)) {
+      problem('not a JSON object');
+      continue;
+    }
+    if (event.type !== 'user' && event.type !== 'assistant') continue; // summary, system, snapshots …
+    const message = event.message;
+    if (!isRecord(message) || (typeof message.content !== 'string' && !Array.isArray(message.content))) {
+      problem(`"${event.type}" line without message.content`);
+      continue;
+    }
+    const time = parseTime(event.timestamp);
+    const sessionId = typeof event.sessionId === 'string' && event.sessionId !== '' ? event.sessionId : fallbackId;
+    const blocks: unknown[] = typeof message.content === 'string' ? [{ type: 'text', text: message.content }] : message.content;
+
+    if (event.type === 'user') {
+      const texts: string[] = [];
+      for (const block of blocks) {
+        if (!isRecord(block)) continue;
+        if (block.type === 'tool_result') {
+          const id = typeof block.tool_use_id === 'string' ? block.tool_use_id : '';
+          const p = pending.get(id);
+          if (!p) continue; // result of a built-in tool, or of a call on a line we skipped
+          pending.delete(id);
+          p.call.ok = block.is_error !== true;
+          if (block.is_error === true) p.call.error = resultText(block.content).slice(0, 200);
+          if (p.time !== undefined && time !== undefined && time >= p.time) p.call.latencyMs = time - p.time;
+        } else if (block.type === 'text' && typeof block.text === 'string') {
+          texts.push(block.text);
+        }
+      }
+      // Sub-agent prompts (sidechains) and meta lines are written by the agent, not the user.
+      if (event.isSidechain === true || event.isMeta === true) continue;
+      const intent = texts.filter((t) => !GENERATED_TEXT.test(t)).join('\n').trim();
+      if (intent === '') continue;
+      let session = sessions.get(sessionId);
+      if (!session) {
+        session = { id: sessionId, file, format: 'claude-code', turns: [] };
+        sessions.set(sessionId, session);
+      }
+      turn = { intent, line: lineNo, calls: [] };
+      if (time !== undefined) turn.time = time;
+      session.turns.push(turn);
+      continue;
+    }
+
+    for (const block of blocks) {
+      if (!isRecord(block) || block.type !== 'tool_use') continue;
+      if (typeof block.name !== 'string' || block.name === '') {
+        problem('tool_use block without a name');
+        continue;
+      }
+      if (!block.name.startsWith('mcp__')) continue;
+      const parsed = parseMcpToolName(block.name);
+      if (!parsed) {
+        problem(`tool_use name "${block.name}" is not of the form mcp__<server>__<tool>`);
+        continue;
+      }
+      const id = typeof block.id === 'string' ? block.id : '';
+      if (id !== '' && seenToolUse.has(id)) continue; // streamed message repeated across lines
+      if (id !== '') seenToolUse.add(id);
+      if (!turn) continue; // calls before any user turn have no intent to score
+      const call: RecordedCall = { server: parsed.server, tool: parsed.tool, rawName: block.name };
+      if (parsed.alternatives.length > 0) call.alternatives = parsed.alternatives;
+      turn.calls.push(call);
+      if (id !== '') pending.set(id, time === undefined ? { call } : { call, time });
+    }
+  }
+  return { sessions: [...sessions.values()], problems };
+}
+
+function resultText(content: unknown): string {
+  if (typeof content === 'string') return content;
+  if (Array.isArray(content)) {
+    return content
+      .map((c) => (isRecord(c) && typeof c.text === 'string' ? c.text : ''))
+      .filter((t) => t !== '')
+      .join('\n');
+  }
+  return '';
+}

@@ -1,0 +1,88 @@
+/** Replay reporter: ranking quality per engine and server, token comparison, tuning and learning summaries. */
+import type { ChalkInstance } from 'chalk';
+import type { ReplayResult } from '../commands/replay.js';
+import type { OutputFormat } from '../types.js';
+import { formatTokens, renderJson, renderMarkdownTable, renderTable, type TableSpec } from './format.js';
+
+export interface ReplayRenderOptions {
+  format: OutputFormat;
+  chalk: ChalkInstance;
+}
+
+const pct = (v: number): string => `${(v * 100).toFixed(1)}%`;
+const num = (v: number): string => v.toFixed(3);
+
+/** The JSON body: the contract's `{cases, engines, tuned?}` first, then everything else. */
+export function replayJsonBody(r: ReplayResult): object {
+  return {
+    cases: r.cases,
+    engines: r.engines,
+    ...(r.tuned ? { tuned: r.tuned } : {}),
+    sessions: r.sessions,
+    tools: r.tools,
+    tokens: r.tokens,
+    unknownTools: r.unknownTools,
+    unknownCalls: r.unknownCalls,
+    turnsWithoutCalls: r.turnsWithoutCalls,
+    files: r.files,
+    problems: r.problems,
+    misses: r.misses,
+    ...(r.learned ? { learned: r.learned } : {}),
+    ...(r.minRecall ? { minRecall: r.minRecall } : {}),
+  };
+}
+
+function enginesTable(r: ReplayResult): TableSpec {
+  return {
+    head: ['engine', 'Recall@1', 'Recall@3', 'Recall@5', 'MRR'],
+    rows: r.engines.map((e) => [e.engine, pct(e.recallAt['1'] ?? 0), pct(e.recallAt['3'] ?? 0), pct(e.recallAt['5'] ?? 0), num(e.mrr)]),
+    right: [1, 2, 3, 4],
+  };
+}
+
+function serversTable(r: ReplayResult): TableSpec | undefined {
+  const hybrid = r.engines.find((e) => e.engine === 'hybrid');
+  if (!hybrid || hybrid.perServer.length === 0) return undefined;
+  return {
+    head: ['server (hybrid)', 'expected', 'Recall@1', 'Recall@5', 'MRR'],
+    rows: hybrid.perServer.map((s) => [s.server, s.expected, pct(s.recallAt['1'] ?? 0), pct(s.recallAt['5'] ?? 0), num(s.mrr)]),
+    right: [1, 2, 3, 4],
+  };
+}
+
+function lines(r: ReplayResult, chalk: ChalkInstance): { intro: string[]; outro: string[] } {
+  const intro = [
+    `Replayed ${r.cases} case(s) from ${r.sessions} session(s) in ${r.files.length} file(s) against ${r.tools} tool(s).` +
+      (r.problems.length > 0 ? ` ${r.problems.length} malformed line(s)/block(s) skipped.` : ''),
+  ];
+  if (r.unknownTools.length > 0) intro.push(`${r.unknownCalls} call(s) to ${r.unknownTools.length} tool(s) not loaded (scored as misses): ${r.unknownTools.join(', ')}`);
+  const outro: string[] = [];
+  const t = r.tokens;
+  outro.push(`Tokens: top ${t.k} tools ${formatTokens(t.topK)} on average vs all tools ${formatTokens(t.all)} (${pct(t.saved)} saved).`);
+  if (r.tuned) {
+    const u = r.tuned;
+    const cv = u.folds.length > 0 ? `held-out MRR ${num(u.heldOutMrr)} vs ${num(u.baselineHeldOutMrr)} before (${u.folds.length}-fold by session), train MRR ${num(u.trainMrr)}` : `train MRR ${num(u.trainMrr)} (too few sessions to cross-validate)`;
+    outro.push(`Tuned: ${cv}; hybrid Recall@5 ${pct(u.hybrid.recallAt['5'] ?? 0)}, MRR ${num(u.hybrid.mrr)} with the tuned weights.`);
+    outro.push(u.written ? `Weights written to ${u.written}.` : 'Pass --write to store the weights in mcp-smart.config.json.');
+  }
+  if (r.learned) {
+    const l = r.learned;
+    outro.push(`Learned ${l.cases} case(s) into ${l.store} (${l.alreadyLearned} already learned); it now holds ${l.tools} tool(s).`);
+  }
+  if (r.minRecall) {
+    const m = r.minRecall;
+    const word = m.passed ? chalk.green('PASS') : chalk.red('FAIL');
+    outro.push(`${word} hybrid Recall@5 ${pct(m.actual)} ${m.passed ? '>=' : '<'} required ${pct(m.required)}.`);
+  }
+  return { intro, outro };
+}
+
+export function renderReplay(r: ReplayResult, opts: ReplayRenderOptions): string {
+  if (opts.format === 'json') return renderJson('replay', replayJsonBody(r));
+  const { intro, outro } = lines(r, opts.chalk);
+  const servers = serversTable(r);
+  if (opts.format === 'markdown') {
+    return [...intro, '', renderMarkdownTable(enginesTable(r)), ...(servers ? ['', renderMarkdownTable(servers)] : []), '', ...outro].join('\n') + '\n';
+  }
+  return [...intro, renderTable(enginesTable(r), opts.chalk), ...(servers ? [renderTable(servers, opts.chalk)] : []), ...outro].join('\n') + '\n';
+}

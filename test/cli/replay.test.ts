@@ -1,0 +1,108 @@
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runCli } from '../helpers/fake-io.js';
+import { fixture } from '../helpers/paths.js';
+
+const SNAP = fixture('snapshots', 'replay-demo.json');
+const SESSIONS = fixture('sessions');
+const tmp = (): string => mkdtempSync(join(tmpdir(), 'mcp-smart-replay-'));
+const env = (cwd: string): Record<string, string> => ({ NO_COLOR: '1', MCP_SMART_CACHE_DIR: join(cwd, 'cache'), MCP_SMART_DATA_DIR: join(cwd, 'data') });
+const replay = (cwd: string, ...args: string[]) => runCli(['--snapshot', SNAP, '--json', 'replay', SESSIONS, ...args], { cwd, env: env(cwd) });
+
+describe('replay (fixtures/sessions against fixtures/snapshots/replay-demo.json)', () => {
+  it('scores every engine, counts unknown tools and reports malformed lines on stderr', async () => {
+    const cwd = tmp();
+    const r = await replay(cwd);
+    expect(r.code).toBe(0);
+    const doc = JSON.parse(r.stdout);
+    expect(doc).toMatchObject({ schemaVersion: 1, command: 'replay', sessions: 12, tools: 37, unknownTools: ['github.create_issue'], unknownCalls: 1 });
+    expect(doc.cases).toBe(140);
+    expect(doc.engines.map((e: { engine: string }) => e.engine)).toEqual(['keyword', 'bm25', 'semantic', 'hybrid']);
+    for (const e of doc.engines) {
+      expect(Object.keys(e.recallAt)).toEqual(['1', '3', '5']);
+      expect(e.recallAt['1']).toBeLessThanOrEqual(e.recallAt['5']);
+      expect(e.mrr).toBeGreaterThan(0);
+    }
+    const hybrid = doc.engines.find((e: { engine: string }) => e.engine === 'hybrid');
+    expect(hybrid.perServer.map((s: { server: string }) => s.server)).toEqual(['everything', 'filesystem', 'github', 'memory', 'sequential-thinking']);
+    expect(doc.tokens.k).toBe(5);
+    expect(doc.tokens.all).toBeGreaterThan(doc.tokens.topK);
+    expect(doc.problems).toHaveLength(6);
+    expect(r.stderr).toMatch(/-home-dev-acme-api\/[0-9a-f-]+\.jsonl:\d+: not valid JSON/);
+    expect(r.stderr).toMatch(/1 call\(s\) to 1 tool\(s\) not in the loaded servers/);
+  });
+
+  it('--tune cross-validates by session, beats the defaults held out, and --write keeps other config keys', async () => {
+    const cwd = tmp();
+    writeFileSync(join(cwd, 'mcp-smart.config.json'), JSON.stringify({ thresholds: { minRecall: 0.5 }, weights: { fusion: { usage: 0.3 } } }, null, 2));
+    const r = await replay(cwd, '--tune', '--write', '--folds', '4', '--seed', '2');
+    expect(r.code).toBe(0);
+    const doc = JSON.parse(r.stdout);
+    expect(doc.tuned.folds).toHaveLength(4);
+    expect(doc.tuned.heldOutMrr).toBeGreaterThan(doc.tuned.baselineHeldOutMrr);
+    const hybrid = doc.engines.find((e: { engine: string }) => e.engine === 'hybrid');
+    expect(doc.tuned.hybrid.recallAt['5']).toBeGreaterThanOrEqual(hybrid.recallAt['5']);
+    const config = JSON.parse(readFileSync(join(cwd, 'mcp-smart.config.json'), 'utf8'));
+    expect(config.thresholds).toEqual({ minRecall: 0.5 });
+    expect(config.weights).toEqual(doc.tuned.weights);
+    expect(Object.keys(config.weights).sort()).toEqual(['bm25', 'fusion', 'usage']);
+    // Reproducible: same seed and starting weights (the config's usage 0.3 is the default) → same result.
+    const again = JSON.parse((await replay(tmp(), '--tune', '--folds', '4', '--seed', '2')).stdout);
+    expect(again.tuned.weights).toEqual(doc.tuned.weights);
+    expect(again.tuned.heldOutMrr).toBe(doc.tuned.heldOutMrr);
+  });
+
+  it('--min-recall gates on hybrid Recall@5', async () => {
+    const cwd = tmp();
+    const low = await replay(cwd, '--min-recall', '0.3');
+    expect(low.code).toBe(0);
+    expect(JSON.parse(low.stdout).minRecall.passed).toBe(true);
+    const high = await replay(cwd, '--min-recall', '0.99');
+    expect(high.code).toBe(1);
+    expect(JSON.parse(high.stdout).minRecall).toMatchObject({ required: 0.99, passed: false });
+  });
+
+  it('--learn fills the store once per session, idempotently', async () => {
+    const cwd = tmp();
+    const store = join(cwd, 'store.json');
+    const first = JSON.parse((await replay(cwd, '--learn', '--store', store, '--ttl-days', '0')).stdout);
+    expect(first.learned).toMatchObject({ store, cases: 140, alreadyLearned: 0, expired: 0 });
+    const doc = JSON.parse(readFileSync(store, 'utf8'));
+    expect(doc.tools['filesystem.read_text_file'].failure).toBe(1);
+    expect(doc.tools['filesystem.read_text_file'].categories.file_operation).toBeGreaterThan(0);
+    const second = JSON.parse((await replay(cwd, '--learn', '--store', store, '--ttl-days', '0')).stdout);
+    expect(second.learned).toMatchObject({ cases: 0, alreadyLearned: 140 });
+    expect(JSON.parse(readFileSync(store, 'utf8')).tools).toEqual(doc.tools);
+  });
+
+  it('--learn with the default 7-day memory keeps nothing from old recordings and says so', async () => {
+    const cwd = tmp();
+    const r = await replay(cwd, '--learn');
+    expect(JSON.parse(r.stdout).learned.tools).toBe(0);
+    expect(JSON.parse(r.stdout).learned.store).toBe(join(cwd, 'data', 'usage.json'));
+    expect(r.stderr).toMatch(/last used more than 7 days ago were not kept/);
+  });
+
+  it('usage errors exit 2 and name the problem', async () => {
+    const cwd = tmp();
+    expect((await replay(cwd, '--write')).code).toBe(2);
+    expect((await replay(cwd, '--min-recall', '2')).stdout).toMatch(/--min-recall/);
+    const missing = await runCli(['--snapshot', SNAP, '--json', 'replay', join(cwd, 'nope')], { cwd, env: env(cwd) });
+    expect(missing.code).toBe(2);
+    expect(missing.stdout).toMatch(/nope/);
+    writeFileSync(join(cwd, 'mcp-smart.config.json'), '{ not json');
+    const bad = await runCli(['--snapshot', SNAP, '--json', 'replay', fixture('sessions', 'intents'), '--tune', '--write'], { cwd, env: env(cwd) });
+    expect(bad.code).toBe(2);
+  });
+
+  it('renders a table by default', async () => {
+    const cwd = tmp();
+    const r = await runCli(['--snapshot', SNAP, 'replay', fixture('sessions', 'intents')], { cwd, env: env(cwd) });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/Replayed 12 case\(s\) from 2 session\(s\) in 1 file\(s\) against 37 tool\(s\)/);
+    expect(r.stdout).toMatch(/hybrid/);
+    expect(r.stdout).toMatch(/Tokens: top 5 tools/);
+  });
+});

@@ -1,0 +1,33 @@
+import { describe, expect, it } from 'vitest';
+import { buildCases } from '../../src/core/session/cases.js';
+import type { RecordedSession } from '../../src/core/session/model.js';
+
+const known = [
+  { id: 'my.server.read', server: 'my.server', tool: 'read' },
+  { id: 'fs.write', server: 'fs', tool: 'write' },
+];
+
+describe('buildCases', () => {
+  it('matches normalised server names, lists unknown tools, orders by time', () => {
+    const sessions: RecordedSession[] = [
+      { id: 'b', file: 'b', format: 'claude-code', turns: [{ intent: 'late', time: 20, line: 1, calls: [{ server: 'fs', tool: 'write', ok: false }, { server: 'fs', tool: 'write', ok: true }] }] },
+      {
+        id: 'a',
+        file: 'a',
+        format: 'claude-code',
+        turns: [
+          { intent: 'early', time: 10, line: 1, calls: [{ server: 'my_server', tool: 'read' }, { server: 'gh', tool: 'issue', ok: true }] },
+          { intent: 'chat', time: 11, line: 5, calls: [] },
+        ],
+      },
+    ];
+    const set = buildCases(sessions, known);
+    expect(set.cases.map((c) => c.id)).toEqual(['a#1', 'b#1']);
+    expect(set.cases[0]!.expected).toEqual(['my.server.read', 'gh.issue']);
+    expect(set.cases[1]!.expected).toEqual(['fs.write']);
+    expect(set.cases[1]!.success).toBe(false);
+    expect(set.unknownTools).toEqual(['gh.issue']);
+    expect(set.unknownCalls).toBe(1);
+    expect(set.turnsWithoutCalls).toBe(1);
+  });
+});

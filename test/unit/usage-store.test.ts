@@ -1,0 +1,88 @@
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { buildSync } from 'esbuild';
+import { afterAll, describe, expect, it } from 'vitest';
+import { loadUsageStats, readUsageStore, updateUsageStore, usageStorePath } from '../../src/core/session/usage-store.js';
+import { DAY_MS } from '../../src/core/session/usage.js';
+import { REPO } from '../helpers/paths.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'mcp-smart-store-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const NOW = Date.UTC(2025, 8, 10);
+const bump = (id: string, ok = true) => (d: Parameters<Parameters<typeof updateUsageStore>[1]>[0]) => {
+  const u = d.tools[id] ?? { success: 0, failure: 0, lastUsed: 0, categories: {} };
+  return { ...d, tools: { ...d.tools, [id]: { ...u, success: u.success + (ok ? 1 : 0), failure: u.failure + (ok ? 0 : 1), lastUsed: NOW } } };
+};
+
+describe('usage store', () => {
+  it('lives in the data folder, MCP_SMART_DATA_DIR overriding', () => {
+    expect(usageStorePath({ env: { MCP_SMART_DATA_DIR: '/d' }, platform: 'linux', home: '/h' })).toBe(join('/d', 'usage.json'));
+    expect(usageStorePath({ env: {}, platform: 'linux', home: '/h' })).toBe(join('/h', '.local', 'share', 'mcp-smart', 'usage.json'));
+  });
+
+  it('starts empty, writes atomically, and applies the TTL when loading', async () => {
+    const file = join(dir, 'a', 'usage.json');
+    expect((await readUsageStore(file, NOW)).doc.tools).toEqual({});
+    await updateUsageStore(file, bump('fs.read'), { now: NOW });
+    await updateUsageStore(file, bump('fs.read', false), { now: NOW });
+    const doc = JSON.parse(readFileSync(file, 'utf8'));
+    expect(doc.format).toBe('mcp-smart/usage@1');
+    expect(doc.tools['fs.read']).toMatchObject({ success: 1, failure: 1, lastUsed: NOW });
+    expect(readdirSync(join(dir, 'a')).filter((f) => f.endsWith('.tmp'))).toEqual([]);
+    expect(Object.keys((await loadUsageStats(file, NOW + 6 * DAY_MS)).stats.tools)).toEqual(['fs.read']);
+    expect(Object.keys((await loadUsageStats(file, NOW + 8 * DAY_MS)).stats.tools)).toEqual([]);
+    expect(Object.keys((await loadUsageStats(file, NOW + 8 * DAY_MS, { ttlDays: 0 })).stats.tools)).toEqual(['fs.read']);
+  });
+
+  it('moves a corrupt file aside with a warning instead of failing', async () => {
+    const file = join(dir, 'corrupt', 'usage.json');
+    mkdirSync(join(dir, 'corrupt'));
+    writeFileSync(file, '{"format": "mcp-smart/usage@1", "tools": {');
+    const r = await loadUsageStats(file, NOW);
+    expect(r.stats.tools).toEqual({});
+    expect(r.warnings[0]).toMatch(/unreadable.*moved it to .*usage\.json\.corrupt-/);
+    expect(existsSync(file)).toBe(false);
+    expect(readdirSync(join(dir, 'corrupt')).some((f) => f.startsWith('usage.json.corrupt-'))).toBe(true);
+  });
+
+  it('loses no update when two processes update it at once', async () => {
+    const child = join(REPO, 'node_modules', '.cache', `usage-store-child-${process.pid}.mjs`);
+    mkdirSync(join(REPO, 'node_modules', '.cache'), { recursive: true });
+    writeFileSync(
+      `${child}.ts`,
+      `import { updateUsageStore } from ${JSON.stringify(join(REPO, 'src/core/session/usage-store.ts'))};
+const [file, tag, n] = process.argv.slice(2);
+for (let i = 0; i < Number(n); i++) {
+  await updateUsageStore(file, (d) => {
+    const shared = d.tools['shared.tool'] ?? { success: 0, failure: 0, lastUsed: 0, categories: {} };
+    const own = d.tools[tag + '.tool'] ?? { success: 0, failure: 0, lastUsed: 0, categories: {} };
+    return { ...d, tools: { ...d.tools, 'shared.tool': { ...shared, success: shared.success + 1, lastUsed: 1 }, [tag + '.tool']: { ...own, success: own.success + 1, lastUsed: 1 } } };
+  }, { now: 2, memory: { ttlDays: 0 } });
+}
+`,
+    );
+    buildSync({ entryPoints: [`${child}.ts`], outfile: child, bundle: true, platform: 'node', format: 'esm', packages: 'external', logLevel: 'silent' });
+    const file = join(dir, 'race', 'usage.json');
+    const N = 25;
+    const run = (tag: string): Promise<number> =>
+      new Promise((resolve, reject) => {
+        const p = spawn(process.execPath, [child, file, tag, String(N)], { stdio: ['ignore', 'ignore', 'pipe'], timeout: 60_000 });
+        let err = '';
+        p.stderr.on('data', (d) => (err += d));
+        p.on('error', reject);
+        p.on('close', (code) => (code === 0 ? resolve(code) : reject(new Error(`child ${tag} exited ${code}: ${err}`))));
+      });
+    try {
+      await Promise.all([run('a'), run('b')]);
+    } finally {
+      rmSync(child, { force: true });
+      rmSync(`${child}.ts`, { force: true });
+    }
+    const doc = JSON.parse(readFileSync(file, 'utf8'));
+    expect(doc.tools['shared.tool'].success).toBe(2 * N);
+    expect(doc.tools['a.tool'].success).toBe(N);
+    expect(doc.tools['b.tool'].success).toBe(N);
+  });
+});
