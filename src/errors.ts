@@ -86,6 +86,44 @@ export const ERROR_CATALOG = {
     exitCode: 2,
     message: (d) => s(d.message),
   },
+  // Per-server connection failures: the text lands in ServerSnapshot.error (the server name is shown beside it).
+  CONNECT_NOT_FOUND: {
+    exitCode: 3,
+    message: (d) => `command not found: ${s(d.command)}. Is it installed and on PATH (or is the path right)?`,
+  },
+  CONNECT_SPAWN_FAILED: {
+    exitCode: 3,
+    message: (d) => `could not start ${s(d.command)}: ${s(d.reason)}`,
+  },
+  CONNECT_EXITED: {
+    exitCode: 3,
+    message: (d) => `exited ${s(d.how)} during ${s(d.phase)}${d.tail ? ` — last stderr line: ${s(d.tail)}` : ''}`,
+  },
+  CONNECT_FAILED: {
+    exitCode: 3,
+    message: (d) => `could not connect to ${s(d.target)}: ${s(d.reason)}`,
+  },
+  CONNECT_TIMEOUT: {
+    exitCode: 3,
+    message: (d) => `did not answer ${s(d.phase)} within ${s(d.ms)} ms; raise --timeout`,
+  },
+  CONNECT_PROTOCOL: {
+    exitCode: 3,
+    message: (d) => `${s(d.phase)} failed: ${s(d.reason)}`,
+  },
+  CONNECT_PAGINATION: {
+    exitCode: 3,
+    message: (d) => `${s(d.method)} did not end: ${s(d.reason)} after ${s(d.pages)} pages; that list was dropped`,
+  },
+  CONNECT_MALFORMED_TOOLS: {
+    exitCode: 3,
+    message: (d) =>
+      `tools/list returned ${s(d.count)} malformed tool entr${d.count === 1 ? 'y' : 'ies'} (${s(d.details)}); the ${s(d.kept)} well-formed tools were kept`,
+  },
+  CONNECT_ABORTED: {
+    exitCode: 3,
+    message: (d) => `interrupted during ${s(d.phase)}`,
+  },
   INTERNAL: {
     exitCode: 4,
     message: (d) =>

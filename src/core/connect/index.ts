@@ -1,5 +1,14 @@
 /** The only module that imports the MCP SDK: connects to servers and produces ServerSnapshots. */
+import { setMaxListeners } from 'node:events';
+import { performance } from 'node:perf_hooks';
+import type { Transport as SdkTransport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { errorText } from '../../errors.js';
 import type { ServerDefinition, ServerSnapshot } from '../../types.js';
+import { readCachedSnapshot, writeCachedSnapshot } from './cache.js';
+import { DEFAULT_MAX_PAGES } from './list.js';
+import { connectServer } from './session.js';
+
+export { toolCacheKey, toolCacheFile } from './cache.js';
 
 export interface ConnectProgress {
   server: string;
@@ -22,11 +31,75 @@ export interface ConnectOptions {
   onProgress?: (p: ConnectProgress) => void;
   /** Keep the server's stderr on the snapshot (for --debug). */
   captureStderr?: boolean;
+  /** Stop a list whose cursor keeps going after this many pages (default 1,000). */
+  maxPages?: number;
+  /** Non-fatal problems, e.g. a cache file that could not be written. */
+  onWarning?: (text: string) => void;
+  /** Monotonic clock in ms for elapsedMs (default performance.now). */
+  clock?: () => number;
+  /** Replaces the real transports; tests pass the SDK's in-memory pair. */
+  createTransport?: (def: ServerDefinition) => SdkTransport;
+}
+
+async function snapshotOne(def: ServerDefinition, opts: ConnectOptions): Promise<ServerSnapshot> {
+  const cache = opts.cache ?? null;
+  if (cache) {
+    const hit = await readCachedSnapshot(def, cache);
+    if (hit) {
+      opts.onProgress?.({ server: def.name, phase: 'cached' });
+      return hit;
+    }
+  }
+  opts.onProgress?.({ server: def.name, phase: 'start' });
+  const snap = await connectServer(def, {
+    timeoutMs: opts.timeoutMs,
+    signal: opts.signal,
+    maxPages: opts.maxPages ?? DEFAULT_MAX_PAGES,
+    captureStderr: opts.captureStderr === true,
+    clock: opts.clock ?? (() => performance.now()),
+    createTransport: opts.createTransport,
+  });
+  opts.onProgress?.({ server: def.name, phase: snap.status === 'ok' ? 'done' : 'error', elapsedMs: snap.elapsedMs });
+  if (cache && snap.status === 'ok') {
+    try {
+      await writeCachedSnapshot(def, snap, cache);
+    } catch (e) {
+      opts.onWarning?.(`could not write the tool-list cache in ${cache.dir}: ${errorText(e)}`);
+    }
+  }
+  return snap;
+}
+
+/**
+ * Ad-hoc servers without an explicit name take serverInfo.name; clashes get "-2", "-3", … in definition order.
+ * Explicitly named servers keep their names.
+ */
+export function applyServerNames(defs: ServerDefinition[], snaps: ServerSnapshot[]): ServerSnapshot[] {
+  const taken = new Set(defs.filter((d) => !d.nameFromServer).map((d) => d.name));
+  return snaps.map((snap, i) => {
+    const def = defs[i];
+    if (!def?.nameFromServer) return snap;
+    const base = snap.serverInfo?.name?.trim() || def.name;
+    let name = base;
+    for (let n = 2; taken.has(name); n++) name = `${base}-${n}`;
+    taken.add(name);
+    return { ...snap, name };
+  });
 }
 
 /** Connects to every server in parallel, each under its own timeout; failures become status "error". */
 export async function connectServers(defs: ServerDefinition[], opts: ConnectOptions): Promise<ServerSnapshot[]> {
-  void defs;
-  void opts;
-  throw new Error('not implemented');
+  // One listener on the caller's signal, fanned out to every server (avoids MaxListeners warnings).
+  const outer = opts.signal;
+  const controller = new AbortController();
+  setMaxListeners(0, controller.signal);
+  const forward = (): void => controller.abort(outer?.reason);
+  if (outer?.aborted) forward();
+  else outer?.addEventListener('abort', forward, { once: true });
+  try {
+    const snaps = await Promise.all(defs.map((def) => snapshotOne(def, { ...opts, signal: controller.signal })));
+    return applyServerNames(defs, snaps);
+  } finally {
+    outer?.removeEventListener('abort', forward);
+  }
 }

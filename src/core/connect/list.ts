@@ -1,0 +1,93 @@
+/** Paged list calls (tools, prompts, resources, templates) with a guard against cursors that never end. */
+import { SmartError } from '../../errors.js';
+import type { JsonObject, ToolSnapshot } from '../../types.js';
+
+/** Sends one request and returns its raw result object (not reshaped by any schema). */
+export type RequestFn = (method: string, params: Record<string, unknown>) => Promise<Record<string, unknown>>;
+
+/** Default page limit: far above any real server, low enough to stop a runaway cursor quickly. */
+export const DEFAULT_MAX_PAGES = 1000;
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+const shortCursor = (c: string): string => JSON.stringify(c.length > 40 ? `${c.slice(0, 40)}…` : c);
+
+/** Follows nextCursor until it is absent; throws CONNECT_PAGINATION on a repeated cursor or past `maxPages`. */
+export async function listAllPages(request: RequestFn, method: string, key: string, maxPages: number): Promise<unknown[]> {
+  const seen = new Set<string>();
+  const items: unknown[] = [];
+  let cursor: string | undefined;
+  for (let page = 1; ; page++) {
+    const result = await request(method, cursor === undefined ? {} : { cursor });
+    const list = result[key];
+    if (!Array.isArray(list)) {
+      throw new SmartError('CONNECT_PROTOCOL', { phase: method, reason: `the result has no "${key}" array` });
+    }
+    items.push(...(list as unknown[]));
+    const next = result.nextCursor;
+    if (next === undefined || next === null || next === '') return items;
+    if (typeof next !== 'string') {
+      throw new SmartError('CONNECT_PROTOCOL', { phase: method, reason: `nextCursor is a ${typeof next}, not a string` });
+    }
+    if (seen.has(next) || next === cursor) {
+      throw new SmartError('CONNECT_PAGINATION', { method, reason: `cursor ${shortCursor(next)} came back again`, pages: page });
+    }
+    if (page >= maxPages) {
+      throw new SmartError('CONNECT_PAGINATION', { method, reason: `still a next page after the limit of ${maxPages}`, pages: page });
+    }
+    seen.add(next);
+    cursor = next;
+  }
+}
+
+export interface CheckedTools {
+  tools: ToolSnapshot[];
+  /** One short description per malformed entry, e.g. `#2: no name`. */
+  problems: string[];
+}
+
+/** Keeps well-formed tool entries exactly as sent; describes the others (no name, inputSchema not an object). */
+export function checkToolEntries(entries: unknown[]): CheckedTools {
+  const tools: ToolSnapshot[] = [];
+  const problems: string[] = [];
+  entries.forEach((entry, i) => {
+    const at = `#${i + 1}`;
+    if (!isObject(entry)) {
+      problems.push(`${at}: not an object`);
+      return;
+    }
+    if (entry.name === undefined || entry.name === '') {
+      problems.push(`${at}: no name`);
+      return;
+    }
+    if (typeof entry.name !== 'string') {
+      problems.push(`${at}: name is a ${typeof entry.name}, not a string`);
+      return;
+    }
+    if (!isObject(entry.inputSchema)) {
+      const what = entry.inputSchema === undefined ? 'missing' : `a ${Array.isArray(entry.inputSchema) ? 'list' : typeof entry.inputSchema}`;
+      problems.push(`${at} "${entry.name}": inputSchema is ${what}, not an object`);
+      return;
+    }
+    tools.push(entry as ToolSnapshot);
+  });
+  return { tools, problems };
+}
+
+/** Prompts, resources and templates: plain objects are kept as sent; anything else is a protocol error. */
+export function checkObjectEntries(entries: unknown[], method: string): JsonObject[] {
+  const bad = entries.findIndex((e) => !isObject(e));
+  if (bad >= 0) throw new SmartError('CONNECT_PROTOCOL', { phase: method, reason: `entry #${bad + 1} is not an object` });
+  return entries as JsonObject[];
+}
+
+/** The malformed-tools failure text: the first few problems and how many tools were kept. */
+export function malformedToolsError(checked: CheckedTools): SmartError {
+  const shown = checked.problems.slice(0, 5).join('; ');
+  const more = checked.problems.length > 5 ? `; and ${checked.problems.length - 5} more` : '';
+  return new SmartError('CONNECT_MALFORMED_TOOLS', {
+    count: checked.problems.length,
+    details: shown + more,
+    kept: checked.tools.length,
+  });
+}

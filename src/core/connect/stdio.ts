@@ -1,0 +1,288 @@
+/**
+ * A stdio Transport that owns the whole process tree of the server it starts.
+ * The SDK's StdioClientTransport signals only its direct child, so a wrapper such as `npx` could leave the real
+ * server behind. Here the server runs in its own process group (detached, never through a shell) and closing
+ * ends the group: stdin closed → short grace → SIGTERM to the group → SIGKILL to the group.
+ * On Windows (no process groups; `.cmd` shims need cross-spawn) the SDK transport is used and the tree is
+ * ended with `taskkill /T /F`.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync, readdirSync } from 'node:fs';
+import { platform } from 'node:os';
+import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { ReadBuffer, serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+
+export interface StdioParams {
+  command: string;
+  args: string[];
+  env?: Record<string, string>;
+  cwd?: string;
+}
+
+export interface ProcessExit {
+  code: number | null;
+  signal: string | null;
+}
+
+/** What the session needs from a started stdio server besides the Transport itself. */
+export interface StdioHandle {
+  transport: Transport;
+  pid: () => number | undefined;
+  stderr: TailBuffer;
+  exit: () => ProcessExit | undefined;
+  spawnError: () => NodeJS.ErrnoException | undefined;
+  /** Ends the server and everything it started; resolves when they are gone (or were killed). */
+  terminate: () => Promise<void>;
+}
+
+const STDERR_LIMIT = 64 * 1024;
+const MAX_MESSAGE_BYTES = 256 * 1024 * 1024;
+const STDIN_GRACE_MS = 250;
+const SIGTERM_GRACE_MS = 1000;
+const SIGKILL_GRACE_MS = 500;
+
+/** Keeps the last `limit` characters of a stream, so a chatty server cannot grow our memory. */
+export class TailBuffer {
+  private text = '';
+  constructor(private readonly limit: number = STDERR_LIMIT) {}
+  append(chunk: string): void {
+    this.text += chunk;
+    if (this.text.length > this.limit) this.text = this.text.slice(this.text.length - this.limit);
+  }
+  toString(): string {
+    return this.text;
+  }
+  lastLine(): string | undefined {
+    const lines = this.text.split(/\r?\n/).map((l) => l.trim()).filter((l) => l !== '');
+    return lines[lines.length - 1];
+  }
+}
+
+/** The SDK's default inherited variables (PATH, HOME, …) with the definition's env over them. */
+export function childEnvironment(env: Record<string, string> | undefined): Record<string, string> {
+  return { ...getDefaultEnvironment(), ...(env ?? {}) };
+}
+
+const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+
+/** Waits for `p` at most `ms`, and clears the timer so it cannot hold the CLI open afterwards. */
+async function waitAtMost(p: Promise<void>, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([p, new Promise<void>((r) => (timer = setTimeout(r, ms)))]);
+  clearTimeout(timer);
+}
+
+/** Linux: members of process group `pgid` that are not zombies (a container's init may reap them late). */
+function liveMembersFromProc(pgid: number): number | undefined {
+  let entries: string[];
+  try {
+    entries = readdirSync('/proc');
+  } catch {
+    return undefined; // no procfs (macOS): rely on kill(0) alone
+  }
+  let live = 0;
+  for (const entry of entries) {
+    if (!/^\d+$/.test(entry)) continue;
+    let stat: string;
+    try {
+      stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+    } catch {
+      continue; // exited while we looked
+    }
+    // Fields after "(comm)": state ppid pgrp …
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    if (Number(fields[2]) === pgid && fields[0] !== 'Z') live++;
+  }
+  return live;
+}
+
+function groupAlive(pid: number): boolean {
+  try {
+    // Signal 0 to -pid asks whether any member of the process group is still there.
+    process.kill(-pid, 0);
+  } catch {
+    return false;
+  }
+  return (liveMembersFromProc(pid) ?? 1) > 0;
+}
+
+function signalGroup(pid: number, signal: NodeJS.Signals): void {
+  try {
+    process.kill(-pid, signal);
+  } catch {
+    // ESRCH: the group is already gone.
+  }
+}
+
+async function waitUntil(done: () => boolean, ms: number): Promise<boolean> {
+  const step = 10;
+  for (let waited = 0; waited < ms; waited += step) {
+    if (done()) return true;
+    await sleep(step);
+  }
+  return done();
+}
+
+class ProcessGroupTransport implements Transport {
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  onmessage?: (message: JSONRPCMessage) => void;
+  child?: ChildProcess;
+  exit?: ProcessExit;
+  spawnError?: NodeJS.ErrnoException;
+  readonly stderr = new TailBuffer();
+  private readonly readBuffer = new ReadBuffer({ maxBufferSize: MAX_MESSAGE_BYTES });
+  private closed?: Promise<void>;
+  private terminating?: Promise<void>;
+
+  constructor(private readonly params: StdioParams) {}
+
+  start(): Promise<void> {
+    return new Promise((resolve, reject) => {
+      const child = spawn(this.params.command, this.params.args, {
+        env: childEnvironment(this.params.env),
+        cwd: this.params.cwd,
+        stdio: ['pipe', 'pipe', 'pipe'],
+        shell: false,
+        detached: true,
+        windowsHide: true,
+      });
+      this.child = child;
+      this.closed = new Promise((done) => child.once('close', () => done()));
+      child.on('error', (error: NodeJS.ErrnoException) => {
+        if (child.pid === undefined) this.spawnError = error;
+        reject(error);
+        this.onerror?.(error);
+      });
+      child.once('spawn', () => resolve());
+      child.once('close', (code, signal) => {
+        this.exit = { code, signal };
+        this.onclose?.();
+      });
+      child.stdin?.on('error', (error) => this.onerror?.(error));
+      child.stdin?.setMaxListeners(0); // each write waiting for 'drain' adds one
+      child.stdout?.on('data', (chunk: Buffer) => this.receive(chunk));
+      child.stdout?.on('error', (error) => this.onerror?.(error));
+      child.stderr?.setEncoding('utf8');
+      child.stderr?.on('data', (text: string) => this.stderr.append(text));
+      child.stderr?.on('error', (error) => this.onerror?.(error));
+    });
+  }
+
+  private receive(chunk: Buffer): void {
+    try {
+      this.readBuffer.append(chunk);
+    } catch (error) {
+      this.onerror?.(error as Error);
+      void this.terminate();
+      return;
+    }
+    for (;;) {
+      try {
+        const message = this.readBuffer.readMessage();
+        if (message === null) break;
+        this.onmessage?.(message);
+      } catch (error) {
+        // A line that is not JSON-RPC (e.g. a banner printed to stdout) is skipped, with a note for --debug.
+        this.stderr.append(`[mcp-smart] skipped a stdout line that is not JSON-RPC: ${String((error as Error).message).slice(0, 200)}\n`);
+        this.onerror?.(error as Error);
+      }
+    }
+  }
+
+  send(message: JSONRPCMessage): Promise<void> {
+    return new Promise((resolve, reject) => {
+      const stdin = this.child?.stdin;
+      if (!stdin || stdin.destroyed || this.exit) {
+        reject(new Error('Not connected'));
+        return;
+      }
+      if (stdin.write(serializeMessage(message))) resolve();
+      else stdin.once('drain', resolve);
+    });
+  }
+
+  close(): Promise<void> {
+    return this.terminate();
+  }
+
+  terminate(): Promise<void> {
+    this.terminating ??= this.endTree();
+    return this.terminating;
+  }
+
+  private async endTree(): Promise<void> {
+    const child = this.child;
+    const pid = child?.pid;
+    if (!child || pid === undefined) return;
+    try {
+      child.stdin?.end();
+    } catch {
+      // stdin may already be closed by a crashed server.
+    }
+    const exited = (): boolean => this.exit !== undefined;
+    if (this.closed) await waitAtMost(this.closed, STDIN_GRACE_MS);
+    // Even after the leader exits, a grandchild (npx → node) may still be in the group.
+    if (groupAlive(pid)) {
+      signalGroup(pid, 'SIGTERM');
+      if (!(await waitUntil(() => exited() && !groupAlive(pid), SIGTERM_GRACE_MS))) {
+        signalGroup(pid, 'SIGKILL');
+        await waitUntil(() => exited() && !groupAlive(pid), SIGKILL_GRACE_MS);
+      }
+    }
+    this.readBuffer.clear();
+    if (this.closed) await waitAtMost(this.closed, SIGKILL_GRACE_MS);
+  }
+}
+
+/** Windows: the SDK transport (cross-spawn resolves `.cmd` shims), with `taskkill /T` for the tree. */
+function windowsHandle(params: StdioParams): StdioHandle {
+  const transport = new StdioClientTransport({
+    command: params.command,
+    args: params.args,
+    env: childEnvironment(params.env),
+    cwd: params.cwd,
+    stderr: 'pipe',
+  });
+  const stderr = new TailBuffer();
+  transport.stderr?.on('data', (t: Buffer | string) => stderr.append(String(t)));
+  let spawnError: NodeJS.ErrnoException | undefined;
+  let pid: number | undefined;
+  const start = transport.start.bind(transport);
+  transport.start = async () => {
+    try {
+      await start();
+      pid = transport.pid ?? undefined;
+    } catch (e) {
+      spawnError = e as NodeJS.ErrnoException;
+      throw e;
+    }
+  };
+  const terminate = async (): Promise<void> => {
+    if (pid !== undefined) {
+      const killer = spawn('taskkill', ['/pid', String(pid), '/T', '/F'], { stdio: 'ignore', windowsHide: true });
+      await new Promise<void>((r) => {
+        killer.once('close', () => r());
+        killer.once('error', () => r());
+      });
+    }
+    await transport.close();
+  };
+  return { transport, pid: () => pid, stderr, exit: () => undefined, spawnError: () => spawnError, terminate };
+}
+
+/** Prepares (does not start) a stdio server; `transport.start()` spawns it. */
+export function createStdioHandle(params: StdioParams): StdioHandle {
+  if (platform() === 'win32') return windowsHandle(params);
+  const t = new ProcessGroupTransport(params);
+  return {
+    transport: t,
+    pid: () => t.child?.pid,
+    stderr: t.stderr,
+    exit: () => t.exit,
+    spawnError: () => t.spawnError,
+    terminate: () => t.terminate(),
+  };
+}

@@ -1,0 +1,254 @@
+// `mcp-smart dump` end to end: the built CLI (bin/mcp-smart.js → dist; run `npx tsc -p tsconfig.json` first)
+// against published servers and fixture servers over stdio, Streamable HTTP and SSE, misbehaving ones included.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { BIN, REPO, fixture } from '../helpers/paths.js';
+
+const TIMEOUT_MS = 60_000;
+const NODE = process.execPath;
+const SERVER = fixture('servers', 'catalog-server.mjs');
+const TINY = fixture('servers', 'catalogs', 'tiny.json');
+const bad = (name: string): string => fixture('servers', 'misbehaving', `${name}.mjs`);
+const published = (pkg: string): string => join(REPO, 'node_modules', '@modelcontextprotocol', pkg, 'dist', 'index.js');
+/** A --stdio command line: node plus quoted arguments. */
+const cmd = (...args: string[]): string => [NODE, ...args].map((a) => `"${a}"`).join(' ');
+
+let dir: string;
+let cacheDir: string;
+
+interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+interface SnapshotServer {
+  name: string;
+  status: string;
+  transport: string;
+  error?: string;
+  errorCode?: string;
+  tools: { name: string }[];
+  [key: string]: unknown;
+}
+
+/** Runs the built CLI in a scratch folder with its own HOME and cache; kills the process group after TIMEOUT_MS. */
+function mcpSmart(args: string[], opts: { onSpawn?: (child: ChildProcess) => void } = {}): Promise<Run> {
+  return new Promise((resolvePromise, reject) => {
+    const child = spawn(NODE, [BIN, ...args], {
+      cwd: dir,
+      env: { ...process.env, NO_COLOR: '1', HOME: dir, USERPROFILE: dir, XDG_CONFIG_HOME: join(dir, '.config'), MCP_SMART_CACHE_DIR: cacheDir },
+      detached: true,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    const timer = setTimeout(() => {
+      if (child.pid) process.kill(-child.pid, 'SIGKILL');
+    }, TIMEOUT_MS);
+    child.on('error', reject);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolvePromise({ code, stdout, stderr });
+    });
+    opts.onSpawn?.(child);
+  });
+}
+
+const servers = (run: Run): SnapshotServer[] => (JSON.parse(run.stdout) as { servers: SnapshotServer[] }).servers;
+const byName = (list: SnapshotServer[], name: string): SnapshotServer => {
+  const s = list.find((x) => x.name === name);
+  if (!s) throw new Error(`no server ${name} in ${list.map((x) => x.name).join(', ')}`);
+  return s;
+};
+
+function processGone(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch {
+    return true;
+  }
+  try {
+    return readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.startsWith('Z') === true;
+  } catch {
+    return true;
+  }
+}
+
+const built = existsSync(join(REPO, 'dist', 'cli.js'));
+
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'mcp-smart-dump-'));
+  cacheDir = join(dir, 'cache');
+});
+afterEach(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+const httpChildren: ChildProcess[] = [];
+afterAll(() => {
+  for (const c of httpChildren) c.kill('SIGKILL');
+});
+function startHttpServer(args: string[]): Promise<string> {
+  const child = spawn(NODE, [SERVER, ...args], { stdio: ['ignore', 'pipe', 'ignore'], timeout: TIMEOUT_MS });
+  httpChildren.push(child);
+  return new Promise((resolve, reject) => {
+    let out = '';
+    child.stdout?.on('data', (d: Buffer) => {
+      out += String(d);
+      const m = /listening (\S+)/.exec(out);
+      if (m?.[1]) resolve(m[1]);
+    });
+    child.once('exit', (code) => reject(new Error(`http fixture exited with ${code}`)));
+  });
+}
+
+describe.skipIf(!built)('mcp-smart dump', () => {
+  it('dumps the published servers, named after serverInfo.name', async () => {
+    const run = await mcpSmart([
+      'dump', '--no-cache', '--json',
+      '--stdio', cmd(published('server-everything')),
+      '--stdio', cmd(published('server-sequential-thinking')),
+      '--stdio', cmd(published('server-memory')), '--name', 'memory',
+      '--stdio', cmd(published('server-filesystem'), dir), '--name', 'files',
+    ]);
+    expect(run.code, run.stderr).toBe(0);
+    const list = servers(run);
+    expect(list.map((s) => s.status)).toEqual(['ok', 'ok', 'ok', 'ok']);
+    expect(list.map((s) => s.name)).toEqual(['mcp-servers/everything', 'sequential-thinking-server', 'memory', 'files']);
+    expect(byName(list, 'sequential-thinking-server').tools.map((t) => t.name)).toEqual(['sequentialthinking']);
+    expect(byName(list, 'files').tools.map((t) => t.name)).toContain('list_directory');
+    expect(JSON.parse(run.stdout).format).toBe('mcp-smart/snapshot@1');
+    // Snapshots never carry in-memory fields.
+    expect(run.stdout).not.toContain('"elapsedMs"');
+    expect(run.stdout).not.toContain('"stderr"');
+  });
+
+  const cases: [string, string, string, string][] = [
+    ['not-installed', 'mcp-smart-no-such-binary', 'CONNECT_NOT_FOUND', 'command not found: mcp-smart-no-such-binary'],
+    ['crash-on-start', cmd(bad('crash-on-start')), 'CONNECT_EXITED', 'exited with code 1 during initialize — last stderr line: Error: FIXTURE_API_URL is not set'],
+    ['hang', cmd(bad('hang')), 'CONNECT_TIMEOUT', 'did not answer initialize within 2000 ms; raise --timeout'],
+    ['crash-mid-list', cmd(bad('crash-mid-list')), 'CONNECT_EXITED', 'exited with code 70 during tools/list'],
+    ['malformed-tools', cmd(bad('malformed-tools')), 'CONNECT_MALFORMED_TOOLS', 'tools/list returned 3 malformed tool entries'],
+    ['endless-cursor', cmd(bad('endless-cursor')), 'CONNECT_PAGINATION', 'tools/list did not end: still a next page after the limit of 1000'],
+  ];
+  it.each(cases)('%s: reported with its reason next to a good server, exit 3', async (name, line, code, reason) => {
+    const run = await mcpSmart(['dump', '--no-cache', '--timeout', '2000', '--stdio', cmd(SERVER, TINY), '--name', 'good', '--stdio', line, '--name', name]);
+    expect(run.code, run.stderr).toBe(3);
+    const list = servers(run);
+    expect(byName(list, 'good')).toMatchObject({ status: 'ok' });
+    expect(byName(list, 'good').tools).toHaveLength(5);
+    const failed = byName(list, name);
+    expect(failed.status).toBe('error');
+    expect(failed.errorCode).toBe(code);
+    expect(failed.error).toContain(reason);
+    expect(run.stderr).toContain(`FAIL ${name}`);
+    expect(run.stderr).toContain(reason);
+  });
+
+  it('a 10,000-tool catalogue', async () => {
+    const run = await mcpSmart(['dump', '--no-cache', '--stdio', cmd(SERVER, '--generate', '10000', '--page-size', '1000')]);
+    expect(run.code, run.stderr).toBe(0);
+    const [only] = servers(run);
+    expect(only?.name).toBe('generated-10000');
+    expect(only?.tools).toHaveLength(10_000);
+  });
+
+  it('-o writes the file and keeps stdout free; --json then prints a summary document', async () => {
+    const plain = await mcpSmart(['dump', '--no-cache', '-o', 'snap.json', '--stdio', cmd(SERVER, TINY)]);
+    expect(plain.code, plain.stderr).toBe(0);
+    expect(plain.stdout).toBe('');
+    expect(plain.stderr).toContain('Wrote snap.json: 1 server.');
+    const saved = JSON.parse(await readFile(join(dir, 'snap.json'), 'utf8'));
+    expect(saved.servers[0].tools).toHaveLength(5);
+    expect(readdirSync(dir).filter((f) => f.endsWith('.tmp'))).toEqual([]);
+
+    const json = await mcpSmart(['dump', '--no-cache', '--json', '-o', 'snap2.json', '--stdio', cmd(SERVER, TINY), '--stdio', cmd(bad('crash-on-start')), '--name', 'crash']);
+    expect(json.code).toBe(3);
+    const doc = JSON.parse(json.stdout);
+    expect(doc).toMatchObject({ schemaVersion: 1, command: 'dump', output: join(dir, 'snap2.json') });
+    expect(doc.servers).toEqual([
+      { name: 'tiny', status: 'ok', toolCount: 5 },
+      { name: 'crash', status: 'error', error: expect.stringContaining('exited with code 1'), toolCount: 0 },
+    ]);
+  });
+
+  it('Streamable HTTP with a header, and an SSE-only server through the fallback', async () => {
+    const httpUrl = await startHttpServer([TINY, '--http', '0', '--require-header', 'x-api-key=dump-http-secret-99']);
+    const sseUrl = await startHttpServer([TINY, '--sse', '0']);
+    const config = join(dir, 'servers.json');
+    await writeFile(config, JSON.stringify({ mcpServers: { remote: { url: httpUrl, headers: { 'X-Api-Key': 'dump-http-secret-99' } }, legacy: { url: sseUrl } } }));
+    const run = await mcpSmart(['dump', '--config', config, '--debug']);
+    expect(run.code, run.stderr).toBe(0);
+    const list = servers(run);
+    expect(byName(list, 'remote')).toMatchObject({ status: 'ok', transport: 'http' });
+    expect(byName(list, 'legacy')).toMatchObject({ status: 'ok', transport: 'sse' });
+    for (const text of [run.stdout, run.stderr, ...readdirSync(join(cacheDir, 'tool-lists')).map((f) => readFileSync(join(cacheDir, 'tool-lists', f), 'utf8'))]) {
+      expect(text).not.toContain('dump-http-secret-99');
+    }
+  });
+
+  it('env secrets never reach stdout, stderr (even with --debug) or the cache', async () => {
+    const secret = 'sk-dump-env-secret-4242';
+    const config = join(dir, 'mcp.json');
+    await writeFile(
+      config,
+      JSON.stringify({
+        mcpServers: {
+          prints: { command: NODE, args: [SERVER, TINY, '--print-env', 'API_KEY'], env: { API_KEY: secret } },
+          dies: { command: NODE, args: ['-e', 'console.error("bad key", process.env.API_KEY); process.exit(5)'], env: { API_KEY: secret } },
+        },
+      }),
+    );
+    const run = await mcpSmart(['dump', '--config', config, '--debug']);
+    expect(run.code).toBe(3);
+    expect(run.stderr).toContain('env API_KEY=***');
+    expect(run.stderr).toContain('last stderr line: bad key ***');
+    const files = readdirSync(join(cacheDir, 'tool-lists'));
+    expect(files).toHaveLength(1); // only the server that worked
+    for (const text of [run.stdout, run.stderr, ...files.map((f) => readFileSync(join(cacheDir, 'tool-lists', f), 'utf8'))]) {
+      expect(text).not.toContain(secret);
+    }
+  });
+
+  it('answers from the cache the second time; --no-cache neither reads nor writes it', async () => {
+    const args = ['dump', '--stdio', cmd(SERVER, TINY), '--name', 'tiny'];
+    const first = await mcpSmart(args);
+    expect(first.stderr).not.toContain('(cached)');
+    const second = await mcpSmart(args);
+    expect(second.stderr).toContain('(cached)');
+    expect(servers(second)).toEqual(servers(first));
+    await rm(cacheDir, { recursive: true, force: true });
+    const off = await mcpSmart([...args, '--no-cache']);
+    expect(off.code).toBe(0);
+    expect(existsSync(cacheDir)).toBe(false);
+  });
+
+  it('Ctrl-C ends the run and the server it started, writing nothing', async () => {
+    const pidFile = join(dir, 'server.pid');
+    let sent = false;
+    const run = await mcpSmart(['dump', '--no-cache', '-o', 'snap.json', '--stdio', cmd(SERVER, TINY, '--delay-ms', '30000', '--pid-file', pidFile)], {
+      onSpawn: (child) => {
+        const poll = setInterval(() => {
+          if (existsSync(pidFile) && !sent) {
+            sent = true;
+            clearInterval(poll);
+            child.kill('SIGINT');
+          }
+        }, 50);
+        child.once('close', () => clearInterval(poll));
+      },
+    });
+    expect(sent).toBe(true);
+    expect(run.code).toBe(3);
+    expect(run.stderr).toContain('interrupted');
+    expect(existsSync(join(dir, 'snap.json'))).toBe(false);
+    expect(processGone(Number(readFileSync(pidFile, 'utf8')))).toBe(true);
+  });
+});

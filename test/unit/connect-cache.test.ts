@@ -1,0 +1,125 @@
+// The tool-list cache: key, TTL, failures never cached, secrets only ever inside the hash.
+import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { connectServers, toolCacheFile, toolCacheKey, type ConnectOptions } from '../../src/core/connect/index.js';
+import { readCachedSnapshot, writeCachedSnapshot } from '../../src/core/connect/cache.js';
+import type { ServerDefinition, ServerSnapshot } from '../../src/types.js';
+import { createCatalogServer } from '../../fixtures/servers/lib.mjs';
+
+const SECRET = 'sk-live-cache-test-5f9d2c';
+const HEADER_SECRET = 'Bearer hdr-secret-77aa';
+
+const def = (extra: Partial<ServerDefinition> = {}): ServerDefinition => ({
+  name: 'notes',
+  transport: 'stdio',
+  command: 'node',
+  args: ['server.js'],
+  env: { API_KEY: SECRET },
+  enabled: true,
+  source: '/project/.mcp.json',
+  scope: 'project',
+  ...extra,
+});
+
+let dir: string;
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'mcp-smart-cache-'));
+});
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('toolCacheKey', () => {
+  it('changes when a secret value changes, but not with the name or source', () => {
+    const base = toolCacheKey(def());
+    expect(base).toMatch(/^[0-9a-f]{64}$/);
+    expect(toolCacheKey(def({ env: { API_KEY: 'rotated' } }))).not.toBe(base);
+    expect(toolCacheKey(def({ headers: { Authorization: 'x' } }))).not.toBe(base);
+    expect(toolCacheKey(def({ args: ['other.js'] }))).not.toBe(base);
+    expect(toolCacheKey(def({ name: 'renamed', source: '/elsewhere.json' }))).toBe(base);
+    // Key order of env does not matter.
+    expect(toolCacheKey(def({ env: { A: '1', B: '2' } }))).toBe(toolCacheKey(def({ env: { B: '2', A: '1' } })));
+  });
+});
+
+describe('tool-list cache through connectServers', () => {
+  let connects = 0;
+  const options = (now: number, extra: Partial<ConnectOptions> = {}): ConnectOptions => ({
+    timeoutMs: 5000,
+    cache: { dir, ttlMs: 60_000, now },
+    createTransport: () => {
+      connects++;
+      const [c, s] = InMemoryTransport.createLinkedPair();
+      void createCatalogServer({
+        serverInfo: { name: 'notes', version: '1' },
+        tools: [{ name: 'search', description: `uses ${SECRET.length} chars`, inputSchema: { type: 'object' } }],
+      }).connect(s);
+      return c;
+    },
+    ...extra,
+  });
+  beforeEach(() => {
+    connects = 0;
+  });
+
+  it('answers from the cache within the TTL and connects again after it', async () => {
+    const d = def({ headers: { Authorization: HEADER_SECRET } });
+    const [first] = await connectServers([d], options(1_000_000));
+    expect(first?.cached).toBeUndefined();
+    const [second] = await connectServers([d], options(1_000_000 + 59_999));
+    expect(second?.cached).toBe(true);
+    expect(second?.tools).toEqual(first?.tools);
+    expect(second?.serverInfo).toEqual(first?.serverInfo);
+    expect(connects).toBe(1);
+    const [third] = await connectServers([d], options(1_000_000 + 60_000));
+    expect(third?.cached).toBeUndefined();
+    expect(connects).toBe(2);
+  });
+
+  it('never writes env or header values into the cache file', async () => {
+    const d = def({ headers: { Authorization: HEADER_SECRET } });
+    await connectServers([d], options(5));
+    const files = readdirSync(join(dir, 'tool-lists'));
+    expect(files).toEqual([`${toolCacheKey(d)}.json`]);
+    const text = readFileSync(toolCacheFile(dir, toolCacheKey(d)), 'utf8');
+    expect(text).not.toContain(SECRET);
+    expect(text).not.toContain(HEADER_SECRET);
+    expect(text).not.toContain('API_KEY');
+    expect(JSON.parse(text).snapshot.tools[0].name).toBe('search');
+  });
+
+  it('misses when the secret changes', async () => {
+    await connectServers([def()], options(10));
+    const [again] = await connectServers([def({ env: { API_KEY: 'another-secret' } })], options(11));
+    expect(again?.cached).toBeUndefined();
+    expect(connects).toBe(2);
+  });
+
+  it('does not read or write when the cache is off', async () => {
+    await connectServers([def()], options(10, { cache: null }));
+    expect(() => readdirSync(join(dir, 'tool-lists'))).toThrow();
+  });
+});
+
+describe('readCachedSnapshot / writeCachedSnapshot', () => {
+  const ok: ServerSnapshot = { name: 'notes', transport: 'stdio', status: 'ok', tools: [{ name: 't' }], stderr: 'log', elapsedMs: 12 };
+
+  it('never caches a failed server', async () => {
+    await writeCachedSnapshot(def(), { ...ok, status: 'error', error: 'boom' }, { dir, now: 1 });
+    expect(await readCachedSnapshot(def(), { dir, ttlMs: 1000, now: 2 })).toBeUndefined();
+  });
+
+  it('drops stderr and timings, and takes the current name and source', async () => {
+    await writeCachedSnapshot(def(), ok, { dir, now: 1 });
+    const hit = await readCachedSnapshot(def({ name: 'renamed', source: 'other' }), { dir, ttlMs: 1000, now: 2 });
+    expect(hit).toEqual({ name: 'renamed', transport: 'stdio', status: 'ok', tools: [{ name: 't' }], source: 'other', cached: true });
+  });
+
+  it('treats a damaged file or one from the future as a miss', async () => {
+    await writeCachedSnapshot(def(), ok, { dir, now: 100 });
+    expect(await readCachedSnapshot(def(), { dir, ttlMs: 1000, now: 50 })).toBeUndefined();
+    writeFileSync(toolCacheFile(dir, toolCacheKey(def())), '{not json');
+    expect(await readCachedSnapshot(def(), { dir, ttlMs: 1000, now: 100 })).toBeUndefined();
+  });
+});
