@@ -107,6 +107,11 @@ export function buildProgram(io: Io, argv: readonly string[], state: ProgramStat
     .option('--no-color', 'plain output without colour')
     .option('--debug', 'stack traces, server stderr and resolved config on errors')
     .showHelpAfterError('(run with --help for usage)')
+    .configureHelp({ showGlobalOptions: true })
+    .addHelpText(
+      'after',
+      '\nExamples:\n  mcp-smart --demo audit\n  mcp-smart servers\n  mcp-smart dump -o mcp-snapshot.json\n  mcp-smart --snapshot mcp-snapshot.json budget --max 128000\n  mcp-smart discover "read a file from disk" --json\n\nRun `mcp-smart <command> --help` for the options of a command.',
+    )
     .exitOverride()
     .configureOutput({
       writeOut: (t) => io.stdout(t),
@@ -267,9 +272,19 @@ export async function main(proc: ProcessLike): Promise<number> {
   }
 }
 
+/** Whether argv asks for JSON (`--json`, `--format json`, `--format=json`), so even usage errors come as JSON. */
+function wantsJson(argv: readonly string[]): boolean {
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i];
+    if (arg === '--') break;
+    if (arg === '--json' || arg === '--format=json' || (arg === '--format' && argv[i + 1] === 'json')) return true;
+  }
+  return false;
+}
+
 /** run(argv, io) → exit code. Drives everything in-process so tests need no child process. */
 export async function run(argv: string[], io: Io): Promise<number> {
-  const state: ProgramState = { exitCode: 0, json: argv.includes('--json') || argv.includes('--format=json'), debug: argv.includes('--debug') };
+  const state: ProgramState = { exitCode: 0, json: wantsJson(argv), debug: argv.includes('--debug') };
   try {
     const program = buildProgram(io, argv, state);
     if (argv.length === 0) {

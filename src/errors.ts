@@ -24,7 +24,7 @@ export const ERROR_CATALOG = {
   USAGE: { exitCode: 2, message: (d) => s(d.message) },
   BAD_FLAG: {
     exitCode: 2,
-    message: (d) => `Invalid value for ${s(d.flag)}: ${s(d.value)}. ${s(d.hint)}`.trim(),
+    message: (d) => `Invalid value for ${s(d.flag)}: ${d.value === '' ? '""' : s(d.value)}. ${s(d.hint)}`.trim(),
   },
   FILE_NOT_FOUND: {
     exitCode: 2,
@@ -33,6 +33,10 @@ export const ERROR_CATALOG = {
   FILE_UNREADABLE: {
     exitCode: 2,
     message: (d) => `Cannot read ${s(d.file)}: ${s(d.reason)}`,
+  },
+  FILE_UNWRITABLE: {
+    exitCode: 2,
+    message: (d) => `Cannot write ${s(d.file)}: ${s(d.reason)}`,
   },
   FILE_PARSE: {
     exitCode: 2,

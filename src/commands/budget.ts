@@ -34,6 +34,7 @@ export async function readUsageFile(file: string, cwd: string): Promise<{ usage?
   let text: string;
   try {
     text = await readFile(resolve(cwd, file), 'utf8');
+    if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === 'ENOENT') return { missing: true };
     throw new SmartError('FILE_UNREADABLE', { file, reason: (e as Error).message }, { cause: e });
@@ -72,6 +73,7 @@ export function resolveLimits(opts: Record<string, unknown>, config: SmartConfig
     throw new SmartError('BAD_FLAG', { flag: '--limit', value: limitFlag, hint: 'Use either --share or --limit, not both.' });
   }
   const share = shareFlag !== undefined ? parseFloatFlag('--share', shareFlag, { min: 0, max: 1 }) : (config.budget?.share ?? DEFAULT_SHARE);
+  if (share <= 0) throw new SmartError('BAD_FLAG', { flag: '--share', value: String(shareFlag), hint: 'Expected a fraction above 0 and at most 1 (e.g. 0.1).' });
   let limit: number;
   if (limitFlag !== undefined) limit = parseIntFlag('--limit', limitFlag, { min: 0 });
   else if (shareFlag === undefined && config.budget?.limit !== undefined) limit = config.budget.limit;

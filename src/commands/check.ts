@@ -55,11 +55,14 @@ export interface CheckResult {
   updated?: { written: boolean; servers: number; tokens: number };
 }
 
+/** Text without a leading UTF-8 byte-order mark (Windows editors add one). */
+const stripBom = (text: string): string => (text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
+
 /** Labelled intents, one JSON object per line: {"intent": "...", "expected": ["server.tool", ...]}. */
 export async function readQueries(file: string, cwd: string): Promise<{ intent: string; expected: string[] }[]> {
   let text: string;
   try {
-    text = await readFile(resolve(cwd, file), 'utf8');
+    text = stripBom(await readFile(resolve(cwd, file), 'utf8'));
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === 'ENOENT') throw new SmartError('FILE_NOT_FOUND', { file }, { cause: e });
     throw new SmartError('FILE_UNREADABLE', { file, reason: (e as Error).message }, { cause: e });
@@ -85,7 +88,7 @@ export async function readQueries(file: string, cwd: string): Promise<{ intent: 
 async function readBaselineFile(file: string, cwd: string): Promise<Baseline | undefined> {
   let text: string;
   try {
-    text = await readFile(resolve(cwd, file), 'utf8');
+    text = stripBom(await readFile(resolve(cwd, file), 'utf8'));
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw new SmartError('FILE_UNREADABLE', { file, reason: (e as Error).message }, { cause: e });
@@ -214,7 +217,7 @@ export async function runCheckCommand(ctx: CommandContext, _args: string[], opts
     const current = existing ? await readFile(path, 'utf8') : undefined;
     const written = current !== text;
     if (written) await writeFileAtomic(path, text);
-    updated = { written, servers: Object.keys(fresh.servers).length, tokens: measured.reduce((n, s) => n + s.tokens, 0) };
+    updated = { written, servers: Object.keys(fresh.servers).length, tokens: Object.values(fresh.servers).reduce((n, s) => n + s.tokens, 0) };
     reference = existing ?? fresh;
   } else {
     reference = existing as Baseline;

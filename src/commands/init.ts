@@ -114,10 +114,16 @@ export async function runInitCommand(ctx: CommandContext, _args: string[], opts:
   const growthText = optionalString(opts.maxGrowth) ?? '5%';
   const growth = parseGrowthLimit(growthText);
   if (!growth) throw new SmartError('BAD_FLAG', { flag: '--max-growth', value: growthText, hint: 'Expected a percentage like "5%" or a number of tokens like "500".' });
+  // budget.share 0 is invalid in mcp-smart.config.json, so it must not be written there.
+  const parseShare = (v: unknown): number => {
+    const share = parseFloatFlag('--share', v, { min: 0, max: 1 });
+    if (share <= 0) throw new SmartError('BAD_FLAG', { flag: '--share', value: String(v), hint: 'Expected a fraction above 0 and at most 1 (e.g. 0.1).' });
+    return share;
+  };
   let answers: Answers = {
     servers: [],
     max: parseIntFlag('--max', opts.max ?? '200000', { min: 1 }),
-    share: parseFloatFlag('--share', opts.share ?? '0.1', { min: 0, max: 1 }),
+    share: parseShare(opts.share ?? '0.1'),
     maxGrowth: formatGrowthLimit(growth),
     github: opts.github === true,
   };

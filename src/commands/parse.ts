@@ -10,8 +10,10 @@ export function parseIntFlag(flag: string, value: unknown, opts: { min?: number;
   if (opts.min !== undefined && n < opts.min) {
     throw new SmartError('BAD_FLAG', { flag, value: String(value), hint: `Expected at least ${opts.min}.` });
   }
-  if (opts.max !== undefined && n > opts.max) {
-    throw new SmartError('BAD_FLAG', { flag, value: String(value), hint: `Expected at most ${opts.max}.` });
+  // Beyond 2^53 counts are no longer exact integers (and JSON shows 1e+24).
+  const max = Math.min(opts.max ?? Number.MAX_SAFE_INTEGER, Number.MAX_SAFE_INTEGER);
+  if (n > max) {
+    throw new SmartError('BAD_FLAG', { flag, value: String(value), hint: `Expected at most ${max}.` });
   }
   return n;
 }

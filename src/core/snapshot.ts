@@ -68,7 +68,7 @@ export async function readSnapshotFiles(files: string[], cwd: string): Promise<S
     }
     let doc: unknown;
     try {
-      doc = JSON.parse(text);
+      doc = JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
     } catch (e) {
       throw new SmartError('FILE_PARSE', { file: f, kind: 'JSON', reason: (e as Error).message }, { cause: e });
     }

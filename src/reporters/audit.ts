@@ -72,6 +72,13 @@ function findingCounts(r: AuditReport): string {
   return `${count('error')} error(s), ${count('warning')} warning(s), ${count('info')} info`;
 }
 
+/** "2 server(s)", or "1 of 2 servers (1 failed)" when some could not be reached (their tools are not counted). */
+function serversPhrase(r: AuditReport): string {
+  const failed = r.servers.filter((s) => s.status === 'error').length;
+  if (failed === 0) return `${r.servers.length} server(s)`;
+  return `${r.servers.length - failed} of ${r.servers.length} servers (${failed} failed)`;
+}
+
 function anthropicLine(r: AuditReport): string | undefined {
   if (!r.anthropic) return undefined;
   return `Anthropic count (${r.anthropic.model}): ${formatTokens(r.anthropic.total)} tokens — ${r.anthropic.servers.map((s) => `${s.name} ${formatTokens(s.tokens)}`).join(', ')}`;
@@ -80,7 +87,7 @@ function anthropicLine(r: AuditReport): string | undefined {
 export function renderAuditTable(r: AuditReport, opts: { top: number; chalk: ChalkInstance }): string {
   const { chalk } = opts;
   const out: string[] = [];
-  out.push(chalk.bold(`Tool context: ${formatTokens(r.totals.tokens.full)} tokens for ${r.totals.toolCount} tools on ${r.servers.length} server(s) — ${formatShare(r.totals.tokens.full / r.window)} of a ${formatTokens(r.window)}-token window`));
+  out.push(chalk.bold(`Tool context: ${formatTokens(r.totals.tokens.full)} tokens for ${r.totals.toolCount} tools on ${serversPhrase(r)} — ${formatShare(r.totals.tokens.full / r.window)} of a ${formatTokens(r.window)}-token window`));
   out.push(renderTable(serverSpec(r), chalk));
   out.push(`Condensing: ${levelsLine(r)}`);
   const a = anthropicLine(r);
@@ -100,7 +107,7 @@ export function renderAuditTable(r: AuditReport, opts: { top: number; chalk: Cha
 export function renderAuditMarkdown(r: AuditReport, opts: { top: number }): string {
   const out: string[] = [];
   out.push('## MCP tool context audit', '');
-  out.push(`**${formatTokens(r.totals.tokens.full)} tokens** for ${r.totals.toolCount} tools on ${r.servers.length} server(s): ${formatShare(r.totals.tokens.full / r.window)} of a ${formatTokens(r.window)}-token window.`, '');
+  out.push(`**${formatTokens(r.totals.tokens.full)} tokens** for ${r.totals.toolCount} tools on ${serversPhrase(r)}: ${formatShare(r.totals.tokens.full / r.window)} of a ${formatTokens(r.window)}-token window.`, '');
   out.push(renderMarkdownTable(serverSpec(r)), '');
   out.push(`Condensing: ${levelsLine(r)}`, '');
   const a = anthropicLine(r);

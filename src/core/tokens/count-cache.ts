@@ -37,9 +37,8 @@ export async function openCountCache(cacheDir: string, encoding: Encoding): Prom
         if (typeof v === 'number' && Number.isInteger(v) && v >= 0) entries.set(k, v);
       }
     }
-  } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    if (code !== 'ENOENT' && !(e instanceof SyntaxError)) throw e;
+  } catch {
+    // Missing, corrupt or unreadable (EACCES, ENOTDIR, EISDIR…): start empty; it is only a cache.
   }
   let dirty = false;
   return {
@@ -53,7 +52,8 @@ export async function openCountCache(cacheDir: string, encoding: Encoding): Prom
       if (!dirty) return;
       const keys = [...entries.keys()];
       for (const k of keys.slice(0, Math.max(0, keys.length - MAX_ENTRIES))) entries.delete(k);
-      await writeFileAtomic(file, JSON.stringify({ format: FORMAT, encoding, counts: Object.fromEntries(entries) }));
+      // A cache that cannot be written (read-only or misplaced folder) must not fail the run.
+      await writeFileAtomic(file, JSON.stringify({ format: FORMAT, encoding, counts: Object.fromEntries(entries) })).catch(() => undefined);
       dirty = false;
     },
   };

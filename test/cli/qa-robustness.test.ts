@@ -1,0 +1,131 @@
+// QA pass: weird inputs a user can type must give exit 0/1/2/3 with a clear message, never 4.
+import { mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { runCli } from '../helpers/fake-io.js';
+import { fixture } from '../helpers/paths.js';
+
+const SNAP = fixture('snapshots', 'audit-findings.json');
+const CHECK_BASE = fixture('snapshots', 'check-base.json');
+const INTENTS = fixture('snapshots', 'check-intents.jsonl');
+const BOM = '\uFEFF';
+
+let dir: string;
+let home: string;
+const cli = (argv: string[], extraEnv: Record<string, string> = {}) =>
+  runCli(argv, { cwd: dir, env: { NO_COLOR: '1', HOME: home, MCP_SMART_CACHE_DIR: join(home, 'cache'), MCP_SMART_DATA_DIR: join(home, 'data'), ...extraEnv } });
+const jsonError = (stdout: string): { code: string; message: string } => (JSON.parse(stdout) as { error: { code: string; message: string } }).error;
+
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'mcp-smart-qa-'));
+  home = await mkdtemp(join(tmpdir(), 'mcp-smart-qa-home-'));
+});
+afterEach(async () => {
+  await rm(dir, { recursive: true, force: true });
+  await rm(home, { recursive: true, force: true });
+});
+
+describe('files saved with a UTF-8 byte-order mark (Windows editors) are read', () => {
+  it('a client config with a BOM', async () => {
+    const file = join(dir, 'mcp.json');
+    await writeFile(file, BOM + JSON.stringify({ mcpServers: { alpha: { command: 'node', args: ['server.js'] } } }));
+    const r = await cli(['--json', '-c', file, 'servers']);
+    expect(r.code).toBe(0);
+    expect((JSON.parse(r.stdout) as { servers: { name: string }[] }).servers.map((s) => s.name)).toEqual(['alpha']);
+  });
+
+  it('our own mcp-smart.config.json with a BOM', async () => {
+    await writeFile(join(dir, 'mcp-smart.config.json'), BOM + JSON.stringify({ budget: { max: 50000 } }));
+    const r = await cli(['--json', '--snapshot', SNAP, 'budget']);
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ max: 50000, limit: 5000, fits: true });
+  });
+
+  it('a baseline and labelled intents with a BOM', async () => {
+    expect((await cli(['--snapshot', CHECK_BASE, 'check', '--update'])).code).toBe(0);
+    const lock = join(dir, 'mcp-smart.lock.json');
+    await writeFile(lock, BOM + (await readFile(lock, 'utf8')));
+    await writeFile(join(dir, 'intents.jsonl'), BOM + (await readFile(INTENTS, 'utf8')));
+    const r = await cli(['--json', '--snapshot', CHECK_BASE, 'check', '--queries', 'intents.jsonl', '--min-recall', '0']);
+    expect(r.stdout).not.toContain('"error"');
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ command: 'check', passed: true, totals: { before: 807, after: 807, delta: 0 } });
+  });
+
+  it('a snapshot with a BOM', async () => {
+    await writeFile(join(dir, 'snap.json'), BOM + (await readFile(SNAP, 'utf8')));
+    const r = await cli(['--json', '--snapshot', 'snap.json', 'audit']);
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ command: 'audit', totals: { toolCount: 9 } });
+  });
+});
+
+describe('-o that cannot be written is a usage error naming the file', () => {
+  it('-o pointing at a folder: exit 2, FILE_UNWRITABLE, no temp file left behind', async () => {
+    await mkdir(join(dir, 'out'));
+    const r = await cli(['--json', '--snapshot', SNAP, 'condense', '-o', 'out']);
+    expect(r.code).toBe(2);
+    const err = jsonError(r.stdout);
+    expect(err.code).toBe('FILE_UNWRITABLE');
+    expect(err.message).toContain(join(dir, 'out'));
+    expect(await readdir(dir)).toEqual(['out']);
+  });
+
+  it('-o below a regular file (not a folder): exit 2 for budget --apply', async () => {
+    await writeFile(join(dir, 'plain'), 'x');
+    const r = await cli(['--snapshot', SNAP, 'budget', '--max', '1000', '--apply', '-o', 'plain/tools.json']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('Cannot write');
+    expect(r.stderr).toContain(join(dir, 'plain', 'tools.json'));
+    expect(r.stderr).not.toContain('Internal error');
+  });
+
+  it('check --update into a baseline path that is a folder: exit 2', async () => {
+    await mkdir(join(dir, 'lock'));
+    const r = await cli(['--snapshot', CHECK_BASE, 'check', '--update', '--baseline', 'lock']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('lock');
+    expect(r.stderr).not.toContain('Internal error');
+  });
+});
+
+describe('an unusable cache folder never fails a run (it is only a cache)', () => {
+  it('MCP_SMART_CACHE_DIR below a regular file: audit and condense still answer', async () => {
+    await writeFile(join(home, 'afile'), 'x');
+    const env = { MCP_SMART_CACHE_DIR: join(home, 'afile', 'cache') };
+    const audit = await cli(['--json', '--snapshot', SNAP, 'audit'], env);
+    expect(audit.code).toBe(0);
+    expect(JSON.parse(audit.stdout)).toMatchObject({ command: 'audit', totals: { toolCount: 9 } });
+    const condense = await cli(['--json', '--snapshot', SNAP, 'condense'], env);
+    expect(condense.code).toBe(0);
+  });
+});
+
+describe('numbers a user can type', () => {
+  it('--max beyond what can be counted exactly is rejected naming the flag', async () => {
+    const r = await cli(['--json', '--snapshot', SNAP, 'budget', '--max', '999999999999999999999999']);
+    expect(r.code).toBe(2);
+    expect(jsonError(r.stdout)).toMatchObject({ code: 'BAD_FLAG' });
+    expect(jsonError(r.stdout).message).toContain('--max');
+  });
+
+  it('--share 0 is rejected like budget.share 0 in the config', async () => {
+    const r = await cli(['--snapshot', SNAP, 'budget', '--max', '1000', '--share', '0']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('--share');
+  });
+
+  it('init --share 0 is rejected instead of writing a config every later run refuses', async () => {
+    const r = await cli(['--snapshot', SNAP, 'init', '--yes', '--share', '0', '--no-baseline']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('--share');
+    expect(await readdir(dir)).toEqual([]);
+  });
+
+  it('an empty flag value is shown as "" in the message', async () => {
+    const r = await cli(['--json', '--url', '', 'audit']);
+    expect(r.code).toBe(2);
+    expect(jsonError(r.stdout).message).toContain('Invalid value for --url: "".');
+  });
+});
