@@ -1,5 +1,4 @@
 /** `audit`: token cost per server and tool, condensing potential, findings. */
-import { homedir } from 'node:os';
 import { atOrAbove, countAudit, renderAudit, SEVERITIES, type AuditResult, type Severity } from '../core/audit/index.js';
 import { userCacheDir } from '../core/paths.js';
 import { ANTHROPIC_DEFAULT_MODEL, countToolsWithAnthropic, requireAnthropicKey, type AnthropicFigures } from '../core/tokens/anthropic.js';
@@ -7,7 +6,7 @@ import { createTokenCounter, prepareCounter, type RenderStyle, type TokenCounter
 import { renderAuditMarkdown, renderAuditTable } from '../reporters/audit.js';
 import { renderJson } from '../reporters/format.js';
 import type { CommandContext, CommandOutcome } from './context.js';
-import { loadServers, serverFailureCode } from './load.js';
+import { loadServers, pathEnvOf, serverFailureCode } from './load.js';
 import { parseChoiceFlag, parseIntFlag } from './parse.js';
 
 export const RENDER_STYLES: readonly RenderStyle[] = ['json', 'cline'];
@@ -15,8 +14,7 @@ export const RENDER_STYLES: readonly RenderStyle[] = ['json', 'cline'];
 /** The count cache lives in the user cache folder; `--no-cache` turns it off along with the tool-list cache. */
 export function countCacheDir(ctx: CommandContext): string | undefined {
   if (!ctx.global.cache) return undefined;
-  const { io } = ctx;
-  return userCacheDir({ env: io.env, platform: io.platform, home: io.env.HOME || io.env.USERPROFILE || homedir() });
+  return userCacheDir(pathEnvOf(ctx));
 }
 
 /** A cache-backed counter that loads the tokenizer only if one of `texts` is not cached yet. */

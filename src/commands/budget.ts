@@ -6,11 +6,12 @@ import { condenseTool, metaTools } from '../core/condense/index.js';
 import { checkBudget, planBudget, usageFromDocument, type BudgetPlan, type BudgetVerdict, type PlanDeps } from '../core/budget/index.js';
 import { buildDiscoverIndex, loadWordVectors, rankTools, toolRefsFromSnapshots, type WordVectors } from '../core/discover/index.js';
 import { countToolTokens, createTokenCounter, type TokenCounter } from '../core/tokens/index.js';
+import { usageStorePath } from '../core/session/usage-store.js';
 import { SmartError } from '../errors.js';
 import { renderBudget } from '../reporters/budget.js';
 import type { Encoding, ServerSnapshot, SmartConfig, UsageStats } from '../types.js';
 import type { CommandContext, CommandOutcome } from './context.js';
-import { loadServers, serverFailureCode } from './load.js';
+import { loadServers, pathEnvOf, serverFailureCode } from './load.js';
 import { optionalString, parseFloatFlag, parseIntFlag } from './parse.js';
 
 export const DEFAULT_SHARE = 0.1;
@@ -163,12 +164,10 @@ export async function runBudgetCommand(ctx: CommandContext, _args: string[], opt
   const deps = planDeps(counter);
   const verdict: BudgetVerdict = checkBudget(ok, limits.max, limits.limit, deps.countTool);
 
-  let usage: UsageStats | undefined;
-  if (store) {
-    const read = await readUsageFile(store, io.cwd);
-    usage = read.usage;
-    if (read.missing) notes.push(`usage store ${store} not found`);
-  }
+  // Without --store, the usage store `replay --learn` fills (user data folder) is used when it exists.
+  const read = await readUsageFile(store ?? usageStorePath(pathEnvOf(ctx)), io.cwd);
+  const usage: UsageStats | undefined = read.usage;
+  if (store && read.missing) notes.push(`usage store ${store} not found`);
 
   let keepFull: string[] | undefined;
   if (intent) keepFull = await rankIntent(ok, intent, INTENT_K, loaded.config);
@@ -177,7 +176,7 @@ export async function runBudgetCommand(ctx: CommandContext, _args: string[], opt
   if (!verdict.fits || keepFull) {
     plan = planBudget({ servers: ok, limit: limits.limit, usage, keepFull }, deps);
     if (!keepFull) {
-      if (!usage) notes.push('no usage data (pass --store <file>): least-used servers were taken to be the largest; no tools were dropped');
+      if (!usage) notes.push('no usage data (run `mcp-smart replay <recordings> --learn`, or pass --store <file>): least-used servers were taken to be the largest; no tools were dropped');
     }
   }
 

@@ -3,7 +3,7 @@ import { homedir } from 'node:os';
 import { SmartError } from '../errors.js';
 import { loadServerDefinitions, type DefinitionRequest, type DefinitionResult } from '../core/config/index.js';
 import { readSnapshotFiles } from '../core/snapshot.js';
-import { userCacheDir } from '../core/paths.js';
+import { userCacheDir, type PathEnv } from '../core/paths.js';
 import type { ServerSnapshot, SmartConfig } from '../types.js';
 import type { CommandContext } from './context.js';
 import { createProgress } from './progress.js';
@@ -16,6 +16,12 @@ export interface LoadedServers {
 }
 
 const DEFAULT_CACHE_TTL_SECONDS = 3600;
+
+/** The user's home, env and platform, for locating per-user cache and data folders. */
+export function pathEnvOf(ctx: CommandContext): PathEnv {
+  const { io } = ctx;
+  return { env: io.env, platform: io.platform, home: io.env.HOME || io.env.USERPROFILE || homedir() };
+}
 
 /** Reads server definitions (no connecting) from the global options. */
 export async function loadDefinitions(ctx: CommandContext): Promise<DefinitionResult> {
@@ -31,7 +37,7 @@ function definitionRequest(ctx: CommandContext): DefinitionRequest {
     cwd: io.cwd,
     env: io.env,
     platform: io.platform,
-    home: io.env.HOME || io.env.USERPROFILE || homedir(),
+    home: pathEnvOf(ctx).home,
     nodePath: process.execPath,
   };
 }
@@ -64,7 +70,6 @@ export async function loadServers(ctx: CommandContext): Promise<LoadedServers> {
     global.server,
   );
   if (enabled.length === 0) throw new SmartError('NO_SERVERS');
-  const home = io.env.HOME || io.env.USERPROFILE || homedir();
   const ttlSeconds = definitions.config.cache?.ttlSeconds ?? DEFAULT_CACHE_TTL_SECONDS;
   const progress = createProgress(ctx, enabled.length);
   // The SDK is loaded only when connecting live, so snapshot runs start fast.
@@ -72,7 +77,7 @@ export async function loadServers(ctx: CommandContext): Promise<LoadedServers> {
   const servers = await connectServers(enabled, {
     timeoutMs: global.timeoutMs,
     signal: io.signal,
-    cache: global.cache && ttlSeconds > 0 ? { dir: userCacheDir({ env: io.env, platform: io.platform, home }), ttlMs: ttlSeconds * 1000, now: Date.now() } : null,
+    cache: global.cache && ttlSeconds > 0 ? { dir: userCacheDir(pathEnvOf(ctx)), ttlMs: ttlSeconds * 1000, now: Date.now() } : null,
     onProgress: progress.update,
     captureStderr: global.debug,
   });

@@ -1,6 +1,5 @@
 /** `replay <paths...>`: ranking quality on recorded sessions, usage learning (--learn), weight tuning (--tune). */
 import { readFile } from 'node:fs/promises';
-import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { writeFileAtomic } from '../atomic-write.js';
 import {
@@ -27,7 +26,7 @@ import { SmartError } from '../errors.js';
 import { renderReplay } from '../reporters/replay.js';
 import type { EngineName, SmartConfig } from '../types.js';
 import type { CommandContext, CommandOutcome } from './context.js';
-import { loadServers, serverFailureCode } from './load.js';
+import { loadServers, pathEnvOf, serverFailureCode } from './load.js';
 import { optionalString, parseFloatFlag, parseIntFlag } from './parse.js';
 
 export interface ReplayTuned {
@@ -90,6 +89,11 @@ export async function runReplayCommand(ctx: CommandContext, args: string[], opts
   const warn = (w: string): void => io.stderr(`warning: ${w}\n`);
 
   const read = await readSessionFiles(args, io.cwd);
+  if (read.files.length === 0) {
+    throw new SmartError('USAGE', {
+      message: `No recordings found in ${args.join(', ')}. replay reads Claude Code transcripts (*.jsonl), Cline/Roo api_conversation_history.json and labelled intents (.jsonl).`,
+    });
+  }
   const { servers, config } = await loadServers(ctx);
   const refs = toolRefsFromSnapshots(servers);
   const set = buildCases(read.sessions, refs.map((r) => ({ id: r.id, server: r.server, tool: r.tool.name })));
@@ -111,7 +115,7 @@ export async function runReplayCommand(ctx: CommandContext, args: string[], opts
   const engines = (['hybrid', 'keyword', 'bm25', ...(vectors ? ['semantic' as const] : [])] as EngineName[]).map((engine) => ({ engine, rank: rankWith(engine) }));
   const metrics = replayCases(set.cases, { engines, categorize, ttlMs, topDepth: k });
 
-  const counter = await createTokenCounter(global.encoding, global.cache ? { cacheDir: userCacheDir(pathEnv(ctx)) } : {});
+  const counter = await createTokenCounter(global.encoding, global.cache ? { cacheDir: userCacheDir(pathEnvOf(ctx)) } : {});
   const tokensOf = new Map(refs.map((r) => [r.id, countToolTokens(r.tool, counter, 'json', r.server)]));
   await counter.flush?.();
 
@@ -159,10 +163,6 @@ export async function runReplayCommand(ctx: CommandContext, args: string[], opts
   return { result, exitCode };
 }
 
-function pathEnv(ctx: CommandContext): { env: Record<string, string | undefined>; platform: NodeJS.Platform; home: string } {
-  const { io } = ctx;
-  return { env: io.env, platform: io.platform, home: io.env.HOME || io.env.USERPROFILE || homedir() };
-}
 
 async function shippedVectors(): Promise<WordVectors | undefined> {
   try {
@@ -186,7 +186,7 @@ async function learn(
   cases: ReplayCase[],
   opts: { now: number; ttlDays: number; categorize: (intent: string) => string },
 ): Promise<ReplayLearned> {
-  const file = store ? resolve(ctx.io.cwd, store) : usageStorePath(pathEnv(ctx));
+  const file = store ? resolve(ctx.io.cwd, store) : usageStorePath(pathEnvOf(ctx));
   let fresh = 0;
   let already = 0;
   let before = 0;

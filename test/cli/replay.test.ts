@@ -106,3 +106,13 @@ describe('replay (fixtures/sessions against fixtures/snapshots/replay-demo.json)
     expect(r.stdout).toMatch(/Tokens: top 5 tools/);
   });
 });
+
+describe('replay with nothing to read', () => {
+  it('exits 2 and says what it reads when a folder holds no recordings', async () => {
+    const empty = mkdtempSync(join(tmpdir(), 'mcp-smart-empty-'));
+    const r = await runCli(['--snapshot', fixture('snapshots', 'replay-demo.json'), 'replay', empty]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(`No recordings found in ${empty}`);
+    expect(r.stdout).toBe('');
+  });
+});

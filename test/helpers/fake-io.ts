@@ -1,4 +1,7 @@
 // An in-memory Io for in-process CLI tests: run(argv, io) with captured stdout/stderr.
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { run } from '../../src/cli.js';
 import type { Io } from '../../src/io.js';
 
@@ -6,6 +9,15 @@ export interface FakeIo extends Io {
   out: string[];
   err: string[];
 }
+
+// One scratch home per test process: tests never read or write the real user's configs, caches or usage store.
+const SCRATCH = mkdtempSync(join(tmpdir(), 'mcp-smart-test-home-'));
+const DEFAULT_ENV = {
+  NO_COLOR: '1',
+  HOME: SCRATCH,
+  MCP_SMART_CACHE_DIR: join(SCRATCH, 'cache'),
+  MCP_SMART_DATA_DIR: join(SCRATCH, 'data'),
+};
 
 export function fakeIo(overrides: Partial<Io> = {}): FakeIo {
   const out: string[] = [];
@@ -15,7 +27,7 @@ export function fakeIo(overrides: Partial<Io> = {}): FakeIo {
     err,
     stdout: (t) => void out.push(t),
     stderr: (t) => void err.push(t),
-    env: { NO_COLOR: '1' },
+    env: { ...DEFAULT_ENV },
     cwd: process.cwd(),
     stdoutIsTTY: false,
     stderrIsTTY: false,
