@@ -1,7 +1,7 @@
 /** `budget`: does the tool context fit; if not, a plan that fits. */
-import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { writeFileAtomic } from '../atomic-write.js';
+import { readJsonFile } from '../read-file.js';
 import { condenseTool, metaTools } from '../core/condense/index.js';
 import { checkBudget, planBudget, usageFromDocument, type BudgetPlan, type BudgetVerdict, type PlanDeps } from '../core/budget/index.js';
 import { buildDiscoverIndex, loadWordVectors, rankTools, toolRefsFromSnapshots, type WordVectors } from '../core/discover/index.js';
@@ -32,20 +32,8 @@ export function planDeps(counter: TokenCounter): PlanDeps {
 
 /** `{usage}` from a usage store file, or `{missing: true}` when the file does not exist. */
 export async function readUsageFile(file: string, cwd: string): Promise<{ usage?: UsageStats; missing?: boolean }> {
-  let text: string;
-  try {
-    text = await readFile(resolve(cwd, file), 'utf8');
-    if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return { missing: true };
-    throw new SmartError('FILE_UNREADABLE', { file, reason: (e as Error).message }, { cause: e });
-  }
-  let doc: unknown;
-  try {
-    doc = JSON.parse(text);
-  } catch (e) {
-    throw new SmartError('FILE_PARSE', { file, kind: 'JSON', reason: (e as Error).message }, { cause: e });
-  }
+  const doc = await readJsonFile(file, cwd);
+  if (doc === undefined) return { missing: true };
   const usage = usageFromDocument(doc);
   if (!usage) throw new SmartError('FILE_PARSE', { file, kind: 'usage store', reason: 'no "tools" object' });
   return { usage };

@@ -2,6 +2,7 @@
 import { appendFile, readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { writeFileAtomic } from '../atomic-write.js';
+import { parseJsonText, readJsonFile, readTextFile } from '../read-file.js';
 import {
   DEFAULT_MAX_GROWTH,
   buildBaseline,
@@ -55,28 +56,14 @@ export interface CheckResult {
   updated?: { written: boolean; servers: number; tokens: number };
 }
 
-/** Text without a leading UTF-8 byte-order mark (Windows editors add one). */
-const stripBom = (text: string): string => (text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
-
 /** Labelled intents, one JSON object per line: {"intent": "...", "expected": ["server.tool", ...]}. */
 export async function readQueries(file: string, cwd: string): Promise<{ intent: string; expected: string[] }[]> {
-  let text: string;
-  try {
-    text = stripBom(await readFile(resolve(cwd, file), 'utf8'));
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT') throw new SmartError('FILE_NOT_FOUND', { file }, { cause: e });
-    throw new SmartError('FILE_UNREADABLE', { file, reason: (e as Error).message }, { cause: e });
-  }
+  const text = await readTextFile(file, cwd);
+  if (text === undefined) throw new SmartError('FILE_NOT_FOUND', { file, hint: 'Check the path given to --queries.' });
   const cases: { intent: string; expected: string[] }[] = [];
   text.split(/\r?\n/).forEach((line, i) => {
     if (line.trim() === '') return;
-    let doc: unknown;
-    try {
-      doc = JSON.parse(line);
-    } catch (e) {
-      throw new SmartError('FILE_PARSE', { file: `${file}:${i + 1}`, kind: 'JSON', reason: (e as Error).message }, { cause: e });
-    }
-    const d = doc as { intent?: unknown; expected?: unknown };
+    const d = parseJsonText(line, `${file}:${i + 1}`) as { intent?: unknown; expected?: unknown };
     if (typeof d.intent !== 'string' || !Array.isArray(d.expected) || !d.expected.every((x) => typeof x === 'string')) {
       throw new SmartError('FILE_PARSE', { file: `${file}:${i + 1}`, kind: 'labelled intent', reason: 'expected {"intent": string, "expected": [string]}' });
     }
@@ -86,19 +73,8 @@ export async function readQueries(file: string, cwd: string): Promise<{ intent: 
 }
 
 async function readBaselineFile(file: string, cwd: string): Promise<Baseline | undefined> {
-  let text: string;
-  try {
-    text = stripBom(await readFile(resolve(cwd, file), 'utf8'));
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw new SmartError('FILE_UNREADABLE', { file, reason: (e as Error).message }, { cause: e });
-  }
-  let doc: unknown;
-  try {
-    doc = JSON.parse(text);
-  } catch (e) {
-    throw new SmartError('FILE_PARSE', { file, kind: 'JSON', reason: (e as Error).message }, { cause: e });
-  }
+  const doc = await readJsonFile(file, cwd);
+  if (doc === undefined) return undefined;
   const parsed = parseBaseline(doc);
   if (!parsed.ok) throw new SmartError('CONFIG_INVALID', { file, key: parsed.path, reason: `${parsed.reason}. Recreate it with: mcp-smart check --update` });
   return parsed.value;

@@ -1,5 +1,4 @@
 /** `replay <paths...>`: ranking quality on recorded sessions, usage learning (--learn), weight tuning (--tune). */
-import { readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { writeFileAtomic } from '../atomic-write.js';
 import {
@@ -23,6 +22,7 @@ import { DAY_MS, learnFromCases, mergeUsage } from '../core/session/usage.js';
 import { updateUsageStore, usageStorePath } from '../core/session/usage-store.js';
 import { countToolTokens, createTokenCounter } from '../core/tokens/index.js';
 import { SmartError } from '../errors.js';
+import { readJsonFile } from '../read-file.js';
 import { renderReplay } from '../reporters/replay.js';
 import type { EngineName, SmartConfig } from '../types.js';
 import type { CommandContext, CommandOutcome } from './context.js';
@@ -220,19 +220,11 @@ async function learn(
 
 /** Read-modify-write of our own config file: only `weights` changes; other keys are kept. */
 async function writeWeights(file: string, weights: HybridWeights): Promise<string> {
-  let doc: Record<string, unknown> = {};
-  try {
-    const parsed: unknown = JSON.parse(await readFile(file, 'utf8'));
-    if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
-      throw new SmartError('FILE_PARSE', { file, kind: 'mcp-smart config', reason: 'the top level is not an object' });
-    }
-    doc = parsed as Record<string, unknown>;
-  } catch (e) {
-    if (e instanceof SmartError) throw e;
-    if ((e as NodeJS.ErrnoException).code !== 'ENOENT') {
-      throw new SmartError('FILE_PARSE', { file, kind: 'JSON', reason: (e as Error).message }, { cause: e });
-    }
+  const parsed = (await readJsonFile(file, '.')) ?? {};
+  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
+    throw new SmartError('FILE_PARSE', { file, kind: 'mcp-smart config', reason: 'the top level is not an object' });
   }
+  const doc = parsed as Record<string, unknown>;
   doc.weights = weights;
   await writeFileAtomic(file, JSON.stringify(doc, null, 2) + '\n');
   return file;

@@ -1,7 +1,6 @@
 /** Snapshot files: build one from ServerSnapshots, and read, validate and merge saved ones. */
-import { readFile } from 'node:fs/promises';
-import { resolve } from 'node:path';
 import { SmartError } from '../errors.js';
+import { readJsonFile } from '../read-file.js';
 import { SNAPSHOT_FORMAT, type ServerSnapshot, type Snapshot } from '../types.js';
 
 /** The snapshot document. Drops in-memory-only fields (stderr, timings, cache flag). */
@@ -57,21 +56,8 @@ export function parseSnapshot(doc: unknown, file: string): Snapshot {
 export async function readSnapshotFiles(files: string[], cwd: string): Promise<ServerSnapshot[]> {
   const byName = new Map<string, ServerSnapshot>();
   for (const f of files) {
-    const path = resolve(cwd, f);
-    let text: string;
-    try {
-      text = await readFile(path, 'utf8');
-    } catch (e) {
-      const code = (e as NodeJS.ErrnoException).code;
-      if (code === 'ENOENT') throw new SmartError('FILE_NOT_FOUND', { file: f, hint: 'Create a snapshot with: mcp-smart dump -o ' + f }, { cause: e });
-      throw new SmartError('FILE_UNREADABLE', { file: f, reason: String((e as Error).message) }, { cause: e });
-    }
-    let doc: unknown;
-    try {
-      doc = JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
-    } catch (e) {
-      throw new SmartError('FILE_PARSE', { file: f, kind: 'JSON', reason: (e as Error).message }, { cause: e });
-    }
+    const doc = await readJsonFile(f, cwd);
+    if (doc === undefined) throw new SmartError('FILE_NOT_FOUND', { file: f, hint: 'Create a snapshot with: mcp-smart dump -o ' + f });
     for (const s of parseSnapshot(doc, f).servers) byName.set(s.name, s);
   }
   return [...byName.values()];

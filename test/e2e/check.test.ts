@@ -1,12 +1,12 @@
 // The CI gate end to end: the built CLI (bin/mcp-smart.js → dist) against fixture snapshots and a live fixture server.
 // Needs `npx tsc -p tsconfig.json` first.
-import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { BIN, REPO, fixture } from '../helpers/paths.js';
+import { REPO, fixture } from '../helpers/paths.js';
+import { spawnCli, type SpawnRun } from '../helpers/spawn-cli.js';
 
 const BASE = fixture('snapshots', 'check-base.json');
 const GROWN = fixture('snapshots', 'check-grown.json');
@@ -15,34 +15,11 @@ const TIMEOUT_MS = 30_000;
 
 let dir: string;
 
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
+type Run = SpawnRun;
 
 /** Runs the built CLI in `dir`; kills the whole process group after TIMEOUT_MS. */
 function mcpSmart(args: string[], env: Record<string, string> = {}): Promise<Run> {
-  return new Promise((resolvePromise, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], {
-      cwd: dir,
-      env: { ...process.env, NO_COLOR: '1', HOME: dir, USERPROFILE: dir, XDG_CACHE_HOME: join(dir, '.cache'), XDG_CONFIG_HOME: join(dir, '.config'), GITHUB_STEP_SUMMARY: '', ...env },
-      detached: true,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    const timer = setTimeout(() => {
-      if (child.pid) process.kill(-child.pid, 'SIGKILL');
-    }, TIMEOUT_MS);
-    child.on('error', reject);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolvePromise({ code, stdout, stderr });
-    });
-  });
+  return spawnCli(args, { cwd: dir, env: { ...process.env, NO_COLOR: '1', HOME: dir, USERPROFILE: dir, XDG_CACHE_HOME: join(dir, '.cache'), XDG_CONFIG_HOME: join(dir, '.config'), GITHUB_STEP_SUMMARY: '', ...env }, timeoutMs: TIMEOUT_MS });
 }
 
 const built = existsSync(join(REPO, 'dist', 'cli.js'));

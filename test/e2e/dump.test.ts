@@ -1,12 +1,13 @@
 // `mcp-smart dump` end to end: the built CLI (bin/mcp-smart.js → dist; run `npx tsc -p tsconfig.json` first)
 // against published servers and fixture servers over stdio, Streamable HTTP and SSE, misbehaving ones included.
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { BIN, REPO, fixture } from '../helpers/paths.js';
+import { REPO, fixture } from '../helpers/paths.js';
+import { processGone, spawnCli, startHttpFixture, type SpawnRun } from '../helpers/spawn-cli.js';
 
 const TIMEOUT_MS = 60_000;
 const NODE = process.execPath;
@@ -20,11 +21,7 @@ const cmd = (...args: string[]): string => [NODE, ...args].map((a) => `"${a}"`).
 let dir: string;
 let cacheDir: string;
 
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
+type Run = SpawnRun;
 
 interface SnapshotServer {
   name: string;
@@ -38,27 +35,7 @@ interface SnapshotServer {
 
 /** Runs the built CLI in a scratch folder with its own HOME and cache; kills the process group after TIMEOUT_MS. */
 function mcpSmart(args: string[], opts: { onSpawn?: (child: ChildProcess) => void } = {}): Promise<Run> {
-  return new Promise((resolvePromise, reject) => {
-    const child = spawn(NODE, [BIN, ...args], {
-      cwd: dir,
-      env: { ...process.env, NO_COLOR: '1', HOME: dir, USERPROFILE: dir, XDG_CONFIG_HOME: join(dir, '.config'), MCP_SMART_CACHE_DIR: cacheDir },
-      detached: true,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    const timer = setTimeout(() => {
-      if (child.pid) process.kill(-child.pid, 'SIGKILL');
-    }, TIMEOUT_MS);
-    child.on('error', reject);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolvePromise({ code, stdout, stderr });
-    });
-    opts.onSpawn?.(child);
-  });
+  return spawnCli(args, { cwd: dir, env: { ...process.env, NO_COLOR: '1', HOME: dir, USERPROFILE: dir, XDG_CONFIG_HOME: join(dir, '.config'), MCP_SMART_CACHE_DIR: cacheDir }, timeoutMs: TIMEOUT_MS, ...opts });
 }
 
 const servers = (run: Run): SnapshotServer[] => (JSON.parse(run.stdout) as { servers: SnapshotServer[] }).servers;
@@ -68,18 +45,6 @@ const byName = (list: SnapshotServer[], name: string): SnapshotServer => {
   return s;
 };
 
-function processGone(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch {
-    return true;
-  }
-  try {
-    return readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.startsWith('Z') === true;
-  } catch {
-    return true;
-  }
-}
 
 const built = existsSync(join(REPO, 'dist', 'cli.js'));
 
@@ -95,19 +60,7 @@ const httpChildren: ChildProcess[] = [];
 afterAll(() => {
   for (const c of httpChildren) c.kill('SIGKILL');
 });
-function startHttpServer(args: string[]): Promise<string> {
-  const child = spawn(NODE, [SERVER, ...args], { stdio: ['ignore', 'pipe', 'ignore'], timeout: TIMEOUT_MS });
-  httpChildren.push(child);
-  return new Promise((resolve, reject) => {
-    let out = '';
-    child.stdout?.on('data', (d: Buffer) => {
-      out += String(d);
-      const m = /listening (\S+)/.exec(out);
-      if (m?.[1]) resolve(m[1]);
-    });
-    child.once('exit', (code) => reject(new Error(`http fixture exited with ${code}`)));
-  });
-}
+const startHttpServer = (args: string[]): Promise<string> => startHttpFixture(SERVER, args, httpChildren);
 
 describe.skipIf(!built)('mcp-smart dump', () => {
   it('dumps the published servers, named after serverInfo.name', async () => {

@@ -1,7 +1,6 @@
 // connectServers against real processes: the published servers, our fixture servers over stdio, Streamable HTTP
 // and SSE, and every misbehaving fixture next to a good one. Also: no process is left behind.
-import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,6 +8,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { connectServers } from '../../src/core/connect/index.js';
 import type { ServerDefinition, ServerSnapshot } from '../../src/types.js';
 import { REPO, fixture } from '../helpers/paths.js';
+import { processGone, startHttpFixture } from '../helpers/spawn-cli.js';
 
 const NODE = process.execPath;
 const SERVER = fixture('servers', 'catalog-server.mjs');
@@ -42,37 +42,11 @@ const byName = (snaps: ServerSnapshot[], name: string): ServerSnapshot => {
   return s;
 };
 
-/** Gone, or a zombie nobody has reaped yet (this container's init reaps late). */
-function processGone(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch {
-    return true;
-  }
-  try {
-    return readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.startsWith('Z') === true;
-  } catch {
-    return true;
-  }
-}
 
 const pidsIn = (text: string | undefined): number[] => [...(text ?? '').matchAll(/pid (\d+)/g)].map((m) => Number(m[1]));
 
 const httpServers: ChildProcess[] = [];
-/** Starts a fixture HTTP server on a random port and returns its URL. */
-function startHttpServer(args: string[]): Promise<string> {
-  const child = spawn(NODE, [SERVER, ...args], { stdio: ['ignore', 'pipe', 'pipe'], timeout: 60_000 });
-  httpServers.push(child);
-  return new Promise((resolve, reject) => {
-    let out = '';
-    child.stdout?.on('data', (d: Buffer) => {
-      out += String(d);
-      const m = /listening (\S+)/.exec(out);
-      if (m?.[1]) resolve(m[1]);
-    });
-    child.once('exit', (code) => reject(new Error(`fixture http server exited with ${code}`)));
-  });
-}
+const startHttpServer = (args: string[]): Promise<string> => startHttpFixture(SERVER, args, httpServers);
 afterAll(() => {
   for (const c of httpServers) c.kill('SIGKILL');
 });

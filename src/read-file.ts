@@ -1,0 +1,32 @@
+/** Reading the user's files: one place for missing files, unreadable ones, byte-order marks and bad JSON. */
+import { readFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { SmartError } from './errors.js';
+
+/** Text without a leading UTF-8 byte-order mark (Windows editors add one). */
+export const stripBom = (text: string): string => (text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
+
+/** The file's text, or undefined when it does not exist. `file` is shown as given; it is resolved against `cwd`. */
+export async function readTextFile(file: string, cwd: string): Promise<string | undefined> {
+  try {
+    return stripBom(await readFile(resolve(cwd, file), 'utf8'));
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw new SmartError('FILE_UNREADABLE', { file, reason: (e as Error).message }, { cause: e });
+  }
+}
+
+/** Parses JSON text, naming the file (and line, when given as `file:line`) on failure. */
+export function parseJsonText(text: string, file: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch (e) {
+    throw new SmartError('FILE_PARSE', { file, kind: 'JSON', reason: (e as Error).message }, { cause: e });
+  }
+}
+
+/** The parsed JSON document, or undefined when the file does not exist. */
+export async function readJsonFile(file: string, cwd: string): Promise<unknown> {
+  const text = await readTextFile(file, cwd);
+  return text === undefined ? undefined : parseJsonText(text, file);
+}

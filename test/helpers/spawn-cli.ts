@@ -1,0 +1,75 @@
+// Spawning the built CLI (bin/mcp-smart.js → dist) for e2e tests, and checking that processes are gone.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { BIN } from './paths.js';
+
+export interface SpawnRun {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+export interface SpawnCliOptions {
+  cwd: string;
+  env: Record<string, string | undefined>;
+  /** The whole process group is killed after this long. */
+  timeoutMs: number;
+  onSpawn?: (child: ChildProcess) => void;
+}
+
+/** Runs `node bin/mcp-smart.js ...args` in its own process group; SIGKILLs the group on timeout. */
+export function spawnCli(args: string[], opts: SpawnCliOptions): Promise<SpawnRun> {
+  return new Promise((resolvePromise, reject) => {
+    const child = spawn(process.execPath, [BIN, ...args], {
+      cwd: opts.cwd,
+      env: opts.env,
+      detached: true,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    const timer = setTimeout(() => {
+      if (child.pid) process.kill(-child.pid, 'SIGKILL');
+    }, opts.timeoutMs);
+    child.on('error', reject);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolvePromise({ code, stdout, stderr });
+    });
+    opts.onSpawn?.(child);
+  });
+}
+
+/** Gone, or a zombie nobody has reaped yet (this container's init reaps late). */
+export function processGone(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch {
+    return true;
+  }
+  try {
+    return readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.startsWith('Z') === true;
+  } catch {
+    return true;
+  }
+}
+
+/**
+ * Starts `node <script> ...args` (a fixture server in HTTP mode that prints "listening <url>") and resolves its URL.
+ * The child is pushed onto `children` so the caller can kill it in afterAll.
+ */
+export function startHttpFixture(script: string, args: string[], children: ChildProcess[], timeoutMs = 60_000): Promise<string> {
+  const child = spawn(process.execPath, [script, ...args], { stdio: ['ignore', 'pipe', 'ignore'], timeout: timeoutMs });
+  children.push(child);
+  return new Promise((resolve, reject) => {
+    let out = '';
+    child.stdout?.on('data', (d: Buffer) => {
+      out += String(d);
+      const m = /listening (\S+)/.exec(out);
+      if (m?.[1]) resolve(m[1]);
+    });
+    child.once('exit', (code) => reject(new Error(`fixture http server ${script} exited with ${code}`)));
+  });
+}
