@@ -56,6 +56,9 @@ export async function loadServers(ctx: CommandContext): Promise<LoadedServers> {
   const { io, global } = ctx;
   if (global.snapshot.length > 0) {
     const servers = await readSnapshotFiles(global.snapshot, io.cwd);
+    if (global.adhoc.length > 0 || global.demo) {
+      io.stderr('warning: --snapshot replaces connecting, so --stdio, --url and --demo were ignored.\n');
+    }
     // Our own config (weights, patterns, thresholds) still applies when analysing a snapshot,
     // but client configs are not searched: a snapshot run must not depend on this machine's setup.
     const defs = await loadServerDefinitions({ ...definitionRequest(ctx), adhoc: [], demo: false, ownConfigOnly: true });

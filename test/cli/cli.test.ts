@@ -42,3 +42,13 @@ describe('cli', () => {
     ]);
   });
 });
+
+describe('--snapshot with live server flags', () => {
+  it('warns that --stdio and --demo are ignored when a snapshot is analysed', async () => {
+    const { fixture } = await import('../helpers/paths.js');
+    const r = await runCli(['--snapshot', fixture('snapshots', 'check-base.json'), '--stdio', 'node x.js', 'audit', '--json']);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain('--snapshot replaces connecting, so --stdio, --url and --demo were ignored');
+    expect(JSON.parse(r.stdout).command).toBe('audit');
+  });
+});
