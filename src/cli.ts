@@ -261,9 +261,13 @@ export function buildProgram(io: Io, argv: readonly string[], state: ProgramStat
 /** Entry point used by bin/mcp-smart.js. Returns the exit code. */
 export async function main(proc: ProcessLike): Promise<number> {
   const controller = new AbortController();
-  const onSigint = (): void => controller.abort(new Error('interrupted'));
-  process.once('SIGINT', onSigint);
-  process.once('SIGTERM', onSigint);
+  // Stay subscribed after the first signal: a second Ctrl-C during the bounded shutdown must not kill us
+  // before the servers' process groups are ended (they would be orphaned).
+  const onSigint = (): void => {
+    if (!controller.signal.aborted) controller.abort(new Error('interrupted'));
+  };
+  process.on('SIGINT', onSigint);
+  process.on('SIGTERM', onSigint);
   try {
     return await run(proc.argv.slice(2), processIo(proc, controller.signal));
   } finally {

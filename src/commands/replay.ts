@@ -113,7 +113,10 @@ export async function runReplayCommand(ctx: CommandContext, args: string[], opts
   const rankWith = (engine: EngineName, weights?: HybridWeights) => (intent: string, usage: RankOptions['usage'], time: number) =>
     rankTools(index, intent, { engine, k: depth, usage, now: time, patterns, ...(weights ? { weights } : {}) }).results.map((r) => r.id);
   const engines = (['hybrid', 'keyword', 'bm25', ...(vectors ? ['semantic' as const] : [])] as EngineName[]).map((engine) => ({ engine, rank: rankWith(engine) }));
-  const metrics = replayCases(set.cases, { engines, categorize, ttlMs, topDepth: k });
+  // Per-server figures use the server each call resolved to: server names may hold dots ("acme.docs").
+  const serverById = new Map(set.cases.flatMap((c) => c.calls.flatMap((call) => (call.server === undefined ? [] : [[call.id, call.server] as const]))));
+  const serverOf = (id: string): string => serverById.get(id) ?? id.split('.')[0]!;
+  const metrics = replayCases(set.cases, { engines, categorize, ttlMs, topDepth: k, serverOf });
 
   const counter = await createTokenCounter(global.encoding, global.cache ? { cacheDir: userCacheDir(pathEnvOf(ctx)) } : {});
   const tokensOf = new Map(refs.map((r) => [r.id, countToolTokens(r.tool, counter, 'json', r.server)]));

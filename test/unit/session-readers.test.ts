@@ -151,3 +151,66 @@ describe('fixture recordings (fixtures/sessions)', () => {
     expect(readFileSync(fixture('snapshots', 'replay-demo.json'), 'utf8')).toContain('sequentialthinking');
   });
 });
+
+describe('real-world Claude Code shapes (fixtures/session-shapes)', () => {
+  const dir = fixture('session-shapes', 'claude-code');
+
+  it('keeps system reminders, compaction summaries and meta lines out of intents; sub-agent calls serve the turn that started them', async () => {
+    const r = await readSessionFiles([dir], '/');
+    expect(r.problems).toEqual([]);
+    expect(r.files.map((f) => f.format)).toEqual(['claude-code', 'claude-code']); // main transcript + subagents/agent-*.jsonl
+    expect(r.sessions).toHaveLength(1); // the sub-agent file adds no session of its own
+    const turns = r.sessions[0]!.turns;
+    expect(turns.map((t) => t.intent)).toEqual([
+      'Find the refund policy in the docs, this screenshot shows the page',
+      'Think through how to add a returns page step by step',
+    ]);
+    // Split assistant lines (one message id), the Task sub-agent's call, and the call made after /compact all
+    // belong to the first turn.
+    expect(turns[0]!.calls.map((c) => [c.rawName, c.ok])).toEqual([
+      ['mcp__acme_docs__search_docs', true],
+      ['mcp__team__kb__lookup__page', false],
+      ['mcp__filesystem__read_text_file', true],
+      ['mcp__filesystem__write_file', true],
+    ]);
+    expect(turns[0]!.calls[1]!.error).toBe('Error: page not found');
+    expect(turns[1]!.calls.map((c) => `${c.server}.${c.tool}`)).toEqual(['sequential-thinking.sequentialthinking']);
+  });
+
+  it('matches normalised and __-holding server names to the loaded tools', async () => {
+    const r = await readSessionFiles([dir], '/');
+    const known = [
+      { id: 'acme.docs.search_docs', server: 'acme.docs', tool: 'search_docs' },
+      { id: 'team__kb.lookup__page', server: 'team__kb', tool: 'lookup__page' },
+      { id: 'filesystem.read_text_file', server: 'filesystem', tool: 'read_text_file' },
+      { id: 'filesystem.write_file', server: 'filesystem', tool: 'write_file' },
+      { id: 'sequential-thinking.sequentialthinking', server: 'sequential-thinking', tool: 'sequentialthinking' },
+    ];
+    const set = buildCases(r.sessions, known);
+    expect(set.unknownTools).toEqual([]);
+    expect(set.turnsWithoutCalls).toBe(0);
+    expect(set.cases.map((c) => [c.expected, c.success])).toEqual([
+      [['acme.docs.search_docs', 'team__kb.lookup__page', 'filesystem.read_text_file', 'filesystem.write_file'], false],
+      [['sequential-thinking.sequentialthinking'], true],
+    ]);
+  });
+});
+
+describe('real-world Cline shapes (fixtures/session-shapes)', () => {
+  it('reads marketplace server names, results split over text blocks, native use_mcp_tool blocks; ui_messages.json is not a second recording', async () => {
+    const r = await readSessionFiles([fixture('session-shapes', 'cline')], '/');
+    expect(r.problems).toEqual([]);
+    expect(r.files.map((f) => f.file.replace(/^.*[\\/]/, ''))).toEqual(['api_conversation_history.json']);
+    expect(r.skipped.map((f) => f.replace(/^.*[\\/]/, ''))).toEqual(['task_metadata.json', 'ui_messages.json']);
+    const turns = r.sessions[0]!.turns;
+    expect(turns.map((t) => t.intent)).toEqual(['List the files in src and read app.ts', 'Remember that app.ts is a key fact about the project']);
+    const fs = 'github.com/modelcontextprotocol/servers/tree/main/src/filesystem';
+    expect(turns.map((t) => t.calls.map((c) => [`${c.server}.${c.tool}`, c.ok]))).toEqual([
+      [
+        [`${fs}.list_directory`, true],
+        [`${fs}.read_text_file`, false],
+      ],
+      [['memory.create_entities', true]],
+    ]);
+  });
+});

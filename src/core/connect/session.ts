@@ -118,6 +118,9 @@ async function open(def: ServerDefinition, live: Live, progress: Progress, signa
     return await connectClient(new StreamableHTTPClientTransport(url, { requestInit }), live, progress, signal, opts.timeoutMs);
   } catch (httpError) {
     if (!def.autoTransport || signal.aborted) throw httpError;
+    // Nothing listening, or no such host: an SSE attempt at the same address cannot fare better.
+    const unreachable = networkFailure(httpError);
+    if (unreachable) throw new SmartError('CONNECT_FAILED', { target: def.url, reason: unreachable }, { cause: httpError });
     await closeLive(live);
     live.client = undefined;
     live.transport = 'sse';
@@ -225,9 +228,35 @@ function describeFailure(e: unknown, def: ServerDefinition, live: Live, progress
     return new SmartError('CONNECT_EXITED', { how: exitText(exit), phase: progress.phase, tail: tail && redact(tail.slice(0, 300), secrets) }, { cause: e });
   }
   if (def.transport !== 'stdio' && progress.phase === 'initialize' && !(e instanceof McpError && e.code !== ErrorCode.ConnectionClosed)) {
-    return new SmartError('CONNECT_FAILED', { target: def.url, reason: redact(reasonOf(e), secrets) }, { cause: e });
+    return new SmartError('CONNECT_FAILED', { target: def.url, reason: networkFailure(e) ?? redact(reasonOf(e), secrets) }, { cause: e });
   }
   return new SmartError('CONNECT_PROTOCOL', { phase: progress.phase, reason: redact(reasonOf(e), secrets) }, { cause: e });
+}
+
+const NETWORK_FAILURES: Record<string, string> = {
+  ECONNREFUSED: 'connection refused (nothing is listening there; is the server running?)',
+  ENOTFOUND: 'host not found (check the URL)',
+  EAI_AGAIN: 'host name lookup failed (check the URL and the network)',
+  EHOSTUNREACH: 'host unreachable',
+  ENETUNREACH: 'network unreachable',
+};
+
+/** The plain reason when fetch failed before any HTTP exchange (the code sits in `cause`, or in an AggregateError). */
+export function networkFailure(e: unknown): string | undefined {
+  const queue: unknown[] = [e];
+  for (let i = 0; i < queue.length && i < 16; i++) {
+    const x = queue[i];
+    if (typeof x !== 'object' || x === null) continue;
+    const code = (x as { code?: unknown }).code;
+    if (typeof code === 'string' && NETWORK_FAILURES[code]) return NETWORK_FAILURES[code];
+    // The SSE transport keeps only the text ("SSE error: TypeError: fetch failed: connect ECONNREFUSED …").
+    const named = /\b(ECONNREFUSED|ENOTFOUND|EAI_AGAIN|EHOSTUNREACH|ENETUNREACH)\b/.exec(String((x as { message?: unknown }).message ?? ''));
+    if (named) return NETWORK_FAILURES[named[1]!];
+    queue.push((x as { cause?: unknown }).cause, (x as { event?: unknown }).event);
+    const errors = (x as { errors?: unknown }).errors;
+    if (Array.isArray(errors)) queue.push(...errors);
+  }
+  return undefined;
 }
 
 /** An error's message plus its cause's (fetch hides ECONNREFUSED in `cause`). */

@@ -4,6 +4,8 @@ import type { RecordedCall, RecordedSession } from './model.js';
 export interface CaseCall {
   /** `server.tool`, with the server named as in the loaded tool set when it could be matched. */
   id: string;
+  /** The server part of `id` (server names may themselves hold dots); set by buildCases. */
+  server?: string;
   ok: boolean;
   /** False when the result was not recorded (counted as a success). */
   known: boolean;
@@ -45,21 +47,21 @@ export interface KnownTool {
 /** Claude Code rewrites server names to [a-zA-Z0-9_-] in tool names; compare on that form. */
 export const normalizeServerName = (name: string): string => name.replace(/[^a-zA-Z0-9_-]/g, '_');
 
-function makeResolver(known: KnownTool[] | undefined): (call: RecordedCall) => { id: string; known: boolean } {
-  const exact = new Map<string, string>();
-  const loose = new Map<string, string>();
+function makeResolver(known: KnownTool[] | undefined): (call: RecordedCall) => { id: string; server: string; known: boolean } {
+  const exact = new Map<string, KnownTool>();
+  const loose = new Map<string, KnownTool>();
   for (const t of known ?? []) {
-    exact.set(`${t.server}\u0000${t.tool}`, t.id);
+    exact.set(`${t.server}\u0000${t.tool}`, t);
     const key = `${normalizeServerName(t.server)}\u0000${t.tool}`;
-    if (!loose.has(key)) loose.set(key, t.id);
+    if (!loose.has(key)) loose.set(key, t);
   }
   return (call) => {
     const readings = [{ server: call.server, tool: call.tool }, ...(call.alternatives ?? [])];
     for (const r of readings) {
-      const id = exact.get(`${r.server}\u0000${r.tool}`) ?? loose.get(`${normalizeServerName(r.server)}\u0000${r.tool}`);
-      if (id !== undefined) return { id, known: true };
+      const t = exact.get(`${r.server}\u0000${r.tool}`) ?? loose.get(`${normalizeServerName(r.server)}\u0000${r.tool}`);
+      if (t !== undefined) return { id: t.id, server: t.server, known: true };
     }
-    return { id: `${call.server}.${call.tool}`, known: known === undefined };
+    return { id: `${call.server}.${call.tool}`, server: call.server, known: known === undefined };
   };
 }
 
@@ -86,7 +88,7 @@ export function buildCases(sessions: RecordedSession[], known?: KnownTool[]): Ca
           unknown.add(r.id);
           unknownCalls++;
         }
-        const call: CaseCall = { id: r.id, ok: c.ok !== false, known: c.ok !== undefined };
+        const call: CaseCall = { id: r.id, server: r.server, ok: c.ok !== false, known: c.ok !== undefined };
         if (c.latencyMs !== undefined) call.latencyMs = c.latencyMs;
         return call;
       });

@@ -20,7 +20,10 @@ export function parseMcpToolName(name: string): { server: string; tool: string; 
 }
 
 /** User text that Claude Code writes itself (slash commands, their output, interruptions) rather than the user. */
-const GENERATED_TEXT = /^\s*(<command-name>|<command-message>|<local-command-stdout>|<local-command-stderr>|<bash-input>|<bash-stdout>|<bash-stderr>|<user-memory-input>|\[Request interrupted|Caveat: The messages below)/;
+const GENERATED_TEXT = /^\s*(<command-name>|<command-message>|<local-command-caveat>|<local-command-stdout>|<local-command-stderr>|<bash-input>|<bash-stdout>|<bash-stderr>|<user-memory-input>|\[Request interrupted|Caveat: The messages below)/;
+
+/** Context Claude Code appends to what the user typed (open files, hook output): not part of the intent. */
+const SYSTEM_REMINDER = /<system-reminder>[\s\S]*?(<\/system-reminder>|$)/g;
 
 interface Pending {
   call: RecordedCall;
@@ -76,11 +79,12 @@ export function readClaudeCodeTranscript(text: string, file: string): ReadResult
           if (block.is_error === true) p.call.error = resultText(block.content).slice(0, 200);
           if (p.time !== undefined && time !== undefined && time >= p.time) p.call.latencyMs = time - p.time;
         } else if (block.type === 'text' && typeof block.text === 'string') {
-          texts.push(block.text);
+          texts.push(block.text.replace(SYSTEM_REMINDER, ''));
         }
       }
-      // Sub-agent prompts (sidechains) and meta lines are written by the agent, not the user.
-      if (event.isSidechain === true || event.isMeta === true) continue;
+      // Sub-agent prompts (sidechains), meta lines and the model's /compact summary are not the user's words;
+      // calls after a compaction still serve the turn that was in progress.
+      if (event.isSidechain === true || event.isMeta === true || event.isCompactSummary === true || event.isVisibleInTranscriptOnly === true) continue;
       const intent = texts.filter((t) => !GENERATED_TEXT.test(t)).join('\n').trim();
       if (intent === '') continue;
       let session = sessions.get(sessionId);
