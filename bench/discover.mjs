@@ -73,6 +73,18 @@ function macroRecall5(tools, cases, vectors) {
   };
 }
 
+function multiIntent(cases, k = 3, max = 1500) {
+  const joins = [', and ', '. ', ' and then ', '; '];
+  const out = [];
+  for (let i = 0; i + k <= cases.length && out.length < max; i += k) {
+    const group = cases.slice(i, i + k);
+    const expected = [...new Set(group.map((c) => c.expected[0]))];
+    if (expected.length < k) continue;
+    out.push({ intent: group.map((c, j) => (j ? joins[(i + j) % joins.length] : '') + c.intent.replace(/[.?!]+$/, '')).join(''), expected });
+  }
+  return out;
+}
+
 /** A synthetic corpus of n tools: the real tools repeated on renamed servers. */
 function scaled(tools, n) {
   const out = [];
@@ -87,6 +99,10 @@ function scaled(tools, n) {
 const vectors = await loadWordVectors();
 const live = loadLiveMcpBench();
 const meta = loadMetaTool();
+// Multi-step tasks made only of MetaTool queries (LiveMCPBench-like long intents, without touching it):
+// three consecutive queries of one split with distinct tools, joined as clauses.
+meta.multiTune = multiIntent(meta.tune);
+meta.multiTest = multiIntent(meta.test);
 console.log(`node ${process.version}; ${new Date().toISOString()}`);
 console.log(`word vectors: ${vectors.size} words × ${vectors.dims}d`);
 
@@ -95,6 +111,17 @@ const t0 = performance.now();
 const tuned = tuneOnMetaTool(meta.tools, meta.tune.filter((_, i) => i % 3 === 0), vectors);
 console.log(`\ntuning: ${tuned.tried} weight sets on ${Math.ceil(meta.tune.length / 3)} MetaTool tuning queries in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
 console.log(`  best: ${JSON.stringify(tuned.best.weights)}  (tuning R@5 ${f3(tuned.best.metrics.recallAt['5'])}, MRR ${f3(tuned.best.metrics.mrr)}); the shipped defaults are reported below`);
+// Clause ranking of multi-step intents (weights.fusion.clauses / clauseSemantic), chosen on the tuning split: its single queries must
+// not lose, its multi-intent tasks should gain.
+{
+  const index = buildDiscoverIndex(meta.tools, { vectors });
+  const tuneSingle = meta.tune;
+  console.log('\nclause ranking on the MetaTool tuning split (R@5 single queries / multi-intent tasks):');
+  for (const fusion of [[0, 0], [0, 0.5], [0, 0.75], [0, 1], [0.25, 0.75], [0.5, 1], [0.5, 0]].map(([clauses, clauseSemantic]) => ({ clauses, clauseSemantic }))) {
+    const r = (cases) => evaluateRankings(cases, (q) => rankTools(index, q, { engine: 'hybrid', k: 10, weights: { fusion } }).results.map((x) => x.tool)).recallAt['5'];
+    console.log(`  ${JSON.stringify(fusion).padEnd(38)} ${f3(r(tuneSingle))} / ${f3(r(meta.multiTune))}`);
+  }
+}
 
 // 2. Quality with the shipped defaults.
 const metaTest = quick ? meta.test.slice(0, 3000) : meta.test;
@@ -102,6 +129,7 @@ const results = {
   live: evaluateDataset(`LiveMCPBench (${live.cases.length}/${live.tasks} tasks with a resolvable label)`, live.tools, live.cases, vectors),
   metaSingle: evaluateDataset('MetaTool single-tool, held-out split', meta.tools, metaTest, vectors),
   metaGolden: evaluateDataset('MetaTool two-tool golden set', meta.tools, meta.golden, vectors),
+  metaMulti: evaluateDataset('MetaTool multi-intent tasks (3 held-out queries each)', meta.tools, meta.multiTest, vectors),
 };
 const macro = macroRecall5(meta.tools, metaTest, vectors);
 console.log(`  macro R@5 (per tool): plain BM25 ${f3(macro.plain)}, hybrid ${f3(macro.hybrid)}`);
@@ -110,22 +138,30 @@ console.log(`  macro R@5 (per tool): plain BM25 ${f3(macro.plain)}, hybrid ${f3(
 const realTools = [...live.tools, ...meta.tools];
 const queries = [...live.cases.map((c) => c.intent), ...meta.golden.slice(0, 200).map((c) => c.intent)];
 console.log('\nscaling (synthetic corpus of real tools on renamed servers):');
+const scale = {};
 for (const n of [1_000, 10_000, 100_000]) {
   const tools = scaled(realTools, n);
   const b0 = performance.now();
   const index = buildDiscoverIndex(tools, { vectors });
   const build = performance.now() - b0;
   const lat = {};
+  // Two passes over the queries: the first includes JIT warm-up of this index's code paths (reported for
+  // hybrid as "first pass"), the second is the steady state of a long-lived process (the p50/p99 below).
+  const firstPass = {};
   for (const engine of ['bm25', 'hybrid']) {
-    const times = [];
-    for (const q of queries) {
-      const t = performance.now();
-      rankTools(index, q, { engine, k: 5 });
-      times.push(performance.now() - t);
+    for (const pass of [0, 1]) {
+      const times = [];
+      for (const q of queries) {
+        const t = performance.now();
+        rankTools(index, q, { engine, k: 5 });
+        times.push(performance.now() - t);
+      }
+      if (pass === 0) firstPass[engine] = times;
+      else lat[engine] = times;
     }
-    lat[engine] = times;
   }
-  console.log(`  ${String(n).padStart(7)} tools: index build ${build.toFixed(0)} ms; query p50/p99 bm25 ${ms(pct(lat.bm25, 50))}/${ms(pct(lat.bm25, 99))}, hybrid ${ms(pct(lat.hybrid, 50))}/${ms(pct(lat.hybrid, 99))}`);
+  scale[n] = { build, hybridP50: pct(lat.hybrid, 50), firstP50: pct(firstPass.hybrid, 50) };
+  console.log(`  ${String(n).padStart(7)} tools: index build ${build.toFixed(0)} ms; query p50/p99 bm25 ${ms(pct(lat.bm25, 50))}/${ms(pct(lat.bm25, 99))}, hybrid ${ms(pct(lat.hybrid, 50))}/${ms(pct(lat.hybrid, 99))} (first pass, cold JIT: hybrid p50 ${ms(pct(firstPass.hybrid, 50))})`);
 }
 
 // 4. Cold start: the CLI from a snapshot of the LiveMCPBench tools, spawn to printed result.
@@ -134,29 +170,43 @@ const snap = join(dir, 'snapshot.json');
 const byServer = new Map();
 for (const t of live.tools) byServer.set(t.server, [...(byServer.get(t.server) ?? []), t.tool]);
 writeFileSync(snap, JSON.stringify({ format: 'mcp-smart/snapshot@1', createdAt: '2025-01-01T00:00:00.000Z', servers: [...byServer].map(([name, tools]) => ({ name, transport: 'stdio', status: 'ok', tools })) }));
-const walls = [];
-let failed = '';
-for (let i = 0; i < 7; i++) {
+const env = { ...process.env, NO_COLOR: '1', MCP_SMART_DATA_DIR: dir, MCP_SMART_CACHE_DIR: dir };
+const intent = 'find academic papers about tool retrieval';
+const runCli = (extra = []) => {
   const t = performance.now();
-  const r = spawnSync(process.execPath, [join(REPO, 'bin', 'mcp-smart.js'), '--snapshot', snap, 'discover', 'find academic papers about tool retrieval'], {
-    cwd: dir,
-    timeout: 30_000,
-    env: { ...process.env, NO_COLOR: '1', MCP_SMART_DATA_DIR: dir, MCP_SMART_CACHE_DIR: dir },
-  });
-  walls.push(performance.now() - t);
-  if (r.status !== 0) failed = `exit ${r.status}: ${String(r.stderr).split('\n')[0]}`;
+  const r = spawnSync(process.execPath, [join(REPO, 'bin', 'mcp-smart.js'), '--snapshot', snap, ...extra, 'discover', intent], { cwd: dir, timeout: 30_000, env });
+  return { wall: performance.now() - t, failed: r.status !== 0 ? `exit ${r.status}: ${String(r.stderr).split('\n')[0]}` : '' };
+};
+let failed = '';
+const first = runCli();
+const walls = [];
+const uncached = [];
+for (let i = 0; i < 9; i++) {
+  const a = runCli();
+  const b = runCli(['--no-cache']);
+  walls.push(a.wall);
+  uncached.push(b.wall);
+  failed ||= a.failed || b.failed;
 }
 const nodeOnly = [];
-for (let i = 0; i < 5; i++) {
+for (let i = 0; i < 9; i++) {
   const t = performance.now();
   spawnSync(process.execPath, ['-e', '0'], { timeout: 30_000 });
   nodeOnly.push(performance.now() - t);
 }
-console.log(`\ncold start: mcp-smart --snapshot (527 tools) discover: median ${pct(walls, 50).toFixed(0)} ms wall (bare node -e 0: ${pct(nodeOnly, 50).toFixed(0)} ms)${failed ? `  FAILED ${failed}` : ''}`);
+const coldMs = pct(walls, 50);
+console.log(
+  `\ncold start: mcp-smart --snapshot (527 tools) discover, spawn to printed result, median of 9: ${coldMs.toFixed(0)} ms wall with the tool-vector cache ` +
+    `(first run, writing it: ${first.wall.toFixed(0)} ms); --no-cache ${pct(uncached, 50).toFixed(0)} ms; bare node -e 0: ${pct(nodeOnly, 50).toFixed(0)} ms${failed ? `  FAILED ${failed}` : ''}`,
+);
 
 // 5. Goals.
 const goal = (name, ok) => console.log(`  ${ok ? 'MET ' : 'MISS'} ${name}`);
 console.log('\ngoals:');
-for (const [k, r] of Object.entries(results)) {
+for (const [k, r] of Object.entries(results).filter(([k]) => k !== 'metaMulti')) {
   goal(`${k}: hybrid R@5 ${f3(r.hybrid.recallAt['5'])} >= plain BM25 ${f3(r.baseline.recallAt['5'])} + 0.10`, r.hybrid.recallAt['5'] >= r.baseline.recallAt['5'] + 0.1);
 }
+goal(`hybrid p50 at 1,000 tools ${ms(scale[1000].hybridP50)} < 1 ms`, scale[1000].hybridP50 < 1);
+goal(`hybrid p50 at 100,000 tools ${ms(scale[100000].hybridP50)} < 20 ms`, scale[100000].hybridP50 < 20);
+goal(`index build for 10,000 tools ${scale[10000].build.toFixed(0)} ms < 500 ms`, scale[10000].build < 500);
+goal(`cold start from a snapshot ${coldMs.toFixed(0)} ms < 300 ms (with the tool-vector cache; --no-cache: ${pct(uncached, 50).toFixed(0)} ms)`, coldMs < 300);

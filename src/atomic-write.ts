@@ -6,12 +6,12 @@ import { SmartError } from './errors.js';
 let counter = 0;
 
 /** Writes `data` to `file` atomically: readers see the old or the new content, never half of it. */
-export async function writeFileAtomic(file: string, data: string): Promise<void> {
+export async function writeFileAtomic(file: string, data: string | Uint8Array): Promise<void> {
   const dir = dirname(file);
   const tmp = join(dir, `.${basename(file)}.${process.pid}.${++counter}.tmp`);
   try {
     await mkdir(dir, { recursive: true });
-    await writeFile(tmp, data, { encoding: 'utf8', mode: 0o600 });
+    await writeFile(tmp, data, typeof data === 'string' ? { encoding: 'utf8', mode: 0o600 } : { mode: 0o600 });
     await rename(tmp, file);
   } catch (e) {
     await rm(tmp, { force: true }).catch(() => undefined);

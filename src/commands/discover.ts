@@ -1,12 +1,13 @@
 /** `discover "<intent>"`: rank the tools of the selected servers; `--queries` evaluates labelled intents. */
 import { access, readFile } from 'node:fs/promises';
-import { homedir } from 'node:os';
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
+// engine.js, not index.js: the optional model support (and node:crypto) loads only with --model.
 import {
   buildDiscoverIndex,
-  embedCached,
+  decodeIndexCache,
+  encodeIndexCache,
   evaluateRankings,
-  loadSentenceModel,
+  indexCacheKey,
   loadWordVectors,
   parseLabelledIntents,
   rankTools,
@@ -16,14 +17,15 @@ import {
   type RankOptions,
   type RankedTool,
   type WordVectors,
-} from '../core/discover/index.js';
-import { userCacheDir } from '../core/paths.js';
-import { loadUsageStats, usageStorePath } from '../core/session/usage-store.js';
+} from '../core/discover/engine.js';
+import { userCacheDir, userDataDir, type PathEnv } from '../core/paths.js';
+import { writeFileAtomic } from '../atomic-write.js';
 import { SmartError } from '../errors.js';
+import { readTextFile } from '../read-file.js';
 import { renderDiscover } from '../reporters/discover.js';
 import { ENGINES, type EngineName, type SmartConfig, type UsageStats } from '../types.js';
 import type { CommandContext, CommandOutcome } from './context.js';
-import { loadServers, serverFailureCode } from './load.js';
+import { loadServers, pathEnvOf, serverFailureCode } from './load.js';
 import { optionalString, parseChoiceFlag, parseIntFlag } from './parse.js';
 
 export interface DiscoverRanking {
@@ -50,7 +52,7 @@ export type DiscoverResult = DiscoverRanking | DiscoverEvaluation;
 
 export async function runDiscoverCommand(ctx: CommandContext, args: string[], opts: Record<string, unknown>): Promise<CommandOutcome<DiscoverResult>> {
   const { io, global } = ctx;
-  const intent = optionalString(args[0]);
+  const intent = optionalString(args[0]?.trim());
   const queries = optionalString(opts.queries);
   if (!intent && !queries) {
     throw new SmartError('USAGE', { message: 'discover needs an intent, e.g. mcp-smart discover "read a file", or --queries <intents.jsonl>.' });
@@ -64,14 +66,14 @@ export async function runDiscoverCommand(ctx: CommandContext, args: string[], op
   const { servers, config } = await loadServers(ctx);
   const exitCode = serverFailureCode(servers);
   const tools = toolRefsFromSnapshots(servers);
-  const home = io.env.HOME || io.env.USERPROFILE || homedir();
-  const pathEnv = { env: io.env, platform: io.platform, home };
+  const pathEnv = pathEnvOf(ctx);
   const now = Date.now();
 
   let index: DiscoverIndex;
   let embedQuery: ((text: string) => Promise<Float32Array>) | undefined;
   const needsVectors = engine === 'semantic' || engine === 'hybrid';
   if (needsVectors && model) {
+    const { embedCached, loadSentenceModel } = await import('../core/discover/model.js');
     const embed = await loadSentenceModel(model, io.cwd);
     const cacheDir = global.cache ? userCacheDir(pathEnv) : null;
     const modelKey = resolve(io.cwd, model);
@@ -80,7 +82,11 @@ export async function runDiscoverCommand(ctx: CommandContext, args: string[], op
     embedQuery = async (text) => (await embed([text]))[0]!;
   } else {
     const vectors = needsVectors ? await shippedVectors(engine) : undefined;
-    index = buildDiscoverIndex(tools, { weights: config.weights, keywords: config.keywords, vectors });
+    // The built indexes are cached on disk, keyed by a hash of the tools, weights and vector table.
+    const cacheFile = global.cache ? join(userCacheDir(pathEnv), 'discover-index', `${indexCacheKey(tools, vectors, config.weights)}.bin`) : null;
+    const cached = cacheFile ? await readIndexCache(cacheFile, tools.length, vectors?.dims) : undefined;
+    index = buildDiscoverIndex(tools, { weights: config.weights, keywords: config.keywords, vectors, ...cached });
+    if (cacheFile && !cached) await writeIndexCache(cacheFile, encodeIndexCache(index));
   }
 
   const usage = engine === 'hybrid' ? await readUsage(optionalString(opts.store), pathEnv, now, io.cwd, (w) => io.stderr(`warning: ${w}\n`)) : undefined;
@@ -104,13 +110,24 @@ export async function runDiscoverCommand(ctx: CommandContext, args: string[], op
   return { result, exitCode };
 }
 
-async function readText(file: string, cwd: string): Promise<string> {
+/** The indexes of an earlier run on the same tools (keyed by a hash of them); undefined when absent or unreadable. */
+async function readIndexCache(file: string, size: number, dims: number | undefined): Promise<ReturnType<typeof decodeIndexCache> | undefined> {
   try {
-    return await readFile(resolve(cwd, file), 'utf8');
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT') throw new SmartError('FILE_NOT_FOUND', { file }, { cause: e });
-    throw new SmartError('FILE_UNREADABLE', { file, reason: (e as Error).message }, { cause: e });
+    return decodeIndexCache(await readFile(file), size, dims) ?? undefined;
+  } catch {
+    return undefined;
   }
+}
+
+/** Best effort: a failed write costs the next run its build time, nothing else. */
+async function writeIndexCache(file: string, bytes: Uint8Array): Promise<void> {
+  await writeFileAtomic(file, bytes).catch(() => undefined);
+}
+
+async function readText(file: string, cwd: string): Promise<string> {
+  const text = await readTextFile(file, cwd);
+  if (text === undefined) throw new SmartError('FILE_NOT_FOUND', { file, hint: 'Check the path given to --queries.' });
+  return text;
 }
 
 /** The shipped table; hybrid still works (bm25 + usage) in an install that dropped it, semantic does not. */
@@ -129,18 +146,21 @@ async function shippedVectors(engine: EngineName): Promise<WordVectors | undefin
 /** Usage from --store, else from the default store when one exists; absent → no prior. */
 async function readUsage(
   store: string | undefined,
-  pathEnv: Parameters<typeof usageStorePath>[0],
+  pathEnv: PathEnv,
   now: number,
   cwd: string,
   warn: (w: string) => void,
 ): Promise<UsageStats | undefined> {
-  const file = store ? resolve(cwd, store) : usageStorePath(pathEnv);
+  // The default path is usageStorePath's (core/session/usage-store.ts); that module, with its file locking,
+  // is imported only when a store exists, to keep the cold start short.
+  const file = store ? resolve(cwd, store) : join(userDataDir(pathEnv), 'usage.json');
   try {
     await access(file);
   } catch (e) {
-    if (store) throw new SmartError('FILE_NOT_FOUND', { file: store, hint: 'Pass an existing usage store, or learn one with: mcp-smart replay <sessions> --write' }, { cause: e });
+    if (store) throw new SmartError('FILE_NOT_FOUND', { file: store, hint: 'Pass an existing usage store, or learn one with: mcp-smart replay <recordings> --learn --store <file>' }, { cause: e });
     return undefined;
   }
+  const { loadUsageStats } = await import('../core/session/usage-store.js');
   const { stats, warnings } = await loadUsageStats(file, now);
   warnings.forEach(warn);
   return stats;

@@ -2,11 +2,11 @@
 import Table from 'cli-table3';
 import type { ChalkInstance } from 'chalk';
 
-const NUMBER = new Intl.NumberFormat('en-US');
-
-/** 12345 → "12,345". */
+/** 12345 → "12,345". Grouped by hand: building an Intl.NumberFormat costs ~20 ms of start-up. */
 export function formatTokens(n: number): string {
-  return NUMBER.format(Math.round(n));
+  const rounded = Math.round(n);
+  const digits = String(Math.abs(rounded)).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+  return rounded < 0 ? `-${digits}` : digits;
 }
 
 /** Signed delta with a percentage: "+120 (+4.1%)", "-3 (-0.2%)", "0 (0.0%)". */

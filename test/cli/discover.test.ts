@@ -1,3 +1,6 @@
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { fixture } from '../helpers/paths.js';
 import { runCli } from '../helpers/fake-io.js';
@@ -55,5 +58,41 @@ describe('discover command', () => {
     expect(r.code).toBe(2);
     expect(JSON.parse(r.stdout).error.code).toBe('MODEL_UNAVAILABLE');
     expect(JSON.parse(r.stdout).error.message).toMatch(/npm install @huggingface\/transformers/);
+  });
+
+  it('caches the built indexes keyed by the tools and reuses them; --no-cache writes nothing', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mcp-smart-discover-'));
+    try {
+      const env = { NO_COLOR: '1', MCP_SMART_CACHE_DIR: dir, MCP_SMART_DATA_DIR: dir, HOME: dir };
+      const argv = ['--snapshot', fixture('snapshots', 'discover-ok.json'), '--json', 'discover', 'list the pull requests', '--explain'];
+      const first = await runCli(argv, { env });
+      const files = readdirSync(join(dir, 'discover-index'));
+      expect(files).toHaveLength(1);
+      expect(files[0]).toMatch(/^[0-9a-f]{16}\.bin$/);
+      const second = await runCli(argv, { env });
+      expect(second.stdout).toBe(first.stdout);
+      expect(JSON.parse(first.stdout).results[0].id).toBe('github.listPullRequests');
+      const other = mkdtempSync(join(tmpdir(), 'mcp-smart-discover-'));
+      await runCli(['--no-cache', ...argv], { env: { ...env, MCP_SMART_CACHE_DIR: other } });
+      expect(readdirSync(other)).toEqual([]);
+      rmSync(other, { recursive: true, force: true });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('discover input errors', () => {
+  it('a whitespace-only intent is a usage error, not a fallback listing every tool', async () => {
+    const r = await runCli([...SNAP, '--json', 'discover', '   ']);
+    expect(r.code).toBe(2);
+    expect(JSON.parse(r.stdout).error.code).toBe('USAGE');
+  });
+
+  it('a missing --store names the file and says how to learn one', async () => {
+    const r = await runCli([...SNAP, 'discover', 'read a file', '--store', 'no-such-usage.json']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('no-such-usage.json');
+    expect(r.stderr).toContain('replay <recordings> --learn');
   });
 });

@@ -13,7 +13,11 @@ import {
   toolRefsFromSnapshots,
   DEFAULT_WEIGHTS,
 } from '../../src/core/discover/index.js';
+import { intentClauses } from '../../src/core/discover/clauses.js';
+import { decodeIndexCache, encodeIndexCache, indexCacheKey, topN } from '../../src/core/discover/engine.js';
+import { decodeSemanticIndex, encodeSemanticIndex, SKETCH_MIN_TOOLS } from '../../src/core/discover/semantic.js';
 import { analyze, splitWords } from '../../src/core/discover/tokenize.js';
+import { lookupWord } from '../../src/core/discover/vectors.js';
 import type { ServerSnapshot, UsageStats } from '../../src/types.js';
 import { fixture } from '../helpers/paths.js';
 
@@ -28,6 +32,13 @@ describe('tokenize', () => {
   it('splits camelCase, snake_case and kebab-case names', () => {
     expect(splitWords('listPullRequests')).toEqual(['list', 'pull', 'requests']);
     expect(splitWords('read_file http-request HTMLParser')).toEqual(['read', 'file', 'http', 'request', 'html', 'parser']);
+  });
+  it('splits acronyms and digits as the regex splitter did (pinned from it)', () => {
+    expect(splitWords('ABcDEf')).toEqual(['a', 'bc', 'd', 'ef']);
+    expect(splitWords('getHTTPResponse2XX')).toEqual(['get', 'http', 'response2', 'xx']);
+    expect(splitWords('aB2C')).toEqual(['a', 'b2', 'c']);
+    expect(splitWords('parse_JSONData-v2')).toEqual(['parse', 'json', 'data', 'v2']);
+    expect(splitWords('Bing搜索API')).toEqual(['bing搜索api']);
   });
   it('stems, drops stop words and turns CJK runs into bigrams', () => {
     expect(analyze('Reading the files')).toEqual(['read', 'file']);
@@ -106,6 +117,28 @@ describe('hybrid engine', () => {
   });
 });
 
+describe('multi-step intents (clause ranking)', () => {
+  it('splits an intent into clauses at sentence ends, commas and step words, keeping paths whole', () => {
+    expect(intentClauses('Fetch the page at https://example.com/a.html; then search files in /root/x.txt for TODO notes')).toEqual([
+      'Fetch the page at https://example.com/a.html',
+      'search files in /root/x.txt for TODO notes',
+    ]);
+    expect(intentClauses('read a file')).toEqual(['read a file']);
+    expect(intentClauses('Beat tracking, MFCC extraction, and chroma CQT.')).toEqual(['Beat tracking', 'MFCC extraction', 'chroma CQT']);
+  });
+  it('puts the tool of each step at the top and explains the clause signal', () => {
+    const intent = 'Check whether it will rain in Paris tomorrow, and then open a bug report on github about the flaky deploy';
+    const r = rankTools(index, intent, { engine: 'hybrid', k: 2 }).results;
+    expect(r.map((x) => x.id).sort()).toEqual(['github.create_issue', 'weather.get_forecast']);
+    expect(Object.keys(r[0]!.reasons!)).toEqual(['bm25', 'semantic', 'usage', 'clauses']);
+    const sum = Object.values(r[0]!.reasons!).reduce((a, b) => a + b, 0);
+    expect(r[0]!.score).toBeCloseTo(sum, 3);
+    // Clause ranking off: no clause signal, and a different score.
+    const off = rankTools(index, intent, { engine: 'hybrid', k: 2, weights: { fusion: { clauses: 0, clauseSemantic: 0 } } }).results;
+    expect(Object.keys(off[0]!.reasons!)).toEqual(['bm25', 'semantic', 'usage']);
+  });
+});
+
 describe('patterns', () => {
   it('excludes, pins and boosts by regex on tool ids', () => {
     const rules = [
@@ -170,6 +203,15 @@ describe('word vectors', () => {
     expect(v.data[0]! * v.scales[0]!).toBeCloseTo(0.5, 2);
     expect(v.data[1]! * v.scales[0]!).toBeCloseTo(-1, 2);
   });
+  it('falls back to the most frequent table word with the same stem', () => {
+    const rows = ['connect', 'connection', 'files', 'filed'].map((word, i) => ({ word, rank: [5, 2, 1, 9][i]!, vector: [i, 1, 0] }));
+    const v = parseWordVectors(encodeWordVectors(rows, 3));
+    expect(lookupWord(v, 'connecting')).toBe(1);
+    expect(lookupWord(v, 'file')).toBe(2);
+    expect(lookupWord(v, 'connect')).toBe(0);
+    expect(lookupWord(v, 'zzzz')).toBeUndefined();
+    expect(lookupWord(v, '搜索')).toBeUndefined();
+  });
   it('ships a table with the vocabulary tool descriptions use', () => {
     expect(vectors.dims).toBe(100);
     for (const w of ['file', 'weather', 'forecast', 'repository', 'search']) expect(vectors.index.has(w)).toBe(true);
@@ -180,5 +222,68 @@ describe('parseLabelledIntents', () => {
   it('reads one intent per line and names the bad line', () => {
     expect(parseLabelledIntents('{"intent":"a","expected":["s.t"]}\n\n', 'q.jsonl')).toEqual([{ intent: 'a', expected: ['s.t'] }]);
     expect(() => parseLabelledIntents('{"intent":"a","expected":["s.t"]}\n{"intent":1}', 'q.jsonl')).toThrow(/q\.jsonl.*line 2/);
+  });
+});
+
+describe('semantic index cache bytes', () => {
+  it('round-trips a finished index and rejects one of another size', () => {
+    const sem = index.semantic!;
+    const back = decodeSemanticIndex(encodeSemanticIndex(sem), sem.size, sem.dims)!;
+    expect([...back.matrix]).toEqual([...sem.matrix]);
+    expect([...back.common!]).toEqual([...sem.common!]);
+    expect(decodeSemanticIndex(encodeSemanticIndex(sem), sem.size + 1, sem.dims)).toBeNull();
+    const cached = buildDiscoverIndex(tools, { vectors, semantic: back });
+    expect(rankTools(cached, 'will it be sunny in Paris tomorrow', { engine: 'hybrid', k: 3 })).toEqual(
+      rankTools(index, 'will it be sunny in Paris tomorrow', { engine: 'hybrid', k: 3 }),
+    );
+  });
+});
+
+describe('index cache bytes', () => {
+  it('restores both indexes so rankings are unchanged, and analyses fields only on demand', () => {
+    const parts = decodeIndexCache(encodeIndexCache(index), tools.length, vectors.dims)!;
+    expect(parts.semantic).toBeDefined();
+    const cached = buildDiscoverIndex(tools, { vectors, ...parts });
+    for (const engine of ['bm25', 'hybrid'] as const) {
+      expect(rankTools(cached, 'list the pull requests', { engine, k: 3 })).toEqual(rankTools(index, 'list the pull requests', { engine, k: 3 }));
+    }
+    expect(cached.fields).toEqual(index.fields);
+    expect(rankTools(cached, 'read a file', { engine: 'bm25', k: 2, weights: { bm25: { k1: 0.9 } } })).toEqual(rankTools(index, 'read a file', { engine: 'bm25', k: 2, weights: { bm25: { k1: 0.9 } } }));
+    expect(decodeIndexCache(encodeIndexCache(index), tools.length + 1, vectors.dims)).toBeNull();
+  });
+  it('keys the cache by the tools, the BM25 weights and the table', () => {
+    const key = indexCacheKey(tools, vectors);
+    expect(key).toMatch(/^[0-9a-f]{16}$/);
+    expect(indexCacheKey(tools, vectors)).toBe(key);
+    expect(indexCacheKey(tools, vectors, { bm25: { k1: 1 } })).not.toBe(key);
+    expect(indexCacheKey(tools, undefined)).not.toBe(key);
+    const edited = tools.map((t, i) => (i === 0 ? { ...t, tool: { ...t.tool, description: `${t.tool.description ?? ''}!` } } : t));
+    expect(indexCacheKey(edited, vectors)).not.toBe(key);
+  });
+});
+
+describe('topN', () => {
+  it('returns every doc scoring at least the n-th best, in index order', () => {
+    const scores = Float32Array.from([3, 9, 1, 9, 4, 7, 0, 7]);
+    expect([...topN(scores, 3)]).toEqual([1, 3, 5, 7]);
+    expect([...topN(scores, 1)]).toEqual([1, 3]);
+    expect([...topN(scores, 8)]).toEqual([0, 1, 2, 3, 4, 5, 6, 7]);
+  });
+});
+
+describe('large index (sketch, then exact cosines for candidates)', () => {
+  // The fixture tools among enough filler tools that the semantic engine scores a sketch first.
+  const words = ['inventory', 'invoice', 'ledger', 'payroll', 'warehouse', 'shipment', 'customer', 'vendor', 'budget', 'audit', 'contract', 'employee'];
+  const filler = Array.from({ length: SKETCH_MIN_TOOLS }, (_, i) => ({
+    id: `erp.tool_${i}`,
+    server: 'erp',
+    tool: { name: `tool_${i}`, description: `Manage the ${words[i % 12]} ${words[(i * 7 + 3) % 12]} records of the ${words[(i * 5 + 1) % 12]} system.` },
+  }));
+  const big = buildDiscoverIndex([...tools, ...filler], { vectors });
+  it('builds a sketch and still puts the known right tool first', () => {
+    expect(big.semantic?.sketch).toBeDefined();
+    expect(rankTools(big, 'will it be sunny in Paris tomorrow', { engine: 'semantic', k: 3 }).results[0]?.id).toBe('weather.get_forecast');
+    expect(rankTools(big, 'will it be sunny in Paris tomorrow', { engine: 'hybrid', k: 3 }).results[0]?.id).toBe('weather.get_forecast');
+    expect(rankTools(big, 'open a bug report on github', { engine: 'hybrid', k: 3 }).results[0]?.id).toBe('github.create_issue');
   });
 });

@@ -4,7 +4,7 @@ import { compactDescription, compactSchema } from './compact.js';
 import { condenseSchemaLossless } from './lossless.js';
 import { metaTools } from './meta.js';
 import { shortenProse } from './prose.js';
-import { argumentSignature, toolSignature } from './signature.js';
+import { argumentSignature } from './signature.js';
 
 export { metaTools } from './meta.js';
 export { toolSignature, argumentSignature } from './signature.js';

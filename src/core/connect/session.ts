@@ -8,7 +8,7 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JsonSchemaValidator, jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/types.js';
 import { ErrorCode, McpError, ResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import { SmartError, errorText } from '../../errors.js';
-import type { JsonObject, ServerDefinition, ServerSnapshot, Transport as TransportKind } from '../../types.js';
+import type { ServerDefinition, ServerSnapshot, Transport as TransportKind } from '../../types.js';
 import { checkObjectEntries, checkToolEntries, listAllPages, malformedToolsError, type RequestFn } from './list.js';
 import { createStdioHandle, type StdioHandle } from './stdio.js';
 

@@ -1,6 +1,6 @@
 /** Fielded BM25 (BM25F) over tool name, description, parameters and server, with an inverted index. */
 import type { ToolRef } from '../../types.js';
-import { analyze, splitWords } from './tokenize.js';
+import { analyze, analyzeWords, splitWords } from './tokenize.js';
 import type { HybridWeights } from './weights.js';
 
 export type Bm25Params = HybridWeights['bm25'];
@@ -47,36 +47,79 @@ export function buildBm25Index(fieldTerms: Record<Field, string[]>[], params: Bm
   for (const doc of fieldTerms) for (const f of FIELDS) avg[f] += doc[f].length;
   for (const f of FIELDS) avg[f] = avg[f] / Math.max(1, n) || 1;
 
-  const docsOf = new Map<string, number[]>();
-  const tfOf = new Map<string, number[]>();
+  // Pass 1 interns terms to numbers and records each occurrence (term id, weighted length-normalised tf);
+  // pass 2 fills exactly sized typed postings. Few allocations: this is most of an index build.
+  const ids = new Map<string, number>();
+  const terms: string[] = [];
+  let total = 0;
+  for (const doc of fieldTerms) for (const f of FIELDS) total += doc[f].length;
+  const occTerm = new Int32Array(total);
+  const occNorm = new Float32Array(total);
+  const docEnd = new Int32Array(n);
+  let o = 0;
   for (let d = 0; d < n; d++) {
     const doc = fieldTerms[d]!;
-    const tf = new Map<string, number>();
     for (const f of FIELDS) {
-      const terms = doc[f];
-      if (terms.length === 0) continue;
-      const norm = params.fields[f] / (1 - params.b + (params.b * terms.length) / avg[f]);
-      for (const t of terms) tf.set(t, (tf.get(t) ?? 0) + norm);
-    }
-    for (const [t, v] of tf) {
-      let docs = docsOf.get(t);
-      if (!docs) {
-        docs = [];
-        docsOf.set(t, docs);
-        tfOf.set(t, []);
+      const list = doc[f];
+      if (list.length === 0) continue;
+      const norm = params.fields[f] / (1 - params.b + (params.b * list.length) / avg[f]);
+      for (let j = 0; j < list.length; j++) {
+        const t = list[j]!;
+        let id = ids.get(t);
+        if (id === undefined) {
+          id = terms.length;
+          ids.set(t, id);
+          terms.push(t);
+        }
+        occTerm[o] = id;
+        occNorm[o++] = norm;
       }
-      docs.push(d);
-      tfOf.get(t)!.push(v);
+    }
+    docEnd[d] = o;
+  }
+  const m = terms.length;
+  const df = new Int32Array(m);
+  const lastDoc = new Int32Array(m).fill(-1);
+  for (let d = 0, j = 0; d < n; d++) {
+    for (const end = docEnd[d]!; j < end; j++) {
+      const id = occTerm[j]!;
+      if (lastDoc[id] !== d) {
+        lastDoc[id] = d;
+        df[id] = df[id]! + 1;
+      }
+    }
+  }
+  const docsOf = new Array<Int32Array>(m);
+  const tfOf = new Array<Float32Array>(m);
+  for (let id = 0; id < m; id++) {
+    docsOf[id] = new Int32Array(df[id]!);
+    tfOf[id] = new Float32Array(df[id]!);
+  }
+  const fill = new Int32Array(m);
+  lastDoc.fill(-1);
+  for (let d = 0, j = 0; d < n; d++) {
+    for (const end = docEnd[d]!; j < end; j++) {
+      const id = occTerm[j]!;
+      const tf = tfOf[id]!;
+      if (lastDoc[id] !== d) {
+        lastDoc[id] = d;
+        docsOf[id]![fill[id]!] = d;
+        tf[fill[id]!] = occNorm[j]!;
+        fill[id] = fill[id]! + 1;
+      } else {
+        const at = fill[id]! - 1;
+        tf[at] = tf[at]! + occNorm[j]!;
+      }
     }
   }
   const postings = new Map<string, { docs: Int32Array; contrib: Float32Array }>();
-  for (const [t, docs] of docsOf) {
-    const df = docs.length;
-    const idf = Math.log(1 + (n - df + 0.5) / (df + 0.5));
-    const tfs = tfOf.get(t)!;
-    const contrib = new Float32Array(df);
-    for (let i = 0; i < df; i++) contrib[i] = (idf * tfs[i]!) / (params.k1 + tfs[i]!);
-    postings.set(t, { docs: Int32Array.from(docs), contrib });
+  for (let id = 0; id < m; id++) {
+    const count = df[id]!;
+    const idf = Math.log(1 + (n - count + 0.5) / (count + 0.5));
+    const contrib = tfOf[id]!;
+    // The tf array becomes the contribution array in place.
+    for (let i = 0; i < count; i++) contrib[i] = (idf * contrib[i]!) / (params.k1 + contrib[i]!);
+    postings.set(terms[id]!, { docs: docsOf[id]!, contrib });
   }
   return { size: n, postings };
 }
@@ -120,7 +163,87 @@ export function matchedTerms(index: Bm25Index, terms: string[], doc: number): st
   });
 }
 
-export function analyzeFields(ref: ToolRef): Record<Field, string[]> {
-  const f = toolFields(ref);
-  return { name: analyze(f.name), description: analyze(f.description), params: analyze(f.params), server: analyze(f.server) };
+export function analyzeFields(
+  ref: ToolRef,
+  nameWords: readonly string[] = splitWords(ref.tool.name),
+  descriptionWords?: readonly string[],
+  /** Server terms by server name and instructions, shared by the tools of one server (read-only arrays). */
+  serverCache?: Map<string, string[]>,
+): Record<Field, string[]> {
+  // Same terms as analyze(toolFields(ref)[field]) without splitting each text twice.
+  const name = analyzeWords(nameWords);
+  if (ref.tool.title) analyzeWords(splitWords(ref.tool.title), name);
+  const params: string[] = [];
+  collectParams(ref.tool.inputSchema, params, 0);
+  const paramTerms: string[] = [];
+  for (const p of params) analyzeWords(splitWords(p), paramTerms);
+  const key = `${ref.server}\n${ref.serverInstructions ?? ''}`;
+  let server = serverCache?.get(key);
+  if (!server) {
+    server = analyzeWords(splitWords(ref.server));
+    if (ref.serverInstructions) analyzeWords(splitWords(ref.serverInstructions), server);
+    serverCache?.set(key, server);
+  }
+  return {
+    name,
+    description: descriptionWords ? analyzeWords(descriptionWords) : analyze(ref.tool.description ?? ''),
+    params: paramTerms,
+    server,
+  };
+}
+
+const BM25_MAGIC = 0x424d3231; // "BM21"
+
+/** Bytes of a BM25 index (for the command's on-disk cache): terms as text, then each term's postings. */
+export function encodeBm25Index(index: Bm25Index): Uint8Array {
+  const terms = [...index.postings.keys()];
+  const text = new TextEncoder().encode(terms.join('\n'));
+  let total = 0;
+  for (const p of index.postings.values()) total += p.docs.length;
+  const head = new Uint32Array([BM25_MAGIC, index.size, terms.length, text.byteLength]);
+  const df = Uint32Array.from(index.postings.values(), (p) => p.docs.length);
+  const docs = new Int32Array(total);
+  const contrib = new Float32Array(total);
+  let o = 0;
+  for (const p of index.postings.values()) {
+    docs.set(p.docs, o);
+    contrib.set(p.contrib, o);
+    o += p.docs.length;
+  }
+  const pad = (4 - (text.byteLength % 4)) % 4;
+  const out = new Uint8Array(16 + text.byteLength + pad + df.byteLength + docs.byteLength + contrib.byteLength);
+  out.set(new Uint8Array(head.buffer), 0);
+  out.set(text, 16);
+  let off = 16 + text.byteLength + pad;
+  for (const a of [df, docs, contrib]) {
+    out.set(new Uint8Array(a.buffer, a.byteOffset, a.byteLength), off);
+    off += a.byteLength;
+  }
+  return out;
+}
+
+/** Reads encodeBm25Index's bytes (4-byte aligned); null when they are not an index of `size` docs. */
+export function decodeBm25Index(buf: Uint8Array, size: number): Bm25Index | null {
+  if (buf.byteLength < 16 || buf.byteOffset % 4 !== 0) return null;
+  const head = new Uint32Array(buf.buffer, buf.byteOffset, 4);
+  if (head[0] !== BM25_MAGIC || head[1] !== size) return null;
+  const count = head[2]!;
+  const textBytes = head[3]!;
+  const terms = count === 0 ? [] : new TextDecoder().decode(buf.subarray(16, 16 + textBytes)).split('\n');
+  if (terms.length !== count) return null;
+  let off = buf.byteOffset + 16 + textBytes + ((4 - (textBytes % 4)) % 4);
+  const df = new Uint32Array(buf.buffer, off, count);
+  off += count * 4;
+  let total = 0;
+  for (let i = 0; i < count; i++) total += df[i]!;
+  if (off - buf.byteOffset + total * 8 !== buf.byteLength) return null;
+  const docs = new Int32Array(buf.buffer, off, total);
+  const contrib = new Float32Array(buf.buffer, off + total * 4, total);
+  const postings = new Map<string, { docs: Int32Array; contrib: Float32Array }>();
+  for (let i = 0, o = 0; i < count; i++) {
+    const n = df[i]!;
+    postings.set(terms[i]!, { docs: docs.subarray(o, o + n), contrib: contrib.subarray(o, o + n) });
+    o += n;
+  }
+  return { size, postings };
 }

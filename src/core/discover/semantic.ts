@@ -14,32 +14,65 @@ export interface SemanticIndex {
   matrix: Float32Array;
   /** Common component removed from every vector (unit length), or null. */
   common: Float32Array | null;
+  /** Large indexes only (SKETCH_MIN_TOOLS): rows projected on `dims` principal directions (`basis`, row-major). */
+  sketch?: { dims: number; basis: Float32Array; rows: Float32Array };
 }
 
 /** Weighted average of the word vectors of a text; null when no word is known. */
 export function sentenceVector(vectors: WordVectors, text: string): Float32Array | null {
-  const { dims, data, scales, ranks } = vectors;
-  const out = new Float32Array(dims);
+  const out = new Float32Array(vectors.dims);
+  return addWords(vectors, splitWords(text), out, 0) > 0 ? out : null;
+}
+
+/** Adds the SIF-weighted vectors of `words` into `out` at `offset`; returns how many words were known. */
+export function addWords(vectors: WordVectors, words: readonly string[], out: Float32Array, offset: number): number {
+  const dims = vectors.dims;
+  const rows = (vectors.rowOf ??= new Map());
   let count = 0;
-  for (const word of splitWords(text)) {
-    if (word.length < 2 || STOP_WORDS.has(word)) continue;
-    const row = lookupWord(vectors, word);
-    if (row === undefined) continue;
-    const p = 1 / ((ranks[row]! + 1) * ZIPF_H);
-    const w = (SIF_A / (SIF_A + p)) * scales[row]!;
+  for (const word of words) {
+    let row = rows.get(word);
+    if (row === undefined) {
+      row = word.length < 2 || STOP_WORDS.has(word) ? -1 : (lookupWord(vectors, word) ?? -1);
+      if (rows.size < 200_000) rows.set(word, row);
+    }
+    if (row < 0) continue;
+    const table = weightedRow(vectors, row);
     const base = row * dims;
-    for (let d = 0; d < dims; d++) out[d] = out[d]! + w * data[base + d]!;
+    for (let d = 0; d < dims; d++) out[offset + d] = out[offset + d]! + table[base + d]!;
     count++;
   }
-  if (count === 0) return null;
-  return out;
+  return count;
+}
+
+/**
+ * Rows dequantised and premultiplied by each word's SIF weight a/(a + p(w)). Rows are filled on first use
+ * (`weightedReady`), so a cold start pays only for the words its texts contain.
+ */
+function weightedRow(vectors: WordVectors, row: number): Float32Array {
+  const { size, dims } = vectors;
+  const table = (vectors.weighted ??= new Float32Array(size * dims));
+  const ready = (vectors.weightedReady ??= new Uint8Array(size));
+  if (ready[row] === 0) {
+    const p = 1 / ((vectors.ranks[row]! + 1) * ZIPF_H);
+    const w = (SIF_A / (SIF_A + p)) * vectors.scales[row]!;
+    for (let d = 0, base = row * dims; d < dims; d++) table[base + d] = w * vectors.data[base + d]!;
+    ready[row] = 1;
+  }
+  return table;
 }
 
 /** Tool vectors: SIF averages, minus their first principal direction, unit length. */
-export function buildSemanticIndex(vectors: WordVectors, texts: string[], removeCommon = true): SemanticIndex {
+export function buildSemanticIndex(vectors: WordVectors, texts: (string | readonly string[] | (readonly string[])[])[], removeCommon = true): SemanticIndex {
   const dims = vectors.dims;
-  const rows = texts.map((t) => sentenceVector(vectors, t));
-  return semanticIndexFromRows(rows, dims, removeCommon);
+  const size = texts.length;
+  const matrix = new Float32Array(size * dims);
+  texts.forEach((t, i) => {
+    // A text, its words, or several word lists (name and description) summed into one row.
+    if (typeof t === 'string') addWords(vectors, splitWords(t), matrix, i * dims);
+    else if (t.length > 0 && Array.isArray(t[0])) for (const part of t as (readonly string[])[]) addWords(vectors, part, matrix, i * dims);
+    else addWords(vectors, t as readonly string[], matrix, i * dims);
+  });
+  return finishIndex(matrix, size, dims, removeCommon);
 }
 
 /** Semantic index from precomputed rows (SIF or a sentence model's embeddings). */
@@ -49,9 +82,15 @@ export function semanticIndexFromRows(rows: (Float32Array | null)[], dims: numbe
   rows.forEach((r, i) => {
     if (r) matrix.set(r, i * dims);
   });
+  return finishIndex(matrix, size, dims, removeCommon);
+}
+
+function finishIndex(matrix: Float32Array, size: number, dims: number, removeCommon: boolean): SemanticIndex {
   const common = removeCommon && size > 2 ? firstComponent(matrix, size, dims) : null;
   for (let i = 0; i < size; i++) finish(matrix.subarray(i * dims, (i + 1) * dims), common);
-  return { dims, size, matrix, common };
+  const index: SemanticIndex = { dims, size, matrix, common };
+  if (size >= SKETCH_MIN_TOOLS) index.sketch = buildSketch(index);
+  return index;
 }
 
 /** Applies the index's common-component removal and normalisation to a query vector. */
@@ -76,18 +115,18 @@ function finish(v: Float32Array, common: Float32Array | null): void {
 /** Cosine of the (unit) query with every tool, into `out`. */
 export function scoreSemantic(index: SemanticIndex, q: Float32Array, out: Float32Array): void {
   const { matrix, dims, size } = index;
-  for (let i = 0, base = 0; i < size; i++, base += dims) {
-    let dot = 0;
-    for (let d = 0; d < dims; d++) dot += matrix[base + d]! * q[d]!;
-    out[i] = dot;
-  }
+  for (let i = 0, base = 0; i < size; i++, base += dims) out[i] = dot(matrix, base, q, dims);
 }
 
-/** First principal direction (uncentred, as in SIF) by power iteration on the dims×dims scatter matrix. */
-function firstComponent(matrix: Float32Array, size: number, dims: number): Float32Array | null {
+/** Rows the common component and the sketch basis are estimated from: all of a small index, an even spread of a large one. */
+const COMPONENT_SAMPLE = 1024;
+
+/** Uncentred scatter Σ x·xᵀ/|x|² (each row counts once whatever its length) over an even sample of rows. */
+function scatter(matrix: Float32Array, size: number, dims: number): Float64Array {
   const cov = new Float64Array(dims * dims);
-  for (let i = 0; i < size; i++) {
-    const base = i * dims;
+  const step = Math.max(1, size / COMPONENT_SAMPLE);
+  for (let s = 0; s < size; s += step) {
+    const base = Math.floor(s) * dims;
     let norm = 0;
     for (let d = 0; d < dims; d++) norm += matrix[base + d]! ** 2;
     if (norm === 0) continue;
@@ -95,22 +134,136 @@ function firstComponent(matrix: Float32Array, size: number, dims: number): Float
     for (let a = 0; a < dims; a++) {
       const va = matrix[base + a]! * inv;
       if (va === 0) continue;
-      for (let b = a; b < dims; b++) cov[a * dims + b] = cov[a * dims + b]! + va * matrix[base + b]!;
+      const row = a * dims;
+      for (let b = a; b < dims; b++) cov[row + b] = cov[row + b]! + va * matrix[base + b]!;
     }
   }
   for (let a = 0; a < dims; a++) for (let b = 0; b < a; b++) cov[a * dims + b] = cov[b * dims + a]!;
-  let v = new Float64Array(dims).fill(1 / Math.sqrt(dims));
-  for (let iter = 0; iter < 50; iter++) {
-    const next = new Float64Array(dims);
-    for (let a = 0; a < dims; a++) {
-      let s = 0;
-      for (let b = 0; b < dims; b++) s += cov[a * dims + b]! * v[b]!;
-      next[a] = s;
+  return cov;
+}
+
+/** Leading eigenvectors of a symmetric matrix by power iteration with deflation (deterministic start). */
+function eigenvectors(cov: Float64Array, dims: number, count: number): Float32Array[] {
+  const out: Float32Array[] = [];
+  const m = Float64Array.from(cov);
+  for (let k = 0; k < count; k++) {
+    let v = new Float64Array(dims);
+    for (let d = 0; d < dims; d++) v[d] = 1 / Math.sqrt(dims) + (k > 0 && d === k % dims ? 0.5 : 0);
+    let lambda = 0;
+    for (let iter = 0; iter < 50; iter++) {
+      const next = new Float64Array(dims);
+      for (let a = 0; a < dims; a++) {
+        let s = 0;
+        for (let b = 0; b < dims; b++) s += m[a * dims + b]! * v[b]!;
+        next[a] = s;
+      }
+      let n = 0;
+      for (let a = 0; a < dims; a++) n += next[a]! * next[a]!;
+      n = Math.sqrt(n);
+      if (n === 0) return out;
+      for (let a = 0; a < dims; a++) next[a] = next[a]! / n;
+      v = next;
+      lambda = n;
     }
-    const n = Math.hypot(...next);
-    if (n === 0) return null;
-    for (let a = 0; a < dims; a++) next[a] = next[a]! / n;
-    v = next;
+    out.push(Float32Array.from(v));
+    for (let a = 0; a < dims; a++) for (let b = 0; b < dims; b++) m[a * dims + b] = m[a * dims + b]! - lambda * v[a]! * v[b]!;
   }
-  return Float32Array.from(v);
+  return out;
+}
+
+/** First principal direction (uncentred, as in SIF) by power iteration on the dims×dims scatter matrix. */
+function firstComponent(matrix: Float32Array, size: number, dims: number): Float32Array | null {
+  return eigenvectors(scatter(matrix, size, dims), dims, 1)[0] ?? null;
+}
+
+/** From this many tools on, queries score a low-dimensional sketch first and exact cosines only for candidates. */
+export const SKETCH_MIN_TOOLS = 20_000;
+const SKETCH_DIMS = 16;
+
+/** Projects every (finished) tool vector on the leading principal directions of the tool vectors. */
+export function buildSketch(index: SemanticIndex): NonNullable<SemanticIndex['sketch']> {
+  const { matrix, size, dims } = index;
+  const basis = eigenvectors(scatter(matrix, size, dims), dims, SKETCH_DIMS);
+  const p = basis.length;
+  const flat = new Float32Array(p * dims);
+  basis.forEach((v, k) => flat.set(v, k * dims));
+  const rows = new Float32Array(size * p);
+  for (let i = 0; i < size; i++) {
+    const base = i * dims;
+    for (let k = 0; k < p; k++) {
+      let dot = 0;
+      const kb = k * dims;
+      for (let d = 0; d < dims; d++) dot += matrix[base + d]! * flat[kb + d]!;
+      rows[i * p + k] = dot;
+    }
+  }
+  return { dims: p, basis: flat, rows };
+}
+
+/** Approximate cosines from the sketch (the query projected on the same basis), into `out`. */
+export function scoreSketch(index: SemanticIndex, q: Float32Array, out: Float32Array): void {
+  const sketch = index.sketch!;
+  const { dims, basis, rows } = sketch;
+  const qp = new Float32Array(dims);
+  for (let k = 0; k < dims; k++) {
+    let dot = 0;
+    for (let d = 0; d < index.dims; d++) dot += basis[k * index.dims + d]! * q[d]!;
+    qp[k] = dot;
+  }
+  for (let i = 0, base = 0; i < index.size; i++, base += dims) out[i] = dot(rows, base, qp, dims);
+}
+
+/** Exact cosines for the given docs only, into `out`. */
+export function scoreSemanticDocs(index: SemanticIndex, q: Float32Array, docs: ArrayLike<number>, out: Float32Array): void {
+  const { matrix, dims } = index;
+  for (let j = 0; j < docs.length; j++) {
+    const i = docs[j]!;
+    out[i] = dot(matrix, i * dims, q, dims);
+  }
+}
+
+function dot(matrix: Float32Array, base: number, q: Float32Array, dims: number): number {
+  let s0 = 0;
+  let s1 = 0;
+  let s2 = 0;
+  let s3 = 0;
+  let d = 0;
+  for (; d + 3 < dims; d += 4) {
+    s0 += matrix[base + d]! * q[d]!;
+    s1 += matrix[base + d + 1]! * q[d + 1]!;
+    s2 += matrix[base + d + 2]! * q[d + 2]!;
+    s3 += matrix[base + d + 3]! * q[d + 3]!;
+  }
+  for (; d < dims; d++) s0 += matrix[base + d]! * q[d]!;
+  return s0 + s1 + s2 + s3;
+}
+
+const CACHE_MAGIC = 0x53494631; // "SIF1"
+
+/** Bytes of a finished semantic index (for the command's on-disk cache). */
+export function encodeSemanticIndex(index: SemanticIndex): Uint8Array {
+  const head = new Uint32Array([CACHE_MAGIC, index.size, index.dims, index.common ? 1 : 0]);
+  const parts = [head, index.matrix, index.common ?? new Float32Array(0)];
+  const out = new Uint8Array(parts.reduce((a, p) => a + p.byteLength, 0));
+  let off = 0;
+  for (const p of parts) {
+    out.set(new Uint8Array(p.buffer, p.byteOffset, p.byteLength), off);
+    off += p.byteLength;
+  }
+  return out;
+}
+
+/** Reads encodeSemanticIndex's bytes; null when they do not hold an index of `size` × `dims`. */
+export function decodeSemanticIndex(buf: Uint8Array, size: number, dims: number): SemanticIndex | null {
+  if (buf.byteLength < 16) return null;
+  const copy = new Uint8Array(buf); // a copy (Buffer#slice would be a view), 4-byte aligned
+  const head = new Uint32Array(copy.buffer, 0, 4);
+  const hasCommon = head[3] === 1;
+  if (head[0] !== CACHE_MAGIC || head[1] !== size || head[2] !== dims) return null;
+  if (copy.byteLength !== 16 + size * dims * 4 + (hasCommon ? dims * 4 : 0)) return null;
+  const matrix = new Float32Array(copy.buffer, 16, size * dims);
+  const common = hasCommon ? new Float32Array(copy.buffer, 16 + size * dims * 4, dims) : null;
+  const index: SemanticIndex = { dims, size, matrix, common };
+  if (size >= SKETCH_MIN_TOOLS) index.sketch = buildSketch(index);
+  return index;
 }

@@ -17,18 +17,47 @@ const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hang
 const ASCII = /^[\x00-\x7f]*$/;
 const WORDS = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]+|[\p{L}\p{N}]+/gu;
 
+// Character classes of the ASCII scanner.
+const OTHER = 0;
+const LOWER = 1;
+const UPPER = 2;
+const DIGIT = 3;
+const CLASS = new Uint8Array(128);
+for (let c = 97; c <= 122; c++) CLASS[c] = LOWER;
+for (let c = 65; c <= 90; c++) CLASS[c] = UPPER;
+for (let c = 48; c <= 57; c++) CLASS[c] = DIGIT;
+
 /** "getUserProfile", "read_file", "list-dirs" → lower-case words. Keeps CJK runs whole. */
 export function splitWords(text: string): string[] {
-  // ASCII fast path: the Unicode property classes below cost several times more per character.
-  if (ASCII.test(text)) {
-    return (
-      text
-        .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
-        .replace(/([A-Z])([A-Z][a-z])/g, '$1 $2')
-        .toLowerCase()
-        .match(/[a-z0-9]+/g) ?? []
-    );
+  // ASCII fast path: one scan over char codes (the Unicode regexes below cost several times more).
+  const out: string[] = [];
+  const n = text.length;
+  let start = -1;
+  let prev = OTHER;
+  for (let i = 0; i < n; i++) {
+    const c = text.charCodeAt(i);
+    if (c > 127) return splitUnicode(text);
+    const cls = CLASS[c]!;
+    if (cls === OTHER) {
+      if (start >= 0) out.push(text.slice(start, i).toLowerCase());
+      start = -1;
+    } else if (start < 0) {
+      start = i;
+    } else if (
+      cls === UPPER &&
+      (prev === LOWER || prev === DIGIT || (prev === UPPER && i + 1 < n && CLASS[text.charCodeAt(i + 1)]! === LOWER))
+    ) {
+      // camelCase ("userProfile") and acronym ends ("HTMLParser" → html parser).
+      out.push(text.slice(start, i).toLowerCase());
+      start = i;
+    }
+    prev = cls;
   }
+  if (start >= 0) out.push(text.slice(start).toLowerCase());
+  return out;
+}
+
+function splitUnicode(text: string): string[] {
   const spaced = text
     .replace(/([\p{Ll}\p{N}])(\p{Lu})/gu, '$1 $2')
     .replace(/(\p{Lu})(\p{Lu}\p{Ll})/gu, '$1 $2')
@@ -37,15 +66,24 @@ export function splitWords(text: string): string[] {
 }
 
 const stemCache = new Map<string, string>();
+const CACHE_MAX = 200_000;
 
 /** Porter stem of a lower-case word, memoised (the corpus repeats words a lot). */
 export function stem(word: string): string {
   let s = stemCache.get(word);
   if (s === undefined) {
-    s = /^[a-z]+$/.test(word) ? stemmer(word) : word;
-    if (stemCache.size < 200_000) stemCache.set(word, s);
+    s = isLatin(word) ? stemmer(word) : word;
+    if (stemCache.size < CACHE_MAX) stemCache.set(word, s);
   }
   return s;
+}
+
+function isLatin(word: string): boolean {
+  for (let i = 0; i < word.length; i++) {
+    const c = word.charCodeAt(i);
+    if (c < 97 || c > 122) return false;
+  }
+  return word.length > 0;
 }
 
 export function isCjk(word: string): boolean {
@@ -61,19 +99,36 @@ export function cjkBigrams(run: string): string[] {
   return out;
 }
 
+const NONE: readonly string[] = [];
+/** Word → its index terms with stemming and stop words (the default analysis), memoised per distinct word. */
+const termCache = new Map<string, readonly string[]>();
+
+function wordTerms(word: string, doStem: boolean, dropStop: boolean): readonly string[] {
+  if (isCjk(word)) return cjkBigrams(word);
+  if (word.length < 2 && !/\d/.test(word)) return NONE;
+  if (dropStop && STOP_WORDS.has(word)) return NONE;
+  return [doStem ? stem(word) : word];
+}
+
+/** Index terms of already split words (see splitWords). */
+export function analyzeWords(words: readonly string[], out: string[] = []): string[] {
+  for (const word of words) {
+    let terms = termCache.get(word);
+    if (terms === undefined) {
+      terms = wordTerms(word, true, true);
+      if (termCache.size < CACHE_MAX) termCache.set(word, terms);
+    }
+    for (let i = 0; i < terms.length; i++) out.push(terms[i]!);
+  }
+  return out;
+}
+
 /** Index terms of a text: split, drop stop words and 1-letter Latin words, stem; CJK → bigrams. */
 export function analyze(text: string, opts: { stem?: boolean; stopWords?: boolean } = {}): string[] {
   const doStem = opts.stem ?? true;
   const dropStop = opts.stopWords ?? true;
+  if (doStem && dropStop) return analyzeWords(splitWords(text));
   const out: string[] = [];
-  for (const word of splitWords(text)) {
-    if (isCjk(word)) {
-      out.push(...cjkBigrams(word));
-      continue;
-    }
-    if (word.length < 2 && !/\d/.test(word)) continue;
-    if (dropStop && STOP_WORDS.has(word)) continue;
-    out.push(doStem ? stem(word) : word);
-  }
+  for (const word of splitWords(text)) out.push(...wordTerms(word, doStem, dropStop));
   return out;
 }

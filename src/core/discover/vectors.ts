@@ -17,6 +17,13 @@ export interface WordVectors {
   data: Int8Array;
   /** Porter stem → most frequent row with that stem; built on first use. */
   stems?: Map<string, number>;
+  /** Word → row (-1: unknown or a stop word), memoised by the semantic engine. */
+  rowOf?: Map<string, number>;
+  /** Rows dequantised and premultiplied by their SIF weight (semantic.ts), each filled on first use. */
+  weighted?: Float32Array;
+  weightedReady?: Uint8Array;
+  /** Rows of the Latin words by their first two letters, for the lazily built stem map. */
+  byPrefix?: PrefixBuckets;
 }
 
 /** Where the table lives: `<package>/data`, three levels above both src/core/discover and dist/core/discover. */
@@ -41,12 +48,14 @@ export function parseWordVectors(buf: Uint8Array): WordVectors {
   const words = new TextDecoder().decode(buf.subarray(off, off + wordBytes)).split('\n');
   off += wordBytes;
   off = (off + 3) & ~3;
-  // Copy into aligned arrays: the Buffer from readFile may sit at any offset of a shared pool.
-  const scales = new Float32Array(buf.buffer.slice(buf.byteOffset + off, buf.byteOffset + off + size * 4));
+  // Views when aligned; else copies (a Buffer from readFile may sit at any offset of a shared pool).
+  const aligned = (buf.byteOffset + off) % 4 === 0;
+  const at = (start: number, bytes: number): ArrayBuffer | SharedArrayBuffer => buf.buffer.slice(buf.byteOffset + start, buf.byteOffset + start + bytes);
+  const scales = aligned ? new Float32Array(buf.buffer, buf.byteOffset + off, size) : new Float32Array(at(off, size * 4));
   off += size * 4;
-  const ranks = new Uint32Array(buf.buffer.slice(buf.byteOffset + off, buf.byteOffset + off + size * 4));
+  const ranks = aligned ? new Uint32Array(buf.buffer, buf.byteOffset + off, size) : new Uint32Array(at(off, size * 4));
   off += size * 4;
-  const data = new Int8Array(buf.buffer.slice(buf.byteOffset + off, buf.byteOffset + off + size * dims));
+  const data = new Int8Array(buf.buffer, buf.byteOffset + off, Math.min(size * dims, buf.byteLength - off));
   if (words.length !== size || data.length !== size * dims) throw new Error('word-vector table is truncated');
   const index = new Map<string, number>();
   for (let i = 0; i < size; i++) index.set(words[i]!, i);
@@ -83,19 +92,75 @@ export function encodeWordVectors(rows: { word: string; rank: number; vector: Ar
   return out;
 }
 
+const LATIN = /^[a-z]+$/;
+
 /** Row of a word: exact, else the most frequent word with the same Porter stem. */
 export function lookupWord(vectors: WordVectors, word: string): number | undefined {
   const row = vectors.index.get(word);
   if (row !== undefined) return row;
-  if (!vectors.stems) {
-    const stems = new Map<string, number>();
-    for (const [w, r] of vectors.index) {
-      if (!/^[a-z]+$/.test(w)) continue;
-      const s = stem(w);
-      const prev = stems.get(s);
-      if (prev === undefined || vectors.ranks[r]! < vectors.ranks[prev]!) stems.set(s, r);
-    }
-    vectors.stems = stems;
+  // Only Latin words have stems; the map holds Latin words only.
+  if (!LATIN.test(word)) return undefined;
+  const s = stem(word);
+  const stems = (vectors.stems ??= new Map());
+  stemBucket(vectors, s);
+  return stems.get(s);
+}
+
+/**
+ * The stem map is built lazily, one bucket of table words at a time. Porter stemming only rewrites
+ * suffixes after a stem of at least two letters, so a word and its stem share their first two letters, and
+ * their first three when the stem has four letters or more: every word with stem `s` lies in the bucket of
+ * s's first three letters (long stems) or of its first two (short ones). A bucket is stemmed once.
+ */
+function stemBucket(vectors: WordVectors, s: string): void {
+  const b = (vectors.byPrefix ??= prefixBuckets(vectors));
+  const k2 = s.slice(0, 2);
+  if (b.done.has(k2)) return;
+  if (s.length < 4) {
+    for (const k3 of b.children.get(k2) ?? []) stemWords(vectors, b, k3);
+    b.done.add(k2);
+  } else {
+    stemWords(vectors, b, s.slice(0, 3));
   }
-  return vectors.stems.get(stem(word));
+}
+
+function stemWords(vectors: WordVectors, b: PrefixBuckets, k3: string): void {
+  const list = b.words.get(k3);
+  if (!list) return;
+  b.words.delete(k3);
+  const stems = vectors.stems!;
+  for (const [w, r] of list) {
+    const ws = stem(w);
+    const prev = stems.get(ws);
+    // Rows are visited in ascending order within a bucket, so the first row wins a tie on rank.
+    if (prev === undefined || vectors.ranks[r]! < vectors.ranks[prev]! || (vectors.ranks[r] === vectors.ranks[prev] && r < prev)) stems.set(ws, r);
+  }
+}
+
+export interface PrefixBuckets {
+  /** First three letters → Latin table words (and rows) not yet stemmed. */
+  words: Map<string, [string, number][]>;
+  /** First two letters → the three-letter keys under them. */
+  children: Map<string, string[]>;
+  /** Two-letter keys whose words are all stemmed. */
+  done: Set<string>;
+}
+
+function prefixBuckets(vectors: WordVectors): PrefixBuckets {
+  const words = new Map<string, [string, number][]>();
+  const children = new Map<string, string[]>();
+  for (const [w, r] of vectors.index) {
+    if (!LATIN.test(w)) continue;
+    const k3 = w.slice(0, 3);
+    let list = words.get(k3);
+    if (!list) {
+      words.set(k3, (list = []));
+      const k2 = w.slice(0, 2);
+      const c = children.get(k2);
+      if (c) c.push(k3);
+      else children.set(k2, [k3]);
+    }
+    list.push([w, r]);
+  }
+  return { words, children, done: new Set() };
 }

@@ -2,7 +2,18 @@
 
 export interface HybridWeights {
   /** How much each normalised signal adds to the hybrid score. */
-  fusion: { bm25: number; semantic: number; usage: number };
+  fusion: {
+    bm25: number;
+    semantic: number;
+    usage: number;
+    /**
+     * Multi-step intents, split into clauses (clauses.ts): each clause's best tool gains this much (its best
+     * per-clause hybrid score, relative to the clause's best tool). 0 turns it off.
+     */
+    clauses: number;
+    /** Mix of each tool's cosine with its best per-clause cosine (0 = whole intent only, 1 = best clause only). */
+    clauseSemantic: number;
+  };
   /** Fielded BM25 (BM25F): saturation k1, length normalisation b, per-field weights. */
   bm25: { k1: number; b: number; fields: { name: number; description: number; params: number; server: number } };
   /** Usage prior (usage-learning note): smoothed success rate, task-category match, recency. */
@@ -12,7 +23,9 @@ export interface HybridWeights {
 // fusion.semantic, bm25.k1, bm25.b and fields.name come from the grid search on the MetaTool tuning
 // split (bench/discover.mjs); params/server weights cannot be tuned there (MetaTool has neither) and are set by hand.
 export const DEFAULT_WEIGHTS: HybridWeights = {
-  fusion: { bm25: 1, semantic: 1, usage: 0.3 },
+  // clauses/clauseSemantic: chosen on the MetaTool tuning split (its single queries, and multi-intent tasks
+  // made of three of its queries); see bench/discover.mjs.
+  fusion: { bm25: 1, semantic: 1, usage: 0.3, clauses: 0.25, clauseSemantic: 0.75 },
   bm25: { k1: 1.6, b: 0.5, fields: { name: 5, description: 1, params: 0.5, server: 0.3 } },
   usage: { success: 1, category: 1, recency: 0.5, halfLifeDays: 14 },
 };

@@ -1,0 +1,27 @@
+import { describe, expect, it } from 'vitest';
+import { formatDelta, formatShare, formatTokens, renderMarkdownTable } from '../../src/reporters/format.js';
+
+describe('format', () => {
+  it('groups thousands and rounds', () => {
+    expect([0, 999, 1000, 12345, 85502.4, 1234567, -1234567].map(formatTokens)).toEqual([
+      '0', '999', '1,000', '12,345', '85,502', '1,234,567', '-1,234,567',
+    ]);
+  });
+
+  it('signs deltas and gives the percentage of the before value', () => {
+    expect(formatDelta(120, 3000)).toBe('+120 (+4.0%)');
+    expect(formatDelta(-31, 807)).toBe('-31 (-3.8%)');
+    expect(formatDelta(0, 807)).toBe('0 (0.0%)');
+    expect(formatDelta(1500, 0)).toBe('+1,500 (+100.0%)');
+  });
+
+  it('shows shares as percentages with one decimal', () => {
+    expect(formatShare(0.02255)).toBe('2.3%');
+  });
+
+  it('right-aligns number columns and escapes pipes in markdown', () => {
+    expect(renderMarkdownTable({ head: ['tool', 'tokens'], rows: [['a|b', '1,000']], right: [1] })).toBe(
+      '| tool | tokens |\n| --- | ---: |\n| a\\|b | 1,000 |',
+    );
+  });
+});
