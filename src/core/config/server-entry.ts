@@ -1,21 +1,13 @@
 /** Validates one client-config server entry and normalises it (before `${VAR}` expansion). Pure. */
 import { SmartError } from '../../errors.js';
-import type { Transport } from '../../types.js';
+import type { ServerDefinition, Transport } from '../../types.js';
 import { describeType, formatKeyPath, isPlainObject, type KeyPart } from './key-path.js';
 import type { ConfigFlavor } from './locate.js';
 
-export interface RawServer {
-  name: string;
-  transport: Transport;
+/** One entry as the file has it, before `${VAR}` expansion: a ServerDefinition without where it came from. */
+export type RawServer = Omit<ServerDefinition, 'source' | 'scope' | 'shadowed' | 'nameFromServer' | 'autoTransport'> & {
   autoTransport: boolean;
-  command?: string;
-  args?: string[];
-  env?: Record<string, string>;
-  cwd?: string;
-  url?: string;
-  headers?: Record<string, string>;
-  enabled: boolean;
-}
+};
 
 const TYPE_MAP: Record<string, Transport> = {
   stdio: 'stdio',
