@@ -21,12 +21,14 @@ export interface HybridWeights {
 }
 
 // fusion.semantic, bm25.k1, bm25.b and fields.name come from the grid search on the MetaTool tuning
-// split (bench/discover.mjs); params/server weights cannot be tuned there (MetaTool has neither) and are set by hand.
+// split (bench/discover.mjs), then b and fields.name re-chosen (0.5/5 → 0.3/8) on that split's single queries
+// plus the long-task proxy (bench/helpers/long-tasks.mjs: 2–4 tuning queries phrased as one instruction);
+// params/server weights cannot be tuned there (MetaTool has neither) and are set by hand.
 export const DEFAULT_WEIGHTS: HybridWeights = {
   // clauses/clauseSemantic: chosen on the MetaTool tuning split (its single queries, and multi-intent tasks
   // made of three of its queries); see bench/discover.mjs.
   fusion: { bm25: 1, semantic: 1, usage: 0.3, clauses: 0.25, clauseSemantic: 0.75 },
-  bm25: { k1: 1.6, b: 0.5, fields: { name: 5, description: 1, params: 0.5, server: 0.3 } },
+  bm25: { k1: 1.6, b: 0.3, fields: { name: 8, description: 1, params: 0.5, server: 0.3 } },
   usage: { success: 1, category: 1, recency: 0.5, halfLifeDays: 14 },
 };
 
