@@ -1,5 +1,5 @@
 /** Writing our own files safely: a temp file beside the target, then rename over it. */
-import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { SmartError } from './errors.js';
 
@@ -11,7 +11,9 @@ export async function writeFileAtomic(file: string, data: string | Uint8Array): 
   const tmp = join(dir, `.${basename(file)}.${process.pid}.${++counter}.tmp`);
   try {
     await mkdir(dir, { recursive: true });
-    await writeFile(tmp, data, typeof data === 'string' ? { encoding: 'utf8', mode: 0o600 } : { mode: 0o600 });
+    // Users commit some of these files (config, baseline, workflow): keep an existing file's mode, else the umask's.
+    const mode = await stat(file).then((st) => st.mode & 0o777, () => 0o666);
+    await writeFile(tmp, data, typeof data === 'string' ? { encoding: 'utf8', mode } : { mode });
     await rename(tmp, file);
   } catch (e) {
     await rm(tmp, { force: true }).catch(() => undefined);

@@ -1,0 +1,27 @@
+import { chmodSync, mkdtempSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { writeFileAtomic } from '../../src/atomic-write.js';
+
+describe('writeFileAtomic', () => {
+  it('creates missing folders, leaves no temp file, and gives a new file the umask mode', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mcp-smart-atomic-'));
+    const file = join(dir, 'a', 'b', 'mcp-smart.lock.json');
+    await writeFileAtomic(file, '{"x":1}\n');
+    expect(readFileSync(file, 'utf8')).toBe('{"x":1}\n');
+    expect(readdirSync(join(dir, 'a', 'b'))).toEqual(['mcp-smart.lock.json']);
+    const umask = process.umask();
+    expect(statSync(file).mode & 0o777).toBe(0o666 & ~umask);
+  });
+
+  it('keeps the mode of the file it replaces', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mcp-smart-atomic-'));
+    const file = join(dir, 'usage.json');
+    writeFileSync(file, 'old');
+    chmodSync(file, 0o600);
+    await writeFileAtomic(file, new TextEncoder().encode('new'));
+    expect(readFileSync(file, 'utf8')).toBe('new');
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+  });
+});
