@@ -1,21 +1,15 @@
 /** `audit`: token cost per server and tool, condensing potential, findings. */
 import { atOrAbove, countAudit, renderAudit, SEVERITIES, type AuditResult, type Severity } from '../core/audit/index.js';
-import { userCacheDir } from '../core/paths.js';
 import { ANTHROPIC_DEFAULT_MODEL, countToolsWithAnthropic, requireAnthropicKey, type AnthropicFigures } from '../core/tokens/anthropic.js';
 import { createTokenCounter, prepareCounter, type RenderStyle, type TokenCounter } from '../core/tokens/index.js';
 import { renderAuditMarkdown, renderAuditTable } from '../reporters/audit.js';
 import { renderJson } from '../reporters/format.js';
 import type { CommandContext, CommandOutcome } from './context.js';
-import { loadServers, pathEnvOf, serverFailureCode } from './load.js';
+import { countCacheDir, loadServers, serverFailureCode } from './load.js';
 import { parseChoiceFlag, parseIntFlag } from './parse.js';
 
 export const RENDER_STYLES: readonly RenderStyle[] = ['json', 'cline'];
 
-/** The count cache lives in the user cache folder; `--no-cache` turns it off along with the tool-list cache. */
-export function countCacheDir(ctx: CommandContext): string | undefined {
-  if (!ctx.global.cache) return undefined;
-  return userCacheDir(pathEnvOf(ctx));
-}
 
 /** A cache-backed counter that loads the tokenizer only if one of `texts` is not cached yet. */
 export async function counterForTexts(ctx: CommandContext, texts: readonly string[]): Promise<TokenCounter> {

@@ -4,7 +4,7 @@ import { writeFileAtomic } from '../atomic-write.js';
 import { readJsonFile } from '../read-file.js';
 import { condenseTool, metaTools } from '../core/condense/index.js';
 import { checkBudget, planBudget, usageFromDocument, type BudgetPlan, type BudgetVerdict, type PlanDeps } from '../core/budget/index.js';
-import { buildDiscoverIndex, loadWordVectors, rankTools, toolRefsFromSnapshots, type WordVectors } from '../core/discover/index.js';
+import { buildDiscoverIndex, loadShippedWordVectors, patternsFromConfig, rankTools, toolRefsFromSnapshots } from '../core/discover/index.js';
 import { countToolTokens, createTokenCounter, type TokenCounter } from '../core/tokens/index.js';
 import { usageStorePath } from '../core/session/usage-store.js';
 import { SmartError } from '../errors.js';
@@ -116,15 +116,9 @@ export function appliedDocument(result: BudgetResult, plan: BudgetPlan | undefin
 
 /** Ranks with hybrid discovery over the servers; the shipped word vectors when present. */
 export async function hybridRanker(servers: ServerSnapshot[], config: SmartConfig): Promise<(intent: string, k: number) => string[]> {
-  let vectors: WordVectors | undefined;
-  try {
-    vectors = await loadWordVectors();
-  } catch (e) {
-    // Without the table (a trimmed install) hybrid still fuses bm25 and the usage prior.
-    if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
-  }
+  const vectors = await loadShippedWordVectors();
   const index = buildDiscoverIndex(toolRefsFromSnapshots(servers), { weights: config.weights, vectors, keywords: config.keywords });
-  const patterns = config.patterns ? { rules: config.patterns.rules ?? [], allowList: config.patterns.allowList } : undefined;
+  const patterns = patternsFromConfig(config);
   return (intent, k) => rankTools(index, intent, { engine: 'hybrid', k, patterns }).results.map((r) => r.id);
 }
 

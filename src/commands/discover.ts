@@ -8,8 +8,9 @@ import {
   encodeIndexCache,
   evaluateRankings,
   indexCacheKey,
-  loadWordVectors,
+  loadShippedWordVectors,
   parseLabelledIntents,
+  patternsFromConfig,
   rankTools,
   semanticText,
   toolRefsFromSnapshots,
@@ -23,7 +24,7 @@ import { writeFileAtomic } from '../atomic-write.js';
 import { SmartError } from '../errors.js';
 import { readTextFile } from '../read-file.js';
 import { renderDiscover } from '../reporters/discover.js';
-import { ENGINES, type EngineName, type SmartConfig, type UsageStats } from '../types.js';
+import { ENGINES, type EngineName, type UsageStats } from '../types.js';
 import type { CommandContext, CommandOutcome } from './context.js';
 import { loadServers, pathEnvOf, serverFailureCode } from './load.js';
 import { optionalString, parseChoiceFlag, parseIntFlag } from './parse.js';
@@ -90,7 +91,7 @@ export async function runDiscoverCommand(ctx: CommandContext, args: string[], op
   }
 
   const usage = engine === 'hybrid' ? await readUsage(optionalString(opts.store), pathEnv, now, io.cwd, (w) => io.stderr(`warning: ${w}\n`)) : undefined;
-  const base: Omit<RankOptions, 'k'> = { engine, usage, now, patterns: patternsOf(config) };
+  const base: Omit<RankOptions, 'k'> = { engine, usage, now, patterns: patternsFromConfig(config) };
   const rank = async (text: string, kk: number): Promise<ReturnType<typeof rankTools>> =>
     rankTools(index, text, { ...base, k: kk, ...(embedQuery ? { queryVector: await embedQuery(text) } : {}) });
 
@@ -132,15 +133,11 @@ async function readText(file: string, cwd: string): Promise<string> {
 
 /** The shipped table; hybrid still works (bm25 + usage) in an install that dropped it, semantic does not. */
 async function shippedVectors(engine: EngineName): Promise<WordVectors | undefined> {
-  try {
-    return await loadWordVectors();
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw new SmartError('INTERNAL', { message: `word-vector table: ${(e as Error).message}` }, { cause: e });
-    if (engine === 'semantic') {
-      throw new SmartError('MODEL_UNAVAILABLE', { message: 'The word-vector table data/word-vectors.bin is missing from this install; reinstall mcp-smart or pass --model <dir>.' }, { cause: e });
-    }
-    return undefined;
+  const vectors = await loadShippedWordVectors();
+  if (!vectors && engine === 'semantic') {
+    throw new SmartError('MODEL_UNAVAILABLE', { message: 'The word-vector table data/word-vectors.bin is missing from this install; reinstall mcp-smart or pass --model <dir>.' });
   }
+  return vectors;
 }
 
 /** Usage from --store, else from the default store when one exists; absent → no prior. */
@@ -166,8 +163,3 @@ async function readUsage(
   return stats;
 }
 
-function patternsOf(config: SmartConfig): RankOptions['patterns'] {
-  const p = config.patterns;
-  if (!p || ((p.rules ?? []).length === 0 && !p.allowList)) return undefined;
-  return { rules: p.rules ?? [], allowList: p.allowList };
-}

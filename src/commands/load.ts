@@ -23,6 +23,12 @@ export function pathEnvOf(ctx: CommandContext): PathEnv {
   return { env: io.env, platform: io.platform, home: io.env.HOME || io.env.USERPROFILE || homedir() };
 }
 
+/** The count cache lives in the user cache folder; `--no-cache` turns it off along with the tool-list cache. */
+export function countCacheDir(ctx: CommandContext): string | undefined {
+  if (!ctx.global.cache) return undefined;
+  return userCacheDir(pathEnvOf(ctx));
+}
+
 /** Reads server definitions (no connecting) from the global options. */
 export async function loadDefinitions(ctx: CommandContext): Promise<DefinitionResult> {
   return loadServerDefinitions(definitionRequest(ctx));

@@ -4,15 +4,14 @@ import { writeFileAtomic } from '../atomic-write.js';
 import {
   buildDiscoverIndex,
   detectTaskContext,
-  loadWordVectors,
+  loadShippedWordVectors,
+  patternsFromConfig,
   rankTools,
   resolveWeights,
   toolRefsFromSnapshots,
   type HybridWeights,
   type RankOptions,
-  type WordVectors,
 } from '../core/discover/index.js';
-import { userCacheDir } from '../core/paths.js';
 import { buildCases, type ReplayCase } from '../core/session/cases.js';
 import { createHybridEvaluator } from '../core/session/fast-hybrid.js';
 import { readSessionFiles } from '../core/session/read.js';
@@ -24,9 +23,9 @@ import { countToolTokens, createTokenCounter } from '../core/tokens/index.js';
 import { SmartError } from '../errors.js';
 import { readJsonFile } from '../read-file.js';
 import { renderReplay } from '../reporters/replay.js';
-import type { EngineName, SmartConfig } from '../types.js';
+import type { EngineName } from '../types.js';
 import type { CommandContext, CommandOutcome } from './context.js';
-import { loadServers, pathEnvOf, serverFailureCode } from './load.js';
+import { countCacheDir, loadServers, pathEnvOf, serverFailureCode } from './load.js';
 import { optionalString, parseFloatFlag, parseIntFlag } from './parse.js';
 
 export interface ReplayTuned {
@@ -103,10 +102,10 @@ export async function runReplayCommand(ctx: CommandContext, args: string[], opts
     warn(`${set.unknownCalls} call(s) to ${set.unknownTools.length} tool(s) not in the loaded servers, scored as misses: ${set.unknownTools.slice(0, 10).join(', ')}${set.unknownTools.length > 10 ? ', …' : ''}`);
   }
 
-  const vectors = await shippedVectors();
+  const vectors = await loadShippedWordVectors();
   const index = buildDiscoverIndex(refs, { weights: config.weights, vectors });
   const base = resolveWeights(config.weights);
-  const patterns = patternsOf(config);
+  const patterns = patternsFromConfig(config);
   const depth = Math.min(RANK_DEPTH, Math.max(refs.length, 1));
   const ttlMs = ttlDays * DAY_MS;
   const categorize = (intent: string): string => detectTaskContext(intent).type;
@@ -118,7 +117,7 @@ export async function runReplayCommand(ctx: CommandContext, args: string[], opts
   const serverOf = (id: string): string => serverById.get(id) ?? id.split('.')[0]!;
   const metrics = replayCases(set.cases, { engines, categorize, ttlMs, topDepth: k, serverOf });
 
-  const counter = await createTokenCounter(global.encoding, global.cache ? { cacheDir: userCacheDir(pathEnvOf(ctx)) } : {});
+  const counter = await createTokenCounter(global.encoding, { cacheDir: countCacheDir(ctx) });
   const tokensOf = new Map(refs.map((r) => [r.id, countToolTokens(r.tool, counter, 'json', r.server)]));
   await counter.flush?.();
 
@@ -167,20 +166,7 @@ export async function runReplayCommand(ctx: CommandContext, args: string[], opts
 }
 
 
-async function shippedVectors(): Promise<WordVectors | undefined> {
-  try {
-    return await loadWordVectors();
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return undefined; // semantic is then left out
-    throw e;
-  }
-}
 
-function patternsOf(config: SmartConfig): RankOptions['patterns'] {
-  const p = config.patterns;
-  if (!p || ((p.rules ?? []).length === 0 && !p.allowList)) return undefined;
-  return { rules: p.rules ?? [], allowList: p.allowList };
-}
 
 /** Learns the cases into the store, skipping cases of sessions it has already learned. */
 async function learn(

@@ -13,8 +13,8 @@ import { resolveWeights, type HybridWeights, type WeightsInput } from './weights
 export { DEFAULT_WEIGHTS, resolveWeights, type HybridWeights, type WeightsInput } from './weights.js';
 export { detectTaskContext, usagePrior, type TaskContext, type TaskType } from './usage.js';
 export { evaluateRankings, type RankingMetrics } from './metrics.js';
-export { loadWordVectors, parseWordVectors, encodeWordVectors, defaultVectorsFile, type WordVectors } from './vectors.js';
-export { applyPatterns, type PatternEffect } from './patterns.js';
+export { loadWordVectors, loadShippedWordVectors, parseWordVectors, encodeWordVectors, defaultVectorsFile, type WordVectors } from './vectors.js';
+export { applyPatterns, patternsFromConfig, type PatternEffect } from './patterns.js';
 export { decodeSemanticIndex, encodeSemanticIndex, type SemanticIndex } from './semantic.js';
 export { decodeBm25Index, encodeBm25Index, type Bm25Index } from './bm25.js';
 

@@ -1,6 +1,6 @@
 /** Pattern rules (dynamic-discovery note): regex on tool ids with boost, pin, exclude, and an allow-list mode. */
 import { SmartError } from '../../errors.js';
-import type { PatternRule } from '../../types.js';
+import type { PatternRule, SmartConfig } from '../../types.js';
 
 export interface PatternEffect {
   /** The tool may be offered at all. */
@@ -35,4 +35,11 @@ export function applyPatterns(ids: string[], rules: PatternRule[], allowList = f
     }
     return { allowed: !excluded && (!allowList || matched), pinned: pinned && !excluded, boost };
   });
+}
+
+/** The `patterns` key of mcp-smart.config.json as rank options; undefined when it changes nothing. */
+export function patternsFromConfig(config: SmartConfig): { rules: PatternRule[]; allowList?: boolean } | undefined {
+  const p = config.patterns;
+  if (!p || ((p.rules ?? []).length === 0 && !p.allowList)) return undefined;
+  return { rules: p.rules ?? [], allowList: p.allowList };
 }

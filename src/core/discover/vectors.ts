@@ -36,6 +36,16 @@ export async function loadWordVectors(file: string = defaultVectorsFile()): Prom
   return parseWordVectors(await readFile(file));
 }
 
+/** The shipped table, or undefined in an install that dropped it (hybrid then fuses bm25 and usage only). */
+export async function loadShippedWordVectors(): Promise<WordVectors | undefined> {
+  try {
+    return await loadWordVectors();
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw new Error(`word-vector table: ${(e as Error).message}`, { cause: e });
+  }
+}
+
 /** Decodes the binary layout written by scripts/build-vectors.mjs. */
 export function parseWordVectors(buf: Uint8Array): WordVectors {
   const magic = new TextDecoder().decode(buf.subarray(0, 8));
