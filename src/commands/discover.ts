@@ -17,6 +17,7 @@ import {
   type DiscoverIndex,
   type RankOptions,
   type RankedTool,
+  type RankingMetrics,
   type WordVectors,
 } from '../core/discover/engine.js';
 import { userCacheDir, userDataDir, type PathEnv } from '../core/paths.js';
@@ -38,15 +39,11 @@ export interface DiscoverRanking {
   results: RankedTool[];
 }
 
-export interface DiscoverEvaluation {
+export interface DiscoverEvaluation extends RankingMetrics {
   kind: 'evaluation';
   queries: string;
   engine: EngineName;
   k: number;
-  cases: number;
-  recallAt: Record<string, number>;
-  mrr: number;
-  ndcg10: number;
 }
 
 export type DiscoverResult = DiscoverRanking | DiscoverEvaluation;

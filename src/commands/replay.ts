@@ -16,7 +16,7 @@ import { buildCases, type ReplayCase } from '../core/session/cases.js';
 import { createHybridEvaluator } from '../core/session/fast-hybrid.js';
 import { readSessionFiles } from '../core/session/read.js';
 import { compareTokens, replayCases, type EngineMetrics, type TokenComparison } from '../core/session/replay.js';
-import { tuneWeights, type FoldResult } from '../core/session/tune.js';
+import { tuneWeights, type TuneResult } from '../core/session/tune.js';
 import { DAY_MS, learnFromCases, mergeUsage } from '../core/session/usage.js';
 import { updateUsageStore, usageStorePath } from '../core/session/usage-store.js';
 import { countToolTokens, createTokenCounter } from '../core/tokens/index.js';
@@ -28,15 +28,8 @@ import type { CommandContext, CommandOutcome } from './context.js';
 import { countCacheDir, loadServers, pathEnvOf, serverFailureCode } from './load.js';
 import { optionalString, parseFloatFlag, parseIntFlag } from './parse.js';
 
-export interface ReplayTuned {
-  weights: HybridWeights;
-  trainMrr: number;
-  heldOutMrr: number;
-  /** Held-out MRR of the weights replay started from (defaults or config). */
-  baselineHeldOutMrr: number;
-  folds: FoldResult[];
+export interface ReplayTuned extends TuneResult<HybridWeights> {
   seed: number;
-  evaluations: number;
   /** Hybrid over every case with the tuned weights (compare with engines[hybrid]). */
   hybrid: { recallAt: Record<string, number>; mrr: number };
   written?: string;
