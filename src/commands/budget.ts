@@ -6,7 +6,7 @@ import { condenseTool, metaTools } from '../core/condense/index.js';
 import { checkBudget, planBudget, usageFromDocument, type BudgetPlan, type BudgetVerdict, type PlanDeps } from '../core/budget/index.js';
 import { buildDiscoverIndex, loadShippedWordVectors, patternsFromConfig, rankTools, toolRefsFromSnapshots } from '../core/discover/index.js';
 import { countToolTokens, createTokenCounter, type TokenCounter } from '../core/tokens/index.js';
-import { usageStorePath } from '../core/session/usage-store.js';
+import { usageStorePath } from '../core/paths.js';
 import { SmartError } from '../errors.js';
 import { renderBudget } from '../reporters/budget.js';
 import type { Encoding, ServerSnapshot, SmartConfig, UsageStats } from '../types.js';

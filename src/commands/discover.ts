@@ -20,7 +20,7 @@ import {
   type RankingMetrics,
   type WordVectors,
 } from '../core/discover/engine.js';
-import { userCacheDir, userDataDir, type PathEnv } from '../core/paths.js';
+import { userCacheDir, usageStorePath, type PathEnv } from '../core/paths.js';
 import { writeFileAtomic } from '../atomic-write.js';
 import { SmartError } from '../errors.js';
 import { readTextFile } from '../read-file.js';
@@ -145,9 +145,8 @@ async function readUsage(
   cwd: string,
   warn: (w: string) => void,
 ): Promise<UsageStats | undefined> {
-  // The default path is usageStorePath's (core/session/usage-store.ts); that module, with its file locking,
-  // is imported only when a store exists, to keep the cold start short.
-  const file = store ? resolve(cwd, store) : join(userDataDir(pathEnv), 'usage.json');
+  // The store module, with its file locking, is imported only when a store exists, to keep the cold start short.
+  const file = store ? resolve(cwd, store) : usageStorePath(pathEnv);
   try {
     await access(file);
   } catch (e) {

@@ -22,3 +22,8 @@ export function userDataDir({ env, platform, home }: PathEnv): string {
   if (platform === 'darwin') return join(home, 'Library', 'Application Support', 'mcp-smart');
   return join(env.XDG_DATA_HOME || join(home, '.local', 'share'), 'mcp-smart');
 }
+
+/** The usage store `replay --learn` writes and `discover`/`budget` read. A plain path: no locking code loaded. */
+export function usageStorePath(pathEnv: PathEnv): string {
+  return join(userDataDir(pathEnv), 'usage.json');
+}

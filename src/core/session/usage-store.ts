@@ -1,9 +1,8 @@
 /** The usage store on disk: locked read-modify-write, atomic replace, corrupt files moved aside. */
 import { mkdir, readFile, rename } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { dirname } from 'node:path';
 import { lock } from 'proper-lockfile';
 import { writeFileAtomic } from '../../atomic-write.js';
-import { userDataDir, type PathEnv } from '../paths.js';
 import type { UsageStats } from '../../types.js';
 import { DAY_MS, DEFAULT_USAGE_TTL_DAYS, forgetUsage, parseUsageTools } from './usage.js';
 
@@ -28,10 +27,7 @@ export interface MemoryOptions {
   halfLifeDays?: number;
 }
 
-/** The default store file: `usage.json` in the user data folder (MCP_SMART_DATA_DIR overrides the folder). */
-export function usageStorePath(env: PathEnv): string {
-  return join(userDataDir(env), 'usage.json');
-}
+export { usageStorePath } from '../paths.js';
 
 export const emptyStoreDoc = (now: number): UsageStoreDoc => ({
   format: USAGE_FORMAT,
