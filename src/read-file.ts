@@ -6,12 +6,16 @@ import { SmartError } from './errors.js';
 /** Text without a leading UTF-8 byte-order mark (Windows editors add one). */
 export const stripBom = (text: string): string => (text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
 
-/** The file's text, or undefined when it does not exist. `file` is shown as given; it is resolved against `cwd`. */
+/**
+ * The file's text, or undefined when it does not exist (also when a folder on its path is a file).
+ * `file` is shown as given; it is resolved against `cwd`.
+ */
 export async function readTextFile(file: string, cwd: string): Promise<string | undefined> {
   try {
     return stripBom(await readFile(resolve(cwd, file), 'utf8'));
   } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR') return undefined;
     throw new SmartError('FILE_UNREADABLE', { file, reason: (e as Error).message }, { cause: e });
   }
 }

@@ -10,7 +10,7 @@ import { formatKeyPath, isPlainObject } from './key-path.js';
 import { projectLocations, SMART_CONFIG_NAME, userLocations, type ConfigFlavor, type ConfigLocation } from './locate.js';
 import { mergeDefinitions, type Shadowing } from './merge.js';
 import { parseConfigText } from './parse.js';
-import { readConfigText } from './read.js';
+import { readTextFile } from '../../read-file.js';
 import { normalizeServerEntry, type RawServer } from './server-entry.js';
 import { splitCommandLine } from './shell-split.js';
 import { validateSmartConfig } from './validate.js';
@@ -191,8 +191,9 @@ class Loader {
   }
 }
 
+/** Every path here is absolute already (resolved from cwd or home), so the base folder is never used. */
 async function readAll(files: string[]): Promise<(string | undefined)[]> {
-  return Promise.all(files.map((f) => readConfigText(f)));
+  return Promise.all(files.map((f) => readTextFile(f, '/')));
 }
 
 /** Finds, reads, validates and merges every server definition the request names. */
