@@ -79,3 +79,23 @@ function parseCsv(text) {
   if (cell !== '' || row.length > 0) row.push(cell), rows.push(row);
   return rows;
 }
+
+/**
+ * BFCL v3 multi-turn (bench/data/bfcl-multi-turn, Apache-2.0): 152 tools on 9 servers (API classes), 200 tasks
+ * of 2–6 turns. A development set with server structure, which MetaTool lacks: `turns` has one case per turn
+ * with gold tools, `tasks` one case per task (its turns as one instruction, gold = every turn's tools).
+ */
+export function loadBfcl() {
+  const dir = join(REPO, 'bench', 'data', 'bfcl-multi-turn');
+  const servers = JSON.parse(readFileSync(join(dir, 'tools.json'), 'utf8'));
+  const tools = servers.flatMap((s) => s.tools.map((tool) => ({ id: `${s.server}.${tool.name}`, server: s.server, tool })));
+  const tasks = JSON.parse(readFileSync(join(dir, 'tasks.json'), 'utf8'));
+  const turns = [];
+  const whole = [];
+  for (const t of tasks) {
+    for (const turn of t.turns) if (turn.gold.length > 0) turns.push({ intent: turn.query, expected: [...new Set(turn.gold)] });
+    const gold = [...new Set(t.turns.flatMap((turn) => turn.gold))];
+    if (gold.length > 0) whole.push({ intent: t.turns.map((turn) => turn.query).join(' '), expected: gold });
+  }
+  return { tools, turns, tasks: whole };
+}
