@@ -1,7 +1,7 @@
 /** `discover "<intent>"`: rank the tools of the selected servers; `--queries` evaluates labelled intents. */
 import { access, readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-// engine.js, not index.js: the optional model support (and node:crypto) loads only with --model.
+// engine.js, not index.js: the optional model support loads only with --model.
 import {
   buildDiscoverIndex,
   decodeIndexCache,

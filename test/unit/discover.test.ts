@@ -14,8 +14,10 @@ import {
   DEFAULT_WEIGHTS,
 } from '../../src/core/discover/index.js';
 import { intentClauses } from '../../src/core/discover/clauses.js';
-import { decodeIndexCache, encodeIndexCache, indexCacheKey, topN } from '../../src/core/discover/engine.js';
-import { decodeSemanticIndex, encodeSemanticIndex, SKETCH_MIN_TOOLS } from '../../src/core/discover/semantic.js';
+import { decodeIndexCache, encodeIndexCache, indexCacheKey, semanticText, topN } from '../../src/core/discover/engine.js';
+import { decodeSemanticIndex, encodeSemanticIndex, leadPassage, queryVector, scoreSemantic, scoreSketch, sentenceVector, SKETCH_MIN_TOOLS } from '../../src/core/discover/semantic.js';
+import { deriveServerScores, groupServers } from '../../src/core/discover/servers.js';
+import { buildBm25Index } from '../../src/core/discover/bm25.js';
 import { analyze, splitWords } from '../../src/core/discover/tokenize.js';
 import { lookupWord } from '../../src/core/discover/vectors.js';
 import type { ServerSnapshot, UsageStats } from '../../src/types.js';
@@ -103,7 +105,7 @@ describe('hybrid engine', () => {
   });
   it('explains each signal and sums them into the score', () => {
     const r = rankTools(index, 'read a file', { engine: 'hybrid', k: 1 }).results[0]!;
-    expect(Object.keys(r.reasons!)).toEqual(['bm25', 'semantic', 'usage']);
+    expect(Object.keys(r.reasons!)).toEqual(['bm25', 'semantic', 'usage', 'server']);
     const sum = Object.values(r.reasons!).reduce((a, b) => a + b, 0);
     expect(r.score).toBeCloseTo(sum, 3);
   });
@@ -114,6 +116,111 @@ describe('hybrid engine', () => {
     expect(plain[0]).not.toBe('files.write_file');
     expect(learned[0]?.id).toBe('files.write_file');
     expect(learned[0]?.reasons?.usage).toBeGreaterThan(0);
+  });
+});
+
+describe('server-level relevance', () => {
+  // Two identical add_heading tools; only the word server has a sibling that matches "docx".
+  const docs = toolRefsFromSnapshots([
+    {
+      name: 'word',
+      transport: 'stdio',
+      status: 'ok',
+      tools: [
+        { name: 'create_document', description: 'Create a new .docx file.' },
+        { name: 'add_heading', description: 'Add a heading.' },
+      ],
+    },
+    {
+      name: 'markdown',
+      transport: 'stdio',
+      status: 'ok',
+      tools: [
+        { name: 'add_heading', description: 'Add a heading.' },
+        { name: 'render', description: 'Render markup as HTML.' },
+      ],
+    },
+  ] as ServerSnapshot[]);
+  const docIndex = buildDiscoverIndex(docs, { vectors });
+  const order = (server: number): string[] =>
+    rankTools(docIndex, 'add a heading to the docx', { engine: 'hybrid', k: 4, weights: { fusion: { server } } }).results.map((r) => r.id);
+
+  it('lifts the tools of the server that covers the intent as a whole', () => {
+    // Off: the tie between the identical tools falls to the id order.
+    expect(order(0).indexOf('markdown.add_heading')).toBeLessThan(order(0).indexOf('word.add_heading'));
+    expect(order(0.5).indexOf('word.add_heading')).toBeLessThan(order(0.5).indexOf('markdown.add_heading'));
+  });
+  it('gives every tool of a server the same share, the best server exactly fusion.server', () => {
+    const r = rankTools(docIndex, 'add a heading to the docx', { engine: 'hybrid', k: 4, weights: { fusion: { server: 0.5 } } }).results;
+    const share = (id: string): number => r.find((x) => x.id === id)!.reasons!.server!;
+    expect(share('word.add_heading')).toBe(0.5);
+    expect(share('word.create_document')).toBe(0.5);
+    expect(share('markdown.add_heading')).toBe(share('markdown.render'));
+    expect(share('markdown.add_heading')).toBeLessThan(0.5);
+  });
+  it('changes nothing with one server', () => {
+    const one = rankTools(index, 'read a file', { engine: 'hybrid', k: 5 });
+    const single = buildDiscoverIndex(tools.filter((t) => t.server === 'files'), { vectors });
+    const r = rankTools(single, 'read a file', { engine: 'hybrid', k: 4 }).results;
+    expect(Object.keys(r[0]!.reasons!)).toEqual(['bm25', 'semantic', 'usage']);
+    expect(r.map((x) => x.id)).toEqual(rankTools(single, 'read a file', { engine: 'hybrid', k: 4, weights: { fusion: { server: 0 } } }).results.map((x) => x.id));
+    expect(one.results[0]!.reasons!.server).toBeGreaterThan(0);
+  });
+  it('scores a server by the best contribution of its tools to each query term, summed', () => {
+    // docs 0, 1 on server 0 (one term each); doc 2 on server 1 (both terms, but weaker).
+    const bm = buildBm25Index(
+      [
+        { name: ['alpha'], description: [], params: [], server: [] },
+        { name: ['beta'], description: [], params: [], server: [] },
+        { name: [], description: ['alpha', 'beta'], params: [], server: [] },
+      ],
+      { k1: 1.2, b: 0, fields: { name: 4, description: 1, params: 1, server: 1 } },
+    );
+    const g = groupServers(['a', 'a', 'b']);
+    expect(g).toEqual({ of: Int32Array.from([0, 0, 1]), count: 2 });
+    const s = deriveServerScores(bm, ['alpha', 'beta'], null, g.of, g.count, { bm25: 1, semantic: 1 });
+    expect(s[0]).toBe(1);
+    expect(s[1]).toBeGreaterThan(0);
+    expect(s[1]).toBeLessThan(1);
+    // Cosines: a server's semantic part is its best tool's min–max scaled cosine.
+    const withSem = deriveServerScores(bm, [], Float32Array.from([0.1, 0.3, 0.9]), g.of, g.count, { bm25: 1, semantic: 2 });
+    expect(Array.from(withSem).map((x) => Math.round(x * 1000) / 1000)).toEqual([0.5, 2]);
+    expect(Array.from(deriveServerScores(bm, ['alpha'], null, new Int32Array(3), 1, { bm25: 1, semantic: 1 }))).toEqual([0]);
+  });
+});
+
+describe('semantic text', () => {
+  it('keeps the lead of a long description (FirstP): whole sentences up to 40 words', () => {
+    expect(leadPassage('Reads a file. Returns its text.')).toBe('Reads a file. Returns its text.');
+    const long = `Reads a file from disk. ${'Then it does many other things with it. '.repeat(8)}`;
+    // 5 + 4 × 8 words fit in 40; the fifth sentence would not.
+    expect(leadPassage(long)).toBe(`Reads a file from disk. ${'Then it does many other things with it. '.repeat(4).trim()}`);
+    expect(leadPassage(`${'word '.repeat(60)}end.`).split(' ')).toHaveLength(40);
+  });
+  it('includes parameter names and descriptions, so a tool can be found by what it takes', () => {
+    const refs = toolRefsFromSnapshots([
+      {
+        name: 's',
+        transport: 'stdio',
+        status: 'ok',
+        tools: [
+          {
+            name: 'dispatch',
+            description: 'Runs the action.',
+            inputSchema: { type: 'object', properties: { recipient: { type: 'string', description: 'Email address of the person to write to' }, subject: { type: 'string', description: 'Subject line of the email' } } },
+          },
+          { name: 'fetch_page', description: 'Download a web page.', inputSchema: { type: 'object', properties: { url: { type: 'string', description: 'Address of the page' } } } },
+          { name: 'resize', description: 'Resize an image.', inputSchema: { type: 'object', properties: { width: { type: 'number', description: 'Width in pixels' } } } },
+        ],
+      },
+    ] as ServerSnapshot[]);
+    expect(semanticText(refs[0]!)).toBe('dispatch Runs the action. recipient Email address of the person to write to subject Subject line of the email');
+    const first = (r: typeof refs): string | undefined =>
+      rankTools(buildDiscoverIndex(r, { vectors }), 'send an email to my colleague', { engine: 'semantic', k: 3 }).results[0]?.id;
+    expect(first(refs)).toBe('s.dispatch');
+    // The same tool without its schema has nothing that says "email".
+    const { inputSchema: _dropped, ...bare } = refs[0]!.tool;
+    expect(first([{ ...refs[0]!, tool: bare }, ...refs.slice(1)])).not.toBe('s.dispatch');
   });
 });
 
@@ -130,11 +237,11 @@ describe('multi-step intents (clause ranking)', () => {
     const intent = 'Check whether it will rain in Paris tomorrow, and then open a bug report on github about the flaky deploy';
     const r = rankTools(index, intent, { engine: 'hybrid', k: 2 }).results;
     expect(r.map((x) => x.id).sort()).toEqual(['github.create_issue', 'weather.get_forecast']);
-    expect(Object.keys(r[0]!.reasons!)).toEqual(['bm25', 'semantic', 'usage', 'clauses']);
+    expect(Object.keys(r[0]!.reasons!)).toEqual(['bm25', 'semantic', 'usage', 'clauses', 'server']);
     const sum = Object.values(r[0]!.reasons!).reduce((a, b) => a + b, 0);
     expect(r[0]!.score).toBeCloseTo(sum, 3);
     // Clause ranking off: no clause signal, and a different score.
-    const off = rankTools(index, intent, { engine: 'hybrid', k: 2, weights: { fusion: { clauses: 0, clauseSemantic: 0 } } }).results;
+    const off = rankTools(index, intent, { engine: 'hybrid', k: 2, weights: { fusion: { clauses: 0, clauseSemantic: 0, server: 0 } } }).results;
     expect(Object.keys(off[0]!.reasons!)).toEqual(['bm25', 'semantic', 'usage']);
   });
 });
@@ -213,7 +320,7 @@ describe('word vectors', () => {
     expect(lookupWord(v, '搜索')).toBeUndefined();
   });
   it('ships a table with the vocabulary tool descriptions use', () => {
-    expect(vectors.dims).toBe(100);
+    expect(vectors.dims).toBe(128);
     for (const w of ['file', 'weather', 'forecast', 'repository', 'search']) expect(vectors.index.has(w)).toBe(true);
   });
 });
@@ -285,5 +392,21 @@ describe('large index (sketch, then exact cosines for candidates)', () => {
     expect(rankTools(big, 'will it be sunny in Paris tomorrow', { engine: 'semantic', k: 3 }).results[0]?.id).toBe('weather.get_forecast');
     expect(rankTools(big, 'will it be sunny in Paris tomorrow', { engine: 'hybrid', k: 3 }).results[0]?.id).toBe('weather.get_forecast');
     expect(rankTools(big, 'open a bug report on github', { engine: 'hybrid', k: 3 }).results[0]?.id).toBe('github.create_issue');
+  });
+  it("bounds every tool's cosine from above, so a tool unlike the many the sketch was fitted to stays a candidate", () => {
+    const sem = big.semantic!;
+    const q = queryVector(sem, sentenceVector(vectors, 'will it be sunny in Paris tomorrow')!);
+    const approx = new Float32Array(sem.size);
+    const bound = new Float32Array(sem.size);
+    const exact = new Float32Array(sem.size);
+    scoreSketch(sem, q, approx, bound);
+    scoreSemantic(sem, q, exact);
+    let violations = 0;
+    for (let i = 0; i < sem.size; i++) if (bound[i]! < exact[i]! - 1e-3) violations++;
+    expect(violations).toBe(0);
+    // The filler dominates the sketch: the forecast tool's sketch score is far below its cosine, its bound is not.
+    const at = big.tools.findIndex((t) => t.id === 'weather.get_forecast');
+    expect(approx[at]!).toBeLessThan(exact[at]! - 0.1);
+    expect(bound[at]!).toBeGreaterThanOrEqual(exact[at]! - 1e-3);
   });
 });

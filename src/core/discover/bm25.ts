@@ -15,14 +15,19 @@ export interface Bm25Index {
 
 /** The text of each field of a tool. Parameter names are split like tool names. */
 export function toolFields(ref: ToolRef): Record<Field, string> {
-  const params: string[] = [];
-  collectParams(ref.tool.inputSchema, params, 0);
   return {
     name: `${splitWords(ref.tool.name).join(' ')} ${ref.tool.title ?? ''}`,
     description: ref.tool.description ?? '',
-    params: params.join(' '),
+    params: paramText(ref),
     server: `${splitWords(ref.server).join(' ')} ${ref.serverInstructions ?? ''}`,
   };
+}
+
+/** Parameter names (split like tool names) and descriptions of a tool's input schema, three levels deep. */
+export function paramText(ref: ToolRef): string {
+  const params: string[] = [];
+  collectParams(ref.tool.inputSchema, params, 0);
+  return params.join(' ');
 }
 
 function collectParams(schema: unknown, out: string[], depth: number): void {
@@ -169,14 +174,12 @@ export function analyzeFields(
   descriptionWords?: readonly string[],
   /** Server terms by server name and instructions, shared by the tools of one server (read-only arrays). */
   serverCache?: Map<string, string[]>,
+  paramWords: readonly string[] = splitWords(paramText(ref)),
 ): Record<Field, string[]> {
   // Same terms as analyze(toolFields(ref)[field]) without splitting each text twice.
   const name = analyzeWords(nameWords);
   if (ref.tool.title) analyzeWords(splitWords(ref.tool.title), name);
-  const params: string[] = [];
-  collectParams(ref.tool.inputSchema, params, 0);
-  const paramTerms: string[] = [];
-  for (const p of params) analyzeWords(splitWords(p), paramTerms);
+  const paramTerms = analyzeWords(paramWords);
   const key = `${ref.server}\n${ref.serverInstructions ?? ''}`;
   let server = serverCache?.get(key);
   if (!server) {

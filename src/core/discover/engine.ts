@@ -1,10 +1,12 @@
 /** The discover engines (keyword, bm25, semantic, hybrid); index.ts adds the optional sentence model. */
+import { createHash } from 'node:crypto';
 import type { EngineName, PatternRule, ServerSnapshot, ToolRef, UsageStats } from '../../types.js';
-import { analyzeFields, buildBm25Index, decodeBm25Index, encodeBm25Index, matchedTerms, queryTerms, scoreBm25, type Bm25Index } from './bm25.js';
+import { analyzeFields, buildBm25Index, decodeBm25Index, encodeBm25Index, matchedTerms, paramText, queryTerms, scoreBm25, type Bm25Index } from './bm25.js';
 import { intentWords, keywordDoc, keywordScore, type KeywordDoc } from './keyword.js';
 import { applyPatterns } from './patterns.js';
-import { buildSemanticIndex, decodeSemanticIndex, encodeSemanticIndex, queryVector, scoreSemantic, scoreSemanticDocs, scoreSketch, semanticIndexFromRows, sentenceVector, type SemanticIndex } from './semantic.js';
+import { buildSemanticIndex, decodeSemanticIndex, encodeSemanticIndex, leadPassage, queryVector, scoreSemantic, scoreSemanticDocs, scoreSketch, semanticIndexFromRows, sentenceVector, type SemanticIndex } from './semantic.js';
 import { intentClauses } from './clauses.js';
+import { deriveServerScores, groupServers } from './servers.js';
 import { splitWords } from './tokenize.js';
 import { detectTaskContext, usagePrior } from './usage.js';
 import type { WordVectors } from './vectors.js';
@@ -32,6 +34,8 @@ export interface DiscoverIndex {
   semantic?: SemanticIndex;
   /** bm25 indexes by their parameters (the tuner asks for several). */
   bm25ByParams: Map<string, Bm25Index>;
+  /** Tool → server number and the number of servers (servers.ts), computed on the first query that weighs servers. */
+  servers?: { of: Int32Array; count: number };
   keywordDocs?: KeywordDoc[];
 }
 
@@ -48,22 +52,16 @@ export interface BuildOptions {
 }
 
 /**
- * A 64-bit hex digest (two FNV-1a hashes) of everything a cached index depends on: the tools (ids, names,
+ * A 64-bit hex digest (the head of a SHA-256) of everything a cached index depends on: the tools (ids, names,
  * titles, descriptions, parameter schemas, servers and instructions), the BM25 parameters and the word-vector table.
  */
 export function indexCacheKey(tools: ToolRef[], vectors: WordVectors | undefined, weights?: WeightsInput): string {
-  let h1 = 0x811c9dc5;
-  let h2 = 0x01000193;
+  const h = createHash('sha256');
   const add = (text: string): void => {
-    for (let i = 0; i < text.length; i++) {
-      const c = text.charCodeAt(i);
-      h1 = Math.imul(h1 ^ c, 0x01000193);
-      h2 = Math.imul(h2 ^ c, 0x5bd1e995);
-    }
-    h1 = Math.imul(h1 ^ 0xffff, 0x01000193);
-    h2 = Math.imul(h2 ^ 0xffff, 0x5bd1e995);
+    h.update(text);
+    h.update('\0');
   };
-  add(`index-v1 ${JSON.stringify(resolveWeights(weights).bm25)}`);
+  add(`index-v2 ${JSON.stringify(resolveWeights(weights).bm25)}`);
   if (vectors) add(`${vectors.size}x${vectors.dims}:${vectors.scales[0]}:${vectors.scales[vectors.size - 1]}:${vectors.ranks[vectors.size - 1]}`);
   // In the given order (no sort, for the cold start): the same tools in another order only miss the cache.
   for (const t of tools) {
@@ -75,7 +73,7 @@ export function indexCacheKey(tools: ToolRef[], vectors: WordVectors | undefined
     add(t.tool.description ?? '');
     add(t.tool.inputSchema === undefined ? '' : JSON.stringify(t.tool.inputSchema));
   }
-  return (h1 >>> 0).toString(16).padStart(8, '0') + (h2 >>> 0).toString(16).padStart(8, '0');
+  return h.digest('hex').slice(0, 16);
 }
 
 /** Bytes of an index's cacheable parts (BM25 with its weights, semantic); see decodeIndexCache. */
@@ -105,9 +103,16 @@ export function decodeIndexCache(buf: Uint8Array, size: number, dims: number | u
   return semantic ? { bm25, semantic } : null;
 }
 
-/** The text a tool's semantic vector is built from. */
+/** The text a tool's semantic vector is built from: its name, the lead of its description, its parameters. */
 export function semanticText(ref: ToolRef): string {
-  return `${splitWords(ref.tool.name).join(' ')} ${ref.tool.description ?? ''}`;
+  return `${splitWords(ref.tool.name).join(' ')} ${leadPassage(ref.tool.description ?? '')} ${paramText(ref)}`.trimEnd();
+}
+
+/** semanticText's words, reusing the description's words when the lead is the whole description. */
+function semanticWords(ref: ToolRef, name: string[], description: string[], params: string[]): string[][] {
+  const text = ref.tool.description ?? '';
+  const lead = leadPassage(text);
+  return [name, lead === text ? description : splitWords(lead), params];
 }
 
 /** Indexes tools for every engine. Deterministic: tools are ordered by id. */
@@ -119,15 +124,20 @@ export function buildDiscoverIndex(tools: ToolRef[], opts: BuildOptions = {}): D
   const cachedSemantic = opts.vectors && opts.semantic && opts.semantic.size === sorted.length ? opts.semantic : undefined;
   // Each text is split once; the words feed both the BM25 fields and the sentence vectors. With both
   // indexes from a cache nothing is analysed until some caller reads `fields` (other BM25 parameters, the tuner).
-  let words: { name: string[][]; description: string[][] } | undefined;
-  const split = (): { name: string[][]; description: string[][] } =>
-    (words ??= { name: sorted.map((t) => splitWords(t.tool.name)), description: sorted.map((t) => splitWords(t.tool.description ?? '')) });
+  type Words = { name: string[][]; description: string[][]; params: string[][] };
+  let words: Words | undefined;
+  const split = (): Words =>
+    (words ??= {
+      name: sorted.map((t) => splitWords(t.tool.name)),
+      description: sorted.map((t) => splitWords(t.tool.description ?? '')),
+      params: sorted.map((t) => splitWords(paramText(t))),
+    });
   let fields: DiscoverIndex['fields'] | undefined;
   const analyse = (): DiscoverIndex['fields'] => {
     if (fields) return fields;
     const servers = new Map<string, string[]>();
     const w = split();
-    return (fields = sorted.map((t, i) => analyzeFields(t, w.name[i], w.description[i], servers)));
+    return (fields = sorted.map((t, i) => analyzeFields(t, w.name[i], w.description[i], servers, w.params[i])));
   };
   const index = { tools: sorted, weights, keywords: opts.keywords ?? {}, bm25ByParams: new Map() } as unknown as DiscoverIndex;
   Object.defineProperty(index, 'fields', { get: analyse, enumerable: true, configurable: true });
@@ -140,7 +150,7 @@ export function buildDiscoverIndex(tools: ToolRef[], opts: BuildOptions = {}): D
   } else if (opts.vectors) {
     index.vectors = opts.vectors;
     const w = cachedSemantic ? undefined : split();
-    index.semantic = cachedSemantic ?? buildSemanticIndex(opts.vectors, w!.name.map((name, i) => [name, w!.description[i]!]));
+    index.semantic = cachedSemantic ?? buildSemanticIndex(opts.vectors, w!.name.map((name, i) => semanticWords(sorted[i]!, name, w!.description[i]!, w!.params[i]!)));
   }
   return index;
 }
@@ -246,7 +256,15 @@ export function rankTools(index: DiscoverIndex, intent: string, opts: RankOption
       }
       const parts = fuse(opts.fusion ?? 'sum', bmHit ? bm : null, q ? sem : null, prior, weights, allowed, scores);
       if (clause) for (let i = 0; i < n; i++) scores[i] = scores[i]! + clause[i]!;
-      explain = (i) => ({ bm25: parts.bm25(i), semantic: parts.semantic(i), usage: parts.usage(i), ...(clause ? { clauses: clause[i]! } : {}) });
+      const server = any && weights.fusion.server > 0 ? serverShares(index, weights, bmIndex, terms, q ? sem : null) : null;
+      if (server) for (let i = 0; i < n; i++) scores[i] = scores[i]! + server[i]!;
+      explain = (i) => ({
+        bm25: parts.bm25(i),
+        semantic: parts.semantic(i),
+        usage: parts.usage(i),
+        ...(clause ? { clauses: clause[i]! } : {}),
+        ...(server ? { server: server[i]! } : {}),
+      });
     }
   }
 
@@ -305,10 +323,15 @@ function signals(index: DiscoverIndex, bmIndex: Bm25Index, terms: string[], text
     if (raw) {
       q = queryVector(index.semantic, raw);
       if (index.semantic.sketch) {
-        // Large index: approximate cosines from the sketch for every tool, exact ones for the candidates
-        // (best by the sketch, and best by bm25 in the hybrid), which are the only tools that can rank near the top.
-        scoreSketch(index.semantic, q, sem);
-        scoreSemanticDocs(index.semantic, q, topN(sem, SKETCH_CANDIDATES), sem);
+        // Large index: approximate cosines from the sketch for every tool, exact ones for the candidates, which
+        // are the only tools that can rank near the top: the best by the sketch, the best by each tool's upper
+        // bound on its cosine (semantic.ts, scoreSketch), and in the hybrid the best by bm25.
+        const bound = new Float32Array(n);
+        scoreSketch(index.semantic, q, sem, bound);
+        const count = engine === 'semantic' ? SEMANTIC_CANDIDATES : SKETCH_CANDIDATES;
+        const byBound = topN(bound, count);
+        scoreSemanticDocs(index.semantic, q, topN(sem, count), sem);
+        scoreSemanticDocs(index.semantic, q, byBound, sem);
         if (bmHit && engine === 'hybrid') scoreSemanticDocs(index.semantic, q, topN(bm, SKETCH_CANDIDATES), sem);
       } else {
         scoreSemantic(index.semantic, q, sem);
@@ -411,6 +434,20 @@ function multiStep(
   return { docs, semBest, hybridBest };
 }
 
+/** Each tool's share of its server's score: fusion.server × (its server's score ÷ the best server's); null with one server. */
+function serverShares(index: DiscoverIndex, weights: HybridWeights, bmIndex: Bm25Index, terms: string[], sem: Float32Array | null): Float32Array | null {
+  const g = (index.servers ??= groupServers(index.tools.map((t) => t.server)));
+  if (g.count < 2) return null;
+  const s = deriveServerScores(bmIndex, terms, sem, g.of, g.count, weights.fusion);
+  let max = 0;
+  for (let j = 0; j < s.length; j++) if (s[j]! > max) max = s[j]!;
+  if (max <= 0) return null;
+  const scale = weights.fusion.server / max;
+  const out = new Float32Array(index.tools.length);
+  for (let i = 0; i < out.length; i++) out[i] = s[g.of[i]!]! * scale;
+  return out;
+}
+
 function bm25For(index: DiscoverIndex, weights: HybridWeights): Bm25Index {
   const key = JSON.stringify(weights.bm25);
   let bm = index.bm25ByParams.get(key);
@@ -476,8 +513,13 @@ function fuse(
   return { bm25: fb, semantic: fs, usage };
 }
 
-/** Tools scored exactly per signal when the semantic index has a sketch. */
+/** Tools scored exactly per signal when the semantic index has a sketch (hybrid adds the best by bm25). */
 const SKETCH_CANDIDATES = 2048;
+/**
+ * The semantic engine alone has no bm25 candidates, so it scores more tools exactly: with 32 sketch dimensions
+ * and the bound, its top 5 at 100,000 tools match exact scoring on 291 of 294 queries (bench/RESULTS.md).
+ */
+const SEMANTIC_CANDIDATES = 4096;
 
 /** Indexes of (about) the n highest scores, in index order: every doc scoring at least the n-th best (quickselect). */
 export function topN(scores: Float32Array, n: number): Int32Array {

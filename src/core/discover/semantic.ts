@@ -15,7 +15,48 @@ export interface SemanticIndex {
   /** Common component removed from every vector (unit length), or null. */
   common: Float32Array | null;
   /** Large indexes only (SKETCH_MIN_TOOLS): rows projected on `dims` principal directions (`basis`, row-major). */
-  sketch?: { dims: number; basis: Float32Array; rows: Float32Array };
+  sketch?: {
+    dims: number;
+    basis: Float32Array;
+    rows: Float32Array;
+    /** Per tool, the length of the part of its vector the sketch does not hold: √(|t|² − |sketch(t)|²). */
+    residual: Float32Array;
+  };
+}
+
+/** Words of a tool description that its vector is built from (FirstP: long descriptions drift to generic words). */
+export const LEAD_WORDS = 40;
+const SENTENCE_END = /(?<=[.!?。！？])\s+|\n\s*\n/;
+
+/**
+ * FirstP: the leading whole sentences of a text while they hold at most `maxWords` words (a first sentence
+ * longer than that is cut at `maxWords`). Short texts come back unchanged.
+ */
+export function leadPassage(text: string, maxWords = LEAD_WORDS): string {
+  if (countWords(text) <= maxWords) return text;
+  let out = '';
+  let words = 0;
+  for (const sentence of text.split(SENTENCE_END)) {
+    const n = countWords(sentence);
+    if (words + n > maxWords) {
+      if (words === 0) out = sentence.split(/\s+/).filter((w) => w !== '').slice(0, maxWords).join(' ');
+      break;
+    }
+    out += (out ? ' ' : '') + sentence;
+    words += n;
+  }
+  return out;
+}
+
+function countWords(text: string): number {
+  let n = 0;
+  let inWord = false;
+  for (let i = 0; i < text.length; i++) {
+    const space = text.charCodeAt(i) <= 32;
+    if (!space && !inWord) n++;
+    inWord = !space;
+  }
+  return n;
 }
 
 /** Weighted average of the word vectors of a text; null when no word is known. */
@@ -176,41 +217,82 @@ function firstComponent(matrix: Float32Array, size: number, dims: number): Float
   return eigenvectors(scatter(matrix, size, dims), dims, 1)[0] ?? null;
 }
 
+/** Gram–Schmidt in float64 (two passes); drops vectors that are (nearly) in the span of the earlier ones. */
+function orthonormalize(vectors: Float32Array[]): Float32Array[] {
+  const out: Float64Array[] = [];
+  for (const v of vectors) {
+    const w = Float64Array.from(v);
+    for (let pass = 0; pass < 2; pass++) {
+      for (const u of out) {
+        let dot = 0;
+        for (let d = 0; d < w.length; d++) dot += w[d]! * u[d]!;
+        for (let d = 0; d < w.length; d++) w[d] = w[d]! - dot * u[d]!;
+      }
+    }
+    let norm = 0;
+    for (let d = 0; d < w.length; d++) norm += w[d]! * w[d]!;
+    norm = Math.sqrt(norm);
+    if (norm < 1e-6) continue;
+    for (let d = 0; d < w.length; d++) w[d] = w[d]! / norm;
+    out.push(w);
+  }
+  return out.map((w) => Float32Array.from(w));
+}
+
 /** From this many tools on, queries score a low-dimensional sketch first and exact cosines only for candidates. */
 export const SKETCH_MIN_TOOLS = 20_000;
-const SKETCH_DIMS = 16;
+const SKETCH_DIMS = 32;
 
 /** Projects every (finished) tool vector on the leading principal directions of the tool vectors. */
 export function buildSketch(index: SemanticIndex): NonNullable<SemanticIndex['sketch']> {
   const { matrix, size, dims } = index;
-  const basis = eigenvectors(scatter(matrix, size, dims), dims, SKETCH_DIMS);
+  // Orthonormal (Gram–Schmidt; power iteration with deflation only approximates it), so that the sketch is an
+  // orthogonal projection and `residual` bounds what it leaves out.
+  const basis = orthonormalize(eigenvectors(scatter(matrix, size, dims), dims, SKETCH_DIMS));
   const p = basis.length;
   const flat = new Float32Array(p * dims);
   basis.forEach((v, k) => flat.set(v, k * dims));
   const rows = new Float32Array(size * p);
+  const residual = new Float32Array(size);
   for (let i = 0; i < size; i++) {
     const base = i * dims;
+    let held = 0;
     for (let k = 0; k < p; k++) {
       let dot = 0;
       const kb = k * dims;
       for (let d = 0; d < dims; d++) dot += matrix[base + d]! * flat[kb + d]!;
       rows[i * p + k] = dot;
+      held += dot * dot;
     }
+    let norm = 0;
+    for (let d = 0; d < dims; d++) norm += matrix[base + d]! ** 2;
+    residual[i] = Math.sqrt(Math.max(0, norm - held));
   }
-  return { dims: p, basis: flat, rows };
+  return { dims: p, basis: flat, rows, residual };
 }
 
-/** Approximate cosines from the sketch (the query projected on the same basis), into `out`. */
-export function scoreSketch(index: SemanticIndex, q: Float32Array, out: Float32Array): void {
+/**
+ * Approximate cosines from the sketch (the query projected on the same basis), into `out`. With `bound`, also
+ * each tool's upper bound on its cosine, sketch part plus |query residual| · |tool residual| (Cauchy–Schwarz):
+ * a tool the sketch holds poorly, such as one unlike the many tools the basis was estimated from, gets a high
+ * bound and so can still be among the candidates scored exactly.
+ */
+export function scoreSketch(index: SemanticIndex, q: Float32Array, out: Float32Array, bound?: Float32Array): void {
   const sketch = index.sketch!;
-  const { dims, basis, rows } = sketch;
+  const { dims, basis, rows, residual } = sketch;
   const qp = new Float32Array(dims);
+  let held = 0;
   for (let k = 0; k < dims; k++) {
     let dot = 0;
     for (let d = 0; d < index.dims; d++) dot += basis[k * index.dims + d]! * q[d]!;
     qp[k] = dot;
+    held += dot * dot;
   }
+  let norm = 0;
+  for (let d = 0; d < index.dims; d++) norm += q[d]! * q[d]!;
+  const qRes = Math.sqrt(Math.max(0, norm - held));
   for (let i = 0, base = 0; i < index.size; i++, base += dims) out[i] = dot(rows, base, qp, dims);
+  if (bound) for (let i = 0; i < index.size; i++) bound[i] = out[i]! + qRes * residual[i]!;
 }
 
 /** Exact cosines for the given docs only, into `out`. */
