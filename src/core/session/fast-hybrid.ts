@@ -1,11 +1,13 @@
 /**
  * A fast hybrid-MRR evaluator for the tuner. It caches everything that does not depend on the weights
- * (query terms, semantic cosines, BM25 scores per BM25 parameter set) and recomputes only the `sum` fusion
- * of discover's hybrid engine. Patterns are not applied; held-out scores always come from rankTools itself.
+ * (query terms, semantic cosines, BM25 scores and server scores per BM25 parameter set) and recomputes only
+ * the `sum` fusion of discover's hybrid engine and its server shares. Clause ranking and patterns are not
+ * applied; held-out scores always come from rankTools itself.
  */
 import { buildBm25Index, queryTerms, scoreBm25, type Bm25Index } from '../discover/bm25.js';
 import type { DiscoverIndex } from '../discover/index.js';
 import { queryVector, scoreSemantic, sentenceVector } from '../discover/semantic.js';
+import { deriveServerScores, groupServers } from '../discover/servers.js';
 import { detectTaskContext, usagePrior, type TaskType } from '../discover/usage.js';
 import type { HybridWeights } from '../discover/weights.js';
 import type { UsageStats } from '../../types.js';
@@ -22,6 +24,8 @@ interface Prepared {
   type: TaskType;
   /** Min–max scaled cosines (0..1), or null without a query vector. */
   sem: Float32Array | null;
+  /** Each server's best scaled cosine (servers.ts), or null without a query vector. */
+  serverSem: Float32Array | null;
   expected: number[];
   /** Used tools with the weight-independent parts of the usage prior (age in days; Infinity = unknown). */
   used: { doc: number; success: number; category: number; ageDays: number }[];
@@ -34,6 +38,8 @@ const UNIT = { success: 1, category: 1, recency: 0, halfLifeDays: 1 };
 export function createHybridEvaluator(index: DiscoverIndex, items: TrainItem[]): (w: HybridWeights, subset: number[]) => number {
   const n = index.tools.length;
   const docOf = new Map(index.tools.map((t, i) => [t.id, i]));
+  const servers = groupServers(index.tools.map((t) => t.server));
+  const unitSemantic = { bm25: 0, semantic: 1 };
   const prepared: Prepared[] = items.map((it) => {
     let sem: Float32Array | null = null;
     if (index.semantic && index.vectors) {
@@ -52,10 +58,12 @@ export function createHybridEvaluator(index: DiscoverIndex, items: TrainItem[]):
       }
     }
     const type = detectTaskContext(it.intent).type;
+    const terms = queryTerms(it.intent);
     return {
-      terms: queryTerms(it.intent),
+      terms,
       type,
       sem,
+      serverSem: sem && servers.count > 1 ? deriveServerScores({ size: n, postings: new Map() }, [], sem, servers.of, servers.count, unitSemantic) : null,
       expected: it.expected.flatMap((id) => (docOf.has(id) ? [docOf.get(id)!] : [])),
       used: Object.entries(it.usage.tools).flatMap(([id, u]) => {
         const doc = docOf.get(id);
@@ -67,8 +75,9 @@ export function createHybridEvaluator(index: DiscoverIndex, items: TrainItem[]):
       }),
     };
   });
-  const bm25Cache = new Map<string, Float32Array[]>();
-  const bm25Scores = (params: HybridWeights['bm25']): Float32Array[] => {
+  // Per BM25 parameter set and case: tool scores over their best, and each server's lexical score over its best.
+  const bm25Cache = new Map<string, { tools: Float32Array; servers: Float32Array | null }[]>();
+  const bm25Scores = (params: HybridWeights['bm25']): { tools: Float32Array; servers: Float32Array | null }[] => {
     const key = JSON.stringify(params);
     let rows = bm25Cache.get(key);
     if (!rows) {
@@ -79,7 +88,8 @@ export function createHybridEvaluator(index: DiscoverIndex, items: TrainItem[]):
         let max = 0;
         for (const v of s) if (v > max) max = v;
         if (max > 0) for (let i = 0; i < n; i++) s[i] = s[i]! / max;
-        return s;
+        const lexical = servers.count > 1 ? deriveServerScores(bmIndex, p.terms, null, servers.of, servers.count, { bm25: 1, semantic: 0 }) : null;
+        return { tools: s, servers: lexical };
       });
       if (bm25Cache.size > 64) bm25Cache.clear();
       bm25Cache.set(key, rows);
@@ -88,6 +98,7 @@ export function createHybridEvaluator(index: DiscoverIndex, items: TrainItem[]):
   };
   const score = new Float32Array(n);
   const prior = new Float32Array(n);
+  const serverScore = new Float32Array(servers.count);
 
   return (w, subset) => {
     const bm = bm25Scores(w.bm25);
@@ -95,7 +106,8 @@ export function createHybridEvaluator(index: DiscoverIndex, items: TrainItem[]):
     for (const k of subset) {
       const p = prepared[k]!;
       if (p.expected.length === 0) continue;
-      const b = bm[k]!;
+      const b = bm[k]!.tools;
+      const lexical = bm[k]!.servers;
       const { success: ws, category: wc, recency: wr, halfLifeDays } = w.usage;
       const sum = ws + wc + wr;
       prior.fill(0);
@@ -107,6 +119,15 @@ export function createHybridEvaluator(index: DiscoverIndex, items: TrainItem[]):
         }
       }
       for (let i = 0; i < n; i++) score[i] = w.fusion.bm25 * b[i]! + (p.sem ? w.fusion.semantic * p.sem[i]! : 0) + w.fusion.usage * prior[i]!;
+      // Server shares as rankTools adds them: fusion.server × (server score ÷ the best server's).
+      if (w.fusion.server > 0 && lexical) {
+        let max = 0;
+        for (let j = 0; j < servers.count; j++) {
+          serverScore[j] = w.fusion.bm25 * lexical[j]! + (p.serverSem ? w.fusion.semantic * p.serverSem[j]! : 0);
+          if (serverScore[j]! > max) max = serverScore[j]!;
+        }
+        if (max > 0) for (let i = 0; i < n; i++) score[i] = score[i]! + (w.fusion.server * serverScore[servers.of[i]!]!) / max;
+      }
       // Rank of the best expected tool: higher scores first, ties by lower doc number (as topK does).
       let best = -1;
       for (const d of p.expected) if (best === -1 || score[d]! > score[best]! || (score[d] === score[best] && d < best)) best = d;
