@@ -1,11 +1,13 @@
 // bench:discover — every engine on LiveMCPBench and MetaTool beside a plain BM25 baseline run in the same
-// process; weight tuning on the MetaTool tuning split only; latency and scaling. Runs against dist/.
+// process; the development sets (MetaTool's tuning split, BFCL multi-turn) that defaults are chosen on; weight
+// tuning on the MetaTool tuning split only (LiveMCPBench is never tuned on); latency, scaling and the fidelity
+// of the large-index sketch. Runs against dist/.
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildDiscoverIndex, evaluateRankings, loadWordVectors, rankTools } from '../dist/core/discover/index.js';
-import { REPO, loadLiveMcpBench, loadMetaTool } from './helpers/datasets.mjs';
+import { REPO, loadBfcl, loadLiveMcpBench, loadMetaTool } from './helpers/datasets.mjs';
 import { buildPlainBm25 } from './helpers/plain-bm25.mjs';
 import { tuneOnMetaTool } from './helpers/tune.mjs';
 import { longTasks } from './helpers/long-tasks.mjs';
@@ -124,7 +126,20 @@ console.log(`  best: ${JSON.stringify(tuned.best.weights)}  (tuning R@5 ${f3(tun
   }
 }
 
-// 2. Quality with the shipped defaults.
+// 2. Development sets: what defaults are chosen on (server and parameter signals only on BFCL, which has both).
+const bfcl = loadBfcl();
+const dev = {
+  bfclTurns: evaluateDataset('development: BFCL multi-turn, each turn a query', bfcl.tools, bfcl.turns, vectors),
+  bfclTasks: evaluateDataset('development: BFCL multi-turn, each task (its turns joined) a query', bfcl.tools, bfcl.tasks, vectors),
+};
+{
+  const index = buildDiscoverIndex(bfcl.tools, { vectors });
+  const r5 = (cases, weights) => evaluateRankings(cases, (q) => rankTools(index, q, { engine: 'hybrid', k: 30, weights }).results.map((r) => r.tool)).recallAt['5'];
+  console.log('  server share on BFCL (hybrid R@5 turns / tasks):');
+  for (const server of [0, 0.25, 0.5, 0.75, 1]) console.log(`    fusion.server ${server}: ${f3(r5(bfcl.turns, { fusion: { server } }))} / ${f3(r5(bfcl.tasks, { fusion: { server } }))}`);
+}
+
+// 3. Quality with the shipped defaults.
 const metaTest = quick ? meta.test.slice(0, 3000) : meta.test;
 const results = {
   live: evaluateDataset(`LiveMCPBench (${live.cases.length}/${live.tasks} tasks with a resolvable label)`, live.tools, live.cases, vectors),
@@ -136,7 +151,7 @@ const results = {
 const macro = macroRecall5(meta.tools, metaTest, vectors);
 console.log(`  macro R@5 (per tool): plain BM25 ${f3(macro.plain)}, hybrid ${f3(macro.hybrid)}`);
 
-// 3. Scaling on a synthetic corpus built from the real tools.
+// 4. Scaling on a synthetic corpus built from the real tools.
 const realTools = [...live.tools, ...meta.tools];
 const queries = [...live.cases.map((c) => c.intent), ...meta.golden.slice(0, 200).map((c) => c.intent)];
 console.log('\nscaling (synthetic corpus of real tools on renamed servers):');
@@ -164,9 +179,22 @@ for (const n of [1_000, 10_000, 100_000]) {
   }
   scale[n] = { build, hybridP50: pct(lat.hybrid, 50), firstP50: pct(firstPass.hybrid, 50) };
   console.log(`  ${String(n).padStart(7)} tools: index build ${build.toFixed(0)} ms; query p50/p99 bm25 ${ms(pct(lat.bm25, 50))}/${ms(pct(lat.bm25, 99))}, hybrid ${ms(pct(lat.hybrid, 50))}/${ms(pct(lat.hybrid, 99))} (first pass, cold JIT: hybrid p50 ${ms(pct(firstPass.hybrid, 50))})`);
+  if (index.semantic?.sketch) {
+    // Fidelity of the sketch: top 5 with it against exact cosines for every tool (the sketch removed).
+    const top5 = (engine) => queries.map((q) => rankTools(index, q, { engine, k: 5 }).results.map((r) => r.id).join());
+    const approx = { semantic: top5('semantic'), hybrid: top5('hybrid') };
+    const sketch = index.semantic.sketch;
+    delete index.semantic.sketch;
+    const exact = { semantic: top5('semantic'), hybrid: top5('hybrid') };
+    index.semantic.sketch = sketch;
+    for (const engine of ['semantic', 'hybrid']) {
+      const same = approx[engine].filter((a, i) => a === exact[engine][i]).length;
+      console.log(`           sketch fidelity (${sketch.dims} dims): ${engine} top 5 identical to exact scoring on ${same}/${queries.length} queries`);
+    }
+  }
 }
 
-// 4. Cold start: the CLI from a snapshot of the LiveMCPBench tools, spawn to printed result.
+// 5. Cold start: the CLI from a snapshot of the LiveMCPBench tools, spawn to printed result.
 const dir = mkdtempSync(join(tmpdir(), 'mcp-smart-bench-'));
 const snap = join(dir, 'snapshot.json');
 const byServer = new Map();
@@ -202,7 +230,7 @@ console.log(
     `(first run, writing it: ${first.wall.toFixed(0)} ms); --no-cache ${pct(uncached, 50).toFixed(0)} ms; bare node -e 0: ${pct(nodeOnly, 50).toFixed(0)} ms${failed ? `  FAILED ${failed}` : ''}`,
 );
 
-// 5. Goals.
+// 6. Goals.
 const goal = (name, ok) => console.log(`  ${ok ? 'MET ' : 'MISS'} ${name}`);
 console.log('\ngoals:');
 for (const [k, r] of Object.entries(results).filter(([k]) => k !== 'metaMulti' && k !== 'metaLong')) {
