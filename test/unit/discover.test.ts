@@ -24,6 +24,9 @@ import type { ServerSnapshot, UsageStats } from '../../src/types.js';
 import { fixture } from '../helpers/paths.js';
 
 const servers = (JSON.parse(readFileSync(fixture('snapshots', 'discover-tools.json'), 'utf8')) as { servers: ServerSnapshot[] }).servers;
+/** Tool refs of reachable stdio servers given as `{ server: tools }`. */
+const refsOf = (byServer: Record<string, ServerSnapshot['tools']>) =>
+  toolRefsFromSnapshots(Object.entries(byServer).map(([name, tools]): ServerSnapshot => ({ name, transport: 'stdio', status: 'ok', tools })));
 const tools = toolRefsFromSnapshots(servers);
 const vectors = await loadWordVectors();
 const index = buildDiscoverIndex(tools, { vectors });
@@ -121,26 +124,16 @@ describe('hybrid engine', () => {
 
 describe('server-level relevance', () => {
   // Two identical add_heading tools; only the word server has a sibling that matches "docx".
-  const docs = toolRefsFromSnapshots([
-    {
-      name: 'word',
-      transport: 'stdio',
-      status: 'ok',
-      tools: [
-        { name: 'create_document', description: 'Create a new .docx file.' },
-        { name: 'add_heading', description: 'Add a heading.' },
-      ],
-    },
-    {
-      name: 'markdown',
-      transport: 'stdio',
-      status: 'ok',
-      tools: [
-        { name: 'add_heading', description: 'Add a heading.' },
-        { name: 'render', description: 'Render markup as HTML.' },
-      ],
-    },
-  ] as ServerSnapshot[]);
+  const docs = refsOf({
+    word: [
+      { name: 'create_document', description: 'Create a new .docx file.' },
+      { name: 'add_heading', description: 'Add a heading.' },
+    ],
+    markdown: [
+      { name: 'add_heading', description: 'Add a heading.' },
+      { name: 'render', description: 'Render markup as HTML.' },
+    ],
+  });
   const docIndex = buildDiscoverIndex(docs, { vectors });
   const order = (server: number): string[] =>
     rankTools(docIndex, 'add a heading to the docx', { engine: 'hybrid', k: 4, weights: { fusion: { server } } }).results.map((r) => r.id);
@@ -198,22 +191,17 @@ describe('semantic text', () => {
     expect(leadPassage(`${'word '.repeat(60)}end.`).split(' ')).toHaveLength(40);
   });
   it('includes parameter names and descriptions, so a tool can be found by what it takes', () => {
-    const refs = toolRefsFromSnapshots([
-      {
-        name: 's',
-        transport: 'stdio',
-        status: 'ok',
-        tools: [
-          {
-            name: 'dispatch',
-            description: 'Runs the action.',
-            inputSchema: { type: 'object', properties: { recipient: { type: 'string', description: 'Email address of the person to write to' }, subject: { type: 'string', description: 'Subject line of the email' } } },
-          },
-          { name: 'fetch_page', description: 'Download a web page.', inputSchema: { type: 'object', properties: { url: { type: 'string', description: 'Address of the page' } } } },
-          { name: 'resize', description: 'Resize an image.', inputSchema: { type: 'object', properties: { width: { type: 'number', description: 'Width in pixels' } } } },
-        ],
-      },
-    ] as ServerSnapshot[]);
+    const refs = refsOf({
+      s: [
+        {
+          name: 'dispatch',
+          description: 'Runs the action.',
+          inputSchema: { type: 'object', properties: { recipient: { type: 'string', description: 'Email address of the person to write to' }, subject: { type: 'string', description: 'Subject line of the email' } } },
+        },
+        { name: 'fetch_page', description: 'Download a web page.', inputSchema: { type: 'object', properties: { url: { type: 'string', description: 'Address of the page' } } } },
+        { name: 'resize', description: 'Resize an image.', inputSchema: { type: 'object', properties: { width: { type: 'number', description: 'Width in pixels' } } } },
+      ],
+    });
     expect(semanticText(refs[0]!)).toBe('dispatch Runs the action. recipient Email address of the person to write to subject Subject line of the email');
     const first = (r: typeof refs): string | undefined =>
       rankTools(buildDiscoverIndex(r, { vectors }), 'send an email to my colleague', { engine: 'semantic', k: 3 }).results[0]?.id;

@@ -142,15 +142,24 @@ export function queryVector(index: SemanticIndex, raw: Float32Array): Float32Arr
 }
 
 function finish(v: Float32Array, common: Float32Array | null): void {
-  if (common) {
-    let dot = 0;
-    for (let d = 0; d < v.length; d++) dot += v[d]! * common[d]!;
-    for (let d = 0; d < v.length; d++) v[d] = v[d]! - dot * common[d]!;
-  }
+  if (common) removeComponent(v, common);
+  normalize(v);
+}
+
+/** Subtracts from `v` its projection on the unit vector `u`. */
+function removeComponent(v: Float32Array, u: Float32Array): void {
+  let dot = 0;
+  for (let d = 0; d < v.length; d++) dot += v[d]! * u[d]!;
+  for (let d = 0; d < v.length; d++) v[d] = v[d]! - dot * u[d]!;
+}
+
+/** Scales `v` to unit length (a zero vector stays zero); returns its length before. */
+function normalize(v: Float32Array): number {
   let norm = 0;
   for (let d = 0; d < v.length; d++) norm += v[d]! * v[d]!;
   norm = Math.sqrt(norm);
   if (norm > 0) for (let d = 0; d < v.length; d++) v[d] = v[d]! / norm;
+  return norm;
 }
 
 /** Cosine of the (unit) query with every tool, into `out`. */
@@ -217,26 +226,15 @@ function firstComponent(matrix: Float32Array, size: number, dims: number): Float
   return eigenvectors(scatter(matrix, size, dims), dims, 1)[0] ?? null;
 }
 
-/** Gram–Schmidt in float64 (two passes); drops vectors that are (nearly) in the span of the earlier ones. */
+/** Gram–Schmidt, two passes (enough in float32 for a few dozen vectors); drops vectors (nearly) in the span of earlier ones. */
 function orthonormalize(vectors: Float32Array[]): Float32Array[] {
-  const out: Float64Array[] = [];
+  const out: Float32Array[] = [];
   for (const v of vectors) {
-    const w = Float64Array.from(v);
-    for (let pass = 0; pass < 2; pass++) {
-      for (const u of out) {
-        let dot = 0;
-        for (let d = 0; d < w.length; d++) dot += w[d]! * u[d]!;
-        for (let d = 0; d < w.length; d++) w[d] = w[d]! - dot * u[d]!;
-      }
-    }
-    let norm = 0;
-    for (let d = 0; d < w.length; d++) norm += w[d]! * w[d]!;
-    norm = Math.sqrt(norm);
-    if (norm < 1e-6) continue;
-    for (let d = 0; d < w.length; d++) w[d] = w[d]! / norm;
-    out.push(w);
+    const w = Float32Array.from(v);
+    for (let pass = 0; pass < 2; pass++) for (const u of out) removeComponent(w, u);
+    if (normalize(w) >= 1e-4) out.push(w);
   }
-  return out.map((w) => Float32Array.from(w));
+  return out;
 }
 
 /** From this many tools on, queries score a low-dimensional sketch first and exact cosines only for candidates. */
