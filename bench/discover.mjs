@@ -151,6 +151,37 @@ const results = {
 const macro = macroRecall5(meta.tools, metaTest, vectors);
 console.log(`  macro R@5 (per tool): plain BM25 ${f3(macro.plain)}, hybrid ${f3(macro.hybrid)}`);
 
+// 3b. The optional sentence model (`--model use-lite`), reported beside the default; nothing is chosen on it.
+let useLite = null;
+try {
+  const { loadUseLite } = await import('../dist/core/discover/model.js');
+  const { semanticText } = await import('../dist/core/discover/engine.js');
+  const embed = await loadUseLite();
+  console.log('\noptional sentence model (--model use-lite), R@5 semantic / hybrid vs the default hybrid:');
+  useLite = {};
+  const sets = [
+    ['live', 'LiveMCPBench', live.tools, live.cases],
+    ['metaSingle', 'MetaTool held-out (first 2,000 queries)', meta.tools, meta.test.slice(0, 2000)],
+    ['metaGolden', 'MetaTool golden', meta.tools, meta.golden],
+    ['bfclTurns', 'BFCL turns (development)', bfcl.tools, bfcl.turns],
+  ];
+  for (const [key, title, tools, cases] of sets) {
+    const t0 = performance.now();
+    const toolVecs = await embed(tools.map(semanticText));
+    const queryVecs = await embed(cases.map((c) => c.intent));
+    const perQuery = (performance.now() - t0) / (tools.length + cases.length);
+    const qv = new Map(cases.map((c, i) => [c.intent, queryVecs[i]]));
+    const modelIndex = buildDiscoverIndex(tools, { embeddings: toolVecs });
+    const wordIndex = buildDiscoverIndex(tools, { vectors });
+    const r5 = (index, engine, extra) => evaluateRankings(cases, (q) => rankTools(index, q, { engine, k: 30, ...extra(q) }).results.map((r) => r.tool)).recallAt['5'];
+    const m = { semantic: r5(modelIndex, 'semantic', (q) => ({ queryVector: qv.get(q) })), hybrid: r5(modelIndex, 'hybrid', (q) => ({ queryVector: qv.get(q) })), base: r5(wordIndex, 'hybrid', () => ({})) };
+    useLite[key] = m;
+    console.log(`  ${title.padEnd(40)} ${f3(m.semantic)} / ${f3(m.hybrid)}  (default hybrid ${f3(m.base)}; ${perQuery.toFixed(1)} ms per text embedded)`);
+  }
+} catch (e) {
+  console.log(`\noptional sentence model skipped: ${e.message.split('\n')[0]}`);
+}
+
 // 4. Scaling on a synthetic corpus built from the real tools.
 const realTools = [...live.tools, ...meta.tools];
 const queries = [...live.cases.map((c) => c.intent), ...meta.golden.slice(0, 200).map((c) => c.intent)];

@@ -185,7 +185,7 @@ export function buildProgram(io: Io, argv: readonly string[], state: ProgramStat
       .addOption(new Option('--engine <engine>', 'ranking engine').choices(['keyword', 'bm25', 'semantic', 'hybrid']).default('hybrid'))
       .option('--explain', "show each signal's contribution to the score")
       .option('--queries <file>', 'labelled intents (.jsonl) to evaluate: prints Recall@k and MRR')
-      .option('--model <dir>', 'a local sentence-transformer model directory for the semantic engine')
+      .option('--model <model>', 'a sentence model for the semantic signal instead of the shipped word vectors: use-lite (optional npm packages) or a local sentence-transformer directory')
       .option('--store <file>', 'usage store to read the usage prior from')
       .addHelpText('after', '\nExamples:\n  mcp-smart discover "read a file from disk" -k 3\n  mcp-smart discover --queries intents.jsonl --engine bm25 --json'),
     'discover',

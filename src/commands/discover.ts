@@ -71,13 +71,17 @@ export async function runDiscoverCommand(ctx: CommandContext, args: string[], op
   let embedQuery: ((text: string) => Promise<Float32Array>) | undefined;
   const needsVectors = engine === 'semantic' || engine === 'hybrid';
   if (needsVectors && model) {
-    const { embedCached, loadSentenceModel } = await import('../core/discover/model.js');
-    const embed = await loadSentenceModel(model, io.cwd);
+    const { embedCached, loadSentenceModel, loadUseLite, USE_LITE, USE_LITE_KEY } = await import('../core/discover/model.js');
+    const embed = model === USE_LITE ? await loadUseLite() : await loadSentenceModel(model, io.cwd);
     const cacheDir = global.cache ? userCacheDir(pathEnv) : null;
-    const modelKey = resolve(io.cwd, model);
-    const embeddings = await embedCached(embed, tools.map(semanticText), cacheDir, modelKey);
+    const modelKey = model === USE_LITE ? USE_LITE_KEY : resolve(io.cwd, model);
+    // Tool texts and, with --queries, every intent in one batched, cached call; a single intent is embedded alone.
+    const texts = [...tools.map(semanticText), ...(cases ?? []).map((c) => c.intent)];
+    const vectors = await embedCached(embed, texts, cacheDir, modelKey);
+    const embeddings = vectors.slice(0, tools.length);
+    const known = new Map((cases ?? []).map((c, i) => [c.intent, vectors[tools.length + i]!]));
     index = buildDiscoverIndex(tools, { weights: config.weights, keywords: config.keywords, embeddings });
-    embedQuery = async (text) => (await embed([text]))[0]!;
+    embedQuery = async (text) => known.get(text) ?? (await embed([text]))[0]!;
   } else {
     const vectors = needsVectors ? await shippedVectors(engine) : undefined;
     // The built indexes are cached on disk, keyed by a hash of the tools, weights and vector table.
@@ -132,7 +136,7 @@ async function readText(file: string, cwd: string): Promise<string> {
 async function shippedVectors(engine: EngineName): Promise<WordVectors | undefined> {
   const vectors = await loadShippedWordVectors();
   if (!vectors && engine === 'semantic') {
-    throw new SmartError('MODEL_UNAVAILABLE', { message: 'The word-vector table data/word-vectors.bin is missing from this install; reinstall mcp-smart or pass --model <dir>.' });
+    throw new SmartError('MODEL_UNAVAILABLE', { message: 'The word-vector table data/word-vectors.bin is missing from this install; reinstall mcp-smart or pass --model use-lite or --model <dir>.' });
   }
   return vectors;
 }

