@@ -161,7 +161,7 @@ try {
   useLite = {};
   const sets = [
     ['live', 'LiveMCPBench', live.tools, live.cases],
-    ['metaSingle', 'MetaTool held-out (first 2,000 queries)', meta.tools, meta.test.slice(0, 2000)],
+    ['metaSingle', 'MetaTool held-out (every 7th query)', meta.tools, meta.test.filter((_, i) => i % 7 === 0)],
     ['metaGolden', 'MetaTool golden', meta.tools, meta.golden],
     ['bfclTurns', 'BFCL turns (development)', bfcl.tools, bfcl.turns],
   ];
