@@ -5,5 +5,4 @@ import { fileURLToPath } from 'node:url';
 export const REPO = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const FIXTURES = join(REPO, 'fixtures');
 export const BIN = join(REPO, 'bin', 'mcp-smart.js');
-export const SHARED_DATA = join(REPO, '..', 'shared', 'data');
 export const fixture = (...parts: string[]): string => join(FIXTURES, ...parts);
