@@ -70,6 +70,7 @@ export async function runDiscoverCommand(ctx: CommandContext, args: string[], op
   let index: DiscoverIndex;
   let embedQuery: ((text: string) => Promise<Float32Array>) | undefined;
   const needsVectors = engine === 'semantic' || engine === 'hybrid';
+  if (model && !needsVectors) io.stderr(`warning: --model is ignored: the ${engine} engine uses no vectors (use --engine semantic or hybrid)\n`);
   if (needsVectors && model) {
     const { embedCached, loadSentenceModel, loadUseLite, USE_LITE, USE_LITE_KEY } = await import('../core/discover/model.js');
     const embed = model === USE_LITE ? await loadUseLite() : await loadSentenceModel(model, io.cwd);

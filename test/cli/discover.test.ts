@@ -53,6 +53,13 @@ describe('discover command', () => {
     expect((await runCli([...ok, 'discover'])).code).toBe(2);
   });
 
+  it('warns that --model is ignored by engines without vectors', async () => {
+    const r = await runCli(['--snapshot', fixture('snapshots', 'discover-ok.json'), '--json', 'discover', 'list the pull requests', '--engine', 'bm25', '--model', 'use-lite']);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toMatch(/--model is ignored: the bm25 engine uses no vectors/);
+    expect(JSON.parse(r.stdout).results[0].id).toBe('github.listPullRequests');
+  });
+
   it('explains how to install the optional model package', async () => {
     const r = await runCli(['--snapshot', fixture('snapshots', 'discover-ok.json'), '--json', 'discover', 'x', '--model', fixture('snapshots')]);
     expect(r.code).toBe(2);
