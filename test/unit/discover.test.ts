@@ -151,6 +151,21 @@ describe('server-level relevance', () => {
     expect(share('markdown.add_heading')).toBe(share('markdown.render'));
     expect(share('markdown.add_heading')).toBeLessThan(0.5);
   });
+  it('lets only tools the patterns allow vote for their server', () => {
+    const shares = (rules: { match: string; exclude?: boolean }[]): Record<string, number> =>
+      Object.fromEntries(
+        rankTools(docIndex, 'add a heading to the docx', { engine: 'hybrid', k: 4, weights: { fusion: { server: 0.5 } }, patterns: { rules } }).results.map((x) => [
+          x.id,
+          x.reasons!.server!,
+        ]),
+      );
+    expect(shares([])['word.add_heading']).toBe(0.5);
+    // create_document (the only "docx" tool) excluded: it no longer carries the word server, markdown leads.
+    const excluded = shares([{ match: 'create_document', exclude: true }]);
+    expect(excluded['word.create_document']).toBeUndefined();
+    expect(excluded['markdown.add_heading']).toBe(0.5);
+    expect(excluded['word.add_heading']).toBeLessThan(0.5);
+  });
   it('changes nothing with one server', () => {
     const one = rankTools(index, 'read a file', { engine: 'hybrid', k: 5 });
     const single = buildDiscoverIndex(tools.filter((t) => t.server === 'files'), { vectors });

@@ -256,7 +256,7 @@ export function rankTools(index: DiscoverIndex, intent: string, opts: RankOption
       }
       const parts = fuse(opts.fusion ?? 'sum', bmHit ? bm : null, q ? sem : null, prior, weights, allowed, scores);
       if (clause) for (let i = 0; i < n; i++) scores[i] = scores[i]! + clause[i]!;
-      const server = any && weights.fusion.server > 0 ? serverShares(index, weights, bmIndex, terms, q ? sem : null) : null;
+      const server = any && weights.fusion.server > 0 ? serverShares(index, weights, bmIndex, terms, q ? sem : null, effects ? allowed : undefined) : null;
       if (server) for (let i = 0; i < n; i++) scores[i] = scores[i]! + server[i]!;
       explain = (i) => ({
         bm25: parts.bm25(i),
@@ -435,10 +435,18 @@ function multiStep(
 }
 
 /** Each tool's share of its server's score: fusion.server × (its server's score ÷ the best server's); null with one server. */
-function serverShares(index: DiscoverIndex, weights: HybridWeights, bmIndex: Bm25Index, terms: string[], sem: Float32Array | null): Float32Array | null {
+function serverShares(
+  index: DiscoverIndex,
+  weights: HybridWeights,
+  bmIndex: Bm25Index,
+  terms: string[],
+  sem: Float32Array | null,
+  allowed?: (i: number) => boolean,
+): Float32Array | null {
   const g = (index.servers ??= groupServers(index.tools.map((t) => t.server)));
   if (g.count < 2) return null;
-  const s = deriveServerScores(bmIndex, terms, sem, g.of, g.count, weights.fusion);
+  // Excluded tools (patterns) do not vote for their server.
+  const s = deriveServerScores(bmIndex, terms, sem, g.of, g.count, weights.fusion, allowed);
   let max = 0;
   for (let j = 0; j < s.length; j++) if (s[j]! > max) max = s[j]!;
   if (max <= 0) return null;

@@ -30,6 +30,8 @@ export function deriveServerScores(
   of: Int32Array,
   count: number,
   weights: { bm25: number; semantic: number },
+  /** Tools that may vote for their server (patterns' exclude and allow-list); every tool when absent. */
+  keep?: (doc: number) => boolean,
 ): Float32Array {
   const out = new Float32Array(count);
   if (count < 2) return out;
@@ -40,6 +42,7 @@ export function deriveServerScores(
     const p = bmIndex.postings.get(t);
     if (!p) continue;
     for (let j = 0; j < p.docs.length; j++) {
+      if (keep && !keep(p.docs[j]!)) continue;
       const s = of[p.docs[j]!]!;
       const c = p.contrib[j]!;
       if (best[s] === 0) touched.push(s);
@@ -59,12 +62,13 @@ export function deriveServerScores(
     let lo = Infinity;
     let hi = -Infinity;
     for (let i = 0; i < sem.length; i++) {
+      if (keep && !keep(i)) continue;
       const v = sem[i]!;
       if (v > top[of[i]!]!) top[of[i]!] = v;
       if (v < lo) lo = v;
       if (v > hi) hi = v;
     }
-    if (hi > lo) for (let s = 0; s < count; s++) out[s] = out[s]! + (weights.semantic * (top[s]! - lo)) / (hi - lo);
+    if (hi > lo) for (let s = 0; s < count; s++) if (top[s]! > -Infinity) out[s] = out[s]! + (weights.semantic * (top[s]! - lo)) / (hi - lo);
   }
   return out;
 }
