@@ -114,6 +114,7 @@ for (let i = 0; i < vocab.length; i += BATCH) {
 
 // 3. Centre, PCA to DIMS directions (exact eigenvectors of the covariance, cyclic Jacobi), whiten.
 const n = vocab.length;
+if (n <= DIMS) throw new Error(`only ${n} words for ${DIMS} dimensions: raise --general or lower --dims`);
 const mean = new Float64Array(SRC);
 for (let i = 0; i < n; i++) for (let d = 0; d < SRC; d++) mean[d] += raw[i * SRC + d] / n;
 for (let i = 0; i < n; i++) for (let d = 0; d < SRC; d++) raw[i * SRC + d] -= mean[d];
@@ -129,6 +130,7 @@ for (let i = 0; i < n; i++) {
 for (let a = 0; a < SRC; a++) for (let b = a; b < SRC; b++) cov[b * SRC + a] = cov[a * SRC + b] /= n;
 const { values, vectors } = jacobiEigen(cov, SRC);
 const order = [...values.keys()].sort((a, b) => values[b] - values[a]).slice(0, DIMS);
+if (!(values[order[DIMS - 1]] > 1e-12)) throw new Error(`the encoder outputs span fewer than ${DIMS} dimensions: lower --dims`);
 const rows = vocab.map((word, i) => {
   const vector = new Float32Array(DIMS);
   order.forEach((k, d) => {

@@ -166,6 +166,21 @@ describe('server-level relevance', () => {
     expect(excluded['markdown.add_heading']).toBe(0.5);
     expect(excluded['word.add_heading']).toBeLessThan(0.5);
   });
+  it('orders by the server share but never lets it alone make a tool match', () => {
+    // "plugh" is in no word table: only bm25 matches, and only a.zork. Its sibling must not ride the share in.
+    const ix = buildDiscoverIndex(
+      refsOf({ a: [{ name: 'zork', description: 'Qwxzv plugh.' }, { name: 'other', description: 'Deletes the calendar.' }], b: [{ name: 'thing', description: 'Sends mail.' }] }),
+      { vectors },
+    );
+    expect(rankTools(ix, 'plugh', { engine: 'hybrid', k: 5 }).results.map((r) => r.id)).toEqual(['a.zork']);
+  });
+  it('scales the share into the range of RRF fusion, as it does the usage prior', () => {
+    const r = rankTools(index, 'read a file', { engine: 'hybrid', k: 6, fusion: 'rrf' }).results;
+    for (const x of r) expect(x.reasons!.server!).toBeLessThanOrEqual(0.5 / 61 + 1e-4);
+    // bm25 and cosine still rank: the best RRF tool is the one both signals put first, not any tool of the best server.
+    expect(r[0]!.id).toBe('files.read_file');
+    expect(r[0]!.reasons!.bm25!).toBeGreaterThan(r.at(-1)!.reasons!.bm25!);
+  });
   it('changes nothing with one server', () => {
     const one = rankTools(index, 'read a file', { engine: 'hybrid', k: 5 });
     const single = buildDiscoverIndex(tools.filter((t) => t.server === 'files'), { vectors });

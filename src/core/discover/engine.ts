@@ -205,6 +205,8 @@ export function rankTools(index: DiscoverIndex, intent: string, opts: RankOption
   let matched: (i: number) => string[] | undefined = () => undefined;
   let any = false;
   let k = opts.k;
+  /** The hybrid's server shares: they order tools, but do not by themselves make a tool match. */
+  let shares: Float32Array | null = null;
 
   if (opts.engine === 'keyword') {
     index.keywordDocs ??= index.tools.map((t) => keywordDoc(t, index.keywords));
@@ -257,7 +259,10 @@ export function rankTools(index: DiscoverIndex, intent: string, opts: RankOption
       const parts = fuse(opts.fusion ?? 'sum', bmHit ? bm : null, q ? sem : null, prior, weights, allowed, scores);
       if (clause) for (let i = 0; i < n; i++) scores[i] = scores[i]! + clause[i]!;
       const server = any && weights.fusion.server > 0 ? serverShares(index, weights, bmIndex, terms, q ? sem : null, effects ? allowed : undefined) : null;
+      // RRF scores are about 1/(RRF_K + 1) per signal: the shares are scaled into that range, as the usage prior is.
+      if (server && opts.fusion === 'rrf') for (let i = 0; i < n; i++) server[i] = server[i]! / (RRF_K + 1);
       if (server) for (let i = 0; i < n; i++) scores[i] = scores[i]! + server[i]!;
+      shares = server;
       explain = (i) => ({
         bm25: parts.bm25(i),
         semantic: parts.semantic(i),
@@ -278,7 +283,8 @@ export function rankTools(index: DiscoverIndex, intent: string, opts: RankOption
   const final = new Float32Array(n);
   if (effects) for (let i = 0; i < n; i++) final[i] = scores[i]! + boost(i);
   else final.set(scores);
-  const keep = (i: number): boolean => allowed(i) && (any ? final[i]! > 0 || opts.engine === 'semantic' : true);
+  const own = (i: number): number => (shares ? final[i]! - shares[i]! : final[i]!);
+  const keep = (i: number): boolean => allowed(i) && (any ? own(i) > 0 || opts.engine === 'semantic' : true);
   const top = any ? topK(final, k, keep) : candidates.sort((a, b) => final[b]! - final[a]! || a - b);
   // Pinned tools are always offered, first, in score order.
   const pinSet = new Set(pinned);

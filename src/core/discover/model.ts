@@ -50,6 +50,10 @@ export async function loadUseLite(importer: (name: string) => Promise<unknown> =
   } catch (e) {
     throw new SmartError('MODEL_UNAVAILABLE', { message: USE_LITE_HINT }, { cause: e });
   }
+  // initModel falls back to fetching the model from tfhub.dev when given no source: never let that happen.
+  if (typeof mods.embeddings.initModel !== 'function' || typeof mods.model.modelSource !== 'function') {
+    throw new SmartError('MODEL_UNAVAILABLE', { message: `The installed @energetic-ai packages do not have the expected exports (initModel, modelSource). ${USE_LITE_HINT}` });
+  }
   let model: Awaited<ReturnType<UseLiteModules['embeddings']['initModel']>>;
   try {
     // Always the packaged files: initModel's default source would fetch the model from tfhub.dev.

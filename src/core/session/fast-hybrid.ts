@@ -2,7 +2,9 @@
  * A fast hybrid-MRR evaluator for the tuner. It caches everything that does not depend on the weights
  * (query terms, semantic cosines, BM25 scores and server scores per BM25 parameter set) and recomputes only
  * the `sum` fusion of discover's hybrid engine and its server shares. Clause ranking and patterns are not
- * applied; held-out scores always come from rankTools itself.
+ * applied; an intent that matches nothing (rankTools' fallback lists every tool) scores 0 here; cosines are
+ * exact where rankTools, from 20,000 tools on, approximates them outside its candidates. Held-out scores always
+ * come from rankTools itself.
  */
 import { buildBm25Index, queryTerms, scoreBm25, type Bm25Index } from '../discover/bm25.js';
 import type { DiscoverIndex } from '../discover/index.js';
