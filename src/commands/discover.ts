@@ -76,11 +76,12 @@ export async function runDiscoverCommand(ctx: CommandContext, args: string[], op
     const embed = model === USE_LITE ? await loadUseLite() : await loadSentenceModel(model, io.cwd);
     const cacheDir = global.cache ? userCacheDir(pathEnv) : null;
     const modelKey = model === USE_LITE ? USE_LITE_KEY : resolve(io.cwd, model);
-    // Tool texts and, with --queries, every intent in one batched, cached call; a single intent is embedded alone.
-    const texts = [...tools.map(semanticText), ...(cases ?? []).map((c) => c.intent)];
-    const vectors = await embedCached(embed, texts, cacheDir, modelKey);
-    const embeddings = vectors.slice(0, tools.length);
-    const known = new Map((cases ?? []).map((c, i) => [c.intent, vectors[tools.length + i]!]));
+    // Tool vectors are cached per model; intents are not (the cache would grow with every --queries file), but
+    // --queries intents are embedded in one batch up front.
+    const embeddings = await embedCached(embed, tools.map(semanticText), cacheDir, modelKey);
+    const intents = [...new Set((cases ?? []).map((c) => c.intent))];
+    const intentVectors = intents.length > 0 ? await embed(intents) : [];
+    const known = new Map(intents.map((text, i) => [text, intentVectors[i]!]));
     index = buildDiscoverIndex(tools, { weights: config.weights, keywords: config.keywords, embeddings });
     embedQuery = async (text) => known.get(text) ?? (await embed([text]))[0]!;
   } else {
