@@ -6,7 +6,7 @@ import { intentWords, keywordDoc, keywordScore, type KeywordDoc } from './keywor
 import { applyPatterns } from './patterns.js';
 import { buildSemanticIndex, decodeSemanticIndex, encodeSemanticIndex, leadPassage, queryVector, scoreSemantic, scoreSemanticDocs, scoreSketch, semanticIndexFromRows, sentenceVector, type SemanticIndex } from './semantic.js';
 import { intentClauses } from './clauses.js';
-import { deriveServerScores, groupServers } from './servers.js';
+import { addServerShares, deriveServerScores, groupServers } from './servers.js';
 import { splitWords } from './tokenize.js';
 import { detectTaskContext, usagePrior } from './usage.js';
 import type { WordVectors } from './vectors.js';
@@ -440,6 +440,11 @@ function multiStep(
   return { docs, semBest, hybridBest };
 }
 
+/** Tool → server number and the number of servers of an index (memoised on it). */
+export function serverGroups(index: DiscoverIndex): { of: Int32Array; count: number } {
+  return (index.servers ??= groupServers(index.tools.map((t) => t.server)));
+}
+
 /** Each tool's share of its server's score: fusion.server × (its server's score ÷ the best server's); null with one server. */
 function serverShares(
   index: DiscoverIndex,
@@ -449,17 +454,12 @@ function serverShares(
   sem: Float32Array | null,
   allowed?: (i: number) => boolean,
 ): Float32Array | null {
-  const g = (index.servers ??= groupServers(index.tools.map((t) => t.server)));
+  const g = serverGroups(index);
   if (g.count < 2) return null;
   // Excluded tools (patterns) do not vote for their server.
-  const s = deriveServerScores(bmIndex, terms, sem, g.of, g.count, weights.fusion, allowed);
-  let max = 0;
-  for (let j = 0; j < s.length; j++) if (s[j]! > max) max = s[j]!;
-  if (max <= 0) return null;
-  const scale = weights.fusion.server / max;
+  const scores = deriveServerScores(bmIndex, terms, sem, g.of, g.count, weights.fusion, allowed);
   const out = new Float32Array(index.tools.length);
-  for (let i = 0; i < out.length; i++) out[i] = s[g.of[i]!]! * scale;
-  return out;
+  return addServerShares(scores, g.of, weights.fusion.server, out) ? out : null;
 }
 
 function bm25For(index: DiscoverIndex, weights: HybridWeights): Bm25Index {

@@ -18,23 +18,14 @@ export function groupServers(servers: readonly string[]): { of: Int32Array; coun
   return { of, count: numberOf.size };
 }
 
+/** Tools that may vote for their server (patterns' exclude and allow-list); every tool when absent. */
+type Keep = ((doc: number) => boolean) | undefined;
+
 /**
- * Server scores derived from the tool-level signals, with no index of their own: per query term, the best BM25
- * contribution among the server's tools, summed over terms (so a server whose tools together cover the intent
- * scores high), over the best server's; plus the best min–max scaled tool cosine of the server.
+ * The lexical part of each server's score: per query term, the best BM25 contribution among the server's tools,
+ * summed over terms (so a server whose tools together cover the intent scores high), over the best server's (0–1).
  */
-export function deriveServerScores(
-  bmIndex: Bm25Index,
-  terms: string[],
-  sem: Float32Array | null,
-  of: Int32Array,
-  count: number,
-  weights: { bm25: number; semantic: number },
-  /** Tools that may vote for their server (patterns' exclude and allow-list); every tool when absent. */
-  keep?: (doc: number) => boolean,
-): Float32Array {
-  const out = new Float32Array(count);
-  if (count < 2) return out;
+export function serverLexicalScores(bmIndex: Bm25Index, terms: string[], of: Int32Array, count: number, keep?: Keep): Float32Array {
   const lex = new Float32Array(count);
   const best = new Float32Array(count);
   const touched: number[] = [];
@@ -54,21 +45,59 @@ export function deriveServerScores(
     }
     touched.length = 0;
   }
-  let lexMax = 0;
-  for (let s = 0; s < count; s++) if (lex[s]! > lexMax) lexMax = lex[s]!;
-  if (lexMax > 0) for (let s = 0; s < count; s++) out[s] = (weights.bm25 * lex[s]!) / lexMax;
-  if (sem) {
-    const top = new Float32Array(count).fill(-Infinity);
-    let lo = Infinity;
-    let hi = -Infinity;
-    for (let i = 0; i < sem.length; i++) {
-      if (keep && !keep(i)) continue;
-      const v = sem[i]!;
-      if (v > top[of[i]!]!) top[of[i]!] = v;
-      if (v < lo) lo = v;
-      if (v > hi) hi = v;
-    }
-    if (hi > lo) for (let s = 0; s < count; s++) if (top[s]! > -Infinity) out[s] = out[s]! + (weights.semantic * (top[s]! - lo)) / (hi - lo);
+  let max = 0;
+  for (let s = 0; s < count; s++) if (lex[s]! > max) max = lex[s]!;
+  if (max > 0) for (let s = 0; s < count; s++) lex[s] = lex[s]! / max;
+  return lex;
+}
+
+/** The semantic part: each server's best tool cosine, min–max scaled over the voting tools (0–1; 0 without a voter). */
+export function serverSemanticScores(sem: Float32Array, of: Int32Array, count: number, keep?: Keep): Float32Array {
+  const top = new Float32Array(count).fill(-Infinity);
+  let lo = Infinity;
+  let hi = -Infinity;
+  for (let i = 0; i < sem.length; i++) {
+    if (keep && !keep(i)) continue;
+    const v = sem[i]!;
+    if (v > top[of[i]!]!) top[of[i]!] = v;
+    if (v < lo) lo = v;
+    if (v > hi) hi = v;
   }
+  const out = new Float32Array(count);
+  if (hi > lo) for (let s = 0; s < count; s++) if (top[s]! > -Infinity) out[s] = (top[s]! - lo) / (hi - lo);
   return out;
+}
+
+/** Each server's score: `weights.bm25 ×` its lexical part `+ weights.semantic ×` its semantic part. */
+export function combineServerScores(lex: Float32Array, sem: Float32Array | null, weights: { bm25: number; semantic: number }): Float32Array {
+  const out = new Float32Array(lex.length);
+  for (let s = 0; s < lex.length; s++) out[s] = weights.bm25 * lex[s]! + (sem ? weights.semantic * sem[s]! : 0);
+  return out;
+}
+
+/** Server scores from the tool-level signals, with no index of their own (both parts above, weighted); zeros with one server. */
+export function deriveServerScores(
+  bmIndex: Bm25Index,
+  terms: string[],
+  sem: Float32Array | null,
+  of: Int32Array,
+  count: number,
+  weights: { bm25: number; semantic: number },
+  keep?: Keep,
+): Float32Array {
+  if (count < 2) return new Float32Array(count);
+  return combineServerScores(serverLexicalScores(bmIndex, terms, of, count, keep), sem ? serverSemanticScores(sem, of, count, keep) : null, weights);
+}
+
+/**
+ * Adds to every tool `weight ×` its server's score over the best server's, into `out` (a tool's share, so the
+ * tools of the best server gain exactly `weight`); false, and nothing added, when no server scores above 0.
+ */
+export function addServerShares(scores: Float32Array, of: Int32Array, weight: number, out: Float32Array): boolean {
+  let max = 0;
+  for (let s = 0; s < scores.length; s++) if (scores[s]! > max) max = scores[s]!;
+  if (max <= 0) return false;
+  const scale = weight / max;
+  for (let i = 0; i < out.length; i++) out[i] = out[i]! + scores[of[i]!]! * scale;
+  return true;
 }

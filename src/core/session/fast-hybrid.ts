@@ -7,9 +7,9 @@
  * come from rankTools itself.
  */
 import { buildBm25Index, queryTerms, scoreBm25, type Bm25Index } from '../discover/bm25.js';
-import type { DiscoverIndex } from '../discover/index.js';
+import { serverGroups, type DiscoverIndex } from '../discover/engine.js';
 import { queryVector, scoreSemantic, sentenceVector } from '../discover/semantic.js';
-import { deriveServerScores, groupServers } from '../discover/servers.js';
+import { addServerShares, combineServerScores, serverLexicalScores, serverSemanticScores } from '../discover/servers.js';
 import { detectTaskContext, usagePrior, type TaskType } from '../discover/usage.js';
 import type { HybridWeights } from '../discover/weights.js';
 import type { UsageStats } from '../../types.js';
@@ -40,8 +40,7 @@ const UNIT = { success: 1, category: 1, recency: 0, halfLifeDays: 1 };
 export function createHybridEvaluator(index: DiscoverIndex, items: TrainItem[]): (w: HybridWeights, subset: number[]) => number {
   const n = index.tools.length;
   const docOf = new Map(index.tools.map((t, i) => [t.id, i]));
-  const servers = groupServers(index.tools.map((t) => t.server));
-  const unitSemantic = { bm25: 0, semantic: 1 };
+  const servers = serverGroups(index);
   const prepared: Prepared[] = items.map((it) => {
     let sem: Float32Array | null = null;
     if (index.semantic && index.vectors) {
@@ -65,7 +64,7 @@ export function createHybridEvaluator(index: DiscoverIndex, items: TrainItem[]):
       terms,
       type,
       sem,
-      serverSem: sem && servers.count > 1 ? deriveServerScores({ size: n, postings: new Map() }, [], sem, servers.of, servers.count, unitSemantic) : null,
+      serverSem: sem && servers.count > 1 ? serverSemanticScores(sem, servers.of, servers.count) : null,
       expected: it.expected.flatMap((id) => (docOf.has(id) ? [docOf.get(id)!] : [])),
       used: Object.entries(it.usage.tools).flatMap(([id, u]) => {
         const doc = docOf.get(id);
@@ -90,7 +89,7 @@ export function createHybridEvaluator(index: DiscoverIndex, items: TrainItem[]):
         let max = 0;
         for (const v of s) if (v > max) max = v;
         if (max > 0) for (let i = 0; i < n; i++) s[i] = s[i]! / max;
-        const lexical = servers.count > 1 ? deriveServerScores(bmIndex, p.terms, null, servers.of, servers.count, { bm25: 1, semantic: 0 }) : null;
+        const lexical = servers.count > 1 ? serverLexicalScores(bmIndex, p.terms, servers.of, servers.count) : null;
         return { tools: s, servers: lexical };
       });
       if (bm25Cache.size > 64) bm25Cache.clear();
@@ -100,7 +99,6 @@ export function createHybridEvaluator(index: DiscoverIndex, items: TrainItem[]):
   };
   const score = new Float32Array(n);
   const prior = new Float32Array(n);
-  const serverScore = new Float32Array(servers.count);
 
   return (w, subset) => {
     const bm = bm25Scores(w.bm25);
@@ -121,15 +119,8 @@ export function createHybridEvaluator(index: DiscoverIndex, items: TrainItem[]):
         }
       }
       for (let i = 0; i < n; i++) score[i] = w.fusion.bm25 * b[i]! + (p.sem ? w.fusion.semantic * p.sem[i]! : 0) + w.fusion.usage * prior[i]!;
-      // Server shares as rankTools adds them: fusion.server × (server score ÷ the best server's).
-      if (w.fusion.server > 0 && lexical) {
-        let max = 0;
-        for (let j = 0; j < servers.count; j++) {
-          serverScore[j] = w.fusion.bm25 * lexical[j]! + (p.serverSem ? w.fusion.semantic * p.serverSem[j]! : 0);
-          if (serverScore[j]! > max) max = serverScore[j]!;
-        }
-        if (max > 0) for (let i = 0; i < n; i++) score[i] = score[i]! + (w.fusion.server * serverScore[servers.of[i]!]!) / max;
-      }
+      // Server shares as rankTools adds them.
+      if (w.fusion.server > 0 && lexical) addServerShares(combineServerScores(lexical, p.serverSem, w.fusion), servers.of, w.fusion.server, score);
       // Rank of the best expected tool: higher scores first, ties by lower doc number (as topK does).
       let best = -1;
       for (const d of p.expected) if (best === -1 || score[d]! > score[best]! || (score[d] === score[best] && d < best)) best = d;
