@@ -18,9 +18,10 @@ import { decodeIndexCache, encodeIndexCache, indexCacheKey, semanticText, topN }
 import { decodeSemanticIndex, encodeSemanticIndex, leadPassage, queryVector, scoreSemantic, scoreSketch, sentenceVector, SKETCH_MIN_TOOLS } from '../../src/core/discover/semantic.js';
 import { deriveServerScores, groupServers } from '../../src/core/discover/servers.js';
 import { buildBm25Index } from '../../src/core/discover/bm25.js';
-import { analyze, splitWords } from '../../src/core/discover/tokenize.js';
+import { analyze, fileKindWords, splitWords } from '../../src/core/discover/tokenize.js';
+import { defaultGlossaryFile, glossHan, setGlossaryFile } from '../../src/core/discover/gloss.js';
 import { lookupWord } from '../../src/core/discover/vectors.js';
-import type { ServerSnapshot, UsageStats } from '../../src/types.js';
+import type { ServerSnapshot, ToolRef, UsageStats } from '../../src/types.js';
 import { fixture } from '../helpers/paths.js';
 
 const servers = (JSON.parse(readFileSync(fixture('snapshots', 'discover-tools.json'), 'utf8')) as { servers: ServerSnapshot[] }).servers;
@@ -43,11 +44,13 @@ describe('tokenize', () => {
     expect(splitWords('getHTTPResponse2XX')).toEqual(['get', 'http', 'response2', 'xx']);
     expect(splitWords('aB2C')).toEqual(['a', 'b2', 'c']);
     expect(splitWords('parse_JSONData-v2')).toEqual(['parse', 'json', 'data', 'v2']);
-    expect(splitWords('Bing搜索API')).toEqual(['bing搜索api']);
+    // Latin and CJK runs are separate words (they were one, "bing搜索api", before the glossary).
+    expect(splitWords('Bing搜索API')).toEqual(['bing', '搜索', 'search', 'api']);
+    expect(splitWords('生成PPT演示文稿')).toEqual(['生成', 'generate', 'produce', 'generated', 'ppt', '演示文稿', 'presentation']);
   });
-  it('stems, drops stop words and turns CJK runs into bigrams', () => {
+  it('stems, drops stop words and turns CJK runs into bigrams followed by their English glosses', () => {
     expect(analyze('Reading the files')).toEqual(['read', 'file']);
-    expect(analyze('必应搜索')).toEqual(['必应', '应搜', '搜索']);
+    expect(analyze('必应搜索')).toEqual(['必应', '应搜', '搜索', 'bing', 'search']);
   });
 });
 
@@ -219,6 +222,13 @@ describe('semantic text', () => {
     // 5 + 4 × 8 words fit in 40; the fifth sentence would not.
     expect(leadPassage(long)).toBe(`Reads a file from disk. ${'Then it does many other things with it. '.repeat(4).trim()}`);
     expect(leadPassage(`${'word '.repeat(60)}end.`).split(' ')).toHaveLength(40);
+  });
+  it('cuts Chinese descriptions too: a CJK character is half a word, and 。 ends a sentence without a space', () => {
+    const first = '查询火车票的余票信息。'; // 10 characters: 5 words
+    expect(leadPassage(`${first}${'返回所有车次的详细数据和价格。'.repeat(8)}`, 20)).toBe(`${first}${'返回所有车次的详细数据和价格。'.repeat(2)}`);
+    // One long sentence: cut at 40 words, i.e. 80 characters.
+    expect(leadPassage('查'.repeat(200))).toBe('查'.repeat(80));
+    expect(leadPassage('短句。第二句。')).toBe('短句。第二句。');
   });
   it('includes parameter names and descriptions, so a tool can be found by what it takes', () => {
     const refs = refsOf({
@@ -426,5 +436,68 @@ describe('large index (sketch, then exact cosines for candidates)', () => {
     const at = big.tools.findIndex((t) => t.id === 'weather.get_forecast');
     expect(approx[at]!).toBeLessThan(exact[at]! - 0.1);
     expect(bound[at]!).toBeGreaterThanOrEqual(exact[at]! - 1e-3);
+  });
+});
+
+describe('Chinese glossary (CC-CEDICT)', () => {
+  // Tools described only in Chinese, beside English ones (as on LiveMCPBench's trends-hub and 12306 servers).
+  const catalogue: ToolRef[] = [
+    { id: 'trends.get_rank_a', server: 'trends', tool: { name: 'get_rank_a', description: '获取微信读书排行榜' } },
+    { id: 'trends.get_rank_b', server: 'trends', tool: { name: 'get_rank_b', description: '获取今日头条热榜' } },
+    { id: 'rail.query_b', server: 'rail', tool: { name: 'query_b', description: '查询火车票余票信息' } },
+    { id: 'books.list_shelf', server: 'books', tool: { name: 'list_shelf', description: 'List the books on your shelf.' } },
+    { id: 'travel.search_train_tickets', server: 'travel', tool: { name: 'search_train_tickets', description: 'Search available train tickets between two stations.' } },
+    { id: 'travel.search_flights', server: 'travel', tool: { name: 'search_flights', description: 'Search flights between two airports.' } },
+  ];
+  const ranked = (intent: string, engine: 'bm25' | 'hybrid'): string[] =>
+    rankTools(buildDiscoverIndex(catalogue, { vectors }), intent, { engine, k: 3 }).results.map((r) => r.id);
+
+  it('glosses Han runs by their longest dictionary words', () => {
+    expect(glossHan('获取微信读书排行榜')).toEqual(expect.arrayContaining(['get', 'wechat', 'read', 'book', 'ranking']));
+    expect(glossHan('火车票')).toContain('train');
+    expect(glossHan('ひらがな')).toEqual([]);
+  });
+
+  it('lets an English intent find a tool described only in Chinese, and a Chinese intent an English tool', () => {
+    expect(ranked('WeChat reading charts', 'bm25')[0]).toBe('trends.get_rank_a');
+    expect(ranked('WeChat reading charts', 'hybrid')[0]).toBe('trends.get_rank_a');
+    // The Chinese tool shares the intent's characters; the English one its glosses, ahead of the flights tool.
+    for (const engine of ['bm25', 'hybrid'] as const) {
+      expect(ranked('查询火车票', engine).slice(0, 2).sort()).toEqual(['rail.query_b', 'travel.search_train_tickets']);
+    }
+  });
+
+  it('is read lazily, and without the file Chinese text only matches Chinese text', () => {
+    try {
+      setGlossaryFile(null);
+      expect(splitWords('必应搜索')).toEqual(['必应搜索']);
+      // Nothing matches: the every-tool fallback; the Chinese intent matches the Chinese tool only.
+      expect(rankTools(buildDiscoverIndex(catalogue, { vectors }), 'WeChat reading charts', { engine: 'bm25', k: 3 }).fallback).toBe(true);
+      expect(ranked('查询火车票', 'bm25')).toEqual(['rail.query_b']);
+    } finally {
+      setGlossaryFile(defaultGlossaryFile());
+    }
+    expect(splitWords('必应搜索')).toEqual(['必应搜索', 'bing', 'search']);
+  });
+});
+
+describe('file kinds in intents', () => {
+  it('names the kind of each file an intent names, and nothing for decimals or abbreviations', () => {
+    expect(fileKindWords('save it as /root/out/deck.pptx, with data.csv')).toBe('powerpoint presentation slides csv table spreadsheet');
+    expect(fileKindWords('version 3.5, e.g. the next one')).toBe('');
+    expect(fileKindWords('no file here')).toBe('');
+  });
+
+  it('ranks the tool for the kind of file the intent names first', () => {
+    const office: ToolRef[] = [
+      { id: 'word.add_paragraph', server: 'word', tool: { name: 'add_paragraph', description: 'Add a paragraph to a Word document.' } },
+      { id: 'ppt.add_slide', server: 'ppt', tool: { name: 'add_slide', description: 'Add a slide to a PowerPoint presentation.' } },
+      { id: 'excel.write_data', server: 'excel', tool: { name: 'write_data', description: 'Write rows of data to an Excel spreadsheet.' } },
+    ];
+    const idx = buildDiscoverIndex(office, { vectors });
+    const first = (intent: string): string | undefined => rankTools(idx, intent, { engine: 'bm25', k: 3 }).results[0]?.id;
+    expect(first('add the quarterly summary to q3-review.pptx')).toBe('ppt.add_slide');
+    expect(first('add the quarterly summary to q3-review.docx')).toBe('word.add_paragraph');
+    expect(first('add the quarterly figures to q3-review.xlsx')).toBe('excel.write_data');
   });
 });

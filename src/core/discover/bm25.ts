@@ -1,6 +1,6 @@
 /** Fielded BM25 (BM25F) over tool name, description, parameters and server, with an inverted index. */
 import type { ToolRef } from '../../types.js';
-import { analyze, analyzeWords, splitWords } from './tokenize.js';
+import { analyze, analyzeWords, splitWords, withFileKinds } from './tokenize.js';
 import type { HybridWeights } from './weights.js';
 
 export type Bm25Params = HybridWeights['bm25'];
@@ -129,9 +129,9 @@ export function buildBm25Index(fieldTerms: Record<Field, string[]>[], params: Bm
   return { size: n, postings };
 }
 
-/** Unique query terms of an intent, in first-seen order. */
+/** Unique query terms of an intent (and of the kinds of the files it names), in first-seen order. */
 export function queryTerms(intent: string): string[] {
-  return [...new Set(analyze(intent))];
+  return [...new Set(analyze(withFileKinds(intent)))];
 }
 
 /** Adds each doc's BM25F score into `out` (length = index size); returns how many postings matched. */

@@ -61,7 +61,7 @@ export function indexCacheKey(tools: ToolRef[], vectors: WordVectors | undefined
     h.update(text);
     h.update('\0');
   };
-  add(`index-v2 ${JSON.stringify(resolveWeights(weights).bm25)}`);
+  add(`index-v3 ${JSON.stringify(resolveWeights(weights).bm25)}`);
   if (vectors) add(`${vectors.size}x${vectors.dims}:${vectors.scales[0]}:${vectors.scales[vectors.size - 1]}:${vectors.ranks[vectors.size - 1]}`);
   // In the given order (no sort, for the cold start): the same tools in another order only miss the cache.
   for (const t of tools) {

@@ -1,5 +1,5 @@
 /** Sentence vectors by SIF (smooth inverse frequency) averaging of word vectors, with common-component removal. */
-import { splitWords, STOP_WORDS } from './tokenize.js';
+import { splitWords, STOP_WORDS, withFileKinds } from './tokenize.js';
 import { lookupWord, type WordVectors } from './vectors.js';
 
 /** SIF smoothing: weight a/(a + p(w)). */
@@ -26,11 +26,13 @@ export interface SemanticIndex {
 
 /** Words of a tool description that its vector is built from (FirstP: long descriptions drift to generic words). */
 export const LEAD_WORDS = 40;
-const SENTENCE_END = /(?<=[.!?。！？])\s+|\n\s*\n/;
+// Sentence ends: Latin punctuation before a space, CJK full stops (no space follows them), paragraph breaks.
+const SENTENCE_END = /(?<=[.!?])\s+|(?<=[。！？])\s*|\n\s*\n/;
 
 /**
  * FirstP: the leading whole sentences of a text while they hold at most `maxWords` words (a first sentence
- * longer than that is cut at `maxWords`). Short texts come back unchanged.
+ * longer than that is cut at `maxWords`). Short texts come back unchanged. A CJK character counts as half a
+ * word (a Chinese word is about two characters), so Chinese descriptions are cut as English ones are.
  */
 export function leadPassage(text: string, maxWords = LEAD_WORDS): string {
   if (countWords(text) <= maxWords) return text;
@@ -39,30 +41,51 @@ export function leadPassage(text: string, maxWords = LEAD_WORDS): string {
   for (const sentence of text.split(SENTENCE_END)) {
     const n = countWords(sentence);
     if (words + n > maxWords) {
-      if (words === 0) out = sentence.split(/\s+/).filter((w) => w !== '').slice(0, maxWords).join(' ');
+      if (words === 0) out = sentence.slice(0, wordsEnd(sentence, maxWords)).trimEnd();
       break;
     }
-    out += (out ? ' ' : '') + sentence;
+    out += (out && !/^[\u3000-\u9fff\uf900-\ufaff]/.test(sentence) ? ' ' : '') + sentence;
     words += n;
   }
   return out;
 }
 
+// Ideographs, kana and hangul count as half a word each; CJK and full-width punctuation separates, as a space does.
+const CJK_CHAR = /[\u2e80-\u2fff\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af\uf900-\ufaff]/;
+const CJK_PUNCT = /[\u3000-\u303f\uff01-\uff0f\uff1a-\uff20]/;
+
 function countWords(text: string): number {
+  return wordsEnd(text, Infinity, true);
+}
+
+/** The end of the first `maxWords` words of a text; with `count`, the number of words in it instead. */
+function wordsEnd(text: string, maxWords: number, count = false): number {
   let n = 0;
   let inWord = false;
   for (let i = 0; i < text.length; i++) {
-    const space = text.charCodeAt(i) <= 32;
-    if (!space && !inWord) n++;
-    inWord = !space;
+    const c = text.charCodeAt(i);
+    if (c <= 32 || (c >= 0x3000 && CJK_PUNCT.test(text[i]!))) {
+      inWord = false;
+      continue;
+    }
+    let step: number;
+    if (c >= 0x2e80 && CJK_CHAR.test(text[i]!)) {
+      step = 0.5;
+      inWord = false;
+    } else {
+      step = inWord ? 0 : 1;
+      inWord = true;
+    }
+    if (n + step > maxWords) return i;
+    n += step;
   }
-  return n;
+  return count ? n : text.length;
 }
 
-/** Weighted average of the word vectors of a text; null when no word is known. */
+/** Weighted average of the word vectors of an intent (and of the kinds of the files it names); null when no word is known. */
 export function sentenceVector(vectors: WordVectors, text: string): Float32Array | null {
   const out = new Float32Array(vectors.dims);
-  return addWords(vectors, splitWords(text), out, 0) > 0 ? out : null;
+  return addWords(vectors, splitWords(withFileKinds(text)), out, 0) > 0 ? out : null;
 }
 
 /** Adds the SIF-weighted vectors of `words` into `out` at `offset`; returns how many words were known. */

@@ -1,5 +1,6 @@
-/** Text → index terms: identifier splitting, stop words, Porter stemming, CJK character bigrams. */
+/** Text → index terms: identifier splitting, stop words, Porter stemming, CJK character bigrams, Chinese glosses. */
 import { stemmer } from 'stemmer';
+import { glossHan } from './gloss.js';
 
 export const STOP_WORDS: ReadonlySet<string> = new Set(
   (
@@ -16,6 +17,9 @@ export const STOP_WORDS: ReadonlySet<string> = new Set(
 const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
 const ASCII = /^[\x00-\x7f]*$/;
 const WORDS = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]+|[\p{L}\p{N}]+/gu;
+// A word that mixes CJK and other letters ("ppt演示文稿") is cut into its runs ("ppt", "演示文稿").
+const MIXED = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]+|[^\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]+/gu;
+const HAN = /\p{Script=Han}/u;
 
 // Character classes of the ASCII scanner.
 const OTHER = 0;
@@ -27,7 +31,10 @@ for (let c = 97; c <= 122; c++) CLASS[c] = LOWER;
 for (let c = 65; c <= 90; c++) CLASS[c] = UPPER;
 for (let c = 48; c <= 57; c++) CLASS[c] = DIGIT;
 
-/** "getUserProfile", "read_file", "list-dirs" → lower-case words. Keeps CJK runs whole. */
+/**
+ * "getUserProfile", "read_file", "list-dirs" → lower-case words. Keeps CJK runs whole, each followed by the English
+ * words of its Chinese glosses (gloss.ts), so that English and Chinese texts share words.
+ */
 export function splitWords(text: string): string[] {
   // ASCII fast path: one scan over char codes (the Unicode regexes below cost several times more).
   const out: string[] = [];
@@ -62,7 +69,20 @@ function splitUnicode(text: string): string[] {
     .replace(/([\p{Ll}\p{N}])(\p{Lu})/gu, '$1 $2')
     .replace(/(\p{Lu})(\p{Lu}\p{Ll})/gu, '$1 $2')
     .toLowerCase();
-  return spaced.match(WORDS) ?? [];
+  const words = spaced.match(WORDS) ?? [];
+  if (!HAN.test(text)) return words;
+  const out: string[] = [];
+  for (const word of words) {
+    if (!HAN.test(word)) {
+      out.push(word);
+      continue;
+    }
+    for (const run of isCjkRun(word) ? [word] : word.match(MIXED)!) {
+      out.push(run);
+      if (HAN.test(run)) for (const g of glossHan(run)) out.push(g);
+    }
+  }
+  return out;
 }
 
 const stemCache = new Map<string, string>();
@@ -84,6 +104,11 @@ function isLatin(word: string): boolean {
     if (c < 97 || c > 122) return false;
   }
   return word.length > 0;
+}
+
+const CJK_RUN = /^[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]+$/u;
+function isCjkRun(word: string): boolean {
+  return CJK_RUN.test(word);
 }
 
 export function isCjk(word: string): boolean {
@@ -131,4 +156,64 @@ export function analyze(text: string, opts: { stem?: boolean; stopWords?: boolea
   const out: string[] = [];
   for (const word of splitWords(text)) out.push(...wordTerms(word, doStem, dropStop));
   return out;
+}
+
+// Kinds of file by extension, in the words tools use for them: an intent names a file ("update deck.pptx"), a
+// tool names the kind it handles ("add a slide to a PowerPoint presentation").
+const KINDS: Record<string, string> = {
+  ppt: 'powerpoint presentation slides',
+  pptx: 'powerpoint presentation slides',
+  odp: 'presentation slides',
+  doc: 'word document',
+  docx: 'word document',
+  odt: 'document',
+  rtf: 'document',
+  pdf: 'pdf document',
+  xls: 'excel spreadsheet',
+  xlsx: 'excel spreadsheet',
+  ods: 'spreadsheet',
+  csv: 'csv table spreadsheet',
+  tsv: 'table spreadsheet',
+  md: 'markdown',
+  html: 'html web page',
+  htm: 'html web page',
+  png: 'image picture',
+  jpg: 'image picture photo',
+  jpeg: 'image picture photo',
+  gif: 'image animation',
+  webp: 'image picture',
+  svg: 'svg image',
+  mp3: 'audio music',
+  wav: 'audio',
+  flac: 'audio music',
+  mp4: 'video',
+  mov: 'video',
+  mkv: 'video',
+  webm: 'video',
+  zip: 'zip archive',
+  py: 'python',
+  js: 'javascript',
+  ts: 'typescript',
+  ipynb: 'jupyter notebook',
+  sql: 'sql database',
+  db: 'database',
+  sqlite: 'sqlite database',
+};
+const FILE_NAME = /[\w-]\.([A-Za-z][A-Za-z0-9]{0,5})\b/g;
+
+/** The words of the kinds of the files a text names ("report.xlsx" → "excel spreadsheet"); '' when none. */
+export function fileKindWords(text: string): string {
+  if (text.indexOf('.') < 0) return '';
+  const out = new Set<string>();
+  for (const m of text.matchAll(FILE_NAME)) {
+    const kind = KINDS[m[1]!.toLowerCase()];
+    if (kind) out.add(kind);
+  }
+  return [...out].join(' ');
+}
+
+/** An intent with the kinds of the files it names appended: what queries are analysed and embedded from. */
+export function withFileKinds(intent: string): string {
+  const kinds = fileKindWords(intent);
+  return kinds ? `${intent} ${kinds}` : intent;
 }

@@ -1,0 +1,97 @@
+/**
+ * Chinese → English glosses from the shipped glossary (data/glossary-zh.tsv.gz, built from CC-CEDICT by
+ * scripts/build-glossary.mjs). The tokenizer adds a Han run's glosses to its words, so an English intent finds a
+ * tool described in Chinese and a Chinese intent an English one. The file is read on the first Han text only.
+ */
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { gunzipSync } from 'node:zlib';
+
+interface Glossary {
+  /** "headword\twords" lines, sorted by UTF-16 code units. */
+  text: string;
+  /** Start of each line. */
+  starts: Int32Array;
+  /** Longest headword, in UTF-16 code units. */
+  maxKey: number;
+}
+
+/** undefined: not read yet; null: the file is missing or unreadable (no glosses, as without the feature). */
+let glossary: Glossary | null | undefined;
+let file = defaultGlossaryFile();
+const cache = new Map<string, readonly string[]>();
+const CACHE_MAX = 50_000;
+const NONE: readonly string[] = [];
+
+export function defaultGlossaryFile(): string {
+  return fileURLToPath(new URL('../../../data/glossary-zh.tsv.gz', import.meta.url));
+}
+
+/** Points the glossary at another file (or none, with null), for tests; forgets what was read. */
+export function setGlossaryFile(path: string | null): void {
+  file = path ?? '';
+  glossary = undefined;
+  cache.clear();
+}
+
+function load(): Glossary | null {
+  if (glossary !== undefined) return glossary;
+  try {
+    const text = gunzipSync(readFileSync(file)).toString('utf8');
+    const starts: number[] = [0];
+    let maxKey = 0;
+    for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) starts.push(i + 1);
+    for (let j = 0; j < starts.length; j++) maxKey = Math.max(maxKey, text.indexOf('\t', starts[j]!) - starts[j]!);
+    glossary = { text, starts: Int32Array.from(starts), maxKey };
+  } catch {
+    glossary = null;
+  }
+  return glossary;
+}
+
+/** The gloss words of one headword, or undefined. */
+function lookup(g: Glossary, key: string): string | undefined {
+  let lo = 0;
+  let hi = g.starts.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    const start = g.starts[mid]!;
+    const tab = g.text.indexOf('\t', start);
+    const head = g.text.slice(start, tab);
+    if (head === key) {
+      const end = mid + 1 < g.starts.length ? g.starts[mid + 1]! - 1 : g.text.length;
+      return g.text.slice(tab + 1, end);
+    }
+    if (head < key) lo = mid + 1;
+    else hi = mid - 1;
+  }
+  return undefined;
+}
+
+/**
+ * English words glossing a run of CJK text: the run is cut into the longest headwords, left to right (forward
+ * maximum matching), and each headword gives its words; characters no headword starts with are skipped.
+ * Lower-case ASCII words; none when the glossary is missing.
+ */
+export function glossHan(run: string): readonly string[] {
+  let out = cache.get(run);
+  if (out !== undefined) return out;
+  const g = load();
+  if (!g) return NONE;
+  const words: string[] = [];
+  for (let i = 0; i < run.length; ) {
+    let step = 1;
+    for (let len = Math.min(g.maxKey, run.length - i); len >= 1; len--) {
+      const hit = lookup(g, run.slice(i, i + len));
+      if (hit !== undefined) {
+        words.push(...hit.split(' '));
+        step = len;
+        break;
+      }
+    }
+    i += step;
+  }
+  out = words.length > 0 ? words : NONE;
+  if (cache.size < CACHE_MAX) cache.set(run, out);
+  return out;
+}
