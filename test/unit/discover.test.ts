@@ -229,6 +229,9 @@ describe('semantic text', () => {
     // One long sentence: cut at 40 words, i.e. 80 characters.
     expect(leadPassage('查'.repeat(200))).toBe('查'.repeat(80));
     expect(leadPassage('短句。第二句。')).toBe('短句。第二句。');
+    // Kept sentences are joined by a space where the text had whitespace: two paragraphs do not become one run.
+    expect(leadPassage(`第一段\n\n第二段\n\n${'长'.repeat(100)}`)).toBe('第一段 第二段');
+    expect(leadPassage(`短句。第二句。${'长'.repeat(100)}`)).toBe('短句。第二句。');
   });
   it('includes parameter names and descriptions, so a tool can be found by what it takes', () => {
     const refs = refsOf({

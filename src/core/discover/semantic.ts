@@ -27,7 +27,8 @@ export interface SemanticIndex {
 /** Words of a tool description that its vector is built from (FirstP: long descriptions drift to generic words). */
 export const LEAD_WORDS = 40;
 // Sentence ends: Latin punctuation before a space, CJK full stops (no space follows them), paragraph breaks.
-const SENTENCE_END = /(?<=[.!?])\s+|(?<=[。！？])\s*|\n\s*\n/;
+// Captured, so that the lead has a space where the text had whitespace and none after a bare 。.
+const SENTENCE_END = /((?<=[.!?])\s+|(?<=[。！？])\s*|\n\s*\n)/;
 
 /**
  * FirstP: the leading whole sentences of a text while they hold at most `maxWords` words (a first sentence
@@ -36,15 +37,17 @@ const SENTENCE_END = /(?<=[.!?])\s+|(?<=[。！？])\s*|\n\s*\n/;
  */
 export function leadPassage(text: string, maxWords = LEAD_WORDS): string {
   if (countWords(text) <= maxWords) return text;
+  const parts = text.split(SENTENCE_END); // sentence, its end, sentence, …
   let out = '';
   let words = 0;
-  for (const sentence of text.split(SENTENCE_END)) {
+  for (let i = 0; i < parts.length; i += 2) {
+    const sentence = parts[i]!;
     const n = countWords(sentence);
     if (words + n > maxWords) {
       if (words === 0) out = sentence.slice(0, wordsEnd(sentence, maxWords)).trimEnd();
       break;
     }
-    out += (out && !/^[\u3000-\u9fff\uf900-\ufaff]/.test(sentence) ? ' ' : '') + sentence;
+    out += (out && parts[i - 1] ? ' ' : '') + sentence;
     words += n;
   }
   return out;

@@ -14,11 +14,12 @@ export const STOP_WORDS: ReadonlySet<string> = new Set(
 );
 
 // Han, Hiragana, Katakana and Hangul runs have no spaces: index them as overlapping character bigrams.
-const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
+const CJK_SCRIPTS = '\\p{Script=Han}\\p{Script=Hiragana}\\p{Script=Katakana}\\p{Script=Hangul}';
+const CJK = new RegExp(`[${CJK_SCRIPTS}]`, 'u');
 const ASCII = /^[\x00-\x7f]*$/;
-const WORDS = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]+|[\p{L}\p{N}]+/gu;
+const WORDS = new RegExp(`[${CJK_SCRIPTS}]+|[\\p{L}\\p{N}]+`, 'gu');
 // A word that mixes CJK and other letters ("ppt演示文稿") is cut into its runs ("ppt", "演示文稿").
-const MIXED = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]+|[^\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]+/gu;
+const RUNS = new RegExp(`[${CJK_SCRIPTS}]+|[^${CJK_SCRIPTS}]+`, 'gu');
 const HAN = /\p{Script=Han}/u;
 
 // Character classes of the ASCII scanner.
@@ -77,7 +78,7 @@ function splitUnicode(text: string): string[] {
       out.push(word);
       continue;
     }
-    for (const run of isCjkRun(word) ? [word] : word.match(MIXED)!) {
+    for (const run of word.match(RUNS)!) {
       out.push(run);
       if (HAN.test(run)) for (const g of glossHan(run)) out.push(g);
     }
@@ -104,11 +105,6 @@ function isLatin(word: string): boolean {
     if (c < 97 || c > 122) return false;
   }
   return word.length > 0;
-}
-
-const CJK_RUN = /^[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]+$/u;
-function isCjkRun(word: string): boolean {
-  return CJK_RUN.test(word);
 }
 
 export function isCjk(word: string): boolean {
