@@ -18,7 +18,7 @@ interface Glossary {
 
 /** undefined: not read yet; null: the file is missing or unreadable (no glosses, as without the feature). */
 let glossary: Glossary | null | undefined;
-let file = defaultGlossaryFile();
+let file: string | null = defaultGlossaryFile();
 const cache = new Map<string, readonly string[]>();
 const CACHE_MAX = 50_000;
 const NONE: readonly string[] = [];
@@ -29,22 +29,31 @@ export function defaultGlossaryFile(): string {
 
 /** Points the glossary at another file (or none, with null), for tests; forgets what was read. */
 export function setGlossaryFile(path: string | null): void {
-  file = path ?? '';
+  file = path;
   glossary = undefined;
   cache.clear();
 }
 
 function load(): Glossary | null {
   if (glossary !== undefined) return glossary;
+  glossary = null;
+  if (file === null) return glossary;
   try {
     const text = gunzipSync(readFileSync(file)).toString('utf8');
-    const starts: number[] = [0];
+    // One pass over the lines: where each starts, and the longest headword (the text before its tab).
+    const starts: number[] = [];
     let maxKey = 0;
-    for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) starts.push(i + 1);
-    for (let j = 0; j < starts.length; j++) maxKey = Math.max(maxKey, text.indexOf('\t', starts[j]!) - starts[j]!);
+    for (let start = 0; start < text.length; ) {
+      starts.push(start);
+      const tab = text.indexOf('\t', start);
+      if (tab < 0) break;
+      maxKey = Math.max(maxKey, tab - start);
+      const end = text.indexOf('\n', tab);
+      start = end < 0 ? text.length : end + 1;
+    }
     glossary = { text, starts: Int32Array.from(starts), maxKey };
   } catch {
-    glossary = null;
+    // Missing or unreadable: no glosses, as without the feature.
   }
   return glossary;
 }
