@@ -17,12 +17,13 @@ import { intentClauses } from '../../src/core/discover/clauses.js';
 import { decodeIndexCache, encodeIndexCache, indexCacheKey, semanticText, topN } from '../../src/core/discover/engine.js';
 import { decodeSemanticIndex, encodeSemanticIndex, leadPassage, queryVector, scoreSemantic, scoreSketch, sentenceVector, SKETCH_MIN_TOOLS } from '../../src/core/discover/semantic.js';
 import { deriveServerScores, groupServers } from '../../src/core/discover/servers.js';
-import { buildBm25Index } from '../../src/core/discover/bm25.js';
-import { analyze, fileKindWords, splitWords } from '../../src/core/discover/tokenize.js';
+import { buildBm25Index, queryTerms } from '../../src/core/discover/bm25.js';
+import { analyze, fileKindWords, splitWords, withoutBlobs } from '../../src/core/discover/tokenize.js';
 import { defaultGlossaryFile, glossHan, setGlossaryFile } from '../../src/core/discover/gloss.js';
 import { lookupWord } from '../../src/core/discover/vectors.js';
 import type { ServerSnapshot, ToolRef, UsageStats } from '../../src/types.js';
 import { fixture } from '../helpers/paths.js';
+import { intentWords } from '../../src/core/discover/keyword.js';
 
 const servers = (JSON.parse(readFileSync(fixture('snapshots', 'discover-tools.json'), 'utf8')) as { servers: ServerSnapshot[] }).servers;
 /** Tool refs of reachable stdio servers given as `{ server: tools }`. */
@@ -502,5 +503,28 @@ describe('file kinds in intents', () => {
     expect(first('add the quarterly summary to q3-review.pptx')).toBe('ppt.add_slide');
     expect(first('add the quarterly summary to q3-review.docx')).toBe('word.add_paragraph');
     expect(first('add the quarterly figures to q3-review.xlsx')).toBe('excel.write_data');
+  });
+});
+
+describe('encoded blobs in intents', () => {
+  // 3 KB of deterministic pseudo-random bytes as base64, as a pasted image would be.
+  const bytes = new Uint8Array(3000);
+  for (let i = 0, x = 12345; i < bytes.length; i++) bytes[i] = (x = (x * 1103515245 + 12345) >>> 0) >>> 24;
+  const blob = Buffer.from(bytes).toString('base64');
+  const plain = 'What does this base64 image show? Describe the picture.';
+  const pasted = `${plain}\n${blob}`;
+
+  it('drops runs of base64 with digits and both cases, and keeps long paths and words', () => {
+    expect(withoutBlobs(pasted).trim()).toBe(plain);
+    expect(queryTerms(pasted)).toEqual(queryTerms(plain));
+    expect(intentWords(pasted)).toEqual(intentWords(plain));
+    const path = `/srv/${'archive/'.repeat(15)}report`; // 100+ characters, but no digits or capitals
+    expect(withoutBlobs(`read ${path}`)).toBe(`read ${path}`);
+  });
+
+  it('ranks as if the blob were not there, for every engine', () => {
+    for (const engine of ['keyword', 'bm25', 'semantic', 'hybrid'] as const) {
+      expect(rankTools(index, pasted, { engine, k: 5 }).results).toEqual(rankTools(index, plain, { engine, k: 5 }).results);
+    }
   });
 });

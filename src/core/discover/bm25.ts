@@ -1,6 +1,6 @@
 /** Fielded BM25 (BM25F) over tool name, description, parameters and server, with an inverted index. */
 import type { ToolRef } from '../../types.js';
-import { analyze, analyzeWords, splitWords, withFileKinds } from './tokenize.js';
+import { analyze, analyzeWords, splitWords, intentText } from './tokenize.js';
 import type { HybridWeights } from './weights.js';
 
 export type Bm25Params = HybridWeights['bm25'];
@@ -131,7 +131,7 @@ export function buildBm25Index(fieldTerms: Record<Field, string[]>[], params: Bm
 
 /** Unique query terms of an intent (and of the kinds of the files it names), in first-seen order. */
 export function queryTerms(intent: string): string[] {
-  return [...new Set(analyze(withFileKinds(intent)))];
+  return [...new Set(analyze(intentText(intent)))];
 }
 
 /** Adds each doc's BM25F score into `out` (length = index size); returns how many postings matched. */

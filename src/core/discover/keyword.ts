@@ -1,6 +1,6 @@
 /** The intent keyword router (router note): +2 per tool-keyword match, +1 per word found in name or description. */
 import type { ToolRef } from '../../types.js';
-import { splitWords } from './tokenize.js';
+import { splitWords, withoutBlobs } from './tokenize.js';
 
 export interface KeywordDoc {
   keywords: string[];
@@ -16,9 +16,12 @@ export function keywordDoc(ref: ToolRef, configured: Record<string, string[]>): 
   return { keywords, text: `${ref.tool.name} ${ref.tool.description ?? ''}`.toLowerCase() };
 }
 
-/** Intent words longer than 2 characters; surrounding punctuation is trimmed so "file?" still counts. */
+/**
+ * Intent words longer than 2 characters; surrounding punctuation is trimmed so "file?" still counts. Encoded
+ * blobs are dropped: as one "word" they would contain nearly every short keyword.
+ */
 export function intentWords(intent: string): string[] {
-  return intent
+  return withoutBlobs(intent)
     .toLowerCase()
     .split(/\s+/)
     .map((w) => w.replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, ''))

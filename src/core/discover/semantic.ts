@@ -1,5 +1,5 @@
 /** Sentence vectors by SIF (smooth inverse frequency) averaging of word vectors, with common-component removal. */
-import { splitWords, STOP_WORDS, withFileKinds } from './tokenize.js';
+import { splitWords, STOP_WORDS, intentText } from './tokenize.js';
 import { lookupWord, type WordVectors } from './vectors.js';
 
 /** SIF smoothing: weight a/(a + p(w)). */
@@ -88,7 +88,7 @@ function wordsEnd(text: string, maxWords: number, count = false): number {
 /** Weighted average of the word vectors of an intent (and of the kinds of the files it names); null when no word is known. */
 export function sentenceVector(vectors: WordVectors, text: string): Float32Array | null {
   const out = new Float32Array(vectors.dims);
-  return addWords(vectors, splitWords(withFileKinds(text)), out, 0) > 0 ? out : null;
+  return addWords(vectors, splitWords(intentText(text)), out, 0) > 0 ? out : null;
 }
 
 /** Adds the SIF-weighted vectors of `words` into `out` at `offset`; returns how many words were known. */

@@ -208,8 +208,22 @@ export function fileKindWords(text: string): string {
   return [...out].join(' ');
 }
 
-/** An intent with the kinds of the files it names appended: what queries are analysed and embedded from. */
-export function withFileKinds(intent: string): string {
-  const kinds = fileKindWords(intent);
-  return kinds ? `${intent} ${kinds}` : intent;
+// Encoded data pasted into an intent (a base64 image, a key): a run of 100+ base64 characters with digits and both
+// cases. Tokenised, it is thousands of random fragments that outweigh the request's own words.
+const BLOB = /[A-Za-z0-9+/]{100,}={0,2}/g;
+const isBlob = (run: string): boolean => /[0-9]/.test(run) && /[a-z]/.test(run) && /[A-Z]/.test(run);
+
+/** The text with encoded blobs (see BLOB) replaced by a space; short texts are returned as they are. */
+export function withoutBlobs(text: string): string {
+  return text.length < 100 ? text : text.replace(BLOB, (run) => (isBlob(run) ? ' ' : run));
+}
+
+/**
+ * What queries are analysed and embedded from: the intent without encoded blobs, with the kinds of the files it
+ * names appended.
+ */
+export function intentText(intent: string): string {
+  const text = withoutBlobs(intent);
+  const kinds = fileKindWords(text);
+  return kinds ? `${text} ${kinds}` : text;
 }
