@@ -49,6 +49,11 @@ describe('tokenize', () => {
     expect(splitWords('Bing搜索API')).toEqual(['bing', '搜索', 'search', 'api']);
     expect(splitWords('生成PPT演示文稿')).toEqual(['生成', 'generate', 'produce', 'generated', 'ppt', '演示文稿', 'presentation']);
   });
+  it('splits at punctuation and symbols outside ASCII, and keeps letters outside ASCII in their words', () => {
+    expect(splitWords('readFile → writeFile • list—all “quoted”')).toEqual(['read', 'file', 'write', 'file', 'list', 'all', 'quoted']);
+    expect(splitWords('GrößeÄndern → naïveCase')).toEqual(['größe', 'ändern', 'naïve', 'case']);
+    expect(splitWords('⚠️ 🚨alert𝐀B')).toEqual(['alert', '𝐀b']);
+  });
   it('stems, drops stop words and turns CJK runs into bigrams followed by their English glosses', () => {
     expect(analyze('Reading the files')).toEqual(['read', 'file']);
     expect(analyze('必应搜索')).toEqual(['必应', '应搜', '搜索', 'bing', 'search']);

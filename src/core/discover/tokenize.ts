@@ -21,6 +21,7 @@ const WORDS = new RegExp(`[${CJK_SCRIPTS}]+|[\\p{L}\\p{N}]+`, 'gu');
 // A word that mixes CJK and other letters ("ppt演示文稿") is cut into its runs ("ppt", "演示文稿").
 const RUNS = new RegExp(`[${CJK_SCRIPTS}]+|[^${CJK_SCRIPTS}]+`, 'gu');
 const HAN = /\p{Script=Han}/u;
+const LETTER_OR_DIGIT = /[\p{L}\p{N}]/u;
 
 // Character classes of the ASCII scanner.
 const OTHER = 0;
@@ -37,15 +38,18 @@ for (let c = 48; c <= 57; c++) CLASS[c] = DIGIT;
  * words of its Chinese glosses (gloss.ts), so that English and Chinese texts share words.
  */
 export function splitWords(text: string): string[] {
-  // ASCII fast path: one scan over char codes (the Unicode regexes below cost several times more).
+  // Fast path: one scan over char codes while the letters are ASCII (the Unicode regexes cost several times more).
   const out: string[] = [];
   const n = text.length;
   let start = -1;
   let prev = OTHER;
   for (let i = 0; i < n; i++) {
     const c = text.charCodeAt(i);
-    if (c > 127) return splitUnicode(text);
-    const cls = CLASS[c]!;
+    let cls = OTHER;
+    if (c < 128) cls = CLASS[c]!;
+    // Other punctuation, symbols and spaces ("•", "→", "—") separate words here as in splitUnicode; a letter or
+    // digit outside ASCII, or a surrogate pair (which may be one), takes the Unicode path.
+    else if ((c >= 0xd800 && c <= 0xdfff) || LETTER_OR_DIGIT.test(text[i]!)) return splitUnicode(text);
     if (cls === OTHER) {
       if (start >= 0) out.push(text.slice(start, i).toLowerCase());
       start = -1;
