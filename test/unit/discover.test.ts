@@ -18,7 +18,7 @@ import { decodeIndexCache, encodeIndexCache, indexCacheKey, semanticText, topN }
 import { decodeSemanticIndex, encodeSemanticIndex, leadPassage, queryVector, scoreSemantic, scoreSketch, sentenceVector, SKETCH_MIN_TOOLS } from '../../src/core/discover/semantic.js';
 import { deriveServerScores, groupServers } from '../../src/core/discover/servers.js';
 import { buildBm25Index, queryTerms } from '../../src/core/discover/bm25.js';
-import { analyze, fileKindWords, splitWords, withoutBlobs } from '../../src/core/discover/tokenize.js';
+import { analyze, fileKindVocabulary, fileKindWords, splitWords, withoutBlobs } from '../../src/core/discover/tokenize.js';
 import { defaultGlossaryFile, glossHan, setGlossaryFile } from '../../src/core/discover/gloss.js';
 import { lookupWord } from '../../src/core/discover/vectors.js';
 import type { ServerSnapshot, ToolRef, UsageStats } from '../../src/types.js';
@@ -359,6 +359,11 @@ describe('word vectors', () => {
   it('ships a table with the vocabulary tool descriptions use', () => {
     expect(vectors.dims).toBe(128);
     for (const w of ['file', 'weather', 'forecast', 'repository', 'search']) expect(vectors.index.has(w)).toBe(true);
+  });
+  it('knows every word the engine adds to an intent that names a file', () => {
+    const kinds = fileKindVocabulary();
+    expect(kinds).toContain('spreadsheet');
+    expect(kinds.filter((w) => lookupWord(vectors, w) === undefined)).toEqual([]);
   });
 });
 

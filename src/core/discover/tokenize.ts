@@ -201,6 +201,11 @@ const KINDS: Record<string, string> = {
 };
 const FILE_NAME = /[\w-]\.([A-Za-z][A-Za-z0-9]{0,5})\b/g;
 
+/** Every word fileKindWords can add (the word-vector table must know them: scripts/build-vectors.mjs). */
+export function fileKindVocabulary(): string[] {
+  return [...new Set(Object.values(KINDS).flatMap((kind) => kind.split(' ')))].sort();
+}
+
 /** The words of the kinds of the files a text names ("report.xlsx" → "excel spreadsheet"); '' when none. */
 export function fileKindWords(text: string): string {
   if (text.indexOf('.') < 0) return '';
