@@ -83,11 +83,13 @@ describe.skipIf(!built)('mcp-smart dump', () => {
     expect(run.stdout).not.toContain('"stderr"');
   });
 
-  const cases: [string, string, string, string][] = [
+  // The other lists run alongside tools/list, so on a busy machine they may still be pending when the server dies,
+  // and the phase then names them too ("during prompts/list, …, tools/list").
+  const cases: [string, string, string, string | RegExp][] = [
     ['not-installed', 'mcp-smart-no-such-binary', 'CONNECT_NOT_FOUND', 'command not found: mcp-smart-no-such-binary'],
     ['crash-on-start', cmd(bad('crash-on-start')), 'CONNECT_EXITED', 'exited with code 1 during initialize — last stderr line: Error: FIXTURE_API_URL is not set'],
     ['hang', cmd(bad('hang')), 'CONNECT_TIMEOUT', 'did not answer initialize within 2000 ms; raise --timeout'],
-    ['crash-mid-list', cmd(bad('crash-mid-list')), 'CONNECT_EXITED', 'exited with code 70 during tools/list'],
+    ['crash-mid-list', cmd(bad('crash-mid-list')), 'CONNECT_EXITED', /exited with code 70 during (?:[\w/]+, )*tools\/list(?:, [\w/]+)* — /],
     ['malformed-tools', cmd(bad('malformed-tools')), 'CONNECT_MALFORMED_TOOLS', 'tools/list returned 3 malformed tool entries'],
     ['endless-cursor', cmd(bad('endless-cursor')), 'CONNECT_PAGINATION', 'tools/list did not end: still a next page after the limit of 1000'],
   ];
@@ -100,9 +102,9 @@ describe.skipIf(!built)('mcp-smart dump', () => {
     const failed = byName(list, name);
     expect(failed.status).toBe('error');
     expect(failed.errorCode).toBe(code);
-    expect(failed.error).toContain(reason);
+    expect(failed.error).toMatch(reason);
     expect(run.stderr).toContain(`FAIL ${name}`);
-    expect(run.stderr).toContain(reason);
+    expect(run.stderr).toMatch(reason);
   });
 
   it('a 10,000-tool catalogue', async () => {

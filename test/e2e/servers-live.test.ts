@@ -114,7 +114,8 @@ describe('misbehaving servers are reported while the others still work', () => {
   it('crash mid-list', async () => {
     const { bad } = await run(stdio('midlist', [misbehaving('crash-mid-list')]));
     expect(bad.errorCode).toBe('CONNECT_EXITED');
-    expect(bad.error).toBe('exited with code 70 during tools/list — last stderr line: fatal: out of memory while listing page 2');
+    // The other lists run alongside tools/list; on a busy machine they may still be pending and be named too.
+    expect(bad.error).toMatch(/^exited with code 70 during (?:[\w/]+, )*tools\/list(?:, [\w/]+)* — last stderr line: fatal: out of memory while listing page 2$/);
     expect(bad.tools).toEqual([]);
   });
 
