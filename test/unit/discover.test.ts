@@ -6,6 +6,7 @@ import {
   encodeWordVectors,
   evaluateRankings,
   loadWordVectors,
+  pairedBootstrap,
   parseLabelledIntents,
   parseWordVectors,
   rankTools,
@@ -18,6 +19,7 @@ import { decodeIndexCache, encodeIndexCache, indexCacheKey, semanticText, topN }
 import { decodeSemanticIndex, encodeSemanticIndex, leadPassage, queryVector, scoreSemantic, scoreSketch, sentenceVector, SKETCH_MIN_TOOLS } from '../../src/core/discover/semantic.js';
 import { deriveServerScores, groupServers } from '../../src/core/discover/servers.js';
 import { buildBm25Index, queryTerms } from '../../src/core/discover/bm25.js';
+import { seededRandom } from '../../src/core/session/tune.js';
 import { analyze, fileKindVocabulary, fileKindWords, splitWords, withoutBlobs } from '../../src/core/discover/tokenize.js';
 import { defaultGlossaryFile, glossHan, setGlossaryFile } from '../../src/core/discover/gloss.js';
 import { lookupWord } from '../../src/core/discover/vectors.js';
@@ -335,6 +337,37 @@ describe('evaluateRankings', () => {
     expect(m.mrr).toBeCloseTo((1 / 2 + 1) / 2, 10);
     const ndcgB = (1 + 1 / Math.log2(4)) / (1 + 1 / Math.log2(3));
     expect(m.ndcg10).toBeCloseTo((1 / Math.log2(3) + ndcgB) / 2, 10);
+  });
+});
+
+describe('pairedBootstrap', () => {
+  // Per-case scores of two rankers: b is a plus 0.1 on half the cases, a plus 0 elsewhere, with noise in both.
+  const a = Array.from({ length: 100 }, (_, i) => (i * 37) % 11 / 10);
+  const b = a.map((x, i) => x - (i % 2 === 0 ? 0.2 : 0));
+
+  it('gives the mean difference and a 95 % interval around it that the same seed reproduces', () => {
+    const d = pairedBootstrap(a, b, seededRandom(1));
+    expect(d.mean).toBeCloseTo(0.1, 10);
+    expect(d.low).toBeLessThan(0.1);
+    expect(d.high).toBeGreaterThan(0.1);
+    // Half the differences are 0.2, half 0: the mean of 100 draws has a standard deviation of 0.01, so the
+    // interval is about ±0.02 wide.
+    expect(d.low).toBeGreaterThan(0.06);
+    expect(d.high).toBeLessThan(0.14);
+    expect(pairedBootstrap(a, b, seededRandom(1))).toEqual(d);
+  });
+
+  it('narrows with more cases and collapses when every case differs by the same amount', () => {
+    const wide = pairedBootstrap(a, b, seededRandom(2));
+    const narrow = pairedBootstrap([...a, ...a, ...a, ...a], [...b, ...b, ...b, ...b], seededRandom(2));
+    expect(narrow.high - narrow.low).toBeLessThan(0.7 * (wide.high - wide.low));
+    const same = pairedBootstrap(a, a.map((x) => x - 0.05), seededRandom(3));
+    expect(same.low).toBeCloseTo(0.05, 10);
+    expect(same.high).toBeCloseTo(0.05, 10);
+  });
+
+  it('refuses score lists of different lengths', () => {
+    expect(() => pairedBootstrap([1, 2], [1], seededRandom(1))).toThrow(/2 scores against 1/);
   });
 });
 

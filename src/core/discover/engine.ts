@@ -14,7 +14,7 @@ import { resolveWeights, type HybridWeights, type WeightsInput } from './weights
 
 export { DEFAULT_WEIGHTS, resolveWeights, type HybridWeights, type WeightsInput } from './weights.js';
 export { detectTaskContext, usagePrior, type TaskContext, type TaskType } from './usage.js';
-export { evaluateRankings, type RankingMetrics } from './metrics.js';
+export { evaluateRankings, pairedBootstrap, type PairedDifference, type RankingMetrics } from './metrics.js';
 export { loadWordVectors, loadShippedWordVectors, parseWordVectors, encodeWordVectors, defaultVectorsFile, type WordVectors } from './vectors.js';
 export { applyPatterns, patternsFromConfig, type PatternEffect } from './patterns.js';
 export { decodeSemanticIndex, encodeSemanticIndex, type SemanticIndex } from './semantic.js';

@@ -49,3 +49,36 @@ export function evaluateRankings(
 function dedupe(ids: string[]): string[] {
   return [...new Set(ids)];
 }
+
+/** A mean difference between two rankers over the same cases, with its paired bootstrap interval. */
+export interface PairedDifference {
+  mean: number;
+  /** The 2.5th and 97.5th percentiles of the resampled means: a 95 % interval. */
+  low: number;
+  high: number;
+}
+
+/**
+ * Paired bootstrap of mean(a − b), where a[i] and b[i] are two rankers' scores on case i: cases are drawn
+ * with replacement `resamples` times using `random` (give a seeded one, e.g. session/tune.ts seededRandom, and a
+ * rerun on the same scores prints the same interval). Tells whether a gap between two rankers is larger than what
+ * the choice of cases alone moves.
+ */
+export function pairedBootstrap(a: readonly number[], b: readonly number[], random: () => number, resamples = 10_000): PairedDifference {
+  if (a.length !== b.length) throw new Error(`pairedBootstrap: ${a.length} scores against ${b.length}`);
+  const n = a.length;
+  if (n === 0) return { mean: 0, low: 0, high: 0 };
+  const d = Float64Array.from(a, (x, i) => x - b[i]!);
+  const means = new Float64Array(resamples);
+  for (let r = 0; r < resamples; r++) {
+    let sum = 0;
+    for (let i = 0; i < n; i++) sum += d[Math.floor(random() * n)]!;
+    means[r] = sum / n;
+  }
+  means.sort();
+  return {
+    mean: d.reduce((s, x) => s + x, 0) / n,
+    low: means[Math.floor(0.025 * (resamples - 1))]!,
+    high: means[Math.ceil(0.975 * (resamples - 1))]!,
+  };
+}
