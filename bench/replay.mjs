@@ -13,6 +13,8 @@ import { REPO, loadLiveMcpBench } from './helpers/datasets.mjs';
 
 const quick = process.argv.includes('--quick');
 const f3 = (x) => x.toFixed(3);
+/** A held-out gain with its 95 % paired bootstrap interval (tuneWeights' heldOutGain). */
+const interval = (g) => (g ? `${f3(g.mean)}, 95 % interval ${f3(g.low)} to ${f3(g.high)}` : 'not measured');
 const categorize = (intent) => detectTaskContext(intent).type;
 const DAY = 86_400_000;
 
@@ -60,7 +62,7 @@ const tuneOpts = { base, rank: (intent, w, usage, now) => rankWith('hybrid', w)(
 t0 = performance.now();
 const big = tuneWeights({ ...tuneOpts, cases: tuneSet, makeEvaluator: (items) => createHybridEvaluator(index, items) });
 sec = (performance.now() - t0) / 1000;
-console.log(`\ntune: ${N} cases, 5-fold by session: ${sec.toFixed(2)} s (goal < 30 s), ${big.evaluations} evaluations; held-out MRR ${f3(big.heldOutMrr)} vs ${f3(big.baselineHeldOutMrr)} defaults`);
+console.log(`\ntune: ${N} cases, 5-fold by session: ${sec.toFixed(2)} s (goal < 30 s), ${big.evaluations} evaluations; held-out MRR ${f3(big.heldOutMrr)} vs ${f3(big.baselineHeldOutMrr)} defaults (gain ${interval(big.heldOutGain)})`);
 
 // Baseline in the same process: the same search with training ranked by rankTools (no fast evaluator).
 const small = synthesize(quick ? 300 : 1000, 60, 3);
@@ -76,7 +78,7 @@ console.log(`tune ${small.length} cases: rankTools-based ${slow.toFixed(2)} s vs
 const fx = tuneWeights({ ...tuneOpts, cases: fixtureCases, makeEvaluator: (items) => createHybridEvaluator(index, items) });
 const fxAfter = replayCases(fixtureCases, { engines: [{ engine: 'hybrid', rank: rankWith('hybrid', fx.weights) }], categorize, ttlMs: 7 * DAY }).engines[0];
 const fxBefore = replayCases(fixtureCases, { engines: [{ engine: 'hybrid', rank: rankWith('hybrid') }], categorize, ttlMs: 7 * DAY }).engines[0];
-console.log(`\nfixtures: held-out MRR ${f3(fx.heldOutMrr)} tuned vs ${f3(fx.baselineHeldOutMrr)} defaults (${fx.folds.length} folds); all cases R@5 ${f3(fxAfter.recallAt['5'])} vs ${f3(fxBefore.recallAt['5'])}, MRR ${f3(fxAfter.mrr)} vs ${f3(fxBefore.mrr)}`);
+console.log(`\nfixtures: held-out MRR ${f3(fx.heldOutMrr)} tuned vs ${f3(fx.baselineHeldOutMrr)} defaults (${fx.folds.length} folds; gain ${interval(fx.heldOutGain)}); all cases R@5 ${f3(fxAfter.recallAt['5'])} vs ${f3(fxBefore.recallAt['5'])}, MRR ${f3(fxAfter.mrr)} vs ${f3(fxBefore.mrr)}`);
 console.log(`tuned weights: ${JSON.stringify(fx.weights)}`);
 
 const live = loadLiveMcpBench();

@@ -11,6 +11,7 @@ export interface ReplayRenderOptions {
 
 const pct = (v: number): string => `${(v * 100).toFixed(1)}%`;
 const num = (v: number): string => v.toFixed(3);
+const signed = (v: number): string => `${v >= 0 ? '+' : '-'}${Math.abs(v).toFixed(3)}`;
 
 /** The JSON body: the contract's `{cases, engines, tuned?}` first, then everything else. */
 export function replayJsonBody(r: ReplayResult): object {
@@ -61,8 +62,11 @@ function lines(r: ReplayResult, chalk: ChalkInstance): { intro: string[]; outro:
   outro.push(`Tokens: top ${t.k} tools ${formatTokens(t.topK)} on average vs all tools ${formatTokens(t.all)} (${pct(t.saved)} saved).`);
   if (r.tuned) {
     const u = r.tuned;
-    const cv = u.folds.length > 0 ? `held-out MRR ${num(u.heldOutMrr)} vs ${num(u.baselineHeldOutMrr)} before (${u.folds.length}-fold by session), train MRR ${num(u.trainMrr)}` : `train MRR ${num(u.trainMrr)} (too few sessions to cross-validate)`;
+    const g = u.heldOutGain;
+    const gain = g ? `; gain ${signed(g.mean)}, 95 % interval ${signed(g.low)} to ${signed(g.high)}` : '';
+    const cv = u.folds.length > 0 ? `held-out MRR ${num(u.heldOutMrr)} vs ${num(u.baselineHeldOutMrr)} before (${u.folds.length}-fold by session${gain}), train MRR ${num(u.trainMrr)}` : `train MRR ${num(u.trainMrr)} (too few sessions to cross-validate)`;
     outro.push(`Tuned: ${cv}; hybrid Recall@5 ${pct(u.hybrid.recallAt['5'] ?? 0)}, MRR ${num(u.hybrid.mrr)} with the tuned weights.`);
+    if (g && g.low <= 0) outro.push(chalk.yellow('The interval reaches 0: on these sessions the tuned weights are not clearly better than the current ones.'));
     outro.push(u.written ? `Weights written to ${u.written}.` : 'Pass --write to store the weights in mcp-smart.config.json.');
   }
   if (r.learned) {

@@ -42,6 +42,10 @@ describe('replay (fixtures/sessions against fixtures/snapshots/replay-demo.json)
     const doc = JSON.parse(r.stdout);
     expect(doc.tuned.folds).toHaveLength(4);
     expect(doc.tuned.heldOutMrr).toBeGreaterThan(doc.tuned.baselineHeldOutMrr);
+    const gain = doc.tuned.heldOutGain;
+    expect(gain.mean).toBeCloseTo(doc.tuned.heldOutMrr - doc.tuned.baselineHeldOutMrr, 3);
+    expect(gain.low).toBeLessThanOrEqual(gain.mean);
+    expect(gain.high).toBeGreaterThanOrEqual(gain.mean);
     const hybrid = doc.engines.find((e: { engine: string }) => e.engine === 'hybrid');
     expect(doc.tuned.hybrid.recallAt['5']).toBeGreaterThanOrEqual(hybrid.recallAt['5']);
     const config = JSON.parse(readFileSync(join(cwd, 'mcp-smart.config.json'), 'utf8'));
@@ -52,6 +56,22 @@ describe('replay (fixtures/sessions against fixtures/snapshots/replay-demo.json)
     const again = JSON.parse((await replay(tmp(), '--tune', '--folds', '4', '--seed', '2')).stdout);
     expect(again.tuned.weights).toEqual(doc.tuned.weights);
     expect(again.tuned.heldOutMrr).toBe(doc.tuned.heldOutMrr);
+  });
+
+  it('--tune prints the held-out gain with its interval, and says so when the interval reaches 0', async () => {
+    // Two settings; on today's fixtures the second one's interval reaches 0 (either way the message must agree).
+    for (const [folds, seed] of [['2', '2'], ['3', '3']] as const) {
+      const cwd = tmp();
+      const r = await runCli(['--snapshot', SNAP, 'replay', SESSIONS, '--tune', '--folds', folds, '--seed', seed], { cwd, env: env(cwd) });
+      expect(r.code).toBe(0);
+      const m = new RegExp(`Tuned: held-out MRR (\\d\\.\\d{3}) vs (\\d\\.\\d{3}) before \\(${folds}-fold by session; gain ([+-]\\d\\.\\d{3}), 95 % interval ([+-]\\d\\.\\d{3}) to ([+-]\\d\\.\\d{3})\\)`).exec(r.stdout);
+      expect(m, r.stdout).not.toBeNull();
+      const [tuned, before, gain, low, high] = m!.slice(1).map(Number) as [number, number, number, number, number];
+      expect(gain).toBeCloseTo(tuned - before, 2);
+      expect(low).toBeLessThanOrEqual(gain);
+      expect(high).toBeGreaterThanOrEqual(gain);
+      expect(r.stdout.includes('The interval reaches 0')).toBe(low <= 0);
+    }
   });
 
   it('--min-recall gates on hybrid Recall@5', async () => {

@@ -97,5 +97,23 @@ describe('tuneWeights', () => {
     expect(r.heldOutMrr).toBeGreaterThan(r.baselineHeldOutMrr);
     expect(r.weights.fusion.usage).toBeGreaterThan(0.1);
     expect(tuneWeights(opts)).toEqual(r);
+    // The gain comes with its interval over the held-out cases; here every case gains or ties, so it stays above 0.
+    const g = r.heldOutGain!;
+    expect(g.mean).toBeCloseTo(r.heldOutMrr - r.baselineHeldOutMrr, 3);
+    expect(g.low).toBeGreaterThan(0);
+    expect(g.low).toBeLessThanOrEqual(g.mean);
+    expect(g.high).toBeGreaterThanOrEqual(g.mean);
+  });
+
+  it('reports a zero gain with a zero-width interval when the starting weights are already best', () => {
+    const r = tuneWeights({ cases, base: { fusion: { text: 0, usage: 1 } }, rank, categorize: () => 'other', folds: 3, seed: 3 });
+    expect(r.heldOutMrr).toBe(r.baselineHeldOutMrr);
+    expect(r.heldOutGain).toEqual({ mean: 0, low: 0, high: 0 });
+  });
+
+  it('has no gain interval without at least two sessions to hold out', () => {
+    const r = tuneWeights({ cases: cases.filter((c) => c.sessionId === 's0'), base: { fusion: { text: 1, usage: 0.1 } }, rank, categorize: () => 'other', folds: 3, seed: 3 });
+    expect(r.folds).toHaveLength(0);
+    expect(r.heldOutGain).toBeUndefined();
   });
 });

@@ -58,6 +58,8 @@ export interface ReplayOptions {
   include?: (index: number) => boolean;
   /** How many top ids per case to keep in `topIds` (default: max(ks)). */
   topDepth?: number;
+  /** Called for every scored case and engine, in case order, with the reciprocal rank of its first expected tool (0 when none ranked). */
+  onCase?: (engine: number, reciprocalRank: number) => void;
 }
 
 interface Acc {
@@ -114,7 +116,9 @@ export function replayCases(cases: ReplayCase[], opts: ReplayOptions): ReplayMet
           acc.recall[ki]! += c.expected.filter((id) => (position.get(id) ?? Infinity) <= k).length / relevant.size;
         });
         const first = Math.min(...c.expected.map((id) => position.get(id) ?? Infinity));
-        if (Number.isFinite(first)) acc.rr += 1 / first;
+        const rr = Number.isFinite(first) ? 1 / first : 0;
+        acc.rr += rr;
+        opts.onCase?.(ei, rr);
         for (const id of c.expected) {
           const server = serverOf(id);
           let s = perServer[ei]!.get(server);

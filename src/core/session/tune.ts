@@ -1,5 +1,6 @@
 /** Tunes hybrid weights for MRR: coordinate search with seeded random probes, k-fold cross-validated by session. */
 import type { UsageStats } from '../../types.js';
+import { pairedBootstrap, type PairedDifference } from '../discover/metrics.js';
 import { cmp, type ReplayCase } from './cases.js';
 import { recordCalls } from './usage.js';
 import { replayCases, round, usageAt } from './replay.js';
@@ -52,6 +53,11 @@ export interface TuneResult<W> {
   heldOutMrr: number;
   /** The same held-out cases ranked with the starting weights. */
   baselineHeldOutMrr: number;
+  /**
+   * heldOutMrr − baselineHeldOutMrr with its 95 % paired bootstrap interval over the held-out cases: an interval
+   * that reaches 0 means the tuned weights are not clearly better than the starting ones. Absent without folds.
+   */
+  heldOutGain?: PairedDifference;
   folds: FoldResult[];
   evaluations: number;
 }
@@ -107,6 +113,13 @@ export function assignFolds(sessionIds: string[], folds: number, random: () => n
   }
   const k = Math.max(1, Math.min(folds, ids.length));
   return new Map(ids.map((id, i) => [id, i % k]));
+}
+
+/** Resamples of the held-out gain's interval (fewer than the benchmarks' 10,000: it runs on every --tune). */
+const GAIN_RESAMPLES = 2000;
+
+function roundGain(d: PairedDifference): PairedDifference {
+  return { mean: round(d.mean), low: round(d.low), high: round(d.high) };
 }
 
 function roundWeights<W extends object>(w: W): W {
@@ -203,15 +216,18 @@ export function tuneWeights<W extends object>(opts: TuneOptions<W>): TuneResult<
     return { weights: roundWeights(best), mrr: bestScore };
   };
 
-  const heldOut = (w: W, include: (i: number) => boolean): { mrr: number; n: number } => {
+  /** Held-out MRR of the tuned and the starting weights on the same cases; each case's reciprocal ranks join rr. */
+  const rr = { tuned: [] as number[], base: [] as number[] };
+  const heldOut = (tuned: W, include: (i: number) => boolean): { tuned: number; base: number; n: number } => {
     const m = replayCases(cases, {
-      engines: [{ engine: 'hybrid', rank: (intent, usage, now) => rank(intent, w, usage, now) }],
+      engines: [tuned, opts.base].map((w) => ({ engine: 'hybrid' as const, rank: (intent: string, usage: UsageStats, now: number) => rank(intent, w, usage, now) })),
       ks: [1],
       categorize,
       ttlMs,
       include,
+      onCase: (engine, r) => (engine === 0 ? rr.tuned : rr.base).push(r),
     });
-    return { mrr: m.engines[0]!.mrr, n: m.cases };
+    return { tuned: m.engines[0]!.mrr, base: m.engines[1]!.mrr, n: m.cases };
   };
 
   const foldOf = assignFolds(cases.map((c) => c.sessionId), opts.folds, random);
@@ -225,12 +241,11 @@ export function tuneWeights<W extends object>(opts: TuneOptions<W>): TuneResult<
       const inFold = (i: number): boolean => foldOf.get(cases[i]!.sessionId) === f;
       const train = [...sampled].filter((i) => !inFold(i)).sort((a, b) => a - b);
       const tuned = search(train);
-      const t = heldOut(tuned.weights, inFold);
-      const b = heldOut(opts.base, inFold);
-      tunedSum += t.mrr * t.n;
-      baseSum += b.mrr * b.n;
-      heldN += t.n;
-      folds.push({ fold: f + 1, trainCases: train.length, heldOutCases: t.n, trainMrr: round(tuned.mrr), heldOutMrr: t.mrr, baselineHeldOutMrr: b.mrr });
+      const h = heldOut(tuned.weights, inFold);
+      tunedSum += h.tuned * h.n;
+      baseSum += h.base * h.n;
+      heldN += h.n;
+      folds.push({ fold: f + 1, trainCases: train.length, heldOutCases: h.n, trainMrr: round(tuned.mrr), heldOutMrr: h.tuned, baselineHeldOutMrr: h.base });
     }
   }
   const final = search([...sampled].sort((a, b) => a - b));
@@ -239,6 +254,7 @@ export function tuneWeights<W extends object>(opts: TuneOptions<W>): TuneResult<
     trainMrr: round(folds.length > 0 ? folds.reduce((s, f) => s + f.trainMrr, 0) / folds.length : final.mrr),
     heldOutMrr: round(heldN > 0 ? tunedSum / heldN : 0),
     baselineHeldOutMrr: round(heldN > 0 ? baseSum / heldN : 0),
+    ...(heldN > 0 ? { heldOutGain: roundGain(pairedBootstrap(rr.tuned, rr.base, seededRandom(opts.seed), GAIN_RESAMPLES)) } : {}),
     folds,
     evaluations,
   };
