@@ -216,8 +216,9 @@ export function tuneWeights<W extends object>(opts: TuneOptions<W>): TuneResult<
     return { weights: roundWeights(best), mrr: bestScore };
   };
 
-  /** Held-out MRR of the tuned and the starting weights on the same cases; each case's reciprocal ranks join rr. */
+  /** Reciprocal ranks of every held-out case, with the weights tuned without its fold and with the starting ones. */
   const rr = { tuned: [] as number[], base: [] as number[] };
+  /** Held-out MRR of the tuned and the starting weights on the same cases, ranked in one pass; adds to rr. */
   const heldOut = (tuned: W, include: (i: number) => boolean): { tuned: number; base: number; n: number } => {
     const m = replayCases(cases, {
       engines: [tuned, opts.base].map((w) => ({ engine: 'hybrid' as const, rank: (intent: string, usage: UsageStats, now: number) => rank(intent, w, usage, now) })),
