@@ -34,7 +34,11 @@ const fmt = (ms) => `${ms.toFixed(0).padStart(6)} ms`;
 /** The baseline: a plain SDK client, spawn → initialize → tools/list, for one server alone. */
 async function rawSlowest() {
   const t0 = performance.now();
-  const transport = new StdioClientTransport({ command: process.execPath, args: args(Math.max(...DELAYS_MS)), stderr: 'pipe' });
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: args(Math.max(...DELAYS_MS)),
+    stderr: 'pipe',
+  });
   const client = new Client({ name: 'bench', version: '0' });
   await client.connect(transport);
   const { tools } = await client.listTools();
@@ -82,12 +86,18 @@ const rawMs = median(raw);
 const parMs = median(parallel);
 const seqMs = median(sequential);
 const oneMs = median(oursSlowest);
-console.log(`bench:connect — ${DELAYS_MS.length} fixture servers, start-up delays ${DELAYS_MS.join('/')} ms, median of ${RUNS} runs`);
+console.log(
+  `bench:connect — ${DELAYS_MS.length} fixture servers, start-up delays ${DELAYS_MS.join('/')} ms, median of ${RUNS} runs`,
+);
 console.log(`  baseline: raw SDK client, slowest server alone (spawn → tools listed) ${fmt(rawMs)}`);
 console.log(`  mcp-smart, slowest server alone (incl. process shutdown)             ${fmt(oneMs)}`);
 console.log(`  mcp-smart, all ${DELAYS_MS.length} in parallel                                      ${fmt(parMs)}`);
 console.log(`  mcp-smart, one at a time                                           ${fmt(seqMs)}`);
 console.log(`  ratio one-at-a-time / parallel                                     ${(seqMs / parMs).toFixed(2)}x`);
 const overhead = parMs - rawMs;
-console.log(`  overhead of the parallel run over the slowest server alone          ${fmt(overhead)}  (goal ≤ 100 ms: ${overhead <= 100 ? 'MET' : 'MISSED'})`);
-console.log(`  all runs (ms): raw ${raw.map(Math.round).join(',')} | parallel ${parallel.map(Math.round).join(',')} | sequential ${sequential.map(Math.round).join(',')}`);
+console.log(
+  `  overhead of the parallel run over the slowest server alone          ${fmt(overhead)}  (goal ≤ 100 ms: ${overhead <= 100 ? 'MET' : 'MISSED'})`,
+);
+console.log(
+  `  all runs (ms): raw ${raw.map(Math.round).join(',')} | parallel ${parallel.map(Math.round).join(',')} | sequential ${sequential.map(Math.round).join(',')}`,
+);

@@ -6,7 +6,13 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { buildDiscoverIndex, evaluateRankings, loadWordVectors, pairedBootstrap, rankTools } from '../dist/core/discover/index.js';
+import {
+  buildDiscoverIndex,
+  evaluateRankings,
+  loadWordVectors,
+  pairedBootstrap,
+  rankTools,
+} from '../dist/core/discover/index.js';
 import { seededRandom } from '../dist/core/session/tune.js';
 import { defaultGlossaryFile, setGlossaryFile } from '../dist/core/discover/gloss.js';
 import { REPO, loadBfcl, loadLiveMcpBench, loadMetaTool } from './helpers/datasets.mjs';
@@ -38,7 +44,9 @@ function measure(cases, rank) {
     return r;
   });
   // evaluateRankings ranks every case with a label, in order; per case, the same computation on that case alone.
-  const r5 = cases.filter((c) => c.expected.length > 0).map((c, i) => evaluateRankings([c], () => lists[i], [5]).recallAt['5']);
+  const r5 = cases
+    .filter((c) => c.expected.length > 0)
+    .map((c, i) => evaluateRankings([c], () => lists[i], [5]).recallAt['5']);
   return { ...m, r5, p50: pct(times, 50), p99: pct(times, 99) };
 }
 
@@ -50,7 +58,9 @@ function marginOver(m, base) {
 }
 
 function row(name, m, base) {
-  const d = base ? ` (${m.recallAt['5'] - base.recallAt['5'] >= 0 ? '+' : ''}${((m.recallAt['5'] - base.recallAt['5']) * 100).toFixed(1)} pts R@5)` : '';
+  const d = base
+    ? ` (${m.recallAt['5'] - base.recallAt['5'] >= 0 ? '+' : ''}${((m.recallAt['5'] - base.recallAt['5']) * 100).toFixed(1)} pts R@5)`
+    : '';
   return `  ${name.padEnd(12)} R@1 ${f3(m.recallAt['1'])}  R@3 ${f3(m.recallAt['3'])}  R@5 ${f3(m.recallAt['5'])}  R@10 ${f3(m.recallAt['10'])}  MRR ${f3(m.mrr)}  nDCG@10 ${f3(m.ndcg10)}  p50 ${ms(m.p50)}  p99 ${ms(m.p99)}${d}`;
 }
 
@@ -67,7 +77,9 @@ function evaluateDataset(title, tools, cases, vectors, weights) {
     console.log(row(engine, m, base));
     out[engine] = m;
   }
-  const rrf = measure(cases, (q) => rankTools(index, q, { engine: 'hybrid', k: 30, fusion: 'rrf' }).results.map((r) => r.tool));
+  const rrf = measure(cases, (q) =>
+    rankTools(index, q, { engine: 'hybrid', k: 30, fusion: 'rrf' }).results.map((r) => r.tool),
+  );
   console.log(row('hybrid (RRF)', rrf, base));
   out.rrf = rrf;
   out.margin = marginOver(out.hybrid, base);
@@ -101,7 +113,10 @@ function multiIntent(cases, k = 3, max = 1500) {
     const group = cases.slice(i, i + k);
     const expected = [...new Set(group.map((c) => c.expected[0]))];
     if (expected.length < k) continue;
-    out.push({ intent: group.map((c, j) => (j ? joins[(i + j) % joins.length] : '') + c.intent.replace(/[.?!]+$/, '')).join(''), expected });
+    out.push({
+      intent: group.map((c, j) => (j ? joins[(i + j) % joins.length] : '') + c.intent.replace(/[.?!]+$/, '')).join(''),
+      expected,
+    });
   }
   return out;
 }
@@ -129,17 +144,36 @@ console.log(`word vectors: ${vectors.size} words × ${vectors.dims}d`);
 
 // 1. Tune on the MetaTool tuning split (every 3rd query of it, for time); LiveMCPBench is never tuned on.
 const t0 = performance.now();
-const tuned = tuneOnMetaTool(meta.tools, meta.tune.filter((_, i) => i % 3 === 0), vectors);
-console.log(`\ntuning: ${tuned.tried} weight sets on ${Math.ceil(meta.tune.length / 3)} MetaTool tuning queries in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
-console.log(`  best: ${JSON.stringify(tuned.best.weights)}  (tuning R@5 ${f3(tuned.best.metrics.recallAt['5'])}, MRR ${f3(tuned.best.metrics.mrr)}); the shipped defaults are reported below`);
+const tuned = tuneOnMetaTool(
+  meta.tools,
+  meta.tune.filter((_, i) => i % 3 === 0),
+  vectors,
+);
+console.log(
+  `\ntuning: ${tuned.tried} weight sets on ${Math.ceil(meta.tune.length / 3)} MetaTool tuning queries in ${((performance.now() - t0) / 1000).toFixed(1)} s`,
+);
+console.log(
+  `  best: ${JSON.stringify(tuned.best.weights)}  (tuning R@5 ${f3(tuned.best.metrics.recallAt['5'])}, MRR ${f3(tuned.best.metrics.mrr)}); the shipped defaults are reported below`,
+);
 // Clause ranking of multi-step intents (weights.fusion.clauses / clauseSemantic), chosen on the tuning split: its single queries must
 // not lose, its multi-intent tasks should gain.
 {
   const index = buildDiscoverIndex(meta.tools, { vectors });
   const tuneSingle = meta.tune;
   console.log('\nclause ranking on the MetaTool tuning split (R@5 single queries / multi-intent tasks):');
-  for (const fusion of [[0, 0], [0, 0.5], [0, 0.75], [0, 1], [0.25, 0.75], [0.5, 1], [0.5, 0]].map(([clauses, clauseSemantic]) => ({ clauses, clauseSemantic }))) {
-    const r = (cases) => evaluateRankings(cases, (q) => rankTools(index, q, { engine: 'hybrid', k: 10, weights: { fusion } }).results.map((x) => x.tool)).recallAt['5'];
+  for (const fusion of [
+    [0, 0],
+    [0, 0.5],
+    [0, 0.75],
+    [0, 1],
+    [0.25, 0.75],
+    [0.5, 1],
+    [0.5, 0],
+  ].map(([clauses, clauseSemantic]) => ({ clauses, clauseSemantic }))) {
+    const r = (cases) =>
+      evaluateRankings(cases, (q) =>
+        rankTools(index, q, { engine: 'hybrid', k: 10, weights: { fusion } }).results.map((x) => x.tool),
+      ).recallAt['5'];
     console.log(`  ${JSON.stringify(fusion).padEnd(38)} ${f3(r(tuneSingle))} / ${f3(r(meta.multiTune))}`);
   }
 }
@@ -148,32 +182,61 @@ console.log(`  best: ${JSON.stringify(tuned.best.weights)}  (tuning R@5 ${f3(tun
 const bfcl = loadBfcl();
 const dev = {
   bfclTurns: evaluateDataset('development: BFCL multi-turn, each turn a query', bfcl.tools, bfcl.turns, vectors),
-  bfclTasks: evaluateDataset('development: BFCL multi-turn, each task (its turns joined) a query', bfcl.tools, bfcl.tasks, vectors),
+  bfclTasks: evaluateDataset(
+    'development: BFCL multi-turn, each task (its turns joined) a query',
+    bfcl.tools,
+    bfcl.tasks,
+    vectors,
+  ),
 };
 {
   const index = buildDiscoverIndex(bfcl.tools, { vectors });
-  const r5 = (cases, weights) => evaluateRankings(cases, (q) => rankTools(index, q, { engine: 'hybrid', k: 30, weights }).results.map((r) => r.tool)).recallAt['5'];
+  const r5 = (cases, weights) =>
+    evaluateRankings(cases, (q) => rankTools(index, q, { engine: 'hybrid', k: 30, weights }).results.map((r) => r.tool))
+      .recallAt['5'];
   console.log('  server share on BFCL (hybrid R@5 turns / tasks):');
-  for (const server of [0, 0.25, 0.5, 0.75, 1]) console.log(`    fusion.server ${server}: ${f3(r5(bfcl.turns, { fusion: { server } }))} / ${f3(r5(bfcl.tasks, { fusion: { server } }))}`);
+  for (const server of [0, 0.25, 0.5, 0.75, 1])
+    console.log(
+      `    fusion.server ${server}: ${f3(r5(bfcl.turns, { fusion: { server } }))} / ${f3(r5(bfcl.tasks, { fusion: { server } }))}`,
+    );
 }
 
 // 3. Quality with the shipped defaults.
 const metaTest = quick ? meta.test.slice(0, 3000) : meta.test;
 const results = {
-  live: evaluateDataset(`LiveMCPBench (${live.cases.length}/${live.tasks} tasks with a resolvable label)`, live.tools, live.cases, vectors),
+  live: evaluateDataset(
+    `LiveMCPBench (${live.cases.length}/${live.tasks} tasks with a resolvable label)`,
+    live.tools,
+    live.cases,
+    vectors,
+  ),
   metaSingle: evaluateDataset('MetaTool single-tool, held-out split', meta.tools, metaTest, vectors),
   metaGolden: evaluateDataset('MetaTool two-tool golden set', meta.tools, meta.golden, vectors),
-  metaMulti: evaluateDataset('MetaTool multi-intent tasks (3 held-out queries each)', meta.tools, meta.multiTest, vectors),
-  metaLong: evaluateDataset('MetaTool long-task proxy (2–4 held-out queries phrased as one instruction)', meta.tools, longTasks(meta.test), vectors),
+  metaMulti: evaluateDataset(
+    'MetaTool multi-intent tasks (3 held-out queries each)',
+    meta.tools,
+    meta.multiTest,
+    vectors,
+  ),
+  metaLong: evaluateDataset(
+    'MetaTool long-task proxy (2–4 held-out queries phrased as one instruction)',
+    meta.tools,
+    longTasks(meta.test),
+    vectors,
+  ),
 };
 // What the Chinese glossary does on LiveMCPBench (61 tools described in Chinese): reported, never selected on.
 // "With" is the LiveMCPBench hybrid row above; "without" ranks the same way (depth 30) with the glossary off.
 {
   setGlossaryFile(null);
   const index = buildDiscoverIndex(live.tools, { vectors });
-  const without = evaluateRankings(live.cases, (q) => rankTools(index, q, { engine: 'hybrid', k: 30 }).results.map((r) => r.tool)).recallAt['5'];
+  const without = evaluateRankings(live.cases, (q) =>
+    rankTools(index, q, { engine: 'hybrid', k: 30 }).results.map((r) => r.tool),
+  ).recallAt['5'];
   setGlossaryFile(defaultGlossaryFile());
-  console.log(`  Chinese glossary on LiveMCPBench: hybrid R@5 ${f3(results.live.hybrid.recallAt['5'])} with it, ${f3(without)} without`);
+  console.log(
+    `  Chinese glossary on LiveMCPBench: hybrid R@5 ${f3(results.live.hybrid.recallAt['5'])} with it, ${f3(without)} without`,
+  );
 }
 const macro = macroRecall5(meta.tools, metaTest, vectors);
 console.log(`  macro R@5 (per tool): plain BM25 ${f3(macro.plain)}, hybrid ${f3(macro.hybrid)}`);
@@ -205,10 +268,17 @@ for (const n of [1_000, 10_000, 100_000]) {
     }
   }
   scale[n] = { build, hybridP50: pct(lat.hybrid, 50), firstP50: pct(firstPass.hybrid, 50) };
-  console.log(`  ${String(n).padStart(7)} tools: index build ${build.toFixed(0)} ms; query p50/p99 bm25 ${ms(pct(lat.bm25, 50))}/${ms(pct(lat.bm25, 99))}, hybrid ${ms(pct(lat.hybrid, 50))}/${ms(pct(lat.hybrid, 99))} (first pass, cold JIT: hybrid p50 ${ms(pct(firstPass.hybrid, 50))})`);
+  console.log(
+    `  ${String(n).padStart(7)} tools: index build ${build.toFixed(0)} ms; query p50/p99 bm25 ${ms(pct(lat.bm25, 50))}/${ms(pct(lat.bm25, 99))}, hybrid ${ms(pct(lat.hybrid, 50))}/${ms(pct(lat.hybrid, 99))} (first pass, cold JIT: hybrid p50 ${ms(pct(firstPass.hybrid, 50))})`,
+  );
   if (index.semantic?.sketch) {
     // Fidelity of the sketch: top 5 with it against exact cosines for every tool (the sketch removed).
-    const top5 = (engine) => queries.map((q) => rankTools(index, q, { engine, k: 5 }).results.map((r) => r.id).join());
+    const top5 = (engine) =>
+      queries.map((q) =>
+        rankTools(index, q, { engine, k: 5 })
+          .results.map((r) => r.id)
+          .join(),
+      );
     const approx = { semantic: top5('semantic'), hybrid: top5('hybrid') };
     const sketch = index.semantic.sketch;
     delete index.semantic.sketch;
@@ -216,7 +286,9 @@ for (const n of [1_000, 10_000, 100_000]) {
     index.semantic.sketch = sketch;
     for (const engine of ['semantic', 'hybrid']) {
       const same = approx[engine].filter((a, i) => a === exact[engine][i]).length;
-      console.log(`           sketch fidelity (${sketch.dims} dims): ${engine} top 5 identical to exact scoring on ${same}/${queries.length} queries`);
+      console.log(
+        `           sketch fidelity (${sketch.dims} dims): ${engine} top 5 identical to exact scoring on ${same}/${queries.length} queries`,
+      );
     }
   }
 }
@@ -226,13 +298,27 @@ const dir = mkdtempSync(join(tmpdir(), 'mcp-smart-bench-'));
 const snap = join(dir, 'snapshot.json');
 const byServer = new Map();
 for (const t of live.tools) byServer.set(t.server, [...(byServer.get(t.server) ?? []), t.tool]);
-writeFileSync(snap, JSON.stringify({ format: 'mcp-smart/snapshot@1', createdAt: '2025-01-01T00:00:00.000Z', servers: [...byServer].map(([name, tools]) => ({ name, transport: 'stdio', status: 'ok', tools })) }));
+writeFileSync(
+  snap,
+  JSON.stringify({
+    format: 'mcp-smart/snapshot@1',
+    createdAt: '2025-01-01T00:00:00.000Z',
+    servers: [...byServer].map(([name, tools]) => ({ name, transport: 'stdio', status: 'ok', tools })),
+  }),
+);
 const env = { ...process.env, NO_COLOR: '1', MCP_SMART_DATA_DIR: dir, MCP_SMART_CACHE_DIR: dir };
 const intent = 'find academic papers about tool retrieval';
 const runCli = (extra = []) => {
   const t = performance.now();
-  const r = spawnSync(process.execPath, [join(REPO, 'bin', 'mcp-smart.js'), '--snapshot', snap, ...extra, 'discover', intent], { cwd: dir, timeout: 30_000, env });
-  return { wall: performance.now() - t, failed: r.status !== 0 ? `exit ${r.status}: ${String(r.stderr).split('\n')[0]}` : '' };
+  const r = spawnSync(
+    process.execPath,
+    [join(REPO, 'bin', 'mcp-smart.js'), '--snapshot', snap, ...extra, 'discover', intent],
+    { cwd: dir, timeout: 30_000, env },
+  );
+  return {
+    wall: performance.now() - t,
+    failed: r.status !== 0 ? `exit ${r.status}: ${String(r.stderr).split('\n')[0]}` : '',
+  };
 };
 let failed = '';
 const first = runCli();
@@ -281,10 +367,18 @@ try {
     const qv = new Map(cases.map((c, i) => [c.intent, queryVecs[i]]));
     const modelIndex = buildDiscoverIndex(tools, { embeddings: toolVecs });
     const wordIndex = buildDiscoverIndex(tools, { vectors });
-    const r5 = (index, engine, extra) => evaluateRankings(cases, (q) => rankTools(index, q, { engine, k: 30, ...extra(q) }).results.map((r) => r.tool)).recallAt['5'];
-    const m = { semantic: r5(modelIndex, 'semantic', (q) => ({ queryVector: qv.get(q) })), hybrid: r5(modelIndex, 'hybrid', (q) => ({ queryVector: qv.get(q) })), base: r5(wordIndex, 'hybrid', () => ({})) };
+    const r5 = (index, engine, extra) =>
+      evaluateRankings(cases, (q) => rankTools(index, q, { engine, k: 30, ...extra(q) }).results.map((r) => r.tool))
+        .recallAt['5'];
+    const m = {
+      semantic: r5(modelIndex, 'semantic', (q) => ({ queryVector: qv.get(q) })),
+      hybrid: r5(modelIndex, 'hybrid', (q) => ({ queryVector: qv.get(q) })),
+      base: r5(wordIndex, 'hybrid', () => ({})),
+    };
     useLite[key] = m;
-    console.log(`  ${title.padEnd(40)} ${f3(m.semantic)} / ${f3(m.hybrid)}  (default hybrid ${f3(m.base)}; ${perQuery.toFixed(1)} ms per text embedded)`);
+    console.log(
+      `  ${title.padEnd(40)} ${f3(m.semantic)} / ${f3(m.hybrid)}  (default hybrid ${f3(m.base)}; ${perQuery.toFixed(1)} ms per text embedded)`,
+    );
   }
 } catch (e) {
   console.log(`\noptional sentence model skipped: ${e.message.split('\n')[0]}`);
@@ -294,9 +388,15 @@ try {
 const goal = (name, ok) => console.log(`  ${ok ? 'MET ' : 'MISS'} ${name}`);
 console.log('\ngoals:');
 for (const [k, r] of Object.entries(results).filter(([k]) => k !== 'metaMulti' && k !== 'metaLong')) {
-  goal(`${k}: hybrid R@5 ${f3(r.hybrid.recallAt['5'])} >= plain BM25 ${f3(r.baseline.recallAt['5'])} + 0.10 (margin ${r.margin.text})`, r.hybrid.recallAt['5'] >= r.baseline.recallAt['5'] + 0.1);
+  goal(
+    `${k}: hybrid R@5 ${f3(r.hybrid.recallAt['5'])} >= plain BM25 ${f3(r.baseline.recallAt['5'])} + 0.10 (margin ${r.margin.text})`,
+    r.hybrid.recallAt['5'] >= r.baseline.recallAt['5'] + 0.1,
+  );
 }
 goal(`hybrid p50 at 1,000 tools ${ms(scale[1000].hybridP50)} < 1 ms`, scale[1000].hybridP50 < 1);
 goal(`hybrid p50 at 100,000 tools ${ms(scale[100000].hybridP50)} < 20 ms`, scale[100000].hybridP50 < 20);
 goal(`index build for 10,000 tools ${scale[10000].build.toFixed(0)} ms < 500 ms`, scale[10000].build < 500);
-goal(`cold start from a snapshot ${coldMs.toFixed(0)} ms < 300 ms (with the tool-vector cache; --no-cache: ${pct(uncached, 50).toFixed(0)} ms)`, coldMs < 300);
+goal(
+  `cold start from a snapshot ${coldMs.toFixed(0)} ms < 300 ms (with the tool-vector cache; --no-cache: ${pct(uncached, 50).toFixed(0)} ms)`,
+  coldMs < 300,
+);

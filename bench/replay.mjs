@@ -3,7 +3,15 @@
 // do not lower Recall@5 on LiveMCPBench. Runs against dist/.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { buildDiscoverIndex, detectTaskContext, evaluateRankings, loadWordVectors, rankTools, resolveWeights, toolRefsFromSnapshots } from '../dist/core/discover/index.js';
+import {
+  buildDiscoverIndex,
+  detectTaskContext,
+  evaluateRankings,
+  loadWordVectors,
+  rankTools,
+  resolveWeights,
+  toolRefsFromSnapshots,
+} from '../dist/core/discover/index.js';
 import { buildCases } from '../dist/core/session/cases.js';
 import { createHybridEvaluator } from '../dist/core/session/fast-hybrid.js';
 import { readSessionFiles } from '../dist/core/session/read.js';
@@ -26,7 +34,8 @@ const known = refs.map((r) => ({ id: r.id, server: r.server, tool: r.tool.name }
 const read = await readSessionFiles([join(REPO, 'fixtures', 'sessions')], REPO);
 const fixtureCases = buildCases(read.sessions, known).cases;
 const depth = Math.min(100, refs.length);
-const rankWith = (engine, weights) => (intent, usage, now) => rankTools(index, intent, { engine, k: depth, usage, now, ...(weights ? { weights } : {}) }).results.map((r) => r.id);
+const rankWith = (engine, weights) => (intent, usage, now) =>
+  rankTools(index, intent, { engine, k: depth, usage, now, ...(weights ? { weights } : {}) }).results.map((r) => r.id);
 
 /** Synthetic cases: fixture intents with shuffled filler words, spread over `sessions` sessions and 60 days. */
 function synthesize(n, sessions, seed) {
@@ -37,13 +46,22 @@ function synthesize(n, sessions, seed) {
     const base = fixtureCases[Math.floor(random() * fixtureCases.length)];
     const s = Math.floor(random() * sessions);
     const time = Date.UTC(2025, 0, 1) + Math.floor((i / n) * 60 * DAY);
-    out.push({ ...base, id: `syn${s}#${i}`, sessionId: `syn${s}`, line: i, time, intent: `${base.intent} ${filler[Math.floor(random() * filler.length)]}` });
+    out.push({
+      ...base,
+      id: `syn${s}#${i}`,
+      sessionId: `syn${s}`,
+      line: i,
+      time,
+      intent: `${base.intent} ${filler[Math.floor(random() * filler.length)]}`,
+    });
   }
   return out;
 }
 
 console.log(`bench:replay on ${refs.length} tools (fixtures/snapshots/replay-demo.json), node ${process.version}`);
-console.log(`fixture recordings: ${fixtureCases.length} cases in ${new Set(fixtureCases.map((c) => c.sessionId)).size} sessions`);
+console.log(
+  `fixture recordings: ${fixtureCases.length} cases in ${new Set(fixtureCases.map((c) => c.sessionId)).size} sessions`,
+);
 
 // 1. Replay throughput: every case ranked by all four engines with incremental usage.
 const replayN = quick ? 1000 : 5000;
@@ -52,17 +70,28 @@ const engines = ['hybrid', 'keyword', 'bm25', 'semantic'].map((engine) => ({ eng
 let t0 = performance.now();
 replayCases(replaySet, { engines, categorize, ttlMs: 7 * DAY });
 let sec = (performance.now() - t0) / 1000;
-console.log(`\nreplay: ${replayN} cases × 4 engines in ${sec.toFixed(2)} s = ${Math.round(replayN / sec)} cases/s (${Math.round((replayN * 4) / sec)} rankings/s)`);
+console.log(
+  `\nreplay: ${replayN} cases × 4 engines in ${sec.toFixed(2)} s = ${Math.round(replayN / sec)} cases/s (${Math.round((replayN * 4) / sec)} rankings/s)`,
+);
 
 // 2. Tuning time on 10,000 synthetic cases, 5 folds by session.
 const N = quick ? 2000 : 10_000;
 const tuneSet = synthesize(N, 400, 2);
 const base = resolveWeights();
-const tuneOpts = { base, rank: (intent, w, usage, now) => rankWith('hybrid', w)(intent, usage, now), categorize, folds: 5, seed: 1, ttlMs: 7 * DAY };
+const tuneOpts = {
+  base,
+  rank: (intent, w, usage, now) => rankWith('hybrid', w)(intent, usage, now),
+  categorize,
+  folds: 5,
+  seed: 1,
+  ttlMs: 7 * DAY,
+};
 t0 = performance.now();
 const big = tuneWeights({ ...tuneOpts, cases: tuneSet, makeEvaluator: (items) => createHybridEvaluator(index, items) });
 sec = (performance.now() - t0) / 1000;
-console.log(`\ntune: ${N} cases, 5-fold by session: ${sec.toFixed(2)} s (goal < 30 s), ${big.evaluations} evaluations; held-out MRR ${f3(big.heldOutMrr)} vs ${f3(big.baselineHeldOutMrr)} defaults (gain ${interval(big.heldOutGain)})`);
+console.log(
+  `\ntune: ${N} cases, 5-fold by session: ${sec.toFixed(2)} s (goal < 30 s), ${big.evaluations} evaluations; held-out MRR ${f3(big.heldOutMrr)} vs ${f3(big.baselineHeldOutMrr)} defaults (gain ${interval(big.heldOutGain)})`,
+);
 
 // Baseline in the same process: the same search with training ranked by rankTools (no fast evaluator).
 const small = synthesize(quick ? 300 : 1000, 60, 3);
@@ -72,18 +101,39 @@ const slow = (performance.now() - t0) / 1000;
 t0 = performance.now();
 const fastR = tuneWeights({ ...tuneOpts, cases: small, makeEvaluator: (items) => createHybridEvaluator(index, items) });
 const fast = (performance.now() - t0) / 1000;
-console.log(`tune ${small.length} cases: rankTools-based ${slow.toFixed(2)} s vs fast evaluator ${fast.toFixed(2)} s (${(slow / fast).toFixed(1)}× faster); same weights: ${JSON.stringify(slowR.weights) === JSON.stringify(fastR.weights)}`);
+console.log(
+  `tune ${small.length} cases: rankTools-based ${slow.toFixed(2)} s vs fast evaluator ${fast.toFixed(2)} s (${(slow / fast).toFixed(1)}× faster); same weights: ${JSON.stringify(slowR.weights) === JSON.stringify(fastR.weights)}`,
+);
 
 // 3. Fixture recordings: defaults vs tuned, held out; then LiveMCPBench Recall@5 with both weight sets.
-const fx = tuneWeights({ ...tuneOpts, cases: fixtureCases, makeEvaluator: (items) => createHybridEvaluator(index, items) });
-const fxAfter = replayCases(fixtureCases, { engines: [{ engine: 'hybrid', rank: rankWith('hybrid', fx.weights) }], categorize, ttlMs: 7 * DAY }).engines[0];
-const fxBefore = replayCases(fixtureCases, { engines: [{ engine: 'hybrid', rank: rankWith('hybrid') }], categorize, ttlMs: 7 * DAY }).engines[0];
-console.log(`\nfixtures: held-out MRR ${f3(fx.heldOutMrr)} tuned vs ${f3(fx.baselineHeldOutMrr)} defaults (${fx.folds.length} folds; gain ${interval(fx.heldOutGain)}); all cases R@5 ${f3(fxAfter.recallAt['5'])} vs ${f3(fxBefore.recallAt['5'])}, MRR ${f3(fxAfter.mrr)} vs ${f3(fxBefore.mrr)}`);
+const fx = tuneWeights({
+  ...tuneOpts,
+  cases: fixtureCases,
+  makeEvaluator: (items) => createHybridEvaluator(index, items),
+});
+const fxAfter = replayCases(fixtureCases, {
+  engines: [{ engine: 'hybrid', rank: rankWith('hybrid', fx.weights) }],
+  categorize,
+  ttlMs: 7 * DAY,
+}).engines[0];
+const fxBefore = replayCases(fixtureCases, {
+  engines: [{ engine: 'hybrid', rank: rankWith('hybrid') }],
+  categorize,
+  ttlMs: 7 * DAY,
+}).engines[0];
+console.log(
+  `\nfixtures: held-out MRR ${f3(fx.heldOutMrr)} tuned vs ${f3(fx.baselineHeldOutMrr)} defaults (${fx.folds.length} folds; gain ${interval(fx.heldOutGain)}); all cases R@5 ${f3(fxAfter.recallAt['5'])} vs ${f3(fxBefore.recallAt['5'])}, MRR ${f3(fxAfter.mrr)} vs ${f3(fxBefore.mrr)}`,
+);
 console.log(`tuned weights: ${JSON.stringify(fx.weights)}`);
 
 const live = loadLiveMcpBench();
 const liveIndex = buildDiscoverIndex(live.tools, { vectors });
-const liveEval = (weights) => evaluateRankings(live.cases, (q) => rankTools(liveIndex, q, { engine: 'hybrid', k: 30, ...(weights ? { weights } : {}) }).results.map((r) => r.tool));
+const liveEval = (weights) =>
+  evaluateRankings(live.cases, (q) =>
+    rankTools(liveIndex, q, { engine: 'hybrid', k: 30, ...(weights ? { weights } : {}) }).results.map((r) => r.tool),
+  );
 const ld = liveEval();
 const lt = liveEval(fx.weights);
-console.log(`LiveMCPBench (${live.cases.length} queries, ${live.tools.length} tools) hybrid R@5 ${f3(lt.recallAt['5'])} tuned vs ${f3(ld.recallAt['5'])} defaults (${lt.recallAt['5'] >= ld.recallAt['5'] ? 'not lowered' : 'LOWERED'}); MRR ${f3(lt.mrr)} vs ${f3(ld.mrr)}`);
+console.log(
+  `LiveMCPBench (${live.cases.length} queries, ${live.tools.length} tools) hybrid R@5 ${f3(lt.recallAt['5'])} tuned vs ${f3(ld.recallAt['5'])} defaults (${lt.recallAt['5'] >= ld.recallAt['5'] ? 'not lowered' : 'LOWERED'}); MRR ${f3(lt.mrr)} vs ${f3(ld.mrr)}`,
+);

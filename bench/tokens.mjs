@@ -18,7 +18,9 @@ const condense = await import(join(REPO, 'dist/core/condense/index.js'));
 const moduleLoadMs = performance.now() - t0;
 
 const doc = JSON.parse(readFileSync(DATA, 'utf8'));
-const servers = doc.flatMap((e) => Object.entries(e.tools).map(([name, s]) => ({ name, transport: 'stdio', status: 'ok', tools: s.tools })));
+const servers = doc.flatMap((e) =>
+  Object.entries(e.tools).map(([name, s]) => ({ name, transport: 'stdio', status: 'ok', tools: s.tools })),
+);
 const allTools = servers.flatMap((s) => s.tools);
 
 // Minimum of alternating repetitions: the least disturbed run on a shared machine.
@@ -36,8 +38,12 @@ async function timeAsync(fn) {
   return { ms: performance.now() - s, r };
 }
 
-console.log(`bench:tokens — ${new Date().toISOString().slice(0, 10)}, node ${process.version}, ${cpus().length}× ${cpus()[0]?.model ?? '?'}`);
-console.log(`LiveMCPBench: ${servers.length} servers, ${allTools.length} tools; dist modules loaded in ${fmt(moduleLoadMs)} ms\n`);
+console.log(
+  `bench:tokens — ${new Date().toISOString().slice(0, 10)}, node ${process.version}, ${cpus().length}× ${cpus()[0]?.model ?? '?'}`,
+);
+console.log(
+  `LiveMCPBench: ${servers.length} servers, ${allTools.length} tools; dist modules loaded in ${fmt(moduleLoadMs)} ms\n`,
+);
 
 const { Tiktoken } = await import('js-tiktoken/lite');
 
@@ -81,10 +87,22 @@ for (const encoding of ['o200k_base', 'cl100k_base']) {
   let sink = 0;
   for (let i = 0; i < REPS; i++) {
     countMs.push(await countOnly(gptCount));
-    rawAllMs.push(time(() => { for (const t of counted) sink += gptCount(t); }).ms);
-    rawMs.push(time(() => { for (const t of tokenized) sink += gptCount(t); }).ms);
+    rawAllMs.push(
+      time(() => {
+        for (const t of counted) sink += gptCount(t);
+      }).ms,
+    );
+    rawMs.push(
+      time(() => {
+        for (const t of tokenized) sink += gptCount(t);
+      }).ms,
+    );
     auditMs.push((await timeAsync(() => runAudit(gptCount))).ms);
-    jsRawMs.push(time(() => { for (const t of tokenized) sink += jsCount(t); }).ms);
+    jsRawMs.push(
+      time(() => {
+        for (const t of tokenized) sink += jsCount(t);
+      }).ms,
+    );
     jsAuditMs.push((await timeAsync(() => runAudit(jsCount))).ms);
   }
   const a = best(auditMs);
@@ -92,13 +110,23 @@ for (const encoding of ['o200k_base', 'cl100k_base']) {
   const ja = best(jsAuditMs);
   const jr = best(jsRawMs);
   const ra = best(rawAllMs);
-  console.log(`texts audit counts: ${counted.length} (${fmt(countedSize, 2)} MB); unique texts it tokenizes: ${tokenized.length} (${fmt(size, 2)} MB)`);
+  console.log(
+    `texts audit counts: ${counted.length} (${fmt(countedSize, 2)} MB); unique texts it tokenizes: ${tokenized.length} (${fmt(size, 2)} MB)`,
+  );
   const cm = best(countMs);
-  console.log(`gpt-tokenizer  raw loop over the texts audit counts ${fmt(ra)} ms (${fmt(countedSize / (ra / 1000), 2)} MB/s) | audit counting ${fmt(cm)} ms (${fmt(countedSize / (cm / 1000), 2)} MB/s) | ratio raw/audit = ${fmt(ra / cm, 3)} (goal >= 0.9)`);
-  console.log(`  end to end (render + condense 4 levels + count + findings): audit ${fmt(a)} ms | ratio raw/audit = ${fmt(ra / a, 3)}`);
+  console.log(
+    `gpt-tokenizer  raw loop over the texts audit counts ${fmt(ra)} ms (${fmt(countedSize / (ra / 1000), 2)} MB/s) | audit counting ${fmt(cm)} ms (${fmt(countedSize / (cm / 1000), 2)} MB/s) | ratio raw/audit = ${fmt(ra / cm, 3)} (goal >= 0.9)`,
+  );
+  console.log(
+    `  end to end (render + condense 4 levels + count + findings): audit ${fmt(a)} ms | ratio raw/audit = ${fmt(ra / a, 3)}`,
+  );
   console.log('strict variant (raw loop over only the unique texts, audit end to end):');
-  console.log(`gpt-tokenizer  raw loop ${fmt(r)} ms (${fmt(size / (r / 1000), 2)} MB/s) | audit ${fmt(a)} ms (${fmt(size / (a / 1000), 2)} MB/s) | ratio raw/audit = ${fmt(r / a, 3)}`);
-  console.log(`js-tiktoken    raw loop ${fmt(jr)} ms (${fmt(size / (jr / 1000), 2)} MB/s) | audit ${fmt(ja)} ms (${fmt(size / (ja / 1000), 2)} MB/s) | ratio raw/audit = ${fmt(jr / ja, 3)}`);
+  console.log(
+    `gpt-tokenizer  raw loop ${fmt(r)} ms (${fmt(size / (r / 1000), 2)} MB/s) | audit ${fmt(a)} ms (${fmt(size / (a / 1000), 2)} MB/s) | ratio raw/audit = ${fmt(r / a, 3)}`,
+  );
+  console.log(
+    `js-tiktoken    raw loop ${fmt(jr)} ms (${fmt(size / (jr / 1000), 2)} MB/s) | audit ${fmt(ja)} ms (${fmt(size / (ja / 1000), 2)} MB/s) | ratio raw/audit = ${fmt(jr / ja, 3)}`,
+  );
   console.log(`gpt-tokenizer vs js-tiktoken audit speed-up: ${fmt(ja / a, 2)}x`);
 
   // Count cache: cold audit writing the cache, then a warm re-audit from a new counter (as a new process would).
@@ -122,15 +150,22 @@ for (const encoding of ['o200k_base', 'cl100k_base']) {
     return { res, stats: c.stats() };
   });
   const same = JSON.stringify(warm.r.res) === JSON.stringify(cold.r);
-  console.log(`count cache: cold audit + write ${fmt(cold.ms)} ms (${coldCalls} tokenizer calls) | warm re-audit ${fmt(warm.ms)} ms (${warm.r.stats.misses} tokenizer calls, ${warm.r.stats.hits} cache hits, tokenizer not loaded; identical result: ${same})`);
+  console.log(
+    `count cache: cold audit + write ${fmt(cold.ms)} ms (${coldCalls} tokenizer calls) | warm re-audit ${fmt(warm.ms)} ms (${warm.r.stats.misses} tokenizer calls, ${warm.r.stats.hits} cache hits, tokenizer not loaded; identical result: ${same})`,
+  );
   rmSync(dir, { recursive: true, force: true });
 
   for (const style of ['json', 'cline']) {
     const c = await tokens.createTokenCounter(encoding, { tokenize: gptCount });
     const res = audit.countAudit(audit.renderAudit(servers, style), c, { window: 200_000 });
     const t = res.totals.tokens;
-    const names = servers.reduce((n, s) => n + tokens.countServerTokens(condense.condenseTools(s.tools, 'names'), c, style, s.name).total, 0);
-    console.log(`totals (${style}): full ${t.full} | lossless ${t.lossless} | compact ${t.compact} | minimal ${t.minimal} | names ${names} | meta ${t.meta}  (${res.totals.toolCount} tools)`);
+    const names = servers.reduce(
+      (n, s) => n + tokens.countServerTokens(condense.condenseTools(s.tools, 'names'), c, style, s.name).total,
+      0,
+    );
+    console.log(
+      `totals (${style}): full ${t.full} | lossless ${t.lossless} | compact ${t.compact} | minimal ${t.minimal} | names ${names} | meta ${t.meta}  (${res.totals.toolCount} tools)`,
+    );
   }
   if (sink < 0) console.log(sink);
   console.log('');

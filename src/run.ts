@@ -22,7 +22,7 @@ export function reportError(e: unknown, io: Io, opts: RunErrorOptions): number {
     io.stderr(`${stack}\n`);
     let cause = e instanceof Error ? e.cause : undefined;
     while (cause !== undefined) {
-      io.stderr(`Caused by: ${cause instanceof Error && cause.stack ? cause.stack : String(cause)}\n`);
+      io.stderr(`Caused by: ${cause instanceof Error && cause.stack ? cause.stack : JSON.stringify(cause)}\n`);
       cause = cause instanceof Error ? cause.cause : undefined;
     }
   }

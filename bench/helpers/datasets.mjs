@@ -66,17 +66,17 @@ function parseCsv(text) {
   for (let i = 0; i < text.length; i++) {
     const ch = text[i];
     if (quoted) {
-      if (ch === '"' && text[i + 1] === '"') (cell += '"'), i++;
+      if (ch === '"' && text[i + 1] === '"') ((cell += '"'), i++);
       else if (ch === '"') quoted = false;
       else cell += ch;
     } else if (ch === '"') quoted = true;
-    else if (ch === ',') row.push(cell), (cell = '');
+    else if (ch === ',') (row.push(cell), (cell = ''));
     else if (ch === '\n' || ch === '\r') {
       if (ch === '\r' && text[i + 1] === '\n') i++;
-      row.push(cell), rows.push(row), (row = []), (cell = '');
+      (row.push(cell), rows.push(row), (row = []), (cell = ''));
     } else cell += ch;
   }
-  if (cell !== '' || row.length > 0) row.push(cell), rows.push(row);
+  if (cell !== '' || row.length > 0) (row.push(cell), rows.push(row));
   return rows;
 }
 
@@ -88,12 +88,15 @@ function parseCsv(text) {
 export function loadBfcl() {
   const dir = join(REPO, 'bench', 'data', 'bfcl-multi-turn');
   const servers = JSON.parse(readFileSync(join(dir, 'tools.json'), 'utf8'));
-  const tools = servers.flatMap((s) => s.tools.map((tool) => ({ id: `${s.server}.${tool.name}`, server: s.server, tool })));
+  const tools = servers.flatMap((s) =>
+    s.tools.map((tool) => ({ id: `${s.server}.${tool.name}`, server: s.server, tool })),
+  );
   const tasks = JSON.parse(readFileSync(join(dir, 'tasks.json'), 'utf8'));
   const turns = [];
   const whole = [];
   for (const t of tasks) {
-    for (const turn of t.turns) if (turn.gold.length > 0) turns.push({ intent: turn.query, expected: [...new Set(turn.gold)] });
+    for (const turn of t.turns)
+      if (turn.gold.length > 0) turns.push({ intent: turn.query, expected: [...new Set(turn.gold)] });
     const gold = [...new Set(t.turns.flatMap((turn) => turn.gold))];
     if (gold.length > 0) whole.push({ intent: t.turns.map((turn) => turn.query).join(' '), expected: gold });
   }

@@ -2,7 +2,12 @@
 // removed, no stemming, no identifier splitting beyond punctuation (what an off-the-shelf BM25 does).
 import { STOP_WORDS } from '../../dist/core/discover/tokenize.js';
 
-const tokens = (t) => (String(t ?? '').toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []).filter((w) => !STOP_WORDS.has(w));
+const tokens = (t) =>
+  (
+    String(t ?? '')
+      .toLowerCase()
+      .match(/[\p{L}\p{N}]+/gu) ?? []
+  ).filter((w) => !STOP_WORDS.has(w));
 
 export function buildPlainBm25(tools, k1 = 1.2, b = 0.75) {
   const docs = tools.map((t) => tokens(`${t.tool.name} ${t.tool.description ?? ''}`));

@@ -10,7 +10,9 @@ export function tuneOnMetaTool(tools, cases, vectors) {
   let best = null;
   const index = buildDiscoverIndex(tools, { vectors });
   for (const weights of grid) {
-    const m = evaluateRankings(cases, (q) => rankTools(index, q, { engine: 'hybrid', k: 10, weights }).results.map((r) => r.tool));
+    const m = evaluateRankings(cases, (q) =>
+      rankTools(index, q, { engine: 'hybrid', k: 10, weights }).results.map((r) => r.tool),
+    );
     const score = m.recallAt['5'] + m.mrr;
     if (!best || score > best.score) best = { weights, score, metrics: m };
   }

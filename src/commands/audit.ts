@@ -1,6 +1,18 @@
 /** `audit`: token cost per server and tool, condensing potential, findings. */
-import { atOrAbove, countAudit, renderAudit, SEVERITIES, type AuditResult, type Severity } from '../core/audit/index.js';
-import { ANTHROPIC_DEFAULT_MODEL, countToolsWithAnthropic, requireAnthropicKey, type AnthropicFigures } from '../core/tokens/anthropic.js';
+import {
+  atOrAbove,
+  countAudit,
+  renderAudit,
+  SEVERITIES,
+  type AuditResult,
+  type Severity,
+} from '../core/audit/index.js';
+import {
+  ANTHROPIC_DEFAULT_MODEL,
+  countToolsWithAnthropic,
+  requireAnthropicKey,
+  type AnthropicFigures,
+} from '../core/tokens/anthropic.js';
 import { createTokenCounter, prepareCounter, type RenderStyle, type TokenCounter } from '../core/tokens/index.js';
 import { renderAuditMarkdown, renderAuditTable } from '../reporters/audit.js';
 import { renderJson } from '../reporters/format.js';
@@ -9,7 +21,6 @@ import { countCacheDir, loadServers, serverFailureCode } from './load.js';
 import { parseChoiceFlag, parseIntFlag } from './parse.js';
 
 export const RENDER_STYLES: readonly RenderStyle[] = ['json', 'cline'];
-
 
 /** A cache-backed counter that loads the tokenizer only if one of `texts` is not cached yet. */
 export async function counterForTexts(ctx: CommandContext, texts: readonly string[]): Promise<TokenCounter> {
@@ -21,8 +32,13 @@ export async function counterForTexts(ctx: CommandContext, texts: readonly strin
 
 export type AuditOutput = AuditResult & { anthropic?: AnthropicFigures };
 
-export async function runAuditCommand(ctx: CommandContext, _args: string[], opts: Record<string, unknown>): Promise<CommandOutcome<AuditOutput>> {
-  const failOn: Severity | undefined = opts.failOn === undefined ? undefined : parseChoiceFlag('--fail-on', opts.failOn, SEVERITIES);
+export async function runAuditCommand(
+  ctx: CommandContext,
+  _args: string[],
+  opts: Record<string, unknown>,
+): Promise<CommandOutcome<AuditOutput>> {
+  const failOn: Severity | undefined =
+    opts.failOn === undefined ? undefined : parseChoiceFlag('--fail-on', opts.failOn, SEVERITIES);
   const top = parseIntFlag('--top', opts.top ?? '10', { min: 0 });
   const window = parseIntFlag('--window', opts.window ?? '200000', { min: 1 });
   const render = parseChoiceFlag('--render', opts.render ?? 'json', RENDER_STYLES);

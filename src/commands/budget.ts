@@ -3,8 +3,21 @@ import { resolve } from 'node:path';
 import { writeFileAtomic } from '../atomic-write.js';
 import { readJsonFile } from '../read-file.js';
 import { condenseTool, metaTools } from '../core/condense/index.js';
-import { checkBudget, planBudget, usageFromDocument, type BudgetPlan, type BudgetVerdict, type PlanDeps } from '../core/budget/index.js';
-import { buildDiscoverIndex, loadShippedWordVectors, patternsFromConfig, rankTools, toolRefsFromSnapshots } from '../core/discover/index.js';
+import {
+  checkBudget,
+  planBudget,
+  usageFromDocument,
+  type BudgetPlan,
+  type BudgetVerdict,
+  type PlanDeps,
+} from '../core/budget/index.js';
+import {
+  buildDiscoverIndex,
+  loadShippedWordVectors,
+  patternsFromConfig,
+  rankTools,
+  toolRefsFromSnapshots,
+} from '../core/discover/index.js';
 import { countToolTokens, createTokenCounter, type TokenCounter } from '../core/tokens/index.js';
 import { usageStorePath } from '../core/paths.js';
 import { SmartError } from '../errors.js';
@@ -59,10 +72,22 @@ export function resolveLimits(opts: Record<string, unknown>, config: SmartConfig
   const shareFlag = optionalString(opts.share);
   const limitFlag = optionalString(opts.limit);
   if (shareFlag !== undefined && limitFlag !== undefined) {
-    throw new SmartError('BAD_FLAG', { flag: '--limit', value: limitFlag, hint: 'Use either --share or --limit, not both.' });
+    throw new SmartError('BAD_FLAG', {
+      flag: '--limit',
+      value: limitFlag,
+      hint: 'Use either --share or --limit, not both.',
+    });
   }
-  const share = shareFlag !== undefined ? parseFloatFlag('--share', shareFlag, { min: 0, max: 1 }) : (config.budget?.share ?? DEFAULT_SHARE);
-  if (share <= 0) throw new SmartError('BAD_FLAG', { flag: '--share', value: String(shareFlag), hint: 'Expected a fraction above 0 and at most 1 (e.g. 0.1).' });
+  const share =
+    shareFlag !== undefined
+      ? parseFloatFlag('--share', shareFlag, { min: 0, max: 1 })
+      : (config.budget?.share ?? DEFAULT_SHARE);
+  if (share <= 0)
+    throw new SmartError('BAD_FLAG', {
+      flag: '--share',
+      value: String(shareFlag),
+      hint: 'Expected a fraction above 0 and at most 1 (e.g. 0.1).',
+    });
   let limit: number;
   if (limitFlag !== undefined) limit = parseIntFlag('--limit', limitFlag, { min: 0 });
   else if (shareFlag === undefined && config.budget?.limit !== undefined) limit = config.budget.limit;
@@ -99,7 +124,8 @@ export function appliedDocument(result: BudgetResult, plan: BudgetPlan | undefin
   const planned = plan
     ? plan.servers.filter((s) => !s.deferred).map((s) => ({ name: s.name, level: s.level, tools: s.tools }))
     : servers.filter((s) => s.status === 'ok').map((s) => ({ name: s.name, level: 'full', tools: s.tools }));
-  if (plan && plan.deferred.length > 0) planned.push({ name: 'mcp-smart', level: 'meta', tools: plan.metaTools, ...{ defers: plan.deferred } });
+  if (plan && plan.deferred.length > 0)
+    planned.push({ name: 'mcp-smart', level: 'meta', tools: plan.metaTools, ...{ defers: plan.deferred } });
   return {
     schemaVersion: 1,
     command: 'budget',
@@ -115,23 +141,44 @@ export function appliedDocument(result: BudgetResult, plan: BudgetPlan | undefin
 }
 
 /** Ranks with hybrid discovery over the servers; the shipped word vectors when present. */
-export async function hybridRanker(servers: ServerSnapshot[], config: SmartConfig): Promise<(intent: string, k: number) => string[]> {
+export async function hybridRanker(
+  servers: ServerSnapshot[],
+  config: SmartConfig,
+): Promise<(intent: string, k: number) => string[]> {
   const vectors = await loadShippedWordVectors();
-  const index = buildDiscoverIndex(toolRefsFromSnapshots(servers), { weights: config.weights, vectors, keywords: config.keywords });
+  const index = buildDiscoverIndex(toolRefsFromSnapshots(servers), {
+    weights: config.weights,
+    vectors,
+    keywords: config.keywords,
+  });
   const patterns = patternsFromConfig(config);
   return (intent, k) => rankTools(index, intent, { engine: 'hybrid', k, patterns }).results.map((r) => r.id);
 }
 
 /** Ids of the `k` tools hybrid discovery ranks highest for the intent. */
-async function rankIntent(servers: ServerSnapshot[], intent: string, k: number, config: SmartConfig): Promise<string[]> {
+async function rankIntent(
+  servers: ServerSnapshot[],
+  intent: string,
+  k: number,
+  config: SmartConfig,
+): Promise<string[]> {
   return (await hybridRanker(servers, config))(intent, k);
 }
 
-export async function runBudgetCommand(ctx: CommandContext, _args: string[], opts: Record<string, unknown>): Promise<CommandOutcome<BudgetResult>> {
+export async function runBudgetCommand(
+  ctx: CommandContext,
+  _args: string[],
+  opts: Record<string, unknown>,
+): Promise<CommandOutcome<BudgetResult>> {
   const { io, global } = ctx;
   const apply = opts.apply === true;
   const output = optionalString(opts.output);
-  if (apply && !output) throw new SmartError('BAD_FLAG', { flag: '--apply', value: 'without -o', hint: 'Pass -o <file> for the resulting definitions.' });
+  if (apply && !output)
+    throw new SmartError('BAD_FLAG', {
+      flag: '--apply',
+      value: 'without -o',
+      hint: 'Pass -o <file> for the resulting definitions.',
+    });
   const intent = optionalString(opts.intent);
   const store = optionalString(opts.store);
 
@@ -140,7 +187,8 @@ export async function runBudgetCommand(ctx: CommandContext, _args: string[], opt
   const ok = loaded.servers.filter((s) => s.status === 'ok');
   const failed = loaded.servers.filter((s) => s.status === 'error');
   const notes: string[] = [];
-  for (const f of failed) notes.push(`server ${f.name} could not be reached (${f.error ?? 'error'}); its tools are not counted`);
+  for (const f of failed)
+    notes.push(`server ${f.name} could not be reached (${f.error ?? 'error'}); its tools are not counted`);
 
   const counter = await counterFor(global.encoding);
   const deps = planDeps(counter);
@@ -158,7 +206,10 @@ export async function runBudgetCommand(ctx: CommandContext, _args: string[], opt
   if (!verdict.fits || keepFull) {
     plan = planBudget({ servers: ok, limit: limits.limit, usage, keepFull }, deps);
     if (!keepFull) {
-      if (!usage) notes.push('no usage data (run `mcp-smart replay <recordings> --learn`, or pass --store <file>): least-used servers were taken to be the largest; no tools were dropped');
+      if (!usage)
+        notes.push(
+          'no usage data (run `mcp-smart replay <recordings> --learn`, or pass --store <file>): least-used servers were taken to be the largest; no tools were dropped',
+        );
     }
   }
 
@@ -168,8 +219,21 @@ export async function runBudgetCommand(ctx: CommandContext, _args: string[], opt
     used: verdict.used,
     fits: verdict.fits,
     servers: [
-      ...verdict.servers.map((s) => ({ name: s.name, tokens: s.tokens, share: s.share, toolCount: s.toolCount, status: 'ok' as const })),
-      ...failed.map((s) => ({ name: s.name, tokens: 0, share: 0, toolCount: 0, status: 'error' as const, error: s.error })),
+      ...verdict.servers.map((s) => ({
+        name: s.name,
+        tokens: s.tokens,
+        share: s.share,
+        toolCount: s.toolCount,
+        status: 'ok' as const,
+      })),
+      ...failed.map((s) => ({
+        name: s.name,
+        tokens: 0,
+        share: 0,
+        toolCount: 0,
+        status: 'error' as const,
+        error: s.error,
+      })),
     ],
     plan: (plan?.steps ?? []).map((s) => ({ ...s })),
     encoding: global.encoding,
@@ -185,7 +249,10 @@ export async function runBudgetCommand(ctx: CommandContext, _args: string[], opt
   if (intent && keepFull) result.intent = { text: intent, k: INTENT_K, kept: keepFull };
 
   if (apply && output) {
-    await writeFileAtomic(resolve(io.cwd, output), JSON.stringify(appliedDocument(result, plan, loaded.servers), null, 2) + '\n');
+    await writeFileAtomic(
+      resolve(io.cwd, output),
+      JSON.stringify(appliedDocument(result, plan, loaded.servers), null, 2) + '\n',
+    );
     result.output = output;
   }
 

@@ -44,7 +44,14 @@ export interface CheckResult {
   baseline: string;
   passed: boolean;
   totals: { before: number; after: number; delta: number };
-  changes: { id: string; kind: 'added' | 'removed' | 'changed'; before: number; after: number; delta: number; hashChanged: boolean }[];
+  changes: {
+    id: string;
+    kind: 'added' | 'removed' | 'changed';
+    before: number;
+    after: number;
+    delta: number;
+    hashChanged: boolean;
+  }[];
   encoding: Encoding;
   thresholds: { maxGrowth: string; allowedGrowth: number; max?: number; minRecall?: number };
   failures: { code: string; message: string }[];
@@ -65,9 +72,13 @@ export async function readQueries(file: string, cwd: string): Promise<{ intent: 
     if (line.trim() === '') return;
     const d = parseJsonText(line, `${file}:${i + 1}`) as { intent?: unknown; expected?: unknown };
     if (typeof d.intent !== 'string' || !Array.isArray(d.expected) || !d.expected.every((x) => typeof x === 'string')) {
-      throw new SmartError('FILE_PARSE', { file: `${file}:${i + 1}`, kind: 'labelled intent', reason: 'expected {"intent": string, "expected": [string]}' });
+      throw new SmartError('FILE_PARSE', {
+        file: `${file}:${i + 1}`,
+        kind: 'labelled intent',
+        reason: 'expected {"intent": string, "expected": [string]}',
+      });
     }
-    cases.push({ intent: d.intent, expected: d.expected as string[] });
+    cases.push({ intent: d.intent, expected: d.expected });
   });
   return cases;
 }
@@ -76,14 +87,24 @@ async function readBaselineFile(file: string, cwd: string): Promise<Baseline | u
   const doc = await readJsonFile(file, cwd);
   if (doc === undefined) return undefined;
   const parsed = parseBaseline(doc);
-  if (!parsed.ok) throw new SmartError('CONFIG_INVALID', { file, key: parsed.path, reason: `${parsed.reason}. Recreate it with: mcp-smart check --update` });
+  if (!parsed.ok)
+    throw new SmartError('CONFIG_INVALID', {
+      file,
+      key: parsed.path,
+      reason: `${parsed.reason}. Recreate it with: mcp-smart check --update`,
+    });
   return parsed.value;
 }
 
 function growthFrom(value: string | number | undefined, where: string): GrowthLimit | undefined {
   if (value === undefined) return undefined;
   const g = parseGrowthLimit(value);
-  if (!g) throw new SmartError('BAD_FLAG', { flag: where, value: String(value), hint: 'Expected a percentage like "5%" or a number of tokens like "500".' });
+  if (!g)
+    throw new SmartError('BAD_FLAG', {
+      flag: where,
+      value: String(value),
+      hint: 'Expected a percentage like "5%" or a number of tokens like "500".',
+    });
   return g;
 }
 
@@ -94,16 +115,24 @@ interface Thresholds {
 }
 
 /** Flags over mcp-smart.config.json over the baseline's own thresholds over defaults. */
-function resolveThresholds(opts: Record<string, unknown>, config: SmartConfig, baseline: BaselineThresholds | undefined): Thresholds {
+function resolveThresholds(
+  opts: Record<string, unknown>,
+  config: SmartConfig,
+  baseline: BaselineThresholds | undefined,
+): Thresholds {
   const maxGrowth =
     growthFrom(optionalString(opts.maxGrowth), '--max-growth') ??
     growthFrom(config.thresholds?.maxGrowth, 'thresholds.maxGrowth') ??
     growthFrom(baseline?.maxGrowth, 'baseline thresholds.maxGrowth') ??
     DEFAULT_MAX_GROWTH;
   const maxFlag = optionalString(opts.max);
-  const max = maxFlag !== undefined ? parseIntFlag('--max', maxFlag, { min: 0 }) : (config.thresholds?.max ?? baseline?.max);
+  const max =
+    maxFlag !== undefined ? parseIntFlag('--max', maxFlag, { min: 0 }) : (config.thresholds?.max ?? baseline?.max);
   const recallFlag = optionalString(opts.minRecall);
-  const minRecall = recallFlag !== undefined ? parseFloatFlag('--min-recall', recallFlag, { min: 0, max: 1 }) : (config.thresholds?.minRecall ?? baseline?.minRecall);
+  const minRecall =
+    recallFlag !== undefined
+      ? parseFloatFlag('--min-recall', recallFlag, { min: 0, max: 1 })
+      : (config.thresholds?.minRecall ?? baseline?.minRecall);
   const t: Thresholds = { maxGrowth };
   if (max !== undefined) t.max = max;
   if (minRecall !== undefined) t.minRecall = minRecall;
@@ -124,7 +153,10 @@ async function measure(servers: ServerSnapshot[], encoding: Encoding): Promise<M
 
 const fmtPct = (n: number): string => `${n > 0 ? '+' : ''}${n.toFixed(1)}%`;
 
-function describe(comparison: BaselineComparison, baselineFile: string): { failures: CheckResult['failures']; warnings: CheckResult['warnings'] } {
+function describe(
+  comparison: BaselineComparison,
+  baselineFile: string,
+): { failures: CheckResult['failures']; warnings: CheckResult['warnings'] } {
   const failures: CheckResult['failures'] = [];
   const top = comparison.grown
     .slice(0, 3)
@@ -138,32 +170,48 @@ function describe(comparison: BaselineComparison, baselineFile: string): { failu
         message: `tool tokens grew by ${f.delta} (${fmtPct(pct)}), from ${f.before} to ${f.after}; allowed ${f.limit}${top ? `. Largest growth: ${top}` : ''}. If intended, run: mcp-smart check --update and commit ${baselineFile}`,
       });
     } else {
-      failures.push({ code: f.code, message: `tool tokens ${f.after} exceed the maximum of ${f.max}${top ? `. Largest growth: ${top}` : ''}` });
+      failures.push({
+        code: f.code,
+        message: `tool tokens ${f.after} exceed the maximum of ${f.max}${top ? `. Largest growth: ${top}` : ''}`,
+      });
     }
   }
   const warnings: CheckResult['warnings'] = comparison.grown.map((c) => ({
     code: c.kind === 'added' ? 'TOOL_ADDED' : 'TOOL_GROWTH',
     id: c.id,
-    message: c.kind === 'added' ? `${c.id} was added (+${c.after} tokens)` : `${c.id} grew by ${c.delta} tokens (${c.before} → ${c.after}, ${fmtPct((c.delta / Math.max(1, c.before)) * 100)})`,
+    message:
+      c.kind === 'added'
+        ? `${c.id} was added (+${c.after} tokens)`
+        : `${c.id} grew by ${c.delta} tokens (${c.before} → ${c.after}, ${fmtPct((c.delta / Math.max(1, c.before)) * 100)})`,
   }));
   for (const c of comparison.changes) {
-    if (c.kind === 'changed' && c.delta === 0) warnings.push({ code: 'TOOL_CHANGED', id: c.id, message: `${c.id} changed its definition (same token count)` });
+    if (c.kind === 'changed' && c.delta === 0)
+      warnings.push({ code: 'TOOL_CHANGED', id: c.id, message: `${c.id} changed its definition (same token count)` });
   }
   return { failures, warnings };
 }
 
-export async function runCheckCommand(ctx: CommandContext, _args: string[], opts: Record<string, unknown>): Promise<CommandOutcome<CheckResult>> {
+export async function runCheckCommand(
+  ctx: CommandContext,
+  _args: string[],
+  opts: Record<string, unknown>,
+): Promise<CommandOutcome<CheckResult>> {
   const { io, global } = ctx;
   const update = opts.update === true;
   const queries = optionalString(opts.queries);
   const k = parseIntFlag('-k', opts.k ?? '5', { min: 1 });
   if (optionalString(opts.minRecall) !== undefined && !queries) {
-    throw new SmartError('BAD_FLAG', { flag: '--min-recall', value: String(opts.minRecall), hint: 'The retrieval gate needs --queries <intents.jsonl>.' });
+    throw new SmartError('BAD_FLAG', {
+      flag: '--min-recall',
+      value: String(opts.minRecall),
+      hint: 'The retrieval gate needs --queries <intents.jsonl>.',
+    });
   }
 
   const loaded = await loadServers(ctx);
   const flagBaseline = optionalString(opts.baseline) ?? DEFAULT_BASELINE;
-  const baselineFile = flagBaseline === DEFAULT_BASELINE && loaded.config.baseline ? loaded.config.baseline : flagBaseline;
+  const baselineFile =
+    flagBaseline === DEFAULT_BASELINE && loaded.config.baseline ? loaded.config.baseline : flagBaseline;
   const existing = await readBaselineFile(baselineFile, io.cwd);
   if (!existing && !update) throw new SmartError('BASELINE_MISSING', { file: baselineFile });
 
@@ -173,7 +221,9 @@ export async function runCheckCommand(ctx: CommandContext, _args: string[], opts
 
   const encoding: Encoding = !update && existing ? existing.encoding : global.encoding;
   if (!update && existing && existing.encoding !== global.encoding) {
-    notes.push(`counting with the baseline's encoding ${existing.encoding} (this run asked for ${global.encoding}); run check --update --encoding ${global.encoding} to switch`);
+    notes.push(
+      `counting with the baseline's encoding ${existing.encoding} (this run asked for ${global.encoding}); run check --update --encoding ${global.encoding} to switch`,
+    );
   }
   const measured = await measure(loaded.servers, encoding);
 
@@ -183,7 +233,10 @@ export async function runCheckCommand(ctx: CommandContext, _args: string[], opts
     const fresh = buildBaseline(measured, encoding, baselineThresholds(thresholds));
     // Servers that could not be reached keep their previous entries rather than vanishing from the baseline.
     // So do servers left out by --server: updating a selection must not drop the others.
-    const keep = new Set([...unavailable, ...Object.keys(existing?.servers ?? {}).filter((n) => global.server.length > 0 && !global.server.includes(n))]);
+    const keep = new Set([
+      ...unavailable,
+      ...Object.keys(existing?.servers ?? {}).filter((n) => global.server.length > 0 && !global.server.includes(n)),
+    ]);
     for (const name of keep) {
       const prev = existing?.servers[name];
       if (prev && !fresh.servers[name]) fresh.servers[name] = prev;
@@ -193,7 +246,11 @@ export async function runCheckCommand(ctx: CommandContext, _args: string[], opts
     const current = existing ? await readFile(path, 'utf8') : undefined;
     const written = current !== text;
     if (written) await writeFileAtomic(path, text);
-    updated = { written, servers: Object.keys(fresh.servers).length, tokens: Object.values(fresh.servers).reduce((n, s) => n + s.tokens, 0) };
+    updated = {
+      written,
+      servers: Object.keys(fresh.servers).length,
+      tokens: Object.values(fresh.servers).reduce((n, s) => n + s.tokens, 0),
+    };
     reference = existing ?? fresh;
   } else {
     reference = existing as Baseline;
@@ -212,20 +269,33 @@ export async function runCheckCommand(ctx: CommandContext, _args: string[], opts
     retrieval = { queries, cases: metrics.cases, k, recall, mrr: metrics.mrr, passed };
     if (thresholds.minRecall !== undefined) retrieval.minRecall = thresholds.minRecall;
     if (!passed) {
-      failures.push({ code: 'RECALL_BELOW', message: `hybrid discovery Recall@${k} is ${recall.toFixed(3)} on ${queries}, below the minimum ${thresholds.minRecall}` });
+      failures.push({
+        code: 'RECALL_BELOW',
+        message: `hybrid discovery Recall@${k} is ${recall.toFixed(3)} on ${queries}, below the minimum ${thresholds.minRecall}`,
+      });
     }
   }
 
   const gatePassed = update ? true : comparison.passed;
   const passed = gatePassed && (retrieval?.passed ?? true);
-  const th: CheckResult['thresholds'] = { maxGrowth: formatGrowthLimit(thresholds.maxGrowth), allowedGrowth: Math.floor(comparison.allowedGrowth) };
+  const th: CheckResult['thresholds'] = {
+    maxGrowth: formatGrowthLimit(thresholds.maxGrowth),
+    allowedGrowth: Math.floor(comparison.allowedGrowth),
+  };
   if (thresholds.max !== undefined) th.max = thresholds.max;
   if (thresholds.minRecall !== undefined) th.minRecall = thresholds.minRecall;
   const result: CheckResult = {
     baseline: baselineFile,
     passed,
     totals: comparison.totals,
-    changes: comparison.changes.map(({ id, kind, before, after, delta, hashChanged }) => ({ id, kind, before, after, delta, hashChanged })),
+    changes: comparison.changes.map(({ id, kind, before, after, delta, hashChanged }) => ({
+      id,
+      kind,
+      before,
+      after,
+      delta,
+      hashChanged,
+    })),
     encoding,
     thresholds: th,
     failures: update ? failures.filter((f) => f.code === 'RECALL_BELOW') : failures,

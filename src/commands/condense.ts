@@ -13,7 +13,11 @@ import type { CommandContext, CommandOutcome } from './context.js';
 import { loadServers, serverFailureCode } from './load.js';
 import { optionalString, parseChoiceFlag } from './parse.js';
 
-export async function runCondenseCommand(ctx: CommandContext, _args: string[], opts: Record<string, unknown>): Promise<CommandOutcome<CondenseOutput>> {
+export async function runCondenseCommand(
+  ctx: CommandContext,
+  _args: string[],
+  opts: Record<string, unknown>,
+): Promise<CommandOutcome<CondenseOutput>> {
   const level = parseChoiceFlag('--level', opts.level ?? 'lossless', CONDENSE_LEVELS);
   const render = parseChoiceFlag('--render', opts.render ?? 'json', RENDER_STYLES);
   const output = optionalString(opts.output);
@@ -33,13 +37,26 @@ export async function runCondenseCommand(ctx: CommandContext, _args: string[], o
   });
   const after = serversOut.reduce((a, s) => a + s.tokens.after, 0);
   await counter.flush?.();
-  const result: CondenseOutput = { level, encoding: counter.encoding, render, before: { tokens: before }, after: { tokens: after }, servers: serversOut };
+  const result: CondenseOutput = {
+    level,
+    encoding: counter.encoding,
+    render,
+    before: { tokens: before },
+    after: { tokens: after },
+    servers: serversOut,
+  };
 
   const doc = renderJson('condense', result);
   if (output) await writeFileAtomic(resolve(ctx.io.cwd, output), doc);
   if (ctx.global.format === 'json') ctx.io.stdout(doc);
   else {
-    ctx.io.stdout(renderCondenseSummary(result, { format: ctx.global.format === 'table' ? 'table' : 'markdown', chalk: ctx.chalk, output }));
+    ctx.io.stdout(
+      renderCondenseSummary(result, {
+        format: ctx.global.format === 'table' ? 'table' : 'markdown',
+        chalk: ctx.chalk,
+        output,
+      }),
+    );
     if (!output) ctx.io.stderr('Pass -o <file> to write the condensed definitions, or --json to print them.\n');
   }
   return { result, exitCode: serverFailureCode(servers) };

@@ -5,7 +5,6 @@ import type { AdhocServer, Encoding, OutputFormat } from '../types.js';
 
 export type { AdhocServer };
 
-
 export interface GlobalOptions {
   config: string[];
   snapshot: string[];

@@ -48,12 +48,18 @@ export interface DiscoverEvaluation extends RankingMetrics {
 
 export type DiscoverResult = DiscoverRanking | DiscoverEvaluation;
 
-export async function runDiscoverCommand(ctx: CommandContext, args: string[], opts: Record<string, unknown>): Promise<CommandOutcome<DiscoverResult>> {
+export async function runDiscoverCommand(
+  ctx: CommandContext,
+  args: string[],
+  opts: Record<string, unknown>,
+): Promise<CommandOutcome<DiscoverResult>> {
   const { io, global } = ctx;
   const intent = optionalString(args[0]?.trim());
   const queries = optionalString(opts.queries);
   if (!intent && !queries) {
-    throw new SmartError('USAGE', { message: 'discover needs an intent, e.g. mcp-smart discover "read a file", or --queries <intents.jsonl>.' });
+    throw new SmartError('USAGE', {
+      message: 'discover needs an intent, e.g. mcp-smart discover "read a file", or --queries <intents.jsonl>.',
+    });
   }
   const engine = parseChoiceFlag('--engine', opts.engine ?? 'hybrid', ENGINES);
   // The router note returns the top 3; the other engines default to 5. An explicit -k wins for every engine.
@@ -70,9 +76,11 @@ export async function runDiscoverCommand(ctx: CommandContext, args: string[], op
   let index: DiscoverIndex;
   let embedQuery: ((text: string) => Promise<Float32Array>) | undefined;
   const needsVectors = engine === 'semantic' || engine === 'hybrid';
-  if (model && !needsVectors) io.stderr(`warning: --model is ignored: the ${engine} engine uses no vectors (use --engine semantic or hybrid)\n`);
+  if (model && !needsVectors)
+    io.stderr(`warning: --model is ignored: the ${engine} engine uses no vectors (use --engine semantic or hybrid)\n`);
   if (needsVectors && model) {
-    const { embedCached, loadSentenceModel, loadUseLite, USE_LITE, USE_LITE_KEY } = await import('../core/discover/model.js');
+    const { embedCached, loadSentenceModel, loadUseLite, USE_LITE, USE_LITE_KEY } =
+      await import('../core/discover/model.js');
     const embed = model === USE_LITE ? await loadUseLite() : await loadSentenceModel(model, io.cwd);
     const cacheDir = global.cache ? userCacheDir(pathEnv) : null;
     const modelKey = model === USE_LITE ? USE_LITE_KEY : resolve(io.cwd, model);
@@ -87,13 +95,18 @@ export async function runDiscoverCommand(ctx: CommandContext, args: string[], op
   } else {
     const vectors = needsVectors ? await shippedVectors(engine) : undefined;
     // The built indexes are cached on disk, keyed by a hash of the tools, weights and vector table.
-    const cacheFile = global.cache ? join(userCacheDir(pathEnv), 'discover-index', `${indexCacheKey(tools, vectors, config.weights)}.bin`) : null;
+    const cacheFile = global.cache
+      ? join(userCacheDir(pathEnv), 'discover-index', `${indexCacheKey(tools, vectors, config.weights)}.bin`)
+      : null;
     const cached = cacheFile ? await readIndexCache(cacheFile, tools.length, vectors?.dims) : undefined;
     index = buildDiscoverIndex(tools, { weights: config.weights, keywords: config.keywords, vectors, ...cached });
     if (cacheFile && !cached) await writeIndexCache(cacheFile, encodeIndexCache(index));
   }
 
-  const usage = engine === 'hybrid' ? await readUsage(optionalString(opts.store), pathEnv, now, io.cwd, (w) => io.stderr(`warning: ${w}\n`)) : undefined;
+  const usage =
+    engine === 'hybrid'
+      ? await readUsage(optionalString(opts.store), pathEnv, now, io.cwd, (w) => io.stderr(`warning: ${w}\n`))
+      : undefined;
   const base: Omit<RankOptions, 'k'> = { engine, usage, now, patterns: patternsFromConfig(config) };
   const rank = async (text: string, kk: number): Promise<ReturnType<typeof rankTools>> =>
     rankTools(index, text, { ...base, k: kk, ...(embedQuery ? { queryVector: await embedQuery(text) } : {}) });
@@ -102,10 +115,23 @@ export async function runDiscoverCommand(ctx: CommandContext, args: string[], op
   if (cases) {
     const depth = Math.max(k, 10);
     const ranked = new Map<string, string[]>();
-    for (const c of cases) ranked.set(c.intent, (await rank(c.intent, depth)).results.map((r) => r.id));
+    for (const c of cases)
+      ranked.set(
+        c.intent,
+        (await rank(c.intent, depth)).results.map((r) => r.id),
+      );
     const ks = [...new Set([1, 3, 5, 10, k])].sort((a, b) => a - b);
     const m = evaluateRankings(cases, (q) => ranked.get(q) ?? [], ks);
-    result = { kind: 'evaluation', queries: queries!, engine, k, cases: m.cases, recallAt: m.recallAt, mrr: m.mrr, ndcg10: m.ndcg10 };
+    result = {
+      kind: 'evaluation',
+      queries: queries!,
+      engine,
+      k,
+      cases: m.cases,
+      recallAt: m.recallAt,
+      mrr: m.mrr,
+      ndcg10: m.ndcg10,
+    };
   } else {
     const ranking = await rank(intent!, k);
     result = { kind: 'ranking', intent: intent!, engine, k, fallback: ranking.fallback, results: ranking.results };
@@ -115,7 +141,11 @@ export async function runDiscoverCommand(ctx: CommandContext, args: string[], op
 }
 
 /** The indexes of an earlier run on the same tools (keyed by a hash of them); undefined when absent or unreadable. */
-async function readIndexCache(file: string, size: number, dims: number | undefined): Promise<ReturnType<typeof decodeIndexCache> | undefined> {
+async function readIndexCache(
+  file: string,
+  size: number,
+  dims: number | undefined,
+): Promise<ReturnType<typeof decodeIndexCache> | undefined> {
   try {
     return decodeIndexCache(await readFile(file), size, dims) ?? undefined;
   } catch {
@@ -138,7 +168,10 @@ async function readText(file: string, cwd: string): Promise<string> {
 async function shippedVectors(engine: EngineName): Promise<WordVectors | undefined> {
   const vectors = await loadShippedWordVectors();
   if (!vectors && engine === 'semantic') {
-    throw new SmartError('MODEL_UNAVAILABLE', { message: 'The word-vector table data/word-vectors.bin is missing from this install; reinstall mcp-smart or pass --model use-lite or --model <dir>.' });
+    throw new SmartError('MODEL_UNAVAILABLE', {
+      message:
+        'The word-vector table data/word-vectors.bin is missing from this install; reinstall mcp-smart or pass --model use-lite or --model <dir>.',
+    });
   }
   return vectors;
 }
@@ -156,7 +189,15 @@ async function readUsage(
   try {
     await access(file);
   } catch (e) {
-    if (store) throw new SmartError('FILE_NOT_FOUND', { file: store, hint: 'Pass an existing usage store, or learn one with: mcp-smart replay <recordings> --learn --store <file>' }, { cause: e });
+    if (store)
+      throw new SmartError(
+        'FILE_NOT_FOUND',
+        {
+          file: store,
+          hint: 'Pass an existing usage store, or learn one with: mcp-smart replay <recordings> --learn --store <file>',
+        },
+        { cause: e },
+      );
     return undefined;
   }
   const { loadUsageStats } = await import('../core/session/usage-store.js');
@@ -164,4 +205,3 @@ async function readUsage(
   warnings.forEach(warn);
   return stats;
 }
-

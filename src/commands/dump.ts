@@ -21,7 +21,10 @@ function summaryLines(servers: ServerSnapshot[], ctx: CommandContext): string {
     .map((s) => {
       const name = s.name.padEnd(width);
       if (s.status === 'error') return `  ${chalk.red('FAIL')} ${name}  ${s.error ?? 'failed'}\n`;
-      const extra = [s.prompts ? `${s.prompts.length} prompts` : '', s.resources ? `${s.resources.length} resources` : '']
+      const extra = [
+        s.prompts ? `${s.prompts.length} prompts` : '',
+        s.resources ? `${s.resources.length} resources` : '',
+      ]
         .filter(Boolean)
         .join(', ');
       const note = s.cached ? ' (cached)' : '';
@@ -30,7 +33,11 @@ function summaryLines(servers: ServerSnapshot[], ctx: CommandContext): string {
     .join('');
 }
 
-export async function runDumpCommand(ctx: CommandContext, _args: string[], opts: Record<string, unknown>): Promise<CommandOutcome<DumpResult>> {
+export async function runDumpCommand(
+  ctx: CommandContext,
+  _args: string[],
+  opts: Record<string, unknown>,
+): Promise<CommandOutcome<DumpResult>> {
   const { io } = ctx;
   const output = optionalString(opts.output);
   const { servers } = await loadServers(ctx);

@@ -1,8 +1,15 @@
 /** `init`: writes mcp-smart.config.json, a first baseline and optionally a GitHub Actions workflow. */
+import type * as InquirerPrompts from '@inquirer/prompts';
 import { access } from 'node:fs/promises';
 import { isAbsolute, relative, resolve } from 'node:path';
 import { writeFileAtomic } from '../atomic-write.js';
-import { buildBaseline, formatGrowthLimit, measureServers, parseGrowthLimit, serializeBaseline } from '../core/budget/index.js';
+import {
+  buildBaseline,
+  formatGrowthLimit,
+  measureServers,
+  parseGrowthLimit,
+  serializeBaseline,
+} from '../core/budget/index.js';
 import { buildSnapshot } from '../core/snapshot.js';
 import { countToolTokens } from '../core/tokens/index.js';
 import { SmartError } from '../errors.js';
@@ -36,7 +43,7 @@ interface Answers {
   github: boolean;
 }
 
-type Prompts = typeof import('@inquirer/prompts');
+type Prompts = typeof InquirerPrompts;
 
 async function exists(file: string): Promise<boolean> {
   try {
@@ -95,29 +102,61 @@ jobs:
 async function ask(prompts: Prompts, found: string[], a: Answers): Promise<Answers> {
   const servers =
     found.length > 1
-      ? await prompts.checkbox({ message: 'Servers to track', choices: found.map((n) => ({ name: n, value: n, checked: a.servers.includes(n) })), required: true })
+      ? await prompts.checkbox({
+          message: 'Servers to track',
+          choices: found.map((n) => ({ name: n, value: n, checked: a.servers.includes(n) })),
+          required: true,
+        })
       : a.servers;
-  const max = Number(await prompts.input({ message: 'Context window (tokens)', default: String(a.max), validate: (v) => (/^\d+$/.test(v.trim()) && Number(v) > 0 ? true : 'a whole number of tokens') }));
-  const share = Number(
-    await prompts.input({ message: 'Share of the window the tool context may use', default: String(a.share), validate: (v) => (Number(v) > 0 && Number(v) <= 1 ? true : 'a fraction between 0 and 1') }),
+  const max = Number(
+    await prompts.input({
+      message: 'Context window (tokens)',
+      default: String(a.max),
+      validate: (v) => (/^\d+$/.test(v.trim()) && Number(v) > 0 ? true : 'a whole number of tokens'),
+    }),
   );
-  const maxGrowth = await prompts.input({ message: 'Allowed growth before check fails ("5%" or tokens)', default: a.maxGrowth, validate: (v) => (parseGrowthLimit(v) ? true : 'e.g. 5% or 500') });
+  const share = Number(
+    await prompts.input({
+      message: 'Share of the window the tool context may use',
+      default: String(a.share),
+      validate: (v) => (Number(v) > 0 && Number(v) <= 1 ? true : 'a fraction between 0 and 1'),
+    }),
+  );
+  const maxGrowth = await prompts.input({
+    message: 'Allowed growth before check fails ("5%" or tokens)',
+    default: a.maxGrowth,
+    validate: (v) => (parseGrowthLimit(v) ? true : 'e.g. 5% or 500'),
+  });
   const github = await prompts.confirm({ message: `Write ${WORKFLOW_FILE}?`, default: a.github });
   return { servers, max, share, maxGrowth: formatGrowthLimit(parseGrowthLimit(maxGrowth)!), github };
 }
 
-export async function runInitCommand(ctx: CommandContext, _args: string[], opts: Record<string, unknown>): Promise<CommandOutcome<InitResult>> {
+export async function runInitCommand(
+  ctx: CommandContext,
+  _args: string[],
+  opts: Record<string, unknown>,
+): Promise<CommandOutcome<InitResult>> {
   const { io, global } = ctx;
   const interactive = io.stdinIsTTY && opts.yes !== true && global.format !== 'json';
   const force = opts.force === true;
   const writeBaselineFile = opts.baseline !== false;
   const growthText = optionalString(opts.maxGrowth) ?? '5%';
   const growth = parseGrowthLimit(growthText);
-  if (!growth) throw new SmartError('BAD_FLAG', { flag: '--max-growth', value: growthText, hint: 'Expected a percentage like "5%" or a number of tokens like "500".' });
+  if (!growth)
+    throw new SmartError('BAD_FLAG', {
+      flag: '--max-growth',
+      value: growthText,
+      hint: 'Expected a percentage like "5%" or a number of tokens like "500".',
+    });
   // budget.share 0 is invalid in mcp-smart.config.json, so it must not be written there.
   const parseShare = (v: unknown): number => {
     const share = parseFloatFlag('--share', v, { min: 0, max: 1 });
-    if (share <= 0) throw new SmartError('BAD_FLAG', { flag: '--share', value: String(v), hint: 'Expected a fraction above 0 and at most 1 (e.g. 0.1).' });
+    if (share <= 0)
+      throw new SmartError('BAD_FLAG', {
+        flag: '--share',
+        value: String(v),
+        hint: 'Expected a fraction above 0 and at most 1 (e.g. 0.1).',
+      });
     return share;
   };
   let answers: Answers = {
@@ -141,7 +180,11 @@ export async function runInitCommand(ctx: CommandContext, _args: string[], opts:
     found = definitions.map((s) => s.name);
   }
   if (found.length === 0) throw new SmartError('NO_SERVERS');
-  const wanted = optionalString(opts.servers)?.split(',').map((s) => s.trim()).filter(Boolean) ?? (global.server.length > 0 ? global.server : found);
+  const wanted =
+    optionalString(opts.servers)
+      ?.split(',')
+      .map((s) => s.trim())
+      .filter(Boolean) ?? (global.server.length > 0 ? global.server : found);
   for (const name of wanted) {
     if (!found.includes(name)) throw new SmartError('UNKNOWN_SERVER', { name, known: [...found].sort().join(', ') });
   }
@@ -161,7 +204,10 @@ export async function runInitCommand(ctx: CommandContext, _args: string[], opts:
   const snapshotArgs = fromSnapshot ? global.snapshot.flatMap((f) => ['--snapshot', snapshotRef(f)]) : [];
   // CI has no user-level configs: servers found there are checked from a committed snapshot.
   const writeSnapshot = answers.github && !fromSnapshot && userScoped;
-  const checkArgs = [...(writeSnapshot ? ['--snapshot', INIT_SNAPSHOT_FILE] : snapshotArgs), ...(subset ? selected.flatMap((s) => ['-s', s]) : [])];
+  const checkArgs = [
+    ...(writeSnapshot ? ['--snapshot', INIT_SNAPSHOT_FILE] : snapshotArgs),
+    ...(subset ? selected.flatMap((s) => ['-s', s]) : []),
+  ];
 
   const plannedFiles: InitResult['files'] = [{ path: CONFIG_FILE, kind: 'config', written: false }];
   if (writeBaselineFile) plannedFiles.push({ path: DEFAULT_BASELINE, kind: 'baseline', written: false });
@@ -200,10 +246,24 @@ export async function runInitCommand(ctx: CommandContext, _args: string[], opts:
     const counter = await counterFor(global.encoding);
     const measured = measureServers(servers, (tool, server) => countToolTokens(tool, counter, 'json', server));
     baselineTokens = measured.reduce((n, s) => n + s.tokens, 0);
-    await write('baseline', serializeBaseline(buildBaseline(measured, global.encoding, { maxGrowth: answers.maxGrowth })));
+    await write(
+      'baseline',
+      serializeBaseline(buildBaseline(measured, global.encoding, { maxGrowth: answers.maxGrowth })),
+    );
   }
   // The snapshot is committed: it leaves out `source`, a path into the user's home folder.
-  if (writeSnapshot) await write('snapshot', JSON.stringify(buildSnapshot(servers.filter((s) => s.status === 'ok').map(({ source: _source, ...rest }) => rest), new Date().toISOString()), null, 2) + '\n');
+  if (writeSnapshot)
+    await write(
+      'snapshot',
+      JSON.stringify(
+        buildSnapshot(
+          servers.filter((s) => s.status === 'ok').map(({ source: _source, ...rest }) => rest),
+          new Date().toISOString(),
+        ),
+        null,
+        2,
+      ) + '\n',
+    );
   if (answers.github) await write('workflow', workflowYaml(checkArgs));
 
   const checkCommand = ['mcp-smart', ...checkArgs, 'check'].map(shellQuote).join(' ');
@@ -220,10 +280,20 @@ export async function runInitCommand(ctx: CommandContext, _args: string[], opts:
   if (global.format === 'json') io.stdout(renderJson('init', result));
   else {
     const lines = plannedFiles.map((f) => `  wrote ${f.path}`);
-    lines.unshift(`Set up mcp-smart for ${selected.length} server${selected.length === 1 ? '' : 's'}: ${selected.join(', ')}`);
-    if (baselineTokens !== undefined) lines.push(`Baseline: ${formatTokens(baselineTokens)} tool tokens (${global.encoding}); budget ${formatTokens(Math.floor(answers.max * answers.share))} of ${formatTokens(answers.max)}.`);
-    if (checkArgs.includes('--snapshot')) lines.push(`The check reads ${checkArgs[checkArgs.indexOf('--snapshot') + 1]}: refresh it with \`mcp-smart dump -o <file>\` when your servers change, and commit it.`);
-    lines.push(`Next: commit these files; CI runs \`${checkCommand}\`. After an intended change: \`${['mcp-smart', ...checkArgs, 'check', '--update'].map(shellQuote).join(' ')}\`.`);
+    lines.unshift(
+      `Set up mcp-smart for ${selected.length} server${selected.length === 1 ? '' : 's'}: ${selected.join(', ')}`,
+    );
+    if (baselineTokens !== undefined)
+      lines.push(
+        `Baseline: ${formatTokens(baselineTokens)} tool tokens (${global.encoding}); budget ${formatTokens(Math.floor(answers.max * answers.share))} of ${formatTokens(answers.max)}.`,
+      );
+    if (checkArgs.includes('--snapshot'))
+      lines.push(
+        `The check reads ${checkArgs[checkArgs.indexOf('--snapshot') + 1]}: refresh it with \`mcp-smart dump -o <file>\` when your servers change, and commit it.`,
+      );
+    lines.push(
+      `Next: commit these files; CI runs \`${checkCommand}\`. After an intended change: \`${['mcp-smart', ...checkArgs, 'check', '--update'].map(shellQuote).join(' ')}\`.`,
+    );
     io.stdout(lines.join('\n') + '\n');
   }
   return { result, exitCode: unavailable.length > 0 ? 3 : 0 };

@@ -52,7 +52,8 @@ function selectServers<T extends { name: string }>(items: T[], wanted: string[])
   if (wanted.length === 0) return items;
   const known = new Set(items.map((s) => s.name));
   for (const name of wanted) {
-    if (!known.has(name)) throw new SmartError('UNKNOWN_SERVER', { name, known: [...known].sort().join(', ') || '(none)' });
+    if (!known.has(name))
+      throw new SmartError('UNKNOWN_SERVER', { name, known: [...known].sort().join(', ') || '(none)' });
   }
   return items.filter((s) => wanted.includes(s.name));
 }
@@ -67,7 +68,12 @@ export async function loadServers(ctx: CommandContext): Promise<LoadedServers> {
     }
     // Our own config (weights, patterns, thresholds) still applies when analysing a snapshot,
     // but client configs are not searched: a snapshot run must not depend on this machine's setup.
-    const defs = await loadServerDefinitions({ ...definitionRequest(ctx), adhoc: [], demo: false, ownConfigOnly: true });
+    const defs = await loadServerDefinitions({
+      ...definitionRequest(ctx),
+      adhoc: [],
+      demo: false,
+      ownConfigOnly: true,
+    });
     const config = defs.config;
     const configFile = defs.configFile;
     return { servers: selectServers(servers, global.server), config, configFile };
@@ -86,7 +92,10 @@ export async function loadServers(ctx: CommandContext): Promise<LoadedServers> {
   const servers = await connectServers(enabled, {
     timeoutMs: global.timeoutMs,
     signal: io.signal,
-    cache: global.cache && ttlSeconds > 0 ? { dir: userCacheDir(pathEnvOf(ctx)), ttlMs: ttlSeconds * 1000, now: Date.now() } : null,
+    cache:
+      global.cache && ttlSeconds > 0
+        ? { dir: userCacheDir(pathEnvOf(ctx)), ttlMs: ttlSeconds * 1000, now: Date.now() }
+        : null,
     onProgress: progress.update,
     captureStderr: global.debug,
   });

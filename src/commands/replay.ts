@@ -66,17 +66,26 @@ export interface ReplayResult {
 const RANK_DEPTH = 100;
 const ENGINE_ORDER: EngineName[] = ['keyword', 'bm25', 'semantic', 'hybrid'];
 
-export async function runReplayCommand(ctx: CommandContext, args: string[], opts: Record<string, unknown>): Promise<CommandOutcome<ReplayResult>> {
+export async function runReplayCommand(
+  ctx: CommandContext,
+  args: string[],
+  opts: Record<string, unknown>,
+): Promise<CommandOutcome<ReplayResult>> {
   const { io, global } = ctx;
   if (args.length === 0) {
-    throw new SmartError('USAGE', { message: 'replay needs recordings: mcp-smart replay <files or folders...> (Claude Code *.jsonl, Cline/Roo api_conversation_history.json, labelled intents .jsonl).' });
+    throw new SmartError('USAGE', {
+      message:
+        'replay needs recordings: mcp-smart replay <files or folders...> (Claude Code *.jsonl, Cline/Roo api_conversation_history.json, labelled intents .jsonl).',
+    });
   }
   const k = parseIntFlag('-k', opts.k ?? '5', { min: 1, max: 10_000 });
   const folds = parseIntFlag('--folds', opts.folds ?? '5', { min: 2, max: 100 });
   const seed = parseIntFlag('--seed', opts.seed ?? '1', { min: 0 });
   const ttlDays = parseFloatFlag('--ttl-days', opts.ttlDays ?? '7', { min: 0 });
-  const minRecall = opts.minRecall === undefined ? undefined : parseFloatFlag('--min-recall', opts.minRecall, { min: 0, max: 1 });
-  if (opts.write && !opts.tune) throw new SmartError('USAGE', { message: '--write stores tuned weights, so it needs --tune.' });
+  const minRecall =
+    opts.minRecall === undefined ? undefined : parseFloatFlag('--min-recall', opts.minRecall, { min: 0, max: 1 });
+  if (opts.write && !opts.tune)
+    throw new SmartError('USAGE', { message: '--write stores tuned weights, so it needs --tune.' });
   const now = Date.now();
   const warn = (w: string): void => io.stderr(`warning: ${w}\n`);
 
@@ -88,11 +97,16 @@ export async function runReplayCommand(ctx: CommandContext, args: string[], opts
   }
   const { servers, config } = await loadServers(ctx);
   const refs = toolRefsFromSnapshots(servers);
-  const set = buildCases(read.sessions, refs.map((r) => ({ id: r.id, server: r.server, tool: r.tool.name })));
+  const set = buildCases(
+    read.sessions,
+    refs.map((r) => ({ id: r.id, server: r.server, tool: r.tool.name })),
+  );
   for (const p of read.problems.slice(0, 20)) warn(`${p.file}:${p.line}: ${p.message}`);
   if (read.problems.length > 20) warn(`… and ${read.problems.length - 20} more malformed lines or blocks`);
   if (set.unknownTools.length > 0) {
-    warn(`${set.unknownCalls} call(s) to ${set.unknownTools.length} tool(s) not in the loaded servers, scored as misses: ${set.unknownTools.slice(0, 10).join(', ')}${set.unknownTools.length > 10 ? ', …' : ''}`);
+    warn(
+      `${set.unknownCalls} call(s) to ${set.unknownTools.length} tool(s) not in the loaded servers, scored as misses: ${set.unknownTools.slice(0, 10).join(', ')}${set.unknownTools.length > 10 ? ', …' : ''}`,
+    );
   }
 
   const vectors = await loadShippedWordVectors();
@@ -102,11 +116,25 @@ export async function runReplayCommand(ctx: CommandContext, args: string[], opts
   const depth = Math.min(RANK_DEPTH, Math.max(refs.length, 1));
   const ttlMs = ttlDays * DAY_MS;
   const categorize = (intent: string): string => detectTaskContext(intent).type;
-  const rankWith = (engine: EngineName, weights?: HybridWeights) => (intent: string, usage: RankOptions['usage'], time: number) =>
-    rankTools(index, intent, { engine, k: depth, usage, now: time, patterns, ...(weights ? { weights } : {}) }).results.map((r) => r.id);
-  const engines = (['hybrid', 'keyword', 'bm25', ...(vectors ? ['semantic' as const] : [])] as EngineName[]).map((engine) => ({ engine, rank: rankWith(engine) }));
+  const rankWith =
+    (engine: EngineName, weights?: HybridWeights) => (intent: string, usage: RankOptions['usage'], time: number) =>
+      rankTools(index, intent, {
+        engine,
+        k: depth,
+        usage,
+        now: time,
+        patterns,
+        ...(weights ? { weights } : {}),
+      }).results.map((r) => r.id);
+  const engines = (['hybrid', 'keyword', 'bm25', ...(vectors ? ['semantic' as const] : [])] as EngineName[]).map(
+    (engine) => ({ engine, rank: rankWith(engine) }),
+  );
   // Per-server figures use the server each call resolved to: server names may hold dots ("acme.docs").
-  const serverById = new Map(set.cases.flatMap((c) => c.calls.flatMap((call) => (call.server === undefined ? [] : [[call.id, call.server] as const]))));
+  const serverById = new Map(
+    set.cases.flatMap((c) =>
+      c.calls.flatMap((call) => (call.server === undefined ? [] : [[call.id, call.server] as const])),
+    ),
+  );
   const serverOf = (id: string): string => serverById.get(id) ?? id.split('.')[0]!;
   const metrics = replayCases(set.cases, { engines, categorize, ttlMs, topDepth: k, serverOf });
 
@@ -123,7 +151,9 @@ export async function runReplayCommand(ctx: CommandContext, args: string[], opts
     unknownTools: set.unknownTools,
     unknownCalls: set.unknownCalls,
     tools: refs.length,
-    engines: [...metrics.engines].sort((a, b) => ENGINE_ORDER.indexOf(a.engine as EngineName) - ENGINE_ORDER.indexOf(b.engine as EngineName)),
+    engines: [...metrics.engines].sort(
+      (a, b) => ENGINE_ORDER.indexOf(a.engine as EngineName) - ENGINE_ORDER.indexOf(b.engine as EngineName),
+    ),
     tokens: compareTokens(metrics.topIds, k, tokensOf),
     misses: metrics.misses,
   };
@@ -140,13 +170,19 @@ export async function runReplayCommand(ctx: CommandContext, args: string[], opts
       ttlMs,
       makeEvaluator: (items) => createHybridEvaluator(index, items),
     });
-    if (tuned.folds.length === 0) warn('cross-validation needs cases from at least two sessions; held-out MRR is not measured');
-    const after = replayCases(set.cases, { engines: [{ engine: 'hybrid', rank: rankWith('hybrid', tuned.weights) }], categorize, ttlMs }).engines[0]!;
+    if (tuned.folds.length === 0)
+      warn('cross-validation needs cases from at least two sessions; held-out MRR is not measured');
+    const after = replayCases(set.cases, {
+      engines: [{ engine: 'hybrid', rank: rankWith('hybrid', tuned.weights) }],
+      categorize,
+      ttlMs,
+    }).engines[0]!;
     result.tuned = { ...tuned, seed, hybrid: { recallAt: after.recallAt, mrr: after.mrr } };
     if (opts.write) result.tuned.written = await writeWeights(join(io.cwd, 'mcp-smart.config.json'), tuned.weights);
   }
 
-  if (opts.learn) result.learned = await learn(ctx, optionalString(opts.store), set.cases, { now, ttlDays, categorize });
+  if (opts.learn)
+    result.learned = await learn(ctx, optionalString(opts.store), set.cases, { now, ttlDays, categorize });
 
   let exitCode = serverFailureCode(servers);
   if (minRecall !== undefined) {
@@ -157,9 +193,6 @@ export async function runReplayCommand(ctx: CommandContext, args: string[], opts
   io.stdout(renderReplay(result, { format: global.format, chalk: ctx.chalk }));
   return { result, exitCode };
 }
-
-
-
 
 /** Learns the cases into the store, skipping cases of sessions it has already learned. */
 async function learn(
@@ -185,7 +218,10 @@ async function learn(
       already = cases.length - fresh;
       const sessions = { ...d.sessions };
       for (const [id, n] of seen) sessions[id] = Math.max(n, sessions[id] ?? 0);
-      const tools = mergeUsage({ tools: d.tools }, learnFromCases({ tools: {} }, newCases, opts.categorize, opts.now)).tools;
+      const tools = mergeUsage(
+        { tools: d.tools },
+        learnFromCases({ tools: {} }, newCases, opts.categorize, opts.now),
+      ).tools;
       before = Object.keys(tools).length;
       return { ...d, tools, sessions };
     },
@@ -195,7 +231,9 @@ async function learn(
   const kept = Object.keys(doc.tools).length;
   const expired = before - kept;
   if (expired > 0) {
-    ctx.io.stderr(`warning: ${expired} tool(s) last used more than ${opts.ttlDays} days ago were not kept in the usage store (--ttl-days 0 keeps everything)\n`);
+    ctx.io.stderr(
+      `warning: ${expired} tool(s) last used more than ${opts.ttlDays} days ago were not kept in the usage store (--ttl-days 0 keeps everything)\n`,
+    );
   }
   return { store: file, cases: fresh, alreadyLearned: already, tools: kept, expired };
 }

@@ -28,7 +28,13 @@ export interface ServersResult {
 export const REDACTED = '<redacted>';
 
 function entryOf(d: ServerDefinition): ServersEntry {
-  const e: ServersEntry = { name: d.name, transport: d.transport, source: d.source, enabled: d.enabled, scope: d.scope };
+  const e: ServersEntry = {
+    name: d.name,
+    transport: d.transport,
+    source: d.source,
+    enabled: d.enabled,
+    scope: d.scope,
+  };
   if (d.autoTransport) e.autoTransport = true;
   if (d.shadowed && d.shadowed.length > 0) e.shadowed = [...d.shadowed];
   return e;
@@ -81,7 +87,11 @@ function emptyHint(result: ServersResult): string {
 }
 
 /** Hides secrets for --debug: env/header values, URL query values, and any expanded variable's value. */
-export function redactDefinition(d: ServerDefinition, env: Record<string, string | undefined>, vars: readonly string[]): Record<string, unknown> {
+export function redactDefinition(
+  d: ServerDefinition,
+  env: Record<string, string | undefined>,
+  vars: readonly string[],
+): Record<string, unknown> {
   const values = vars
     .map((v) => ({ v, value: env[v] }))
     .filter((x): x is { v: string; value: string } => typeof x.value === 'string' && x.value.length >= 3)
@@ -89,7 +99,13 @@ export function redactDefinition(d: ServerDefinition, env: Record<string, string
   const scrub = (s: string): string => values.reduce((acc, { v, value }) => acc.split(value).join(`\${${v}}`), s);
   const redactMap = (m: Record<string, string>): Record<string, string> =>
     Object.fromEntries(Object.keys(m).map((k) => [k, REDACTED]));
-  const out: Record<string, unknown> = { name: d.name, transport: d.transport, enabled: d.enabled, source: d.source, scope: d.scope };
+  const out: Record<string, unknown> = {
+    name: d.name,
+    transport: d.transport,
+    enabled: d.enabled,
+    source: d.source,
+    scope: d.scope,
+  };
   if (d.command !== undefined) out.command = scrub(d.command);
   if (d.args) out.args = d.args.map(scrub);
   if (d.cwd !== undefined) out.cwd = scrub(d.cwd);
@@ -113,7 +129,11 @@ function redactUrl(url: string): string {
   }
 }
 
-function debugReport(defs: DefinitionResult, servers: ServerDefinition[], env: Record<string, string | undefined>): string {
+function debugReport(
+  defs: DefinitionResult,
+  servers: ServerDefinition[],
+  env: Record<string, string | undefined>,
+): string {
   const lines = ['Searched locations:'];
   for (const s of defs.searched) lines.push(`  ${s.found ? 'found  ' : 'missing'} ${s.file}`);
   lines.push(`Config file: ${defs.configFile ?? '(none)'}`);
@@ -139,7 +159,8 @@ export async function runServersCommand(
   if (global.server.length > 0) {
     const known = new Set(selected.map((s) => s.name));
     for (const name of global.server) {
-      if (!known.has(name)) throw new SmartError('UNKNOWN_SERVER', { name, known: [...known].sort().join(', ') || '(none)' });
+      if (!known.has(name))
+        throw new SmartError('UNKNOWN_SERVER', { name, known: [...known].sort().join(', ') || '(none)' });
     }
     selected = selected.filter((s) => global.server.includes(s.name));
   }

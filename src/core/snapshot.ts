@@ -36,7 +36,8 @@ export function parseSnapshot(doc: unknown, file: string): Snapshot {
     throw new SmartError('SNAPSHOT_INVALID', { file, reason });
   };
   if (!isObject(doc)) return fail('the top level is not an object');
-  if (doc.format !== SNAPSHOT_FORMAT) return fail(`"format" is ${JSON.stringify(doc.format)}, expected "${SNAPSHOT_FORMAT}"`);
+  if (doc.format !== SNAPSHOT_FORMAT)
+    return fail(`"format" is ${JSON.stringify(doc.format)}, expected "${SNAPSHOT_FORMAT}"`);
   if (!Array.isArray(doc.servers)) return fail('"servers" is not an array');
   doc.servers.forEach((s: unknown, i: number) => {
     if (!isObject(s)) return fail(`servers[${i}] is not an object`);
@@ -46,7 +47,8 @@ export function parseSnapshot(doc: unknown, file: string): Snapshot {
       if (!isObject(t) || typeof t.name !== 'string') fail(`servers[${i}].tools[${j}].name is missing`);
     });
     if (s.status !== 'ok' && s.status !== 'error') fail(`servers[${i}].status must be "ok" or "error"`);
-    if (s.transport !== 'stdio' && s.transport !== 'http' && s.transport !== 'sse') fail(`servers[${i}].transport must be stdio, http or sse`);
+    if (s.transport !== 'stdio' && s.transport !== 'http' && s.transport !== 'sse')
+      fail(`servers[${i}].transport must be stdio, http or sse`);
     return undefined;
   });
   return doc as unknown as Snapshot;
@@ -57,7 +59,8 @@ export async function readSnapshotFiles(files: string[], cwd: string): Promise<S
   const byName = new Map<string, ServerSnapshot>();
   for (const f of files) {
     const doc = await readJsonFile(f, cwd);
-    if (doc === undefined) throw new SmartError('FILE_NOT_FOUND', { file: f, hint: 'Create a snapshot with: mcp-smart dump -o ' + f });
+    if (doc === undefined)
+      throw new SmartError('FILE_NOT_FOUND', { file: f, hint: 'Create a snapshot with: mcp-smart dump -o ' + f });
     for (const s of parseSnapshot(doc, f).servers) byName.set(s.name, s);
   }
   return [...byName.values()];

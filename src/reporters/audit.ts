@@ -29,9 +29,29 @@ function serverSpec(r: AuditReport): TableSpec {
     formatTokens(s.instructionsTokens),
   ]);
   const t = r.totals;
-  rows.push(['TOTAL', '', t.toolCount, formatTokens(t.tokens.full), formatShare(t.tokens.full / r.window), formatTokens(t.tokens.lossless), formatTokens(t.tokens.compact), formatTokens(t.tokens.minimal), formatTokens(t.instructionsTokens)]);
+  rows.push([
+    'TOTAL',
+    '',
+    t.toolCount,
+    formatTokens(t.tokens.full),
+    formatShare(t.tokens.full / r.window),
+    formatTokens(t.tokens.lossless),
+    formatTokens(t.tokens.compact),
+    formatTokens(t.tokens.minimal),
+    formatTokens(t.instructionsTokens),
+  ]);
   return {
-    head: ['server', 'status', 'tools', 'full', `of ${formatTokens(r.window)}`, 'lossless', 'compact', 'minimal', 'instructions'],
+    head: [
+      'server',
+      'status',
+      'tools',
+      'full',
+      `of ${formatTokens(r.window)}`,
+      'lossless',
+      'compact',
+      'minimal',
+      'instructions',
+    ],
     rows,
     right: [2, 3, 4, 5, 6, 7, 8],
   };
@@ -57,13 +77,23 @@ function topSpec(r: AuditReport, n: number): TableSpec {
 function findingsSpec(r: AuditReport): TableSpec {
   return {
     head: ['severity', 'code', 'where', 'message'],
-    rows: r.findings.map((f) => [f.severity.toUpperCase(), f.code, f.tool ? `${f.server}.${f.tool}` : f.server, f.message]),
+    rows: r.findings.map((f) => [
+      f.severity.toUpperCase(),
+      f.code,
+      f.tool ? `${f.server}.${f.tool}` : f.server,
+      f.message,
+    ]),
   };
 }
 
 function levelsLine(r: AuditReport): string {
   const t = r.totals.tokens;
-  const pct = (n: number): string => (t.full === 0 ? '' : ` (${formatDelta(n - t.full, t.full).replace(/^.*\(/, '').replace(/\)$/, '')})`);
+  const pct = (n: number): string =>
+    t.full === 0
+      ? ''
+      : ` (${formatDelta(n - t.full, t.full)
+          .replace(/^.*\(/, '')
+          .replace(/\)$/, '')})`;
   return `full ${formatTokens(t.full)} · lossless ${formatTokens(t.lossless)}${pct(t.lossless)} · compact ${formatTokens(t.compact)}${pct(t.compact)} · minimal ${formatTokens(t.minimal)}${pct(t.minimal)} · meta ${formatTokens(t.meta)}${pct(t.meta)}`;
 }
 
@@ -87,18 +117,28 @@ function anthropicLine(r: AuditReport): string | undefined {
 export function renderAuditTable(r: AuditReport, opts: { top: number; chalk: ChalkInstance }): string {
   const { chalk } = opts;
   const out: string[] = [];
-  out.push(chalk.bold(`Tool context: ${formatTokens(r.totals.tokens.full)} tokens for ${r.totals.toolCount} tools on ${serversPhrase(r)} — ${formatShare(r.totals.tokens.full / r.window)} of a ${formatTokens(r.window)}-token window`));
+  out.push(
+    chalk.bold(
+      `Tool context: ${formatTokens(r.totals.tokens.full)} tokens for ${r.totals.toolCount} tools on ${serversPhrase(r)} — ${formatShare(r.totals.tokens.full / r.window)} of a ${formatTokens(r.window)}-token window`,
+    ),
+  );
   out.push(renderTable(serverSpec(r), chalk));
   out.push(`Condensing: ${levelsLine(r)}`);
   const a = anthropicLine(r);
   if (a) out.push(a);
-  if (opts.top > 0 && r.totals.toolCount > 0) out.push(chalk.bold(`Most expensive tools (top ${Math.min(opts.top, r.totals.toolCount)})`), renderTable(topSpec(r, opts.top), chalk));
+  if (opts.top > 0 && r.totals.toolCount > 0)
+    out.push(
+      chalk.bold(`Most expensive tools (top ${Math.min(opts.top, r.totals.toolCount)})`),
+      renderTable(topSpec(r, opts.top), chalk),
+    );
   out.push(chalk.bold(`Findings: ${findingCounts(r)}`));
   const paint: Record<Severity, (t: string) => string> = { error: chalk.red, warning: chalk.yellow, info: chalk.cyan };
   const width = Math.max(0, ...r.findings.map((f) => f.code.length));
   for (const f of r.findings) {
     const where = f.tool ? `${f.server}.${f.tool}` : f.server;
-    out.push(`  ${paint[f.severity](f.severity.toUpperCase().padEnd(7))} ${f.code.padEnd(width)}  ${where}: ${f.message}`);
+    out.push(
+      `  ${paint[f.severity](f.severity.toUpperCase().padEnd(7))} ${f.code.padEnd(width)}  ${where}: ${f.message}`,
+    );
   }
   out.push(chalk.dim(countingNote(r)));
   return out.join('\n') + '\n';
@@ -107,12 +147,16 @@ export function renderAuditTable(r: AuditReport, opts: { top: number; chalk: Cha
 export function renderAuditMarkdown(r: AuditReport, opts: { top: number }): string {
   const out: string[] = [];
   out.push('## MCP tool context audit', '');
-  out.push(`**${formatTokens(r.totals.tokens.full)} tokens** for ${r.totals.toolCount} tools on ${serversPhrase(r)}: ${formatShare(r.totals.tokens.full / r.window)} of a ${formatTokens(r.window)}-token window.`, '');
+  out.push(
+    `**${formatTokens(r.totals.tokens.full)} tokens** for ${r.totals.toolCount} tools on ${serversPhrase(r)}: ${formatShare(r.totals.tokens.full / r.window)} of a ${formatTokens(r.window)}-token window.`,
+    '',
+  );
   out.push(renderMarkdownTable(serverSpec(r)), '');
   out.push(`Condensing: ${levelsLine(r)}`, '');
   const a = anthropicLine(r);
   if (a) out.push(a, '');
-  if (opts.top > 0 && r.totals.toolCount > 0) out.push(`### Most expensive tools`, '', renderMarkdownTable(topSpec(r, opts.top)), '');
+  if (opts.top > 0 && r.totals.toolCount > 0)
+    out.push(`### Most expensive tools`, '', renderMarkdownTable(topSpec(r, opts.top)), '');
   out.push(`### Findings: ${findingCounts(r)}`, '');
   if (r.findings.length > 0) out.push(renderMarkdownTable(findingsSpec(r)), '');
   out.push(`_${countingNote(r)}_`);

@@ -20,20 +20,34 @@ const ACTION_TEXT: Record<string, string> = {
 function stepText(s: BudgetResult['plan'][number]): string {
   let text = ACTION_TEXT[s.action] ?? s.action;
   if (s.metaTokens !== undefined) text += `; meta-tools add ${formatTokens(s.metaTokens)}`;
-  if (s.tools && s.tools.length > 0) text += `: ${s.tools.slice(0, 5).join(', ')}${s.tools.length > 5 ? ` +${s.tools.length - 5} more` : ''}`;
+  if (s.tools && s.tools.length > 0)
+    text += `: ${s.tools.slice(0, 5).join(', ')}${s.tools.length > 5 ? ` +${s.tools.length - 5} more` : ''}`;
   return text;
 }
 
-function tables(r: BudgetResult): { servers: { head: string[]; rows: (string | number)[][]; right: number[] }; plan: { head: string[]; rows: (string | number)[][]; right: number[] } } {
+function tables(r: BudgetResult): {
+  servers: { head: string[]; rows: (string | number)[][]; right: number[] };
+  plan: { head: string[]; rows: (string | number)[][]; right: number[] };
+} {
   return {
     servers: {
       head: ['server', 'tools', 'tokens', 'share of max'],
-      rows: r.servers.map((s) => (s.status === 'error' ? [s.name, '-', 'unreachable', '-'] : [s.name, s.toolCount, formatTokens(s.tokens), formatShare(s.share)])),
+      rows: r.servers.map((s) =>
+        s.status === 'error'
+          ? [s.name, '-', 'unreachable', '-']
+          : [s.name, s.toolCount, formatTokens(s.tokens), formatShare(s.share)],
+      ),
       right: [1, 2, 3],
     },
     plan: {
       head: ['#', 'step', 'target', 'saves', 'after'],
-      rows: r.plan.map((s, i) => [i + 1, stepText(s), s.target === '*' ? 'all servers' : s.target, formatTokens(s.tokensSaved), formatTokens(s.after)]),
+      rows: r.plan.map((s, i) => [
+        i + 1,
+        stepText(s),
+        s.target === '*' ? 'all servers' : s.target,
+        formatTokens(s.tokensSaved),
+        formatTokens(s.after),
+      ]),
       right: [0, 3, 4],
     },
   };
@@ -41,13 +55,16 @@ function tables(r: BudgetResult): { servers: { head: string[]; rows: (string | n
 
 function headline(r: BudgetResult): string {
   const verdict = r.fits ? 'PASS' : 'OVER';
-  const near = r.nearLimit ? ` — near the limit (${formatShare(r.used / Math.max(1, r.limit))} of it used; reserve threshold 80%)` : '';
+  const near = r.nearLimit
+    ? ` — near the limit (${formatShare(r.used / Math.max(1, r.limit))} of it used; reserve threshold 80%)`
+    : '';
   return `${verdict}: tool context uses ${formatTokens(r.used)} of ${formatTokens(r.limit)} tokens allowed (${formatShare(r.share)} of ${formatTokens(r.max)}; ${r.encoding})${near}`;
 }
 
 function planLine(r: BudgetResult): string {
   if (r.plan.length === 0) return '';
-  if (r.planFits) return `With this plan: ${formatTokens(r.final)} tokens (saves ${formatTokens(r.used - r.final)}), fits.`;
+  if (r.planFits)
+    return `With this plan: ${formatTokens(r.final)} tokens (saves ${formatTokens(r.used - r.final)}), fits.`;
   return `Nothing fits: with every step the tool context still needs ${formatTokens(r.final)} tokens (limit ${formatTokens(r.limit)}).`;
 }
 
@@ -56,8 +73,15 @@ export function renderBudget(r: BudgetResult, opts: RenderOptions): string {
   if (opts.format === 'json') return renderJson('budget', r);
   const t = tables(r);
   if (opts.format === 'markdown') {
-    const parts = [`### mcp-smart budget: ${r.fits ? 'PASS' : 'OVER'}`, '', headline(r), '', renderMarkdownTable(t.servers)];
-    if (r.plan.length > 0) parts.push('', '**Plan that fits, least harm first**', '', renderMarkdownTable(t.plan), '', planLine(r));
+    const parts = [
+      `### mcp-smart budget: ${r.fits ? 'PASS' : 'OVER'}`,
+      '',
+      headline(r),
+      '',
+      renderMarkdownTable(t.servers),
+    ];
+    if (r.plan.length > 0)
+      parts.push('', '**Plan that fits, least harm first**', '', renderMarkdownTable(t.plan), '', planLine(r));
     if (r.output) parts.push('', `Definitions written to \`${r.output}\`.`);
     return parts.join('\n') + '\n';
   }
@@ -65,7 +89,11 @@ export function renderBudget(r: BudgetResult, opts: RenderOptions): string {
   const head = r.fits ? c.green(headline(r)) : c.red(headline(r));
   const parts = [head, renderTable(t.servers, c)];
   if (r.plan.length > 0) {
-    parts.push(r.intent ? `Plan for intent "${r.intent.text}" (top ${r.intent.k} keep full schemas):` : 'Plan that fits, least harm first:');
+    parts.push(
+      r.intent
+        ? `Plan for intent "${r.intent.text}" (top ${r.intent.k} keep full schemas):`
+        : 'Plan that fits, least harm first:',
+    );
     parts.push(renderTable(t.plan, c), planLine(r));
   }
   if (r.output) parts.push(`Definitions written to ${r.output}`);

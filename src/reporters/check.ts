@@ -12,7 +12,9 @@ export interface RenderOptions {
 const MAX_ROWS = 50;
 
 function changesTable(r: CheckResult): TableSpec {
-  const rows = r.changes.slice(0, MAX_ROWS).map((c) => [c.id, c.kind, formatTokens(c.before), formatTokens(c.after), formatDelta(c.delta, c.before)]);
+  const rows = r.changes
+    .slice(0, MAX_ROWS)
+    .map((c) => [c.id, c.kind, formatTokens(c.before), formatTokens(c.after), formatDelta(c.delta, c.before)]);
   if (r.changes.length > MAX_ROWS) rows.push([`… ${r.changes.length - MAX_ROWS} more`, '', '', '', '']);
   return { head: ['tool', 'change', 'before', 'after', 'delta'], rows, right: [2, 3, 4] };
 }
@@ -53,9 +55,15 @@ const escapeProp = (s: string): string => escapeData(s).replace(/:/g, '%3A').rep
 /** GitHub workflow commands: one ::error per failure, one ::warning per grown or changed tool. */
 export function renderGithub(r: CheckResult): string {
   const file = escapeProp(r.baseline);
-  const lines = r.failures.map((f) => `::error file=${file},title=mcp-smart ${escapeProp(f.code)}::${escapeData(f.message)}`);
-  for (const w of r.warnings.slice(0, MAX_ROWS)) lines.push(`::warning file=${file},title=mcp-smart ${escapeProp(w.code)}::${escapeData(w.message)}`);
-  for (const u of r.unavailable) lines.push(`::warning title=mcp-smart server unreachable::${escapeData(`${u} could not be reached; left out of the check`)}`);
+  const lines = r.failures.map(
+    (f) => `::error file=${file},title=mcp-smart ${escapeProp(f.code)}::${escapeData(f.message)}`,
+  );
+  for (const w of r.warnings.slice(0, MAX_ROWS))
+    lines.push(`::warning file=${file},title=mcp-smart ${escapeProp(w.code)}::${escapeData(w.message)}`);
+  for (const u of r.unavailable)
+    lines.push(
+      `::warning title=mcp-smart server unreachable::${escapeData(`${u} could not be reached; left out of the check`)}`,
+    );
   lines.push(headline(r));
   const rl = retrievalLine(r);
   if (rl) lines.push(rl);

@@ -12,17 +12,33 @@ export interface CondenseOutput {
   servers: { name: string; tokens: { before: number; after: number }; tools: ToolSnapshot[] }[];
 }
 
-export function renderCondenseSummary(r: CondenseOutput, opts: { format: 'table' | 'markdown'; chalk: ChalkInstance; output?: string }): string {
+export function renderCondenseSummary(
+  r: CondenseOutput,
+  opts: { format: 'table' | 'markdown'; chalk: ChalkInstance; output?: string },
+): string {
   const spec: TableSpec = {
     head: ['server', 'tools', 'before', 'after', 'change'],
     rows: [
-      ...r.servers.map((s) => [s.name, s.tools.length, formatTokens(s.tokens.before), formatTokens(s.tokens.after), formatDelta(s.tokens.after - s.tokens.before, s.tokens.before)]),
-      ['TOTAL', r.servers.reduce((n, s) => n + s.tools.length, 0), formatTokens(r.before.tokens), formatTokens(r.after.tokens), formatDelta(r.after.tokens - r.before.tokens, r.before.tokens)],
+      ...r.servers.map((s) => [
+        s.name,
+        s.tools.length,
+        formatTokens(s.tokens.before),
+        formatTokens(s.tokens.after),
+        formatDelta(s.tokens.after - s.tokens.before, s.tokens.before),
+      ]),
+      [
+        'TOTAL',
+        r.servers.reduce((n, s) => n + s.tools.length, 0),
+        formatTokens(r.before.tokens),
+        formatTokens(r.after.tokens),
+        formatDelta(r.after.tokens - r.before.tokens, r.before.tokens),
+      ],
     ],
     right: [1, 2, 3, 4],
   };
   const title = `Condensed to level "${r.level}" (${r.encoding}, ${r.render} rendering): ${formatTokens(r.before.tokens)} → ${formatTokens(r.after.tokens)} tokens`;
   const wrote = opts.output ? `Wrote ${opts.output}` : undefined;
-  if (opts.format === 'markdown') return [`## ${title}`, '', renderMarkdownTable(spec), ...(wrote ? ['', wrote] : [])].join('\n') + '\n';
+  if (opts.format === 'markdown')
+    return [`## ${title}`, '', renderMarkdownTable(spec), ...(wrote ? ['', wrote] : [])].join('\n') + '\n';
   return [opts.chalk.bold(title), renderTable(spec, opts.chalk), ...(wrote ? [wrote] : [])].join('\n') + '\n';
 }

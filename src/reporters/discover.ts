@@ -16,7 +16,12 @@ const score = (v: number): string => v.toFixed(3);
 function why(r: DiscoverRanking['results'][number], explain: boolean): string {
   const parts: string[] = [];
   if (r.pinned) parts.push('pinned');
-  if (explain && r.reasons) parts.push(Object.entries(r.reasons).map(([k, v]) => `${k} ${score(v)}`).join(' + '));
+  if (explain && r.reasons)
+    parts.push(
+      Object.entries(r.reasons)
+        .map(([k, v]) => `${k} ${score(v)}`)
+        .join(' + '),
+    );
   else if (r.matched && r.matched.length > 0) parts.push(`matched: ${r.matched.join(', ')}`);
   return parts.join('; ');
 }
@@ -38,7 +43,11 @@ function headline(r: DiscoverRanking): string {
 function evaluationTable(r: DiscoverEvaluation): TableSpec {
   return {
     head: ['metric', 'value'],
-    rows: [...Object.entries(r.recallAt).map(([k, v]) => [`Recall@${k}`, score(v)]), ['MRR', score(r.mrr)], ['nDCG@10', score(r.ndcg10)]],
+    rows: [
+      ...Object.entries(r.recallAt).map(([k, v]) => [`Recall@${k}`, score(v)]),
+      ['MRR', score(r.mrr)],
+      ['nDCG@10', score(r.ndcg10)],
+    ],
     right: [1],
   };
 }
@@ -46,7 +55,15 @@ function evaluationTable(r: DiscoverEvaluation): TableSpec {
 export function renderDiscover(r: DiscoverResult, opts: DiscoverRenderOptions): string {
   if (opts.format === 'json') {
     if (r.kind === 'evaluation') {
-      return renderJson('discover', { queries: r.queries, engine: r.engine, k: r.k, cases: r.cases, recallAt: r.recallAt, mrr: r.mrr, ndcg10: r.ndcg10 });
+      return renderJson('discover', {
+        queries: r.queries,
+        engine: r.engine,
+        k: r.k,
+        cases: r.cases,
+        recallAt: r.recallAt,
+        mrr: r.mrr,
+        ndcg10: r.ndcg10,
+      });
     }
     return renderJson('discover', {
       intent: r.intent,
@@ -66,9 +83,13 @@ export function renderDiscover(r: DiscoverResult, opts: DiscoverRenderOptions): 
   const markdown = opts.format === 'markdown' || opts.format === 'github';
   if (r.kind === 'evaluation') {
     const head = `${r.engine} on ${r.cases} labelled intents from ${r.queries}`;
-    return markdown ? `${head}\n\n${renderMarkdownTable(evaluationTable(r))}\n` : `${head}\n${renderTable(evaluationTable(r), opts.chalk)}\n`;
+    return markdown
+      ? `${head}\n\n${renderMarkdownTable(evaluationTable(r))}\n`
+      : `${head}\n${renderTable(evaluationTable(r), opts.chalk)}\n`;
   }
   if (r.results.length === 0) return `${headline(r)}\nNo tools to rank.\n`;
   const spec = rankingTable(r, opts.explain);
-  return markdown ? `${headline(r)}\n\n${renderMarkdownTable(spec)}\n` : `${headline(r)}\n${renderTable(spec, opts.chalk)}\n`;
+  return markdown
+    ? `${headline(r)}\n\n${renderMarkdownTable(spec)}\n`
+    : `${headline(r)}\n${renderTable(spec, opts.chalk)}\n`;
 }

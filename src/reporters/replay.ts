@@ -36,7 +36,13 @@ export function replayJsonBody(r: ReplayResult): object {
 function enginesTable(r: ReplayResult): TableSpec {
   return {
     head: ['engine', 'Recall@1', 'Recall@3', 'Recall@5', 'MRR'],
-    rows: r.engines.map((e) => [e.engine, pct(e.recallAt['1'] ?? 0), pct(e.recallAt['3'] ?? 0), pct(e.recallAt['5'] ?? 0), num(e.mrr)]),
+    rows: r.engines.map((e) => [
+      e.engine,
+      pct(e.recallAt['1'] ?? 0),
+      pct(e.recallAt['3'] ?? 0),
+      pct(e.recallAt['5'] ?? 0),
+      num(e.mrr),
+    ]),
     right: [1, 2, 3, 4],
   };
 }
@@ -46,7 +52,13 @@ function serversTable(r: ReplayResult): TableSpec | undefined {
   if (!hybrid || hybrid.perServer.length === 0) return undefined;
   return {
     head: ['server (hybrid)', 'expected', 'Recall@1', 'Recall@5', 'MRR'],
-    rows: hybrid.perServer.map((s) => [s.server, s.expected, pct(s.recallAt['1'] ?? 0), pct(s.recallAt['5'] ?? 0), num(s.mrr)]),
+    rows: hybrid.perServer.map((s) => [
+      s.server,
+      s.expected,
+      pct(s.recallAt['1'] ?? 0),
+      pct(s.recallAt['5'] ?? 0),
+      num(s.mrr),
+    ]),
     right: [1, 2, 3, 4],
   };
 }
@@ -56,22 +68,41 @@ function lines(r: ReplayResult, chalk: ChalkInstance): { intro: string[]; outro:
     `Replayed ${r.cases} case(s) from ${r.sessions} session(s) in ${r.files.length} file(s) against ${r.tools} tool(s).` +
       (r.problems.length > 0 ? ` ${r.problems.length} malformed line(s)/block(s) skipped.` : ''),
   ];
-  if (r.unknownTools.length > 0) intro.push(`${r.unknownCalls} call(s) to ${r.unknownTools.length} tool(s) not loaded (scored as misses): ${r.unknownTools.join(', ')}`);
+  if (r.unknownTools.length > 0)
+    intro.push(
+      `${r.unknownCalls} call(s) to ${r.unknownTools.length} tool(s) not loaded (scored as misses): ${r.unknownTools.join(', ')}`,
+    );
   const outro: string[] = [];
   const t = r.tokens;
-  outro.push(`Tokens: top ${t.k} tools ${formatTokens(t.topK)} on average vs all tools ${formatTokens(t.all)} (${pct(t.saved)} saved).`);
+  outro.push(
+    `Tokens: top ${t.k} tools ${formatTokens(t.topK)} on average vs all tools ${formatTokens(t.all)} (${pct(t.saved)} saved).`,
+  );
   if (r.tuned) {
     const u = r.tuned;
     const g = u.heldOutGain;
     const gain = g ? `; gain ${signed(g.mean)}, 95 % interval ${signed(g.low)} to ${signed(g.high)}` : '';
-    const cv = u.folds.length > 0 ? `held-out MRR ${num(u.heldOutMrr)} vs ${num(u.baselineHeldOutMrr)} before (${u.folds.length}-fold by session${gain}), train MRR ${num(u.trainMrr)}` : `train MRR ${num(u.trainMrr)} (too few sessions to cross-validate)`;
-    outro.push(`Tuned: ${cv}; hybrid Recall@5 ${pct(u.hybrid.recallAt['5'] ?? 0)}, MRR ${num(u.hybrid.mrr)} with the tuned weights.`);
-    if (g && g.low <= 0) outro.push(chalk.yellow('The interval reaches 0: on these sessions the tuned weights are not clearly better than the current ones.'));
-    outro.push(u.written ? `Weights written to ${u.written}.` : 'Pass --write to store the weights in mcp-smart.config.json.');
+    const cv =
+      u.folds.length > 0
+        ? `held-out MRR ${num(u.heldOutMrr)} vs ${num(u.baselineHeldOutMrr)} before (${u.folds.length}-fold by session${gain}), train MRR ${num(u.trainMrr)}`
+        : `train MRR ${num(u.trainMrr)} (too few sessions to cross-validate)`;
+    outro.push(
+      `Tuned: ${cv}; hybrid Recall@5 ${pct(u.hybrid.recallAt['5'] ?? 0)}, MRR ${num(u.hybrid.mrr)} with the tuned weights.`,
+    );
+    if (g && g.low <= 0)
+      outro.push(
+        chalk.yellow(
+          'The interval reaches 0: on these sessions the tuned weights are not clearly better than the current ones.',
+        ),
+      );
+    outro.push(
+      u.written ? `Weights written to ${u.written}.` : 'Pass --write to store the weights in mcp-smart.config.json.',
+    );
   }
   if (r.learned) {
     const l = r.learned;
-    outro.push(`Learned ${l.cases} case(s) into ${l.store} (${l.alreadyLearned} already learned); it now holds ${l.tools} tool(s).`);
+    outro.push(
+      `Learned ${l.cases} case(s) into ${l.store} (${l.alreadyLearned} already learned); it now holds ${l.tools} tool(s).`,
+    );
   }
   if (r.minRecall) {
     const m = r.minRecall;
@@ -86,7 +117,23 @@ export function renderReplay(r: ReplayResult, opts: ReplayRenderOptions): string
   const { intro, outro } = lines(r, opts.chalk);
   const servers = serversTable(r);
   if (opts.format === 'markdown') {
-    return [...intro, '', renderMarkdownTable(enginesTable(r)), ...(servers ? ['', renderMarkdownTable(servers)] : []), '', ...outro].join('\n') + '\n';
+    return (
+      [
+        ...intro,
+        '',
+        renderMarkdownTable(enginesTable(r)),
+        ...(servers ? ['', renderMarkdownTable(servers)] : []),
+        '',
+        ...outro,
+      ].join('\n') + '\n'
+    );
   }
-  return [...intro, renderTable(enginesTable(r), opts.chalk), ...(servers ? [renderTable(servers, opts.chalk)] : []), ...outro].join('\n') + '\n';
+  return (
+    [
+      ...intro,
+      renderTable(enginesTable(r), opts.chalk),
+      ...(servers ? [renderTable(servers, opts.chalk)] : []),
+      ...outro,
+    ].join('\n') + '\n'
+  );
 }

@@ -19,14 +19,34 @@ describe('audit', () => {
     const r = await runCli(['--snapshot', snap('audit-findings'), '--json', 'audit'], box);
     expect(r.code).toBe(0);
     const doc = JSON.parse(r.stdout);
-    expect(Object.keys(doc)).toEqual(['schemaVersion', 'command', 'encoding', 'render', 'window', 'servers', 'totals', 'findings']);
+    expect(Object.keys(doc)).toEqual([
+      'schemaVersion',
+      'command',
+      'encoding',
+      'render',
+      'window',
+      'servers',
+      'totals',
+      'findings',
+    ]);
     expect(doc.schemaVersion).toBe(1);
     expect(doc.command).toBe('audit');
     expect(doc.encoding).toBe('o200k_base');
-    expect(Object.keys(doc.servers[0])).toEqual(['name', 'status', 'toolCount', 'tokens', 'instructionsTokens', 'tools']);
+    expect(Object.keys(doc.servers[0])).toEqual([
+      'name',
+      'status',
+      'toolCount',
+      'tokens',
+      'instructionsTokens',
+      'tools',
+    ]);
     expect(Object.keys(doc.servers[0].tools[0])).toEqual(['id', 'name', 'tokens']);
     expect(doc.servers[0].tools[0].id).toBe('notes.search_notes');
-    expect(doc.totals).toEqual({ toolCount: 9, tokens: { full: 859, lossless: 792, compact: 747, minimal: 294, meta: 303 }, instructionsTokens: 12 });
+    expect(doc.totals).toEqual({
+      toolCount: 9,
+      tokens: { full: 859, lossless: 792, compact: 747, minimal: 294, meta: 303 },
+      instructionsTokens: 12,
+    });
     expect(doc.findings[0]).toEqual({
       code: 'TOOL_NAME_INVALID',
       severity: 'error',
@@ -39,7 +59,9 @@ describe('audit', () => {
 
   it('audit-findings: --fail-on warning and --fail-on error exit 1; without --fail-on exit 0', async () => {
     const box = sandbox();
-    expect((await runCli(['--snapshot', snap('audit-failed'), '-s', 'clock', 'audit', '--fail-on', 'info'], box)).code).toBe(0);
+    expect(
+      (await runCli(['--snapshot', snap('audit-failed'), '-s', 'clock', 'audit', '--fail-on', 'info'], box)).code,
+    ).toBe(0);
     expect((await runCli(['--snapshot', snap('audit-findings'), 'audit', '--fail-on', 'warning'], box)).code).toBe(1);
     expect((await runCli(['--snapshot', snap('audit-findings'), 'audit', '--fail-on', 'error'], box)).code).toBe(1);
   });
@@ -91,10 +113,15 @@ describe('audit', () => {
 
   it('--encoding cl100k_base and --render cline change the figures', async () => {
     const box = sandbox();
-    const cl = JSON.parse((await runCli(['--snapshot', snap('audit-findings'), '--encoding', 'cl100k_base', '--json', 'audit'], box)).stdout);
+    const cl = JSON.parse(
+      (await runCli(['--snapshot', snap('audit-findings'), '--encoding', 'cl100k_base', '--json', 'audit'], box))
+        .stdout,
+    );
     expect(cl.encoding).toBe('cl100k_base');
     expect(cl.totals.tokens.full).toBe(855);
-    const cline = JSON.parse((await runCli(['--snapshot', snap('audit-findings'), '--json', 'audit', '--render', 'cline'], box)).stdout);
+    const cline = JSON.parse(
+      (await runCli(['--snapshot', snap('audit-findings'), '--json', 'audit', '--render', 'cline'], box)).stdout,
+    );
     expect(cline.render).toBe('cline');
     expect(cline.totals.tokens.full).toBe(1440);
   });
@@ -102,7 +129,10 @@ describe('audit', () => {
   it('--anthropic-count without ANTHROPIC_API_KEY is a usage error naming the variable', async () => {
     const r = await runCli(['--snapshot', snap('audit-findings'), '--json', 'audit', '--anthropic-count'], sandbox());
     expect(r.code).toBe(2);
-    expect(JSON.parse(r.stdout).error).toEqual({ code: 'MISSING_API_KEY', message: expect.stringContaining('ANTHROPIC_API_KEY') });
+    expect(JSON.parse(r.stdout).error).toEqual({
+      code: 'MISSING_API_KEY',
+      message: expect.stringContaining('ANTHROPIC_API_KEY'),
+    });
   });
 
   it('a bad --window names the flag', async () => {
@@ -112,7 +142,10 @@ describe('audit', () => {
   });
 
   it('table output: shares of the window, top tools, findings, and the Claude approximation note', async () => {
-    const r = await runCli(['--snapshot', snap('audit-findings'), 'audit', '--top', '3', '--window', '1000'], sandbox());
+    const r = await runCli(
+      ['--snapshot', snap('audit-findings'), 'audit', '--top', '3', '--window', '1000'],
+      sandbox(),
+    );
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('Tool context: 859 tokens for 9 tools on 2 server(s) — 85.9% of a 1,000-token window');
     expect(r.stdout).toContain('Most expensive tools (top 3)');

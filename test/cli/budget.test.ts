@@ -41,7 +41,16 @@ describe('budget', () => {
   it('under budget: reports used, limit (10% of max) and per-server tokens and share; exit 0', async () => {
     const { code, doc } = await budget(['--max', '128000']);
     expect(code).toBe(0);
-    expect(Object.keys(doc).slice(0, 8)).toEqual(['schemaVersion', 'command', 'max', 'limit', 'used', 'fits', 'servers', 'plan']);
+    expect(Object.keys(doc).slice(0, 8)).toEqual([
+      'schemaVersion',
+      'command',
+      'max',
+      'limit',
+      'used',
+      'fits',
+      'servers',
+      'plan',
+    ]);
     expect(doc).toMatchObject({ max: 128000, limit: 12800, used: 807, fits: true, plan: [] });
     expect(doc.servers.map((s) => [s.name, s.tokens, s.share])).toEqual([
       ['files', 435, 435 / 128000],
@@ -79,7 +88,9 @@ describe('budget', () => {
   it('flags a fitting context above the 0.8 reserve threshold as near the limit', async () => {
     const r = await cli(['--snapshot', BASE, 'budget', '--max', '10000', '--limit', '1000']);
     expect(r.code).toBe(0);
-    expect(r.stdout).toContain('PASS: tool context uses 807 of 1,000 tokens allowed (10.0% of 10,000; o200k_base) — near the limit (80.7% of it used');
+    expect(r.stdout).toContain(
+      'PASS: tool context uses 807 of 1,000 tokens allowed (10.0% of 10,000; o200k_base) — near the limit (80.7% of it used',
+    );
   });
 
   it('says so when nothing fits', async () => {
@@ -104,7 +115,17 @@ describe('budget', () => {
   });
 
   it('a missing usage store is tolerated and reported', async () => {
-    const r = await cli(['--snapshot', BASE, 'budget', '--max', '10000', '--limit', '600', '--store', join(dir, 'none.json')]);
+    const r = await cli([
+      '--snapshot',
+      BASE,
+      'budget',
+      '--max',
+      '10000',
+      '--limit',
+      '600',
+      '--store',
+      join(dir, 'none.json'),
+    ]);
     expect(r.code).toBe(1);
     expect(r.stderr).toContain('not found');
   });
@@ -121,7 +142,11 @@ describe('budget', () => {
     const out = join(dir, 'tools.budget.json');
     const r = await cli(['--snapshot', BASE, 'budget', '--max', '10000', '--limit', '600', '--apply', '-o', out]);
     expect(r.code).toBe(1);
-    const doc = JSON.parse(await readFile(out, 'utf8')) as { before: { tokens: number }; after: { tokens: number }; servers: { name: string; tools: { name: string }[]; defers?: string[] }[] };
+    const doc = JSON.parse(await readFile(out, 'utf8')) as {
+      before: { tokens: number };
+      after: { tokens: number };
+      servers: { name: string; tools: { name: string }[]; defers?: string[] }[];
+    };
     expect(doc.before.tokens).toBe(807);
     expect(doc.after.tokens).toBe(476);
     expect(doc.servers.map((s) => s.name)).toEqual(['web', 'mcp-smart']);
@@ -129,7 +154,9 @@ describe('budget', () => {
     expect(doc.servers[1]?.defers).toEqual(['files', 'notes']);
     // The written definitions re-count to exactly the plan's final figure.
     const counter = await createTokenCounter('o200k_base');
-    const recount = doc.servers.flatMap((s) => s.tools.map((t) => countToolTokens(t as ToolSnapshot, counter, 'json', s.name))).reduce((a, b) => a + b, 0);
+    const recount = doc.servers
+      .flatMap((s) => s.tools.map((t) => countToolTokens(t as ToolSnapshot, counter, 'json', s.name)))
+      .reduce((a, b) => a + b, 0);
     expect(recount).toBe(476);
   });
 

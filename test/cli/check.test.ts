@@ -14,7 +14,8 @@ const INTENTS = fixture('snapshots', 'check-intents.jsonl');
 let dir: string;
 let home: string;
 const env = (): Record<string, string> => ({ NO_COLOR: '1', HOME: home });
-const cli = (argv: string[], extraEnv: Record<string, string> = {}) => runCli(argv, { cwd: dir, env: { ...env(), ...extraEnv } });
+const cli = (argv: string[], extraEnv: Record<string, string> = {}) =>
+  runCli(argv, { cwd: dir, env: { ...env(), ...extraEnv } });
 
 beforeEach(async () => {
   dir = await mkdtemp(join(tmpdir(), 'mcp-smart-check-'));
@@ -31,11 +32,20 @@ describe('check --update', () => {
     expect(first.code).toBe(0);
     expect(first.stdout).toContain('Baseline mcp-smart.lock.json written: 3 servers, 807 tokens (o200k_base).');
     const text = await readFile(join(dir, 'mcp-smart.lock.json'), 'utf8');
-    const doc = JSON.parse(text) as { format: string; encoding: string; servers: Record<string, { tokens: number; tools: Record<string, { tokens: number; hash: string }> }>; thresholds: object };
+    const doc = JSON.parse(text) as {
+      format: string;
+      encoding: string;
+      servers: Record<string, { tokens: number; tools: Record<string, { tokens: number; hash: string }> }>;
+      thresholds: object;
+    };
     expect(doc.format).toBe('mcp-smart/baseline@1');
     expect(doc.encoding).toBe('o200k_base');
     expect(doc.thresholds).toEqual({ maxGrowth: '5%' });
-    expect(Object.fromEntries(Object.entries(doc.servers).map(([k, v]) => [k, v.tokens]))).toEqual({ files: 435, notes: 188, web: 184 });
+    expect(Object.fromEntries(Object.entries(doc.servers).map(([k, v]) => [k, v.tokens]))).toEqual({
+      files: 435,
+      notes: 188,
+      web: 184,
+    });
     expect(doc.servers.files?.tools.read_file?.hash).toMatch(/^sha256:[0-9a-f]{64}$/);
     expect(text).not.toContain('createdAt');
     const second = await cli(['--snapshot', BASE, 'check', '--update']);
@@ -69,7 +79,14 @@ describe('check', () => {
     const r = await cli(['--snapshot', SHRUNK, 'check', '--json']);
     expect(r.code).toBe(0);
     const doc = JSON.parse(r.stdout) as Record<string, unknown>;
-    expect(Object.keys(doc).slice(0, 6)).toEqual(['schemaVersion', 'command', 'baseline', 'passed', 'totals', 'changes']);
+    expect(Object.keys(doc).slice(0, 6)).toEqual([
+      'schemaVersion',
+      'command',
+      'baseline',
+      'passed',
+      'totals',
+      'changes',
+    ]);
     expect(doc).toMatchObject({
       schemaVersion: 1,
       command: 'check',
@@ -84,7 +101,9 @@ describe('check', () => {
     expect((await cli(['--snapshot', GROWN, 'check', '--max-growth', '100'])).code).toBe(0);
     const r = await cli(['--snapshot', BASE, 'check', '--max', '800', '--json']);
     expect(r.code).toBe(1);
-    expect((JSON.parse(r.stdout) as { failures: { code: string }[] }).failures.map((f) => f.code)).toEqual(['OVER_MAX']);
+    expect((JSON.parse(r.stdout) as { failures: { code: string }[] }).failures.map((f) => f.code)).toEqual([
+      'OVER_MAX',
+    ]);
   });
 
   it('lists added tools', async () => {
@@ -99,8 +118,12 @@ describe('check', () => {
     await writeFile(summary, 'before\n');
     const r = await cli(['--snapshot', GROWN, '--format', 'github', 'check'], { GITHUB_STEP_SUMMARY: summary });
     expect(r.code).toBe(1);
-    expect(r.stdout).toMatch(/^::error file=mcp-smart\.lock\.json,title=mcp-smart TOTAL_GROWTH::tool tokens grew by 69 \(\+8\.6%25\)/m);
-    expect(r.stdout).toMatch(/^::warning file=mcp-smart\.lock\.json,title=mcp-smart TOOL_GROWTH::files\.read_file grew by 69 tokens/m);
+    expect(r.stdout).toMatch(
+      /^::error file=mcp-smart\.lock\.json,title=mcp-smart TOTAL_GROWTH::tool tokens grew by 69 \(\+8\.6%25\)/m,
+    );
+    expect(r.stdout).toMatch(
+      /^::warning file=mcp-smart\.lock\.json,title=mcp-smart TOOL_GROWTH::files\.read_file grew by 69 tokens/m,
+    );
     const md = await readFile(summary, 'utf8');
     expect(md.startsWith('before\n### mcp-smart check: ❌ FAIL')).toBe(true);
     expect(md).toContain('| files.read_file | changed | 116 | 185 | +69 (+59.5%) |');
@@ -130,15 +153,26 @@ describe('check', () => {
   it('--update with --server keeps the other servers of the baseline', async () => {
     const r = await cli(['--snapshot', GROWN, '-s', 'files', 'check', '--update']);
     expect(r.code).toBe(0);
-    const doc = JSON.parse(await readFile(join(dir, 'mcp-smart.lock.json'), 'utf8')) as { servers: Record<string, { tokens: number }> };
-    expect(Object.fromEntries(Object.entries(doc.servers).map(([k, v]) => [k, v.tokens]))).toEqual({ files: 504, notes: 188, web: 184 });
+    const doc = JSON.parse(await readFile(join(dir, 'mcp-smart.lock.json'), 'utf8')) as {
+      servers: Record<string, { tokens: number }>;
+    };
+    expect(Object.fromEntries(Object.entries(doc.servers).map(([k, v]) => [k, v.tokens]))).toEqual({
+      files: 504,
+      notes: 188,
+      web: 184,
+    });
     expect((await cli(['--snapshot', GROWN, 'check'])).code).toBe(0);
   });
 
   it('an unreachable server is left out: exit 3 when the rest passes, 1 when the rest regresses', async () => {
     const ok = await cli(['--snapshot', fixture('snapshots', 'check-unreachable.json'), 'check', '--json']);
     expect(ok.code).toBe(3);
-    expect(JSON.parse(ok.stdout)).toMatchObject({ passed: true, unavailable: ['web'], totals: { before: 623, after: 623, delta: 0 }, changes: [] });
+    expect(JSON.parse(ok.stdout)).toMatchObject({
+      passed: true,
+      unavailable: ['web'],
+      totals: { before: 623, after: 623, delta: 0 },
+      changes: [],
+    });
     const bad = await cli(['--snapshot', fixture('snapshots', 'check-grown-unreachable.json'), 'check']);
     expect(bad.code).toBe(1);
     expect(bad.stderr).toContain('server web could not be reached');
@@ -157,7 +191,18 @@ describe('check retrieval gate', () => {
   });
 
   it('prints hybrid Recall@k and passes at or above the minimum', async () => {
-    const r = await cli(['--snapshot', BASE, 'check', '--queries', INTENTS, '--min-recall', '0.8', '-k', '5', '--json']);
+    const r = await cli([
+      '--snapshot',
+      BASE,
+      'check',
+      '--queries',
+      INTENTS,
+      '--min-recall',
+      '0.8',
+      '-k',
+      '5',
+      '--json',
+    ]);
     const doc = JSON.parse(r.stdout) as { retrieval: { recall: number; k: number; cases: number; passed: boolean } };
     expect(doc.retrieval).toMatchObject({ k: 5, cases: 9, passed: true });
     expect(doc.retrieval.recall).toBe(1);
@@ -166,7 +211,10 @@ describe('check retrieval gate', () => {
 
   it('fails when recall falls below the minimum', async () => {
     const bad = join(dir, 'bad.jsonl');
-    await writeFile(bad, `${JSON.stringify({ intent: 'read a file', expected: ['files.read_file'] })}\n${JSON.stringify({ intent: 'launch the rocket', expected: ['space.launch'] })}\n`);
+    await writeFile(
+      bad,
+      `${JSON.stringify({ intent: 'read a file', expected: ['files.read_file'] })}\n${JSON.stringify({ intent: 'launch the rocket', expected: ['space.launch'] })}\n`,
+    );
     const r = await cli(['--snapshot', BASE, 'check', '--queries', bad, '--min-recall', '0.9', '-k', '5']);
     expect(r.code).toBe(1);
     expect(r.stdout).toContain('FAIL: hybrid Recall@5 0.500 (minimum 0.9)');

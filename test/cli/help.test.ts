@@ -12,7 +12,10 @@ import { REPO } from '../helpers/paths.js';
 const README = readFileSync(join(REPO, 'README.md'), 'utf8');
 const COMMANDS = ['servers', 'dump', 'audit', 'condense', 'discover', 'budget', 'check', 'replay', 'init'];
 /** [label, argv] for the program and every command. */
-const HELP_RUNS: [string, string[]][] = [['mcp-smart', ['--help']], ...COMMANDS.map((c): [string, string[]] => [c, [c, '--help']])];
+const HELP_RUNS: [string, string[]][] = [
+  ['mcp-smart', ['--help']],
+  ...COMMANDS.map((c): [string, string[]] => [c, [c, '--help']]),
+];
 
 // Commander wraps help at the terminal width when stdout is a TTY; pin it to its 80-column default and no colour.
 let savedTTY: PropertyDescriptor | undefined;
@@ -72,25 +75,31 @@ describe('--help is documented in README.md', () => {
 
   it('the global options table has one row per program option, with the help text verbatim', () => {
     const p = program();
-    const rows = p.createHelp().visibleOptions(p).map((o) => optionRow(p, o));
+    const rows = p
+      .createHelp()
+      .visibleOptions(p)
+      .map((o) => optionRow(p, o));
     const missing = rows.filter((r) => !README.includes(r));
     expect(missing).toEqual([]);
   });
 
-  it.each(COMMANDS.map((c) => [c]))('the README section of "%s" has a row per option, with the help text verbatim', (name) => {
-    const p = program();
-    const cmd = p.commands.find((c) => c.name() === name);
-    expect(cmd).toBeDefined();
-    const section = readmeSection(name);
-    expect(section).not.toBe('');
-    const help = cmd!.createHelp();
-    const rows = help
-      .visibleOptions(cmd!)
-      .filter((o) => o.long !== '--help')
-      .map((o) => optionRow(cmd!, o));
-    const missing = rows.filter((r) => !section.includes(r));
-    expect(missing).toEqual([]);
-  });
+  it.each(COMMANDS.map((c) => [c]))(
+    'the README section of "%s" has a row per option, with the help text verbatim',
+    (name) => {
+      const p = program();
+      const cmd = p.commands.find((c) => c.name() === name);
+      expect(cmd).toBeDefined();
+      const section = readmeSection(name);
+      expect(section).not.toBe('');
+      const help = cmd!.createHelp();
+      const rows = help
+        .visibleOptions(cmd!)
+        .filter((o) => o.long !== '--help')
+        .map((o) => optionRow(cmd!, o));
+      const missing = rows.filter((r) => !section.includes(r));
+      expect(missing).toEqual([]);
+    },
+  );
 });
 
 describe('help output snapshots', () => {

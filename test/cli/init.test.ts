@@ -24,8 +24,15 @@ describe('init --yes', () => {
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('Set up mcp-smart for 3 servers: files, notes, web');
     const config = JSON.parse(await readFile(join(dir, 'mcp-smart.config.json'), 'utf8')) as Record<string, unknown>;
-    expect(config).toEqual({ budget: { max: 128000, share: 0.1 }, thresholds: { maxGrowth: '3%' }, baseline: 'mcp-smart.lock.json' });
-    const lock = JSON.parse(await readFile(join(dir, 'mcp-smart.lock.json'), 'utf8')) as { thresholds: unknown; servers: Record<string, { tokens: number }> };
+    expect(config).toEqual({
+      budget: { max: 128000, share: 0.1 },
+      thresholds: { maxGrowth: '3%' },
+      baseline: 'mcp-smart.lock.json',
+    });
+    const lock = JSON.parse(await readFile(join(dir, 'mcp-smart.lock.json'), 'utf8')) as {
+      thresholds: unknown;
+      servers: Record<string, { tokens: number }>;
+    };
     expect(lock.thresholds).toEqual({ maxGrowth: '3%' });
     expect(Object.values(lock.servers).reduce((n, s) => n + s.tokens, 0)).toBe(807);
     const wf = await readFile(join(dir, '.github', 'workflows', 'mcp-smart.yml'), 'utf8');
@@ -57,7 +64,11 @@ describe('init --yes', () => {
   it('--servers picks a subset; the baseline and the check command follow it', async () => {
     const r = await cli(['--snapshot', BASE, 'init', '--yes', '--servers', 'files,web', '--json']);
     expect(r.code).toBe(0);
-    const doc = JSON.parse(r.stdout) as { servers: string[]; checkCommand: string; files: { path: string; written: boolean }[] };
+    const doc = JSON.parse(r.stdout) as {
+      servers: string[];
+      checkCommand: string;
+      files: { path: string; written: boolean }[];
+    };
     expect(doc.servers).toEqual(['files', 'web']);
     expect(doc.checkCommand).toMatch(/check-base\.json -s files -s web check$/);
     expect(doc.files.map((f) => [f.path, f.written])).toEqual([

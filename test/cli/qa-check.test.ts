@@ -21,7 +21,9 @@ describe('check --update with an unreachable server', () => {
     expect((await cli(['--snapshot', fixture('snapshots', 'check-base.json'), 'check', '--update'])).code).toBe(0);
     const r = await cli(['--json', '--snapshot', fixture('snapshots', 'check-unreachable.json'), 'check', '--update']);
     expect(r.code).toBe(3);
-    const lock = JSON.parse(await readFile(join(dir, 'mcp-smart.lock.json'), 'utf8')) as { servers: Record<string, { tokens: number }> };
+    const lock = JSON.parse(await readFile(join(dir, 'mcp-smart.lock.json'), 'utf8')) as {
+      servers: Record<string, { tokens: number }>;
+    };
     const total = Object.values(lock.servers).reduce((n, s) => n + s.tokens, 0);
     expect(total).toBe(807);
     expect(JSON.parse(r.stdout)).toMatchObject({ updated: { written: false, servers: 3, tokens: 807 } });

@@ -9,13 +9,17 @@ describe('audit headline with an unreachable server', () => {
   it('table: counts only the servers that answered and says how many failed', async () => {
     const r = await runCli(['--snapshot', FAILED, 'audit']);
     expect(r.code).toBe(3);
-    expect(r.stdout).toContain('Tool context: 121 tokens for 2 tools on 1 of 2 servers (1 failed) — 0.1% of a 200,000-token window');
+    expect(r.stdout).toContain(
+      'Tool context: 121 tokens for 2 tools on 1 of 2 servers (1 failed) — 0.1% of a 200,000-token window',
+    );
   });
 
   it('markdown: the same wording', async () => {
     const r = await runCli(['--snapshot', FAILED, 'audit', '--format', 'markdown']);
     expect(r.code).toBe(3);
-    expect(r.stdout).toContain('**121 tokens** for 2 tools on 1 of 2 servers (1 failed): 0.1% of a 200,000-token window.');
+    expect(r.stdout).toContain(
+      '**121 tokens** for 2 tools on 1 of 2 servers (1 failed): 0.1% of a 200,000-token window.',
+    );
   });
 });
 

@@ -14,8 +14,18 @@ const BOM = '\uFEFF';
 let dir: string;
 let home: string;
 const cli = (argv: string[], extraEnv: Record<string, string> = {}) =>
-  runCli(argv, { cwd: dir, env: { NO_COLOR: '1', HOME: home, MCP_SMART_CACHE_DIR: join(home, 'cache'), MCP_SMART_DATA_DIR: join(home, 'data'), ...extraEnv } });
-const jsonError = (stdout: string): { code: string; message: string } => (JSON.parse(stdout) as { error: { code: string; message: string } }).error;
+  runCli(argv, {
+    cwd: dir,
+    env: {
+      NO_COLOR: '1',
+      HOME: home,
+      MCP_SMART_CACHE_DIR: join(home, 'cache'),
+      MCP_SMART_DATA_DIR: join(home, 'data'),
+      ...extraEnv,
+    },
+  });
+const jsonError = (stdout: string): { code: string; message: string } =>
+  (JSON.parse(stdout) as { error: { code: string; message: string } }).error;
 
 beforeEach(async () => {
   dir = await mkdtemp(join(tmpdir(), 'mcp-smart-qa-'));
@@ -47,10 +57,23 @@ describe('files saved with a UTF-8 byte-order mark (Windows editors) are read', 
     const lock = join(dir, 'mcp-smart.lock.json');
     await writeFile(lock, BOM + (await readFile(lock, 'utf8')));
     await writeFile(join(dir, 'intents.jsonl'), BOM + (await readFile(INTENTS, 'utf8')));
-    const r = await cli(['--json', '--snapshot', CHECK_BASE, 'check', '--queries', 'intents.jsonl', '--min-recall', '0']);
+    const r = await cli([
+      '--json',
+      '--snapshot',
+      CHECK_BASE,
+      'check',
+      '--queries',
+      'intents.jsonl',
+      '--min-recall',
+      '0',
+    ]);
     expect(r.stdout).not.toContain('"error"');
     expect(r.code).toBe(0);
-    expect(JSON.parse(r.stdout)).toMatchObject({ command: 'check', passed: true, totals: { before: 807, after: 807, delta: 0 } });
+    expect(JSON.parse(r.stdout)).toMatchObject({
+      command: 'check',
+      passed: true,
+      totals: { before: 807, after: 807, delta: 0 },
+    });
   });
 
   it('a snapshot with a BOM', async () => {

@@ -12,11 +12,14 @@ const TINY = cmd(fixture('servers', 'catalog-server.mjs'), fixture('servers', 'c
 describe('dump progress', () => {
   const run = (stderrIsTTY: boolean, ...extra: string[]) => {
     const cwd = mkdtempSync(join(tmpdir(), 'mcp-smart-qa2-dump-'));
-    return runCli(['--no-cache', '--timeout', '20000', ...extra, 'dump', '--stdio', TINY, '--name', 'tiny', '-o', 'snap.json'], {
-      cwd,
-      env: { NO_COLOR: '1', HOME: cwd, MCP_SMART_CACHE_DIR: join(cwd, 'cache') },
-      stderrIsTTY,
-    });
+    return runCli(
+      ['--no-cache', '--timeout', '20000', ...extra, 'dump', '--stdio', TINY, '--name', 'tiny', '-o', 'snap.json'],
+      {
+        cwd,
+        env: { NO_COLOR: '1', HOME: cwd, MCP_SMART_CACHE_DIR: join(cwd, 'cache') },
+        stderrIsTTY,
+      },
+    );
   };
 
   it('is drawn on a TTY and cleared before the summary', async () => {

@@ -9,8 +9,13 @@ import { fixture } from '../helpers/paths.js';
 const SNAP = fixture('session-shapes', 'snapshot.json');
 const SHAPES = fixture('session-shapes');
 const tmp = (): string => mkdtempSync(join(tmpdir(), 'mcp-smart-qa2-replay-'));
-const env = (cwd: string): Record<string, string> => ({ NO_COLOR: '1', MCP_SMART_CACHE_DIR: join(cwd, 'cache'), MCP_SMART_DATA_DIR: join(cwd, 'data') });
-const replay = (cwd: string, ...args: string[]) => runCli(['--snapshot', SNAP, '--json', 'replay', SHAPES, ...args], { cwd, env: env(cwd) });
+const env = (cwd: string): Record<string, string> => ({
+  NO_COLOR: '1',
+  MCP_SMART_CACHE_DIR: join(cwd, 'cache'),
+  MCP_SMART_DATA_DIR: join(cwd, 'data'),
+});
+const replay = (cwd: string, ...args: string[]) =>
+  runCli(['--snapshot', SNAP, '--json', 'replay', SHAPES, ...args], { cwd, env: env(cwd) });
 
 describe('replay on real-world shapes', () => {
   it('resolves every recorded call and reports per-server figures under the real server names', async () => {
@@ -18,7 +23,14 @@ describe('replay on real-world shapes', () => {
     const r = await replay(cwd);
     expect(r.code).toBe(0);
     const doc = JSON.parse(r.stdout);
-    expect(doc).toMatchObject({ cases: 4, sessions: 2, unknownTools: [], unknownCalls: 0, turnsWithoutCalls: 0, problems: [] });
+    expect(doc).toMatchObject({
+      cases: 4,
+      sessions: 2,
+      unknownTools: [],
+      unknownCalls: 0,
+      turnsWithoutCalls: 0,
+      problems: [],
+    });
     const hybrid = doc.engines.find((e: { engine: string }) => e.engine === 'hybrid');
     expect(hybrid.perServer.map((s: { server: string; expected: number }) => [s.server, s.expected])).toEqual([
       ['acme.docs', 1],

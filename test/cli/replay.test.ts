@@ -8,8 +8,13 @@ import { fixture } from '../helpers/paths.js';
 const SNAP = fixture('snapshots', 'replay-demo.json');
 const SESSIONS = fixture('sessions');
 const tmp = (): string => mkdtempSync(join(tmpdir(), 'mcp-smart-replay-'));
-const env = (cwd: string): Record<string, string> => ({ NO_COLOR: '1', MCP_SMART_CACHE_DIR: join(cwd, 'cache'), MCP_SMART_DATA_DIR: join(cwd, 'data') });
-const replay = (cwd: string, ...args: string[]) => runCli(['--snapshot', SNAP, '--json', 'replay', SESSIONS, ...args], { cwd, env: env(cwd) });
+const env = (cwd: string): Record<string, string> => ({
+  NO_COLOR: '1',
+  MCP_SMART_CACHE_DIR: join(cwd, 'cache'),
+  MCP_SMART_DATA_DIR: join(cwd, 'data'),
+});
+const replay = (cwd: string, ...args: string[]) =>
+  runCli(['--snapshot', SNAP, '--json', 'replay', SESSIONS, ...args], { cwd, env: env(cwd) });
 
 describe('replay (fixtures/sessions against fixtures/snapshots/replay-demo.json)', () => {
   it('scores every engine, counts unknown tools and reports malformed lines on stderr', async () => {
@@ -17,7 +22,14 @@ describe('replay (fixtures/sessions against fixtures/snapshots/replay-demo.json)
     const r = await replay(cwd);
     expect(r.code).toBe(0);
     const doc = JSON.parse(r.stdout);
-    expect(doc).toMatchObject({ schemaVersion: 1, command: 'replay', sessions: 12, tools: 37, unknownTools: ['github.create_issue'], unknownCalls: 1 });
+    expect(doc).toMatchObject({
+      schemaVersion: 1,
+      command: 'replay',
+      sessions: 12,
+      tools: 37,
+      unknownTools: ['github.create_issue'],
+      unknownCalls: 1,
+    });
     expect(doc.cases).toBe(140);
     expect(doc.engines.map((e: { engine: string }) => e.engine)).toEqual(['keyword', 'bm25', 'semantic', 'hybrid']);
     for (const e of doc.engines) {
@@ -26,7 +38,13 @@ describe('replay (fixtures/sessions against fixtures/snapshots/replay-demo.json)
       expect(e.mrr).toBeGreaterThan(0);
     }
     const hybrid = doc.engines.find((e: { engine: string }) => e.engine === 'hybrid');
-    expect(hybrid.perServer.map((s: { server: string }) => s.server)).toEqual(['everything', 'filesystem', 'github', 'memory', 'sequential-thinking']);
+    expect(hybrid.perServer.map((s: { server: string }) => s.server)).toEqual([
+      'everything',
+      'filesystem',
+      'github',
+      'memory',
+      'sequential-thinking',
+    ]);
     expect(doc.tokens.k).toBe(5);
     expect(doc.tokens.all).toBeGreaterThan(doc.tokens.topK);
     expect(doc.problems).toHaveLength(6);
@@ -36,7 +54,10 @@ describe('replay (fixtures/sessions against fixtures/snapshots/replay-demo.json)
 
   it('--tune cross-validates by session, beats the defaults held out, and --write keeps other config keys', async () => {
     const cwd = tmp();
-    writeFileSync(join(cwd, 'mcp-smart.config.json'), JSON.stringify({ thresholds: { minRecall: 0.5 }, weights: { fusion: { usage: 0.3 } } }, null, 2));
+    writeFileSync(
+      join(cwd, 'mcp-smart.config.json'),
+      JSON.stringify({ thresholds: { minRecall: 0.5 }, weights: { fusion: { usage: 0.3 } } }, null, 2),
+    );
     const r = await replay(cwd, '--tune', '--write', '--folds', '4', '--seed', '2');
     expect(r.code).toBe(0);
     const doc = JSON.parse(r.stdout);
@@ -60,11 +81,19 @@ describe('replay (fixtures/sessions against fixtures/snapshots/replay-demo.json)
 
   it('--tune prints the held-out gain with its interval, and says so when the interval reaches 0', async () => {
     // Two settings; on today's fixtures the second one's interval reaches 0 (either way the message must agree).
-    for (const [folds, seed] of [['2', '2'], ['3', '3']] as const) {
+    for (const [folds, seed] of [
+      ['2', '2'],
+      ['3', '3'],
+    ] as const) {
       const cwd = tmp();
-      const r = await runCli(['--snapshot', SNAP, 'replay', SESSIONS, '--tune', '--folds', folds, '--seed', seed], { cwd, env: env(cwd) });
+      const r = await runCli(['--snapshot', SNAP, 'replay', SESSIONS, '--tune', '--folds', folds, '--seed', seed], {
+        cwd,
+        env: env(cwd),
+      });
       expect(r.code).toBe(0);
-      const m = new RegExp(`Tuned: held-out MRR (\\d\\.\\d{3}) vs (\\d\\.\\d{3}) before \\(${folds}-fold by session; gain ([+-]\\d\\.\\d{3}), 95 % interval ([+-]\\d\\.\\d{3}) to ([+-]\\d\\.\\d{3})\\)`).exec(r.stdout);
+      const m = new RegExp(
+        `Tuned: held-out MRR (\\d\\.\\d{3}) vs (\\d\\.\\d{3}) before \\(${folds}-fold by session; gain ([+-]\\d\\.\\d{3}), 95 % interval ([+-]\\d\\.\\d{3}) to ([+-]\\d\\.\\d{3})\\)`,
+      ).exec(r.stdout);
       expect(m, r.stdout).not.toBeNull();
       const [tuned, before, gain, low, high] = m!.slice(1).map(Number) as [number, number, number, number, number];
       expect(gain).toBeCloseTo(tuned - before, 2);
@@ -113,7 +142,10 @@ describe('replay (fixtures/sessions against fixtures/snapshots/replay-demo.json)
     expect(missing.code).toBe(2);
     expect(missing.stdout).toMatch(/nope/);
     writeFileSync(join(cwd, 'mcp-smart.config.json'), '{ not json');
-    const bad = await runCli(['--snapshot', SNAP, '--json', 'replay', fixture('sessions', 'intents'), '--tune', '--write'], { cwd, env: env(cwd) });
+    const bad = await runCli(
+      ['--snapshot', SNAP, '--json', 'replay', fixture('sessions', 'intents'), '--tune', '--write'],
+      { cwd, env: env(cwd) },
+    );
     expect(bad.code).toBe(2);
   });
 

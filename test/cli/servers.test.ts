@@ -21,7 +21,9 @@ describe('mcp-smart servers', () => {
     const r = await runCli(['servers'], { env: env(), cwd: PROJECT });
     expect(r.code).toBe(0);
     const row = (name: string): string => r.stdout.split('\n').find((l) => l.includes(`│ ${name} `)) ?? '';
-    expect(row('fetch')).toMatch(/│ fetch\s+│ stdio\s+│ \.mcp\.json\s+│ yes\s+│ shadows \.cursor\/mcp\.json, ~\/\.claude\.json, ~\/\.cursor\/mcp\.json/);
+    expect(row('fetch')).toMatch(
+      /│ fetch\s+│ stdio\s+│ \.mcp\.json\s+│ yes\s+│ shadows \.cursor\/mcp\.json, ~\/\.claude\.json, ~\/\.cursor\/mcp\.json/,
+    );
     expect(row('cursor-db')).toMatch(/│ stdio\s+│ \.cursor\/mcp\.json\s+│ no \(disabled\)/);
     expect(row('cursor-remote')).toContain('http (sse fallback)');
     expect(row('gemini-sse')).toMatch(/│ sse\s+│ ~\/\.gemini\/settings\.json/);
@@ -50,14 +52,20 @@ describe('mcp-smart servers', () => {
       enabled: false,
       scope: 'project',
     });
-    expect(doc.shadowings.map((s) => s.loser)).toEqual([join(PROJECT, '.cursor', 'mcp.json'), join(HOME, '.claude.json'), join(HOME, '.cursor', 'mcp.json')]);
+    expect(doc.shadowings.map((s) => s.loser)).toEqual([
+      join(PROJECT, '.cursor', 'mcp.json'),
+      join(HOME, '.claude.json'),
+      join(HOME, '.cursor', 'mcp.json'),
+    ]);
     expect(doc.searched).toHaveLength(16);
   });
 
   it('--format markdown gives a table and shadowing notes', async () => {
     const r = await runCli(['servers', '--format', 'markdown'], { env: env(), cwd: PROJECT });
     expect(r.code).toBe(0);
-    expect(r.stdout.startsWith('| name | transport | source | enabled | notes |\n| --- | --- | --- | --- | --- |\n')).toBe(true);
+    expect(
+      r.stdout.startsWith('| name | transport | source | enabled | notes |\n| --- | --- | --- | --- | --- |\n'),
+    ).toBe(true);
     expect(r.stdout).toContain('| hub-weather | stdio | mcp-settings.json | yes |  |');
     expect(r.stdout).toContain('- "fetch" in .cursor/mcp.json is shadowed by .mcp.json.');
   });
@@ -66,7 +74,9 @@ describe('mcp-smart servers', () => {
     const o = { env: { HOME: CONFIGS('home-empty'), NO_COLOR: '1' }, cwd: CONFIGS('project-empty') };
     const table = await runCli(['servers'], o);
     expect(table.code).toBe(0);
-    expect(table.stdout).toContain('No MCP servers found. Searched 16 locations (0 files present; --debug lists them).');
+    expect(table.stdout).toContain(
+      'No MCP servers found. Searched 16 locations (0 files present; --debug lists them).',
+    );
     const json = await runCli(['servers', '--json'], o);
     expect(json.code).toBe(0);
     expect((JSON.parse(json.stdout) as ServersJson).servers).toEqual([]);
@@ -83,10 +93,13 @@ describe('mcp-smart servers', () => {
   });
 
   it('ad-hoc --stdio/--url servers are listed without reading client configs', async () => {
-    const r = await runCli(['servers', '--json', '--stdio', 'node "my server.js"', '--name', 'mine', '--url', 'http://127.0.0.1:9/mcp'], {
-      env: env(),
-      cwd: PROJECT,
-    });
+    const r = await runCli(
+      ['servers', '--json', '--stdio', 'node "my server.js"', '--name', 'mine', '--url', 'http://127.0.0.1:9/mcp'],
+      {
+        env: env(),
+        cwd: PROJECT,
+      },
+    );
     expect(r.code).toBe(0);
     const doc = JSON.parse(r.stdout) as ServersJson;
     expect(doc.servers.map((s) => [s.name, s.transport, s.source, s.scope])).toEqual([
@@ -129,7 +142,10 @@ describe('config errors (exit 2, file and key path)', () => {
   });
 
   it('under --json the error is a JSON document', async () => {
-    const r = await runCli(['servers', '--json'], { env: { HOME: CONFIGS('home-empty'), NO_COLOR: '1' }, cwd: CONFIGS('bad-budget') });
+    const r = await runCli(['servers', '--json'], {
+      env: { HOME: CONFIGS('home-empty'), NO_COLOR: '1' },
+      cwd: CONFIGS('bad-budget'),
+    });
     expect(r.code).toBe(2);
     const doc = JSON.parse(r.stdout) as { schemaVersion: number; error: { code: string; message: string } };
     expect(doc.error.code).toBe('CONFIG_INVALID');

@@ -19,7 +19,20 @@ type Run = SpawnRun;
 
 /** Runs the built CLI in `dir`; kills the whole process group after TIMEOUT_MS. */
 function mcpSmart(args: string[], env: Record<string, string> = {}): Promise<Run> {
-  return spawnCli(args, { cwd: dir, env: { ...process.env, NO_COLOR: '1', HOME: dir, USERPROFILE: dir, XDG_CACHE_HOME: join(dir, '.cache'), XDG_CONFIG_HOME: join(dir, '.config'), GITHUB_STEP_SUMMARY: '', ...env }, timeoutMs: TIMEOUT_MS });
+  return spawnCli(args, {
+    cwd: dir,
+    env: {
+      ...process.env,
+      NO_COLOR: '1',
+      HOME: dir,
+      USERPROFILE: dir,
+      XDG_CACHE_HOME: join(dir, '.cache'),
+      XDG_CONFIG_HOME: join(dir, '.config'),
+      GITHUB_STEP_SUMMARY: '',
+      ...env,
+    },
+    timeoutMs: TIMEOUT_MS,
+  });
 }
 
 const built = existsSync(join(REPO, 'dist', 'cli.js'));
@@ -66,7 +79,14 @@ describe.skipIf(!built)('check (built CLI)', () => {
     await mkdir(home);
     await writeFile(
       join(home, '.claude.json'),
-      JSON.stringify({ mcpServers: { tiny: { command: process.execPath, args: [fixture('servers', 'catalog-server.mjs'), fixture('servers', 'catalogs', 'tiny.json')] } } }),
+      JSON.stringify({
+        mcpServers: {
+          tiny: {
+            command: process.execPath,
+            args: [fixture('servers', 'catalog-server.mjs'), fixture('servers', 'catalogs', 'tiny.json')],
+          },
+        },
+      }),
     );
     const init = await mcpSmart(['--no-cache', 'init', '--yes', '--github'], { HOME: home, USERPROFILE: home });
     expect(init.code).toBe(0);
@@ -85,9 +105,13 @@ describe.skipIf(!built)('check (built CLI)', () => {
     const init = await mcpSmart(['--no-cache', '--stdio', server, '--name', 'tiny', 'init', '--yes', '--github']);
     expect(init.stderr).toBe('');
     expect(init.code).toBe(0);
-    const config = JSON.parse(await readFile(join(dir, 'mcp-smart.config.json'), 'utf8')) as { servers: Record<string, { command: string; args: string[] }> };
+    const config = JSON.parse(await readFile(join(dir, 'mcp-smart.config.json'), 'utf8')) as {
+      servers: Record<string, { command: string; args: string[] }>;
+    };
     expect(config.servers.tiny?.command).toBe(process.execPath);
-    expect(await readFile(join(dir, '.github', 'workflows', 'mcp-smart.yml'), 'utf8')).toContain('npx --yes mcp-smart check --format github');
+    expect(await readFile(join(dir, '.github', 'workflows', 'mcp-smart.yml'), 'utf8')).toContain(
+      'npx --yes mcp-smart check --format github',
+    );
     const check = await mcpSmart(['--no-cache', 'check']);
     expect(check.stderr).toBe('');
     expect(check.code).toBe(0);

@@ -35,7 +35,19 @@ interface SnapshotServer {
 
 /** Runs the built CLI in a scratch folder with its own HOME and cache; kills the process group after TIMEOUT_MS. */
 function mcpSmart(args: string[], opts: { onSpawn?: (child: ChildProcess) => void } = {}): Promise<Run> {
-  return spawnCli(args, { cwd: dir, env: { ...process.env, NO_COLOR: '1', HOME: dir, USERPROFILE: dir, XDG_CONFIG_HOME: join(dir, '.config'), MCP_SMART_CACHE_DIR: cacheDir }, timeoutMs: TIMEOUT_MS, ...opts });
+  return spawnCli(args, {
+    cwd: dir,
+    env: {
+      ...process.env,
+      NO_COLOR: '1',
+      HOME: dir,
+      USERPROFILE: dir,
+      XDG_CONFIG_HOME: join(dir, '.config'),
+      MCP_SMART_CACHE_DIR: cacheDir,
+    },
+    timeoutMs: TIMEOUT_MS,
+    ...opts,
+  });
 }
 
 const servers = (run: Run): SnapshotServer[] => (JSON.parse(run.stdout) as { servers: SnapshotServer[] }).servers;
@@ -44,7 +56,6 @@ const byName = (list: SnapshotServer[], name: string): SnapshotServer => {
   if (!s) throw new Error(`no server ${name} in ${list.map((x) => x.name).join(', ')}`);
   return s;
 };
-
 
 const built = existsSync(join(REPO, 'dist', 'cli.js'));
 
@@ -65,16 +76,31 @@ const startHttpServer = (args: string[]): Promise<string> => startHttpFixture(SE
 describe.skipIf(!built)('mcp-smart dump', () => {
   it('dumps the published servers, named after serverInfo.name', async () => {
     const run = await mcpSmart([
-      'dump', '--no-cache', '--json',
-      '--stdio', cmd(published('server-everything')),
-      '--stdio', cmd(published('server-sequential-thinking')),
-      '--stdio', cmd(published('server-memory')), '--name', 'memory',
-      '--stdio', cmd(published('server-filesystem'), dir), '--name', 'files',
+      'dump',
+      '--no-cache',
+      '--json',
+      '--stdio',
+      cmd(published('server-everything')),
+      '--stdio',
+      cmd(published('server-sequential-thinking')),
+      '--stdio',
+      cmd(published('server-memory')),
+      '--name',
+      'memory',
+      '--stdio',
+      cmd(published('server-filesystem'), dir),
+      '--name',
+      'files',
     ]);
     expect(run.code, run.stderr).toBe(0);
     const list = servers(run);
     expect(list.map((s) => s.status)).toEqual(['ok', 'ok', 'ok', 'ok']);
-    expect(list.map((s) => s.name)).toEqual(['mcp-servers/everything', 'sequential-thinking-server', 'memory', 'files']);
+    expect(list.map((s) => s.name)).toEqual([
+      'mcp-servers/everything',
+      'sequential-thinking-server',
+      'memory',
+      'files',
+    ]);
     expect(byName(list, 'sequential-thinking-server').tools.map((t) => t.name)).toEqual(['sequentialthinking']);
     expect(byName(list, 'files').tools.map((t) => t.name)).toContain('list_directory');
     expect(JSON.parse(run.stdout).format).toBe('mcp-smart/snapshot@1');
@@ -87,14 +113,47 @@ describe.skipIf(!built)('mcp-smart dump', () => {
   // and the phase then names them too ("during prompts/list, …, tools/list").
   const cases: [string, string, string, string | RegExp][] = [
     ['not-installed', 'mcp-smart-no-such-binary', 'CONNECT_NOT_FOUND', 'command not found: mcp-smart-no-such-binary'],
-    ['crash-on-start', cmd(bad('crash-on-start')), 'CONNECT_EXITED', 'exited with code 1 during initialize — last stderr line: Error: FIXTURE_API_URL is not set'],
+    [
+      'crash-on-start',
+      cmd(bad('crash-on-start')),
+      'CONNECT_EXITED',
+      'exited with code 1 during initialize — last stderr line: Error: FIXTURE_API_URL is not set',
+    ],
     ['hang', cmd(bad('hang')), 'CONNECT_TIMEOUT', 'did not answer initialize within 2000 ms; raise --timeout'],
-    ['crash-mid-list', cmd(bad('crash-mid-list')), 'CONNECT_EXITED', /exited with code 70 during (?:[\w/]+, )*tools\/list(?:, [\w/]+)* — /],
-    ['malformed-tools', cmd(bad('malformed-tools')), 'CONNECT_MALFORMED_TOOLS', 'tools/list returned 3 malformed tool entries'],
-    ['endless-cursor', cmd(bad('endless-cursor')), 'CONNECT_PAGINATION', 'tools/list did not end: still a next page after the limit of 1000'],
+    [
+      'crash-mid-list',
+      cmd(bad('crash-mid-list')),
+      'CONNECT_EXITED',
+      /exited with code 70 during (?:[\w/]+, )*tools\/list(?:, [\w/]+)* — /,
+    ],
+    [
+      'malformed-tools',
+      cmd(bad('malformed-tools')),
+      'CONNECT_MALFORMED_TOOLS',
+      'tools/list returned 3 malformed tool entries',
+    ],
+    [
+      'endless-cursor',
+      cmd(bad('endless-cursor')),
+      'CONNECT_PAGINATION',
+      'tools/list did not end: still a next page after the limit of 1000',
+    ],
   ];
   it.each(cases)('%s: reported with its reason next to a good server, exit 3', async (name, line, code, reason) => {
-    const run = await mcpSmart(['dump', '--no-cache', '--timeout', '2000', '--stdio', cmd(SERVER, TINY), '--name', 'good', '--stdio', line, '--name', name]);
+    const run = await mcpSmart([
+      'dump',
+      '--no-cache',
+      '--timeout',
+      '2000',
+      '--stdio',
+      cmd(SERVER, TINY),
+      '--name',
+      'good',
+      '--stdio',
+      line,
+      '--name',
+      name,
+    ]);
     expect(run.code, run.stderr).toBe(3);
     const list = servers(run);
     expect(byName(list, 'good')).toMatchObject({ status: 'ok' });
@@ -108,7 +167,12 @@ describe.skipIf(!built)('mcp-smart dump', () => {
   });
 
   it('a 10,000-tool catalogue', async () => {
-    const run = await mcpSmart(['dump', '--no-cache', '--stdio', cmd(SERVER, '--generate', '10000', '--page-size', '1000')]);
+    const run = await mcpSmart([
+      'dump',
+      '--no-cache',
+      '--stdio',
+      cmd(SERVER, '--generate', '10000', '--page-size', '1000'),
+    ]);
     expect(run.code, run.stderr).toBe(0);
     const [only] = servers(run);
     expect(only?.name).toBe('generated-10000');
@@ -124,7 +188,19 @@ describe.skipIf(!built)('mcp-smart dump', () => {
     expect(saved.servers[0].tools).toHaveLength(5);
     expect(readdirSync(dir).filter((f) => f.endsWith('.tmp'))).toEqual([]);
 
-    const json = await mcpSmart(['dump', '--no-cache', '--json', '-o', 'snap2.json', '--stdio', cmd(SERVER, TINY), '--stdio', cmd(bad('crash-on-start')), '--name', 'crash']);
+    const json = await mcpSmart([
+      'dump',
+      '--no-cache',
+      '--json',
+      '-o',
+      'snap2.json',
+      '--stdio',
+      cmd(SERVER, TINY),
+      '--stdio',
+      cmd(bad('crash-on-start')),
+      '--name',
+      'crash',
+    ]);
     expect(json.code).toBe(3);
     const doc = JSON.parse(json.stdout);
     expect(doc).toMatchObject({ schemaVersion: 1, command: 'dump', output: join(dir, 'snap2.json') });
@@ -138,13 +214,25 @@ describe.skipIf(!built)('mcp-smart dump', () => {
     const httpUrl = await startHttpServer([TINY, '--http', '0', '--require-header', 'x-api-key=dump-http-secret-99']);
     const sseUrl = await startHttpServer([TINY, '--sse', '0']);
     const config = join(dir, 'servers.json');
-    await writeFile(config, JSON.stringify({ mcpServers: { remote: { url: httpUrl, headers: { 'X-Api-Key': 'dump-http-secret-99' } }, legacy: { url: sseUrl } } }));
+    await writeFile(
+      config,
+      JSON.stringify({
+        mcpServers: {
+          remote: { url: httpUrl, headers: { 'X-Api-Key': 'dump-http-secret-99' } },
+          legacy: { url: sseUrl },
+        },
+      }),
+    );
     const run = await mcpSmart(['dump', '--config', config, '--debug']);
     expect(run.code, run.stderr).toBe(0);
     const list = servers(run);
     expect(byName(list, 'remote')).toMatchObject({ status: 'ok', transport: 'http' });
     expect(byName(list, 'legacy')).toMatchObject({ status: 'ok', transport: 'sse' });
-    for (const text of [run.stdout, run.stderr, ...readdirSync(join(cacheDir, 'tool-lists')).map((f) => readFileSync(join(cacheDir, 'tool-lists', f), 'utf8'))]) {
+    for (const text of [
+      run.stdout,
+      run.stderr,
+      ...readdirSync(join(cacheDir, 'tool-lists')).map((f) => readFileSync(join(cacheDir, 'tool-lists', f), 'utf8')),
+    ]) {
       expect(text).not.toContain('dump-http-secret-99');
     }
   });
@@ -157,7 +245,11 @@ describe.skipIf(!built)('mcp-smart dump', () => {
       JSON.stringify({
         mcpServers: {
           prints: { command: NODE, args: [SERVER, TINY, '--print-env', 'API_KEY'], env: { API_KEY: secret } },
-          dies: { command: NODE, args: ['-e', 'console.error("bad key", process.env.API_KEY); process.exit(5)'], env: { API_KEY: secret } },
+          dies: {
+            command: NODE,
+            args: ['-e', 'console.error("bad key", process.env.API_KEY); process.exit(5)'],
+            env: { API_KEY: secret },
+          },
         },
       }),
     );
@@ -167,7 +259,11 @@ describe.skipIf(!built)('mcp-smart dump', () => {
     expect(run.stderr).toContain('last stderr line: bad key ***');
     const files = readdirSync(join(cacheDir, 'tool-lists'));
     expect(files).toHaveLength(1); // only the server that worked
-    for (const text of [run.stdout, run.stderr, ...files.map((f) => readFileSync(join(cacheDir, 'tool-lists', f), 'utf8'))]) {
+    for (const text of [
+      run.stdout,
+      run.stderr,
+      ...files.map((f) => readFileSync(join(cacheDir, 'tool-lists', f), 'utf8')),
+    ]) {
       expect(text).not.toContain(secret);
     }
   });
@@ -188,18 +284,28 @@ describe.skipIf(!built)('mcp-smart dump', () => {
   it('Ctrl-C ends the run and the server it started, writing nothing', async () => {
     const pidFile = join(dir, 'server.pid');
     let sent = false;
-    const run = await mcpSmart(['dump', '--no-cache', '-o', 'snap.json', '--stdio', cmd(SERVER, TINY, '--delay-ms', '30000', '--pid-file', pidFile)], {
-      onSpawn: (child) => {
-        const poll = setInterval(() => {
-          if (existsSync(pidFile) && !sent) {
-            sent = true;
-            clearInterval(poll);
-            child.kill('SIGINT');
-          }
-        }, 50);
-        child.once('close', () => clearInterval(poll));
+    const run = await mcpSmart(
+      [
+        'dump',
+        '--no-cache',
+        '-o',
+        'snap.json',
+        '--stdio',
+        cmd(SERVER, TINY, '--delay-ms', '30000', '--pid-file', pidFile),
+      ],
+      {
+        onSpawn: (child) => {
+          const poll = setInterval(() => {
+            if (existsSync(pidFile) && !sent) {
+              sent = true;
+              clearInterval(poll);
+              child.kill('SIGINT');
+            }
+          }, 50);
+          child.once('close', () => clearInterval(poll));
+        },
       },
-    });
+    );
     expect(sent).toBe(true);
     expect(run.code).toBe(3);
     expect(run.stderr).toContain('interrupted');

@@ -26,7 +26,15 @@ afterEach(async () => {
 });
 
 function mcpSmart(args: string[], opts: { onSpawn?: (child: ChildProcess) => void } = {}): Promise<SpawnRun> {
-  const env = { ...process.env, NO_COLOR: '1', HOME: dir, USERPROFILE: dir, XDG_CONFIG_HOME: join(dir, '.config'), MCP_SMART_CACHE_DIR: join(dir, 'cache'), MCP_SMART_DATA_DIR: join(dir, 'data') };
+  const env = {
+    ...process.env,
+    NO_COLOR: '1',
+    HOME: dir,
+    USERPROFILE: dir,
+    XDG_CONFIG_HOME: join(dir, '.config'),
+    MCP_SMART_CACHE_DIR: join(dir, 'cache'),
+    MCP_SMART_DATA_DIR: join(dir, 'data'),
+  };
   return spawnCli(args, { cwd: dir, env, timeoutMs: TIMEOUT_MS, ...opts });
 }
 
@@ -67,69 +75,98 @@ describe.skipIf(!built)('dump (QA pass)', () => {
     expect(run.code).toBe(3);
     const [s] = (JSON.parse(run.stdout) as Snap).servers;
     expect(s).toMatchObject({ name: 'gone', status: 'error', transport: 'http', tools: [] });
-    expect(s!.error).toBe(`could not connect to ${url}: connection refused (nothing is listening there; is the server running?)`);
+    expect(s!.error).toBe(
+      `could not connect to ${url}: connection refused (nothing is listening there; is the server running?)`,
+    );
     expect(run.stderr).toContain(`FAIL gone  could not connect to ${url}: connection refused`);
     // The same for a server configured as legacy SSE.
     const sseUrl = url.replace(/\/mcp$/, '/sse');
     await writeFile(join(dir, 'sse.json'), JSON.stringify({ mcpServers: { legacy: { type: 'sse', url: sseUrl } } }));
     const sse = await mcpSmart(['dump', '--no-cache', '--config', 'sse.json']);
     expect(sse.code).toBe(3);
-    expect((JSON.parse(sse.stdout) as Snap).servers[0]!.error).toBe(`could not connect to ${sseUrl}: connection refused (nothing is listening there; is the server running?)`);
-  });
-
-  it.skipIf(process.platform !== 'linux')('Ctrl-C while hanging servers connect ends every child, even one that ignores SIGTERM, and writes nothing', async () => {
-    const marker = `qa2-hang-${process.pid}-${Date.now()}`;
-    let sentAfter = 0;
-    const run = await mcpSmart(
-      ['dump', '--no-cache', '-o', 'snap.json', '--stdio', cmd(bad('hang'), '--ignore-sigterm', '--tag', marker), '--stdio', cmd(bad('hang'), '--tag', marker)],
-      {
-        onSpawn: (child) => {
-          const poll = setInterval(() => {
-            // Both servers started (the CLI's own command line holds the marker too).
-            if (processesWith(marker).filter((p) => p !== child.pid).length >= 2 && sentAfter === 0) {
-              sentAfter = Date.now();
-              clearInterval(poll);
-              // Give node time to install the SIGTERM handler, so the SIGKILL path is the one exercised.
-              setTimeout(() => child.kill('SIGINT'), 500);
-            }
-          }, 50);
-          child.once('close', () => clearInterval(poll));
-        },
-      },
+    expect((JSON.parse(sse.stdout) as Snap).servers[0]!.error).toBe(
+      `could not connect to ${sseUrl}: connection refused (nothing is listening there; is the server running?)`,
     );
-    expect(sentAfter).toBeGreaterThan(0);
-    expect(run.code).toBe(3);
-    expect(run.stderr).toContain('interrupted during dump; nothing was written');
-    expect(existsSync(join(dir, 'snap.json'))).toBe(false);
-    expect(processesWith(marker)).toEqual([]);
   });
 
-  it.skipIf(process.platform !== 'linux')('a second Ctrl-C during shutdown does not kill the CLI before its servers are ended', async () => {
-    const marker = `qa2-hang2-${process.pid}-${Date.now()}`;
-    let sent = false;
-    const run = await mcpSmart(['dump', '--no-cache', '--stdio', cmd(bad('hang'), '--ignore-sigterm', '--tag', marker)], {
-      onSpawn: (child) => {
-        const poll = setInterval(() => {
-          if (processesWith(marker).filter((p) => p !== child.pid).length >= 1 && !sent) {
-            sent = true;
-            clearInterval(poll);
-            setTimeout(() => {
-              child.kill('SIGINT');
-              // The server ignores SIGTERM, so shutdown waits for the SIGKILL step; signal again meanwhile.
-              setTimeout(() => child.kill('SIGINT'), 100);
-            }, 500);
-          }
-        }, 50);
-        child.once('close', () => clearInterval(poll));
-      },
-    });
-    expect(sent).toBe(true);
-    expect(run.code).toBe(3);
-    expect(processesWith(marker)).toEqual([]);
-  });
+  it.skipIf(process.platform !== 'linux')(
+    'Ctrl-C while hanging servers connect ends every child, even one that ignores SIGTERM, and writes nothing',
+    async () => {
+      const marker = `qa2-hang-${process.pid}-${Date.now()}`;
+      let sentAfter = 0;
+      const run = await mcpSmart(
+        [
+          'dump',
+          '--no-cache',
+          '-o',
+          'snap.json',
+          '--stdio',
+          cmd(bad('hang'), '--ignore-sigterm', '--tag', marker),
+          '--stdio',
+          cmd(bad('hang'), '--tag', marker),
+        ],
+        {
+          onSpawn: (child) => {
+            const poll = setInterval(() => {
+              // Both servers started (the CLI's own command line holds the marker too).
+              if (processesWith(marker).filter((p) => p !== child.pid).length >= 2 && sentAfter === 0) {
+                sentAfter = Date.now();
+                clearInterval(poll);
+                // Give node time to install the SIGTERM handler, so the SIGKILL path is the one exercised.
+                setTimeout(() => child.kill('SIGINT'), 500);
+              }
+            }, 50);
+            child.once('close', () => clearInterval(poll));
+          },
+        },
+      );
+      expect(sentAfter).toBeGreaterThan(0);
+      expect(run.code).toBe(3);
+      expect(run.stderr).toContain('interrupted during dump; nothing was written');
+      expect(existsSync(join(dir, 'snap.json'))).toBe(false);
+      expect(processesWith(marker)).toEqual([]);
+    },
+  );
+
+  it.skipIf(process.platform !== 'linux')(
+    'a second Ctrl-C during shutdown does not kill the CLI before its servers are ended',
+    async () => {
+      const marker = `qa2-hang2-${process.pid}-${Date.now()}`;
+      let sent = false;
+      const run = await mcpSmart(
+        ['dump', '--no-cache', '--stdio', cmd(bad('hang'), '--ignore-sigterm', '--tag', marker)],
+        {
+          onSpawn: (child) => {
+            const poll = setInterval(() => {
+              if (processesWith(marker).filter((p) => p !== child.pid).length >= 1 && !sent) {
+                sent = true;
+                clearInterval(poll);
+                setTimeout(() => {
+                  child.kill('SIGINT');
+                  // The server ignores SIGTERM, so shutdown waits for the SIGKILL step; signal again meanwhile.
+                  setTimeout(() => child.kill('SIGINT'), 100);
+                }, 500);
+              }
+            }, 50);
+            child.once('close', () => clearInterval(poll));
+          },
+        },
+      );
+      expect(sent).toBe(true);
+      expect(run.code).toBe(3);
+      expect(processesWith(marker)).toEqual([]);
+    },
+  );
 
   it('a server flooding stderr (20 MB before it answers) is read to the end without hanging', async () => {
-    const run = await mcpSmart(['dump', '--no-cache', '--stdio', cmd(bad('stderr-flood'), '--mb', '20'), '--name', 'loud']);
+    const run = await mcpSmart([
+      'dump',
+      '--no-cache',
+      '--stdio',
+      cmd(bad('stderr-flood'), '--mb', '20'),
+      '--name',
+      'loud',
+    ]);
     expect(run.code, run.stderr).toBe(0);
     const [s] = (JSON.parse(run.stdout) as Snap).servers;
     expect(s).toMatchObject({ name: 'loud', status: 'ok' });
@@ -138,7 +175,16 @@ describe.skipIf(!built)('dump (QA pass)', () => {
   });
 
   it('progress never reaches a stderr that is not a TTY', async () => {
-    const run = await mcpSmart(['dump', '--no-cache', '-o', 's.json', '--stdio', cmd(published('server-memory')), '--name', 'memory']);
+    const run = await mcpSmart([
+      'dump',
+      '--no-cache',
+      '-o',
+      's.json',
+      '--stdio',
+      cmd(published('server-memory')),
+      '--name',
+      'memory',
+    ]);
     expect(run.code, run.stderr).toBe(0);
     expect(run.stderr).not.toMatch(/\r|\x1b|Connecting/);
   });
@@ -152,9 +198,16 @@ describe.skipIf(!built)('dump (QA pass)', () => {
         mcpServers: {
           everything: { command: NODE, args: [published('server-everything')] },
           filesystem: { command: NODE, args: [published('server-filesystem'), dir] },
-          memory: { command: NODE, args: [published('server-memory')], env: { MEMORY_FILE_PATH: join(dir, 'memory.jsonl') } },
+          memory: {
+            command: NODE,
+            args: [published('server-memory')],
+            env: { MEMORY_FILE_PATH: join(dir, 'memory.jsonl') },
+          },
           thinking: { command: NODE, args: [published('server-sequential-thinking')] },
-          tiny: { command: NODE, args: [fixture('servers', 'catalog-server.mjs'), fixture('servers', 'catalogs', 'tiny.json')] },
+          tiny: {
+            command: NODE,
+            args: [fixture('servers', 'catalog-server.mjs'), fixture('servers', 'catalogs', 'tiny.json')],
+          },
         },
       }),
     );
@@ -166,7 +219,13 @@ describe.skipIf(!built)('dump (QA pass)', () => {
     expect(offline.code, offline.stderr).toBe(0);
     const a = JSON.parse(live.stdout);
     const b = JSON.parse(offline.stdout);
-    expect(a.servers.map((s: { name: string }) => s.name)).toEqual(['everything', 'filesystem', 'memory', 'thinking', 'tiny']);
+    expect(a.servers.map((s: { name: string }) => s.name)).toEqual([
+      'everything',
+      'filesystem',
+      'memory',
+      'thinking',
+      'tiny',
+    ]);
     expect(b.totals).toEqual(a.totals);
     expect(b.servers).toEqual(a.servers);
     expect(b).toEqual(a);

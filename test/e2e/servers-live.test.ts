@@ -42,8 +42,8 @@ const byName = (snaps: ServerSnapshot[], name: string): ServerSnapshot => {
   return s;
 };
 
-
-const pidsIn = (text: string | undefined): number[] => [...(text ?? '').matchAll(/pid (\d+)/g)].map((m) => Number(m[1]));
+const pidsIn = (text: string | undefined): number[] =>
+  [...(text ?? '').matchAll(/pid (\d+)/g)].map((m) => Number(m[1]));
 
 const httpServers: ChildProcess[] = [];
 const startHttpServer = (args: string[]): Promise<string> => startHttpFixture(SERVER, args, httpServers);
@@ -82,7 +82,10 @@ describe('published MCP servers', () => {
 
 describe('misbehaving servers are reported while the others still work', () => {
   const good = stdio('good', [SERVER, TINY]);
-  const run = async (bad: ServerDefinition, timeoutMs = 20_000): Promise<{ bad: ServerSnapshot; good: ServerSnapshot }> => {
+  const run = async (
+    bad: ServerDefinition,
+    timeoutMs = 20_000,
+  ): Promise<{ bad: ServerSnapshot; good: ServerSnapshot }> => {
     const snaps = await connectServers([bad, good], { timeoutMs, captureStderr: true });
     const g = byName(snaps, 'good');
     expect(g.status).toBe('ok');
@@ -93,13 +96,17 @@ describe('misbehaving servers are reported while the others still work', () => {
   it('not installed', async () => {
     const { bad } = await run(stdio('missing', [], { command: 'mcp-smart-no-such-server-binary' }));
     expect(bad.errorCode).toBe('CONNECT_NOT_FOUND');
-    expect(bad.error).toBe('command not found: mcp-smart-no-such-server-binary. Is it installed and on PATH (or is the path right)?');
+    expect(bad.error).toBe(
+      'command not found: mcp-smart-no-such-server-binary. Is it installed and on PATH (or is the path right)?',
+    );
   });
 
   it('crash on start, with its last stderr line', async () => {
     const { bad } = await run(stdio('crash', [misbehaving('crash-on-start')]));
     expect(bad.errorCode).toBe('CONNECT_EXITED');
-    expect(bad.error).toBe('exited with code 1 during initialize — last stderr line: Error: FIXTURE_API_URL is not set');
+    expect(bad.error).toBe(
+      'exited with code 1 during initialize — last stderr line: Error: FIXTURE_API_URL is not set',
+    );
   });
 
   it('hang: timed out, and the process (which ignores stdin closing and SIGTERM) is gone', async () => {
@@ -115,7 +122,9 @@ describe('misbehaving servers are reported while the others still work', () => {
     const { bad } = await run(stdio('midlist', [misbehaving('crash-mid-list')]));
     expect(bad.errorCode).toBe('CONNECT_EXITED');
     // The other lists run alongside tools/list; on a busy machine they may still be pending and be named too.
-    expect(bad.error).toMatch(/^exited with code 70 during (?:[\w/]+, )*tools\/list(?:, [\w/]+)* — last stderr line: fatal: out of memory while listing page 2$/);
+    expect(bad.error).toMatch(
+      /^exited with code 70 during (?:[\w/]+, )*tools\/list(?:, [\w/]+)* — last stderr line: fatal: out of memory while listing page 2$/,
+    );
     expect(bad.tools).toEqual([]);
   });
 
@@ -132,13 +141,17 @@ describe('misbehaving servers are reported while the others still work', () => {
   it('a cursor that never ends (fresh cursor each page)', async () => {
     const { bad } = await run(stdio('endless', [misbehaving('endless-cursor')]));
     expect(bad.errorCode).toBe('CONNECT_PAGINATION');
-    expect(bad.error).toBe('tools/list did not end: still a next page after the limit of 1000 after 1000 pages; that list was dropped');
+    expect(bad.error).toBe(
+      'tools/list did not end: still a next page after the limit of 1000 after 1000 pages; that list was dropped',
+    );
   });
 
   it('a cursor that repeats', async () => {
     const { bad } = await run(stdio('repeat', [misbehaving('endless-cursor'), '--repeat']));
     expect(bad.errorCode).toBe('CONNECT_PAGINATION');
-    expect(bad.error).toBe('tools/list did not end: cursor "again" came back again after 2 pages; that list was dropped');
+    expect(bad.error).toBe(
+      'tools/list did not end: cursor "again" came back again after 2 pages; that list was dropped',
+    );
   });
 
   it('a 10,000-tool catalogue in pages of 250', async () => {
@@ -152,7 +165,10 @@ describe('misbehaving servers are reported while the others still work', () => {
 describe('start-up problems', () => {
   it('names a missing working directory instead of claiming the command is missing; keeps stderr only on request', async () => {
     const snaps = await connectServers(
-      [stdio('cwd', [SERVER, TINY], { cwd: join(tmpdir(), 'mcp-smart-no-such-dir-8c1f') }), stdio('quiet', [SERVER, TINY, '--announce-pid'])],
+      [
+        stdio('cwd', [SERVER, TINY], { cwd: join(tmpdir(), 'mcp-smart-no-such-dir-8c1f') }),
+        stdio('quiet', [SERVER, TINY, '--announce-pid']),
+      ],
       { timeoutMs: 15_000 },
     );
     expect(byName(snaps, 'cwd').errorCode).toBe('CONNECT_SPAWN_FAILED');
@@ -164,7 +180,10 @@ describe('start-up problems', () => {
 
 describe('processes are always ended', () => {
   it('kills a wrapper and the server it started (npx-style), even when the server ignores stdin closing', async () => {
-    const [snap] = await connectServers([stdio('wrapped', [misbehaving('wrapper'), SERVER, TINY, '--linger'])], { timeoutMs: 20_000, captureStderr: true });
+    const [snap] = await connectServers([stdio('wrapped', [misbehaving('wrapper'), SERVER, TINY, '--linger'])], {
+      timeoutMs: 20_000,
+      captureStderr: true,
+    });
     expect(snap?.status).toBe('ok');
     const pids = pidsIn(snap?.stderr);
     expect(pids).toHaveLength(2);
@@ -223,7 +242,9 @@ describe('secrets', () => {
     const snaps = await connectServers(
       [
         stdio('prints', [SERVER, TINY, '--print-env', 'API_KEY'], { env: { API_KEY: secret } }),
-        stdio('dies', ['-e', 'console.error("bad key " + process.env.API_KEY); process.exit(3)'], { env: { API_KEY: secret } }),
+        stdio('dies', ['-e', 'console.error("bad key " + process.env.API_KEY); process.exit(3)'], {
+          env: { API_KEY: secret },
+        }),
       ],
       { timeoutMs: 15_000, captureStderr: true },
     );

@@ -17,9 +17,13 @@ const result = spawnSync(
 let code = result.status ?? 1;
 try {
   const doc = JSON.parse(readFileSync(report, 'utf8'));
-  const failedFiles = (doc.testResults ?? []).filter((f) => f.status === 'failed' && f.assertionResults.length === 0).length;
+  const failedFiles = (doc.testResults ?? []).filter(
+    (f) => f.status === 'failed' && f.assertionResults.length === 0,
+  ).length;
   const skipped = (doc.numPendingTests ?? 0) + (doc.numTodoTests ?? 0);
-  process.stdout.write(`\n${doc.numPassedTests} passed, ${doc.numFailedTests + failedFiles} failed, ${skipped} skipped\n`);
+  process.stdout.write(
+    `\n${doc.numPassedTests} passed, ${doc.numFailedTests + failedFiles} failed, ${skipped} skipped\n`,
+  );
   if (doc.numTotalTests === 0) code = code || 1;
 } catch (e) {
   process.stdout.write(`\nno test report was written (${e.message})\n`);

@@ -60,7 +60,12 @@ export function processGone(pid: number): boolean {
  * Starts `node <script> ...args` (a fixture server in HTTP mode that prints "listening <url>") and resolves its URL.
  * The child is pushed onto `children` so the caller can kill it in afterAll.
  */
-export function startHttpFixture(script: string, args: string[], children: ChildProcess[], timeoutMs = 60_000): Promise<string> {
+export function startHttpFixture(
+  script: string,
+  args: string[],
+  children: ChildProcess[],
+  timeoutMs = 60_000,
+): Promise<string> {
   const child = spawn(process.execPath, [script, ...args], { stdio: ['ignore', 'pipe', 'ignore'], timeout: timeoutMs });
   children.push(child);
   return new Promise((resolve, reject) => {

@@ -4,7 +4,13 @@ import { formatDelta, formatShare, formatTokens, renderMarkdownTable } from '../
 describe('format', () => {
   it('groups thousands and rounds', () => {
     expect([0, 999, 1000, 12345, 85502.4, 1234567, -1234567].map(formatTokens)).toEqual([
-      '0', '999', '1,000', '12,345', '85,502', '1,234,567', '-1,234,567',
+      '0',
+      '999',
+      '1,000',
+      '12,345',
+      '85,502',
+      '1,234,567',
+      '-1,234,567',
     ]);
   });
 

@@ -6,7 +6,8 @@ import { createTokenCounter } from '../../src/core/tokens/index.js';
 import type { ServerSnapshot, Snapshot } from '../../src/types.js';
 import { fixture } from '../helpers/paths.js';
 
-const servers = (name: string): ServerSnapshot[] => (JSON.parse(readFileSync(fixture('snapshots', `${name}.json`), 'utf8')) as Snapshot).servers;
+const servers = (name: string): ServerSnapshot[] =>
+  (JSON.parse(readFileSync(fixture('snapshots', `${name}.json`), 'utf8')) as Snapshot).servers;
 const counter = await createTokenCounter('o200k_base');
 
 describe('buildAudit', () => {
@@ -45,13 +46,23 @@ describe('buildAudit', () => {
       ['clock', 'ok', 2],
       ['broken', 'error', 0],
     ]);
-    expect(r.findings).toEqual([{ code: 'SERVER_FAILED', severity: 'error', server: 'broken', message: 'Server failed: Server exited with code 1 before initialize' }]);
+    expect(r.findings).toEqual([
+      {
+        code: 'SERVER_FAILED',
+        severity: 'error',
+        server: 'broken',
+        message: 'Server failed: Server exited with code 1 before initialize',
+      },
+    ]);
   });
 });
 
 describe('findings', () => {
   it('audit-findings: every expected code, sorted by severity then code', () => {
-    const f = auditFindings({ servers: servers('audit-findings'), descriptionTokens: (t) => counter.count(t.description ?? '') });
+    const f = auditFindings({
+      servers: servers('audit-findings'),
+      descriptionTokens: (t) => counter.count(t.description ?? ''),
+    });
     expect(f.map((x) => `${x.severity} ${x.code} ${x.server}.${x.tool ?? ''}`)).toEqual([
       'error TOOL_NAME_INVALID notes.list notes',
       'warning DESCRIPTION_MISSING notes.list notes',
@@ -69,19 +80,40 @@ describe('findings', () => {
   });
 
   it('DESCRIPTION_TOO_LONG uses the description token count against the limit', () => {
-    const s: ServerSnapshot = { name: 'x', transport: 'stdio', status: 'ok', tools: [{ name: 'long', description: 'word '.repeat(500), inputSchema: { type: 'object' } }] };
+    const s: ServerSnapshot = {
+      name: 'x',
+      transport: 'stdio',
+      status: 'ok',
+      tools: [{ name: 'long', description: 'word '.repeat(500), inputSchema: { type: 'object' } }],
+    };
     const f = auditFindings({ servers: [s], descriptionTokens: (t) => counter.count(t.description ?? '') });
-    expect(f).toEqual([expect.objectContaining({ code: 'DESCRIPTION_TOO_LONG', severity: 'warning', value: 501, limit: 400 })]);
+    expect(f).toEqual([
+      expect.objectContaining({ code: 'DESCRIPTION_TOO_LONG', severity: 'warning', value: 501, limit: 400 }),
+    ]);
   });
 
   it('INPUT_SCHEMA_MISSING when a tool has no inputSchema', () => {
-    const s: ServerSnapshot = { name: 'x', transport: 'stdio', status: 'ok', tools: [{ name: 'bare', description: 'A tool.' }] };
-    expect(auditFindings({ servers: [s], descriptionTokens: () => 2 }).map((x) => x.code)).toEqual(['INPUT_SCHEMA_MISSING']);
+    const s: ServerSnapshot = {
+      name: 'x',
+      transport: 'stdio',
+      status: 'ok',
+      tools: [{ name: 'bare', description: 'A tool.' }],
+    };
+    expect(auditFindings({ servers: [s], descriptionTokens: () => 2 }).map((x) => x.code)).toEqual([
+      'INPUT_SCHEMA_MISSING',
+    ]);
   });
 
   it('nestingDepth counts properties/items levels, not combinators', () => {
     expect(nestingDepth({ type: 'object' })).toBe(0);
-    expect(nestingDepth({ type: 'object', properties: { a: { type: 'array', items: { anyOf: [{ type: 'object', properties: { b: { type: 'string' } } }] } } } })).toBe(3);
+    expect(
+      nestingDepth({
+        type: 'object',
+        properties: {
+          a: { type: 'array', items: { anyOf: [{ type: 'object', properties: { b: { type: 'string' } } }] } },
+        },
+      }),
+    ).toBe(3);
   });
 
   it('atOrAbove orders error > warning > info', () => {

@@ -13,7 +13,11 @@ import {
 import type { ServerSnapshot } from '../../src/types.js';
 
 const count = (t: object): number => JSON.stringify(t).length;
-const snap = (name: string, tools: { name: string; description: string }[], status: 'ok' | 'error' = 'ok'): ServerSnapshot => ({
+const snap = (
+  name: string,
+  tools: { name: string; description: string }[],
+  status: 'ok' | 'error' = 'ok',
+): ServerSnapshot => ({
   name,
   transport: 'stdio',
   status,
@@ -34,14 +38,24 @@ describe('thresholds', () => {
 
 describe('baseline', () => {
   it('hashes the canonical JSON, independent of key order', () => {
-    expect(canonicalJson({ b: 1, a: { d: [1, { f: 2, e: 1 }], c: null } })).toBe('{"a":{"c":null,"d":[1,{"e":1,"f":2}]},"b":1}');
+    expect(canonicalJson({ b: 1, a: { d: [1, { f: 2, e: 1 }], c: null } })).toBe(
+      '{"a":{"c":null,"d":[1,{"e":1,"f":2}]},"b":1}',
+    );
     expect(hashTool({ name: 'x', description: 'y' })).toBe(hashTool({ description: 'y', name: 'x' }));
     expect(hashTool({ name: 'x', description: 'y' })).not.toBe(hashTool({ name: 'x', description: 'z' }));
     expect(hashTool({ name: 'x' })).toMatch(/^sha256:[0-9a-f]{64}$/);
   });
 
   it('serialises with sorted keys, no timestamp, and round-trips', () => {
-    const measured = measureServers([snap('zeta', [{ name: 'b', description: 'x' }, { name: 'a', description: 'y' }])], count);
+    const measured = measureServers(
+      [
+        snap('zeta', [
+          { name: 'b', description: 'x' },
+          { name: 'a', description: 'y' },
+        ]),
+      ],
+      count,
+    );
     const text = serializeBaseline(buildBaseline(measured, 'o200k_base', { maxGrowth: '5%' }));
     expect(text).toBe(serializeBaseline(buildBaseline(measured, 'o200k_base', { maxGrowth: '5%' })));
     expect(Object.keys(JSON.parse(text) as object)).toEqual(['encoding', 'format', 'servers', 'thresholds']);
@@ -51,7 +65,13 @@ describe('baseline', () => {
   });
 
   it('rejects a malformed baseline with the key path', () => {
-    expect(parseBaseline({ format: 'mcp-smart/baseline@1', encoding: 'o200k_base', servers: { s: { tokens: 1, tools: { t: { tokens: 'x' } } } } })).toEqual({
+    expect(
+      parseBaseline({
+        format: 'mcp-smart/baseline@1',
+        encoding: 'o200k_base',
+        servers: { s: { tokens: 1, tools: { t: { tokens: 'x' } } } },
+      }),
+    ).toEqual({
       ok: false,
       path: 'servers.s.tools.t',
       reason: 'expected {tokens: number, hash: string}',
@@ -61,7 +81,13 @@ describe('baseline', () => {
 
   const base = buildBaseline(
     measureServers(
-      [snap('fs', [{ name: 'read', description: 'r'.repeat(100) }, { name: 'write', description: 'w'.repeat(100) }]), snap('mem', [{ name: 'get', description: 'g' }])],
+      [
+        snap('fs', [
+          { name: 'read', description: 'r'.repeat(100) },
+          { name: 'write', description: 'w'.repeat(100) },
+        ]),
+        snap('mem', [{ name: 'get', description: 'g' }]),
+      ],
       count,
     ),
     'o200k_base',
@@ -69,18 +95,53 @@ describe('baseline', () => {
   );
 
   it('passes an unchanged run and a shrinking one', () => {
-    const same = measureServers([snap('fs', [{ name: 'read', description: 'r'.repeat(100) }, { name: 'write', description: 'w'.repeat(100) }]), snap('mem', [{ name: 'get', description: 'g' }])], count);
+    const same = measureServers(
+      [
+        snap('fs', [
+          { name: 'read', description: 'r'.repeat(100) },
+          { name: 'write', description: 'w'.repeat(100) },
+        ]),
+        snap('mem', [{ name: 'get', description: 'g' }]),
+      ],
+      count,
+    );
     const r = compareBaseline(base, same, { thresholds: { maxGrowth: { kind: 'percent', value: 5 } } });
     expect(r).toMatchObject({ passed: true, totals: { before: 297, after: 297, delta: 0 }, changes: [] });
-    const shrunk = measureServers([snap('fs', [{ name: 'read', description: 'r' }, { name: 'write', description: 'w'.repeat(100) }]), snap('mem', [{ name: 'get', description: 'g' }])], count);
+    const shrunk = measureServers(
+      [
+        snap('fs', [
+          { name: 'read', description: 'r' },
+          { name: 'write', description: 'w'.repeat(100) },
+        ]),
+        snap('mem', [{ name: 'get', description: 'g' }]),
+      ],
+      count,
+    );
     const s = compareBaseline(base, shrunk, { thresholds: { maxGrowth: { kind: 'percent', value: 5 } } });
     expect(s.passed).toBe(true);
-    expect(s.changes).toEqual([{ id: 'fs.read', kind: 'changed', before: 132, after: 33, delta: -99, server: 'fs', tool: 'read', hashChanged: true }]);
+    expect(s.changes).toEqual([
+      {
+        id: 'fs.read',
+        kind: 'changed',
+        before: 132,
+        after: 33,
+        delta: -99,
+        server: 'fs',
+        tool: 'read',
+        hashChanged: true,
+      },
+    ]);
   });
 
   it('fails on growth beyond the limit, lists added/removed/changed, and names the largest growth', () => {
     const grown = measureServers(
-      [snap('fs', [{ name: 'read', description: 'r'.repeat(130) }, { name: 'edit', description: 'e' }]), snap('mem', [{ name: 'get', description: 'g' }])],
+      [
+        snap('fs', [
+          { name: 'read', description: 'r'.repeat(130) },
+          { name: 'edit', description: 'e' },
+        ]),
+        snap('mem', [{ name: 'get', description: 'g' }]),
+      ],
       count,
     );
     const r = compareBaseline(base, grown, { thresholds: { maxGrowth: { kind: 'percent', value: 5 } } });
@@ -90,23 +151,54 @@ describe('baseline', () => {
       ['fs.write', 'removed', -133],
     ]);
     expect(r.passed).toBe(true);
-    const tight = compareBaseline(base, measureServers([snap('fs', [{ name: 'read', description: 'r'.repeat(130) }, { name: 'write', description: 'w'.repeat(100) }]), snap('mem', [{ name: 'get', description: 'g' }])], count), {
-      thresholds: { maxGrowth: { kind: 'percent', value: 5 } },
-    });
+    const tight = compareBaseline(
+      base,
+      measureServers(
+        [
+          snap('fs', [
+            { name: 'read', description: 'r'.repeat(130) },
+            { name: 'write', description: 'w'.repeat(100) },
+          ]),
+          snap('mem', [{ name: 'get', description: 'g' }]),
+        ],
+        count,
+      ),
+      {
+        thresholds: { maxGrowth: { kind: 'percent', value: 5 } },
+      },
+    );
     expect(tight.passed).toBe(false);
-    expect(tight.failures).toEqual([{ code: 'TOTAL_GROWTH', before: 297, after: 327, delta: 30, allowed: 14.85, limit: '5%' }]);
+    expect(tight.failures).toEqual([
+      { code: 'TOTAL_GROWTH', before: 297, after: 327, delta: 30, allowed: 14.85, limit: '5%' },
+    ]);
     expect(tight.grown.map((c) => c.id)).toEqual(['fs.read']);
-    const byMax = compareBaseline(base, grown, { thresholds: { maxGrowth: { kind: 'tokens', value: 1000 }, max: 200 } });
+    const byMax = compareBaseline(base, grown, {
+      thresholds: { maxGrowth: { kind: 'tokens', value: 1000 }, max: 200 },
+    });
     expect(byMax.failures).toEqual([{ code: 'OVER_MAX', after: 227, max: 200 }]);
   });
 
   it('leaves unreachable servers and unselected servers out of both sides', () => {
-    const onlyFs = measureServers([snap('fs', [{ name: 'read', description: 'r'.repeat(100) }, { name: 'write', description: 'w'.repeat(100) }])], count);
-    const r = compareBaseline(base, onlyFs, { thresholds: { maxGrowth: { kind: 'tokens', value: 0 } }, unavailable: ['mem'] });
+    const onlyFs = measureServers(
+      [
+        snap('fs', [
+          { name: 'read', description: 'r'.repeat(100) },
+          { name: 'write', description: 'w'.repeat(100) },
+        ]),
+      ],
+      count,
+    );
+    const r = compareBaseline(base, onlyFs, {
+      thresholds: { maxGrowth: { kind: 'tokens', value: 0 } },
+      unavailable: ['mem'],
+    });
     expect(r.passed).toBe(true);
     expect(r.changes).toEqual([]);
     expect(r.servers.find((s) => s.name === 'mem')?.status).toBe('unavailable');
-    const sel = compareBaseline(base, onlyFs, { thresholds: { maxGrowth: { kind: 'tokens', value: 0 } }, only: ['fs'] });
+    const sel = compareBaseline(base, onlyFs, {
+      thresholds: { maxGrowth: { kind: 'tokens', value: 0 } },
+      only: ['fs'],
+    });
     expect(sel.totals).toEqual({ before: 265, after: 265, delta: 0 });
   });
 });

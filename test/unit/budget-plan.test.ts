@@ -43,7 +43,11 @@ describe('checkBudget', () => {
   it('reports used tokens, per-server share of max and fits', () => {
     const v = checkBudget(servers, 10_000, 1000, deps.countTool);
     expect(v.used).toBe(830);
-    expect(v.servers.map((s) => [s.name, s.tokens])).toEqual([['alpha', 278], ['beta', 364], ['gamma', 188]]);
+    expect(v.servers.map((s) => [s.name, s.tokens])).toEqual([
+      ['alpha', 278],
+      ['beta', 364],
+      ['gamma', 188],
+    ]);
     expect(v.servers[1]?.share).toBeCloseTo(0.0364, 6);
     expect(v.fits).toBe(true);
     expect(v.nearLimit).toBe(true);

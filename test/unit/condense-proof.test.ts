@@ -23,7 +23,11 @@ const OPTS = { strict: false, allErrors: false, logger: false, validateFormats: 
 type AjvWithMeta = AjvLike & { validateSchema(schema: object): boolean | Promise<unknown> };
 const dialects = (validateSchema: boolean) => {
   const o = { ...OPTS, validateSchema };
-  return { d07: new (ctor(AjvModule))(o) as AjvWithMeta, d2019: new (ctor(Ajv2019Module))(o) as AjvWithMeta, d2020: new (ctor(Ajv2020Module))(o) as AjvWithMeta };
+  return {
+    d07: new (ctor(AjvModule))(o) as AjvWithMeta,
+    d2019: new (ctor(Ajv2019Module))(o) as AjvWithMeta,
+    d2020: new (ctor(Ajv2020Module))(o) as AjvWithMeta,
+  };
 };
 const { d07: draft07, d2019: draft2019, d2020: draft2020 } = dialects(false);
 const meta = dialects(true);
@@ -66,7 +70,8 @@ function sample(schema: JsonValue | undefined, root: JsonObject, depth = 0): Jso
   switch (t) {
     case 'object': {
       const out: JsonObject = {};
-      if (isObj(schema.properties)) for (const [k, v] of Object.entries(schema.properties)) out[k] = sample(v, root, depth + 1);
+      if (isObj(schema.properties))
+        for (const [k, v] of Object.entries(schema.properties)) out[k] = sample(v, root, depth + 1);
       return out;
     }
     case 'array': {
@@ -77,7 +82,12 @@ function sample(schema: JsonValue | undefined, root: JsonObject, depth = 0): Jso
     }
     case 'integer':
     case 'number': {
-      const min = typeof schema.minimum === 'number' ? schema.minimum : typeof schema.exclusiveMinimum === 'number' ? schema.exclusiveMinimum + 1 : 1;
+      const min =
+        typeof schema.minimum === 'number'
+          ? schema.minimum
+          : typeof schema.exclusiveMinimum === 'number'
+            ? schema.exclusiveMinimum + 1
+            : 1;
       return t === 'integer' ? Math.ceil(min) : min;
     }
     case 'boolean':
@@ -92,7 +102,23 @@ function sample(schema: JsonValue | undefined, root: JsonObject, depth = 0): Jso
 }
 
 /** Values of every JSON type (plus enum/const neighbours) to put in each property's place. */
-const PROBES: JsonValue[] = ['text', '', 0, 7, -1, 2.5, true, false, null, [], ['a'], [1, 'b'], {}, { k: 1 }, '__not_in_enum__'];
+const PROBES: JsonValue[] = [
+  'text',
+  '',
+  0,
+  7,
+  -1,
+  2.5,
+  true,
+  false,
+  null,
+  [],
+  ['a'],
+  [1, 'b'],
+  {},
+  { k: 1 },
+  '__not_in_enum__',
+];
 
 /** Valid-looking instances and near-misses for one schema. */
 function instances(schema: JsonObject): JsonValue[] {
@@ -120,7 +146,9 @@ function instances(schema: JsonObject): JsonValue[] {
     }
     if (Array.isArray(value) && value.length > 0) {
       for (const probe of PROBES) out.push({ ...base, [key]: [probe] });
-      if (isObj(value[0])) for (const [inner] of Object.entries(value[0])) for (const probe of PROBES) out.push({ ...base, [key]: [{ ...value[0], [inner]: probe }] });
+      if (isObj(value[0]))
+        for (const [inner] of Object.entries(value[0]))
+          for (const probe of PROBES) out.push({ ...base, [key]: [{ ...value[0], [inner]: probe }] });
     }
   }
   return out;
@@ -132,19 +160,25 @@ interface Catalogue {
 }
 
 function liveMcpBench(): Catalogue {
-  const doc = JSON.parse(readFileSync(join(FIXTURES, 'livemcpbench', 'tools-slice.json'), 'utf8')) as { tools: Record<string, { tools: ToolSnapshot[] }> }[];
+  const doc = JSON.parse(readFileSync(join(FIXTURES, 'livemcpbench', 'tools-slice.json'), 'utf8')) as {
+    tools: Record<string, { tools: ToolSnapshot[] }>;
+  }[];
   return { name: 'livemcpbench', tools: doc.flatMap((e) => Object.values(e.tools).flatMap((s) => s.tools)) };
 }
 
 function fixtureCatalogues(): Catalogue[] {
   const out: Catalogue[] = [];
   const catalogs = join(FIXTURES, 'servers', 'catalogs');
-  for (const f of readdirSync(catalogs).filter((n) => n.endsWith('.json')).sort()) {
+  for (const f of readdirSync(catalogs)
+    .filter((n) => n.endsWith('.json'))
+    .sort()) {
     const doc = JSON.parse(readFileSync(join(catalogs, f), 'utf8')) as { tools?: ToolSnapshot[] };
     out.push({ name: `catalogs/${f}`, tools: doc.tools ?? [] });
   }
   const snapshots = join(FIXTURES, 'snapshots');
-  for (const f of readdirSync(snapshots).filter((n) => n.endsWith('.json')).sort()) {
+  for (const f of readdirSync(snapshots)
+    .filter((n) => n.endsWith('.json'))
+    .sort()) {
     const doc = JSON.parse(readFileSync(join(snapshots, f), 'utf8')) as { servers?: { tools?: ToolSnapshot[] }[] };
     out.push({ name: `snapshots/${f}`, tools: (doc.servers ?? []).flatMap((s) => s.tools ?? []) });
   }
@@ -162,7 +196,15 @@ interface ProofStats {
 }
 
 function prove(tools: ToolSnapshot[]): ProofStats {
-  const stats: ProofStats = { tools: 0, instances: 0, validOriginal: 0, mismatches: [], changedSchemas: 0, schemaInvalid: 0, uncompilable: 0 };
+  const stats: ProofStats = {
+    tools: 0,
+    instances: 0,
+    validOriginal: 0,
+    mismatches: [],
+    changedSchemas: 0,
+    schemaInvalid: 0,
+    uncompilable: 0,
+  };
   for (const tool of tools) {
     const original = tool.inputSchema ?? { type: 'object' };
     const condensed = condenseTool(tool, 'lossless').inputSchema ?? { type: 'object' };
@@ -189,13 +231,15 @@ function prove(tools: ToolSnapshot[]): ProofStats {
       continue;
     }
     const vCondensed = [vSame];
-    if (original.$schema !== undefined && condensed.$schema === undefined) vCondensed.push(draft07.compile(condensed), draft2020.compile(condensed));
+    if (original.$schema !== undefined && condensed.$schema === undefined)
+      vCondensed.push(draft07.compile(condensed), draft2020.compile(condensed));
     for (const inst of instances(original)) {
       const expected = vOriginal(inst);
       stats.instances++;
       if (expected) stats.validOriginal++;
       for (const v of vCondensed) {
-        if (v(inst) !== expected) stats.mismatches.push(`${tool.name}: ${JSON.stringify(inst).slice(0, 200)} original=${expected}`);
+        if (v(inst) !== expected)
+          stats.mismatches.push(`${tool.name}: ${JSON.stringify(inst).slice(0, 200)} original=${expected}`);
       }
     }
   }
@@ -228,12 +272,17 @@ describe('lossless condensing is validation-equivalent (ajv proof)', () => {
   it('keeps every description of every tool of the LiveMCPBench slice', () => {
     const descriptions = (v: JsonValue | undefined, acc: string[] = []): string[] => {
       if (Array.isArray(v)) v.forEach((x) => descriptions(x, acc));
-      else if (isObj(v)) for (const [k, x] of Object.entries(v)) (k === 'description' && typeof x === 'string' ? acc.push(x) : descriptions(x, acc));
+      else if (isObj(v))
+        for (const [k, x] of Object.entries(v))
+          if (k === 'description' && typeof x === 'string') acc.push(x);
+          else descriptions(x, acc);
       return acc;
     };
     for (const tool of liveMcpBench().tools) {
       const condensed = condenseTool(tool, 'lossless');
-      expect(descriptions(condensed as unknown as JsonValue).sort()).toEqual(descriptions(tool as unknown as JsonValue).sort());
+      expect(descriptions(condensed as unknown as JsonValue).sort()).toEqual(
+        descriptions(tool as unknown as JsonValue).sort(),
+      );
     }
   });
 });

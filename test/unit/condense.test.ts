@@ -1,11 +1,20 @@
 // Condense levels: each lossless rule (and where it must not apply), compact prose, signatures, meta.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { condenseTool, condenseTools, firstSentence, metaTools, repeatsName, shortenProse, toolSignature } from '../../src/core/condense/index.js';
+import {
+  condenseTool,
+  condenseTools,
+  firstSentence,
+  metaTools,
+  repeatsName,
+  shortenProse,
+  toolSignature,
+} from '../../src/core/condense/index.js';
 import type { JsonObject, Snapshot, ToolSnapshot } from '../../src/types.js';
 import { fixture } from '../helpers/paths.js';
 
-const load = (name: string): ToolSnapshot[] => (JSON.parse(readFileSync(fixture('snapshots', `${name}.json`), 'utf8')) as Snapshot).servers.flatMap((s) => s.tools);
+const load = (name: string): ToolSnapshot[] =>
+  (JSON.parse(readFileSync(fixture('snapshots', `${name}.json`), 'utf8')) as Snapshot).servers.flatMap((s) => s.tools);
 const cases = new Map(load('lossless-cases').map((t) => [t.name, t]));
 const searchNotes = load('audit-findings')[0]!;
 const lossless = (name: string): JsonObject => condenseTool(cases.get(name)!, 'lossless').inputSchema!;
@@ -39,12 +48,17 @@ describe('lossless', () => {
     expect(lossless('draft07_tuple').$schema).toBe('http://json-schema.org/draft-07/schema#');
     expect(lossless('ref_with_sibling').$schema).toBe('http://json-schema.org/draft-07/schema#');
     // additionalProperties: true marks properties evaluated in 2020-12, so it must stay here.
-    expect(lossless('unevaluated').allOf).toEqual([{ properties: { a: { type: 'string' } }, additionalProperties: true }]);
+    expect(lossless('unevaluated').allOf).toEqual([
+      { properties: { a: { type: 'string' } }, additionalProperties: true },
+    ]);
   });
 
   it('one_of_numbers / any_of_with_type: only anyOf of bare types without a sibling type is folded', () => {
     expect(props(lossless('one_of_numbers')).n).toEqual({ oneOf: [{ type: 'integer' }, { type: 'number' }] });
-    expect(props(lossless('any_of_with_type')).v).toEqual({ type: 'string', anyOf: [{ type: 'string' }, { type: 'null' }] });
+    expect(props(lossless('any_of_with_type')).v).toEqual({
+      type: 'string',
+      anyOf: [{ type: 'string' }, { type: 'null' }],
+    });
   });
 
   it('enum_mixed: type beside enum/const goes only when every value has that type', () => {
@@ -103,14 +117,17 @@ describe('compact', () => {
 
 describe('minimal, names, meta', () => {
   it('toolSignature: required first, optional marked, enums and unions spelled out', () => {
-    expect(toolSignature(searchNotes)).toBe('search_notes(query: string, limit?: integer, sort?: "newest"|"oldest"|"relevance", tags?: string[]|null, archived?: boolean|null)');
+    expect(toolSignature(searchNotes)).toBe(
+      'search_notes(query: string, limit?: integer, sort?: "newest"|"oldest"|"relevance", tags?: string[]|null, archived?: boolean|null)',
+    );
     expect(toolSignature({ name: 'ping' })).toBe('ping()');
   });
 
   it('minimal: the signature and a one-line summary in the description, an open object schema', () => {
     expect(condenseTool(searchNotes, 'minimal')).toEqual({
       name: 'search_notes',
-      description: '(query: string, limit?: integer, sort?: "newest"|"oldest"|"relevance", tags?: string[]|null, archived?: boolean|null) Search the user\'s notes by keyword.',
+      description:
+        '(query: string, limit?: integer, sort?: "newest"|"oldest"|"relevance", tags?: string[]|null, archived?: boolean|null) Search the user\'s notes by keyword.',
       inputSchema: { type: 'object' },
     });
   });

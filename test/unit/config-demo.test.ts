@@ -21,7 +21,9 @@ describe('demo servers', () => {
       ['memory', '/opt/node', [pkg('server-memory')], 'demo', 'demo'],
       ['sequential-thinking', '/opt/node', [pkg('server-sequential-thinking')], 'demo', 'demo'],
     ]);
-    expect(r.servers.find((s) => s.name === 'memory')?.env).toEqual({ MEMORY_FILE_PATH: join(scratch, 'memory.jsonl') });
+    expect(r.servers.find((s) => s.name === 'memory')?.env).toEqual({
+      MEMORY_FILE_PATH: join(scratch, 'memory.jsonl'),
+    });
     for (const s of r.servers) expect(existsSync(s.args?.[0] ?? '')).toBe(true);
     expect(readFileSync(join(scratch, 'README.md'), 'utf8')).toContain('mcp-smart demo folder');
     // Default locations are not searched with --demo.

@@ -24,19 +24,34 @@ describe('project-level formats (project-all)', () => {
       'smart-local',
     ]);
     const s = byName(r.servers);
-    expect(s.github).toMatchObject({ transport: 'stdio', command: 'npx', source: join(cwd, '.mcp.json'), scope: 'project', enabled: true });
+    expect(s.github).toMatchObject({
+      transport: 'stdio',
+      command: 'npx',
+      source: join(cwd, '.mcp.json'),
+      scope: 'project',
+      enabled: true,
+    });
     expect(s.github?.env).toEqual({ GITHUB_TOKEN: 'ghp_x' });
-    expect(s['remote-docs']).toMatchObject({ transport: 'http', url: 'https://docs.example.test/mcp', headers: { Authorization: 'Bearer anonymous' } });
+    expect(s['remote-docs']).toMatchObject({
+      transport: 'http',
+      url: 'https://docs.example.test/mcp',
+      headers: { Authorization: 'Bearer anonymous' },
+    });
     expect(s['remote-docs']?.autoTransport).toBeUndefined();
     expect(s['cursor-db']).toMatchObject({ enabled: false, source: join(cwd, '.cursor', 'mcp.json') });
     expect(s['cursor-remote']).toMatchObject({ transport: 'http', autoTransport: true });
     expect(s['vscode-files']).toMatchObject({ args: [`${cwd}/server.js`, '--root', cwd], env: { API_KEY: '' } });
     expect(s['vscode-sse']).toMatchObject({ transport: 'sse', source: join(cwd, '.vscode', 'mcp.json') });
     expect(s['roo-stream']).toMatchObject({ transport: 'http', source: join(cwd, '.roo', 'mcp.json') });
-    expect(s['hub-weather']).toMatchObject({ cwd: join(cwd, 'tools', 'weather'), source: join(cwd, 'mcp-settings.json') });
+    expect(s['hub-weather']).toMatchObject({
+      cwd: join(cwd, 'tools', 'weather'),
+      source: join(cwd, 'mcp-settings.json'),
+    });
     expect(s['smart-local']?.source).toBe(join(cwd, 'mcp-smart.config.json'));
     // .cursor/mcp.json also defines "fetch": the .mcp.json one wins.
-    expect(r.shadowings).toEqual([{ name: 'fetch', winner: join(cwd, '.mcp.json'), loser: join(cwd, '.cursor', 'mcp.json') }]);
+    expect(r.shadowings).toEqual([
+      { name: 'fetch', winner: join(cwd, '.mcp.json'), loser: join(cwd, '.cursor', 'mcp.json') },
+    ]);
     expect(r.warnings).toEqual([
       `server "vscode-files" (${join(cwd, '.vscode', 'mcp.json')}): \${input:api-key} can only be resolved by the client that owns this file; using an empty string.`,
     ]);
@@ -51,7 +66,13 @@ describe('project-level formats (project-all)', () => {
       thresholds: { maxGrowth: '5%', minRecall: 0.8 },
       baseline: 'mcp-smart.lock.json',
       cache: { ttlSeconds: 600 },
-      patterns: { rules: [{ match: '^github\\.', boost: 2 }, { match: 'delete', exclude: true }], allowList: false },
+      patterns: {
+        rules: [
+          { match: '^github\\.', boost: 2 },
+          { match: 'delete', exclude: true },
+        ],
+        allowList: false,
+      },
       weights: { fusion: { bm25: 0.8 }, bm25: { fields: { name: 4 } } },
       keywords: { 'github.create_issue': ['ticket', 'bug report'] },
     });
@@ -83,19 +104,36 @@ describe('user-level formats on Linux (home-linux)', () => {
     for (const d of r.servers) expect(d.scope).toBe('user');
     expect(s['claude-code-user']?.source).toBe(join(home, '.claude.json'));
     expect(s['desktop-linux']?.source).toBe(join(home, '.config', 'Claude', 'claude_desktop_config.json'));
-    expect(s['windsurf-remote']).toMatchObject({ transport: 'http', autoTransport: true, url: 'https://windsurf.example.test/mcp' });
+    expect(s['windsurf-remote']).toMatchObject({
+      transport: 'http',
+      autoTransport: true,
+      url: 'https://windsurf.example.test/mcp',
+    });
     expect(s['gemini-http']).toMatchObject({ transport: 'http', url: 'https://gemini.example.test/mcp' });
     expect(s['gemini-http']?.autoTransport).toBeUndefined();
     expect(s['gemini-sse']).toMatchObject({ transport: 'sse' });
     expect(s['vscode-user-settings']?.source).toBe(join(home, '.config', 'Code', 'User', 'settings.json'));
-    expect(s['vscode-user-mcp']).toMatchObject({ transport: 'http', source: join(home, '.config', 'Code', 'User', 'mcp.json') });
+    expect(s['vscode-user-mcp']).toMatchObject({
+      transport: 'http',
+      source: join(home, '.config', 'Code', 'User', 'mcp.json'),
+    });
     expect(s['cline-server']?.source).toContain(join('saoudrizwan.claude-dev', 'settings', 'cline_mcp_settings.json'));
     expect(s['roo-user']?.source).toContain(join('rooveterinaryinc.roo-cline', 'settings', 'mcp_settings.json'));
-    expect(s['codex-docs']).toMatchObject({ command: 'npx', args: ['-y', 'mcp-server-docs'], cwd: '/srv/docs', env: { DOCS_KEY: 'none' } });
-    expect(s['codex-remote']).toMatchObject({ transport: 'http', headers: { 'X-Client': 'mcp-smart', Authorization: 'Bearer tok' } });
+    expect(s['codex-docs']).toMatchObject({
+      command: 'npx',
+      args: ['-y', 'mcp-server-docs'],
+      cwd: '/srv/docs',
+      env: { DOCS_KEY: 'none' },
+    });
+    expect(s['codex-remote']).toMatchObject({
+      transport: 'http',
+      headers: { 'X-Client': 'mcp-smart', Authorization: 'Bearer tok' },
+    });
     expect(s['codex-off']?.enabled).toBe(false);
     // ~/.cursor/mcp.json's "fetch" loses to ~/.claude.json's.
-    expect(r.shadowings).toEqual([{ name: 'fetch', winner: join(home, '.claude.json'), loser: join(home, '.cursor', 'mcp.json') }]);
+    expect(r.shadowings).toEqual([
+      { name: 'fetch', winner: join(home, '.claude.json'), loser: join(home, '.cursor', 'mcp.json') },
+    ]);
   });
 
   it("treats ~/.claude.json's projects[<cwd>] entry as project level", async () => {
@@ -127,7 +165,9 @@ describe('user-level formats on Linux (home-linux)', () => {
 describe('user-level formats on macOS and Windows', () => {
   it('reads ~/Library/Application Support on macOS and not ~/.config', async () => {
     const home = CONFIGS('home-macos');
-    const r = await loadServerDefinitions(request({ home, platform: 'darwin', env: { XDG_CONFIG_HOME: join(home, '.config') } }));
+    const r = await loadServerDefinitions(
+      request({ home, platform: 'darwin', env: { XDG_CONFIG_HOME: join(home, '.config') } }),
+    );
     expect(r.servers.map((s) => s.name)).toEqual(['desktop-mac', 'vscode-mac-flat', 'cline-mac']);
     expect(byName(r.servers)['cline-mac']).toMatchObject({ transport: 'http' });
     expect(byName(r.servers)['desktop-mac']?.source).toBe(
@@ -138,7 +178,9 @@ describe('user-level formats on macOS and Windows', () => {
   it('reads %APPDATA% on Windows, defaulting to ~/AppData/Roaming', async () => {
     const home = CONFIGS('home-windows');
     const expected = ['desktop-win', 'cursor-win', 'vscode-win', 'roo-win'];
-    const withEnv = await loadServerDefinitions(request({ home, platform: 'win32', env: { APPDATA: join(home, 'AppData', 'Roaming') } }));
+    const withEnv = await loadServerDefinitions(
+      request({ home, platform: 'win32', env: { APPDATA: join(home, 'AppData', 'Roaming') } }),
+    );
     expect(withEnv.servers.map((s) => s.name)).toEqual(expected);
     const withoutEnv = await loadServerDefinitions(request({ home, platform: 'win32' }));
     expect(withoutEnv.servers.map((s) => s.name)).toEqual(expected);
@@ -152,7 +194,17 @@ describe('user-level formats on macOS and Windows', () => {
       join(CONFIGS('home-windows'), 'AppData', 'Roaming', 'Claude', 'claude_desktop_config.json'),
       join(CONFIGS('home-windows'), '.cursor', 'mcp.json'),
       join(CONFIGS('home-windows'), 'AppData', 'Roaming', 'Code', 'User', 'mcp.json'),
-      join(CONFIGS('home-windows'), 'AppData', 'Roaming', 'Code', 'User', 'globalStorage', 'rooveterinaryinc.roo-cline', 'settings', 'mcp_settings.json'),
+      join(
+        CONFIGS('home-windows'),
+        'AppData',
+        'Roaming',
+        'Code',
+        'User',
+        'globalStorage',
+        'rooveterinaryinc.roo-cline',
+        'settings',
+        'mcp_settings.json',
+      ),
     ]);
   });
 });
@@ -163,7 +215,13 @@ describe('--config files detected by shape', () => {
   it('reads mcpServers, servers, mcp.servers, TOML by extension and by content', async () => {
     const r = await loadServerDefinitions(
       request({
-        configFiles: [d('claude_desktop_config.json'), d('vscode-mcp.json'), d('vscode-settings.json'), d('codex.toml'), d('codex-config')],
+        configFiles: [
+          d('claude_desktop_config.json'),
+          d('vscode-mcp.json'),
+          d('vscode-settings.json'),
+          d('codex.toml'),
+          d('codex-config'),
+        ],
         home: CONFIGS('home-linux'),
         cwd: CONFIGS('project-all'),
       }),
@@ -202,7 +260,7 @@ describe('--config files detected by shape', () => {
   });
 });
 
-describe("Claude Code per-project entries on Windows", () => {
+describe('Claude Code per-project entries on Windows', () => {
   it('matches the cwd case-insensitively and with either slash', async () => {
     const { mkdtempSync, writeFileSync, rmSync } = await import('node:fs');
     const { tmpdir } = await import('node:os');
@@ -212,7 +270,9 @@ describe("Claude Code per-project entries on Windows", () => {
         join(home, '.claude.json'),
         JSON.stringify({ projects: { 'C:/Users/ada/proj': { mcpServers: { w: { command: 'node.exe' } } } } }),
       );
-      const r = await loadServerDefinitions(request({ home, cwd: 'C:\\Users\\Ada\\proj\\', platform: 'win32', env: { APPDATA: home } }));
+      const r = await loadServerDefinitions(
+        request({ home, cwd: 'C:\\Users\\Ada\\proj\\', platform: 'win32', env: { APPDATA: home } }),
+      );
       expect(r.servers.map((s) => [s.name, s.scope])).toEqual([['w', 'project']]);
     } finally {
       rmSync(home, { recursive: true, force: true });

@@ -43,7 +43,11 @@ describe('precedence across project and user sources', () => {
     const r = await loadServerDefinitions(request({ cwd, home }));
     const fetch = r.servers.find((s) => s.name === 'fetch');
     expect(fetch?.source).toBe(join(cwd, '.mcp.json'));
-    expect(fetch?.shadowed).toEqual([join(cwd, '.cursor', 'mcp.json'), join(home, '.claude.json'), join(home, '.cursor', 'mcp.json')]);
+    expect(fetch?.shadowed).toEqual([
+      join(cwd, '.cursor', 'mcp.json'),
+      join(home, '.claude.json'),
+      join(home, '.cursor', 'mcp.json'),
+    ]);
     expect(r.shadowings.filter((s) => s.name === 'fetch').map((s) => s.loser)).toEqual(fetch?.shadowed);
     // All project servers come before all user servers.
     const scopes = r.servers.map((s) => s.scope);
@@ -76,9 +80,35 @@ describe('ad-hoc servers', () => {
       }),
     );
     expect(r.servers).toEqual([
-      { name: 'stdio-1', nameFromServer: true, enabled: true, scope: 'adhoc', transport: 'stdio', command: 'node', args: ['dist/my server.js', '--flag', 'a b'], source: '--stdio' },
-      { name: 'mine', enabled: true, scope: 'adhoc', transport: 'http', url: 'http://127.0.0.1:3000/mcp', autoTransport: true, source: '--url' },
-      { name: 'stdio-2', nameFromServer: true, enabled: true, scope: 'adhoc', transport: 'stdio', command: 'python', args: ['-m', 'srv'], source: '--stdio' },
+      {
+        name: 'stdio-1',
+        nameFromServer: true,
+        enabled: true,
+        scope: 'adhoc',
+        transport: 'stdio',
+        command: 'node',
+        args: ['dist/my server.js', '--flag', 'a b'],
+        source: '--stdio',
+      },
+      {
+        name: 'mine',
+        enabled: true,
+        scope: 'adhoc',
+        transport: 'http',
+        url: 'http://127.0.0.1:3000/mcp',
+        autoTransport: true,
+        source: '--url',
+      },
+      {
+        name: 'stdio-2',
+        nameFromServer: true,
+        enabled: true,
+        scope: 'adhoc',
+        transport: 'stdio',
+        command: 'python',
+        args: ['-m', 'srv'],
+        source: '--stdio',
+      },
     ]);
     // Only our own config file is looked at, for its budget/threshold keys.
     expect(r.searched).toEqual([{ file: join(CONFIGS('project-all'), 'mcp-smart.config.json'), found: true }]);
@@ -87,7 +117,10 @@ describe('ad-hoc servers', () => {
 
   it('adds ad-hoc servers to --config files, ad-hoc first', async () => {
     const r = await loadServerDefinitions(
-      request({ configFiles: [CONFIGS('detect', 'first.json')], adhoc: [{ kind: 'stdio', value: 'node x.js', name: 'dup' }] }),
+      request({
+        configFiles: [CONFIGS('detect', 'first.json')],
+        adhoc: [{ kind: 'stdio', value: 'node x.js', name: 'dup' }],
+      }),
     );
     expect(r.servers.map((s) => [s.name, s.source])).toEqual([['dup', '--stdio']]);
     expect(r.shadowings).toEqual([{ name: 'dup', winner: '--stdio', loser: CONFIGS('detect', 'first.json') }]);

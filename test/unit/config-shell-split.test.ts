@@ -4,11 +4,21 @@ import { SmartError } from '../../src/errors.js';
 
 describe('splitCommandLine', () => {
   it('splits on runs of whitespace', () => {
-    expect(splitCommandLine('  node   dist/index.js\t--port 3000 ')).toEqual(['node', 'dist/index.js', '--port', '3000']);
+    expect(splitCommandLine('  node   dist/index.js\t--port 3000 ')).toEqual([
+      'node',
+      'dist/index.js',
+      '--port',
+      '3000',
+    ]);
   });
 
   it('keeps quoted spaces and joins adjacent quoted parts', () => {
-    expect(splitCommandLine(`node "my server.js" 'a b'c --x="1 2"`)).toEqual(['node', 'my server.js', 'a bc', '--x=1 2']);
+    expect(splitCommandLine(`node "my server.js" 'a b'c --x="1 2"`)).toEqual([
+      'node',
+      'my server.js',
+      'a bc',
+      '--x=1 2',
+    ]);
   });
 
   it('treats single quotes literally and honours escapes in double quotes', () => {
@@ -24,7 +34,16 @@ describe('splitCommandLine', () => {
   });
 
   it('does no globbing, variables or operators', () => {
-    expect(splitCommandLine('node *.js $HOME && rm -rf ; |')).toEqual(['node', '*.js', '$HOME', '&&', 'rm', '-rf', ';', '|']);
+    expect(splitCommandLine('node *.js $HOME && rm -rf ; |')).toEqual([
+      'node',
+      '*.js',
+      '$HOME',
+      '&&',
+      'rm',
+      '-rf',
+      ';',
+      '|',
+    ]);
   });
 
   it('rejects an unbalanced quote as BAD_FLAG naming --stdio', () => {

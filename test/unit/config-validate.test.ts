@@ -30,7 +30,9 @@ describe('syntax errors name the file, line and column', () => {
     const err = await failure('bad-json');
     expect(err.code).toBe('FILE_PARSE');
     expect(err.exitCode).toBe(2);
-    expect(err.message).toBe(`${CONFIGS('bad-json', '.mcp.json')} is not valid JSON: line 4, column 5: expected ",". Fix the file and run again.`);
+    expect(err.message).toBe(
+      `${CONFIGS('bad-json', '.mcp.json')} is not valid JSON: line 4, column 5: expected ",". Fix the file and run again.`,
+    );
   });
 
   it('bad TOML', async () => {
@@ -96,7 +98,12 @@ describe('our own config is validated strictly', () => {
       { weights: { fusion: { bm25x: 1 }, bm25: { k1: 'high', fields: 3 } }, cache: { ttlSeconds: -1 } },
       DEFAULT_WEIGHTS,
     );
-    expect(r.issues.map((i) => i.key)).toEqual(['weights.fusion.bm25x', 'weights.bm25.k1', 'weights.bm25.fields', 'cache.ttlSeconds']);
+    expect(r.issues.map((i) => i.key)).toEqual([
+      'weights.fusion.bm25x',
+      'weights.bm25.k1',
+      'weights.bm25.fields',
+      'cache.ttlSeconds',
+    ]);
   });
 
   it('accepts $schema and maxGrowth as tokens', () => {

@@ -103,7 +103,14 @@ describe('tool-list cache through connectServers', () => {
 });
 
 describe('readCachedSnapshot / writeCachedSnapshot', () => {
-  const ok: ServerSnapshot = { name: 'notes', transport: 'stdio', status: 'ok', tools: [{ name: 't' }], stderr: 'log', elapsedMs: 12 };
+  const ok: ServerSnapshot = {
+    name: 'notes',
+    transport: 'stdio',
+    status: 'ok',
+    tools: [{ name: 't' }],
+    stderr: 'log',
+    elapsedMs: 12,
+  };
 
   it('never caches a failed server', async () => {
     await writeCachedSnapshot(def(), { ...ok, status: 'error', error: 'boom' }, { dir, now: 1 });
@@ -113,7 +120,14 @@ describe('readCachedSnapshot / writeCachedSnapshot', () => {
   it('drops stderr and timings, and takes the current name and source', async () => {
     await writeCachedSnapshot(def(), ok, { dir, now: 1 });
     const hit = await readCachedSnapshot(def({ name: 'renamed', source: 'other' }), { dir, ttlMs: 1000, now: 2 });
-    expect(hit).toEqual({ name: 'renamed', transport: 'stdio', status: 'ok', tools: [{ name: 't' }], source: 'other', cached: true });
+    expect(hit).toEqual({
+      name: 'renamed',
+      transport: 'stdio',
+      status: 'ok',
+      tools: [{ name: 't' }],
+      source: 'other',
+      cached: true,
+    });
   });
 
   it('treats a damaged file or one from the future as a miss', async () => {

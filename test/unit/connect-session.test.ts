@@ -8,7 +8,9 @@ import type { ServerDefinition, ServerSnapshot } from '../../src/types.js';
 import { createCatalogServer, type Catalog, type CatalogServerOptions } from '../../fixtures/servers/lib.mjs';
 import { fixture } from '../helpers/paths.js';
 
-const tiny = JSON.parse(readFileSync(fixture('servers', 'catalogs', 'tiny.json'), 'utf8')) as Catalog & { tools: unknown[] };
+const tiny = JSON.parse(readFileSync(fixture('servers', 'catalogs', 'tiny.json'), 'utf8')) as Catalog & {
+  tools: unknown[];
+};
 
 const def = (name: string, extra: Partial<ServerDefinition> = {}): ServerDefinition => ({
   name,
@@ -23,7 +25,10 @@ const def = (name: string, extra: Partial<ServerDefinition> = {}): ServerDefinit
 type Setup = { catalog: Catalog; options?: CatalogServerOptions } | 'silent';
 
 /** Each definition name maps to an in-process server (or one that never answers). */
-async function connectInMemory(servers: Record<string, Setup>, extra: { timeoutMs?: number; maxPages?: number; signal?: AbortSignal; defs?: ServerDefinition[] } = {}): Promise<ServerSnapshot[]> {
+async function connectInMemory(
+  servers: Record<string, Setup>,
+  extra: { timeoutMs?: number; maxPages?: number; signal?: AbortSignal; defs?: ServerDefinition[] } = {},
+): Promise<ServerSnapshot[]> {
   const defs = extra.defs ?? Object.keys(servers).map((n) => def(n));
   return connectServers(defs, {
     timeoutMs: extra.timeoutMs ?? 5000,
@@ -58,7 +63,9 @@ describe('connectServers over in-memory transports', () => {
   });
 
   it('lists only what the capabilities advertise', async () => {
-    const [snap] = await connectInMemory({ toolsOnly: { catalog: { serverInfo: { name: 'only', version: '1' }, tools: tiny.tools.slice(0, 1) } } });
+    const [snap] = await connectInMemory({
+      toolsOnly: { catalog: { serverInfo: { name: 'only', version: '1' }, tools: tiny.tools.slice(0, 1) } },
+    });
     expect(snap?.status).toBe('ok');
     expect(snap?.tools).toHaveLength(1);
     expect(snap).not.toHaveProperty('prompts');
@@ -75,7 +82,9 @@ describe('connectServers over in-memory transports', () => {
     });
     expect(bad?.status).toBe('error');
     expect(bad?.errorCode).toBe('CONNECT_PAGINATION');
-    expect(bad?.error).toBe('tools/list did not end: cursor "same" came back again after 2 pages; that list was dropped');
+    expect(bad?.error).toBe(
+      'tools/list did not end: cursor "same" came back again after 2 pages; that list was dropped',
+    );
     expect(bad?.tools).toEqual([]);
     expect(good?.status).toBe('ok');
     expect(good?.tools).toHaveLength(5);
@@ -83,7 +92,10 @@ describe('connectServers over in-memory transports', () => {
 
   it('stops a cursor that never ends at the page limit', async () => {
     const tools = (_p: unknown, page: number): unknown => ({ tools: [], nextCursor: `p${page}` });
-    const [snap] = await connectInMemory({ endless: { catalog: { serverInfo: { name: 'e', version: '1' } }, options: { hooks: { tools } } } }, { maxPages: 7 });
+    const [snap] = await connectInMemory(
+      { endless: { catalog: { serverInfo: { name: 'e', version: '1' } }, options: { hooks: { tools } } } },
+      { maxPages: 7 },
+    );
     expect(snap?.errorCode).toBe('CONNECT_PAGINATION');
     expect(snap?.error).toContain('still a next page after the limit of 7 after 7 pages');
   });
@@ -98,7 +110,9 @@ describe('connectServers over in-memory transports', () => {
         'not even an object',
       ],
     });
-    const [snap] = await connectInMemory({ bad: { catalog: { serverInfo: { name: 'bad', version: '1' } }, options: { hooks: { tools } } } });
+    const [snap] = await connectInMemory({
+      bad: { catalog: { serverInfo: { name: 'bad', version: '1' } }, options: { hooks: { tools } } },
+    });
     expect(snap?.status).toBe('error');
     expect(snap?.errorCode).toBe('CONNECT_MALFORMED_TOOLS');
     expect(snap?.tools.map((t) => t.name)).toEqual(['fine']);
@@ -112,7 +126,9 @@ describe('connectServers over in-memory transports', () => {
     const tools = (): unknown => {
       throw new McpError(-32603, 'database offline');
     };
-    const [snap] = await connectInMemory({ err: { catalog: { serverInfo: { name: 'err', version: '1' } }, options: { hooks: { tools } } } });
+    const [snap] = await connectInMemory({
+      err: { catalog: { serverInfo: { name: 'err', version: '1' } }, options: { hooks: { tools } } },
+    });
     expect(snap?.errorCode).toBe('CONNECT_PROTOCOL');
     expect(snap?.error).toMatch(/^tools\/list failed: .*database offline/);
   });
@@ -135,7 +151,10 @@ describe('connectServers over in-memory transports', () => {
 
   it('names ad-hoc servers after serverInfo.name, with a suffix when taken', async () => {
     const defs = [def('adhoc-1', { nameFromServer: true }), def('tiny'), def('adhoc-2', { nameFromServer: true })];
-    const snaps = await connectInMemory({ 'adhoc-1': { catalog: tiny }, tiny: { catalog: tiny }, 'adhoc-2': { catalog: tiny } }, { defs });
+    const snaps = await connectInMemory(
+      { 'adhoc-1': { catalog: tiny }, tiny: { catalog: tiny }, 'adhoc-2': { catalog: tiny } },
+      { defs },
+    );
     expect(snaps.map((s) => s.name)).toEqual(['tiny-2', 'tiny', 'tiny-3']);
   });
 });

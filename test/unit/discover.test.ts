@@ -15,22 +15,52 @@ import {
   DEFAULT_WEIGHTS,
 } from '../../src/core/discover/index.js';
 import { intentClauses } from '../../src/core/discover/clauses.js';
-import { decodeIndexCache, encodeIndexCache, indexCacheKey, semanticText, topN } from '../../src/core/discover/engine.js';
-import { decodeSemanticIndex, encodeSemanticIndex, leadPassage, queryVector, scoreSemantic, scoreSketch, sentenceVector, SKETCH_MIN_TOOLS } from '../../src/core/discover/semantic.js';
+import {
+  decodeIndexCache,
+  encodeIndexCache,
+  indexCacheKey,
+  semanticText,
+  topN,
+} from '../../src/core/discover/engine.js';
+import {
+  decodeSemanticIndex,
+  encodeSemanticIndex,
+  leadPassage,
+  queryVector,
+  scoreSemantic,
+  scoreSketch,
+  sentenceVector,
+  SKETCH_MIN_TOOLS,
+} from '../../src/core/discover/semantic.js';
 import { deriveServerScores, groupServers } from '../../src/core/discover/servers.js';
 import { buildBm25Index, queryTerms } from '../../src/core/discover/bm25.js';
 import { seededRandom } from '../../src/core/session/tune.js';
-import { analyze, fileKindVocabulary, fileKindWords, splitWords, withoutBlobs } from '../../src/core/discover/tokenize.js';
+import {
+  analyze,
+  fileKindVocabulary,
+  fileKindWords,
+  splitWords,
+  withoutBlobs,
+} from '../../src/core/discover/tokenize.js';
 import { defaultGlossaryFile, glossHan, setGlossaryFile } from '../../src/core/discover/gloss.js';
 import { lookupWord } from '../../src/core/discover/vectors.js';
 import type { ServerSnapshot, ToolRef, UsageStats } from '../../src/types.js';
 import { fixture } from '../helpers/paths.js';
 import { intentWords } from '../../src/core/discover/keyword.js';
 
-const servers = (JSON.parse(readFileSync(fixture('snapshots', 'discover-tools.json'), 'utf8')) as { servers: ServerSnapshot[] }).servers;
+const servers = (
+  JSON.parse(readFileSync(fixture('snapshots', 'discover-tools.json'), 'utf8')) as { servers: ServerSnapshot[] }
+).servers;
 /** Tool refs of reachable stdio servers given as `{ server: tools }`. */
 const refsOf = (byServer: Record<string, ServerSnapshot['tools']>) =>
-  toolRefsFromSnapshots(Object.entries(byServer).map(([name, tools]): ServerSnapshot => ({ name, transport: 'stdio', status: 'ok', tools })));
+  toolRefsFromSnapshots(
+    Object.entries(byServer).map(([name, tools]): ServerSnapshot => ({
+      name,
+      transport: 'stdio',
+      status: 'ok',
+      tools,
+    })),
+  );
 const tools = toolRefsFromSnapshots(servers);
 const vectors = await loadWordVectors();
 const index = buildDiscoverIndex(tools, { vectors });
@@ -40,7 +70,14 @@ const top = (intent: string, engine: 'keyword' | 'bm25' | 'semantic' | 'hybrid',
 describe('tokenize', () => {
   it('splits camelCase, snake_case and kebab-case names', () => {
     expect(splitWords('listPullRequests')).toEqual(['list', 'pull', 'requests']);
-    expect(splitWords('read_file http-request HTMLParser')).toEqual(['read', 'file', 'http', 'request', 'html', 'parser']);
+    expect(splitWords('read_file http-request HTMLParser')).toEqual([
+      'read',
+      'file',
+      'http',
+      'request',
+      'html',
+      'parser',
+    ]);
   });
   it('splits acronyms and digits as the regex splitter did (pinned from it)', () => {
     expect(splitWords('ABcDEf')).toEqual(['a', 'bc', 'd', 'ef']);
@@ -49,10 +86,26 @@ describe('tokenize', () => {
     expect(splitWords('parse_JSONData-v2')).toEqual(['parse', 'json', 'data', 'v2']);
     // Latin and CJK runs are separate words (they were one, "bing搜索api", before the glossary).
     expect(splitWords('Bing搜索API')).toEqual(['bing', '搜索', 'search', 'api']);
-    expect(splitWords('生成PPT演示文稿')).toEqual(['生成', 'generate', 'produce', 'generated', 'ppt', '演示文稿', 'presentation']);
+    expect(splitWords('生成PPT演示文稿')).toEqual([
+      '生成',
+      'generate',
+      'produce',
+      'generated',
+      'ppt',
+      '演示文稿',
+      'presentation',
+    ]);
   });
   it('splits at punctuation and symbols outside ASCII, and keeps letters outside ASCII in their words', () => {
-    expect(splitWords('readFile → writeFile • list—all “quoted”')).toEqual(['read', 'file', 'write', 'file', 'list', 'all', 'quoted']);
+    expect(splitWords('readFile → writeFile • list—all “quoted”')).toEqual([
+      'read',
+      'file',
+      'write',
+      'file',
+      'list',
+      'all',
+      'quoted',
+    ]);
     expect(splitWords('GrößeÄndern → naïveCase')).toEqual(['größe', 'ändern', 'naïve', 'case']);
     expect(splitWords('⚠️ 🚨alert𝐀B')).toEqual(['alert', '𝐀b']);
   });
@@ -85,7 +138,9 @@ describe('keyword engine (router note)', () => {
   });
   it('uses configured keywords as strong matches', () => {
     const withKw = buildDiscoverIndex(tools, { keywords: { 'weather.get_forecast': ['umbrella'] } });
-    expect(rankTools(withKw, 'do I need an umbrella', { engine: 'keyword', k: 3 }).results[0]?.id).toBe('weather.get_forecast');
+    expect(rankTools(withKw, 'do I need an umbrella', { engine: 'keyword', k: 3 }).results[0]?.id).toBe(
+      'weather.get_forecast',
+    );
   });
 });
 
@@ -124,9 +179,17 @@ describe('hybrid engine', () => {
     expect(r.score).toBeCloseTo(sum, 3);
   });
   it('lets the usage prior decide between two equally matching tools', () => {
-    const usage: UsageStats = { tools: { 'files.write_file': { success: 20, failure: 0, lastUsed: 1_000, categories: { file_operation: 20 } } } };
+    const usage: UsageStats = {
+      tools: { 'files.write_file': { success: 20, failure: 0, lastUsed: 1_000, categories: { file_operation: 20 } } },
+    };
     const plain = rankTools(index, 'file', { engine: 'hybrid', k: 4 }).results.map((r) => r.id);
-    const learned = rankTools(index, 'file', { engine: 'hybrid', k: 4, usage, now: 1_000, weights: { fusion: { usage: 2 } } }).results;
+    const learned = rankTools(index, 'file', {
+      engine: 'hybrid',
+      k: 4,
+      usage,
+      now: 1_000,
+      weights: { fusion: { usage: 2 } },
+    }).results;
     expect(plain[0]).not.toBe('files.write_file');
     expect(learned[0]?.id).toBe('files.write_file');
     expect(learned[0]?.reasons?.usage).toBeGreaterThan(0);
@@ -147,7 +210,11 @@ describe('server-level relevance', () => {
   });
   const docIndex = buildDiscoverIndex(docs, { vectors });
   const order = (server: number): string[] =>
-    rankTools(docIndex, 'add a heading to the docx', { engine: 'hybrid', k: 4, weights: { fusion: { server } } }).results.map((r) => r.id);
+    rankTools(docIndex, 'add a heading to the docx', {
+      engine: 'hybrid',
+      k: 4,
+      weights: { fusion: { server } },
+    }).results.map((r) => r.id);
 
   it('lifts the tools of the server that covers the intent as a whole', () => {
     // Off: the tie between the identical tools falls to the id order.
@@ -155,7 +222,11 @@ describe('server-level relevance', () => {
     expect(order(0.5).indexOf('word.add_heading')).toBeLessThan(order(0.5).indexOf('markdown.add_heading'));
   });
   it('gives every tool of a server the same share, the best server exactly fusion.server', () => {
-    const r = rankTools(docIndex, 'add a heading to the docx', { engine: 'hybrid', k: 4, weights: { fusion: { server: 0.5 } } }).results;
+    const r = rankTools(docIndex, 'add a heading to the docx', {
+      engine: 'hybrid',
+      k: 4,
+      weights: { fusion: { server: 0.5 } },
+    }).results;
     const share = (id: string): number => r.find((x) => x.id === id)!.reasons!.server!;
     expect(share('word.add_heading')).toBe(0.5);
     expect(share('word.create_document')).toBe(0.5);
@@ -165,10 +236,12 @@ describe('server-level relevance', () => {
   it('lets only tools the patterns allow vote for their server', () => {
     const shares = (rules: { match: string; exclude?: boolean }[]): Record<string, number> =>
       Object.fromEntries(
-        rankTools(docIndex, 'add a heading to the docx', { engine: 'hybrid', k: 4, weights: { fusion: { server: 0.5 } }, patterns: { rules } }).results.map((x) => [
-          x.id,
-          x.reasons!.server!,
-        ]),
+        rankTools(docIndex, 'add a heading to the docx', {
+          engine: 'hybrid',
+          k: 4,
+          weights: { fusion: { server: 0.5 } },
+          patterns: { rules },
+        }).results.map((x) => [x.id, x.reasons!.server!]),
       );
     expect(shares([])['word.add_heading']).toBe(0.5);
     // create_document (the only "docx" tool) excluded: it no longer carries the word server, markdown leads.
@@ -180,7 +253,13 @@ describe('server-level relevance', () => {
   it('orders by the server share but never lets it alone make a tool match', () => {
     // "plugh" is in no word table: only bm25 matches, and only a.zork. Its sibling must not ride the share in.
     const ix = buildDiscoverIndex(
-      refsOf({ a: [{ name: 'zork', description: 'Qwxzv plugh.' }, { name: 'other', description: 'Deletes the calendar.' }], b: [{ name: 'thing', description: 'Sends mail.' }] }),
+      refsOf({
+        a: [
+          { name: 'zork', description: 'Qwxzv plugh.' },
+          { name: 'other', description: 'Deletes the calendar.' },
+        ],
+        b: [{ name: 'thing', description: 'Sends mail.' }],
+      }),
       { vectors },
     );
     expect(rankTools(ix, 'plugh', { engine: 'hybrid', k: 5 }).results.map((r) => r.id)).toEqual(['a.zork']);
@@ -194,10 +273,17 @@ describe('server-level relevance', () => {
   });
   it('changes nothing with one server', () => {
     const one = rankTools(index, 'read a file', { engine: 'hybrid', k: 5 });
-    const single = buildDiscoverIndex(tools.filter((t) => t.server === 'files'), { vectors });
+    const single = buildDiscoverIndex(
+      tools.filter((t) => t.server === 'files'),
+      { vectors },
+    );
     const r = rankTools(single, 'read a file', { engine: 'hybrid', k: 4 }).results;
     expect(Object.keys(r[0]!.reasons!)).toEqual(['bm25', 'semantic', 'usage']);
-    expect(r.map((x) => x.id)).toEqual(rankTools(single, 'read a file', { engine: 'hybrid', k: 4, weights: { fusion: { server: 0 } } }).results.map((x) => x.id));
+    expect(r.map((x) => x.id)).toEqual(
+      rankTools(single, 'read a file', { engine: 'hybrid', k: 4, weights: { fusion: { server: 0 } } }).results.map(
+        (x) => x.id,
+      ),
+    );
     expect(one.results[0]!.reasons!.server).toBeGreaterThan(0);
   });
   it('scores a server by the best contribution of its tools to each query term, summed', () => {
@@ -217,9 +303,14 @@ describe('server-level relevance', () => {
     expect(s[1]).toBeGreaterThan(0);
     expect(s[1]).toBeLessThan(1);
     // Cosines: a server's semantic part is its best tool's min–max scaled cosine.
-    const withSem = deriveServerScores(bm, [], Float32Array.from([0.1, 0.3, 0.9]), g.of, g.count, { bm25: 1, semantic: 2 });
+    const withSem = deriveServerScores(bm, [], Float32Array.from([0.1, 0.3, 0.9]), g.of, g.count, {
+      bm25: 1,
+      semantic: 2,
+    });
     expect(Array.from(withSem).map((x) => Math.round(x * 1000) / 1000)).toEqual([0.5, 2]);
-    expect(Array.from(deriveServerScores(bm, ['alpha'], null, new Int32Array(3), 1, { bm25: 1, semantic: 1 }))).toEqual([0]);
+    expect(Array.from(deriveServerScores(bm, ['alpha'], null, new Int32Array(3), 1, { bm25: 1, semantic: 1 }))).toEqual(
+      [0],
+    );
   });
 });
 
@@ -228,12 +319,16 @@ describe('semantic text', () => {
     expect(leadPassage('Reads a file. Returns its text.')).toBe('Reads a file. Returns its text.');
     const long = `Reads a file from disk. ${'Then it does many other things with it. '.repeat(8)}`;
     // 5 + 4 × 8 words fit in 40; the fifth sentence would not.
-    expect(leadPassage(long)).toBe(`Reads a file from disk. ${'Then it does many other things with it. '.repeat(4).trim()}`);
+    expect(leadPassage(long)).toBe(
+      `Reads a file from disk. ${'Then it does many other things with it. '.repeat(4).trim()}`,
+    );
     expect(leadPassage(`${'word '.repeat(60)}end.`).split(' ')).toHaveLength(40);
   });
   it('cuts Chinese descriptions too: a CJK character is half a word, and 。 ends a sentence without a space', () => {
     const first = '查询火车票的余票信息。'; // 10 characters: 5 words
-    expect(leadPassage(`${first}${'返回所有车次的详细数据和价格。'.repeat(8)}`, 20)).toBe(`${first}${'返回所有车次的详细数据和价格。'.repeat(2)}`);
+    expect(leadPassage(`${first}${'返回所有车次的详细数据和价格。'.repeat(8)}`, 20)).toBe(
+      `${first}${'返回所有车次的详细数据和价格。'.repeat(2)}`,
+    );
     // One long sentence: cut at 40 words, i.e. 80 characters.
     expect(leadPassage('查'.repeat(200))).toBe('查'.repeat(80));
     expect(leadPassage('短句。第二句。')).toBe('短句。第二句。');
@@ -247,15 +342,32 @@ describe('semantic text', () => {
         {
           name: 'dispatch',
           description: 'Runs the action.',
-          inputSchema: { type: 'object', properties: { recipient: { type: 'string', description: 'Email address of the person to write to' }, subject: { type: 'string', description: 'Subject line of the email' } } },
+          inputSchema: {
+            type: 'object',
+            properties: {
+              recipient: { type: 'string', description: 'Email address of the person to write to' },
+              subject: { type: 'string', description: 'Subject line of the email' },
+            },
+          },
         },
-        { name: 'fetch_page', description: 'Download a web page.', inputSchema: { type: 'object', properties: { url: { type: 'string', description: 'Address of the page' } } } },
-        { name: 'resize', description: 'Resize an image.', inputSchema: { type: 'object', properties: { width: { type: 'number', description: 'Width in pixels' } } } },
+        {
+          name: 'fetch_page',
+          description: 'Download a web page.',
+          inputSchema: { type: 'object', properties: { url: { type: 'string', description: 'Address of the page' } } },
+        },
+        {
+          name: 'resize',
+          description: 'Resize an image.',
+          inputSchema: { type: 'object', properties: { width: { type: 'number', description: 'Width in pixels' } } },
+        },
       ],
     });
-    expect(semanticText(refs[0]!)).toBe('dispatch Runs the action. recipient Email address of the person to write to subject Subject line of the email');
+    expect(semanticText(refs[0]!)).toBe(
+      'dispatch Runs the action. recipient Email address of the person to write to subject Subject line of the email',
+    );
     const first = (r: typeof refs): string | undefined =>
-      rankTools(buildDiscoverIndex(r, { vectors }), 'send an email to my colleague', { engine: 'semantic', k: 3 }).results[0]?.id;
+      rankTools(buildDiscoverIndex(r, { vectors }), 'send an email to my colleague', { engine: 'semantic', k: 3 })
+        .results[0]?.id;
     expect(first(refs)).toBe('s.dispatch');
     // The same tool without its schema has nothing that says "email".
     const { inputSchema: _dropped, ...bare } = refs[0]!.tool;
@@ -265,22 +377,30 @@ describe('semantic text', () => {
 
 describe('multi-step intents (clause ranking)', () => {
   it('splits an intent into clauses at sentence ends, commas and step words, keeping paths whole', () => {
-    expect(intentClauses('Fetch the page at https://example.com/a.html; then search files in /root/x.txt for TODO notes')).toEqual([
-      'Fetch the page at https://example.com/a.html',
-      'search files in /root/x.txt for TODO notes',
-    ]);
+    expect(
+      intentClauses('Fetch the page at https://example.com/a.html; then search files in /root/x.txt for TODO notes'),
+    ).toEqual(['Fetch the page at https://example.com/a.html', 'search files in /root/x.txt for TODO notes']);
     expect(intentClauses('read a file')).toEqual(['read a file']);
-    expect(intentClauses('Beat tracking, MFCC extraction, and chroma CQT.')).toEqual(['Beat tracking', 'MFCC extraction', 'chroma CQT']);
+    expect(intentClauses('Beat tracking, MFCC extraction, and chroma CQT.')).toEqual([
+      'Beat tracking',
+      'MFCC extraction',
+      'chroma CQT',
+    ]);
   });
   it('puts the tool of each step at the top and explains the clause signal', () => {
-    const intent = 'Check whether it will rain in Paris tomorrow, and then open a bug report on github about the flaky deploy';
+    const intent =
+      'Check whether it will rain in Paris tomorrow, and then open a bug report on github about the flaky deploy';
     const r = rankTools(index, intent, { engine: 'hybrid', k: 2 }).results;
     expect(r.map((x) => x.id).sort()).toEqual(['github.create_issue', 'weather.get_forecast']);
     expect(Object.keys(r[0]!.reasons!)).toEqual(['bm25', 'semantic', 'usage', 'clauses', 'server']);
     const sum = Object.values(r[0]!.reasons!).reduce((a, b) => a + b, 0);
     expect(r[0]!.score).toBeCloseTo(sum, 3);
     // Clause ranking off: no clause signal, and a different score.
-    const off = rankTools(index, intent, { engine: 'hybrid', k: 2, weights: { fusion: { clauses: 0, clauseSemantic: 0, server: 0 } } }).results;
+    const off = rankTools(index, intent, {
+      engine: 'hybrid',
+      k: 2,
+      weights: { fusion: { clauses: 0, clauseSemantic: 0, server: 0 } },
+    }).results;
     expect(Object.keys(off[0]!.reasons!)).toEqual(['bm25', 'semantic', 'usage']);
   });
 });
@@ -299,7 +419,11 @@ describe('patterns', () => {
     expect(r[1]?.reasons?.pattern).toBe(5);
   });
   it('offers only matching tools in allow-list mode', () => {
-    const r = rankTools(index, 'read a file', { engine: 'bm25', k: 5, patterns: { rules: [{ match: '^github\\.' }], allowList: true } });
+    const r = rankTools(index, 'read a file', {
+      engine: 'bm25',
+      k: 5,
+      patterns: { rules: [{ match: '^github\\.' }], allowList: true },
+    });
     expect(r.results.every((x) => x.server === 'github')).toBe(true);
   });
 });
@@ -317,7 +441,7 @@ describe('task context', () => {
 
 describe('weights', () => {
   it('overlays numeric user weights on the defaults and ignores the rest', () => {
-    const w = resolveWeights({ fusion: { semantic: 0.5, bogus: 3 }, bm25: { fields: { name: 'x' } } } as Record<string, unknown>);
+    const w = resolveWeights({ fusion: { semantic: 0.5, bogus: 3 }, bm25: { fields: { name: 'x' } } });
     expect(w.fusion).toEqual({ ...DEFAULT_WEIGHTS.fusion, semantic: 0.5 });
     expect(w.bm25.fields.name).toBe(DEFAULT_WEIGHTS.bm25.fields.name);
   });
@@ -342,7 +466,7 @@ describe('evaluateRankings', () => {
 
 describe('pairedBootstrap', () => {
   // Per-case scores of two rankers: b is a plus 0.1 on half the cases, a plus 0 elsewhere, with noise in both.
-  const a = Array.from({ length: 100 }, (_, i) => (i * 37) % 11 / 10);
+  const a = Array.from({ length: 100 }, (_, i) => ((i * 37) % 11) / 10);
   const b = a.map((x, i) => x - (i % 2 === 0 ? 0.2 : 0));
 
   it('gives the mean difference and a 95 % interval around it that the same seed reproduces', () => {
@@ -361,7 +485,11 @@ describe('pairedBootstrap', () => {
     const wide = pairedBootstrap(a, b, seededRandom(2));
     const narrow = pairedBootstrap([...a, ...a, ...a, ...a], [...b, ...b, ...b, ...b], seededRandom(2));
     expect(narrow.high - narrow.low).toBeLessThan(0.7 * (wide.high - wide.low));
-    const same = pairedBootstrap(a, a.map((x) => x - 0.05), seededRandom(3));
+    const same = pairedBootstrap(
+      a,
+      a.map((x) => x - 0.05),
+      seededRandom(3),
+    );
     expect(same.low).toBeCloseTo(0.05, 10);
     expect(same.high).toBeCloseTo(0.05, 10);
   });
@@ -373,7 +501,13 @@ describe('pairedBootstrap', () => {
 
 describe('word vectors', () => {
   it('round-trips the binary table with int8 quantisation', () => {
-    const buf = encodeWordVectors([{ word: 'alpha', rank: 3, vector: [0.5, -1, 0.25] }, { word: 'beta', rank: 9, vector: [0, 0, 2] }], 3);
+    const buf = encodeWordVectors(
+      [
+        { word: 'alpha', rank: 3, vector: [0.5, -1, 0.25] },
+        { word: 'beta', rank: 9, vector: [0, 0, 2] },
+      ],
+      3,
+    );
     const v = parseWordVectors(buf);
     expect([...v.index.keys()]).toEqual(['alpha', 'beta']);
     expect(v.ranks[1]).toBe(9);
@@ -381,7 +515,11 @@ describe('word vectors', () => {
     expect(v.data[1]! * v.scales[0]!).toBeCloseTo(-1, 2);
   });
   it('falls back to the most frequent table word with the same stem', () => {
-    const rows = ['connect', 'connection', 'files', 'filed'].map((word, i) => ({ word, rank: [5, 2, 1, 9][i]!, vector: [i, 1, 0] }));
+    const rows = ['connect', 'connection', 'files', 'filed'].map((word, i) => ({
+      word,
+      rank: [5, 2, 1, 9][i]!,
+      vector: [i, 1, 0],
+    }));
     const v = parseWordVectors(encodeWordVectors(rows, 3));
     expect(lookupWord(v, 'connecting')).toBe(1);
     expect(lookupWord(v, 'file')).toBe(2);
@@ -402,8 +540,12 @@ describe('word vectors', () => {
 
 describe('parseLabelledIntents', () => {
   it('reads one intent per line and names the bad line', () => {
-    expect(parseLabelledIntents('{"intent":"a","expected":["s.t"]}\n\n', 'q.jsonl')).toEqual([{ intent: 'a', expected: ['s.t'] }]);
-    expect(() => parseLabelledIntents('{"intent":"a","expected":["s.t"]}\n{"intent":1}', 'q.jsonl')).toThrow(/q\.jsonl.*line 2/);
+    expect(parseLabelledIntents('{"intent":"a","expected":["s.t"]}\n\n', 'q.jsonl')).toEqual([
+      { intent: 'a', expected: ['s.t'] },
+    ]);
+    expect(() => parseLabelledIntents('{"intent":"a","expected":["s.t"]}\n{"intent":1}', 'q.jsonl')).toThrow(
+      /q\.jsonl.*line 2/,
+    );
   });
 });
 
@@ -427,10 +569,14 @@ describe('index cache bytes', () => {
     expect(parts.semantic).toBeDefined();
     const cached = buildDiscoverIndex(tools, { vectors, ...parts });
     for (const engine of ['bm25', 'hybrid'] as const) {
-      expect(rankTools(cached, 'list the pull requests', { engine, k: 3 })).toEqual(rankTools(index, 'list the pull requests', { engine, k: 3 }));
+      expect(rankTools(cached, 'list the pull requests', { engine, k: 3 })).toEqual(
+        rankTools(index, 'list the pull requests', { engine, k: 3 }),
+      );
     }
     expect(cached.fields).toEqual(index.fields);
-    expect(rankTools(cached, 'read a file', { engine: 'bm25', k: 2, weights: { bm25: { k1: 0.9 } } })).toEqual(rankTools(index, 'read a file', { engine: 'bm25', k: 2, weights: { bm25: { k1: 0.9 } } }));
+    expect(rankTools(cached, 'read a file', { engine: 'bm25', k: 2, weights: { bm25: { k1: 0.9 } } })).toEqual(
+      rankTools(index, 'read a file', { engine: 'bm25', k: 2, weights: { bm25: { k1: 0.9 } } }),
+    );
     expect(decodeIndexCache(encodeIndexCache(index), tools.length + 1, vectors.dims)).toBeNull();
   });
   it('keys the cache by the tools, the BM25 weights and the table', () => {
@@ -439,7 +585,9 @@ describe('index cache bytes', () => {
     expect(indexCacheKey(tools, vectors)).toBe(key);
     expect(indexCacheKey(tools, vectors, { bm25: { k1: 1 } })).not.toBe(key);
     expect(indexCacheKey(tools, undefined)).not.toBe(key);
-    const edited = tools.map((t, i) => (i === 0 ? { ...t, tool: { ...t.tool, description: `${t.tool.description ?? ''}!` } } : t));
+    const edited = tools.map((t, i) =>
+      i === 0 ? { ...t, tool: { ...t.tool, description: `${t.tool.description ?? ''}!` } } : t,
+    );
     expect(indexCacheKey(edited, vectors)).not.toBe(key);
   });
 });
@@ -455,18 +603,40 @@ describe('topN', () => {
 
 describe('large index (sketch, then exact cosines for candidates)', () => {
   // The fixture tools among enough filler tools that the semantic engine scores a sketch first.
-  const words = ['inventory', 'invoice', 'ledger', 'payroll', 'warehouse', 'shipment', 'customer', 'vendor', 'budget', 'audit', 'contract', 'employee'];
+  const words = [
+    'inventory',
+    'invoice',
+    'ledger',
+    'payroll',
+    'warehouse',
+    'shipment',
+    'customer',
+    'vendor',
+    'budget',
+    'audit',
+    'contract',
+    'employee',
+  ];
   const filler = Array.from({ length: SKETCH_MIN_TOOLS }, (_, i) => ({
     id: `erp.tool_${i}`,
     server: 'erp',
-    tool: { name: `tool_${i}`, description: `Manage the ${words[i % 12]} ${words[(i * 7 + 3) % 12]} records of the ${words[(i * 5 + 1) % 12]} system.` },
+    tool: {
+      name: `tool_${i}`,
+      description: `Manage the ${words[i % 12]} ${words[(i * 7 + 3) % 12]} records of the ${words[(i * 5 + 1) % 12]} system.`,
+    },
   }));
   const big = buildDiscoverIndex([...tools, ...filler], { vectors });
   it('builds a sketch and still puts the known right tool first', () => {
     expect(big.semantic?.sketch).toBeDefined();
-    expect(rankTools(big, 'will it be sunny in Paris tomorrow', { engine: 'semantic', k: 3 }).results[0]?.id).toBe('weather.get_forecast');
-    expect(rankTools(big, 'will it be sunny in Paris tomorrow', { engine: 'hybrid', k: 3 }).results[0]?.id).toBe('weather.get_forecast');
-    expect(rankTools(big, 'open a bug report on github', { engine: 'hybrid', k: 3 }).results[0]?.id).toBe('github.create_issue');
+    expect(rankTools(big, 'will it be sunny in Paris tomorrow', { engine: 'semantic', k: 3 }).results[0]?.id).toBe(
+      'weather.get_forecast',
+    );
+    expect(rankTools(big, 'will it be sunny in Paris tomorrow', { engine: 'hybrid', k: 3 }).results[0]?.id).toBe(
+      'weather.get_forecast',
+    );
+    expect(rankTools(big, 'open a bug report on github', { engine: 'hybrid', k: 3 }).results[0]?.id).toBe(
+      'github.create_issue',
+    );
   });
   it("bounds every tool's cosine from above, so a tool unlike the many the sketch was fitted to stays a candidate", () => {
     const sem = big.semantic!;
@@ -492,15 +662,29 @@ describe('Chinese glossary (CC-CEDICT)', () => {
     { id: 'trends.get_rank_a', server: 'trends', tool: { name: 'get_rank_a', description: '获取微信读书排行榜' } },
     { id: 'trends.get_rank_b', server: 'trends', tool: { name: 'get_rank_b', description: '获取今日头条热榜' } },
     { id: 'rail.query_b', server: 'rail', tool: { name: 'query_b', description: '查询火车票余票信息' } },
-    { id: 'books.list_shelf', server: 'books', tool: { name: 'list_shelf', description: 'List the books on your shelf.' } },
-    { id: 'travel.search_train_tickets', server: 'travel', tool: { name: 'search_train_tickets', description: 'Search available train tickets between two stations.' } },
-    { id: 'travel.search_flights', server: 'travel', tool: { name: 'search_flights', description: 'Search flights between two airports.' } },
+    {
+      id: 'books.list_shelf',
+      server: 'books',
+      tool: { name: 'list_shelf', description: 'List the books on your shelf.' },
+    },
+    {
+      id: 'travel.search_train_tickets',
+      server: 'travel',
+      tool: { name: 'search_train_tickets', description: 'Search available train tickets between two stations.' },
+    },
+    {
+      id: 'travel.search_flights',
+      server: 'travel',
+      tool: { name: 'search_flights', description: 'Search flights between two airports.' },
+    },
   ];
   const ranked = (intent: string, engine: 'bm25' | 'hybrid'): string[] =>
     rankTools(buildDiscoverIndex(catalogue, { vectors }), intent, { engine, k: 3 }).results.map((r) => r.id);
 
   it('glosses Han runs by their longest dictionary words', () => {
-    expect(glossHan('获取微信读书排行榜')).toEqual(expect.arrayContaining(['get', 'wechat', 'read', 'book', 'ranking']));
+    expect(glossHan('获取微信读书排行榜')).toEqual(
+      expect.arrayContaining(['get', 'wechat', 'read', 'book', 'ranking']),
+    );
     expect(glossHan('火车票')).toContain('train');
     expect(glossHan('ひらがな')).toEqual([]);
   });
@@ -519,7 +703,10 @@ describe('Chinese glossary (CC-CEDICT)', () => {
       setGlossaryFile(null);
       expect(splitWords('必应搜索')).toEqual(['必应搜索']);
       // Nothing matches: the every-tool fallback; the Chinese intent matches the Chinese tool only.
-      expect(rankTools(buildDiscoverIndex(catalogue, { vectors }), 'WeChat reading charts', { engine: 'bm25', k: 3 }).fallback).toBe(true);
+      expect(
+        rankTools(buildDiscoverIndex(catalogue, { vectors }), 'WeChat reading charts', { engine: 'bm25', k: 3 })
+          .fallback,
+      ).toBe(true);
       expect(ranked('查询火车票', 'bm25')).toEqual(['rail.query_b']);
     } finally {
       setGlossaryFile(defaultGlossaryFile());
@@ -530,19 +717,34 @@ describe('Chinese glossary (CC-CEDICT)', () => {
 
 describe('file kinds in intents', () => {
   it('names the kind of each file an intent names, and nothing for decimals or abbreviations', () => {
-    expect(fileKindWords('save it as /root/out/deck.pptx, with data.csv')).toBe('powerpoint presentation slides csv table spreadsheet');
+    expect(fileKindWords('save it as /root/out/deck.pptx, with data.csv')).toBe(
+      'powerpoint presentation slides csv table spreadsheet',
+    );
     expect(fileKindWords('version 3.5, e.g. the next one')).toBe('');
     expect(fileKindWords('no file here')).toBe('');
   });
 
   it('ranks the tool for the kind of file the intent names first', () => {
     const office: ToolRef[] = [
-      { id: 'word.add_paragraph', server: 'word', tool: { name: 'add_paragraph', description: 'Add a paragraph to a Word document.' } },
-      { id: 'ppt.add_slide', server: 'ppt', tool: { name: 'add_slide', description: 'Add a slide to a PowerPoint presentation.' } },
-      { id: 'excel.write_data', server: 'excel', tool: { name: 'write_data', description: 'Write rows of data to an Excel spreadsheet.' } },
+      {
+        id: 'word.add_paragraph',
+        server: 'word',
+        tool: { name: 'add_paragraph', description: 'Add a paragraph to a Word document.' },
+      },
+      {
+        id: 'ppt.add_slide',
+        server: 'ppt',
+        tool: { name: 'add_slide', description: 'Add a slide to a PowerPoint presentation.' },
+      },
+      {
+        id: 'excel.write_data',
+        server: 'excel',
+        tool: { name: 'write_data', description: 'Write rows of data to an Excel spreadsheet.' },
+      },
     ];
     const idx = buildDiscoverIndex(office, { vectors });
-    const first = (intent: string): string | undefined => rankTools(idx, intent, { engine: 'bm25', k: 3 }).results[0]?.id;
+    const first = (intent: string): string | undefined =>
+      rankTools(idx, intent, { engine: 'bm25', k: 3 }).results[0]?.id;
     expect(first('add the quarterly summary to q3-review.pptx')).toBe('ppt.add_slide');
     expect(first('add the quarterly summary to q3-review.docx')).toBe('word.add_paragraph');
     expect(first('add the quarterly figures to q3-review.xlsx')).toBe('excel.write_data');
@@ -567,7 +769,9 @@ describe('encoded blobs in intents', () => {
 
   it('ranks as if the blob were not there, for every engine', () => {
     for (const engine of ['keyword', 'bm25', 'semantic', 'hybrid'] as const) {
-      expect(rankTools(index, pasted, { engine, k: 5 }).results).toEqual(rankTools(index, plain, { engine, k: 5 }).results);
+      expect(rankTools(index, pasted, { engine, k: 5 }).results).toEqual(
+        rankTools(index, plain, { engine, k: 5 }).results,
+      );
     }
   });
 });

@@ -1,14 +1,24 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { buildDiscoverIndex, loadWordVectors, rankTools, resolveWeights, toolRefsFromSnapshots } from '../../src/core/discover/index.js';
+import {
+  buildDiscoverIndex,
+  loadWordVectors,
+  rankTools,
+  resolveWeights,
+  toolRefsFromSnapshots,
+} from '../../src/core/discover/index.js';
 import { createHybridEvaluator, type TrainItem } from '../../src/core/session/fast-hybrid.js';
 import type { ServerSnapshot } from '../../src/types.js';
 import { fixture } from '../helpers/paths.js';
 
-const servers = (JSON.parse(readFileSync(fixture('snapshots', 'discover-tools.json'), 'utf8')) as { servers: ServerSnapshot[] }).servers;
+const servers = (
+  JSON.parse(readFileSync(fixture('snapshots', 'discover-tools.json'), 'utf8')) as { servers: ServerSnapshot[] }
+).servers;
 const tools = toolRefsFromSnapshots(servers);
 const index = buildDiscoverIndex(tools, { vectors: await loadWordVectors() });
-const usage = { tools: { 'files.write_file': { success: 3, failure: 1, lastUsed: 5_000, categories: { file_operation: 3 } } } };
+const usage = {
+  tools: { 'files.write_file': { success: 3, failure: 1, lastUsed: 5_000, categories: { file_operation: 3 } } },
+};
 const items: TrainItem[] = [
   ['read the contents of a file', ['files.read_file']],
   ['save text to disk', ['files.write_file']],
@@ -25,7 +35,13 @@ const items: TrainItem[] = [
 function referenceMrr(weights: ReturnType<typeof resolveWeights>): number {
   let rr = 0;
   for (const it of items) {
-    const ids = rankTools(index, it.intent, { engine: 'hybrid', k: tools.length, weights, usage: it.usage, now: it.time }).results.map((r) => r.id);
+    const ids = rankTools(index, it.intent, {
+      engine: 'hybrid',
+      k: tools.length,
+      weights,
+      usage: it.usage,
+      now: it.time,
+    }).results.map((r) => r.id);
     const first = ids.findIndex((id) => it.expected.includes(id));
     if (first >= 0) rr += 1 / (first + 1);
   }

@@ -22,7 +22,10 @@ describe('read-file', () => {
   });
 
   it('names the file for a folder (FILE_UNREADABLE) and for bad JSON (FILE_PARSE)', async () => {
-    await expect(readTextFile('folder', dir)).rejects.toMatchObject({ code: 'FILE_UNREADABLE', details: { file: 'folder' } });
+    await expect(readTextFile('folder', dir)).rejects.toMatchObject({
+      code: 'FILE_UNREADABLE',
+      details: { file: 'folder' },
+    });
     const err = await readJsonFile('bad.json', dir).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(SmartError);
     expect((err as SmartError).code).toBe('FILE_PARSE');

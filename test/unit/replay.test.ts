@@ -30,36 +30,67 @@ describe('replayCases', () => {
       seen.push(usage.tools['b.four']?.success ?? 0);
       return usageFirst(intent, usage, now);
     };
-    const cases = [kase('s', 1, 'x', 1, ['b.four']), kase('s', 2, 'x', 2, ['b.four']), kase('s', 3, 'x', 3, ['b.four'])];
+    const cases = [
+      kase('s', 1, 'x', 1, ['b.four']),
+      kase('s', 2, 'x', 2, ['b.four']),
+      kase('s', 3, 'x', 3, ['b.four']),
+    ];
     const m = replayCases(cases, { engines: [{ engine: 'hybrid', rank: spy }], categorize: () => 'other' });
     expect(seen).toEqual([0, 1, 2]);
     // First case: no usage yet, so b.four is 3rd (a.one, a.two, b.four, b.three); then 1st.
     expect(m.engines[0]!.mrr).toBeCloseTo((1 / 3 + 1 + 1) / 3, 4);
     expect(m.engines[0]!.recallAt).toEqual({ '1': 0.6667, '3': 1, '5': 1 });
-    expect(m.engines[0]!.perServer).toEqual([{ server: 'b', expected: 3, recallAt: { '1': 0.6667, '3': 1, '5': 1 }, mrr: 0.7778 }]);
+    expect(m.engines[0]!.perServer).toEqual([
+      { server: 'b', expected: 3, recallAt: { '1': 0.6667, '3': 1, '5': 1 }, mrr: 0.7778 },
+    ]);
   });
 
   it('forgets usage older than the TTL at each case time', () => {
     const cases = [kase('s', 1, 'x', 0 + 1, ['b.four']), kase('s', 2, 'x', 1 + 10_000, ['b.four'])];
-    const ttl = replayCases(cases, { engines: [{ engine: 'h', rank: usageFirst }], categorize: () => 'o', ttlMs: 1000 });
+    const ttl = replayCases(cases, {
+      engines: [{ engine: 'h', rank: usageFirst }],
+      categorize: () => 'o',
+      ttlMs: 1000,
+    });
     const keep = replayCases(cases, { engines: [{ engine: 'h', rank: usageFirst }], categorize: () => 'o' });
     expect(ttl.engines[0]!.recallAt['1']).toBe(0);
     expect(keep.engines[0]!.recallAt['1']).toBe(0.5);
   });
 
   it('counts a tool that is not ranked at all as a miss and lists the case', () => {
-    const m = replayCases([kase('s', 1, 'x', 1, ['gh.issue', 'a.one'])], { engines: [{ engine: 'h', rank: usageFirst }], categorize: () => 'o' });
+    const m = replayCases([kase('s', 1, 'x', 1, ['gh.issue', 'a.one'])], {
+      engines: [{ engine: 'h', rank: usageFirst }],
+      categorize: () => 'o',
+    });
     expect(m.engines[0]!.recallAt['1']).toBe(0.5);
     expect(m.engines[0]!.mrr).toBe(1);
-    const none = replayCases([kase('s', 1, 'x', 1, ['gh.issue'])], { engines: [{ engine: 'h', rank: usageFirst }], categorize: () => 'o' });
-    expect(none.misses).toEqual([{ case: 's#1', intent: 'x', expected: ['gh.issue'], firstRank: 0, top: ['a.one', 'a.two', 'b.four'] }]);
+    const none = replayCases([kase('s', 1, 'x', 1, ['gh.issue'])], {
+      engines: [{ engine: 'h', rank: usageFirst }],
+      categorize: () => 'o',
+    });
+    expect(none.misses).toEqual([
+      { case: 's#1', intent: 'x', expected: ['gh.issue'], firstRank: 0, top: ['a.one', 'a.two', 'b.four'] },
+    ]);
   });
 });
 
 describe('compareTokens', () => {
   it('averages the top-k tokens per case against all tools', () => {
-    const tokens = new Map([['a', 100], ['b', 50], ['c', 850]]);
-    expect(compareTokens([['a', 'b', 'c'], ['c', 'a', 'b']], 2, tokens)).toEqual({ k: 2, all: 1000, topK: 550, saved: 0.45 });
+    const tokens = new Map([
+      ['a', 100],
+      ['b', 50],
+      ['c', 850],
+    ]);
+    expect(
+      compareTokens(
+        [
+          ['a', 'b', 'c'],
+          ['c', 'a', 'b'],
+        ],
+        2,
+        tokens,
+      ),
+    ).toEqual({ k: 2, all: 1000, topK: 550, saved: 0.45 });
   });
 });
 
@@ -85,13 +116,25 @@ describe('tuneWeights', () => {
   const rank = (_intent: string, w: { fusion: { text: number; usage: number } }, usage: UsageStats): string[] => {
     const text: Record<string, number> = { 'a.one': 1, 'a.two': 0.5, 'b.three': 0.2, 'b.four': 0.1 };
     const u = (id: string): number => Math.min(1, (usage.tools[id]?.success ?? 0) / 3);
-    return Object.keys(text).sort((x, y) => w.fusion.text * text[y]! + w.fusion.usage * u(y) - (w.fusion.text * text[x]! + w.fusion.usage * u(x)) || (x < y ? -1 : 1));
+    return Object.keys(text).sort(
+      (x, y) =>
+        w.fusion.text * text[y]! + w.fusion.usage * u(y) - (w.fusion.text * text[x]! + w.fusion.usage * u(x)) ||
+        (x < y ? -1 : 1),
+    );
   };
   const cases: ReplayCase[] = [];
-  for (let s = 0; s < 6; s++) for (let i = 0; i < 5; i++) cases.push(kase(`s${s}`, i + 1, 'do it', s * 10 + i + 1, ['b.four']));
+  for (let s = 0; s < 6; s++)
+    for (let i = 0; i < 5; i++) cases.push(kase(`s${s}`, i + 1, 'do it', s * 10 + i + 1, ['b.four']));
 
   it('improves held-out MRR over the starting weights and is reproducible', () => {
-    const opts = { cases, base: { fusion: { text: 1, usage: 0.1 } }, rank, categorize: () => 'other', folds: 3, seed: 3 };
+    const opts = {
+      cases,
+      base: { fusion: { text: 1, usage: 0.1 } },
+      rank,
+      categorize: () => 'other',
+      folds: 3,
+      seed: 3,
+    };
     const r = tuneWeights(opts);
     expect(r.folds).toHaveLength(3);
     expect(r.heldOutMrr).toBeGreaterThan(r.baselineHeldOutMrr);
@@ -106,13 +149,27 @@ describe('tuneWeights', () => {
   });
 
   it('reports a zero gain with a zero-width interval when the starting weights are already best', () => {
-    const r = tuneWeights({ cases, base: { fusion: { text: 0, usage: 1 } }, rank, categorize: () => 'other', folds: 3, seed: 3 });
+    const r = tuneWeights({
+      cases,
+      base: { fusion: { text: 0, usage: 1 } },
+      rank,
+      categorize: () => 'other',
+      folds: 3,
+      seed: 3,
+    });
     expect(r.heldOutMrr).toBe(r.baselineHeldOutMrr);
     expect(r.heldOutGain).toEqual({ mean: 0, low: 0, high: 0 });
   });
 
   it('has no gain interval without at least two sessions to hold out', () => {
-    const r = tuneWeights({ cases: cases.filter((c) => c.sessionId === 's0'), base: { fusion: { text: 1, usage: 0.1 } }, rank, categorize: () => 'other', folds: 3, seed: 3 });
+    const r = tuneWeights({
+      cases: cases.filter((c) => c.sessionId === 's0'),
+      base: { fusion: { text: 1, usage: 0.1 } },
+      rank,
+      categorize: () => 'other',
+      folds: 3,
+      seed: 3,
+    });
     expect(r.folds).toHaveLength(0);
     expect(r.heldOutGain).toBeUndefined();
   });

@@ -10,13 +10,36 @@ const known = [
 describe('buildCases', () => {
   it('matches normalised server names, lists unknown tools, orders by time', () => {
     const sessions: RecordedSession[] = [
-      { id: 'b', file: 'b', format: 'claude-code', turns: [{ intent: 'late', time: 20, line: 1, calls: [{ server: 'fs', tool: 'write', ok: false }, { server: 'fs', tool: 'write', ok: true }] }] },
+      {
+        id: 'b',
+        file: 'b',
+        format: 'claude-code',
+        turns: [
+          {
+            intent: 'late',
+            time: 20,
+            line: 1,
+            calls: [
+              { server: 'fs', tool: 'write', ok: false },
+              { server: 'fs', tool: 'write', ok: true },
+            ],
+          },
+        ],
+      },
       {
         id: 'a',
         file: 'a',
         format: 'claude-code',
         turns: [
-          { intent: 'early', time: 10, line: 1, calls: [{ server: 'my_server', tool: 'read' }, { server: 'gh', tool: 'issue', ok: true }] },
+          {
+            intent: 'early',
+            time: 10,
+            line: 1,
+            calls: [
+              { server: 'my_server', tool: 'read' },
+              { server: 'gh', tool: 'issue', ok: true },
+            ],
+          },
           { intent: 'chat', time: 11, line: 5, calls: [] },
         ],
       },

@@ -14,14 +14,28 @@ import { fixture } from '../helpers/paths.js';
 
 const line = (o: unknown): string => JSON.stringify(o);
 const user = (content: unknown, extra: object = {}): string =>
-  line({ type: 'user', sessionId: 's1', timestamp: '2025-09-01T10:00:00.000Z', message: { role: 'user', content }, ...extra });
+  line({
+    type: 'user',
+    sessionId: 's1',
+    timestamp: '2025-09-01T10:00:00.000Z',
+    message: { role: 'user', content },
+    ...extra,
+  });
 const assistant = (content: unknown, ts = '2025-09-01T10:00:01.000Z'): string =>
   line({ type: 'assistant', sessionId: 's1', timestamp: ts, message: { role: 'assistant', content } });
 
 describe('parseMcpToolName', () => {
   it('splits at the first __ after mcp__ and keeps the other readings', () => {
-    expect(parseMcpToolName('mcp__filesystem__read_text_file')).toEqual({ server: 'filesystem', tool: 'read_text_file', alternatives: [] });
-    expect(parseMcpToolName('mcp__my_srv__a__b')).toEqual({ server: 'my_srv', tool: 'a__b', alternatives: [{ server: 'my_srv__a', tool: 'b' }] });
+    expect(parseMcpToolName('mcp__filesystem__read_text_file')).toEqual({
+      server: 'filesystem',
+      tool: 'read_text_file',
+      alternatives: [],
+    });
+    expect(parseMcpToolName('mcp__my_srv__a__b')).toEqual({
+      server: 'my_srv',
+      tool: 'a__b',
+      alternatives: [{ server: 'my_srv__a', tool: 'b' }],
+    });
     expect(parseMcpToolName('mcp__sequential-thinking__sequentialthinking')?.server).toBe('sequential-thinking');
     expect(parseMcpToolName('mcp__filesystem')).toBeUndefined();
     expect(parseMcpToolName('Read')).toBeUndefined();
@@ -38,7 +52,17 @@ describe('readClaudeCodeTranscript', () => {
       assistant([{ type: 'tool_use', id: 't1', name: 'mcp__filesystem__read_text_file', input: {} }]),
       assistant([{ type: 'tool_use', id: 't1', name: 'mcp__filesystem__read_text_file', input: {} }]), // streamed repeat
       assistant([{ type: 'tool_use', id: 't2', name: 'Bash', input: {} }]),
-      line({ type: 'user', sessionId: 's1', timestamp: '2025-09-01T10:00:03.500Z', message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: 't1', is_error: true, content: [{ type: 'text', text: 'ENOENT' }] }] } }),
+      line({
+        type: 'user',
+        sessionId: 's1',
+        timestamp: '2025-09-01T10:00:03.500Z',
+        message: {
+          role: 'user',
+          content: [
+            { type: 'tool_result', tool_use_id: 't1', is_error: true, content: [{ type: 'text', text: 'ENOENT' }] },
+          ],
+        },
+      }),
       '{"type": "assistant", broken',
       user([{ type: 'text', text: 'Now list the folder' }]),
       assistant([{ type: 'tool_use', id: 't3', name: 'mcp__filesystem__list_directory', input: {} }]),
@@ -50,7 +74,14 @@ describe('readClaudeCodeTranscript', () => {
     const turns = r.sessions[0]!.turns;
     expect(turns.map((t) => t.intent)).toEqual(['Read the README', 'Now list the folder']);
     expect(turns[0]!.calls).toEqual([
-      { server: 'filesystem', tool: 'read_text_file', rawName: 'mcp__filesystem__read_text_file', ok: false, error: 'ENOENT', latencyMs: 2500 },
+      {
+        server: 'filesystem',
+        tool: 'read_text_file',
+        rawName: 'mcp__filesystem__read_text_file',
+        ok: false,
+        error: 'ENOENT',
+        latencyMs: 2500,
+      },
     ]);
     expect(turns[1]!.calls[0]!.ok).toBe(true);
     expect(turns[0]!.time).toBe(Date.parse('2025-09-01T10:00:00.000Z'));
@@ -64,7 +95,12 @@ describe('parseAssistantText', () => {
     const p = parseAssistantText(t);
     expect(p.text).toBe('I will read it.\n\nThen more.');
     expect(p.calls).toHaveLength(2);
-    expect(p.calls[0]).toMatchObject({ server: 'filesystem', tool: 'read_text_file', args: { path: '/a' }, partial: false });
+    expect(p.calls[0]).toMatchObject({
+      server: 'filesystem',
+      tool: 'read_text_file',
+      args: { path: '/a' },
+      partial: false,
+    });
     expect(p.calls[1]).toMatchObject({ server: 'memory', tool: 'search_nodes', partial: true });
     expect(p.calls[1]!.argsError).toBeDefined();
   });
@@ -76,19 +112,57 @@ describe('readClineHistory', () => {
     `<use_mcp_tool>\n<server_name>${server}</server_name>\n<tool_name>${tool}</tool_name>\n<arguments>\n{}\n</arguments>\n</use_mcp_tool>`;
   it('reads tasks, feedback turns, results and errors; skips malformed messages and blocks', () => {
     const msgs = [
-      { role: 'user', content: [{ type: 'text', text: '<task>\nRead the config\n</task>' }, { type: 'text', text: env }] },
-      { role: 'assistant', content: [{ type: 'text', text: `<thinking>ok</thinking>\n${block('filesystem', 'read_text_file')}` }] },
-      { role: 'user', content: [{ type: 'text', text: "[use_mcp_tool for 'filesystem'] Result:" }, { type: 'text', text: 'The tool execution failed with the following error:\n<error>\nENOENT\n</error>' }, { type: 'text', text: env }] },
+      {
+        role: 'user',
+        content: [
+          { type: 'text', text: '<task>\nRead the config\n</task>' },
+          { type: 'text', text: env },
+        ],
+      },
+      {
+        role: 'assistant',
+        content: [{ type: 'text', text: `<thinking>ok</thinking>\n${block('filesystem', 'read_text_file')}` }],
+      },
+      {
+        role: 'user',
+        content: [
+          { type: 'text', text: "[use_mcp_tool for 'filesystem'] Result:" },
+          { type: 'text', text: 'The tool execution failed with the following error:\n<error>\nENOENT\n</error>' },
+          { type: 'text', text: env },
+        ],
+      },
       { role: 'assistant', content: [{ type: 'text', text: block('filesystem', 'list_directory') }] },
-      { role: 'user', content: [{ type: 'text', text: "[use_mcp_tool for 'filesystem'] Result:" }, { type: 'text', text: 'a.txt' }] },
-      { role: 'assistant', content: [{ type: 'text', text: '<use_mcp_tool>\n<server_name>memory</server_name>\n</use_mcp_tool>' }] },
+      {
+        role: 'user',
+        content: [
+          { type: 'text', text: "[use_mcp_tool for 'filesystem'] Result:" },
+          { type: 'text', text: 'a.txt' },
+        ],
+      },
+      {
+        role: 'assistant',
+        content: [{ type: 'text', text: '<use_mcp_tool>\n<server_name>memory</server_name>\n</use_mcp_tool>' }],
+      },
       42,
-      { role: 'user', content: [{ type: 'text', text: '[attempt_completion] Result:' }, { type: 'text', text: '<feedback>\nRemember Dana\n</feedback>' }, { type: 'text', text: env }] },
+      {
+        role: 'user',
+        content: [
+          { type: 'text', text: '[attempt_completion] Result:' },
+          { type: 'text', text: '<feedback>\nRemember Dana\n</feedback>' },
+          { type: 'text', text: env },
+        ],
+      },
       { role: 'assistant', content: block('memory', 'create_entities') },
     ];
     const text = JSON.stringify(msgs, null, 1);
-    const r = readClineHistory(text, '/x/tasks/1756803600000/api_conversation_history.json', { sessionId: '1756803600000', baseTime: 1756803600000 });
-    expect(r.problems.map((p) => p.message)).toEqual(['message 6: <use_mcp_tool> block without tool_name', 'message 7: not a {role, content} message']);
+    const r = readClineHistory(text, '/x/tasks/1756803600000/api_conversation_history.json', {
+      sessionId: '1756803600000',
+      baseTime: 1756803600000,
+    });
+    expect(r.problems.map((p) => p.message)).toEqual([
+      'message 6: <use_mcp_tool> block without tool_name',
+      'message 7: not a {role, content} message',
+    ]);
     expect(r.problems.every((p) => p.line > 1)).toBe(true);
     const turns = r.sessions[0]!.turns;
     expect(r.sessions[0]!.id).toBe('1756803600000');
@@ -109,7 +183,12 @@ describe('readClineHistory', () => {
 describe('readIntents', () => {
   it('reads labelled intents, grouping by session, and reports bad lines', () => {
     const r = readIntents(
-      ['{"intent":"read a file","expected":["filesystem.read_text_file"],"session":"a"}', 'nope', '{"intent":"x","expected":"y"}', '{"intent":"sum","expected":["everything.get-sum"]}'].join('\n'),
+      [
+        '{"intent":"read a file","expected":["filesystem.read_text_file"],"session":"a"}',
+        'nope',
+        '{"intent":"x","expected":"y"}',
+        '{"intent":"sum","expected":["everything.get-sum"]}',
+      ].join('\n'),
       'i.jsonl',
     );
     expect(r.problems.map((p) => p.line)).toEqual([2, 3]);
@@ -203,7 +282,10 @@ describe('real-world Cline shapes (fixtures/session-shapes)', () => {
     expect(r.files.map((f) => f.file.replace(/^.*[\\/]/, ''))).toEqual(['api_conversation_history.json']);
     expect(r.skipped.map((f) => f.replace(/^.*[\\/]/, ''))).toEqual(['task_metadata.json', 'ui_messages.json']);
     const turns = r.sessions[0]!.turns;
-    expect(turns.map((t) => t.intent)).toEqual(['List the files in src and read app.ts', 'Remember that app.ts is a key fact about the project']);
+    expect(turns.map((t) => t.intent)).toEqual([
+      'List the files in src and read app.ts',
+      'Remember that app.ts is a key fact about the project',
+    ]);
     const fs = 'github.com/modelcontextprotocol/servers/tree/main/src/filesystem';
     expect(turns.map((t) => t.calls.map((c) => [`${c.server}.${c.tool}`, c.ok]))).toEqual([
       [

@@ -12,7 +12,9 @@ import { createTokenCounter, renderToolCline, renderToolJson } from '../../src/c
 import type { Encoding, ToolSnapshot } from '../../src/types.js';
 import { FIXTURES } from '../helpers/paths.js';
 
-const doc = JSON.parse(readFileSync(join(FIXTURES, 'livemcpbench', 'tools-slice.json'), 'utf8')) as { tools: Record<string, { tools: ToolSnapshot[] }> }[];
+const doc = JSON.parse(readFileSync(join(FIXTURES, 'livemcpbench', 'tools-slice.json'), 'utf8')) as {
+  tools: Record<string, { tools: ToolSnapshot[] }>;
+}[];
 const tools = doc.flatMap((e) => Object.values(e.tools).flatMap((s) => s.tools));
 const RANKS = { o200k_base: o200k, cl100k_base: cl100k };
 

@@ -54,7 +54,9 @@ describe('renderings', () => {
         '    }',
       ].join('\n'),
     );
-    expect(renderTools([openNote], 'cline', 'notes').startsWith('## notes\n\n### Available Tools\n- open_note: ')).toBe(true);
+    expect(renderTools([openNote], 'cline', 'notes').startsWith('## notes\n\n### Available Tools\n- open_note: ')).toBe(
+      true,
+    );
   });
 });
 
@@ -80,7 +82,9 @@ describe('counting', () => {
     expect(cline.overhead).toBe(8);
     expect(cline.total).toBe(1288);
     // Additive: the sum equals the count of the whole rendered section within a token or two per join.
-    expect(Math.abs(counter.count(renderTools(notes.tools, 'cline', 'notes')) - cline.total)).toBeLessThanOrEqual(notes.tools.length);
+    expect(Math.abs(counter.count(renderTools(notes.tools, 'cline', 'notes')) - cline.total)).toBeLessThanOrEqual(
+      notes.tools.length,
+    );
     const json = countServerTokens(notes.tools, counter, 'json', 'notes');
     expect(json.overhead).toBe(0);
     expect(json.total).toBe(json.tools.reduce((a, b) => a + b, 0));
@@ -152,7 +156,9 @@ describe('anthropic count', () => {
       sent++;
       throw new Error('no network in tests');
     };
-    await expect(countToolsWithAnthropic([openNote], { apiKey: undefined, fetch: fetchSpy })).rejects.toMatchObject({ code: 'MISSING_API_KEY' });
+    await expect(countToolsWithAnthropic([openNote], { apiKey: undefined, fetch: fetchSpy })).rejects.toMatchObject({
+      code: 'MISSING_API_KEY',
+    });
     expect(sent).toBe(0);
   });
 });

@@ -4,22 +4,39 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildSync } from 'esbuild';
 import { afterAll, describe, expect, it } from 'vitest';
-import { loadUsageStats, readUsageStore, updateUsageStore, usageStorePath } from '../../src/core/session/usage-store.js';
+import {
+  loadUsageStats,
+  readUsageStore,
+  updateUsageStore,
+  usageStorePath,
+} from '../../src/core/session/usage-store.js';
 import { DAY_MS } from '../../src/core/session/usage.js';
 import { REPO } from '../helpers/paths.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'mcp-smart-store-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const NOW = Date.UTC(2025, 8, 10);
-const bump = (id: string, ok = true) => (d: Parameters<Parameters<typeof updateUsageStore>[1]>[0]) => {
-  const u = d.tools[id] ?? { success: 0, failure: 0, lastUsed: 0, categories: {} };
-  return { ...d, tools: { ...d.tools, [id]: { ...u, success: u.success + (ok ? 1 : 0), failure: u.failure + (ok ? 0 : 1), lastUsed: NOW } } };
-};
+const bump =
+  (id: string, ok = true) =>
+  (d: Parameters<Parameters<typeof updateUsageStore>[1]>[0]) => {
+    const u = d.tools[id] ?? { success: 0, failure: 0, lastUsed: 0, categories: {} };
+    return {
+      ...d,
+      tools: {
+        ...d.tools,
+        [id]: { ...u, success: u.success + (ok ? 1 : 0), failure: u.failure + (ok ? 0 : 1), lastUsed: NOW },
+      },
+    };
+  };
 
 describe('usage store', () => {
   it('lives in the data folder, MCP_SMART_DATA_DIR overriding', () => {
-    expect(usageStorePath({ env: { MCP_SMART_DATA_DIR: '/d' }, platform: 'linux', home: '/h' })).toBe(join('/d', 'usage.json'));
-    expect(usageStorePath({ env: {}, platform: 'linux', home: '/h' })).toBe(join('/h', '.local', 'share', 'mcp-smart', 'usage.json'));
+    expect(usageStorePath({ env: { MCP_SMART_DATA_DIR: '/d' }, platform: 'linux', home: '/h' })).toBe(
+      join('/d', 'usage.json'),
+    );
+    expect(usageStorePath({ env: {}, platform: 'linux', home: '/h' })).toBe(
+      join('/h', '.local', 'share', 'mcp-smart', 'usage.json'),
+    );
   });
 
   it('starts empty, writes atomically, and applies the TTL when loading', async () => {
@@ -33,7 +50,9 @@ describe('usage store', () => {
     expect(readdirSync(join(dir, 'a')).filter((f) => f.endsWith('.tmp'))).toEqual([]);
     expect(Object.keys((await loadUsageStats(file, NOW + 6 * DAY_MS)).stats.tools)).toEqual(['fs.read']);
     expect(Object.keys((await loadUsageStats(file, NOW + 8 * DAY_MS)).stats.tools)).toEqual([]);
-    expect(Object.keys((await loadUsageStats(file, NOW + 8 * DAY_MS, { ttlDays: 0 })).stats.tools)).toEqual(['fs.read']);
+    expect(Object.keys((await loadUsageStats(file, NOW + 8 * DAY_MS, { ttlDays: 0 })).stats.tools)).toEqual([
+      'fs.read',
+    ]);
   });
 
   it('moves a corrupt file aside with a warning instead of failing', async () => {
@@ -63,16 +82,29 @@ for (let i = 0; i < Number(n); i++) {
 }
 `,
     );
-    buildSync({ entryPoints: [`${child}.ts`], outfile: child, bundle: true, platform: 'node', format: 'esm', packages: 'external', logLevel: 'silent' });
+    buildSync({
+      entryPoints: [`${child}.ts`],
+      outfile: child,
+      bundle: true,
+      platform: 'node',
+      format: 'esm',
+      packages: 'external',
+      logLevel: 'silent',
+    });
     const file = join(dir, 'race', 'usage.json');
     const N = 25;
     const run = (tag: string): Promise<number> =>
       new Promise((resolve, reject) => {
-        const p = spawn(process.execPath, [child, file, tag, String(N)], { stdio: ['ignore', 'ignore', 'pipe'], timeout: 60_000 });
+        const p = spawn(process.execPath, [child, file, tag, String(N)], {
+          stdio: ['ignore', 'ignore', 'pipe'],
+          timeout: 60_000,
+        });
         let err = '';
         p.stderr.on('data', (d) => (err += d));
         p.on('error', reject);
-        p.on('close', (code) => (code === 0 ? resolve(code) : reject(new Error(`child ${tag} exited ${code}: ${err}`))));
+        p.on('close', (code) =>
+          code === 0 ? resolve(code) : reject(new Error(`child ${tag} exited ${code}: ${err}`)),
+        );
       });
     try {
       await Promise.all([run('a'), run('b')]);

@@ -60,10 +60,13 @@ const isObject = (v: unknown): v is JsonObject => typeof v === 'object' && v !==
 export function nestingDepth(schema: JsonValue | undefined, guard = 0): number {
   if (!isObject(schema) || guard > 64) return 0;
   let depth = 0;
-  if (isObject(schema.properties)) for (const v of Object.values(schema.properties)) depth = Math.max(depth, 1 + nestingDepth(v, guard + 1));
-  if (isObject(schema.additionalProperties)) depth = Math.max(depth, 1 + nestingDepth(schema.additionalProperties, guard + 1));
+  if (isObject(schema.properties))
+    for (const v of Object.values(schema.properties)) depth = Math.max(depth, 1 + nestingDepth(v, guard + 1));
+  if (isObject(schema.additionalProperties))
+    depth = Math.max(depth, 1 + nestingDepth(schema.additionalProperties, guard + 1));
   const items = schema.items;
-  for (const it of Array.isArray(items) ? items : items === undefined ? [] : [items]) depth = Math.max(depth, 1 + nestingDepth(it, guard + 1));
+  for (const it of Array.isArray(items) ? items : items === undefined ? [] : [items])
+    depth = Math.max(depth, 1 + nestingDepth(it, guard + 1));
   for (const k of ['anyOf', 'oneOf', 'allOf'] as const) {
     const b = schema[k];
     if (Array.isArray(b)) for (const x of b) depth = Math.max(depth, nestingDepth(x, guard + 1));
@@ -77,7 +80,8 @@ function largestEnum(schema: JsonValue | undefined): number {
     if (Array.isArray(v)) v.forEach(walk);
     else if (isObject(v)) {
       if (Array.isArray(v.enum)) max = Math.max(max, v.enum.length);
-      for (const [k, x] of Object.entries(v)) if (k !== 'enum' && k !== 'const' && k !== 'default' && k !== 'examples') walk(x);
+      for (const [k, x] of Object.entries(v))
+        if (k !== 'enum' && k !== 'const' && k !== 'default' && k !== 'examples') walk(x);
     }
   };
   walk(schema);
@@ -102,18 +106,31 @@ function toolFindings(server: ServerSnapshot, tool: ToolSnapshot, input: Finding
   const add = (code: FindingCode, message: string, extra: Partial<Finding> = {}): void => {
     out.push({ code, severity: FINDING_SEVERITY[code], server: server.name, tool: tool.name, message, ...extra });
   };
-  if (!AUDIT_LIMITS.toolNamePattern.test(tool.name)) add('TOOL_NAME_INVALID', `Tool name "${tool.name}" does not match ^[a-zA-Z0-9_-]{1,64}$; some model APIs reject it.`);
+  if (!AUDIT_LIMITS.toolNamePattern.test(tool.name))
+    add(
+      'TOOL_NAME_INVALID',
+      `Tool name "${tool.name}" does not match ^[a-zA-Z0-9_-]{1,64}$; some model APIs reject it.`,
+    );
   const prefixed = `mcp__${server.name}__${tool.name}`;
   if (prefixed.length > AUDIT_LIMITS.prefixedNameMax) {
-    add('TOOL_NAME_PREFIXED_TOO_LONG', `"${prefixed}" is ${prefixed.length} characters; clients that prefix MCP tool names exceed the 64-character limit.`, {
-      value: prefixed.length,
-      limit: AUDIT_LIMITS.prefixedNameMax,
-    });
+    add(
+      'TOOL_NAME_PREFIXED_TOO_LONG',
+      `"${prefixed}" is ${prefixed.length} characters; clients that prefix MCP tool names exceed the 64-character limit.`,
+      {
+        value: prefixed.length,
+        limit: AUDIT_LIMITS.prefixedNameMax,
+      },
+    );
   }
-  if (typeof tool.description !== 'string' || tool.description.trim() === '') add('DESCRIPTION_MISSING', 'No description: the model has only the name to go on.');
+  if (typeof tool.description !== 'string' || tool.description.trim() === '')
+    add('DESCRIPTION_MISSING', 'No description: the model has only the name to go on.');
   else {
     const n = input.descriptionTokens(tool);
-    if (n > AUDIT_LIMITS.descriptionTokens) add('DESCRIPTION_TOO_LONG', `Description is ${n} tokens (limit ${AUDIT_LIMITS.descriptionTokens}).`, { value: n, limit: AUDIT_LIMITS.descriptionTokens });
+    if (n > AUDIT_LIMITS.descriptionTokens)
+      add('DESCRIPTION_TOO_LONG', `Description is ${n} tokens (limit ${AUDIT_LIMITS.descriptionTokens}).`, {
+        value: n,
+        limit: AUDIT_LIMITS.descriptionTokens,
+      });
   }
   const schema = tool.inputSchema;
   if (!isObject(schema)) {
@@ -121,12 +138,24 @@ function toolFindings(server: ServerSnapshot, tool: ToolSnapshot, input: Finding
     return out;
   }
   const undocumented = paramsWithoutDescription(schema);
-  if (undocumented.length > 0) add('PARAM_DESCRIPTION_MISSING', `Parameters without description: ${undocumented.join(', ')}.`, { value: undocumented.length });
+  if (undocumented.length > 0)
+    add('PARAM_DESCRIPTION_MISSING', `Parameters without description: ${undocumented.join(', ')}.`, {
+      value: undocumented.length,
+    });
   const depth = nestingDepth(schema);
-  if (depth > AUDIT_LIMITS.nestingDepth) add('SCHEMA_DEEP_NESTING', `Input schema nests ${depth} levels deep (limit ${AUDIT_LIMITS.nestingDepth}).`, { value: depth, limit: AUDIT_LIMITS.nestingDepth });
+  if (depth > AUDIT_LIMITS.nestingDepth)
+    add('SCHEMA_DEEP_NESTING', `Input schema nests ${depth} levels deep (limit ${AUDIT_LIMITS.nestingDepth}).`, {
+      value: depth,
+      limit: AUDIT_LIMITS.nestingDepth,
+    });
   const enumSize = largestEnum(schema);
-  if (enumSize > AUDIT_LIMITS.enumValues) add('ENUM_HUGE', `An enum lists ${enumSize} values (limit ${AUDIT_LIMITS.enumValues}).`, { value: enumSize, limit: AUDIT_LIMITS.enumValues });
-  if (hasKeyword(schema, ['$ref', '$defs', 'definitions', '$dynamicRef'])) add('SCHEMA_REF', 'Input schema uses $ref/$defs, which some clients do not resolve.');
+  if (enumSize > AUDIT_LIMITS.enumValues)
+    add('ENUM_HUGE', `An enum lists ${enumSize} values (limit ${AUDIT_LIMITS.enumValues}).`, {
+      value: enumSize,
+      limit: AUDIT_LIMITS.enumValues,
+    });
+  if (hasKeyword(schema, ['$ref', '$defs', 'definitions', '$dynamicRef']))
+    add('SCHEMA_REF', 'Input schema uses $ref/$defs, which some clients do not resolve.');
   return out;
 }
 
@@ -135,7 +164,13 @@ export function auditFindings(input: FindingInput): Finding[] {
   const out: Finding[] = [];
   const ok = input.servers.filter((s) => s.status === 'ok');
   for (const s of input.servers) {
-    if (s.status === 'error') out.push({ code: 'SERVER_FAILED', severity: FINDING_SEVERITY.SERVER_FAILED, server: s.name, message: `Server failed: ${s.error ?? 'unknown error'}` });
+    if (s.status === 'error')
+      out.push({
+        code: 'SERVER_FAILED',
+        severity: FINDING_SEVERITY.SERVER_FAILED,
+        server: s.name,
+        message: `Server failed: ${s.error ?? 'unknown error'}`,
+      });
   }
   for (const s of ok) for (const t of s.tools) out.push(...toolFindings(s, t, input));
   const byName = new Map<string, string[]>();
@@ -166,6 +201,10 @@ export function auditFindings(input: FindingInput): Finding[] {
   }
   const cmp = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
   return out.sort(
-    (a, b) => SEVERITY_RANK[a.severity] - SEVERITY_RANK[b.severity] || cmp(a.code, b.code) || cmp(a.server, b.server) || cmp(a.tool ?? '', b.tool ?? ''),
+    (a, b) =>
+      SEVERITY_RANK[a.severity] - SEVERITY_RANK[b.severity] ||
+      cmp(a.code, b.code) ||
+      cmp(a.server, b.server) ||
+      cmp(a.tool ?? '', b.tool ?? ''),
   );
 }

@@ -79,7 +79,10 @@ export function renderAudit(servers: readonly ServerSnapshot[], style: RenderSty
     return { server, tools: out, overhead };
   });
   const metaList = metaTools();
-  const meta = [...metaList.map((t) => renderTool(t, style)), renderServerOverhead(META_SERVER_NAME, metaList.length, style)];
+  const meta = [
+    ...metaList.map((t) => renderTool(t, style)),
+    renderServerOverhead(META_SERVER_NAME, metaList.length, style),
+  ];
   texts.push(...meta);
   return { style, servers: rendered, meta, texts };
 }
@@ -100,7 +103,14 @@ export function countAudit(rendered: RenderedAudit, counter: TokenCounter, opts:
       return { id: `${server.name}.${tool.name}`, name: tool.name, tokens };
     });
     for (const level of AUDIT_LEVELS) if (tools.length > 0) serverTokens[level] += overheadTokens;
-    const out: AuditServer = { name: server.name, status: server.status, toolCount: auditTools.length, tokens: serverTokens, instructionsTokens: 0, tools: auditTools };
+    const out: AuditServer = {
+      name: server.name,
+      status: server.status,
+      toolCount: auditTools.length,
+      tokens: serverTokens,
+      instructionsTokens: 0,
+      tools: auditTools,
+    };
     if (server.status === 'error') out.error = server.error ?? 'unknown error';
     out.instructionsTokens = server.instructions ? counter.count(server.instructions) : 0;
     // Keep the contract's key order: error before toolCount.
@@ -122,7 +132,11 @@ export function countAudit(rendered: RenderedAudit, counter: TokenCounter, opts:
 }
 
 /** The whole audit in one call (the counter must be able to count every text). */
-export function buildAudit(servers: readonly ServerSnapshot[], counter: TokenCounter, opts: { style?: RenderStyle; window?: number } = {}): AuditResult {
+export function buildAudit(
+  servers: readonly ServerSnapshot[],
+  counter: TokenCounter,
+  opts: { style?: RenderStyle; window?: number } = {},
+): AuditResult {
   return countAudit(renderAudit(servers, opts.style ?? 'json'), counter, { window: opts.window ?? 200_000 });
 }
 

@@ -39,7 +39,11 @@ function toolKeys(names: readonly string[]): string[] {
 }
 
 /** The baseline document for measured servers. No timestamps, so rewriting an unchanged setup is a no-op. */
-export function buildBaseline(servers: readonly MeasuredServer[], encoding: Encoding, thresholds: BaselineThresholds): Baseline {
+export function buildBaseline(
+  servers: readonly MeasuredServer[],
+  encoding: Encoding,
+  thresholds: BaselineThresholds,
+): Baseline {
   const out: Record<string, BaselineServer> = {};
   for (const s of servers) {
     const keys = toolKeys(s.tools.map((t) => t.name));
@@ -77,7 +81,8 @@ export type ParseResult<T> = { ok: true; value: T } | { ok: false; path: string;
 export function parseBaseline(doc: unknown): ParseResult<Baseline> {
   const fail = (path: string, reason: string): ParseResult<Baseline> => ({ ok: false, path, reason });
   if (!isObject(doc)) return fail('(top level)', 'expected an object');
-  if (doc.format !== BASELINE_FORMAT) return fail('format', `expected "${BASELINE_FORMAT}", found ${JSON.stringify(doc.format)}`);
+  if (doc.format !== BASELINE_FORMAT)
+    return fail('format', `expected "${BASELINE_FORMAT}", found ${JSON.stringify(doc.format)}`);
   if (typeof doc.encoding !== 'string' || !(ENCODINGS as readonly string[]).includes(doc.encoding)) {
     return fail('encoding', `expected one of ${ENCODINGS.join(', ')}`);
   }
@@ -94,11 +99,17 @@ export function parseBaseline(doc: unknown): ParseResult<Baseline> {
   }
   const thresholds = doc.thresholds === undefined ? {} : doc.thresholds;
   if (!isObject(thresholds)) return fail('thresholds', 'expected an object');
-  if (thresholds.maxGrowth !== undefined && typeof thresholds.maxGrowth !== 'string' && typeof thresholds.maxGrowth !== 'number') {
+  if (
+    thresholds.maxGrowth !== undefined &&
+    typeof thresholds.maxGrowth !== 'string' &&
+    typeof thresholds.maxGrowth !== 'number'
+  ) {
     return fail('thresholds.maxGrowth', 'expected "5%" or a number of tokens');
   }
-  if (thresholds.max !== undefined && typeof thresholds.max !== 'number') return fail('thresholds.max', 'expected a number');
-  if (thresholds.minRecall !== undefined && typeof thresholds.minRecall !== 'number') return fail('thresholds.minRecall', 'expected a number');
+  if (thresholds.max !== undefined && typeof thresholds.max !== 'number')
+    return fail('thresholds.max', 'expected a number');
+  if (thresholds.minRecall !== undefined && typeof thresholds.minRecall !== 'number')
+    return fail('thresholds.minRecall', 'expected a number');
   const th: BaselineThresholds = {};
   if (thresholds.maxGrowth !== undefined) th.maxGrowth = String(thresholds.maxGrowth);
   if (typeof thresholds.max === 'number') th.max = thresholds.max;
@@ -159,7 +170,11 @@ export interface CompareOptions {
 const byId = (a: { id: string }, b: { id: string }): number => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 
 /** Compares a run with the baseline: per-tool changes, totals, and the threshold verdict. */
-export function compareBaseline(baseline: Baseline, current: readonly MeasuredServer[], opts: CompareOptions): BaselineComparison {
+export function compareBaseline(
+  baseline: Baseline,
+  current: readonly MeasuredServer[],
+  opts: CompareOptions,
+): BaselineComparison {
   const unavailable = new Set(opts.unavailable ?? []);
   const only = opts.only && opts.only.length > 0 ? new Set(opts.only) : undefined;
   const inScope = (name: string): boolean => !unavailable.has(name) && (only === undefined || only.has(name));
@@ -188,15 +203,50 @@ export function compareBaseline(baseline: Baseline, current: readonly MeasuredSe
     const sAfter = Object.values(curTools).reduce((n, t) => n + t.tokens, 0);
     before += sBefore;
     after += sAfter;
-    servers.push({ name, status: !base ? 'added' : !cur ? 'removed' : 'ok', before: sBefore, after: sAfter, delta: sAfter - sBefore });
+    servers.push({
+      name,
+      status: !base ? 'added' : !cur ? 'removed' : 'ok',
+      before: sBefore,
+      after: sAfter,
+      delta: sAfter - sBefore,
+    });
     for (const tool of new Set([...Object.keys(baseTools), ...Object.keys(curTools)])) {
       const b = baseTools[tool];
       const c = curTools[tool];
       const id = `${name}.${tool}`;
-      if (b && !c) changes.push({ id, kind: 'removed', before: b.tokens, after: 0, delta: -b.tokens, server: name, tool, hashChanged: true });
-      else if (!b && c) changes.push({ id, kind: 'added', before: 0, after: c.tokens, delta: c.tokens, server: name, tool, hashChanged: true });
+      if (b && !c)
+        changes.push({
+          id,
+          kind: 'removed',
+          before: b.tokens,
+          after: 0,
+          delta: -b.tokens,
+          server: name,
+          tool,
+          hashChanged: true,
+        });
+      else if (!b && c)
+        changes.push({
+          id,
+          kind: 'added',
+          before: 0,
+          after: c.tokens,
+          delta: c.tokens,
+          server: name,
+          tool,
+          hashChanged: true,
+        });
       else if (b && c && (b.hash !== c.hash || b.tokens !== c.tokens)) {
-        changes.push({ id, kind: 'changed', before: b.tokens, after: c.tokens, delta: c.tokens - b.tokens, server: name, tool, hashChanged: b.hash !== c.hash });
+        changes.push({
+          id,
+          kind: 'changed',
+          before: b.tokens,
+          after: c.tokens,
+          delta: c.tokens - b.tokens,
+          server: name,
+          tool,
+          hashChanged: b.hash !== c.hash,
+        });
       }
     }
   }
@@ -206,9 +256,25 @@ export function compareBaseline(baseline: Baseline, current: readonly MeasuredSe
   const allowed = allowedGrowth(opts.thresholds.maxGrowth, before);
   const failures: CheckFailure[] = [];
   if (delta > allowed) {
-    failures.push({ code: 'TOTAL_GROWTH', before, after, delta, allowed, limit: formatGrowthLimit(opts.thresholds.maxGrowth) });
+    failures.push({
+      code: 'TOTAL_GROWTH',
+      before,
+      after,
+      delta,
+      allowed,
+      limit: formatGrowthLimit(opts.thresholds.maxGrowth),
+    });
   }
-  if (opts.thresholds.max !== undefined && after > opts.thresholds.max) failures.push({ code: 'OVER_MAX', after, max: opts.thresholds.max });
+  if (opts.thresholds.max !== undefined && after > opts.thresholds.max)
+    failures.push({ code: 'OVER_MAX', after, max: opts.thresholds.max });
   const grown = changes.filter((c) => c.delta > 0).sort((a, b) => b.delta - a.delta || byId(a, b));
-  return { passed: failures.length === 0, totals: { before, after, delta }, changes, servers, failures, grown, allowedGrowth: allowed };
+  return {
+    passed: failures.length === 0,
+    totals: { before, after, delta },
+    changes,
+    servers,
+    failures,
+    grown,
+    allowedGrowth: allowed,
+  };
 }

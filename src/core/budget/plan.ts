@@ -30,7 +30,12 @@ export interface BudgetVerdict {
 }
 
 /** Used tokens against the limit; share is each server's part of the context window (`max`). */
-export function checkBudget(servers: readonly BudgetServerInput[], max: number, limit: number, countTool: PlanDeps['countTool']): BudgetVerdict {
+export function checkBudget(
+  servers: readonly BudgetServerInput[],
+  max: number,
+  limit: number,
+  countTool: PlanDeps['countTool'],
+): BudgetVerdict {
   const rows = servers.map((s) => {
     const tokens = s.tools.reduce((n, t) => n + countTool(t, s.name), 0);
     return { name: s.name, tokens, toolCount: s.tools.length, share: max > 0 ? tokens / max : 0 };
@@ -139,12 +144,13 @@ export function planBudget(req: PlanRequest, deps: PlanDeps): BudgetPlan {
   const states: ServerState[] = req.servers.map((s) => ({
     name: s.name,
     tools: s.tools,
-    levels: s.tools.map(() => 'full' as ToolLevel),
+    levels: s.tools.map(() => 'full'),
     dropped: s.tools.map(() => false),
     deferred: false,
     uses: s.tools.reduce((n, t) => n + toolUses(s.name, t.name), 0),
   }));
-  const total = (): number => states.reduce((n, s) => n + serverTokens(s), 0) + (states.some((s) => s.deferred) ? metaTokens : 0);
+  const total = (): number =>
+    states.reduce((n, s) => n + serverTokens(s), 0) + (states.some((s) => s.deferred) ? metaTokens : 0);
 
   const steps: PlanStep[] = [];
   let current = total();
@@ -169,15 +175,13 @@ export function planBudget(req: PlanRequest, deps: PlanDeps): BudgetPlan {
     record({ action: 'condense-lossless', target: '*' }, () => states.forEach((s) => s.levels.fill('lossless')));
     for (const s of states) {
       const names: string[] = [];
-      record(
-        { action: 'names-only', target: s.name, tools: names },
-        () =>
-          s.tools.forEach((t, i) => {
-            if (!keep.has(`${s.name}.${t.name}`)) {
-              s.levels[i] = 'names';
-              names.push(t.name);
-            }
-          }),
+      record({ action: 'names-only', target: s.name, tools: names }, () =>
+        s.tools.forEach((t, i) => {
+          if (!keep.has(`${s.name}.${t.name}`)) {
+            s.levels[i] = 'names';
+            names.push(t.name);
+          }
+        }),
       );
     }
   } else if (!fits()) {

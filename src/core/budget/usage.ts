@@ -6,7 +6,13 @@ const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
 /** The `tools` map of a usage store document (top level or under `stats`/`usage`); undefined when none. */
 export function usageFromDocument(doc: unknown): UsageStats | undefined {
   if (!isObject(doc)) return undefined;
-  const holder = isObject(doc.tools) ? doc : isObject(doc.stats) ? doc.stats : isObject(doc.usage) ? doc.usage : undefined;
+  const holder = isObject(doc.tools)
+    ? doc
+    : isObject(doc.stats)
+      ? doc.stats
+      : isObject(doc.usage)
+        ? doc.usage
+        : undefined;
   if (!holder || !isObject(holder.tools)) return undefined;
   const tools: Record<string, ToolUsage> = {};
   for (const [id, u] of Object.entries(holder.tools)) {

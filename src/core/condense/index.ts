@@ -39,7 +39,12 @@ export function compactFromLossless(tool: ToolSnapshot, lossless: ToolSnapshot):
 }
 
 /** Every audited level of one tool, condensing the lossless form once. */
-export function condenseToolLevels(tool: ToolSnapshot): { full: ToolSnapshot; lossless: ToolSnapshot; compact: ToolSnapshot; minimal: ToolSnapshot } {
+export function condenseToolLevels(tool: ToolSnapshot): {
+  full: ToolSnapshot;
+  lossless: ToolSnapshot;
+  compact: ToolSnapshot;
+  minimal: ToolSnapshot;
+} {
   const lossless = condenseTool(tool, 'lossless');
   return { full: tool, lossless, compact: compactFromLossless(tool, lossless), minimal: condenseTool(tool, 'minimal') };
 }
@@ -75,4 +80,3 @@ export function condenseTools(tools: readonly ToolSnapshot[], level: CondenseLev
   if (level === 'meta') return metaTools();
   return tools.map((t) => condenseTool(t, level));
 }
-

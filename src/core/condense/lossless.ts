@@ -68,7 +68,12 @@ export function matchesType(value: JsonValue, type: string): boolean {
 }
 
 function typeAdmitsAll(type: JsonValue | undefined, values: JsonValue[]): boolean {
-  const types = typeof type === 'string' ? [type] : Array.isArray(type) && type.every((t) => typeof t === 'string') ? (type as string[]) : undefined;
+  const types =
+    typeof type === 'string'
+      ? [type]
+      : Array.isArray(type) && type.every((t) => typeof t === 'string')
+        ? type
+        : undefined;
   if (!types) return false;
   return values.every((v) => types.some((t) => matchesType(v, t)));
 }
@@ -80,7 +85,8 @@ function anyOfTypeUnion(branches: JsonValue): string[] | undefined {
   for (const b of branches) {
     if (!isObject(b) || Object.keys(b).length !== 1) return undefined;
     const t = b.type;
-    const list = typeof t === 'string' ? [t] : Array.isArray(t) && t.every((x) => typeof x === 'string') ? (t as string[]) : undefined;
+    const list =
+      typeof t === 'string' ? [t] : Array.isArray(t) && t.every((x) => typeof x === 'string') ? t : undefined;
     if (!list) return undefined;
     for (const x of list) if (!types.includes(x)) types.push(x);
   }
@@ -97,7 +103,8 @@ function losslessNode(node: JsonObject, place: SchemaPlace, toolName: string, st
   if (Array.isArray(out.required) && out.required.length === 0) delete out.required;
   // Every enum/const value already has the type, so `type` rejects nothing `enum` accepts.
   if (out.type !== undefined && Array.isArray(out.enum) && typeAdmitsAll(out.type, out.enum)) delete out.type;
-  else if (out.type !== undefined && 'const' in out && out.const !== undefined && typeAdmitsAll(out.type, [out.const as JsonValue])) delete out.type;
+  else if (out.type !== undefined && 'const' in out && out.const !== undefined && typeAdmitsAll(out.type, [out.const]))
+    delete out.type;
   if (structural) {
     // `true` and `{}` subschemas accept everything: the same as leaving the keyword out (draft-07;
     // in 2019+ they would mark items/properties evaluated, but then unevaluated* is present and we skip).
@@ -106,11 +113,12 @@ function losslessNode(node: JsonObject, place: SchemaPlace, toolName: string, st
       if (v === true || (isObject(v) && Object.keys(v).length === 0)) delete out[k];
     }
     // anyOf of bare types is a type list; only when no sibling `type` would intersect it.
-    const union = out.type === undefined ? (out.anyOf === undefined ? undefined : anyOfTypeUnion(out.anyOf)) : undefined;
+    const union =
+      out.type === undefined ? (out.anyOf === undefined ? undefined : anyOfTypeUnion(out.anyOf)) : undefined;
     if (union) {
       const rebuilt: JsonObject = {};
       for (const [k, v] of Object.entries(out)) {
-        if (k === 'anyOf') rebuilt.type = union.length === 1 ? (union[0] as string) : union;
+        if (k === 'anyOf') rebuilt.type = union.length === 1 ? union[0] : union;
         else rebuilt[k] = v;
       }
       return rebuilt;
@@ -128,7 +136,11 @@ export function condenseSchemaLossless(schema: JsonObject, toolName: string): Js
   const rebuilt = mapSchema(schema, (node, place) => losslessNode(node, place, toolName, !sensitive));
   const out = isObject(rebuilt) ? rebuilt : schema;
   // `$schema` only selects the dialect; without draft-sensitive keywords every draft gives the same verdict.
-  if (!sensitive && typeof out.$schema === 'string' && /json-schema\.org\/(draft-0[67]|draft\/2019-09|draft\/2020-12)/.test(out.$schema)) {
+  if (
+    !sensitive &&
+    typeof out.$schema === 'string' &&
+    /json-schema\.org\/(draft-0[67]|draft\/2019-09|draft\/2020-12)/.test(out.$schema)
+  ) {
     const { $schema: _dropped, ...rest } = out;
     void _dropped;
     return rest;

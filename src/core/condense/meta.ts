@@ -6,7 +6,8 @@ export function metaTools(): ToolSnapshot[] {
   return [
     {
       name: 'find_tool',
-      description: 'Search the available tools by a natural-language description of the task. Returns the best matching tool ids with one-line summaries.',
+      description:
+        'Search the available tools by a natural-language description of the task. Returns the best matching tool ids with one-line summaries.',
       inputSchema: {
         type: 'object',
         properties: {
@@ -19,7 +20,8 @@ export function metaTools(): ToolSnapshot[] {
     },
     {
       name: 'describe_tool',
-      description: 'Get the full definition (description and input schema) of a tool found with find_tool or list_tools.',
+      description:
+        'Get the full definition (description and input schema) of a tool found with find_tool or list_tools.',
       inputSchema: {
         type: 'object',
         properties: { tool: { type: 'string', description: 'Tool id as "<server>.<tool>".' } },

@@ -1,7 +1,22 @@
 /** Shortening descriptions for the compact level: first sentence, bounded length. */
 import { normalizeName } from './lossless.js';
 
-const ABBREVIATIONS = new Set(['e.g', 'i.e', 'etc', 'vs', 'mr', 'mrs', 'dr', 'no', 'approx', 'incl', 'ex', 'cf', 'fig', 'st']);
+const ABBREVIATIONS = new Set([
+  'e.g',
+  'i.e',
+  'etc',
+  'vs',
+  'mr',
+  'mrs',
+  'dr',
+  'no',
+  'approx',
+  'incl',
+  'ex',
+  'cf',
+  'fig',
+  'st',
+]);
 
 const PARAGRAPH_END = /\n\s*\n|\n(?=\s*[-*#\d])/;
 const SENTENCE_END = /([.!?])(\s|$)|[。！？]/g;
@@ -39,7 +54,21 @@ export function shortenProse(text: string, max: number): string {
   return boundLength(firstSentence(text), max);
 }
 
-const FILLER = new Set(['the', 'a', 'an', 'of', 'to', 'for', 'this', 'value', 'parameter', 'param', 'field', 'argument', 'input']);
+const FILLER = new Set([
+  'the',
+  'a',
+  'an',
+  'of',
+  'to',
+  'for',
+  'this',
+  'value',
+  'parameter',
+  'param',
+  'field',
+  'argument',
+  'input',
+]);
 
 /** True when a description adds nothing to the property name ("The path", "Query string" for `query`?). */
 export function repeatsName(description: string, name: string): boolean {

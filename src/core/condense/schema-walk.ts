@@ -2,7 +2,13 @@
 import type { JsonObject, JsonValue } from '../../types.js';
 
 /** Keywords whose value is a map from names to subschemas. */
-export const SCHEMA_MAP_KEYWORDS = ['properties', 'patternProperties', 'definitions', '$defs', 'dependentSchemas'] as const;
+export const SCHEMA_MAP_KEYWORDS = [
+  'properties',
+  'patternProperties',
+  'definitions',
+  '$defs',
+  'dependentSchemas',
+] as const;
 /** Keywords whose value is one subschema. */
 export const SCHEMA_KEYWORDS = [
   'additionalProperties',
@@ -38,10 +44,15 @@ export interface SchemaPlace {
  * Rebuilds a schema bottom-up: `visit` gets each (already rebuilt) schema object and returns its
  * replacement. Boolean schemas and non-schema values are passed through untouched.
  */
-export function mapSchema(schema: JsonValue, visit: (node: JsonObject, place: SchemaPlace) => JsonObject, place: SchemaPlace = { depth: 0, root: true }): JsonValue {
+export function mapSchema(
+  schema: JsonValue,
+  visit: (node: JsonObject, place: SchemaPlace) => JsonObject,
+  place: SchemaPlace = { depth: 0, root: true },
+): JsonValue {
   if (!isObject(schema)) return schema;
   const out: JsonObject = {};
-  const child = (v: JsonValue, key?: string): JsonValue => mapSchema(v, visit, { key, depth: place.depth + 1, root: false });
+  const child = (v: JsonValue, key?: string): JsonValue =>
+    mapSchema(v, visit, { key, depth: place.depth + 1, root: false });
   for (const [k, v] of Object.entries(schema)) {
     if (v === undefined) continue;
     if (MAP_SET.has(k) && isObject(v)) {
@@ -50,7 +61,8 @@ export function mapSchema(schema: JsonValue, visit: (node: JsonObject, place: Sc
       out[k] = m;
     } else if (k === 'dependencies' && isObject(v)) {
       const m: JsonObject = {};
-      for (const [name, sub] of Object.entries(v)) if (sub !== undefined) m[name] = Array.isArray(sub) ? sub : child(sub);
+      for (const [name, sub] of Object.entries(v))
+        if (sub !== undefined) m[name] = Array.isArray(sub) ? sub : child(sub);
       out[k] = m;
     } else if (ONE_SET.has(k)) {
       out[k] = child(v);
@@ -72,7 +84,8 @@ export function someSchema(schema: JsonValue | undefined, fn: (node: JsonObject)
   for (const [k, v] of Object.entries(schema)) {
     if (v === undefined) continue;
     if ((MAP_SET.has(k) || k === 'dependencies') && isObject(v)) {
-      for (const sub of Object.values(v)) if (sub !== undefined && !Array.isArray(sub) && someSchema(sub, fn)) return true;
+      for (const sub of Object.values(v))
+        if (sub !== undefined && !Array.isArray(sub) && someSchema(sub, fn)) return true;
     } else if (ONE_SET.has(k)) {
       if (someSchema(v, fn)) return true;
     } else if (k === 'items' || LIST_SET.has(k)) {

@@ -17,7 +17,8 @@ function typeText(schema: JsonValue | undefined, depth = 0): string {
   if (typeof t === 'string') return t;
   for (const k of ['anyOf', 'oneOf'] as const) {
     const branches = schema[k];
-    if (Array.isArray(branches) && branches.length > 0) return [...new Set(branches.map((b) => typeText(b, depth + 1)))].join('|');
+    if (Array.isArray(branches) && branches.length > 0)
+      return [...new Set(branches.map((b) => typeText(b, depth + 1)))].join('|');
   }
   if (isObject(schema.properties)) return 'object';
   return 'any';
@@ -29,7 +30,9 @@ const wrap = (t: string): string => (t.includes('|') ? `(${t})` : t);
 export function argumentSignature(schema: JsonObject | undefined): string {
   const props = schema?.properties;
   if (!schema || !isObject(props)) return '';
-  const required = new Set(Array.isArray(schema.required) ? schema.required.filter((r): r is string => typeof r === 'string') : []);
+  const required = new Set(
+    Array.isArray(schema.required) ? schema.required.filter((r): r is string => typeof r === 'string') : [],
+  );
   const names = Object.keys(props);
   const ordered = [...names.filter((n) => required.has(n)), ...names.filter((n) => !required.has(n))];
   return ordered.map((n) => `${n}${required.has(n) ? '' : '?'}: ${typeText(props[n])}`).join(', ');

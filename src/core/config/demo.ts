@@ -64,7 +64,14 @@ export async function demoServerDefinitions(opts: DemoOptions): Promise<ServerDe
   const scratch = opts.scratchDir ?? defaultScratchDir();
   const bins = await Promise.all(DEMO_PACKAGES.map((p) => binOf(p.pkg, resolve)));
   await prepareScratch(scratch);
-  const base = { transport: 'stdio' as const, command: opts.nodePath, enabled: true, source: 'demo', scope: 'demo' as const, cwd: scratch };
+  const base = {
+    transport: 'stdio' as const,
+    command: opts.nodePath,
+    enabled: true,
+    source: 'demo',
+    scope: 'demo' as const,
+    cwd: scratch,
+  };
   const [everything, filesystem, memory, thinking] = bins as [string, string, string, string];
   return [
     // The everything server picks its transport from argv[2]; "stdio" is also its default.

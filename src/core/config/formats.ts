@@ -55,7 +55,8 @@ export function findServerGroups(
   const candidates: KeyPart[][] = [['mcpServers'], ['servers'], ['mcp', 'servers'], ['mcp.servers'], ['mcp_servers']];
   for (const at of candidates) {
     if (at.length === 2 && !isPlainObject(doc.mcp)) continue;
-    const present = at.length === 1 ? doc[at[0] as string] !== undefined : isPlainObject(doc.mcp) && doc.mcp.servers !== undefined;
+    const present =
+      at.length === 1 ? doc[at[0] as string] !== undefined : isPlainObject(doc.mcp) && doc.mcp.servers !== undefined;
     if (!present) continue;
     const entries = mapAt(doc, at, file);
     recognised = true;

@@ -7,7 +7,13 @@ import { demoServerDefinitions } from './demo.js';
 import { expandString, type ExpandContext } from './expand.js';
 import { findServerGroups } from './formats.js';
 import { formatKeyPath, isPlainObject } from './key-path.js';
-import { projectLocations, SMART_CONFIG_NAME, userLocations, type ConfigFlavor, type ConfigLocation } from './locate.js';
+import {
+  projectLocations,
+  SMART_CONFIG_NAME,
+  userLocations,
+  type ConfigFlavor,
+  type ConfigLocation,
+} from './locate.js';
 import { mergeDefinitions, type Shadowing } from './merge.js';
 import { parseConfigText } from './parse.js';
 import { readTextFile } from '../../read-file.js';
@@ -96,7 +102,9 @@ function expandServer(
     for (const v of r.unsupported) {
       if (reported.has(v)) continue;
       reported.add(v);
-      warnings.push(`server "${raw.name}" (${source}): \${${v}} can only be resolved by the client that owns this file; using an empty string.`);
+      warnings.push(
+        `server "${raw.name}" (${source}): \${${v}} can only be resolved by the client that owns this file; using an empty string.`,
+      );
     }
     return r.value;
   };
@@ -115,7 +123,8 @@ function expandServer(
 
 function firstIssue(file: string, issues: { key: string; reason: string }[]): SmartError {
   const [first] = issues;
-  const more = issues.length > 1 ? ` (and ${issues.length - 1} more problem${issues.length > 2 ? 's' : ''} in this file)` : '';
+  const more =
+    issues.length > 1 ? ` (and ${issues.length - 1} more problem${issues.length > 2 ? 's' : ''} in this file)` : '';
   return new SmartError('CONFIG_INVALID', { file, key: first?.key ?? '', reason: `${first?.reason ?? ''}${more}` });
 }
 
@@ -153,7 +162,11 @@ class Loader {
       for (const [name, entry] of Object.entries(group.entries)) {
         const at = [...group.at, name];
         if (name.trim() === '') {
-          throw new SmartError('CONFIG_INVALID', { file, key: formatKeyPath(at), reason: 'a server name must not be empty.' });
+          throw new SmartError('CONFIG_INVALID', {
+            file,
+            key: formatKeyPath(at),
+            reason: 'a server name must not be empty.',
+          });
         }
         const raw = normalizeServerEntry(name, entry, at, file, flavor);
         const used = new Set<string>();
@@ -173,7 +186,11 @@ class Loader {
       if (a.kind === 'stdio') {
         const [command, ...args] = splitCommandLine(a.value, '--stdio');
         if (command === undefined) {
-          throw new SmartError('BAD_FLAG', { flag: '--stdio', value: a.value, hint: 'Give the command line that starts the server, e.g. --stdio "node dist/index.js".' });
+          throw new SmartError('BAD_FLAG', {
+            flag: '--stdio',
+            value: a.value,
+            hint: 'Give the command line that starts the server, e.g. --stdio "node dist/index.js".',
+          });
         }
         return { ...base, transport: 'stdio', command, args, source: '--stdio' };
       }
@@ -184,7 +201,11 @@ class Loader {
         parsed = undefined;
       }
       if (!parsed || (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')) {
-        throw new SmartError('BAD_FLAG', { flag: '--url', value: a.value, hint: 'Expected an http:// or https:// URL, e.g. --url http://127.0.0.1:3000/mcp.' });
+        throw new SmartError('BAD_FLAG', {
+          flag: '--url',
+          value: a.value,
+          hint: 'Expected an http:// or https:// URL, e.g. --url http://127.0.0.1:3000/mcp.',
+        });
       }
       return { ...base, transport: 'http', url: a.value, autoTransport: true, source: '--url' };
     });
@@ -210,8 +231,11 @@ export async function loadServerDefinitions(req: DefinitionRequest): Promise<Def
     files.forEach((file, i) => {
       const text = texts[i];
       searched.push({ file, found: text !== undefined });
-      if (text === undefined) throw new SmartError('FILE_NOT_FOUND', { file, hint: 'Check the path given to --config.' });
-      loader.collect({ location: { file, scope: 'explicit', flavor: flavorOf(file) }, text }, collected, { serversWanted: true });
+      if (text === undefined)
+        throw new SmartError('FILE_NOT_FOUND', { file, hint: 'Check the path given to --config.' });
+      loader.collect({ location: { file, scope: 'explicit', flavor: flavorOf(file) }, text }, collected, {
+        serversWanted: true,
+      });
     });
   } else if (searchDefaults) {
     const locations = [...projectLocations(req.cwd), ...userLocations(req)];
@@ -229,16 +253,23 @@ export async function loadServerDefinitions(req: DefinitionRequest): Promise<Def
       const [text] = await readAll([file]);
       searched.push({ file, found: text !== undefined });
       if (text !== undefined) {
-        loader.collect({ location: { file, scope: 'project', client: 'mcp-smart', flavor: 'smart' }, text }, collected, { serversWanted: false });
+        loader.collect(
+          { location: { file, scope: 'project', client: 'mcp-smart', flavor: 'smart' }, text },
+          collected,
+          { serversWanted: false },
+        );
       }
     }
   }
 
   const ordered: ServerDefinition[] = [...loader.adhocDefinitions(), ...collected.project, ...collected.user];
-  if (req.demo) ordered.push(...(await demoServerDefinitions({ nodePath: req.nodePath, scratchDir: req.demoScratchDir })));
+  if (req.demo)
+    ordered.push(...(await demoServerDefinitions({ nodePath: req.nodePath, scratchDir: req.demoScratchDir })));
   const { servers, shadowings } = mergeDefinitions(ordered);
   const referencedVars = Object.fromEntries(
-    servers.filter((s) => loader.referencedVars[varsKey(s)]).map((s) => [s.name, loader.referencedVars[varsKey(s)] as string[]]),
+    servers
+      .filter((s) => loader.referencedVars[varsKey(s)])
+      .map((s) => [s.name, loader.referencedVars[varsKey(s)] as string[]]),
   );
   const result: DefinitionResult = {
     servers,

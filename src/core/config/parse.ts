@@ -56,7 +56,11 @@ function parseTomlText(text: string, file: string): unknown {
     const where = err.line !== undefined ? `line ${err.line}, column ${err.column ?? 1}: ` : '';
     throw new SmartError(
       'FILE_PARSE',
-      { file, kind: 'TOML', reason: `${where}${first.replace(/^Invalid TOML document: /, '')}. Fix the file and run again.` },
+      {
+        file,
+        kind: 'TOML',
+        reason: `${where}${first.replace(/^Invalid TOML document: /, '')}. Fix the file and run again.`,
+      },
       { cause: e },
     );
   }

@@ -35,7 +35,8 @@ class EntryReader {
   string(key: string): string | undefined {
     const v = this.raw[key];
     if (v === undefined || v === null) return undefined;
-    if (typeof v !== 'string') this.fail([key], `expected a string, got ${describeType(v)}. Put the value in double quotes.`);
+    if (typeof v !== 'string')
+      this.fail([key], `expected a string, got ${describeType(v)}. Put the value in double quotes.`);
     return v;
   }
 
@@ -49,9 +50,11 @@ class EntryReader {
   stringArray(key: string): string[] | undefined {
     const v = this.raw[key];
     if (v === undefined || v === null) return undefined;
-    if (!Array.isArray(v)) this.fail([key], `expected an array of strings, got ${describeType(v)}. Write it as ["--flag", "value"].`);
+    if (!Array.isArray(v))
+      this.fail([key], `expected an array of strings, got ${describeType(v)}. Write it as ["--flag", "value"].`);
     return v.map((item: unknown, i) => {
-      if (typeof item !== 'string') this.fail([key, i], `expected a string, got ${describeType(item)}. Put the value in double quotes.`);
+      if (typeof item !== 'string')
+        this.fail([key, i], `expected a string, got ${describeType(item)}. Put the value in double quotes.`);
       return item;
     });
   }
@@ -62,7 +65,8 @@ class EntryReader {
     if (!isPlainObject(v)) this.fail([key], `expected an object of string values, got ${describeType(v)}.`);
     const out: Record<string, string> = {};
     for (const [k, item] of Object.entries(v)) {
-      if (typeof item !== 'string') this.fail([key, k], `expected a string, got ${describeType(item)}. Put the value in double quotes.`);
+      if (typeof item !== 'string')
+        this.fail([key, k], `expected a string, got ${describeType(item)}. Put the value in double quotes.`);
       out[k] = item;
     }
     return out;
@@ -96,7 +100,8 @@ export function normalizeServerEntry(
   const url = r.string('url');
   const headers: Record<string, string> = { ...r.stringMap('headers'), ...r.stringMap('http_headers') };
   // Codex names the environment variables that hold header values instead of the values themselves.
-  for (const [header, variable] of Object.entries(r.stringMap('env_http_headers') ?? {})) headers[header] = `\${${variable}}`;
+  for (const [header, variable] of Object.entries(r.stringMap('env_http_headers') ?? {}))
+    headers[header] = `\${${variable}}`;
   const bearerVar = r.string('bearer_token_env_var');
   if (bearerVar !== undefined) headers.Authorization = `Bearer \${${bearerVar}}`;
 
@@ -113,7 +118,8 @@ export function normalizeServerEntry(
   let transport: Transport | undefined;
   if (typeKey !== undefined && typeValue !== undefined) {
     transport = TYPE_MAP[typeValue.toLowerCase()];
-    if (!transport) r.fail([typeKey], `unknown transport "${typeValue}". Use one of: stdio, http, streamable-http, sse.`);
+    if (!transport)
+      r.fail([typeKey], `unknown transport "${typeValue}". Use one of: stdio, http, streamable-http, sse.`);
   }
 
   const anyUrl = httpUrl ?? serverUrl ?? url;

@@ -13,20 +13,37 @@ export interface SmartConfigValidation {
   issues: ConfigIssue[];
 }
 
-const TOP_KEYS = ['$schema', 'servers', 'mcpServers', 'cache', 'budget', 'thresholds', 'baseline', 'patterns', 'weights', 'keywords'];
+const TOP_KEYS = [
+  '$schema',
+  'servers',
+  'mcpServers',
+  'cache',
+  'budget',
+  'thresholds',
+  'baseline',
+  'patterns',
+  'weights',
+  'keywords',
+];
 
 type Check = (v: unknown) => string | undefined;
 
-const isNumber: Check = (v) => (typeof v === 'number' && Number.isFinite(v) ? undefined : `expected a number, got ${describeType(v)}.`);
+const isNumber: Check = (v) =>
+  typeof v === 'number' && Number.isFinite(v) ? undefined : `expected a number, got ${describeType(v)}.`;
 const positiveInt: Check = (v) =>
-  typeof v === 'number' && Number.isInteger(v) && v > 0 ? undefined : `expected a whole number of tokens above 0, got ${show(v)}.`;
+  typeof v === 'number' && Number.isInteger(v) && v > 0
+    ? undefined
+    : `expected a whole number of tokens above 0, got ${show(v)}.`;
 const nonNegative: Check = (v) =>
   typeof v === 'number' && Number.isFinite(v) && v >= 0 ? undefined : `expected a number of 0 or more, got ${show(v)}.`;
 const fraction: Check = (v) =>
-  typeof v === 'number' && v > 0 && v <= 1 ? undefined : `expected a fraction above 0 and at most 1 (e.g. 0.1), got ${show(v)}.`;
+  typeof v === 'number' && v > 0 && v <= 1
+    ? undefined
+    : `expected a fraction above 0 and at most 1 (e.g. 0.1), got ${show(v)}.`;
 const ratio: Check = (v) =>
   typeof v === 'number' && v >= 0 && v <= 1 ? undefined : `expected a number from 0 to 1, got ${show(v)}.`;
-const isBoolean: Check = (v) => (typeof v === 'boolean' ? undefined : `expected true or false, got ${describeType(v)}.`);
+const isBoolean: Check = (v) =>
+  typeof v === 'boolean' ? undefined : `expected true or false, got ${describeType(v)}.`;
 const nonEmptyString: Check = (v) =>
   typeof v === 'string' && v !== '' ? undefined : `expected a file path as a string, got ${describeType(v)}.`;
 const growth: Check = (v) => {
@@ -74,16 +91,29 @@ class Validator {
     if (typeof out.allowList === 'boolean') result.allowList = out.allowList;
     if (out.rules === undefined) return result;
     if (!Array.isArray(out.rules)) {
-      this.add([...at, 'rules'], `expected an array of rules like {"match": "^github\\\\.", "boost": 2}, got ${describeType(out.rules)}.`);
+      this.add(
+        [...at, 'rules'],
+        `expected an array of rules like {"match": "^github\\\\.", "boost": 2}, got ${describeType(out.rules)}.`,
+      );
       return result;
     }
     result.rules = [];
     out.rules.forEach((rule: unknown, i) => {
       const here = [...at, 'rules', i];
-      const r = this.section(rule, here, { match: () => undefined, boost: isNumber, pin: isBoolean, exclude: isBoolean });
+      const r = this.section(rule, here, {
+        match: () => undefined,
+        boost: isNumber,
+        pin: isBoolean,
+        exclude: isBoolean,
+      });
       if (!r) return;
       if (typeof r.match !== 'string' || r.match === '') {
-        this.add([...here, 'match'], r.match === undefined ? 'missing: each rule needs a "match" regular expression.' : `expected a regular expression as a string, got ${describeType(r.match)}.`);
+        this.add(
+          [...here, 'match'],
+          r.match === undefined
+            ? 'missing: each rule needs a "match" regular expression.'
+            : `expected a regular expression as a string, got ${describeType(r.match)}.`,
+        );
         return;
       }
       try {
@@ -129,7 +159,10 @@ class Validator {
 
   keywords(value: unknown, at: KeyPart[]): Record<string, string[]> | undefined {
     if (!isPlainObject(value)) {
-      this.add(at, `expected an object mapping tool ids ("server.tool") to lists of words, got ${describeType(value)}.`);
+      this.add(
+        at,
+        `expected an object mapping tool ids ("server.tool") to lists of words, got ${describeType(value)}.`,
+      );
       return undefined;
     }
     const out: Record<string, string[]> = {};
@@ -158,17 +191,17 @@ export function validateSmartConfig(doc: Record<string, unknown>, defaultWeights
         break;
       case 'cache': {
         const c = v.section(value, [key], { ttlSeconds: nonNegative });
-        if (c) config.cache = c as SmartConfig['cache'];
+        if (c) config.cache = c;
         break;
       }
       case 'budget': {
         const b = v.section(value, [key], { max: positiveInt, share: fraction, limit: positiveInt });
-        if (b) config.budget = b as SmartConfig['budget'];
+        if (b) config.budget = b;
         break;
       }
       case 'thresholds': {
         const t = v.section(value, [key], { maxGrowth: growth, max: positiveInt, minRecall: ratio });
-        if (t) config.thresholds = t as SmartConfig['thresholds'];
+        if (t) config.thresholds = t;
         break;
       }
       case 'baseline': {
@@ -193,7 +226,13 @@ export function validateSmartConfig(doc: Record<string, unknown>, defaultWeights
         break;
       }
       default:
-        v.add([key], unknownKeyReason(key, TOP_KEYS.filter((k) => k !== '$schema')));
+        v.add(
+          [key],
+          unknownKeyReason(
+            key,
+            TOP_KEYS.filter((k) => k !== '$schema'),
+          ),
+        );
     }
   }
   return { config, issues: v.issues };

@@ -45,7 +45,10 @@ export function toolCacheFile(dir: string, key: string): string {
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** A fresh cached snapshot for `def`, or undefined (missing, expired, from the future, or unreadable). */
-export async function readCachedSnapshot(def: ServerDefinition, cache: { dir: string; ttlMs: number; now: number }): Promise<ServerSnapshot | undefined> {
+export async function readCachedSnapshot(
+  def: ServerDefinition,
+  cache: { dir: string; ttlMs: number; now: number },
+): Promise<ServerSnapshot | undefined> {
   const key = toolCacheKey(def);
   let text: string;
   try {
@@ -59,7 +62,8 @@ export async function readCachedSnapshot(def: ServerDefinition, cache: { dir: st
   } catch {
     return undefined; // a damaged entry is a miss; the next write replaces it
   }
-  if (!isObject(doc) || doc.format !== TOOL_CACHE_FORMAT || doc.key !== key || typeof doc.storedAt !== 'number') return undefined;
+  if (!isObject(doc) || doc.format !== TOOL_CACHE_FORMAT || doc.key !== key || typeof doc.storedAt !== 'number')
+    return undefined;
   const snapshot = doc.snapshot;
   if (!isObject(snapshot) || snapshot.status !== 'ok' || !Array.isArray(snapshot.tools)) return undefined;
   const age = cache.now - doc.storedAt;
@@ -68,7 +72,11 @@ export async function readCachedSnapshot(def: ServerDefinition, cache: { dir: st
 }
 
 /** Stores a successful snapshot (without stderr, timings or flags). Failures are never cached. */
-export async function writeCachedSnapshot(def: ServerDefinition, snap: ServerSnapshot, cache: { dir: string; now: number }): Promise<void> {
+export async function writeCachedSnapshot(
+  def: ServerDefinition,
+  snap: ServerSnapshot,
+  cache: { dir: string; now: number },
+): Promise<void> {
   if (snap.status !== 'ok') return;
   const { stderr: _stderr, elapsedMs: _elapsed, cached: _cached, source: _source, ...kept } = snap;
   const key = toolCacheKey(def);

@@ -13,7 +13,12 @@ const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
 const shortCursor = (c: string): string => JSON.stringify(c.length > 40 ? `${c.slice(0, 40)}…` : c);
 
 /** Follows nextCursor until it is absent; throws CONNECT_PAGINATION on a repeated cursor or past `maxPages`. */
-export async function listAllPages(request: RequestFn, method: string, key: string, maxPages: number): Promise<unknown[]> {
+export async function listAllPages(
+  request: RequestFn,
+  method: string,
+  key: string,
+  maxPages: number,
+): Promise<unknown[]> {
   const seen = new Set<string>();
   const items: unknown[] = [];
   let cursor: string | undefined;
@@ -27,13 +32,24 @@ export async function listAllPages(request: RequestFn, method: string, key: stri
     const next = result.nextCursor;
     if (next === undefined || next === null || next === '') return items;
     if (typeof next !== 'string') {
-      throw new SmartError('CONNECT_PROTOCOL', { phase: method, reason: `nextCursor is a ${typeof next}, not a string` });
+      throw new SmartError('CONNECT_PROTOCOL', {
+        phase: method,
+        reason: `nextCursor is a ${typeof next}, not a string`,
+      });
     }
     if (seen.has(next) || next === cursor) {
-      throw new SmartError('CONNECT_PAGINATION', { method, reason: `cursor ${shortCursor(next)} came back again`, pages: page });
+      throw new SmartError('CONNECT_PAGINATION', {
+        method,
+        reason: `cursor ${shortCursor(next)} came back again`,
+        pages: page,
+      });
     }
     if (page >= maxPages) {
-      throw new SmartError('CONNECT_PAGINATION', { method, reason: `still a next page after the limit of ${maxPages}`, pages: page });
+      throw new SmartError('CONNECT_PAGINATION', {
+        method,
+        reason: `still a next page after the limit of ${maxPages}`,
+        pages: page,
+      });
     }
     seen.add(next);
     cursor = next;
@@ -65,7 +81,10 @@ export function checkToolEntries(entries: unknown[]): CheckedTools {
       return;
     }
     if (!isObject(entry.inputSchema)) {
-      const what = entry.inputSchema === undefined ? 'missing' : `a ${Array.isArray(entry.inputSchema) ? 'list' : typeof entry.inputSchema}`;
+      const what =
+        entry.inputSchema === undefined
+          ? 'missing'
+          : `a ${Array.isArray(entry.inputSchema) ? 'list' : typeof entry.inputSchema}`;
       problems.push(`${at} "${entry.name}": inputSchema is ${what}, not an object`);
       return;
     }
@@ -77,7 +96,8 @@ export function checkToolEntries(entries: unknown[]): CheckedTools {
 /** Prompts, resources and templates: plain objects are kept as sent; anything else is a protocol error. */
 export function checkObjectEntries(entries: unknown[], method: string): JsonObject[] {
   const bad = entries.findIndex((e) => !isObject(e));
-  if (bad >= 0) throw new SmartError('CONNECT_PROTOCOL', { phase: method, reason: `entry #${bad + 1} is not an object` });
+  if (bad >= 0)
+    throw new SmartError('CONNECT_PROTOCOL', { phase: method, reason: `entry #${bad + 1} is not an object` });
   return entries as JsonObject[];
 }
 

@@ -85,7 +85,13 @@ function tapProtocolVersion(t: Transport, live: Live): Transport {
   return t;
 }
 
-async function connectClient(t: Transport, live: Live, progress: Progress, signal: AbortSignal, timeoutMs: number): Promise<Client> {
+async function connectClient(
+  t: Transport,
+  live: Live,
+  progress: Progress,
+  signal: AbortSignal,
+  timeoutMs: number,
+): Promise<Client> {
   const client = new Client(CLIENT_INFO, { capabilities: {}, jsonSchemaValidator: NO_OUTPUT_VALIDATION });
   live.client = client;
   live.transports.push(t);
@@ -95,10 +101,17 @@ async function connectClient(t: Transport, live: Live, progress: Progress, signa
   return client;
 }
 
-async function open(def: ServerDefinition, live: Live, progress: Progress, signal: AbortSignal, opts: SessionOptions): Promise<Client> {
+async function open(
+  def: ServerDefinition,
+  live: Live,
+  progress: Progress,
+  signal: AbortSignal,
+  opts: SessionOptions,
+): Promise<Client> {
   if (opts.createTransport) return connectClient(opts.createTransport(def), live, progress, signal, opts.timeoutMs);
   if (def.transport === 'stdio') {
-    if (!def.command) throw new SmartError('CONNECT_SPAWN_FAILED', { command: '(none)', reason: 'the definition has no command' });
+    if (!def.command)
+      throw new SmartError('CONNECT_SPAWN_FAILED', { command: '(none)', reason: 'the definition has no command' });
     live.stdio = createStdioHandle({ command: def.command, args: def.args ?? [], env: def.env, cwd: def.cwd });
     return connectClient(live.stdio.transport, live, progress, signal, opts.timeoutMs);
   }
@@ -115,12 +128,19 @@ async function open(def: ServerDefinition, live: Live, progress: Progress, signa
     return connectClient(new SSEClientTransport(url, { requestInit }), live, progress, signal, opts.timeoutMs);
   }
   try {
-    return await connectClient(new StreamableHTTPClientTransport(url, { requestInit }), live, progress, signal, opts.timeoutMs);
+    return await connectClient(
+      new StreamableHTTPClientTransport(url, { requestInit }),
+      live,
+      progress,
+      signal,
+      opts.timeoutMs,
+    );
   } catch (httpError) {
     if (!def.autoTransport || signal.aborted) throw httpError;
     // Nothing listening, or no such host: an SSE attempt at the same address cannot fare better.
     const unreachable = networkFailure(httpError);
-    if (unreachable) throw new SmartError('CONNECT_FAILED', { target: def.url, reason: unreachable }, { cause: httpError });
+    if (unreachable)
+      throw new SmartError('CONNECT_FAILED', { target: def.url, reason: unreachable }, { cause: httpError });
     await closeLive(live);
     live.client = undefined;
     live.transport = 'sse';
@@ -157,13 +177,18 @@ interface Listed {
   malformed?: SmartError;
 }
 
-async function listEverything(client: Client, progress: Progress, signal: AbortSignal, opts: SessionOptions): Promise<Listed> {
+async function listEverything(
+  client: Client,
+  progress: Progress,
+  signal: AbortSignal,
+  opts: SessionOptions,
+): Promise<Listed> {
   const snap: Lists = { tools: [] };
   const request: RequestFn = async (method, params) => {
     progress.begin(method);
     const result = await client.request({ method, params }, ResultSchema, { signal, timeout: opts.timeoutMs });
     progress.end(method);
-    return result as Record<string, unknown>;
+    return result;
   };
   const caps = client.getServerCapabilities() ?? {};
   let malformed: SmartError | undefined;
@@ -178,10 +203,18 @@ async function listEverything(client: Client, progress: Progress, signal: AbortS
     );
   }
   if (caps.prompts) {
-    jobs.push(listAllPages(request, 'prompts/list', 'prompts', opts.maxPages).then((e) => void (snap.prompts = checkObjectEntries(e, 'prompts/list'))));
+    jobs.push(
+      listAllPages(request, 'prompts/list', 'prompts', opts.maxPages).then(
+        (e) => void (snap.prompts = checkObjectEntries(e, 'prompts/list')),
+      ),
+    );
   }
   if (caps.resources) {
-    jobs.push(listAllPages(request, 'resources/list', 'resources', opts.maxPages).then((e) => void (snap.resources = checkObjectEntries(e, 'resources/list'))));
+    jobs.push(
+      listAllPages(request, 'resources/list', 'resources', opts.maxPages).then(
+        (e) => void (snap.resources = checkObjectEntries(e, 'resources/list')),
+      ),
+    );
     jobs.push(
       listAllPages(request, 'resources/templates/list', 'resourceTemplates', opts.maxPages).then(
         (e) => void (snap.resourceTemplates = checkObjectEntries(e, 'resources/templates/list')),
@@ -206,7 +239,14 @@ function exitText(exit: { code: number | null; signal: string | null }): string 
 }
 
 /** Turns whatever went wrong into a catalogued SmartError with the phase, exit status or stderr line. */
-function describeFailure(e: unknown, def: ServerDefinition, live: Live, progress: Progress, timeoutMs: number, secrets: string[]): SmartError {
+function describeFailure(
+  e: unknown,
+  def: ServerDefinition,
+  live: Live,
+  progress: Progress,
+  timeoutMs: number,
+  secrets: string[],
+): SmartError {
   if (e instanceof Stop) {
     return e.why === 'timeout'
       ? new SmartError('CONNECT_TIMEOUT', { phase: progress.phase, ms: timeoutMs })
@@ -217,20 +257,45 @@ function describeFailure(e: unknown, def: ServerDefinition, live: Live, progress
   const spawnError = stdio?.spawnError();
   if (spawnError) {
     if (spawnError.code === 'ENOENT' && def.cwd !== undefined && !existsSync(def.cwd)) {
-      return new SmartError('CONNECT_SPAWN_FAILED', { command: def.command, reason: `the working directory ${def.cwd} does not exist` }, { cause: e });
+      return new SmartError(
+        'CONNECT_SPAWN_FAILED',
+        { command: def.command, reason: `the working directory ${def.cwd} does not exist` },
+        { cause: e },
+      );
     }
-    if (spawnError.code === 'ENOENT') return new SmartError('CONNECT_NOT_FOUND', { command: def.command }, { cause: e });
-    return new SmartError('CONNECT_SPAWN_FAILED', { command: def.command, reason: redact(errorText(spawnError), secrets) }, { cause: e });
+    if (spawnError.code === 'ENOENT')
+      return new SmartError('CONNECT_NOT_FOUND', { command: def.command }, { cause: e });
+    return new SmartError(
+      'CONNECT_SPAWN_FAILED',
+      { command: def.command, reason: redact(errorText(spawnError), secrets) },
+      { cause: e },
+    );
   }
   const exit = stdio?.exit();
   if (exit) {
     const tail = stdio?.stderr.lastLine();
-    return new SmartError('CONNECT_EXITED', { how: exitText(exit), phase: progress.phase, tail: tail && redact(tail.slice(0, 300), secrets) }, { cause: e });
+    return new SmartError(
+      'CONNECT_EXITED',
+      { how: exitText(exit), phase: progress.phase, tail: tail && redact(tail.slice(0, 300), secrets) },
+      { cause: e },
+    );
   }
-  if (def.transport !== 'stdio' && progress.phase === 'initialize' && !(e instanceof McpError && e.code !== ErrorCode.ConnectionClosed)) {
-    return new SmartError('CONNECT_FAILED', { target: def.url, reason: networkFailure(e) ?? redact(reasonOf(e), secrets) }, { cause: e });
+  if (
+    def.transport !== 'stdio' &&
+    progress.phase === 'initialize' &&
+    !(e instanceof McpError && e.code !== ErrorCode.ConnectionClosed)
+  ) {
+    return new SmartError(
+      'CONNECT_FAILED',
+      { target: def.url, reason: networkFailure(e) ?? redact(reasonOf(e), secrets) },
+      { cause: e },
+    );
   }
-  return new SmartError('CONNECT_PROTOCOL', { phase: progress.phase, reason: redact(reasonOf(e), secrets) }, { cause: e });
+  return new SmartError(
+    'CONNECT_PROTOCOL',
+    { phase: progress.phase, reason: redact(reasonOf(e), secrets) },
+    { cause: e },
+  );
 }
 
 const NETWORK_FAILURES: Record<string, string> = {
@@ -250,19 +315,25 @@ export function networkFailure(e: unknown): string | undefined {
     const code = (x as { code?: unknown }).code;
     if (typeof code === 'string' && NETWORK_FAILURES[code]) return NETWORK_FAILURES[code];
     // The SSE transport keeps only the text ("SSE error: TypeError: fetch failed: connect ECONNREFUSED …").
-    const named = /\b(ECONNREFUSED|ENOTFOUND|EAI_AGAIN|EHOSTUNREACH|ENETUNREACH)\b/.exec(String((x as { message?: unknown }).message ?? ''));
+    const named = /\b(ECONNREFUSED|ENOTFOUND|EAI_AGAIN|EHOSTUNREACH|ENETUNREACH)\b/.exec(
+      messageText((x as { message?: unknown }).message),
+    );
     if (named) return NETWORK_FAILURES[named[1]!];
     queue.push((x as { cause?: unknown }).cause, (x as { event?: unknown }).event);
     const errors = (x as { errors?: unknown }).errors;
-    if (Array.isArray(errors)) queue.push(...errors);
+    if (Array.isArray(errors)) queue.push(...(errors as unknown[]));
   }
   return undefined;
 }
 
 /** An error's message plus its cause's (fetch hides ECONNREFUSED in `cause`). */
 function reasonOf(e: unknown): string {
-  const status = (e instanceof StreamableHTTPError || e instanceof SseError) && typeof e.code === 'number' && e.code >= 100 ? e.code : undefined;
-  const text = status !== undefined && !errorText(e).includes(String(status)) ? `HTTP ${status}: ${errorText(e)}` : errorText(e);
+  const status =
+    (e instanceof StreamableHTTPError || e instanceof SseError) && typeof e.code === 'number' && e.code >= 100
+      ? e.code
+      : undefined;
+  const text =
+    status !== undefined && !errorText(e).includes(String(status)) ? `HTTP ${status}: ${errorText(e)}` : errorText(e);
   const cause = e instanceof Error ? e.cause : undefined;
   return cause instanceof Error && !text.includes(cause.message) ? `${text} (${cause.message})` : text;
 }
@@ -270,7 +341,13 @@ function reasonOf(e: unknown): string {
 /** Connects to one server under `timeoutMs` and returns its snapshot; never throws. */
 export async function connectServer(def: ServerDefinition, opts: SessionOptions): Promise<ServerSnapshot> {
   const started = opts.clock();
-  const snap: ServerSnapshot = { name: def.name, transport: def.transport, source: def.source, status: 'ok', tools: [] };
+  const snap: ServerSnapshot = {
+    name: def.name,
+    transport: def.transport,
+    source: def.source,
+    status: 'ok',
+    tools: [],
+  };
   const live: Live = { transports: [], transport: def.transport };
   const progress = new Progress();
   const secrets = secretValues(def);
@@ -321,4 +398,8 @@ export async function connectServer(def: ServerDefinition, opts: SessionOptions)
   const stderr = live.stdio?.stderr.toString();
   if (opts.captureStderr && stderr) snap.stderr = redact(stderr, secrets);
   return snap;
+}
+
+function messageText(m: unknown): string {
+  return typeof m === 'string' ? m : '';
 }

@@ -55,7 +55,10 @@ export class TailBuffer {
     return this.text;
   }
   lastLine(): string | undefined {
-    const lines = this.text.split(/\r?\n/).map((l) => l.trim()).filter((l) => l !== '');
+    const lines = this.text
+      .split(/\r?\n/)
+      .map((l) => l.trim())
+      .filter((l) => l !== '');
     return lines[lines.length - 1];
   }
 }
@@ -186,7 +189,9 @@ class ProcessGroupTransport implements Transport {
         this.onmessage?.(message);
       } catch (error) {
         // A line that is not JSON-RPC (e.g. a banner printed to stdout) is skipped, with a note for --debug.
-        this.stderr.append(`[mcp-smart] skipped a stdout line that is not JSON-RPC: ${String((error as Error).message).slice(0, 200)}\n`);
+        this.stderr.append(
+          `[mcp-smart] skipped a stdout line that is not JSON-RPC: ${String((error as Error).message).slice(0, 200)}\n`,
+        );
         this.onerror?.(error as Error);
       }
     }

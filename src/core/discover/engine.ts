@@ -1,10 +1,32 @@
 /** The discover engines (keyword, bm25, semantic, hybrid); index.ts adds the optional sentence model. */
 import { createHash } from 'node:crypto';
 import type { EngineName, PatternRule, ServerSnapshot, ToolRef, UsageStats } from '../../types.js';
-import { analyzeFields, buildBm25Index, decodeBm25Index, encodeBm25Index, matchedTerms, paramText, queryTerms, scoreBm25, type Bm25Index } from './bm25.js';
+import {
+  analyzeFields,
+  buildBm25Index,
+  decodeBm25Index,
+  encodeBm25Index,
+  matchedTerms,
+  paramText,
+  queryTerms,
+  scoreBm25,
+  type Bm25Index,
+} from './bm25.js';
 import { intentWords, keywordDoc, keywordScore, type KeywordDoc } from './keyword.js';
 import { applyPatterns } from './patterns.js';
-import { buildSemanticIndex, decodeSemanticIndex, encodeSemanticIndex, leadPassage, queryVector, scoreSemantic, scoreSemanticDocs, scoreSketch, semanticIndexFromRows, sentenceVector, type SemanticIndex } from './semantic.js';
+import {
+  buildSemanticIndex,
+  decodeSemanticIndex,
+  encodeSemanticIndex,
+  leadPassage,
+  queryVector,
+  scoreSemantic,
+  scoreSemanticDocs,
+  scoreSketch,
+  semanticIndexFromRows,
+  sentenceVector,
+  type SemanticIndex,
+} from './semantic.js';
 import { intentClauses } from './clauses.js';
 import { addServerShares, deriveServerScores, groupServers } from './servers.js';
 import { splitWords } from './tokenize.js';
@@ -15,7 +37,14 @@ import { resolveWeights, type HybridWeights, type WeightsInput } from './weights
 export { DEFAULT_WEIGHTS, resolveWeights, type HybridWeights, type WeightsInput } from './weights.js';
 export { detectTaskContext, usagePrior, type TaskContext, type TaskType } from './usage.js';
 export { evaluateRankings, pairedBootstrap, type PairedDifference, type RankingMetrics } from './metrics.js';
-export { loadWordVectors, loadShippedWordVectors, parseWordVectors, encodeWordVectors, defaultVectorsFile, type WordVectors } from './vectors.js';
+export {
+  loadWordVectors,
+  loadShippedWordVectors,
+  parseWordVectors,
+  encodeWordVectors,
+  defaultVectorsFile,
+  type WordVectors,
+} from './vectors.js';
 export { applyPatterns, patternsFromConfig, type PatternEffect } from './patterns.js';
 export { decodeSemanticIndex, encodeSemanticIndex, type SemanticIndex } from './semantic.js';
 export { decodeBm25Index, encodeBm25Index, type Bm25Index } from './bm25.js';
@@ -62,7 +91,10 @@ export function indexCacheKey(tools: ToolRef[], vectors: WordVectors | undefined
     h.update('\0');
   };
   add(`index-v3 ${JSON.stringify(resolveWeights(weights).bm25)}`);
-  if (vectors) add(`${vectors.size}x${vectors.dims}:${vectors.scales[0]}:${vectors.scales[vectors.size - 1]}:${vectors.ranks[vectors.size - 1]}`);
+  if (vectors)
+    add(
+      `${vectors.size}x${vectors.dims}:${vectors.scales[0]}:${vectors.scales[vectors.size - 1]}:${vectors.ranks[vectors.size - 1]}`,
+    );
   // In the given order (no sort, for the cold start): the same tools in another order only miss the cache.
   for (const t of tools) {
     add(t.id);
@@ -89,7 +121,11 @@ export function encodeIndexCache(index: DiscoverIndex): Uint8Array {
 }
 
 /** The cached parts for `size` tools (vectors of `dims`), as BuildOptions; null when the bytes do not fit. */
-export function decodeIndexCache(buf: Uint8Array, size: number, dims: number | undefined): { bm25: Bm25Index; semantic?: SemanticIndex } | null {
+export function decodeIndexCache(
+  buf: Uint8Array,
+  size: number,
+  dims: number | undefined,
+): { bm25: Bm25Index; semantic?: SemanticIndex } | null {
   if (buf.byteLength < 8) return null;
   const copy = buf.byteOffset % 4 === 0 ? buf : new Uint8Array(buf); // an aligned copy (Buffer#slice would be a view)
   const view = new DataView(copy.buffer, copy.byteOffset, copy.byteLength);
@@ -121,7 +157,8 @@ export function buildDiscoverIndex(tools: ToolRef[], opts: BuildOptions = {}): D
   const sorted = order.map((i) => tools[i]!);
   const weights = resolveWeights(opts.weights);
   const cachedBm25 = opts.bm25 && opts.bm25.size === sorted.length ? opts.bm25 : undefined;
-  const cachedSemantic = opts.vectors && opts.semantic && opts.semantic.size === sorted.length ? opts.semantic : undefined;
+  const cachedSemantic =
+    opts.vectors && opts.semantic && opts.semantic.size === sorted.length ? opts.semantic : undefined;
   // Each text is split once; the words feed both the BM25 fields and the sentence vectors. With both
   // indexes from a cache nothing is analysed until some caller reads `fields` (other BM25 parameters, the tuner).
   type Words = { name: string[][]; description: string[][]; params: string[][] };
@@ -139,7 +176,12 @@ export function buildDiscoverIndex(tools: ToolRef[], opts: BuildOptions = {}): D
     const w = split();
     return (fields = sorted.map((t, i) => analyzeFields(t, w.name[i], w.description[i], servers, w.params[i])));
   };
-  const index = { tools: sorted, weights, keywords: opts.keywords ?? {}, bm25ByParams: new Map() } as unknown as DiscoverIndex;
+  const index = {
+    tools: sorted,
+    weights,
+    keywords: opts.keywords ?? {},
+    bm25ByParams: new Map(),
+  } as unknown as DiscoverIndex;
   Object.defineProperty(index, 'fields', { get: analyse, enumerable: true, configurable: true });
   if (cachedBm25) index.bm25ByParams.set(JSON.stringify(weights.bm25), cachedBm25);
   else bm25For(index, weights);
@@ -150,7 +192,12 @@ export function buildDiscoverIndex(tools: ToolRef[], opts: BuildOptions = {}): D
   } else if (opts.vectors) {
     index.vectors = opts.vectors;
     const w = cachedSemantic ? undefined : split();
-    index.semantic = cachedSemantic ?? buildSemanticIndex(opts.vectors, w!.name.map((name, i) => semanticWords(sorted[i]!, name, w!.description[i]!, w!.params[i]!)));
+    index.semantic =
+      cachedSemantic ??
+      buildSemanticIndex(
+        opts.vectors,
+        w!.name.map((name, i) => semanticWords(sorted[i]!, name, w!.description[i]!, w!.params[i]!)),
+      );
   }
   return index;
 }
@@ -159,7 +206,14 @@ export function buildDiscoverIndex(tools: ToolRef[], opts: BuildOptions = {}): D
 export function toolRefsFromSnapshots(servers: ServerSnapshot[]): ToolRef[] {
   return servers
     .filter((s) => s.status === 'ok')
-    .flatMap((s) => s.tools.map((tool) => ({ id: `${s.name}.${tool.name}`, server: s.name, tool, ...(s.instructions ? { serverInstructions: s.instructions } : {}) })));
+    .flatMap((s) =>
+      s.tools.map((tool) => ({
+        id: `${s.name}.${tool.name}`,
+        server: s.name,
+        tool,
+        ...(s.instructions ? { serverInstructions: s.instructions } : {}),
+      })),
+    );
 }
 
 export interface RankOptions {
@@ -197,7 +251,14 @@ export interface Ranking {
 export function rankTools(index: DiscoverIndex, intent: string, opts: RankOptions): Ranking {
   const n = index.tools.length;
   const weights = opts.weights ? resolveWeights(opts.weights, index.weights) : index.weights;
-  const effects = opts.patterns?.rules.length || opts.patterns?.allowList ? applyPatterns(index.tools.map((t) => t.id), opts.patterns.rules, opts.patterns.allowList) : null;
+  const effects =
+    opts.patterns?.rules.length || opts.patterns?.allowList
+      ? applyPatterns(
+          index.tools.map((t) => t.id),
+          opts.patterns.rules,
+          opts.patterns.allowList,
+        )
+      : null;
   const allowed = (i: number): boolean => !effects || effects[i]!.allowed;
   const boost = (i: number): number => effects?.[i]!.boost ?? 0;
   const scores = new Float32Array(n);
@@ -214,7 +275,7 @@ export function rankTools(index: DiscoverIndex, intent: string, opts: RankOption
     const parts = index.keywordDocs.map((d) => keywordScore(d, words));
     parts.forEach((p, i) => {
       scores[i] = p.strong + p.weak;
-      if (scores[i]! > 0 && allowed(i)) any = true;
+      if (scores[i] > 0 && allowed(i)) any = true;
     });
     explain = (i) => ({ strong: parts[i]!.strong, weak: parts[i]!.weak });
     matched = (i) => parts[i]!.matched;
@@ -244,7 +305,10 @@ export function rankTools(index: DiscoverIndex, intent: string, opts: RankOption
       // with its best per-clause cosine, and it gains its best per-clause hybrid score (relative to that
       // clause's best tool), so the tool of every step can reach the top (bench/discover.mjs, multi-intent set).
       const cw = { semantic: weights.fusion.clauseSemantic, hybrid: weights.fusion.clauses };
-      const clauses = any && (cw.semantic > 0 || cw.hybrid > 0) && !opts.queryVector && index.vectors ? intentClauses(intent).slice(0, MAX_CLAUSES) : [];
+      const clauses =
+        any && (cw.semantic > 0 || cw.hybrid > 0) && !opts.queryVector && index.vectors
+          ? intentClauses(intent).slice(0, MAX_CLAUSES)
+          : [];
       let clause: Float32Array | null = null;
       if (clauses.length >= 2) {
         const m = multiStep(index, bmIndex, clauses, bm, sem, weights);
@@ -258,7 +322,10 @@ export function rankTools(index: DiscoverIndex, intent: string, opts: RankOption
       }
       const parts = fuse(opts.fusion ?? 'sum', bmHit ? bm : null, q ? sem : null, prior, weights, allowed, scores);
       if (clause) for (let i = 0; i < n; i++) scores[i] = scores[i]! + clause[i]!;
-      const server = any && weights.fusion.server > 0 ? serverShares(index, weights, bmIndex, terms, q ? sem : null, effects ? allowed : undefined) : null;
+      const server =
+        any && weights.fusion.server > 0
+          ? serverShares(index, weights, bmIndex, terms, q ? sem : null, effects ? allowed : undefined)
+          : null;
       // RRF scores are about 1/(RRF_K + 1) per signal: the shares are scaled into that range, as the usage prior is.
       if (server && opts.fusion === 'rrf') for (let i = 0; i < n; i++) server[i] = server[i]! / (RRF_K + 1);
       if (server) for (let i = 0; i < n; i++) scores[i] = scores[i]! + server[i]!;
@@ -318,7 +385,14 @@ interface Signals {
 }
 
 /** BM25 and cosine scores of every tool for one text (the engine decides which are computed). */
-function signals(index: DiscoverIndex, bmIndex: Bm25Index, terms: string[], text: string, engine: EngineName, given?: Float32Array): Signals {
+function signals(
+  index: DiscoverIndex,
+  bmIndex: Bm25Index,
+  terms: string[],
+  text: string,
+  engine: EngineName,
+  given?: Float32Array,
+): Signals {
   const n = index.tools.length;
   const bm = new Float32Array(n);
   const sem = new Float32Array(n);

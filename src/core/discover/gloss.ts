@@ -43,7 +43,7 @@ function load(): Glossary | null {
     // One pass over the lines: where each starts, and the longest headword (the text before its tab).
     const starts: number[] = [];
     let maxKey = 0;
-    for (let start = 0; start < text.length; ) {
+    for (let start = 0; start < text.length;) {
       starts.push(start);
       const tab = text.indexOf('\t', start);
       if (tab < 0) break;
@@ -88,7 +88,7 @@ export function glossHan(run: string): readonly string[] {
   const g = load();
   if (!g) return NONE;
   const words: string[] = [];
-  for (let i = 0; i < run.length; ) {
+  for (let i = 0; i < run.length;) {
     let step = 1;
     for (let len = Math.min(g.maxKey, run.length - i); len >= 1; len--) {
       const hit = lookup(g, run.slice(i, i + len));

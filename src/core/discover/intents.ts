@@ -12,7 +12,11 @@ export function parseLabelledIntents(text: string, file: string): LabelledIntent
   text.split(/\r?\n/).forEach((line, i) => {
     if (line.trim() === '') return;
     const fail = (reason: string): never => {
-      throw new SmartError('FILE_PARSE', { file, kind: 'labelled intents (.jsonl)', reason: `line ${i + 1}: ${reason}` });
+      throw new SmartError('FILE_PARSE', {
+        file,
+        kind: 'labelled intents (.jsonl)',
+        reason: `line ${i + 1}: ${reason}`,
+      });
     };
     let v: unknown;
     try {
@@ -21,8 +25,10 @@ export function parseLabelledIntents(text: string, file: string): LabelledIntent
       fail((e as Error).message);
     }
     const o = v as { intent?: unknown; expected?: unknown };
-    if (!o || typeof o !== 'object' || typeof o.intent !== 'string') fail('expected {"intent": string, "expected": [ids]}');
-    if (!Array.isArray(o.expected) || !o.expected.every((x) => typeof x === 'string')) fail('"expected" must be an array of "server.tool" ids');
+    if (!o || typeof o !== 'object' || typeof o.intent !== 'string')
+      fail('expected {"intent": string, "expected": [ids]}');
+    if (!Array.isArray(o.expected) || !o.expected.every((x) => typeof x === 'string'))
+      fail('"expected" must be an array of "server.tool" ids');
     out.push({ intent: o.intent as string, expected: o.expected as string[] });
   });
   return out;

@@ -9,7 +9,11 @@ export interface KeywordDoc {
 
 /** Keywords of a tool: its name parts plus configured keywords for its id, its name or its server. */
 export function keywordDoc(ref: ToolRef, configured: Record<string, string[]>): KeywordDoc {
-  const extra = [...(configured[ref.id] ?? []), ...(configured[ref.tool.name] ?? []), ...(configured[ref.server] ?? [])];
+  const extra = [
+    ...(configured[ref.id] ?? []),
+    ...(configured[ref.tool.name] ?? []),
+    ...(configured[ref.server] ?? []),
+  ];
   // Name parts of 1–2 letters ("a", "id") would match inside almost any word, so only longer parts count.
   const parts = splitWords(ref.tool.name).filter((p) => p.length > 2);
   const keywords = [...new Set([...parts, ...extra.map((k) => k.toLowerCase())])].filter((k) => k !== '');

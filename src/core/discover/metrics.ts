@@ -64,7 +64,12 @@ export interface PairedDifference {
  * rerun on the same scores prints the same interval). Tells whether a gap between two rankers is larger than what
  * the choice of cases alone moves.
  */
-export function pairedBootstrap(a: readonly number[], b: readonly number[], random: () => number, resamples = 10_000): PairedDifference {
+export function pairedBootstrap(
+  a: readonly number[],
+  b: readonly number[],
+  random: () => number,
+  resamples = 10_000,
+): PairedDifference {
   if (a.length !== b.length) throw new Error(`pairedBootstrap: ${a.length} scores against ${b.length}`);
   const n = a.length;
   if (n === 0) return { mean: 0, low: 0, high: 0 };

@@ -18,7 +18,11 @@ const INSTALL_HINT =
 
 type TransformersModule = {
   env: { allowRemoteModels: boolean; allowLocalModels: boolean; localModelPath: string };
-  pipeline: (task: string, model: string, opts?: Record<string, unknown>) => Promise<(t: string[], o: Record<string, unknown>) => Promise<{ tolist(): number[][] }>>;
+  pipeline: (
+    task: string,
+    model: string,
+    opts?: Record<string, unknown>,
+  ) => Promise<(t: string[], o: Record<string, unknown>) => Promise<{ tolist(): number[][] }>>;
 };
 
 /** The name `--model` takes for Universal Sentence Encoder lite (a directory of that name: `./use-lite`). */
@@ -33,7 +37,9 @@ const USE_LITE_HINT =
 const USE_LITE_BATCH = 64;
 
 type UseLiteModules = {
-  embeddings: { initModel: (source: () => Promise<unknown>) => Promise<{ embed: (texts: string[]) => Promise<number[][]> }> };
+  embeddings: {
+    initModel: (source: () => Promise<unknown>) => Promise<{ embed: (texts: string[]) => Promise<number[][]> }>;
+  };
   model: { modelSource: () => Promise<unknown> };
 };
 
@@ -52,14 +58,20 @@ export async function loadUseLite(importer: (name: string) => Promise<unknown> =
   }
   // initModel falls back to fetching the model from tfhub.dev when given no source: never let that happen.
   if (typeof mods.embeddings.initModel !== 'function' || typeof mods.model.modelSource !== 'function') {
-    throw new SmartError('MODEL_UNAVAILABLE', { message: `The installed @energetic-ai packages do not have the expected exports (initModel, modelSource). ${USE_LITE_HINT}` });
+    throw new SmartError('MODEL_UNAVAILABLE', {
+      message: `The installed @energetic-ai packages do not have the expected exports (initModel, modelSource). ${USE_LITE_HINT}`,
+    });
   }
   let model: Awaited<ReturnType<UseLiteModules['embeddings']['initModel']>>;
   try {
     // Always the packaged files: initModel's default source would fetch the model from tfhub.dev.
     model = await mods.embeddings.initModel(mods.model.modelSource);
   } catch (e) {
-    throw new SmartError('MODEL_UNAVAILABLE', { message: `Cannot load Universal Sentence Encoder lite: ${(e as Error).message}` }, { cause: e });
+    throw new SmartError(
+      'MODEL_UNAVAILABLE',
+      { message: `Cannot load Universal Sentence Encoder lite: ${(e as Error).message}` },
+      { cause: e },
+    );
   }
   return async (texts) => {
     const out: Float32Array[] = [];
@@ -71,12 +83,20 @@ export async function loadUseLite(importer: (name: string) => Promise<unknown> =
 }
 
 /** Loads a local model directory; nothing is downloaded. Throws MODEL_UNAVAILABLE when the package is missing. */
-export async function loadSentenceModel(dir: string, cwd: string, importer: (name: string) => Promise<unknown> = (n) => import(n)): Promise<Embed> {
+export async function loadSentenceModel(
+  dir: string,
+  cwd: string,
+  importer: (name: string) => Promise<unknown> = (n) => import(n),
+): Promise<Embed> {
   const path = resolve(cwd, dir);
   try {
     await stat(path);
   } catch (e) {
-    throw new SmartError('FILE_NOT_FOUND', { file: path, hint: 'Pass a local sentence-transformer model directory to --model.' }, { cause: e });
+    throw new SmartError(
+      'FILE_NOT_FOUND',
+      { file: path, hint: 'Pass a local sentence-transformer model directory to --model.' },
+      { cause: e },
+    );
   }
   let mod: TransformersModule;
   try {
@@ -91,7 +111,11 @@ export async function loadSentenceModel(dir: string, cwd: string, importer: (nam
   try {
     extract = await mod.pipeline('feature-extraction', path, { local_files_only: true });
   } catch (e) {
-    throw new SmartError('MODEL_UNAVAILABLE', { message: `Cannot load the model in ${path}: ${(e as Error).message}` }, { cause: e });
+    throw new SmartError(
+      'MODEL_UNAVAILABLE',
+      { message: `Cannot load the model in ${path}: ${(e as Error).message}` },
+      { cause: e },
+    );
   }
   return async (texts) => {
     const out = await extract(texts, { pooling: 'mean', normalize: true });
@@ -100,7 +124,12 @@ export async function loadSentenceModel(dir: string, cwd: string, importer: (nam
 }
 
 /** Embeds texts through a cache file per model: entries keyed by a SHA-256 of the text. */
-export async function embedCached(embed: Embed, texts: string[], cacheDir: string | null, modelKey: string): Promise<Float32Array[]> {
+export async function embedCached(
+  embed: Embed,
+  texts: string[],
+  cacheDir: string | null,
+  modelKey: string,
+): Promise<Float32Array[]> {
   const file = cacheDir ? join(cacheDir, 'discover-vectors', `${sha(modelKey).slice(0, 16)}.json`) : null;
   let cache: Record<string, string> = {};
   if (file) {
@@ -115,7 +144,9 @@ export async function embedCached(embed: Embed, texts: string[], cacheDir: strin
   if (missing.length > 0) {
     const byKey = new Map(texts.map((t, i) => [keys[i]!, t]));
     const vecs = await embed(missing.map((k) => byKey.get(k)!));
-    missing.forEach((k, i) => (cache[k] = Buffer.from(vecs[i]!.buffer, vecs[i]!.byteOffset, vecs[i]!.byteLength).toString('base64')));
+    missing.forEach(
+      (k, i) => (cache[k] = Buffer.from(vecs[i]!.buffer, vecs[i]!.byteOffset, vecs[i]!.byteLength).toString('base64')),
+    );
     if (file) {
       await mkdir(join(cacheDir!, 'discover-vectors'), { recursive: true });
       await writeFileAtomic(file, JSON.stringify(cache));

@@ -15,7 +15,11 @@ export function applyPatterns(ids: string[], rules: PatternRule[], allowList = f
     try {
       return { rule, re: new RegExp(rule.match, 'i') };
     } catch (e) {
-      throw new SmartError('CONFIG_INVALID', { file: 'config', key: `patterns.rules[${i}].match`, reason: (e as Error).message }, { cause: e });
+      throw new SmartError(
+        'CONFIG_INVALID',
+        { file: 'config', key: `patterns.rules[${i}].match`, reason: (e as Error).message },
+        { cause: e },
+      );
     }
   });
   return ids.map((id) => {

@@ -94,7 +94,7 @@ export function sentenceVector(vectors: WordVectors, text: string): Float32Array
 /** Adds the SIF-weighted vectors of `words` into `out` at `offset`; returns how many words were known. */
 export function addWords(vectors: WordVectors, words: readonly string[], out: Float32Array, offset: number): number {
   const dims = vectors.dims;
-  const rows = (vectors.rowOf ??= new Map());
+  const rows = (vectors.rowOf ??= new Map<string, number>());
   let count = 0;
   for (const word of words) {
     let row = rows.get(word);
@@ -141,21 +141,30 @@ function weightedRow(vectors: WordVectors, row: number): Float32Array {
 }
 
 /** Tool vectors: SIF averages, minus their first principal direction, unit length. */
-export function buildSemanticIndex(vectors: WordVectors, texts: (string | readonly string[] | (readonly string[])[])[], removeCommon = true): SemanticIndex {
+export function buildSemanticIndex(
+  vectors: WordVectors,
+  texts: (string | readonly string[] | (readonly string[])[])[],
+  removeCommon = true,
+): SemanticIndex {
   const dims = vectors.dims;
   const size = texts.length;
   const matrix = new Float32Array(size * dims);
   texts.forEach((t, i) => {
     // A text, its words, or several word lists (name and description) summed into one row.
     if (typeof t === 'string') addWords(vectors, splitWords(t), matrix, i * dims);
-    else if (t.length > 0 && Array.isArray(t[0])) for (const part of t as (readonly string[])[]) addWords(vectors, part, matrix, i * dims);
+    else if (t.length > 0 && Array.isArray(t[0]))
+      for (const part of t as (readonly string[])[]) addWords(vectors, part, matrix, i * dims);
     else addWords(vectors, t as readonly string[], matrix, i * dims);
   });
   return finishIndex(matrix, size, dims, removeCommon);
 }
 
 /** Semantic index from precomputed rows (SIF or a sentence model's embeddings). */
-export function semanticIndexFromRows(rows: (Float32Array | null)[], dims: number, removeCommon: boolean): SemanticIndex {
+export function semanticIndexFromRows(
+  rows: (Float32Array | null)[],
+  dims: number,
+  removeCommon: boolean,
+): SemanticIndex {
   const size = rows.length;
   const matrix = new Float32Array(size * dims);
   rows.forEach((r, i) => {
@@ -254,7 +263,8 @@ function eigenvectors(cov: Float64Array, dims: number, count: number): Float32Ar
       lambda = n;
     }
     out.push(Float32Array.from(v));
-    for (let a = 0; a < dims; a++) for (let b = 0; b < dims; b++) m[a * dims + b] = m[a * dims + b]! - lambda * v[a]! * v[b]!;
+    for (let a = 0; a < dims; a++)
+      for (let b = 0; b < dims; b++) m[a * dims + b] = m[a * dims + b]! - lambda * v[a]! * v[b]!;
   }
   return out;
 }
@@ -332,7 +342,12 @@ export function scoreSketch(index: SemanticIndex, q: Float32Array, out: Float32A
 }
 
 /** Exact cosines for the given docs only, into `out`. */
-export function scoreSemanticDocs(index: SemanticIndex, q: Float32Array, docs: ArrayLike<number>, out: Float32Array): void {
+export function scoreSemanticDocs(
+  index: SemanticIndex,
+  q: Float32Array,
+  docs: ArrayLike<number>,
+  out: Float32Array,
+): void {
   const { matrix, dims } = index;
   for (let j = 0; j < docs.length; j++) {
     const i = docs[j]!;

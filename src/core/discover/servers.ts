@@ -25,7 +25,13 @@ type Keep = ((doc: number) => boolean) | undefined;
  * The lexical part of each server's score: per query term, the best BM25 contribution among the server's tools,
  * summed over terms (so a server whose tools together cover the intent scores high), over the best server's (0–1).
  */
-export function serverLexicalScores(bmIndex: Bm25Index, terms: string[], of: Int32Array, count: number, keep?: Keep): Float32Array {
+export function serverLexicalScores(
+  bmIndex: Bm25Index,
+  terms: string[],
+  of: Int32Array,
+  count: number,
+  keep?: Keep,
+): Float32Array {
   const lex = new Float32Array(count);
   const best = new Float32Array(count);
   const touched: number[] = [];
@@ -69,7 +75,11 @@ export function serverSemanticScores(sem: Float32Array, of: Int32Array, count: n
 }
 
 /** Each server's score: `weights.bm25 ×` its lexical part `+ weights.semantic ×` its semantic part. */
-export function combineServerScores(lex: Float32Array, sem: Float32Array | null, weights: { bm25: number; semantic: number }): Float32Array {
+export function combineServerScores(
+  lex: Float32Array,
+  sem: Float32Array | null,
+  weights: { bm25: number; semantic: number },
+): Float32Array {
   const out = new Float32Array(lex.length);
   for (let s = 0; s < lex.length; s++) out[s] = weights.bm25 * lex[s]! + (sem ? weights.semantic * sem[s]! : 0);
   return out;
@@ -86,7 +96,11 @@ export function deriveServerScores(
   keep?: Keep,
 ): Float32Array {
   if (count < 2) return new Float32Array(count);
-  return combineServerScores(serverLexicalScores(bmIndex, terms, of, count, keep), sem ? serverSemanticScores(sem, of, count, keep) : null, weights);
+  return combineServerScores(
+    serverLexicalScores(bmIndex, terms, of, count, keep),
+    sem ? serverSemanticScores(sem, of, count, keep) : null,
+    weights,
+  );
 }
 
 /**

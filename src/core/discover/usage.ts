@@ -10,10 +10,26 @@ export interface TaskContext {
 }
 
 const RULES: { type: TaskType; triggers: string[]; priority: string[] }[] = [
-  { type: 'file_operation', triggers: ['file', 'read', 'write', 'directory', 'folder'], priority: ['file', 'read', 'write', 'directory', 'create', 'delete'] },
-  { type: 'web_request', triggers: ['api', 'request', 'fetch', 'http', 'curl', 'download'], priority: ['api', 'request', 'fetch', 'get', 'post', 'download'] },
-  { type: 'data_processing', triggers: ['data', 'parse', 'convert', 'json', 'csv', 'xml'], priority: ['data', 'parse', 'convert', 'format', 'process'] },
-  { type: 'automation', triggers: ['automate', 'script', 'batch', 'workflow', 'schedule'], priority: ['automate', 'script', 'workflow', 'schedule'] },
+  {
+    type: 'file_operation',
+    triggers: ['file', 'read', 'write', 'directory', 'folder'],
+    priority: ['file', 'read', 'write', 'directory', 'create', 'delete'],
+  },
+  {
+    type: 'web_request',
+    triggers: ['api', 'request', 'fetch', 'http', 'curl', 'download'],
+    priority: ['api', 'request', 'fetch', 'get', 'post', 'download'],
+  },
+  {
+    type: 'data_processing',
+    triggers: ['data', 'parse', 'convert', 'json', 'csv', 'xml'],
+    priority: ['data', 'parse', 'convert', 'format', 'process'],
+  },
+  {
+    type: 'automation',
+    triggers: ['automate', 'script', 'batch', 'workflow', 'schedule'],
+    priority: ['automate', 'script', 'workflow', 'schedule'],
+  },
 ];
 const COMMON = new Set(['that', 'this', 'with', 'from', 'they', 'have', 'were', 'been', 'their']);
 
@@ -43,7 +59,12 @@ export interface UsagePrior {
 const DAY_MS = 86_400_000;
 
 /** Prior relevance of a tool from its recorded use; zero for a tool never used. */
-export function usagePrior(usage: ToolUsage | undefined, type: TaskType, weights: HybridWeights['usage'], now?: number): UsagePrior {
+export function usagePrior(
+  usage: ToolUsage | undefined,
+  type: TaskType,
+  weights: HybridWeights['usage'],
+  now?: number,
+): UsagePrior {
   if (!usage) return { success: 0, category: 0, recency: 0, total: 0 };
   const n = usage.success + usage.failure;
   // Laplace-smoothed success rate, discounted while there are few observations.
@@ -53,6 +74,7 @@ export function usagePrior(usage: ToolUsage | undefined, type: TaskType, weights
   const ageDays = now !== undefined && usage.lastUsed > 0 ? Math.max(0, now - usage.lastUsed) / DAY_MS : Infinity;
   const recency = Number.isFinite(ageDays) && weights.halfLifeDays > 0 ? 0.5 ** (ageDays / weights.halfLifeDays) : 0;
   const sum = weights.success + weights.category + weights.recency;
-  const total = sum > 0 ? (weights.success * success + weights.category * category + weights.recency * recency) / sum : 0;
+  const total =
+    sum > 0 ? (weights.success * success + weights.category * category + weights.recency * recency) / sum : 0;
   return { success, category, recency, total };
 }

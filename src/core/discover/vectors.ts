@@ -60,8 +60,11 @@ export function parseWordVectors(buf: Uint8Array): WordVectors {
   off = (off + 3) & ~3;
   // Views when aligned; else copies (a Buffer from readFile may sit at any offset of a shared pool).
   const aligned = (buf.byteOffset + off) % 4 === 0;
-  const at = (start: number, bytes: number): ArrayBuffer | SharedArrayBuffer => buf.buffer.slice(buf.byteOffset + start, buf.byteOffset + start + bytes);
-  const scales = aligned ? new Float32Array(buf.buffer, buf.byteOffset + off, size) : new Float32Array(at(off, size * 4));
+  const at = (start: number, bytes: number): ArrayBuffer | SharedArrayBuffer =>
+    buf.buffer.slice(buf.byteOffset + start, buf.byteOffset + start + bytes);
+  const scales = aligned
+    ? new Float32Array(buf.buffer, buf.byteOffset + off, size)
+    : new Float32Array(at(off, size * 4));
   off += size * 4;
   const ranks = aligned ? new Uint32Array(buf.buffer, buf.byteOffset + off, size) : new Uint32Array(at(off, size * 4));
   off += size * 4;
@@ -73,7 +76,10 @@ export function parseWordVectors(buf: Uint8Array): WordVectors {
 }
 
 /** Encodes a table (used by the build script and by tests that make tiny tables). */
-export function encodeWordVectors(rows: { word: string; rank: number; vector: ArrayLike<number> }[], dims: number): Uint8Array {
+export function encodeWordVectors(
+  rows: { word: string; rank: number; vector: ArrayLike<number> }[],
+  dims: number,
+): Uint8Array {
   const wordBuf = new TextEncoder().encode(rows.map((r) => r.word).join('\n'));
   const head = 20 + wordBuf.length;
   const aligned = (head + 3) & ~3;
@@ -111,7 +117,7 @@ export function lookupWord(vectors: WordVectors, word: string): number | undefin
   // Only Latin words have stems; the map holds Latin words only.
   if (!LATIN.test(word)) return undefined;
   const s = stem(word);
-  const stems = (vectors.stems ??= new Map());
+  const stems = (vectors.stems ??= new Map<string, number>());
   stemBucket(vectors, s);
   return stems.get(s);
 }
@@ -143,7 +149,12 @@ function stemWords(vectors: WordVectors, b: PrefixBuckets, k3: string): void {
     const ws = stem(w);
     const prev = stems.get(ws);
     // Rows are visited in ascending order within a bucket, so the first row wins a tie on rank.
-    if (prev === undefined || vectors.ranks[r]! < vectors.ranks[prev]! || (vectors.ranks[r] === vectors.ranks[prev] && r < prev)) stems.set(ws, r);
+    if (
+      prev === undefined ||
+      vectors.ranks[r]! < vectors.ranks[prev]! ||
+      (vectors.ranks[r] === vectors.ranks[prev] && r < prev)
+    )
+      stems.set(ws, r);
   }
 }
 

@@ -47,7 +47,9 @@ export interface KnownTool {
 /** Claude Code rewrites server names to [a-zA-Z0-9_-] in tool names; compare on that form. */
 export const normalizeServerName = (name: string): string => name.replace(/[^a-zA-Z0-9_-]/g, '_');
 
-function makeResolver(known: KnownTool[] | undefined): (call: RecordedCall) => { id: string; server: string; known: boolean } {
+function makeResolver(
+  known: KnownTool[] | undefined,
+): (call: RecordedCall) => { id: string; server: string; known: boolean } {
   const exact = new Map<string, KnownTool>();
   const loose = new Map<string, KnownTool>();
   for (const t of known ?? []) {

@@ -9,7 +9,12 @@
 import { buildBm25Index, queryTerms, scoreBm25, type Bm25Index } from '../discover/bm25.js';
 import { serverGroups, type DiscoverIndex } from '../discover/engine.js';
 import { queryVector, scoreSemantic, sentenceVector } from '../discover/semantic.js';
-import { addServerShares, combineServerScores, serverLexicalScores, serverSemanticScores } from '../discover/servers.js';
+import {
+  addServerShares,
+  combineServerScores,
+  serverLexicalScores,
+  serverSemanticScores,
+} from '../discover/servers.js';
 import { detectTaskContext, usagePrior, type TaskType } from '../discover/usage.js';
 import type { HybridWeights } from '../discover/weights.js';
 import type { UsageStats } from '../../types.js';
@@ -37,7 +42,10 @@ const DAY_MS = 86_400_000;
 const UNIT = { success: 1, category: 1, recency: 0, halfLifeDays: 1 };
 
 /** Returns `(weights, subset) → MRR` over the given items (subset: indexes into `items`). */
-export function createHybridEvaluator(index: DiscoverIndex, items: TrainItem[]): (w: HybridWeights, subset: number[]) => number {
+export function createHybridEvaluator(
+  index: DiscoverIndex,
+  items: TrainItem[],
+): (w: HybridWeights, subset: number[]) => number {
   const n = index.tools.length;
   const docOf = new Map(index.tools.map((t, i) => [t.id, i]));
   const servers = serverGroups(index);
@@ -118,12 +126,15 @@ export function createHybridEvaluator(index: DiscoverIndex, items: TrainItem[]):
           prior[u.doc] = (ws * u.success + wc * u.category + wr * recency) / sum;
         }
       }
-      for (let i = 0; i < n; i++) score[i] = w.fusion.bm25 * b[i]! + (p.sem ? w.fusion.semantic * p.sem[i]! : 0) + w.fusion.usage * prior[i]!;
+      for (let i = 0; i < n; i++)
+        score[i] = w.fusion.bm25 * b[i]! + (p.sem ? w.fusion.semantic * p.sem[i]! : 0) + w.fusion.usage * prior[i]!;
       // Server shares as rankTools adds them.
-      if (w.fusion.server > 0 && lexical) addServerShares(combineServerScores(lexical, p.serverSem, w.fusion), servers.of, w.fusion.server, score);
+      if (w.fusion.server > 0 && lexical)
+        addServerShares(combineServerScores(lexical, p.serverSem, w.fusion), servers.of, w.fusion.server, score);
       // Rank of the best expected tool: higher scores first, ties by lower doc number (as topK does).
       let best = -1;
-      for (const d of p.expected) if (best === -1 || score[d]! > score[best]! || (score[d] === score[best] && d < best)) best = d;
+      for (const d of p.expected)
+        if (best === -1 || score[d]! > score[best]! || (score[d] === score[best] && d < best)) best = d;
       const s = score[best]!;
       if (!(s > 0)) continue;
       let rank = 1;

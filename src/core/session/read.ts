@@ -42,7 +42,11 @@ export async function readSessionFiles(paths: string[], cwd: string): Promise<Se
   for (const p of paths) {
     const abs = resolve(cwd, p);
     const st = await stat(abs).catch((e: unknown) => {
-      throw new SmartError('FILE_NOT_FOUND', { file: p, hint: 'Pass transcript files or folders that hold them.' }, { cause: e });
+      throw new SmartError(
+        'FILE_NOT_FOUND',
+        { file: p, hint: 'Pass transcript files or folders that hold them.' },
+        { cause: e },
+      );
     });
     const candidates: string[] = [];
     if (st.isDirectory()) await walk(abs, candidates);
@@ -58,7 +62,12 @@ export async function readSessionFiles(paths: string[], cwd: string): Promise<Se
       const format = detectSessionFormat(text, file);
       if (!format) {
         if (st.isDirectory()) result.skipped.push(file);
-        else result.problems.push({ file, line: 1, message: 'not a recognised recording (Claude Code transcript, Cline/Roo history, or labelled intents)' });
+        else
+          result.problems.push({
+            file,
+            line: 1,
+            message: 'not a recognised recording (Claude Code transcript, Cline/Roo history, or labelled intents)',
+          });
         continue;
       }
       const read = readSessionText(format, text, file, format === 'cline' ? clineOptions(file) : {});

@@ -132,7 +132,14 @@ export function replayCases(cases: ReplayCase[], opts: ReplayOptions): ReplayMet
         }
         if (ei === 0) {
           topIds.push(ranked.slice(0, opts.topDepth ?? depth));
-          if (!(first <= depth)) misses.push({ case: c.id, intent: c.intent, expected: c.expected, firstRank: Number.isFinite(first) ? first : 0, top: ranked.slice(0, 3) });
+          if (!(first <= depth))
+            misses.push({
+              case: c.id,
+              intent: c.intent,
+              expected: c.expected,
+              firstRank: Number.isFinite(first) ? first : 0,
+              top: ranked.slice(0, 3),
+            });
         }
       });
     }
@@ -143,7 +150,11 @@ export function replayCases(cases: ReplayCase[], opts: ReplayOptions): ReplayMet
     recallAt: Object.fromEntries(ks.map((k, ki) => [String(k), round(a.n > 0 ? a.recall[ki]! / a.n : 0)])),
     mrr: round(a.n > 0 ? a.rr / a.n : 0),
   });
-  misses.sort((a, b) => (b.firstRank === 0 ? Infinity : b.firstRank) - (a.firstRank === 0 ? Infinity : a.firstRank) || cmp(a.case, b.case));
+  misses.sort(
+    (a, b) =>
+      (b.firstRank === 0 ? Infinity : b.firstRank) - (a.firstRank === 0 ? Infinity : a.firstRank) ||
+      cmp(a.case, b.case),
+  );
   return {
     cases: scored,
     engines: opts.engines.map((e, ei) => ({

@@ -33,7 +33,9 @@ export interface TuneOptions<W extends object> {
    * Optional fast scorer for training: given every sampled case (with the usage it saw), returns
    * `(weights, subset) → MRR`. Without it, training ranks with `rank`.
    */
-  makeEvaluator?: (items: { intent: string; expected: string[]; usage: UsageStats; time: number }[]) => (w: W, subset: number[]) => number;
+  makeEvaluator?: (
+    items: { intent: string; expected: string[]; usage: UsageStats; time: number }[],
+  ) => (w: W, subset: number[]) => number;
 }
 
 export interface FoldResult {
@@ -168,11 +170,20 @@ export function tuneWeights<W extends object>(opts: TuneOptions<W>): TuneResult<
   const sampledList = [...sampled].sort((a, b) => a - b);
   const position = new Map(sampledList.map((i, p) => [i, p]));
   const fast = opts.makeEvaluator?.(
-    sampledList.map((i) => ({ intent: cases[i]!.intent, expected: cases[i]!.expected, usage: frozen.get(i)!.usage, time: frozen.get(i)!.time })),
+    sampledList.map((i) => ({
+      intent: cases[i]!.intent,
+      expected: cases[i]!.expected,
+      usage: frozen.get(i)!.usage,
+      time: frozen.get(i)!.time,
+    })),
   );
   const trainMrr = (w: W, indices: number[]): number => {
     evaluations++;
-    if (fast) return fast(w, indices.map((i) => position.get(i)!));
+    if (fast)
+      return fast(
+        w,
+        indices.map((i) => position.get(i)!),
+      );
     let rr = 0;
     for (const i of indices) {
       const c = cases[i]!;
@@ -195,7 +206,8 @@ export function tuneWeights<W extends object>(opts: TuneOptions<W>): TuneResult<
       for (const p of paths) {
         const [lo, hi] = boundOf(p);
         const cur = getPath(best, p);
-        const probes = cur > 0 ? [cur * 0.5, cur * 0.8, cur * 1.25, cur * 2] : [lo + (hi - lo) * 0.1, lo + (hi - lo) * 0.3];
+        const probes =
+          cur > 0 ? [cur * 0.5, cur * 0.8, cur * 1.25, cur * 2] : [lo + (hi - lo) * 0.1, lo + (hi - lo) * 0.3];
         probes.push(lo + random() * (hi - lo));
         const seen = new Set<number>([cur]);
         for (const raw of probes) {
@@ -221,7 +233,10 @@ export function tuneWeights<W extends object>(opts: TuneOptions<W>): TuneResult<
   /** Held-out MRR of the tuned and the starting weights on the same cases, ranked in one pass; adds to rr. */
   const heldOut = (tuned: W, include: (i: number) => boolean): { tuned: number; base: number; n: number } => {
     const m = replayCases(cases, {
-      engines: [tuned, opts.base].map((w) => ({ engine: 'hybrid' as const, rank: (intent: string, usage: UsageStats, now: number) => rank(intent, w, usage, now) })),
+      engines: [tuned, opts.base].map((w) => ({
+        engine: 'hybrid' as const,
+        rank: (intent: string, usage: UsageStats, now: number) => rank(intent, w, usage, now),
+      })),
       ks: [1],
       categorize,
       ttlMs,
@@ -231,7 +246,11 @@ export function tuneWeights<W extends object>(opts: TuneOptions<W>): TuneResult<
     return { tuned: m.engines[0]!.mrr, base: m.engines[1]!.mrr, n: m.cases };
   };
 
-  const foldOf = assignFolds(cases.map((c) => c.sessionId), opts.folds, random);
+  const foldOf = assignFolds(
+    cases.map((c) => c.sessionId),
+    opts.folds,
+    random,
+  );
   const k = new Set(foldOf.values()).size;
   const folds: FoldResult[] = [];
   let tunedSum = 0;
@@ -246,7 +265,14 @@ export function tuneWeights<W extends object>(opts: TuneOptions<W>): TuneResult<
       tunedSum += h.tuned * h.n;
       baseSum += h.base * h.n;
       heldN += h.n;
-      folds.push({ fold: f + 1, trainCases: train.length, heldOutCases: h.n, trainMrr: round(tuned.mrr), heldOutMrr: h.tuned, baselineHeldOutMrr: h.base });
+      folds.push({
+        fold: f + 1,
+        trainCases: train.length,
+        heldOutCases: h.n,
+        trainMrr: round(tuned.mrr),
+        heldOutMrr: h.tuned,
+        baselineHeldOutMrr: h.base,
+      });
     }
   }
   const final = search([...sampled].sort((a, b) => a - b));
@@ -255,7 +281,9 @@ export function tuneWeights<W extends object>(opts: TuneOptions<W>): TuneResult<
     trainMrr: round(folds.length > 0 ? folds.reduce((s, f) => s + f.trainMrr, 0) / folds.length : final.mrr),
     heldOutMrr: round(heldN > 0 ? tunedSum / heldN : 0),
     baselineHeldOutMrr: round(heldN > 0 ? baseSum / heldN : 0),
-    ...(heldN > 0 ? { heldOutGain: roundGain(pairedBootstrap(rr.tuned, rr.base, seededRandom(opts.seed), GAIN_RESAMPLES)) } : {}),
+    ...(heldN > 0
+      ? { heldOutGain: roundGain(pairedBootstrap(rr.tuned, rr.base, seededRandom(opts.seed), GAIN_RESAMPLES)) }
+      : {}),
     folds,
     evaluations,
   };

@@ -64,19 +64,30 @@ export async function readUsageStore(file: string, now: number): Promise<StoreRe
   }
   const p = parsed as Record<string, unknown>;
   const { tools, dropped } = parseUsageTools(p.tools);
-  if (dropped > 0) warnings.push(`usage store ${file}: ignored ${dropped} malformed tool entr${dropped === 1 ? 'y' : 'ies'}`);
+  if (dropped > 0)
+    warnings.push(`usage store ${file}: ignored ${dropped} malformed tool entr${dropped === 1 ? 'y' : 'ies'}`);
   const sessions: Record<string, number> = {};
   if (p.sessions && typeof p.sessions === 'object' && !Array.isArray(p.sessions)) {
-    for (const [id, n] of Object.entries(p.sessions as Record<string, unknown>)) if (typeof n === 'number' && n >= 0) sessions[id] = n;
+    for (const [id, n] of Object.entries(p.sessions as Record<string, unknown>))
+      if (typeof n === 'number' && n >= 0) sessions[id] = n;
   }
   return {
-    doc: { format: USAGE_FORMAT, updatedAt: typeof p.updatedAt === 'string' ? p.updatedAt : new Date(now).toISOString(), tools, sessions },
+    doc: {
+      format: USAGE_FORMAT,
+      updatedAt: typeof p.updatedAt === 'string' ? p.updatedAt : new Date(now).toISOString(),
+      tools,
+      sessions,
+    },
     warnings,
   };
 }
 
 /** Usage for ranking at `now`, with the memory limits applied (default: the note's 7 days). */
-export async function loadUsageStats(file: string, now: number, memory: MemoryOptions = {}): Promise<{ stats: UsageStats; warnings: string[] }> {
+export async function loadUsageStats(
+  file: string,
+  now: number,
+  memory: MemoryOptions = {},
+): Promise<{ stats: UsageStats; warnings: string[] }> {
   const { doc, warnings } = await readUsageStore(file, now);
   return { stats: forgetUsage({ tools: doc.tools }, now, memoryToForget(memory)), warnings };
 }
@@ -105,7 +116,12 @@ export async function updateUsageStore(
     const { doc, warnings } = await readUsageStore(file, opts.now);
     const next = update(doc);
     const kept = forgetUsage({ tools: next.tools }, opts.now, { ttlMs: memoryToForget(opts.memory ?? {}).ttlMs });
-    const written: UsageStoreDoc = { format: USAGE_FORMAT, updatedAt: new Date(opts.now).toISOString(), tools: kept.tools, sessions: next.sessions };
+    const written: UsageStoreDoc = {
+      format: USAGE_FORMAT,
+      updatedAt: new Date(opts.now).toISOString(),
+      tools: kept.tools,
+      sessions: next.sessions,
+    };
     await writeFileAtomic(file, JSON.stringify(written, null, 2) + '\n');
     return { doc: written, warnings };
   } finally {

@@ -5,7 +5,10 @@ import type { ToolSnapshot } from '../../types.js';
 export const ANTHROPIC_COUNT_URL = 'https://api.anthropic.com/v1/messages/count_tokens';
 export const ANTHROPIC_DEFAULT_MODEL = 'claude-sonnet-4-5';
 
-type FetchLike = (url: string, init: { method: string; headers: Record<string, string>; body: string }) => Promise<{
+type FetchLike = (
+  url: string,
+  init: { method: string; headers: Record<string, string>; body: string },
+) => Promise<{
   ok: boolean;
   status: number;
   json(): Promise<unknown>;
@@ -33,9 +36,17 @@ async function countRequest(body: object, opts: AnthropicCountOptions & { apiKey
     headers: { 'content-type': 'application/json', 'x-api-key': opts.apiKey, 'anthropic-version': '2023-06-01' },
     body: JSON.stringify(body),
   });
-  if (!res.ok) throw new SmartError('REMOTE_FAILED', { service: 'Anthropic token counting', reason: `HTTP ${res.status}: ${(await res.text()).slice(0, 300)}` });
+  if (!res.ok)
+    throw new SmartError('REMOTE_FAILED', {
+      service: 'Anthropic token counting',
+      reason: `HTTP ${res.status}: ${(await res.text()).slice(0, 300)}`,
+    });
   const doc = (await res.json()) as { input_tokens?: unknown };
-  if (typeof doc.input_tokens !== 'number') throw new SmartError('REMOTE_FAILED', { service: 'Anthropic token counting', reason: 'no input_tokens in the answer' });
+  if (typeof doc.input_tokens !== 'number')
+    throw new SmartError('REMOTE_FAILED', {
+      service: 'Anthropic token counting',
+      reason: 'no input_tokens in the answer',
+    });
   return doc.input_tokens;
 }
 
@@ -49,7 +60,10 @@ export function requireAnthropicKey(apiKey: string | undefined): string {
  * Tokens Claude is billed for the tools of one server: the count of a one-word request with the
  * tools minus the same request without them (so the tool-use system preamble is included).
  */
-export async function countToolsWithAnthropic(tools: readonly ToolSnapshot[], opts: AnthropicCountOptions): Promise<number> {
+export async function countToolsWithAnthropic(
+  tools: readonly ToolSnapshot[],
+  opts: AnthropicCountOptions,
+): Promise<number> {
   const apiKey = requireAnthropicKey(opts.apiKey);
   if (tools.length === 0) return 0;
   const model = opts.model ?? ANTHROPIC_DEFAULT_MODEL;
@@ -60,6 +74,9 @@ export async function countToolsWithAnthropic(tools: readonly ToolSnapshot[], op
     input_schema: t.inputSchema ?? { type: 'object' },
   }));
   const k = { ...opts, apiKey };
-  const [withTools, without] = [await countRequest({ model, messages, tools: apiTools }, k), await countRequest({ model, messages }, k)];
+  const [withTools, without] = [
+    await countRequest({ model, messages, tools: apiTools }, k),
+    await countRequest({ model, messages }, k),
+  ];
   return withTools - without;
 }

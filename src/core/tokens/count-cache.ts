@@ -53,7 +53,10 @@ export async function openCountCache(cacheDir: string, encoding: Encoding): Prom
       const keys = [...entries.keys()];
       for (const k of keys.slice(0, Math.max(0, keys.length - MAX_ENTRIES))) entries.delete(k);
       // A cache that cannot be written (read-only or misplaced folder) must not fail the run.
-      await writeFileAtomic(file, JSON.stringify({ format: FORMAT, encoding, counts: Object.fromEntries(entries) })).catch(() => undefined);
+      await writeFileAtomic(
+        file,
+        JSON.stringify({ format: FORMAT, encoding, counts: Object.fromEntries(entries) }),
+      ).catch(() => undefined);
       dirty = false;
     },
   };

@@ -105,7 +105,12 @@ export async function prepareCounter(counter: TokenCounter, texts: Iterable<stri
 }
 
 /** Tokens of one tool as a client would send it in the given rendering. */
-export function countToolTokens(tool: ToolSnapshot, counter: TokenCounter, style: RenderStyle = 'json', serverName = ''): number {
+export function countToolTokens(
+  tool: ToolSnapshot,
+  counter: TokenCounter,
+  style: RenderStyle = 'json',
+  serverName = '',
+): number {
   void serverName; // the per-server heading is counted once per server, in countServerTokens
   return counter.count(renderTool(tool, style));
 }
@@ -119,7 +124,12 @@ export interface ServerTokens {
 }
 
 /** Tokens of a server's tool list: per tool plus the rendering's per-server text. */
-export function countServerTokens(tools: readonly ToolSnapshot[], counter: TokenCounter, style: RenderStyle, serverName: string): ServerTokens {
+export function countServerTokens(
+  tools: readonly ToolSnapshot[],
+  counter: TokenCounter,
+  style: RenderStyle,
+  serverName: string,
+): ServerTokens {
   const perTool = tools.map((t) => countToolTokens(t, counter, style, serverName));
   const overhead = tools.length === 0 ? 0 : counter.count(renderServerOverhead(serverName, tools.length, style));
   return { tools: perTool, overhead, total: perTool.reduce((a, b) => a + b, 0) + overhead };

@@ -1,12 +1,22 @@
 /** Claude Code transcripts (`~/.claude/projects/<project>/<session>.jsonl`): one JSON event per line. */
-import { isRecord, parseTime, type ReadProblem, type ReadResult, type RecordedCall, type RecordedSession, type RecordedTurn } from '../model.js';
+import {
+  isRecord,
+  parseTime,
+  type ReadProblem,
+  type ReadResult,
+  type RecordedCall,
+  type RecordedSession,
+  type RecordedTurn,
+} from '../model.js';
 
 /**
  * Server and tool of an `mcp__<server>__<tool>` name. Claude Code splits at the first `__` after the prefix,
  * so that reading comes first; the other `__` positions are kept as alternatives for servers whose
  * (normalised) name itself contains `__`. Undefined when the name is not an MCP tool name.
  */
-export function parseMcpToolName(name: string): { server: string; tool: string; alternatives: { server: string; tool: string }[] } | undefined {
+export function parseMcpToolName(
+  name: string,
+): { server: string; tool: string; alternatives: { server: string; tool: string }[] } | undefined {
   if (!name.startsWith('mcp__')) return undefined;
   const rest = name.slice('mcp__'.length);
   const splits: { server: string; tool: string }[] = [];
@@ -20,7 +30,8 @@ export function parseMcpToolName(name: string): { server: string; tool: string; 
 }
 
 /** User text that Claude Code writes itself (slash commands, their output, interruptions) rather than the user. */
-const GENERATED_TEXT = /^\s*(<command-name>|<command-message>|<local-command-caveat>|<local-command-stdout>|<local-command-stderr>|<bash-input>|<bash-stdout>|<bash-stderr>|<user-memory-input>|\[Request interrupted|Caveat: The messages below)/;
+const GENERATED_TEXT =
+  /^\s*(<command-name>|<command-message>|<local-command-caveat>|<local-command-stdout>|<local-command-stderr>|<bash-input>|<bash-stdout>|<bash-stderr>|<user-memory-input>|\[Request interrupted|Caveat: The messages below)/;
 
 /** Context Claude Code appends to what the user typed (open files, hook output): not part of the intent. */
 const SYSTEM_REMINDER = /<system-reminder>[\s\S]*?(<\/system-reminder>|$)/g;
@@ -64,7 +75,8 @@ export function readClaudeCodeTranscript(text: string, file: string): ReadResult
     }
     const time = parseTime(event.timestamp);
     const sessionId = typeof event.sessionId === 'string' && event.sessionId !== '' ? event.sessionId : fallbackId;
-    const blocks: unknown[] = typeof message.content === 'string' ? [{ type: 'text', text: message.content }] : message.content;
+    const blocks: unknown[] =
+      typeof message.content === 'string' ? [{ type: 'text', text: message.content }] : message.content;
 
     if (event.type === 'user') {
       const texts: string[] = [];
@@ -84,8 +96,17 @@ export function readClaudeCodeTranscript(text: string, file: string): ReadResult
       }
       // Sub-agent prompts (sidechains), meta lines and the model's /compact summary are not the user's words;
       // calls after a compaction still serve the turn that was in progress.
-      if (event.isSidechain === true || event.isMeta === true || event.isCompactSummary === true || event.isVisibleInTranscriptOnly === true) continue;
-      const intent = texts.filter((t) => !GENERATED_TEXT.test(t)).join('\n').trim();
+      if (
+        event.isSidechain === true ||
+        event.isMeta === true ||
+        event.isCompactSummary === true ||
+        event.isVisibleInTranscriptOnly === true
+      )
+        continue;
+      const intent = texts
+        .filter((t) => !GENERATED_TEXT.test(t))
+        .join('\n')
+        .trim();
       if (intent === '') continue;
       let session = sessions.get(sessionId);
       if (!session) {

@@ -1,6 +1,13 @@
 /** Cline / Roo Code task histories (`tasks/<taskId>/api_conversation_history.json`). */
 import { parseTree } from 'jsonc-parser';
-import { isRecord, parseTime, type ReadProblem, type ReadResult, type RecordedCall, type RecordedTurn } from '../model.js';
+import {
+  isRecord,
+  parseTime,
+  type ReadProblem,
+  type ReadResult,
+  type RecordedCall,
+  type RecordedTurn,
+} from '../model.js';
 import { parseAssistantText } from './xml-tools.js';
 
 export interface ClineReadOptions {
@@ -36,7 +43,9 @@ function lineOf(starts: number[], offset: number): number {
 function textsOf(content: unknown): string[] {
   if (typeof content === 'string') return [content];
   if (!Array.isArray(content)) return [];
-  return content.filter((b): b is { type: 'text'; text: string } => isRecord(b) && b.type === 'text' && typeof b.text === 'string').map((b) => b.text);
+  return content
+    .filter((b): b is { type: 'text'; text: string } => isRecord(b) && b.type === 'text' && typeof b.text === 'string')
+    .map((b) => b.text);
 }
 
 function tagContents(text: string, tag: string): string[] {
@@ -49,7 +58,8 @@ function tagContents(text: string, tag: string): string[] {
 /** Reads one task history. Malformed messages and tool blocks are reported (with their line) and skipped. */
 export function readClineHistory(text: string, file: string, opts: ClineReadOptions = {}): ReadResult {
   const problems: ReadProblem[] = [];
-  const id = opts.sessionId ?? (file.replace(/[\\/]api_conversation_history\.json$/, '').replace(/^.*[\\/]/, '') || file);
+  const id =
+    opts.sessionId ?? (file.replace(/[\\/]api_conversation_history\.json$/, '').replace(/^.*[\\/]/, '') || file);
   let doc: unknown;
   try {
     doc = JSON.parse(text);
@@ -86,11 +96,14 @@ export function readClineHistory(text: string, file: string, opts: ClineReadOpti
       for (const t of textsOf(message.content)) {
         for (const c of parseAssistantText(t).calls) {
           if (!c.server || !c.tool) {
-            problem(`<use_mcp_tool> block without ${c.server ? 'tool_name' : 'server_name'}${c.partial ? ' (cut off)' : ''}`);
+            problem(
+              `<use_mcp_tool> block without ${c.server ? 'tool_name' : 'server_name'}${c.partial ? ' (cut off)' : ''}`,
+            );
             continue;
           }
           // Bad arguments JSON is reported, but the call still shows which tool was wanted.
-          if (c.argsError) problem(`<use_mcp_tool> ${c.server}.${c.tool}: arguments are not valid JSON (the call still counts)`);
+          if (c.argsError)
+            problem(`<use_mcp_tool> ${c.server}.${c.tool}: arguments are not valid JSON (the call still counts)`);
           addCall({ server: c.server, tool: c.tool, rawName: `use_mcp_tool:${c.server}:${c.tool}` });
         }
       }
@@ -102,7 +115,11 @@ export function readClineHistory(text: string, file: string, opts: ClineReadOpti
             problem('use_mcp_tool tool_use without server_name/tool_name');
             continue;
           }
-          const call = addCall({ server: input.server_name, tool: input.tool_name, rawName: `use_mcp_tool:${input.server_name}:${input.tool_name}` });
+          const call = addCall({
+            server: input.server_name,
+            tool: input.tool_name,
+            rawName: `use_mcp_tool:${input.server_name}:${input.tool_name}`,
+          });
           if (call && typeof b.id === 'string') byToolUseId.set(b.id, call);
         }
       }
@@ -125,8 +142,10 @@ export function readClineHistory(text: string, file: string, opts: ClineReadOpti
       .replace(/<environment_details>[\s\S]*?(<\/environment_details>|$)/g, '');
     applyResults(whole);
     const intents = USER_TAGS.flatMap((tag) => tagContents(whole, tag));
-    const headerless = whole.search(RESULT_HEADER) === -1 && !/^\s*\[(ERROR|TASK RESUMPTION)\]/.test(whole) && !/<answer>/.test(whole);
-    if (intents.length === 0 && headerless && whole.trim() !== '' && !/<tool_result>/.test(whole)) intents.push(whole.trim());
+    const headerless =
+      whole.search(RESULT_HEADER) === -1 && !/^\s*\[(ERROR|TASK RESUMPTION)\]/.test(whole) && !/<answer>/.test(whole);
+    if (intents.length === 0 && headerless && whole.trim() !== '' && !/<tool_result>/.test(whole))
+      intents.push(whole.trim());
     if (intents.length === 0) return;
     turn = { intent: intents.join('\n'), line, calls: [] };
     if (time !== undefined) turn.time = time;

@@ -18,7 +18,8 @@ export function detectSessionFormat(text: string, file: string): SessionFormat |
   if (head.startsWith('[')) {
     try {
       const doc: unknown = JSON.parse(text);
-      if (Array.isArray(doc) && doc.some((m) => isRecord(m) && (m.role === 'user' || m.role === 'assistant'))) return 'cline';
+      if (Array.isArray(doc) && doc.some((m) => isRecord(m) && (m.role === 'user' || m.role === 'assistant')))
+        return 'cline';
     } catch {
       // fall through to the name
     }
@@ -38,7 +39,12 @@ export function detectSessionFormat(text: string, file: string): SessionFormat |
     }
     if (!isRecord(row)) continue;
     if (typeof row.intent === 'string') return 'intents';
-    if (typeof row.type === 'string' && CLAUDE_TYPES.has(row.type) && ('message' in row || 'sessionId' in row || 'summary' in row)) return 'claude-code';
+    if (
+      typeof row.type === 'string' &&
+      CLAUDE_TYPES.has(row.type) &&
+      ('message' in row || 'sessionId' in row || 'summary' in row)
+    )
+      return 'claude-code';
   }
   if (base === 'api_conversation_history.json') return 'cline';
   return undefined;

@@ -1,8 +1,17 @@
 /** Labelled intents (`.jsonl`): `{"intent": "...", "expected": ["server.tool", ...]}` per line. */
-import { isRecord, parseTime, type ReadProblem, type ReadResult, type RecordedCall, type RecordedSession } from '../model.js';
+import {
+  isRecord,
+  parseTime,
+  type ReadProblem,
+  type ReadResult,
+  type RecordedCall,
+  type RecordedSession,
+} from '../model.js';
 
 /** Server and tool of a `server.tool` id; every other dot position is kept as an alternative reading. */
-export function splitToolId(id: string): { server: string; tool: string; alternatives: { server: string; tool: string }[] } | undefined {
+export function splitToolId(
+  id: string,
+): { server: string; tool: string; alternatives: { server: string; tool: string }[] } | undefined {
   const splits: { server: string; tool: string }[] = [];
   for (let i = id.indexOf('.'); i !== -1; i = id.indexOf('.', i + 1)) {
     const server = id.slice(0, i);
@@ -43,7 +52,7 @@ export function readIntents(text: string, file: string): ReadResult {
     }
     const calls: RecordedCall[] = [];
     let bad: string | undefined;
-    for (const e of row.expected as string[]) {
+    for (const e of row.expected) {
       const parsed = splitToolId(e);
       if (!parsed) {
         bad = e;
