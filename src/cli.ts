@@ -7,8 +7,8 @@ import { reportError } from './run.js';
 import type { AdhocServer, CommandContext, GlobalOptions } from './commands/context.js';
 import { parseChoiceFlag, parseIntFlag } from './commands/parse.js';
 import { ENCODINGS, type OutputFormat } from './types.js';
+import { VERSION } from './version.js';
 
-const VERSION = '0.1.0';
 const FORMATS: readonly OutputFormat[] = ['table', 'json', 'markdown', 'github'];
 
 const collect = (value: string, previous: string[] = []): string[] => [...previous, value];
@@ -310,8 +310,12 @@ export function buildProgram(io: Io, argv: readonly string[], state: ProgramStat
       .option('--share <fraction>', 'share of the window the tool context may use', '0.1')
       .option('--max-growth <limit>', 'allowed growth before check fails', '5%')
       .option('--github', 'also write .github/workflows/mcp-smart.yml')
+      .option(
+        '--ci-snapshot',
+        'the workflow checks a committed snapshot (written now) instead of starting the servers in CI',
+      )
       .option('--no-baseline', 'do not write a first baseline')
-      .addHelpText('after', '\nExamples:\n  mcp-smart init\n  mcp-smart init --yes --github'),
+      .addHelpText('after', '\nExamples:\n  mcp-smart init\n  mcp-smart init --yes --github --ci-snapshot'),
     'init',
   );
 

@@ -70,6 +70,11 @@ export const ERROR_CATALOG = {
     message: (d) =>
       `The demo server package ${s(d.pkg)} is not installed. The demo servers are optional dependencies of mcp-smart: this install left them out (\`--omit=optional\` or \`--no-optional\`). Reinstall mcp-smart without that flag (\`npm install -g mcp-smart\`, or \`npm install\` in a clone) to use \`--demo\`, or point mcp-smart at your own servers instead.`,
   },
+  INIT_NOTHING_REACHED: {
+    exitCode: 3,
+    message: (d) =>
+      `None of the selected servers could be reached (${s(d.servers)}), so there is nothing to take a baseline from; no file was written. See why with \`mcp-smart dump\`, fix the servers, then run init again (or pass --no-baseline to write only the config).`,
+  },
   BASELINE_MISSING: {
     exitCode: 2,
     message: (d) => `No baseline at ${s(d.file)}. Create one with: mcp-smart check --update`,

@@ -10,11 +10,21 @@ import {
   parseGrowthLimit,
   serializeBaseline,
 } from '../core/budget/index.js';
+import {
+  chooseCiInstall,
+  ciWorkflowYaml,
+  shellQuote,
+  updateCommands,
+  WORKFLOW_PATH,
+  type CiWorkflowPlan,
+} from '../core/ci-workflow.js';
 import { buildSnapshot } from '../core/snapshot.js';
 import { countToolTokens } from '../core/tokens/index.js';
 import { SmartError } from '../errors.js';
+import { readJsonFile } from '../read-file.js';
 import { formatTokens, renderJson } from '../reporters/format.js';
 import type { ServerDefinition, ServerSnapshot } from '../types.js';
+import { VERSION } from '../version.js';
 import { counterFor } from './budget.js';
 import { DEFAULT_BASELINE } from './check.js';
 import type { CommandContext, CommandOutcome } from './context.js';
@@ -22,7 +32,7 @@ import { loadDefinitions, loadServers } from './load.js';
 import { optionalString, parseFloatFlag, parseIntFlag } from './parse.js';
 
 export const CONFIG_FILE = 'mcp-smart.config.json';
-export const WORKFLOW_FILE = '.github/workflows/mcp-smart.yml';
+export const WORKFLOW_FILE = WORKFLOW_PATH;
 export const INIT_SNAPSHOT_FILE = 'mcp-smart.snapshot.json';
 
 export interface InitResult {
@@ -33,6 +43,8 @@ export interface InitResult {
   baselineTokens?: number;
   checkCommand: string;
   unavailable: string[];
+  /** How the workflow gets mcp-smart and what it checks (with --github). */
+  workflow?: { install: 'lockfile' | 'pinned'; version: string; checks: 'snapshot' | 'live' };
 }
 
 interface Answers {
@@ -63,40 +75,6 @@ function configEntry(d: ServerDefinition): Record<string, unknown> {
     return e;
   }
   return d.autoTransport ? { url: d.url } : { url: d.url, type: d.transport };
-}
-
-function shellQuote(s: string): string {
-  return /^[\w./:@%+=,-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
-}
-
-/** A workflow that checks out, sets up Node 20 and runs the gate with GitHub annotations. */
-export function workflowYaml(checkArgs: string[]): string {
-  const cmd = ['npx', '--yes', 'mcp-smart', ...checkArgs, 'check', '--format', 'github'].map(shellQuote).join(' ');
-  return `# Written by mcp-smart init. Fails the build when the MCP tool context grows beyond the thresholds
-# in mcp-smart.config.json / mcp-smart.lock.json. After an intended change run \`mcp-smart check --update\`
-# locally and commit mcp-smart.lock.json.
-name: mcp-smart
-
-on:
-  pull_request:
-  push:
-    branches: [main]
-
-permissions:
-  contents: read
-
-jobs:
-  tool-context:
-    runs-on: ubuntu-latest
-    timeout-minutes: 10
-    steps:
-      - uses: actions/checkout@v4
-      - uses: actions/setup-node@v4
-        with:
-          node-version: 20
-      - name: Check MCP tool-context size against the baseline
-        run: ${cmd}
-`;
 }
 
 async function ask(prompts: Prompts, found: string[], a: Answers): Promise<Answers> {
@@ -202,8 +180,16 @@ export async function runInitCommand(
     return rel === '' || rel.startsWith('..') || isAbsolute(rel) ? f : rel;
   };
   const snapshotArgs = fromSnapshot ? global.snapshot.flatMap((f) => ['--snapshot', snapshotRef(f)]) : [];
-  // CI has no user-level configs: servers found there are checked from a committed snapshot.
-  const writeSnapshot = answers.github && !fromSnapshot && userScoped;
+  // CI has no user-level configs: servers found there are checked from a committed snapshot. Project servers
+  // would be started on the CI runner: say so, and offer the snapshot there too (--ci-snapshot).
+  let ciSnapshot = opts.ciSnapshot === true;
+  const liveInCi = answers.github && !fromSnapshot && !userScoped;
+  if (liveInCi && !ciSnapshot && prompts)
+    ciSnapshot = await prompts.confirm({
+      message: `The workflow would start ${selected.join(', ')} on the CI runner. Check a committed snapshot (${INIT_SNAPSHOT_FILE}) instead?`,
+      default: true,
+    });
+  const writeSnapshot = answers.github && !fromSnapshot && (userScoped || ciSnapshot);
   const checkArgs = [
     ...(writeSnapshot ? ['--snapshot', INIT_SNAPSHOT_FILE] : snapshotArgs),
     ...(subset ? selected.flatMap((s) => ['-s', s]) : []),
@@ -234,6 +220,20 @@ export async function runInitCommand(
     servers = (await loadServers({ ...ctx, global: { ...global, server: selected } })).servers;
     unavailable = servers.filter((s) => s.status === 'error').map((s) => s.name);
     for (const u of unavailable) io.stderr(`warning: server ${u} could not be reached; it is not in the baseline\n`);
+    if (servers.length > 0 && unavailable.length === servers.length)
+      throw new SmartError('INIT_NOTHING_REACHED', { servers: unavailable.join(', ') });
+  }
+  let plan: CiWorkflowPlan | undefined;
+  if (answers.github) {
+    const install = chooseCiInstall(
+      await readJsonFile('package.json', io.cwd),
+      await readJsonFile('package-lock.json', io.cwd),
+      VERSION,
+    );
+    const snapshots = checkArgs.filter((_, i) => checkArgs[i - 1] === '--snapshot');
+    // The snapshot init writes holds the chosen servers only; a user's own snapshot is refreshed as a whole.
+    const dumpArgs = writeSnapshot && subset ? selected.flatMap((n) => ['-s', n]) : [];
+    plan = { install, args: checkArgs, snapshots, dumpArgs, writtenBy: VERSION };
   }
   const write = async (kind: InitResult['files'][number]['kind'], text: string): Promise<void> => {
     const f = plannedFiles.find((p) => p.kind === kind);
@@ -264,7 +264,7 @@ export async function runInitCommand(
         2,
       ) + '\n',
     );
-  if (answers.github) await write('workflow', workflowYaml(checkArgs));
+  if (plan) await write('workflow', ciWorkflowYaml(plan));
 
   const checkCommand = ['mcp-smart', ...checkArgs, 'check'].map(shellQuote).join(' ');
   const result: InitResult = {
@@ -276,6 +276,12 @@ export async function runInitCommand(
     unavailable,
   };
   if (baselineTokens !== undefined) result.baselineTokens = baselineTokens;
+  if (plan)
+    result.workflow = {
+      install: plan.install.kind,
+      version: plan.install.version,
+      checks: plan.snapshots.length > 0 ? 'snapshot' : 'live',
+    };
 
   if (global.format === 'json') io.stdout(renderJson('init', result));
   else {
@@ -291,9 +297,20 @@ export async function runInitCommand(
       lines.push(
         `The check reads ${checkArgs[checkArgs.indexOf('--snapshot') + 1]}: refresh it with \`mcp-smart dump -o <file>\` when your servers change, and commit it.`,
       );
-    lines.push(
-      `Next: commit these files; CI runs \`${checkCommand}\`. After an intended change: \`${['mcp-smart', ...checkArgs, 'check', '--update'].map(shellQuote).join(' ')}\`.`,
-    );
+    if (plan && plan.snapshots.length === 0)
+      lines.push(
+        `Note: the workflow starts ${selected.join(', ')} on the CI runner. To check a committed snapshot instead, run init again with --ci-snapshot --force.`,
+      );
+    if (plan)
+      lines.push(
+        plan.install.kind === 'lockfile'
+          ? `The workflow runs the mcp-smart of package-lock.json (${plan.install.version}) after \`npm ci\`.`
+          : `The workflow runs mcp-smart ${plan.install.version} exactly (npx mcp-smart@${plan.install.version}).`,
+      );
+    const update = plan
+      ? updateCommands(plan).join(' && ')
+      : ['mcp-smart', ...checkArgs, 'check', '--update'].map(shellQuote).join(' ');
+    lines.push(`Next: commit these files; CI runs \`${checkCommand}\`. After an intended change: \`${update}\`.`);
     io.stdout(lines.join('\n') + '\n');
   }
   return { result, exitCode: unavailable.length > 0 ? 3 : 0 };

