@@ -191,9 +191,10 @@ export function buildProgram(io: Io, argv: readonly string[], state: ProgramStat
           .default('json'),
       )
       .option('--anthropic-count', "also ask Anthropic's token-counting endpoint (needs ANTHROPIC_API_KEY)")
+      .option('--html <file>', 'also write a self-contained HTML report (treemap, condense levels, every finding)')
       .addHelpText(
         'after',
-        '\nExamples:\n  mcp-smart audit\n  mcp-smart audit --snapshot mcp-snapshot.json --fail-on error --format markdown',
+        '\nExamples:\n  mcp-smart audit\n  mcp-smart audit --snapshot mcp-snapshot.json --fail-on error --format markdown\n  mcp-smart --demo audit --html audit.html',
       ),
     'audit',
   );

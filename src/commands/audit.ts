@@ -16,6 +16,7 @@ import {
 import { createTokenCounter, prepareCounter, type RenderStyle, type TokenCounter } from '../core/tokens/index.js';
 import { renderAuditMarkdown, renderAuditTable } from '../reporters/audit.js';
 import { renderJson } from '../reporters/format.js';
+import { writeAuditHtml } from './audit-html.js';
 import type { CommandContext, CommandOutcome } from './context.js';
 import { countCacheDir, loadServers, serverFailureCode } from './load.js';
 import { parseChoiceFlag, parseIntFlag } from './parse.js';
@@ -66,6 +67,8 @@ export async function runAuditCommand(
   if (format === 'json') ctx.io.stdout(renderJson('audit', result));
   else if (format === 'markdown' || format === 'github') ctx.io.stdout(renderAuditMarkdown(result, { top }));
   else ctx.io.stdout(renderAuditTable(result, { top, chalk: ctx.chalk }));
+
+  if (typeof opts.html === 'string') await writeAuditHtml(ctx, opts.html, result, servers);
 
   const failed = failOn !== undefined && result.findings.some((f) => atOrAbove(f.severity, failOn)) ? 1 : 0;
   return { result, exitCode: Math.max(failed, serverFailureCode(servers)) };

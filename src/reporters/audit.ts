@@ -2,6 +2,7 @@
 import type { ChalkInstance } from 'chalk';
 import { topTools, type AuditResult, type Severity } from '../core/audit/index.js';
 import type { AnthropicFigures } from '../core/tokens/anthropic.js';
+import { findingLines } from './findings-summary.js';
 import { formatDelta, formatShare, formatTokens, renderMarkdownTable, renderTable, type TableSpec } from './format.js';
 
 type AuditReport = AuditResult & { anthropic?: AnthropicFigures };
@@ -133,13 +134,7 @@ export function renderAuditTable(r: AuditReport, opts: { top: number; chalk: Cha
     );
   out.push(chalk.bold(`Findings: ${findingCounts(r)}`));
   const paint: Record<Severity, (t: string) => string> = { error: chalk.red, warning: chalk.yellow, info: chalk.cyan };
-  const width = Math.max(0, ...r.findings.map((f) => f.code.length));
-  for (const f of r.findings) {
-    const where = f.tool ? `${f.server}.${f.tool}` : f.server;
-    out.push(
-      `  ${paint[f.severity](f.severity.toUpperCase().padEnd(7))} ${f.code.padEnd(width)}  ${where}: ${f.message}`,
-    );
-  }
+  out.push(...findingLines(r.findings, paint));
   out.push(chalk.dim(countingNote(r)));
   return out.join('\n') + '\n';
 }

@@ -1,0 +1,23 @@
+/** `audit --html <file>`: renders the audit as one HTML page and writes it atomically. */
+import { resolve } from 'node:path';
+import { writeFileAtomic } from '../atomic-write.js';
+import type { AuditResult } from '../core/audit/index.js';
+import { renderAuditHtml } from '../reporters/html.js';
+import type { ServerSnapshot } from '../types.js';
+import type { CommandContext } from './context.js';
+
+/** Writes the report; the treemap groups servers by the config file (or snapshot) they came from. */
+export async function writeAuditHtml(
+  ctx: CommandContext,
+  file: string,
+  result: AuditResult,
+  servers: readonly ServerSnapshot[],
+): Promise<void> {
+  const sources = new Map(servers.map((s) => [s.name, s.source ?? 'snapshot']));
+  const html = renderAuditHtml(result, {
+    sourceOf: (name) => sources.get(name) ?? 'snapshot',
+    generatedAt: new Date().toISOString(),
+  });
+  await writeFileAtomic(resolve(ctx.io.cwd, file), html);
+  ctx.io.stderr(`HTML report written to ${file}\n`);
+}
