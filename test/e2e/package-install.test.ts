@@ -1,7 +1,7 @@
 // The published package on its own: pack a copy of the source tree (no dist/, as in a fresh clone), install the
 // tarball into a temporary prefix, and run the installed bin. Slow (two installs from the npm cache or registry).
 import { execFileSync, spawn } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -111,6 +111,21 @@ describe('package-install: the packed tarball installed into a fresh prefix', ()
       expect(paths.filter((p) => p.endsWith('.map') || p.endsWith('.ts'))).toEqual([]);
       expect(paths.filter((p) => !/^(dist|bin|data)\/|^(LICENSE|README\.md|package\.json)$/.test(p))).toEqual([]);
       expect(readFileSync(join(prefix, 'node_modules', 'mcp-smart', 'LICENSE'), 'utf8')).toMatch(/^MIT License/);
+      // Development-only packages stay out of a user's install, unless a runtime dependency needs them too (ajv).
+      const dev = Object.keys(
+        (JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8')) as { devDependencies: Record<string, string> })
+          .devDependencies,
+      );
+      type LockEntry = { dependencies?: Record<string, string>; optionalDependencies?: Record<string, string> };
+      const lock = JSON.parse(readFileSync(join(prefix, 'package-lock.json'), 'utf8')) as {
+        packages: Record<string, LockEntry>;
+      };
+      const needed = new Set(
+        Object.values(lock.packages).flatMap((p) => Object.keys({ ...p.dependencies, ...p.optionalDependencies })),
+      );
+      expect(dev.length).toBeGreaterThan(10);
+      expect(dev.filter((d) => existsSync(join(prefix, 'node_modules', d)) && !needed.has(d))).toEqual([]);
+      expect(existsSync(join(prefix, 'node_modules', 'typescript'))).toBe(false);
     },
     TIMEOUT,
   );
