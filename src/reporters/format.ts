@@ -10,6 +10,11 @@ export function formatTokens(n: number): string {
 }
 
 /** Signed delta with a percentage: "+120 (+4.1%)", "-3 (-0.2%)", "0 (0.0%)". */
+/** "1 tool", "2,781 tools": a count with its noun, singular or plural, thousands separated. */
+export function countOf(n: number, singular: string, plural = `${singular}s`): string {
+  return `${formatTokens(n)} ${n === 1 ? singular : plural}`;
+}
+
 export function formatDelta(delta: number, before: number): string {
   const sign = delta > 0 ? '+' : delta < 0 ? '-' : '';
   const pct = before === 0 ? (delta === 0 ? 0 : 100) : (Math.abs(delta) / before) * 100;
