@@ -147,7 +147,7 @@ describe('audit', () => {
       sandbox(),
     );
     expect(r.code).toBe(0);
-    expect(r.stdout).toContain('Tool context: 859 tokens for 9 tools on 2 server(s) — 85.9% of a 1,000-token window');
+    expect(r.stdout).toContain('Tool context: 859 tokens for 9 tools on 2 servers — 85.9% of a 1,000-token window');
     expect(r.stdout).toContain('Most expensive tools (top 3)');
     expect(r.stdout).toContain('notes.pick_country');
     expect(r.stdout).toMatch(/│ 3 │ notes\.configure_deep/);
