@@ -5,6 +5,7 @@ import { readJsonFile } from '../read-file.js';
 import { condenseTool, metaTools } from '../core/condense/index.js';
 import {
   checkBudget,
+  DROP_UNUSED_CALLS_PER_TOOL,
   planBudget,
   usageFromDocument,
   type BudgetPlan,
@@ -101,7 +102,15 @@ export interface BudgetResult {
   used: number;
   fits: boolean;
   servers: { name: string; tokens: number; share: number; toolCount: number; status: 'ok' | 'error'; error?: string }[];
-  plan: { action: string; target: string; tokensSaved: number; after: number; tools?: string[]; metaTokens?: number }[];
+  plan: {
+    action: string;
+    target: string;
+    tokensSaved: number;
+    after: number;
+    tools?: string[];
+    metaTokens?: number;
+    calls?: number;
+  }[];
   encoding: Encoding;
   /** Share of max the limit allows. */
   share: number;
@@ -211,6 +220,10 @@ export async function runBudgetCommand(
           'no usage data (run `mcp-smart replay <recordings> --learn`, or pass --store <file>): least-used servers were taken to be the largest; no tools were dropped',
         );
     }
+    for (const t of plan.thinEvidence)
+      notes.push(
+        `unused tools of ${t.server} were kept: the usage store holds ${t.calls} of the ${t.needed} recorded calls to its tools that drop-unused needs (${DROP_UNUSED_CALLS_PER_TOOL} per tool) before it calls a tool unused`,
+      );
   }
 
   const result: BudgetResult = {

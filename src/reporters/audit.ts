@@ -3,7 +3,15 @@ import type { ChalkInstance } from 'chalk';
 import { topTools, type AuditResult, type Severity } from '../core/audit/index.js';
 import type { AnthropicFigures } from '../core/tokens/anthropic.js';
 import { findingLines } from './findings-summary.js';
-import { formatDelta, formatShare, formatTokens, renderMarkdownTable, renderTable, type TableSpec } from './format.js';
+import {
+  countOf,
+  formatDelta,
+  formatShare,
+  formatTokens,
+  renderMarkdownTable,
+  renderTable,
+  type TableSpec,
+} from './format.js';
 
 type AuditReport = AuditResult & { anthropic?: AnthropicFigures };
 
@@ -100,13 +108,13 @@ function levelsLine(r: AuditReport): string {
 
 function findingCounts(r: AuditReport): string {
   const count = (s: Severity): number => r.findings.filter((f) => f.severity === s).length;
-  return `${count('error')} error(s), ${count('warning')} warning(s), ${count('info')} info`;
+  return `${countOf(count('error'), 'error')}, ${countOf(count('warning'), 'warning')}, ${formatTokens(count('info'))} info`;
 }
 
-/** "2 server(s)", or "1 of 2 servers (1 failed)" when some could not be reached (their tools are not counted). */
+/** "2 servers", or "1 of 2 servers (1 failed)" when some could not be reached (their tools are not counted). */
 function serversPhrase(r: AuditReport): string {
   const failed = r.servers.filter((s) => s.status === 'error').length;
-  if (failed === 0) return `${r.servers.length} server(s)`;
+  if (failed === 0) return countOf(r.servers.length, 'server');
   return `${r.servers.length - failed} of ${r.servers.length} servers (${failed} failed)`;
 }
 
@@ -120,7 +128,7 @@ export function renderAuditTable(r: AuditReport, opts: { top: number; chalk: Cha
   const out: string[] = [];
   out.push(
     chalk.bold(
-      `Tool context: ${formatTokens(r.totals.tokens.full)} tokens for ${r.totals.toolCount} tools on ${serversPhrase(r)} — ${formatShare(r.totals.tokens.full / r.window)} of a ${formatTokens(r.window)}-token window`,
+      `Tool context: ${formatTokens(r.totals.tokens.full)} tokens for ${countOf(r.totals.toolCount, 'tool')} on ${serversPhrase(r)} — ${formatShare(r.totals.tokens.full / r.window)} of a ${formatTokens(r.window)}-token window`,
     ),
   );
   out.push(renderTable(serverSpec(r), chalk));
@@ -143,7 +151,7 @@ export function renderAuditMarkdown(r: AuditReport, opts: { top: number }): stri
   const out: string[] = [];
   out.push('## MCP tool context audit', '');
   out.push(
-    `**${formatTokens(r.totals.tokens.full)} tokens** for ${r.totals.toolCount} tools on ${serversPhrase(r)}: ${formatShare(r.totals.tokens.full / r.window)} of a ${formatTokens(r.window)}-token window.`,
+    `**${formatTokens(r.totals.tokens.full)} tokens** for ${countOf(r.totals.toolCount, 'tool')} on ${serversPhrase(r)}: ${formatShare(r.totals.tokens.full / r.window)} of a ${formatTokens(r.window)}-token window.`,
     '',
   );
   out.push(renderMarkdownTable(serverSpec(r)), '');

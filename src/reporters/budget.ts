@@ -2,7 +2,7 @@
 import type { ChalkInstance } from 'chalk';
 import type { BudgetResult } from '../commands/budget.js';
 import type { OutputFormat } from '../types.js';
-import { formatShare, formatTokens, renderJson, renderMarkdownTable, renderTable } from './format.js';
+import { countOf, formatShare, formatTokens, renderJson, renderMarkdownTable, renderTable } from './format.js';
 
 export interface RenderOptions {
   format: OutputFormat;
@@ -20,6 +20,7 @@ const ACTION_TEXT: Record<string, string> = {
 function stepText(s: BudgetResult['plan'][number]): string {
   let text = ACTION_TEXT[s.action] ?? s.action;
   if (s.metaTokens !== undefined) text += `; meta-tools add ${formatTokens(s.metaTokens)}`;
+  if (s.calls !== undefined) text += ` (${countOf(s.calls, 'recorded call')})`;
   if (s.tools && s.tools.length > 0)
     text += `: ${s.tools.slice(0, 5).join(', ')}${s.tools.length > 5 ? ` +${s.tools.length - 5} more` : ''}`;
   return text;
@@ -68,6 +69,11 @@ function planLine(r: BudgetResult): string {
   return `Nothing fits: with every step the tool context still needs ${formatTokens(r.final)} tokens (limit ${formatTokens(r.limit)}).`;
 }
 
+/** A plan that does not fit is not announced as one that does. */
+function planTitle(r: BudgetResult): string {
+  return r.planFits ? 'Plan that fits, least harm first' : 'Every step, least harm first (still over the limit)';
+}
+
 /** Renders a budget result in the chosen format. */
 export function renderBudget(r: BudgetResult, opts: RenderOptions): string {
   if (opts.format === 'json') return renderJson('budget', r);
@@ -80,8 +86,7 @@ export function renderBudget(r: BudgetResult, opts: RenderOptions): string {
       '',
       renderMarkdownTable(t.servers),
     ];
-    if (r.plan.length > 0)
-      parts.push('', '**Plan that fits, least harm first**', '', renderMarkdownTable(t.plan), '', planLine(r));
+    if (r.plan.length > 0) parts.push('', `**${planTitle(r)}**`, '', renderMarkdownTable(t.plan), '', planLine(r));
     if (r.output) parts.push('', `Definitions written to \`${r.output}\`.`);
     return parts.join('\n') + '\n';
   }
@@ -90,9 +95,7 @@ export function renderBudget(r: BudgetResult, opts: RenderOptions): string {
   const parts = [head, renderTable(t.servers, c)];
   if (r.plan.length > 0) {
     parts.push(
-      r.intent
-        ? `Plan for intent "${r.intent.text}" (top ${r.intent.k} keep full schemas):`
-        : 'Plan that fits, least harm first:',
+      r.intent ? `Plan for intent "${r.intent.text}" (top ${r.intent.k} keep full schemas):` : `${planTitle(r)}:`,
     );
     parts.push(renderTable(t.plan, c), planLine(r));
   }

@@ -2,7 +2,15 @@
 import type { ChalkInstance } from 'chalk';
 import type { CheckResult } from '../commands/check.js';
 import type { OutputFormat } from '../types.js';
-import { formatDelta, formatTokens, renderJson, renderMarkdownTable, renderTable, type TableSpec } from './format.js';
+import {
+  countOf,
+  formatDelta,
+  formatTokens,
+  renderJson,
+  renderMarkdownTable,
+  renderTable,
+  type TableSpec,
+} from './format.js';
 
 export interface RenderOptions {
   format: OutputFormat;
@@ -22,8 +30,8 @@ function changesTable(r: CheckResult): TableSpec {
 function headline(r: CheckResult): string {
   if (r.updated) {
     return r.updated.written
-      ? `Baseline ${r.baseline} written: ${r.updated.servers} servers, ${formatTokens(r.updated.tokens)} tokens (${r.encoding}).`
-      : `Baseline ${r.baseline} is up to date: ${r.updated.servers} servers, ${formatTokens(r.updated.tokens)} tokens (${r.encoding}).`;
+      ? `Baseline ${r.baseline} written: ${countOf(r.updated.servers, 'server')}, ${formatTokens(r.updated.tokens)} tokens (${r.encoding}).`
+      : `Baseline ${r.baseline} is up to date: ${countOf(r.updated.servers, 'server')}, ${formatTokens(r.updated.tokens)} tokens (${r.encoding}).`;
   }
   const { before, after, delta } = r.totals;
   const limit = `allowed growth ${r.thresholds.maxGrowth}${r.thresholds.max !== undefined ? `, max ${formatTokens(r.thresholds.max)}` : ''}`;

@@ -9,11 +9,31 @@ export function formatTokens(n: number): string {
   return rounded < 0 ? `-${digits}` : digits;
 }
 
-/** Signed delta with a percentage: "+120 (+4.1%)", "-3 (-0.2%)", "0 (0.0%)". */
+/** "1 tool", "2,781 tools": a count with its noun, singular or plural, thousands separated. */
+export function countOf(n: number, singular: string, plural = `${singular}s`): string {
+  return `${formatTokens(n)} ${n === 1 ? singular : plural}`;
+}
+
+/**
+ * A percentage with one decimal, or more where one would misstate it: a 99.97 % cut is not "100.0%", and a
+ * change of 0.04 % is not "0.0%".
+ */
+function percentText(pct: number): string {
+  const text = pct.toFixed(1);
+  if (pct === 0 || pct === 100 || (text !== '0.0' && text !== '100.0')) return text;
+  for (const digits of [2, 3]) {
+    const finer = pct.toFixed(digits);
+    if (Number(finer) !== 0 && Number(finer) !== 100) return finer;
+  }
+  return pct < 50 ? '<0.001' : '>99.999';
+}
+
+/** Signed delta with a percentage: "+120 (+4.1%)", "-3 (-0.2%)", "0 (0.0%)"; growth from nothing is "new". */
 export function formatDelta(delta: number, before: number): string {
   const sign = delta > 0 ? '+' : delta < 0 ? '-' : '';
-  const pct = before === 0 ? (delta === 0 ? 0 : 100) : (Math.abs(delta) / before) * 100;
-  return `${sign}${formatTokens(Math.abs(delta))} (${sign}${pct.toFixed(1)}%)`;
+  if (before === 0 && delta !== 0) return `${sign}${formatTokens(Math.abs(delta))} (new)`;
+  const pct = before === 0 ? 0 : (Math.abs(delta) / before) * 100;
+  return `${sign}${formatTokens(Math.abs(delta))} (${sign}${percentText(pct)}%)`;
 }
 
 /** 0.1234 → "12.3%". */

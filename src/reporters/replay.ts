@@ -2,7 +2,7 @@
 import type { ChalkInstance } from 'chalk';
 import type { ReplayResult } from '../commands/replay.js';
 import type { OutputFormat } from '../types.js';
-import { formatTokens, renderJson, renderMarkdownTable, renderTable, type TableSpec } from './format.js';
+import { countOf, formatTokens, renderJson, renderMarkdownTable, renderTable, type TableSpec } from './format.js';
 
 export interface ReplayRenderOptions {
   format: OutputFormat;
@@ -65,12 +65,14 @@ function serversTable(r: ReplayResult): TableSpec | undefined {
 
 function lines(r: ReplayResult, chalk: ChalkInstance): { intro: string[]; outro: string[] } {
   const intro = [
-    `Replayed ${r.cases} case(s) from ${r.sessions} session(s) in ${r.files.length} file(s) against ${r.tools} tool(s).` +
-      (r.problems.length > 0 ? ` ${r.problems.length} malformed line(s)/block(s) skipped.` : ''),
+    `Replayed ${countOf(r.cases, 'case')} from ${countOf(r.sessions, 'session')} in ${countOf(r.files.length, 'file')} against ${countOf(r.tools, 'tool')}.` +
+      (r.problems.length > 0
+        ? ` ${countOf(r.problems.length, 'malformed line or block', 'malformed lines or blocks')} skipped.`
+        : ''),
   ];
   if (r.unknownTools.length > 0)
     intro.push(
-      `${r.unknownCalls} call(s) to ${r.unknownTools.length} tool(s) not loaded (scored as misses): ${r.unknownTools.join(', ')}`,
+      `${countOf(r.unknownCalls, 'call')} to ${countOf(r.unknownTools.length, 'tool')} not loaded (scored as misses): ${r.unknownTools.join(', ')}`,
     );
   const outro: string[] = [];
   const t = r.tokens;
@@ -101,7 +103,7 @@ function lines(r: ReplayResult, chalk: ChalkInstance): { intro: string[]; outro:
   if (r.learned) {
     const l = r.learned;
     outro.push(
-      `Learned ${l.cases} case(s) into ${l.store} (${l.alreadyLearned} already learned); it now holds ${l.tools} tool(s).`,
+      `Learned ${countOf(l.cases, 'case')} into ${l.store} (${formatTokens(l.alreadyLearned)} already learned); it now holds ${countOf(l.tools, 'tool')}.`,
     );
   }
   if (r.minRecall) {

@@ -44,7 +44,7 @@ describe('audit', () => {
     expect(doc.servers[0].tools[0].id).toBe('notes.search_notes');
     expect(doc.totals).toEqual({
       toolCount: 9,
-      tokens: { full: 859, lossless: 792, compact: 747, minimal: 294, meta: 303 },
+      tokens: { full: 859, lossless: 792, compact: 747, minimal: 290, meta: 303 },
       instructionsTokens: 12,
     });
     expect(doc.findings[0]).toEqual({
@@ -147,7 +147,7 @@ describe('audit', () => {
       sandbox(),
     );
     expect(r.code).toBe(0);
-    expect(r.stdout).toContain('Tool context: 859 tokens for 9 tools on 2 server(s) — 85.9% of a 1,000-token window');
+    expect(r.stdout).toContain('Tool context: 859 tokens for 9 tools on 2 servers — 85.9% of a 1,000-token window');
     expect(r.stdout).toContain('Most expensive tools (top 3)');
     expect(r.stdout).toContain('notes.pick_country');
     expect(r.stdout).toMatch(/│ 3 │ notes\.configure_deep/);

@@ -97,6 +97,8 @@ describe('budget', () => {
     const r = await cli(['--snapshot', BASE, 'budget', '--max', '10000', '--limit', '300']);
     expect(r.code).toBe(1);
     expect(r.stdout).toContain('Nothing fits: with every step the tool context still needs 303 tokens (limit 300).');
+    expect(r.stdout).not.toContain('Plan that fits');
+    expect(r.stdout).toContain('Every step, least harm first (still over the limit):');
   });
 
   it('with a usage store: compacts least-used first and drops never-used tools', async () => {
@@ -107,11 +109,21 @@ describe('budget', () => {
       ['condense-compact', 'web', 11, null],
       ['condense-compact', 'notes', 13, null],
       ['condense-compact', 'files', 73, null],
-      ['drop-unused', 'web', 173, ['fetch_url', 'web_search']],
       ['drop-unused', 'notes', 106, ['create_note', 'delete_note']],
+      ['drop-unused', 'files', 150, ['list_directory', 'search_files']],
     ]);
-    expect(doc.used - saved(doc)).toBe(371);
-    expect(doc.final).toBe(371);
+    expect(doc.plan.map((s) => s.calls ?? null)).toEqual([null, null, null, null, 9, 52]);
+    expect(doc.used - saved(doc)).toBe(394);
+    expect(doc.final).toBe(394);
+  });
+
+  it('drop-unused needs 3 recorded calls per tool of a server, and says how many there were', async () => {
+    const r = await cli(['--snapshot', BASE, 'budget', '--max', '10000', '--limit', '400', '--store', USAGE]);
+    expect(r.stdout).toContain('drop tools never used (9 recorded calls): create_note, delete_note');
+    // web: 0 of the 6 calls its 2 tools need, so none of its tools is called unused.
+    expect(r.stderr).toContain(
+      'note: unused tools of web were kept: the usage store holds 0 of the 6 recorded calls to its tools that drop-unused needs (3 per tool) before it calls a tool unused',
+    );
   });
 
   it('a missing usage store is tolerated and reported', async () => {

@@ -72,8 +72,8 @@ describe('condense', () => {
         (await runCli(['--snapshot', snap('audit-findings'), '--json', 'condense', '--level', level], box)).stdout,
       ).after.tokens;
     expect(await after('compact')).toBe(747);
-    expect(await after('minimal')).toBe(294);
-    expect(await after('names')).toBeLessThan(294);
+    expect(await after('minimal')).toBe(290);
+    expect(await after('names')).toBeLessThan(290);
   });
 
   it('audit-failed: condenses the servers that answered and exits 3', async () => {

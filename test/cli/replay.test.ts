@@ -30,7 +30,7 @@ describe('replay (fixtures/sessions against fixtures/snapshots/replay-demo.json)
       unknownTools: ['github.create_issue'],
       unknownCalls: 1,
     });
-    expect(doc.cases).toBe(140);
+    expect(doc.cases).toBe(139); // the call cut off at the end of a Cline task is not a case
     expect(doc.engines.map((e: { engine: string }) => e.engine)).toEqual(['keyword', 'bm25', 'semantic', 'hybrid']);
     for (const e of doc.engines) {
       expect(Object.keys(e.recallAt)).toEqual(['1', '3', '5']);
@@ -117,12 +117,12 @@ describe('replay (fixtures/sessions against fixtures/snapshots/replay-demo.json)
     const cwd = tmp();
     const store = join(cwd, 'store.json');
     const first = JSON.parse((await replay(cwd, '--learn', '--store', store, '--ttl-days', '0')).stdout);
-    expect(first.learned).toMatchObject({ store, cases: 140, alreadyLearned: 0, expired: 0 });
+    expect(first.learned).toMatchObject({ store, cases: 139, alreadyLearned: 0, expired: 0 });
     const doc = JSON.parse(readFileSync(store, 'utf8'));
     expect(doc.tools['filesystem.read_text_file'].failure).toBe(1);
     expect(doc.tools['filesystem.read_text_file'].categories.file_operation).toBeGreaterThan(0);
     const second = JSON.parse((await replay(cwd, '--learn', '--store', store, '--ttl-days', '0')).stdout);
-    expect(second.learned).toMatchObject({ cases: 0, alreadyLearned: 140 });
+    expect(second.learned).toMatchObject({ cases: 0, alreadyLearned: 139 });
     expect(JSON.parse(readFileSync(store, 'utf8')).tools).toEqual(doc.tools);
   });
 
@@ -153,7 +153,7 @@ describe('replay (fixtures/sessions against fixtures/snapshots/replay-demo.json)
     const cwd = tmp();
     const r = await runCli(['--snapshot', SNAP, 'replay', fixture('sessions', 'intents')], { cwd, env: env(cwd) });
     expect(r.code).toBe(0);
-    expect(r.stdout).toMatch(/Replayed 12 case\(s\) from 2 session\(s\) in 1 file\(s\) against 37 tool\(s\)/);
+    expect(r.stdout).toContain('Replayed 12 cases from 2 sessions in 1 file against 37 tools.');
     expect(r.stdout).toMatch(/hybrid/);
     expect(r.stdout).toMatch(/Tokens: top 5 tools/);
   });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatDelta, formatShare, formatTokens, renderMarkdownTable } from '../../src/reporters/format.js';
+import { countOf, formatDelta, formatShare, formatTokens, renderMarkdownTable } from '../../src/reporters/format.js';
 
 describe('format', () => {
   it('groups thousands and rounds', () => {
@@ -18,7 +18,24 @@ describe('format', () => {
     expect(formatDelta(120, 3000)).toBe('+120 (+4.0%)');
     expect(formatDelta(-31, 807)).toBe('-31 (-3.8%)');
     expect(formatDelta(0, 807)).toBe('0 (0.0%)');
-    expect(formatDelta(1500, 0)).toBe('+1,500 (+100.0%)');
+    expect(formatDelta(1500, 0)).toBe('+1,500 (new)');
+    expect(formatDelta(0, 0)).toBe('0 (0.0%)');
+  });
+
+  it('never rounds a partial cut to 100% or a real change to 0%', () => {
+    expect(formatDelta(-932_363, 932_666)).toBe('-932,363 (-99.97%)');
+    expect(formatDelta(-932_666, 932_666)).toBe('-932,666 (-100.0%)');
+    expect(formatDelta(4, 10_000)).toBe('+4 (+0.04%)');
+    expect(formatDelta(1, 10_000_000)).toBe('+1 (+<0.001%)');
+  });
+
+  it('counts with a noun in the right number', () => {
+    expect([countOf(1, 'tool'), countOf(2781, 'tool'), countOf(0, 'server'), countOf(1, 'entry', 'entries')]).toEqual([
+      '1 tool',
+      '2,781 tools',
+      '0 servers',
+      '1 entry',
+    ]);
   });
 
   it('shows shares as percentages with one decimal', () => {

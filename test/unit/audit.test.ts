@@ -19,7 +19,7 @@ describe('buildAudit', () => {
       }
     }
     const t = r.totals.tokens;
-    expect([t.full, t.lossless, t.compact, t.minimal, t.meta]).toEqual([859, 792, 747, 294, 303]);
+    expect([t.full, t.lossless, t.compact, t.minimal, t.meta]).toEqual([859, 792, 747, 290, 303]);
     expect(r.servers[0]!.instructionsTokens).toBe(12);
     expect(r.servers[0]!.tools.map((x) => x.id)).toContain('notes.list notes');
   });

@@ -116,7 +116,7 @@ describe('planBudget', () => {
     const usage: UsageStats = {
       tools: {
         'beta.b1': { success: 9, failure: 0, lastUsed: 1, categories: {} },
-        'alpha.a1': { success: 2, failure: 1, lastUsed: 1, categories: {} },
+        'alpha.a1': { success: 5, failure: 1, lastUsed: 1, categories: {} },
       },
     };
     const p = planBudget({ servers, limit: 100, usage }, deps);
@@ -128,11 +128,15 @@ describe('planBudget', () => {
       ['condense-compact', 'alpha'],
       ['condense-compact', 'beta'],
     ]);
-    expect(p.steps.slice(4).map((s) => [s.action, s.target, s.tokensSaved, s.tools])).toEqual([
-      ['drop-unused', 'gamma', 70, ['g1', 'g2']],
-      ['drop-unused', 'alpha', 35, ['a2']],
+    // gamma: no call to judge its tools by (6 needed), so it is deferred rather than stripped; alpha's 6 calls suffice.
+    expect(p.steps.slice(4).map((s) => [s.action, s.target, s.tokensSaved, s.tools, s.calls])).toEqual([
+      ['drop-unused', 'alpha', 35, ['a2'], 6],
+      ['defer', 'gamma', -15, undefined, undefined],
+      ['defer', 'alpha', 35, undefined, undefined],
+      ['defer', 'beta', 35, undefined, undefined],
     ]);
-    expect(p.final).toBe(70);
+    expect(p.thinEvidence).toEqual([{ server: 'gamma', calls: 0, needed: 6 }]);
+    expect(p.final).toBe(85);
     expect(830 - sumSaved(p.steps)).toBe(p.final);
     expect(p.fits).toBe(true);
   });
@@ -148,8 +152,8 @@ describe('planBudget', () => {
     expect(p.fits).toBe(true);
   });
 
-  it('intent mode keeps the named tools and makes every other tool names-only', () => {
-    const p = planBudget({ servers, limit: 10_000, keepFull: ['beta.b1'] }, deps);
+  it('intent mode keeps the named tools and makes other tools names-only, server by server, until it fits', () => {
+    const p = planBudget({ servers, limit: 300, keepFull: ['beta.b1'] }, deps);
     expect(p.steps.map((s) => [s.action, s.target, s.tokensSaved])).toEqual([
       ['condense-lossless', '*', 170],
       ['names-only', 'alpha', 184],
@@ -160,5 +164,13 @@ describe('planBudget', () => {
     expect(beta?.tools[0]?.description).toHaveLength(300);
     expect(p.servers.find((s) => s.name === 'alpha')?.tools).toEqual([{ name: 'a1' }, { name: 'a2' }]);
     expect(830 - sumSaved(p.steps)).toBe(p.final);
+    // Once it fits, no further tool loses its schema.
+    const q = planBudget({ servers, limit: 500, keepFull: ['beta.b1'] }, deps);
+    expect(q.steps.map((s) => [s.action, s.target])).toEqual([
+      ['condense-lossless', '*'],
+      ['names-only', 'alpha'],
+    ]);
+    expect(q.fits).toBe(true);
+    expect(planBudget({ servers, limit: 10_000, keepFull: ['beta.b1'] }, deps).steps).toEqual([]);
   });
 });

@@ -108,6 +108,24 @@ describe('compact', () => {
     expect(shortenProse('word '.repeat(100), 30)).toBe('word word word word word…');
   });
 
+  it('keeps a deprecation or "use X instead" notice that is not in the first sentence', () => {
+    const d = 'Search issues with many filters. Supports paging.\n\nDEPRECATED: use search_issues_v2 instead.';
+    expect(shortenProse(d, 200)).toBe('Search issues with many filters. DEPRECATED: use search_issues_v2 instead.');
+    expect(shortenProse('Lists files. Prefer `list_dir` — use list_dir instead. Globs.', 200)).toBe(
+      'Lists files. Prefer `list_dir` — use list_dir instead.',
+    );
+    expect(shortenProse('This tool is no longer supported. It reads files.', 200)).toBe(
+      'This tool is no longer supported.',
+    );
+    expect(shortenProse('Lists files. Supports globbing; use it instead of find.', 200)).toBe(
+      'Lists files. Supports globbing; use it instead of find.',
+    );
+    expect(shortenProse('Lists files. Supports globbing.', 200)).toBe('Lists files.');
+    const tool = { name: 'old', description: d, inputSchema: { type: 'object' } };
+    expect(condenseTool(tool, 'compact').description).toContain('DEPRECATED: use search_issues_v2 instead.');
+    expect(condenseTool(tool, 'minimal').description).toContain('DEPRECATED: use search_issues_v2 instead.');
+  });
+
   it('repeatsName: "The path" repeats `path`; "Path to read" does not', () => {
     expect(repeatsName('The path', 'path')).toBe(true);
     expect(repeatsName('Num results', 'num_results')).toBe(true);
@@ -130,6 +148,17 @@ describe('minimal, names, meta', () => {
         '(query: string, limit?: integer, sort?: "newest"|"oldest"|"relevance", tags?: string[]|null, archived?: boolean|null) Search the user\'s notes by keyword.',
       inputSchema: { type: 'object' },
     });
+  });
+
+  it('minimal adds nothing the tool did not have: no "()" without arguments, no schema where none was sent', () => {
+    expect(
+      condenseTool({ name: 'ping', description: 'Ping.', inputSchema: { type: 'object', properties: {} } }, 'minimal'),
+    ).toEqual({ name: 'ping', description: 'Ping.', inputSchema: { type: 'object' } });
+    expect(condenseTool({ name: 'ping', description: 'Ping.' }, 'minimal')).toEqual({
+      name: 'ping',
+      description: 'Ping.',
+    });
+    expect(condenseTool({ name: 'ping' }, 'minimal')).toEqual({ name: 'ping' });
   });
 
   it('names: the name only', () => {

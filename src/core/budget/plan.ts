@@ -58,6 +58,22 @@ export interface PlanStep {
   tools?: string[];
   /** Tokens the four meta-tools add, on the first defer step only (already netted out of tokensSaved). */
   metaTokens?: number;
+  /** drop-unused: the recorded calls to the server that the step rests on. */
+  calls?: number;
+}
+
+/**
+ * drop-unused needs at least this many recorded calls per tool of a server. With 3k calls, a tool that had an even
+ * share (1/k) of them would have been seen with about 95 % probability ((1 − 1/k)^3k < e^−3): fewer calls are too
+ * little evidence that an unseen tool is unused.
+ */
+export const DROP_UNUSED_CALLS_PER_TOOL = 3;
+
+/** A server whose unused tools were kept because the usage store holds too few calls to judge them. */
+export interface ThinEvidence {
+  server: string;
+  calls: number;
+  needed: number;
 }
 
 export interface PlannedServer {
@@ -75,6 +91,8 @@ export interface BudgetPlan {
   fits: boolean;
   /** How least-used was decided: from the usage store, or by size (largest first) without one. */
   orderedBy: 'usage' | 'size';
+  /** Servers drop-unused would have touched but for too few recorded calls. */
+  thinEvidence: ThinEvidence[];
   deferred: string[];
   servers: PlannedServer[];
   /** The meta-tools, when any server is deferred. */
@@ -170,10 +188,13 @@ export function planBudget(req: PlanRequest, deps: PlanDeps): BudgetPlan {
     record(step, () => (s.deferred = true), true);
   };
 
-  if (req.keepFull) {
+  const thinEvidence: ThinEvidence[] = [];
+  if (req.keepFull && !fits()) {
+    // Intent mode shrinks only as far as needed: once the context fits, no further tool loses its schema.
     const keep = new Set(req.keepFull);
     record({ action: 'condense-lossless', target: '*' }, () => states.forEach((s) => s.levels.fill('lossless')));
-    for (const s of states) {
+    for (const s of [...states].sort(leastUsedFirst)) {
+      if (fits()) break;
       const names: string[] = [];
       record({ action: 'names-only', target: s.name, tools: names }, () =>
         s.tools.forEach((t, i) => {
@@ -206,8 +227,14 @@ export function planBudget(req: PlanRequest, deps: PlanDeps): BudgetPlan {
     if (usage) {
       for (const s of deferOrder()) {
         if (fits()) break;
+        const needed = DROP_UNUSED_CALLS_PER_TOOL * s.tools.length;
+        if (s.uses < needed) {
+          if (s.tools.some((t) => toolUses(s.name, t.name) === 0))
+            thinEvidence.push({ server: s.name, calls: s.uses, needed });
+          continue;
+        }
         const names: string[] = [];
-        record({ action: 'drop-unused', target: s.name, tools: names }, () =>
+        record({ action: 'drop-unused', target: s.name, tools: names, calls: s.uses }, () =>
           s.tools.forEach((t, i) => {
             if (toolUses(s.name, t.name) === 0 && !s.dropped[i]) {
               s.dropped[i] = true;
@@ -238,6 +265,7 @@ export function planBudget(req: PlanRequest, deps: PlanDeps): BudgetPlan {
     final: current,
     fits: fits(),
     orderedBy: usage ? 'usage' : 'size',
+    thinEvidence,
     deferred,
     servers,
     metaTools: deferred.length > 0 ? [...deps.metaTools] : [],

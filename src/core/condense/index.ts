@@ -65,9 +65,15 @@ export function condenseTool(tool: ToolSnapshot, level: CondenseLevel): ToolSnap
     case 'compact':
       return compactFromLossless(tool, condenseTool(tool, 'lossless'));
     case 'minimal': {
+      // Nothing is added that the tool did not have (no "()" for no arguments, no schema where it sent none),
+      // so minimal never costs more than compact.
       const summary = typeof tool.description === 'string' ? shortenProse(tool.description, MINIMAL_SUMMARY_MAX) : '';
-      const args = `(${argumentSignature(tool.inputSchema)})`;
-      return { name: tool.name, description: summary ? `${args} ${summary}` : args, inputSchema: OBJECT };
+      const signature = argumentSignature(tool.inputSchema);
+      const description = [signature ? `(${signature})` : '', summary].filter((x) => x !== '').join(' ');
+      const out: ToolSnapshot = { name: tool.name };
+      if (description !== '') out.description = description;
+      if (tool.inputSchema !== undefined) out.inputSchema = OBJECT;
+      return out;
     }
     case 'names':
     case 'meta':

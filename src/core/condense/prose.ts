@@ -50,8 +50,28 @@ export function boundLength(text: string, max: number): string {
   return `${(space > max * 0.6 ? cut.slice(0, space) : cut).replace(/[\s,;:.-]+$/, '')}…`;
 }
 
+/**
+ * A sentence that changes which tool a model should pick: a deprecation ("DEPRECATED", "no longer supported") or a
+ * redirect ("use X instead"). Shortening keeps it even when it is not the first sentence.
+ */
+const NOTICE =
+  /\bdeprecat|\bobsolete\b|\bno longer (supported|maintained|available)\b|\buse\s+[^.!?\n]{1,60}?\s+instead\b/i;
+const NOTICE_MAX = 160;
+
+/** The sentence of `text` that holds the first notice: from the end of the sentence before it. */
+function noticeSentence(text: string): string | undefined {
+  const m = NOTICE.exec(text);
+  if (!m) return undefined;
+  const start = text.slice(0, m.index).search(/[^.!?。！？\n]*$/);
+  return firstSentence(text.slice(start));
+}
+
 export function shortenProse(text: string, max: number): string {
-  return boundLength(firstSentence(text), max);
+  const short = boundLength(firstSentence(text), max);
+  if (NOTICE.test(short)) return short;
+  const notice = noticeSentence(text);
+  if (notice === undefined || notice === firstSentence(text)) return short;
+  return `${short} ${boundLength(notice, NOTICE_MAX)}`;
 }
 
 const FILLER = new Set([

@@ -36,6 +36,31 @@ const GENERATED_TEXT =
 /** Context Claude Code appends to what the user typed (open files, hook output): not part of the intent. */
 const SYSTEM_REMINDER = /<system-reminder>[\s\S]*?(<\/system-reminder>|$)/g;
 
+/**
+ * Content block types of the Anthropic Messages API that Claude Code writes into transcripts. Anything else is
+ * reported (with its line), so a format change shows instead of silently dropping calls.
+ */
+const KNOWN_BLOCK_TYPES = new Set([
+  'text',
+  'tool_use',
+  'tool_result',
+  'thinking',
+  'redacted_thinking',
+  'image',
+  'document',
+  'server_tool_use',
+  'web_search_tool_result',
+  'web_fetch_tool_result',
+  'code_execution_tool_result',
+  'bash_code_execution_tool_result',
+  'text_editor_code_execution_tool_result',
+  'mcp_tool_use',
+  'mcp_tool_result',
+  'container_upload',
+  'search_result',
+  'tool_reference',
+]);
+
 interface Pending {
   call: RecordedCall;
   time?: number;
@@ -77,6 +102,10 @@ export function readClaudeCodeTranscript(text: string, file: string): ReadResult
     const sessionId = typeof event.sessionId === 'string' && event.sessionId !== '' ? event.sessionId : fallbackId;
     const blocks: unknown[] =
       typeof message.content === 'string' ? [{ type: 'text', text: message.content }] : message.content;
+    for (const block of blocks) {
+      if (isRecord(block) && typeof block.type === 'string' && !KNOWN_BLOCK_TYPES.has(block.type))
+        problem(`content block of unknown type "${block.type.slice(0, 40)}" (skipped)`);
+    }
 
     if (event.type === 'user') {
       const texts: string[] = [];

@@ -10,6 +10,9 @@ import {
 } from '../model.js';
 import { parseAssistantText } from './xml-tools.js';
 
+/** Server and tool names never hold whitespace or markup; text that does is prose caught between tags. */
+const NAME = /^[^\s<>]{1,200}$/;
+
 export interface ClineReadOptions {
   /** Session id; defaults to the task folder name or the file name. */
   sessionId?: string;
@@ -95,10 +98,18 @@ export function readClineHistory(text: string, file: string, opts: ClineReadOpti
     if (message.role === 'assistant') {
       for (const t of textsOf(message.content)) {
         for (const c of parseAssistantText(t).calls) {
+          // A block without its closing tag was cut off (e.g. "[Response interrupted by a tool use result …]"):
+          // whatever follows the open tags is prose, not a name, so it is never a call.
+          if (c.partial) {
+            problem('<use_mcp_tool> block cut off before </use_mcp_tool> (not counted as a call)');
+            continue;
+          }
           if (!c.server || !c.tool) {
-            problem(
-              `<use_mcp_tool> block without ${c.server ? 'tool_name' : 'server_name'}${c.partial ? ' (cut off)' : ''}`,
-            );
+            problem(`<use_mcp_tool> block without ${c.server ? 'tool_name' : 'server_name'}`);
+            continue;
+          }
+          if (!NAME.test(c.server) || !NAME.test(c.tool)) {
+            problem('<use_mcp_tool> block whose server_name or tool_name is not a name (not counted as a call)');
             continue;
           }
           // Bad arguments JSON is reported, but the call still shows which tool was wanted.
