@@ -21,7 +21,7 @@ interface BudgetDoc {
   final: number;
   planFits: boolean;
   servers: { name: string; tokens: number; share: number }[];
-  plan: { action: string; target: string; tokensSaved: number; after: number; tools?: string[] }[];
+  plan: { action: string; target: string; tokensSaved: number; after: number; tools?: string[]; calls?: number }[];
   intent?: { kept: string[] };
 }
 const budget = async (argv: string[]): Promise<{ code: number; doc: BudgetDoc; stderr: string }> => {
