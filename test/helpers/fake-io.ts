@@ -17,6 +17,9 @@ const DEFAULT_ENV = {
   HOME: SCRATCH,
   MCP_SMART_CACHE_DIR: join(SCRATCH, 'cache'),
   MCP_SMART_DATA_DIR: join(SCRATCH, 'data'),
+  // Gemini CLI's own overrides for its machine-wide files, so no test reads /etc/gemini-cli.
+  GEMINI_CLI_SYSTEM_SETTINGS_PATH: join(SCRATCH, 'gemini-system', 'settings.json'),
+  GEMINI_CLI_SYSTEM_DEFAULTS_PATH: join(SCRATCH, 'gemini-system', 'system-defaults.json'),
 };
 
 export function fakeIo(overrides: Partial<Io> = {}): FakeIo {
