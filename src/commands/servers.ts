@@ -115,6 +115,10 @@ export function redactDefinition(
   if (d.autoTransport) out.autoTransport = true;
   if (d.nameFromServer) out.nameFromServer = true;
   if (d.shadowed) out.shadowed = d.shadowed;
+  if (d.client) out.client = d.client;
+  if (d.layer) out.layer = d.layer;
+  if (d.notLoaded) out.notLoaded = d.notLoaded;
+  if (d.toolFilter) out.toolFilter = d.toolFilter;
   return out;
 }
 

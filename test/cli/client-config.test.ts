@@ -51,6 +51,21 @@ describe('--client', () => {
   });
 });
 
+describe('servers --debug shows which file won and why a server is not loaded (claude-code-approval)', () => {
+  it('prints client, layer and notLoaded for each definition, and warns on stderr', async () => {
+    const r = await runCli(['--client', 'claude-code', 'servers', '--debug'], {
+      env,
+      cwd: CONFIGS('claude-code-approval'),
+    });
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain('"client": "claude-code"');
+    expect(r.stderr).toContain('"layer": "project"');
+    expect(r.stderr).toContain('"notLoaded": "rejected in Claude Code (');
+    expect(r.stderr).toContain('warning: server "unanswered"');
+    expect(r.stdout).toMatch(/│ rejected\s+│ stdio\s+│ \.mcp\.json\s+│ no \(disabled\)/);
+  });
+});
+
 describe('codex-tool-filter: tools hidden by the client', () => {
   it('audit counts the three sent tools and lists the two hidden ones apart', async () => {
     const full = await runCli(['--no-cache', '--stdio', TINY, '--name', 'notes', '--json', 'audit'], FILTERED);

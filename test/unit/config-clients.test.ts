@@ -24,7 +24,7 @@ afterAll(() => {
 });
 
 describe('claude-code-scopes', () => {
-  it('local (~/.claude.json projects[<cwd>]) beats project (.mcp.json) beats user', async () => {
+  it('local (~/.claude.json projects[<cwd>]) beats project (.mcp.json) beats user; disabledMcpServers switches off', async () => {
     const cwd = CONFIGS('claude-code-scopes');
     const home = tempHome();
     const text = readFileSync(join(cwd, 'home', '.claude.json'), 'utf8').replace('"<cwd>"', JSON.stringify(cwd));
@@ -36,12 +36,21 @@ describe('claude-code-scopes', () => {
     expect(s.both?.shadowed).toEqual([join(cwd, '.mcp.json'), join(home, '.claude.json')]);
     expect(s['project-only']?.layer).toBe('project');
     expect(s['user-only']?.layer).toBe('user');
-    expect(r.servers.map((d) => d.name)).toEqual(['both', 'project-only', 'user-only']);
+    expect(r.servers.map((d) => [d.name, d.enabled])).toEqual([
+      ['both', true],
+      ['project-only', true],
+      ['user-only', true],
+      ['switched-off', false],
+    ]);
+    expect(s['switched-off']?.notLoaded).toBe(
+      `switched off in Claude Code (${join(home, '.claude.json')}#projects[${JSON.stringify(cwd)}] disabledMcpServers), so Claude Code does not load it.`,
+    );
     const claude = r.clients.find((c) => c.client === 'claude-code');
     expect(claude?.servers.map((d) => [d.name, d.layer])).toEqual([
       ['both', 'local'],
       ['project-only', 'project'],
       ['user-only', 'user'],
+      ['switched-off', 'user'],
     ]);
   });
 });
@@ -184,9 +193,16 @@ describe('gemini-layers', () => {
     ]);
   });
 
-  it('expands $VAR and ${VAR}, keeps an unset one as written', async () => {
+  it('expands $VAR, ${VAR} and ${VAR:-default}, keeps an unset one as written', async () => {
     const r = await load();
-    expect(byName(r.servers).shared?.args).toEqual(['project-shared.js', 'g', 'g', '$GEM_UNSET', '${GEM_UNSET}']);
+    expect(byName(r.servers).shared?.args).toEqual([
+      'project-shared.js',
+      'g',
+      'g',
+      '$GEM_UNSET',
+      '${GEM_UNSET}',
+      'dflt',
+    ]);
     expect(r.warnings).toContain(
       `server "shared" (${join(cwd, '.gemini', 'settings.json')}): $GEM_UNSET is not set; Gemini CLI keeps it as written.`,
     );

@@ -73,8 +73,12 @@ export const CLIENTS: Record<ClientId, ClientInfo> = {
   // serverUrl, url and headers.
   windsurf: { id: 'windsurf', label: 'Windsurf', vars: { ...NONE, envPrefix: true, unset: 'empty' } },
   // google-gemini/gemini-cli docs/tools/mcp-server.md ("$VAR_NAME or ${VAR_NAME}") and
-  // packages/cli/src/utils/envVarResolver.ts: an unset variable is left as written.
-  gemini: { id: 'gemini', label: 'Gemini CLI', vars: { ...NONE, braces: true, dollar: true, unset: 'literal' } },
+  // packages/cli/src/utils/envVarResolver.ts: $VAR, ${VAR}, ${VAR:-default}; an unset variable is left as written.
+  gemini: {
+    id: 'gemini',
+    label: 'Gemini CLI',
+    vars: { ...NONE, braces: true, defaults: true, dollar: true, unset: 'literal' },
+  },
   // https://developers.openai.com/codex/mcp and openai/codex docs/config.md: values are literal; variables
   // are named instead (env_vars, bearer_token_env_var, env_http_headers).
   codex: { id: 'codex', label: 'Codex', vars: NONE },

@@ -214,11 +214,29 @@ class Loader {
     }
   }
 
-  /** Claude Code loads a .mcp.json server only once it is approved (or all project servers are). */
+  /**
+   * Claude Code loads a .mcp.json server only once it is approved (or all project servers are); any of its servers
+   * switched off in /mcp is listed in ~/.claude.json projects[<cwd>].disabledMcpServers (anthropics/claude-code
+   * issue #44845 quotes isMcpServerDisabled in src/services/mcp/config.ts).
+   */
   applyClaudeApproval(settings: { file: string; doc: unknown }[]): void {
     const approval = readClaudeApproval([...settings, ...this.claudeProjectDocs]);
+    const switchedOff = new Map<string, string>();
+    for (const { file, doc } of this.claudeProjectDocs) {
+      for (const name of isPlainObject(doc) ? (stringList(doc.disabledMcpServers) ?? []) : []) {
+        if (!switchedOff.has(name)) switchedOff.set(name, file);
+      }
+    }
     for (const d of this.defs) {
-      if (d.client !== 'claude-code' || d.layer !== 'project' || !d.enabled) continue;
+      if (d.client !== 'claude-code' || !d.enabled) continue;
+      const off = switchedOff.get(d.name);
+      if (off !== undefined) {
+        d.enabled = false;
+        d.notLoaded = `switched off in Claude Code (${off} disabledMcpServers), so Claude Code does not load it.`;
+        this.warnings.push(`server "${d.name}" (${d.source}): ${d.notLoaded}`);
+        continue;
+      }
+      if (d.layer !== 'project') continue;
       const verdict = approvalVerdict(approval, d.name);
       if (verdict.loaded) continue;
       d.enabled = false;
@@ -281,7 +299,7 @@ export async function loadServerDefinitions(req: DefinitionRequest): Promise<Def
       if (text !== undefined) loader.collect(location, text, { serversWanted: true });
     });
   }
-  if (loader.defs.some((d) => d.client === 'claude-code' && d.layer === 'project')) {
+  if (loader.defs.some((d) => d.client === 'claude-code')) {
     const files = claudeApprovalFiles(req.cwd, req.home);
     const texts = await readAll(files);
     loader.applyClaudeApproval(files.map((file, i) => ({ file, doc: parseQuietly(file, texts[i]) })));

@@ -62,13 +62,13 @@ export function claudeCodeUserFile(home: string): string {
 }
 
 /**
- * Gemini CLI's machine-wide files (google-gemini/gemini-cli docs/get-started/configuration.md "Settings files"):
- * system settings override user and project; system defaults sit below them. Both paths can be overridden.
+ * Gemini CLI's machine-wide files (gemini-cli docs/get-started/configuration.md "Settings files" and
+ * packages/cli/src/config/settings.ts getSystemSettingsPath / getSystemDefaultsPath): system settings override
+ * user and project; system defaults sit below them. Both paths can be moved by environment variables.
  */
 export function geminiSystemFiles(req: Omit<LocateRequest, 'cwd'>): { settings: string; defaults: string } {
   let dir: string;
-  if (req.platform === 'win32')
-    dir = join(req.systemRoot ?? nonEmpty(req.env.ProgramData) ?? 'C:\\ProgramData', 'gemini-cli');
+  if (req.platform === 'win32') dir = join(req.systemRoot ?? 'C:\\ProgramData', 'gemini-cli');
   else if (req.platform === 'darwin') dir = join(req.systemRoot ?? '/', 'Library', 'Application Support', 'GeminiCli');
   else dir = join(req.systemRoot ?? '/', 'etc', 'gemini-cli');
   return {
