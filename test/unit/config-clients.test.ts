@@ -362,3 +362,23 @@ describe('--client selects one client (project-all + home-linux)', () => {
     ]);
   });
 });
+
+describe('codex-untrusted', () => {
+  it("a project marked untrusted in the user's config.toml does not have its .codex/config.toml read", async () => {
+    const cwd = CONFIGS('codex-untrusted');
+    const codexHome = tempHome();
+    const text = readFileSync(join(cwd, 'home', '.codex', 'config.toml'), 'utf8').replace(
+      '"<cwd>"',
+      JSON.stringify(cwd),
+    );
+    writeFileSync(join(codexHome, 'config.toml'), text);
+    const r = await loadServerDefinitions(request({ cwd, env: { CODEX_HOME: codexHome }, client: 'codex' }));
+    expect(r.servers.map((d) => [d.name, d.enabled])).toEqual([
+      ['from-project', false],
+      ['from-user', true],
+    ]);
+    expect(r.servers[0]?.notLoaded).toBe(
+      `this project is marked untrusted in ${join(codexHome, 'config.toml')}, so Codex does not read its .codex/config.toml.`,
+    );
+  });
+});

@@ -103,8 +103,8 @@ export function findServerGroups(
   return recognised ? { groups, ignored } : undefined;
 }
 
-/** The `projects[<cwd>]` object of a Claude Code user file, if any (it also holds the approval state). */
-export function claudeProjectEntry(
+/** The `projects[<cwd>]` object of a user file, if any (Claude Code: local servers and approval state; Codex: trust). */
+export function projectEntryFor(
   doc: unknown,
   cwd: string,
   platform: NodeJS.Platform,

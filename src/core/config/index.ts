@@ -11,7 +11,7 @@ import { demoServerDefinitions } from './demo.js';
 import { parseEnvFile } from './env-file.js';
 import type { ExpandContext } from './expand.js';
 import { expandServer } from './expand-server.js';
-import { claudeProjectEntry, detectClient, findServerGroups } from './formats.js';
+import { projectEntryFor, detectClient, findServerGroups } from './formats.js';
 import { formatKeyPath, isPlainObject } from './key-path.js';
 import {
   claudeApprovalFiles,
@@ -119,6 +119,7 @@ class Loader {
   readonly geminiLists: GeminiServerLists[] = [];
   readonly claudeProjectDocs: { file: string; doc: unknown }[] = [];
   smart?: { config: SmartConfig; file: string };
+  private codexTrust?: { level: string; file: string };
   private readonly ctx: ExpandContext;
 
   constructor(private readonly req: DefinitionRequest) {
@@ -154,8 +155,9 @@ class Loader {
       );
     }
     if (client === 'gemini' && isPlainObject(doc)) this.noteGeminiLists(doc, file, source.layer ?? 'project');
+    if (client === 'codex' && source.layer === 'user') this.noteCodexTrust(doc, file);
     if (client === 'claude-code' && basename(file) === basename(claudeCodeUserFile(this.req.home))) {
-      const entry = claudeProjectEntry(doc, this.req.cwd, this.req.platform);
+      const entry = projectEntryFor(doc, this.req.cwd, this.req.platform);
       if (entry) this.claudeProjectDocs.push({ file: `${file}#projects[${JSON.stringify(this.req.cwd)}]`, doc: entry });
     }
     for (const group of found.groups) {
@@ -190,6 +192,25 @@ class Loader {
     const excluded = stringList(mcp.excluded) ?? stringList(doc.excludeMCPServers);
     if (allowed || excluded)
       this.geminiLists.push({ layer, file, ...(allowed ? { allowed } : {}), ...(excluded ? { excluded } : {}) });
+  }
+
+  /**
+   * Codex reads a project's .codex/config.toml only in a trusted project (https://developers.openai.com/codex/config-basic);
+   * the user file records the answer as [projects."<path>"] trust_level.
+   */
+  private noteCodexTrust(doc: unknown, file: string): void {
+    const entry = projectEntryFor(doc, this.req.cwd, this.req.platform);
+    if (entry && typeof entry.trust_level === 'string') this.codexTrust = { level: entry.trust_level, file };
+  }
+
+  applyCodexTrust(): void {
+    if (this.codexTrust?.level !== 'untrusted') return;
+    for (const d of this.defs) {
+      if (d.client !== 'codex' || d.layer !== 'project' || !d.enabled) continue;
+      d.enabled = false;
+      d.notLoaded = `this project is marked untrusted in ${this.codexTrust.file}, so Codex does not read its .codex/config.toml.`;
+      this.warnings.push(`server "${d.name}" (${d.source}): ${d.notLoaded}`);
+    }
   }
 
   /** Gemini CLI drops servers outside `mcp.allowed` and inside `mcp.excluded` (docs/get-started/configuration.md "mcp"). */
@@ -305,6 +326,7 @@ export async function loadServerDefinitions(req: DefinitionRequest): Promise<Def
     loader.applyClaudeApproval(files.map((file, i) => ({ file, doc: parseQuietly(file, texts[i]) })));
   }
   loader.applyGeminiLists();
+  loader.applyCodexTrust();
   await loader.loadEnvFiles();
   // Budgets, thresholds and weights belong to the project: read them even when servers come from elsewhere.
   if (!searchDefaults && !loader.smart) {
