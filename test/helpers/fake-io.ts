@@ -25,6 +25,17 @@ const DEFAULT_ENV = {
 export function fakeIo(overrides: Partial<Io> = {}): FakeIo {
   const out: string[] = [];
   const err: string[] = [];
+  // A test that brings its own env still never reads Gemini's machine-wide files under /etc.
+  if (overrides.env) {
+    overrides = {
+      ...overrides,
+      env: {
+        GEMINI_CLI_SYSTEM_SETTINGS_PATH: DEFAULT_ENV.GEMINI_CLI_SYSTEM_SETTINGS_PATH,
+        GEMINI_CLI_SYSTEM_DEFAULTS_PATH: DEFAULT_ENV.GEMINI_CLI_SYSTEM_DEFAULTS_PATH,
+        ...overrides.env,
+      },
+    };
+  }
   return {
     out,
     err,
