@@ -15,6 +15,8 @@ export interface ServersEntry {
   scope: SourceScope;
   autoTransport?: boolean;
   shadowed?: string[];
+  /** Why the client would not load it (not approved, refused variable, excluded, …). */
+  notLoaded?: string;
 }
 
 export interface ServersResult {
@@ -37,6 +39,7 @@ function entryOf(d: ServerDefinition): ServersEntry {
   };
   if (d.autoTransport) e.autoTransport = true;
   if (d.shadowed && d.shadowed.length > 0) e.shadowed = [...d.shadowed];
+  if (d.notLoaded) e.notLoaded = d.notLoaded;
   return e;
 }
 
@@ -58,7 +61,8 @@ function transportLabel(e: ServersEntry): string {
 }
 
 function tableSpec(result: ServersResult, show: (s: string) => string): TableSpec {
-  const notesOf = (e: ServersEntry): string => (e.shadowed ? `shadows ${e.shadowed.map(show).join(', ')}` : '');
+  const notesOf = (e: ServersEntry): string =>
+    [e.shadowed ? `shadows ${e.shadowed.map(show).join(', ')}` : '', e.notLoaded ?? ''].filter((x) => x).join('; ');
   const withNotes = result.servers.some((e) => notesOf(e) !== '');
   return {
     head: ['name', 'transport', 'source', 'enabled', ...(withNotes ? ['notes'] : [])],

@@ -62,7 +62,20 @@ describe('servers --debug shows which file won and why a server is not loaded (c
     expect(r.stderr).toContain('"layer": "project"');
     expect(r.stderr).toContain('"notLoaded": "rejected in Claude Code (');
     expect(r.stderr).toContain('warning: server "unanswered"');
-    expect(r.stdout).toMatch(/│ rejected\s+│ stdio\s+│ \.mcp\.json\s+│ no \(disabled\)/);
+    expect(r.stdout).toMatch(/│ rejected\s+│ stdio\s+│ \.mcp\.json\s+│ no \(disabled\)\s+│ rejected in Claude Code/);
+  });
+
+  it('--json carries the reason as notLoaded', async () => {
+    const r = await runCli(['--client', 'claude-code', 'servers', '--json'], {
+      env,
+      cwd: CONFIGS('claude-code-approval'),
+    });
+    const doc = JSON.parse(r.stdout) as { servers: { name: string; enabled: boolean; notLoaded?: string }[] };
+    expect(doc.servers.map((s) => [s.name, s.enabled, s.notLoaded?.split(' (')[0]])).toEqual([
+      ['approved', true, undefined],
+      ['rejected', false, 'rejected in Claude Code'],
+      ['unanswered', false, 'not approved in Claude Code'],
+    ]);
   });
 });
 
