@@ -64,7 +64,13 @@ describe('mcp-smart servers', () => {
       join(HOME, '.claude.json'),
       join(HOME, '.cursor', 'mcp.json'),
     ]);
-    expect(doc.searched).toHaveLength(20);
+    // 20 server locations, then Claude Code's three approval settings files (read because .mcp.json has servers).
+    expect(doc.searched).toHaveLength(23);
+    expect(doc.searched.slice(20).map((x) => x.file)).toEqual([
+      join(PROJECT, '.claude', 'settings.local.json'),
+      join(PROJECT, '.claude', 'settings.json'),
+      join(HOME, '.claude', 'settings.json'),
+    ]);
   });
 
   it('--format markdown gives a table and shadowing notes', async () => {

@@ -323,6 +323,7 @@ export async function loadServerDefinitions(req: DefinitionRequest): Promise<Def
   if (loader.defs.some((d) => d.client === 'claude-code')) {
     const files = claudeApprovalFiles(req.cwd, req.home);
     const texts = await readAll(files);
+    files.forEach((file, i) => searched.push({ file, found: texts[i] !== undefined }));
     loader.applyClaudeApproval(files.map((file, i) => ({ file, doc: parseQuietly(file, texts[i]) })));
   }
   loader.applyGeminiLists();
