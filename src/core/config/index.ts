@@ -5,7 +5,15 @@ import type { AdhocServer, ClientId, ConfigLayer, ServerDefinition, SmartConfig,
 import { readTextFile } from '../../read-file.js';
 import { DEFAULT_WEIGHTS } from '../discover/weights.js';
 import { adhocDefinitions } from './adhoc.js';
-import { approvalVerdict, readClaudeApproval } from './approval.js';
+import {
+  applyClaudeApproval,
+  applyCodexTrust,
+  applyGeminiLists,
+  codexTrustOf,
+  geminiServerLists,
+  type CodexTrust,
+  type GeminiServerLists,
+} from './client-rules.js';
 import { clientLabel } from './clients.js';
 import { demoServerDefinitions } from './demo.js';
 import { parseEnvFile } from './env-file.js';
@@ -16,7 +24,6 @@ import { formatKeyPath, isPlainObject } from './key-path.js';
 import {
   claudeApprovalFiles,
   claudeCodeUserFile,
-  LAYER_RANK,
   projectLocations,
   SMART_CONFIG_NAME,
   userLocations,
@@ -99,18 +106,6 @@ function firstIssue(file: string, issues: { key: string; reason: string }[]): Sm
 
 const varsKey = (d: ServerDefinition): string => `${d.source}\u0000${d.name}`;
 
-/** Gemini's server allow / deny lists (settings `mcp.allowed` / `mcp.excluded`, v1 `allowMCPServers` / `excludeMCPServers`). */
-interface GeminiServerLists {
-  layer: ConfigLayer;
-  file: string;
-  allowed?: string[];
-  excluded?: string[];
-}
-
-function stringList(v: unknown): string[] | undefined {
-  return Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : undefined;
-}
-
 class Loader {
   readonly warnings: string[] = [];
   readonly referencedVars: Record<string, string[]> = {};
@@ -119,7 +114,7 @@ class Loader {
   readonly geminiLists: GeminiServerLists[] = [];
   readonly claudeProjectDocs: { file: string; doc: unknown }[] = [];
   smart?: { config: SmartConfig; file: string };
-  private codexTrust?: { level: string; file: string };
+  codexTrust?: CodexTrust;
   private readonly ctx: ExpandContext;
 
   constructor(private readonly req: DefinitionRequest) {
@@ -154,8 +149,12 @@ class Loader {
         `${file}: ${key}: ${label} does not read this map (${client === 'cline' ? 'Cline requires "mcpServers"' : `${label} reads ${client === 'vscode' ? '"servers"' : client === 'codex' ? '[mcp_servers.<name>]' : '"mcpServers"'}`}), so ${label} loads none of its servers.`,
       );
     }
-    if (client === 'gemini' && isPlainObject(doc)) this.noteGeminiLists(doc, file, source.layer ?? 'project');
-    if (client === 'codex' && source.layer === 'user') this.noteCodexTrust(doc, file);
+    if (client === 'gemini') {
+      const lists = geminiServerLists(doc, file, source.layer ?? 'project');
+      if (lists) this.geminiLists.push(lists);
+    }
+    if (client === 'codex' && source.layer === 'user')
+      this.codexTrust ??= codexTrustOf(doc, file, this.req.cwd, this.req.platform);
     if (client === 'claude-code' && basename(file) === basename(claudeCodeUserFile(this.req.home))) {
       const entry = projectEntryFor(doc, this.req.cwd, this.req.platform);
       if (entry) this.claudeProjectDocs.push({ file: `${file}#projects[${JSON.stringify(this.req.cwd)}]`, doc: entry });
@@ -183,86 +182,6 @@ class Loader {
         if (x.envFile !== undefined) this.envFiles.push({ def: x.def, file: x.envFile });
         this.defs.push(x.def);
       }
-    }
-  }
-
-  private noteGeminiLists(doc: Record<string, unknown>, file: string, layer: ConfigLayer): void {
-    const mcp = isPlainObject(doc.mcp) ? doc.mcp : {};
-    const allowed = stringList(mcp.allowed) ?? stringList(doc.allowMCPServers);
-    const excluded = stringList(mcp.excluded) ?? stringList(doc.excludeMCPServers);
-    if (allowed || excluded)
-      this.geminiLists.push({ layer, file, ...(allowed ? { allowed } : {}), ...(excluded ? { excluded } : {}) });
-  }
-
-  /**
-   * Codex reads a project's .codex/config.toml only in a trusted project (https://developers.openai.com/codex/config-basic);
-   * the user file records the answer as [projects."<path>"] trust_level.
-   */
-  private noteCodexTrust(doc: unknown, file: string): void {
-    const entry = projectEntryFor(doc, this.req.cwd, this.req.platform);
-    if (entry && typeof entry.trust_level === 'string') this.codexTrust = { level: entry.trust_level, file };
-  }
-
-  applyCodexTrust(): void {
-    if (this.codexTrust?.level !== 'untrusted') return;
-    for (const d of this.defs) {
-      if (d.client !== 'codex' || d.layer !== 'project' || !d.enabled) continue;
-      d.enabled = false;
-      d.notLoaded = `this project is marked untrusted in ${this.codexTrust.file}, so Codex does not read its .codex/config.toml.`;
-      this.warnings.push(`server "${d.name}" (${d.source}): ${d.notLoaded}`);
-    }
-  }
-
-  /** Gemini CLI drops servers outside `mcp.allowed` and inside `mcp.excluded` (docs/get-started/configuration.md "mcp"). */
-  applyGeminiLists(): void {
-    const pick = (k: 'allowed' | 'excluded'): { list: string[]; file: string } | undefined => {
-      const best = this.geminiLists
-        .filter((l) => l[k] !== undefined)
-        .sort((a, b) => LAYER_RANK[a.layer] - LAYER_RANK[b.layer])[0];
-      return best ? { list: best[k] as string[], file: best.file } : undefined;
-    };
-    const allowed = pick('allowed');
-    const excluded = pick('excluded');
-    for (const d of this.defs) {
-      if (d.client !== 'gemini' || !d.enabled) continue;
-      let reason: string | undefined;
-      if (excluded?.list.includes(d.name)) reason = `listed in mcp.excluded of ${excluded.file}`;
-      else if (allowed && !allowed.list.includes(d.name)) reason = `not in mcp.allowed of ${allowed.file}`;
-      if (reason === undefined) continue;
-      d.enabled = false;
-      d.notLoaded = `${reason}, so Gemini CLI does not connect to it.`;
-      this.warnings.push(`server "${d.name}" (${d.source}): ${d.notLoaded}`);
-    }
-  }
-
-  /**
-   * Claude Code loads a .mcp.json server only once it is approved (or all project servers are); any of its servers
-   * switched off in /mcp is listed in ~/.claude.json projects[<cwd>].disabledMcpServers (anthropics/claude-code
-   * issue #44845 quotes isMcpServerDisabled in src/services/mcp/config.ts).
-   */
-  applyClaudeApproval(settings: { file: string; doc: unknown }[]): void {
-    const approval = readClaudeApproval([...settings, ...this.claudeProjectDocs]);
-    const switchedOff = new Map<string, string>();
-    for (const { file, doc } of this.claudeProjectDocs) {
-      for (const name of isPlainObject(doc) ? (stringList(doc.disabledMcpServers) ?? []) : []) {
-        if (!switchedOff.has(name)) switchedOff.set(name, file);
-      }
-    }
-    for (const d of this.defs) {
-      if (d.client !== 'claude-code' || !d.enabled) continue;
-      const off = switchedOff.get(d.name);
-      if (off !== undefined) {
-        d.enabled = false;
-        d.notLoaded = `switched off in Claude Code (${off} disabledMcpServers), so Claude Code does not load it.`;
-        this.warnings.push(`server "${d.name}" (${d.source}): ${d.notLoaded}`);
-        continue;
-      }
-      if (d.layer !== 'project') continue;
-      const verdict = approvalVerdict(approval, d.name);
-      if (verdict.loaded) continue;
-      d.enabled = false;
-      d.notLoaded = verdict.reason;
-      this.warnings.push(`server "${d.name}" (${d.source}): ${verdict.reason}`);
     }
   }
 
@@ -324,10 +243,11 @@ export async function loadServerDefinitions(req: DefinitionRequest): Promise<Def
     const files = claudeApprovalFiles(req.cwd, req.home);
     const texts = await readAll(files);
     files.forEach((file, i) => searched.push({ file, found: texts[i] !== undefined }));
-    loader.applyClaudeApproval(files.map((file, i) => ({ file, doc: parseQuietly(file, texts[i]) })));
+    const settings = files.map((file, i) => ({ file, doc: parseQuietly(file, texts[i]) }));
+    applyClaudeApproval(loader.defs, settings, loader.claudeProjectDocs, loader.warnings);
   }
-  loader.applyGeminiLists();
-  loader.applyCodexTrust();
+  applyGeminiLists(loader.defs, loader.geminiLists, loader.warnings);
+  applyCodexTrust(loader.defs, loader.codexTrust, loader.warnings);
   await loader.loadEnvFiles();
   // Budgets, thresholds and weights belong to the project: read them even when servers come from elsewhere.
   if (!searchDefaults && !loader.smart) {
