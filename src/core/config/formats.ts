@@ -2,6 +2,7 @@
 import { basename, dirname } from 'node:path';
 import { SmartError } from '../../errors.js';
 import type { ClientId } from '../../types.js';
+import { clientLabel } from './clients.js';
 import { describeType, formatKeyPath, isPlainObject, type KeyPart } from './key-path.js';
 
 export interface ServerGroup {
@@ -155,4 +156,12 @@ export function detectClient(file: string, doc: unknown, syntax: 'json' | 'toml'
   if (dir === '.cursor' && name === 'mcp.json') return 'cursor';
   if (dir === '.vscode' && name === 'mcp.json') return 'vscode';
   return undefined;
+}
+
+/** A server map the file's client does not read: named with the map that client does read. */
+export function ignoredMapWarning(file: string, key: string, client: ClientId | undefined): string {
+  const label = clientLabel(client);
+  const reads = client === 'vscode' ? '"servers"' : client === 'codex' ? '[mcp_servers.<name>]' : '"mcpServers"';
+  const why = client === 'cline' ? 'Cline requires "mcpServers"' : `${label} reads ${reads}`;
+  return `${file}: ${key}: ${label} does not read this map (${why}), so ${label} loads none of its servers.`;
 }

@@ -14,12 +14,11 @@ import {
   type CodexTrust,
   type GeminiServerLists,
 } from './client-rules.js';
-import { clientLabel } from './clients.js';
 import { demoServerDefinitions } from './demo.js';
 import { parseEnvFile } from './env-file.js';
 import type { ExpandContext } from './expand.js';
 import { expandServer } from './expand-server.js';
-import { projectEntryFor, detectClient, findServerGroups } from './formats.js';
+import { detectClient, findServerGroups, ignoredMapWarning, projectEntryFor } from './formats.js';
 import { formatKeyPath, isPlainObject } from './key-path.js';
 import {
   claudeApprovalFiles,
@@ -143,12 +142,7 @@ class Loader {
       if (source.scope === 'explicit' && !ours) throw new SmartError('CONFIG_UNKNOWN_SHAPE', { file });
       return;
     }
-    const label = clientLabel(client);
-    for (const key of found.ignored) {
-      this.warnings.push(
-        `${file}: ${key}: ${label} does not read this map (${client === 'cline' ? 'Cline requires "mcpServers"' : `${label} reads ${client === 'vscode' ? '"servers"' : client === 'codex' ? '[mcp_servers.<name>]' : '"mcpServers"'}`}), so ${label} loads none of its servers.`,
-      );
-    }
+    for (const key of found.ignored) this.warnings.push(ignoredMapWarning(file, key, client));
     if (client === 'gemini') {
       const lists = geminiServerLists(doc, file, source.layer ?? 'project');
       if (lists) this.geminiLists.push(lists);
