@@ -6,6 +6,7 @@ import { processIo, type Io, type ProcessLike } from './io.js';
 import { reportError } from './run.js';
 import type { AdhocServer, CommandContext, GlobalOptions } from './commands/context.js';
 import { parseChoiceFlag, parseIntFlag } from './commands/parse.js';
+import { parseClientFlag } from './commands/parse-client.js';
 import { ENCODINGS, type OutputFormat } from './types.js';
 import { VERSION } from './version.js';
 
@@ -59,6 +60,7 @@ function globalsFrom(opts: Record<string, unknown>, argv: readonly string[]): Gl
     snapshot: (opts.snapshot as string[] | undefined) ?? [],
     adhoc: scanAdhocServers(argv),
     server: (opts.server as string[] | undefined) ?? [],
+    ...(typeof opts.client === 'string' ? { client: parseClientFlag(opts.client) } : {}),
     format,
     formatExplicit,
     encoding: parseChoiceFlag('--encoding', opts.encoding ?? 'o200k_base', ENCODINGS),
@@ -111,6 +113,10 @@ export function buildProgram(io: Io, argv: readonly string[], state: ProgramStat
     .option('--url <url>', 'an ad-hoc Streamable HTTP / SSE server (repeatable)')
     .option('--name <name>', 'name for the preceding --stdio/--url server (default: its serverInfo.name)')
     .option('-s, --server <name>', 'only these servers (repeatable)', collect)
+    .option(
+      '--client <name>',
+      'only the servers that one client would load (its project and user files, its precedence)',
+    )
     .option('--json', 'one JSON document on stdout (same as --format json)')
     .addOption(new Option('--format <format>', 'output format').choices(FORMATS as string[]))
     .addOption(

@@ -5,6 +5,23 @@ export type Transport = 'stdio' | 'http' | 'sse';
 /** Where a server definition came from. */
 export type SourceScope = 'project' | 'user' | 'explicit' | 'adhoc' | 'demo';
 
+/** The MCP clients whose config files mcp-smart reads as that client does (`--client <name>`). */
+export type ClientId =
+  'claude-code' | 'claude-desktop' | 'cursor' | 'vscode' | 'windsurf' | 'gemini' | 'codex' | 'cline' | 'roo';
+
+/** Which layer of its client's config a definition came from, for that client's precedence. */
+export type ConfigLayer = 'local' | 'project' | 'user' | 'system' | 'system-defaults';
+
+/** Tools the client hides from the model although the server lists them (allow list, then deny list). */
+export interface ToolFilter {
+  /** Only these tools are sent (Codex `enabled_tools`, Gemini `includeTools`). */
+  include?: string[];
+  /** These tools are never sent; wins over `include` (Codex `disabled_tools`, Gemini `excludeTools`, …). */
+  exclude?: string[];
+  /** Key paths the filter came from, for messages. */
+  keys: string[];
+}
+
 /** One MCP server as a client config describes it, after `${VAR}` expansion. */
 export interface ServerDefinition {
   name: string;
@@ -27,6 +44,14 @@ export interface ServerDefinition {
   shadowed?: string[];
   /** Name was given explicitly (config key or --name); ad-hoc servers may take serverInfo.name. */
   nameFromServer?: boolean;
+  /** The client whose file this definition was read from (absent for generic files, ad-hoc and demo servers). */
+  client?: ClientId;
+  /** The layer of that client's config (Claude Code local/project/user, Gemini system/project/user, …). */
+  layer?: ConfigLayer;
+  /** Tools the client hides from the model; counting separates them from the tools it sends. */
+  toolFilter?: ToolFilter;
+  /** Why the client would not load this server although the file lists it (enabled is false then). */
+  notLoaded?: string;
 }
 
 /** An ad-hoc server from --stdio / --url, in command-line order, with its --name. */

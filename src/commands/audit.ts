@@ -16,6 +16,7 @@ import {
 import { createTokenCounter, prepareCounter, type RenderStyle, type TokenCounter } from '../core/tokens/index.js';
 import { renderAuditMarkdown, renderAuditTable } from '../reporters/audit.js';
 import { renderJson } from '../reporters/format.js';
+import { hiddenSnapshots, sentSnapshots } from '../core/config/tool-filter.js';
 import { writeAuditHtml } from './audit-html.js';
 import type { CommandContext, CommandOutcome } from './context.js';
 import { countCacheDir, loadServers, serverFailureCode } from './load.js';
@@ -31,7 +32,14 @@ export async function counterForTexts(ctx: CommandContext, texts: readonly strin
   return counter;
 }
 
-export type AuditOutput = AuditResult & { anthropic?: AnthropicFigures };
+/** Tools the client's config hides from the model: listed apart, not in the totals. */
+export interface HiddenTools {
+  server: string;
+  tools: { id: string; name: string; tokens: number }[];
+  tokens: number;
+}
+
+export type AuditOutput = AuditResult & { anthropic?: AnthropicFigures; hidden?: HiddenTools[] };
 
 export async function runAuditCommand(
   ctx: CommandContext,
@@ -46,10 +54,18 @@ export async function runAuditCommand(
   // Fail on a missing key before connecting to anything.
   const apiKey = opts.anthropicCount === true ? requireAnthropicKey(ctx.io.env.ANTHROPIC_API_KEY) : undefined;
 
-  const { servers } = await loadServers(ctx);
+  const loaded = await loadServers(ctx);
+  const servers = sentSnapshots(loaded.servers, loaded.hidden ?? {});
   const rendered = renderAudit(servers, render);
-  const counter = await counterForTexts(ctx, rendered.texts);
+  const hiddenRendered = renderAudit(hiddenSnapshots(loaded.servers, loaded.hidden ?? {}), render);
+  const counter = await counterForTexts(ctx, [...rendered.texts, ...hiddenRendered.texts]);
   const result: AuditOutput = countAudit(rendered, counter, { window });
+  const hidden: HiddenTools[] = countAudit(hiddenRendered, counter, { window }).servers.map((s) => ({
+    server: s.name,
+    tools: s.tools.map((t) => ({ id: t.id, name: t.name, tokens: t.tokens.full })),
+    tokens: s.tools.reduce((n, t) => n + t.tokens.full, 0),
+  }));
+  if (hidden.length > 0) result.hidden = hidden;
   await counter.flush?.();
 
   if (apiKey) {
@@ -67,9 +83,22 @@ export async function runAuditCommand(
   if (format === 'json') ctx.io.stdout(renderJson('audit', result));
   else if (format === 'markdown' || format === 'github') ctx.io.stdout(renderAuditMarkdown(result, { top }));
   else ctx.io.stdout(renderAuditTable(result, { top, chalk: ctx.chalk }));
+  if (format !== 'json' && hidden.length > 0) ctx.io.stdout(hiddenLines(hidden));
 
   if (typeof opts.html === 'string') await writeAuditHtml(ctx, opts.html, result, servers);
 
   const failed = failOn !== undefined && result.findings.some((f) => atOrAbove(f.severity, failOn)) ? 1 : 0;
   return { result, exitCode: Math.max(failed, serverFailureCode(servers)) };
+}
+
+/** Tools hidden by the client, apart from the totals above them. */
+function hiddenLines(hidden: readonly HiddenTools[]): string {
+  const lines = ['', 'Hidden by the client (listed by the server, not sent to the model, not in the totals):'];
+  for (const h of hidden) {
+    const names = h.tools.map((t) => t.name).join(', ');
+    lines.push(
+      `  ${h.server}: ${h.tools.length} tool${h.tools.length === 1 ? '' : 's'}, ${h.tokens.toLocaleString('en-US')} tokens — ${names}`,
+    );
+  }
+  return lines.join('\n') + '\n';
 }

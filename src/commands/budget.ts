@@ -19,6 +19,7 @@ import {
   rankTools,
   toolRefsFromSnapshots,
 } from '../core/discover/index.js';
+import { sentSnapshots } from '../core/config/tool-filter.js';
 import { countToolTokens, createTokenCounter, type TokenCounter } from '../core/tokens/index.js';
 import { usageStorePath } from '../core/paths.js';
 import { SmartError } from '../errors.js';
@@ -193,11 +194,14 @@ export async function runBudgetCommand(
 
   const loaded = await loadServers(ctx);
   const limits = resolveLimits(opts, loaded.config);
-  const ok = loaded.servers.filter((s) => s.status === 'ok');
+  // Count only what the client sends: tools its config hides are left out (the snapshot keeps them).
+  const ok = sentSnapshots(loaded.servers, loaded.hidden ?? {}).filter((s) => s.status === 'ok');
   const failed = loaded.servers.filter((s) => s.status === 'error');
   const notes: string[] = [];
   for (const f of failed)
     notes.push(`server ${f.name} could not be reached (${f.error ?? 'error'}); its tools are not counted`);
+  for (const [name, tools] of Object.entries(loaded.hidden ?? {}))
+    notes.push(`server ${name}: ${tools.length} tool(s) hidden by the client's config are not counted`);
 
   const counter = await counterFor(global.encoding);
   const deps = planDeps(counter);

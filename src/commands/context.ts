@@ -1,7 +1,7 @@
 /** What every command receives: the io edge, parsed global options, and the single chalk instance. */
 import type { ChalkInstance } from 'chalk';
 import type { Io } from '../io.js';
-import type { AdhocServer, Encoding, OutputFormat } from '../types.js';
+import type { AdhocServer, ClientId, Encoding, OutputFormat } from '../types.js';
 
 export type { AdhocServer };
 
@@ -10,6 +10,8 @@ export interface GlobalOptions {
   snapshot: string[];
   adhoc: AdhocServer[];
   server: string[];
+  /** `--client`: only the servers that client loads. */
+  client?: ClientId;
   format: OutputFormat;
   /** True when the user chose the format explicitly (--json / --format). */
   formatExplicit: boolean;

@@ -2,6 +2,7 @@
 import { homedir } from 'node:os';
 import { SmartError } from '../errors.js';
 import { loadServerDefinitions, type DefinitionRequest, type DefinitionResult } from '../core/config/index.js';
+import { hiddenToolsBySnapshot } from '../core/config/tool-filter.js';
 import { readSnapshotFiles } from '../core/snapshot.js';
 import { userCacheDir, type PathEnv } from '../core/paths.js';
 import type { ServerSnapshot, SmartConfig } from '../types.js';
@@ -13,6 +14,8 @@ export interface LoadedServers {
   config: SmartConfig;
   configFile?: string;
   definitions?: DefinitionResult;
+  /** Server name → tools its client's config hides from the model (the snapshots still list them). */
+  hidden?: Record<string, string[]>;
 }
 
 const DEFAULT_CACHE_TTL_SECONDS = 3600;
@@ -45,6 +48,7 @@ function definitionRequest(ctx: CommandContext): DefinitionRequest {
     platform: io.platform,
     home: pathEnvOf(ctx).home,
     nodePath: process.execPath,
+    ...(global.client ? { client: global.client } : {}),
   };
 }
 
@@ -66,6 +70,8 @@ export async function loadServers(ctx: CommandContext): Promise<LoadedServers> {
     if (global.adhoc.length > 0 || global.demo) {
       io.stderr('warning: --snapshot replaces connecting, so --stdio, --url and --demo were ignored.\n');
     }
+    if (global.client)
+      io.stderr('warning: --client selects from client configs, which a --snapshot run does not read.\n');
     // Our own config (weights, patterns, thresholds) still applies when analysing a snapshot,
     // but client configs are not searched: a snapshot run must not depend on this machine's setup.
     const defs = await loadServerDefinitions({
@@ -105,7 +111,8 @@ export async function loadServers(ctx: CommandContext): Promise<LoadedServers> {
       if (s.stderr) io.stderr(`--- stderr of ${s.name} ---\n${s.stderr}${s.stderr.endsWith('\n') ? '' : '\n'}`);
     }
   }
-  return { servers, config: definitions.config, configFile: definitions.configFile, definitions };
+  const hidden = hiddenToolsBySnapshot(servers, enabled);
+  return { servers, config: definitions.config, configFile: definitions.configFile, definitions, hidden };
 }
 
 /** Exit code 3 when any server failed, else 0. */

@@ -15,6 +15,8 @@ export interface ServersEntry {
   scope: SourceScope;
   autoTransport?: boolean;
   shadowed?: string[];
+  /** Why the client would not load it (not approved, refused variable, excluded, …). */
+  notLoaded?: string;
 }
 
 export interface ServersResult {
@@ -37,6 +39,7 @@ function entryOf(d: ServerDefinition): ServersEntry {
   };
   if (d.autoTransport) e.autoTransport = true;
   if (d.shadowed && d.shadowed.length > 0) e.shadowed = [...d.shadowed];
+  if (d.notLoaded) e.notLoaded = d.notLoaded;
   return e;
 }
 
@@ -58,7 +61,8 @@ function transportLabel(e: ServersEntry): string {
 }
 
 function tableSpec(result: ServersResult, show: (s: string) => string): TableSpec {
-  const notesOf = (e: ServersEntry): string => (e.shadowed ? `shadows ${e.shadowed.map(show).join(', ')}` : '');
+  const notesOf = (e: ServersEntry): string =>
+    [e.shadowed ? `shadows ${e.shadowed.map(show).join(', ')}` : '', e.notLoaded ?? ''].filter((x) => x).join('; ');
   const withNotes = result.servers.some((e) => notesOf(e) !== '');
   return {
     head: ['name', 'transport', 'source', 'enabled', ...(withNotes ? ['notes'] : [])],
@@ -115,6 +119,10 @@ export function redactDefinition(
   if (d.autoTransport) out.autoTransport = true;
   if (d.nameFromServer) out.nameFromServer = true;
   if (d.shadowed) out.shadowed = d.shadowed;
+  if (d.client) out.client = d.client;
+  if (d.layer) out.layer = d.layer;
+  if (d.notLoaded) out.notLoaded = d.notLoaded;
+  if (d.toolFilter) out.toolFilter = d.toolFilter;
   return out;
 }
 

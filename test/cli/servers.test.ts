@@ -6,7 +6,14 @@ import { fixture } from '../helpers/paths.js';
 const CONFIGS = (...p: string[]): string => fixture('configs', ...p);
 const HOME = CONFIGS('home-linux');
 const PROJECT = CONFIGS('project-all');
-const env = (extra: Record<string, string> = {}): Record<string, string> => ({ HOME, NO_COLOR: '1', ...extra });
+const env = (extra: Record<string, string> = {}): Record<string, string> => ({
+  HOME,
+  NO_COLOR: '1',
+  // Gemini's machine-wide settings: a path that does not exist instead of /etc/gemini-cli.
+  GEMINI_CLI_SYSTEM_SETTINGS_PATH: CONFIGS('system-empty', 'settings.json'),
+  GEMINI_CLI_SYSTEM_DEFAULTS_PATH: CONFIGS('system-empty', 'system-defaults.json'),
+  ...extra,
+});
 
 interface ServersJson {
   schemaVersion: number;
@@ -26,9 +33,9 @@ describe('mcp-smart servers', () => {
     );
     expect(row('cursor-db')).toMatch(/│ stdio\s+│ \.cursor\/mcp\.json\s+│ no \(disabled\)/);
     expect(row('cursor-remote')).toContain('http (sse fallback)');
-    expect(row('gemini-sse')).toMatch(/│ sse\s+│ ~\/\.gemini\/settings\.json/);
+    expect(row('gemini-sse')).toMatch(/│ http \(sse fallback\)\s+│ ~\/\.gemini\/settings\.json/);
     expect(row('codex-off')).toContain('no (disabled)');
-    expect(r.stdout).toContain('23 servers, 21 enabled.');
+    expect(r.stdout).toContain('23 servers, 20 enabled.');
     expect(r.stdout).toContain('"fetch" in ~/.claude.json is shadowed by .mcp.json.');
     expect(r.stderr).toContain('warning: server "github"');
     expect(r.stderr).toContain('${GITHUB_TOKEN} is not set');
@@ -57,7 +64,13 @@ describe('mcp-smart servers', () => {
       join(HOME, '.claude.json'),
       join(HOME, '.cursor', 'mcp.json'),
     ]);
-    expect(doc.searched).toHaveLength(16);
+    // 20 server locations, then Claude Code's three approval settings files (read because .mcp.json has servers).
+    expect(doc.searched).toHaveLength(23);
+    expect(doc.searched.slice(20).map((x) => x.file)).toEqual([
+      join(PROJECT, '.claude', 'settings.local.json'),
+      join(PROJECT, '.claude', 'settings.json'),
+      join(HOME, '.claude', 'settings.json'),
+    ]);
   });
 
   it('--format markdown gives a table and shadowing notes', async () => {
@@ -71,11 +84,11 @@ describe('mcp-smart servers', () => {
   });
 
   it('with no servers anywhere: an empty list and where it looked (home-empty, project-empty)', async () => {
-    const o = { env: { HOME: CONFIGS('home-empty'), NO_COLOR: '1' }, cwd: CONFIGS('project-empty') };
+    const o = { env: env({ HOME: CONFIGS('home-empty') }), cwd: CONFIGS('project-empty') };
     const table = await runCli(['servers'], o);
     expect(table.code).toBe(0);
     expect(table.stdout).toContain(
-      'No MCP servers found. Searched 16 locations (0 files present; --debug lists them).',
+      'No MCP servers found. Searched 20 locations (0 files present; --debug lists them).',
     );
     const json = await runCli(['servers', '--json'], o);
     expect(json.code).toBe(0);

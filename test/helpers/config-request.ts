@@ -14,6 +14,8 @@ export function request(over: Partial<DefinitionRequest> = {}): DefinitionReques
     platform: 'linux',
     home: CONFIGS('home-empty'),
     nodePath: '/usr/bin/node',
+    // Machine-wide files (Gemini's system settings) are looked for here, never under the real /etc.
+    systemRoot: CONFIGS('system-empty'),
     ...over,
   };
 }

@@ -17,11 +17,25 @@ const DEFAULT_ENV = {
   HOME: SCRATCH,
   MCP_SMART_CACHE_DIR: join(SCRATCH, 'cache'),
   MCP_SMART_DATA_DIR: join(SCRATCH, 'data'),
+  // Gemini CLI's own overrides for its machine-wide files, so no test reads /etc/gemini-cli.
+  GEMINI_CLI_SYSTEM_SETTINGS_PATH: join(SCRATCH, 'gemini-system', 'settings.json'),
+  GEMINI_CLI_SYSTEM_DEFAULTS_PATH: join(SCRATCH, 'gemini-system', 'system-defaults.json'),
 };
 
 export function fakeIo(overrides: Partial<Io> = {}): FakeIo {
   const out: string[] = [];
   const err: string[] = [];
+  // A test that brings its own env still never reads Gemini's machine-wide files under /etc.
+  if (overrides.env) {
+    overrides = {
+      ...overrides,
+      env: {
+        GEMINI_CLI_SYSTEM_SETTINGS_PATH: DEFAULT_ENV.GEMINI_CLI_SYSTEM_SETTINGS_PATH,
+        GEMINI_CLI_SYSTEM_DEFAULTS_PATH: DEFAULT_ENV.GEMINI_CLI_SYSTEM_DEFAULTS_PATH,
+        ...overrides.env,
+      },
+    };
+  }
   return {
     out,
     err,

@@ -1,6 +1,7 @@
 // Spawning the built CLI (bin/mcp-smart.js → dist) for e2e tests, and checking that processes are gone.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { BIN } from './paths.js';
 
 export interface SpawnRun {
@@ -17,12 +18,21 @@ export interface SpawnCliOptions {
   onSpawn?: (child: ChildProcess) => void;
 }
 
+/** Gemini CLI's machine-wide settings looked for inside the test's HOME stand-in, never under /etc/gemini-cli. */
+function geminiSystemStandIns(opts: SpawnCliOptions): Record<string, string> {
+  const base = join(opts.env.HOME ?? opts.cwd, '.mcp-smart-no-gemini-system');
+  return {
+    GEMINI_CLI_SYSTEM_SETTINGS_PATH: join(base, 'settings.json'),
+    GEMINI_CLI_SYSTEM_DEFAULTS_PATH: join(base, 'system-defaults.json'),
+  };
+}
+
 /** Runs `node bin/mcp-smart.js ...args` in its own process group; SIGKILLs the group on timeout. */
 export function spawnCli(args: string[], opts: SpawnCliOptions): Promise<SpawnRun> {
   return new Promise((resolvePromise, reject) => {
     const child = spawn(process.execPath, [BIN, ...args], {
       cwd: opts.cwd,
-      env: opts.env,
+      env: { ...geminiSystemStandIns(opts), ...opts.env },
       detached: true,
       stdio: ['ignore', 'pipe', 'pipe'],
     });

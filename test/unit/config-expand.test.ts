@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { CLIENTS } from '../../src/core/config/clients.js';
 import { expandString, type ExpandContext } from '../../src/core/config/expand.js';
 
 const ctx = (env: Record<string, string | undefined>, platform: NodeJS.Platform = 'linux'): ExpandContext => ({
@@ -46,5 +47,34 @@ describe('expandString', () => {
   it('looks names up case-insensitively on Windows only', () => {
     expect(expandString('${appdata}', ctx({ APPDATA: 'C:\\AD' }, 'win32')).value).toBe('C:\\AD');
     expect(expandString('${appdata}', ctx({ APPDATA: 'C:\\AD' }, 'linux')).value).toBe('');
+  });
+});
+
+describe('expandString with a client syntax', () => {
+  it('Claude Code: ${VAR} and defaults; an unset one is kept and reported as refused; $VAR untouched', () => {
+    const r = expandString('${A} ${B:-d} ${C} $A', ctx({ A: 'a' }), CLIENTS['claude-code'].vars);
+    expect(r.value).toBe('a d ${C} $A');
+    expect(r.refused).toEqual(['C']);
+    expect(r.missing).toEqual([]);
+  });
+
+  it('Gemini: $VAR, ${VAR} and ${VAR:-default}; an unset one is kept as written', () => {
+    const r = expandString('$A ${A} $B ${B} ${B:-x}', ctx({ A: 'a' }), CLIENTS.gemini.vars);
+    expect(r.value).toBe('a a $B ${B} x');
+    expect(r.keptLiteral).toEqual(['B', 'B']);
+  });
+
+  it('VS Code: ${env:VAR} and editor variables; a plain ${VAR} is passed through', () => {
+    const r = expandString('${env:A}|${A}|${workspaceFolder}|${input:x}', ctx({ A: 'a' }), CLIENTS.vscode.vars);
+    expect(r.value).toBe('a|${A}|/work/project|');
+    expect(r.passedThrough).toEqual(['A']);
+    expect(r.unsupported).toEqual(['input:x']);
+  });
+
+  it('Claude Desktop, Codex, Cline: nothing expands', () => {
+    for (const c of ['claude-desktop', 'codex', 'cline'] as const) {
+      const r = expandString('${A} ${env:A} $A ${workspaceFolder}', ctx({ A: 'a' }), CLIENTS[c].vars);
+      expect(r.value).toBe('${A} ${env:A} $A ${workspaceFolder}');
+    }
   });
 });

@@ -111,7 +111,8 @@ describe('user-level formats on Linux (home-linux)', () => {
     });
     expect(s['gemini-http']).toMatchObject({ transport: 'http', url: 'https://gemini.example.test/mcp' });
     expect(s['gemini-http']?.autoTransport).toBeUndefined();
-    expect(s['gemini-sse']).toMatchObject({ transport: 'sse' });
+    // Gemini's `url` without `type`: current releases try Streamable HTTP, then SSE.
+    expect(s['gemini-sse']).toMatchObject({ transport: 'http', autoTransport: true });
     expect(s['vscode-user-settings']?.source).toBe(join(home, '.config', 'Code', 'User', 'settings.json'));
     expect(s['vscode-user-mcp']).toMatchObject({
       transport: 'http',
@@ -123,7 +124,8 @@ describe('user-level formats on Linux (home-linux)', () => {
       command: 'npx',
       args: ['-y', 'mcp-server-docs'],
       cwd: '/srv/docs',
-      env: { DOCS_KEY: 'none' },
+      // Codex does not expand variables in values: the text reaches the server as written.
+      env: { DOCS_KEY: '${CODEX_DOCS_KEY:-none}' },
     });
     expect(s['codex-remote']).toMatchObject({
       transport: 'http',
@@ -189,7 +191,7 @@ describe('user-level formats on macOS and Windows', () => {
 
   it('lists every searched location and whether a file was there', async () => {
     const r = await loadServerDefinitions(request({ home: CONFIGS('home-windows'), platform: 'win32' }));
-    expect(r.searched).toHaveLength(16);
+    expect(r.searched).toHaveLength(20);
     expect(r.searched.filter((s) => s.found).map((s) => s.file)).toEqual([
       join(CONFIGS('home-windows'), 'AppData', 'Roaming', 'Claude', 'claude_desktop_config.json'),
       join(CONFIGS('home-windows'), '.cursor', 'mcp.json'),

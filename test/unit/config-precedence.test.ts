@@ -143,20 +143,30 @@ describe('no servers anywhere', () => {
   it('returns an empty list with every searched location (callers decide about NO_SERVERS)', async () => {
     const r = await loadServerDefinitions(request());
     expect(r.servers).toEqual([]);
-    expect(r.searched.length).toBe(16);
+    expect(r.searched.length).toBe(20);
     expect(r.searched.every((s) => !s.found)).toBe(true);
     expect(r.config).toEqual({});
   });
 });
 
-describe('warnings for unset variables', () => {
-  it('names the server and variable, once per variable', async () => {
+describe('warnings for unset variables (secrets, a Claude Code .mcp.json)', () => {
+  it('names the server and variable once, and leaves the server out as Claude Code refuses it', async () => {
+    const file = join(CONFIGS('secrets'), '.mcp.json');
     const r = await loadServerDefinitions(request({ cwd: CONFIGS('secrets') }));
+    const refused = (server: string, v: string): string =>
+      `server "${server}" (${file}): \${${v}} is not set and has no default: Claude Code refuses this server's config.`;
     expect(r.warnings).toEqual([
-      `server "secretive" (${join(CONFIGS('secrets'), '.mcp.json')}): \${SECRET_ARG_TOKEN} is not set; using an empty string.`,
-      `server "secretive" (${join(CONFIGS('secrets'), '.mcp.json')}): \${SECRET_ENV_TOKEN} is not set; using an empty string.`,
-      `server "secret-remote" (${join(CONFIGS('secrets'), '.mcp.json')}): \${SECRET_URL_KEY} is not set; using an empty string.`,
-      `server "secret-remote" (${join(CONFIGS('secrets'), '.mcp.json')}): \${SECRET_HEADER_TOKEN} is not set; using an empty string.`,
+      refused('secretive', 'SECRET_ARG_TOKEN'),
+      refused('secretive', 'SECRET_ENV_TOKEN'),
+      refused('secret-remote', 'SECRET_URL_KEY'),
+      refused('secret-remote', 'SECRET_HEADER_TOKEN'),
     ]);
+    expect(r.servers.map((s) => [s.name, s.enabled])).toEqual([
+      ['secretive', false],
+      ['secret-remote', false],
+    ]);
+    expect(r.servers[0]?.notLoaded).toBe(
+      "${SECRET_ARG_TOKEN} is not set and has no default: Claude Code refuses this server's config.",
+    );
   });
 });

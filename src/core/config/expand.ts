@@ -1,4 +1,5 @@
-/** `${VAR}`, `${env:VAR}`, `${VAR:-default}` and VS Code's `${workspaceFolder}` expansion (pure). */
+/** Variable expansion as each client does it: `${VAR}`, `${VAR:-default}`, `${env:VAR}`, `$VAR`, editor variables. Pure. */
+import { GENERIC_VARS, type VariableSyntax } from './clients.js';
 
 export interface ExpandContext {
   env: Record<string, string | undefined>;
@@ -14,8 +15,14 @@ export interface Expansion {
   used: string[];
   /** Variables that were unset and had no default: replaced by "". */
   missing: string[];
+  /** Unset variables the client keeps as written (Gemini). */
+  keptLiteral: string[];
+  /** Unset variables for which the client refuses the server (Claude Code). */
+  refused: string[];
   /** References mcp-smart cannot resolve (`${input:x}`, `${command:x}`): replaced by "". */
   unsupported: string[];
+  /** `${…}` forms this client does not expand at all: passed to the server as written. */
+  passedThrough: string[];
 }
 
 const NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
@@ -34,44 +41,89 @@ function basename(p: string): string {
   return parts[parts.length - 1] ?? '';
 }
 
-/** Expands every `${…}` reference in one string. Unknown forms are left as written. */
-export function expandString(text: string, ctx: ExpandContext): Expansion {
-  const used: string[] = [];
-  const missing: string[] = [];
-  const unsupported: string[] = [];
-  const value = text.replace(/\$\{([^}]*)\}/g, (whole, inner: string) => {
-    switch (inner) {
-      case 'workspaceFolder':
-      case 'workspaceRoot':
-        return ctx.cwd;
-      case 'workspaceFolderBasename':
-        return basename(ctx.cwd);
-      case 'userHome':
-        return ctx.home;
-      case 'pathSeparator':
-      case '/':
-        return ctx.platform === 'win32' ? '\\' : '/';
-    }
-    if (/^(input|command|config):/.test(inner)) {
-      unsupported.push(inner);
-      return '';
-    }
-    let body = inner.startsWith('env:') ? inner.slice(4) : inner;
-    let fallback: string | undefined;
-    const dash = body.indexOf(':-');
-    if (dash >= 0) {
-      fallback = body.slice(dash + 2);
-      body = body.slice(0, dash);
-    }
-    if (!NAME.test(body)) return whole;
-    used.push(body);
-    const v = lookup(ctx.env, body, ctx.platform);
+function editorVariable(inner: string, ctx: ExpandContext): string | undefined {
+  switch (inner) {
+    case 'workspaceFolder':
+    case 'workspaceRoot':
+      return ctx.cwd;
+    case 'workspaceFolderBasename':
+      return basename(ctx.cwd);
+    case 'userHome':
+      return ctx.home;
+    case 'pathSeparator':
+    case '/':
+      return ctx.platform === 'win32' ? '\\' : '/';
+  }
+  return undefined;
+}
+
+/** Expands every reference in one string the way `syntax` says; forms it does not know are left as written. */
+export function expandString(text: string, ctx: ExpandContext, syntax: VariableSyntax = GENERIC_VARS): Expansion {
+  const r: Expansion = {
+    value: '',
+    used: [],
+    missing: [],
+    keptLiteral: [],
+    refused: [],
+    unsupported: [],
+    passedThrough: [],
+  };
+  const resolveName = (whole: string, name: string, fallback: string | undefined): string => {
+    r.used.push(name);
+    const v = lookup(ctx.env, name, ctx.platform);
     if (fallback !== undefined) return v === undefined || v === '' ? fallback : v;
-    if (v === undefined) {
-      missing.push(body);
-      return '';
+    if (v !== undefined) return v;
+    if (syntax.unset === 'literal') {
+      r.keptLiteral.push(name);
+      return whole;
     }
-    return v;
-  });
-  return { value, used, missing, unsupported };
+    if (syntax.unset === 'refuse') {
+      r.refused.push(name);
+      return whole;
+    }
+    r.missing.push(name);
+    return '';
+  };
+  r.value = text.replace(
+    /\$\{([^}]*)\}|\$([A-Za-z_][A-Za-z0-9_]*)/g,
+    (whole: string, inner?: string, bare?: string) => {
+      if (bare !== undefined) return syntax.dollar ? resolveName(whole, bare, undefined) : whole;
+      const body = inner ?? '';
+      if (syntax.editorVars) {
+        const v = editorVariable(body, ctx);
+        if (v !== undefined) return v;
+      }
+      if (/^(input|command|config):/.test(body)) {
+        if (!syntax.inputs) {
+          r.passedThrough.push(body);
+          return whole;
+        }
+        r.unsupported.push(body);
+        return '';
+      }
+      if (body.startsWith('env:')) {
+        if (!syntax.envPrefix) {
+          if (!syntax.braces) r.passedThrough.push(body);
+          // Claude Code reads `env:X` as a variable named "env:X", which is never set.
+          else if (syntax.unset === 'refuse') return resolveName(whole, body, undefined);
+          return whole;
+        }
+        const [name = '', fallback] = splitDefault(body.slice(4), syntax.defaults);
+        return NAME.test(name) ? resolveName(whole, name, fallback) : whole;
+      }
+      const [name = '', fallback] = splitDefault(body, syntax.defaults);
+      if (!NAME.test(name)) return whole;
+      if (!syntax.braces) {
+        r.passedThrough.push(name);
+        return whole;
+      }
+      return resolveName(whole, name, fallback);
+    },
+  );
+  return r;
+}
+
+function splitDefault(body: string, defaults: boolean): [string, string | undefined] {
+  const dash = defaults ? body.indexOf(':-') : -1;
+  return dash >= 0 ? [body.slice(0, dash), body.slice(dash + 2)] : [body, undefined];
 }

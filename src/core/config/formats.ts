@@ -1,5 +1,8 @@
 /** Finds the server maps inside a parsed config document, whichever client wrote it. Pure. */
+import { basename, dirname } from 'node:path';
 import { SmartError } from '../../errors.js';
+import type { ClientId } from '../../types.js';
+import { clientLabel } from './clients.js';
 import { describeType, formatKeyPath, isPlainObject, type KeyPart } from './key-path.js';
 
 export interface ServerGroup {
@@ -33,16 +36,38 @@ function mapAt(doc: Record<string, unknown>, at: KeyPart[], file: string): Recor
   return v;
 }
 
+const ALL_MAPS: KeyPart[][] = [['mcpServers'], ['servers'], ['mcp', 'servers'], ['mcp.servers'], ['mcp_servers']];
+
 /**
- * Every server map in `doc`: `mcpServers` (Claude, Cursor, Windsurf, Gemini, Cline, Roo), `servers` (VS Code
- * mcp.json), `mcp.servers` (VS Code settings), `mcp_servers` (Codex TOML), and Claude Code's per-project
- * `projects[<cwd>].mcpServers`. Undefined when the document has none of these keys.
+ * The server maps each client reads. Cline: "mcpServers" only (docs.cline.bot/mcp/configuring-mcp-servers); VS Code:
+ * "servers" in mcp.json and "mcp.servers" in settings.json (code.visualstudio.com/docs/copilot/reference/mcp-configuration);
+ * Codex: [mcp_servers.<name>] (openai/codex docs/config.md); the rest: "mcpServers".
+ */
+function mapsReadBy(client: ClientId | undefined): KeyPart[][] {
+  if (client === undefined) return ALL_MAPS;
+  if (client === 'vscode') return [['servers'], ['mcp', 'servers'], ['mcp.servers']];
+  if (client === 'codex') return [['mcp_servers']];
+  return [['mcpServers']];
+}
+
+const keyPresent = (doc: Record<string, unknown>, at: KeyPart[]): boolean =>
+  at.length === 1 ? doc[at[0] as string] !== undefined : isPlainObject(doc.mcp) && doc.mcp.servers !== undefined;
+
+export interface ServerGroups {
+  groups: ServerGroup[];
+  /** Server maps in the file that its client does not read, as key paths. */
+  ignored: string[];
+}
+
+/**
+ * Every server map in `doc` that `client` reads (all known maps when the file has no client), plus Claude Code's
+ * per-project `projects[<cwd>].mcpServers`. Undefined when the document has none of these keys and no client.
  */
 export function findServerGroups(
   doc: unknown,
   file: string,
-  opts: { cwd: string; platform: NodeJS.Platform },
-): ServerGroup[] | undefined {
+  opts: { cwd: string; platform: NodeJS.Platform; client?: ClientId },
+): ServerGroups | undefined {
   if (!isPlainObject(doc)) {
     throw new SmartError('CONFIG_INVALID', {
       file,
@@ -51,18 +76,22 @@ export function findServerGroups(
     });
   }
   const groups: ServerGroup[] = [];
-  let recognised = false;
-  const candidates: KeyPart[][] = [['mcpServers'], ['servers'], ['mcp', 'servers'], ['mcp.servers'], ['mcp_servers']];
-  for (const at of candidates) {
+  const ignored: string[] = [];
+  let recognised = opts.client !== undefined;
+  const read = new Set(mapsReadBy(opts.client).map((at) => at.join('\u0000')));
+  for (const at of ALL_MAPS) {
     if (at.length === 2 && !isPlainObject(doc.mcp)) continue;
-    const present =
-      at.length === 1 ? doc[at[0] as string] !== undefined : isPlainObject(doc.mcp) && doc.mcp.servers !== undefined;
-    if (!present) continue;
+    if (!keyPresent(doc, at)) continue;
+    if (!read.has(at.join('\u0000'))) {
+      ignored.push(formatKeyPath(at));
+      continue;
+    }
     const entries = mapAt(doc, at, file);
     recognised = true;
     if (entries) groups.push({ at, entries });
   }
-  if (isPlainObject(doc.projects)) {
+  // Only Claude Code keeps per-project servers in its user file (a Codex [projects] table holds trust levels).
+  if ((opts.client === undefined || opts.client === 'claude-code') && isPlainObject(doc.projects)) {
     const want = normalizeProjectPath(opts.cwd, opts.platform);
     recognised = true;
     for (const [key, project] of Object.entries(doc.projects)) {
@@ -72,5 +101,67 @@ export function findServerGroups(
       if (entries) groups.push({ at, entries, projectEntry: key });
     }
   }
-  return recognised ? groups : undefined;
+  return recognised ? { groups, ignored } : undefined;
+}
+
+/** The `projects[<cwd>]` object of a user file, if any (Claude Code: local servers and approval state; Codex: trust). */
+export function projectEntryFor(
+  doc: unknown,
+  cwd: string,
+  platform: NodeJS.Platform,
+): Record<string, unknown> | undefined {
+  if (!isPlainObject(doc) || !isPlainObject(doc.projects)) return undefined;
+  const want = normalizeProjectPath(cwd, platform);
+  for (const [key, project] of Object.entries(doc.projects)) {
+    if (normalizeProjectPath(key, platform) === want && isPlainObject(project)) return project;
+  }
+  return undefined;
+}
+
+const GEMINI_SERVER_KEYS = ['httpUrl', 'includeTools', 'excludeTools', 'trust', 'authProviderType', 'oauth'];
+const GEMINI_TOP_KEYS = [
+  'allowMCPServers',
+  'excludeMCPServers',
+  'general',
+  'ui',
+  'model',
+  'tools',
+  'context',
+  'security',
+];
+
+function isGeminiShaped(doc: Record<string, unknown>): boolean {
+  if (GEMINI_TOP_KEYS.some((k) => doc[k] !== undefined)) return true;
+  if (isPlainObject(doc.mcp) && (doc.mcp.allowed !== undefined || doc.mcp.excluded !== undefined)) return true;
+  const servers = doc.mcpServers;
+  if (!isPlainObject(servers)) return false;
+  return Object.values(servers).some((e) => isPlainObject(e) && GEMINI_SERVER_KEYS.some((k) => e[k] !== undefined));
+}
+
+/**
+ * The client a `--config` file belongs to: by its well-known name, else by its shape — a Gemini settings file means
+ * the same at .gemini/settings.json as under any other name. Undefined: read it permissively (every known map).
+ */
+export function detectClient(file: string, doc: unknown, syntax: 'json' | 'toml'): ClientId | undefined {
+  if (syntax === 'toml') return 'codex';
+  const name = basename(file).toLowerCase();
+  const dir = basename(dirname(file)).toLowerCase();
+  if (dir === '.gemini' && name === 'settings.json') return 'gemini';
+  if (isPlainObject(doc) && isGeminiShaped(doc)) return 'gemini';
+  if (name === '.mcp.json' || name === '.claude.json') return 'claude-code';
+  if (name === 'claude_desktop_config.json') return 'claude-desktop';
+  if (name === 'cline_mcp_settings.json') return 'cline';
+  if (name === 'mcp_settings.json' || (dir === '.roo' && name === 'mcp.json')) return 'roo';
+  if (name === 'mcp_config.json' && dir === 'windsurf') return 'windsurf';
+  if (dir === '.cursor' && name === 'mcp.json') return 'cursor';
+  if (dir === '.vscode' && name === 'mcp.json') return 'vscode';
+  return undefined;
+}
+
+/** A server map the file's client does not read: named with the map that client does read. */
+export function ignoredMapWarning(file: string, key: string, client: ClientId | undefined): string {
+  const label = clientLabel(client);
+  const reads = client === 'vscode' ? '"servers"' : client === 'codex' ? '[mcp_servers.<name>]' : '"mcpServers"';
+  const why = client === 'cline' ? 'Cline requires "mcpServers"' : `${label} reads ${reads}`;
+  return `${file}: ${key}: ${label} does not read this map (${why}), so ${label} loads none of its servers.`;
 }

@@ -1,27 +1,42 @@
 /** Config pipeline entry: locate → read → validate → merge. Returns server definitions and our own config. */
-import { basename, dirname, resolve as resolvePath } from 'node:path';
+import { basename, resolve as resolvePath } from 'node:path';
 import { SmartError } from '../../errors.js';
-import type { AdhocServer, ServerDefinition, SmartConfig, SourceScope } from '../../types.js';
+import type { AdhocServer, ClientId, ConfigLayer, ServerDefinition, SmartConfig, SourceScope } from '../../types.js';
+import { readTextFile } from '../../read-file.js';
 import { DEFAULT_WEIGHTS } from '../discover/weights.js';
+import { adhocDefinitions } from './adhoc.js';
+import {
+  applyClaudeApproval,
+  applyCodexTrust,
+  applyGeminiLists,
+  codexTrustOf,
+  geminiServerLists,
+  type CodexTrust,
+  type GeminiServerLists,
+} from './client-rules.js';
 import { demoServerDefinitions } from './demo.js';
-import { expandString, type ExpandContext } from './expand.js';
-import { findServerGroups } from './formats.js';
+import { parseEnvFile } from './env-file.js';
+import type { ExpandContext } from './expand.js';
+import { expandServer } from './expand-server.js';
+import { detectClient, findServerGroups, ignoredMapWarning, projectEntryFor } from './formats.js';
 import { formatKeyPath, isPlainObject } from './key-path.js';
 import {
+  claudeApprovalFiles,
+  claudeCodeUserFile,
   projectLocations,
   SMART_CONFIG_NAME,
   userLocations,
-  type ConfigFlavor,
   type ConfigLocation,
 } from './locate.js';
 import { mergeDefinitions, type Shadowing } from './merge.js';
-import { parseConfigText } from './parse.js';
-import { readTextFile } from '../../read-file.js';
-import { normalizeServerEntry, type RawServer } from './server-entry.js';
-import { splitCommandLine } from './shell-split.js';
+import { detectSyntax, parseConfigText } from './parse.js';
+import { orderByPrecedence, resolveClients, type ClientResolution } from './resolve.js';
+import { normalizeServerEntry } from './server-entry.js';
 import { validateSmartConfig } from './validate.js';
 
-export type { Shadowing };
+export type { Shadowing, ClientResolution };
+export { CLIENT_IDS, CLIENTS, parseClientName } from './clients.js';
+export { hiddenToolNames, hiddenToolsBySnapshot, hiddenSnapshots, sentSnapshots } from './tool-filter.js';
 
 export interface DefinitionRequest {
   /** --config files, in order. When non-empty the default locations are not searched. */
@@ -38,6 +53,10 @@ export interface DefinitionRequest {
   demoScratchDir?: string;
   /** Read only our own config (cwd's mcp-smart.config.json or --config files), e.g. when analysing a snapshot. */
   ownConfigOnly?: boolean;
+  /** `--client`: only the servers that client loads, from its own files, with its precedence. */
+  client?: ClientId;
+  /** Root of machine-wide files (Gemini's system settings); tests point it at a temporary folder. */
+  systemRoot?: string;
 }
 
 export interface DefinitionResult {
@@ -52,73 +71,29 @@ export interface DefinitionResult {
   warnings: string[];
   /** Server name → environment variables its definition referenced (lets --debug scrub their values). */
   referencedVars?: Record<string, string[]>;
+  /** Each client's own view (its files, its precedence): which client each definition belongs to. */
+  clients: ClientResolution[];
+  /** The client `--client` selected, when one was. */
+  client?: ClientId;
 }
 
 const SMART_ONLY_KEYS = ['budget', 'thresholds', 'baseline', 'patterns', 'weights', 'keywords', 'cache'];
 const SMART_KEYS = new Set([...SMART_ONLY_KEYS, '$schema', 'servers', 'mcpServers']);
 
 interface SourceFile {
-  location: ConfigLocation | { file: string; scope: 'explicit'; flavor: ConfigFlavor };
-  text: string;
-}
-
-interface Collected {
-  project: ServerDefinition[];
-  user: ServerDefinition[];
-  smart?: { config: SmartConfig; file: string };
+  file: string;
+  scope: 'project' | 'user' | 'explicit';
+  client?: ClientId;
+  layer?: ConfigLayer;
+  smart?: boolean;
 }
 
 /** Our own config: by location, by file name, or by shape (only our keys, at least one of ours only). */
-function isSmartConfig(file: string, flavor: ConfigFlavor, doc: unknown): boolean {
-  if (flavor === 'smart' || /^mcp-smart([.-].*)?\.json$/i.test(basename(file))) return true;
+function isSmartConfig(source: SourceFile, doc: unknown): boolean {
+  if (source.smart === true || /^mcp-smart([.-].*)?\.json$/i.test(basename(source.file))) return true;
   if (!isPlainObject(doc)) return false;
   const keys = Object.keys(doc);
   return keys.some((k) => SMART_ONLY_KEYS.includes(k)) && keys.every((k) => SMART_KEYS.has(k));
-}
-
-function flavorOf(file: string): ConfigFlavor {
-  if (/\.toml$/i.test(file)) return 'codex';
-  if (basename(file) === 'settings.json' && basename(dirname(file)) === '.gemini') return 'gemini';
-  return 'generic';
-}
-
-function expandServer(
-  raw: RawServer,
-  source: string,
-  scope: SourceScope,
-  ctx: ExpandContext,
-  warnings: string[],
-  used: Set<string>,
-): ServerDefinition {
-  const reported = new Set<string>();
-  const x = (text: string): string => {
-    const r = expandString(text, ctx);
-    for (const v of r.used) used.add(v);
-    for (const v of r.missing) {
-      if (reported.has(v)) continue;
-      reported.add(v);
-      warnings.push(`server "${raw.name}" (${source}): \${${v}} is not set; using an empty string.`);
-    }
-    for (const v of r.unsupported) {
-      if (reported.has(v)) continue;
-      reported.add(v);
-      warnings.push(
-        `server "${raw.name}" (${source}): \${${v}} can only be resolved by the client that owns this file; using an empty string.`,
-      );
-    }
-    return r.value;
-  };
-  const mapValues = (m: Record<string, string>): Record<string, string> =>
-    Object.fromEntries(Object.entries(m).map(([k, v]) => [k, x(v)]));
-  const def: ServerDefinition = { name: raw.name, transport: raw.transport, enabled: raw.enabled, source, scope };
-  if (raw.command !== undefined) def.command = x(raw.command);
-  if (raw.transport === 'stdio') def.args = (raw.args ?? []).map(x);
-  if (raw.env) def.env = mapValues(raw.env);
-  if (raw.cwd !== undefined) def.cwd = resolvePath(ctx.cwd, x(raw.cwd));
-  if (raw.url !== undefined) def.url = x(raw.url);
-  if (raw.headers) def.headers = mapValues(raw.headers);
-  if (raw.autoTransport) def.autoTransport = true;
-  return def;
 }
 
 function firstIssue(file: string, issues: { key: string; reason: string }[]): SmartError {
@@ -133,32 +108,57 @@ const varsKey = (d: ServerDefinition): string => `${d.source}\u0000${d.name}`;
 class Loader {
   readonly warnings: string[] = [];
   readonly referencedVars: Record<string, string[]> = {};
+  readonly defs: ServerDefinition[] = [];
+  readonly envFiles: { def: ServerDefinition; file: string }[] = [];
+  readonly geminiLists: GeminiServerLists[] = [];
+  readonly claudeProjectDocs: { file: string; doc: unknown }[] = [];
+  smart?: { config: SmartConfig; file: string };
+  codexTrust?: CodexTrust;
   private readonly ctx: ExpandContext;
 
   constructor(private readonly req: DefinitionRequest) {
     this.ctx = { env: req.env, cwd: req.cwd, home: req.home, platform: req.platform };
   }
 
-  /** Parses one file and turns its entries into definitions (project-tier and user-tier). */
-  collect(source: SourceFile, out: Collected, opts: { serversWanted: boolean }): void {
-    const { file, flavor } = source.location;
-    const doc = parseConfigText(file, source.text);
-    const ours = isSmartConfig(file, flavor, doc);
+  /** Parses one file and turns its entries into definitions, read as the file's client reads them. */
+  collect(source: SourceFile, text: string, opts: { serversWanted: boolean }): void {
+    const { file } = source;
+    const doc = parseConfigText(file, text);
+    const ours = isSmartConfig(source, doc);
     if (ours && isPlainObject(doc)) {
       const { config, issues } = validateSmartConfig(doc, DEFAULT_WEIGHTS);
       if (issues.length > 0) throw firstIssue(file, issues);
-      if (!out.smart) out.smart = { config, file };
+      this.smart ??= { config, file };
     }
     if (!opts.serversWanted) return;
-    const groups = findServerGroups(doc, file, { cwd: this.req.cwd, platform: this.req.platform });
-    if (!groups) {
-      if (source.location.scope === 'explicit' && !ours) throw new SmartError('CONFIG_UNKNOWN_SHAPE', { file });
+    const client = ours
+      ? undefined
+      : source.scope === 'explicit'
+        ? detectClient(file, doc, detectSyntax(file, text.replace(/^\uFEFF/, '')))
+        : source.client;
+    if (this.req.client !== undefined && client !== this.req.client) return;
+    const found = findServerGroups(doc, file, { cwd: this.req.cwd, platform: this.req.platform, client });
+    if (!found) {
+      if (source.scope === 'explicit' && !ours) throw new SmartError('CONFIG_UNKNOWN_SHAPE', { file });
       return;
     }
-    for (const group of groups) {
-      const projectTier = source.location.scope === 'project' || group.projectEntry !== undefined;
-      const scope: SourceScope = source.location.scope === 'explicit' ? 'explicit' : projectTier ? 'project' : 'user';
-      const label = group.projectEntry !== undefined ? `${file}#projects[${JSON.stringify(group.projectEntry)}]` : file;
+    for (const key of found.ignored) this.warnings.push(ignoredMapWarning(file, key, client));
+    if (client === 'gemini') {
+      const lists = geminiServerLists(doc, file, source.layer ?? 'project');
+      if (lists) this.geminiLists.push(lists);
+    }
+    if (client === 'codex' && source.layer === 'user')
+      this.codexTrust ??= codexTrustOf(doc, file, this.req.cwd, this.req.platform);
+    if (client === 'claude-code' && basename(file) === basename(claudeCodeUserFile(this.req.home))) {
+      const entry = projectEntryFor(doc, this.req.cwd, this.req.platform);
+      if (entry) this.claudeProjectDocs.push({ file: `${file}#projects[${JSON.stringify(this.req.cwd)}]`, doc: entry });
+    }
+    for (const group of found.groups) {
+      const local = group.projectEntry !== undefined;
+      const projectTier = source.scope === 'project' || local;
+      const scope: SourceScope = source.scope === 'explicit' ? 'explicit' : projectTier ? 'project' : 'user';
+      const layer: ConfigLayer | undefined = local ? 'local' : source.layer;
+      const label = local ? `${file}#projects[${JSON.stringify(group.projectEntry)}]` : file;
       for (const [name, entry] of Object.entries(group.entries)) {
         const at = [...group.at, name];
         if (name.trim() === '') {
@@ -168,46 +168,29 @@ class Loader {
             reason: 'a server name must not be empty.',
           });
         }
-        const raw = normalizeServerEntry(name, entry, at, file, flavor);
-        const used = new Set<string>();
-        const def = expandServer(raw, label, scope, this.ctx, this.warnings, used);
-        if (used.size > 0) this.referencedVars[varsKey(def)] = [...used].sort();
-        (projectTier ? out.project : out.user).push(def);
+        const raw = normalizeServerEntry(name, entry, at, file, client);
+        const origin = { source: label, scope, ...(client ? { client } : {}), ...(layer ? { layer } : {}) };
+        const x = expandServer(raw, origin, this.ctx);
+        this.warnings.push(...x.warnings);
+        if (x.used.length > 0) this.referencedVars[varsKey(x.def)] = x.used;
+        if (x.envFile !== undefined) this.envFiles.push({ def: x.def, file: x.envFile });
+        this.defs.push(x.def);
       }
     }
   }
 
-  adhocDefinitions(): ServerDefinition[] {
-    const counters = { stdio: 0, url: 0 };
-    return this.req.adhoc.map((a): ServerDefinition => {
-      counters[a.kind]++;
-      const name = a.name ?? `${a.kind}-${counters[a.kind]}`;
-      const base = { name, enabled: true, scope: 'adhoc' as const, ...(a.name ? {} : { nameFromServer: true }) };
-      if (a.kind === 'stdio') {
-        const [command, ...args] = splitCommandLine(a.value, '--stdio');
-        if (command === undefined) {
-          throw new SmartError('BAD_FLAG', {
-            flag: '--stdio',
-            value: a.value,
-            hint: 'Give the command line that starts the server, e.g. --stdio "node dist/index.js".',
-          });
-        }
-        return { ...base, transport: 'stdio', command, args, source: '--stdio' };
+  /** VS Code / Cursor envFile: loaded when present (the entry's env wins), named in a warning when missing. */
+  async loadEnvFiles(): Promise<void> {
+    const texts = await readAll(this.envFiles.map((e) => e.file));
+    this.envFiles.forEach(({ def, file }, i) => {
+      const text = texts[i];
+      if (text === undefined) {
+        this.warnings.push(
+          `server "${def.name}" (${def.source}): envFile ${file} was not found; the server starts without its variables.`,
+        );
+        return;
       }
-      let parsed: URL | undefined;
-      try {
-        parsed = new URL(a.value);
-      } catch {
-        parsed = undefined;
-      }
-      if (!parsed || (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')) {
-        throw new SmartError('BAD_FLAG', {
-          flag: '--url',
-          value: a.value,
-          hint: 'Expected an http:// or https:// URL, e.g. --url http://127.0.0.1:3000/mcp.',
-        });
-      }
-      return { ...base, transport: 'http', url: a.value, autoTransport: true, source: '--url' };
+      def.env = { ...parseEnvFile(text), ...def.env };
     });
   }
 }
@@ -217,11 +200,15 @@ async function readAll(files: string[]): Promise<(string | undefined)[]> {
   return Promise.all(files.map((f) => readTextFile(f, '/')));
 }
 
+function parseQuietly(file: string, text: string | undefined): unknown {
+  if (text === undefined) return undefined;
+  return parseConfigText(file, text);
+}
+
 /** Finds, reads, validates and merges every server definition the request names. */
 export async function loadServerDefinitions(req: DefinitionRequest): Promise<DefinitionResult> {
   const loader = new Loader(req);
   const searched: DefinitionResult['searched'] = [];
-  const collected: Collected = { project: [], user: [] };
   const explicit = req.configFiles.length > 0;
   const searchDefaults = !explicit && req.adhoc.length === 0 && !req.demo && req.ownConfigOnly !== true;
 
@@ -233,36 +220,40 @@ export async function loadServerDefinitions(req: DefinitionRequest): Promise<Def
       searched.push({ file, found: text !== undefined });
       if (text === undefined)
         throw new SmartError('FILE_NOT_FOUND', { file, hint: 'Check the path given to --config.' });
-      loader.collect({ location: { file, scope: 'explicit', flavor: flavorOf(file) }, text }, collected, {
-        serversWanted: true,
-      });
+      loader.collect({ file, scope: 'explicit' }, text, { serversWanted: true });
     });
   } else if (searchDefaults) {
-    const locations = [...projectLocations(req.cwd), ...userLocations(req)];
+    const locations: ConfigLocation[] = [...projectLocations(req.cwd), ...userLocations(req)].filter(
+      (l) => req.client === undefined || l.smart === true || l.client === req.client,
+    );
     const texts = await readAll(locations.map((l) => l.file));
     locations.forEach((location, i) => {
       const text = texts[i];
       searched.push({ file: location.file, found: text !== undefined });
-      if (text !== undefined) loader.collect({ location, text }, collected, { serversWanted: true });
+      if (text !== undefined) loader.collect(location, text, { serversWanted: true });
     });
   }
+  if (loader.defs.some((d) => d.client === 'claude-code')) {
+    const files = claudeApprovalFiles(req.cwd, req.home);
+    const texts = await readAll(files);
+    files.forEach((file, i) => searched.push({ file, found: texts[i] !== undefined }));
+    const settings = files.map((file, i) => ({ file, doc: parseQuietly(file, texts[i]) }));
+    applyClaudeApproval(loader.defs, settings, loader.claudeProjectDocs, loader.warnings);
+  }
+  applyGeminiLists(loader.defs, loader.geminiLists, loader.warnings);
+  applyCodexTrust(loader.defs, loader.codexTrust, loader.warnings);
+  await loader.loadEnvFiles();
   // Budgets, thresholds and weights belong to the project: read them even when servers come from elsewhere.
-  if (!searchDefaults && !collected.smart) {
+  if (!searchDefaults && !loader.smart) {
     const file = resolvePath(req.cwd, SMART_CONFIG_NAME);
     if (!searched.some((s) => s.file === file)) {
       const [text] = await readAll([file]);
       searched.push({ file, found: text !== undefined });
-      if (text !== undefined) {
-        loader.collect(
-          { location: { file, scope: 'project', client: 'mcp-smart', flavor: 'smart' }, text },
-          collected,
-          { serversWanted: false },
-        );
-      }
+      if (text !== undefined) loader.collect({ file, scope: 'project', smart: true }, text, { serversWanted: false });
     }
   }
 
-  const ordered: ServerDefinition[] = [...loader.adhocDefinitions(), ...collected.project, ...collected.user];
+  const ordered: ServerDefinition[] = [...adhocDefinitions(req.adhoc), ...orderByPrecedence(loader.defs)];
   if (req.demo)
     ordered.push(...(await demoServerDefinitions({ nodePath: req.nodePath, scratchDir: req.demoScratchDir })));
   const { servers, shadowings } = mergeDefinitions(ordered);
@@ -275,10 +266,12 @@ export async function loadServerDefinitions(req: DefinitionRequest): Promise<Def
     servers,
     shadowings,
     searched,
-    config: collected.smart?.config ?? {},
+    config: loader.smart?.config ?? {},
     warnings: loader.warnings,
     referencedVars,
+    clients: resolveClients(loader.defs),
   };
-  if (collected.smart) result.configFile = collected.smart.file;
+  if (req.client !== undefined) result.client = req.client;
+  if (loader.smart) result.configFile = loader.smart.file;
   return result;
 }

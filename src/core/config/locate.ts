@@ -1,15 +1,15 @@
-/** Where each MCP client keeps its config, per platform. Paths only: nothing is read here. */
+/** Where each MCP client keeps its config, per platform, and in which layer. Paths only: nothing is read here. */
 import { join } from 'node:path';
-
-/** How to read a file's server entries where clients differ (Gemini's `url` is SSE, Codex is TOML). */
-export type ConfigFlavor = 'generic' | 'gemini' | 'codex' | 'smart';
+import type { ClientId, ConfigLayer } from '../../types.js';
 
 export interface ConfigLocation {
   file: string;
   scope: 'project' | 'user';
-  /** The client that owns the file, for messages. */
-  client: string;
-  flavor: ConfigFlavor;
+  /** The client that reads the file; undefined for a file no one client owns (mcp-settings.json). */
+  client?: ClientId;
+  layer: ConfigLayer;
+  /** Our own mcp-smart.config.json. */
+  smart?: boolean;
 }
 
 export interface LocateRequest {
@@ -17,25 +17,31 @@ export interface LocateRequest {
   home: string;
   env: Record<string, string | undefined>;
   platform: NodeJS.Platform;
+  /** Root of machine-wide files (Gemini's system settings); default "/" (or %ProgramData% on Windows). */
+  systemRoot?: string;
 }
 
 export const SMART_CONFIG_NAME = 'mcp-smart.config.json';
 
 /** Project-level files in precedence order (CONTRACT "Config sources"). */
 export function projectLocations(cwd: string): ConfigLocation[] {
-  const at = (rel: string, client: string, flavor: ConfigFlavor = 'generic'): ConfigLocation => ({
+  const at = (rel: string, client: ClientId | undefined): ConfigLocation => ({
     file: join(cwd, rel),
     scope: 'project',
-    client,
-    flavor,
+    layer: 'project',
+    ...(client ? { client } : {}),
   });
   return [
-    at('.mcp.json', 'Claude Code'),
-    at(join('.cursor', 'mcp.json'), 'Cursor'),
-    at(join('.vscode', 'mcp.json'), 'VS Code'),
-    at(join('.roo', 'mcp.json'), 'Roo Code'),
-    at('mcp-settings.json', 'MCP hub'),
-    at(SMART_CONFIG_NAME, 'mcp-smart', 'smart'),
+    at('.mcp.json', 'claude-code'),
+    at(join('.cursor', 'mcp.json'), 'cursor'),
+    at(join('.vscode', 'mcp.json'), 'vscode'),
+    at(join('.roo', 'mcp.json'), 'roo'),
+    // google-gemini/gemini-cli docs/get-started/configuration.md "Project settings file: .gemini/settings.json".
+    at(join('.gemini', 'settings.json'), 'gemini'),
+    // https://developers.openai.com/codex/config-basic: "project-scoped overrides in .codex/config.toml" (trusted projects).
+    at(join('.codex', 'config.toml'), 'codex'),
+    at('mcp-settings.json', undefined),
+    { file: join(cwd, SMART_CONFIG_NAME), scope: 'project', layer: 'project', smart: true },
   ];
 }
 
@@ -50,33 +56,74 @@ function nonEmpty(v: string | undefined): string | undefined {
   return v === undefined || v === '' ? undefined : v;
 }
 
-/** Claude Code's user file; its `projects[<cwd>]` entry counts as project level. */
+/** Claude Code's user file; its `projects[<cwd>]` entry is the local scope. */
 export function claudeCodeUserFile(home: string): string {
   return join(home, '.claude.json');
 }
 
-/** User-level files in precedence order. */
+/**
+ * Gemini CLI's machine-wide files (gemini-cli docs/get-started/configuration.md "Settings files" and
+ * packages/cli/src/config/settings.ts getSystemSettingsPath / getSystemDefaultsPath): system settings override
+ * user and project; system defaults sit below them. Both paths can be moved by environment variables.
+ */
+export function geminiSystemFiles(req: Omit<LocateRequest, 'cwd'>): { settings: string; defaults: string } {
+  let dir: string;
+  if (req.platform === 'win32') dir = join(req.systemRoot ?? 'C:\\ProgramData', 'gemini-cli');
+  else if (req.platform === 'darwin') dir = join(req.systemRoot ?? '/', 'Library', 'Application Support', 'GeminiCli');
+  else dir = join(req.systemRoot ?? '/', 'etc', 'gemini-cli');
+  return {
+    settings: nonEmpty(req.env.GEMINI_CLI_SYSTEM_SETTINGS_PATH) ?? join(dir, 'settings.json'),
+    defaults: nonEmpty(req.env.GEMINI_CLI_SYSTEM_DEFAULTS_PATH) ?? join(dir, 'system-defaults.json'),
+  };
+}
+
+/** User-level (and machine-wide) files in precedence order. */
 export function userLocations(req: Omit<LocateRequest, 'cwd'>): ConfigLocation[] {
   const appData = appDataDir(req);
   const codeUser = join(appData, 'Code', 'User');
   const globalStorage = join(codeUser, 'globalStorage');
   const codexHome = nonEmpty(req.env.CODEX_HOME) ?? join(req.home, '.codex');
-  const at = (file: string, client: string, flavor: ConfigFlavor = 'generic'): ConfigLocation => ({
+  const gemini = geminiSystemFiles(req);
+  const at = (file: string, client: ClientId, layer: ConfigLayer = 'user'): ConfigLocation => ({
     file,
     scope: 'user',
     client,
-    flavor,
+    layer,
   });
   return [
-    at(claudeCodeUserFile(req.home), 'Claude Code'),
-    at(join(appData, 'Claude', 'claude_desktop_config.json'), 'Claude Desktop'),
-    at(join(req.home, '.cursor', 'mcp.json'), 'Cursor'),
-    at(join(req.home, '.codeium', 'windsurf', 'mcp_config.json'), 'Windsurf'),
-    at(join(req.home, '.gemini', 'settings.json'), 'Gemini CLI', 'gemini'),
-    at(join(codeUser, 'settings.json'), 'VS Code'),
-    at(join(codeUser, 'mcp.json'), 'VS Code'),
-    at(join(globalStorage, 'saoudrizwan.claude-dev', 'settings', 'cline_mcp_settings.json'), 'Cline'),
-    at(join(globalStorage, 'rooveterinaryinc.roo-cline', 'settings', 'mcp_settings.json'), 'Roo Code'),
-    at(join(codexHome, 'config.toml'), 'Codex', 'codex'),
+    at(claudeCodeUserFile(req.home), 'claude-code'),
+    at(join(appData, 'Claude', 'claude_desktop_config.json'), 'claude-desktop'),
+    at(join(req.home, '.cursor', 'mcp.json'), 'cursor'),
+    at(join(req.home, '.codeium', 'windsurf', 'mcp_config.json'), 'windsurf'),
+    at(gemini.settings, 'gemini', 'system'),
+    at(join(req.home, '.gemini', 'settings.json'), 'gemini'),
+    at(gemini.defaults, 'gemini', 'system-defaults'),
+    at(join(codeUser, 'settings.json'), 'vscode'),
+    at(join(codeUser, 'mcp.json'), 'vscode'),
+    at(join(globalStorage, 'saoudrizwan.claude-dev', 'settings', 'cline_mcp_settings.json'), 'cline'),
+    at(join(globalStorage, 'rooveterinaryinc.roo-cline', 'settings', 'mcp_settings.json'), 'roo'),
+    at(join(codexHome, 'config.toml'), 'codex'),
   ];
 }
+
+/**
+ * Claude Code settings files that hold project-server approval (https://code.claude.com/docs/en/settings:
+ * enableAllProjectMcpServers, enabledMcpjsonServers, disabledMcpjsonServers), highest precedence first.
+ * ~/.claude.json's projects[<cwd>] entry, where the approval dialog records its answer, is read with the servers.
+ */
+export function claudeApprovalFiles(cwd: string, home: string): string[] {
+  return [
+    join(cwd, '.claude', 'settings.local.json'),
+    join(cwd, '.claude', 'settings.json'),
+    join(home, '.claude', 'settings.json'),
+  ];
+}
+
+/** A client's precedence between layers (lower wins): Claude Code local > project > user; Gemini system > project > user > system defaults. */
+export const LAYER_RANK: Record<ConfigLayer, number> = {
+  system: 0,
+  local: 0,
+  project: 1,
+  user: 2,
+  'system-defaults': 3,
+};

@@ -1,12 +1,22 @@
 /** Validates one client-config server entry and normalises it (before `${VAR}` expansion). Pure. */
 import { SmartError } from '../../errors.js';
-import type { ServerDefinition, Transport } from '../../types.js';
+import type { ClientId, ServerDefinition, ToolFilter, Transport } from '../../types.js';
 import { describeType, formatKeyPath, isPlainObject, type KeyPart } from './key-path.js';
-import type { ConfigFlavor } from './locate.js';
 
 /** One entry as the file has it, before `${VAR}` expansion: a ServerDefinition without where it came from. */
-export type RawServer = Omit<ServerDefinition, 'source' | 'scope' | 'shadowed' | 'nameFromServer' | 'autoTransport'> & {
+export type RawServer = Omit<
+  ServerDefinition,
+  'source' | 'scope' | 'shadowed' | 'nameFromServer' | 'autoTransport' | 'client' | 'layer'
+> & {
   autoTransport: boolean;
+  /** VS Code / Cursor `envFile`, as written (expanded and read by the loader). */
+  envFile?: string;
+  /** Codex `env_vars`: names of variables passed on from the client's own environment. */
+  envVars?: string[];
+  /** Codex headers whose value is read from a named variable (`bearer_token_env_var`, `env_http_headers`). */
+  headerVars?: Record<string, { prefix: string; variable: string }>;
+  /** What the client would do differently from what the file seems to say, with the key path. */
+  warnings: string[];
 };
 
 const TYPE_MAP: Record<string, Transport> = {
@@ -73,13 +83,13 @@ class EntryReader {
   }
 }
 
-/** Validates and normalises `raw` found at key path `at` of `file`. Throws CONFIG_INVALID naming the key path. */
+/** Validates and normalises `raw` found at key path `at` of `file`, read as `client` reads it. Throws CONFIG_INVALID. */
 export function normalizeServerEntry(
   name: string,
   raw: unknown,
   at: readonly KeyPart[],
   file: string,
-  flavor: ConfigFlavor,
+  client: ClientId | undefined,
 ): RawServer {
   if (!isPlainObject(raw)) {
     throw new SmartError('CONFIG_INVALID', {
@@ -89,6 +99,14 @@ export function normalizeServerEntry(
     });
   }
   const r: EntryReader = new EntryReader(file, at, raw);
+  const keyOf = (...k: KeyPart[]): string => formatKeyPath([...at, ...k]);
+  const warnings: string[] = [];
+  let notLoaded: string | undefined;
+  const refuse = (key: string, behaviour: string): void => {
+    warnings.push(`${file}: ${key}: ${behaviour}`);
+    notLoaded ??= behaviour;
+  };
+
   const command = r.string('command');
   const args = r.stringArray('args');
   const env = r.stringMap('env');
@@ -99,11 +117,18 @@ export function normalizeServerEntry(
   const serverUrl = r.string('serverUrl');
   const url = r.string('url');
   const headers: Record<string, string> = { ...r.stringMap('headers'), ...r.stringMap('http_headers') };
-  // Codex names the environment variables that hold header values instead of the values themselves.
+  const headerVars: Record<string, { prefix: string; variable: string }> = {};
+  // Codex names the environment variables that hold header values instead of the values themselves
+  // (openai/codex docs/config.md "Streamable HTTP": bearer_token_env_var, env_http_headers).
   for (const [header, variable] of Object.entries(r.stringMap('env_http_headers') ?? {}))
-    headers[header] = `\${${variable}}`;
+    headerVars[header] = { prefix: '', variable };
   const bearerVar = r.string('bearer_token_env_var');
-  if (bearerVar !== undefined) headers.Authorization = `Bearer \${${bearerVar}}`;
+  if (bearerVar !== undefined) headerVars.Authorization = { prefix: 'Bearer ', variable: bearerVar };
+  // Codex `env_vars`: variables forwarded from Codex's own environment (openai/codex docs/config.md "STDIO").
+  const envVars = client === 'codex' ? r.stringArray('env_vars') : undefined;
+  // VS Code and Cursor: "envFile" loads variables from a file (code.visualstudio.com/docs/copilot/reference/mcp-configuration,
+  // cursor.com/docs/context/mcp).
+  const envFile = client === 'vscode' || client === 'cursor' || client === undefined ? r.string('envFile') : undefined;
 
   let typeKey: string | undefined;
   let typeValue: string | undefined;
@@ -128,16 +153,26 @@ export function normalizeServerEntry(
     if (command !== undefined) transport = 'stdio';
     else if (httpUrl !== undefined) transport = 'http';
     else if (serverUrl !== undefined || url !== undefined) {
-      // Gemini CLI documents `url` as SSE and `httpUrl` as Streamable HTTP; Codex speaks Streamable HTTP only.
-      if (flavor === 'gemini' && serverUrl === undefined) transport = 'sse';
-      else if (flavor === 'codex') transport = 'http';
-      else {
-        transport = 'http';
-        autoTransport = true;
+      transport = 'http';
+      // Codex speaks Streamable HTTP only (openai/codex docs/config.md). Gemini's `url` without `type`: current
+      // releases try Streamable HTTP and fall back to SSE (gemini-cli packages/core/src/tools/mcp-client.ts
+      // createTransport); the others try both too.
+      autoTransport = client !== 'codex';
+      if (client === 'claude-code') {
+        // https://code.claude.com/docs/en/mcp: remote entries in .mcp.json / ~/.claude.json carry "type": "http"
+        // or "sse"; without it the entry is read as stdio and rejected for lacking "command".
+        refuse(
+          keyOf('type'),
+          `Claude Code needs "type": "http" or "sse" beside "url"; without it Claude Code rejects this server.`,
+        );
       }
     } else {
       r.fail([], 'needs "command" (a stdio server) or "url" (an HTTP/SSE server).');
     }
+  } else if (transport === 'http' && client === 'vscode') {
+    // code.visualstudio.com/docs/copilot/customization/mcp-servers: for "type": "http" VS Code tries Streamable HTTP
+    // first and falls back to SSE when the server does not support it.
+    autoTransport = true;
   }
   if (transport === 'stdio' && command === undefined) {
     r.fail(['command'], 'a stdio server needs "command": the program to start.');
@@ -145,21 +180,72 @@ export function normalizeServerEntry(
   if (transport !== 'stdio' && anyUrl === undefined) {
     r.fail(['url'], `a ${transport} server needs "url".`);
   }
+  if (transport !== 'stdio' && client === 'claude-desktop') {
+    // support.claude.com "Getting started with custom connectors using remote MCP": Claude Desktop does not connect
+    // to remote servers configured directly in claude_desktop_config.json; they are added as connectors.
+    refuse(
+      keyOf(httpUrl !== undefined ? 'httpUrl' : serverUrl !== undefined ? 'serverUrl' : 'url'),
+      'Claude Desktop starts only stdio servers from this file (remote servers are added under Settings > Connectors), so it does not load this one.',
+    );
+  }
+  if (client === 'roo' && raw.alwaysAllow !== undefined && !Array.isArray(raw.alwaysAllow)) {
+    // RooCodeInc/Roo-Code src/services/mcp/McpHub.ts: the server schema declares alwaysAllow as an array of
+    // tool names; a config failing the schema is reported as invalid and the server is not started.
+    refuse(
+      keyOf('alwaysAllow'),
+      `Roo Code requires "alwaysAllow" to be an array of tool names (got ${describeType(raw.alwaysAllow)}); it rejects this server's settings and does not start it.`,
+    );
+  }
 
   const out: RawServer = {
     name,
     transport,
     autoTransport,
     enabled: disabled !== true && enabled !== false,
+    warnings,
   };
+  const filter = toolFilterOf(r, client, at);
+  if (filter) out.toolFilter = filter;
+  if (notLoaded !== undefined) out.notLoaded = notLoaded;
   if (transport === 'stdio') {
     out.command = command;
     if (args) out.args = args;
     if (env) out.env = env;
     if (cwd !== undefined) out.cwd = cwd;
+    if (envFile !== undefined) out.envFile = envFile;
+    if (envVars && envVars.length > 0) out.envVars = envVars;
   } else {
     out.url = anyUrl;
     if (Object.keys(headers).length > 0) out.headers = headers;
+    if (Object.keys(headerVars).length > 0) out.headerVars = headerVars;
   }
   return out;
+}
+
+/** The per-server tool allow/deny lists of the clients that have them. */
+function toolFilterOf(r: EntryReader, client: ClientId | undefined, at: readonly KeyPart[]): ToolFilter | undefined {
+  const pairs: { include?: string; exclude?: string } =
+    client === 'codex'
+      ? // openai/codex docs/config.md: enabled_tools (allow list) and disabled_tools (applied after it).
+        { include: 'enabled_tools', exclude: 'disabled_tools' }
+      : client === 'gemini'
+        ? // gemini-cli docs/tools/mcp-server.md: includeTools / excludeTools; "excludeTools takes precedence".
+          { include: 'includeTools', exclude: 'excludeTools' }
+        : client === 'roo' || client === 'windsurf'
+          ? // docs.roocode.com/features/mcp/using-mcp-in-roo and docs.windsurf.com/windsurf/cascade/mcp: disabledTools.
+            { exclude: 'disabledTools' }
+          : {};
+  const include = pairs.include ? r.stringArray(pairs.include) : undefined;
+  const exclude = pairs.exclude ? r.stringArray(pairs.exclude) : undefined;
+  if (include === undefined && exclude === undefined) return undefined;
+  const filter: ToolFilter = { keys: [] };
+  if (include !== undefined && pairs.include) {
+    filter.include = include;
+    filter.keys.push(formatKeyPath([...at, pairs.include]));
+  }
+  if (exclude !== undefined && pairs.exclude) {
+    filter.exclude = exclude;
+    filter.keys.push(formatKeyPath([...at, pairs.exclude]));
+  }
+  return filter;
 }

@@ -1,0 +1,14 @@
+/** `--client <name>`: one of the clients whose config mcp-smart reads. */
+import { CLIENT_IDS, parseClientName } from '../core/config/clients.js';
+import { SmartError } from '../errors.js';
+import type { ClientId } from '../types.js';
+
+export function parseClientFlag(value: string): ClientId {
+  const { client, suggestion } = parseClientName(value);
+  if (client) return client;
+  throw new SmartError('BAD_FLAG', {
+    flag: '--client',
+    value,
+    hint: `${suggestion ? `Did you mean "${suggestion}"? ` : ''}Known clients: ${CLIENT_IDS.join(', ')}.`,
+  });
+}

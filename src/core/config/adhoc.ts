@@ -1,0 +1,39 @@
+/** Servers given on the command line (--stdio, --url, --name). Pure. */
+import { SmartError } from '../../errors.js';
+import type { AdhocServer, ServerDefinition } from '../../types.js';
+import { splitCommandLine } from './shell-split.js';
+
+/** Definitions for the ad-hoc servers, named by --name or provisionally (stdio-1, url-1, …). */
+export function adhocDefinitions(adhoc: readonly AdhocServer[]): ServerDefinition[] {
+  const counters = { stdio: 0, url: 0 };
+  return adhoc.map((a): ServerDefinition => {
+    counters[a.kind]++;
+    const name = a.name ?? `${a.kind}-${counters[a.kind]}`;
+    const base = { name, enabled: true, scope: 'adhoc' as const, ...(a.name ? {} : { nameFromServer: true }) };
+    if (a.kind === 'stdio') {
+      const [command, ...args] = splitCommandLine(a.value, '--stdio');
+      if (command === undefined) {
+        throw new SmartError('BAD_FLAG', {
+          flag: '--stdio',
+          value: a.value,
+          hint: 'Give the command line that starts the server, e.g. --stdio "node dist/index.js".',
+        });
+      }
+      return { ...base, transport: 'stdio', command, args, source: '--stdio' };
+    }
+    let parsed: URL | undefined;
+    try {
+      parsed = new URL(a.value);
+    } catch {
+      parsed = undefined;
+    }
+    if (!parsed || (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')) {
+      throw new SmartError('BAD_FLAG', {
+        flag: '--url',
+        value: a.value,
+        hint: 'Expected an http:// or https:// URL, e.g. --url http://127.0.0.1:3000/mcp.',
+      });
+    }
+    return { ...base, transport: 'http', url: a.value, autoTransport: true, source: '--url' };
+  });
+}
