@@ -1,6 +1,7 @@
-/** Token counting behind one module: gpt-tokenizer for counts, loaded lazily per encoding. */
+/** Token counting behind one module: gpt-tokenizer's encodings for counts, loaded lazily per encoding. */
 import type { Encoding, ServerSnapshot, ToolSnapshot } from '../../types.js';
 import { hashText, openCountCache, type CountCache } from './count-cache.js';
+import { loadEncodingCore } from './encoding-core.js';
 import { renderServerOverhead, renderTool, type RenderStyle } from './render.js';
 
 export type { RenderStyle } from './render.js';
@@ -20,16 +21,14 @@ export interface TokenCounter {
 /** A raw tokenizer: text → token count. */
 export type Tokenize = (text: string) => number;
 
-// Special-token strings such as "<|endoftext|>" in a description are counted as plain text.
-const PLAIN_TEXT = { disallowedSpecial: new Set<string>() };
-
-/** gpt-tokenizer's counter for one encoding; only that encoding's ranks are imported. */
+/**
+ * gpt-tokenizer's rank data and pre-tokenization for one encoding, loaded lazily. Long pieces (a run of letters,
+ * CJK text, a minified or encoded blob) are merged in O(n log n) (see heap-merge.ts), so counting stays exact
+ * and no single piece blocks for long: the synchronous count returns promptly to the event loop, where the
+ * SIGINT/SIGTERM handlers and timers run. Special-token strings count as plain text.
+ */
 export async function loadTokenizer(encoding: Encoding): Promise<Tokenize> {
-  const mod =
-    encoding === 'cl100k_base'
-      ? await import('gpt-tokenizer/encoding/cl100k_base')
-      : await import('gpt-tokenizer/encoding/o200k_base');
-  return (text) => (text === '' ? 0 : mod.countTokens(text, PLAIN_TEXT));
+  return (await loadEncodingCore(encoding)).count;
 }
 
 export interface CounterOptions {
