@@ -187,7 +187,9 @@ for (const level of ['lossless', 'compact', 'minimal']) {
 // quadratic on one long piece, so beyond what they finish in reasonable time they are extrapolated from the
 // 10k/20k/40k runs (t ∝ n^k with k measured between 20k and 40k) and marked "extrapolated". Every count is a
 // single first run on its text: gpt-tokenizer caches merged pieces, so a repetition would time a cache hit.
-console.log('\n== long pieces');
+// Times are this process's CPU time (user + system; counting is single-threaded), which a shared machine
+// inflates far less than wall time; the wall time of ours is printed beside it.
+console.log('\n== long pieces (CPU time of this process; see the comment above)');
 const LONG_REFERENCE = process.env.BENCH_LONG_REFERENCE !== '0';
 const { get_encoding } = await import('tiktoken');
 const seeded = (seed) => {
@@ -214,15 +216,13 @@ minified = minified.slice(0, 1_000_000);
 const LETTERS = { 10_000: letters(10_000), 20_000: letters(20_000), 40_000: letters(40_000) };
 const big = { letters200k: letters(200_000), letters1m: letters(1_000_000), cjk64k: cjk(64_000) };
 const ms = (x) => (x >= 10_000 ? `${fmt(x / 1000, 1)} s` : `${fmt(x, x < 10 ? 2 : 0)} ms`);
-const bestOf = (n, fn) => {
-  let r;
-  const times = [];
-  for (let i = 0; i < n; i++) {
-    const t = time(fn);
-    times.push(t.ms);
-    r = t.r;
-  }
-  return { ms: Math.min(...times), r };
+const cpuTime = (fn) => {
+  const c = process.cpuUsage();
+  const s = performance.now();
+  const r = fn();
+  const wall = performance.now() - s;
+  const d = process.cpuUsage(c);
+  return { ms: (d.user + d.system) / 1000, wall, r };
 };
 const summary = [];
 for (const encoding of ['o200k_base', 'cl100k_base']) {
@@ -262,19 +262,19 @@ for (const encoding of ['o200k_base', 'cl100k_base']) {
     const same = r.n === undefined ? 'not run' : r.n === o.n ? 'equal' : `DIFFERENT (${o.n} vs ${r.n})`;
     if (r.n !== undefined) agree.push(r.n === o.n);
     console.log(
-      `${encoding} ${name.padEnd(22)} tokens ${String(o.n).padStart(7)} | ours ${ms(o.ms).padStart(8)} | gpt-tokenizer as shipped ${(b.ms === undefined ? '—' : ms(b.ms) + (b.est ? ' (extrapolated)' : '')).padStart(20)} | tiktoken WASM ${(r.ms === undefined ? '—' : ms(r.ms) + (r.est ? ' (extrapolated)' : '')).padStart(20)} | vs tiktoken: ${same}${note}`,
+      `${encoding} ${name.padEnd(22)} tokens ${String(o.n).padStart(7)} | ours ${ms(o.ms).padStart(8)} (wall ${ms(o.wall)}) | gpt-tokenizer as shipped ${(b.ms === undefined ? '—' : ms(b.ms) + (b.est ? ' (extrapolated)' : '')).padStart(20)} | tiktoken WASM ${(r.ms === undefined ? '—' : ms(r.ms) + (r.est ? ' (extrapolated)' : '')).padStart(20)} | vs tiktoken: ${same}${note}`,
     );
   };
-  const measure = (fn, text, reps) => {
-    const t = bestOf(reps, () => fn(text));
-    return { ms: t.ms, n: t.r };
+  const measure = (fn, text) => {
+    const t = cpuTime(() => fn(text));
+    return { ms: t.ms, wall: t.wall, n: t.r };
   };
   // Letter runs the old path and tiktoken still finish: measured, and the exponent for the extrapolations.
   const fit = { old: {}, ref: {} };
   for (const [n, text] of Object.entries(LETTERS)) {
-    const o = measure(ours, text, 1);
-    const b = measure(old, text, 1);
-    const r = measure(ref, text, 1);
+    const o = measure(ours, text);
+    const b = measure(old, text);
+    const r = measure(ref, text);
     fit.old[n] = b.ms;
     fit.ref[n] = r.ms;
     if (b.n !== o.n) agree.push(false);
@@ -287,13 +287,13 @@ for (const encoding of ['o200k_base', 'cl100k_base']) {
     `${encoding} growth per doubling 20k → 40k letters: gpt-tokenizer as shipped ×${fmt(2 ** kOld, 2)} (n^${fmt(kOld, 2)}), tiktoken ×${fmt(2 ** kRef, 2)} (n^${fmt(kRef, 2)}); extrapolations below use n^2`,
   );
   {
-    const o = measure(ours, big.letters200k, 1);
-    const r = LONG_REFERENCE ? measure(ref, big.letters200k, 1) : extrapolate(fit.ref[40_000], 2, 200_000);
+    const o = measure(ours, big.letters200k);
+    const r = LONG_REFERENCE ? measure(ref, big.letters200k) : extrapolate(fit.ref[40_000], 2, 200_000);
     row('letters 200k', o, extrapolate(fit.old[40_000], 2, 200_000), r);
     summary.push([encoding, 'letters 200k', o.ms]);
   }
   {
-    const o = measure(ours, big.letters1m, 1);
+    const o = measure(ours, big.letters1m);
     row(
       'letters 1 MB (1 piece)',
       o,
@@ -306,13 +306,13 @@ for (const encoding of ['o200k_base', 'cl100k_base']) {
     ['base64 blob 1 MB', blob],
     ['minified JS 1 MB', minified],
   ]) {
-    const o = measure(ours, text, 1);
-    row(name, o, measure(old, text, 1), measure(ref, text, 1));
+    const o = measure(ours, text);
+    row(name, o, measure(old, text), measure(ref, text));
   }
   {
-    const o = measure(ours, big.cjk64k, 1);
-    const b = LONG_REFERENCE ? measure(old, big.cjk64k, 1) : {};
-    const r = LONG_REFERENCE ? measure(ref, big.cjk64k, 1) : {};
+    const o = measure(ours, big.cjk64k);
+    const b = LONG_REFERENCE ? measure(old, big.cjk64k) : {};
+    const r = LONG_REFERENCE ? measure(ref, big.cjk64k) : {};
     if (b.n !== undefined && b.n !== o.n) agree.push(false);
     row('CJK 64k characters', o, b, r);
     summary.push([encoding, 'CJK 64k', o.ms]);

@@ -116,6 +116,20 @@ describe.each(['o200k_base', 'cl100k_base'] as Encoding[])('long pieces (%s)', (
     expect(tokens).toBeGreaterThan(150_000);
   }, 300_000); // tiktoken is quadratic on one long piece too: seconds here, minutes on a loaded machine
 
+  it('stays exact while its piece cache is emptied again and again (16 entries)', async () => {
+    const churning = await loadEncodingCore(encoding, { pieceCacheEntries: 16 });
+    const blobs = cases().filter(([name]) => /base64|hex|minified|mixed|emoji/.test(name));
+    expect(blobs).toHaveLength(7);
+    for (const [name, text] of blobs) {
+      const expected = Array.from(reference.encode_ordinary(text));
+      const got = churning.encode(text);
+      expect({ name, equal: got.length === expected.length && got.every((t, i) => t === expected[i]) }).toEqual({
+        name,
+        equal: true,
+      });
+    }
+  }, 300_000);
+
   it('the cases hold pieces long enough to take the heap merge', () => {
     const longest = Math.max(
       ...cases().map(([, text]) => Math.max(...[...text.matchAll(/\p{Ll}+|\p{Lo}+|-+| +/gu)].map((m) => m[0].length))),
