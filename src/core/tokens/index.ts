@@ -12,8 +12,8 @@ export interface TokenCounter {
   encoding: Encoding;
   /**
    * Exact token count of `text` with this encoding. Never throws on special-token strings. Synchronous: it
-   * holds the event loop for the whole text, which is time O(n log n) in its longest piece (about 0.6 s for a
-   * 1 MB run of letters, 0.06 s for 64k CJK characters, measured in bench:tokens), not O(n²) (minutes). A
+   * holds the event loop for the whole text, which is time O(n log n) in its longest piece (1.2–1.5 s of CPU for
+   * a 1 MB run of letters, 0.1–0.3 s for 64k CJK characters, measured in bench:tokens), not O(n²) (minutes). A
    * signal or timer is therefore handled at most that long after it arrives, as soon as the count returns;
    * callers that count many texts should yield between them if they must react sooner.
    */
