@@ -12,7 +12,8 @@
 //                   `npm run build` and the serve command)
 //   --target URL    an already running server; --target "cmd … {port} …" starts one ({port} = a free port;
 //                   run from the repository root, split on spaces, no shell)
-//   --client        client scenarios (mcp-smart as the client under test): not wired yet, see issue 19
+//   --client        client scenarios instead, with `mcp-smart --no-cache dump --url` (the build) as the client under
+//                   test; --target "<client command>" names another client (the suite appends the server URL)
 // Exit codes: 0 every scenario as expected; 1 an unexpected failure or an unexpected pass; 2 usage or setup error.
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -212,7 +213,7 @@ async function startTarget(target, tmp) {
         : '';
       throw new SetupError(`the target (${argv.join(' ')}) ended before listening (${why}):\n${lastLines(err)}${hint}`);
     }
-    const announced = /listening (http\S+)/.exec(out)?.[1];
+    const announced = /listening (?:on )?(https?:\/\/\S+)/.exec(out + err)?.[1];
     if (announced) return { url: announced, stop };
     if (await portOpen(port)) return { url: `http://127.0.0.1:${port}/mcp`, stop };
     await new Promise((r) => setTimeout(r, 100));
@@ -337,12 +338,61 @@ async function serverMode(opts, tmp) {
   }
 }
 
-async function clientMode() {
-  throw new SetupError(
-    '--client is not wired yet: the client scenarios need mcp-smart as the client under test (issue 19). ' +
-      'Add a clientMode() here that runs `conformance client --command "<mcp-smart …>" --scenario <name>` ' +
-      'per scenario and reuses readResults/loadExpected/report with mode "client".',
-  );
+/** Every checks.json under `dir` (the client runner nests scenario folders by the "/" in names like auth/…). */
+function findChecks(dir) {
+  if (!existsSync(dir)) return undefined;
+  for (const entry of readdirSync(dir, { withFileTypes: true, recursive: true })) {
+    if (entry.isFile() && entry.name === 'checks.json') {
+      return JSON.parse(readFileSync(join(entry.parentPath ?? entry.path, entry.name), 'utf8'));
+    }
+  }
+  return undefined;
+}
+
+/**
+ * Client scenarios: the suite starts a test server per scenario and runs the client under test with the server's
+ * URL appended (it splits the command on spaces and runs it through a shell, so the command must not contain
+ * paths with spaces). Default client: `mcp-smart --no-cache dump --url`, the built CLI.
+ */
+async function clientMode(opts, tmp) {
+  if (opts.suite !== 'all') throw new SetupError('--client runs every client scenario, or those named with --scenario');
+  const node = await node22(opts, tmp);
+  const entry = await suiteEntry(tmp);
+  const known = await listScenarios(node, entry, 'client');
+  const expected = loadExpected('client', known);
+  for (const s of opts.scenarios) if (!known.includes(s)) throw new SetupError(`unknown client scenario ${s}`);
+  const bin = join(REPO, 'bin', 'mcp-smart.js');
+  if (!opts.target && !existsSync(join(REPO, 'dist', 'cli.js'))) {
+    throw new SetupError('the client under test is the built CLI: run `npm run build` first');
+  }
+  const command = opts.target ?? `${process.execPath} ${bin} --no-cache dump --url`;
+  if (/^https?:\/\//.test(command)) throw new SetupError('--client --target takes a client command, not a URL');
+  const home = join(tmp, 'home');
+  mkdirSync(home, { recursive: true });
+  // The runner passes its environment on to the client: keep the client's config, caches and tokens in tmp.
+  const env = {
+    ...process.env,
+    HOME: home,
+    XDG_CONFIG_HOME: join(home, '.config'),
+    XDG_CACHE_HOME: join(home, '.cache'),
+  };
+  const scenarios = opts.scenarios.length > 0 ? opts.scenarios : known;
+  process.stdout.write(`conformance ${SUITE_VERSION} (client scenarios) with the client: ${command} <url>\n\n`);
+  const results = new Map();
+  let next = 0;
+  const worker = async () => {
+    while (next < scenarios.length) {
+      const i = next++;
+      const scenario = scenarios[i];
+      const out = join(tmp, 'client', String(i));
+      const args = [entry, 'client', '--command', command, '--scenario', scenario, '--timeout', '30000', '-o', out];
+      const r = await run(node, args, { cwd: tmp, env, timeoutMs: 120_000 });
+      if (opts.verbose) process.stdout.write(`--- ${scenario}\n${r.out}${r.err}`);
+      results.set(scenario, findChecks(out));
+    }
+  };
+  await Promise.all([worker(), worker()]);
+  return report(scenarios, results, expected);
 }
 
 async function main() {
