@@ -5,6 +5,8 @@ import { fixture } from '../helpers/paths.js';
 import {
   descendantPids,
   expectTreeGone,
+  listProcessesFromProc,
+  listProcessesFromPs,
   killTree,
   snapshotTree,
   survivors,
@@ -91,5 +93,16 @@ describe('process-tree helper', () => {
     expect(left.map((p) => p.pid)).toEqual([pids.grandchild]);
     process.kill(pids.grandchild, 'SIGKILL');
     await expectTreeGone(started, 5_000);
+  });
+
+  it('the ps fallback (systems without /proc) sees the same tree as /proc', async () => {
+    const { root, pids } = await startTree();
+    started = snapshotTree(root.pid!);
+    const relation = (list: { pid: number; ppid: number }[]) =>
+      [pids.wrapper, pids.child, pids.grandchild].map((pid) => [pid, list.find((p) => p.pid === pid)?.ppid]);
+    const fromPs = listProcessesFromPs();
+    expect(relation(fromPs)).toEqual(relation(listProcessesFromProc()));
+    expect(relation(fromPs).map(([, ppid]) => ppid)).toEqual([process.pid, pids.wrapper, pids.child]);
+    expect(fromPs.find((p) => p.pid === pids.grandchild)?.command).toContain('hang.mjs');
   });
 });

@@ -36,12 +36,18 @@ function readProc(pid: number): ProcessInfo | undefined {
 
 /** Every process on the machine, from /proc where it exists, else from `ps`. */
 export function listProcesses(): ProcessInfo[] {
-  if (existsSync('/proc/self/stat')) {
-    return readdirSync('/proc')
-      .filter((d) => /^\d+$/.test(d))
-      .map((d) => readProc(Number(d)))
-      .filter((p): p is ProcessInfo => p !== undefined);
-  }
+  return existsSync('/proc/self/stat') ? listProcessesFromProc() : listProcessesFromPs();
+}
+
+export function listProcessesFromProc(): ProcessInfo[] {
+  return readdirSync('/proc')
+    .filter((d) => /^\d+$/.test(d))
+    .map((d) => readProc(Number(d)))
+    .filter((p): p is ProcessInfo => p !== undefined);
+}
+
+/** The fallback for systems without /proc (macOS): `ps`, with its start time as the reuse guard. */
+export function listProcessesFromPs(): ProcessInfo[] {
   const out = execFileSync('ps', ['-e', '-o', 'pid=,ppid=,stat=,lstart=,command='], { encoding: 'utf8' });
   return out
     .split('\n')
