@@ -8,7 +8,7 @@ import { startHttpFixture } from '../helpers/spawn-cli.js';
 
 const bad = (name: string) => fixture('servers', 'misbehaving', name);
 const catalogServer = fixture('servers', 'catalog-server.mjs');
-const catalog = (name: string) => fixture('servers', 'catalogs', name);
+const catalog = (name: string) => fixture('servers', 'catalogs', 'hostile', name);
 
 let open: RawStdio[] = [];
 const httpChildren: ChildProcess[] = [];
