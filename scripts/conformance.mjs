@@ -2,8 +2,9 @@
 // Runs the official MCP conformance suite (@modelcontextprotocol/conformance, pinned) against a server and compares
 // each scenario's outcome with conformance/expected-failures.json. The suite needs Node 22: a Node 22 already on the
 // machine is used when given (--node, or when this script itself runs on 22+); otherwise the npm package `node@22` is
-// installed into a temporary folder whose package.json allows its install script (npm 11 skips install scripts
-// that allowScripts does not cover, and then no binary arrives). Everything temporary is removed at the end.
+// installed into a temporary folder whose package.json allows its install script (that script fetches the binary;
+// npm 11 warns about, or under strict-allow-scripts refuses, scripts that allowScripts does not cover, and
+// ignore-scripts would skip it: no binary would arrive). Everything temporary is removed at the end.
 //
 // Usage: node scripts/conformance.mjs [--target <url | "command with {port}">] [--serve] [--scenario NAME]...
 //                                     [--suite all|active|pending] [--node PATH] [--expected FILE] [--verbose] [--keep]
@@ -404,9 +405,13 @@ async function main() {
     return 2;
   }
   if (opts.help) {
-    const head = readFileSync(fileURLToPath(import.meta.url), 'utf8')
+    const lines = readFileSync(fileURLToPath(import.meta.url), 'utf8')
       .split('\n')
-      .slice(1, 17);
+      .slice(1);
+    const head = lines.slice(
+      0,
+      lines.findIndex((l) => !l.startsWith('//')),
+    );
     process.stdout.write(head.map((l) => l.replace(/^\/\/ ?/, '')).join('\n') + '\n');
     return 0;
   }
