@@ -4,7 +4,7 @@
  * One bad server never holds up another: every slot is independent.
  */
 import type { ClientCapabilities } from '@modelcontextprotocol/sdk/types.js';
-import { ServerSession, type ServerRequestHandler } from '../core/connect/server-session.js';
+import { ServerSession, type ServerRequestHandler, type ServerSessionOptions } from '../core/connect/server-session.js';
 import { DEFAULT_MAX_PAGES } from '../core/connect/list.js';
 import { SmartError, errorText } from '../errors.js';
 import type { ServerDefinition, ServerSnapshot } from '../types.js';
@@ -25,6 +25,8 @@ export interface PoolOptions {
   onNotification?: (server: string, method: string, params: Record<string, unknown> | undefined) => void;
   log: (text: string) => void;
   now: () => number;
+  /** Replaces the real transports (tests use the SDK's in-memory pair). */
+  createTransport?: ServerSessionOptions['createTransport'];
 }
 
 export type Health = 'idle' | 'starting' | 'running' | 'backoff' | 'unhealthy';
@@ -120,6 +122,7 @@ export class ServerPool {
     const notify = this.opts.onNotification;
     const session: ServerSession = new ServerSession(slot.def, {
       maxPages: DEFAULT_MAX_PAGES,
+      createTransport: this.opts.createTransport,
       capabilities: this.opts.capabilities(),
       onServerRequest: answer ? (method, params, signal) => answer(name, method, params, signal) : undefined,
       onNotification: notify ? (method, params) => notify(name, method, params) : undefined,

@@ -37,8 +37,9 @@ const routeError = (e: SmartError): McpError => new McpError(ErrorCode.InvalidPa
 
 /** Creates a Server for one client connection, wired to the shared runtime. */
 export function createClientServer(runtime: ServeRuntime): Server {
+  const capabilities = serveCapabilities(runtime);
   const server = new Server(SERVER_INFO, {
-    capabilities: serveCapabilities(runtime),
+    capabilities,
     instructions: runtime.instructions(),
   });
   let routes: Routes | undefined;
@@ -126,41 +127,56 @@ export function createClientServer(runtime: ServeRuntime): Server {
     }
   };
 
-  server.setRequestHandler(ListPromptsRequestSchema, () => ({
-    prompts: currentRoutes().prompts.map((p) => p.served) as never,
-  }));
-  server.setRequestHandler(GetPromptRequestSchema, async (req, extra) => {
-    const route = currentRoutes().promptByName.get(req.params.name);
-    if (!route) throw new McpError(ErrorCode.InvalidParams, `mcp-smart: no prompt "${req.params.name}"`);
-    return forward(route.server, 'prompts/get', { ...req.params, name: route.name }, extra.signal);
-  });
-  server.setRequestHandler(ListResourcesRequestSchema, () => ({ resources: currentRoutes().resources as never }));
-  server.setRequestHandler(ListResourceTemplatesRequestSchema, () => ({
-    resourceTemplates: currentRoutes().templates as never,
-  }));
-  const byUri = (uri: string): string | undefined => serverForUri(currentRoutes(), [...runtime.known.values()], uri);
-  server.setRequestHandler(ReadResourceRequestSchema, async (req, extra) =>
-    forward(byUri(req.params.uri), 'resources/read', req.params, extra.signal),
-  );
-  server.setRequestHandler(SubscribeRequestSchema, async (req, extra) =>
-    forward(byUri(req.params.uri), 'resources/subscribe', req.params, extra.signal),
-  );
-  server.setRequestHandler(UnsubscribeRequestSchema, async (req, extra) =>
-    forward(byUri(req.params.uri), 'resources/unsubscribe', req.params, extra.signal),
-  );
-  server.setRequestHandler(CompleteRequestSchema, async (req, extra) => {
-    const ref = req.params.ref;
-    if (ref.type === 'ref/prompt') {
-      const route = currentRoutes().promptByName.get(ref.name);
-      if (!route) throw new McpError(ErrorCode.InvalidParams, `mcp-smart: no prompt "${ref.name}"`);
-      return forward(
-        route.server,
-        'completion/complete',
-        { ...req.params, ref: { ...ref, name: route.name } },
-        extra.signal,
-      );
-    }
-    return forward(byUri(ref.uri), 'completion/complete', req.params, extra.signal);
-  });
+  if (capabilities.prompts) passPrompts();
+  if (capabilities.resources) passResources();
+  if (capabilities.completions) passCompletions();
   return server;
+
+  function passPrompts(): void {
+    server.setRequestHandler(ListPromptsRequestSchema, () => ({
+      prompts: currentRoutes().prompts.map((p) => p.served) as never,
+    }));
+    server.setRequestHandler(GetPromptRequestSchema, async (req, extra) => {
+      const route = currentRoutes().promptByName.get(req.params.name);
+      if (!route) throw new McpError(ErrorCode.InvalidParams, `mcp-smart: no prompt "${req.params.name}"`);
+      return forward(route.server, 'prompts/get', { ...req.params, name: route.name }, extra.signal);
+    });
+  }
+
+  function passResources(): void {
+    server.setRequestHandler(ListResourcesRequestSchema, () => ({ resources: currentRoutes().resources as never }));
+    server.setRequestHandler(ListResourceTemplatesRequestSchema, () => ({
+      resourceTemplates: currentRoutes().templates as never,
+    }));
+    server.setRequestHandler(ReadResourceRequestSchema, async (req, extra) =>
+      forward(byUri(req.params.uri), 'resources/read', req.params, extra.signal),
+    );
+    server.setRequestHandler(SubscribeRequestSchema, async (req, extra) =>
+      forward(byUri(req.params.uri), 'resources/subscribe', req.params, extra.signal),
+    );
+    server.setRequestHandler(UnsubscribeRequestSchema, async (req, extra) =>
+      forward(byUri(req.params.uri), 'resources/unsubscribe', req.params, extra.signal),
+    );
+  }
+
+  function passCompletions(): void {
+    server.setRequestHandler(CompleteRequestSchema, async (req, extra) => {
+      const ref = req.params.ref;
+      if (ref.type === 'ref/prompt') {
+        const route = currentRoutes().promptByName.get(ref.name);
+        if (!route) throw new McpError(ErrorCode.InvalidParams, `mcp-smart: no prompt "${ref.name}"`);
+        return forward(
+          route.server,
+          'completion/complete',
+          { ...req.params, ref: { ...ref, name: route.name } },
+          extra.signal,
+        );
+      }
+      return forward(byUri(ref.uri), 'completion/complete', req.params, extra.signal);
+    });
+  }
+
+  function byUri(uri: string): string | undefined {
+    return serverForUri(currentRoutes(), [...runtime.known.values()], uri);
+  }
 }
