@@ -187,7 +187,7 @@ async function harness(mode: ServeMode, config: ServeConfig = {}) {
   await server.connect(sa);
   const client = new Client({ name: 'test', version: '1' });
   await client.connect(ca);
-  const text = (r: unknown): string => ((r as { content: { text: string }[] }).content[0]?.text ?? '') as string;
+  const text = (r: unknown): string => (r as { content: { text: string }[] }).content[0]?.text ?? '';
   return {
     runtime,
     client,
