@@ -1,4 +1,5 @@
 /** `mcp-smart serve`: an MCP server in front of the configured servers. Runs until the client goes away. */
+import { resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
@@ -57,7 +58,8 @@ export async function runServeCommand(
   const modeFlag = optionalString(opts.mode);
   if (printFor) {
     const mode = modeFlag ? parseChoiceFlag('--mode', modeFlag, MODES) : undefined;
-    io.stdout(printConfig(parseClientName(printFor), global.config[0], mode));
+    const configFile = global.config[0] === undefined ? undefined : resolve(io.cwd, global.config[0]);
+    io.stdout(printConfig(parseClientName(printFor), configFile, mode));
     return { result: { mode: mode ?? 'auto', transport: 'stdio' }, exitCode: 0 };
   }
   const transportKind = parseChoiceFlag('--transport', opts.transport ?? 'stdio', ['stdio', 'http'] as const);

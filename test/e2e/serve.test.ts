@@ -141,7 +141,7 @@ async function startHttpServe(
   });
   let err = '';
   const url = await new Promise<string>((resolve, reject) => {
-    child.stderr!.on('data', (d: Buffer) => {
+    child.stderr.on('data', (d: Buffer) => {
       err += String(d);
       const m = /listening on (http:\/\/\S+)/.exec(err);
       if (m) resolve(m[1]!);
@@ -225,7 +225,7 @@ describe('serve --transport http', () => {
         stdio: ['ignore', 'pipe', 'pipe'],
       });
       let err = '';
-      refused.stderr!.on('data', (d: Buffer) => (err += String(d)));
+      refused.stderr.on('data', (d: Buffer) => (err += String(d)));
       const code = await new Promise<number | null>((resolve) => refused.once('exit', (c) => resolve(c)));
       expect(code).toBe(2);
       expect(err).toContain('Refusing to serve on 0.0.0.0 without a token');

@@ -337,3 +337,74 @@ describe('auto mode sends what budget says fits', () => {
     }
   });
 });
+
+describe('the serve section of mcp-smart.config.json', () => {
+  it('accepts the documented keys and reports unknown or wrong ones with their key path and a suggestion', async () => {
+    const { validateSmartConfig } = await import('../../src/core/config/validate.js');
+    const { DEFAULT_WEIGHTS } = await import('../../src/core/discover/index.js');
+    const good = validateSmartConfig(
+      {
+        serve: {
+          mode: 'meta',
+          level: 'compact',
+          budget: { max: 128000, share: 0.05 },
+          servers: { memory: { load: 'eager', idleTimeout: 0, disable: ['delete_entities'], pin: ['read_graph'] } },
+          prefix: 'smart',
+          activate: true,
+        },
+      },
+      DEFAULT_WEIGHTS,
+    );
+    expect(good.issues).toEqual([]);
+    expect(good.config.serve?.servers?.memory?.load).toBe('eager');
+    const bad = validateSmartConfig(
+      {
+        serve: {
+          mdoe: 'meta',
+          level: 'tiny',
+          budget: { max: -1 },
+          servers: { memory: { load: 'lazy', pins: ['x'] } },
+          prefix: 'has space',
+        },
+      },
+      DEFAULT_WEIGHTS,
+    );
+    expect(bad.issues.map((i) => i.key)).toEqual([
+      'serve.mdoe',
+      'serve.level',
+      'serve.prefix',
+      'serve.budget.max',
+      'serve.servers.memory.load',
+      'serve.servers.memory.pins',
+    ]);
+    expect(bad.issues[0]?.reason).toContain('Did you mean "mode"?');
+    expect(bad.issues[4]?.reason).toBe('expected one of "eager", "defer", "off", got "lazy".');
+  });
+});
+
+describe('serve --print-config', () => {
+  it('prints the client snippet and says why that mode; unknown clients are a usage error', async () => {
+    const desktop = await runCli(['serve', '--print-config', 'claude-desktop']);
+    expect(desktop.code).toBe(0);
+    expect(desktop.stdout).toContain('# mode auto: it sends every tool to the model on each request');
+    expect(desktop.stdout).toContain(
+      '"args": [\n        "-y",\n        "mcp-smart",\n        "serve",\n        "--mode",\n        "auto"\n      ]',
+    );
+    const code = await runCli(['serve', '--print-config', 'claude-code']);
+    expect(code.stdout).toContain('# mode tools: it runs its own tool search');
+    expect(code.stdout).toContain('claude mcp add mcp-smart -- npx -y mcp-smart serve --mode tools');
+    const codex = await runCli(['serve', '--print-config', 'codex']);
+    expect(codex.stdout).toContain(
+      '[mcp_servers.mcp-smart]\ncommand = "npx"\nargs = ["-y", "mcp-smart", "serve", "--mode", "tools"]',
+    );
+    const vscode = await runCli(['serve', '--print-config', 'vscode']);
+    expect(JSON.parse(vscode.stdout.slice(vscode.stdout.indexOf('{')))).toEqual({
+      servers: {
+        'mcp-smart': { type: 'stdio', command: 'npx', args: ['-y', 'mcp-smart', 'serve', '--mode', 'tools'] },
+      },
+    });
+    const bad = await runCli(['serve', '--print-config', 'notepad']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('Invalid value for --print-config: notepad. Expected one of: claude-code');
+  });
+});
