@@ -108,9 +108,6 @@ export async function runServeCommand(
   });
 
   const clients = new Set<Server>();
-  runtime.onToolsChanged = () => {
-    for (const s of clients) s.sendToolListChanged().catch(() => undefined);
-  };
   runtime.onServerNotification = (server, method, params) => {
     if (method === 'notifications/resources/updated' && typeof params?.uri === 'string') {
       for (const s of clients) s.sendResourceUpdated({ uri: params.uri }).catch(() => undefined);
@@ -157,7 +154,9 @@ export async function runServeCommand(
     const newClient = (): Server => {
       const server = createClientServer(runtime);
       clients.add(server);
+      const unsubscribe = server.onclose;
       server.onclose = () => {
+        unsubscribe?.();
         clients.delete(server);
         if (transportKind === 'stdio') shutdown();
       };

@@ -1,6 +1,5 @@
 /** The meta-tools' answers: find, describe, list, and resolving the `name` and `arguments` of a call. */
-import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
-import type { JsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/types.js';
+import type { JsonSchemaValidator, jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/types.js';
 import { condenseTool, firstSentence } from '../core/condense/index.js';
 import { SmartError } from '../errors.js';
 import type { ToolSnapshot } from '../types.js';
@@ -102,15 +101,18 @@ export function argumentsObject(id: string, value: unknown): Record<string, unkn
 
 /** Validates arguments against each tool's real input schema (the SDK's Ajv, all errors listed). */
 export class ArgumentValidator {
-  private readonly ajv = new AjvJsonSchemaValidator();
+  /** Loaded on the first call: Ajv and its formats take a while to import, and a start answers from cache. */
+  private ajv?: Promise<jsonSchemaValidator>;
   private readonly cache = new Map<string, JsonSchemaValidator<unknown> | null>();
 
   /** Throws SERVE_BAD_ARGUMENTS listing every problem; a schema Ajv cannot compile is left to the server. */
-  check(entry: CatalogEntry, args: Record<string, unknown>): void {
+  async check(entry: CatalogEntry, args: Record<string, unknown>): Promise<void> {
     let validate = this.cache.get(entry.id);
     if (validate === undefined) {
+      this.ajv ??= import('@modelcontextprotocol/sdk/validation/ajv').then((m) => new m.AjvJsonSchemaValidator());
+      const ajv = await this.ajv;
       try {
-        validate = this.ajv.getValidator(entry.tool.inputSchema ?? { type: 'object' });
+        validate = ajv.getValidator(entry.tool.inputSchema ?? { type: 'object' });
       } catch {
         validate = null;
       }

@@ -4,7 +4,7 @@
  * One bad server never holds up another: every slot is independent.
  */
 import type { ClientCapabilities } from '@modelcontextprotocol/sdk/types.js';
-import { ServerSession, type ServerRequestHandler, type ServerSessionOptions } from '../core/connect/server-session.js';
+import type { ServerRequestHandler, ServerSession, ServerSessionOptions } from '../core/connect/server-session.js';
 import { DEFAULT_MAX_PAGES } from '../core/connect/list.js';
 import { SmartError, errorText } from '../errors.js';
 import type { ServerDefinition, ServerSnapshot } from '../types.js';
@@ -120,6 +120,8 @@ export class ServerPool {
     const name = slot.def.name;
     const answer = this.opts.onServerRequest;
     const notify = this.opts.onNotification;
+    // The SDK client loads only when a server first starts: a start answered from the cache never needs it.
+    const { ServerSession } = await import('../core/connect/server-session.js');
     const session: ServerSession = new ServerSession(slot.def, {
       maxPages: DEFAULT_MAX_PAGES,
       createTransport: this.opts.createTransport,

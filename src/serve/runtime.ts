@@ -2,7 +2,7 @@
  * The state `serve` shares across client sessions: the servers behind (lazy pool), their known lists,
  * the served view, the ranking index, and the learner. Client sessions (sdk-server.ts) call into it.
  */
-import { secretValues } from '../core/connect/failure.js';
+import { secretValues } from '../core/connect/secrets.js';
 import {
   buildDiscoverIndex,
   loadShippedWordVectors,
@@ -72,8 +72,8 @@ export class ServeRuntime {
   private readonly validator = new ArgumentValidator();
   private readonly activated: string[] = [];
   private readonly config: SmartConfig;
-  /** Called when the served tool list changed (clients get notifications/tools/list_changed). */
-  onToolsChanged?: () => void;
+  /** Each connected client's callback for a changed tool list (notifications/tools/list_changed). */
+  readonly toolsChanged = new Set<() => void>();
   /** Called for notifications a server behind sends that clients should see (resources/updated). */
   onServerNotification?: (server: string, method: string, params: Record<string, unknown> | undefined) => void;
   /** Answers elicitation/sampling requests of the servers behind by asking a client. */
@@ -174,7 +174,7 @@ export class ServeRuntime {
     this.index = undefined;
     this.indexing = undefined;
     const after = this.view.tools.map((t) => `${t.name}\u0000${JSON.stringify(t.definition)}`).join('\n');
-    if (notify && before !== after) this.onToolsChanged?.();
+    if (notify && before !== after) for (const f of this.toolsChanged) f();
   }
 
   /** Server instructions for initialize: what is served, how to reach the rest, and each server's own text. */
@@ -268,7 +268,7 @@ export class ServeRuntime {
       throw new SmartError('SERVE_NOT_READ_ONLY', { name: entry.id, call });
     }
     const toolArgs = argumentsObject(entry.id, args.arguments);
-    this.validator.check(entry, toolArgs);
+    await this.validator.check(entry, toolArgs);
     const result = await this.forward(entry, toolArgs, ctx);
     if (this.opts.activate) await this.activateTool(entry.id);
     return result;

@@ -52,6 +52,10 @@ export function createClientServer(runtime: ServeRuntime): Server {
     return routes;
   };
 
+  const toolsChanged = (): void => void server.sendToolListChanged().catch(() => undefined);
+  runtime.toolsChanged.add(toolsChanged);
+  server.onclose = () => runtime.toolsChanged.delete(toolsChanged);
+
   server.oninitialized = () => {
     runtime.clientCapabilities = (server.getClientCapabilities() as Record<string, unknown> | undefined) ?? {};
   };

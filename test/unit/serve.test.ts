@@ -1,13 +1,17 @@
 // serve in-process: names that fit every client, the meta-tools' exact cost, find → call over the SDK's
 // in-memory transports (lazy start, arguments validated, results unchanged, progress forwarded), collisions in
 // tools mode, and auto mode sending exactly what `budget` says fits.
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import {
+  CallToolRequestSchema,
+  ListToolsRequestSchema,
+  ToolListChangedNotificationSchema,
+} from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { metaTools } from '../../src/core/condense/index.js';
 import { readSnapshotFiles } from '../../src/core/snapshot.js';
@@ -86,6 +90,10 @@ function backendServer(name: string, b: Backend): Server {
   const server = new Server({ name, version: '1.0.0' }, { capabilities: { tools: {} } });
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: b.tools as never }));
   server.setRequestHandler(CallToolRequestSchema, async (req, extra) => {
+    if (req.params.name === 'crash') {
+      setTimeout(() => void server.close(), 5);
+      return new Promise<never>(() => undefined);
+    }
     const token = req.params._meta?.progressToken;
     if (token !== undefined)
       await extra.sendNotification({
@@ -136,9 +144,15 @@ const FILES: ToolSnapshot[] = [
     annotations: { readOnlyHint: true },
   },
   { name: 'fail', description: 'Always reports an error.', inputSchema: { type: 'object' } },
+  { name: 'crash', description: 'Exits in the middle of the call.', inputSchema: { type: 'object' } },
 ];
 
-async function harness(mode: ServeMode, config: ServeConfig = {}) {
+async function harness(
+  mode: ServeMode,
+  config: ServeConfig = {},
+  extra: { clock?: { t: number }; activate?: boolean; limit?: number } = {},
+) {
+  const clock = extra.clock ?? { t: 1_700_000_000_000 };
   const backends: Record<string, Backend> = {
     notes: { tools: NOTES, started: 0 },
     files: { tools: FILES, started: 0 },
@@ -159,9 +173,9 @@ async function harness(mode: ServeMode, config: ServeConfig = {}) {
     setup,
     mode,
     level: 'lossless',
-    limit: 20_000,
+    limit: extra.limit ?? 20_000,
     key: 'mcp-smart',
-    activate: false,
+    activate: extra.activate === true,
     counting,
     usage: { tools: {} },
     learn: true,
@@ -169,7 +183,7 @@ async function harness(mode: ServeMode, config: ServeConfig = {}) {
     spawnTimeoutMs: 5000,
     callTimeoutMs: 5000,
     log: () => undefined,
-    now: () => 1_700_000_000_000,
+    now: () => clock.t,
     clock: () => 0,
     pool: {
       createTransport: (d) => {
@@ -276,12 +290,14 @@ describe('serve over in-memory transports', () => {
     );
     expect(described).toEqual({ id: 'notes.search', ...NOTES[1], name: undefined });
     const list = h.text(await h.client.callTool({ name: 'list_tools', arguments: { server: 'files' } }));
-    expect(list).toBe('files.search — Search files on disk by name.\nfiles.fail — Always reports an error.');
+    expect(list).toBe(
+      'files.search — Search files on disk by name.\nfiles.fail — Always reports an error.\nfiles.crash — Exits in the middle of the call.',
+    );
     await h.close();
   });
 
   it('tools mode: every tool first-class, colliding names prefixed, calls routed to the right server', async () => {
-    const h = await harness('tools', { servers: { files: { disable: ['fail'] } } });
+    const h = await harness('tools', { servers: { files: { disable: ['fail', 'crash'] } } });
     const names = (await h.client.listTools()).tools.map((t) => t.name);
     expect(names).toEqual(['files_search', 'create_note', 'notes_search']);
     expect(h.text(await h.client.callTool({ name: 'notes_search', arguments: { query: 'q' } }))).toBe(
@@ -299,6 +315,87 @@ describe('serve over in-memory transports', () => {
     expect(names).toEqual(['find_tool', 'describe_tool', 'list_tools', 'call_tool', 'call_tool_read', 'create_note']);
     const list = h.text(await h.client.callTool({ name: 'list_tools', arguments: {} }));
     expect(list).not.toContain('files.');
+    await h.close();
+  });
+});
+
+describe('health, activation and recording', () => {
+  it('a server that crashes mid-call: an error naming it, restarted with back-off, unhealthy after 3 failures; the other keeps serving', async () => {
+    const clock = { t: 1_700_000_000_000 };
+    const h = await harness('meta', {}, { clock });
+    const crash = () => h.client.callTool({ name: 'call_tool', arguments: { name: 'files.crash' } });
+    const first = await crash();
+    expect(first.isError).toBe(true);
+    expect(h.text(first)).toMatch(/^mcp-smart: server "files" is unavailable: /);
+    await crash(); // restarted at once after the first failure, crashes again
+    expect(h.backends.files!.started).toBe(2);
+    const waiting = await crash();
+    expect(h.text(waiting)).toMatch(/^mcp-smart: server "files" failed \(.*\); mcp-smart restarts it in 1 s/);
+    expect(h.backends.files!.started).toBe(2);
+    clock.t += 1000;
+    await crash();
+    expect(h.backends.files!.started).toBe(3);
+    expect(h.runtime.pool.health('files').state).toBe('unhealthy');
+    const found = JSON.parse(
+      h.text(
+        await h.client.callTool({
+          name: 'find_tool',
+          arguments: { intent: 'search files on disk', server: 'files', k: 1 },
+        }),
+      ),
+    );
+    expect(found.results[0].id).toBe('files.search');
+    expect(found.results[0].unavailable).toMatch(/^server "files" is unhealthy \(/);
+    expect(
+      h.text(
+        await h.client.callTool({ name: 'call_tool', arguments: { name: 'notes.search', arguments: { query: 'x' } } }),
+      ),
+    ).toBe('notes:search:{"query":"x"}');
+    await h.close();
+  });
+
+  it('--activate: a tool called through call_tool becomes first-class and the client is told the list changed', async () => {
+    const h = await harness('meta', {}, { activate: true });
+    let changed = 0;
+    h.client.setNotificationHandler(ToolListChangedNotificationSchema, () => void changed++);
+    await h.client.callTool({ name: 'call_tool', arguments: { name: 'notes.create_note', arguments: { title: 't' } } });
+    const names = (await h.client.listTools()).tools.map((t) => t.name);
+    expect(names).toEqual(['find_tool', 'describe_tool', 'list_tools', 'call_tool', 'call_tool_read', 'create_note']);
+    expect(changed).toBe(1);
+    expect(h.text(await h.client.callTool({ name: 'create_note', arguments: { title: 'direct' } }))).toBe(
+      'notes:create_note:{"title":"direct"}',
+    );
+    await h.close();
+  });
+
+  it('--activate unloads the least recently used tool when over the limit', async () => {
+    const base = await harness('meta');
+    const metaOnly = base.runtime.view.tokens;
+    await base.close();
+    const h = await harness('meta', {}, { activate: true, limit: metaOnly + 60 });
+    await h.client.callTool({ name: 'call_tool', arguments: { name: 'notes.create_note', arguments: { title: 't' } } });
+    expect(h.runtime.view.servedNameOf.has('notes.create_note')).toBe(true);
+    await h.client.callTool({ name: 'call_tool', arguments: { name: 'files.search', arguments: {} } });
+    expect(h.runtime.view.servedNameOf.has('files.search')).toBe(true);
+    expect(h.runtime.view.servedNameOf.has('notes.create_note')).toBe(false);
+    expect(h.runtime.view.tokens).toBeLessThanOrEqual(metaOnly + 60);
+    await h.close();
+  });
+
+  it('--record appends "intent → tool" as labelled-intents JSONL with secrets redacted; the usage store is written', async () => {
+    const h = await harness('meta');
+    const intent = 'write a note with token ghp_abcdefghijklmnopqrstuvwxyz123456';
+    await h.client.callTool({ name: 'find_tool', arguments: { intent, k: 3 } });
+    await h.client.callTool({ name: 'call_tool', arguments: { name: 'notes.create_note', arguments: { title: 'x' } } });
+    await h.runtime.learner.flush();
+    const lines = (await readFile(join(dir, 'cases-meta.jsonl'), 'utf8')).trim().split('\n');
+    expect(JSON.parse(lines[lines.length - 1]!)).toEqual({
+      intent: 'write a note with token ***',
+      expected: ['notes.create_note'],
+    });
+    const store = JSON.parse(await readFile(join(dir, 'usage-meta.json'), 'utf8'));
+    expect(store.tools['notes.create_note'].success).toBeGreaterThanOrEqual(1);
+    expect(JSON.stringify(store)).not.toContain('"x"');
     await h.close();
   });
 });

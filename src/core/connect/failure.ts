@@ -5,19 +5,10 @@ import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamable
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { SmartError, errorText } from '../../errors.js';
 import type { ServerDefinition } from '../../types.js';
+import { redact } from './secrets.js';
 import type { StdioHandle } from './stdio.js';
 
-/** Values that must never be shown: env and header values (short ones would redact ordinary words). */
-export function secretValues(def: ServerDefinition): string[] {
-  const values = [...Object.values(def.env ?? {}), ...Object.values(def.headers ?? {})];
-  return [...new Set(values.filter((v) => v.length >= 4))].sort((a, b) => b.length - a.length);
-}
-
-export function redact(text: string, secrets: string[]): string {
-  let out = text;
-  for (const s of secrets) out = out.split(s).join('***');
-  return out;
-}
+export { redact, secretValues } from './secrets.js';
 
 /** Where the session is, for timeout and failure messages. */
 export class Progress {
