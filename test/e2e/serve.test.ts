@@ -192,6 +192,13 @@ describe('serve --transport http', () => {
         await client.connect(new StreamableHTTPClientTransport(new URL(url)));
         expect((await client.listTools()).tools.map((t) => t.name)).toContain('call_tool_read');
         await rememberAlice(client, `alice-http-${process.pid}`);
+        // Prompts and resources of the servers behind pass through (here: the everything server's).
+        const prompts = (await client.listPrompts()).prompts.map((p) => p.name);
+        expect(prompts.length).toBeGreaterThan(0);
+        const resources = (await client.listResources()).resources;
+        const first = resources[0]!;
+        const read = await client.readResource({ uri: first.uri });
+        expect(read.contents[0]?.uri).toBe(first.uri);
         await client.close();
       } finally {
         expect(await stop(child)).toBe(143);
