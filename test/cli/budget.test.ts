@@ -150,7 +150,13 @@ describe('budget', () => {
     expect(doc.before.tokens).toBe(807);
     expect(doc.after.tokens).toBe(548);
     expect(doc.servers.map((s) => s.name)).toEqual(['web', 'mcp-smart']);
-    expect(doc.servers[1]?.tools.map((t) => t.name)).toEqual(['find_tool', 'describe_tool', 'list_tools', 'call_tool', 'call_tool_read']);
+    expect(doc.servers[1]?.tools.map((t) => t.name)).toEqual([
+      'find_tool',
+      'describe_tool',
+      'list_tools',
+      'call_tool',
+      'call_tool_read',
+    ]);
     expect(doc.servers[1]?.defers).toEqual(['files', 'notes']);
     // The written definitions re-count to exactly the plan's final figure.
     const counter = await createTokenCounter('o200k_base');

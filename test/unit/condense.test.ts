@@ -138,7 +138,13 @@ describe('minimal, names, meta', () => {
 
   it('meta: the meta-tools replace every tool, with full schemas', () => {
     const meta = condenseTools([searchNotes, searchNotes], 'meta');
-    expect(meta.map((t) => t.name)).toEqual(['find_tool', 'describe_tool', 'list_tools', 'call_tool', 'call_tool_read']);
+    expect(meta.map((t) => t.name)).toEqual([
+      'find_tool',
+      'describe_tool',
+      'list_tools',
+      'call_tool',
+      'call_tool_read',
+    ]);
     expect(meta).toEqual(metaTools());
     expect(meta.every((t) => t.inputSchema?.type === 'object' && typeof t.description === 'string')).toBe(true);
     expect(meta[3]!.inputSchema!.required).toEqual(['name']);
