@@ -97,7 +97,16 @@ describe('serve --demo over stdio', () => {
       const names = (await client.listTools()).tools.map((t) => t.name);
       expect(names).toEqual(['find_tool', 'describe_tool', 'list_tools', 'call_tool', 'call_tool_read']);
       await rememberAlice(client, entity);
+      const firstPid = first.pid!;
+      const firstChildren = childrenOf(firstPid);
+      expect(firstChildren.length).toBe(4); // the uncached first run listed all four demo servers live
+      // The client going away (stdin closes): serve ends every server it started.
+      const firstExit = new Promise<number | null>((resolve) =>
+        (first as unknown as { _process: ChildProcess })._process.once('exit', (code) => resolve(code)),
+      );
       await client.close();
+      expect(await firstExit).toBe(0);
+      expect(await waitFor(() => firstChildren.every(processGone), 5000)).toBe(true);
 
       // Second run: warm cache. initialize and tools/list start nothing.
       const second = new StdioClientTransport({

@@ -21,7 +21,8 @@ import { countingWith, type Counting } from '../../src/serve/deps.js';
 import { assignServedNames, fitName, maxServedNameLength } from '../../src/serve/names.js';
 import { ServeRuntime } from '../../src/serve/runtime.js';
 import { createClientServer } from '../../src/serve/sdk-server.js';
-import type { ServeSetup } from '../../src/serve/setup.js';
+import { isSelfServe, type ServeSetup } from '../../src/serve/setup.js';
+import { templatePattern } from '../../src/serve/passthrough.js';
 import type { ServeConfig, ServerDefinition, ServerSnapshot, ToolSnapshot } from '../../src/types.js';
 import { runCli } from '../helpers/fake-io.js';
 import { fixture } from '../helpers/paths.js';
@@ -396,6 +397,37 @@ describe('health, activation and recording', () => {
     const store = JSON.parse(await readFile(join(dir, 'usage-meta.json'), 'utf8'));
     expect(store.tools['notes.create_note'].success).toBeGreaterThanOrEqual(1);
     expect(JSON.stringify(store)).not.toContain('"x"');
+    await h.close();
+  });
+});
+
+describe('setup and routing helpers', () => {
+  it('recognises a configured server that is mcp-smart serve itself (direct, via node, via npx)', () => {
+    const stdio = (command: string, args: string[]): ServerDefinition => ({ ...def('x'), command, args });
+    expect(isSelfServe(stdio('mcp-smart', ['serve']))).toBe(true);
+    expect(isSelfServe(stdio('npx', ['-y', 'mcp-smart@latest', '--demo', 'serve', '--mode', 'meta']))).toBe(true);
+    expect(isSelfServe(stdio('node', ['/opt/mcp-smart/bin/mcp-smart.js', 'serve']))).toBe(true);
+    expect(isSelfServe(stdio('npx', ['-y', 'mcp-smart', 'audit']))).toBe(false);
+    expect(isSelfServe(stdio('npx', ['-y', '@modelcontextprotocol/server-memory']))).toBe(false);
+  });
+
+  it('routes a resource uri by RFC 6570 template', () => {
+    expect(templatePattern('file:///{path}').test('file:///notes.txt')).toBe(true);
+    expect(templatePattern('file:///{path}').test('file:///a/b.txt')).toBe(false);
+    expect(templatePattern('file:///{+path}').test('file:///a/b.txt')).toBe(true);
+    expect(templatePattern('test://static/resource/{id}').test('test://static/resource/7')).toBe(true);
+  });
+
+  it('idleTimeout stops a server after the idle time; the next call starts it again', async () => {
+    const h = await harness('meta', { servers: { notes: { idleTimeout: 0.05 } } });
+    const call = () =>
+      h.client.callTool({ name: 'call_tool', arguments: { name: 'notes.search', arguments: { query: 'q' } } });
+    await call();
+    expect(h.runtime.pool.health('notes').state).toBe('running');
+    await new Promise((r) => setTimeout(r, 200));
+    expect(h.runtime.pool.health('notes').state).toBe('idle');
+    await call();
+    expect(h.backends.notes!.started).toBe(2);
     await h.close();
   });
 });
