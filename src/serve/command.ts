@@ -3,7 +3,6 @@ import { resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { ResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { CommandContext, CommandOutcome } from '../commands/context.js';
 import { optionalString, parseChoiceFlag, parseFloatFlag, parseIntFlag } from '../commands/parse.js';
 import { loadUsage, servingCounts } from './deps.js';
@@ -112,12 +111,6 @@ export async function runServeCommand(
     if (method === 'notifications/resources/updated' && typeof params?.uri === 'string') {
       for (const s of clients) s.sendResourceUpdated({ uri: params.uri }).catch(() => undefined);
     } else if (global.debug) log(`${server}: ${method}`);
-  };
-  runtime.forwardRequest = async (server, method, params, signal) => {
-    const want = method === 'elicitation/create' ? 'elicitation' : 'sampling';
-    const client = [...clients].find((s) => (s.getClientCapabilities() as Record<string, unknown> | undefined)?.[want]);
-    if (!client) throw new SmartError('SERVE_SERVER_UNAVAILABLE', { server, reason: `no client accepts ${method}` });
-    return client.request({ method, params }, ResultSchema, { signal });
   };
 
   let shutdownStarted = false;

@@ -76,8 +76,17 @@ export class ServeRuntime {
   readonly toolsChanged = new Set<() => void>();
   /** Called for notifications a server behind sends that clients should see (resources/updated). */
   onServerNotification?: (server: string, method: string, params: Record<string, unknown> | undefined) => void;
-  /** Answers elicitation/sampling requests of the servers behind by asking a client. */
-  forwardRequest?: PoolOptions['onServerRequest'];
+  /**
+   * Connected clients that can answer a server's request, by capability ("elicitation", "sampling").
+   * Elicitation and sampling are declared to the servers behind only when a client declared them.
+   */
+  readonly askers = new Map<
+    object,
+    {
+      capabilities: Record<string, unknown>;
+      ask: (method: string, params: unknown, signal: AbortSignal) => Promise<Record<string, unknown>>;
+    }
+  >();
   /** The client's capabilities, for what is declared to the servers behind. */
   clientCapabilities: Record<string, unknown> = {};
 
@@ -105,8 +114,11 @@ export class ServeRuntime {
         return caps;
       },
       onServerRequest: (server, method, params, signal) => {
-        if (!this.forwardRequest) throw new SmartError('SERVE_SERVER_UNAVAILABLE', { server, reason: 'no client' });
-        return this.forwardRequest(server, method, params, signal);
+        const want = method === 'elicitation/create' ? 'elicitation' : 'sampling';
+        const asker = [...this.askers.values()].find((a) => a.capabilities[want] !== undefined);
+        if (!asker)
+          throw new SmartError('SERVE_SERVER_UNAVAILABLE', { server, reason: `no connected client accepts ${method}` });
+        return asker.ask(method, params, signal);
       },
       onNotification: (server, method, params) => this.serverNotification(server, method, params),
       log: opts.log,

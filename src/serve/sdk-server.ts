@@ -11,6 +11,7 @@ import {
   ListToolsRequestSchema,
   McpError,
   ReadResourceRequestSchema,
+  ResultSchema,
   SubscribeRequestSchema,
   UnsubscribeRequestSchema,
   type ServerCapabilities,
@@ -54,10 +55,20 @@ export function createClientServer(runtime: ServeRuntime): Server {
 
   const toolsChanged = (): void => void server.sendToolListChanged().catch(() => undefined);
   runtime.toolsChanged.add(toolsChanged);
-  server.onclose = () => runtime.toolsChanged.delete(toolsChanged);
+  server.onclose = () => {
+    runtime.toolsChanged.delete(toolsChanged);
+    runtime.askers.delete(server);
+  };
 
   server.oninitialized = () => {
-    runtime.clientCapabilities = (server.getClientCapabilities() as Record<string, unknown> | undefined) ?? {};
+    const caps = (server.getClientCapabilities() as Record<string, unknown> | undefined) ?? {};
+    runtime.clientCapabilities = caps;
+    if (caps.elicitation !== undefined || caps.sampling !== undefined)
+      runtime.askers.set(server, {
+        capabilities: caps,
+        ask: (method, params, signal) =>
+          server.request({ method, params } as never, ResultSchema, { signal }),
+      });
   };
 
   server.setRequestHandler(ListToolsRequestSchema, () => ({

@@ -9,6 +9,7 @@ import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import {
   CallToolRequestSchema,
+  ElicitRequestSchema,
   ListToolsRequestSchema,
   ToolListChangedNotificationSchema,
 } from '@modelcontextprotocol/sdk/types.js';
@@ -91,6 +92,15 @@ function backendServer(name: string, b: Backend): Server {
   const server = new Server({ name, version: '1.0.0' }, { capabilities: { tools: {} } });
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: b.tools as never }));
   server.setRequestHandler(CallToolRequestSchema, async (req, extra) => {
+    if (req.params.name === 'ask') {
+      if (!server.getClientCapabilities()?.elicitation)
+        return { content: [{ type: 'text', text: 'elicitation not declared' }] };
+      const answer = await server.elicitInput({
+        message: 'Whose note?',
+        requestedSchema: { type: 'object', properties: { name: { type: 'string' } } },
+      });
+      return { content: [{ type: 'text', text: JSON.stringify(answer) }] };
+    }
     if (req.params.name === 'crash') {
       setTimeout(() => void server.close(), 5);
       return new Promise<never>(() => undefined);
@@ -136,6 +146,7 @@ const NOTES: ToolSnapshot[] = [
     inputSchema: { type: 'object', properties: { query: { type: 'string' } }, required: ['query'] },
     annotations: { readOnlyHint: true },
   },
+  { name: 'ask', description: 'Asks the user whose note it is.', inputSchema: { type: 'object' } },
 ];
 const FILES: ToolSnapshot[] = [
   {
@@ -151,7 +162,7 @@ const FILES: ToolSnapshot[] = [
 async function harness(
   mode: ServeMode,
   config: ServeConfig = {},
-  extra: { clock?: { t: number }; activate?: boolean; limit?: number } = {},
+  extra: { clock?: { t: number }; activate?: boolean; limit?: number; elicitation?: boolean } = {},
 ) {
   const clock = extra.clock ?? { t: 1_700_000_000_000 };
   const backends: Record<string, Backend> = {
@@ -200,7 +211,15 @@ async function harness(
   const server = createClientServer(runtime);
   const [ca, sa] = InMemoryTransport.createLinkedPair();
   await server.connect(sa);
-  const client = new Client({ name: 'test', version: '1' });
+  const client = new Client(
+    { name: 'test', version: '1' },
+    { capabilities: extra.elicitation ? { elicitation: {} } : {} },
+  );
+  if (extra.elicitation)
+    client.setRequestHandler(ElicitRequestSchema, (req) => ({
+      action: 'accept',
+      content: { name: `bob (asked: ${req.params.message})` },
+    }));
   await client.connect(ca);
   const text = (r: unknown): string => (r as { content: { text: string }[] }).content[0]?.text ?? '';
   return {
@@ -298,7 +317,9 @@ describe('serve over in-memory transports', () => {
   });
 
   it('tools mode: every tool first-class, colliding names prefixed, calls routed to the right server', async () => {
-    const h = await harness('tools', { servers: { files: { disable: ['fail', 'crash'] } } });
+    const h = await harness('tools', {
+      servers: { files: { disable: ['fail', 'crash'] }, notes: { disable: ['ask'] } },
+    });
     const names = (await h.client.listTools()).tools.map((t) => t.name);
     expect(names).toEqual(['files_search', 'create_note', 'notes_search']);
     expect(h.text(await h.client.callTool({ name: 'notes_search', arguments: { query: 'q' } }))).toBe(
@@ -398,6 +419,19 @@ describe('health, activation and recording', () => {
     expect(store.tools['notes.create_note'].success).toBeGreaterThanOrEqual(1);
     expect(JSON.stringify(store)).not.toContain('"x"');
     await h.close();
+  });
+});
+
+describe('elicitation from a server behind', () => {
+  it('reaches a client that declared it; is not declared to the servers behind otherwise', async () => {
+    const withIt = await harness('meta', {}, { elicitation: true });
+    const answered = await withIt.client.callTool({ name: 'call_tool', arguments: { name: 'notes.ask' } });
+    expect(withIt.text(answered)).toBe('{"action":"accept","content":{"name":"bob (asked: Whose note?)"}}');
+    await withIt.close();
+    const without = await harness('meta');
+    const refused = await without.client.callTool({ name: 'call_tool', arguments: { name: 'notes.ask' } });
+    expect(without.text(refused)).toBe('elicitation not declared');
+    await without.close();
   });
 });
 
