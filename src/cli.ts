@@ -89,6 +89,7 @@ const RUNNERS: Record<string, () => Promise<CommandRunner>> = {
   check: async () => (await import('./commands/check.js')).runCheckCommand,
   replay: async () => (await import('./commands/replay.js')).runReplayCommand,
   init: async () => (await import('./commands/init.js')).runInitCommand,
+  serve: async () => (await import('./serve/command.js')).runServeCommand,
 };
 
 export interface ProgramState {
@@ -304,6 +305,57 @@ export function buildProgram(io: Io, argv: readonly string[], state: ProgramStat
         '\nExamples:\n  mcp-smart replay ~/.claude/projects --snapshot snap.json\n  mcp-smart replay sessions/ --tune --write',
       ),
     'replay',
+  );
+
+  register(
+    program
+      .command('serve')
+      .description(
+        'an MCP server in front of your servers: serves what fits the budget, the rest behind find_tool/call_tool; forwards calls and learns from them',
+      )
+      .addOption(
+        new Option('--mode <mode>', 'what the model sees (default auto, or serve.mode)').choices([
+          'auto',
+          'tools',
+          'meta',
+        ]),
+      )
+      .addOption(
+        new Option('--level <level>', 'condensing of first-class tools (default lossless)').choices([
+          'full',
+          'lossless',
+          'compact',
+          'minimal',
+          'names',
+        ]),
+      )
+      .addOption(
+        new Option('--transport <transport>', 'stdio, or Streamable HTTP').choices(['stdio', 'http']).default('stdio'),
+      )
+      .option('--port <n>', 'HTTP port (0: a free one, printed on stderr)', '0')
+      .option('--host <address>', 'HTTP bind address; anything but loopback needs --token-env', '127.0.0.1')
+      .option('--token-env <var>', 'HTTP: require "Authorization: Bearer <value of this variable>"')
+      .option('--max <tokens>', 'auto mode: context window size (default budget.max, else 200000)')
+      .option('--share <fraction>', 'auto mode: share of --max for tools (default 0.10)')
+      .option('--limit <tokens>', 'auto mode: tokens the tool context may use (instead of --share)')
+      .option('--activate', 'a tool called through call_tool becomes first-class while it fits the budget')
+      .option(
+        '--record <file>',
+        'append "intent → tool" cases found by find_tool and then called, as labelled-intents JSONL',
+      )
+      .option('--no-learn', 'do not update the usage store from forwarded calls')
+      .option('--key <name>', 'the name your client gives this server (tool names are fitted to its limits)')
+      .option('--spawn-timeout <ms>', 'limit for a server to start and initialize (default --timeout)')
+      .option('--call-timeout <ms>', 'limit for one forwarded call (default 120000)')
+      .option(
+        '--print-config <client>',
+        'print the snippet that makes a client start mcp-smart serve, and the mode that suits it',
+      )
+      .addHelpText(
+        'after',
+        '\nExamples:\n  mcp-smart serve --print-config claude-desktop\n  mcp-smart --demo serve --mode meta\n  mcp-smart serve --transport http --port 8808 --max 128000',
+      ),
+    'serve',
   );
 
   register(

@@ -133,6 +133,44 @@ export const ERROR_CATALOG = {
     exitCode: 3,
     message: (d) => `interrupted during ${s(d.phase)}`,
   },
+  // serve: failures of one forwarded request (the client sees them as an error result naming the server or tool).
+  SERVE_SERVER_UNAVAILABLE: {
+    exitCode: 3,
+    message: (d) => `server "${s(d.server)}" is unavailable: ${s(d.reason)}`,
+  },
+  SERVE_SERVER_BACKOFF: {
+    exitCode: 3,
+    message: (d) =>
+      `server "${s(d.server)}" failed (${s(d.reason)}); mcp-smart restarts it in ${s(d.seconds)} s — try again then, or use another tool`,
+  },
+  SERVE_CALL_TIMEOUT: {
+    exitCode: 3,
+    message: (d) =>
+      `server "${s(d.server)}" did not answer within ${s(d.ms)} ms; raise serve.callTimeout in mcp-smart.config.json if the tool is slow`,
+  },
+  SERVE_UNKNOWN_TOOL: {
+    exitCode: 2,
+    message: (d) => `no tool "${s(d.name)}". ${s(d.hint)}`.trim(),
+  },
+  SERVE_BAD_ARGUMENTS: {
+    exitCode: 2,
+    message: (d) =>
+      `arguments for ${s(d.name)} do not match its input schema: ${s(d.problems)}. Call describe_tool {"name": "${s(d.name)}"} for the schema.`,
+  },
+  SERVE_NOT_READ_ONLY: {
+    exitCode: 2,
+    message: (d) =>
+      `${s(d.name)} is not annotated readOnlyHint, so call_tool_read refuses it; use ${s(d.call)} (which your client may ask you to approve).`,
+  },
+  SERVE_INSECURE_BIND: {
+    exitCode: 2,
+    message: (d) =>
+      `Refusing to serve on ${s(d.host)} without a token: any machine that can reach it could call your tools. Pass --token-env <VAR> (clients then send "Authorization: Bearer <value of VAR>"), or bind to 127.0.0.1.`,
+  },
+  SERVE_TOKEN_MISSING: {
+    exitCode: 2,
+    message: (d) => `--token-env ${s(d.variable)}: that environment variable is not set or empty.`,
+  },
   INTERNAL: {
     exitCode: 4,
     message: (d) =>

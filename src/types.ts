@@ -150,6 +150,32 @@ export interface SmartConfig {
   patterns?: { rules?: PatternRule[]; allowList?: boolean };
   weights?: Record<string, unknown>;
   keywords?: Record<string, string[]>;
+  serve?: ServeConfig;
+}
+
+/** The `serve` section of mcp-smart.config.json: what `mcp-smart serve` sends. */
+export interface ServeConfig {
+  mode?: 'auto' | 'tools' | 'meta';
+  level?: 'full' | 'lossless' | 'compact' | 'minimal' | 'names';
+  budget?: { max?: number; share?: number; limit?: number };
+  servers?: Record<string, ServeServerConfig>;
+  /** Prefix for the meta-tool names: `<prefix>_find_tool`. */
+  prefix?: string;
+  /** The name the client gives this server (for name-length limits); default "mcp-smart". */
+  key?: string;
+  activate?: boolean;
+  /** Milliseconds for a server to start and initialize. */
+  spawnTimeout?: number;
+  /** Milliseconds for one forwarded call. */
+  callTimeout?: number;
+}
+
+export interface ServeServerConfig {
+  load?: 'eager' | 'defer' | 'off';
+  /** Seconds without a call after which the server is stopped; 0 or absent: never. */
+  idleTimeout?: number;
+  disable?: string[];
+  pin?: string[];
 }
 
 /** Learned usage of one tool (usage-learning note). Times are ms since the epoch. */

@@ -44,10 +44,23 @@ describe('architecture', () => {
     expect(violations).toEqual([]);
   });
 
-  it('only core/connect imports the MCP SDK client', () => {
+  it('only core/connect imports the MCP SDK client; only serve/ imports the SDK at all besides it', () => {
+    const SERVE = join(REPO, 'src', 'serve');
     const offenders = sourceFiles(join(REPO, 'src'))
-      .filter((f) => !f.startsWith(join(CORE, 'connect')))
+      .filter((f) => !f.startsWith(join(CORE, 'connect')) && !f.startsWith(SERVE))
       .filter((f) => /@modelcontextprotocol\/sdk/.test(readFileSync(f, 'utf8')))
+      .map((f) => relative(REPO, f));
+    expect(offenders).toEqual([]);
+    const clientInServe = sourceFiles(SERVE)
+      .filter((f) => /@modelcontextprotocol\/sdk\/client\//.test(readFileSync(f, 'utf8')))
+      .map((f) => relative(REPO, f));
+    expect(clientInServe).toEqual([]);
+  });
+
+  it('only serve/ imports the MCP SDK server API', () => {
+    const offenders = sourceFiles(join(REPO, 'src'))
+      .filter((f) => !f.startsWith(join(REPO, 'src', 'serve')))
+      .filter((f) => /@modelcontextprotocol\/sdk\/server\//.test(readFileSync(f, 'utf8')))
       .map((f) => relative(REPO, f));
     expect(offenders).toEqual([]);
   });

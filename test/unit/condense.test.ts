@@ -165,11 +165,17 @@ describe('minimal, names, meta', () => {
     expect(condenseTool(searchNotes, 'names')).toEqual({ name: 'search_notes', inputSchema: { type: 'object' } });
   });
 
-  it('meta: the four meta-tools replace every tool, with full schemas', () => {
+  it('meta: the meta-tools replace every tool, with full schemas', () => {
     const meta = condenseTools([searchNotes, searchNotes], 'meta');
-    expect(meta.map((t) => t.name)).toEqual(['find_tool', 'describe_tool', 'list_tools', 'call_tool']);
+    expect(meta.map((t) => t.name)).toEqual([
+      'find_tool',
+      'describe_tool',
+      'list_tools',
+      'call_tool',
+      'call_tool_read',
+    ]);
     expect(meta).toEqual(metaTools());
     expect(meta.every((t) => t.inputSchema?.type === 'object' && typeof t.description === 'string')).toBe(true);
-    expect(meta[3]!.inputSchema!.required).toEqual(['tool', 'arguments']);
+    expect(meta[3]!.inputSchema!.required).toEqual(['name']);
   });
 });

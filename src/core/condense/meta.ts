@@ -1,52 +1,55 @@
-/** The four meta-tools of the optimizer pattern: they stand in for every tool at the `meta` level. */
-import type { ToolSnapshot } from '../../types.js';
+/**
+ * The meta-tools of the optimizer pattern: they stand in for every tool at the `meta` level and are what
+ * `serve` sends for the servers behind it, so a budget plan counts exactly what serve serves.
+ * `call_tool_read` refuses tools not annotated readOnlyHint, so a client can auto-approve it without
+ * approving every write (per-tool approval survives the proxy).
+ */
+import type { JsonObject, ToolSnapshot } from '../../types.js';
 
-/** `find_tool`, `describe_tool`, `list_tools`, `call_tool`, with full schemas. */
+const NAME: JsonObject = { type: 'string', description: 'Tool id "<server>.<tool>" from find_tool or list_tools.' };
+const ARGUMENTS: JsonObject = { type: 'object', description: 'Arguments matching the tool input schema.' };
+
+/** `find_tool`, `describe_tool`, `list_tools`, `call_tool`, `call_tool_read`, with full schemas. */
 export function metaTools(): ToolSnapshot[] {
   return [
     {
       name: 'find_tool',
       description:
-        'Search the available tools by a natural-language description of the task. Returns the best matching tool ids with one-line summaries.',
+        'Find tools for a task among the tools this server can call. Returns ids, one-line summaries and input schemas; then call one with call_tool.',
       inputSchema: {
         type: 'object',
         properties: {
-          query: { type: 'string', description: 'What you want to do, in plain words.' },
-          limit: { type: 'integer', minimum: 1, maximum: 50, default: 5, description: 'How many tools to return.' },
-          server: { type: 'string', description: 'Only search the tools of this server.' },
+          intent: { type: 'string', description: 'The task in plain words.' },
+          k: { type: 'integer', minimum: 1, maximum: 20, description: 'How many tools (default 5).' },
+          server: { type: 'string', description: 'Only this server.' },
         },
-        required: ['query'],
+        required: ['intent'],
       },
+      annotations: { readOnlyHint: true },
     },
     {
       name: 'describe_tool',
-      description:
-        'Get the full definition (description and input schema) of a tool found with find_tool or list_tools.',
-      inputSchema: {
-        type: 'object',
-        properties: { tool: { type: 'string', description: 'Tool id as "<server>.<tool>".' } },
-        required: ['tool'],
-      },
+      description: 'The full definition of one tool: description, input schema, annotations.',
+      inputSchema: { type: 'object', properties: { name: NAME }, required: ['name'] },
+      annotations: { readOnlyHint: true },
     },
     {
       name: 'list_tools',
-      description: 'List the ids and one-line summaries of all available tools, optionally for one server.',
-      inputSchema: {
-        type: 'object',
-        properties: { server: { type: 'string', description: 'Only list the tools of this server.' } },
-      },
+      description: 'Ids and one-line summaries of all tools, or of one server.',
+      inputSchema: { type: 'object', properties: { server: { type: 'string' } } },
+      annotations: { readOnlyHint: true },
     },
     {
       name: 'call_tool',
-      description: 'Call a tool with arguments that match the input schema returned by describe_tool.',
-      inputSchema: {
-        type: 'object',
-        properties: {
-          tool: { type: 'string', description: 'Tool id as "<server>.<tool>".' },
-          arguments: { type: 'object', description: 'The arguments for the tool.' },
-        },
-        required: ['tool', 'arguments'],
-      },
+      description: 'Call any tool by id. Returns its result unchanged.',
+      inputSchema: { type: 'object', properties: { name: NAME, arguments: ARGUMENTS }, required: ['name'] },
+      annotations: { readOnlyHint: false, destructiveHint: true, openWorldHint: true },
+    },
+    {
+      name: 'call_tool_read',
+      description: 'Call a read-only tool (annotated readOnlyHint) by id; refuses any other. Same result as call_tool.',
+      inputSchema: { type: 'object', properties: { name: NAME, arguments: ARGUMENTS }, required: ['name'] },
+      annotations: { readOnlyHint: true },
     },
   ];
 }

@@ -24,9 +24,29 @@ const TOP_KEYS = [
   'patterns',
   'weights',
   'keywords',
+  'serve',
 ];
 
+const SERVE_MODES = ['auto', 'tools', 'meta'];
+const SERVE_LEVELS = ['full', 'lossless', 'compact', 'minimal', 'names'];
+const LOADS = ['eager', 'defer', 'off'];
+
 type Check = (v: unknown) => string | undefined;
+
+const oneOf =
+  (choices: string[]): Check =>
+  (v) =>
+    typeof v === 'string' && choices.includes(v)
+      ? undefined
+      : `expected one of ${choices.map((c) => `"${c}"`).join(', ')}, got ${typeof v === 'string' ? JSON.stringify(v) : describeType(v)}.`;
+const stringList: Check = (v) =>
+  Array.isArray(v) && v.every((x) => typeof x === 'string' && x !== '')
+    ? undefined
+    : `expected an array of tool names (strings), got ${describeType(v)}.`;
+const namePart: Check = (v) =>
+  typeof v === 'string' && /^[A-Za-z0-9_-]{1,20}$/.test(v)
+    ? undefined
+    : 'expected 1 to 20 characters from A-Z, a-z, 0-9, "_" and "-".';
 
 const isNumber: Check = (v) =>
   typeof v === 'number' && Number.isFinite(v) ? undefined : `expected a number, got ${describeType(v)}.`;
@@ -157,6 +177,53 @@ class Validator {
     return out;
   }
 
+  /** The `serve` section: what `mcp-smart serve` sends, per server and per tool. */
+  serve(value: unknown, at: KeyPart[]): SmartConfig['serve'] {
+    const out = this.section(value, at, {
+      mode: oneOf(SERVE_MODES),
+      level: oneOf(SERVE_LEVELS),
+      budget: () => undefined,
+      servers: () => undefined,
+      prefix: namePart,
+      key: () => undefined,
+      activate: isBoolean,
+      spawnTimeout: positiveInt,
+      callTimeout: positiveInt,
+    });
+    if (!out) return undefined;
+    const result = { ...out } as NonNullable<SmartConfig['serve']>;
+    if (out.key !== undefined) {
+      if (typeof out.key !== 'string' || out.key === '') {
+        this.add([...at, 'key'], `expected the name your client gives this server, got ${describeType(out.key)}.`);
+        delete result.key;
+      }
+    }
+    if (out.budget !== undefined) {
+      const b = this.section(out.budget, [...at, 'budget'], { max: positiveInt, share: fraction, limit: positiveInt });
+      if (b) result.budget = b;
+      else delete result.budget;
+    }
+    if (out.servers !== undefined) {
+      delete result.servers;
+      if (!isPlainObject(out.servers)) {
+        this.add([...at, 'servers'], `expected an object keyed by server name, got ${describeType(out.servers)}.`);
+      } else {
+        const servers: NonNullable<NonNullable<SmartConfig['serve']>['servers']> = {};
+        for (const [name, entry] of Object.entries(out.servers)) {
+          const e = this.section(entry, [...at, 'servers', name], {
+            load: oneOf(LOADS),
+            idleTimeout: nonNegative,
+            disable: stringList,
+            pin: stringList,
+          });
+          if (e) servers[name] = e;
+        }
+        result.servers = servers;
+      }
+    }
+    return result;
+  }
+
   keywords(value: unknown, at: KeyPart[]): Record<string, string[]> | undefined {
     if (!isPlainObject(value)) {
       this.add(
@@ -223,6 +290,11 @@ export function validateSmartConfig(doc: Record<string, unknown>, defaultWeights
       case 'keywords': {
         const k = v.keywords(value, [key]);
         if (k) config.keywords = k;
+        break;
+      }
+      case 'serve': {
+        const sv = v.serve(value, [key]);
+        if (sv) config.serve = sv;
         break;
       }
       default:

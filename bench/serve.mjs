@@ -1,0 +1,276 @@
+// bench:serve — what `mcp-smart serve` sends and what it costs, each beside a direct connection measured in the
+// same run: served tokens per mode (demo servers, LiveMCPBench from a snapshot), spawn → tools/list with a warm
+// cache and 10 servers configured, added latency per forwarded call, find_tool latency on LiveMCPBench, and RSS.
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { REPO, loadLiveMcpBench } from './helpers/datasets.mjs';
+
+const dist = (p) => import(join(REPO, 'dist', p));
+const { buildServedView } = await dist('serve/catalog.js');
+const { countingWith } = await dist('serve/deps.js');
+const { ServeRuntime } = await dist('serve/runtime.js');
+const { createTokenCounter, countToolTokens } = await dist('core/tokens/index.js');
+const { connectServers } = await dist('core/connect/index.js');
+const { buildDiscoverIndex, loadShippedWordVectors, rankTools } = await dist('core/discover/index.js');
+
+const BIN = join(REPO, 'bin', 'mcp-smart.js');
+const dir = mkdtempSync(join(tmpdir(), 'mcp-smart-bench-serve-'));
+const env = {
+  ...process.env,
+  NO_COLOR: '1',
+  HOME: dir,
+  MCP_SMART_CACHE_DIR: join(dir, 'cache'),
+  MCP_SMART_DATA_DIR: join(dir, 'data'),
+};
+const p50 = (xs) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)];
+const ms = (x) => `${x.toFixed(x < 10 ? 2 : 0)} ms`;
+const out = [];
+const say = (line) => {
+  out.push(line);
+  console.log(line);
+};
+
+try {
+  const counter = await createTokenCounter('o200k_base');
+  const counting = countingWith(counter);
+
+  // 1. Served tokens per mode.
+  const demoSnap = join(dir, 'demo.json');
+  execFileSync(process.execPath, [BIN, '--demo', '--no-cache', 'dump', '-o', demoSnap], { env, stdio: 'ignore' });
+  const demo = JSON.parse(readFileSync(demoSnap, 'utf8')).servers;
+  const live = loadLiveMcpBench();
+  const byServer = new Map();
+  for (const t of live.tools) byServer.set(t.server, [...(byServer.get(t.server) ?? []), t.tool]);
+  const liveServers = [...byServer].map(([name, tools]) => ({ name, transport: 'stdio', status: 'ok', tools }));
+  const liveSnap = join(dir, 'live.json');
+  writeFileSync(
+    liveSnap,
+    JSON.stringify({ format: 'mcp-smart/snapshot@1', createdAt: '2025-01-01T00:00:00.000Z', servers: liveServers }),
+  );
+  say('### Served tokens (o200k_base, tool definitions as `budget` counts them)');
+  say('');
+  say(
+    '| catalogue | direct connection (every tool, full) | tools (lossless) | meta | auto, limit 20,000 | auto, limit 2,000 |',
+  );
+  say('| --- | ---: | ---: | ---: | ---: | ---: |');
+  for (const [label, servers] of [
+    [`demo servers (${demo.reduce((n, s) => n + s.tools.length, 0)} tools)`, demo],
+    [`LiveMCPBench (${live.tools.length} tools, ${liveServers.length} servers)`, liveServers],
+  ]) {
+    const direct = servers.reduce((n, s) => n + s.tools.reduce((m, t) => m + countToolTokens(t, counter), 0), 0);
+    const view = (mode, limit) =>
+      buildServedView({
+        servers,
+        mode,
+        level: 'lossless',
+        config: {},
+        limit,
+        activated: [],
+        key: 'mcp-smart',
+        deps: counting.deps,
+      });
+    const cell = (v) => `${v.tokens.toLocaleString('en-US')} (${v.tools.length} tools)`;
+    say(
+      `| ${label} | ${direct.toLocaleString('en-US')} | ${cell(view('tools', 0))} | ${cell(view('meta', 0))} | ${cell(view('auto', 20000))} | ${cell(view('auto', 2000))} |`,
+    );
+  }
+  say('');
+
+  // 2. Spawn → tools/list answered, warm cache, 10 servers configured; beside starting and listing them directly.
+  const config = join(dir, 'ten.json');
+  const servers = {};
+  for (let i = 1; i <= 10; i++)
+    servers[`s${i}`] = {
+      command: process.execPath,
+      args: [
+        join(REPO, 'fixtures', 'servers', 'catalog-server.mjs'),
+        join(REPO, 'fixtures', 'servers', 'catalogs', 'tiny.json'),
+        '--tag',
+        `s${i}`,
+      ],
+    };
+  writeFileSync(config, JSON.stringify({ servers }));
+  const initialize = {
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'initialize',
+    params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'bench', version: '1' } },
+  };
+  const coldStart = () =>
+    new Promise((resolve, reject) => {
+      const t0 = performance.now();
+      const child = spawn(process.execPath, [BIN, '-c', config, 'serve', '--mode', 'tools', '--no-learn'], {
+        env,
+        stdio: ['pipe', 'pipe', 'ignore'],
+      });
+      let buf = '';
+      let children = -1;
+      child.stdout.on('data', (d) => {
+        buf += String(d);
+        if (buf.includes('"id":1') && !buf.includes('"id":2')) {
+          child.stdin.write(JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }) + '\n');
+          child.stdin.write(JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' }) + '\n');
+        } else if (buf.includes('"id":2')) {
+          const wall = performance.now() - t0;
+          const ps = spawnSync('ps', ['-o', 'pid=', '--ppid', String(child.pid)], { encoding: 'utf8' });
+          children = ps.stdout.split('\n').filter((l) => l.trim() !== '').length;
+          child.stdin.end();
+          child.once('exit', () => resolve({ wall, children }));
+          buf = '';
+        }
+      });
+      child.once('error', reject);
+      child.stdin.write(JSON.stringify(initialize) + '\n');
+    });
+  await coldStart(); // lists live once and fills the tool-list cache
+  const serveWalls = [];
+  const childCounts = [];
+  const directWalls = [];
+  const versionWalls = [];
+  const defs = Object.entries(servers).map(([name, s]) => ({
+    name,
+    transport: 'stdio',
+    command: s.command,
+    args: s.args,
+    enabled: true,
+    source: config,
+    scope: 'explicit',
+  }));
+  for (let i = 0; i < 7; i++) {
+    const r = await coldStart();
+    serveWalls.push(r.wall);
+    childCounts.push(r.children);
+    const t = performance.now();
+    await connectServers(defs, { timeoutMs: 30000, cache: null });
+    directWalls.push(performance.now() - t);
+    const v = performance.now();
+    spawnSync(process.execPath, [BIN, '--version'], { env });
+    versionWalls.push(performance.now() - v);
+  }
+  say('### Start-up and latency');
+  say('');
+  say('| measure | serve | direct / baseline (same run) | goal |');
+  say('| --- | ---: | ---: | --- |');
+  say(
+    `| spawn → tools/list answered, 10 servers configured, warm cache (p50 of 7) | ${ms(p50(serveWalls))}, servers started: ${Math.max(...childCounts)} | starting + listing the 10 servers in-process: ${ms(p50(directWalls))}; \`mcp-smart --version\` spawn: ${ms(p50(versionWalls))} | < 300 ms, none started |`,
+  );
+
+  // 3. Added latency per forwarded call: everything's echo, directly and through serve (tools mode).
+  const echoTimes = async (client, name, args, n) => {
+    const times = [];
+    for (let i = 0; i < n; i++) {
+      const t = performance.now();
+      await client.callTool({ name, arguments: args });
+      times.push(performance.now() - t);
+    }
+    return times;
+  };
+  const everythingPath = join(REPO, 'node_modules', '@modelcontextprotocol', 'server-everything', 'dist', 'index.js');
+  const directClient = new Client({ name: 'bench', version: '1' });
+  await directClient.connect(
+    new StdioClientTransport({ command: process.execPath, args: [everythingPath, 'stdio'], stderr: 'ignore' }),
+  );
+  const viaClient = new Client({ name: 'bench', version: '1' });
+  await viaClient.connect(
+    new StdioClientTransport({
+      command: process.execPath,
+      args: [BIN, '--demo', '-s', 'everything', 'serve', '--mode', 'tools', '--no-learn'],
+      env,
+      stderr: 'ignore',
+    }),
+  );
+  const viaMeta = new Client({ name: 'bench', version: '1' });
+  await viaMeta.connect(
+    new StdioClientTransport({
+      command: process.execPath,
+      args: [BIN, '--demo', '-s', 'everything', 'serve', '--mode', 'meta', '--no-learn'],
+      env,
+      stderr: 'ignore',
+    }),
+  );
+  const N = 300;
+  await echoTimes(directClient, 'echo', { message: 'hi' }, 20);
+  await echoTimes(viaClient, 'echo', { message: 'hi' }, 20);
+  await echoTimes(viaMeta, 'call_tool', { name: 'everything.echo', arguments: { message: 'hi' } }, 20);
+  const direct = [];
+  const via = [];
+  const meta = [];
+  for (let round = 0; round < 3; round++) {
+    direct.push(...(await echoTimes(directClient, 'echo', { message: 'hi' }, N / 3)));
+    via.push(...(await echoTimes(viaClient, 'echo', { message: 'hi' }, N / 3)));
+    meta.push(
+      ...(await echoTimes(viaMeta, 'call_tool', { name: 'everything.echo', arguments: { message: 'hi' } }, N / 3)),
+    );
+  }
+  await Promise.all([directClient.close(), viaClient.close(), viaMeta.close()]);
+  say(
+    `| forwarded call p50 (everything.echo, ${N} calls, interleaved) | tools mode ${ms(p50(via))} (+${ms(p50(via) - p50(direct))}); call_tool ${ms(p50(meta))} (+${ms(p50(meta) - p50(direct))}) | direct ${ms(p50(direct))} | added < 1 ms |`,
+  );
+
+  // 4. find_tool on LiveMCPBench, in-process, beside rankTools alone on the same index inputs.
+  const runtime = new ServeRuntime({
+    setup: {
+      definitions: [],
+      known: new Map(liveServers.map((s) => [s.name, s])),
+      config: {},
+      warnings: [],
+      cache: null,
+      usageStore: join(dir, 'u.json'),
+    },
+    mode: 'meta',
+    level: 'lossless',
+    limit: 20000,
+    key: 'mcp-smart',
+    activate: false,
+    counting,
+    usage: { tools: {} },
+    learn: false,
+    spawnTimeoutMs: 1000,
+    callTimeoutMs: 1000,
+    log: () => undefined,
+    now: () => Date.now(),
+    clock: () => performance.now(),
+  });
+  await runtime.init();
+  await runtime.warm();
+  const intents = live.cases.map((c) => c.intent);
+  for (const intent of intents.slice(0, 10)) await runtime.findTool({ intent });
+  const findTimes = [];
+  for (const intent of intents) {
+    const t = performance.now();
+    await runtime.findTool({ intent, k: 5 });
+    findTimes.push(performance.now() - t);
+  }
+  const index = buildDiscoverIndex(live.tools, { vectors: await loadShippedWordVectors() });
+  const rankTimes = [];
+  for (const intent of intents) {
+    const t = performance.now();
+    rankTools(index, intent, { engine: 'hybrid', k: 5 });
+    rankTimes.push(performance.now() - t);
+  }
+  say(
+    `| find_tool p50 on LiveMCPBench (${intents.length} intents, 527 tools) | ${ms(p50(findTimes))} | rankTools alone: ${ms(p50(rankTimes))} | < 5 ms |`,
+  );
+
+  // 5. RSS of serve with the 527 LiveMCPBench tools (meta mode, after one find_tool).
+  const rssClient = new Client({ name: 'bench', version: '1' });
+  const rssTransport = new StdioClientTransport({
+    command: process.execPath,
+    args: [BIN, '--snapshot', liveSnap, 'serve', '--mode', 'meta', '--no-learn'],
+    env,
+    stderr: 'ignore',
+  });
+  await rssClient.connect(rssTransport);
+  await rssClient.listTools();
+  await rssClient.callTool({ name: 'find_tool', arguments: { intent: 'search academic papers' } });
+  const status = readFileSync(`/proc/${rssTransport.pid}/status`, 'utf8');
+  const rssKb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
+  await rssClient.close();
+  say(`| RSS of serve with 527 tools (meta, after a find_tool) | ${(rssKb / 1024).toFixed(0)} MB | — | < 150 MB |`);
+} finally {
+  rmSync(dir, { recursive: true, force: true });
+}

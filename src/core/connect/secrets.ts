@@ -1,0 +1,14 @@
+/** Secret values of a definition and their redaction; no SDK import, so callers that only redact load fast. */
+import type { ServerDefinition } from '../../types.js';
+
+/** Values that must never be shown: env and header values (short ones would redact ordinary words). */
+export function secretValues(def: ServerDefinition): string[] {
+  const values = [...Object.values(def.env ?? {}), ...Object.values(def.headers ?? {})];
+  return [...new Set(values.filter((v) => v.length >= 4))].sort((a, b) => b.length - a.length);
+}
+
+export function redact(text: string, secrets: string[]): string {
+  let out = text;
+  for (const s of secrets) out = out.split(s).join('***');
+  return out;
+}

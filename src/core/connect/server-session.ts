@@ -1,0 +1,399 @@
+/**
+ * One server's live lifecycle: start (stdio spawn without a shell, or Streamable HTTP with SSE fallback),
+ * list with pagination, forward calls, health, and close — which ends the whole process tree.
+ */
+import { setMaxListeners } from 'node:events';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { JsonSchemaValidator, jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/types.js';
+import {
+  CreateMessageRequestSchema,
+  ElicitRequestSchema,
+  ErrorCode,
+  McpError,
+  ResultSchema,
+  type ClientCapabilities,
+  type Progress as ProgressInfo,
+} from '@modelcontextprotocol/sdk/types.js';
+import { SmartError, errorText } from '../../errors.js';
+import type { ServerDefinition, ServerSnapshot, Transport as TransportKind } from '../../types.js';
+import { describeFailure, networkFailure, Progress, redact, secretValues, Stop } from './failure.js';
+import { checkObjectEntries, checkToolEntries, listAllPages, malformedToolsError, type RequestFn } from './list.js';
+import { createStdioHandle, type StdioHandle } from './stdio.js';
+
+const CLIENT_INFO = { name: 'mcp-smart', version: '0.1.0' };
+
+/**
+ * Tool output is passed on unchanged, never validated here. The SDK's default builds a fresh Ajv per Client
+ * (about 9 ms each), which delays every spawn after the first when many servers start together.
+ */
+const NO_OUTPUT_VALIDATION: jsonSchemaValidator = {
+  getValidator<T>(): JsonSchemaValidator<T> {
+    return (input: unknown) => ({ valid: true, data: input as T, errorMessage: undefined });
+  },
+};
+
+/** A request the server sends to its client (elicitation, sampling), answered by whoever owns the session. */
+export type ServerRequestHandler = (
+  method: string,
+  params: Record<string, unknown> | undefined,
+  signal: AbortSignal,
+) => Promise<Record<string, unknown>>;
+
+export interface ServerSessionOptions {
+  /** Stop a list whose cursor keeps going after this many pages. */
+  maxPages?: number;
+  /** Replaces the real transports (tests use the SDK's in-memory pair). */
+  createTransport?: (def: ServerDefinition) => Transport;
+  /** Capabilities declared to the server; elicitation/sampling only when `onServerRequest` can answer them. */
+  capabilities?: ClientCapabilities;
+  onServerRequest?: ServerRequestHandler;
+  /** Every notification the server sends that the SDK does not consume itself (list changes, resource updates, logs). */
+  onNotification?: (method: string, params: Record<string, unknown> | undefined) => void;
+  /** The connection ended after a successful start (the server exited, crashed or hung up). */
+  onClose?: () => void;
+}
+
+export interface RequestOptions {
+  timeoutMs: number;
+  signal?: AbortSignal;
+  /** Progress the server reports; the SDK puts its own progressToken on the request when this is set. */
+  onprogress?: (progress: ProgressInfo) => void;
+}
+
+export type SessionState = 'new' | 'starting' | 'ready' | 'closed';
+
+export type Lists = Pick<ServerSnapshot, 'tools' | 'prompts' | 'resources' | 'resourceTemplates'>;
+
+export interface Listed {
+  lists: Lists;
+  /** Malformed tool entries: the well-formed ones are kept in `lists`. */
+  malformed?: SmartError;
+}
+
+/** Records the negotiated protocol version: the Client hands it to any transport that accepts it. */
+function tapProtocolVersion(t: Transport, onVersion: (v: string) => void): Transport {
+  const original = t.setProtocolVersion?.bind(t);
+  t.setProtocolVersion = (v: string) => {
+    onVersion(v);
+    original?.(v);
+  };
+  return t;
+}
+
+/** Resolves with `work`, or rejects with Stop on the time limit or the caller's abort. */
+export async function withLimit<T>(work: Promise<T>, ms: number, signal: AbortSignal | undefined): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  let onAbort: (() => void) | undefined;
+  const stopped = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Stop('timeout')), ms);
+    onAbort = () => reject(new Stop('abort'));
+    if (signal?.aborted) onAbort();
+    else signal?.addEventListener('abort', onAbort, { once: true });
+  });
+  work.catch(() => undefined); // after a timeout the abandoned work rejects; its outcome no longer matters
+  try {
+    return await Promise.race([work, stopped]);
+  } finally {
+    clearTimeout(timer);
+    if (onAbort) signal?.removeEventListener('abort', onAbort);
+  }
+}
+
+/** A live connection to one server. Not reusable: after close, make a new session to restart. */
+export class ServerSession {
+  readonly progress = new Progress();
+  readonly secrets: string[];
+  state: SessionState = 'new';
+  transportKind: TransportKind;
+  protocolVersion?: string;
+  private client?: Client;
+  private stdio?: StdioHandle;
+  private readonly transports: Transport[] = [];
+  private closing?: Promise<void>;
+
+  constructor(
+    readonly def: ServerDefinition,
+    private readonly opts: ServerSessionOptions = {},
+  ) {
+    this.secrets = secretValues(def);
+    this.transportKind = def.transport;
+  }
+
+  get serverInfo(): ServerSnapshot['serverInfo'] {
+    return this.client?.getServerVersion();
+  }
+
+  get instructions(): string | undefined {
+    return this.client?.getInstructions();
+  }
+
+  get capabilities(): Record<string, unknown> {
+    return (this.client?.getServerCapabilities() as Record<string, unknown> | undefined) ?? {};
+  }
+
+  /** The stdio server's process id (the leader of its process group). */
+  pid(): number | undefined {
+    return this.stdio?.pid();
+  }
+
+  stderrText(): string | undefined {
+    const text = this.stdio?.stderr.toString();
+    return text ? redact(text, this.secrets) : undefined;
+  }
+
+  /** Starts the server and initializes within `timeoutMs`; throws a catalogued, redacted SmartError. */
+  async start(opts: { timeoutMs: number; signal?: AbortSignal }): Promise<void> {
+    const controller = new AbortController();
+    try {
+      await withLimit(this.open(controller.signal, opts.timeoutMs), opts.timeoutMs, opts.signal);
+    } catch (e) {
+      controller.abort();
+      const failure = this.describe(e, opts.timeoutMs);
+      await this.close();
+      throw failure;
+    }
+  }
+
+  /** A redacted SmartError for anything that went wrong on this session. */
+  describe(e: unknown, timeoutMs: number): SmartError {
+    return describeFailure(e, this.def, this.stdio, this.progress, timeoutMs, this.secrets);
+  }
+
+  /** Connects and initializes without a time limit of its own (the caller races it against one). */
+  async open(signal: AbortSignal, timeoutMs: number): Promise<void> {
+    this.state = 'starting';
+    const def = this.def;
+    if (this.opts.createTransport) {
+      await this.connectClient(this.opts.createTransport(def), signal, timeoutMs);
+    } else if (def.transport === 'stdio') {
+      if (!def.command)
+        throw new SmartError('CONNECT_SPAWN_FAILED', { command: '(none)', reason: 'the definition has no command' });
+      this.stdio = createStdioHandle({ command: def.command, args: def.args ?? [], env: def.env, cwd: def.cwd });
+      await this.connectClient(this.stdio.transport, signal, timeoutMs);
+    } else {
+      await this.openRemote(signal, timeoutMs);
+    }
+    const client = this.client;
+    if (!client) throw new SmartError('CONNECT_PROTOCOL', { phase: 'initialize', reason: 'no client' });
+    if (this.state !== 'starting') throw new SmartError('CONNECT_ABORTED', { phase: 'initialize' });
+    this.state = 'ready';
+    client.onclose = () => {
+      const was = this.state;
+      this.state = 'closed';
+      if (was === 'ready') this.opts.onClose?.();
+    };
+  }
+
+  private async openRemote(signal: AbortSignal, timeoutMs: number): Promise<void> {
+    const def = this.def;
+    if (!def.url) throw new SmartError('CONNECT_FAILED', { target: '(no url)', reason: 'the definition has no url' });
+    let url: URL;
+    try {
+      url = new URL(def.url);
+    } catch (e) {
+      throw new SmartError('CONNECT_FAILED', { target: def.url, reason: 'not a valid URL' }, { cause: e });
+    }
+    const requestInit = def.headers ? { headers: { ...def.headers } } : undefined;
+    if (def.transport === 'sse') {
+      this.transportKind = 'sse';
+      await this.connectClient(new SSEClientTransport(url, { requestInit }), signal, timeoutMs);
+      return;
+    }
+    try {
+      await this.connectClient(new StreamableHTTPClientTransport(url, { requestInit }), signal, timeoutMs);
+    } catch (httpError) {
+      if (!def.autoTransport || signal.aborted) throw httpError;
+      // Nothing listening, or no such host: an SSE attempt at the same address cannot fare better.
+      const unreachable = networkFailure(httpError);
+      if (unreachable)
+        throw new SmartError('CONNECT_FAILED', { target: def.url, reason: unreachable }, { cause: httpError });
+      await this.closeTransports();
+      this.client = undefined;
+      this.transportKind = 'sse';
+      try {
+        await this.connectClient(new SSEClientTransport(url, { requestInit }), signal, timeoutMs);
+      } catch (sseError) {
+        throw new SmartError(
+          'CONNECT_FAILED',
+          { target: def.url, reason: `Streamable HTTP: ${errorText(httpError)}; SSE fallback: ${errorText(sseError)}` },
+          { cause: sseError },
+        );
+      }
+    }
+  }
+
+  private async connectClient(t: Transport, signal: AbortSignal, timeoutMs: number): Promise<void> {
+    const capabilities = this.opts.capabilities ?? {};
+    const client = new Client(CLIENT_INFO, { capabilities, jsonSchemaValidator: NO_OUTPUT_VALIDATION });
+    const answer = this.opts.onServerRequest;
+    if (answer && capabilities.elicitation) {
+      client.setRequestHandler(ElicitRequestSchema, async (req, extra) => {
+        const result = await answer('elicitation/create', req.params, extra.signal);
+        return result;
+      });
+    }
+    if (answer && capabilities.sampling) {
+      client.setRequestHandler(CreateMessageRequestSchema, async (req, extra) => {
+        const result = await answer('sampling/createMessage', req.params, extra.signal);
+        return result;
+      });
+    }
+    const notify = this.opts.onNotification;
+    if (notify) {
+      client.fallbackNotificationHandler = async (n) => {
+        notify(n.method, n.params);
+        return Promise.resolve();
+      };
+    }
+    this.client = client;
+    this.transports.push(t);
+    this.progress.begin('initialize');
+    await client.connect(
+      tapProtocolVersion(t, (v) => (this.protocolVersion = v)),
+      { signal, timeout: timeoutMs },
+    );
+    this.progress.end('initialize');
+  }
+
+  /** Lists tools, prompts, resources and templates (whatever the server advertises), following every cursor. */
+  async listEverything(signal: AbortSignal | undefined, timeoutMs: number, maxPages: number): Promise<Listed> {
+    const client = this.readyClient();
+    const progress = this.progress;
+    const snap: Lists = { tools: [] };
+    const request: RequestFn = async (method, params) => {
+      progress.begin(method);
+      const result = await client.request({ method, params }, ResultSchema, { signal, timeout: timeoutMs });
+      progress.end(method);
+      return result;
+    };
+    const caps = client.getServerCapabilities() ?? {};
+    let malformed: SmartError | undefined;
+    const jobs: Promise<void>[] = [];
+    if (caps.tools) {
+      jobs.push(
+        listAllPages(request, 'tools/list', 'tools', maxPages).then((entries) => {
+          const checked = checkToolEntries(entries);
+          snap.tools = checked.tools;
+          if (checked.problems.length > 0) malformed = malformedToolsError(checked);
+        }),
+      );
+    }
+    if (caps.prompts) {
+      jobs.push(
+        listAllPages(request, 'prompts/list', 'prompts', maxPages).then(
+          (e) => void (snap.prompts = checkObjectEntries(e, 'prompts/list')),
+        ),
+      );
+    }
+    if (caps.resources) {
+      jobs.push(
+        listAllPages(request, 'resources/list', 'resources', maxPages).then(
+          (e) => void (snap.resources = checkObjectEntries(e, 'resources/list')),
+        ),
+      );
+      jobs.push(
+        listAllPages(request, 'resources/templates/list', 'resourceTemplates', maxPages).then(
+          (e) => void (snap.resourceTemplates = checkObjectEntries(e, 'resources/templates/list')),
+          (e: unknown) => {
+            // Older servers advertise resources but never implemented templates: that is "none", not a failure.
+            if (e instanceof McpError && e.code === ErrorCode.MethodNotFound) {
+              progress.end('resources/templates/list');
+              snap.resourceTemplates = [];
+              return;
+            }
+            throw e;
+          },
+        ),
+      );
+    }
+    await Promise.all(jobs);
+    return { lists: snap, malformed };
+  }
+
+  /** Any request, its result returned exactly as the server sent it (no schema reshapes it). */
+  async request(method: string, params: Record<string, unknown> | undefined, opts: RequestOptions) {
+    const client = this.readyClient();
+    return client.request({ method, params }, ResultSchema, {
+      signal: opts.signal,
+      timeout: opts.timeoutMs,
+      onprogress: opts.onprogress,
+      resetTimeoutOnProgress: opts.onprogress !== undefined,
+    });
+  }
+
+  /** tools/call; the CallToolResult comes back unchanged (content, structuredContent, isError, _meta). */
+  callTool(
+    params: { name: string; arguments?: Record<string, unknown>; _meta?: Record<string, unknown> },
+    opts: RequestOptions,
+  ) {
+    return this.request('tools/call', params, opts);
+  }
+
+  readResource(params: { uri: string }, opts: RequestOptions) {
+    return this.request('resources/read', params, opts);
+  }
+
+  getPrompt(params: { name: string; arguments?: Record<string, string> }, opts: RequestOptions) {
+    return this.request('prompts/get', params, opts);
+  }
+
+  complete(params: Record<string, unknown>, opts: RequestOptions) {
+    return this.request('completion/complete', params, opts);
+  }
+
+  subscribe(params: { uri: string }, opts: RequestOptions) {
+    return this.request('resources/subscribe', params, opts);
+  }
+
+  unsubscribe(params: { uri: string }, opts: RequestOptions) {
+    return this.request('resources/unsubscribe', params, opts);
+  }
+
+  /** Health: a ping answered within `timeoutMs`. */
+  async ping(timeoutMs: number): Promise<boolean> {
+    try {
+      await this.readyClient().ping({ timeout: timeoutMs });
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  private readyClient(): Client {
+    if (this.state !== 'ready' || !this.client) throw new McpError(ErrorCode.ConnectionClosed, 'Connection closed');
+    return this.client;
+  }
+
+  /** Ends the connection and, for stdio, the whole process tree. Safe to call more than once. */
+  close(): Promise<void> {
+    this.closing ??= (async () => {
+      this.state = 'closed';
+      await this.closeTransports();
+      if (this.stdio) await this.stdio.terminate();
+    })();
+    return this.closing;
+  }
+
+  private async closeTransports(): Promise<void> {
+    const transports = this.transports.splice(0);
+    await Promise.all(
+      transports.map(async (t) => {
+        try {
+          await t.close();
+        } catch {
+          // Closing a transport that already failed may throw again; the process kill still runs.
+        }
+      }),
+    );
+  }
+}
+
+/** Listing with a shared signal: every paged request listens on it, so lift the listener cap. */
+export function listSignal(): AbortController {
+  const controller = new AbortController();
+  setMaxListeners(0, controller.signal);
+  return controller;
+}

@@ -1,0 +1,181 @@
+/**
+ * What `serve` puts in front of the model: per mode, the first-class tools (condensed, renamed only when
+ * needed) and the meta-tools for everything else. Pure: snapshots, settings and a counter in, the view out.
+ */
+import { planBudget, type PlanDeps } from '../core/budget/index.js';
+import { condenseTool } from '../core/condense/index.js';
+import type { ServeConfig, ServerSnapshot, ToolSnapshot, UsageStats } from '../types.js';
+import { assignServedNames } from './names.js';
+
+export type ServeMode = 'auto' | 'tools' | 'meta';
+export type ServeLevel = NonNullable<ServeConfig['level']>;
+export type MetaKind = 'find' | 'describe' | 'list' | 'call' | 'callRead';
+
+export const META_KINDS: Record<string, MetaKind> = {
+  find_tool: 'find',
+  describe_tool: 'describe',
+  list_tools: 'list',
+  call_tool: 'call',
+  call_tool_read: 'callRead',
+};
+
+/** A tool the servers behind offer (not disabled, server not off). */
+export interface CatalogEntry {
+  id: string;
+  server: string;
+  tool: ToolSnapshot;
+}
+
+export interface ServedTool {
+  /** The name the client sees. */
+  name: string;
+  definition: ToolSnapshot;
+  tokens: number;
+  /** Set for a pass-through tool. */
+  entry?: CatalogEntry;
+  /** Set for a meta-tool. */
+  meta?: MetaKind;
+}
+
+export interface ServedView {
+  tools: ServedTool[];
+  byName: Map<string, ServedTool>;
+  /** Every callable tool by id. */
+  entries: Map<string, CatalogEntry>;
+  /** Served name by tool id, for the tools served first-class. */
+  servedNameOf: Map<string, string>;
+  /** Servers whose tools sit behind the meta-tools. */
+  deferred: string[];
+  tokens: number;
+  metaTokens: number;
+  /** What the budget plan did (auto mode). */
+  plan?: { limit: number; fits: boolean; steps: { action: string; target: string; tokensSaved: number }[] };
+}
+
+export interface ViewRequest {
+  servers: readonly ServerSnapshot[];
+  mode: ServeMode;
+  level: ServeLevel;
+  config: ServeConfig;
+  /** Tool-context limit in tokens (auto mode). */
+  limit: number;
+  usage?: UsageStats;
+  /** Tool ids made first-class by --activate, least recently used first. */
+  activated: readonly string[];
+  /** The name the client gives this server (name-length limits). */
+  key: string;
+  deps: PlanDeps;
+}
+
+/** Every callable tool, servers in name order, tools in server order; disabled tools and `off` servers left out. */
+export function catalogEntries(servers: readonly ServerSnapshot[], config: ServeConfig): CatalogEntry[] {
+  return [...servers]
+    .filter((s) => s.status === 'ok' && config.servers?.[s.name]?.load !== 'off')
+    .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
+    .flatMap((s) => {
+      const disabled = new Set(config.servers?.[s.name]?.disable ?? []);
+      return s.tools
+        .filter((t) => !disabled.has(t.name))
+        .map((tool) => ({ id: `${s.name}.${tool.name}`, server: s.name, tool }));
+    });
+}
+
+/** The meta-tools with the configured prefix. */
+export function servedMetaTools(deps: PlanDeps, prefix: string | undefined): ServedTool[] {
+  return deps.metaTools.map((t) => {
+    const name = prefix ? `${prefix}_${t.name}` : t.name;
+    const definition = { ...t, name };
+    return { name, definition, tokens: deps.countTool(definition, 'mcp-smart'), meta: META_KINDS[t.name] };
+  });
+}
+
+/** The served list for the request's mode. Deterministic: same input, same names in the same order. */
+export function buildServedView(req: ViewRequest): ServedView {
+  const entries = catalogEntries(req.servers, req.config);
+  const byServer = new Map<string, CatalogEntry[]>();
+  for (const e of entries) {
+    let list = byServer.get(e.server);
+    if (!list) byServer.set(e.server, (list = []));
+    list.push(e);
+  }
+  const load = (server: string): 'eager' | 'defer' | undefined => {
+    const l = req.config.servers?.[server]?.load;
+    return l === 'eager' || l === 'defer' ? l : undefined;
+  };
+  /** id → served definition (before renaming). */
+  const first = new Map<string, ToolSnapshot>();
+  const deferred: string[] = [];
+  let plan: ServedView['plan'];
+  const atLevel = (e: CatalogEntry, level: ServeLevel): void => void first.set(e.id, condenseTool(e.tool, level));
+
+  const planned: string[] = [];
+  for (const [server, list] of byServer) {
+    const l = load(server);
+    const eager = l === 'eager' || (l === undefined && req.mode === 'tools');
+    const behind = l === 'defer' || (l === undefined && req.mode === 'meta');
+    if (eager) list.forEach((e) => atLevel(e, req.level));
+    else if (behind) deferred.push(server);
+    else planned.push(server);
+  }
+  if (planned.length > 0) {
+    // auto: the budget plan decides, within what the eager servers leave of the limit.
+    const fixed = [...first.entries()].reduce((n, [id, t]) => n + req.deps.countTool(t, id.split('.')[0] ?? ''), 0);
+    const limit = Math.max(0, req.limit - fixed);
+    const p = planBudget(
+      {
+        servers: planned.map((name) => ({ name, tools: (byServer.get(name) ?? []).map((e) => e.tool) })),
+        limit,
+        usage: req.usage,
+      },
+      req.deps,
+    );
+    plan = {
+      limit,
+      fits: p.fits,
+      steps: p.steps.map(({ action, target, tokensSaved }) => ({ action, target, tokensSaved })),
+    };
+    for (const s of p.servers) {
+      if (s.deferred) {
+        deferred.push(s.name);
+        continue;
+      }
+      const list = byServer.get(s.name) ?? [];
+      const byName = new Map(list.map((e) => [e.tool.name, e]));
+      for (const t of s.tools) {
+        const e = byName.get(t.name);
+        if (e) first.set(e.id, t);
+      }
+    }
+  }
+  // Pinned and activated tools are first-class whatever their server's place.
+  for (const e of entries) {
+    const pinned = req.config.servers?.[e.server]?.pin?.includes(e.tool.name) === true;
+    if ((pinned || req.activated.includes(e.id)) && !first.has(e.id)) atLevel(e, 'lossless');
+  }
+
+  const hidden = entries.some((e) => !first.has(e.id));
+  const meta = hidden || req.mode === 'meta' ? servedMetaTools(req.deps, req.config.prefix) : [];
+  const passEntries = entries.filter((e) => first.has(e.id));
+  const names = assignServedNames(
+    passEntries.map((e) => ({ server: e.server, name: e.tool.name })),
+    req.key,
+    meta.map((m) => m.name),
+  );
+  const pass: ServedTool[] = passEntries.map((e, i) => {
+    const name = names[i] ?? e.tool.name;
+    const definition = { ...(first.get(e.id) as ToolSnapshot), name };
+    return { name, definition, tokens: req.deps.countTool(definition, e.server), entry: e };
+  });
+  const tools = [...meta, ...pass];
+  const metaTokens = meta.reduce((n, t) => n + t.tokens, 0);
+  return {
+    tools,
+    byName: new Map(tools.map((t) => [t.name, t])),
+    entries: new Map(entries.map((e) => [e.id, e])),
+    servedNameOf: new Map(pass.map((t) => [t.entry?.id ?? '', t.name])),
+    deferred: deferred.sort(),
+    tokens: tools.reduce((n, t) => n + t.tokens, 0),
+    metaTokens,
+    plan,
+  };
+}

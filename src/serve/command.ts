@@ -1,0 +1,178 @@
+/** `mcp-smart serve`: an MCP server in front of the configured servers. Runs until the client goes away. */
+import { resolve } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import type { CommandContext, CommandOutcome } from '../commands/context.js';
+import { optionalString, parseChoiceFlag, parseFloatFlag, parseIntFlag } from '../commands/parse.js';
+import { loadUsage, servingCounts } from './deps.js';
+import { SmartError, errorText } from '../errors.js';
+import type { ServeLevel, ServeMode } from './catalog.js';
+import { startHttp, type HttpHandle } from './http.js';
+import { parseClientName, printConfig } from './print-config.js';
+import { ServeRuntime } from './runtime.js';
+import { createClientServer } from './sdk-server.js';
+import { loadServeSetup, storeListing } from './setup.js';
+
+const MODES: readonly ServeMode[] = ['auto', 'tools', 'meta'];
+const LEVELS: readonly ServeLevel[] = ['full', 'lossless', 'compact', 'minimal', 'names'];
+const DEFAULT_MAX = 200_000;
+const DEFAULT_SHARE = 0.1;
+const DEFAULT_CALL_TIMEOUT_MS = 120_000;
+
+export interface ServeResult {
+  mode: ServeMode;
+  transport: 'stdio' | 'http';
+}
+
+/** Tool-context limit: flags over the serve section's budget over the top-level budget over defaults. */
+export function serveLimit(
+  opts: Record<string, unknown>,
+  budget: { max?: number; share?: number; limit?: number },
+): number {
+  const maxFlag = optionalString(opts.max);
+  const max = maxFlag !== undefined ? parseIntFlag('--max', maxFlag, { min: 1 }) : (budget.max ?? DEFAULT_MAX);
+  const limitFlag = optionalString(opts.limit);
+  const shareFlag = optionalString(opts.share);
+  if (limitFlag !== undefined && shareFlag !== undefined)
+    throw new SmartError('BAD_FLAG', {
+      flag: '--limit',
+      value: limitFlag,
+      hint: 'Use either --share or --limit, not both.',
+    });
+  if (limitFlag !== undefined) return parseIntFlag('--limit', limitFlag, { min: 0 });
+  if (shareFlag !== undefined) return Math.floor(parseFloatFlag('--share', shareFlag, { min: 0, max: 1 }) * max);
+  if (budget.limit !== undefined) return budget.limit;
+  return Math.floor((budget.share ?? DEFAULT_SHARE) * max);
+}
+
+export async function runServeCommand(
+  ctx: CommandContext,
+  _args: string[],
+  opts: Record<string, unknown>,
+): Promise<CommandOutcome<ServeResult>> {
+  const { io, global } = ctx;
+  const log = (text: string): void => io.stderr(`mcp-smart serve: ${text}\n`);
+  const printFor = optionalString(opts.printConfig);
+  const modeFlag = optionalString(opts.mode);
+  if (printFor) {
+    const mode = modeFlag ? parseChoiceFlag('--mode', modeFlag, MODES) : undefined;
+    const configFile = global.config[0] === undefined ? undefined : resolve(io.cwd, global.config[0]);
+    io.stdout(printConfig(parseClientName(printFor), configFile, mode));
+    return { result: { mode: mode ?? 'auto', transport: 'stdio' }, exitCode: 0 };
+  }
+  const transportKind = parseChoiceFlag('--transport', opts.transport ?? 'stdio', ['stdio', 'http'] as const);
+  const host = optionalString(opts.host) ?? '127.0.0.1';
+  const port = parseIntFlag('--port', opts.port ?? '0', { min: 0, max: 65535 });
+  const tokenEnv = optionalString(opts.tokenEnv);
+  const token = tokenEnv ? io.env[tokenEnv] : undefined;
+  if (tokenEnv && !token) throw new SmartError('SERVE_TOKEN_MISSING', { variable: tokenEnv });
+  if (transportKind === 'http') {
+    const { isLoopback } = await import('./http.js');
+    if (!isLoopback(host) && !token) throw new SmartError('SERVE_INSECURE_BIND', { host });
+  }
+
+  const setup = await loadServeSetup(ctx, Date.now());
+  for (const w of setup.warnings) log(`warning: ${w}`);
+  const serveConfig = setup.config.serve ?? {};
+  const mode = modeFlag ? parseChoiceFlag('--mode', modeFlag, MODES) : (serveConfig.mode ?? 'auto');
+  const levelFlag = optionalString(opts.level);
+  const level = levelFlag ? parseChoiceFlag('--level', levelFlag, LEVELS) : (serveConfig.level ?? 'lossless');
+  const limit = serveLimit(opts, { ...setup.config.budget, ...serveConfig.budget });
+  const spawnTimeoutMs = opts.spawnTimeout
+    ? parseIntFlag('--spawn-timeout', opts.spawnTimeout, { min: 1 })
+    : (serveConfig.spawnTimeout ?? global.timeoutMs);
+  const callTimeoutMs = opts.callTimeout
+    ? parseIntFlag('--call-timeout', opts.callTimeout, { min: 1 })
+    : (serveConfig.callTimeout ?? DEFAULT_CALL_TIMEOUT_MS);
+  const counting = await servingCounts(ctx);
+  const usage = await loadUsage(setup.usageStore, Date.now(), log);
+
+  const runtime = new ServeRuntime({
+    setup,
+    mode,
+    level,
+    limit,
+    key: optionalString(opts.key) ?? serveConfig.key ?? 'mcp-smart',
+    activate: opts.activate === true || serveConfig.activate === true,
+    counting,
+    usage,
+    learn: opts.learn !== false,
+    record: optionalString(opts.record),
+    spawnTimeoutMs,
+    callTimeoutMs,
+    log,
+    now: () => Date.now(),
+    clock: () => performance.now(),
+  });
+
+  const clients = new Set<Server>();
+  runtime.onServerNotification = (server, method, params) => {
+    if (method === 'notifications/resources/updated' && typeof params?.uri === 'string') {
+      for (const s of clients) s.sendResourceUpdated({ uri: params.uri }).catch(() => undefined);
+    } else if (global.debug) log(`${server}: ${method}`);
+  };
+
+  let shutdownStarted = false;
+  let signalName: string | undefined;
+  let done!: () => void;
+  const finished = new Promise<void>((r) => (done = r));
+  const shutdown = (): void => {
+    if (shutdownStarted) return;
+    shutdownStarted = true;
+    done();
+  };
+  const onSignal = (name: string) => () => {
+    signalName ??= name;
+    shutdown();
+  };
+  const onTerm = onSignal('SIGTERM');
+  const onInt = onSignal('SIGINT');
+  process.on('SIGTERM', onTerm);
+  process.on('SIGINT', onInt);
+  io.signal?.addEventListener('abort', shutdown, { once: true });
+
+  let http: HttpHandle | undefined;
+  try {
+    await runtime.init();
+    await runtime.listUnknown(async (name, snap) => {
+      const def = setup.definitions.find((d) => d.name === name);
+      if (def)
+        await storeListing(def, snap, setup.cache, Date.now()).catch((e: unknown) => log(`warning: ${errorText(e)}`));
+    });
+    const served = runtime.view;
+    log(
+      `${mode} mode: ${served.tools.length} tools served (${served.tokens} tokens), ${served.entries.size} behind from ${runtime.known.size} servers${served.deferred.length ? `; deferred: ${served.deferred.join(', ')}` : ''}`,
+    );
+    const newClient = (): Server => {
+      const server = createClientServer(runtime);
+      clients.add(server);
+      const unsubscribe = server.onclose;
+      server.onclose = () => {
+        unsubscribe?.();
+        clients.delete(server);
+        if (transportKind === 'stdio') shutdown();
+      };
+      return server;
+    };
+    if (transportKind === 'stdio') {
+      const server = newClient();
+      process.stdin.once('end', shutdown);
+      process.stdin.once('close', shutdown);
+      await server.connect(new StdioServerTransport(process.stdin, process.stdout));
+    } else {
+      http = await startHttp({ host, port, token, createServer: newClient, log });
+      log(`listening on ${http.url}${token ? ' (bearer token required)' : ''}`);
+    }
+    await finished;
+  } finally {
+    process.off('SIGTERM', onTerm);
+    process.off('SIGINT', onInt);
+    io.signal?.removeEventListener('abort', shutdown);
+    await http?.close();
+    for (const s of clients) await s.close().catch(() => undefined);
+    await runtime.close();
+  }
+  const exitCode = signalName === 'SIGTERM' ? 143 : signalName === 'SIGINT' ? 130 : 0;
+  return { result: { mode, transport: transportKind }, exitCode };
+}

@@ -1,0 +1,68 @@
+/** The counter, planner dependencies and usage that `serve` ranks and budgets with. */
+import type { CommandContext } from '../commands/context.js';
+import { countCacheDir } from '../commands/load.js';
+import type { PlanDeps } from '../core/budget/index.js';
+import { condenseTool, metaTools } from '../core/condense/index.js';
+import { loadUsageStats } from '../core/session/usage-store.js';
+import { createTokenCounter, prepareCounter, renderTool, type TokenCounter } from '../core/tokens/index.js';
+import { errorText } from '../errors.js';
+import type { UsageStats } from '../types.js';
+
+/**
+ * Planner dependencies whose counts come from the on-disk count cache: the tokenizer (about 0.3 s to load)
+ * is loaded only when a text is not cached. A miss counts 0 and is remembered; the caller prepares the
+ * misses and builds again, so a warm start never loads the tokenizer.
+ */
+export interface Counting {
+  deps: PlanDeps;
+  /** Texts counted since the last call that were not cached (and counted as 0). */
+  takeMisses: () => string[];
+  prepare: (texts: string[]) => Promise<void>;
+  flush: () => Promise<void>;
+}
+
+/** Same counting and condensing as `budget` (json rendering), so what budget says fits is what serve sends. */
+export function countingWith(counter: TokenCounter): Counting {
+  let misses: string[] = [];
+  const count = (text: string): number => {
+    try {
+      return counter.count(text);
+    } catch {
+      misses.push(text);
+      return 0;
+    }
+  };
+  return {
+    deps: {
+      countTool: (tool) => count(renderTool(tool, 'json')),
+      condenseTool: (tool, level) => condenseTool(tool, level),
+      metaTools: metaTools(),
+    },
+    takeMisses: () => {
+      const out = misses;
+      misses = [];
+      return out;
+    },
+    prepare: (texts) => prepareCounter(counter, texts),
+    flush: async () => {
+      await counter.flush?.();
+    },
+  };
+}
+
+export async function servingCounts(ctx: CommandContext): Promise<Counting> {
+  const cacheDir = countCacheDir(ctx);
+  const counter = await createTokenCounter(ctx.global.encoding, { cacheDir, deferLoad: cacheDir !== undefined });
+  return countingWith(counter);
+}
+
+export async function loadUsage(store: string, now: number, log: (text: string) => void): Promise<UsageStats> {
+  try {
+    const loaded = await loadUsageStats(store, now);
+    for (const w of loaded.warnings) log(`warning: ${w}`);
+    return loaded.stats;
+  } catch (e) {
+    log(`warning: usage store ${store} not read (${errorText(e)}); ranking without the usage prior`);
+    return { tools: {} };
+  }
+}

@@ -1,0 +1,129 @@
+/** The meta-tools' answers: find, describe, list, and resolving the `name` and `arguments` of a call. */
+import type { JsonSchemaValidator, jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/types.js';
+import { condenseTool, firstSentence } from '../core/condense/index.js';
+import { SmartError } from '../errors.js';
+import type { ToolSnapshot } from '../types.js';
+import type { CatalogEntry, ServedView } from './catalog.js';
+
+/** A meta-tool's text answer (the model reads JSON well; one compact line per result keeps it short). */
+export function textResult(
+  value: unknown,
+  isError = false,
+): { content: { type: 'text'; text: string }[]; isError?: boolean } {
+  const text = typeof value === 'string' ? value : JSON.stringify(value);
+  return isError ? { content: [{ type: 'text', text }], isError: true } : { content: [{ type: 'text', text }] };
+}
+
+export const summaryOf = (tool: ToolSnapshot): string =>
+  typeof tool.description === 'string' ? firstSentence(tool.description) : '';
+
+export const isReadOnly = (tool: ToolSnapshot): boolean =>
+  (tool.annotations as { readOnlyHint?: unknown } | undefined)?.readOnlyHint === true;
+
+/** One find_tool result: the id, one line, the compact input schema, and where it stands. */
+export function findResult(
+  entry: CatalogEntry,
+  view: ServedView,
+  unavailable: string | undefined,
+): Record<string, unknown> {
+  const out: Record<string, unknown> = { id: entry.id, summary: summaryOf(entry.tool) };
+  const schema = condenseTool(entry.tool, 'compact').inputSchema;
+  if (schema) out.inputSchema = schema;
+  if (isReadOnly(entry.tool)) out.readOnly = true;
+  const served = view.servedNameOf.get(entry.id);
+  if (served) out.tool = served;
+  if (unavailable) out.unavailable = unavailable;
+  return out;
+}
+
+/** describe_tool: the tool exactly as its server defines it, with its id and served name. */
+export function describeEntry(entry: CatalogEntry, view: ServedView): Record<string, unknown> {
+  const { name: _name, ...rest } = entry.tool;
+  const out: Record<string, unknown> = { id: entry.id };
+  const served = view.servedNameOf.get(entry.id);
+  if (served) out.tool = served;
+  return { ...out, ...rest };
+}
+
+/** list_tools: one line per tool. */
+export function listEntries(view: ServedView, server: string | undefined): string {
+  const lines: string[] = [];
+  for (const e of view.entries.values()) {
+    if (server !== undefined && e.server !== server) continue;
+    const summary = summaryOf(e.tool);
+    lines.push(summary ? `${e.id} — ${summary}` : e.id);
+  }
+  if (server !== undefined && lines.length === 0) {
+    const servers = [...new Set([...view.entries.values()].map((e) => e.server))].join(', ');
+    throw new SmartError('UNKNOWN_SERVER', { name: server, known: servers || '(none)' });
+  }
+  return lines.join('\n');
+}
+
+/** The entry a `name` means: an id "server.tool", a served name, or a tool name only one server has. */
+export function resolveTool(view: ServedView, name: unknown): CatalogEntry {
+  if (typeof name !== 'string' || name === '')
+    throw new SmartError('SERVE_UNKNOWN_TOOL', {
+      name: typeof name === 'string' ? name : JSON.stringify(name ?? ''),
+      hint: 'Pass "name": a tool id "<server>.<tool>" from find_tool or list_tools.',
+    });
+  const byId = view.entries.get(name);
+  if (byId) return byId;
+  const served = view.byName.get(name)?.entry;
+  if (served) return served;
+  const bare = [...view.entries.values()].filter((e) => e.tool.name === name);
+  if (bare.length === 1) return bare[0]!;
+  const hint =
+    bare.length > 1
+      ? `Several servers have it: ${bare.map((e) => e.id).join(', ')}; pass one of these ids.`
+      : 'Use find_tool {"intent": "..."} to search, or list_tools for every id.';
+  throw new SmartError('SERVE_UNKNOWN_TOOL', { name, hint });
+}
+
+/** `arguments` as an object: absent → {}, a JSON string is parsed; anything else is an error naming it. */
+export function argumentsObject(id: string, value: unknown): Record<string, unknown> {
+  let v = value;
+  if (v === undefined || v === null) return {};
+  if (typeof v === 'string') {
+    try {
+      v = JSON.parse(v === '' ? '{}' : v);
+    } catch {
+      throw new SmartError('SERVE_BAD_ARGUMENTS', { name: id, problems: '"arguments" is a string that is not JSON' });
+    }
+  }
+  if (typeof v !== 'object' || v === null || Array.isArray(v))
+    throw new SmartError('SERVE_BAD_ARGUMENTS', {
+      name: id,
+      problems: `"arguments" must be an object, got ${Array.isArray(v) ? 'an array' : typeof v}`,
+    });
+  return v as Record<string, unknown>;
+}
+
+/** Validates arguments against each tool's real input schema (the SDK's Ajv, all errors listed). */
+export class ArgumentValidator {
+  /** Loaded on the first call: Ajv and its formats take a while to import, and a start answers from cache. */
+  private ajv?: Promise<jsonSchemaValidator>;
+  private readonly cache = new Map<string, JsonSchemaValidator<unknown> | null>();
+
+  /** Throws SERVE_BAD_ARGUMENTS listing every problem; a schema Ajv cannot compile is left to the server. */
+  async check(entry: CatalogEntry, args: Record<string, unknown>): Promise<void> {
+    let validate = this.cache.get(entry.id);
+    if (validate === undefined) {
+      this.ajv ??= import('@modelcontextprotocol/sdk/validation/ajv').then((m) => new m.AjvJsonSchemaValidator());
+      const ajv = await this.ajv;
+      try {
+        validate = ajv.getValidator(entry.tool.inputSchema ?? { type: 'object' });
+      } catch {
+        validate = null;
+      }
+      this.cache.set(entry.id, validate);
+    }
+    if (!validate) return;
+    const r = validate(args);
+    if (!r.valid)
+      throw new SmartError('SERVE_BAD_ARGUMENTS', {
+        name: entry.id,
+        problems: (r.errorMessage ?? 'invalid').replace(/\bdata\b/g, 'arguments'),
+      });
+  }
+}

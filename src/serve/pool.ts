@@ -1,0 +1,245 @@
+/**
+ * The servers behind `serve`: each starts on its first use, is restarted after a crash with back-off,
+ * is marked unhealthy after repeated failures, may stop when idle, and is closed with its whole process tree.
+ * One bad server never holds up another: every slot is independent.
+ */
+import type { ClientCapabilities } from '@modelcontextprotocol/sdk/types.js';
+import type { ServerRequestHandler, ServerSession, ServerSessionOptions } from '../core/connect/server-session.js';
+import { DEFAULT_MAX_PAGES } from '../core/connect/list.js';
+import { SmartError, errorText } from '../errors.js';
+import type { ServerDefinition, ServerSnapshot } from '../types.js';
+
+/** Failures in a row after which a server is reported unhealthy. */
+export const UNHEALTHY_AFTER = 3;
+const MAX_BACKOFF_MS = 30_000;
+const BASE_BACKOFF_MS = 500;
+
+export interface PoolOptions {
+  spawnTimeoutMs: number;
+  callTimeoutMs: number;
+  /** Milliseconds without a call after which a server is stopped (0: never). */
+  idleTimeoutMs: (server: string) => number;
+  /** What to declare to the servers (decided once the client has initialized). */
+  capabilities: () => ClientCapabilities;
+  onServerRequest?: (server: string, ...rest: Parameters<ServerRequestHandler>) => ReturnType<ServerRequestHandler>;
+  onNotification?: (server: string, method: string, params: Record<string, unknown> | undefined) => void;
+  log: (text: string) => void;
+  now: () => number;
+  /** Replaces the real transports (tests use the SDK's in-memory pair). */
+  createTransport?: ServerSessionOptions['createTransport'];
+}
+
+export type Health = 'idle' | 'starting' | 'running' | 'backoff' | 'unhealthy';
+
+interface Slot {
+  def: ServerDefinition;
+  session?: ServerSession;
+  starting?: Promise<ServerSession>;
+  failures: number;
+  retryAt: number;
+  lastError?: string;
+  inFlight: number;
+  idleTimer?: NodeJS.Timeout;
+  starts: number;
+}
+
+/** Back-off before the next start: none after the first failure, then 1 s, 2 s, 4 s … up to 30 s. */
+export function backoffMs(failures: number): number {
+  return failures <= 1 ? 0 : Math.min(MAX_BACKOFF_MS, BASE_BACKOFF_MS * 2 ** (failures - 1));
+}
+
+export class ServerPool {
+  private readonly slots = new Map<string, Slot>();
+  private closed = false;
+
+  constructor(
+    defs: readonly ServerDefinition[],
+    private readonly opts: PoolOptions,
+  ) {
+    for (const def of defs) this.slots.set(def.name, { def, failures: 0, retryAt: 0, inFlight: 0, starts: 0 });
+  }
+
+  has(server: string): boolean {
+    return this.slots.has(server);
+  }
+
+  health(server: string): { state: Health; failures: number; lastError?: string } {
+    const slot = this.slots.get(server);
+    if (!slot) return { state: 'unhealthy', failures: 0, lastError: 'no definition to start it' };
+    let state: Health = slot.session?.state === 'ready' ? 'running' : slot.starting ? 'starting' : 'idle';
+    if (state !== 'running' && slot.failures >= UNHEALTHY_AFTER) state = 'unhealthy';
+    else if (state === 'idle' && slot.retryAt > this.opts.now()) state = 'backoff';
+    return { state, failures: slot.failures, lastError: slot.lastError };
+  }
+
+  /** How many times each server was started (for tests and the benchmark). */
+  starts(): Record<string, number> {
+    return Object.fromEntries([...this.slots].map(([name, s]) => [name, s.starts]));
+  }
+
+  /** Process ids of the running stdio servers. */
+  pids(): number[] {
+    return [...this.slots.values()].flatMap((s) => {
+      const pid = s.session?.pid();
+      return pid === undefined ? [] : [pid];
+    });
+  }
+
+  private slot(server: string): Slot {
+    const slot = this.slots.get(server);
+    if (!slot) throw new SmartError('SERVE_SERVER_UNAVAILABLE', { server, reason: 'it has no definition to start it' });
+    return slot;
+  }
+
+  private fail(slot: Slot, reason: string): void {
+    slot.failures++;
+    slot.lastError = reason;
+    slot.retryAt = this.opts.now() + backoffMs(slot.failures);
+    if (slot.failures === UNHEALTHY_AFTER)
+      this.opts.log(`server "${slot.def.name}" is unhealthy after ${slot.failures} failures: ${reason}`);
+  }
+
+  /** The running session, starting the server if needed. */
+  async session(server: string): Promise<ServerSession> {
+    const slot = this.slot(server);
+    if (this.closed) throw new SmartError('SERVE_SERVER_UNAVAILABLE', { server, reason: 'serve is shutting down' });
+    if (slot.session?.state === 'ready') return slot.session;
+    if (slot.starting) return slot.starting;
+    const wait = slot.retryAt - this.opts.now();
+    if (wait > 0)
+      throw new SmartError('SERVE_SERVER_BACKOFF', {
+        server,
+        seconds: Math.ceil(wait / 1000),
+        reason: slot.lastError ?? 'it failed',
+      });
+    slot.starting = this.start(slot).finally(() => (slot.starting = undefined));
+    return slot.starting;
+  }
+
+  private async start(slot: Slot): Promise<ServerSession> {
+    const name = slot.def.name;
+    const answer = this.opts.onServerRequest;
+    const notify = this.opts.onNotification;
+    // The SDK client loads only when a server first starts: a start answered from the cache never needs it.
+    const { ServerSession } = await import('../core/connect/server-session.js');
+    const session: ServerSession = new ServerSession(slot.def, {
+      maxPages: DEFAULT_MAX_PAGES,
+      createTransport: this.opts.createTransport,
+      capabilities: this.opts.capabilities(),
+      onServerRequest: answer ? (method, params, signal) => answer(name, method, params, signal) : undefined,
+      onNotification: notify ? (method, params) => notify(name, method, params) : undefined,
+      onClose: () => {
+        if (slot.session !== session) return;
+        slot.session = undefined;
+        this.clearIdle(slot);
+        if (!this.closed) {
+          const reason = session.describe(new Error('the connection closed'), this.opts.spawnTimeoutMs).message;
+          this.fail(slot, reason);
+          this.opts.log(`server "${name}" stopped: ${reason}`);
+          void session.close();
+        }
+      },
+    });
+    slot.starts++;
+    try {
+      await session.start({ timeoutMs: this.opts.spawnTimeoutMs });
+    } catch (e) {
+      const reason = errorText(e);
+      this.fail(slot, reason);
+      throw new SmartError('SERVE_SERVER_UNAVAILABLE', { server: name, reason }, { cause: e });
+    }
+    if (this.closed) {
+      await session.close();
+      throw new SmartError('SERVE_SERVER_UNAVAILABLE', { server: name, reason: 'serve is shutting down' });
+    }
+    slot.session = session;
+    this.armIdle(slot);
+    return session;
+  }
+
+  /** Runs `fn` on the server's session: starts it if needed, accounts failures, keeps the idle clock. */
+  async run<T>(server: string, fn: (session: ServerSession) => Promise<T>): Promise<T> {
+    const slot = this.slot(server);
+    const session = await this.session(server);
+    slot.inFlight++;
+    this.clearIdle(slot);
+    try {
+      const out = await fn(session);
+      slot.failures = 0;
+      slot.lastError = undefined;
+      return out;
+    } catch (e) {
+      if (session.state !== 'ready') {
+        // The server went away during the call: say how, naming it.
+        const reason = session.describe(e, this.opts.callTimeoutMs).message;
+        throw new SmartError('SERVE_SERVER_UNAVAILABLE', { server, reason }, { cause: e });
+      }
+      if (isTimeout(e)) {
+        this.fail(slot, `no answer within ${this.opts.callTimeoutMs} ms`);
+        throw new SmartError('SERVE_CALL_TIMEOUT', { server, ms: this.opts.callTimeoutMs }, { cause: e });
+      }
+      throw e;
+    } finally {
+      slot.inFlight--;
+      this.armIdle(slot);
+    }
+  }
+
+  /** Starts (if needed) and lists everything the server has, as a snapshot. */
+  async list(server: string): Promise<ServerSnapshot> {
+    const slot = this.slot(server);
+    return this.run(server, async (session) => {
+      const listed = await session.listEverything(undefined, this.opts.spawnTimeoutMs, DEFAULT_MAX_PAGES);
+      const snap: ServerSnapshot = {
+        name: server,
+        transport: session.transportKind,
+        source: slot.def.source,
+        status: 'ok',
+        ...listed.lists,
+      };
+      if (session.serverInfo) snap.serverInfo = session.serverInfo;
+      if (session.protocolVersion) snap.protocolVersion = session.protocolVersion;
+      if (session.instructions !== undefined) snap.instructions = session.instructions;
+      return snap;
+    });
+  }
+
+  private clearIdle(slot: Slot): void {
+    if (slot.idleTimer) clearTimeout(slot.idleTimer);
+    slot.idleTimer = undefined;
+  }
+
+  private armIdle(slot: Slot): void {
+    const ms = this.opts.idleTimeoutMs(slot.def.name);
+    if (ms <= 0 || slot.inFlight > 0 || !slot.session) return;
+    this.clearIdle(slot);
+    slot.idleTimer = setTimeout(() => {
+      const session = slot.session;
+      if (!session || slot.inFlight > 0) return;
+      slot.session = undefined;
+      this.opts.log(`server "${slot.def.name}" stopped after ${ms} ms idle`);
+      void session.close();
+    }, ms);
+    slot.idleTimer.unref();
+  }
+
+  /** Ends every server and its whole process tree. */
+  async closeAll(): Promise<void> {
+    this.closed = true;
+    await Promise.all(
+      [...this.slots.values()].map(async (slot) => {
+        this.clearIdle(slot);
+        const pending = slot.starting?.catch(() => undefined);
+        const session = slot.session;
+        slot.session = undefined;
+        await session?.close();
+        const late = await pending;
+        await late?.close();
+      }),
+    );
+  }
+}
+
+function isTimeout(e: unknown): boolean {
+  return typeof e === 'object' && e !== null && (e as { code?: unknown }).code === -32001;
+}

@@ -1,0 +1,350 @@
+/**
+ * The state `serve` shares across client sessions: the servers behind (lazy pool), their known lists,
+ * the served view, the ranking index, and the learner. Client sessions (sdk-server.ts) call into it.
+ */
+import { secretValues } from '../core/connect/secrets.js';
+import {
+  buildDiscoverIndex,
+  loadShippedWordVectors,
+  patternsFromConfig,
+  rankTools,
+  toolRefsFromSnapshots,
+  type DiscoverIndex,
+} from '../core/discover/index.js';
+import { SmartError, errorText, isSmartError } from '../errors.js';
+import type { ServerSnapshot, SmartConfig, UsageStats } from '../types.js';
+import { buildServedView, type CatalogEntry, type ServeLevel, type ServeMode, type ServedView } from './catalog.js';
+import type { Counting } from './deps.js';
+import { Learner } from './learn.js';
+import {
+  ArgumentValidator,
+  argumentsObject,
+  describeEntry,
+  findResult,
+  isReadOnly,
+  listEntries,
+  resolveTool,
+  textResult,
+} from './meta.js';
+import { ServerPool, type PoolOptions } from './pool.js';
+import type { ServeSetup } from './setup.js';
+
+export interface RuntimeOptions {
+  setup: ServeSetup;
+  mode: ServeMode;
+  level: ServeLevel;
+  limit: number;
+  key: string;
+  activate: boolean;
+  counting: Counting;
+  usage: UsageStats;
+  /** Learn into the usage store (default on). */
+  learn: boolean;
+  record?: string;
+  spawnTimeoutMs: number;
+  callTimeoutMs: number;
+  log: (text: string) => void;
+  now: () => number;
+  /** Monotonic ms for latency. */
+  clock: () => number;
+  pool?: Partial<PoolOptions>;
+}
+
+export type ToolResult = Record<string, unknown>;
+
+/** Hooks a client session gives the runtime for one call. */
+export interface CallContext {
+  signal: AbortSignal;
+  /** Progress from the server behind, to be sent to the client under its own token. */
+  onprogress?: (p: { progress: number; total?: number; message?: string }) => void;
+  _meta?: Record<string, unknown>;
+}
+
+const META_EXTRA_KEYS = new Set(['progressToken']);
+
+export class ServeRuntime {
+  readonly pool: ServerPool;
+  readonly known: Map<string, ServerSnapshot>;
+  view: ServedView;
+  readonly learner: Learner;
+  private index?: DiscoverIndex;
+  private indexing?: Promise<DiscoverIndex>;
+  private readonly validator = new ArgumentValidator();
+  private readonly activated: string[] = [];
+  private readonly config: SmartConfig;
+  /** Each connected client's callback for a changed tool list (notifications/tools/list_changed). */
+  readonly toolsChanged = new Set<() => void>();
+  /** Called for notifications a server behind sends that clients should see (resources/updated). */
+  onServerNotification?: (server: string, method: string, params: Record<string, unknown> | undefined) => void;
+  /**
+   * Connected clients that can answer a server's request, by capability ("elicitation", "sampling").
+   * Elicitation and sampling are declared to the servers behind only when a client declared them.
+   */
+  readonly askers = new Map<
+    object,
+    {
+      capabilities: Record<string, unknown>;
+      ask: (method: string, params: unknown, signal: AbortSignal) => Promise<Record<string, unknown>>;
+    }
+  >();
+  /** The client's capabilities, for what is declared to the servers behind. */
+  clientCapabilities: Record<string, unknown> = {};
+
+  constructor(readonly opts: RuntimeOptions) {
+    this.config = opts.setup.config;
+    this.known = new Map(opts.setup.known);
+    const secrets = opts.setup.definitions.flatMap((d) => secretValues(d));
+    this.learner = new Learner({
+      store: opts.learn ? opts.setup.usageStore : undefined,
+      record: opts.record,
+      secrets,
+      now: opts.now,
+      log: opts.log,
+      usage: opts.usage,
+    });
+    const idle = (server: string): number => (this.config.serve?.servers?.[server]?.idleTimeout ?? 0) * 1000;
+    this.pool = new ServerPool(opts.setup.definitions, {
+      spawnTimeoutMs: opts.spawnTimeoutMs,
+      callTimeoutMs: opts.callTimeoutMs,
+      idleTimeoutMs: idle,
+      capabilities: () => {
+        const caps: Record<string, object> = {};
+        if (this.clientCapabilities.elicitation) caps.elicitation = {};
+        if (this.clientCapabilities.sampling) caps.sampling = {};
+        return caps;
+      },
+      onServerRequest: (server, method, params, signal) => {
+        const want = method === 'elicitation/create' ? 'elicitation' : 'sampling';
+        const asker = [...this.askers.values()].find((a) => a.capabilities[want] !== undefined);
+        if (!asker)
+          throw new SmartError('SERVE_SERVER_UNAVAILABLE', { server, reason: `no connected client accepts ${method}` });
+        return asker.ask(method, params, signal);
+      },
+      onNotification: (server, method, params) => this.serverNotification(server, method, params),
+      log: opts.log,
+      now: opts.now,
+      ...opts.pool,
+    });
+    this.view = this.buildView();
+  }
+
+  /** Builds the view until every count is known (a warm count cache never loads the tokenizer). */
+  private async countedView(): Promise<ServedView> {
+    let view = this.buildView();
+    for (let i = 0; i < 4; i++) {
+      const misses = this.opts.counting.takeMisses();
+      if (misses.length === 0) break;
+      await this.opts.counting.prepare(misses);
+      view = this.buildView();
+    }
+    this.opts.counting.takeMisses();
+    return view;
+  }
+
+  /** The first view, with exact counts; new counts are written to the count cache in the background. */
+  async init(): Promise<void> {
+    this.view = await this.countedView();
+    void this.opts.counting.flush().catch(() => undefined);
+  }
+
+  /** Lists, live, the servers whose tool list is not known yet (no snapshot, no cache entry). */
+  async listUnknown(onListed: (def: string, snap: ServerSnapshot) => Promise<void>): Promise<void> {
+    const missing = this.opts.setup.definitions.filter((d) => !this.known.has(d.name));
+    await Promise.all(
+      missing.map(async (def) => {
+        try {
+          const snap = await this.pool.list(def.name);
+          this.known.set(def.name, snap);
+          await onListed(def.name, snap);
+        } catch (e) {
+          this.opts.log(`warning: ${errorText(e)}; its tools are not served until it starts`);
+        }
+      }),
+    );
+    if (missing.length > 0) await this.refresh(false);
+  }
+
+  private buildView(): ServedView {
+    const serve = this.config.serve ?? {};
+    return buildServedView({
+      servers: [...this.known.values()],
+      mode: this.opts.mode,
+      level: this.opts.level,
+      config: serve,
+      limit: this.opts.limit,
+      usage: this.opts.usage,
+      activated: this.activated,
+      key: this.opts.key,
+      deps: this.opts.counting.deps,
+    });
+  }
+
+  /** Rebuilds the view; tells clients when the served names changed. */
+  async refresh(notify = true): Promise<void> {
+    const before = this.view.tools.map((t) => `${t.name}\u0000${JSON.stringify(t.definition)}`).join('\n');
+    this.view = await this.countedView();
+    this.index = undefined;
+    this.indexing = undefined;
+    const after = this.view.tools.map((t) => `${t.name}\u0000${JSON.stringify(t.definition)}`).join('\n');
+    if (notify && before !== after) for (const f of this.toolsChanged) f();
+  }
+
+  /** Server instructions for initialize: what is served, how to reach the rest, and each server's own text. */
+  instructions(): string {
+    const names = [...this.known.keys()].sort();
+    const parts = [`mcp-smart serves the tools of ${names.length} server(s): ${names.join(', ')}.`];
+    const find = this.view.tools.find((t) => t.meta === 'find')?.name;
+    const call = this.view.tools.find((t) => t.meta === 'call')?.name;
+    const read = this.view.tools.find((t) => t.meta === 'callRead')?.name;
+    if (find && call)
+      parts.push(
+        `More tools are reachable through ${find} (search by intent) then ${call}${read ? ` (or ${read} for read-only tools)` : ''}.`,
+      );
+    for (const name of names) {
+      const text = this.known.get(name)?.instructions;
+      if (text) parts.push(`\n## ${name}\n${text}`);
+    }
+    return parts.join(' ').replace(/ \n/g, '\n');
+  }
+
+  private async discoverIndex(): Promise<DiscoverIndex> {
+    if (this.index) return this.index;
+    this.indexing ??= (async () => {
+      const vectors = await loadShippedWordVectors();
+      const servers = [...this.known.values()].map((s) => ({
+        ...s,
+        tools: s.tools.filter((t) => this.view.entries.has(`${s.name}.${t.name}`)),
+      }));
+      const index = buildDiscoverIndex(toolRefsFromSnapshots(servers), {
+        weights: this.config.weights,
+        vectors,
+        keywords: this.config.keywords,
+      });
+      this.index = index;
+      return index;
+    })();
+    return this.indexing;
+  }
+
+  /** Builds the ranking index now (otherwise the first find_tool does). */
+  async warm(): Promise<void> {
+    await this.discoverIndex();
+  }
+
+  private unavailable(server: string): string | undefined {
+    if (!this.pool.has(server)) return `server "${server}" has no definition here (it came from a snapshot)`;
+    const h = this.pool.health(server);
+    if (h.state === 'unhealthy') return `server "${server}" is unhealthy (${h.lastError ?? 'repeated failures'})`;
+    if (h.state === 'backoff') return `server "${server}" is restarting after a failure`;
+    return undefined;
+  }
+
+  async findTool(args: Record<string, unknown>): Promise<ToolResult> {
+    const intent = typeof args.intent === 'string' ? args.intent.trim() : '';
+    if (!intent) return textResult('find_tool needs "intent": the task in plain words.', true);
+    const k = typeof args.k === 'number' && Number.isInteger(args.k) ? Math.min(20, Math.max(1, args.k)) : 5;
+    const server = typeof args.server === 'string' && args.server !== '' ? args.server : undefined;
+    const index = await this.discoverIndex();
+    const ranking = rankTools(index, intent, {
+      engine: 'hybrid',
+      k: server ? index.tools.length : k,
+      usage: this.opts.usage,
+      now: this.opts.now(),
+      patterns: patternsFromConfig(this.config),
+    });
+    const ids = ranking.results
+      .map((r) => r.id)
+      .filter((id) => !server || this.view.entries.get(id)?.server === server);
+    const top = ids.slice(0, k);
+    this.learner.found(intent, top);
+    const results = top.flatMap((id) => {
+      const e = this.view.entries.get(id);
+      return e ? [findResult(e, this.view, this.unavailable(e.server))] : [];
+    });
+    return textResult({ results });
+  }
+
+  describeTool(args: Record<string, unknown>): ToolResult {
+    return textResult(describeEntry(resolveTool(this.view, args.name), this.view));
+  }
+
+  listTools(args: Record<string, unknown>): ToolResult {
+    return textResult(listEntries(this.view, typeof args.server === 'string' ? args.server : undefined));
+  }
+
+  /** call_tool / call_tool_read: resolve, check read-only, validate, forward. */
+  async callThroughMeta(args: Record<string, unknown>, readOnly: boolean, ctx: CallContext): Promise<ToolResult> {
+    const entry = resolveTool(this.view, args.name);
+    if (readOnly && !isReadOnly(entry.tool)) {
+      const call = this.view.tools.find((t) => t.meta === 'call')?.name ?? 'call_tool';
+      throw new SmartError('SERVE_NOT_READ_ONLY', { name: entry.id, call });
+    }
+    const toolArgs = argumentsObject(entry.id, args.arguments);
+    await this.validator.check(entry, toolArgs);
+    const result = await this.forward(entry, toolArgs, ctx);
+    if (this.opts.activate) await this.activateTool(entry.id);
+    return result;
+  }
+
+  /** Forwards a call to the server behind and returns its result unchanged. */
+  async forward(entry: CatalogEntry, args: Record<string, unknown> | undefined, ctx: CallContext): Promise<ToolResult> {
+    const started = this.opts.clock();
+    let ok = false;
+    try {
+      const meta = ctx._meta
+        ? Object.fromEntries(Object.entries(ctx._meta).filter(([k]) => !META_EXTRA_KEYS.has(k)))
+        : {};
+      const params: { name: string; arguments?: Record<string, unknown>; _meta?: Record<string, unknown> } = {
+        name: entry.tool.name,
+      };
+      if (args !== undefined) params.arguments = args;
+      if (Object.keys(meta).length > 0) params._meta = meta;
+      const result = await this.pool.run(entry.server, (s) =>
+        s.callTool(params, { timeoutMs: this.opts.callTimeoutMs, signal: ctx.signal, onprogress: ctx.onprogress }),
+      );
+      ok = result.isError !== true;
+      return result;
+    } finally {
+      this.learner.called(entry.id, ok, Math.round(this.opts.clock() - started));
+    }
+  }
+
+  /** --activate: the tool becomes first-class; least recently used ones leave when over the limit. */
+  private async activateTool(id: string): Promise<void> {
+    if (this.view.servedNameOf.has(id) && !this.activated.includes(id)) return;
+    const at = this.activated.indexOf(id);
+    if (at >= 0) this.activated.splice(at, 1);
+    this.activated.push(id);
+    let view = await this.countedView();
+    while (view.tokens > this.opts.limit && this.activated.length > 0) {
+      this.activated.shift();
+      view = await this.countedView();
+    }
+    await this.refresh(true);
+  }
+
+  /** A proxy-level failure as a tool result the model can read; server-side JSON-RPC errors pass through. */
+  static failureResult(e: unknown): ToolResult {
+    if (isSmartError(e)) return textResult(`mcp-smart: ${e.message}`, true);
+    throw e;
+  }
+
+  private serverNotification(server: string, method: string, params: Record<string, unknown> | undefined): void {
+    if (method.endsWith('/list_changed')) {
+      void this.pool
+        .list(server)
+        .then(async (snap) => {
+          this.known.set(server, snap);
+          await this.refresh(true);
+        })
+        .catch((e: unknown) => this.opts.log(`warning: could not re-list ${server}: ${errorText(e)}`));
+      return;
+    }
+    this.onServerNotification?.(server, method, params);
+  }
+
+  async close(): Promise<void> {
+    await this.pool.closeAll();
+    await this.learner.flush();
+  }
+}

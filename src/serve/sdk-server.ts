@@ -1,0 +1,197 @@
+/** One client session: the SDK's low-level Server answering from the shared runtime. */
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import {
+  CallToolRequestSchema,
+  CompleteRequestSchema,
+  ErrorCode,
+  GetPromptRequestSchema,
+  ListPromptsRequestSchema,
+  ListResourcesRequestSchema,
+  ListResourceTemplatesRequestSchema,
+  ListToolsRequestSchema,
+  McpError,
+  ReadResourceRequestSchema,
+  ResultSchema,
+  SubscribeRequestSchema,
+  UnsubscribeRequestSchema,
+  type ServerCapabilities,
+} from '@modelcontextprotocol/sdk/types.js';
+import { SmartError, isSmartError } from '../errors.js';
+import { buildRoutes, serverForUri, type Routes } from './passthrough.js';
+import { ServeRuntime, type CallContext, type ToolResult } from './runtime.js';
+
+const SERVER_INFO = { name: 'mcp-smart', version: '0.1.0' };
+
+/** What this proxy declares: tools always; prompts, resources and completion when a server behind has them. */
+export function serveCapabilities(runtime: ServeRuntime): ServerCapabilities {
+  const servers = [...runtime.known.values()];
+  const caps: ServerCapabilities = { tools: { listChanged: true } };
+  if (servers.some((s) => s.prompts !== undefined)) caps.prompts = { listChanged: true };
+  if (servers.some((s) => s.resources !== undefined || s.resourceTemplates !== undefined))
+    caps.resources = { subscribe: true, listChanged: true };
+  if (caps.prompts || caps.resources) caps.completions = {};
+  return caps;
+}
+
+/** JSON-RPC error for a request the proxy itself cannot route. */
+const routeError = (e: SmartError): McpError => new McpError(ErrorCode.InvalidParams, e.message);
+
+/** Creates a Server for one client connection, wired to the shared runtime. */
+export function createClientServer(runtime: ServeRuntime): Server {
+  const capabilities = serveCapabilities(runtime);
+  const server = new Server(SERVER_INFO, {
+    capabilities,
+    instructions: runtime.instructions(),
+  });
+  let routes: Routes | undefined;
+  let routesOf: unknown;
+  const currentRoutes = (): Routes => {
+    if (!routes || routesOf !== runtime.view) {
+      routes = buildRoutes([...runtime.known.values()], runtime.opts.key);
+      routesOf = runtime.view;
+    }
+    return routes;
+  };
+
+  const toolsChanged = (): void => void server.sendToolListChanged().catch(() => undefined);
+  runtime.toolsChanged.add(toolsChanged);
+  server.onclose = () => {
+    runtime.toolsChanged.delete(toolsChanged);
+    runtime.askers.delete(server);
+  };
+
+  server.oninitialized = () => {
+    const caps = (server.getClientCapabilities() as Record<string, unknown> | undefined) ?? {};
+    runtime.clientCapabilities = caps;
+    if (caps.elicitation !== undefined || caps.sampling !== undefined)
+      runtime.askers.set(server, {
+        capabilities: caps,
+        ask: (method, params, signal) =>
+          server.request({ method, params } as never, ResultSchema, { signal }),
+      });
+  };
+
+  server.setRequestHandler(ListToolsRequestSchema, () => ({
+    tools: runtime.view.tools.map((t) => t.definition) as never,
+  }));
+
+  server.setRequestHandler(CallToolRequestSchema, async (req, extra) => {
+    const token = req.params._meta?.progressToken;
+    const ctx: CallContext = {
+      signal: extra.signal,
+      _meta: req.params._meta,
+      onprogress:
+        token === undefined
+          ? undefined
+          : (p) =>
+              void extra
+                .sendNotification({ method: 'notifications/progress', params: { ...p, progressToken: token } })
+                .catch(() => undefined),
+    };
+    const served = runtime.view.byName.get(req.params.name);
+    if (!served)
+      throw routeError(
+        new SmartError('SERVE_UNKNOWN_TOOL', {
+          name: req.params.name,
+          hint: 'Call tools/list for the served names, or find_tool to search.',
+        }),
+      );
+    const args = req.params.arguments ?? {};
+    let result: ToolResult;
+    try {
+      switch (served.meta) {
+        case 'find':
+          result = await runtime.findTool(args);
+          break;
+        case 'describe':
+          result = runtime.describeTool(args);
+          break;
+        case 'list':
+          result = runtime.listTools(args);
+          break;
+        case 'call':
+          result = await runtime.callThroughMeta(args, false, ctx);
+          break;
+        case 'callRead':
+          result = await runtime.callThroughMeta(args, true, ctx);
+          break;
+        default:
+          result = await runtime.forward(served.entry!, req.params.arguments, ctx);
+      }
+    } catch (e) {
+      result = ServeRuntime.failureResult(e);
+    }
+    return result;
+  });
+
+  const forward = async (
+    server: string | undefined,
+    method: string,
+    params: Record<string, unknown>,
+    signal: AbortSignal,
+  ): Promise<never> => {
+    if (!server)
+      throw new McpError(ErrorCode.InvalidParams, `mcp-smart: no server behind has ${JSON.stringify(params)}`);
+    try {
+      return (await runtime.pool.run(server, (s) =>
+        s.request(method, params, { timeoutMs: runtime.opts.callTimeoutMs, signal }),
+      )) as never;
+    } catch (e) {
+      if (isSmartError(e)) throw new McpError(ErrorCode.InternalError, `mcp-smart: ${e.message}`);
+      throw e;
+    }
+  };
+
+  if (capabilities.prompts) passPrompts();
+  if (capabilities.resources) passResources();
+  if (capabilities.completions) passCompletions();
+  return server;
+
+  function passPrompts(): void {
+    server.setRequestHandler(ListPromptsRequestSchema, () => ({
+      prompts: currentRoutes().prompts.map((p) => p.served) as never,
+    }));
+    server.setRequestHandler(GetPromptRequestSchema, async (req, extra) => {
+      const route = currentRoutes().promptByName.get(req.params.name);
+      if (!route) throw new McpError(ErrorCode.InvalidParams, `mcp-smart: no prompt "${req.params.name}"`);
+      return forward(route.server, 'prompts/get', { ...req.params, name: route.name }, extra.signal);
+    });
+  }
+
+  function passResources(): void {
+    server.setRequestHandler(ListResourcesRequestSchema, () => ({ resources: currentRoutes().resources as never }));
+    server.setRequestHandler(ListResourceTemplatesRequestSchema, () => ({
+      resourceTemplates: currentRoutes().templates as never,
+    }));
+    server.setRequestHandler(ReadResourceRequestSchema, async (req, extra) =>
+      forward(byUri(req.params.uri), 'resources/read', req.params, extra.signal),
+    );
+    server.setRequestHandler(SubscribeRequestSchema, async (req, extra) =>
+      forward(byUri(req.params.uri), 'resources/subscribe', req.params, extra.signal),
+    );
+    server.setRequestHandler(UnsubscribeRequestSchema, async (req, extra) =>
+      forward(byUri(req.params.uri), 'resources/unsubscribe', req.params, extra.signal),
+    );
+  }
+
+  function passCompletions(): void {
+    server.setRequestHandler(CompleteRequestSchema, async (req, extra) => {
+      const ref = req.params.ref;
+      if (ref.type === 'ref/prompt') {
+        const route = currentRoutes().promptByName.get(ref.name);
+        if (!route) throw new McpError(ErrorCode.InvalidParams, `mcp-smart: no prompt "${ref.name}"`);
+        return forward(
+          route.server,
+          'completion/complete',
+          { ...req.params, ref: { ...ref, name: route.name } },
+          extra.signal,
+        );
+      }
+      return forward(byUri(ref.uri), 'completion/complete', req.params, extra.signal);
+    });
+  }
+
+  function byUri(uri: string): string | undefined {
+    return serverForUri(currentRoutes(), [...runtime.known.values()], uri);
+  }
+}

@@ -1,0 +1,91 @@
+/**
+ * The one adapter between `serve` and today's setup loading (commands/load.ts): config sources, -s,
+ * --stdio/--url, --demo, --snapshot and the tool-list cache. When the application layer lands
+ * (loadSetup in src/app/setup.ts), only this file changes.
+ */
+import { basename } from 'node:path';
+import type { CommandContext } from '../commands/context.js';
+import { loadDefinitions, pathEnvOf } from '../commands/load.js';
+import { readCachedSnapshot, writeCachedSnapshot } from '../core/connect/cache.js';
+import { usageStorePath, userCacheDir } from '../core/paths.js';
+import { readSnapshotFiles } from '../core/snapshot.js';
+import { SmartError } from '../errors.js';
+import type { ServerDefinition, ServerSnapshot, SmartConfig } from '../types.js';
+
+const DEFAULT_CACHE_TTL_SECONDS = 3600;
+
+export interface ServeSetup {
+  /** Enabled, selected servers, without any that would be mcp-smart's own serve. */
+  definitions: ServerDefinition[];
+  /** Tool lists known without starting a server: from --snapshot files, else from the tool-list cache. */
+  known: Map<string, ServerSnapshot>;
+  config: SmartConfig;
+  configFile?: string;
+  warnings: string[];
+  cache: { dir: string; ttlMs: number } | null;
+  usageStore: string;
+}
+
+/** True when a stdio definition starts mcp-smart's own `serve` (directly, via node, or through npx). */
+export function isSelfServe(def: ServerDefinition): boolean {
+  if (def.transport !== 'stdio' || !def.command) return false;
+  const words = [def.command, ...(def.args ?? [])];
+  const at = words.findIndex((w) => /^mcp-smart(\.js|\.cmd|\.mjs)?$|^mcp-smart@/.test(basename(w)));
+  return at >= 0 && words.slice(at + 1).includes('serve');
+}
+
+/** Reads definitions and whatever tool lists are known already; connects to nothing. */
+export async function loadServeSetup(ctx: CommandContext, now: number): Promise<ServeSetup> {
+  const { io, global } = ctx;
+  const defs = await loadDefinitions(ctx);
+  const warnings = [...defs.warnings];
+  let enabled = defs.servers.filter((s) => s.enabled);
+  if (global.server.length > 0) {
+    const known = new Set(enabled.map((s) => s.name));
+    for (const name of global.server)
+      if (!known.has(name))
+        throw new SmartError('UNKNOWN_SERVER', { name, known: [...known].sort().join(', ') || '(none)' });
+    enabled = enabled.filter((s) => global.server.includes(s.name));
+  }
+  const definitions: ServerDefinition[] = [];
+  for (const def of enabled) {
+    if (isSelfServe(def)) warnings.push(`skipped server "${def.name}" (${def.source}): it is mcp-smart serve itself`);
+    else definitions.push(def);
+  }
+  const ttlSeconds = defs.config.cache?.ttlSeconds ?? DEFAULT_CACHE_TTL_SECONDS;
+  const cache = global.cache && ttlSeconds > 0 ? { dir: userCacheDir(pathEnvOf(ctx)), ttlMs: ttlSeconds * 1000 } : null;
+  const known = new Map<string, ServerSnapshot>();
+  if (global.snapshot.length > 0) {
+    // A server only in the snapshot is listed and searchable; calling it needs a definition to start it.
+    for (const snap of await readSnapshotFiles(global.snapshot, io.cwd)) {
+      if (snap.status !== 'ok' || (global.server.length > 0 && !global.server.includes(snap.name))) continue;
+      known.set(snap.name, snap);
+    }
+  } else if (cache) {
+    const hits = await Promise.all(definitions.map((d) => readCachedSnapshot(d, { ...cache, now })));
+    hits.forEach((hit, i) => {
+      if (hit) known.set(definitions[i]!.name, hit);
+    });
+  }
+  if (definitions.length === 0 && known.size === 0) throw new SmartError('NO_SERVERS');
+  return {
+    definitions,
+    known,
+    config: defs.config,
+    configFile: defs.configFile,
+    warnings,
+    cache,
+    usageStore: usageStorePath(pathEnvOf(ctx)),
+  };
+}
+
+/** Stores a live listing in the tool-list cache so the next start answers without starting the server. */
+export async function storeListing(
+  def: ServerDefinition,
+  snap: ServerSnapshot,
+  cache: ServeSetup['cache'],
+  now: number,
+): Promise<void> {
+  if (!cache) return;
+  await writeCachedSnapshot(def, snap, { dir: cache.dir, now });
+}
