@@ -117,6 +117,8 @@ function expandServer(
   if (raw.cwd !== undefined) def.cwd = resolvePath(ctx.cwd, x(raw.cwd));
   if (raw.url !== undefined) def.url = x(raw.url);
   if (raw.headers) def.headers = mapValues(raw.headers);
+  if (raw.oauth)
+    def.oauth = { ...raw.oauth, ...(raw.oauth.clientSecret ? { clientSecret: x(raw.oauth.clientSecret) } : {}) };
   if (raw.autoTransport) def.autoTransport = true;
   return def;
 }

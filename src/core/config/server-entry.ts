@@ -160,6 +160,41 @@ export function normalizeServerEntry(
   } else {
     out.url = anyUrl;
     if (Object.keys(headers).length > 0) out.headers = headers;
+    const oauth = readOAuthSettings(r, raw.oauth);
+    if (oauth) out.oauth = oauth;
   }
   return out;
+}
+
+// --- OAuth client settings (issue 19): `"oauth": {clientId, clientSecret?, scopes?, clientMetadataUrl?}` ---
+const OAUTH_KEYS = ['clientId', 'clientSecret', 'scopes', 'clientMetadataUrl'];
+
+function readOAuthSettings(r: EntryReader, v: unknown): RawServer['oauth'] {
+  if (v === undefined || v === null) return undefined;
+  if (!isPlainObject(v)) r.fail(['oauth'], `expected an object like {"clientId": "…"}, got ${describeType(v)}.`);
+  const at = (key: string, reason: string): never => r.fail(['oauth', key], reason);
+  for (const key of Object.keys(v))
+    if (!OAUTH_KEYS.includes(key)) at(key, `unknown key. Expected one of: ${OAUTH_KEYS.join(', ')}.`);
+  const pick = (key: string): string | undefined => {
+    const x = v[key];
+    if (x === undefined || x === null) return undefined;
+    if (typeof x !== 'string' || x === '') at(key, 'expected a non-empty string.');
+    return x as string;
+  };
+  const clientId = pick('clientId');
+  const clientSecret = pick('clientSecret');
+  const clientMetadataUrl = pick('clientMetadataUrl');
+  if (clientSecret !== undefined && clientId === undefined) at('clientSecret', 'a client secret needs "clientId".');
+  let scopes: string[] | undefined;
+  if (v.scopes !== undefined && v.scopes !== null) {
+    if (!Array.isArray(v.scopes) || v.scopes.some((x) => typeof x !== 'string'))
+      at('scopes', 'expected an array of strings, like ["repo", "read:org"].');
+    scopes = v.scopes as string[];
+  }
+  return {
+    ...(clientId !== undefined ? { clientId } : {}),
+    ...(clientSecret !== undefined ? { clientSecret } : {}),
+    ...(scopes !== undefined ? { scopes } : {}),
+    ...(clientMetadataUrl !== undefined ? { clientMetadataUrl } : {}),
+  };
 }

@@ -2,6 +2,7 @@
 import { setMaxListeners } from 'node:events';
 import { existsSync } from 'node:fs';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
 import { SSEClientTransport, SseError } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
@@ -11,6 +12,12 @@ import { SmartError, errorText } from '../../errors.js';
 import type { ServerDefinition, ServerSnapshot, Transport as TransportKind } from '../../types.js';
 import { checkObjectEntries, checkToolEntries, listAllPages, malformedToolsError, type RequestFn } from './list.js';
 import { createStdioHandle, type StdioHandle } from './stdio.js';
+import {
+  createOAuthProvider,
+  MAX_AUTHORIZATIONS,
+  type OAuthOptions,
+  type SmartOAuthProvider,
+} from './oauth-provider.js';
 
 const CLIENT_INFO = { name: 'mcp-smart', version: '0.1.0' };
 
@@ -33,11 +40,13 @@ export interface SessionOptions {
   clock: () => number;
   /** Replaces the real transports (tests use the SDK's in-memory pair). */
   createTransport?: (def: ServerDefinition) => Transport;
+  /** OAuth for remote servers (token store, and whether a browser may be opened). */
+  oauth?: OAuthOptions;
 }
 
 /** Values that must never be shown: env and header values (short ones would redact ordinary words). */
 export function secretValues(def: ServerDefinition): string[] {
-  const values = [...Object.values(def.env ?? {}), ...Object.values(def.headers ?? {})];
+  const values = [...Object.values(def.env ?? {}), ...Object.values(def.headers ?? {}), def.oauth?.clientSecret ?? ''];
   return [...new Set(values.filter((v) => v.length >= 4))].sort((a, b) => b.length - a.length);
 }
 
@@ -107,6 +116,7 @@ async function open(
   progress: Progress,
   signal: AbortSignal,
   opts: SessionOptions,
+  authProvider?: SmartOAuthProvider,
 ): Promise<Client> {
   if (opts.createTransport) return connectClient(opts.createTransport(def), live, progress, signal, opts.timeoutMs);
   if (def.transport === 'stdio') {
@@ -125,18 +135,26 @@ async function open(
   const requestInit = def.headers ? { headers: { ...def.headers } } : undefined;
   if (def.transport === 'sse') {
     live.transport = 'sse';
-    return connectClient(new SSEClientTransport(url, { requestInit }), live, progress, signal, opts.timeoutMs);
+    return connectClient(
+      new SSEClientTransport(url, { requestInit, authProvider }),
+      live,
+      progress,
+      signal,
+      opts.timeoutMs,
+    );
   }
   try {
     return await connectClient(
-      new StreamableHTTPClientTransport(url, { requestInit }),
+      new StreamableHTTPClientTransport(url, { requestInit, authProvider }),
       live,
       progress,
       signal,
       opts.timeoutMs,
     );
   } catch (httpError) {
-    if (!def.autoTransport || signal.aborted) throw httpError;
+    // An authorization answer came over Streamable HTTP: the server speaks it, SSE would not help.
+    const authFailure = httpError instanceof UnauthorizedError || httpError instanceof SmartError;
+    if (!def.autoTransport || signal.aborted || authFailure) throw httpError;
     // Nothing listening, or no such host: an SSE attempt at the same address cannot fare better.
     const unreachable = networkFailure(httpError);
     if (unreachable)
@@ -145,7 +163,13 @@ async function open(
     live.client = undefined;
     live.transport = 'sse';
     try {
-      return await connectClient(new SSEClientTransport(url, { requestInit }), live, progress, signal, opts.timeoutMs);
+      return await connectClient(
+        new SSEClientTransport(url, { requestInit, authProvider }),
+        live,
+        progress,
+        signal,
+        opts.timeoutMs,
+      );
     } catch (sseError) {
       throw new SmartError(
         'CONNECT_FAILED',
@@ -362,14 +386,29 @@ export async function connectServer(def: ServerDefinition, opts: SessionOptions)
     if (opts.signal?.aborted) onAbort();
     else opts.signal?.addEventListener('abort', onAbort, { once: true });
   });
-  const work = (async () => {
-    const client = await open(def, live, progress, controller.signal, opts);
+  let authProvider: SmartOAuthProvider | undefined;
+  const attempt = async (): Promise<Listed> => {
+    const client = await open(def, live, progress, controller.signal, opts, authProvider);
     progress.phase = 'listing';
     snap.serverInfo = client.getServerVersion();
     if (live.protocolVersion) snap.protocolVersion = live.protocolVersion;
     const instructions = client.getInstructions();
     if (instructions !== undefined) snap.instructions = instructions;
     return listEverything(client, progress, controller.signal, opts);
+  };
+  const work = (async () => {
+    authProvider = await createOAuthProvider(def, opts.oauth && { ...opts.oauth, signal: controller.signal });
+    for (let round = 1; ; round++) {
+      try {
+        return await attempt();
+      } catch (e) {
+        // A browser authorization just finished (the transport reports it as UnauthorizedError): connect again.
+        if (!authProvider?.takeFreshAuthorization() || round > MAX_AUTHORIZATIONS) throw e;
+        await closeLive(live);
+        Object.assign(live, { client: undefined, transport: def.transport, protocolVersion: undefined });
+        progress.phase = 'start-up';
+      }
+    }
   })();
   work.catch(() => undefined); // after a timeout the abandoned work rejects; its outcome no longer matters
   let failure: SmartError | undefined;
@@ -382,12 +421,15 @@ export async function connectServer(def: ServerDefinition, opts: SessionOptions)
   } catch (e) {
     // A failed list is not kept: partial or looping pages would give wrong totals.
     snap.elapsedMs = Math.round(opts.clock() - started);
+    secrets.push(...(authProvider?.secrets() ?? []));
+    secrets.sort((a, b) => b.length - a.length);
     failure = describeFailure(e, def, live, progress, opts.timeoutMs, secrets);
   } finally {
     clearTimeout(timer);
     if (onAbort) opts.signal?.removeEventListener('abort', onAbort);
     controller.abort();
     await closeLive(live);
+    await authProvider?.close();
   }
   snap.transport = live.transport;
   if (failure) {
