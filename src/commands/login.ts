@@ -1,5 +1,6 @@
 /** `login [server]`: authorize remote servers behind OAuth in a browser (loopback redirect) and store the tokens. */
 import { SmartError } from '../errors.js';
+import { TokenStore } from '../core/connect/oauth-token-store.js';
 import { oauthTokenStorePath } from '../core/paths.js';
 import { renderJson } from '../reporters/format.js';
 import type { ServerDefinition, ServerSnapshot } from '../types.js';
@@ -52,6 +53,15 @@ async function connectOne(
   return snap;
 }
 
+async function forgetTokens(ctx: CommandContext, url: string): Promise<void> {
+  const store = new TokenStore(oauthTokenStorePath(pathEnvOf(ctx)));
+  const entries = await store.list();
+  for (const [key, entry] of Object.entries(entries)) {
+    if (entry.url !== url || !entry.tokens) continue;
+    await store.update(key, (e) => (e?.clientInformation ? { ...e, tokens: undefined } : undefined));
+  }
+}
+
 export async function runLoginCommand(
   ctx: CommandContext,
   args: string[],
@@ -83,6 +93,8 @@ export async function runLoginCommand(
         continue;
       }
     }
+    // A named login is a fresh one (another account, new scopes): forget the tokens, keep the registration.
+    if (name !== undefined && def.url) await forgetTokens(ctx, def.url);
     const snap = await connectOne(ctx, def, true);
     result.servers.push(
       snap?.status === 'ok'

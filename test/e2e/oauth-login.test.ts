@@ -102,7 +102,7 @@ afterAll(() => {
 describe('servers behind OAuth (e2e)', () => {
   it('before login: both servers need `mcp-smart login <server>` (exit 3), nothing registered, no browser', async () => {
     const run = await cli(['--no-cache', 'dump']);
-    expect(run.code).toBe(3);
+    expect(run.code, run.stderr).toBe(3);
     expect(run.stderr).toMatch(/FAIL fx +needs authorization \(no stored tokens\): run `mcp-smart login fx`/);
     expect(run.stderr).toMatch(/FAIL corp +needs authorization \(no stored tokens\): run `mcp-smart login corp`/);
     expect((await admin(fxUrl, '/admin/stats', 'GET')).registrations).toBe(0);
@@ -112,7 +112,7 @@ describe('servers behind OAuth (e2e)', () => {
 
   it('login refuses the default browser opener in CI', async () => {
     const run = await cli(['login', 'fx'], { CI: 'true' });
-    expect(run.code).toBe(3);
+    expect(run.code, run.stderr).toBe(3);
     expect(run.stderr).toContain('will not open a browser in CI (CI is set)');
     expect(browserVisits()).toEqual([]);
   });
@@ -120,7 +120,7 @@ describe('servers behind OAuth (e2e)', () => {
   it('login authorizes every server that needs it and stores the tokens in a 0600 file', async () => {
     const run = await cli(['--auth-open', authOpen(), 'login']);
     expect(run.stderr).not.toContain('FAIL');
-    expect(run.code).toBe(0);
+    expect(run.code, run.stderr).toBe(0);
     expect(run.stdout).toContain('ok   fx  logged in; 5 tools');
     expect(run.stdout).toContain('ok   corp  logged in; 5 tools');
     // The headless browser went to each authorization endpoint and came back to the loopback listener once.
@@ -142,7 +142,7 @@ describe('servers behind OAuth (e2e)', () => {
 
   it('after login, audit lists the tool set of both servers', async () => {
     const run = await cli(['audit', '--json']);
-    expect(run.code).toBe(0);
+    expect(run.code, run.stderr).toBe(0);
     const doc = JSON.parse(run.stdout) as {
       servers: { name: string; status: string; toolCount: number; tokens: { full: number } }[];
     };
@@ -156,7 +156,7 @@ describe('servers behind OAuth (e2e)', () => {
     const before = entryFor(fxUrl)?.tokens;
     await admin(fxUrl, '/admin/expire-access-tokens');
     const run = await cli(['--no-cache', '-s', 'fx', 'dump', '-o', join(root, 'snapshot.json')]);
-    expect(run.code).toBe(0);
+    expect(run.code, run.stderr).toBe(0);
     const stats = await admin(fxUrl, '/admin/stats', 'GET');
     expect(stats).toMatchObject({ refreshes: 1, authorizations: 1, rejected: 1 });
     const after = entryFor(fxUrl)?.tokens;
@@ -166,15 +166,20 @@ describe('servers behind OAuth (e2e)', () => {
     expect(browserVisits().filter((v) => v.endsWith('/authorize'))).toHaveLength(2);
   });
 
-  it('a short-lived access token (fixture --access-ttl 1) has expired by the next run and is refreshed', async () => {
-    const shortUrl = await startHttpFixture(SERVER, ['--token-prefix', TOKEN_MARK, '--access-ttl', '1'], children);
+  it('a short-lived access token (fixture --access-ttl 3) has expired by the next run and is refreshed', async () => {
+    const shortUrl = await startHttpFixture(SERVER, ['--token-prefix', TOKEN_MARK, '--access-ttl', '3'], children);
     const adhoc = ['--url', shortUrl, '--name', 'short', '-s', 'short'];
     const login = await cli([...adhoc, '--auth-open', authOpen(), 'login', 'short']);
-    expect(login.code).toBe(0);
-    await new Promise((r) => setTimeout(r, 1_100));
+    expect(login.code, login.stderr).toBe(0);
+    await new Promise((r) => setTimeout(r, 3_100));
     const dump = await cli([...adhoc, '--no-cache', 'dump']);
-    expect(dump.code).toBe(0);
-    expect(await admin(shortUrl, '/admin/stats', 'GET')).toMatchObject({ authorizations: 1, refreshes: 1 });
+    expect(dump.code, dump.stderr).toBe(0);
+    // A 3-second token can also expire during a run on a busy machine, so there may be more than one refresh;
+    // what matters: one browser authorization in all, and the dump after expiry succeeded by refreshing.
+    const stats = await admin(shortUrl, '/admin/stats', 'GET');
+    expect(stats.authorizations).toBe(1);
+    expect(stats.refreshes).toBeGreaterThanOrEqual(1);
+    expect(stats.rejected).toBeGreaterThanOrEqual(1);
   });
 
   it('a revoked refresh token: "run `mcp-smart login fx`" (exit 3) while corp is still reported', async () => {
@@ -182,7 +187,7 @@ describe('servers behind OAuth (e2e)', () => {
     await admin(fxUrl, '/admin/revoke-refresh-tokens');
     await admin(fxUrl, '/admin/expire-access-tokens');
     const run = await cli(['--no-cache', 'audit', '--json']);
-    expect(run.code).toBe(3);
+    expect(run.code, run.stderr).toBe(3);
     const doc = JSON.parse(run.stdout) as { servers: { name: string; status: string; error?: string }[] };
     expect(doc.servers.find((s) => s.name === 'corp')?.status).toBe('ok');
     expect(doc.servers.find((s) => s.name === 'fx')?.error).toBe(
@@ -194,14 +199,14 @@ describe('servers behind OAuth (e2e)', () => {
 
   it('logout forgets a server; login (named) brings it back', async () => {
     const out = await cli(['logout', 'corp']);
-    expect(out.code).toBe(0);
+    expect(out.code, out.stderr).toBe(0);
     expect(out.stdout).toContain('Forgot the stored tokens of corp (1 entry removed');
     expect(entryFor(corpUrl)).toBeUndefined();
     const login = await cli(['--auth-open', authOpen(), 'login', 'fx']);
-    expect(login.code).toBe(0);
+    expect(login.code, login.stderr).toBe(0);
     expect(login.stdout).toContain('ok   fx  logged in; 5 tools');
     const dump = await cli(['--no-cache', 'dump', '-o', join(root, 'snapshot-2.json')]);
-    expect(dump.code).toBe(3);
+    expect(dump.code, dump.stderr).toBe(3);
     expect(dump.stderr).toContain('corp  needs authorization (no stored tokens): run `mcp-smart login corp`');
     expect(dump.stderr).toMatch(/ok {3}fx {4}5 tools/);
   });

@@ -70,6 +70,8 @@ export class SmartOAuthProvider implements OAuthClientProvider {
   private readonly grantedScopes = new Set<string>();
   private fresh = false;
   private hadTokens = false;
+  /** Refresh requests by refresh token: parallel 401s share one refresh (servers rotate refresh tokens). */
+  private readonly refreshing = new Map<string, Promise<Response>>();
   private readonly seen = new Set<string>();
 
   constructor(
@@ -108,6 +110,25 @@ export class SmartOAuthProvider implements OAuthClientProvider {
     await this.listener?.close();
     this.listener = undefined;
   }
+
+  /**
+   * The fetch the transports use (and hand to the SDK's auth()): a refresh-token grant already sent with the
+   * same refresh token is answered from that one response, so concurrent 401s (parallel list requests, or a
+   * long-running process) do not spend a rotating refresh token twice and lose the session.
+   */
+  readonly fetch = async (url: string | URL, init?: RequestInit): Promise<Response> => {
+    const body = init?.body;
+    if (init?.method === 'POST' && body instanceof URLSearchParams && body.get('grant_type') === 'refresh_token') {
+      const key = body.get('refresh_token') ?? '';
+      let pending = this.refreshing.get(key);
+      if (!pending) {
+        pending = fetch(url, init);
+        this.refreshing.set(key, pending);
+      }
+      return (await pending).clone();
+    }
+    return fetch(url, init);
+  };
 
   get redirectUrl(): string {
     return this.redirect;

@@ -136,7 +136,7 @@ async function open(
   if (def.transport === 'sse') {
     live.transport = 'sse';
     return connectClient(
-      new SSEClientTransport(url, { requestInit, authProvider }),
+      new SSEClientTransport(url, { requestInit, authProvider, fetch: authProvider?.fetch }),
       live,
       progress,
       signal,
@@ -145,7 +145,7 @@ async function open(
   }
   try {
     return await connectClient(
-      new StreamableHTTPClientTransport(url, { requestInit, authProvider }),
+      new StreamableHTTPClientTransport(url, { requestInit, authProvider, fetch: authProvider?.fetch }),
       live,
       progress,
       signal,
@@ -164,7 +164,7 @@ async function open(
     live.transport = 'sse';
     try {
       return await connectClient(
-        new SSEClientTransport(url, { requestInit, authProvider }),
+        new SSEClientTransport(url, { requestInit, authProvider, fetch: authProvider?.fetch }),
         live,
         progress,
         signal,
