@@ -274,10 +274,14 @@ export class SmartOAuthProvider implements OAuthClientProvider {
   }
 
   private loginNeeded(): SmartError {
-    return new SmartError('AUTH_REQUIRED', {
-      server: this.def.name,
-      why: this.hadTokens ? 'the stored tokens were refused and could not be refreshed' : 'no stored tokens',
-    });
+    const d = this.discovery;
+    const noMetadata = d !== undefined && !d.resourceMetadata && !d.authorizationServerMetadata;
+    const why = this.hadTokens
+      ? 'the stored tokens were refused and could not be refreshed'
+      : noMetadata
+        ? 'HTTP 401 and no OAuth metadata published; if it takes an API key, put it in "headers"'
+        : 'no stored tokens';
+    return new SmartError('AUTH_REQUIRED', { server: this.def.name, why });
   }
 
   private async write(change: (e: TokenStoreEntry) => TokenStoreEntry): Promise<void> {
