@@ -152,4 +152,33 @@ describe('OAuth provider', () => {
     expect(p?.secrets()).toContain('access-123456');
     await p?.close();
   });
+
+  it('a long-running provider picks up tokens another process stored, and keeps them when its own are refused', async () => {
+    const file = join(scratch, 'shared', 'oauth-tokens.json');
+    const def = remote({ url: 'https://shared.example/mcp' });
+    const key = tokenStoreKey('https://shared.example/mcp', 'dynamic');
+    const other = new TokenStore(file);
+    const put = (access: string): Promise<void> =>
+      other.update(key, () => ({
+        url: 'https://shared.example/mcp',
+        client: 'dynamic',
+        tokens: { access_token: access, token_type: 'bearer', refresh_token: `r-${access}` },
+      }));
+    await put('first-token');
+    const p = await createOAuthProvider(def, { storeFile: file });
+    expect((await p?.tokens())?.access_token).toBe('first-token');
+    await new Promise((r) => setTimeout(r, 20)); // a later mtime
+    await put('from-another-login');
+    expect((await p?.tokens())?.access_token).toBe('from-another-login');
+    // Its tokens were refused, but the store already holds newer ones: they are adopted, not deleted.
+    await new Promise((r) => setTimeout(r, 20));
+    await put('newest');
+    await p?.invalidateCredentials('tokens');
+    expect((await other.read(key))?.tokens?.access_token).toBe('newest');
+    expect((await p?.tokens())?.access_token).toBe('newest');
+    // When the store holds the very tokens that were refused, they are forgotten.
+    await p?.invalidateCredentials('tokens');
+    expect((await other.read(key))?.tokens).toBeUndefined();
+    await p?.close();
+  });
 });

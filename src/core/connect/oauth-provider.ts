@@ -13,6 +13,7 @@ import type {
   OAuthClientMetadata,
   OAuthTokens,
 } from '@modelcontextprotocol/sdk/shared/auth.js';
+import { InvalidGrantError, OAuthError } from '@modelcontextprotocol/sdk/server/auth/errors.js';
 import { SmartError } from '../../errors.js';
 import type { OAuthClientSettings, ServerDefinition } from '../../types.js';
 import { startLoopbackListener, type LoopbackListener } from './oauth-loopback.js';
@@ -70,6 +71,8 @@ export class SmartOAuthProvider implements OAuthClientProvider {
   private readonly grantedScopes = new Set<string>();
   private fresh = false;
   private hadTokens = false;
+  /** The store's version `entry` was read at: another process (a login, a refresh) may have changed it since. */
+  private loadedVersion = 0;
   /** Refresh requests by refresh token: parallel 401s share one refresh (servers rotate refresh tokens). */
   private readonly refreshing = new Map<string, Promise<Response>>();
   private readonly seen = new Set<string>();
@@ -92,6 +95,7 @@ export class SmartOAuthProvider implements OAuthClientProvider {
 
   /** Loads the stored entry and, when authorization is allowed, starts the loopback listener. */
   async prepare(): Promise<void> {
+    this.loadedVersion = await this.store.version();
     this.entry = await this.store.read(this.key);
     this.hadTokens = this.entry?.tokens !== undefined;
     this.remember(this.entry?.tokens);
@@ -171,7 +175,17 @@ export class SmartOAuthProvider implements OAuthClientProvider {
     await this.write((e) => ({ ...e, clientInformation: info }));
   }
 
-  tokens(): OAuthTokens | undefined {
+  async tokens(): Promise<OAuthTokens | undefined> {
+    // A long-running process picks up tokens another mcp-smart process stored (a new login, a refresh).
+    const version = await this.store.version();
+    if (version !== this.loadedVersion) {
+      this.loadedVersion = version;
+      const fresh = await this.store.read(this.key);
+      if (fresh) {
+        this.entry = fresh;
+        this.remember(fresh.tokens);
+      }
+    }
     return this.entry?.tokens;
   }
 
@@ -231,6 +245,19 @@ export class SmartOAuthProvider implements OAuthClientProvider {
       if (this.configuredClient && this.settings.clientId)
         this.configuredClient = { client_id: this.settings.clientId, client_secret: this.settings.clientSecret };
     }
+    if (scope === 'tokens') {
+      // Refused tokens may already be replaced in the store by another process: use those, do not delete them.
+      const stored = (await this.store.read(this.key))?.tokens;
+      const used = this.entry?.tokens;
+      if (stored && used && stored.access_token !== used.access_token) {
+        this.entry = {
+          ...(this.entry ?? { url: this.def.url, client: this.settings.clientId ?? DYNAMIC_CLIENT }),
+          tokens: stored,
+        };
+        this.remember(stored);
+        return;
+      }
+    }
     if (scope === 'tokens' || scope === 'client' || scope === 'all') {
       const dropClient = scope !== 'tokens';
       await this.write((e) => ({
@@ -289,7 +316,21 @@ export class SmartOAuthProvider implements OAuthClientProvider {
     const next = change(base);
     this.entry = next;
     await this.store.update(this.key, () => (next.tokens || next.clientInformation ? next : undefined));
+    this.loadedVersion = await this.store.version();
   }
+}
+
+/** An OAuth error the SDK threw (an authorization server's answer) as a catalogued failure, else undefined. */
+export function oauthFailure(e: unknown, def: ServerDefinition): SmartError | undefined {
+  if (e instanceof InvalidGrantError)
+    return new SmartError(
+      'AUTH_REQUIRED',
+      { server: def.name, why: 'the authorization server refused the stored grant' },
+      { cause: e },
+    );
+  if (e instanceof OAuthError)
+    return new SmartError('AUTH_FAILED', { reason: `${e.errorCode}: ${e.message.slice(0, 300)}` }, { cause: e });
+  return undefined;
 }
 
 /** A provider for a remote server, unless the user already sends an Authorization header (CI, API keys). */

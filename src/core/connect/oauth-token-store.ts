@@ -3,7 +3,7 @@
  * server URL and client. It holds access and refresh tokens and dynamically registered client credentials;
  * nothing else in mcp-smart ever writes them anywhere.
  */
-import { readFile } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import type { OAuthClientInformationMixed, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
 import { writeFileAtomic } from '../../atomic-write.js';
 import { SmartError, errorText } from '../../errors.js';
@@ -75,6 +75,15 @@ export class TokenStore {
       next.catch(() => undefined),
     );
     return next;
+  }
+
+  /** The file's change time in ms (0 when it does not exist): cheap to ask on every request. */
+  async version(): Promise<number> {
+    await queues.get(this.file);
+    return stat(this.file).then(
+      (st) => st.mtimeMs,
+      () => 0,
+    );
   }
 
   /** The entry for `key`, if any. */

@@ -15,6 +15,7 @@ import { createStdioHandle, type StdioHandle } from './stdio.js';
 import {
   createOAuthProvider,
   MAX_AUTHORIZATIONS,
+  oauthFailure,
   type OAuthOptions,
   type SmartOAuthProvider,
 } from './oauth-provider.js';
@@ -423,7 +424,7 @@ export async function connectServer(def: ServerDefinition, opts: SessionOptions)
     snap.elapsedMs = Math.round(opts.clock() - started);
     secrets.push(...(authProvider?.secrets() ?? []));
     secrets.sort((a, b) => b.length - a.length);
-    failure = describeFailure(e, def, live, progress, opts.timeoutMs, secrets);
+    failure = describeFailure(oauthFailure(e, def) ?? e, def, live, progress, opts.timeoutMs, secrets);
   } finally {
     clearTimeout(timer);
     if (onAbort) opts.signal?.removeEventListener('abort', onAbort);
