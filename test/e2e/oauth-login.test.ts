@@ -62,8 +62,19 @@ interface StoreDoc {
 const readStore = (): StoreDoc => JSON.parse(readFileSync(storeFile(), 'utf8')) as StoreDoc;
 const entryFor = (url: string): StoreDoc['entries'][string] | undefined =>
   Object.values(readStore().entries).find((e) => e.url === url);
-const browserVisits = (): string[] =>
-  existsSync(browserLog) ? readFileSync(browserLog, 'utf8').split('\n').filter(Boolean) : [];
+interface Visit {
+  status: number;
+  url: string;
+  scope: string;
+}
+/** What the headless browser visited: "<status> <origin+path> <scope>" per line. */
+const browserVisits = (): Visit[] =>
+  (existsSync(browserLog) ? readFileSync(browserLog, 'utf8').split('\n').filter(Boolean) : []).map((line) => {
+    const [status = '', url = '', ...scope] = line.split(' ');
+    return { status: Number(status), url, scope: scope.join(' ') };
+  });
+const authorizeVisits = (host?: string): Visit[] =>
+  browserVisits().filter((v) => v.url.endsWith('/authorize') && (!host || v.url.includes(host)));
 
 function filesUnder(dir: string): string[] {
   return readdirSync(dir, { recursive: true })
@@ -125,8 +136,10 @@ describe('servers behind OAuth (e2e)', () => {
     expect(run.stdout).toContain('ok   corp  logged in; 5 tools');
     // The headless browser went to each authorization endpoint and came back to the loopback listener once.
     const visits = browserVisits();
-    expect(visits.filter((v) => v.startsWith('302 ') && v.endsWith('/authorize'))).toHaveLength(2);
-    expect(visits.filter((v) => /^200 http:\/\/127\.0\.0\.1:\d+\/callback$/.test(v))).toHaveLength(2);
+    expect(authorizeVisits().map((v) => v.status)).toEqual([302, 302]);
+    expect(visits.filter((v) => v.status === 200 && /^http:\/\/127\.0\.0\.1:\d+\/callback$/.test(v.url))).toHaveLength(
+      2,
+    );
     const fx = await admin(fxUrl, '/admin/stats', 'GET');
     expect(fx).toMatchObject({ registrations: 1, authorizations: 1, codeExchanges: 1, refreshes: 0 });
     // The pre-registered client is used as configured: no registration (the server offers none).
@@ -163,7 +176,7 @@ describe('servers behind OAuth (e2e)', () => {
     expect(after?.access_token).not.toBe(before?.access_token);
     // The server rotates refresh tokens: the new one was stored.
     expect(after?.refresh_token).not.toBe(before?.refresh_token);
-    expect(browserVisits().filter((v) => v.endsWith('/authorize'))).toHaveLength(2);
+    expect(authorizeVisits()).toHaveLength(2);
   });
 
   it('a short-lived access token (fixture --access-ttl 3) has expired by the next run and is refreshed', async () => {
@@ -180,6 +193,25 @@ describe('servers behind OAuth (e2e)', () => {
     expect(stats.authorizations).toBe(1);
     expect(stats.refreshes).toBeGreaterThanOrEqual(1);
     expect(stats.rejected).toBeGreaterThanOrEqual(1);
+  });
+
+  it('step-up: tools/list answers 403 insufficient_scope, login authorizes again with the larger scope once', async () => {
+    const stepUrl = await startHttpFixture(
+      SERVER,
+      ['--token-prefix', TOKEN_MARK, '--step-up', 'tools:admin'],
+      children,
+    );
+    const adhoc = ['--url', stepUrl, '--name', 'step', '-s', 'step'];
+    const login = await cli([...adhoc, '--auth-open', authOpen(), 'login', 'step']);
+    expect(login.code, login.stderr).toBe(0);
+    expect(login.stdout).toContain('ok   step  logged in; 5 tools');
+    expect(await admin(stepUrl, '/admin/stats', 'GET')).toMatchObject({ authorizations: 2, codeExchanges: 2 });
+    expect(authorizeVisits(new URL(stepUrl).host).map((v) => v.scope)).toEqual([
+      'tools:read',
+      'tools:read tools:admin',
+    ]);
+    const dump = await cli([...adhoc, '--no-cache', 'dump']);
+    expect(dump.code, dump.stderr).toBe(0);
   });
 
   it('a revoked refresh token: "run `mcp-smart login fx`" (exit 3) while corp is still reported', async () => {

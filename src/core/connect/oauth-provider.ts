@@ -71,6 +71,8 @@ export class SmartOAuthProvider implements OAuthClientProvider {
   private readonly grantedScopes = new Set<string>();
   private fresh = false;
   private hadTokens = false;
+  /** The scope a 403 insufficient_scope asked for, until a token covering it arrives. */
+  private stepUpScope?: string;
   /** The store's version `entry` was read at: another process (a login, a refresh) may have changed it since. */
   private loadedVersion = 0;
   /** Refresh requests by refresh token: parallel 401s share one refresh (servers rotate refresh tokens). */
@@ -131,8 +133,22 @@ export class SmartOAuthProvider implements OAuthClientProvider {
       }
       return (await pending).clone();
     }
-    return fetch(url, init);
+    const res = await fetch(url, init);
+    if (res.status === 403) this.noteStepUp(res.headers.get('www-authenticate'));
+    return res;
   };
+
+  /** A 403 insufficient_scope names the scope wanted; a refresh cannot widen scope, so the next auth() must not refresh. */
+  private noteStepUp(challenge: string | null): void {
+    if (!challenge || !/error="?insufficient_scope/.test(challenge)) return;
+    const scope = /scope="([^"]*)"/.exec(challenge)?.[1];
+    if (scope) this.stepUpScope = scope;
+  }
+
+  private covers(scope: string): boolean {
+    const granted = new Set([...this.grantedScopes, ...(this.entry?.tokens?.scope?.split(' ') ?? [])]);
+    return scope.split(' ').every((s) => s === '' || granted.has(s));
+  }
 
   get redirectUrl(): string {
     return this.redirect;
@@ -186,12 +202,19 @@ export class SmartOAuthProvider implements OAuthClientProvider {
         this.remember(fresh.tokens);
       }
     }
-    return this.entry?.tokens;
+    const tokens = this.entry?.tokens;
+    // Step-up: without the refresh token, auth() starts a new authorization for the wider scope.
+    if (tokens && this.stepUpScope && !this.covers(this.stepUpScope)) {
+      const { refresh_token: _unused, ...rest } = tokens;
+      return rest;
+    }
+    return tokens;
   }
 
   async saveTokens(tokens: OAuthTokens): Promise<void> {
     this.remember(tokens);
     if (tokens.scope) for (const s of tokens.scope.split(' ')) this.grantedScopes.add(s);
+    if (this.stepUpScope && this.covers(this.stepUpScope)) this.stepUpScope = undefined;
     await this.write((e) => ({ ...e, tokens }));
   }
 
@@ -303,11 +326,13 @@ export class SmartOAuthProvider implements OAuthClientProvider {
   private loginNeeded(): SmartError {
     const d = this.discovery;
     const noMetadata = d !== undefined && !d.resourceMetadata && !d.authorizationServerMetadata;
-    const why = this.hadTokens
-      ? 'the stored tokens were refused and could not be refreshed'
-      : noMetadata
-        ? 'HTTP 401 and no OAuth metadata published; if it takes an API key, put it in "headers"'
-        : 'no stored tokens';
+    const why = this.stepUpScope
+      ? `the server asks for more scope: ${this.stepUpScope}`
+      : this.hadTokens
+        ? 'the stored tokens were refused and could not be refreshed'
+        : noMetadata
+          ? 'HTTP 401 and no OAuth metadata published; if it takes an API key, put it in "headers"'
+          : 'no stored tokens';
     return new SmartError('AUTH_REQUIRED', { server: this.def.name, why });
   }
 
