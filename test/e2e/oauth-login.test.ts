@@ -243,11 +243,17 @@ describe('servers behind OAuth (e2e)', () => {
     expect(dump.stderr).toMatch(/ok {3}fx {4}5 tools/);
   });
 
-  it('no token, code or client secret in any output, snapshot, cache or other file (only in the token store)', () => {
+  it('no token, code, PKCE verifier or client secret in any output, snapshot, cache or file (only tokens in the store)', async () => {
     expect(outputs.length).toBeGreaterThan(10);
+    const verifiers = [
+      ...((await (await fetch(new URL('/admin/verifiers', fxUrl))).json()) as string[]),
+      ...((await (await fetch(new URL('/admin/verifiers', corpUrl))).json()) as string[]),
+    ];
+    expect(verifiers.length).toBeGreaterThanOrEqual(3);
     for (const text of outputs) {
       expect(text).not.toContain(TOKEN_MARK);
       expect(text).not.toContain(CLIENT_SECRET);
+      for (const v of verifiers) expect(text).not.toContain(v);
     }
     const files = filesUnder(root).filter((f) => f !== storeFile());
     expect(files).toContain(join(root, 'snapshot.json'));
@@ -256,7 +262,9 @@ describe('servers behind OAuth (e2e)', () => {
       const text = readFileSync(f, 'utf8');
       expect(text, f).not.toContain(TOKEN_MARK);
       expect(text, f).not.toContain(CLIENT_SECRET);
+      for (const v of verifiers) expect(text, f).not.toContain(v);
     }
+    for (const v of verifiers) expect(readFileSync(storeFile(), 'utf8')).not.toContain(v);
     // The store does hold the tokens (that is its job), and nothing else mentions them.
     expect(readFileSync(storeFile(), 'utf8')).toContain(TOKEN_MARK);
   });
