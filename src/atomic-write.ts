@@ -5,17 +5,26 @@ import { SmartError } from './errors.js';
 
 let counter = 0;
 
-/** Writes `data` to `file` atomically: readers see the old or the new content, never half of it. */
-export async function writeFileAtomic(file: string, data: string | Uint8Array): Promise<void> {
+/**
+ * Writes `data` to `file` atomically: readers see the old or the new content, never half of it.
+ * `mode` (e.g. 0o600 for credentials) is used instead of the existing file's mode; the folder is then made 0o700.
+ */
+export async function writeFileAtomic(
+  file: string,
+  data: string | Uint8Array,
+  opts: { mode?: number } = {},
+): Promise<void> {
   const dir = dirname(file);
   const tmp = join(dir, `.${basename(file)}.${process.pid}.${++counter}.tmp`);
   try {
-    await mkdir(dir, { recursive: true });
+    await mkdir(dir, { recursive: true, ...(opts.mode !== undefined ? { mode: 0o700 } : {}) });
     // Users commit some of these files (config, baseline, workflow): keep an existing file's mode, else the umask's.
-    const mode = await stat(file).then(
-      (st) => st.mode & 0o777,
-      () => 0o666,
-    );
+    const mode =
+      opts.mode ??
+      (await stat(file).then(
+        (st) => st.mode & 0o777,
+        () => 0o666,
+      ));
     await writeFile(tmp, data, typeof data === 'string' ? { encoding: 'utf8', mode } : { mode });
     await rename(tmp, file);
   } catch (e) {

@@ -69,6 +69,7 @@ function globalsFrom(opts: Record<string, unknown>, argv: readonly string[]): Gl
     demo: opts.demo === true,
     color: opts.color !== false,
     debug: opts.debug === true,
+    ...(typeof opts.authOpen === 'string' ? { authOpen: opts.authOpen } : {}),
   };
 }
 
@@ -90,6 +91,8 @@ const RUNNERS: Record<string, () => Promise<CommandRunner>> = {
   replay: async () => (await import('./commands/replay.js')).runReplayCommand,
   init: async () => (await import('./commands/init.js')).runInitCommand,
   serve: async () => (await import('./serve/command.js')).runServeCommand,
+  login: async () => (await import('./commands/login.js')).runLoginCommand,
+  logout: async () => (await import('./commands/logout.js')).runLogoutCommand,
 };
 
 export interface ProgramState {
@@ -128,6 +131,10 @@ export function buildProgram(io: Io, argv: readonly string[], state: ProgramStat
     .option('--timeout <ms>', 'per-server connect + list limit in milliseconds', '30000')
     .option('--no-cache', 'ignore and do not write the tool-list cache')
     .option('--demo', 'use the bundled demo servers (real MCP servers installed with mcp-smart)')
+    .option(
+      '--auth-open <command>',
+      "program that opens an OAuth authorization URL, or none to print it (default: the platform's browser opener)",
+    )
     .option('--no-color', 'plain output without colour')
     .option('--debug', 'stack traces, server stderr and resolved config on errors')
     .showHelpAfterError('(run with --help for usage)')
@@ -376,6 +383,29 @@ export function buildProgram(io: Io, argv: readonly string[], state: ProgramStat
       .option('--no-baseline', 'do not write a first baseline')
       .addHelpText('after', '\nExamples:\n  mcp-smart init\n  mcp-smart init --yes --github --ci-snapshot'),
     'init',
+  );
+
+  register(
+    program
+      .command('login')
+      .description(
+        'authorize mcp-smart with remote servers behind OAuth (browser + loopback redirect); stores the tokens',
+      )
+      .argument('[server]', 'the server to log in to (default: every remote server that needs it)')
+      .addHelpText(
+        'after',
+        '\nExamples:\n  mcp-smart login linear\n  mcp-smart --auth-open none login   # print the URL instead of opening a browser',
+      ),
+    'login',
+  );
+
+  register(
+    program
+      .command('logout')
+      .description('forget the stored OAuth tokens of a server (default: of every server)')
+      .argument('[server]', 'the server whose tokens to forget')
+      .addHelpText('after', '\nExamples:\n  mcp-smart logout linear\n  mcp-smart logout'),
+    'logout',
   );
 
   return program;

@@ -171,6 +171,26 @@ export const ERROR_CATALOG = {
     exitCode: 2,
     message: (d) => `--token-env ${s(d.variable)}: that environment variable is not set or empty.`,
   },
+  // OAuth (issue 19). Never put a token, code, verifier or client secret in these details.
+  AUTH_REQUIRED: {
+    exitCode: 3,
+    message: (d) =>
+      `needs authorization${d.why ? ` (${s(d.why)})` : ''}: run \`mcp-smart login ${s(d.server)}\`, or in CI give it a header from an environment variable (README: "Servers behind OAuth")`,
+  },
+  AUTH_NOT_REMOTE: {
+    exitCode: 2,
+    message: (d) =>
+      `${s(d.server)} is a ${s(d.transport)} server; login is for remote (HTTP/SSE) servers behind OAuth.`,
+  },
+  AUTH_FAILED: {
+    exitCode: 3,
+    message: (d) => `authorization failed: ${s(d.reason)}`,
+  },
+  AUTH_NO_BROWSER: {
+    exitCode: 3,
+    message: (d) =>
+      `will not open a browser ${s(d.why)}. Pass --auth-open none to print the authorization URL instead, or in CI give ${s(d.server)} a header from an environment variable (README: "Servers behind OAuth").`,
+  },
   INTERNAL: {
     exitCode: 4,
     message: (d) =>

@@ -52,6 +52,17 @@ export interface ServerDefinition {
   toolFilter?: ToolFilter;
   /** Why the client would not load this server although the file lists it (enabled is false then). */
   notLoaded?: string;
+  /** A pre-registered OAuth client for a remote server (issue 19); `clientSecret` is a secret like env. */
+  oauth?: OAuthClientSettings;
+}
+
+/** `"oauth": {clientId, clientSecret?, scopes?, clientMetadataUrl?}` on a server entry. */
+export interface OAuthClientSettings {
+  clientId?: string;
+  clientSecret?: string;
+  scopes?: string[];
+  /** An https URL where mcp-smart's client ID metadata document is published (used when the server supports it). */
+  clientMetadataUrl?: string;
 }
 
 /** An ad-hoc server from --stdio / --url, in command-line order, with its --name. */

@@ -21,6 +21,8 @@ export interface GlobalOptions {
   demo: boolean;
   color: boolean;
   debug: boolean;
+  /** `--auth-open <command|none>`; undefined when not given (then no command but `login` authorizes). */
+  authOpen?: string;
 }
 
 export interface CommandContext {

@@ -8,6 +8,7 @@ import { userCacheDir, type PathEnv } from '../core/paths.js';
 import type { ServerSnapshot, SmartConfig } from '../types.js';
 import type { CommandContext } from './context.js';
 import { createProgress } from './progress.js';
+import { oauthOptions } from './oauth-options.js';
 
 export interface LoadedServers {
   servers: ServerSnapshot[];
@@ -104,6 +105,7 @@ export async function loadServers(ctx: CommandContext): Promise<LoadedServers> {
         : null,
     onProgress: progress.update,
     captureStderr: global.debug,
+    oauth: oauthOptions(ctx),
   });
   progress.done();
   if (global.debug) {

@@ -116,6 +116,7 @@ export function redactDefinition(
   if (d.url !== undefined) out.url = redactUrl(scrub(d.url));
   if (d.env) out.env = redactMap(d.env);
   if (d.headers) out.headers = redactMap(d.headers);
+  if (d.oauth) out.oauth = { ...d.oauth, ...(d.oauth.clientSecret ? { clientSecret: REDACTED } : {}) };
   if (d.autoTransport) out.autoTransport = true;
   if (d.nameFromServer) out.nameFromServer = true;
   if (d.shadowed) out.shadowed = d.shadowed;

@@ -27,3 +27,16 @@ export function userDataDir({ env, platform, home }: PathEnv): string {
 export function usageStorePath(pathEnv: PathEnv): string {
   return join(userDataDir(pathEnv), 'usage.json');
 }
+
+/** Per-user settings and credentials (the OAuth token store). MCP_SMART_CONFIG_DIR overrides. */
+export function userConfigDir({ env, platform, home }: PathEnv): string {
+  if (env.MCP_SMART_CONFIG_DIR) return env.MCP_SMART_CONFIG_DIR;
+  if (platform === 'win32') return join(env.APPDATA ?? join(home, 'AppData', 'Roaming'), 'mcp-smart', 'Config');
+  if (platform === 'darwin') return join(home, 'Library', 'Application Support', 'mcp-smart');
+  return join(env.XDG_CONFIG_HOME || join(home, '.config'), 'mcp-smart');
+}
+
+/** The OAuth token store `login` writes and every command reads (mode 0600). */
+export function oauthTokenStorePath(pathEnv: PathEnv): string {
+  return join(userConfigDir(pathEnv), 'oauth-tokens.json');
+}

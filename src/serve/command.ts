@@ -4,6 +4,7 @@ import { performance } from 'node:perf_hooks';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { CommandContext, CommandOutcome } from '../commands/context.js';
+import { oauthOptions } from '../commands/oauth-options.js';
 import { optionalString, parseChoiceFlag, parseFloatFlag, parseIntFlag } from '../commands/parse.js';
 import { loadUsage, servingCounts } from './deps.js';
 import { SmartError, errorText } from '../errors.js';
@@ -104,6 +105,8 @@ export async function runServeCommand(
     log,
     now: () => Date.now(),
     clock: () => performance.now(),
+    // Stored tokens only: a server process never opens a browser (`mcp-smart login` does that).
+    pool: { oauth: { ...oauthOptions(ctx), interactive: undefined } },
   });
 
   const clients = new Set<Server>();

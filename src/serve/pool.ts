@@ -6,6 +6,7 @@
 import type { ClientCapabilities } from '@modelcontextprotocol/sdk/types.js';
 import type { ServerRequestHandler, ServerSession, ServerSessionOptions } from '../core/connect/server-session.js';
 import { DEFAULT_MAX_PAGES } from '../core/connect/list.js';
+import type { OAuthOptions, SmartOAuthProvider } from '../core/connect/oauth-provider.js';
 import { SmartError, errorText } from '../errors.js';
 import type { ServerDefinition, ServerSnapshot } from '../types.js';
 
@@ -27,6 +28,11 @@ export interface PoolOptions {
   now: () => number;
   /** Replaces the real transports (tests use the SDK's in-memory pair). */
   createTransport?: ServerSessionOptions['createTransport'];
+  /**
+   * Stored OAuth tokens for remote servers (never interactive: serve opens no browser). One provider per server
+   * lives as long as the pool, so an expired token is refreshed on the next 401 without a restart.
+   */
+  oauth?: OAuthOptions;
 }
 
 export type Health = 'idle' | 'starting' | 'running' | 'backoff' | 'unhealthy';
@@ -41,6 +47,7 @@ interface Slot {
   inFlight: number;
   idleTimer?: NodeJS.Timeout;
   starts: number;
+  auth?: Promise<SmartOAuthProvider | undefined>;
 }
 
 /** Back-off before the next start: none after the first failure, then 1 s, 2 s, 4 s … up to 30 s. */
@@ -122,7 +129,13 @@ export class ServerPool {
     const notify = this.opts.onNotification;
     // The SDK client loads only when a server first starts: a start answered from the cache never needs it.
     const { ServerSession } = await import('../core/connect/server-session.js');
+    if (this.opts.oauth && !slot.auth) {
+      const { createOAuthProvider } = await import('../core/connect/oauth-provider.js');
+      slot.auth = createOAuthProvider(slot.def, this.opts.oauth);
+    }
+    const authProvider = await slot.auth?.catch(() => undefined);
     const session: ServerSession = new ServerSession(slot.def, {
+      authProvider,
       maxPages: DEFAULT_MAX_PAGES,
       createTransport: this.opts.createTransport,
       capabilities: this.opts.capabilities(),
@@ -235,6 +248,7 @@ export class ServerPool {
         await session?.close();
         const late = await pending;
         await late?.close();
+        await (await slot.auth?.catch(() => undefined))?.close();
       }),
     );
   }

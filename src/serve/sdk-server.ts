@@ -66,8 +66,7 @@ export function createClientServer(runtime: ServeRuntime): Server {
     if (caps.elicitation !== undefined || caps.sampling !== undefined)
       runtime.askers.set(server, {
         capabilities: caps,
-        ask: (method, params, signal) =>
-          server.request({ method, params } as never, ResultSchema, { signal }),
+        ask: (method, params, signal) => server.request({ method, params } as never, ResultSchema, { signal }),
       });
   };
 

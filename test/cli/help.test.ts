@@ -10,7 +10,20 @@ import { fakeIo, runCli } from '../helpers/fake-io.js';
 import { REPO } from '../helpers/paths.js';
 
 const README = readFileSync(join(REPO, 'README.md'), 'utf8');
-const COMMANDS = ['servers', 'dump', 'audit', 'condense', 'discover', 'budget', 'check', 'replay', 'serve', 'init'];
+const COMMANDS = [
+  'servers',
+  'dump',
+  'audit',
+  'condense',
+  'discover',
+  'budget',
+  'check',
+  'replay',
+  'serve',
+  'init',
+  'login',
+  'logout',
+];
 /** [label, argv] for the program and every command. */
 const HELP_RUNS: [string, string[]][] = [
   ['mcp-smart', ['--help']],

@@ -104,6 +104,8 @@ export function expandServer(raw: RawServer, origin: ExpandOrigin, ctx: ExpandCo
     }
     def.headers = { ...def.headers, [header]: `${prefix}${value}` };
   }
+  if (raw.oauth)
+    def.oauth = { ...raw.oauth, ...(raw.oauth.clientSecret ? { clientSecret: x(raw.oauth.clientSecret) } : {}) };
   if (raw.autoTransport) def.autoTransport = true;
   if (raw.toolFilter) def.toolFilter = raw.toolFilter;
   const notLoaded = raw.notLoaded ?? refused;

@@ -218,6 +218,8 @@ export function normalizeServerEntry(
     out.url = anyUrl;
     if (Object.keys(headers).length > 0) out.headers = headers;
     if (Object.keys(headerVars).length > 0) out.headerVars = headerVars;
+    const oauth = readOAuthSettings(r, raw.oauth, client);
+    if (oauth) out.oauth = oauth;
   }
   return out;
 }
@@ -248,4 +250,40 @@ function toolFilterOf(r: EntryReader, client: ClientId | undefined, at: readonly
     filter.keys.push(formatKeyPath([...at, pairs.exclude]));
   }
   return filter;
+}
+
+// --- OAuth client settings (issue 19): `"oauth": {clientId, clientSecret?, scopes?, clientMetadataUrl?}` ---
+const OAUTH_KEYS = ['clientId', 'clientSecret', 'scopes', 'clientMetadataUrl'];
+// gemini-cli docs/tools/mcp-server.md: Gemini's own "oauth" block; its other keys configure Gemini's flow, not ours.
+const GEMINI_OAUTH_KEYS = ['enabled', 'authorizationUrl', 'tokenUrl', 'audiences', 'redirectUri', 'tokenParamName'];
+
+function readOAuthSettings(r: EntryReader, v: unknown, client: ClientId | undefined): RawServer['oauth'] {
+  if (v === undefined || v === null) return undefined;
+  if (!isPlainObject(v)) r.fail(['oauth'], `expected an object like {"clientId": "…"}, got ${describeType(v)}.`);
+  const at = (key: string, reason: string): never => r.fail(['oauth', key], reason);
+  for (const key of Object.keys(v))
+    if (!OAUTH_KEYS.includes(key) && !(client === 'gemini' && GEMINI_OAUTH_KEYS.includes(key)))
+      at(key, `unknown key. Expected one of: ${OAUTH_KEYS.join(', ')}.`);
+  const pick = (key: string): string | undefined => {
+    const x = v[key];
+    if (x === undefined || x === null) return undefined;
+    if (typeof x !== 'string' || x === '') at(key, 'expected a non-empty string.');
+    return x as string;
+  };
+  const clientId = pick('clientId');
+  const clientSecret = pick('clientSecret');
+  const clientMetadataUrl = pick('clientMetadataUrl');
+  if (clientSecret !== undefined && clientId === undefined) at('clientSecret', 'a client secret needs "clientId".');
+  let scopes: string[] | undefined;
+  if (v.scopes !== undefined && v.scopes !== null) {
+    if (!Array.isArray(v.scopes) || v.scopes.some((x) => typeof x !== 'string'))
+      at('scopes', 'expected an array of strings, like ["repo", "read:org"].');
+    scopes = v.scopes as string[];
+  }
+  return {
+    ...(clientId !== undefined ? { clientId } : {}),
+    ...(clientSecret !== undefined ? { clientSecret } : {}),
+    ...(scopes !== undefined ? { scopes } : {}),
+    ...(clientMetadataUrl !== undefined ? { clientMetadataUrl } : {}),
+  };
 }

@@ -7,8 +7,10 @@ import type { ServerDefinition, ServerSnapshot } from '../../types.js';
 import { readCachedSnapshot, writeCachedSnapshot } from './cache.js';
 import { DEFAULT_MAX_PAGES } from './list.js';
 import { connectServer } from './session.js';
+import type { OAuthOptions } from './oauth-provider.js';
 
 export { toolCacheKey, toolCacheFile } from './cache.js';
+export type { OAuthOptions, OAuthInteractive } from './oauth-provider.js';
 
 export interface ConnectProgress {
   server: string;
@@ -39,6 +41,8 @@ export interface ConnectOptions {
   clock?: () => number;
   /** Replaces the real transports; tests pass the SDK's in-memory pair. */
   createTransport?: (def: ServerDefinition) => SdkTransport;
+  /** OAuth for remote servers: the token store and, when asked for, a browser. */
+  oauth?: OAuthOptions;
 }
 
 async function snapshotOne(def: ServerDefinition, opts: ConnectOptions): Promise<ServerSnapshot> {
@@ -58,6 +62,7 @@ async function snapshotOne(def: ServerDefinition, opts: ConnectOptions): Promise
     captureStderr: opts.captureStderr === true,
     clock: opts.clock ?? (() => performance.now()),
     createTransport: opts.createTransport,
+    oauth: opts.oauth,
   });
   opts.onProgress?.({ server: def.name, phase: snap.status === 'ok' ? 'done' : 'error', elapsedMs: snap.elapsedMs });
   if (cache && snap.status === 'ok') {

@@ -4,6 +4,7 @@
  */
 import { setMaxListeners } from 'node:events';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
@@ -21,6 +22,7 @@ import { SmartError, errorText } from '../../errors.js';
 import type { ServerDefinition, ServerSnapshot, Transport as TransportKind } from '../../types.js';
 import { describeFailure, networkFailure, Progress, redact, secretValues, Stop } from './failure.js';
 import { checkObjectEntries, checkToolEntries, listAllPages, malformedToolsError, type RequestFn } from './list.js';
+import type { SmartOAuthProvider } from './oauth-provider.js';
 import { createStdioHandle, type StdioHandle } from './stdio.js';
 
 const CLIENT_INFO = { name: 'mcp-smart', version: '0.1.0' };
@@ -54,6 +56,8 @@ export interface ServerSessionOptions {
   onNotification?: (method: string, params: Record<string, unknown> | undefined) => void;
   /** The connection ended after a successful start (the server exited, crashed or hung up). */
   onClose?: () => void;
+  /** OAuth for a remote server: supplies tokens to the transport and refreshes them on a 401. */
+  authProvider?: SmartOAuthProvider;
 }
 
 export interface RequestOptions {
@@ -197,15 +201,19 @@ export class ServerSession {
       throw new SmartError('CONNECT_FAILED', { target: def.url, reason: 'not a valid URL' }, { cause: e });
     }
     const requestInit = def.headers ? { headers: { ...def.headers } } : undefined;
+    const authProvider = this.opts.authProvider;
+    const options = { requestInit, authProvider, fetch: authProvider?.fetch };
     if (def.transport === 'sse') {
       this.transportKind = 'sse';
-      await this.connectClient(new SSEClientTransport(url, { requestInit }), signal, timeoutMs);
+      await this.connectClient(new SSEClientTransport(url, options), signal, timeoutMs);
       return;
     }
     try {
-      await this.connectClient(new StreamableHTTPClientTransport(url, { requestInit }), signal, timeoutMs);
+      await this.connectClient(new StreamableHTTPClientTransport(url, options), signal, timeoutMs);
     } catch (httpError) {
-      if (!def.autoTransport || signal.aborted) throw httpError;
+      // An authorization answer came over Streamable HTTP: the server speaks it, SSE would not help.
+      const authFailure = httpError instanceof UnauthorizedError || httpError instanceof SmartError;
+      if (!def.autoTransport || signal.aborted || authFailure) throw httpError;
       // Nothing listening, or no such host: an SSE attempt at the same address cannot fare better.
       const unreachable = networkFailure(httpError);
       if (unreachable)
@@ -214,7 +222,7 @@ export class ServerSession {
       this.client = undefined;
       this.transportKind = 'sse';
       try {
-        await this.connectClient(new SSEClientTransport(url, { requestInit }), signal, timeoutMs);
+        await this.connectClient(new SSEClientTransport(url, options), signal, timeoutMs);
       } catch (sseError) {
         throw new SmartError(
           'CONNECT_FAILED',

@@ -3,7 +3,14 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { SmartError } from '../../errors.js';
 import type { ServerDefinition, ServerSnapshot } from '../../types.js';
 import { redact } from './failure.js';
-import { listSignal, ServerSession, withLimit } from './server-session.js';
+import {
+  createOAuthProvider,
+  MAX_AUTHORIZATIONS,
+  oauthFailure,
+  type OAuthOptions,
+  type SmartOAuthProvider,
+} from './oauth-provider.js';
+import { listSignal, ServerSession, withLimit, type Listed } from './server-session.js';
 
 export { networkFailure, redact, secretValues } from './failure.js';
 
@@ -16,6 +23,8 @@ export interface SessionOptions {
   clock: () => number;
   /** Replaces the real transports (tests use the SDK's in-memory pair). */
   createTransport?: (def: ServerDefinition) => Transport;
+  /** OAuth for remote servers (token store, and whether a browser may be opened). */
+  oauth?: OAuthOptions;
 }
 
 /** Connects to one server under `timeoutMs` (start-up and listing together) and returns its snapshot; never throws. */
@@ -28,9 +37,10 @@ export async function connectServer(def: ServerDefinition, opts: SessionOptions)
     status: 'ok',
     tools: [],
   };
-  const session = new ServerSession(def, { createTransport: opts.createTransport });
   const controller = listSignal();
-  const work = (async () => {
+  let session = new ServerSession(def, { createTransport: opts.createTransport });
+  let authProvider: SmartOAuthProvider | undefined;
+  const attempt = async (): Promise<Listed> => {
     await session.open(controller.signal, opts.timeoutMs);
     session.progress.phase = 'listing';
     snap.serverInfo = session.serverInfo;
@@ -38,6 +48,20 @@ export async function connectServer(def: ServerDefinition, opts: SessionOptions)
     const instructions = session.instructions;
     if (instructions !== undefined) snap.instructions = instructions;
     return session.listEverything(controller.signal, opts.timeoutMs, opts.maxPages);
+  };
+  const work = (async () => {
+    authProvider = await createOAuthProvider(def, opts.oauth && { ...opts.oauth, signal: controller.signal });
+    if (authProvider) session = new ServerSession(def, { createTransport: opts.createTransport, authProvider });
+    for (let round = 1; ; round++) {
+      try {
+        return await attempt();
+      } catch (e) {
+        // A browser authorization just finished (the transport reports it as UnauthorizedError): connect again.
+        if (!authProvider?.takeFreshAuthorization() || round > MAX_AUTHORIZATIONS) throw e;
+        await session.close();
+        session = new ServerSession(def, { createTransport: opts.createTransport, authProvider });
+      }
+    }
   })();
   let failure: SmartError | undefined;
   try {
@@ -49,10 +73,13 @@ export async function connectServer(def: ServerDefinition, opts: SessionOptions)
   } catch (e) {
     // A failed list is not kept: partial or looping pages would give wrong totals.
     snap.elapsedMs = Math.round(opts.clock() - started);
-    failure = session.describe(e, opts.timeoutMs);
+    session.secrets.push(...(authProvider?.secrets() ?? []));
+    session.secrets.sort((a, b) => b.length - a.length);
+    failure = session.describe(oauthFailure(e, def) ?? e, opts.timeoutMs);
   } finally {
     controller.abort();
     await session.close();
+    await authProvider?.close();
   }
   snap.transport = session.transportKind;
   if (failure) {
