@@ -62,6 +62,8 @@ export interface ServerSnapshot {
   status: ServerStatus;
   /** Human-readable reason when status is "error". */
   error?: string;
+  /** Problems on a server whose tools still count: malformed entries set aside, an optional list that failed. */
+  notes?: string[];
   /** Stable code for the failure (see errors.ts CONNECT_* codes). */
   errorCode?: string;
   serverInfo?: { name: string; version?: string; [key: string]: unknown };

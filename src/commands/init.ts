@@ -3,6 +3,7 @@ import type * as InquirerPrompts from '@inquirer/prompts';
 import { access } from 'node:fs/promises';
 import { isAbsolute, relative, resolve } from 'node:path';
 import { writeFileAtomic } from '../atomic-write.js';
+import { redactUrl } from '../core/redact.js';
 import {
   buildBaseline,
   formatGrowthLimit,
@@ -62,7 +63,9 @@ function configEntry(d: ServerDefinition): Record<string, unknown> {
     if (d.cwd) e.cwd = d.cwd;
     return e;
   }
-  return d.autoTransport ? { url: d.url } : { url: d.url, type: d.transport };
+  // Credentials in a URL stay out of a file users commit.
+  const url = d.url === undefined ? undefined : redactUrl(d.url);
+  return d.autoTransport ? { url } : { url, type: d.transport };
 }
 
 function shellQuote(s: string): string {

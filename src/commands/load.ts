@@ -7,6 +7,10 @@ import { userCacheDir, type PathEnv } from '../core/paths.js';
 import type { ServerSnapshot, SmartConfig } from '../types.js';
 import type { CommandContext } from './context.js';
 import { createProgress } from './progress.js';
+import { throwIfStopped } from '../signals.js';
+import { rememberSecrets, scrubMessage, scrubServerText } from '../secrets.js';
+import { secretValuesOf } from '../core/redact.js';
+import { shortReason } from '../core/connect/failure-text.js';
 
 export interface LoadedServers {
   servers: ServerSnapshot[];
@@ -31,7 +35,9 @@ export function countCacheDir(ctx: CommandContext): string | undefined {
 
 /** Reads server definitions (no connecting) from the global options. */
 export async function loadDefinitions(ctx: CommandContext): Promise<DefinitionResult> {
-  return loadServerDefinitions(definitionRequest(ctx));
+  const defs = await loadServerDefinitions(definitionRequest(ctx));
+  rememberSecrets(secretValuesOf(defs.servers, ctx.io.env, defs.referencedVars));
+  return defs;
 }
 
 function definitionRequest(ctx: CommandContext): DefinitionRequest {
@@ -76,10 +82,11 @@ export async function loadServers(ctx: CommandContext): Promise<LoadedServers> {
     });
     const config = defs.config;
     const configFile = defs.configFile;
+    printNotes(ctx, servers);
     return { servers: selectServers(servers, global.server), config, configFile };
   }
   const definitions = await loadDefinitions(ctx);
-  for (const w of definitions.warnings) io.stderr(`warning: ${w}\n`);
+  for (const w of definitions.warnings) io.stderr(`warning: ${scrubMessage(w)}\n`);
   const enabled = selectServers(
     definitions.servers.filter((s) => s.enabled),
     global.server,
@@ -89,7 +96,7 @@ export async function loadServers(ctx: CommandContext): Promise<LoadedServers> {
   const progress = createProgress(ctx, enabled.length);
   // The SDK is loaded only when connecting live, so snapshot runs start fast.
   const { connectServers } = await import('../core/connect/index.js');
-  const servers = await connectServers(enabled, {
+  const connected = await connectServers(enabled, {
     timeoutMs: global.timeoutMs,
     signal: io.signal,
     cache:
@@ -100,12 +107,27 @@ export async function loadServers(ctx: CommandContext): Promise<LoadedServers> {
     captureStderr: global.debug,
   });
   progress.done();
+  // Whatever a server sent back (an echoed header, a URL with its query) is scrubbed before anything shows it.
+  const servers = connected.map((s) => ({
+    ...s,
+    ...(s.error !== undefined ? { error: scrubServerText(s.error.length > 600 ? shortReason(s.error) : s.error) } : {}),
+    ...(s.notes !== undefined ? { notes: s.notes.map(scrubServerText) } : {}),
+    ...(s.stderr !== undefined ? { stderr: scrubServerText(s.stderr) } : {}),
+  }));
+  printNotes(ctx, servers);
+  // A signal during connecting ends the run here: nothing is measured or written from aborted servers.
+  throwIfStopped();
   if (global.debug) {
     for (const s of servers) {
       if (s.stderr) io.stderr(`--- stderr of ${s.name} ---\n${s.stderr}${s.stderr.endsWith('\n') ? '' : '\n'}`);
     }
   }
   return { servers, config: definitions.config, configFile: definitions.configFile, definitions };
+}
+
+/** Problems on servers whose tools still count, once each on stderr (never on stdout: --json stays one document). */
+function printNotes(ctx: CommandContext, servers: readonly ServerSnapshot[]): void {
+  for (const s of servers) for (const n of s.notes ?? []) ctx.io.stderr(`note: ${s.name}: ${n}\n`);
 }
 
 /** Exit code 3 when any server failed, else 0. */

@@ -11,6 +11,7 @@ import { SmartError, errorText } from '../../errors.js';
 import type { ServerDefinition, ServerSnapshot, Transport as TransportKind } from '../../types.js';
 import { checkObjectEntries, checkToolEntries, listAllPages, malformedToolsError, type RequestFn } from './list.js';
 import { createStdioHandle, type StdioHandle } from './stdio.js';
+import { meaningfulStderrLine, optionalListNote, shortReason } from './failure-text.js';
 
 const CLIENT_INFO = { name: 'mcp-smart', version: '0.1.0' };
 
@@ -175,6 +176,7 @@ type Lists = Pick<ServerSnapshot, 'tools' | 'prompts' | 'resources' | 'resourceT
 interface Listed {
   lists: Lists;
   malformed?: SmartError;
+  notes?: string[];
 }
 
 async function listEverything(
@@ -192,6 +194,12 @@ async function listEverything(
   };
   const caps = client.getServerCapabilities() ?? {};
   let malformed: SmartError | undefined;
+  const notes: string[] = [];
+  // Prompts and resources are optional: a failed list is a note on a server whose tools still count.
+  const optional = (method: string) => (e: unknown) => {
+    progress.end(method);
+    notes.push(optionalListNote(method, reasonOf(e)));
+  };
   const jobs: Promise<void>[] = [];
   if (caps.tools) {
     jobs.push(
@@ -206,6 +214,7 @@ async function listEverything(
     jobs.push(
       listAllPages(request, 'prompts/list', 'prompts', opts.maxPages).then(
         (e) => void (snap.prompts = checkObjectEntries(e, 'prompts/list')),
+        optional('prompts/list'),
       ),
     );
   }
@@ -213,6 +222,7 @@ async function listEverything(
     jobs.push(
       listAllPages(request, 'resources/list', 'resources', opts.maxPages).then(
         (e) => void (snap.resources = checkObjectEntries(e, 'resources/list')),
+        optional('resources/list'),
       ),
     );
     jobs.push(
@@ -225,13 +235,13 @@ async function listEverything(
             snap.resourceTemplates = [];
             return;
           }
-          throw e;
+          optional('resources/templates/list')(e);
         },
       ),
     );
   }
   await Promise.all(jobs);
-  return { lists: snap, malformed };
+  return { lists: snap, malformed, notes };
 }
 
 function exitText(exit: { code: number | null; signal: string | null }): string {
@@ -273,7 +283,7 @@ function describeFailure(
   }
   const exit = stdio?.exit();
   if (exit) {
-    const tail = stdio?.stderr.lastLine();
+    const tail = meaningfulStderrLine(stdio?.stderr.toString() ?? '') ?? stdio?.stderr.lastLine();
     return new SmartError(
       'CONNECT_EXITED',
       { how: exitText(exit), phase: progress.phase, tail: tail && redact(tail.slice(0, 300), secrets) },
@@ -287,13 +297,13 @@ function describeFailure(
   ) {
     return new SmartError(
       'CONNECT_FAILED',
-      { target: def.url, reason: networkFailure(e) ?? redact(reasonOf(e), secrets) },
+      { target: def.url, reason: networkFailure(e) ?? redact(shortReason(reasonOf(e)), secrets) },
       { cause: e },
     );
   }
   return new SmartError(
     'CONNECT_PROTOCOL',
-    { phase: progress.phase, reason: redact(reasonOf(e), secrets) },
+    { phase: progress.phase, reason: redact(shortReason(reasonOf(e)), secrets) },
     { cause: e },
   );
 }
@@ -378,7 +388,8 @@ export async function connectServer(def: ServerDefinition, opts: SessionOptions)
     snap.elapsedMs = Math.round(opts.clock() - started);
     // Malformed entries fail the server but the well-formed tools are kept (the list itself was complete).
     Object.assign(snap, listed.lists);
-    failure = listed.malformed;
+    const notes = [...(listed.notes ?? []), ...(listed.malformed ? [listed.malformed.message] : [])];
+    if (notes.length > 0) snap.notes = notes.map((n) => redact(n, secrets));
   } catch (e) {
     // A failed list is not kept: partial or looping pages would give wrong totals.
     snap.elapsedMs = Math.round(opts.clock() - started);
