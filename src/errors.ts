@@ -80,6 +80,11 @@ export const ERROR_CATALOG = {
     exitCode: 2,
     message: () => '--anthropic-count needs ANTHROPIC_API_KEY in the environment.',
   },
+  BASELINE_FROM_FAILED: {
+    exitCode: 3,
+    message: (d) =>
+      `Not writing ${s(d.file)}: a baseline is never written from servers that failed. Could not be reached: ${s(d.servers)}. Fix them, or leave them out with --server.`,
+  },
   FILE_EXISTS: {
     exitCode: 2,
     message: (d) => `${s(d.file)} already exists. Pass --force to overwrite it.`,

@@ -79,6 +79,8 @@ export interface ServerSnapshot {
   elapsedMs?: number;
   /** True when this snapshot came from the tool-list cache. */
   cached?: boolean;
+  /** When the cached list was stored (ms since the epoch); in memory only. */
+  cachedAt?: number;
 }
 
 export const SNAPSHOT_FORMAT = 'mcp-smart/snapshot@1';

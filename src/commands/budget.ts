@@ -184,7 +184,7 @@ export async function runBudgetCommand(
   const intent = optionalString(opts.intent);
   const store = optionalString(opts.store);
 
-  const loaded = await loadServers(ctx);
+  const loaded = await loadServers(ctx, { fresh: true }); // a gate never decides on cached lists
   const limits = resolveLimits(opts, loaded.config);
   const ok = loaded.servers.filter((s) => s.status === 'ok');
   const failed = loaded.servers.filter((s) => s.status === 'error');

@@ -175,7 +175,9 @@ export async function runInitCommand(
   let definitions: ServerDefinition[] = [];
   let found: string[];
   if (fromSnapshot) {
-    found = (await loadServers({ ...ctx, global: { ...global, server: [] } })).servers.map((s) => s.name);
+    found = (await loadServers({ ...ctx, global: { ...global, server: [] } }, { fresh: true })).servers.map(
+      (s) => s.name,
+    );
   } else {
     const defs = await loadDefinitions(ctx);
     for (const w of defs.warnings) io.stderr(`warning: ${w}\n`);
@@ -234,9 +236,17 @@ export async function runInitCommand(
   let unavailable: string[] = [];
   let baselineTokens: number | undefined;
   if (writeBaselineFile || writeSnapshot) {
-    servers = (await loadServers({ ...ctx, global: { ...global, server: selected } })).servers;
+    servers = (await loadServers({ ...ctx, global: { ...global, server: selected } }, { fresh: true })).servers;
     unavailable = servers.filter((s) => s.status === 'error').map((s) => s.name);
-    for (const u of unavailable) io.stderr(`warning: server ${u} could not be reached; it is not in the baseline\n`);
+    // A first baseline without a server that failed would let it come back as "added" and pass: write nothing.
+    if (writeBaselineFile && unavailable.length > 0)
+      throw new SmartError('BASELINE_FROM_FAILED', {
+        file: 'the first baseline',
+        servers: servers
+          .filter((s) => s.status === 'error')
+          .map((s) => `${s.name} (${s.error ?? 'no reason given'})`)
+          .join('; '),
+      });
   }
   const write = async (kind: InitResult['files'][number]['kind'], text: string): Promise<void> => {
     const f = plannedFiles.find((p) => p.kind === kind);

@@ -65,7 +65,7 @@ function selectServers<T extends { name: string }>(items: T[], wanted: string[])
 }
 
 /** Snapshots for every selected server. Failed servers are included with status "error". */
-export async function loadServers(ctx: CommandContext): Promise<LoadedServers> {
+export async function loadServers(ctx: CommandContext, opts: { fresh?: boolean } = {}): Promise<LoadedServers> {
   const { io, global } = ctx;
   if (global.snapshot.length > 0) {
     const servers = await readSnapshotFiles(global.snapshot, io.cwd);
@@ -100,7 +100,7 @@ export async function loadServers(ctx: CommandContext): Promise<LoadedServers> {
     timeoutMs: global.timeoutMs,
     signal: io.signal,
     cache:
-      global.cache && ttlSeconds > 0
+      global.cache && ttlSeconds > 0 && opts.fresh !== true
         ? { dir: userCacheDir(pathEnvOf(ctx)), ttlMs: ttlSeconds * 1000, now: Date.now() }
         : null,
     onProgress: progress.update,
@@ -115,6 +115,7 @@ export async function loadServers(ctx: CommandContext): Promise<LoadedServers> {
     ...(s.stderr !== undefined ? { stderr: scrubServerText(s.stderr) } : {}),
   }));
   printNotes(ctx, servers);
+  printCacheAge(ctx, servers);
   // A signal during connecting ends the run here: nothing is measured or written from aborted servers.
   throwIfStopped();
   if (global.debug) {
@@ -128,6 +129,18 @@ export async function loadServers(ctx: CommandContext): Promise<LoadedServers> {
 /** Problems on servers whose tools still count, once each on stderr (never on stdout: --json stays one document). */
 function printNotes(ctx: CommandContext, servers: readonly ServerSnapshot[]): void {
   for (const s of servers) for (const n of s.notes ?? []) ctx.io.stderr(`note: ${s.name}: ${n}\n`);
+}
+
+/** Said once when answers come from the tool-list cache, with the age of the oldest list. */
+function printCacheAge(ctx: CommandContext, servers: readonly ServerSnapshot[]): void {
+  const cached = servers.filter((s) => s.cached);
+  if (cached.length === 0) return;
+  const oldest = Math.min(...cached.map((s) => s.cachedAt ?? Date.now()));
+  const minutes = Math.max(0, Math.round((Date.now() - oldest) / 60_000));
+  const age = minutes < 1 ? 'less than a minute' : minutes < 120 ? `${minutes} min` : `${Math.round(minutes / 60)} h`;
+  ctx.io.stderr(
+    `note: ${cached.length} server${cached.length === 1 ? '' : 's'} from cache, ${age} old; --no-cache to refresh\n`,
+  );
 }
 
 /** Exit code 3 when any server failed, else 0. */

@@ -22,7 +22,7 @@ export function portableSource(source: string, paths: SnapshotPaths): string {
   return source;
 }
 
-/** The snapshot document. Drops in-memory-only fields (stderr, timings, cache flag). */
+/** The snapshot document. Drops in-memory-only fields (stderr, timings, cache flag and time). */
 export function buildSnapshot(servers: ServerSnapshot[], createdAt: string, paths?: SnapshotPaths): Snapshot {
   return {
     format: SNAPSHOT_FORMAT,

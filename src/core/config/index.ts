@@ -18,6 +18,7 @@ import { mergeDefinitions, type Shadowing } from './merge.js';
 import { parseConfigText } from './parse.js';
 import { readTextFile } from '../../read-file.js';
 import { normalizeServerEntry, type RawServer } from './server-entry.js';
+import { entryKeyWarnings } from './entry-keys.js';
 import { splitCommandLine } from './shell-split.js';
 import { validateSmartConfig } from './validate.js';
 
@@ -169,6 +170,7 @@ class Loader {
           });
         }
         const raw = normalizeServerEntry(name, entry, at, file, flavor);
+        this.warnings.push(...entryKeyWarnings(entry, at, file));
         const used = new Set<string>();
         const def = expandServer(raw, label, scope, this.ctx, this.warnings, used);
         if (used.size > 0) this.referencedVars[varsKey(def)] = [...used].sort();
@@ -185,7 +187,7 @@ class Loader {
       const base = { name, enabled: true, scope: 'adhoc' as const, ...(a.name ? {} : { nameFromServer: true }) };
       if (a.kind === 'stdio') {
         const [command, ...args] = splitCommandLine(a.value, '--stdio');
-        if (command === undefined) {
+        if (command === undefined || command === '') {
           throw new SmartError('BAD_FLAG', {
             flag: '--stdio',
             value: a.value,
@@ -243,7 +245,14 @@ export async function loadServerDefinitions(req: DefinitionRequest): Promise<Def
     locations.forEach((location, i) => {
       const text = texts[i];
       searched.push({ file: location.file, found: text !== undefined });
-      if (text !== undefined) loader.collect({ location, text }, collected, { serversWanted: true });
+      if (text === undefined) return;
+      try {
+        loader.collect({ location, text }, collected, { serversWanted: true });
+      } catch (e) {
+        // One broken user-level file (another client's) must not stop a project whose own config is fine.
+        if (location.scope !== 'user' || !(e instanceof SmartError) || e.exitCode !== 2) throw e;
+        loader.warnings.push(`${e.message} This user-level file was skipped; pass it with --config to see it fail.`);
+      }
     });
   }
   // Budgets, thresholds and weights belong to the project: read them even when servers come from elsewhere.

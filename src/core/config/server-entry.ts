@@ -73,6 +73,15 @@ class EntryReader {
   }
 }
 
+function isHttpUrl(text: string): boolean {
+  try {
+    const u = new URL(text);
+    return u.protocol === 'http:' || u.protocol === 'https:';
+  } catch {
+    return false;
+  }
+}
+
 /** Validates and normalises `raw` found at key path `at` of `file`. Throws CONFIG_INVALID naming the key path. */
 export function normalizeServerEntry(
   name: string,
@@ -144,6 +153,11 @@ export function normalizeServerEntry(
   }
   if (transport !== 'stdio' && anyUrl === undefined) {
     r.fail(['url'], `a ${transport} server needs "url".`);
+  }
+  // A literal URL is checked here (exit 2, like --url); one built from ${VAR} is checked when it is used.
+  if (transport !== 'stdio' && anyUrl !== undefined && !anyUrl.includes('${') && !isHttpUrl(anyUrl)) {
+    const key = httpUrl !== undefined ? 'httpUrl' : serverUrl !== undefined ? 'serverUrl' : 'url';
+    r.fail([key], 'is not an http:// or https:// URL. Write it like "http://127.0.0.1:3000/mcp".');
   }
 
   const out: RawServer = {

@@ -183,7 +183,7 @@ export async function updateUsageStore(
   opts: { now: number; memory?: MemoryOptions },
 ): Promise<StoreRead> {
   // Refuse a wrong path or a store that is not ours before creating folders or a lock beside it.
-  await readUsageStore(file, opts.now);
+  const early = await readUsageStore(file, opts.now);
   await mkdir(dirname(file), { recursive: true });
   await probeLock(file);
   const release = await lock(file, {
@@ -192,7 +192,9 @@ export async function updateUsageStore(
     retries: { retries: 200, factor: 1.3, minTimeout: 5, maxTimeout: 250, randomize: true },
   });
   try {
-    const { doc, warnings } = await readUsageStore(file, opts.now);
+    const read = await readUsageStore(file, opts.now);
+    const doc = read.doc;
+    const warnings = [...early.warnings, ...read.warnings];
     const next = update(doc);
     const kept = forgetUsage({ tools: next.tools }, opts.now, { ttlMs: memoryToForget(opts.memory ?? {}).ttlMs });
     const written: UsageStoreDoc = {
