@@ -118,7 +118,7 @@ export function parseBaseline(doc: unknown): ParseResult<Baseline> {
   // Server and tool names are keys: null-prototype maps keep `__proto__` and never answer `constructor`.
   const servers = dict<BaselineServer>();
   for (const [name, s] of Object.entries(doc.servers as Record<string, BaselineServer>))
-    servers[name] = { ...s, tools: toDict<BaselineTool>(s.tools as unknown as Record<string, unknown>) };
+    servers[name] = { ...s, tools: toDict<BaselineTool>(s.tools) };
   return { ok: true, value: { ...(doc as unknown as Baseline), servers, thresholds: th } };
 }
 
