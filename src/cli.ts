@@ -5,6 +5,8 @@ import { SmartError } from './errors.js';
 import { processIo, type Io, type ProcessLike } from './io.js';
 import { reportError } from './run.js';
 import { resetSecrets, scrubOutput } from './secrets.js';
+import { escapeControls } from './terminal-text.js';
+import { closeHttpConnections } from './close-connections.js';
 import { guardStdout, type GuardedStream } from './output-guard.js';
 import { STOP_EXIT_CODES, installSignalPath, interrupted, stoppedBy } from './signals.js';
 import type { AdhocServer, CommandContext, GlobalOptions } from './commands/context.js';
@@ -329,8 +331,8 @@ export async function main(proc: ProcessLike): Promise<number> {
   // Every byte we print passes the secret scrub: the last defence for a value some path forgot.
   const guarded: ProcessLike = {
     ...proc,
-    stdout: { write: (t: string) => stdout.write(scrubOutput(t)), isTTY: proc.stdout.isTTY },
-    stderr: { write: (t: string) => proc.stderr.write(scrubOutput(t)), isTTY: proc.stderr.isTTY },
+    stdout: { write: (t: string) => stdout.write(escapeControls(scrubOutput(t))), isTTY: proc.stdout.isTTY },
+    stderr: { write: (t: string) => proc.stderr.write(escapeControls(scrubOutput(t))), isTTY: proc.stderr.isTTY },
   };
   const io = processIo(guarded, controller.signal);
   const quiet = { json: false, debug: false };
@@ -349,6 +351,7 @@ export async function main(proc: ProcessLike): Promise<number> {
     return code;
   } finally {
     uninstall();
+    await closeHttpConnections();
   }
 }
 

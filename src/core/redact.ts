@@ -96,7 +96,7 @@ function looksLikeToken(v: string): boolean {
   return v.length >= 16 && !/\s/.test(v) && /[A-Za-z]/.test(v) && /[0-9]/.test(v) && !/^[./~]/.test(v);
 }
 
-const URL_IN_TEXT = /\b[a-z][a-z0-9+.-]*:\/\/[^\s"'<>`]+/gi;
+const URL_IN_TEXT = /\b[a-z][a-z0-9+.-]*:\/\/[^\s"'<>`]*[^\s"'<>`.,;:)\]]/gi;
 const BEARER_IN_TEXT = /\b(Bearer|Basic|Token)\s+[A-Za-z0-9._~+/=-]{8,}/g;
 
 /** `text` with secret values, URL user-info/query values and bearer tokens replaced. */

@@ -16,7 +16,8 @@ export interface CheckedTools {
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-const kind = (v: unknown): string => (v === null ? 'null' : Array.isArray(v) ? 'list' : typeof v);
+const kind = (v: unknown): string =>
+  v === null ? 'null' : Array.isArray(v) ? 'list' : typeof v === 'object' ? 'an object' : typeof v;
 
 /** Nesting depth of a JSON value, with an explicit stack (never the call stack); stops counting past `limit`. */
 export function jsonDepth(value: unknown, limit = MAX_SCHEMA_DEPTH): number {
@@ -32,6 +33,11 @@ export function jsonDepth(value: unknown, limit = MAX_SCHEMA_DEPTH): number {
   return max;
 }
 
+const article = (v: unknown): string => {
+  const k = kind(v);
+  return k.startsWith('an ') || k === 'null' ? k : `a ${k}`;
+};
+
 const show = (name: string): string => JSON.stringify(name.length > 60 ? `${name.slice(0, 60)}…` : name);
 
 /** Keeps well-formed tool entries exactly as sent; describes the others. */
@@ -42,21 +48,22 @@ export function validateTools(entries: readonly unknown[]): CheckedTools {
     const at = `#${i + 1}`;
     if (!isObject(entry)) return void problems.push(`${at}: not an object`);
     if (entry.name === undefined || entry.name === '') return void problems.push(`${at}: no name`);
-    if (typeof entry.name !== 'string') return void problems.push(`${at}: name is a ${kind(entry.name)}, not a string`);
+    if (typeof entry.name !== 'string')
+      return void problems.push(`${at}: name is ${article(entry.name)}, not a string`);
     const where = `${at} ${show(entry.name)}`;
     for (const field of ['title', 'description'] as const) {
       const v = entry[field];
       if (v !== undefined && typeof v !== 'string')
-        return void problems.push(`${where}: ${field} is a ${kind(v)}, not a string`);
+        return void problems.push(`${where}: ${field} is ${article(v)}, not a string`);
     }
     if (!isObject(entry.inputSchema)) {
-      const what = entry.inputSchema === undefined ? 'missing' : `a ${kind(entry.inputSchema)}`;
+      const what = entry.inputSchema === undefined ? 'missing' : article(entry.inputSchema);
       return void problems.push(`${where}: inputSchema is ${what}, not an object`);
     }
     for (const field of ['outputSchema', 'annotations'] as const) {
       const v = entry[field];
       if (v !== undefined && !isObject(v))
-        return void problems.push(`${where}: ${field} is a ${kind(v)}, not an object`);
+        return void problems.push(`${where}: ${field} is ${article(v)}, not an object`);
     }
     const depth = jsonDepth(entry);
     if (depth > MAX_SCHEMA_DEPTH)

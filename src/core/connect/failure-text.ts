@@ -53,16 +53,17 @@ export function schemaIssuesText(text: string): string | undefined {
   return `${parts.join('; ')}${issues.length > 3 ? `; and ${issues.length - 3} more` : ''}`;
 }
 
+const HTML_DOC = /<(!doctype html|html)\b[\s\S]*?(<\/html>|$)/gi;
+
 /** An HTML page (a proxy's or a framework's error page) reduced to its title or first text. */
-function htmlText(text: string): string | undefined {
-  if (!/<(!doctype|html|head|body)\b/i.test(text)) return undefined;
+function htmlText(text: string): string {
   const title = /<title[^>]*>([^<]*)<\/title>/i.exec(text)?.[1]?.trim();
   const body = text
     .replace(/<(script|style)[^>]*>[\s\S]*?<\/\1>/gi, ' ')
     .replace(/<[^>]+>/g, ' ')
     .replace(/\s+/g, ' ')
     .trim();
-  return `an HTML page${title ? ` titled "${title}"` : ''}${body ? `: ${excerpt(body, 120)}` : ''}`;
+  return `an HTML page${title ? ` titled "${title}"` : ''}${body ? `: ${excerpt(body, 60)}` : ''}`;
 }
 
 /** The reason shown for a failure: one line, schema dumps named by field, HTML pages by title, never a whole body. */
@@ -72,12 +73,11 @@ export function shortReason(text: string): string {
     const head = text.slice(0, text.indexOf('[')).replace(/\s+/g, ' ').trim();
     return excerpt(`${head ? `${head} ` : ''}invalid field ${issues}`, MAX_REASON);
   }
-  const html = htmlText(text);
-  if (html !== undefined) {
-    const head = text.slice(0, text.search(/<(!doctype|html|head|body)\b/i)).trim();
-    return excerpt(`${head ? `${head} ` : ''}${html}`, MAX_REASON);
-  }
-  return excerpt(text, MAX_REASON);
+  // Every HTML page in the text becomes its title and a few words; the text around it stays.
+  return excerpt(
+    text.replace(HTML_DOC, (page) => htmlText(page)),
+    MAX_REASON,
+  );
 }
 
 /** The note for an optional list (prompts, resources) that failed while the tools were listed. */
