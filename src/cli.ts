@@ -67,7 +67,8 @@ function globalsFrom(opts: Record<string, unknown>, argv: readonly string[]): Gl
     format,
     formatExplicit,
     encoding: parseChoiceFlag('--encoding', opts.encoding ?? 'o200k_base', ENCODINGS),
-    timeoutMs: parseIntFlag('--timeout', opts.timeout ?? '30000', { min: 1 }),
+    // Node timers overflow past 2^31-1 ms and fire at once: refuse rather than fail every server.
+    timeoutMs: parseIntFlag('--timeout', opts.timeout ?? '30000', { min: 1, max: 2_147_483_647 }),
     cache: opts.cache !== false,
     demo: opts.demo === true,
     color: opts.color !== false,
