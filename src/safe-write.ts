@@ -9,7 +9,7 @@ import { lstat, mkdir, open, readlink, realpath, rename, rm, stat, writeFile } f
 import type { Stats } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { SmartError } from './errors.js';
-import { onStop, throwIfStopped } from './signals.js';
+import { onStop, throwIfStopped, whileHandlingSignals } from './signals.js';
 import { scrubOutput } from './secrets.js';
 
 let counter = 0;
@@ -43,14 +43,16 @@ export async function writeFileSafe(file: string, data: string | Uint8Array): Pr
   }
   const { target, stats } = resolved;
   if (stats?.isDirectory()) throw new SmartError('FILE_UNWRITABLE', { file, reason: WRITE_FAILURES.EISDIR });
+  const bytes = typeof data === 'string' ? scrubOutput(data) : data;
+  // A temp file exists during the write: the signal path removes it rather than the process dying mid-way.
   if (stats && (stats.isFIFO() || stats.isCharacterDevice()))
-    return writeDirect(file, target, typeof data === 'string' ? scrubOutput(data) : data);
+    return whileHandlingSignals(() => writeDirect(file, target, bytes));
   if (stats && !stats.isFile())
     throw new SmartError('FILE_UNWRITABLE', {
       file,
       reason: 'it is not a regular file (a socket or a block device); give a file name',
     });
-  return writeAtomic(file, target, typeof data === 'string' ? scrubOutput(data) : data, stats);
+  return whileHandlingSignals(() => writeAtomic(file, target, bytes, stats));
 }
 
 async function writeAtomic(file: string, target: string, data: string | Uint8Array, stats?: Stats): Promise<void> {

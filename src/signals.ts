@@ -1,8 +1,8 @@
 /**
  * The one signal path. SIGINT/SIGTERM abort the run's AbortSignal (live connections close, their process
  * groups end), run the registered clean-ups (temp files), stop every later write, and the run exits 130/143.
- * Phases that compute without yielding (ranking, tuning, counting) run under the default disposition, so a
- * signal ends them at once; they write nothing, so nothing is left half-done.
+ * Only phases that hold something to clean up subscribe handlers; every other phase (reading, ranking,
+ * tuning, counting) runs under the default disposition, so a signal ends it at once — it writes nothing.
  */
 import { SmartError } from './errors.js';
 
@@ -21,7 +21,6 @@ interface SignalHost {
 
 const cleanups = new Set<() => unknown>();
 let stopped: StopSignal | undefined;
-let installed: { host: SignalHost; handlers: Record<StopSignal, () => void> } | undefined;
 
 /** Registers a clean-up to run if a signal stops the run; returns its disposer. */
 export function onStop(fn: () => unknown): () => void {
@@ -49,8 +48,16 @@ async function runCleanups(): Promise<void> {
   await Promise.allSettled(fns.map((fn) => Promise.resolve().then(fn)));
 }
 
-/** Installs the handlers for the run; `controller` is aborted on the first signal. Returns the uninstaller. */
-export function installSignalPath(host: SignalHost, controller: AbortController): () => void {
+let host: SignalHost | undefined;
+let handlers: Record<StopSignal, () => void> | undefined;
+let guarded = 0;
+
+/**
+ * Prepares the signal path for the run; `controller` is aborted on the first signal. Handlers are subscribed
+ * only while a phase that must clean up runs (see whileHandlingSignals); elsewhere a signal ends the process
+ * at once with the default action, which a shell reports as 130/143. Returns the uninstaller.
+ */
+export function installSignalPath(target: SignalHost, controller: AbortController): () => void {
   const handle = (sig: StopSignal): void => {
     // Stay subscribed after the first signal: a second Ctrl-C during the bounded shutdown must not kill us
     // before the servers' process groups are ended (they would be orphaned).
@@ -58,35 +65,48 @@ export function installSignalPath(host: SignalHost, controller: AbortController)
     stopped = sig;
     controller.abort(interrupted(sig));
     void runCleanups();
-    setTimeout(() => host.exit(STOP_EXIT_CODES[sig]), GRACE_MS).unref();
+    setTimeout(() => target.exit(STOP_EXIT_CODES[sig]), GRACE_MS).unref();
   };
-  const handlers = { SIGINT: () => handle('SIGINT'), SIGTERM: () => handle('SIGTERM') };
-  host.on('SIGINT', handlers.SIGINT);
-  host.on('SIGTERM', handlers.SIGTERM);
-  installed = { host, handlers };
+  host = target;
+  handlers = { SIGINT: () => handle('SIGINT'), SIGTERM: () => handle('SIGTERM') };
   return () => {
-    host.off('SIGINT', handlers.SIGINT);
-    host.off('SIGTERM', handlers.SIGTERM);
-    installed = undefined;
+    if (guarded > 0 && handlers) {
+      target.off('SIGINT', handlers.SIGINT);
+      target.off('SIGTERM', handlers.SIGTERM);
+    }
+    guarded = 0;
+    host = undefined;
+    handlers = undefined;
   };
 }
 
 /**
- * Runs a synchronous, write-free computation with the default signal disposition, so SIGINT/SIGTERM end the
- * process at once (exit status 130/143) instead of waiting for the computation to finish.
+ * Runs a phase that holds something to clean up (live server processes, a temp file, a lock) with the
+ * handlers subscribed, so a signal aborts it cleanly instead of killing the process mid-way.
  */
+export async function whileHandlingSignals<T>(fn: () => Promise<T>): Promise<T> {
+  throwIfStopped();
+  const h = host;
+  const hs = handlers;
+  if (!h || !hs) return fn();
+  if (guarded++ === 0) {
+    h.on('SIGINT', hs.SIGINT);
+    h.on('SIGTERM', hs.SIGTERM);
+  }
+  try {
+    return await fn();
+  } finally {
+    if (--guarded === 0 && host === h) {
+      h.off('SIGINT', hs.SIGINT);
+      h.off('SIGTERM', hs.SIGTERM);
+    }
+  }
+}
+
+/** A synchronous, write-free computation: it runs under the default disposition, so a signal ends it at once. */
 export function withDefaultSignals<T>(fn: () => T): T {
   throwIfStopped();
-  const current = installed;
-  if (!current) return fn();
-  current.host.off('SIGINT', current.handlers.SIGINT);
-  current.host.off('SIGTERM', current.handlers.SIGTERM);
-  try {
-    return fn();
-  } finally {
-    current.host.on('SIGINT', current.handlers.SIGINT);
-    current.host.on('SIGTERM', current.handlers.SIGTERM);
-  }
+  return fn();
 }
 
 /** Tests only: forget a previous stop. */

@@ -7,7 +7,7 @@ import { userCacheDir, type PathEnv } from '../core/paths.js';
 import type { ServerSnapshot, SmartConfig } from '../types.js';
 import type { CommandContext } from './context.js';
 import { createProgress } from './progress.js';
-import { throwIfStopped } from '../signals.js';
+import { throwIfStopped, whileHandlingSignals } from '../signals.js';
 import { rememberSecrets, scrubMessage, scrubServerText } from '../secrets.js';
 import { secretValuesOf } from '../core/redact.js';
 import { shortReason } from '../core/connect/failure-text.js';
@@ -96,16 +96,19 @@ export async function loadServers(ctx: CommandContext, opts: { fresh?: boolean }
   const progress = createProgress(ctx, enabled.length);
   // The SDK is loaded only when connecting live, so snapshot runs start fast.
   const { connectServers } = await import('../core/connect/index.js');
-  const connected = await connectServers(enabled, {
-    timeoutMs: global.timeoutMs,
-    signal: io.signal,
-    cache:
-      global.cache && ttlSeconds > 0 && opts.fresh !== true
-        ? { dir: userCacheDir(pathEnvOf(ctx)), ttlMs: ttlSeconds * 1000, now: Date.now() }
-        : null,
-    onProgress: progress.update,
-    captureStderr: global.debug,
-  });
+  // Live server processes must be ended on a signal: this phase handles SIGINT/SIGTERM itself.
+  const connected = await whileHandlingSignals(() =>
+    connectServers(enabled, {
+      timeoutMs: global.timeoutMs,
+      signal: io.signal,
+      cache:
+        global.cache && ttlSeconds > 0 && opts.fresh !== true
+          ? { dir: userCacheDir(pathEnvOf(ctx)), ttlMs: ttlSeconds * 1000, now: Date.now() }
+          : null,
+      onProgress: progress.update,
+      captureStderr: global.debug,
+    }),
+  );
   progress.done();
   // Whatever a server sent back (an echoed header, a URL with its query) is scrubbed before anything shows it.
   const servers = connected.map((s) => ({

@@ -21,7 +21,7 @@ import { DAY_MS, learnFromCases, mergeUsage } from '../core/session/usage.js';
 import { updateUsageStore, usageStorePath } from '../core/session/usage-store.js';
 import { countToolTokens, createTokenCounter } from '../core/tokens/index.js';
 import { SmartError } from '../errors.js';
-import { withDefaultSignals } from '../signals.js';
+import { whileHandlingSignals, withDefaultSignals } from '../signals.js';
 import { dict } from '../core/dict.js';
 import { readJsonFile } from '../read-file.js';
 import { renderReplay } from '../reporters/replay.js';
@@ -192,7 +192,9 @@ export async function runReplayCommand(
   }
 
   if (opts.learn)
-    result.learned = await learn(ctx, optionalString(opts.store), set.cases, { now, ttlDays, categorize });
+    result.learned = await whileHandlingSignals(() =>
+      learn(ctx, optionalString(opts.store), set.cases, { now, ttlDays, categorize }),
+    );
 
   let exitCode = serverFailureCode(servers);
   if (minRecall !== undefined) {

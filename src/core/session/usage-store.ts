@@ -2,7 +2,6 @@
 import type { Stats } from 'node:fs';
 import { lstat, mkdir, readFile, rename, rmdir, stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { lock } from 'proper-lockfile';
 import { writeFileAtomic } from '../../atomic-write.js';
 import { SmartError, errorText } from '../../errors.js';
 import type { UsageStats } from '../../types.js';
@@ -186,6 +185,9 @@ export async function updateUsageStore(
   const early = await readUsageStore(file, opts.now);
   await mkdir(dirname(file), { recursive: true });
   await probeLock(file);
+  // Loaded only here: the lock library subscribes to SIGINT/SIGTERM when loaded, which would keep every other
+  // phase from ending at once on a signal.
+  const { lock } = await import('proper-lockfile');
   const release = await lock(file, {
     realpath: false,
     stale: 15_000,
