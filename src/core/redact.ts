@@ -3,6 +3,7 @@
  * tokens, and the configured secret values (env, headers, expanded variables). Pure.
  */
 import type { ServerDefinition } from '../types.js';
+import { own } from './dict.js';
 
 export const REDACTED_MARK = '***';
 const SECRET_NAME = /(key|token|secret|pass|pwd|auth|cred|private|session|cookie|signature|sig)/i;
@@ -81,7 +82,7 @@ export function secretValuesOf(
     const fromUrl = urlSecrets(d.url);
     all.push(...fromUrl);
     strong.push(...fromUrl);
-    for (const name of vars[d.name] ?? []) {
+    for (const name of own(vars, d.name) ?? []) {
       const v = env[name];
       if (typeof v !== 'string') continue;
       all.push(v);

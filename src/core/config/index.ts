@@ -19,6 +19,7 @@ import { parseConfigText } from './parse.js';
 import { readTextFile } from '../../read-file.js';
 import { normalizeServerEntry, type RawServer } from './server-entry.js';
 import { entryKeyWarnings } from './entry-keys.js';
+import { dict } from '../dict.js';
 import { splitCommandLine } from './shell-split.js';
 import { validateSmartConfig } from './validate.js';
 
@@ -133,7 +134,7 @@ const varsKey = (d: ServerDefinition): string => `${d.source}\u0000${d.name}`;
 
 class Loader {
   readonly warnings: string[] = [];
-  readonly referencedVars: Record<string, string[]> = {};
+  readonly referencedVars: Record<string, string[]> = dict();
   private readonly ctx: ExpandContext;
 
   constructor(private readonly req: DefinitionRequest) {
@@ -275,7 +276,7 @@ export async function loadServerDefinitions(req: DefinitionRequest): Promise<Def
   if (req.demo)
     ordered.push(...(await demoServerDefinitions({ nodePath: req.nodePath, scratchDir: req.demoScratchDir })));
   const { servers, shadowings } = mergeDefinitions(ordered);
-  const referencedVars = Object.fromEntries(
+  const referencedVars = dict(
     servers
       .filter((s) => loader.referencedVars[varsKey(s)])
       .map((s) => [s.name, loader.referencedVars[varsKey(s)] as string[]]),
