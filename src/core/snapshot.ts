@@ -52,6 +52,9 @@ function toPersistedServer(s: ServerSnapshot): ServerSnapshot {
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
+const describeValue = (v: unknown): string =>
+  v === null ? 'null' : Array.isArray(v) ? 'a list' : typeof v === 'object' ? 'an object' : `a ${typeof v}`;
+
 /** Validates a parsed snapshot document; throws SNAPSHOT_INVALID naming the file and the key path. */
 export function parseSnapshot(doc: unknown, file: string): Snapshot {
   const fail = (reason: string): never => {
@@ -75,9 +78,7 @@ export function parseSnapshot(doc: unknown, file: string): Snapshot {
     const out = { ...s, tools: checked.tools } as unknown as ServerSnapshot;
     for (const key of ['instructions', 'error'] as const) {
       if (s[key] !== undefined && typeof s[key] !== 'string') {
-        notes.push(
-          `${file}: servers[${i}].${key} is a ${Array.isArray(s[key]) ? 'list' : typeof s[key]}, not a string; it was ignored`,
-        );
+        notes.push(`${file}: servers[${i}].${key} is ${describeValue(s[key])}, not a string; it was ignored`);
         delete out[key];
       }
     }
