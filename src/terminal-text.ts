@@ -3,7 +3,6 @@
  * cursor moves, hidden text). Our own colours (SGR) and progress line-clear pass; everything else becomes a
  * visible `\u001b` — which is also a valid JSON escape, so JSON on stdout decodes to the same text.
  */
-// eslint-disable-next-line no-control-regex
 const CONTROL = /\x1b\[[0-9;]*m|\r\x1b\[2K|\r\n|[\x00-\x08\x0b-\x1f\x7f-\x9f]/g;
 
 export function escapeControls(text: string): string {
