@@ -11,6 +11,7 @@ import { throwIfStopped, whileHandlingSignals } from '../signals.js';
 import { rememberSecrets, scrubMessage, scrubServerText } from '../secrets.js';
 import { secretValuesOf } from '../core/redact.js';
 import { shortReason } from '../core/connect/failure-text.js';
+import { malformedToolsNote, validateTools } from '../core/tool-validate.js';
 
 export interface LoadedServers {
   servers: ServerSnapshot[];
@@ -111,7 +112,7 @@ export async function loadServers(ctx: CommandContext, opts: { fresh?: boolean }
   );
   progress.done();
   // Whatever a server sent back (an echoed header, a URL with its query) is scrubbed before anything shows it.
-  const servers = connected.map((s) => ({
+  const servers = connected.map(revalidateCached).map((s) => ({
     ...s,
     ...(s.error !== undefined ? { error: scrubServerText(s.error.length > 600 ? shortReason(s.error) : s.error) } : {}),
     ...(s.notes !== undefined ? { notes: s.notes.map(scrubServerText) } : {}),
@@ -127,6 +128,18 @@ export async function loadServers(ctx: CommandContext, opts: { fresh?: boolean }
     }
   }
   return { servers, config: definitions.config, configFile: definitions.configFile, definitions };
+}
+
+/** A cache file is data from disk like a snapshot: its tools pass the same edge check. */
+function revalidateCached(s: ServerSnapshot): ServerSnapshot {
+  if (!s.cached) return s;
+  const checked = validateTools(s.tools);
+  if (checked.problems.length === 0) return s;
+  return {
+    ...s,
+    tools: checked.tools,
+    notes: [...(s.notes ?? []), malformedToolsNote(checked, 'the cached tool list')],
+  };
 }
 
 /** Problems on servers whose tools still count, once each on stderr (never on stdout: --json stays one document). */

@@ -150,3 +150,28 @@ describe('check gate hard cases', () => {
     );
   });
 });
+
+describe('tool-list cache hard cases', () => {
+  it('a tampered cache entry passes the same edge check; gates list afresh, others say the cache age', async () => {
+    const cacheDir = join(dir, 'cache-home');
+    const env = { HOME: cacheDir, NO_COLOR: '1', MCP_SMART_CACHE_DIR: join(cacheDir, 'cache') };
+    const line = `node ${fixture('servers', 'catalog-server.mjs')} ${fixture('servers', 'catalogs', 'tiny.json')}`;
+    const first = await runCli(['--stdio', line, '--name', 'c', 'audit', '--json'], { env });
+    expect(first.code, first.stderr).toBe(0);
+    const { readdirSync } = await import('node:fs');
+    const lists = join(cacheDir, 'cache', 'tool-lists');
+    const [entry] = readdirSync(lists);
+    const file = join(lists, entry!);
+    const doc = JSON.parse(readFileSync(file, 'utf8')) as { snapshot: { tools: unknown[] } };
+    doc.snapshot.tools.push({ name: 'tampered', description: 7, inputSchema: {} });
+    writeFileSync(file, JSON.stringify(doc));
+    const cached = await runCli(['--stdio', line, '--name', 'c', 'audit', '--json'], { env });
+    expect(cached.code, cached.stderr).toBe(0);
+    expect((JSON.parse(cached.stdout) as { totals: { toolCount: number } }).totals.toolCount).toBe(5);
+    expect(cached.stderr).toContain('the cached tool list returned 1 malformed tool entry');
+    expect(cached.stderr).toMatch(/note: 1 server from cache, (less than a minute|\d+ min) old; --no-cache to refresh/);
+    const budget = await runCli(['--stdio', line, '--name', 'c', 'budget', '--max', '100000'], { env });
+    expect(budget.stderr).not.toContain('from cache');
+    expect(budget.stderr).not.toContain('tampered');
+  }, 60_000);
+});
