@@ -69,6 +69,21 @@ describe('names that are Object.prototype members', () => {
     ]);
   });
 
+  it('every discover engine and replay rank tools and servers with such names', async () => {
+    for (const engine of ['keyword', 'bm25', 'hybrid']) {
+      const r = await runCli(['--snapshot', small, 'discover', 'constructor', '--engine', engine, '--json']);
+      expect(r.code, `${engine}: ${r.stderr}`).toBe(0);
+      const ids = (JSON.parse(r.stdout) as { results: { id: string }[] }).results.map((x) => x.id);
+      expect(ids).toContain('constructor.constructor');
+    }
+    const intents = join(dir, 'intents.jsonl');
+    writeFileSync(intents, JSON.stringify({ intent: 'constructor', expected: ['__proto__.constructor'] }) + '\n');
+    const r = await runCli(['--snapshot', small, 'replay', intents, '--learn', '--store', join(dir, 'learned.json')]);
+    expect(r.code, r.stderr).toBe(0);
+    const learned = JSON.parse(readFileSync(join(dir, 'learned.json'), 'utf8')) as { tools: object };
+    expect(Object.keys(learned.tools)).toEqual(['__proto__.constructor']);
+  });
+
   it('condense keeps schema properties named __proto__ and constructor', async () => {
     const r = await runCli(['--snapshot', small, 'condense', '--level', 'lossless', '--json']);
     expect(r.code, r.stderr).toBe(0);
