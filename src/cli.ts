@@ -4,6 +4,11 @@ import { Command, CommanderError, Option } from 'commander';
 import { SmartError } from './errors.js';
 import { processIo, type Io, type ProcessLike } from './io.js';
 import { reportError } from './run.js';
+import { resetSecrets, scrubOutput } from './secrets.js';
+import { escapeControls } from './terminal-text.js';
+import { closeHttpConnections } from './close-connections.js';
+import { guardStdout, type GuardedStream } from './output-guard.js';
+import { STOP_EXIT_CODES, installSignalPath, interrupted, stoppedBy } from './signals.js';
 import type { AdhocServer, CommandContext, GlobalOptions } from './commands/context.js';
 import { parseChoiceFlag, parseIntFlag } from './commands/parse.js';
 import { parseClientFlag } from './commands/parse-client.js';
@@ -64,7 +69,8 @@ function globalsFrom(opts: Record<string, unknown>, argv: readonly string[]): Gl
     format,
     formatExplicit,
     encoding: parseChoiceFlag('--encoding', opts.encoding ?? 'o200k_base', ENCODINGS),
-    timeoutMs: parseIntFlag('--timeout', opts.timeout ?? '30000', { min: 1 }),
+    // Node timers overflow past 2^31-1 ms and fire at once: refuse rather than fail every server.
+    timeoutMs: parseIntFlag('--timeout', opts.timeout ?? '30000', { min: 1, max: 2_147_483_647 }),
     cache: opts.cache !== false,
     demo: opts.demo === true,
     color: opts.color !== false,
@@ -414,18 +420,32 @@ export function buildProgram(io: Io, argv: readonly string[], state: ProgramStat
 /** Entry point used by bin/mcp-smart.js. Returns the exit code. */
 export async function main(proc: ProcessLike): Promise<number> {
   const controller = new AbortController();
-  // Stay subscribed after the first signal: a second Ctrl-C during the bounded shutdown must not kill us
-  // before the servers' process groups are ended (they would be orphaned).
-  const onSigint = (): void => {
-    if (!controller.signal.aborted) controller.abort(new Error('interrupted'));
+  const uninstall = installSignalPath(process, controller);
+  const stdout = guardStdout(proc.stdout as GuardedStream);
+  // Every byte we print passes the secret scrub: the last defence for a value some path forgot.
+  const guarded: ProcessLike = {
+    ...proc,
+    stdout: { write: (t: string) => stdout.write(escapeControls(scrubOutput(t))), isTTY: proc.stdout.isTTY },
+    stderr: { write: (t: string) => proc.stderr.write(escapeControls(scrubOutput(t))), isTTY: proc.stderr.isTTY },
   };
-  process.on('SIGINT', onSigint);
-  process.on('SIGTERM', onSigint);
+  const io = processIo(guarded, controller.signal);
+  const quiet = { json: false, debug: false };
   try {
-    return await run(proc.argv.slice(2), processIo(proc, controller.signal));
+    let code = await run(proc.argv.slice(2), io);
+    // Write errors on stdout arrive as events: let them land before deciding.
+    await new Promise((r) => setImmediate(r));
+    const failure = stdout.failure();
+    if (failure) code = Math.max(code, reportError(failure, { ...io, stdout: () => undefined }, quiet));
+    const sig = stoppedBy();
+    if (sig) {
+      // Whatever the command made of its aborted work, a signal decides the exit code.
+      if (code !== STOP_EXIT_CODES[sig]) reportError(interrupted(sig), { ...io, stdout: () => undefined }, quiet);
+      code = STOP_EXIT_CODES[sig];
+    }
+    return code;
   } finally {
-    process.off('SIGINT', onSigint);
-    process.off('SIGTERM', onSigint);
+    uninstall();
+    await closeHttpConnections();
   }
 }
 
@@ -442,6 +462,7 @@ function wantsJson(argv: readonly string[]): boolean {
 /** run(argv, io) → exit code. Drives everything in-process so tests need no child process. */
 export async function run(argv: string[], io: Io): Promise<number> {
   const state: ProgramState = { exitCode: 0, json: wantsJson(argv), debug: argv.includes('--debug') };
+  resetSecrets();
   try {
     const program = buildProgram(io, argv, state);
     if (argv.length === 0) {

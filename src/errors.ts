@@ -6,6 +6,8 @@ export const EXIT_CODES = {
   usage: 2,
   serverFailed: 3,
   internal: 4,
+  interrupted: 130,
+  terminated: 143,
 } as const;
 
 export type ExitCode = (typeof EXIT_CODES)[keyof typeof EXIT_CODES];
@@ -82,6 +84,11 @@ export const ERROR_CATALOG = {
   MISSING_API_KEY: {
     exitCode: 2,
     message: () => '--anthropic-count needs ANTHROPIC_API_KEY in the environment.',
+  },
+  BASELINE_FROM_FAILED: {
+    exitCode: 3,
+    message: (d) =>
+      `Not writing ${s(d.file)}: a baseline is never written from servers that failed. Could not be reached: ${s(d.servers)}. Fix them, or leave them out with --server.`,
   },
   FILE_EXISTS: {
     exitCode: 2,
@@ -191,6 +198,23 @@ export const ERROR_CATALOG = {
     message: (d) =>
       `will not open a browser ${s(d.why)}. Pass --auth-open none to print the authorization URL instead, or in CI give ${s(d.server)} a header from an environment variable (README: "Servers behind OAuth").`,
   },
+  STORE_REFUSED: {
+    exitCode: 2,
+    message: (d) =>
+      `${s(d.file)}: ${s(d.reason)}. It was left untouched; ${s(d.hint) || 'pass --store with another file'}.`,
+  },
+  STDOUT_FAILED: {
+    exitCode: 2,
+    message: (d) => `Cannot write to standard output: ${s(d.reason)}`,
+  },
+  INTERRUPTED: {
+    exitCode: 130,
+    message: () => 'Stopped by SIGINT (Ctrl-C); nothing half-done was written.',
+  },
+  TERMINATED: {
+    exitCode: 143,
+    message: () => 'Stopped by SIGTERM; nothing half-done was written.',
+  },
   INTERNAL: {
     exitCode: 4,
     message: (d) =>
@@ -218,6 +242,13 @@ export class SmartError extends Error {
 
 export function isSmartError(e: unknown): e is SmartError {
   return e instanceof SmartError;
+}
+
+/** A failed request to a remote service as REMOTE_FAILED (exit 3), whatever was thrown (fetch failed, a timeout, …). */
+export function remoteFailure(e: unknown, service: string): SmartError {
+  if (isSmartError(e)) return e;
+  const cause = e instanceof Error && e.cause instanceof Error ? ` (${e.cause.message})` : '';
+  return new SmartError('REMOTE_FAILED', { service, reason: `${errorText(e)}${cause}` }, { cause: e });
 }
 
 /** Text of any thrown value, without a stack. */

@@ -1,6 +1,7 @@
 /** run(): owns the top-level try/catch and maps every failure to an exit code and a message. */
 import { EXIT_CODES, SmartError, errorText, isSmartError } from './errors.js';
 import type { Io } from './io.js';
+import { scrubMessage } from './secrets.js';
 
 export interface RunErrorOptions {
   json: boolean;
@@ -10,19 +11,20 @@ export interface RunErrorOptions {
 /** Writes an error the way the chosen format wants and returns its exit code. */
 export function reportError(e: unknown, io: Io, opts: RunErrorOptions): number {
   const known = isSmartError(e) ? e : new SmartError('INTERNAL', { message: errorText(e) }, { cause: e });
+  const message = scrubMessage(known.message);
   if (opts.json) {
-    io.stdout(
-      JSON.stringify({ schemaVersion: 1, error: { code: known.code, message: known.message } }, null, 2) + '\n',
-    );
+    io.stdout(JSON.stringify({ schemaVersion: 1, error: { code: known.code, message } }, null, 2) + '\n');
   } else {
-    io.stderr(`mcp-smart: ${known.message}\n`);
+    io.stderr(`mcp-smart: ${message}\n`);
   }
   if (opts.debug || known.exitCode === EXIT_CODES.internal) {
     const stack = e instanceof Error && e.stack ? e.stack : String(e);
-    io.stderr(`${stack}\n`);
+    io.stderr(`${scrubMessage(stack)}\n`);
     let cause = e instanceof Error ? e.cause : undefined;
     while (cause !== undefined) {
-      io.stderr(`Caused by: ${cause instanceof Error && cause.stack ? cause.stack : JSON.stringify(cause)}\n`);
+      io.stderr(
+        `Caused by: ${scrubMessage(cause instanceof Error && cause.stack ? cause.stack : String(JSON.stringify(cause)))}\n`,
+      );
       cause = cause instanceof Error ? cause.cause : undefined;
     }
   }

@@ -98,6 +98,8 @@ export interface ServerSnapshot {
   status: ServerStatus;
   /** Human-readable reason when status is "error". */
   error?: string;
+  /** Problems on a server whose tools still count: malformed entries set aside, an optional list that failed. */
+  notes?: string[];
   /** Stable code for the failure (see errors.ts CONNECT_* codes). */
   errorCode?: string;
   serverInfo?: { name: string; version?: string; [key: string]: unknown };
@@ -113,6 +115,8 @@ export interface ServerSnapshot {
   elapsedMs?: number;
   /** True when this snapshot came from the tool-list cache. */
   cached?: boolean;
+  /** When the cached list was stored (ms since the epoch); in memory only. */
+  cachedAt?: number;
 }
 
 export const SNAPSHOT_FORMAT = 'mcp-smart/snapshot@1';

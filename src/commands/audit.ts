@@ -21,6 +21,9 @@ import { writeAuditHtml } from './audit-html.js';
 import type { CommandContext, CommandOutcome } from './context.js';
 import { countCacheDir, loadServers, serverFailureCode } from './load.js';
 import { parseChoiceFlag, parseIntFlag } from './parse.js';
+import { remoteFailure } from '../errors.js';
+import { scrubMessage } from '../secrets.js';
+import { withDefaultSignals } from '../signals.js';
 
 export const RENDER_STYLES: readonly RenderStyle[] = ['json', 'cline'];
 
@@ -59,7 +62,7 @@ export async function runAuditCommand(
   const rendered = renderAudit(servers, render);
   const hiddenRendered = renderAudit(hiddenSnapshots(loaded.servers, loaded.hidden ?? {}), render);
   const counter = await counterForTexts(ctx, [...rendered.texts, ...hiddenRendered.texts]);
-  const result: AuditOutput = countAudit(rendered, counter, { window });
+  const result: AuditOutput = withDefaultSignals(() => countAudit(rendered, counter, { window }));
   const hidden: HiddenTools[] = countAudit(hiddenRendered, counter, { window }).servers.map((s) => ({
     server: s.name,
     tools: s.tools.map((t) => ({ id: t.id, name: t.name, tokens: t.tokens.full })),
@@ -68,15 +71,27 @@ export async function runAuditCommand(
   if (hidden.length > 0) result.hidden = hidden;
   await counter.flush?.();
 
+  let remoteFailed = 0;
   if (apiKey) {
     const model = ctx.io.env.ANTHROPIC_COUNT_MODEL || ANTHROPIC_DEFAULT_MODEL;
     const figures: AnthropicFigures = { model, servers: [], total: 0 };
-    for (const s of servers.filter((x) => x.status === 'ok')) {
-      const tokens = await countToolsWithAnthropic(s.tools, { apiKey, model, fetch: (url, init) => fetch(url, init) });
-      figures.servers.push({ name: s.name, tokens });
-      figures.total += tokens;
+    try {
+      for (const s of servers.filter((x) => x.status === 'ok')) {
+        const tokens = await countToolsWithAnthropic(s.tools, {
+          apiKey,
+          model,
+          fetch: (url, init) => fetch(url, init),
+        });
+        figures.servers.push({ name: s.name, tokens });
+        figures.total += tokens;
+      }
+      result.anthropic = figures;
+    } catch (e) {
+      // The local report stands on its own: a failed request is a reported problem (exit 3), not a lost run.
+      const failure = remoteFailure(e, 'Anthropic token counting');
+      ctx.io.stderr(`warning: ${scrubMessage(failure.message)}; the local figures below are complete\n`);
+      remoteFailed = failure.exitCode;
     }
-    result.anthropic = figures;
   }
 
   const { format } = ctx.global;
@@ -88,7 +103,7 @@ export async function runAuditCommand(
   if (typeof opts.html === 'string') await writeAuditHtml(ctx, opts.html, result, servers);
 
   const failed = failOn !== undefined && result.findings.some((f) => atOrAbove(f.severity, failOn)) ? 1 : 0;
-  return { result, exitCode: Math.max(failed, serverFailureCode(servers)) };
+  return { result, exitCode: Math.max(failed, serverFailureCode(servers), remoteFailed) };
 }
 
 /** Tools hidden by the client, apart from the totals above them. */

@@ -1,4 +1,5 @@
 /** `budget`: does the tool context fit; if not, a plan that fits. */
+import { checkStorePath } from '../core/session/usage-store.js';
 import { resolve } from 'node:path';
 import { writeFileAtomic } from '../atomic-write.js';
 import { readJsonFile } from '../read-file.js';
@@ -47,6 +48,7 @@ export function planDeps(counter: TokenCounter): PlanDeps {
 
 /** `{usage}` from a usage store file, or `{missing: true}` when the file does not exist. */
 export async function readUsageFile(file: string, cwd: string): Promise<{ usage?: UsageStats; missing?: boolean }> {
+  await checkStorePath(resolve(cwd, file));
   const doc = await readJsonFile(file, cwd);
   if (doc === undefined) return { missing: true };
   const usage = usageFromDocument(doc);
@@ -192,7 +194,7 @@ export async function runBudgetCommand(
   const intent = optionalString(opts.intent);
   const store = optionalString(opts.store);
 
-  const loaded = await loadServers(ctx);
+  const loaded = await loadServers(ctx, { fresh: true }); // a gate never decides on cached lists
   const limits = resolveLimits(opts, loaded.config);
   // Count only what the client sends: tools its config hides are left out (the snapshot keeps them).
   const ok = sentSnapshots(loaded.servers, loaded.hidden ?? {}).filter((s) => s.status === 'ok');

@@ -21,6 +21,7 @@ import {
 import { evaluateRankings } from '../core/discover/index.js';
 import { countToolTokens } from '../core/tokens/index.js';
 import { SmartError } from '../errors.js';
+import { own } from '../core/dict.js';
 import { renderCheck, renderCheckMarkdown } from '../reporters/check.js';
 import type { Encoding, ServerSnapshot, SmartConfig } from '../types.js';
 import { counterFor, hybridRanker } from './budget.js';
@@ -208,7 +209,8 @@ export async function runCheckCommand(
     });
   }
 
-  const loaded = await loadServers(ctx);
+  // A gate never decides on cached tool lists.
+  const loaded = await loadServers(ctx, { fresh: true });
   const flagBaseline = optionalString(opts.baseline) ?? DEFAULT_BASELINE;
   const baselineFile =
     flagBaseline === DEFAULT_BASELINE && loaded.config.baseline ? loaded.config.baseline : flagBaseline;
@@ -217,7 +219,19 @@ export async function runCheckCommand(
 
   const thresholds = resolveThresholds(opts, loaded.config, existing?.thresholds);
   const unavailable = loaded.servers.filter((s) => s.status === 'error').map((s) => s.name);
-  const notes: string[] = unavailable.map((n) => `server ${n} could not be reached; it is left out of the comparison`);
+  const causeOf = (n: string): string => loaded.servers.find((s) => s.name === n)?.error ?? 'no reason given';
+  const notes: string[] = unavailable.map(
+    (n) => `server ${n} could not be reached: ${causeOf(n)}; it is left out of the comparison`,
+  );
+  const noneAnswered = loaded.servers.length > 0 && unavailable.length === loaded.servers.length;
+  // A baseline is never written from failed servers: a server that failed and has no earlier entry would vanish.
+  const lost = unavailable.filter((n) => !own(existing?.servers, n));
+  if (update && (noneAnswered || lost.length > 0)) {
+    throw new SmartError('BASELINE_FROM_FAILED', {
+      file: baselineFile,
+      servers: (lost.length > 0 ? lost : unavailable).map((n) => `${n} (${causeOf(n)})`).join('; '),
+    });
+  }
 
   const encoding: Encoding = !update && existing ? existing.encoding : global.encoding;
   if (!update && existing && existing.encoding !== global.encoding) {
@@ -238,7 +252,7 @@ export async function runCheckCommand(
       ...Object.keys(existing?.servers ?? {}).filter((n) => global.server.length > 0 && !global.server.includes(n)),
     ]);
     for (const name of keep) {
-      const prev = existing?.servers[name];
+      const prev = own(existing?.servers, name);
       if (prev && !fresh.servers[name]) fresh.servers[name] = prev;
     }
     const text = serializeBaseline(fresh);
@@ -276,7 +290,14 @@ export async function runCheckCommand(
     }
   }
 
-  const gatePassed = update ? true : comparison.passed;
+  if (!update && noneAnswered) {
+    // Nothing was measured: 0 → 0 is not a pass.
+    failures.unshift({
+      code: 'NO_SERVER_ANSWERED',
+      message: `no server could be reached, so nothing was compared: ${unavailable.map((n) => `${n}: ${causeOf(n)}`).join('; ')}`,
+    });
+  }
+  const gatePassed = update ? true : comparison.passed && !noneAnswered;
   const passed = gatePassed && (retrieval?.passed ?? true);
   const th: CheckResult['thresholds'] = {
     maxGrowth: formatGrowthLimit(thresholds.maxGrowth),
@@ -311,6 +332,7 @@ export async function runCheckCommand(
     await appendFile(io.env.GITHUB_STEP_SUMMARY, renderCheckMarkdown(result) + '\n', 'utf8');
   }
   if (global.format !== 'json') for (const n of notes) io.stderr(`note: ${n}\n`);
-  const exitCode = !passed ? 1 : unavailable.length > 0 ? 3 : 0;
+  // 1 beats 3 only when the check could be decided from servers that answered.
+  const exitCode = noneAnswered ? 3 : !passed ? 1 : unavailable.length > 0 ? 3 : 0;
   return { result, exitCode };
 }

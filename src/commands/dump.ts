@@ -6,7 +6,7 @@ import { buildSnapshot } from '../core/snapshot.js';
 import { renderJson } from '../reporters/format.js';
 import type { ServerSnapshot } from '../types.js';
 import type { CommandContext, CommandOutcome } from './context.js';
-import { loadServers, serverFailureCode } from './load.js';
+import { loadServers, pathEnvOf, serverFailureCode } from './load.js';
 import { optionalString } from './parse.js';
 
 export interface DumpResult {
@@ -43,7 +43,7 @@ export async function runDumpCommand(
   const { servers } = await loadServers(ctx);
   // A Ctrl-C mid-connect must not replace a good snapshot with a half-finished one.
   if (io.signal?.aborted) throw new SmartError('CONNECT_ABORTED', { phase: 'dump; nothing was written' });
-  const snapshot = buildSnapshot(servers, new Date().toISOString());
+  const snapshot = buildSnapshot(servers, new Date().toISOString(), { cwd: io.cwd, home: pathEnvOf(ctx).home });
   const text = JSON.stringify(snapshot, null, 2) + '\n';
   const result: DumpResult = {
     servers: servers.map((s) => ({

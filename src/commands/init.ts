@@ -3,6 +3,7 @@ import type * as InquirerPrompts from '@inquirer/prompts';
 import { access } from 'node:fs/promises';
 import { isAbsolute, relative, resolve } from 'node:path';
 import { writeFileAtomic } from '../atomic-write.js';
+import { redactUrl } from '../core/redact.js';
 import {
   buildBaseline,
   formatGrowthLimit,
@@ -74,7 +75,9 @@ function configEntry(d: ServerDefinition): Record<string, unknown> {
     if (d.cwd) e.cwd = d.cwd;
     return e;
   }
-  return d.autoTransport ? { url: d.url } : { url: d.url, type: d.transport };
+  // Credentials in a URL stay out of a file users commit.
+  const url = d.url === undefined ? undefined : redactUrl(d.url);
+  return d.autoTransport ? { url } : { url, type: d.transport };
 }
 
 async function ask(prompts: Prompts, found: string[], a: Answers): Promise<Answers> {
@@ -150,7 +153,9 @@ export async function runInitCommand(
   let definitions: ServerDefinition[] = [];
   let found: string[];
   if (fromSnapshot) {
-    found = (await loadServers({ ...ctx, global: { ...global, server: [] } })).servers.map((s) => s.name);
+    found = (await loadServers({ ...ctx, global: { ...global, server: [] } }, { fresh: true })).servers.map(
+      (s) => s.name,
+    );
   } else {
     const defs = await loadDefinitions(ctx);
     for (const w of defs.warnings) io.stderr(`warning: ${w}\n`);
@@ -217,11 +222,20 @@ export async function runInitCommand(
   let unavailable: string[] = [];
   let baselineTokens: number | undefined;
   if (writeBaselineFile || writeSnapshot) {
-    servers = (await loadServers({ ...ctx, global: { ...global, server: selected } })).servers;
+    servers = (await loadServers({ ...ctx, global: { ...global, server: selected } }, { fresh: true })).servers;
     unavailable = servers.filter((s) => s.status === 'error').map((s) => s.name);
     for (const u of unavailable) io.stderr(`warning: server ${u} could not be reached; it is not in the baseline\n`);
     if (servers.length > 0 && unavailable.length === servers.length)
       throw new SmartError('INIT_NOTHING_REACHED', { servers: unavailable.join(', ') });
+    // A first baseline without a server that failed would let it come back as "added" and pass: write nothing.
+    if (writeBaselineFile && unavailable.length > 0)
+      throw new SmartError('BASELINE_FROM_FAILED', {
+        file: 'the first baseline',
+        servers: servers
+          .filter((s) => s.status === 'error')
+          .map((s) => `${s.name} (${s.error ?? 'no reason given'})`)
+          .join('; '),
+      });
   }
   let plan: CiWorkflowPlan | undefined;
   if (answers.github) {

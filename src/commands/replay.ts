@@ -21,6 +21,8 @@ import { DAY_MS, learnFromCases, mergeUsage } from '../core/session/usage.js';
 import { updateUsageStore, usageStorePath } from '../core/session/usage-store.js';
 import { countToolTokens, createTokenCounter } from '../core/tokens/index.js';
 import { SmartError } from '../errors.js';
+import { whileHandlingSignals, withDefaultSignals } from '../signals.js';
+import { dict } from '../core/dict.js';
 import { readJsonFile } from '../read-file.js';
 import { renderReplay } from '../reporters/replay.js';
 import type { EngineName } from '../types.js';
@@ -136,10 +138,14 @@ export async function runReplayCommand(
     ),
   );
   const serverOf = (id: string): string => serverById.get(id) ?? id.split('.')[0]!;
-  const metrics = replayCases(set.cases, { engines, categorize, ttlMs, topDepth: k, serverOf });
+  const metrics = withDefaultSignals(() =>
+    replayCases(set.cases, { engines, categorize, ttlMs, topDepth: k, serverOf }),
+  );
 
   const counter = await createTokenCounter(global.encoding, { cacheDir: countCacheDir(ctx) });
-  const tokensOf = new Map(refs.map((r) => [r.id, countToolTokens(r.tool, counter, 'json', r.server)]));
+  const tokensOf = withDefaultSignals(
+    () => new Map(refs.map((r) => [r.id, countToolTokens(r.tool, counter, 'json', r.server)])),
+  );
   await counter.flush?.();
 
   const result: ReplayResult = {
@@ -160,29 +166,35 @@ export async function runReplayCommand(
 
   if (opts.tune) {
     if (set.cases.length === 0) warn('no cases to tune on; the weights are unchanged');
-    const tuned = tuneWeights<HybridWeights>({
-      cases: set.cases,
-      base,
-      rank: (intent, w, usage, time) => rankWith('hybrid', w)(intent, usage, time),
-      categorize,
-      folds,
-      seed,
-      ttlMs,
-      makeEvaluator: (items) => createHybridEvaluator(index, items),
-    });
+    const tuned = withDefaultSignals(() =>
+      tuneWeights<HybridWeights>({
+        cases: set.cases,
+        base,
+        rank: (intent, w, usage, time) => rankWith('hybrid', w)(intent, usage, time),
+        categorize,
+        folds,
+        seed,
+        ttlMs,
+        makeEvaluator: (items) => createHybridEvaluator(index, items),
+      }),
+    );
     if (tuned.folds.length === 0)
       warn('cross-validation needs cases from at least two sessions; held-out MRR is not measured');
-    const after = replayCases(set.cases, {
-      engines: [{ engine: 'hybrid', rank: rankWith('hybrid', tuned.weights) }],
-      categorize,
-      ttlMs,
-    }).engines[0]!;
+    const after = withDefaultSignals(() =>
+      replayCases(set.cases, {
+        engines: [{ engine: 'hybrid', rank: rankWith('hybrid', tuned.weights) }],
+        categorize,
+        ttlMs,
+      }),
+    ).engines[0]!;
     result.tuned = { ...tuned, seed, hybrid: { recallAt: after.recallAt, mrr: after.mrr } };
     if (opts.write) result.tuned.written = await writeWeights(join(io.cwd, 'mcp-smart.config.json'), tuned.weights);
   }
 
   if (opts.learn)
-    result.learned = await learn(ctx, optionalString(opts.store), set.cases, { now, ttlDays, categorize });
+    result.learned = await whileHandlingSignals(() =>
+      learn(ctx, optionalString(opts.store), set.cases, { now, ttlDays, categorize }),
+    );
 
   let exitCode = serverFailureCode(servers);
   if (minRecall !== undefined) {
@@ -216,7 +228,7 @@ async function learn(
       });
       fresh = newCases.length;
       already = cases.length - fresh;
-      const sessions = { ...d.sessions };
+      const sessions = dict(Object.entries(d.sessions));
       for (const [id, n] of seen) sessions[id] = Math.max(n, sessions[id] ?? 0);
       const tools = mergeUsage(
         { tools: d.tools },

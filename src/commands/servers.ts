@@ -1,4 +1,5 @@
 /** `mcp-smart servers`: lists configured servers (name, transport, source, enabled) without connecting. */
+import { redactUrl } from '../core/redact.js';
 import { isAbsolute, relative, sep } from 'node:path';
 import { SmartError } from '../errors.js';
 import type { DefinitionResult } from '../core/config/index.js';
@@ -125,17 +126,6 @@ export function redactDefinition(
   if (d.notLoaded) out.notLoaded = d.notLoaded;
   if (d.toolFilter) out.toolFilter = d.toolFilter;
   return out;
-}
-
-function redactUrl(url: string): string {
-  try {
-    const u = new URL(url);
-    if (u.password) u.password = 'redacted';
-    for (const key of [...u.searchParams.keys()]) u.searchParams.set(key, 'redacted');
-    return u.toString();
-  } catch {
-    return url;
-  }
 }
 
 function debugReport(

@@ -1,14 +1,35 @@
 /** Snapshot files: build one from ServerSnapshots, and read, validate and merge saved ones. */
 import { SmartError } from '../errors.js';
+import { isAbsolute, relative, sep } from 'node:path';
 import { readJsonFile } from '../read-file.js';
+import { malformedToolsNote, validateTools } from './tool-validate.js';
 import { SNAPSHOT_FORMAT, type ServerSnapshot, type Snapshot } from '../types.js';
 
-/** The snapshot document. Drops in-memory-only fields (stderr, timings, cache flag). */
-export function buildSnapshot(servers: ServerSnapshot[], createdAt: string): Snapshot {
+/** Where the snapshot is written from: `source` paths are stored relative to `cwd` or under `~`, never absolute. */
+export interface SnapshotPaths {
+  cwd: string;
+  home: string;
+}
+
+/** A config path as committed files should hold it: relative inside the project, `~/…` in the home, else as is. */
+export function portableSource(source: string, paths: SnapshotPaths): string {
+  if (!isAbsolute(source)) return source;
+  const rel = relative(paths.cwd, source);
+  if (rel !== '' && !rel.startsWith('..') && !isAbsolute(rel)) return rel.split(sep).join('/');
+  const inHome = relative(paths.home, source);
+  if (paths.home !== '' && inHome !== '' && !inHome.startsWith('..') && !isAbsolute(inHome))
+    return `~/${inHome.split(sep).join('/')}`;
+  return source;
+}
+
+/** The snapshot document. Drops in-memory-only fields (stderr, timings, cache flag and time). */
+export function buildSnapshot(servers: ServerSnapshot[], createdAt: string, paths?: SnapshotPaths): Snapshot {
   return {
     format: SNAPSHOT_FORMAT,
     createdAt,
-    servers: servers.map(toPersistedServer),
+    servers: servers.map((s) =>
+      toPersistedServer(paths && s.source !== undefined ? { ...s, source: portableSource(s.source, paths) } : s),
+    ),
   };
 }
 
@@ -17,6 +38,7 @@ function toPersistedServer(s: ServerSnapshot): ServerSnapshot {
   if (s.source !== undefined) out.source = s.source;
   if (s.error !== undefined) out.error = s.error;
   if (s.errorCode !== undefined) out.errorCode = s.errorCode;
+  if (s.notes !== undefined && s.notes.length > 0) out.notes = s.notes;
   if (s.serverInfo !== undefined) out.serverInfo = s.serverInfo;
   if (s.protocolVersion !== undefined) out.protocolVersion = s.protocolVersion;
   if (s.instructions !== undefined) out.instructions = s.instructions;
@@ -30,6 +52,9 @@ function toPersistedServer(s: ServerSnapshot): ServerSnapshot {
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
+const describeValue = (v: unknown): string =>
+  v === null ? 'null' : Array.isArray(v) ? 'a list' : typeof v === 'object' ? 'an object' : `a ${typeof v}`;
+
 /** Validates a parsed snapshot document; throws SNAPSHOT_INVALID naming the file and the key path. */
 export function parseSnapshot(doc: unknown, file: string): Snapshot {
   const fail = (reason: string): never => {
@@ -39,19 +64,36 @@ export function parseSnapshot(doc: unknown, file: string): Snapshot {
   if (doc.format !== SNAPSHOT_FORMAT)
     return fail(`"format" is ${JSON.stringify(doc.format)}, expected "${SNAPSHOT_FORMAT}"`);
   if (!Array.isArray(doc.servers)) return fail('"servers" is not an array');
-  doc.servers.forEach((s: unknown, i: number) => {
+  const servers = doc.servers.map((s: unknown, i: number): ServerSnapshot => {
     if (!isObject(s)) return fail(`servers[${i}] is not an object`);
     if (typeof s.name !== 'string' || s.name === '') fail(`servers[${i}].name is missing`);
     if (!Array.isArray(s.tools)) fail(`servers[${i}].tools is not an array`);
-    (s.tools as unknown[]).forEach((t, j) => {
-      if (!isObject(t) || typeof t.name !== 'string') fail(`servers[${i}].tools[${j}].name is missing`);
-    });
     if (s.status !== 'ok' && s.status !== 'error') fail(`servers[${i}].status must be "ok" or "error"`);
     if (s.transport !== 'stdio' && s.transport !== 'http' && s.transport !== 'sse')
       fail(`servers[${i}].transport must be stdio, http or sse`);
-    return undefined;
+    // The same edge check as a live tools/list: well-formed tools are kept, the rest become a note.
+    const checked = validateTools(s.tools as unknown[]);
+    const notes = Array.isArray(s.notes) ? s.notes.filter((n): n is string => typeof n === 'string') : [];
+    if (checked.problems.length > 0) notes.push(malformedToolsNote(checked, `${file}: servers[${i}].tools`));
+    const out = { ...s, tools: checked.tools } as unknown as ServerSnapshot;
+    for (const key of ['instructions', 'error'] as const) {
+      if (s[key] !== undefined && typeof s[key] !== 'string') {
+        notes.push(`${file}: servers[${i}].${key} is ${describeValue(s[key])}, not a string; it was ignored`);
+        delete out[key];
+      }
+    }
+    for (const key of ['prompts', 'resources', 'resourceTemplates'] as const) {
+      if (s[key] !== undefined && !Array.isArray(s[key])) {
+        notes.push(`${file}: servers[${i}].${key} is not a list; it was ignored`);
+        delete out[key];
+      }
+    }
+    if (!isObject(s.serverInfo) && s.serverInfo !== undefined) delete out.serverInfo;
+    if (notes.length > 0) out.notes = notes;
+    else delete out.notes;
+    return out;
   });
-  return doc as unknown as Snapshot;
+  return { ...(doc as unknown as Snapshot), servers };
 }
 
 /** Reads snapshot files and merges them by server name (a later file's server replaces an earlier one's). */
@@ -61,7 +103,22 @@ export async function readSnapshotFiles(files: string[], cwd: string): Promise<S
     const doc = await readJsonFile(f, cwd);
     if (doc === undefined)
       throw new SmartError('FILE_NOT_FOUND', { file: f, hint: 'Create a snapshot with: mcp-smart dump -o ' + f });
-    for (const s of parseSnapshot(doc, f).servers) byName.set(s.name, s);
+    for (const s of parseSnapshot(doc, f).servers) {
+      const earlier = byName.get(s.name);
+      // A Map keyed by the name: `__proto__` is a name like any other. A duplicate is said, not silently dropped.
+      byName.set(
+        s.name,
+        earlier
+          ? {
+              ...s,
+              notes: [
+                ...(s.notes ?? []),
+                `${f}: a second server named "${s.name}" replaced an earlier one (${earlier.tools.length} tools → ${s.tools.length} tools)`,
+              ],
+            }
+          : s,
+      );
+    }
   }
   return [...byName.values()];
 }

@@ -35,7 +35,15 @@ function headline(r: CheckResult): string {
   }
   const { before, after, delta } = r.totals;
   const limit = `allowed growth ${r.thresholds.maxGrowth}${r.thresholds.max !== undefined ? `, max ${formatTokens(r.thresholds.max)}` : ''}`;
-  return `${r.passed ? 'PASS' : 'FAIL'}: tool tokens ${formatTokens(before)} → ${formatTokens(after)}, ${formatDelta(delta, before)} (${limit}; ${r.encoding})`;
+  const tokens = `tool tokens ${formatTokens(before)} → ${formatTokens(after)}, ${formatDelta(delta, before)} (${limit}; ${r.encoding})`;
+  // The headline names the check that failed: a recall-only or no-server failure is not a token failure.
+  const failed = new Set(r.failures.map((f) => f.code));
+  if (failed.has('NO_SERVER_ANSWERED')) return `FAIL: no server could be reached; nothing was compared`;
+  if (!r.passed && failed.size > 0 && [...failed].every((c) => c === 'RECALL_BELOW') && r.retrieval) {
+    const q = r.retrieval;
+    return `FAIL: hybrid Recall@${q.k} ${q.recall.toFixed(3)} is below the minimum ${q.minRecall ?? ''}; ${tokens.replace('tool tokens', 'tool tokens within limits,')}`;
+  }
+  return `${r.passed ? 'PASS' : 'FAIL'}: ${tokens}`;
 }
 
 function retrievalLine(r: CheckResult): string | undefined {

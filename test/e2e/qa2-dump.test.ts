@@ -121,8 +121,8 @@ describe.skipIf(!built)('dump (QA pass)', () => {
         },
       );
       expect(sentAfter).toBeGreaterThan(0);
-      expect(run.code).toBe(3);
-      expect(run.stderr).toContain('interrupted during dump; nothing was written');
+      expect(run.code).toBe(130);
+      expect(run.stderr).toContain('Stopped by SIGINT (Ctrl-C); nothing half-done was written.');
       expect(existsSync(join(dir, 'snap.json'))).toBe(false);
       expect(processesWith(marker)).toEqual([]);
     },
@@ -153,7 +153,7 @@ describe.skipIf(!built)('dump (QA pass)', () => {
         },
       );
       expect(sent).toBe(true);
-      expect(run.code).toBe(3);
+      expect(run.code).toBe(130);
       expect(processesWith(marker)).toEqual([]);
     },
   );

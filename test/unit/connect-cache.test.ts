@@ -127,6 +127,7 @@ describe('readCachedSnapshot / writeCachedSnapshot', () => {
       tools: [{ name: 't' }],
       source: 'other',
       cached: true,
+      cachedAt: 1,
     });
   });
 

@@ -1,4 +1,5 @@
 /** The committed baseline (mcp-smart.lock.json): build, serialise, parse, and compare a run against it. */
+import { dict, toDict } from '../dict.js';
 import { ENCODINGS, type Encoding } from '../../types.js';
 import type { MeasuredServer } from './measure.js';
 import { allowedGrowth, formatGrowthLimit, type GrowthLimit } from './threshold.js';
@@ -44,10 +45,10 @@ export function buildBaseline(
   encoding: Encoding,
   thresholds: BaselineThresholds,
 ): Baseline {
-  const out: Record<string, BaselineServer> = {};
+  const out = dict<BaselineServer>();
   for (const s of servers) {
     const keys = toolKeys(s.tools.map((t) => t.name));
-    const tools: Record<string, BaselineTool> = {};
+    const tools = dict<BaselineTool>();
     s.tools.forEach((t, i) => {
       tools[keys[i] ?? t.name] = { tokens: t.tokens, hash: t.hash };
     });
@@ -63,7 +64,7 @@ export function buildBaseline(
 function sortKeys(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(sortKeys);
   if (value === null || typeof value !== 'object') return value;
-  const sorted: Record<string, unknown> = {};
+  const sorted = dict<unknown>();
   for (const k of Object.keys(value).sort()) sorted[k] = sortKeys((value as Record<string, unknown>)[k]);
   return sorted;
 }
@@ -114,7 +115,11 @@ export function parseBaseline(doc: unknown): ParseResult<Baseline> {
   if (thresholds.maxGrowth !== undefined) th.maxGrowth = String(thresholds.maxGrowth);
   if (typeof thresholds.max === 'number') th.max = thresholds.max;
   if (typeof thresholds.minRecall === 'number') th.minRecall = thresholds.minRecall;
-  return { ok: true, value: { ...(doc as unknown as Baseline), thresholds: th } };
+  // Server and tool names are keys: null-prototype maps keep `__proto__` and never answer `constructor`.
+  const servers = dict<BaselineServer>();
+  for (const [name, s] of Object.entries(doc.servers as Record<string, BaselineServer>))
+    servers[name] = { ...s, tools: toDict<BaselineTool>(s.tools) };
+  return { ok: true, value: { ...(doc as unknown as Baseline), servers, thresholds: th } };
 }
 
 export type ChangeKind = 'added' | 'removed' | 'changed';
@@ -193,8 +198,8 @@ export function compareBaseline(
       continue;
     }
     if (!inScope(name)) continue;
-    const baseTools = base?.tools ?? {};
-    const curTools: Record<string, { tokens: number; hash: string }> = {};
+    const baseTools = base?.tools ?? dict<BaselineTool>();
+    const curTools = dict<{ tokens: number; hash: string }>();
     if (cur) {
       const keys = toolKeys(cur.tools.map((t) => t.name));
       cur.tools.forEach((t, i) => (curTools[keys[i] ?? t.name] = t));

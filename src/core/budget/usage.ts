@@ -1,4 +1,5 @@
 /** Usage store documents, read tolerantly: only what budget planning needs. */
+import { dict, toDict } from '../dict.js';
 import type { ToolUsage, UsageStats } from '../../types.js';
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -14,7 +15,7 @@ export function usageFromDocument(doc: unknown): UsageStats | undefined {
         ? doc.usage
         : undefined;
   if (!holder || !isObject(holder.tools)) return undefined;
-  const tools: Record<string, ToolUsage> = {};
+  const tools = dict<ToolUsage>();
   for (const [id, u] of Object.entries(holder.tools)) {
     if (!isObject(u)) continue;
     const num = (v: unknown): number => (typeof v === 'number' && Number.isFinite(v) ? v : 0);
@@ -22,7 +23,7 @@ export function usageFromDocument(doc: unknown): UsageStats | undefined {
       success: num(u.success),
       failure: num(u.failure),
       lastUsed: num(u.lastUsed),
-      categories: isObject(u.categories) ? (u.categories as Record<string, number>) : {},
+      categories: isObject(u.categories) ? toDict<number>(u.categories) : dict<number>(),
     };
   }
   return { tools };

@@ -1,5 +1,7 @@
 /** Where JSON Schema keeps subschemas, so rewrites never touch values (enum, const, default) or property names. */
 import type { JsonObject, JsonValue } from '../../types.js';
+import { dict } from '../dict.js';
+import { MAX_SCHEMA_DEPTH } from '../tool-validate.js';
 
 /** Keywords whose value is a map from names to subschemas. */
 export const SCHEMA_MAP_KEYWORDS = [
@@ -49,18 +51,19 @@ export function mapSchema(
   visit: (node: JsonObject, place: SchemaPlace) => JsonObject,
   place: SchemaPlace = { depth: 0, root: true },
 ): JsonValue {
-  if (!isObject(schema)) return schema;
-  const out: JsonObject = {};
+  // Depth guard: tools deeper than this are set aside at the edge; anything deeper is passed through untouched.
+  if (!isObject(schema) || place.depth > MAX_SCHEMA_DEPTH) return schema;
+  const out: JsonObject = dict();
   const child = (v: JsonValue, key?: string): JsonValue =>
     mapSchema(v, visit, { key, depth: place.depth + 1, root: false });
   for (const [k, v] of Object.entries(schema)) {
     if (v === undefined) continue;
     if (MAP_SET.has(k) && isObject(v)) {
-      const m: JsonObject = {};
+      const m: JsonObject = dict();
       for (const [name, sub] of Object.entries(v)) if (sub !== undefined) m[name] = child(sub, name);
       out[k] = m;
     } else if (k === 'dependencies' && isObject(v)) {
-      const m: JsonObject = {};
+      const m: JsonObject = dict();
       for (const [name, sub] of Object.entries(v))
         if (sub !== undefined) m[name] = Array.isArray(sub) ? sub : child(sub);
       out[k] = m;
@@ -78,18 +81,18 @@ export function mapSchema(
 }
 
 /** Calls `fn` on every schema object without copying; stops early when `fn` returns true. */
-export function someSchema(schema: JsonValue | undefined, fn: (node: JsonObject) => boolean): boolean {
-  if (!isObject(schema)) return false;
+export function someSchema(schema: JsonValue | undefined, fn: (node: JsonObject) => boolean, depth = 0): boolean {
+  if (!isObject(schema) || depth > MAX_SCHEMA_DEPTH) return false;
   if (fn(schema)) return true;
   for (const [k, v] of Object.entries(schema)) {
     if (v === undefined) continue;
     if ((MAP_SET.has(k) || k === 'dependencies') && isObject(v)) {
       for (const sub of Object.values(v))
-        if (sub !== undefined && !Array.isArray(sub) && someSchema(sub, fn)) return true;
+        if (sub !== undefined && !Array.isArray(sub) && someSchema(sub, fn, depth + 1)) return true;
     } else if (ONE_SET.has(k)) {
-      if (someSchema(v, fn)) return true;
+      if (someSchema(v, fn, depth + 1)) return true;
     } else if (k === 'items' || LIST_SET.has(k)) {
-      if (Array.isArray(v) ? v.some((x) => someSchema(x, fn)) : someSchema(v, fn)) return true;
+      if (Array.isArray(v) ? v.some((x) => someSchema(x, fn, depth + 1)) : someSchema(v, fn, depth + 1)) return true;
     }
   }
   return false;

@@ -12,7 +12,7 @@ export function adhocDefinitions(adhoc: readonly AdhocServer[]): ServerDefinitio
     const base = { name, enabled: true, scope: 'adhoc' as const, ...(a.name ? {} : { nameFromServer: true }) };
     if (a.kind === 'stdio') {
       const [command, ...args] = splitCommandLine(a.value, '--stdio');
-      if (command === undefined) {
+      if (command === undefined || command === '') {
         throw new SmartError('BAD_FLAG', {
           flag: '--stdio',
           value: a.value,

@@ -15,6 +15,8 @@ import {
   type GeminiServerLists,
 } from './client-rules.js';
 import { demoServerDefinitions } from './demo.js';
+import { entryKeyWarnings } from './entry-keys.js';
+import { dict } from '../dict.js';
 import { parseEnvFile } from './env-file.js';
 import type { ExpandContext } from './expand.js';
 import { expandServer } from './expand-server.js';
@@ -107,7 +109,7 @@ const varsKey = (d: ServerDefinition): string => `${d.source}\u0000${d.name}`;
 
 class Loader {
   readonly warnings: string[] = [];
-  readonly referencedVars: Record<string, string[]> = {};
+  readonly referencedVars: Record<string, string[]> = dict();
   readonly defs: ServerDefinition[] = [];
   readonly envFiles: { def: ServerDefinition; file: string }[] = [];
   readonly geminiLists: GeminiServerLists[] = [];
@@ -169,6 +171,7 @@ class Loader {
           });
         }
         const raw = normalizeServerEntry(name, entry, at, file, client);
+        this.warnings.push(...entryKeyWarnings(entry, at, file));
         const origin = { source: label, scope, ...(client ? { client } : {}), ...(layer ? { layer } : {}) };
         const x = expandServer(raw, origin, this.ctx);
         this.warnings.push(...x.warnings);
@@ -230,7 +233,14 @@ export async function loadServerDefinitions(req: DefinitionRequest): Promise<Def
     locations.forEach((location, i) => {
       const text = texts[i];
       searched.push({ file: location.file, found: text !== undefined });
-      if (text !== undefined) loader.collect(location, text, { serversWanted: true });
+      if (text === undefined) return;
+      try {
+        loader.collect(location, text, { serversWanted: true });
+      } catch (e) {
+        // One broken user-level file (another client's) must not stop a project whose own config is fine.
+        if (location.scope !== 'user' || !(e instanceof SmartError) || e.exitCode !== 2) throw e;
+        loader.warnings.push(`${e.message} This user-level file was skipped; pass it with --config to see it fail.`);
+      }
     });
   }
   if (loader.defs.some((d) => d.client === 'claude-code')) {
@@ -257,7 +267,7 @@ export async function loadServerDefinitions(req: DefinitionRequest): Promise<Def
   if (req.demo)
     ordered.push(...(await demoServerDefinitions({ nodePath: req.nodePath, scratchDir: req.demoScratchDir })));
   const { servers, shadowings } = mergeDefinitions(ordered);
-  const referencedVars = Object.fromEntries(
+  const referencedVars = dict(
     servers
       .filter((s) => loader.referencedVars[varsKey(s)])
       .map((s) => [s.name, loader.referencedVars[varsKey(s)] as string[]]),

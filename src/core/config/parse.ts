@@ -44,7 +44,12 @@ function parseJson(text: string, file: string): unknown {
       reason: `line ${line}, column ${column}: ${PARSE_HINTS[code] ?? code}. Fix the file and run again.`,
     });
   }
-  return value;
+  // Strict JSON keeps a server named "__proto__" as a key (the JSONC parser assigns it as the prototype).
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return value;
+  }
 }
 
 function parseTomlText(text: string, file: string): unknown {

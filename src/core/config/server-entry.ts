@@ -83,6 +83,15 @@ class EntryReader {
   }
 }
 
+function isHttpUrl(text: string): boolean {
+  try {
+    const u = new URL(text);
+    return u.protocol === 'http:' || u.protocol === 'https:';
+  } catch {
+    return false;
+  }
+}
+
 /** Validates and normalises `raw` found at key path `at` of `file`, read as `client` reads it. Throws CONFIG_INVALID. */
 export function normalizeServerEntry(
   name: string,
@@ -179,6 +188,11 @@ export function normalizeServerEntry(
   }
   if (transport !== 'stdio' && anyUrl === undefined) {
     r.fail(['url'], `a ${transport} server needs "url".`);
+  }
+  // A literal URL is checked here (exit 2, like --url); one built from a variable is checked when it is used.
+  if (transport !== 'stdio' && anyUrl !== undefined && !anyUrl.includes('$') && !isHttpUrl(anyUrl)) {
+    const key = httpUrl !== undefined ? 'httpUrl' : serverUrl !== undefined ? 'serverUrl' : 'url';
+    r.fail([key], 'is not an http:// or https:// URL. Write it like "http://127.0.0.1:3000/mcp".');
   }
   if (transport !== 'stdio' && client === 'claude-desktop') {
     // support.claude.com "Getting started with custom connectors using remote MCP": Claude Desktop does not connect

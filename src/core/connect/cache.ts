@@ -68,7 +68,13 @@ export async function readCachedSnapshot(
   if (!isObject(snapshot) || snapshot.status !== 'ok' || !Array.isArray(snapshot.tools)) return undefined;
   const age = cache.now - doc.storedAt;
   if (age < 0 || age >= cache.ttlMs) return undefined;
-  return { ...(snapshot as unknown as ServerSnapshot), name: def.name, source: def.source, cached: true };
+  return {
+    ...(snapshot as unknown as ServerSnapshot),
+    name: def.name,
+    source: def.source,
+    cached: true,
+    cachedAt: doc.storedAt,
+  };
 }
 
 /** Stores a successful snapshot (without stderr, timings or flags). Failures are never cached. */
@@ -78,7 +84,7 @@ export async function writeCachedSnapshot(
   cache: { dir: string; now: number },
 ): Promise<void> {
   if (snap.status !== 'ok') return;
-  const { stderr: _stderr, elapsedMs: _elapsed, cached: _cached, source: _source, ...kept } = snap;
+  const { stderr: _stderr, elapsedMs: _elapsed, cached: _cached, cachedAt: _at, source: _source, ...kept } = snap;
   const key = toolCacheKey(def);
   const doc: CacheFile = { format: TOOL_CACHE_FORMAT, key, storedAt: cache.now, snapshot: kept };
   await writeFileAtomic(toolCacheFile(cache.dir, key), JSON.stringify(doc) + '\n');

@@ -7,6 +7,7 @@ import { SmartError, errorText } from '../../errors.js';
 import type { ServerDefinition } from '../../types.js';
 import { redact } from './secrets.js';
 import type { StdioHandle } from './stdio.js';
+import { meaningfulStderrLine, shortReason } from './failure-text.js';
 
 export { redact, secretValues } from './secrets.js';
 
@@ -69,7 +70,7 @@ export function describeFailure(
   }
   const exit = stdio?.exit();
   if (exit) {
-    const tail = stdio?.stderr.lastLine();
+    const tail = meaningfulStderrLine(stdio?.stderr.toString() ?? '') ?? stdio?.stderr.lastLine();
     return new SmartError(
       'CONNECT_EXITED',
       { how: exitText(exit), phase: progress.phase, tail: tail && redact(tail.slice(0, 300), secrets) },
@@ -83,13 +84,13 @@ export function describeFailure(
   ) {
     return new SmartError(
       'CONNECT_FAILED',
-      { target: def.url, reason: networkFailure(e) ?? redact(reasonOf(e), secrets) },
+      { target: def.url, reason: networkFailure(e) ?? redact(shortReason(reasonOf(e)), secrets) },
       { cause: e },
     );
   }
   return new SmartError(
     'CONNECT_PROTOCOL',
-    { phase: progress.phase, reason: redact(reasonOf(e), secrets) },
+    { phase: progress.phase, reason: redact(shortReason(reasonOf(e)), secrets) },
     { cause: e },
   );
 }

@@ -1,6 +1,7 @@
 /** Paged list calls (tools, prompts, resources, templates) with a guard against cursors that never end. */
 import { SmartError } from '../../errors.js';
-import type { JsonObject, ToolSnapshot } from '../../types.js';
+import type { JsonObject } from '../../types.js';
+import { validateTools, type CheckedTools } from '../tool-validate.js';
 
 /** Sends one request and returns its raw result object (not reshaped by any schema). */
 export type RequestFn = (method: string, params: Record<string, unknown>) => Promise<Record<string, unknown>>;
@@ -56,42 +57,10 @@ export async function listAllPages(
   }
 }
 
-export interface CheckedTools {
-  tools: ToolSnapshot[];
-  /** One short description per malformed entry, e.g. `#2: no name`. */
-  problems: string[];
-}
+export type { CheckedTools };
 
-/** Keeps well-formed tool entries exactly as sent; describes the others (no name, inputSchema not an object). */
-export function checkToolEntries(entries: unknown[]): CheckedTools {
-  const tools: ToolSnapshot[] = [];
-  const problems: string[] = [];
-  entries.forEach((entry, i) => {
-    const at = `#${i + 1}`;
-    if (!isObject(entry)) {
-      problems.push(`${at}: not an object`);
-      return;
-    }
-    if (entry.name === undefined || entry.name === '') {
-      problems.push(`${at}: no name`);
-      return;
-    }
-    if (typeof entry.name !== 'string') {
-      problems.push(`${at}: name is a ${typeof entry.name}, not a string`);
-      return;
-    }
-    if (!isObject(entry.inputSchema)) {
-      const what =
-        entry.inputSchema === undefined
-          ? 'missing'
-          : `a ${Array.isArray(entry.inputSchema) ? 'list' : typeof entry.inputSchema}`;
-      problems.push(`${at} "${entry.name}": inputSchema is ${what}, not an object`);
-      return;
-    }
-    tools.push(entry as ToolSnapshot);
-  });
-  return { tools, problems };
-}
+/** Keeps well-formed tool entries exactly as sent; describes the others (the one validator in core/tool-validate). */
+export const checkToolEntries = (entries: unknown[]): CheckedTools => validateTools(entries);
 
 /** Prompts, resources and templates: plain objects are kept as sent; anything else is a protocol error. */
 export function checkObjectEntries(entries: unknown[], method: string): JsonObject[] {

@@ -20,7 +20,8 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { SmartError, errorText } from '../../errors.js';
 import type { ServerDefinition, ServerSnapshot, Transport as TransportKind } from '../../types.js';
-import { describeFailure, networkFailure, Progress, redact, secretValues, Stop } from './failure.js';
+import { describeFailure, networkFailure, Progress, reasonOf, redact, secretValues, Stop } from './failure.js';
+import { optionalListNote } from './failure-text.js';
 import { checkObjectEntries, checkToolEntries, listAllPages, malformedToolsError, type RequestFn } from './list.js';
 import type { SmartOAuthProvider } from './oauth-provider.js';
 import { createStdioHandle, type StdioHandle } from './stdio.js';
@@ -75,6 +76,8 @@ export interface Listed {
   lists: Lists;
   /** Malformed tool entries: the well-formed ones are kept in `lists`. */
   malformed?: SmartError;
+  /** Optional lists (prompts, resources) that failed: notes on a server whose tools still count. */
+  notes?: string[];
 }
 
 /** Records the negotiated protocol version: the Client hands it to any transport that accepts it. */
@@ -279,6 +282,12 @@ export class ServerSession {
     };
     const caps = client.getServerCapabilities() ?? {};
     let malformed: SmartError | undefined;
+    const notes: string[] = [];
+    // Prompts and resources are optional: a failed list is a note on a server whose tools still count.
+    const optional = (method: string) => (e: unknown) => {
+      progress.end(method);
+      notes.push(optionalListNote(method, reasonOf(e)));
+    };
     const jobs: Promise<void>[] = [];
     if (caps.tools) {
       jobs.push(
@@ -293,6 +302,7 @@ export class ServerSession {
       jobs.push(
         listAllPages(request, 'prompts/list', 'prompts', maxPages).then(
           (e) => void (snap.prompts = checkObjectEntries(e, 'prompts/list')),
+          optional('prompts/list'),
         ),
       );
     }
@@ -300,6 +310,7 @@ export class ServerSession {
       jobs.push(
         listAllPages(request, 'resources/list', 'resources', maxPages).then(
           (e) => void (snap.resources = checkObjectEntries(e, 'resources/list')),
+          optional('resources/list'),
         ),
       );
       jobs.push(
@@ -312,13 +323,13 @@ export class ServerSession {
               snap.resourceTemplates = [];
               return;
             }
-            throw e;
+            optional('resources/templates/list')(e);
           },
         ),
       );
     }
     await Promise.all(jobs);
-    return { lists: snap, malformed };
+    return { lists: snap, malformed, notes };
   }
 
   /** Any request, its result returned exactly as the server sent it (no schema reshapes it). */

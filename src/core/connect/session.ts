@@ -67,9 +67,10 @@ export async function connectServer(def: ServerDefinition, opts: SessionOptions)
   try {
     const listed = await withLimit(work, opts.timeoutMs, opts.signal);
     snap.elapsedMs = Math.round(opts.clock() - started);
-    // Malformed entries fail the server but the well-formed tools are kept (the list itself was complete).
+    // Malformed entries and failed optional lists are notes on an ok server: the well-formed tools count.
     Object.assign(snap, listed.lists);
-    failure = listed.malformed;
+    const notes = [...(listed.notes ?? []), ...(listed.malformed ? [listed.malformed.message] : [])];
+    if (notes.length > 0) snap.notes = notes.map((n) => redact(n, session.secrets));
   } catch (e) {
     // A failed list is not kept: partial or looping pages would give wrong totals.
     snap.elapsedMs = Math.round(opts.clock() - started);

@@ -1,5 +1,6 @@
 /** The intent keyword router (router note): +2 per tool-keyword match, +1 per word found in name or description. */
 import type { ToolRef } from '../../types.js';
+import { own } from '../dict.js';
 import { splitWords, withoutBlobs } from './tokenize.js';
 
 export interface KeywordDoc {
@@ -10,9 +11,10 @@ export interface KeywordDoc {
 /** Keywords of a tool: its name parts plus configured keywords for its id, its name or its server. */
 export function keywordDoc(ref: ToolRef, configured: Record<string, string[]>): KeywordDoc {
   const extra = [
-    ...(configured[ref.id] ?? []),
-    ...(configured[ref.tool.name] ?? []),
-    ...(configured[ref.server] ?? []),
+    // Own keys only: a tool or server named "constructor" must not pick up Object.prototype's member.
+    ...(own(configured, ref.id) ?? []),
+    ...(own(configured, ref.tool.name) ?? []),
+    ...(own(configured, ref.server) ?? []),
   ];
   // Name parts of 1–2 letters ("a", "id") would match inside almost any word, so only longer parts count.
   const parts = splitWords(ref.tool.name).filter((p) => p.length > 2);

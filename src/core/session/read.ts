@@ -1,5 +1,5 @@
 /** The IO edge of replay: finds recordings under the given paths and reads each with its detected format. */
-import { readdir, readFile, stat } from 'node:fs/promises';
+import { open, readdir, stat } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { SmartError } from '../../errors.js';
 import type { ReadProblem, RecordedSession, SessionFormat } from './model.js';
@@ -36,6 +36,24 @@ function clineOptions(file: string): { sessionId: string; baseTime?: number } {
   return /^\d{12,14}$/.test(dir) ? { sessionId: id, baseTime: Number(dir) } : { sessionId: id };
 }
 
+/** The most read from one recording: far above a real session, far below what would exhaust memory. */
+export const MAX_RECORDING_BYTES = 64 * 1024 * 1024;
+
+/** The file's text up to `max` bytes, cut after its last whole line; `size` says how big the file really is. */
+export async function readCapped(file: string, max = MAX_RECORDING_BYTES): Promise<{ text: string; size: number }> {
+  const handle = await open(file, 'r');
+  try {
+    const { size } = await handle.stat();
+    if (size <= max) return { text: await handle.readFile('utf8'), size };
+    const buf = Buffer.alloc(max);
+    const { bytesRead } = await handle.read(buf, 0, max, 0);
+    const end = buf.lastIndexOf(0x0a, bytesRead - 1);
+    return { text: buf.subarray(0, end >= 0 ? end + 1 : bytesRead).toString('utf8'), size };
+  } finally {
+    await handle.close();
+  }
+}
+
 /** Reads every recording under `paths` (files or folders, recursively). A missing path is a usage error. */
 export async function readSessionFiles(paths: string[], cwd: string): Promise<SessionFiles> {
   const result: SessionFiles = { sessions: [], problems: [], files: [], skipped: [] };
@@ -50,11 +68,24 @@ export async function readSessionFiles(paths: string[], cwd: string): Promise<Se
     });
     const candidates: string[] = [];
     if (st.isDirectory()) await walk(abs, candidates);
-    else candidates.push(abs);
+    else if (st.isFile()) candidates.push(abs);
+    else
+      result.problems.push({
+        file: abs,
+        line: 0,
+        message: 'not a regular file (a device, a pipe or a socket); skipped',
+      });
     for (const file of candidates) {
       let text: string;
       try {
-        text = await readFile(file, 'utf8');
+        const read = await readCapped(file);
+        text = read.text;
+        if (read.size > MAX_RECORDING_BYTES)
+          result.problems.push({
+            file,
+            line: 0,
+            message: `is ${Math.round(read.size / 1048576)} MB; only its first ${MAX_RECORDING_BYTES / 1048576} MB (whole lines) were read`,
+          });
       } catch (e) {
         result.problems.push({ file, line: 0, message: `cannot read: ${e instanceof Error ? e.message : String(e)}` });
         continue;

@@ -1,4 +1,5 @@
 /** Replays cases in time order: each is ranked using only the usage learned from earlier cases (no peeking). */
+import { dict } from '../dict.js';
 import type { UsageStats } from '../../types.js';
 import { cmp, type ReplayCase } from './cases.js';
 import { recordCalls } from './usage.js';
@@ -71,7 +72,7 @@ interface Acc {
 /** Usage as it stood at `time` under the TTL: tools unused for longer are left out. */
 export function usageAt(stats: UsageStats, time: number, ttlMs: number): UsageStats {
   if (ttlMs <= 0) return stats;
-  const tools: UsageStats['tools'] = {};
+  const tools: UsageStats['tools'] = dict();
   for (const [id, u] of Object.entries(stats.tools)) if (time - u.lastUsed <= ttlMs) tools[id] = u;
   return { tools };
 }
@@ -86,7 +87,7 @@ export function replayCases(cases: ReplayCase[], opts: ReplayOptions): ReplayMet
   const ks = opts.ks ?? [1, 3, 5];
   const depth = Math.max(...ks);
   const serverOf = opts.serverOf ?? defaultServerOf;
-  const usage: UsageStats = { tools: { ...(opts.initialUsage?.tools ?? {}) } };
+  const usage: UsageStats = { tools: dict(Object.entries(opts.initialUsage?.tools ?? {})) };
   // Copy-on-write: recordCalls mutates entries, and the initial usage belongs to the caller.
   for (const [id, u] of Object.entries(usage.tools)) usage.tools[id] = { ...u, categories: { ...u.categories } };
   const newAcc = (): Acc => ({ recall: ks.map(() => 0), rr: 0, n: 0 });

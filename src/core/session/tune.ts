@@ -1,4 +1,5 @@
 /** Tunes hybrid weights for MRR: coordinate search with seeded random probes, k-fold cross-validated by session. */
+import { dict } from '../dict.js';
 import type { UsageStats } from '../../types.js';
 import { pairedBootstrap, type PairedDifference } from '../discover/metrics.js';
 import { cmp, type ReplayCase } from './cases.js';
@@ -153,14 +154,14 @@ export function tuneWeights<W extends object>(opts: TuneOptions<W>): TuneResult<
   }
   for (const i of order.slice(0, maxTrain)) sampled.add(i);
   const frozen = new Map<number, { usage: UsageStats; time: number }>();
-  const live: UsageStats = { tools: {} };
+  const live: UsageStats = { tools: dict() };
   let lastTime = 0;
   cases.forEach((c, i) => {
     const time = c.time > 0 ? c.time : lastTime;
     lastTime = time;
     if (sampled.has(i)) {
       const view = usageAt(live, time, ttlMs);
-      const copy: UsageStats = { tools: {} };
+      const copy: UsageStats = { tools: dict() };
       for (const [id, u] of Object.entries(view.tools)) copy.tools[id] = { ...u, categories: { ...u.categories } };
       frozen.set(i, { usage: copy, time });
     }

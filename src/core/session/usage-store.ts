@@ -1,9 +1,11 @@
 /** The usage store on disk: locked read-modify-write, atomic replace, corrupt files moved aside. */
-import { mkdir, readFile, rename } from 'node:fs/promises';
+import type { Stats } from 'node:fs';
+import { lstat, mkdir, readFile, rename, rmdir, stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { lock } from 'proper-lockfile';
 import { writeFileAtomic } from '../../atomic-write.js';
+import { SmartError, errorText } from '../../errors.js';
 import type { UsageStats } from '../../types.js';
+import { dict } from '../dict.js';
 import { DAY_MS, DEFAULT_USAGE_TTL_DAYS, forgetUsage, parseUsageTools } from './usage.js';
 
 export const USAGE_FORMAT = 'mcp-smart/usage@1';
@@ -32,12 +34,44 @@ export { usageStorePath } from '../paths.js';
 export const emptyStoreDoc = (now: number): UsageStoreDoc => ({
   format: USAGE_FORMAT,
   updatedAt: new Date(now).toISOString(),
-  tools: {},
-  sessions: {},
+  tools: dict(),
+  sessions: dict(),
 });
 
-/** Reads the store. Missing → empty. Unparseable → moved to `<file>.corrupt-<time>` with a warning; never throws for content. */
+/** Largest store read: far above any real store, low enough that a wrong path cannot exhaust memory. */
+const MAX_STORE_BYTES = 64 * 1024 * 1024;
+const OUR_FORMAT = /^mcp-smart\/usage@(\d+)$/;
+
+/**
+ * Checks that `file` can be a usage store before anything reads, locks or moves it: a regular file or
+ * nothing yet, in a folder. A folder, a device, a pipe, a parent that is a file → STORE_REFUSED (exit 2).
+ */
+export async function checkStorePath(file: string): Promise<Stats | undefined> {
+  const refuse = (reason: string): never => {
+    throw new SmartError('STORE_REFUSED', { file, reason });
+  };
+  const st = await stat(file).catch((e: NodeJS.ErrnoException) => {
+    if (e.code === 'ENOENT') return undefined;
+    if (e.code === 'ENOTDIR') return refuse('a part of its path is a file, not a folder');
+    throw new SmartError('FILE_UNREADABLE', { file, reason: e.message }, { cause: e });
+  });
+  if (st?.isDirectory()) refuse('it is a folder, not a usage store file');
+  if (st && !st.isFile()) refuse('it is not a regular file (a device, a pipe or a socket)');
+  if (st && st.size > MAX_STORE_BYTES) refuse(`it is ${st.size} bytes, larger than any usage store`);
+  if (!st) {
+    const parent = await stat(dirname(file)).catch(() => undefined);
+    if (parent && !parent.isDirectory()) refuse(`its folder ${dirname(file)} is a file`);
+  }
+  return st;
+}
+
+/**
+ * Reads the store. Missing → empty. A store of ours that is damaged → moved to `<file>.corrupt-<time>` with a
+ * warning. Anything else (not a store, a newer format, a link or a special file) → STORE_REFUSED, untouched.
+ */
 export async function readUsageStore(file: string, now: number): Promise<StoreRead> {
+  const st = await checkStorePath(file);
+  if (!st) return { doc: emptyStoreDoc(now), warnings: [] };
   let text: string;
   try {
     text = await readFile(file, 'utf8');
@@ -52,11 +86,35 @@ export async function readUsageStore(file: string, now: number): Promise<StoreRe
     parsed = JSON.parse(text);
     const p = parsed as Partial<UsageStoreDoc> | null;
     if (!p || typeof p !== 'object' || Array.isArray(p)) reason = 'not a JSON object';
-    else if (p.format !== USAGE_FORMAT) reason = `"format" is ${JSON.stringify(p.format)}, expected "${USAGE_FORMAT}"`;
+    else if (p.format !== USAGE_FORMAT) {
+      const version = typeof p.format === 'string' ? OUR_FORMAT.exec(p.format)?.[1] : undefined;
+      if (version !== undefined && Number(version) > 1)
+        throw new SmartError('STORE_REFUSED', {
+          file,
+          reason: `it was written by a newer mcp-smart (format "${p.format}"; this version reads "${USAGE_FORMAT}")`,
+          hint: 'upgrade mcp-smart, or pass --store with another file',
+        });
+      throw new SmartError('STORE_REFUSED', {
+        file,
+        reason: `it is not an mcp-smart usage store ("format" is ${JSON.stringify(p.format)})`,
+      });
+    }
   } catch (e) {
+    if (e instanceof SmartError) throw e;
     reason = e instanceof Error ? e.message : String(e);
   }
   if (reason !== undefined) {
+    // Only a regular file that we wrote (our writer puts the format first) may be moved aside.
+    const ours = /^\s*\{\s*"format"\s*:\s*"mcp-smart\/usage@1"/.test(text);
+    const link = await lstat(file).then(
+      (l) => l.isSymbolicLink(),
+      () => true,
+    );
+    if (!ours || link)
+      throw new SmartError('STORE_REFUSED', {
+        file,
+        reason: `it is not an mcp-smart usage store (${reason})${link ? ' and it is a symbolic link' : ''}`,
+      });
     const aside = `${file}.corrupt-${now}`;
     await rename(file, aside);
     warnings.push(`usage store ${file} is unreadable (${reason}); moved it to ${aside} and started a new one`);
@@ -66,7 +124,7 @@ export async function readUsageStore(file: string, now: number): Promise<StoreRe
   const { tools, dropped } = parseUsageTools(p.tools);
   if (dropped > 0)
     warnings.push(`usage store ${file}: ignored ${dropped} malformed tool entr${dropped === 1 ? 'y' : 'ies'}`);
-  const sessions: Record<string, number> = {};
+  const sessions = dict<number>();
   if (p.sessions && typeof p.sessions === 'object' && !Array.isArray(p.sessions)) {
     for (const [id, n] of Object.entries(p.sessions as Record<string, unknown>))
       if (typeof n === 'number' && n >= 0) sessions[id] = n;
@@ -97,6 +155,23 @@ export function memoryToForget(memory: MemoryOptions): { ttlMs: number; halfLife
   return { ttlMs: ttlDays * DAY_MS, ...(memory.halfLifeDays ? { halfLifeMs: memory.halfLifeDays * DAY_MS } : {}) };
 }
 
+/** The lock library retries every error for minutes; only "held by another process" deserves a retry. */
+async function probeLock(file: string): Promise<void> {
+  const lockDir = `${file}.lock`;
+  try {
+    await mkdir(lockDir);
+    await rmdir(lockDir);
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === 'EEXIST') return;
+    throw new SmartError(
+      'STORE_REFUSED',
+      { file, reason: `no lock file can be created beside it (${code ?? errorText(e)})` },
+      { cause: e },
+    );
+  }
+}
+
 /**
  * Read-modify-write under an exclusive lock (`<file>.lock`), so concurrent processes lose no update.
  * Tools past the TTL are dropped on write. Returns the document written.
@@ -106,14 +181,22 @@ export async function updateUsageStore(
   update: (doc: UsageStoreDoc) => UsageStoreDoc,
   opts: { now: number; memory?: MemoryOptions },
 ): Promise<StoreRead> {
+  // Refuse a wrong path or a store that is not ours before creating folders or a lock beside it.
+  const early = await readUsageStore(file, opts.now);
   await mkdir(dirname(file), { recursive: true });
+  await probeLock(file);
+  // Loaded only here: the lock library subscribes to SIGINT/SIGTERM when loaded, which would keep every other
+  // phase from ending at once on a signal.
+  const { lock } = await import('proper-lockfile');
   const release = await lock(file, {
     realpath: false,
     stale: 15_000,
     retries: { retries: 200, factor: 1.3, minTimeout: 5, maxTimeout: 250, randomize: true },
   });
   try {
-    const { doc, warnings } = await readUsageStore(file, opts.now);
+    const read = await readUsageStore(file, opts.now);
+    const doc = read.doc;
+    const warnings = [...early.warnings, ...read.warnings];
     const next = update(doc);
     const kept = forgetUsage({ tools: next.tools }, opts.now, { ttlMs: memoryToForget(opts.memory ?? {}).ttlMs });
     const written: UsageStoreDoc = {

@@ -1,4 +1,5 @@
 /** Usage learning (usage-learning note): per-tool success/failure, last use, task categories, latency; with memory limits. */
+import { dict } from '../dict.js';
 import type { ToolUsage, UsageStats } from '../../types.js';
 import type { CaseCall, ReplayCase } from './cases.js';
 
@@ -13,7 +14,7 @@ export interface ForgetOptions {
   halfLifeMs?: number;
 }
 
-export const emptyUsage = (): UsageStats => ({ tools: {} });
+export const emptyUsage = (): UsageStats => ({ tools: dict() });
 
 /** Records calls made for an intent of `category` at `time`. Mutates `stats` (the replay loop calls this per case). */
 export function recordCalls(stats: UsageStats, calls: CaseCall[], category: string, time: number): void {
@@ -73,7 +74,7 @@ export function mergeUsage(base: UsageStats, delta: UsageStats): UsageStats {
 
 /** Applies the memory limits at `now`: drops tools unused for longer than the TTL, decays counts by half-life. */
 export function forgetUsage(stats: UsageStats, now: number, opts: ForgetOptions): UsageStats {
-  const out: UsageStats = { tools: {} };
+  const out: UsageStats = { tools: dict() };
   for (const id of Object.keys(stats.tools).sort()) {
     const u = stats.tools[id]!;
     const age = Math.max(0, now - u.lastUsed);
@@ -91,7 +92,7 @@ export function forgetUsage(stats: UsageStats, now: number, opts: ForgetOptions)
 }
 
 export function cloneUsage(stats: UsageStats): UsageStats {
-  const tools: Record<string, ToolUsage> = {};
+  const tools = dict<ToolUsage>();
   for (const [id, u] of Object.entries(stats.tools)) tools[id] = cloneTool(u);
   return { tools };
 }
@@ -102,7 +103,7 @@ function cloneTool(u: ToolUsage): ToolUsage {
 
 /** Narrows parsed JSON to usage stats; entries that are not usage records are dropped and counted. */
 export function parseUsageTools(value: unknown): { tools: Record<string, ToolUsage>; dropped: number } {
-  const tools: Record<string, ToolUsage> = {};
+  const tools = dict<ToolUsage>();
   let dropped = 0;
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return { tools, dropped };
   for (const [id, raw] of Object.entries(value as Record<string, unknown>)) {
@@ -112,7 +113,7 @@ export function parseUsageTools(value: unknown): { tools: Record<string, ToolUsa
       dropped++;
       continue;
     }
-    const categories: Record<string, number> = {};
+    const categories = dict<number>();
     if (r.categories && typeof r.categories === 'object') {
       for (const [c, k] of Object.entries(r.categories)) if (num(k)) categories[c] = k;
     }

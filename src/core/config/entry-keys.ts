@@ -1,0 +1,49 @@
+/** Keys of a server entry: a key that looks like a typo of one we read is a warning ("did you mean env?"). Pure. */
+import { closestKey, formatKeyPath, isPlainObject, type KeyPart } from './key-path.js';
+
+/** Keys mcp-smart reads from a server entry. */
+const READ = [
+  'command',
+  'args',
+  'env',
+  'cwd',
+  'disabled',
+  'enabled',
+  'url',
+  'httpUrl',
+  'serverUrl',
+  'headers',
+  'http_headers',
+  'env_http_headers',
+  'bearer_token_env_var',
+  'type',
+  'transport',
+  'transportType',
+];
+
+/** Longer spellings people write for the keys we read. */
+const ALIASES: Record<string, string> = {
+  environment: 'env',
+  environments: 'env',
+  arguments: 'args',
+  argv: 'args',
+  cmd: 'command',
+  header: 'headers',
+  workingDirectory: 'cwd',
+  endpoint: 'url',
+};
+
+/** Warnings for keys of `entry` that are near-misses of keys we read; other clients' own keys pass silently. */
+export function entryKeyWarnings(entry: unknown, at: readonly KeyPart[], file: string): string[] {
+  if (!isPlainObject(entry)) return [];
+  const out: string[] = [];
+  const candidates = [...READ, ...Object.keys(ALIASES)];
+  for (const key of Object.keys(entry)) {
+    if (READ.includes(key)) continue;
+    const near = closestKey(key, candidates);
+    if (near === undefined) continue;
+    const meant = Object.prototype.hasOwnProperty.call(ALIASES, near) ? ALIASES[near]! : near;
+    out.push(`${file}: ${formatKeyPath([...at, key])}: unknown key "${key}" is ignored. Did you mean "${meant}"?`);
+  }
+  return out;
+}

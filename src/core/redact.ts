@@ -1,0 +1,120 @@
+/**
+ * The one redaction rule for text that leaves mcp-smart: URL user-info and query values, bearer-style
+ * tokens, and the configured secret values (env, headers, expanded variables). Pure.
+ */
+import type { ServerDefinition } from '../types.js';
+import { own } from './dict.js';
+
+export const REDACTED_MARK = '***';
+const SECRET_NAME = /(key|token|secret|pass|pwd|auth|cred|private|session|cookie|signature|sig)/i;
+const MIN_SECRET = 4;
+
+/** A URL with user-info and every query value replaced by "redacted" (same rule as `servers --debug`). */
+export function redactUrl(url: string): string {
+  let u: URL;
+  try {
+    u = new URL(url);
+  } catch {
+    return url;
+  }
+  if (!u.username && !u.password && u.search === '') return url;
+  if (u.username) u.username = 'redacted';
+  if (u.password) u.password = 'redacted';
+  for (const key of [...new Set(u.searchParams.keys())]) u.searchParams.set(key, 'redacted');
+  return u.toString();
+}
+
+export interface SecretValues {
+  /** Every configured value: applied to all text a server sends back (stderr, error bodies). */
+  all: string[];
+  /** Values that are secrets by where they sit or what they are named: applied to everything we print or write. */
+  strong: string[];
+}
+
+function urlSecrets(url: string | undefined): string[] {
+  if (!url) return [];
+  try {
+    const u = new URL(url);
+    return [u.username, u.password, ...u.searchParams.values()]
+      .flatMap((v) => [v, safeDecode(v)])
+      .filter((v) => v !== '');
+  } catch {
+    return [];
+  }
+}
+
+function safeDecode(v: string): string {
+  try {
+    return decodeURIComponent(v);
+  } catch {
+    return v;
+  }
+}
+
+/** `Bearer abc` → also `abc`: servers echo the token without its scheme. */
+const headerParts = (v: string): string[] => {
+  const m = /^\s*[A-Za-z-]+\s+(\S+)\s*$/.exec(v);
+  return m ? [v, m[1]!] : [v];
+};
+
+const byLength = (values: Iterable<string>): string[] =>
+  [...new Set([...values].filter((v) => v.length >= MIN_SECRET))].sort(
+    (a, b) => b.length - a.length || (a < b ? -1 : 1),
+  );
+
+/** The secret values of server definitions; `vars` are the environment variables their config expanded. */
+export function secretValuesOf(
+  defs: readonly ServerDefinition[],
+  env: Readonly<Record<string, string | undefined>> = {},
+  vars: Readonly<Record<string, readonly string[]>> = {},
+): SecretValues {
+  const all: string[] = [];
+  const strong: string[] = [];
+  for (const d of defs) {
+    for (const [k, v] of Object.entries(d.env ?? {})) {
+      all.push(v);
+      if (SECRET_NAME.test(k) || looksLikeToken(v)) strong.push(v);
+    }
+    for (const v of Object.values(d.headers ?? {})) {
+      all.push(...headerParts(v));
+      strong.push(...headerParts(v));
+    }
+    const fromUrl = urlSecrets(d.url);
+    all.push(...fromUrl);
+    strong.push(...fromUrl);
+    for (const name of own(vars, d.name) ?? []) {
+      const v = env[name];
+      if (typeof v !== 'string') continue;
+      all.push(v);
+      if (SECRET_NAME.test(name) || looksLikeToken(v)) strong.push(v);
+    }
+  }
+  return { all: byLength(all), strong: byLength(strong) };
+}
+
+/** Long, spaceless, mixed letters and digits: an API key whatever its variable is called. */
+function looksLikeToken(v: string): boolean {
+  return v.length >= 16 && !/\s/.test(v) && /[A-Za-z]/.test(v) && /[0-9]/.test(v) && !/^[./~]/.test(v);
+}
+
+const URL_IN_TEXT = /\b[a-z][a-z0-9+.-]*:\/\/[^\s"'<>`]*[^\s"'<>`.,;:)\]]/gi;
+const BEARER_IN_TEXT = /\b(Bearer|Basic|Token)\s+[A-Za-z0-9._~+/=-]{8,}/g;
+
+/** `text` with secret values, URL user-info/query values and bearer tokens replaced. */
+export function redactText(text: string, secrets: readonly string[] = []): string {
+  let out = text;
+  for (const s of secrets) {
+    if (out.includes(s)) out = out.split(s).join(REDACTED_MARK);
+    const encoded = encodeURIComponent(s);
+    if (encoded !== s && out.includes(encoded)) out = out.split(encoded).join(REDACTED_MARK);
+  }
+  out = out.replace(URL_IN_TEXT, (u) => redactUrl(u));
+  return out.replace(BEARER_IN_TEXT, (_m, scheme: string) => `${scheme} ${REDACTED_MARK}`);
+}
+
+/** Only the known values (for output that may legitimately hold URLs, such as tool descriptions). */
+export function redactValues(text: string, secrets: readonly string[]): string {
+  let out = text;
+  for (const s of secrets) if (out.includes(s)) out = out.split(s).join(REDACTED_MARK);
+  return out;
+}

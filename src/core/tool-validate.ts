@@ -1,0 +1,82 @@
+/**
+ * The one check where tools enter mcp-smart (a server's tools/list, a snapshot file): well-formed tools are
+ * kept exactly as sent, the rest are described. Everything after this point may assume string names and
+ * descriptions and schemas shallow enough for recursive walks.
+ */
+import type { ToolSnapshot } from '../types.js';
+
+/** Deeper than any real schema (the deepest published ones nest about 20 levels), shallow enough for every walk. */
+export const MAX_SCHEMA_DEPTH = 200;
+
+export interface CheckedTools {
+  tools: ToolSnapshot[];
+  /** One short description per malformed entry, e.g. `#2: no name`. */
+  problems: string[];
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+const kind = (v: unknown): string =>
+  v === null ? 'null' : Array.isArray(v) ? 'list' : typeof v === 'object' ? 'an object' : typeof v;
+
+/** Nesting depth of a JSON value, with an explicit stack (never the call stack); stops counting past `limit`. */
+export function jsonDepth(value: unknown, limit = MAX_SCHEMA_DEPTH): number {
+  let max = 0;
+  const stack: [unknown, number][] = [[value, 1]];
+  while (stack.length > 0) {
+    const [v, d] = stack.pop()!;
+    if (typeof v !== 'object' || v === null) continue;
+    if (d > max) max = d;
+    if (max > limit) return max;
+    for (const child of Array.isArray(v) ? v : Object.values(v)) stack.push([child, d + 1]);
+  }
+  return max;
+}
+
+const article = (v: unknown): string => {
+  const k = kind(v);
+  return k.startsWith('an ') || k === 'null' ? k : `a ${k}`;
+};
+
+const show = (name: string): string => JSON.stringify(name.length > 60 ? `${name.slice(0, 60)}…` : name);
+
+/** Keeps well-formed tool entries exactly as sent; describes the others. */
+export function validateTools(entries: readonly unknown[]): CheckedTools {
+  const tools: ToolSnapshot[] = [];
+  const problems: string[] = [];
+  entries.forEach((entry, i) => {
+    const at = `#${i + 1}`;
+    if (!isObject(entry)) return void problems.push(`${at}: not an object`);
+    if (entry.name === undefined || entry.name === '') return void problems.push(`${at}: no name`);
+    if (typeof entry.name !== 'string')
+      return void problems.push(`${at}: name is ${article(entry.name)}, not a string`);
+    const where = `${at} ${show(entry.name)}`;
+    for (const field of ['title', 'description'] as const) {
+      const v = entry[field];
+      if (v !== undefined && typeof v !== 'string')
+        return void problems.push(`${where}: ${field} is ${article(v)}, not a string`);
+    }
+    if (!isObject(entry.inputSchema)) {
+      const what = entry.inputSchema === undefined ? 'missing' : article(entry.inputSchema);
+      return void problems.push(`${where}: inputSchema is ${what}, not an object`);
+    }
+    for (const field of ['outputSchema', 'annotations'] as const) {
+      const v = entry[field];
+      if (v !== undefined && !isObject(v))
+        return void problems.push(`${where}: ${field} is ${article(v)}, not an object`);
+    }
+    const depth = jsonDepth(entry);
+    if (depth > MAX_SCHEMA_DEPTH)
+      return void problems.push(`${where}: nested more than ${MAX_SCHEMA_DEPTH} levels deep`);
+    tools.push(entry as ToolSnapshot);
+  });
+  return { tools, problems };
+}
+
+/** The note for a list with malformed entries: the first few problems and how many tools were kept. */
+export function malformedToolsNote(checked: CheckedTools, where = 'tools/list'): string {
+  const n = checked.problems.length;
+  const shown = checked.problems.slice(0, 5).join('; ');
+  const more = n > 5 ? `; and ${n - 5} more` : '';
+  return `${where} returned ${n} malformed tool entr${n === 1 ? 'y' : 'ies'} (${shown}${more}); the ${checked.tools.length} well-formed tools were kept`;
+}

@@ -1,0 +1,143 @@
+/**
+ * The one way mcp-smart writes a file. A regular file (or a new one) is replaced atomically: a temp file
+ * beside it, then a rename, so readers see the old or the new content. A symlink is followed to its target
+ * (the link stays a link). A FIFO or a character device (a pipe, /dev/stdout, /dev/null) is written directly
+ * and never replaced. Anything else (a folder, a socket, a block device) is refused, left untouched.
+ */
+import { constants } from 'node:fs';
+import { lstat, mkdir, open, readlink, realpath, rename, rm, stat, writeFile } from 'node:fs/promises';
+import type { Stats } from 'node:fs';
+import { basename, dirname, join, resolve } from 'node:path';
+import { SmartError } from './errors.js';
+import { onStop, throwIfStopped, whileHandlingSignals } from './signals.js';
+import { scrubOutput } from './secrets.js';
+
+let counter = 0;
+
+/** Where a write to `file` really lands: the file itself, or the end of its symlink chain (which may not exist yet). */
+export async function resolveWriteTarget(file: string): Promise<{ target: string; stats?: Stats }> {
+  let target = resolve(file);
+  for (let hops = 0; hops < 40; hops++) {
+    const st = await lstat(target).catch((e: unknown) => {
+      if ((e as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+      throw e;
+    });
+    if (!st) return { target };
+    if (!st.isSymbolicLink()) return { target, stats: st };
+    // Prefer the fully resolved path; a dangling link resolves hop by hop.
+    const real = await realpath(target).catch(() => undefined);
+    if (real !== undefined) return { target: real, stats: await stat(real) };
+    target = resolve(dirname(target), await readlink(target));
+  }
+  throw new SmartError('FILE_UNWRITABLE', { file, reason: 'too many levels of symbolic links' });
+}
+
+export interface WriteOptions {
+  /** The file's mode (0o600 for credentials) instead of the existing file's; its folder is then created 0o700. */
+  mode?: number;
+  /**
+   * Written as given, without the secret scrub: only for the credential store, whose whole content is secret
+   * and must round-trip (it is never shown).
+   */
+  verbatim?: boolean;
+}
+
+/** Writes `data` to `file` without ever replacing a link, a pipe or a device; throws FILE_UNWRITABLE (exit 2). */
+export async function writeFileSafe(file: string, data: string | Uint8Array, opts: WriteOptions = {}): Promise<void> {
+  throwIfStopped();
+  let resolved: { target: string; stats?: Stats };
+  try {
+    resolved = await resolveWriteTarget(file);
+  } catch (e) {
+    throw unwritable(file, e);
+  }
+  const { target, stats } = resolved;
+  if (stats?.isDirectory()) throw new SmartError('FILE_UNWRITABLE', { file, reason: WRITE_FAILURES.EISDIR });
+  const bytes = typeof data === 'string' && !opts.verbatim ? scrubOutput(data) : data;
+  // A temp file exists during the write: the signal path removes it rather than the process dying mid-way.
+  if (stats && (stats.isFIFO() || stats.isCharacterDevice()))
+    return whileHandlingSignals(() => writeDirect(file, target, bytes));
+  if (stats && !stats.isFile())
+    throw new SmartError('FILE_UNWRITABLE', {
+      file,
+      reason: 'it is not a regular file (a socket or a block device); give a file name',
+    });
+  return whileHandlingSignals(() => writeAtomic(file, target, bytes, stats, opts.mode));
+}
+
+async function writeAtomic(
+  file: string,
+  target: string,
+  data: string | Uint8Array,
+  stats?: Stats,
+  fixedMode?: number,
+): Promise<void> {
+  const dir = dirname(target);
+  const tmp = join(dir, `.${basename(target)}.${process.pid}.${++counter}.tmp`);
+  // A signal between the temp write and the rename must not leave the temp file behind.
+  const dispose = onStop(() => rm(tmp, { force: true }));
+  try {
+    await mkdir(dir, { recursive: true, ...(fixedMode !== undefined ? { mode: 0o700 } : {}) });
+    // Users commit some of these files (config, baseline, workflow): keep an existing file's mode, else the umask's.
+    const mode = fixedMode ?? (stats ? stats.mode & 0o777 : 0o666);
+    await writeFile(tmp, data, typeof data === 'string' ? { encoding: 'utf8', mode } : { mode });
+    await rename(tmp, target);
+  } catch (e) {
+    await rm(tmp, { force: true }).catch(() => undefined);
+    throw unwritable(file, e);
+  } finally {
+    dispose();
+  }
+}
+
+/** A pipe or device is written in place. A FIFO nobody reads is refused rather than waited on forever. */
+async function writeDirect(file: string, target: string, data: string | Uint8Array): Promise<void> {
+  let probe;
+  try {
+    probe = await open(target, constants.O_WRONLY | constants.O_NONBLOCK);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENXIO')
+      throw new SmartError('FILE_UNWRITABLE', { file, reason: 'it is a pipe (FIFO) that nothing is reading' });
+    throw unwritable(file, e);
+  }
+  try {
+    const handle = await open(target, constants.O_WRONLY);
+    try {
+      await handle.writeFile(data);
+    } finally {
+      await handle.close();
+    }
+  } catch (e) {
+    throw unwritable(file, e);
+  } finally {
+    await probe.close();
+  }
+}
+
+const WRITE_FAILURES: Record<string, string> = {
+  EACCES: 'permission denied',
+  EPERM: 'permission denied',
+  EROFS: 'the file system is read-only',
+  EISDIR: 'it is a folder; give a file name',
+  ENOTDIR: 'a part of the path is a file, not a folder',
+  ENOENT: 'the folder cannot be created there',
+  ENOSPC: 'no space left on the device',
+  EDQUOT: 'disk quota exceeded',
+  ENAMETOOLONG: 'the name is too long',
+  EEXIST: 'a part of the path is a file, not a folder',
+  ELOOP: 'too many levels of symbolic links',
+  EPIPE: 'the reader closed the pipe',
+};
+
+/** The reason text for a write failure's errno code, if it is one the user can fix. */
+export function writeFailureReason(e: unknown): string | undefined {
+  const code = (e as NodeJS.ErrnoException | undefined)?.code;
+  return code !== undefined ? WRITE_FAILURES[code] : undefined;
+}
+
+/** A failure the user can fix (permissions, a folder in the way, …) becomes FILE_UNWRITABLE (exit 2) naming the target. */
+function unwritable(file: string, e: unknown): unknown {
+  if (e instanceof SmartError) return e;
+  const reason = writeFailureReason(e);
+  return reason === undefined ? e : new SmartError('FILE_UNWRITABLE', { file, reason }, { cause: e });
+}

@@ -1,0 +1,116 @@
+/**
+ * The one signal path. SIGINT/SIGTERM abort the run's AbortSignal (live connections close, their process
+ * groups end), run the registered clean-ups (temp files), stop every later write, and the run exits 130/143.
+ * Only phases that hold something to clean up subscribe handlers; every other phase (reading, ranking,
+ * tuning, counting) runs under the default disposition, so a signal ends it at once — it writes nothing.
+ */
+import { SmartError } from './errors.js';
+
+export type StopSignal = 'SIGINT' | 'SIGTERM';
+
+export const STOP_EXIT_CODES: Record<StopSignal, number> = { SIGINT: 130, SIGTERM: 143 };
+
+/** How long an aborted run may take to close its connections before the process exits anyway. */
+const GRACE_MS = 5000;
+
+interface SignalHost {
+  on(event: StopSignal, fn: () => void): unknown;
+  off(event: StopSignal, fn: () => void): unknown;
+  exit(code: number): never;
+}
+
+const cleanups = new Set<() => unknown>();
+let stopped: StopSignal | undefined;
+
+/** Registers a clean-up to run if a signal stops the run; returns its disposer. */
+export function onStop(fn: () => unknown): () => void {
+  cleanups.add(fn);
+  return () => void cleanups.delete(fn);
+}
+
+/** The signal that stopped this run, if any. */
+export function stoppedBy(): StopSignal | undefined {
+  return stopped;
+}
+
+/** Throws INTERRUPTED when a signal has stopped the run (call before writing anything). */
+export function throwIfStopped(): void {
+  if (stopped) throw interrupted(stopped);
+}
+
+export function interrupted(sig: StopSignal): SmartError {
+  return new SmartError(sig === 'SIGINT' ? 'INTERRUPTED' : 'TERMINATED', { signal: sig });
+}
+
+async function runCleanups(): Promise<void> {
+  const fns = [...cleanups];
+  cleanups.clear();
+  await Promise.allSettled(fns.map((fn) => Promise.resolve().then(fn)));
+}
+
+let host: SignalHost | undefined;
+let handlers: Record<StopSignal, () => void> | undefined;
+let guarded = 0;
+
+/**
+ * Prepares the signal path for the run; `controller` is aborted on the first signal. Handlers are subscribed
+ * only while a phase that must clean up runs (see whileHandlingSignals); elsewhere a signal ends the process
+ * at once with the default action, which a shell reports as 130/143. Returns the uninstaller.
+ */
+export function installSignalPath(target: SignalHost, controller: AbortController): () => void {
+  const handle = (sig: StopSignal): void => {
+    // Stay subscribed after the first signal: a second Ctrl-C during the bounded shutdown must not kill us
+    // before the servers' process groups are ended (they would be orphaned).
+    if (stopped) return;
+    stopped = sig;
+    controller.abort(interrupted(sig));
+    void runCleanups();
+    setTimeout(() => target.exit(STOP_EXIT_CODES[sig]), GRACE_MS).unref();
+  };
+  host = target;
+  handlers = { SIGINT: () => handle('SIGINT'), SIGTERM: () => handle('SIGTERM') };
+  return () => {
+    if (guarded > 0 && handlers) {
+      target.off('SIGINT', handlers.SIGINT);
+      target.off('SIGTERM', handlers.SIGTERM);
+    }
+    guarded = 0;
+    host = undefined;
+    handlers = undefined;
+  };
+}
+
+/**
+ * Runs a phase that holds something to clean up (live server processes, a temp file, a lock) with the
+ * handlers subscribed, so a signal aborts it cleanly instead of killing the process mid-way.
+ */
+export async function whileHandlingSignals<T>(fn: () => Promise<T>): Promise<T> {
+  throwIfStopped();
+  const h = host;
+  const hs = handlers;
+  if (!h || !hs) return fn();
+  if (guarded++ === 0) {
+    h.on('SIGINT', hs.SIGINT);
+    h.on('SIGTERM', hs.SIGTERM);
+  }
+  try {
+    return await fn();
+  } finally {
+    if (--guarded === 0 && host === h) {
+      h.off('SIGINT', hs.SIGINT);
+      h.off('SIGTERM', hs.SIGTERM);
+    }
+  }
+}
+
+/** A synchronous, write-free computation: it runs under the default disposition, so a signal ends it at once. */
+export function withDefaultSignals<T>(fn: () => T): T {
+  throwIfStopped();
+  return fn();
+}
+
+/** Tests only: forget a previous stop. */
+export function resetSignalStateForTests(): void {
+  stopped = undefined;
+  cleanups.clear();
+}

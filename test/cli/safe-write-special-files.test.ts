@@ -1,0 +1,117 @@
+// Every file we write goes through writeFileSafe: a symlink is followed to its target, a FIFO or a device
+// is written in place (never replaced), anything else is refused. Stand-ins live in a temp folder of our own.
+import { execFileSync, spawn } from 'node:child_process';
+import {
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  readlinkSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { writeFileSafe } from '../../src/safe-write.js';
+import { runCli } from '../helpers/fake-io.js';
+import { fixture } from '../helpers/paths.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'mcp-smart-safe-write-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const SNAP = fixture('snapshots', 'check-base.json');
+
+/** A character device stand-in made by the test (root only, as CI often is): same major/minor as /dev/null. */
+function charDeviceStandIn(name: string): string {
+  const path = join(dir, name);
+  execFileSync('mknod', [path, 'c', '1', '3']);
+  return path;
+}
+
+describe('safe-write on special files', () => {
+  it('dump -o onto a symlink writes its target and leaves the link a link', async () => {
+    const target = join(dir, 'real-snapshot.json');
+    writeFileSync(target, 'old');
+    const link = join(dir, 'link.json');
+    symlinkSync(target, link);
+    const r = await runCli(['--snapshot', SNAP, 'dump', '-o', link]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(lstatSync(link).isSymbolicLink()).toBe(true);
+    expect(readlinkSync(link)).toBe(target);
+    expect(JSON.parse(readFileSync(target, 'utf8')).format).toBe('mcp-smart/snapshot@1');
+  });
+
+  it('a dangling symlink is followed: the target is created, the link kept', async () => {
+    const sub = join(dir, 'dangling');
+    mkdirSync(sub);
+    symlinkSync(join(sub, 'later.json'), join(sub, 'link.json'));
+    await writeFileSafe(join(sub, 'link.json'), '{"ok":1}\n');
+    expect(lstatSync(join(sub, 'link.json')).isSymbolicLink()).toBe(true);
+    expect(readFileSync(join(sub, 'later.json'), 'utf8')).toBe('{"ok":1}\n');
+  });
+
+  it('a FIFO with a reader is written directly and stays a FIFO', async () => {
+    const fifo = join(dir, 'pipe.json');
+    execFileSync('mkfifo', [fifo]);
+    const reader = spawn('cat', [fifo]);
+    let got = '';
+    reader.stdout.on('data', (d: Buffer) => (got += d.toString()));
+    const closed = new Promise((r) => reader.on('close', r));
+    await new Promise((r) => setTimeout(r, 100));
+    const r = await runCli(['--snapshot', SNAP, 'dump', '-o', fifo]);
+    await closed;
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(got).format).toBe('mcp-smart/snapshot@1');
+    expect(statSync(fifo).isFIFO()).toBe(true);
+  });
+
+  it('a FIFO nobody reads is refused (exit 2 naming it), not waited on and not replaced', async () => {
+    const fifo = join(dir, 'lonely.json');
+    execFileSync('mkfifo', [fifo]);
+    const r = await runCli(['--snapshot', SNAP, 'dump', '-o', fifo]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(`Cannot write ${fifo}: it is a pipe (FIFO) that nothing is reading`);
+    expect(statSync(fifo).isFIFO()).toBe(true);
+  });
+
+  it('a character device stand-in is written in place and stays a device (dump, condense)', async () => {
+    const dev = charDeviceStandIn('null');
+    for (const argv of [
+      ['--snapshot', SNAP, 'dump', '-o', dev],
+      ['--snapshot', SNAP, 'condense', '-o', dev],
+    ]) {
+      const r = await runCli(argv, { cwd: dir });
+      expect(r.code, `${argv.join(' ')}: ${r.stderr}`).toBe(0);
+      expect(statSync(dev).isCharacterDevice()).toBe(true);
+    }
+    // A baseline is read before it is written: a device is not one (exit 2 naming it), and stays a device.
+    const r = await runCli(['--snapshot', SNAP, 'check', '--update', '--baseline', dev], { cwd: dir });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(dev);
+    expect(statSync(dev).isCharacterDevice()).toBe(true);
+    expect(readdirSync(dir).filter((f) => f.endsWith('.tmp'))).toEqual([]);
+  });
+
+  it('a full-disk device stand-in (like /dev/full) is a clear exit-2 error, and the device is left as it was', async () => {
+    const full = join(dir, 'full');
+    execFileSync('mknod', [full, 'c', '1', '7']);
+    const r = await runCli(['--snapshot', SNAP, 'dump', '-o', full]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(`Cannot write ${full}: no space left on the device`);
+    expect(statSync(full).isCharacterDevice()).toBe(true);
+  });
+
+  it('a folder as the output is refused, left untouched', async () => {
+    const folder = join(dir, 'out-folder');
+    mkdirSync(folder);
+    const r = await runCli(['--snapshot', SNAP, 'dump', '-o', folder]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(`Cannot write ${folder}: it is a folder; give a file name`);
+    expect(statSync(folder).isDirectory()).toBe(true);
+    expect(existsSync(join(folder, 'x'))).toBe(false);
+  });
+});
