@@ -71,8 +71,8 @@ beforeAll(async () => {
         args: [fixture('servers', 'misbehaving', 'hard-echo-args.mjs'), '${ARG_SECRET}'],
         env: { ECHO_ENV: SECRETS.env },
       },
-      web: { url: echoUrl, headers: { Authorization: `Bearer ${SECRETS.header}` } },
-      creds: { url: credsUrl },
+      web: { type: 'http', url: echoUrl, headers: { Authorization: `Bearer ${SECRETS.header}` } },
+      creds: { type: 'http', url: credsUrl },
     },
   };
   writeFileSync(join(project, '.mcp.json'), JSON.stringify(config, null, 2));

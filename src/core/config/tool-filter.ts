@@ -1,5 +1,6 @@
 /** Tools a client hides from the model although the server lists them. Pure. */
 import type { ServerDefinition, ServerSnapshot, ToolFilter } from '../../types.js';
+import { dict, own } from '../dict.js';
 
 /** Names of `tools` that `filter` hides: those outside a given allow list, and every one on the deny list. */
 export function hiddenToolNames(filter: ToolFilter | undefined, tools: readonly string[]): string[] {
@@ -15,7 +16,7 @@ export function hiddenToolsBySnapshot(
   definitions: readonly ServerDefinition[],
 ): Record<string, string[]> {
   const byName = new Map(definitions.map((d) => [d.name, d]));
-  const out: Record<string, string[]> = {};
+  const out: Record<string, string[]> = dict();
   for (const s of snapshots) {
     const hidden = hiddenToolNames(
       byName.get(s.name)?.toolFilter,
@@ -32,7 +33,7 @@ export function sentSnapshots(
   hidden: Readonly<Record<string, readonly string[]>>,
 ): ServerSnapshot[] {
   return snapshots.map((s) => {
-    const names = hidden[s.name];
+    const names = own(hidden, s.name);
     if (!names || names.length === 0) return s;
     const drop = new Set(names);
     return { ...s, tools: s.tools.filter((t) => !drop.has(t.name)) };
@@ -45,7 +46,7 @@ export function hiddenSnapshots(
   hidden: Readonly<Record<string, readonly string[]>>,
 ): ServerSnapshot[] {
   return snapshots.flatMap((s) => {
-    const names = hidden[s.name];
+    const names = own(hidden, s.name);
     if (!names || names.length === 0) return [];
     const keep = new Set(names);
     return [{ ...s, tools: s.tools.filter((t) => keep.has(t.name)) }];
