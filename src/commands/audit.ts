@@ -13,30 +13,18 @@ import {
   requireAnthropicKey,
   type AnthropicFigures,
 } from '../core/tokens/anthropic.js';
-import { createTokenCounter, prepareCounter, type RenderStyle, type TokenCounter } from '../core/tokens/index.js';
+import { counterForTexts, RENDER_STYLES } from '../app/counter.js';
 import { renderAuditMarkdown, renderAuditTable } from '../reporters/audit.js';
 import { renderJson } from '../reporters/format.js';
 import type { CommandContext, CommandOutcome } from './context.js';
 import { countCacheDir, loadServers, serverFailureCode } from './load.js';
 import { parseChoiceFlag, parseIntFlag } from './parse.js';
 
-export const RENDER_STYLES: readonly RenderStyle[] = ['json', 'cline'];
-
-/** A cache-backed counter that loads the tokenizer only if one of `texts` is not cached yet. */
-export async function counterForTexts(ctx: CommandContext, texts: readonly string[]): Promise<TokenCounter> {
-  const cacheDir = countCacheDir(ctx);
-  const counter = await createTokenCounter(ctx.global.encoding, { cacheDir, deferLoad: true });
-  await prepareCounter(counter, texts);
-  return counter;
-}
-
-export type AuditOutput = AuditResult & { anthropic?: AnthropicFigures };
-
 export async function runAuditCommand(
   ctx: CommandContext,
   _args: string[],
   opts: Record<string, unknown>,
-): Promise<CommandOutcome<AuditOutput>> {
+): Promise<CommandOutcome<AuditResult>> {
   const failOn: Severity | undefined =
     opts.failOn === undefined ? undefined : parseChoiceFlag('--fail-on', opts.failOn, SEVERITIES);
   const top = parseIntFlag('--top', opts.top ?? '10', { min: 0 });
@@ -47,8 +35,8 @@ export async function runAuditCommand(
 
   const { servers } = await loadServers(ctx);
   const rendered = renderAudit(servers, render);
-  const counter = await counterForTexts(ctx, rendered.texts);
-  const result: AuditOutput = countAudit(rendered, counter, { window });
+  const counter = await counterForTexts(ctx.global.encoding, countCacheDir(ctx), rendered.texts);
+  const result: AuditResult = countAudit(rendered, counter, { window });
   await counter.flush?.();
 
   if (apiKey) {

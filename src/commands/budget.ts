@@ -1,39 +1,31 @@
 /** `budget`: does the tool context fit; if not, a plan that fits. */
 import { resolve } from 'node:path';
+import { counterFor } from '../app/counter.js';
+import { hybridRanker } from '../app/rank.js';
 import { writeFileAtomic } from '../atomic-write.js';
 import { readJsonFile } from '../read-file.js';
 import { condenseTool, metaTools } from '../core/condense/index.js';
 import {
+  appliedDocument,
   checkBudget,
   planBudget,
   usageFromDocument,
   type BudgetPlan,
+  type BudgetResult,
   type BudgetVerdict,
   type PlanDeps,
 } from '../core/budget/index.js';
-import {
-  buildDiscoverIndex,
-  loadShippedWordVectors,
-  patternsFromConfig,
-  rankTools,
-  toolRefsFromSnapshots,
-} from '../core/discover/index.js';
-import { countToolTokens, createTokenCounter, type TokenCounter } from '../core/tokens/index.js';
+import { countToolTokens, type TokenCounter } from '../core/tokens/index.js';
 import { usageStorePath } from '../core/paths.js';
 import { SmartError } from '../errors.js';
 import { renderBudget } from '../reporters/budget.js';
-import type { Encoding, ServerSnapshot, SmartConfig, UsageStats } from '../types.js';
+import type { ServerSnapshot, SmartConfig, UsageStats } from '../types.js';
 import type { CommandContext, CommandOutcome } from './context.js';
 import { loadServers, pathEnvOf, serverFailureCode } from './load.js';
 import { optionalString, parseFloatFlag, parseIntFlag } from './parse.js';
 
 export const DEFAULT_SHARE = 0.1;
 export const INTENT_K = 10;
-
-/** A counter for the encoding (no disk cache: CI runs are one-shot and counts must not depend on local state). */
-export async function counterFor(encoding: Encoding): Promise<TokenCounter> {
-  return createTokenCounter(encoding);
-}
 
 export function planDeps(counter: TokenCounter): PlanDeps {
   return {
@@ -93,66 +85,6 @@ export function resolveLimits(opts: Record<string, unknown>, config: SmartConfig
   else if (shareFlag === undefined && config.budget?.limit !== undefined) limit = config.budget.limit;
   else limit = Math.floor(share * max);
   return { max, limit, share: limit / max };
-}
-
-export interface BudgetResult {
-  max: number;
-  limit: number;
-  used: number;
-  fits: boolean;
-  servers: { name: string; tokens: number; share: number; toolCount: number; status: 'ok' | 'error'; error?: string }[];
-  plan: { action: string; target: string; tokensSaved: number; after: number; tools?: string[]; metaTokens?: number }[];
-  encoding: Encoding;
-  /** Share of max the limit allows. */
-  share: number;
-  /** Fits, but above the 0.8 reserve threshold of the limit. */
-  nearLimit: boolean;
-  /** Tokens after the plan (= used − Σ tokensSaved). */
-  final: number;
-  planFits: boolean;
-  /** How least-used servers were chosen. */
-  orderedBy: 'usage' | 'size' | 'intent' | 'none';
-  usage: 'store' | 'none';
-  deferred: string[];
-  intent?: { text: string; k: number; kept: string[] };
-  output?: string;
-  notes: string[];
-}
-
-/** The definitions file `--apply -o` writes: like condense's output, plus the plan that produced it. */
-export function appliedDocument(result: BudgetResult, plan: BudgetPlan | undefined, servers: ServerSnapshot[]): object {
-  const planned = plan
-    ? plan.servers.filter((s) => !s.deferred).map((s) => ({ name: s.name, level: s.level, tools: s.tools }))
-    : servers.filter((s) => s.status === 'ok').map((s) => ({ name: s.name, level: 'full', tools: s.tools }));
-  if (plan && plan.deferred.length > 0)
-    planned.push({ name: 'mcp-smart', level: 'meta', tools: plan.metaTools, ...{ defers: plan.deferred } });
-  return {
-    schemaVersion: 1,
-    command: 'budget',
-    level: 'budget',
-    encoding: result.encoding,
-    max: result.max,
-    limit: result.limit,
-    before: { tokens: result.used },
-    after: { tokens: result.final },
-    plan: result.plan.map(({ action, target, tokensSaved }) => ({ action, target, tokensSaved })),
-    servers: planned,
-  };
-}
-
-/** Ranks with hybrid discovery over the servers; the shipped word vectors when present. */
-export async function hybridRanker(
-  servers: ServerSnapshot[],
-  config: SmartConfig,
-): Promise<(intent: string, k: number) => string[]> {
-  const vectors = await loadShippedWordVectors();
-  const index = buildDiscoverIndex(toolRefsFromSnapshots(servers), {
-    weights: config.weights,
-    vectors,
-    keywords: config.keywords,
-  });
-  const patterns = patternsFromConfig(config);
-  return (intent, k) => rankTools(index, intent, { engine: 'hybrid', k, patterns }).results.map((r) => r.id);
 }
 
 /** Ids of the `k` tools hybrid discovery ranks highest for the intent. */

@@ -1,9 +1,12 @@
 /** `check`: compares the current tool definitions with a committed baseline; the CI gate. */
 import { appendFile, readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
+import { counterFor } from '../app/counter.js';
+import { hybridRanker } from '../app/rank.js';
 import { writeFileAtomic } from '../atomic-write.js';
 import { parseJsonText, readJsonFile, readTextFile } from '../read-file.js';
 import {
+  DEFAULT_BASELINE,
   DEFAULT_MAX_GROWTH,
   buildBaseline,
   compareBaseline,
@@ -14,6 +17,8 @@ import {
   serializeBaseline,
   type Baseline,
   type BaselineComparison,
+  type CheckResult,
+  type RetrievalResult,
   type BaselineThresholds,
   type GrowthLimit,
   type MeasuredServer,
@@ -23,45 +28,9 @@ import { countToolTokens } from '../core/tokens/index.js';
 import { SmartError } from '../errors.js';
 import { renderCheck, renderCheckMarkdown } from '../reporters/check.js';
 import type { Encoding, ServerSnapshot, SmartConfig } from '../types.js';
-import { counterFor, hybridRanker } from './budget.js';
 import type { CommandContext, CommandOutcome } from './context.js';
 import { loadServers } from './load.js';
 import { optionalString, parseFloatFlag, parseIntFlag } from './parse.js';
-
-export const DEFAULT_BASELINE = 'mcp-smart.lock.json';
-
-export interface RetrievalResult {
-  queries: string;
-  cases: number;
-  k: number;
-  recall: number;
-  mrr: number;
-  minRecall?: number;
-  passed: boolean;
-}
-
-export interface CheckResult {
-  baseline: string;
-  passed: boolean;
-  totals: { before: number; after: number; delta: number };
-  changes: {
-    id: string;
-    kind: 'added' | 'removed' | 'changed';
-    before: number;
-    after: number;
-    delta: number;
-    hashChanged: boolean;
-  }[];
-  encoding: Encoding;
-  thresholds: { maxGrowth: string; allowedGrowth: number; max?: number; minRecall?: number };
-  failures: { code: string; message: string }[];
-  warnings: { code: string; id?: string; message: string }[];
-  servers: { name: string; status: string; before: number; after: number; delta: number }[];
-  unavailable: string[];
-  retrieval?: RetrievalResult;
-  /** Set by --update. */
-  updated?: { written: boolean; servers: number; tokens: number };
-}
 
 /** Labelled intents, one JSON object per line: {"intent": "...", "expected": ["server.tool", ...]}. */
 export async function readQueries(file: string, cwd: string): Promise<{ intent: string; expected: string[] }[]> {

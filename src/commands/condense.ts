@@ -1,13 +1,14 @@
 /** `condense`: condensed tool definitions at a level, with before/after tokens. */
 import { resolve } from 'node:path';
+import { RENDER_STYLES } from '../app/counter.js';
 import { writeFileAtomic } from '../atomic-write.js';
 import { META_SERVER_NAME } from '../core/audit/index.js';
 import { condenseTools } from '../core/condense/index.js';
 import { countServerTokens, createTokenCounter } from '../core/tokens/index.js';
-import { renderCondenseSummary, type CondenseOutput } from '../reporters/condense.js';
+import type { CondenseOutput } from '../core/condense/result.js';
+import { renderCondenseSummary } from '../reporters/condense.js';
 import { renderJson } from '../reporters/format.js';
 import { CONDENSE_LEVELS, type ServerSnapshot } from '../types.js';
-import { RENDER_STYLES } from './audit.js';
 import { countCacheDir } from './load.js';
 import type { CommandContext, CommandOutcome } from './context.js';
 import { loadServers, serverFailureCode } from './load.js';

@@ -16,10 +16,9 @@ import {
   toolRefsFromSnapshots,
   type DiscoverIndex,
   type RankOptions,
-  type RankedTool,
-  type RankingMetrics,
   type WordVectors,
 } from '../core/discover/engine.js';
+import type { DiscoverResult } from '../core/discover/result.js';
 import { userCacheDir, usageStorePath, type PathEnv } from '../core/paths.js';
 import { writeFileAtomic } from '../atomic-write.js';
 import { SmartError } from '../errors.js';
@@ -29,24 +28,6 @@ import { ENGINES, type EngineName, type UsageStats } from '../types.js';
 import type { CommandContext, CommandOutcome } from './context.js';
 import { loadServers, pathEnvOf, serverFailureCode } from './load.js';
 import { optionalString, parseChoiceFlag, parseIntFlag } from './parse.js';
-
-export interface DiscoverRanking {
-  kind: 'ranking';
-  intent: string;
-  engine: EngineName;
-  k: number;
-  fallback: boolean;
-  results: RankedTool[];
-}
-
-export interface DiscoverEvaluation extends RankingMetrics {
-  kind: 'evaluation';
-  queries: string;
-  engine: EngineName;
-  k: number;
-}
-
-export type DiscoverResult = DiscoverRanking | DiscoverEvaluation;
 
 export async function runDiscoverCommand(
   ctx: CommandContext,

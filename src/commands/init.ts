@@ -2,7 +2,9 @@
 import type * as InquirerPrompts from '@inquirer/prompts';
 import { access } from 'node:fs/promises';
 import { isAbsolute, relative, resolve } from 'node:path';
+import { counterFor } from '../app/counter.js';
 import { writeFileAtomic } from '../atomic-write.js';
+import { DEFAULT_BASELINE } from '../core/budget/index.js';
 import {
   buildBaseline,
   formatGrowthLimit,
@@ -15,8 +17,6 @@ import { countToolTokens } from '../core/tokens/index.js';
 import { SmartError } from '../errors.js';
 import { formatTokens, renderJson } from '../reporters/format.js';
 import type { ServerDefinition, ServerSnapshot } from '../types.js';
-import { counterFor } from './budget.js';
-import { DEFAULT_BASELINE } from './check.js';
 import type { CommandContext, CommandOutcome } from './context.js';
 import { loadDefinitions, loadServers } from './load.js';
 import { optionalString, parseFloatFlag, parseIntFlag } from './parse.js';

@@ -15,8 +15,9 @@ import {
 import { buildCases, type ReplayCase } from '../core/session/cases.js';
 import { createHybridEvaluator } from '../core/session/fast-hybrid.js';
 import { readSessionFiles } from '../core/session/read.js';
-import { compareTokens, replayCases, type EngineMetrics, type TokenComparison } from '../core/session/replay.js';
-import { tuneWeights, type TuneResult } from '../core/session/tune.js';
+import { compareTokens, replayCases } from '../core/session/replay.js';
+import type { ReplayLearned, ReplayResult } from '../core/session/result.js';
+import { tuneWeights } from '../core/session/tune.js';
 import { DAY_MS, learnFromCases, mergeUsage } from '../core/session/usage.js';
 import { updateUsageStore, usageStorePath } from '../core/session/usage-store.js';
 import { countToolTokens, createTokenCounter } from '../core/tokens/index.js';
@@ -27,40 +28,6 @@ import type { EngineName } from '../types.js';
 import type { CommandContext, CommandOutcome } from './context.js';
 import { countCacheDir, loadServers, pathEnvOf, serverFailureCode } from './load.js';
 import { optionalString, parseFloatFlag, parseIntFlag } from './parse.js';
-
-export interface ReplayTuned extends TuneResult<HybridWeights> {
-  seed: number;
-  /** Hybrid over every case with the tuned weights (compare with engines[hybrid]). */
-  hybrid: { recallAt: Record<string, number>; mrr: number };
-  written?: string;
-}
-
-export interface ReplayLearned {
-  store: string;
-  cases: number;
-  /** Cases skipped because the store had already learned them. */
-  alreadyLearned: number;
-  tools: number;
-  /** Tools dropped because they were last used longer ago than the TTL. */
-  expired: number;
-}
-
-export interface ReplayResult {
-  cases: number;
-  sessions: number;
-  files: { file: string; format: string }[];
-  problems: { file: string; line: number; message: string }[];
-  turnsWithoutCalls: number;
-  unknownTools: string[];
-  unknownCalls: number;
-  tools: number;
-  engines: EngineMetrics[];
-  tokens: TokenComparison;
-  misses: { case: string; intent: string; expected: string[]; firstRank: number; top: string[] }[];
-  tuned?: ReplayTuned;
-  learned?: ReplayLearned;
-  minRecall?: { required: number; actual: number; passed: boolean };
-}
 
 /** MRR looks this deep into each ranking. */
 const RANK_DEPTH = 100;

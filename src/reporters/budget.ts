@@ -1,6 +1,6 @@
 /** Budget reporter: table, markdown and JSON views of a budget result. */
 import type { ChalkInstance } from 'chalk';
-import type { BudgetResult } from '../commands/budget.js';
+import type { BudgetResult } from '../core/budget/result.js';
 import type { OutputFormat } from '../types.js';
 import { formatShare, formatTokens, renderJson, renderMarkdownTable, renderTable } from './format.js';
 

@@ -1,16 +1,7 @@
 /** Condense reporter: before/after per server. The definitions themselves go to JSON (-o or --json). */
 import type { ChalkInstance } from 'chalk';
-import type { CondenseLevel, Encoding, ToolSnapshot } from '../types.js';
+import type { CondenseOutput } from '../core/condense/result.js';
 import { formatDelta, formatTokens, renderMarkdownTable, renderTable, type TableSpec } from './format.js';
-
-export interface CondenseOutput {
-  level: CondenseLevel;
-  encoding: Encoding;
-  render: string;
-  before: { tokens: number };
-  after: { tokens: number };
-  servers: { name: string; tokens: { before: number; after: number }; tools: ToolSnapshot[] }[];
-}
 
 export function renderCondenseSummary(
   r: CondenseOutput,
