@@ -4,8 +4,8 @@ import { Command, CommanderError, Option } from 'commander';
 import { SmartError } from './errors.js';
 import { processIo, type Io, type ProcessLike } from './io.js';
 import { reportError } from './run.js';
-import type { AdhocServer, CommandContext, GlobalOptions } from './commands/context.js';
-import { parseChoiceFlag, parseIntFlag } from './commands/parse.js';
+import type { AdhocServer, CommandContext, GlobalOptions } from './app/context.js';
+import { parseChoiceFlag, parseIntFlag } from './app/flags.js';
 import { ENCODINGS, type OutputFormat } from './types.js';
 
 const VERSION = '0.1.0';

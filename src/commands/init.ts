@@ -12,28 +12,23 @@ import {
   parseGrowthLimit,
   serializeBaseline,
 } from '../core/budget/index.js';
+import {
+  CONFIG_FILE,
+  INIT_SNAPSHOT_FILE,
+  WORKFLOW_FILE,
+  configEntry,
+  shellQuote,
+  workflowYaml,
+  type InitResult,
+} from '../core/init.js';
 import { buildSnapshot } from '../core/snapshot.js';
 import { countToolTokens } from '../core/tokens/index.js';
 import { SmartError } from '../errors.js';
-import { formatTokens, renderJson } from '../reporters/format.js';
+import { renderInit } from '../reporters/init.js';
 import type { ServerDefinition, ServerSnapshot } from '../types.js';
-import type { CommandContext, CommandOutcome } from './context.js';
-import { loadDefinitions, loadServers } from './load.js';
-import { optionalString, parseFloatFlag, parseIntFlag } from './parse.js';
-
-export const CONFIG_FILE = 'mcp-smart.config.json';
-export const WORKFLOW_FILE = '.github/workflows/mcp-smart.yml';
-export const INIT_SNAPSHOT_FILE = 'mcp-smart.snapshot.json';
-
-export interface InitResult {
-  files: { path: string; kind: 'config' | 'baseline' | 'workflow' | 'snapshot'; written: boolean }[];
-  servers: string[];
-  budget: { max: number; share: number };
-  thresholds: { maxGrowth: string };
-  baselineTokens?: number;
-  checkCommand: string;
-  unavailable: string[];
-}
+import type { CommandContext, CommandOutcome } from '../app/context.js';
+import { loadDefinitions, loadSetup } from '../app/setup.js';
+import { optionalString, parseFloatFlag, parseIntFlag } from '../app/flags.js';
 
 interface Answers {
   servers: string[];
@@ -45,6 +40,18 @@ interface Answers {
 
 type Prompts = typeof InquirerPrompts;
 
+export interface InitFlags {
+  yes?: boolean;
+  force?: boolean;
+  /** False with --no-baseline. */
+  baseline?: boolean;
+  maxGrowth?: string;
+  max?: string;
+  share?: string;
+  github?: boolean;
+  servers?: string;
+}
+
 async function exists(file: string): Promise<boolean> {
   try {
     await access(file);
@@ -53,50 +60,6 @@ async function exists(file: string): Promise<boolean> {
     if ((e as NodeJS.ErrnoException).code === 'ENOENT') return false;
     throw new SmartError('FILE_UNREADABLE', { file, reason: (e as Error).message }, { cause: e });
   }
-}
-
-/** A definition as our config stores it: command/args/cwd or url/type; env and header values are never copied. */
-function configEntry(d: ServerDefinition): Record<string, unknown> {
-  if (d.transport === 'stdio') {
-    const e: Record<string, unknown> = { command: d.command, args: d.args ?? [] };
-    if (d.cwd) e.cwd = d.cwd;
-    return e;
-  }
-  return d.autoTransport ? { url: d.url } : { url: d.url, type: d.transport };
-}
-
-function shellQuote(s: string): string {
-  return /^[\w./:@%+=,-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
-}
-
-/** A workflow that checks out, sets up Node 20 and runs the gate with GitHub annotations. */
-export function workflowYaml(checkArgs: string[]): string {
-  const cmd = ['npx', '--yes', 'mcp-smart', ...checkArgs, 'check', '--format', 'github'].map(shellQuote).join(' ');
-  return `# Written by mcp-smart init. Fails the build when the MCP tool context grows beyond the thresholds
-# in mcp-smart.config.json / mcp-smart.lock.json. After an intended change run \`mcp-smart check --update\`
-# locally and commit mcp-smart.lock.json.
-name: mcp-smart
-
-on:
-  pull_request:
-  push:
-    branches: [main]
-
-permissions:
-  contents: read
-
-jobs:
-  tool-context:
-    runs-on: ubuntu-latest
-    timeout-minutes: 10
-    steps:
-      - uses: actions/checkout@v4
-      - uses: actions/setup-node@v4
-        with:
-          node-version: 20
-      - name: Check MCP tool-context size against the baseline
-        run: ${cmd}
-`;
 }
 
 async function ask(prompts: Prompts, found: string[], a: Answers): Promise<Answers> {
@@ -134,7 +97,7 @@ async function ask(prompts: Prompts, found: string[], a: Answers): Promise<Answe
 export async function runInitCommand(
   ctx: CommandContext,
   _args: string[],
-  opts: Record<string, unknown>,
+  opts: InitFlags,
 ): Promise<CommandOutcome<InitResult>> {
   const { io, global } = ctx;
   const interactive = io.stdinIsTTY && opts.yes !== true && global.format !== 'json';
@@ -172,9 +135,9 @@ export async function runInitCommand(
   let definitions: ServerDefinition[] = [];
   let found: string[];
   if (fromSnapshot) {
-    found = (await loadServers({ ...ctx, global: { ...global, server: [] } })).servers.map((s) => s.name);
+    found = (await loadSetup({ ...global, server: [] }, io)).servers.map((s) => s.name);
   } else {
-    const defs = await loadDefinitions(ctx);
+    const defs = await loadDefinitions(global, io);
     for (const w of defs.warnings) io.stderr(`warning: ${w}\n`);
     definitions = defs.servers.filter((s) => s.enabled);
     found = definitions.map((s) => s.name);
@@ -231,7 +194,7 @@ export async function runInitCommand(
   let unavailable: string[] = [];
   let baselineTokens: number | undefined;
   if (writeBaselineFile || writeSnapshot) {
-    servers = (await loadServers({ ...ctx, global: { ...global, server: selected } })).servers;
+    servers = (await loadSetup({ ...global, server: selected }, io)).servers;
     unavailable = servers.filter((s) => s.status === 'error').map((s) => s.name);
     for (const u of unavailable) io.stderr(`warning: server ${u} could not be reached; it is not in the baseline\n`);
   }
@@ -277,24 +240,13 @@ export async function runInitCommand(
   };
   if (baselineTokens !== undefined) result.baselineTokens = baselineTokens;
 
-  if (global.format === 'json') io.stdout(renderJson('init', result));
-  else {
-    const lines = plannedFiles.map((f) => `  wrote ${f.path}`);
-    lines.unshift(
-      `Set up mcp-smart for ${selected.length} server${selected.length === 1 ? '' : 's'}: ${selected.join(', ')}`,
-    );
-    if (baselineTokens !== undefined)
-      lines.push(
-        `Baseline: ${formatTokens(baselineTokens)} tool tokens (${global.encoding}); budget ${formatTokens(Math.floor(answers.max * answers.share))} of ${formatTokens(answers.max)}.`,
-      );
-    if (checkArgs.includes('--snapshot'))
-      lines.push(
-        `The check reads ${checkArgs[checkArgs.indexOf('--snapshot') + 1]}: refresh it with \`mcp-smart dump -o <file>\` when your servers change, and commit it.`,
-      );
-    lines.push(
-      `Next: commit these files; CI runs \`${checkCommand}\`. After an intended change: \`${['mcp-smart', ...checkArgs, 'check', '--update'].map(shellQuote).join(' ')}\`.`,
-    );
-    io.stdout(lines.join('\n') + '\n');
-  }
+  const snapshotAt = checkArgs.indexOf('--snapshot');
+  io.stdout(
+    renderInit(result, {
+      format: global.format,
+      encoding: global.encoding,
+      ...(snapshotAt >= 0 ? { snapshotFile: checkArgs[snapshotAt + 1] } : {}),
+    }),
+  );
   return { result, exitCode: unavailable.length > 0 ? 3 : 0 };
 }

@@ -1,114 +1,30 @@
-/** Turns the global options into ServerSnapshots: from --snapshot files, or by reading configs and connecting. */
-import { homedir } from 'node:os';
-import { SmartError } from '../errors.js';
-import { loadServerDefinitions, type DefinitionRequest, type DefinitionResult } from '../core/config/index.js';
-import { readSnapshotFiles } from '../core/snapshot.js';
-import { userCacheDir, type PathEnv } from '../core/paths.js';
-import type { ServerSnapshot, SmartConfig } from '../types.js';
-import type { CommandContext } from './context.js';
-import { createProgress } from './progress.js';
+/** The setup loader moved to the application layer (src/app/setup.ts); these names keep older imports working. */
+import { loadDefinitions as loadDefinitionsOf, loadSetup, type Setup } from '../app/setup.js';
+import { resolvePaths } from '../app/paths.js';
+import type { CommandContext } from '../app/context.js';
+import type { DefinitionResult } from '../core/config/index.js';
+import type { PathEnv } from '../core/paths.js';
 
-export interface LoadedServers {
-  servers: ServerSnapshot[];
-  config: SmartConfig;
-  configFile?: string;
-  definitions?: DefinitionResult;
-}
+export { serverFailureCode } from '../app/setup.js';
 
-const DEFAULT_CACHE_TTL_SECONDS = 3600;
+export type LoadedServers = Setup;
 
 /** The user's home, env and platform, for locating per-user cache and data folders. */
 export function pathEnvOf(ctx: CommandContext): PathEnv {
-  const { io } = ctx;
-  return { env: io.env, platform: io.platform, home: io.env.HOME || io.env.USERPROFILE || homedir() };
+  return resolvePaths(ctx.io, ctx.global.cache).pathEnv;
 }
 
 /** The count cache lives in the user cache folder; `--no-cache` turns it off along with the tool-list cache. */
 export function countCacheDir(ctx: CommandContext): string | undefined {
-  if (!ctx.global.cache) return undefined;
-  return userCacheDir(pathEnvOf(ctx));
+  return resolvePaths(ctx.io, ctx.global.cache).activeCacheDir;
 }
 
 /** Reads server definitions (no connecting) from the global options. */
 export async function loadDefinitions(ctx: CommandContext): Promise<DefinitionResult> {
-  return loadServerDefinitions(definitionRequest(ctx));
-}
-
-function definitionRequest(ctx: CommandContext): DefinitionRequest {
-  const { io, global } = ctx;
-  return {
-    configFiles: global.config,
-    adhoc: global.adhoc,
-    demo: global.demo,
-    cwd: io.cwd,
-    env: io.env,
-    platform: io.platform,
-    home: pathEnvOf(ctx).home,
-    nodePath: process.execPath,
-  };
-}
-
-function selectServers<T extends { name: string }>(items: T[], wanted: string[]): T[] {
-  if (wanted.length === 0) return items;
-  const known = new Set(items.map((s) => s.name));
-  for (const name of wanted) {
-    if (!known.has(name))
-      throw new SmartError('UNKNOWN_SERVER', { name, known: [...known].sort().join(', ') || '(none)' });
-  }
-  return items.filter((s) => wanted.includes(s.name));
+  return loadDefinitionsOf(ctx.global, ctx.io);
 }
 
 /** Snapshots for every selected server. Failed servers are included with status "error". */
 export async function loadServers(ctx: CommandContext): Promise<LoadedServers> {
-  const { io, global } = ctx;
-  if (global.snapshot.length > 0) {
-    const servers = await readSnapshotFiles(global.snapshot, io.cwd);
-    if (global.adhoc.length > 0 || global.demo) {
-      io.stderr('warning: --snapshot replaces connecting, so --stdio, --url and --demo were ignored.\n');
-    }
-    // Our own config (weights, patterns, thresholds) still applies when analysing a snapshot,
-    // but client configs are not searched: a snapshot run must not depend on this machine's setup.
-    const defs = await loadServerDefinitions({
-      ...definitionRequest(ctx),
-      adhoc: [],
-      demo: false,
-      ownConfigOnly: true,
-    });
-    const config = defs.config;
-    const configFile = defs.configFile;
-    return { servers: selectServers(servers, global.server), config, configFile };
-  }
-  const definitions = await loadDefinitions(ctx);
-  for (const w of definitions.warnings) io.stderr(`warning: ${w}\n`);
-  const enabled = selectServers(
-    definitions.servers.filter((s) => s.enabled),
-    global.server,
-  );
-  if (enabled.length === 0) throw new SmartError('NO_SERVERS');
-  const ttlSeconds = definitions.config.cache?.ttlSeconds ?? DEFAULT_CACHE_TTL_SECONDS;
-  const progress = createProgress(ctx, enabled.length);
-  // The SDK is loaded only when connecting live, so snapshot runs start fast.
-  const { connectServers } = await import('../core/connect/index.js');
-  const servers = await connectServers(enabled, {
-    timeoutMs: global.timeoutMs,
-    signal: io.signal,
-    cache:
-      global.cache && ttlSeconds > 0
-        ? { dir: userCacheDir(pathEnvOf(ctx)), ttlMs: ttlSeconds * 1000, now: Date.now() }
-        : null,
-    onProgress: progress.update,
-    captureStderr: global.debug,
-  });
-  progress.done();
-  if (global.debug) {
-    for (const s of servers) {
-      if (s.stderr) io.stderr(`--- stderr of ${s.name} ---\n${s.stderr}${s.stderr.endsWith('\n') ? '' : '\n'}`);
-    }
-  }
-  return { servers, config: definitions.config, configFile: definitions.configFile, definitions };
-}
-
-/** Exit code 3 when any server failed, else 0. */
-export function serverFailureCode(servers: ServerSnapshot[]): number {
-  return servers.some((s) => s.status === 'error') ? 3 : 0;
+  return loadSetup(ctx.global, ctx.io);
 }

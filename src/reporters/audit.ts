@@ -1,7 +1,16 @@
 /** Audit reporters: table (cli-table3) and markdown. JSON is renderJson('audit', result). */
 import type { ChalkInstance } from 'chalk';
 import { topTools, type AuditResult, type Severity } from '../core/audit/index.js';
-import { formatDelta, formatShare, formatTokens, renderMarkdownTable, renderTable, type TableSpec } from './format.js';
+import type { OutputFormat } from '../types.js';
+import {
+  formatDelta,
+  formatShare,
+  formatTokens,
+  renderJson,
+  renderMarkdownTable,
+  renderTable,
+  type TableSpec,
+} from './format.js';
 
 const RENDER_TEXT: Record<string, string> = {
   json: 'each tool as an API tools-array entry {"name","description","input_schema"}, compact JSON',
@@ -158,4 +167,14 @@ export function renderAuditMarkdown(r: AuditResult, opts: { top: number }): stri
   if (r.findings.length > 0) out.push(renderMarkdownTable(findingsSpec(r)), '');
   out.push(`_${countingNote(r)}_`);
   return out.join('\n') + '\n';
+}
+
+/** The audit in the chosen format: the JSON document, markdown (also for github), or the table. */
+export function renderAuditReport(
+  r: AuditResult,
+  opts: { format: OutputFormat; top: number; chalk: ChalkInstance },
+): string {
+  if (opts.format === 'json') return renderJson('audit', r);
+  if (opts.format === 'markdown' || opts.format === 'github') return renderAuditMarkdown(r, { top: opts.top });
+  return renderAuditTable(r, { top: opts.top, chalk: opts.chalk });
 }

@@ -1,7 +1,8 @@
 /** Condense reporter: before/after per server. The definitions themselves go to JSON (-o or --json). */
 import type { ChalkInstance } from 'chalk';
 import type { CondenseOutput } from '../core/condense/result.js';
-import { formatDelta, formatTokens, renderMarkdownTable, renderTable, type TableSpec } from './format.js';
+import type { OutputFormat } from '../types.js';
+import { formatDelta, formatTokens, renderJson, renderMarkdownTable, renderTable, type TableSpec } from './format.js';
 
 export function renderCondenseSummary(
   r: CondenseOutput,
@@ -32,4 +33,17 @@ export function renderCondenseSummary(
   if (opts.format === 'markdown')
     return [`## ${title}`, '', renderMarkdownTable(spec), ...(wrote ? ['', wrote] : [])].join('\n') + '\n';
   return [opts.chalk.bold(title), renderTable(spec, opts.chalk), ...(wrote ? [wrote] : [])].join('\n') + '\n';
+}
+
+/** The condense document (--json, also what -o writes) or the before/after summary. */
+export function renderCondense(
+  r: CondenseOutput,
+  opts: { format: OutputFormat; chalk: ChalkInstance; output?: string },
+): string {
+  if (opts.format === 'json') return renderJson('condense', r);
+  return renderCondenseSummary(r, {
+    format: opts.format === 'table' ? 'table' : 'markdown',
+    chalk: opts.chalk,
+    output: opts.output,
+  });
 }

@@ -31,3 +31,6 @@ export interface CommandOutcome<R = unknown> {
   result: R;
   exitCode: number;
 }
+
+/** What a use case needs of the context: the io edge and the global options (no presentation). */
+export type AppContext = Pick<CommandContext, 'io' | 'global'>;
