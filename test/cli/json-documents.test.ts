@@ -1,16 +1,16 @@
 // Every command's JSON document (--json) against ../shared/CONTRACT.md: the keys CONTRACT lists appear, in its
 // order, and the whole key list is pinned so that a renamed, dropped or reordered key fails here. Inputs are the
 // fixture snapshots, so the documents (and their counts) are the same on every machine.
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/fake-io.js';
 import { fixture } from '../helpers/paths.js';
+import { tempDir } from '../helpers/temp.js';
 
 let dir: string;
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'mcp-smart-json-docs-'));
+  dir = tempDir('mcp-smart-json-docs-');
 });
 afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
