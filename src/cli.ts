@@ -2,13 +2,13 @@
 import { Chalk } from 'chalk';
 import { Command, CommanderError, Option } from 'commander';
 import { SmartError } from './errors.js';
+import { VERSION } from './version.js';
 import { processIo, type Io, type ProcessLike } from './io.js';
 import { reportError } from './run.js';
 import type { AdhocServer, CommandContext, GlobalOptions } from './app/context.js';
 import { parseChoiceFlag, parseIntFlag } from './app/flags.js';
 import { ENCODINGS, type OutputFormat } from './types.js';
 
-const VERSION = '0.1.0';
 const FORMATS: readonly OutputFormat[] = ['table', 'json', 'markdown', 'github'];
 
 const collect = (value: string, previous: string[] = []): string[] => [...previous, value];
@@ -127,7 +127,8 @@ export function buildProgram(io: Io, argv: readonly string[], state: ProgramStat
     .configureHelp({ showGlobalOptions: true })
     .addHelpText(
       'after',
-      '\nExamples:\n  mcp-smart --demo audit\n  mcp-smart servers\n  mcp-smart dump -o mcp-snapshot.json\n  mcp-smart --snapshot mcp-snapshot.json budget --max 128000\n  mcp-smart discover "read a file from disk" --json\n\nRun `mcp-smart <command> --help` for the options of a command.',
+      '\nExamples:\n  mcp-smart --demo audit\n  mcp-smart servers\n  mcp-smart dump -o mcp-snapshot.json\n  mcp-smart --snapshot mcp-snapshot.json ' +
+        'budget --max 128000\n  mcp-smart discover "read a file from disk" --json\n\nRun `mcp-smart <command> --help` for the options of a command.',
     )
     .exitOverride()
     .configureOutput({
@@ -235,7 +236,8 @@ export function buildProgram(io: Io, argv: readonly string[], state: ProgramStat
       .option('--queries <file>', 'labelled intents (.jsonl) to evaluate: prints Recall@k and MRR')
       .option(
         '--model <model>',
-        'a sentence model for the semantic signal instead of the shipped word vectors: use-lite (optional npm packages) or a local sentence-transformer directory',
+        'a sentence model for the semantic signal instead of the shipped word vectors: use-lite (optional npm packages) or a local ' +
+          'sentence-transformer directory',
       )
       .option('--store <file>', 'usage store to read the usage prior from')
       .addHelpText(
@@ -362,7 +364,7 @@ export async function run(argv: string[], io: Io): Promise<number> {
       if (e.code === 'commander.helpDisplayed' || e.code === 'commander.version' || e.code === 'commander.help')
         return 0;
       if (state.json)
-        return reportError(new SmartError('USAGE', { message: e.message.replace(/^error: /, '') }), io, {
+        return reportError(new SmartError('USAGE', { kind: 'parser', reason: e.message.replace(/^error: /, '') }), io, {
           json: true,
           debug: false,
         });

@@ -144,7 +144,8 @@ export async function budgetServers(
     if (!keepFull) {
       if (!usage)
         notes.push(
-          'no usage data (run `mcp-smart replay <recordings> --learn`, or pass --store <file>): least-used servers were taken to be the largest; no tools were dropped',
+          'no usage data (run `mcp-smart replay <recordings> --learn`, or pass --store <file>): least-used servers were taken to be the largest; no ' +
+            'tools were dropped',
         );
     }
   }

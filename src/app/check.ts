@@ -142,7 +142,9 @@ function describe(
       const pct = f.before === 0 ? 100 : (f.delta / f.before) * 100;
       failures.push({
         code: f.code,
-        message: `tool tokens grew by ${f.delta} (${fmtPct(pct)}), from ${f.before} to ${f.after}; allowed ${f.limit}${top ? `. Largest growth: ${top}` : ''}. If intended, run: mcp-smart check --update and commit ${baselineFile}`,
+        message:
+          `tool tokens grew by ${f.delta} (${fmtPct(pct)}), from ${f.before} to ${f.after}; allowed ` +
+          `${f.limit}${top ? `. Largest growth: ${top}` : ''}. If intended, run: mcp-smart check --update and commit ${baselineFile}`,
       });
     } else {
       failures.push({
@@ -198,7 +200,8 @@ export async function checkServers(
   const encoding: Encoding = !update && existing ? existing.encoding : global.encoding;
   if (!update && existing && existing.encoding !== global.encoding) {
     notes.push(
-      `counting with the baseline's encoding ${existing.encoding} (this run asked for ${global.encoding}); run check --update --encoding ${global.encoding} to switch`,
+      `counting with the baseline's encoding ${existing.encoding} (this run asked for ${global.encoding}); run check --update --encoding ` +
+        `${global.encoding} to switch`,
     );
   }
   const measured = await measure(loaded.servers, encoding);

@@ -145,10 +145,7 @@ async function readText(file: string, cwd: string): Promise<string> {
 async function shippedVectors(engine: EngineName): Promise<WordVectors | undefined> {
   const vectors = await loadShippedWordVectors();
   if (!vectors && engine === 'semantic') {
-    throw new SmartError('MODEL_UNAVAILABLE', {
-      message:
-        'The word-vector table data/word-vectors.bin is missing from this install; reinstall mcp-smart or pass --model use-lite or --model <dir>.',
-    });
+    throw new SmartError('MODEL_UNAVAILABLE', { kind: 'vectors-missing' });
   }
   return vectors;
 }

@@ -57,9 +57,7 @@ export async function replaySessions(
 
   const read = await readSessionFiles(args, io.cwd);
   if (read.files.length === 0) {
-    throw new SmartError('USAGE', {
-      message: `No recordings found in ${args.join(', ')}. replay reads Claude Code transcripts (*.jsonl), Cline/Roo api_conversation_history.json and labelled intents (.jsonl).`,
-    });
+    throw new SmartError('USAGE', { kind: 'replay-none-found', paths: args.join(', ') });
   }
   const { servers, config, paths } = await loadSetup(global, io);
   const refs = toolRefsFromSnapshots(servers);
@@ -71,7 +69,8 @@ export async function replaySessions(
   if (read.problems.length > 20) warn(`… and ${read.problems.length - 20} more malformed lines or blocks`);
   if (set.unknownTools.length > 0) {
     warn(
-      `${set.unknownCalls} call(s) to ${set.unknownTools.length} tool(s) not in the loaded servers, scored as misses: ${set.unknownTools.slice(0, 10).join(', ')}${set.unknownTools.length > 10 ? ', …' : ''}`,
+      `${set.unknownCalls} call(s) to ${set.unknownTools.length} tool(s) not in the loaded servers, scored as misses: ` +
+        `${set.unknownTools.slice(0, 10).join(', ')}${set.unknownTools.length > 10 ? ', …' : ''}`,
     );
   }
 

@@ -25,9 +25,7 @@ export async function runDiscoverCommand(
   const intent = optionalString(args[0]?.trim());
   const queries = optionalString(flags.queries);
   if (!intent && !queries) {
-    throw new SmartError('USAGE', {
-      message: 'discover needs an intent, e.g. mcp-smart discover "read a file", or --queries <intents.jsonl>.',
-    });
+    throw new SmartError('USAGE', { kind: 'discover-intent' });
   }
   const engine = parseChoiceFlag('--engine', flags.engine ?? 'hybrid', ENGINES);
   // The router note returns the top 3; the other engines default to 5. An explicit -k wins for every engine.

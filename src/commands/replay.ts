@@ -24,10 +24,7 @@ export async function runReplayCommand(
   flags: ReplayFlags,
 ): Promise<CommandOutcome<ReplayResult>> {
   if (args.length === 0) {
-    throw new SmartError('USAGE', {
-      message:
-        'replay needs recordings: mcp-smart replay <files or folders...> (Claude Code *.jsonl, Cline/Roo api_conversation_history.json, labelled intents .jsonl).',
-    });
+    throw new SmartError('USAGE', { kind: 'replay-recordings' });
   }
   const options: ReplayOptions = {
     paths: args,
@@ -41,8 +38,7 @@ export async function runReplayCommand(
   };
   if (flags.minRecall !== undefined)
     options.minRecall = parseFloatFlag('--min-recall', flags.minRecall, { min: 0, max: 1 });
-  if (options.write && !options.tune)
-    throw new SmartError('USAGE', { message: '--write stores tuned weights, so it needs --tune.' });
+  if (options.write && !options.tune) throw new SmartError('USAGE', { kind: 'write-needs-tune' });
   const store = optionalString(flags.store);
   if (store) options.store = store;
 

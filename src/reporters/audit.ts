@@ -19,7 +19,10 @@ const RENDER_TEXT: Record<string, string> = {
 
 /** Which text was counted, and how far to trust it for Claude. */
 export function countingNote(r: AuditResult): string {
-  return `Counted with ${r.encoding} over ${RENDER_TEXT[r.render] ?? r.render}. For Claude these figures are an approximation: its tokenizer is not public${r.anthropic ? '' : ' (use --anthropic-count for exact figures)'}.`;
+  return (
+    `Counted with ${r.encoding} over ${RENDER_TEXT[r.render] ?? r.render}. For Claude these figures are an approximation: its tokenizer is not ` +
+    `public${r.anthropic ? '' : ' (use --anthropic-count for exact figures)'}.`
+  );
 }
 
 function serverSpec(r: AuditResult): TableSpec {
@@ -100,7 +103,10 @@ function levelsLine(r: AuditResult): string {
       : ` (${formatDelta(n - t.full, t.full)
           .replace(/^.*\(/, '')
           .replace(/\)$/, '')})`;
-  return `full ${formatTokens(t.full)} · lossless ${formatTokens(t.lossless)}${pct(t.lossless)} · compact ${formatTokens(t.compact)}${pct(t.compact)} · minimal ${formatTokens(t.minimal)}${pct(t.minimal)} · meta ${formatTokens(t.meta)}${pct(t.meta)}`;
+  return (
+    `full ${formatTokens(t.full)} · lossless ${formatTokens(t.lossless)}${pct(t.lossless)} · compact ${formatTokens(t.compact)}${pct(t.compact)} ` +
+    `· minimal ${formatTokens(t.minimal)}${pct(t.minimal)} · meta ${formatTokens(t.meta)}${pct(t.meta)}`
+  );
 }
 
 function findingCounts(r: AuditResult): string {
@@ -117,7 +123,10 @@ function serversPhrase(r: AuditResult): string {
 
 function anthropicLine(r: AuditResult): string | undefined {
   if (!r.anthropic) return undefined;
-  return `Anthropic count (${r.anthropic.model}): ${formatTokens(r.anthropic.total)} tokens — ${r.anthropic.servers.map((s) => `${s.name} ${formatTokens(s.tokens)}`).join(', ')}`;
+  return (
+    `Anthropic count (${r.anthropic.model}): ${formatTokens(r.anthropic.total)} tokens — ` +
+    `${r.anthropic.servers.map((s) => `${s.name} ${formatTokens(s.tokens)}`).join(', ')}`
+  );
 }
 
 export function renderAuditTable(r: AuditResult, opts: { top: number; chalk: ChalkInstance }): string {
@@ -125,7 +134,8 @@ export function renderAuditTable(r: AuditResult, opts: { top: number; chalk: Cha
   const out: string[] = [];
   out.push(
     chalk.bold(
-      `Tool context: ${formatTokens(r.totals.tokens.full)} tokens for ${r.totals.toolCount} tools on ${serversPhrase(r)} — ${formatShare(r.totals.tokens.full / r.window)} of a ${formatTokens(r.window)}-token window`,
+      `Tool context: ${formatTokens(r.totals.tokens.full)} tokens for ${r.totals.toolCount} tools on ${serversPhrase(r)} — ` +
+        `${formatShare(r.totals.tokens.full / r.window)} of a ${formatTokens(r.window)}-token window`,
     ),
   );
   out.push(renderTable(serverSpec(r), chalk));
@@ -154,7 +164,8 @@ export function renderAuditMarkdown(r: AuditResult, opts: { top: number }): stri
   const out: string[] = [];
   out.push('## MCP tool context audit', '');
   out.push(
-    `**${formatTokens(r.totals.tokens.full)} tokens** for ${r.totals.toolCount} tools on ${serversPhrase(r)}: ${formatShare(r.totals.tokens.full / r.window)} of a ${formatTokens(r.window)}-token window.`,
+    `**${formatTokens(r.totals.tokens.full)} tokens** for ${r.totals.toolCount} tools on ${serversPhrase(r)}: ` +
+      `${formatShare(r.totals.tokens.full / r.window)} of a ${formatTokens(r.window)}-token window.`,
     '',
   );
   out.push(renderMarkdownTable(serverSpec(r)), '');

@@ -58,7 +58,10 @@ function headline(r: BudgetResult): string {
   const near = r.nearLimit
     ? ` — near the limit (${formatShare(r.used / Math.max(1, r.limit))} of it used; reserve threshold 80%)`
     : '';
-  return `${verdict}: tool context uses ${formatTokens(r.used)} of ${formatTokens(r.limit)} tokens allowed (${formatShare(r.share)} of ${formatTokens(r.max)}; ${r.encoding})${near}`;
+  return (
+    `${verdict}: tool context uses ${formatTokens(r.used)} of ${formatTokens(r.limit)} tokens allowed (${formatShare(r.share)} of ` +
+    `${formatTokens(r.max)}; ${r.encoding})${near}`
+  );
 }
 
 function planLine(r: BudgetResult): string {

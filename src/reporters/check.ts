@@ -27,7 +27,8 @@ function headline(r: CheckResult): string {
   }
   const { before, after, delta } = r.totals;
   const limit = `allowed growth ${r.thresholds.maxGrowth}${r.thresholds.max !== undefined ? `, max ${formatTokens(r.thresholds.max)}` : ''}`;
-  return `${r.passed ? 'PASS' : 'FAIL'}: tool tokens ${formatTokens(before)} → ${formatTokens(after)}, ${formatDelta(delta, before)} (${limit}; ${r.encoding})`;
+  const verdict = r.passed ? 'PASS' : 'FAIL';
+  return `${verdict}: tool tokens ${formatTokens(before)} → ${formatTokens(after)}, ${formatDelta(delta, before)} (${limit}; ${r.encoding})`;
 }
 
 function retrievalLine(r: CheckResult): string | undefined {

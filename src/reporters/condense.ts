@@ -28,7 +28,9 @@ export function renderCondenseSummary(
     ],
     right: [1, 2, 3, 4],
   };
-  const title = `Condensed to level "${r.level}" (${r.encoding}, ${r.render} rendering): ${formatTokens(r.before.tokens)} → ${formatTokens(r.after.tokens)} tokens`;
+  const title =
+    `Condensed to level "${r.level}" (${r.encoding}, ${r.render} rendering): ${formatTokens(r.before.tokens)} → ` +
+    `${formatTokens(r.after.tokens)} tokens`;
   const wrote = opts.output ? `Wrote ${opts.output}` : undefined;
   if (opts.format === 'markdown')
     return [`## ${title}`, '', renderMarkdownTable(spec), ...(wrote ? ['', wrote] : [])].join('\n') + '\n';

@@ -15,7 +15,8 @@ export function renderInit(
   );
   if (result.baselineTokens !== undefined)
     lines.push(
-      `Baseline: ${formatTokens(result.baselineTokens)} tool tokens (${opts.encoding}); budget ${formatTokens(Math.floor(result.budget.max * result.budget.share))} of ${formatTokens(result.budget.max)}.`,
+      `Baseline: ${formatTokens(result.baselineTokens)} tool tokens (${opts.encoding}); budget ` +
+        `${formatTokens(Math.floor(result.budget.max * result.budget.share))} of ${formatTokens(result.budget.max)}.`,
     );
   if (opts.snapshotFile !== undefined)
     lines.push(

@@ -46,7 +46,8 @@ function summaryLines(result: ServersResult, show: (s: string) => string): strin
 function emptyHint(result: ServersResult): string {
   const found = result.searched.filter((s) => s.found).length;
   return (
-    `No MCP servers found. Searched ${result.searched.length} location${result.searched.length === 1 ? '' : 's'} (${found} file${found === 1 ? '' : 's'} present; --debug lists them).\n` +
+    `No MCP servers found. Searched ${result.searched.length} location${result.searched.length === 1 ? '' : 's'} (${found} ` +
+    `file${found === 1 ? '' : 's'} present; --debug lists them).\n` +
     'Add servers to .mcp.json, or pass --config <file>, --stdio "<command line>" or --url <url>, or try --demo.\n'
   );
 }
