@@ -19,6 +19,7 @@ export function fuse(
   weights: HybridWeights,
   allowed: (i: number) => boolean,
   out: Float32Array,
+  ranges?: SignalRanges,
 ): { bm25: (i: number) => number; semantic: (i: number) => number; usage: (i: number) => number } {
   const n = out.length;
   const w = weights.fusion;
@@ -40,16 +41,7 @@ export function fuse(
   }
   // bm25 is divided by its best score, cosine is min–max scaled over the tools (measured better than
   // centring on the mean; bench/discover.mjs).
-  let bmMax = 0;
-  let semMax = -Infinity;
-  let semMin = Infinity;
-  for (let i = 0; i < n; i++) {
-    if (bm && bm[i]! > bmMax) bmMax = bm[i]!;
-    if (sem) {
-      if (sem[i]! > semMax) semMax = sem[i]!;
-      if (sem[i]! < semMin) semMin = sem[i]!;
-    }
-  }
+  const { bmMax, semMin, semMax } = ranges ?? signalRanges(bm, sem);
   const bmScale = bm && bmMax > 0 ? w.bm25 / bmMax : 0;
   const semScale = sem && semMax > semMin ? w.semantic / (semMax - semMin) : 0;
   const fb = (i: number): number => (bm ? bm[i]! * bmScale : 0);
@@ -60,6 +52,26 @@ export function fuse(
   const wu = w.usage;
   for (let i = 0; i < n; i++) out[i] = bmS[i]! * bmScale + (semS[i]! - semOffset) * semScale + wu * prior[i]!;
   return { bm25: fb, semantic: fs, usage };
+}
+
+/** The best bm25 score and the cosine range, which `sum` scales by (a cache may compute them once). */
+export interface SignalRanges {
+  bmMax: number;
+  semMin: number;
+  semMax: number;
+}
+
+export function signalRanges(bm: Float32Array | null, sem: Float32Array | null): SignalRanges {
+  let bmMax = 0;
+  let semMax = -Infinity;
+  let semMin = Infinity;
+  if (bm) for (let i = 0; i < bm.length; i++) if (bm[i]! > bmMax) bmMax = bm[i]!;
+  if (sem)
+    for (let i = 0; i < sem.length; i++) {
+      if (sem[i]! > semMax) semMax = sem[i]!;
+      if (sem[i]! < semMin) semMin = sem[i]!;
+    }
+  return { bmMax, semMin, semMax };
 }
 
 /** Every signal the hybrid engine fuses for one intent. */
@@ -74,6 +86,8 @@ export interface HybridSignals {
   clause: Float32Array | null;
   /** Server-level signals, or null (one server, no match, or a server weight of 0). */
   servers: ServerSignals | null;
+  /** signalRanges(bm, sem), when the caller has them already. */
+  ranges?: SignalRanges;
 }
 
 /**
@@ -86,14 +100,16 @@ export function fuseHybrid(
   method: FusionMethod,
   allowed: (i: number) => boolean,
   out: Float32Array,
+  /** A buffer for the server shares (zeroed here), to spare an allocation per call. */
+  shareBuffer?: Float32Array,
 ): { parts: ReturnType<typeof fuse>; server: Float32Array | null } {
   const n = out.length;
-  const parts = fuse(method, s.bm, s.sem, s.prior, weights, allowed, out);
+  const parts = fuse(method, s.bm, s.sem, s.prior, weights, allowed, out, s.ranges);
   const clause = s.clause;
   if (clause) for (let i = 0; i < n; i++) out[i] = out[i]! + clause[i]!;
   let server: Float32Array | null = null;
   if (s.servers) {
-    const shares = new Float32Array(n);
+    const shares = shareBuffer ? shareBuffer.fill(0) : new Float32Array(n);
     const scores = combineServerScores(s.servers.lexical, s.servers.semantic, weights.fusion);
     if (addServerShares(scores, s.servers.of, weights.fusion.server, shares)) server = shares;
   }

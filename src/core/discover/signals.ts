@@ -5,7 +5,7 @@ import { queryTerms, scoreBm25, type Bm25Index } from './bm25.js';
 import { SEMANTIC_CANDIDATES, SKETCH_CANDIDATES, identity, topN } from './candidates.js';
 import { queryVector, scoreSemantic, scoreSemanticDocs, scoreSketch, sentenceVector } from './semantic.js';
 import { groupServers, serverLexicalScores, serverSemanticScores } from './servers.js';
-import { usagePrior, type TaskType } from './usage.js';
+import { usagePrior, usagePriorTotal, type TaskType, type UsageParts } from './usage.js';
 import type { HybridWeights } from './weights.js';
 
 export interface Signals {
@@ -66,16 +66,14 @@ export function usagePriors(
   return out;
 }
 
-/** The usage prior of the given tools only (the rest of `out` is zeroed): the same value usagePriors gives them. */
+/** The usage prior of the given tools only (the rest of `out` is zeroed), from their cached parts (usageParts). */
 export function usagePriorsOf(
-  used: readonly { doc: number; usage: UsageStats['tools'][string] }[],
-  type: TaskType,
+  used: readonly { doc: number; parts: UsageParts }[],
   weights: HybridWeights['usage'],
-  now: number | undefined,
   out: Float32Array,
 ): Float32Array {
   out.fill(0);
-  for (const u of used) out[u.doc] = usagePrior(u.usage, type, weights, now).total;
+  for (const u of used) out[u.doc] = usagePriorTotal(u.parts, weights);
   return out;
 }
 

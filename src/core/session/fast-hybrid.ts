@@ -8,13 +8,13 @@
  */
 import { buildBm25Index, queryTerms, scoreBm25 } from '../discover/bm25.js';
 import type { DiscoverIndex } from '../discover/build.js';
-import { fuseHybrid, type HybridSignals } from '../discover/fusion.js';
+import { fuseHybrid, signalRanges, type HybridSignals } from '../discover/fusion.js';
 import { queryVector, scoreSemantic, sentenceVector } from '../discover/semantic.js';
 import { serverLexicalScores, serverSemanticScores } from '../discover/servers.js';
 import { serverGroups, usagePriorsOf } from '../discover/signals.js';
-import { detectTaskContext, type TaskType } from '../discover/usage.js';
+import { detectTaskContext, usageParts, type TaskType, type UsageParts } from '../discover/usage.js';
 import type { HybridWeights } from '../discover/weights.js';
-import type { ToolUsage, UsageStats } from '../../types.js';
+import type { UsageStats } from '../../types.js';
 
 export interface TrainItem {
   intent: string;
@@ -30,15 +30,17 @@ interface Prepared {
   sem: Float32Array | null;
   /** Each server's semantic score (servers.ts), or null without cosines or with one server. */
   serverSem: Float32Array | null;
+  semMin: number;
+  semMax: number;
   expected: number[];
-  /** The tools the store knows, by doc number. */
-  used: { doc: number; usage: ToolUsage }[];
-  time: number;
+  /** The tools the store knows, by doc number, with the weight-independent parts of their prior. */
+  used: { doc: number; parts: UsageParts }[];
 }
 
 interface Lexical {
   bm: Float32Array;
   bmHit: boolean;
+  bmMax: number;
   /** Each server's lexical score, or null with one server. */
   servers: Float32Array | null;
 }
@@ -92,17 +94,20 @@ export function createHybridScorer(
         scoreSemantic(index.semantic, queryVector(index.semantic, raw), sem);
       }
     }
+    const type = detectTaskContext(it.intent).type;
+    const { semMin, semMax } = signalRanges(null, sem);
     return {
+      semMin,
+      semMax,
       terms: queryTerms(it.intent),
-      type: detectTaskContext(it.intent).type,
+      type,
       sem,
       serverSem: sem && servers.count > 1 ? serverSemanticScores(sem, servers.of, servers.count) : null,
       expected: it.expected.flatMap((id) => (docOf.has(id) ? [docOf.get(id)!] : [])),
       used: Object.entries(it.usage.tools).flatMap(([id, usage]) => {
         const doc = docOf.get(id);
-        return doc === undefined ? [] : [{ doc, usage }];
+        return doc === undefined ? [] : [{ doc, parts: usageParts(usage, type, it.time) }];
       }),
-      time: it.time,
     };
   });
   // Per BM25 parameter set and case: the bm25 scores and each server's lexical score.
@@ -117,7 +122,7 @@ export function createHybridScorer(
         const bm = new Float32Array(n);
         const bmHit = scoreBm25(bmIndex, p.terms, bm) > 0;
         const lexical = servers.count > 1 ? serverLexicalScores(bmIndex, p.terms, servers.of, servers.count) : null;
-        return { bm, bmHit, servers: lexical };
+        return { bm, bmHit, bmMax: bmHit ? signalRanges(bm, null).bmMax : 0, servers: lexical };
       });
       if (lexicalCache.size > 64) lexicalCache.clear();
       lexicalCache.set(key, rows);
@@ -126,6 +131,7 @@ export function createHybridScorer(
   };
   const score = new Float32Array(n);
   const prior = new Float32Array(n);
+  const shares = new Float32Array(n);
   return {
     expected: (k) => prepared[k]!.expected,
     scores: (w, k) => {
@@ -135,14 +141,15 @@ export function createHybridScorer(
       const signals: HybridSignals = {
         bm: lex.bmHit ? lex.bm : null,
         sem: p.sem,
-        prior: usagePriorsOf(p.used, p.type, w.usage, p.time, prior),
+        prior: usagePriorsOf(p.used, w.usage, prior),
         clause: null,
         servers:
           any && w.fusion.server > 0 && lex.servers
             ? { of: servers.of, lexical: lex.servers, semantic: p.serverSem }
             : null,
+        ranges: { bmMax: lex.bmMax, semMin: p.semMin, semMax: p.semMax },
       };
-      fuseHybrid(signals, w, 'sum', allowAll, score);
+      fuseHybrid(signals, w, 'sum', allowAll, score, shares);
       return score;
     },
   };
