@@ -68,7 +68,8 @@ describe('signals and standard output', () => {
   it('SIGTERM during replay --tune on many sessions stops it within a second and writes nothing', async () => {
     const intents = join(dir, 'many.jsonl');
     const lines: string[] = [];
-    for (let i = 0; i < 6000; i++)
+    // Enough cases that tuning runs well past the signal even on a fast idle machine (6,000 took about 4 s here).
+    for (let i = 0; i < 30000; i++)
       lines.push(
         JSON.stringify({
           intent: `read the file number ${i} from disk and show it`,
