@@ -4,6 +4,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 const PRESENTATION = ['commander', 'chalk', 'cli-table3', '@inquirer/*'];
+const COMMANDS = ['audit', 'budget', 'check', 'condense', 'discover', 'dump', 'init', 'replay', 'servers'];
 
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', 'bench/.out/**', 'coverage/**', 'fixtures/**', 'data/**'] },
@@ -51,6 +52,37 @@ export default tseslint.config(
         { object: 'process', property: 'exit', message: 'core/ never exits.' },
         { object: 'Date', property: 'now', message: 'core/ takes a clock.' },
         { object: 'Math', property: 'random', message: 'core/ takes a seed.' },
+      ],
+    },
+  },
+  {
+    files: ['src/commands/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: COMMANDS.map((c) => `./${c}.js`),
+              message: 'A command never imports another command: share through src/app/ or core/.',
+            },
+            { group: ['../../../*'], message: 'No imports three folders up.' },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['src/app/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: ['**/commands/*', '**/cli', '**/cli.js'], message: 'app/ sits below the commands.' },
+            { group: ['../../../*'], message: 'No imports three folders up.' },
+          ],
+        },
       ],
     },
   },

@@ -6,5 +6,7 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    globalSetup: ['test/helpers/global-setup.ts'],
+    setupFiles: ['test/helpers/setup-file.ts'],
   },
 });

@@ -2,6 +2,7 @@
 import { Chalk } from 'chalk';
 import { Command, CommanderError, Option } from 'commander';
 import { SmartError } from './errors.js';
+import { VERSION } from './version.js';
 import { processIo, type Io, type ProcessLike } from './io.js';
 import { reportError } from './run.js';
 import { resetSecrets, scrubOutput } from './secrets.js';
@@ -9,11 +10,10 @@ import { escapeControls } from './terminal-text.js';
 import { closeHttpConnections } from './close-connections.js';
 import { guardStdout, type GuardedStream } from './output-guard.js';
 import { STOP_EXIT_CODES, installSignalPath, interrupted, stoppedBy } from './signals.js';
-import type { AdhocServer, CommandContext, GlobalOptions } from './commands/context.js';
-import { parseChoiceFlag, parseIntFlag } from './commands/parse.js';
+import type { AdhocServer, CommandContext, GlobalOptions } from './app/context.js';
+import { parseChoiceFlag, parseIntFlag } from './app/flags.js';
 import { parseClientFlag } from './commands/parse-client.js';
 import { ENCODINGS, type OutputFormat } from './types.js';
-import { VERSION } from './version.js';
 
 const FORMATS: readonly OutputFormat[] = ['table', 'json', 'markdown', 'github'];
 
@@ -147,7 +147,8 @@ export function buildProgram(io: Io, argv: readonly string[], state: ProgramStat
     .configureHelp({ showGlobalOptions: true })
     .addHelpText(
       'after',
-      '\nExamples:\n  mcp-smart --demo audit\n  mcp-smart servers\n  mcp-smart dump -o mcp-snapshot.json\n  mcp-smart --snapshot mcp-snapshot.json budget --max 128000\n  mcp-smart discover "read a file from disk" --json\n\nRun `mcp-smart <command> --help` for the options of a command.',
+      '\nExamples:\n  mcp-smart --demo audit\n  mcp-smart servers\n  mcp-smart dump -o mcp-snapshot.json\n  mcp-smart --snapshot mcp-snapshot.json ' +
+        'budget --max 128000\n  mcp-smart discover "read a file from disk" --json\n\nRun `mcp-smart <command> --help` for the options of a command.',
     )
     .exitOverride()
     .configureOutput({
@@ -256,7 +257,8 @@ export function buildProgram(io: Io, argv: readonly string[], state: ProgramStat
       .option('--queries <file>', 'labelled intents (.jsonl) to evaluate: prints Recall@k and MRR')
       .option(
         '--model <model>',
-        'a sentence model for the semantic signal instead of the shipped word vectors: use-lite (optional npm packages) or a local sentence-transformer directory',
+        'a sentence model for the semantic signal instead of the shipped word vectors: use-lite (optional npm packages) or a local ' +
+          'sentence-transformer directory',
       )
       .option('--store <file>', 'usage store to read the usage prior from')
       .addHelpText(
@@ -476,7 +478,7 @@ export async function run(argv: string[], io: Io): Promise<number> {
       if (e.code === 'commander.helpDisplayed' || e.code === 'commander.version' || e.code === 'commander.help')
         return 0;
       if (state.json)
-        return reportError(new SmartError('USAGE', { message: e.message.replace(/^error: /, '') }), io, {
+        return reportError(new SmartError('USAGE', { kind: 'parser', reason: e.message.replace(/^error: /, '') }), io, {
           json: true,
           debug: false,
         });

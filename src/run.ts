@@ -1,5 +1,6 @@
 /** run(): owns the top-level try/catch and maps every failure to an exit code and a message. */
-import { EXIT_CODES, SmartError, errorText, isSmartError } from './errors.js';
+import { EXIT_CODES, SmartError, bugReportUrl, errorText, isSmartError } from './errors.js';
+import { VERSION } from './version.js';
 import type { Io } from './io.js';
 import { scrubMessage } from './secrets.js';
 
@@ -10,7 +11,21 @@ export interface RunErrorOptions {
 
 /** Writes an error the way the chosen format wants and returns its exit code. */
 export function reportError(e: unknown, io: Io, opts: RunErrorOptions): number {
-  const known = isSmartError(e) ? e : new SmartError('INTERNAL', { message: errorText(e) }, { cause: e });
+  const known = isSmartError(e)
+    ? e
+    : new SmartError(
+        'INTERNAL',
+        {
+          message: errorText(e),
+          report: bugReportUrl(e, {
+            version: VERSION,
+            node: process.version,
+            platform: process.platform,
+            home: io.env.HOME || io.env.USERPROFILE,
+          }),
+        },
+        { cause: e },
+      );
   const message = scrubMessage(known.message);
   if (opts.json) {
     io.stdout(JSON.stringify({ schemaVersion: 1, error: { code: known.code, message } }, null, 2) + '\n');

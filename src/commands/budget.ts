@@ -1,282 +1,43 @@
 /** `budget`: does the tool context fit; if not, a plan that fits. */
-import { checkStorePath } from '../core/session/usage-store.js';
-import { resolve } from 'node:path';
-import { writeFileAtomic } from '../atomic-write.js';
-import { readJsonFile } from '../read-file.js';
-import { condenseTool, metaTools } from '../core/condense/index.js';
-import {
-  checkBudget,
-  DROP_UNUSED_CALLS_PER_TOOL,
-  planBudget,
-  usageFromDocument,
-  type BudgetPlan,
-  type BudgetVerdict,
-  type PlanDeps,
-} from '../core/budget/index.js';
-import {
-  buildDiscoverIndex,
-  loadShippedWordVectors,
-  patternsFromConfig,
-  rankTools,
-  toolRefsFromSnapshots,
-} from '../core/discover/index.js';
-import { sentSnapshots } from '../core/config/tool-filter.js';
-import { countToolTokens, createTokenCounter, type TokenCounter } from '../core/tokens/index.js';
-import { usageStorePath } from '../core/paths.js';
+import { budgetServers, type BudgetOptions } from '../app/budget.js';
+import type { CommandContext, CommandOutcome } from '../app/context.js';
+import type { BudgetResult } from '../core/budget/index.js';
 import { SmartError } from '../errors.js';
 import { renderBudget } from '../reporters/budget.js';
-import type { Encoding, ServerSnapshot, SmartConfig, UsageStats } from '../types.js';
-import type { CommandContext, CommandOutcome } from './context.js';
-import { loadServers, pathEnvOf, serverFailureCode } from './load.js';
-import { optionalString, parseFloatFlag, parseIntFlag } from './parse.js';
+import { optionalString } from '../app/flags.js';
 
-export const DEFAULT_SHARE = 0.1;
-export const INTENT_K = 10;
-
-/** A counter for the encoding (no disk cache: CI runs are one-shot and counts must not depend on local state). */
-export async function counterFor(encoding: Encoding): Promise<TokenCounter> {
-  return createTokenCounter(encoding);
-}
-
-export function planDeps(counter: TokenCounter): PlanDeps {
-  return {
-    countTool: (tool, server) => countToolTokens(tool, counter, 'json', server),
-    condenseTool: (tool, level) => condenseTool(tool, level),
-    metaTools: metaTools(),
-  };
-}
-
-/** `{usage}` from a usage store file, or `{missing: true}` when the file does not exist. */
-export async function readUsageFile(file: string, cwd: string): Promise<{ usage?: UsageStats; missing?: boolean }> {
-  await checkStorePath(resolve(cwd, file));
-  const doc = await readJsonFile(file, cwd);
-  if (doc === undefined) return { missing: true };
-  const usage = usageFromDocument(doc);
-  if (!usage) throw new SmartError('FILE_PARSE', { file, kind: 'usage store', reason: 'no "tools" object' });
-  return { usage };
-}
-
-export interface BudgetLimits {
-  max: number;
-  limit: number;
-  share: number;
-}
-
-/** Flags over config over defaults. `--max` is required unless config has budget.max. */
-export function resolveLimits(opts: Record<string, unknown>, config: SmartConfig): BudgetLimits {
-  const maxFlag = optionalString(opts.max);
-  const max = maxFlag !== undefined ? parseIntFlag('--max', maxFlag, { min: 1 }) : config.budget?.max;
-  if (max === undefined) {
-    throw new SmartError('BAD_FLAG', {
-      flag: '--max',
-      value: '(missing)',
-      hint: 'Pass --max <tokens> (the context window, e.g. 128000) or set budget.max in mcp-smart.config.json.',
-    });
-  }
-  const shareFlag = optionalString(opts.share);
-  const limitFlag = optionalString(opts.limit);
-  if (shareFlag !== undefined && limitFlag !== undefined) {
-    throw new SmartError('BAD_FLAG', {
-      flag: '--limit',
-      value: limitFlag,
-      hint: 'Use either --share or --limit, not both.',
-    });
-  }
-  const share =
-    shareFlag !== undefined
-      ? parseFloatFlag('--share', shareFlag, { min: 0, max: 1 })
-      : (config.budget?.share ?? DEFAULT_SHARE);
-  if (share <= 0)
-    throw new SmartError('BAD_FLAG', {
-      flag: '--share',
-      value: String(shareFlag),
-      hint: 'Expected a fraction above 0 and at most 1 (e.g. 0.1).',
-    });
-  let limit: number;
-  if (limitFlag !== undefined) limit = parseIntFlag('--limit', limitFlag, { min: 0 });
-  else if (shareFlag === undefined && config.budget?.limit !== undefined) limit = config.budget.limit;
-  else limit = Math.floor(share * max);
-  return { max, limit, share: limit / max };
-}
-
-export interface BudgetResult {
-  max: number;
-  limit: number;
-  used: number;
-  fits: boolean;
-  servers: { name: string; tokens: number; share: number; toolCount: number; status: 'ok' | 'error'; error?: string }[];
-  plan: {
-    action: string;
-    target: string;
-    tokensSaved: number;
-    after: number;
-    tools?: string[];
-    metaTokens?: number;
-    calls?: number;
-  }[];
-  encoding: Encoding;
-  /** Share of max the limit allows. */
-  share: number;
-  /** Fits, but above the 0.8 reserve threshold of the limit. */
-  nearLimit: boolean;
-  /** Tokens after the plan (= used − Σ tokensSaved). */
-  final: number;
-  planFits: boolean;
-  /** How least-used servers were chosen. */
-  orderedBy: 'usage' | 'size' | 'intent' | 'none';
-  usage: 'store' | 'none';
-  deferred: string[];
-  intent?: { text: string; k: number; kept: string[] };
+export interface BudgetFlags {
+  max?: string;
+  share?: string;
+  limit?: string;
+  apply?: boolean;
   output?: string;
-  notes: string[];
-}
-
-/** The definitions file `--apply -o` writes: like condense's output, plus the plan that produced it. */
-export function appliedDocument(result: BudgetResult, plan: BudgetPlan | undefined, servers: ServerSnapshot[]): object {
-  const planned = plan
-    ? plan.servers.filter((s) => !s.deferred).map((s) => ({ name: s.name, level: s.level, tools: s.tools }))
-    : servers.filter((s) => s.status === 'ok').map((s) => ({ name: s.name, level: 'full', tools: s.tools }));
-  if (plan && plan.deferred.length > 0)
-    planned.push({ name: 'mcp-smart', level: 'meta', tools: plan.metaTools, ...{ defers: plan.deferred } });
-  return {
-    schemaVersion: 1,
-    command: 'budget',
-    level: 'budget',
-    encoding: result.encoding,
-    max: result.max,
-    limit: result.limit,
-    before: { tokens: result.used },
-    after: { tokens: result.final },
-    plan: result.plan.map(({ action, target, tokensSaved }) => ({ action, target, tokensSaved })),
-    servers: planned,
-  };
-}
-
-/** Ranks with hybrid discovery over the servers; the shipped word vectors when present. */
-export async function hybridRanker(
-  servers: ServerSnapshot[],
-  config: SmartConfig,
-): Promise<(intent: string, k: number) => string[]> {
-  const vectors = await loadShippedWordVectors();
-  const index = buildDiscoverIndex(toolRefsFromSnapshots(servers), {
-    weights: config.weights,
-    vectors,
-    keywords: config.keywords,
-  });
-  const patterns = patternsFromConfig(config);
-  return (intent, k) => rankTools(index, intent, { engine: 'hybrid', k, patterns }).results.map((r) => r.id);
-}
-
-/** Ids of the `k` tools hybrid discovery ranks highest for the intent. */
-async function rankIntent(
-  servers: ServerSnapshot[],
-  intent: string,
-  k: number,
-  config: SmartConfig,
-): Promise<string[]> {
-  return (await hybridRanker(servers, config))(intent, k);
+  intent?: string;
+  store?: string;
 }
 
 export async function runBudgetCommand(
   ctx: CommandContext,
   _args: string[],
-  opts: Record<string, unknown>,
+  flags: BudgetFlags,
 ): Promise<CommandOutcome<BudgetResult>> {
   const { io, global } = ctx;
-  const apply = opts.apply === true;
-  const output = optionalString(opts.output);
-  if (apply && !output)
+  const output = optionalString(flags.output);
+  if (flags.apply === true && !output)
     throw new SmartError('BAD_FLAG', {
       flag: '--apply',
       value: 'without -o',
       hint: 'Pass -o <file> for the resulting definitions.',
     });
-  const intent = optionalString(opts.intent);
-  const store = optionalString(opts.store);
+  const options: BudgetOptions = { limits: { max: flags.max, share: flags.share, limit: flags.limit } };
+  if (flags.apply === true && output) options.applyTo = output;
+  const intent = optionalString(flags.intent);
+  if (intent) options.intent = intent;
+  const store = optionalString(flags.store);
+  if (store) options.store = store;
 
-  const loaded = await loadServers(ctx, { fresh: true }); // a gate never decides on cached lists
-  const limits = resolveLimits(opts, loaded.config);
-  // Count only what the client sends: tools its config hides are left out (the snapshot keeps them).
-  const ok = sentSnapshots(loaded.servers, loaded.hidden ?? {}).filter((s) => s.status === 'ok');
-  const failed = loaded.servers.filter((s) => s.status === 'error');
-  const notes: string[] = [];
-  for (const f of failed)
-    notes.push(`server ${f.name} could not be reached (${f.error ?? 'error'}); its tools are not counted`);
-  for (const [name, tools] of Object.entries(loaded.hidden ?? {}))
-    notes.push(`server ${name}: ${tools.length} tool(s) hidden by the client's config are not counted`);
-
-  const counter = await counterFor(global.encoding);
-  const deps = planDeps(counter);
-  const verdict: BudgetVerdict = checkBudget(ok, limits.max, limits.limit, deps.countTool);
-
-  // Without --store, the usage store `replay --learn` fills (user data folder) is used when it exists.
-  const read = await readUsageFile(store ?? usageStorePath(pathEnvOf(ctx)), io.cwd);
-  const usage: UsageStats | undefined = read.usage;
-  if (store && read.missing) notes.push(`usage store ${store} not found`);
-
-  let keepFull: string[] | undefined;
-  if (intent) keepFull = await rankIntent(ok, intent, INTENT_K, loaded.config);
-
-  let plan: BudgetPlan | undefined;
-  if (!verdict.fits || keepFull) {
-    plan = planBudget({ servers: ok, limit: limits.limit, usage, keepFull }, deps);
-    if (!keepFull) {
-      if (!usage)
-        notes.push(
-          'no usage data (run `mcp-smart replay <recordings> --learn`, or pass --store <file>): least-used servers were taken to be the largest; no tools were dropped',
-        );
-    }
-    for (const t of plan.thinEvidence)
-      notes.push(
-        `unused tools of ${t.server} were kept: the usage store holds ${t.calls} of the ${t.needed} recorded calls to its tools that drop-unused needs (${DROP_UNUSED_CALLS_PER_TOOL} per tool) before it calls a tool unused`,
-      );
-  }
-
-  const result: BudgetResult = {
-    max: limits.max,
-    limit: limits.limit,
-    used: verdict.used,
-    fits: verdict.fits,
-    servers: [
-      ...verdict.servers.map((s) => ({
-        name: s.name,
-        tokens: s.tokens,
-        share: s.share,
-        toolCount: s.toolCount,
-        status: 'ok' as const,
-      })),
-      ...failed.map((s) => ({
-        name: s.name,
-        tokens: 0,
-        share: 0,
-        toolCount: 0,
-        status: 'error' as const,
-        error: s.error,
-      })),
-    ],
-    plan: (plan?.steps ?? []).map((s) => ({ ...s })),
-    encoding: global.encoding,
-    share: limits.share,
-    nearLimit: verdict.nearLimit,
-    final: plan ? plan.final : verdict.used,
-    planFits: plan ? plan.fits : verdict.fits,
-    orderedBy: keepFull ? 'intent' : plan ? plan.orderedBy : 'none',
-    usage: usage ? 'store' : 'none',
-    deferred: plan?.deferred ?? [],
-    notes,
-  };
-  if (intent && keepFull) result.intent = { text: intent, k: INTENT_K, kept: keepFull };
-
-  if (apply && output) {
-    await writeFileAtomic(
-      resolve(io.cwd, output),
-      JSON.stringify(appliedDocument(result, plan, loaded.servers), null, 2) + '\n',
-    );
-    result.output = output;
-  }
-
+  const { result, exitCode } = await budgetServers(ctx, options);
   io.stdout(renderBudget(result, { format: global.format, chalk: ctx.chalk }));
-  if (global.format !== 'json') for (const n of notes) io.stderr(`note: ${n}\n`);
-  const exitCode = !verdict.fits ? 1 : serverFailureCode(loaded.servers);
+  if (global.format !== 'json') for (const n of result.notes) io.stderr(`note: ${n}\n`);
   return { result, exitCode };
 }

@@ -1,338 +1,51 @@
 /** `check`: compares the current tool definitions with a committed baseline; the CI gate. */
-import { appendFile, readFile } from 'node:fs/promises';
-import { resolve } from 'node:path';
-import { writeFileAtomic } from '../atomic-write.js';
-import { parseJsonText, readJsonFile, readTextFile } from '../read-file.js';
-import {
-  DEFAULT_MAX_GROWTH,
-  buildBaseline,
-  compareBaseline,
-  formatGrowthLimit,
-  measureServers,
-  parseBaseline,
-  parseGrowthLimit,
-  serializeBaseline,
-  type Baseline,
-  type BaselineComparison,
-  type BaselineThresholds,
-  type GrowthLimit,
-  type MeasuredServer,
-} from '../core/budget/index.js';
-import { evaluateRankings } from '../core/discover/index.js';
-import { countToolTokens } from '../core/tokens/index.js';
+import { appendFile } from 'node:fs/promises';
+import { checkServers, type CheckOptions } from '../app/check.js';
+import type { CommandContext, CommandOutcome } from '../app/context.js';
+import { optionalString, parseIntFlag } from '../app/flags.js';
+import type { CheckResult } from '../core/budget/index.js';
 import { SmartError } from '../errors.js';
-import { own } from '../core/dict.js';
 import { renderCheck, renderCheckMarkdown } from '../reporters/check.js';
-import type { Encoding, ServerSnapshot, SmartConfig } from '../types.js';
-import { counterFor, hybridRanker } from './budget.js';
-import type { CommandContext, CommandOutcome } from './context.js';
-import { loadServers } from './load.js';
-import { optionalString, parseFloatFlag, parseIntFlag } from './parse.js';
 
-export const DEFAULT_BASELINE = 'mcp-smart.lock.json';
-
-export interface RetrievalResult {
-  queries: string;
-  cases: number;
-  k: number;
-  recall: number;
-  mrr: number;
-  minRecall?: number;
-  passed: boolean;
-}
-
-export interface CheckResult {
-  baseline: string;
-  passed: boolean;
-  totals: { before: number; after: number; delta: number };
-  changes: {
-    id: string;
-    kind: 'added' | 'removed' | 'changed';
-    before: number;
-    after: number;
-    delta: number;
-    hashChanged: boolean;
-  }[];
-  encoding: Encoding;
-  thresholds: { maxGrowth: string; allowedGrowth: number; max?: number; minRecall?: number };
-  failures: { code: string; message: string }[];
-  warnings: { code: string; id?: string; message: string }[];
-  servers: { name: string; status: string; before: number; after: number; delta: number }[];
-  unavailable: string[];
-  retrieval?: RetrievalResult;
-  /** Set by --update. */
-  updated?: { written: boolean; servers: number; tokens: number };
-}
-
-/** Labelled intents, one JSON object per line: {"intent": "...", "expected": ["server.tool", ...]}. */
-export async function readQueries(file: string, cwd: string): Promise<{ intent: string; expected: string[] }[]> {
-  const text = await readTextFile(file, cwd);
-  if (text === undefined) throw new SmartError('FILE_NOT_FOUND', { file, hint: 'Check the path given to --queries.' });
-  const cases: { intent: string; expected: string[] }[] = [];
-  text.split(/\r?\n/).forEach((line, i) => {
-    if (line.trim() === '') return;
-    const d = parseJsonText(line, `${file}:${i + 1}`) as { intent?: unknown; expected?: unknown };
-    if (typeof d.intent !== 'string' || !Array.isArray(d.expected) || !d.expected.every((x) => typeof x === 'string')) {
-      throw new SmartError('FILE_PARSE', {
-        file: `${file}:${i + 1}`,
-        kind: 'labelled intent',
-        reason: 'expected {"intent": string, "expected": [string]}',
-      });
-    }
-    cases.push({ intent: d.intent, expected: d.expected });
-  });
-  return cases;
-}
-
-async function readBaselineFile(file: string, cwd: string): Promise<Baseline | undefined> {
-  const doc = await readJsonFile(file, cwd);
-  if (doc === undefined) return undefined;
-  const parsed = parseBaseline(doc);
-  if (!parsed.ok)
-    throw new SmartError('CONFIG_INVALID', {
-      file,
-      key: parsed.path,
-      reason: `${parsed.reason}. Recreate it with: mcp-smart check --update`,
-    });
-  return parsed.value;
-}
-
-function growthFrom(value: string | number | undefined, where: string): GrowthLimit | undefined {
-  if (value === undefined) return undefined;
-  const g = parseGrowthLimit(value);
-  if (!g)
-    throw new SmartError('BAD_FLAG', {
-      flag: where,
-      value: String(value),
-      hint: 'Expected a percentage like "5%" or a number of tokens like "500".',
-    });
-  return g;
-}
-
-interface Thresholds {
-  maxGrowth: GrowthLimit;
-  max?: number;
-  minRecall?: number;
-}
-
-/** Flags over mcp-smart.config.json over the baseline's own thresholds over defaults. */
-function resolveThresholds(
-  opts: Record<string, unknown>,
-  config: SmartConfig,
-  baseline: BaselineThresholds | undefined,
-): Thresholds {
-  const maxGrowth =
-    growthFrom(optionalString(opts.maxGrowth), '--max-growth') ??
-    growthFrom(config.thresholds?.maxGrowth, 'thresholds.maxGrowth') ??
-    growthFrom(baseline?.maxGrowth, 'baseline thresholds.maxGrowth') ??
-    DEFAULT_MAX_GROWTH;
-  const maxFlag = optionalString(opts.max);
-  const max =
-    maxFlag !== undefined ? parseIntFlag('--max', maxFlag, { min: 0 }) : (config.thresholds?.max ?? baseline?.max);
-  const recallFlag = optionalString(opts.minRecall);
-  const minRecall =
-    recallFlag !== undefined
-      ? parseFloatFlag('--min-recall', recallFlag, { min: 0, max: 1 })
-      : (config.thresholds?.minRecall ?? baseline?.minRecall);
-  const t: Thresholds = { maxGrowth };
-  if (max !== undefined) t.max = max;
-  if (minRecall !== undefined) t.minRecall = minRecall;
-  return t;
-}
-
-function baselineThresholds(t: Thresholds): BaselineThresholds {
-  const out: BaselineThresholds = { maxGrowth: formatGrowthLimit(t.maxGrowth) };
-  if (t.max !== undefined) out.max = t.max;
-  if (t.minRecall !== undefined) out.minRecall = t.minRecall;
-  return out;
-}
-
-async function measure(servers: ServerSnapshot[], encoding: Encoding): Promise<MeasuredServer[]> {
-  const counter = await counterFor(encoding);
-  return measureServers(servers, (tool, server) => countToolTokens(tool, counter, 'json', server));
-}
-
-const fmtPct = (n: number): string => `${n > 0 ? '+' : ''}${n.toFixed(1)}%`;
-
-function describe(
-  comparison: BaselineComparison,
-  baselineFile: string,
-): { failures: CheckResult['failures']; warnings: CheckResult['warnings'] } {
-  const failures: CheckResult['failures'] = [];
-  const top = comparison.grown
-    .slice(0, 3)
-    .map((c) => `${c.id} ${c.kind === 'added' ? 'added' : ''} +${c.delta}`.replace('  ', ' '))
-    .join(', ');
-  for (const f of comparison.failures) {
-    if (f.code === 'TOTAL_GROWTH') {
-      const pct = f.before === 0 ? 100 : (f.delta / f.before) * 100;
-      failures.push({
-        code: f.code,
-        message: `tool tokens grew by ${f.delta} (${fmtPct(pct)}), from ${f.before} to ${f.after}; allowed ${f.limit}${top ? `. Largest growth: ${top}` : ''}. If intended, run: mcp-smart check --update and commit ${baselineFile}`,
-      });
-    } else {
-      failures.push({
-        code: f.code,
-        message: `tool tokens ${f.after} exceed the maximum of ${f.max}${top ? `. Largest growth: ${top}` : ''}`,
-      });
-    }
-  }
-  const warnings: CheckResult['warnings'] = comparison.grown.map((c) => ({
-    code: c.kind === 'added' ? 'TOOL_ADDED' : 'TOOL_GROWTH',
-    id: c.id,
-    message:
-      c.kind === 'added'
-        ? `${c.id} was added (+${c.after} tokens)`
-        : `${c.id} grew by ${c.delta} tokens (${c.before} → ${c.after}, ${fmtPct((c.delta / Math.max(1, c.before)) * 100)})`,
-  }));
-  for (const c of comparison.changes) {
-    if (c.kind === 'changed' && c.delta === 0)
-      warnings.push({ code: 'TOOL_CHANGED', id: c.id, message: `${c.id} changed its definition (same token count)` });
-  }
-  return { failures, warnings };
+export interface CheckFlags {
+  baseline?: string;
+  update?: boolean;
+  maxGrowth?: string;
+  max?: string;
+  minRecall?: string;
+  queries?: string;
+  k?: string;
 }
 
 export async function runCheckCommand(
   ctx: CommandContext,
   _args: string[],
-  opts: Record<string, unknown>,
+  flags: CheckFlags,
 ): Promise<CommandOutcome<CheckResult>> {
   const { io, global } = ctx;
-  const update = opts.update === true;
-  const queries = optionalString(opts.queries);
-  const k = parseIntFlag('-k', opts.k ?? '5', { min: 1 });
-  if (optionalString(opts.minRecall) !== undefined && !queries) {
+  const queries = optionalString(flags.queries);
+  const k = parseIntFlag('-k', flags.k ?? '5', { min: 1 });
+  if (optionalString(flags.minRecall) !== undefined && !queries) {
     throw new SmartError('BAD_FLAG', {
       flag: '--min-recall',
-      value: String(opts.minRecall),
+      value: String(flags.minRecall),
       hint: 'The retrieval gate needs --queries <intents.jsonl>.',
     });
   }
-
-  // A gate never decides on cached tool lists.
-  const loaded = await loadServers(ctx, { fresh: true });
-  const flagBaseline = optionalString(opts.baseline) ?? DEFAULT_BASELINE;
-  const baselineFile =
-    flagBaseline === DEFAULT_BASELINE && loaded.config.baseline ? loaded.config.baseline : flagBaseline;
-  const existing = await readBaselineFile(baselineFile, io.cwd);
-  if (!existing && !update) throw new SmartError('BASELINE_MISSING', { file: baselineFile });
-
-  const thresholds = resolveThresholds(opts, loaded.config, existing?.thresholds);
-  const unavailable = loaded.servers.filter((s) => s.status === 'error').map((s) => s.name);
-  const causeOf = (n: string): string => loaded.servers.find((s) => s.name === n)?.error ?? 'no reason given';
-  const notes: string[] = unavailable.map(
-    (n) => `server ${n} could not be reached: ${causeOf(n)}; it is left out of the comparison`,
-  );
-  const noneAnswered = loaded.servers.length > 0 && unavailable.length === loaded.servers.length;
-  // A baseline is never written from failed servers: a server that failed and has no earlier entry would vanish.
-  const lost = unavailable.filter((n) => !own(existing?.servers, n));
-  if (update && (noneAnswered || lost.length > 0)) {
-    throw new SmartError('BASELINE_FROM_FAILED', {
-      file: baselineFile,
-      servers: (lost.length > 0 ? lost : unavailable).map((n) => `${n} (${causeOf(n)})`).join('; '),
-    });
-  }
-
-  const encoding: Encoding = !update && existing ? existing.encoding : global.encoding;
-  if (!update && existing && existing.encoding !== global.encoding) {
-    notes.push(
-      `counting with the baseline's encoding ${existing.encoding} (this run asked for ${global.encoding}); run check --update --encoding ${global.encoding} to switch`,
-    );
-  }
-  const measured = await measure(loaded.servers, encoding);
-
-  let updated: CheckResult['updated'];
-  let reference: Baseline;
-  if (update) {
-    const fresh = buildBaseline(measured, encoding, baselineThresholds(thresholds));
-    // Servers that could not be reached keep their previous entries rather than vanishing from the baseline.
-    // So do servers left out by --server: updating a selection must not drop the others.
-    const keep = new Set([
-      ...unavailable,
-      ...Object.keys(existing?.servers ?? {}).filter((n) => global.server.length > 0 && !global.server.includes(n)),
-    ]);
-    for (const name of keep) {
-      const prev = own(existing?.servers, name);
-      if (prev && !fresh.servers[name]) fresh.servers[name] = prev;
-    }
-    const text = serializeBaseline(fresh);
-    const path = resolve(io.cwd, baselineFile);
-    const current = existing ? await readFile(path, 'utf8') : undefined;
-    const written = current !== text;
-    if (written) await writeFileAtomic(path, text);
-    updated = {
-      written,
-      servers: Object.keys(fresh.servers).length,
-      tokens: Object.values(fresh.servers).reduce((n, s) => n + s.tokens, 0),
-    };
-    reference = existing ?? fresh;
-  } else {
-    reference = existing as Baseline;
-  }
-
-  const comparison = compareBaseline(reference, measured, { thresholds, unavailable, only: global.server });
-  const { failures, warnings } = describe(comparison, baselineFile);
-
-  let retrieval: RetrievalResult | undefined;
-  if (queries) {
-    const cases = await readQueries(queries, io.cwd);
-    const rank = await hybridRanker(loaded.servers, loaded.config);
-    const metrics = evaluateRankings(cases, (intent) => rank(intent, k), [k]);
-    const recall = metrics.recallAt[String(k)] ?? 0;
-    const passed = thresholds.minRecall === undefined || recall >= thresholds.minRecall;
-    retrieval = { queries, cases: metrics.cases, k, recall, mrr: metrics.mrr, passed };
-    if (thresholds.minRecall !== undefined) retrieval.minRecall = thresholds.minRecall;
-    if (!passed) {
-      failures.push({
-        code: 'RECALL_BELOW',
-        message: `hybrid discovery Recall@${k} is ${recall.toFixed(3)} on ${queries}, below the minimum ${thresholds.minRecall}`,
-      });
-    }
-  }
-
-  if (!update && noneAnswered) {
-    // Nothing was measured: 0 → 0 is not a pass.
-    failures.unshift({
-      code: 'NO_SERVER_ANSWERED',
-      message: `no server could be reached, so nothing was compared: ${unavailable.map((n) => `${n}: ${causeOf(n)}`).join('; ')}`,
-    });
-  }
-  const gatePassed = update ? true : comparison.passed && !noneAnswered;
-  const passed = gatePassed && (retrieval?.passed ?? true);
-  const th: CheckResult['thresholds'] = {
-    maxGrowth: formatGrowthLimit(thresholds.maxGrowth),
-    allowedGrowth: Math.floor(comparison.allowedGrowth),
+  const options: CheckOptions = {
+    thresholds: { maxGrowth: flags.maxGrowth, max: flags.max, minRecall: flags.minRecall },
+    update: flags.update === true,
+    k,
   };
-  if (thresholds.max !== undefined) th.max = thresholds.max;
-  if (thresholds.minRecall !== undefined) th.minRecall = thresholds.minRecall;
-  const result: CheckResult = {
-    baseline: baselineFile,
-    passed,
-    totals: comparison.totals,
-    changes: comparison.changes.map(({ id, kind, before, after, delta, hashChanged }) => ({
-      id,
-      kind,
-      before,
-      after,
-      delta,
-      hashChanged,
-    })),
-    encoding,
-    thresholds: th,
-    failures: update ? failures.filter((f) => f.code === 'RECALL_BELOW') : failures,
-    warnings: update ? [] : warnings,
-    servers: comparison.servers,
-    unavailable,
-  };
-  if (retrieval) result.retrieval = retrieval;
-  if (updated) result.updated = updated;
+  if (queries) options.queries = queries;
+  const baseline = optionalString(flags.baseline);
+  if (baseline) options.baseline = baseline;
 
+  const { result, notes, exitCode } = await checkServers(ctx, options);
   io.stdout(renderCheck(result, { format: global.format, chalk: ctx.chalk }));
   if (global.format === 'github' && io.env.GITHUB_STEP_SUMMARY) {
     await appendFile(io.env.GITHUB_STEP_SUMMARY, renderCheckMarkdown(result) + '\n', 'utf8');
   }
   if (global.format !== 'json') for (const n of notes) io.stderr(`note: ${n}\n`);
-  // 1 beats 3 only when the check could be decided from servers that answered.
-  const exitCode = noneAnswered ? 3 : !passed ? 1 : unavailable.length > 0 ? 3 : 0;
   return { result, exitCode };
 }

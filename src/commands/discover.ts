@@ -1,207 +1,44 @@
 /** `discover "<intent>"`: rank the tools of the selected servers; `--queries` evaluates labelled intents. */
-import { access, readFile } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
-// engine.js, not index.js: the optional model support loads only with --model.
-import {
-  buildDiscoverIndex,
-  decodeIndexCache,
-  encodeIndexCache,
-  evaluateRankings,
-  indexCacheKey,
-  loadShippedWordVectors,
-  parseLabelledIntents,
-  patternsFromConfig,
-  rankTools,
-  semanticText,
-  toolRefsFromSnapshots,
-  type DiscoverIndex,
-  type RankOptions,
-  type RankedTool,
-  type RankingMetrics,
-  type WordVectors,
-} from '../core/discover/engine.js';
-import { userCacheDir, usageStorePath, type PathEnv } from '../core/paths.js';
-import { writeFileAtomic } from '../atomic-write.js';
+import type { CommandContext, CommandOutcome } from '../app/context.js';
+import { discoverTools, type DiscoverOptions } from '../app/discover.js';
+import type { DiscoverResult } from '../core/discover/result.js';
 import { SmartError } from '../errors.js';
-import { readTextFile } from '../read-file.js';
 import { renderDiscover } from '../reporters/discover.js';
-import { ENGINES, type EngineName, type UsageStats } from '../types.js';
-import type { CommandContext, CommandOutcome } from './context.js';
-import { loadServers, pathEnvOf, serverFailureCode } from './load.js';
-import { optionalString, parseChoiceFlag, parseIntFlag } from './parse.js';
+import { ENGINES } from '../types.js';
+import { optionalString, parseChoiceFlag, parseIntFlag } from '../app/flags.js';
 
-export interface DiscoverRanking {
-  kind: 'ranking';
-  intent: string;
-  engine: EngineName;
-  k: number;
-  fallback: boolean;
-  results: RankedTool[];
+export interface DiscoverFlags {
+  queries?: string;
+  engine?: string;
+  k?: string;
+  model?: string;
+  store?: string;
+  explain?: boolean;
 }
-
-export interface DiscoverEvaluation extends RankingMetrics {
-  kind: 'evaluation';
-  queries: string;
-  engine: EngineName;
-  k: number;
-}
-
-export type DiscoverResult = DiscoverRanking | DiscoverEvaluation;
 
 export async function runDiscoverCommand(
   ctx: CommandContext,
   args: string[],
-  opts: Record<string, unknown>,
+  flags: DiscoverFlags,
 ): Promise<CommandOutcome<DiscoverResult>> {
   const { io, global } = ctx;
   const intent = optionalString(args[0]?.trim());
-  const queries = optionalString(opts.queries);
+  const queries = optionalString(flags.queries);
   if (!intent && !queries) {
-    throw new SmartError('USAGE', {
-      message: 'discover needs an intent, e.g. mcp-smart discover "read a file", or --queries <intents.jsonl>.',
-    });
+    throw new SmartError('USAGE', { kind: 'discover-intent' });
   }
-  const engine = parseChoiceFlag('--engine', opts.engine ?? 'hybrid', ENGINES);
+  const engine = parseChoiceFlag('--engine', flags.engine ?? 'hybrid', ENGINES);
   // The router note returns the top 3; the other engines default to 5. An explicit -k wins for every engine.
-  const k = opts.k === undefined ? (engine === 'keyword' ? 3 : 5) : parseIntFlag('-k', opts.k, { min: 1, max: 10_000 });
-  const model = optionalString(opts.model);
-  const cases = queries ? parseLabelledIntents(await readText(queries, io.cwd), queries) : undefined;
-
-  const { servers, config } = await loadServers(ctx);
-  const exitCode = serverFailureCode(servers);
-  const tools = toolRefsFromSnapshots(servers);
-  const pathEnv = pathEnvOf(ctx);
-  const now = Date.now();
-
-  let index: DiscoverIndex;
-  let embedQuery: ((text: string) => Promise<Float32Array>) | undefined;
-  const needsVectors = engine === 'semantic' || engine === 'hybrid';
-  if (model && !needsVectors)
-    io.stderr(`warning: --model is ignored: the ${engine} engine uses no vectors (use --engine semantic or hybrid)\n`);
-  if (needsVectors && model) {
-    const { embedCached, loadSentenceModel, loadUseLite, USE_LITE, USE_LITE_KEY } =
-      await import('../core/discover/model.js');
-    const embed = model === USE_LITE ? await loadUseLite() : await loadSentenceModel(model, io.cwd);
-    const cacheDir = global.cache ? userCacheDir(pathEnv) : null;
-    const modelKey = model === USE_LITE ? USE_LITE_KEY : resolve(io.cwd, model);
-    // Tool vectors are cached per model; intents are not (the cache would grow with every --queries file), but
-    // --queries intents are embedded in one batch up front.
-    const embeddings = await embedCached(embed, tools.map(semanticText), cacheDir, modelKey);
-    const intents = [...new Set((cases ?? []).map((c) => c.intent))];
-    const intentVectors = intents.length > 0 ? await embed(intents) : [];
-    const known = new Map(intents.map((text, i) => [text, intentVectors[i]!]));
-    index = buildDiscoverIndex(tools, { weights: config.weights, keywords: config.keywords, embeddings });
-    embedQuery = async (text) => known.get(text) ?? (await embed([text]))[0]!;
-  } else {
-    const vectors = needsVectors ? await shippedVectors(engine) : undefined;
-    // The built indexes are cached on disk, keyed by a hash of the tools, weights and vector table.
-    const cacheFile = global.cache
-      ? join(userCacheDir(pathEnv), 'discover-index', `${indexCacheKey(tools, vectors, config.weights)}.bin`)
-      : null;
-    const cached = cacheFile ? await readIndexCache(cacheFile, tools.length, vectors?.dims) : undefined;
-    index = buildDiscoverIndex(tools, { weights: config.weights, keywords: config.keywords, vectors, ...cached });
-    if (cacheFile && !cached) await writeIndexCache(cacheFile, encodeIndexCache(index));
-  }
-
-  const usage =
-    engine === 'hybrid'
-      ? await readUsage(optionalString(opts.store), pathEnv, now, io.cwd, (w) => io.stderr(`warning: ${w}\n`))
-      : undefined;
-  const base: Omit<RankOptions, 'k'> = { engine, usage, now, patterns: patternsFromConfig(config) };
-  const rank = async (text: string, kk: number): Promise<ReturnType<typeof rankTools>> =>
-    rankTools(index, text, { ...base, k: kk, ...(embedQuery ? { queryVector: await embedQuery(text) } : {}) });
-
-  let result: DiscoverResult;
-  if (cases) {
-    const depth = Math.max(k, 10);
-    const ranked = new Map<string, string[]>();
-    for (const c of cases)
-      ranked.set(
-        c.intent,
-        (await rank(c.intent, depth)).results.map((r) => r.id),
-      );
-    const ks = [...new Set([1, 3, 5, 10, k])].sort((a, b) => a - b);
-    const m = evaluateRankings(cases, (q) => ranked.get(q) ?? [], ks);
-    result = {
-      kind: 'evaluation',
-      queries: queries!,
-      engine,
-      k,
-      cases: m.cases,
-      recallAt: m.recallAt,
-      mrr: m.mrr,
-      ndcg10: m.ndcg10,
-    };
-  } else {
-    const ranking = await rank(intent!, k);
-    result = { kind: 'ranking', intent: intent!, engine, k, fallback: ranking.fallback, results: ranking.results };
-  }
-  io.stdout(renderDiscover(result, { format: global.format, chalk: ctx.chalk, explain: opts.explain === true }));
+  const k =
+    flags.k === undefined ? (engine === 'keyword' ? 3 : 5) : parseIntFlag('-k', flags.k, { min: 1, max: 10_000 });
+  const options: DiscoverOptions = { engine, k };
+  if (intent) options.intent = intent;
+  if (queries) options.queries = queries;
+  const model = optionalString(flags.model);
+  if (model) options.model = model;
+  const store = optionalString(flags.store);
+  if (store) options.store = store;
+  const { result, exitCode } = await discoverTools(ctx, options);
+  io.stdout(renderDiscover(result, { format: global.format, chalk: ctx.chalk, explain: flags.explain === true }));
   return { result, exitCode };
-}
-
-/** The indexes of an earlier run on the same tools (keyed by a hash of them); undefined when absent or unreadable. */
-async function readIndexCache(
-  file: string,
-  size: number,
-  dims: number | undefined,
-): Promise<ReturnType<typeof decodeIndexCache> | undefined> {
-  try {
-    return decodeIndexCache(await readFile(file), size, dims) ?? undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-/** Best effort: a failed write costs the next run its build time, nothing else. */
-async function writeIndexCache(file: string, bytes: Uint8Array): Promise<void> {
-  await writeFileAtomic(file, bytes).catch(() => undefined);
-}
-
-async function readText(file: string, cwd: string): Promise<string> {
-  const text = await readTextFile(file, cwd);
-  if (text === undefined) throw new SmartError('FILE_NOT_FOUND', { file, hint: 'Check the path given to --queries.' });
-  return text;
-}
-
-/** The shipped table; hybrid still works (bm25 + usage) in an install that dropped it, semantic does not. */
-async function shippedVectors(engine: EngineName): Promise<WordVectors | undefined> {
-  const vectors = await loadShippedWordVectors();
-  if (!vectors && engine === 'semantic') {
-    throw new SmartError('MODEL_UNAVAILABLE', {
-      message:
-        'The word-vector table data/word-vectors.bin is missing from this install; reinstall mcp-smart or pass --model use-lite or --model <dir>.',
-    });
-  }
-  return vectors;
-}
-
-/** Usage from --store, else from the default store when one exists; absent → no prior. */
-async function readUsage(
-  store: string | undefined,
-  pathEnv: PathEnv,
-  now: number,
-  cwd: string,
-  warn: (w: string) => void,
-): Promise<UsageStats | undefined> {
-  // The store module, with its file locking, is imported only when a store exists, to keep the cold start short.
-  const file = store ? resolve(cwd, store) : usageStorePath(pathEnv);
-  try {
-    await access(file);
-  } catch (e) {
-    if (store)
-      throw new SmartError(
-        'FILE_NOT_FOUND',
-        {
-          file: store,
-          hint: 'Pass an existing usage store, or learn one with: mcp-smart replay <recordings> --learn --store <file>',
-        },
-        { cause: e },
-      );
-    return undefined;
-  }
-  const { loadUsageStats } = await import('../core/session/usage-store.js');
-  const { stats, warnings } = await loadUsageStats(file, now);
-  warnings.forEach(warn);
-  return stats;
 }

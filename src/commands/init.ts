@@ -2,8 +2,9 @@
 import type * as InquirerPrompts from '@inquirer/prompts';
 import { access } from 'node:fs/promises';
 import { isAbsolute, relative, resolve } from 'node:path';
+import { counterFor } from '../app/counter.js';
 import { writeFileAtomic } from '../atomic-write.js';
-import { redactUrl } from '../core/redact.js';
+import { DEFAULT_BASELINE } from '../core/budget/index.js';
 import {
   buildBaseline,
   formatGrowthLimit,
@@ -11,42 +12,24 @@ import {
   parseGrowthLimit,
   serializeBaseline,
 } from '../core/budget/index.js';
+import { CONFIG_FILE, INIT_SNAPSHOT_FILE, WORKFLOW_FILE, configEntry, type InitResult } from '../core/init.js';
 import {
   chooseCiInstall,
   ciWorkflowYaml,
   shellQuote,
   updateCommands,
-  WORKFLOW_PATH,
   type CiWorkflowPlan,
 } from '../core/ci-workflow.js';
 import { buildSnapshot } from '../core/snapshot.js';
 import { countToolTokens } from '../core/tokens/index.js';
 import { SmartError } from '../errors.js';
 import { readJsonFile } from '../read-file.js';
-import { formatTokens, renderJson } from '../reporters/format.js';
+import { renderInit } from '../reporters/init.js';
 import type { ServerDefinition, ServerSnapshot } from '../types.js';
 import { VERSION } from '../version.js';
-import { counterFor } from './budget.js';
-import { DEFAULT_BASELINE } from './check.js';
-import type { CommandContext, CommandOutcome } from './context.js';
-import { loadDefinitions, loadServers } from './load.js';
-import { optionalString, parseFloatFlag, parseIntFlag } from './parse.js';
-
-export const CONFIG_FILE = 'mcp-smart.config.json';
-export const WORKFLOW_FILE = WORKFLOW_PATH;
-export const INIT_SNAPSHOT_FILE = 'mcp-smart.snapshot.json';
-
-export interface InitResult {
-  files: { path: string; kind: 'config' | 'baseline' | 'workflow' | 'snapshot'; written: boolean }[];
-  servers: string[];
-  budget: { max: number; share: number };
-  thresholds: { maxGrowth: string };
-  baselineTokens?: number;
-  checkCommand: string;
-  unavailable: string[];
-  /** How the workflow gets mcp-smart and what it checks (with --github). */
-  workflow?: { install: 'lockfile' | 'pinned'; version: string; checks: 'snapshot' | 'live' };
-}
+import type { CommandContext, CommandOutcome } from '../app/context.js';
+import { loadDefinitions, loadSetup } from '../app/setup.js';
+import { optionalString, parseFloatFlag, parseIntFlag } from '../app/flags.js';
 
 interface Answers {
   servers: string[];
@@ -58,6 +41,20 @@ interface Answers {
 
 type Prompts = typeof InquirerPrompts;
 
+export interface InitFlags {
+  yes?: boolean;
+  force?: boolean;
+  /** False with --no-baseline. */
+  baseline?: boolean;
+  maxGrowth?: string;
+  max?: string;
+  share?: string;
+  github?: boolean;
+  /** With --github: check a committed snapshot in CI even for project servers. */
+  ciSnapshot?: boolean;
+  servers?: string;
+}
+
 async function exists(file: string): Promise<boolean> {
   try {
     await access(file);
@@ -66,18 +63,6 @@ async function exists(file: string): Promise<boolean> {
     if ((e as NodeJS.ErrnoException).code === 'ENOENT') return false;
     throw new SmartError('FILE_UNREADABLE', { file, reason: (e as Error).message }, { cause: e });
   }
-}
-
-/** A definition as our config stores it: command/args/cwd or url/type; env and header values are never copied. */
-function configEntry(d: ServerDefinition): Record<string, unknown> {
-  if (d.transport === 'stdio') {
-    const e: Record<string, unknown> = { command: d.command, args: d.args ?? [] };
-    if (d.cwd) e.cwd = d.cwd;
-    return e;
-  }
-  // Credentials in a URL stay out of a file users commit.
-  const url = d.url === undefined ? undefined : redactUrl(d.url);
-  return d.autoTransport ? { url } : { url, type: d.transport };
 }
 
 async function ask(prompts: Prompts, found: string[], a: Answers): Promise<Answers> {
@@ -115,7 +100,7 @@ async function ask(prompts: Prompts, found: string[], a: Answers): Promise<Answe
 export async function runInitCommand(
   ctx: CommandContext,
   _args: string[],
-  opts: Record<string, unknown>,
+  opts: InitFlags,
 ): Promise<CommandOutcome<InitResult>> {
   const { io, global } = ctx;
   const interactive = io.stdinIsTTY && opts.yes !== true && global.format !== 'json';
@@ -153,11 +138,9 @@ export async function runInitCommand(
   let definitions: ServerDefinition[] = [];
   let found: string[];
   if (fromSnapshot) {
-    found = (await loadServers({ ...ctx, global: { ...global, server: [] } }, { fresh: true })).servers.map(
-      (s) => s.name,
-    );
+    found = (await loadSetup({ ...global, server: [] }, io, { fresh: true })).servers.map((s) => s.name);
   } else {
-    const defs = await loadDefinitions(ctx);
+    const defs = await loadDefinitions(global, io);
     for (const w of defs.warnings) io.stderr(`warning: ${w}\n`);
     definitions = defs.servers.filter((s) => s.enabled);
     found = definitions.map((s) => s.name);
@@ -222,7 +205,7 @@ export async function runInitCommand(
   let unavailable: string[] = [];
   let baselineTokens: number | undefined;
   if (writeBaselineFile || writeSnapshot) {
-    servers = (await loadServers({ ...ctx, global: { ...global, server: selected } }, { fresh: true })).servers;
+    servers = (await loadSetup({ ...global, server: selected }, io, { fresh: true })).servers;
     unavailable = servers.filter((s) => s.status === 'error').map((s) => s.name);
     for (const u of unavailable) io.stderr(`warning: server ${u} could not be reached; it is not in the baseline\n`);
     if (servers.length > 0 && unavailable.length === servers.length)
@@ -297,35 +280,14 @@ export async function runInitCommand(
       checks: plan.snapshots.length > 0 ? 'snapshot' : 'live',
     };
 
-  if (global.format === 'json') io.stdout(renderJson('init', result));
-  else {
-    const lines = plannedFiles.map((f) => `  wrote ${f.path}`);
-    lines.unshift(
-      `Set up mcp-smart for ${selected.length} server${selected.length === 1 ? '' : 's'}: ${selected.join(', ')}`,
-    );
-    if (baselineTokens !== undefined)
-      lines.push(
-        `Baseline: ${formatTokens(baselineTokens)} tool tokens (${global.encoding}); budget ${formatTokens(Math.floor(answers.max * answers.share))} of ${formatTokens(answers.max)}.`,
-      );
-    if (checkArgs.includes('--snapshot'))
-      lines.push(
-        `The check reads ${checkArgs[checkArgs.indexOf('--snapshot') + 1]}: refresh it with \`mcp-smart dump -o <file>\` when your servers change, and commit it.`,
-      );
-    if (plan && plan.snapshots.length === 0)
-      lines.push(
-        `Note: the workflow starts ${selected.join(', ')} on the CI runner. To check a committed snapshot instead, run init again with --ci-snapshot --force.`,
-      );
-    if (plan)
-      lines.push(
-        plan.install.kind === 'lockfile'
-          ? `The workflow runs the mcp-smart of package-lock.json (${plan.install.version}) after \`npm ci\`.`
-          : `The workflow runs mcp-smart ${plan.install.version} exactly (npx mcp-smart@${plan.install.version}).`,
-      );
-    const update = plan
-      ? updateCommands(plan).join(' && ')
-      : ['mcp-smart', ...checkArgs, 'check', '--update'].map(shellQuote).join(' ');
-    lines.push(`Next: commit these files; CI runs \`${checkCommand}\`. After an intended change: \`${update}\`.`);
-    io.stdout(lines.join('\n') + '\n');
-  }
+  const snapshotAt = checkArgs.indexOf('--snapshot');
+  io.stdout(
+    renderInit(result, {
+      format: global.format,
+      encoding: global.encoding,
+      ...(snapshotAt >= 0 ? { snapshotFile: checkArgs[snapshotAt + 1] } : {}),
+      ...(plan ? { updateCommand: updateCommands(plan).join(' && ') } : {}),
+    }),
+  );
   return { result, exitCode: unavailable.length > 0 ? 3 : 0 };
 }

@@ -1,263 +1,48 @@
 /** `replay <paths...>`: ranking quality on recorded sessions, usage learning (--learn), weight tuning (--tune). */
-import { join, resolve } from 'node:path';
-import { writeFileAtomic } from '../atomic-write.js';
-import {
-  buildDiscoverIndex,
-  detectTaskContext,
-  loadShippedWordVectors,
-  patternsFromConfig,
-  rankTools,
-  resolveWeights,
-  toolRefsFromSnapshots,
-  type HybridWeights,
-  type RankOptions,
-} from '../core/discover/index.js';
-import { buildCases, type ReplayCase } from '../core/session/cases.js';
-import { createHybridEvaluator } from '../core/session/fast-hybrid.js';
-import { readSessionFiles } from '../core/session/read.js';
-import { compareTokens, replayCases, type EngineMetrics, type TokenComparison } from '../core/session/replay.js';
-import { tuneWeights, type TuneResult } from '../core/session/tune.js';
-import { DAY_MS, learnFromCases, mergeUsage } from '../core/session/usage.js';
-import { updateUsageStore, usageStorePath } from '../core/session/usage-store.js';
-import { countToolTokens, createTokenCounter } from '../core/tokens/index.js';
+import type { CommandContext, CommandOutcome } from '../app/context.js';
+import { optionalString, parseFloatFlag, parseIntFlag } from '../app/flags.js';
+import { replaySessions, type ReplayOptions } from '../app/replay.js';
+import type { ReplayResult } from '../core/session/result.js';
 import { SmartError } from '../errors.js';
-import { whileHandlingSignals, withDefaultSignals } from '../signals.js';
-import { dict } from '../core/dict.js';
-import { readJsonFile } from '../read-file.js';
 import { renderReplay } from '../reporters/replay.js';
-import type { EngineName } from '../types.js';
-import type { CommandContext, CommandOutcome } from './context.js';
-import { countCacheDir, loadServers, pathEnvOf, serverFailureCode } from './load.js';
-import { optionalString, parseFloatFlag, parseIntFlag } from './parse.js';
 
-export interface ReplayTuned extends TuneResult<HybridWeights> {
-  seed: number;
-  /** Hybrid over every case with the tuned weights (compare with engines[hybrid]). */
-  hybrid: { recallAt: Record<string, number>; mrr: number };
-  written?: string;
+export interface ReplayFlags {
+  k?: string;
+  folds?: string;
+  seed?: string;
+  ttlDays?: string;
+  minRecall?: string;
+  tune?: boolean;
+  write?: boolean;
+  learn?: boolean;
+  store?: string;
 }
-
-export interface ReplayLearned {
-  store: string;
-  cases: number;
-  /** Cases skipped because the store had already learned them. */
-  alreadyLearned: number;
-  tools: number;
-  /** Tools dropped because they were last used longer ago than the TTL. */
-  expired: number;
-}
-
-export interface ReplayResult {
-  cases: number;
-  sessions: number;
-  files: { file: string; format: string }[];
-  problems: { file: string; line: number; message: string }[];
-  turnsWithoutCalls: number;
-  unknownTools: string[];
-  unknownCalls: number;
-  tools: number;
-  engines: EngineMetrics[];
-  tokens: TokenComparison;
-  misses: { case: string; intent: string; expected: string[]; firstRank: number; top: string[] }[];
-  tuned?: ReplayTuned;
-  learned?: ReplayLearned;
-  minRecall?: { required: number; actual: number; passed: boolean };
-}
-
-/** MRR looks this deep into each ranking. */
-const RANK_DEPTH = 100;
-const ENGINE_ORDER: EngineName[] = ['keyword', 'bm25', 'semantic', 'hybrid'];
 
 export async function runReplayCommand(
   ctx: CommandContext,
   args: string[],
-  opts: Record<string, unknown>,
+  flags: ReplayFlags,
 ): Promise<CommandOutcome<ReplayResult>> {
-  const { io, global } = ctx;
   if (args.length === 0) {
-    throw new SmartError('USAGE', {
-      message:
-        'replay needs recordings: mcp-smart replay <files or folders...> (Claude Code *.jsonl, Cline/Roo api_conversation_history.json, labelled intents .jsonl).',
-    });
+    throw new SmartError('USAGE', { kind: 'replay-recordings' });
   }
-  const k = parseIntFlag('-k', opts.k ?? '5', { min: 1, max: 10_000 });
-  const folds = parseIntFlag('--folds', opts.folds ?? '5', { min: 2, max: 100 });
-  const seed = parseIntFlag('--seed', opts.seed ?? '1', { min: 0 });
-  const ttlDays = parseFloatFlag('--ttl-days', opts.ttlDays ?? '7', { min: 0 });
-  const minRecall =
-    opts.minRecall === undefined ? undefined : parseFloatFlag('--min-recall', opts.minRecall, { min: 0, max: 1 });
-  if (opts.write && !opts.tune)
-    throw new SmartError('USAGE', { message: '--write stores tuned weights, so it needs --tune.' });
-  const now = Date.now();
-  const warn = (w: string): void => io.stderr(`warning: ${w}\n`);
-
-  const read = await readSessionFiles(args, io.cwd);
-  if (read.files.length === 0) {
-    throw new SmartError('USAGE', {
-      message: `No recordings found in ${args.join(', ')}. replay reads Claude Code transcripts (*.jsonl), Cline/Roo api_conversation_history.json and labelled intents (.jsonl).`,
-    });
-  }
-  const { servers, config } = await loadServers(ctx);
-  const refs = toolRefsFromSnapshots(servers);
-  const set = buildCases(
-    read.sessions,
-    refs.map((r) => ({ id: r.id, server: r.server, tool: r.tool.name })),
-  );
-  for (const p of read.problems.slice(0, 20)) warn(`${p.file}:${p.line}: ${p.message}`);
-  if (read.problems.length > 20) warn(`… and ${read.problems.length - 20} more malformed lines or blocks`);
-  if (set.unknownTools.length > 0) {
-    warn(
-      `${set.unknownCalls} call(s) to ${set.unknownTools.length} tool(s) not in the loaded servers, scored as misses: ${set.unknownTools.slice(0, 10).join(', ')}${set.unknownTools.length > 10 ? ', …' : ''}`,
-    );
-  }
-
-  const vectors = await loadShippedWordVectors();
-  const index = buildDiscoverIndex(refs, { weights: config.weights, vectors });
-  const base = resolveWeights(config.weights);
-  const patterns = patternsFromConfig(config);
-  const depth = Math.min(RANK_DEPTH, Math.max(refs.length, 1));
-  const ttlMs = ttlDays * DAY_MS;
-  const categorize = (intent: string): string => detectTaskContext(intent).type;
-  const rankWith =
-    (engine: EngineName, weights?: HybridWeights) => (intent: string, usage: RankOptions['usage'], time: number) =>
-      rankTools(index, intent, {
-        engine,
-        k: depth,
-        usage,
-        now: time,
-        patterns,
-        ...(weights ? { weights } : {}),
-      }).results.map((r) => r.id);
-  const engines = (['hybrid', 'keyword', 'bm25', ...(vectors ? ['semantic' as const] : [])] as EngineName[]).map(
-    (engine) => ({ engine, rank: rankWith(engine) }),
-  );
-  // Per-server figures use the server each call resolved to: server names may hold dots ("acme.docs").
-  const serverById = new Map(
-    set.cases.flatMap((c) =>
-      c.calls.flatMap((call) => (call.server === undefined ? [] : [[call.id, call.server] as const])),
-    ),
-  );
-  const serverOf = (id: string): string => serverById.get(id) ?? id.split('.')[0]!;
-  const metrics = withDefaultSignals(() =>
-    replayCases(set.cases, { engines, categorize, ttlMs, topDepth: k, serverOf }),
-  );
-
-  const counter = await createTokenCounter(global.encoding, { cacheDir: countCacheDir(ctx) });
-  const tokensOf = withDefaultSignals(
-    () => new Map(refs.map((r) => [r.id, countToolTokens(r.tool, counter, 'json', r.server)])),
-  );
-  await counter.flush?.();
-
-  const result: ReplayResult = {
-    cases: metrics.cases,
-    sessions: new Set(set.cases.map((c) => c.sessionId)).size,
-    files: read.files,
-    problems: read.problems,
-    turnsWithoutCalls: set.turnsWithoutCalls,
-    unknownTools: set.unknownTools,
-    unknownCalls: set.unknownCalls,
-    tools: refs.length,
-    engines: [...metrics.engines].sort(
-      (a, b) => ENGINE_ORDER.indexOf(a.engine as EngineName) - ENGINE_ORDER.indexOf(b.engine as EngineName),
-    ),
-    tokens: compareTokens(metrics.topIds, k, tokensOf),
-    misses: metrics.misses,
+  const options: ReplayOptions = {
+    paths: args,
+    k: parseIntFlag('-k', flags.k ?? '5', { min: 1, max: 10_000 }),
+    folds: parseIntFlag('--folds', flags.folds ?? '5', { min: 2, max: 100 }),
+    seed: parseIntFlag('--seed', flags.seed ?? '1', { min: 0 }),
+    ttlDays: parseFloatFlag('--ttl-days', flags.ttlDays ?? '7', { min: 0 }),
+    tune: flags.tune === true,
+    write: flags.write === true,
+    learn: flags.learn === true,
   };
+  if (flags.minRecall !== undefined)
+    options.minRecall = parseFloatFlag('--min-recall', flags.minRecall, { min: 0, max: 1 });
+  if (options.write && !options.tune) throw new SmartError('USAGE', { kind: 'write-needs-tune' });
+  const store = optionalString(flags.store);
+  if (store) options.store = store;
 
-  if (opts.tune) {
-    if (set.cases.length === 0) warn('no cases to tune on; the weights are unchanged');
-    const tuned = withDefaultSignals(() =>
-      tuneWeights<HybridWeights>({
-        cases: set.cases,
-        base,
-        rank: (intent, w, usage, time) => rankWith('hybrid', w)(intent, usage, time),
-        categorize,
-        folds,
-        seed,
-        ttlMs,
-        makeEvaluator: (items) => createHybridEvaluator(index, items),
-      }),
-    );
-    if (tuned.folds.length === 0)
-      warn('cross-validation needs cases from at least two sessions; held-out MRR is not measured');
-    const after = withDefaultSignals(() =>
-      replayCases(set.cases, {
-        engines: [{ engine: 'hybrid', rank: rankWith('hybrid', tuned.weights) }],
-        categorize,
-        ttlMs,
-      }),
-    ).engines[0]!;
-    result.tuned = { ...tuned, seed, hybrid: { recallAt: after.recallAt, mrr: after.mrr } };
-    if (opts.write) result.tuned.written = await writeWeights(join(io.cwd, 'mcp-smart.config.json'), tuned.weights);
-  }
-
-  if (opts.learn)
-    result.learned = await whileHandlingSignals(() =>
-      learn(ctx, optionalString(opts.store), set.cases, { now, ttlDays, categorize }),
-    );
-
-  let exitCode = serverFailureCode(servers);
-  if (minRecall !== undefined) {
-    const actual = result.engines.find((e) => e.engine === 'hybrid')?.recallAt['5'] ?? 0;
-    result.minRecall = { required: minRecall, actual, passed: result.cases > 0 && actual >= minRecall };
-    if (!result.minRecall.passed) exitCode = Math.max(exitCode, 1);
-  }
-  io.stdout(renderReplay(result, { format: global.format, chalk: ctx.chalk }));
+  const { result, exitCode } = await replaySessions(ctx, options);
+  ctx.io.stdout(renderReplay(result, { format: ctx.global.format, chalk: ctx.chalk }));
   return { result, exitCode };
-}
-
-/** Learns the cases into the store, skipping cases of sessions it has already learned. */
-async function learn(
-  ctx: CommandContext,
-  store: string | undefined,
-  cases: ReplayCase[],
-  opts: { now: number; ttlDays: number; categorize: (intent: string) => string },
-): Promise<ReplayLearned> {
-  const file = store ? resolve(ctx.io.cwd, store) : usageStorePath(pathEnvOf(ctx));
-  let fresh = 0;
-  let already = 0;
-  let before = 0;
-  const { doc, warnings } = await updateUsageStore(
-    file,
-    (d) => {
-      const seen = new Map<string, number>();
-      const newCases = cases.filter((c) => {
-        const n = (seen.get(c.sessionId) ?? 0) + 1;
-        seen.set(c.sessionId, n);
-        return n > (d.sessions[c.sessionId] ?? 0);
-      });
-      fresh = newCases.length;
-      already = cases.length - fresh;
-      const sessions = dict(Object.entries(d.sessions));
-      for (const [id, n] of seen) sessions[id] = Math.max(n, sessions[id] ?? 0);
-      const tools = mergeUsage(
-        { tools: d.tools },
-        learnFromCases({ tools: {} }, newCases, opts.categorize, opts.now),
-      ).tools;
-      before = Object.keys(tools).length;
-      return { ...d, tools, sessions };
-    },
-    { now: opts.now, memory: { ttlDays: opts.ttlDays } },
-  );
-  for (const w of warnings) ctx.io.stderr(`warning: ${w}\n`);
-  const kept = Object.keys(doc.tools).length;
-  const expired = before - kept;
-  if (expired > 0) {
-    ctx.io.stderr(
-      `warning: ${expired} tool(s) last used more than ${opts.ttlDays} days ago were not kept in the usage store (--ttl-days 0 keeps everything)\n`,
-    );
-  }
-  return { store: file, cases: fresh, alreadyLearned: already, tools: kept, expired };
-}
-
-/** Read-modify-write of our own config file: only `weights` changes; other keys are kept. */
-async function writeWeights(file: string, weights: HybridWeights): Promise<string> {
-  const parsed = (await readJsonFile(file, '.')) ?? {};
-  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
-    throw new SmartError('FILE_PARSE', { file, kind: 'mcp-smart config', reason: 'the top level is not an object' });
-  }
-  const doc = parsed as Record<string, unknown>;
-  doc.weights = weights;
-  await writeFileAtomic(file, JSON.stringify(doc, null, 2) + '\n');
-  return file;
 }

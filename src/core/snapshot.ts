@@ -122,3 +122,22 @@ export async function readSnapshotFiles(files: string[], cwd: string): Promise<S
   }
   return [...byName.values()];
 }
+
+/** What `dump` returns: the file written (with -o) and one line per server. */
+export interface DumpResult {
+  output?: string;
+  servers: { name: string; status: 'ok' | 'error'; error?: string; toolCount: number; cached?: boolean }[];
+}
+
+/** The per-server summary of a dump; never the tools themselves. */
+export function dumpSummary(servers: ServerSnapshot[]): DumpResult {
+  return {
+    servers: servers.map((s) => ({
+      name: s.name,
+      status: s.status,
+      ...(s.error !== undefined ? { error: s.error } : {}),
+      toolCount: s.tools.length,
+      ...(s.cached ? { cached: true } : {}),
+    })),
+  };
+}

@@ -1,19 +1,18 @@
 /** Audit reporters: table (cli-table3) and markdown. JSON is renderJson('audit', result). */
 import type { ChalkInstance } from 'chalk';
 import { topTools, type AuditResult, type Severity } from '../core/audit/index.js';
-import type { AnthropicFigures } from '../core/tokens/anthropic.js';
+import type { OutputFormat } from '../types.js';
 import { findingLines } from './findings-summary.js';
 import {
   countOf,
   formatDelta,
   formatShare,
   formatTokens,
+  renderJson,
   renderMarkdownTable,
   renderTable,
   type TableSpec,
 } from './format.js';
-
-type AuditReport = AuditResult & { anthropic?: AnthropicFigures };
 
 const RENDER_TEXT: Record<string, string> = {
   json: 'each tool as an API tools-array entry {"name","description","input_schema"}, compact JSON',
@@ -21,11 +20,14 @@ const RENDER_TEXT: Record<string, string> = {
 };
 
 /** Which text was counted, and how far to trust it for Claude. */
-export function countingNote(r: AuditReport): string {
-  return `Counted with ${r.encoding} over ${RENDER_TEXT[r.render] ?? r.render}. For Claude these figures are an approximation: its tokenizer is not public${r.anthropic ? '' : ' (use --anthropic-count for exact figures)'}.`;
+export function countingNote(r: AuditResult): string {
+  return (
+    `Counted with ${r.encoding} over ${RENDER_TEXT[r.render] ?? r.render}. For Claude these figures are an approximation: its tokenizer is not ` +
+    `public${r.anthropic ? '' : ' (use --anthropic-count for exact figures)'}.`
+  );
 }
 
-function serverSpec(r: AuditReport): TableSpec {
+function serverSpec(r: AuditResult): TableSpec {
   const rows = r.servers.map((s) => [
     s.name,
     s.status === 'ok' ? 'ok' : 'FAILED',
@@ -66,7 +68,7 @@ function serverSpec(r: AuditReport): TableSpec {
   };
 }
 
-function topSpec(r: AuditReport, n: number): TableSpec {
+function topSpec(r: AuditResult, n: number): TableSpec {
   const total = r.totals.tokens.full;
   return {
     head: ['#', 'tool', 'full', 'share', 'lossless', 'compact', 'minimal'],
@@ -83,7 +85,7 @@ function topSpec(r: AuditReport, n: number): TableSpec {
   };
 }
 
-function findingsSpec(r: AuditReport): TableSpec {
+function findingsSpec(r: AuditResult): TableSpec {
   return {
     head: ['severity', 'code', 'where', 'message'],
     rows: r.findings.map((f) => [
@@ -95,7 +97,7 @@ function findingsSpec(r: AuditReport): TableSpec {
   };
 }
 
-function levelsLine(r: AuditReport): string {
+function levelsLine(r: AuditResult): string {
   const t = r.totals.tokens;
   const pct = (n: number): string =>
     t.full === 0
@@ -103,27 +105,33 @@ function levelsLine(r: AuditReport): string {
       : ` (${formatDelta(n - t.full, t.full)
           .replace(/^.*\(/, '')
           .replace(/\)$/, '')})`;
-  return `full ${formatTokens(t.full)} · lossless ${formatTokens(t.lossless)}${pct(t.lossless)} · compact ${formatTokens(t.compact)}${pct(t.compact)} · minimal ${formatTokens(t.minimal)}${pct(t.minimal)} · meta ${formatTokens(t.meta)}${pct(t.meta)}`;
+  return (
+    `full ${formatTokens(t.full)} · lossless ${formatTokens(t.lossless)}${pct(t.lossless)} · compact ${formatTokens(t.compact)}${pct(t.compact)} ` +
+    `· minimal ${formatTokens(t.minimal)}${pct(t.minimal)} · meta ${formatTokens(t.meta)}${pct(t.meta)}`
+  );
 }
 
-function findingCounts(r: AuditReport): string {
+function findingCounts(r: AuditResult): string {
   const count = (s: Severity): number => r.findings.filter((f) => f.severity === s).length;
   return `${countOf(count('error'), 'error')}, ${countOf(count('warning'), 'warning')}, ${formatTokens(count('info'))} info`;
 }
 
 /** "2 servers", or "1 of 2 servers (1 failed)" when some could not be reached (their tools are not counted). */
-function serversPhrase(r: AuditReport): string {
+function serversPhrase(r: AuditResult): string {
   const failed = r.servers.filter((s) => s.status === 'error').length;
   if (failed === 0) return countOf(r.servers.length, 'server');
   return `${r.servers.length - failed} of ${r.servers.length} servers (${failed} failed)`;
 }
 
-function anthropicLine(r: AuditReport): string | undefined {
+function anthropicLine(r: AuditResult): string | undefined {
   if (!r.anthropic) return undefined;
-  return `Anthropic count (${r.anthropic.model}): ${formatTokens(r.anthropic.total)} tokens — ${r.anthropic.servers.map((s) => `${s.name} ${formatTokens(s.tokens)}`).join(', ')}`;
+  return (
+    `Anthropic count (${r.anthropic.model}): ${formatTokens(r.anthropic.total)} tokens — ` +
+    `${r.anthropic.servers.map((s) => `${s.name} ${formatTokens(s.tokens)}`).join(', ')}`
+  );
 }
 
-export function renderAuditTable(r: AuditReport, opts: { top: number; chalk: ChalkInstance }): string {
+export function renderAuditTable(r: AuditResult, opts: { top: number; chalk: ChalkInstance }): string {
   const { chalk } = opts;
   const out: string[] = [];
   out.push(
@@ -147,7 +155,7 @@ export function renderAuditTable(r: AuditReport, opts: { top: number; chalk: Cha
   return out.join('\n') + '\n';
 }
 
-export function renderAuditMarkdown(r: AuditReport, opts: { top: number }): string {
+export function renderAuditMarkdown(r: AuditResult, opts: { top: number }): string {
   const out: string[] = [];
   out.push('## MCP tool context audit', '');
   out.push(
@@ -164,4 +172,14 @@ export function renderAuditMarkdown(r: AuditReport, opts: { top: number }): stri
   if (r.findings.length > 0) out.push(renderMarkdownTable(findingsSpec(r)), '');
   out.push(`_${countingNote(r)}_`);
   return out.join('\n') + '\n';
+}
+
+/** The audit in the chosen format: the JSON document, markdown (also for github), or the table. */
+export function renderAuditReport(
+  r: AuditResult,
+  opts: { format: OutputFormat; top: number; chalk: ChalkInstance },
+): string {
+  if (opts.format === 'json') return renderJson('audit', r);
+  if (opts.format === 'markdown' || opts.format === 'github') return renderAuditMarkdown(r, { top: opts.top });
+  return renderAuditTable(r, { top: opts.top, chalk: opts.chalk });
 }

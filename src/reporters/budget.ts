@@ -1,6 +1,6 @@
 /** Budget reporter: table, markdown and JSON views of a budget result. */
 import type { ChalkInstance } from 'chalk';
-import type { BudgetResult } from '../commands/budget.js';
+import type { BudgetResult } from '../core/budget/result.js';
 import type { OutputFormat } from '../types.js';
 import { countOf, formatShare, formatTokens, renderJson, renderMarkdownTable, renderTable } from './format.js';
 
@@ -59,7 +59,10 @@ function headline(r: BudgetResult): string {
   const near = r.nearLimit
     ? ` — near the limit (${formatShare(r.used / Math.max(1, r.limit))} of it used; reserve threshold 80%)`
     : '';
-  return `${verdict}: tool context uses ${formatTokens(r.used)} of ${formatTokens(r.limit)} tokens allowed (${formatShare(r.share)} of ${formatTokens(r.max)}; ${r.encoding})${near}`;
+  return (
+    `${verdict}: tool context uses ${formatTokens(r.used)} of ${formatTokens(r.limit)} tokens allowed (${formatShare(r.share)} of ` +
+    `${formatTokens(r.max)}; ${r.encoding})${near}`
+  );
 }
 
 function planLine(r: BudgetResult): string {

@@ -1,6 +1,6 @@
 /** Check reporter: table, JSON, markdown (PR comments, step summaries) and GitHub annotations. */
 import type { ChalkInstance } from 'chalk';
-import type { CheckResult } from '../commands/check.js';
+import type { CheckResult } from '../core/budget/check-result.js';
 import type { OutputFormat } from '../types.js';
 import {
   countOf,

@@ -1,16 +1,8 @@
 /** Condense reporter: before/after per server. The definitions themselves go to JSON (-o or --json). */
 import type { ChalkInstance } from 'chalk';
-import type { CondenseLevel, Encoding, ToolSnapshot } from '../types.js';
-import { formatDelta, formatTokens, renderMarkdownTable, renderTable, type TableSpec } from './format.js';
-
-export interface CondenseOutput {
-  level: CondenseLevel;
-  encoding: Encoding;
-  render: string;
-  before: { tokens: number };
-  after: { tokens: number };
-  servers: { name: string; tokens: { before: number; after: number }; tools: ToolSnapshot[] }[];
-}
+import type { CondenseOutput } from '../core/condense/result.js';
+import type { OutputFormat } from '../types.js';
+import { formatDelta, formatTokens, renderJson, renderMarkdownTable, renderTable, type TableSpec } from './format.js';
 
 export function renderCondenseSummary(
   r: CondenseOutput,
@@ -36,9 +28,24 @@ export function renderCondenseSummary(
     ],
     right: [1, 2, 3, 4],
   };
-  const title = `Condensed to level "${r.level}" (${r.encoding}, ${r.render} rendering): ${formatTokens(r.before.tokens)} → ${formatTokens(r.after.tokens)} tokens`;
+  const title =
+    `Condensed to level "${r.level}" (${r.encoding}, ${r.render} rendering): ${formatTokens(r.before.tokens)} → ` +
+    `${formatTokens(r.after.tokens)} tokens`;
   const wrote = opts.output ? `Wrote ${opts.output}` : undefined;
   if (opts.format === 'markdown')
     return [`## ${title}`, '', renderMarkdownTable(spec), ...(wrote ? ['', wrote] : [])].join('\n') + '\n';
   return [opts.chalk.bold(title), renderTable(spec, opts.chalk), ...(wrote ? [wrote] : [])].join('\n') + '\n';
+}
+
+/** The condense document (--json, also what -o writes) or the before/after summary. */
+export function renderCondense(
+  r: CondenseOutput,
+  opts: { format: OutputFormat; chalk: ChalkInstance; output?: string },
+): string {
+  if (opts.format === 'json') return renderJson('condense', r);
+  return renderCondenseSummary(r, {
+    format: opts.format === 'table' ? 'table' : 'markdown',
+    chalk: opts.chalk,
+    output: opts.output,
+  });
 }

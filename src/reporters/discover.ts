@@ -1,6 +1,6 @@
 /** Discover reporter: ranked tools (table, markdown, JSON) or the metrics of a --queries evaluation. */
 import type { ChalkInstance } from 'chalk';
-import type { DiscoverEvaluation, DiscoverRanking, DiscoverResult } from '../commands/discover.js';
+import type { DiscoverEvaluation, DiscoverRanking, DiscoverResult } from '../core/discover/result.js';
 import type { OutputFormat } from '../types.js';
 import { renderJson, renderMarkdownTable, renderTable, type TableSpec } from './format.js';
 

@@ -1,6 +1,6 @@
 /** Replay reporter: ranking quality per engine and server, token comparison, tuning and learning summaries. */
 import type { ChalkInstance } from 'chalk';
-import type { ReplayResult } from '../commands/replay.js';
+import type { ReplayResult } from '../core/session/result.js';
 import type { OutputFormat } from '../types.js';
 import { countOf, formatTokens, renderJson, renderMarkdownTable, renderTable, type TableSpec } from './format.js';
 

@@ -1,13 +1,13 @@
 // `audit` in-process against fixture snapshots: JSON contract, exit codes, count cache, reporters.
-import { mkdtempSync, existsSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/fake-io.js';
 import { fixture } from '../helpers/paths.js';
+import { tempDir } from '../helpers/temp.js';
 
 function sandbox(): { cwd: string; env: Record<string, string> } {
-  const dir = mkdtempSync(join(tmpdir(), 'mcp-smart-audit-'));
+  const dir = tempDir('mcp-smart-audit-');
   return { cwd: dir, env: { NO_COLOR: '1', HOME: dir, MCP_SMART_CACHE_DIR: join(dir, 'cache') } };
 }
 

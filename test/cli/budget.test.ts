@@ -1,11 +1,11 @@
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { countToolTokens, createTokenCounter } from '../../src/core/tokens/index.js';
 import type { ToolSnapshot } from '../../src/types.js';
 import { runCli } from '../helpers/fake-io.js';
 import { fixture } from '../helpers/paths.js';
+import { tempDir } from '../helpers/temp.js';
 
 const BASE = fixture('snapshots', 'check-base.json');
 const USAGE = fixture('snapshots', 'budget-usage.json');
@@ -31,7 +31,7 @@ const budget = async (argv: string[]): Promise<{ code: number; doc: BudgetDoc; s
 const saved = (d: BudgetDoc): number => d.plan.reduce((n, s) => n + s.tokensSaved, 0);
 
 beforeEach(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'mcp-smart-budget-'));
+  dir = tempDir('mcp-smart-budget-');
 });
 afterEach(async () => {
   await rm(dir, { recursive: true, force: true });

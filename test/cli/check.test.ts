@@ -1,9 +1,9 @@
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/fake-io.js';
 import { fixture } from '../helpers/paths.js';
+import { tempDir } from '../helpers/temp.js';
 
 const BASE = fixture('snapshots', 'check-base.json');
 const GROWN = fixture('snapshots', 'check-grown.json');
@@ -18,8 +18,8 @@ const cli = (argv: string[], extraEnv: Record<string, string> = {}) =>
   runCli(argv, { cwd: dir, env: { ...env(), ...extraEnv } });
 
 beforeEach(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'mcp-smart-check-'));
-  home = await mkdtemp(join(tmpdir(), 'mcp-smart-home-'));
+  dir = tempDir('mcp-smart-check-');
+  home = tempDir('mcp-smart-home-');
 });
 afterEach(async () => {
   await rm(dir, { recursive: true, force: true });

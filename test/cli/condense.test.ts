@@ -1,13 +1,13 @@
 // `condense` in-process: levels, -o written atomically with before/after, JSON contract, exit codes.
-import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/fake-io.js';
 import { fixture } from '../helpers/paths.js';
+import { tempDir } from '../helpers/temp.js';
 
 function sandbox(): { cwd: string; env: Record<string, string> } {
-  const dir = mkdtempSync(join(tmpdir(), 'mcp-smart-condense-'));
+  const dir = tempDir('mcp-smart-condense-');
   return { cwd: dir, env: { NO_COLOR: '1', HOME: dir, MCP_SMART_CACHE_DIR: join(dir, 'cache') } };
 }
 const snap = (name: string): string => fixture('snapshots', `${name}.json`);

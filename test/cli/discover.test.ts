@@ -1,9 +1,9 @@
-import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { fixture } from '../helpers/paths.js';
 import { runCli } from '../helpers/fake-io.js';
+import { tempDir } from '../helpers/temp.js';
 
 const SNAP = ['--snapshot', fixture('snapshots', 'discover-tools.json')];
 
@@ -119,7 +119,7 @@ describe('discover command', () => {
   });
 
   it('--model use-lite ranks with Universal Sentence Encoder lite and caches its tool vectors (not intents)', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'mcp-smart-use-'));
+    const dir = tempDir('mcp-smart-use-');
     try {
       const env = { NO_COLOR: '1', MCP_SMART_CACHE_DIR: dir, MCP_SMART_DATA_DIR: dir, HOME: dir };
       // No word of the intent is in the forecast tool's text: only the sentence model's cosine can find it.
@@ -163,7 +163,7 @@ describe('discover command', () => {
   });
 
   it('caches the built indexes keyed by the tools and reuses them; --no-cache writes nothing', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'mcp-smart-discover-'));
+    const dir = tempDir('mcp-smart-discover-');
     try {
       const env = { NO_COLOR: '1', MCP_SMART_CACHE_DIR: dir, MCP_SMART_DATA_DIR: dir, HOME: dir };
       const argv = [
@@ -181,7 +181,7 @@ describe('discover command', () => {
       const second = await runCli(argv, { env });
       expect(second.stdout).toBe(first.stdout);
       expect(JSON.parse(first.stdout).results[0].id).toBe('github.listPullRequests');
-      const other = mkdtempSync(join(tmpdir(), 'mcp-smart-discover-'));
+      const other = tempDir('mcp-smart-discover-');
       await runCli(['--no-cache', ...argv], { env: { ...env, MCP_SMART_CACHE_DIR: other } });
       expect(readdirSync(other)).toEqual([]);
       rmSync(other, { recursive: true, force: true });

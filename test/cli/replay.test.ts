@@ -1,13 +1,13 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/fake-io.js';
 import { fixture } from '../helpers/paths.js';
+import { tempDir } from '../helpers/temp.js';
 
 const SNAP = fixture('snapshots', 'replay-demo.json');
 const SESSIONS = fixture('sessions');
-const tmp = (): string => mkdtempSync(join(tmpdir(), 'mcp-smart-replay-'));
+const tmp = (): string => tempDir('mcp-smart-replay-');
 const env = (cwd: string): Record<string, string> => ({
   NO_COLOR: '1',
   MCP_SMART_CACHE_DIR: join(cwd, 'cache'),
@@ -161,7 +161,7 @@ describe('replay (fixtures/sessions against fixtures/snapshots/replay-demo.json)
 
 describe('replay with nothing to read', () => {
   it('exits 2 and says what it reads when a folder holds no recordings', async () => {
-    const empty = mkdtempSync(join(tmpdir(), 'mcp-smart-empty-'));
+    const empty = tempDir('mcp-smart-empty-');
     const r = await runCli(['--snapshot', fixture('snapshots', 'replay-demo.json'), 'replay', empty]);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain(`No recordings found in ${empty}`);

@@ -1,5 +1,7 @@
+import { rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/fake-io.js';
 import { fixture } from '../helpers/paths.js';
 
@@ -128,6 +130,8 @@ describe('mcp-smart servers', () => {
     expect(r.stderr).toContain('Unbalanced double quote');
   });
 
+  // --demo prepares its scratch folder os.tmpdir()/mcp-smart-demo (the run's own TMPDIR under the test runner).
+  afterAll(() => rmSync(join(tmpdir(), 'mcp-smart-demo'), { recursive: true, force: true }));
   it('--demo lists the four bundled servers', async () => {
     const r = await runCli(['servers', '--demo', '--json'], { env: env(), cwd: CONFIGS('project-empty') });
     expect(r.code).toBe(0);

@@ -1,12 +1,12 @@
 // The CI gate end to end: the built CLI (bin/mcp-smart.js → dist) against fixture snapshots and a live fixture server.
 // Needs `npx tsc -p tsconfig.json` first.
-import { existsSync, readFileSync } from 'node:fs';
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { REPO, fixture } from '../helpers/paths.js';
+import { REPO, fixture, requireBuild } from '../helpers/paths.js';
 import { spawnCli, type SpawnRun } from '../helpers/spawn-cli.js';
+import { tempDir } from '../helpers/temp.js';
 
 const BASE = fixture('snapshots', 'check-base.json');
 const GROWN = fixture('snapshots', 'check-grown.json');
@@ -36,16 +36,16 @@ function mcpSmart(args: string[], env: Record<string, string> = {}): Promise<Run
   });
 }
 
-const built = existsSync(join(REPO, 'dist', 'cli.js'));
+requireBuild();
 
 beforeEach(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'mcp-smart-e2e-check-'));
+  dir = tempDir('mcp-smart-e2e-check-');
 });
 afterEach(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-describe.skipIf(!built)('check (built CLI)', () => {
+describe('check (built CLI)', () => {
   it('missing baseline → exit 2 and what to run', async () => {
     const r = await mcpSmart(['--snapshot', BASE, 'check']);
     expect(r.code).toBe(2);

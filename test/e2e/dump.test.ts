@@ -2,12 +2,12 @@
 // against published servers and fixture servers over stdio, Streamable HTTP and SSE, misbehaving ones included.
 import type { ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { REPO, fixture } from '../helpers/paths.js';
+import { REPO, fixture, requireBuild } from '../helpers/paths.js';
 import { processGone, spawnCli, startHttpFixture, type SpawnRun } from '../helpers/spawn-cli.js';
+import { tempDir } from '../helpers/temp.js';
 
 const TIMEOUT_MS = 60_000;
 const NODE = process.execPath;
@@ -57,10 +57,10 @@ const byName = (list: SnapshotServer[], name: string): SnapshotServer => {
   return s;
 };
 
-const built = existsSync(join(REPO, 'dist', 'cli.js'));
+requireBuild();
 
 beforeEach(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'mcp-smart-dump-'));
+  dir = tempDir('mcp-smart-dump-');
   cacheDir = join(dir, 'cache');
 });
 afterEach(async () => {
@@ -73,7 +73,7 @@ afterAll(() => {
 });
 const startHttpServer = (args: string[]): Promise<string> => startHttpFixture(SERVER, args, httpChildren);
 
-describe.skipIf(!built)('mcp-smart dump', () => {
+describe('mcp-smart dump', () => {
   it('dumps the published servers, named after serverInfo.name', async () => {
     const run = await mcpSmart([
       'dump',

@@ -1,7 +1,7 @@
 // connectServers against real processes: the published servers, our fixture servers over stdio, Streamable HTTP
 // and SSE, and every misbehaving fixture next to a good one. Also: no process is left behind.
 import type { ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -9,6 +9,7 @@ import { connectServers } from '../../src/core/connect/index.js';
 import type { ServerDefinition, ServerSnapshot } from '../../src/types.js';
 import { REPO, fixture } from '../helpers/paths.js';
 import { processGone, startHttpFixture } from '../helpers/spawn-cli.js';
+import { tempDir } from '../helpers/temp.js';
 
 const NODE = process.execPath;
 const SERVER = fixture('servers', 'catalog-server.mjs');
@@ -53,7 +54,7 @@ afterAll(() => {
 
 describe('published MCP servers', () => {
   it('lists the tools of server-everything, -memory, -sequential-thinking and -filesystem in one parallel run', async () => {
-    const scratch = mkdtempSync(join(tmpdir(), 'mcp-smart-fs-'));
+    const scratch = tempDir('mcp-smart-fs-');
     try {
       const snaps = await connectServers(
         [

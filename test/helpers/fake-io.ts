@@ -1,9 +1,8 @@
 // An in-memory Io for in-process CLI tests: run(argv, io) with captured stdout/stderr.
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { run } from '../../src/cli.js';
 import type { Io } from '../../src/io.js';
+import { tempDir } from './temp.js';
 
 export interface FakeIo extends Io {
   out: string[];
@@ -11,7 +10,7 @@ export interface FakeIo extends Io {
 }
 
 // One scratch home per test process: tests never read or write the real user's configs, caches or usage store.
-const SCRATCH = mkdtempSync(join(tmpdir(), 'mcp-smart-test-home-'));
+const SCRATCH = tempDir('mcp-smart-test-home-');
 const DEFAULT_ENV = {
   NO_COLOR: '1',
   HOME: SCRATCH,

@@ -1,7 +1,7 @@
 // Import direction (STYLE §2): core/ never reaches the terminal, the process or presentation libraries,
 // and only connect/ talks MCP. Checked on the source text so a violation fails the suite, not a review.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { dirname, join, relative, resolve, sep } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { REPO } from '../helpers/paths.js';
 
@@ -44,30 +44,125 @@ describe('architecture', () => {
     expect(violations).toEqual([]);
   });
 
-  it('only core/connect imports the MCP SDK client; only serve/ imports the SDK at all besides it', () => {
-    const SERVE = join(REPO, 'src', 'serve');
-    const offenders = sourceFiles(join(REPO, 'src'))
-      .filter((f) => !f.startsWith(join(CORE, 'connect')) && !f.startsWith(SERVE))
+  it('only core/connect imports the MCP SDK client', () => {
+    // src/serve/ (the proxy server) is the one other module that talks MCP, through the SDK's server API.
+    const offenders = sourceFiles(SRC)
+      .filter((f) => !f.startsWith(join(CORE, 'connect') + sep) && !f.startsWith(SERVE))
       .filter((f) => /@modelcontextprotocol\/sdk/.test(readFileSync(f, 'utf8')))
       .map((f) => relative(REPO, f));
     expect(offenders).toEqual([]);
-    const clientInServe = sourceFiles(SERVE)
-      .filter((f) => /@modelcontextprotocol\/sdk\/client\//.test(readFileSync(f, 'utf8')))
+    const clientOutsideConnect = sourceFiles(SRC)
+      .filter((f) => !f.startsWith(join(CORE, 'connect') + sep))
+      .filter((f) => specifiers(f).some((s) => s.startsWith('@modelcontextprotocol/sdk/client')))
       .map((f) => relative(REPO, f));
-    expect(clientInServe).toEqual([]);
+    expect(clientOutsideConnect).toEqual([]);
   });
 
-  it('only serve/ imports the MCP SDK server API', () => {
-    const offenders = sourceFiles(join(REPO, 'src'))
-      .filter((f) => !f.startsWith(join(REPO, 'src', 'serve')))
+  it('only src/serve/ imports the MCP SDK server API', () => {
+    const offenders = sourceFiles(SRC)
+      .filter((f) => !f.startsWith(SERVE))
       // The SDK keeps the OAuth error classes its client-side auth() throws under server/auth/errors.js: a shared
       // type, not the server API.
       .filter((f) =>
-        /@modelcontextprotocol\/sdk\/server\//.test(
-          readFileSync(f, 'utf8').replaceAll('@modelcontextprotocol/sdk/server/auth/errors.js', ''),
+        specifiers(f).some(
+          (s) =>
+            s.startsWith('@modelcontextprotocol/sdk/server') && s !== '@modelcontextprotocol/sdk/server/auth/errors.js',
         ),
       )
       .map((f) => relative(REPO, f));
     expect(offenders).toEqual([]);
   });
+
+  it('src/ has no import cycles', () => {
+    expect(findCycles(importGraph(sourceFiles(SRC)))).toEqual([]);
+  });
+
+  it('no import climbs three folders up (../../../)', () => {
+    const offenders = sourceFiles(SRC).flatMap((f) =>
+      specifiers(f)
+        .filter((s) => s.startsWith('../../../'))
+        .map((s) => `${relative(REPO, f)}: ${s}`),
+    );
+    expect(offenders).toEqual([]);
+  });
+
+  it('core/ never reads the current directory (process.cwd)', () => {
+    const offenders = files
+      .filter((f) => /\bprocess\.cwd\b/.test(readFileSync(f, 'utf8')))
+      .map((f) => relative(REPO, f));
+    expect(offenders).toEqual([]);
+  });
+
+  it('reporters import neither commands/ nor app/', () => {
+    const graph = importGraph(sourceFiles(SRC));
+    const offenders = [...graph]
+      .filter(([f]) => f.startsWith(join(SRC, 'reporters') + sep))
+      .flatMap(([f, deps]) =>
+        deps
+          .filter((d) => d.startsWith(join(SRC, 'commands') + sep) || d.startsWith(join(SRC, 'app') + sep))
+          .map((d) => `${relative(REPO, f)} → ${relative(REPO, d)}`),
+      );
+    expect(offenders).toEqual([]);
+  });
+
+  it('a command never imports another command', () => {
+    const graph = importGraph(sourceFiles(SRC));
+    const isCommand = (f: string): boolean =>
+      f.startsWith(join(SRC, 'commands') + sep) &&
+      /export async function run\w+Command\b/.test(readFileSync(f, 'utf8'));
+    const commands = [...graph.keys()].filter(isCommand);
+    expect(commands.length).toBeGreaterThanOrEqual(9);
+    const offenders = commands.flatMap((f) =>
+      (graph.get(f) ?? []).filter(isCommand).map((d) => `${relative(REPO, f)} → ${relative(REPO, d)}`),
+    );
+    expect(offenders).toEqual([]);
+  });
 });
+
+const SRC = join(REPO, 'src');
+const SERVE = join(SRC, 'serve') + sep;
+
+/** Module specifiers of static imports, re-exports and dynamic imports (type-only ones included: they tie layers too). */
+function specifiers(file: string): string[] {
+  const text = readFileSync(file, 'utf8');
+  const found: string[] = [];
+  for (const m of text.matchAll(/^\s*(?:import|export)\b[^'"]*?\bfrom\s*['"]([^'"]+)['"]/gms)) found.push(m[1]!);
+  for (const m of text.matchAll(/^\s*import\s*['"]([^'"]+)['"]/gm)) found.push(m[1]!);
+  for (const m of text.matchAll(/\bimport\(\s*['"]([^'"]+)['"]\s*\)/g)) found.push(m[1]!);
+  return found;
+}
+
+/** File → the source files it imports (relative specifiers only, `.js` mapped back to `.ts`). */
+function importGraph(sources: string[]): Map<string, string[]> {
+  const known = new Set(sources);
+  const graph = new Map<string, string[]>();
+  for (const file of sources) {
+    const deps = specifiers(file)
+      .filter((s) => s.startsWith('.'))
+      .map((s) => resolve(dirname(file), s.replace(/\.js$/, '.ts')))
+      .filter((d) => known.has(d));
+    graph.set(file, [...new Set(deps)]);
+  }
+  return graph;
+}
+
+/** Every cycle found by a depth-first walk, each as the chain of files (relative to the repo) that closes it. */
+function findCycles(graph: Map<string, string[]>): string[] {
+  const cycles: string[] = [];
+  const state = new Map<string, 'open' | 'done'>();
+  const stack: string[] = [];
+  const visit = (node: string): void => {
+    state.set(node, 'open');
+    stack.push(node);
+    for (const next of graph.get(node) ?? []) {
+      if (state.get(next) === 'open') {
+        const chain = stack.slice(stack.indexOf(next)).concat(next);
+        cycles.push(chain.map((f) => relative(REPO, f)).join(' → '));
+      } else if (!state.has(next)) visit(next);
+    }
+    stack.pop();
+    state.set(node, 'done');
+  };
+  for (const node of [...graph.keys()].sort()) if (!state.has(node)) visit(node);
+  return cycles;
+}

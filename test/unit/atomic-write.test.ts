@@ -1,12 +1,12 @@
-import { chmodSync, mkdtempSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { chmodSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { writeFileAtomic } from '../../src/atomic-write.js';
+import { tempDir } from '../helpers/temp.js';
 
 describe('writeFileAtomic', () => {
   it('creates missing folders, leaves no temp file, and gives a new file the umask mode', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'mcp-smart-atomic-'));
+    const dir = tempDir('mcp-smart-atomic-');
     const file = join(dir, 'a', 'b', 'mcp-smart.lock.json');
     await writeFileAtomic(file, '{"x":1}\n');
     expect(readFileSync(file, 'utf8')).toBe('{"x":1}\n');
@@ -16,7 +16,7 @@ describe('writeFileAtomic', () => {
   });
 
   it('keeps the mode of the file it replaces', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'mcp-smart-atomic-'));
+    const dir = tempDir('mcp-smart-atomic-');
     const file = join(dir, 'usage.json');
     writeFileSync(file, 'old');
     chmodSync(file, 0o600);

@@ -1,5 +1,4 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadServerDefinitions } from '../../src/core/config/index.js';
@@ -7,8 +6,9 @@ import { demoServerDefinitions } from '../../src/core/config/demo.js';
 import { SmartError } from '../../src/errors.js';
 import { REPO } from '../helpers/paths.js';
 import { request } from '../helpers/config-request.js';
+import { tempDir } from '../helpers/temp.js';
 
-const scratch = mkdtempSync(join(tmpdir(), 'mcp-smart-demo-test-'));
+const scratch = tempDir('mcp-smart-demo-test-');
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
 describe('demo servers', () => {

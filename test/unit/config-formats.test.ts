@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { loadServerDefinitions } from '../../src/core/config/index.js';
 import type { ServerDefinition } from '../../src/types.js';
 import { CONFIGS, request } from '../helpers/config-request.js';
+import { tempDir } from '../helpers/temp.js';
 
 const byName = (servers: ServerDefinition[]): Record<string, ServerDefinition> =>
   Object.fromEntries(servers.map((s) => [s.name, s]));
@@ -264,9 +265,8 @@ describe('--config files detected by shape', () => {
 
 describe('Claude Code per-project entries on Windows', () => {
   it('matches the cwd case-insensitively and with either slash', async () => {
-    const { mkdtempSync, writeFileSync, rmSync } = await import('node:fs');
-    const { tmpdir } = await import('node:os');
-    const home = mkdtempSync(join(tmpdir(), 'mcp-smart-win-home-'));
+    const { writeFileSync, rmSync } = await import('node:fs');
+    const home = tempDir('mcp-smart-win-home-');
     try {
       writeFileSync(
         join(home, '.claude.json'),

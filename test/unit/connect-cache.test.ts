@@ -1,6 +1,5 @@
 // The tool-list cache: key, TTL, failures never cached, secrets only ever inside the hash.
-import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -8,6 +7,7 @@ import { connectServers, toolCacheFile, toolCacheKey, type ConnectOptions } from
 import { readCachedSnapshot, writeCachedSnapshot } from '../../src/core/connect/cache.js';
 import type { ServerDefinition, ServerSnapshot } from '../../src/types.js';
 import { createCatalogServer } from '../../fixtures/servers/lib.mjs';
+import { tempDir } from '../helpers/temp.js';
 
 const SECRET = 'sk-live-cache-test-5f9d2c';
 const HEADER_SECRET = 'Bearer hdr-secret-77aa';
@@ -26,7 +26,7 @@ const def = (extra: Partial<ServerDefinition> = {}): ServerDefinition => ({
 
 let dir: string;
 beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), 'mcp-smart-cache-'));
+  dir = tempDir('mcp-smart-cache-');
 });
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
 

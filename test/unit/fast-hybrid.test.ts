@@ -7,7 +7,7 @@ import {
   resolveWeights,
   toolRefsFromSnapshots,
 } from '../../src/core/discover/index.js';
-import { createHybridEvaluator, type TrainItem } from '../../src/core/session/fast-hybrid.js';
+import { createHybridEvaluator, createHybridScorer, type TrainItem } from '../../src/core/session/fast-hybrid.js';
 import type { ServerSnapshot } from '../../src/types.js';
 import { fixture } from '../helpers/paths.js';
 
@@ -63,4 +63,77 @@ describe('fast hybrid evaluator (replay --tune)', () => {
     const strong = resolveWeights({ fusion: { clauses: 0, clauseSemantic: 0, server: 3 } });
     expect(evaluate(strong, all)).not.toBeCloseTo(evaluate(off, all), 6);
   });
+});
+
+// One fusion: the tuner's fast path calls rankTools' signal and fusion functions over cached signals, so its
+// scores are rankTools' scores, tool for tool (not just the same MRR), on a real catalogue.
+describe('fast hybrid scorer gives rankTools scores on the LiveMCPBench slice', () => {
+  type Slice = {
+    name: string;
+    tools: Record<string, { tools: { name: string; description?: string; inputSchema?: object }[] }>;
+  }[];
+  const slice = JSON.parse(readFileSync(fixture('livemcpbench', 'tools-slice.json'), 'utf8')) as Slice;
+  const live = toolRefsFromSnapshots(
+    slice.flatMap((s) =>
+      Object.entries(s.tools).map(([name, entry]): ServerSnapshot => ({
+        name,
+        transport: 'stdio',
+        status: 'ok',
+        tools: entry.tools.map((t) => ({
+          ...t,
+          inputSchema: t.inputSchema as ServerSnapshot['tools'][0]['inputSchema'],
+        })),
+      })),
+    ),
+  );
+  const liveIndex = buildDiscoverIndex(live, { vectors: index.vectors });
+  const store = {
+    tools: Object.fromEntries(
+      live
+        .slice(0, 40)
+        .map((t, i) => [
+          t.id,
+          { success: 1 + (i % 4), failure: i % 3, lastUsed: 1_000 * i, categories: { web_request: i % 5, search: 2 } },
+        ]),
+    ),
+  };
+  const intents = [
+    'search the web for news about electric cars',
+    'read a local file and summarise it',
+    'translate this text into French',
+    'find the current price of bitcoin',
+    'create a new calendar event tomorrow',
+    'zzzz qqqq', // matches nothing: the usage prior alone
+  ];
+  const liveItems: TrainItem[] = intents.map((intent) => ({ intent, expected: [], usage: store, time: 86_400_000 }));
+  const scorer = createHybridScorer(liveIndex, liveItems);
+  for (const server of [0, 0.2, 1.5]) {
+    it(`scores every tool as rankTools does (fusion.server ${server})`, () => {
+      const w = resolveWeights({ fusion: { clauses: 0, clauseSemantic: 0, server, usage: 0.6 } });
+      let compared = 0;
+      liveItems.forEach((it, k) => {
+        const fast = Float32Array.from(scorer.scores(w, k));
+        const ranking = rankTools(liveIndex, it.intent, {
+          engine: 'hybrid',
+          k: live.length,
+          weights: w,
+          usage: it.usage,
+          now: it.time,
+        });
+        const docOf = new Map(liveIndex.tools.map((t, i) => [t.id, i]));
+        for (const r of ranking.results) {
+          expect(Math.round(fast[docOf.get(r.id)!]! * 10000) / 10000).toBe(r.score);
+          compared++;
+        }
+        if (!ranking.fallback) {
+          // The same order: rankTools' tools sorted by the fast scores (ties by doc number). Tools whose score is
+          // their server share alone are not offered by rankTools, so only its list is compared.
+          const docs = ranking.results.map((r) => docOf.get(r.id)!);
+          const order = [...docs].sort((a, b) => fast[b]! - fast[a]! || a - b);
+          expect(order).toEqual(docs);
+        }
+      });
+      expect(compared).toBeGreaterThan(live.length);
+    });
+  }
 });

@@ -1,12 +1,12 @@
-import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readJsonFile, readTextFile } from '../../src/read-file.js';
 import { SmartError } from '../../src/errors.js';
+import { tempDir } from '../helpers/temp.js';
 
 describe('read-file', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'mcp-smart-read-'));
+  const dir = tempDir('mcp-smart-read-');
   writeFileSync(join(dir, 'bom.json'), '\ufeff{"a":1}');
   writeFileSync(join(dir, 'bad.json'), '{"a":');
   writeFileSync(join(dir, 'plain'), 'x');

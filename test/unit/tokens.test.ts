@@ -1,6 +1,5 @@
 // Token counting: renderings, special-token safety, pinned counts, and the on-disk count cache.
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { buildAudit, countAudit, renderAudit } from '../../src/core/audit/index.js';
@@ -17,12 +16,13 @@ import {
 import { countToolsWithAnthropic } from '../../src/core/tokens/anthropic.js';
 import type { ServerSnapshot, Snapshot } from '../../src/types.js';
 import { fixture } from '../helpers/paths.js';
+import { tempDir } from '../helpers/temp.js';
 
 const findings = JSON.parse(readFileSync(fixture('snapshots', 'audit-findings.json'), 'utf8')) as Snapshot;
 const notes = findings.servers[0] as ServerSnapshot;
 const searchNotes = notes.tools[0]!;
 const openNote = notes.tools[1]!;
-const tmp = (): string => mkdtempSync(join(tmpdir(), 'mcp-smart-tokens-'));
+const tmp = (): string => tempDir('mcp-smart-tokens-');
 
 describe('renderings', () => {
   it('json: one compact API tools-array entry with input_schema', () => {

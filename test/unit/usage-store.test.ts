@@ -1,6 +1,5 @@
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { buildSync } from 'esbuild';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -12,8 +11,9 @@ import {
 } from '../../src/core/session/usage-store.js';
 import { DAY_MS } from '../../src/core/session/usage.js';
 import { REPO } from '../helpers/paths.js';
+import { tempDir } from '../helpers/temp.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'mcp-smart-store-'));
+const dir = tempDir('mcp-smart-store-');
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const NOW = Date.UTC(2025, 8, 10);
 const bump =

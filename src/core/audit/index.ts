@@ -2,6 +2,7 @@
 import { condenseToolLevels, metaTools } from '../condense/index.js';
 import { renderTool, type RenderStyle, type TokenCounter } from '../tokens/index.js';
 import { renderServerOverhead } from '../tokens/render.js';
+import type { AnthropicFigures } from '../tokens/anthropic.js';
 import type { Encoding, ServerSnapshot, ServerStatus, ToolSnapshot } from '../../types.js';
 import { auditFindings, type Finding } from './findings.js';
 
@@ -35,6 +36,8 @@ export interface AuditResult {
   servers: AuditServer[];
   totals: { toolCount: number; tokens: LevelTokens & { meta: number }; instructionsTokens: number };
   findings: Finding[];
+  /** Exact Claude figures, added by `audit --anthropic-count`. */
+  anthropic?: AnthropicFigures;
 }
 
 export const META_SERVER_NAME = 'mcp-smart';

@@ -4,3 +4,5 @@ export * from './measure.js';
 export * from './baseline.js';
 export * from './plan.js';
 export * from './usage.js';
+export * from './result.js';
+export * from './check-result.js';

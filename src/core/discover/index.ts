@@ -2,3 +2,4 @@
 // The engines live in engine.ts so that a command can load them without the optional model support.
 export * from './engine.js';
 export { loadSentenceModel, embedCached, type Embed } from './model.js';
+export * from './result.js';

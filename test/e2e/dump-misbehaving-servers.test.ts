@@ -1,25 +1,25 @@
-// QA pass over `dump` end to end (built CLI): closed ports, Ctrl-C on a server that hangs, stderr floods,
+// `dump` end to end against misbehaving servers (built CLI): closed ports, Ctrl-C on a server that hangs, stderr floods,
 // progress only on a TTY, and a dumped snapshot reproducing live audit figures exactly.
 import type { ChildProcess } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { REPO, fixture } from '../helpers/paths.js';
+import { REPO, fixture, requireBuild } from '../helpers/paths.js';
 import { spawnCli, type SpawnRun } from '../helpers/spawn-cli.js';
+import { tempDir } from '../helpers/temp.js';
 
 const TIMEOUT_MS = 60_000;
 const NODE = process.execPath;
 const bad = (name: string): string => fixture('servers', 'misbehaving', `${name}.mjs`);
 const published = (pkg: string): string => join(REPO, 'node_modules', '@modelcontextprotocol', pkg, 'dist', 'index.js');
 const cmd = (...args: string[]): string => [NODE, ...args].map((a) => `"${a}"`).join(' ');
-const built = existsSync(join(REPO, 'dist', 'cli.js'));
+requireBuild();
 
 let dir: string;
 beforeEach(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'mcp-smart-qa2-dump-'));
+  dir = tempDir('mcp-smart-qa2-dump-');
 });
 afterEach(async () => {
   await rm(dir, { recursive: true, force: true });
@@ -68,7 +68,7 @@ function processesWith(marker: string): number[] {
 
 type Snap = { servers: { name: string; status: string; transport: string; error?: string; tools: unknown[] }[] };
 
-describe.skipIf(!built)('dump (QA pass)', () => {
+describe('dump with misbehaving servers, signals and floods', () => {
   it('a URL nothing listens on: a plain "connection refused" naming the URL, exit 3, no SSE detour', async () => {
     const url = `http://127.0.0.1:${await closedPort()}/mcp`;
     const run = await mcpSmart(['dump', '--no-cache', '--url', url, '--name', 'gone']);

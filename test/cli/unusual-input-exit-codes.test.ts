@@ -1,10 +1,10 @@
-// QA pass: weird inputs a user can type must give exit 0/1/2/3 with a clear message, never 4.
-import { mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+// weird inputs a user can type must give exit 0/1/2/3 with a clear message, never 4.
+import { mkdir, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/fake-io.js';
 import { fixture } from '../helpers/paths.js';
+import { tempDir } from '../helpers/temp.js';
 
 const SNAP = fixture('snapshots', 'audit-findings.json');
 const CHECK_BASE = fixture('snapshots', 'check-base.json');
@@ -28,8 +28,8 @@ const jsonError = (stdout: string): { code: string; message: string } =>
   (JSON.parse(stdout) as { error: { code: string; message: string } }).error;
 
 beforeEach(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'mcp-smart-qa-'));
-  home = await mkdtemp(join(tmpdir(), 'mcp-smart-qa-home-'));
+  dir = tempDir('mcp-smart-qa-');
+  home = tempDir('mcp-smart-qa-home-');
 });
 afterEach(async () => {
   await rm(dir, { recursive: true, force: true });

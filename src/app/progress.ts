@@ -1,15 +1,15 @@
 /** Progress on stderr, only when stderr is a TTY and the output is not JSON. */
 import type { ConnectProgress } from '../core/connect/index.js';
-import type { CommandContext } from './context.js';
+import type { Io } from '../io.js';
+import type { OutputFormat } from '../types.js';
 
 export interface Progress {
   update: (p: ConnectProgress) => void;
   done: () => void;
 }
 
-export function createProgress(ctx: CommandContext, total: number): Progress {
-  const { io, global } = ctx;
-  if (!io.stderrIsTTY || global.format === 'json') return { update: () => {}, done: () => {} };
+export function createProgress(io: Io, format: OutputFormat, total: number): Progress {
+  if (!io.stderrIsTTY || format === 'json') return { update: () => {}, done: () => {} };
   let finished = 0;
   const pending = new Set<string>();
   const draw = (): void => {

@@ -1,17 +1,16 @@
 // dump's progress line: drawn on a TTY stderr only, never with --json, and always cleared before the summary.
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/fake-io.js';
 import { fixture } from '../helpers/paths.js';
+import { tempDir } from '../helpers/temp.js';
 
 const cmd = (...args: string[]): string => [process.execPath, ...args].map((a) => `"${a}"`).join(' ');
 const TINY = cmd(fixture('servers', 'catalog-server.mjs'), fixture('servers', 'catalogs', 'tiny.json'));
 
 describe('dump progress', () => {
   const run = (stderrIsTTY: boolean, ...extra: string[]) => {
-    const cwd = mkdtempSync(join(tmpdir(), 'mcp-smart-qa2-dump-'));
+    const cwd = tempDir('mcp-smart-qa2-dump-');
     return runCli(
       ['--no-cache', '--timeout', '20000', ...extra, 'dump', '--stdio', TINY, '--name', 'tiny', '-o', 'snap.json'],
       {

@@ -1,14 +1,14 @@
 // Replay on real-world recording shapes (fixtures/session-shapes) against a snapshot whose server names hold '.' and '__'.
-import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/fake-io.js';
 import { fixture } from '../helpers/paths.js';
+import { tempDir } from '../helpers/temp.js';
 
 const SNAP = fixture('session-shapes', 'snapshot.json');
 const SHAPES = fixture('session-shapes');
-const tmp = (): string => mkdtempSync(join(tmpdir(), 'mcp-smart-qa2-replay-'));
+const tmp = (): string => tempDir('mcp-smart-qa2-replay-');
 const env = (cwd: string): Record<string, string> => ({
   NO_COLOR: '1',
   MCP_SMART_CACHE_DIR: join(cwd, 'cache'),

@@ -1,16 +1,16 @@
-// QA pass: check --update while a server is unreachable.
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+// check --update while a server is unreachable.
+import { readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/fake-io.js';
 import { fixture } from '../helpers/paths.js';
+import { tempDir } from '../helpers/temp.js';
 
 let dir: string;
 const cli = (argv: string[]) => runCli(argv, { cwd: dir, env: { NO_COLOR: '1', HOME: dir } });
 
 beforeEach(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'mcp-smart-qa-check-'));
+  dir = tempDir('mcp-smart-qa-check-');
 });
 afterEach(async () => {
   await rm(dir, { recursive: true, force: true });

@@ -1,0 +1,210 @@
+/** The `budget` use case: does the tool context fit the limit; if not, a plan that fits (least harm first). */
+import { resolve } from 'node:path';
+import { counterFor } from './counter.js';
+import { hybridRanker } from './rank.js';
+import { writeFileAtomic } from '../atomic-write.js';
+import { readJsonFile } from '../read-file.js';
+import { condenseTool, metaTools } from '../core/condense/index.js';
+import { sentSnapshots } from '../core/config/tool-filter.js';
+import { checkStorePath } from '../core/session/usage-store.js';
+import {
+  appliedDocument,
+  checkBudget,
+  DROP_UNUSED_CALLS_PER_TOOL,
+  planBudget,
+  usageFromDocument,
+  type BudgetPlan,
+  type BudgetResult,
+  type BudgetVerdict,
+  type PlanDeps,
+} from '../core/budget/index.js';
+import { countToolTokens, type TokenCounter } from '../core/tokens/index.js';
+import { SmartError } from '../errors.js';
+import type { ServerSnapshot, SmartConfig, UsageStats } from '../types.js';
+import { optionalString, parseFloatFlag, parseIntFlag } from './flags.js';
+import type { AppContext } from './context.js';
+import { loadSetup, serverFailureCode } from './setup.js';
+
+export const DEFAULT_SHARE = 0.1;
+export const INTENT_K = 10;
+
+export function planDeps(counter: TokenCounter): PlanDeps {
+  return {
+    countTool: (tool, server) => countToolTokens(tool, counter, 'json', server),
+    condenseTool: (tool, level) => condenseTool(tool, level),
+    metaTools: metaTools(),
+  };
+}
+
+/** `{usage}` from a usage store file, or `{missing: true}` when the file does not exist. */
+export async function readUsageFile(file: string, cwd: string): Promise<{ usage?: UsageStats; missing?: boolean }> {
+  await checkStorePath(resolve(cwd, file));
+  const doc = await readJsonFile(file, cwd);
+  if (doc === undefined) return { missing: true };
+  const usage = usageFromDocument(doc);
+  if (!usage) throw new SmartError('FILE_PARSE', { file, kind: 'usage store', reason: 'no "tools" object' });
+  return { usage };
+}
+
+/** --max, --share and --limit as given; they are resolved against the config's budget section. */
+export interface LimitFlags {
+  max?: string;
+  share?: string;
+  limit?: string;
+}
+
+export interface BudgetLimits {
+  max: number;
+  limit: number;
+  share: number;
+}
+
+/** Flags over config over defaults. `--max` is required unless config has budget.max. */
+export function resolveLimits(opts: LimitFlags, config: SmartConfig): BudgetLimits {
+  const maxFlag = optionalString(opts.max);
+  const max = maxFlag !== undefined ? parseIntFlag('--max', maxFlag, { min: 1 }) : config.budget?.max;
+  if (max === undefined) {
+    throw new SmartError('BAD_FLAG', {
+      flag: '--max',
+      value: '(missing)',
+      hint: 'Pass --max <tokens> (the context window, e.g. 128000) or set budget.max in mcp-smart.config.json.',
+    });
+  }
+  const shareFlag = optionalString(opts.share);
+  const limitFlag = optionalString(opts.limit);
+  if (shareFlag !== undefined && limitFlag !== undefined) {
+    throw new SmartError('BAD_FLAG', {
+      flag: '--limit',
+      value: limitFlag,
+      hint: 'Use either --share or --limit, not both.',
+    });
+  }
+  const share =
+    shareFlag !== undefined
+      ? parseFloatFlag('--share', shareFlag, { min: 0, max: 1 })
+      : (config.budget?.share ?? DEFAULT_SHARE);
+  if (share <= 0)
+    throw new SmartError('BAD_FLAG', {
+      flag: '--share',
+      value: String(shareFlag),
+      hint: 'Expected a fraction above 0 and at most 1 (e.g. 0.1).',
+    });
+  let limit: number;
+  if (limitFlag !== undefined) limit = parseIntFlag('--limit', limitFlag, { min: 0 });
+  else if (shareFlag === undefined && config.budget?.limit !== undefined) limit = config.budget.limit;
+  else limit = Math.floor(share * max);
+  return { max, limit, share: limit / max };
+}
+
+/** Ids of the `k` tools hybrid discovery ranks highest for the intent. */
+async function rankIntent(
+  servers: ServerSnapshot[],
+  intent: string,
+  k: number,
+  config: SmartConfig,
+): Promise<string[]> {
+  return (await hybridRanker(servers, config))(intent, k);
+}
+
+export interface BudgetOptions {
+  limits: LimitFlags;
+  /** Write the planned definitions here (`--apply -o`). */
+  applyTo?: string;
+  intent?: string;
+  store?: string;
+}
+
+export async function budgetServers(
+  ctx: AppContext,
+  options: BudgetOptions,
+): Promise<{ result: BudgetResult; exitCode: number }> {
+  const { io, global } = ctx;
+  const { intent, store } = options;
+  const output = options.applyTo;
+
+  const loaded = await loadSetup(global, io, { fresh: true }); // a gate never decides on cached lists
+  const limits = resolveLimits(options.limits, loaded.config);
+  // Count only what the client sends: tools its config hides are left out (the snapshot keeps them).
+  const ok = sentSnapshots(loaded.servers, loaded.hidden ?? {}).filter((s) => s.status === 'ok');
+  const failed = loaded.servers.filter((s) => s.status === 'error');
+  const notes: string[] = [];
+  for (const f of failed)
+    notes.push(`server ${f.name} could not be reached (${f.error ?? 'error'}); its tools are not counted`);
+  for (const [name, tools] of Object.entries(loaded.hidden ?? {}))
+    notes.push(`server ${name}: ${tools.length} tool(s) hidden by the client's config are not counted`);
+
+  const counter = await counterFor(global.encoding);
+  const deps = planDeps(counter);
+  const verdict: BudgetVerdict = checkBudget(ok, limits.max, limits.limit, deps.countTool);
+
+  // Without --store, the usage store `replay --learn` fills (user data folder) is used when it exists.
+  const read = await readUsageFile(store ?? loaded.paths.usageStore, io.cwd);
+  const usage: UsageStats | undefined = read.usage;
+  if (store && read.missing) notes.push(`usage store ${store} not found`);
+
+  let keepFull: string[] | undefined;
+  if (intent) keepFull = await rankIntent(ok, intent, INTENT_K, loaded.config);
+
+  let plan: BudgetPlan | undefined;
+  if (!verdict.fits || keepFull) {
+    plan = planBudget({ servers: ok, limit: limits.limit, usage, keepFull }, deps);
+    if (!keepFull) {
+      if (!usage)
+        notes.push(
+          'no usage data (run `mcp-smart replay <recordings> --learn`, or pass --store <file>): least-used servers were taken to be the largest; no ' +
+            'tools were dropped',
+        );
+    }
+    for (const t of plan.thinEvidence)
+      notes.push(
+        `unused tools of ${t.server} were kept: the usage store holds ${t.calls} of the ${t.needed} recorded calls to its tools ` +
+          `that drop-unused needs (${DROP_UNUSED_CALLS_PER_TOOL} per tool) before it calls a tool unused`,
+      );
+  }
+
+  const result: BudgetResult = {
+    max: limits.max,
+    limit: limits.limit,
+    used: verdict.used,
+    fits: verdict.fits,
+    servers: [
+      ...verdict.servers.map((s) => ({
+        name: s.name,
+        tokens: s.tokens,
+        share: s.share,
+        toolCount: s.toolCount,
+        status: 'ok' as const,
+      })),
+      ...failed.map((s) => ({
+        name: s.name,
+        tokens: 0,
+        share: 0,
+        toolCount: 0,
+        status: 'error' as const,
+        error: s.error,
+      })),
+    ],
+    plan: (plan?.steps ?? []).map((s) => ({ ...s })),
+    encoding: global.encoding,
+    share: limits.share,
+    nearLimit: verdict.nearLimit,
+    final: plan ? plan.final : verdict.used,
+    planFits: plan ? plan.fits : verdict.fits,
+    orderedBy: keepFull ? 'intent' : plan ? plan.orderedBy : 'none',
+    usage: usage ? 'store' : 'none',
+    deferred: plan?.deferred ?? [],
+    notes,
+  };
+  if (intent && keepFull) result.intent = { text: intent, k: INTENT_K, kept: keepFull };
+
+  if (output) {
+    await writeFileAtomic(
+      resolve(io.cwd, output),
+      JSON.stringify(appliedDocument(result, plan, loaded.servers), null, 2) + '\n',
+    );
+    result.output = output;
+  }
+
+  const exitCode = !verdict.fits ? 1 : serverFailureCode(loaded.servers);
+  return { result, exitCode };
+}

@@ -1,0 +1,51 @@
+/** The `condense` use case: every tool at one condense level, with before/after tokens; -o writes the document. */
+import { resolve } from 'node:path';
+import { writeFileAtomic } from '../atomic-write.js';
+import { META_SERVER_NAME } from '../core/audit/index.js';
+import { condenseTools } from '../core/condense/index.js';
+import type { CondenseOutput } from '../core/condense/result.js';
+import { countServerTokens, createTokenCounter, type RenderStyle } from '../core/tokens/index.js';
+import { renderJson } from '../reporters/format.js';
+import type { CondenseLevel, ServerSnapshot } from '../types.js';
+import type { AppContext } from './context.js';
+import { loadSetup, serverFailureCode } from './setup.js';
+
+export interface CondenseOptions {
+  level: CondenseLevel;
+  render: RenderStyle;
+  output?: string;
+}
+
+export async function condenseServers(
+  ctx: AppContext,
+  options: CondenseOptions,
+): Promise<{ result: CondenseOutput; exitCode: number }> {
+  const { io, global } = ctx;
+  const { level, render, output } = options;
+  const { servers, paths } = await loadSetup(global, io);
+  const ok: ServerSnapshot[] = servers.filter((s) => s.status === 'ok');
+  const condensed =
+    level === 'meta'
+      ? [{ name: META_SERVER_NAME, tools: condenseTools([], 'meta') }]
+      : ok.map((s) => ({ name: s.name, tools: condenseTools(s.tools, level) }));
+  const counter = await createTokenCounter(global.encoding, { cacheDir: paths.activeCacheDir });
+  const beforeByServer = new Map(ok.map((s) => [s.name, countServerTokens(s.tools, counter, render, s.name).total]));
+  const before = [...beforeByServer.values()].reduce((a, b) => a + b, 0);
+  const serversOut = condensed.map((s) => {
+    const after = countServerTokens(s.tools, counter, render, s.name).total;
+    return { name: s.name, tokens: { before: beforeByServer.get(s.name) ?? 0, after }, tools: s.tools };
+  });
+  const after = serversOut.reduce((a, s) => a + s.tokens.after, 0);
+  await counter.flush?.();
+  const result: CondenseOutput = {
+    level,
+    encoding: counter.encoding,
+    render,
+    before: { tokens: before },
+    after: { tokens: after },
+    servers: serversOut,
+  };
+  // The file holds the same document --json prints.
+  if (output) await writeFileAtomic(resolve(io.cwd, output), renderJson('condense', result));
+  return { result, exitCode: serverFailureCode(servers) };
+}

@@ -1,0 +1,227 @@
+/** The `replay` use case: ranking quality on recorded sessions, usage learning (--learn), weight tuning (--tune). */
+import { join, resolve } from 'node:path';
+import { writeFileAtomic } from '../atomic-write.js';
+import {
+  buildDiscoverIndex,
+  detectTaskContext,
+  loadShippedWordVectors,
+  patternsFromConfig,
+  rankTools,
+  resolveWeights,
+  toolRefsFromSnapshots,
+  type HybridWeights,
+  type RankOptions,
+} from '../core/discover/index.js';
+import { buildCases, type ReplayCase } from '../core/session/cases.js';
+import { createHybridEvaluator } from '../core/session/fast-hybrid.js';
+import { readSessionFiles } from '../core/session/read.js';
+import { compareTokens, replayCases } from '../core/session/replay.js';
+import type { ReplayLearned, ReplayResult } from '../core/session/result.js';
+import { tuneWeights } from '../core/session/tune.js';
+import { DAY_MS, learnFromCases, mergeUsage } from '../core/session/usage.js';
+import { updateUsageStore } from '../core/session/usage-store.js';
+import { countToolTokens, createTokenCounter } from '../core/tokens/index.js';
+import { SmartError } from '../errors.js';
+import { whileHandlingSignals, withDefaultSignals } from '../signals.js';
+import { dict } from '../core/dict.js';
+import { readJsonFile } from '../read-file.js';
+import type { EngineName } from '../types.js';
+import type { AppContext } from './context.js';
+import { loadSetup, serverFailureCode } from './setup.js';
+
+/** MRR looks this deep into each ranking. */
+const RANK_DEPTH = 100;
+const ENGINE_ORDER: EngineName[] = ['keyword', 'bm25', 'semantic', 'hybrid'];
+
+export interface ReplayOptions {
+  /** Recordings: files or folders. */
+  paths: string[];
+  k: number;
+  folds: number;
+  seed: number;
+  ttlDays: number;
+  minRecall?: number;
+  tune: boolean;
+  /** Store the tuned weights in mcp-smart.config.json (needs `tune`). */
+  write: boolean;
+  learn: boolean;
+  store?: string;
+}
+
+export async function replaySessions(
+  ctx: AppContext,
+  options: ReplayOptions,
+): Promise<{ result: ReplayResult; exitCode: number }> {
+  const { io, global } = ctx;
+  const { paths: args, k, folds, seed, ttlDays, minRecall } = options;
+  const now = Date.now();
+  const warn = (w: string): void => io.stderr(`warning: ${w}\n`);
+
+  const read = await readSessionFiles(args, io.cwd);
+  if (read.files.length === 0) {
+    throw new SmartError('USAGE', { kind: 'replay-none-found', paths: args.join(', ') });
+  }
+  const { servers, config, paths } = await loadSetup(global, io);
+  const refs = toolRefsFromSnapshots(servers);
+  const set = buildCases(
+    read.sessions,
+    refs.map((r) => ({ id: r.id, server: r.server, tool: r.tool.name })),
+  );
+  for (const p of read.problems.slice(0, 20)) warn(`${p.file}:${p.line}: ${p.message}`);
+  if (read.problems.length > 20) warn(`… and ${read.problems.length - 20} more malformed lines or blocks`);
+  if (set.unknownTools.length > 0) {
+    warn(
+      `${set.unknownCalls} call(s) to ${set.unknownTools.length} tool(s) not in the loaded servers, scored as misses: ` +
+        `${set.unknownTools.slice(0, 10).join(', ')}${set.unknownTools.length > 10 ? ', …' : ''}`,
+    );
+  }
+
+  const vectors = await loadShippedWordVectors();
+  const index = buildDiscoverIndex(refs, { weights: config.weights, vectors });
+  const base = resolveWeights(config.weights);
+  const patterns = patternsFromConfig(config);
+  const depth = Math.min(RANK_DEPTH, Math.max(refs.length, 1));
+  const ttlMs = ttlDays * DAY_MS;
+  const categorize = (intent: string): string => detectTaskContext(intent).type;
+  const rankWith =
+    (engine: EngineName, weights?: HybridWeights) => (intent: string, usage: RankOptions['usage'], time: number) =>
+      rankTools(index, intent, {
+        engine,
+        k: depth,
+        usage,
+        now: time,
+        patterns,
+        ...(weights ? { weights } : {}),
+      }).results.map((r) => r.id);
+  const engines = (['hybrid', 'keyword', 'bm25', ...(vectors ? ['semantic' as const] : [])] as EngineName[]).map(
+    (engine) => ({ engine, rank: rankWith(engine) }),
+  );
+  // Per-server figures use the server each call resolved to: server names may hold dots ("acme.docs").
+  const serverById = new Map(
+    set.cases.flatMap((c) =>
+      c.calls.flatMap((call) => (call.server === undefined ? [] : [[call.id, call.server] as const])),
+    ),
+  );
+  const serverOf = (id: string): string => serverById.get(id) ?? id.split('.')[0]!;
+  const metrics = withDefaultSignals(() =>
+    replayCases(set.cases, { engines, categorize, ttlMs, topDepth: k, serverOf }),
+  );
+
+  const counter = await createTokenCounter(global.encoding, { cacheDir: paths.activeCacheDir });
+  const tokensOf = withDefaultSignals(
+    () => new Map(refs.map((r) => [r.id, countToolTokens(r.tool, counter, 'json', r.server)])),
+  );
+  await counter.flush?.();
+
+  const result: ReplayResult = {
+    cases: metrics.cases,
+    sessions: new Set(set.cases.map((c) => c.sessionId)).size,
+    files: read.files,
+    problems: read.problems,
+    turnsWithoutCalls: set.turnsWithoutCalls,
+    unknownTools: set.unknownTools,
+    unknownCalls: set.unknownCalls,
+    tools: refs.length,
+    engines: [...metrics.engines].sort(
+      (a, b) => ENGINE_ORDER.indexOf(a.engine as EngineName) - ENGINE_ORDER.indexOf(b.engine as EngineName),
+    ),
+    tokens: compareTokens(metrics.topIds, k, tokensOf),
+    misses: metrics.misses,
+  };
+
+  if (options.tune) {
+    if (set.cases.length === 0) warn('no cases to tune on; the weights are unchanged');
+    const tuned = withDefaultSignals(() =>
+      tuneWeights<HybridWeights>({
+        cases: set.cases,
+        base,
+        rank: (intent, w, usage, time) => rankWith('hybrid', w)(intent, usage, time),
+        categorize,
+        folds,
+        seed,
+        ttlMs,
+        makeEvaluator: (items) => createHybridEvaluator(index, items),
+      }),
+    );
+    if (tuned.folds.length === 0)
+      warn('cross-validation needs cases from at least two sessions; held-out MRR is not measured');
+    const after = withDefaultSignals(() =>
+      replayCases(set.cases, {
+        engines: [{ engine: 'hybrid', rank: rankWith('hybrid', tuned.weights) }],
+        categorize,
+        ttlMs,
+      }),
+    ).engines[0]!;
+    result.tuned = { ...tuned, seed, hybrid: { recallAt: after.recallAt, mrr: after.mrr } };
+    if (options.write) result.tuned.written = await writeWeights(join(io.cwd, 'mcp-smart.config.json'), tuned.weights);
+  }
+
+  if (options.learn)
+    result.learned = await whileHandlingSignals(() =>
+      learn(ctx, options.store ?? paths.usageStore, set.cases, { now, ttlDays, categorize }),
+    );
+
+  let exitCode = serverFailureCode(servers);
+  if (minRecall !== undefined) {
+    const actual = result.engines.find((e) => e.engine === 'hybrid')?.recallAt['5'] ?? 0;
+    result.minRecall = { required: minRecall, actual, passed: result.cases > 0 && actual >= minRecall };
+    if (!result.minRecall.passed) exitCode = Math.max(exitCode, 1);
+  }
+  return { result, exitCode };
+}
+
+/** Learns the cases into the store, skipping cases of sessions it has already learned. */
+async function learn(
+  ctx: AppContext,
+  store: string,
+  cases: ReplayCase[],
+  opts: { now: number; ttlDays: number; categorize: (intent: string) => string },
+): Promise<ReplayLearned> {
+  const file = resolve(ctx.io.cwd, store);
+  let fresh = 0;
+  let already = 0;
+  let before = 0;
+  const { doc, warnings } = await updateUsageStore(
+    file,
+    (d) => {
+      const seen = new Map<string, number>();
+      const newCases = cases.filter((c) => {
+        const n = (seen.get(c.sessionId) ?? 0) + 1;
+        seen.set(c.sessionId, n);
+        return n > (d.sessions[c.sessionId] ?? 0);
+      });
+      fresh = newCases.length;
+      already = cases.length - fresh;
+      const sessions = dict(Object.entries(d.sessions));
+      for (const [id, n] of seen) sessions[id] = Math.max(n, sessions[id] ?? 0);
+      const tools = mergeUsage(
+        { tools: d.tools },
+        learnFromCases({ tools: {} }, newCases, opts.categorize, opts.now),
+      ).tools;
+      before = Object.keys(tools).length;
+      return { ...d, tools, sessions };
+    },
+    { now: opts.now, memory: { ttlDays: opts.ttlDays } },
+  );
+  for (const w of warnings) ctx.io.stderr(`warning: ${w}\n`);
+  const kept = Object.keys(doc.tools).length;
+  const expired = before - kept;
+  if (expired > 0) {
+    ctx.io.stderr(
+      `warning: ${expired} tool(s) last used more than ${opts.ttlDays} days ago were not kept in the usage store (--ttl-days 0 keeps everything)\n`,
+    );
+  }
+  return { store: file, cases: fresh, alreadyLearned: already, tools: kept, expired };
+}
+
+/** Read-modify-write of our own config file: only `weights` changes; other keys are kept. */
+async function writeWeights(file: string, weights: HybridWeights): Promise<string> {
+  const parsed = (await readJsonFile(file, '.')) ?? {};
+  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
+    throw new SmartError('FILE_PARSE', { file, kind: 'mcp-smart config', reason: 'the top level is not an object' });
+  }
+  const doc = parsed as Record<string, unknown>;
+  doc.weights = weights;
+  await writeFileAtomic(file, JSON.stringify(doc, null, 2) + '\n');
+  return file;
+}

@@ -1,0 +1,187 @@
+/**
+ * Loading a run's setup once: server definitions from the config sources (or saved snapshots), live servers
+ * through the tool-list cache, our own config, and the per-user paths. Every command and `serve` start here.
+ */
+import { SmartError } from '../errors.js';
+import { loadServerDefinitions, type DefinitionRequest, type DefinitionResult } from '../core/config/index.js';
+import { hiddenToolsBySnapshot } from '../core/config/tool-filter.js';
+import { readSnapshotFiles } from '../core/snapshot.js';
+import { secretValuesOf } from '../core/redact.js';
+import { shortReason } from '../core/connect/failure-text.js';
+import { malformedToolsNote, validateTools } from '../core/tool-validate.js';
+import type { Io } from '../io.js';
+import { throwIfStopped, whileHandlingSignals } from '../signals.js';
+import { rememberSecrets, scrubMessage, scrubServerText } from '../secrets.js';
+import type { ServerSnapshot, SmartConfig } from '../types.js';
+import type { GlobalOptions } from './context.js';
+import { oauthOptions } from './oauth.js';
+import { resolvePaths, type SetupPaths } from './paths.js';
+import { createProgress } from './progress.js';
+
+/** The global options the setup depends on (a GlobalOptions satisfies it). */
+export type SetupOptions = Pick<
+  GlobalOptions,
+  | 'config'
+  | 'snapshot'
+  | 'adhoc'
+  | 'server'
+  | 'client'
+  | 'demo'
+  | 'cache'
+  | 'timeoutMs'
+  | 'debug'
+  | 'format'
+  | 'authOpen'
+>;
+
+/** How one run loads: `fresh` lists every live server anew (gates never answer from the tool-list cache). */
+export interface SetupLoad {
+  fresh?: boolean;
+}
+
+export interface Setup {
+  /** One snapshot per selected server; failed servers have status "error". */
+  servers: ServerSnapshot[];
+  /** mcp-smart.config.json after validation (weights, patterns, thresholds, budget, cache). */
+  config: SmartConfig;
+  configFile?: string;
+  /** The definitions read from the config sources; absent when the servers came from --snapshot files. */
+  definitions?: DefinitionResult;
+  /** Server name → tools its client's config hides from the model (the snapshots still list them). */
+  hidden?: Record<string, string[]>;
+  paths: SetupPaths;
+}
+
+const DEFAULT_CACHE_TTL_SECONDS = 3600;
+
+function definitionRequest(opts: SetupOptions, io: Io, paths: SetupPaths): DefinitionRequest {
+  return {
+    configFiles: opts.config,
+    adhoc: opts.adhoc,
+    demo: opts.demo,
+    cwd: io.cwd,
+    env: io.env,
+    platform: io.platform,
+    home: paths.pathEnv.home,
+    nodePath: process.execPath,
+    ...(opts.client ? { client: opts.client } : {}),
+  };
+}
+
+/** Reads the server definitions (no connecting) from the config sources the options name. */
+export async function loadDefinitions(opts: SetupOptions, io: Io, paths?: SetupPaths): Promise<DefinitionResult> {
+  const defs = await loadServerDefinitions(definitionRequest(opts, io, paths ?? resolvePaths(io, opts.cache)));
+  rememberSecrets(secretValuesOf(defs.servers, io.env, defs.referencedVars));
+  return defs;
+}
+
+function selectServers<T extends { name: string }>(items: T[], wanted: string[]): T[] {
+  if (wanted.length === 0) return items;
+  const known = new Set(items.map((s) => s.name));
+  for (const name of wanted) {
+    if (!known.has(name))
+      throw new SmartError('UNKNOWN_SERVER', { name, known: [...known].sort().join(', ') || '(none)' });
+  }
+  return items.filter((s) => wanted.includes(s.name));
+}
+
+/** The setup of one run: snapshots for every selected server (from --snapshot files, or by connecting), config, paths. */
+export async function loadSetup(opts: SetupOptions, io: Io, load: SetupLoad = {}): Promise<Setup> {
+  const paths = resolvePaths(io, opts.cache);
+  if (opts.snapshot.length > 0) {
+    const servers = await readSnapshotFiles(opts.snapshot, io.cwd);
+    if (opts.adhoc.length > 0 || opts.demo) {
+      io.stderr('warning: --snapshot replaces connecting, so --stdio, --url and --demo were ignored.\n');
+    }
+    if (opts.client)
+      io.stderr('warning: --client selects from client configs, which a --snapshot run does not read.\n');
+    // Our own config (weights, patterns, thresholds) still applies when analysing a snapshot,
+    // but client configs are not searched: a snapshot run must not depend on this machine's setup.
+    const defs = await loadServerDefinitions({
+      ...definitionRequest(opts, io, paths),
+      adhoc: [],
+      demo: false,
+      ownConfigOnly: true,
+    });
+    printNotes(io, servers);
+    return { servers: selectServers(servers, opts.server), config: defs.config, configFile: defs.configFile, paths };
+  }
+  const definitions = await loadDefinitions(opts, io, paths);
+  for (const w of definitions.warnings) io.stderr(`warning: ${scrubMessage(w)}\n`);
+  const enabled = selectServers(
+    definitions.servers.filter((s) => s.enabled),
+    opts.server,
+  );
+  if (enabled.length === 0) throw new SmartError('NO_SERVERS');
+  const ttlSeconds = definitions.config.cache?.ttlSeconds ?? DEFAULT_CACHE_TTL_SECONDS;
+  const progress = createProgress(io, opts.format, enabled.length);
+  // The SDK is loaded only when connecting live, so snapshot runs start fast.
+  const { connectServers } = await import('../core/connect/index.js');
+  // Live server processes must be ended on a signal: this phase handles SIGINT/SIGTERM itself.
+  const connected = await whileHandlingSignals(() =>
+    connectServers(enabled, {
+      timeoutMs: opts.timeoutMs,
+      signal: io.signal,
+      cache:
+        opts.cache && ttlSeconds > 0 && load.fresh !== true
+          ? { dir: paths.cacheDir, ttlMs: ttlSeconds * 1000, now: Date.now() }
+          : null,
+      onProgress: progress.update,
+      captureStderr: opts.debug,
+      oauth: oauthOptions({ io, global: opts }),
+    }),
+  );
+  progress.done();
+  // Whatever a server sent back (an echoed header, a URL with its query) is scrubbed before anything shows it.
+  const servers = connected.map(revalidateCached).map((s) => ({
+    ...s,
+    ...(s.error !== undefined ? { error: scrubServerText(s.error.length > 600 ? shortReason(s.error) : s.error) } : {}),
+    ...(s.notes !== undefined ? { notes: s.notes.map(scrubServerText) } : {}),
+    ...(s.stderr !== undefined ? { stderr: scrubServerText(s.stderr) } : {}),
+  }));
+  printNotes(io, servers);
+  printCacheAge(io, servers);
+  // A signal during connecting ends the run here: nothing is measured or written from aborted servers.
+  throwIfStopped();
+  if (opts.debug) {
+    for (const s of servers) {
+      if (s.stderr) io.stderr(`--- stderr of ${s.name} ---\n${s.stderr}${s.stderr.endsWith('\n') ? '' : '\n'}`);
+    }
+  }
+  const hidden = hiddenToolsBySnapshot(servers, enabled);
+  return { servers, config: definitions.config, configFile: definitions.configFile, definitions, hidden, paths };
+}
+
+/** A cache file is data from disk like a snapshot: its tools pass the same edge check. */
+export function revalidateCached(s: ServerSnapshot): ServerSnapshot {
+  if (!s.cached) return s;
+  const checked = validateTools(s.tools);
+  if (checked.problems.length === 0) return s;
+  return {
+    ...s,
+    tools: checked.tools,
+    notes: [...(s.notes ?? []), malformedToolsNote(checked, 'the cached tool list')],
+  };
+}
+
+/** Problems on servers whose tools still count, once each on stderr (never on stdout: --json stays one document). */
+function printNotes(io: Io, servers: readonly ServerSnapshot[]): void {
+  for (const s of servers) for (const n of s.notes ?? []) io.stderr(`note: ${s.name}: ${n}\n`);
+}
+
+/** Said once when answers come from the tool-list cache, with the age of the oldest list. */
+function printCacheAge(io: Io, servers: readonly ServerSnapshot[]): void {
+  const cached = servers.filter((s) => s.cached);
+  if (cached.length === 0) return;
+  const oldest = Math.min(...cached.map((s) => s.cachedAt ?? Date.now()));
+  const minutes = Math.max(0, Math.round((Date.now() - oldest) / 60_000));
+  const age = minutes < 1 ? 'less than a minute' : minutes < 120 ? `${minutes} min` : `${Math.round(minutes / 60)} h`;
+  io.stderr(
+    `note: ${cached.length} server${cached.length === 1 ? '' : 's'} from cache, ${age} old; --no-cache to refresh\n`,
+  );
+}
+
+/** Exit code 3 when any server failed, else 0. */
+export function serverFailureCode(servers: ServerSnapshot[]): number {
+  return servers.some((s) => s.status === 'error') ? 3 : 0;
+}

@@ -1,0 +1,195 @@
+/** The discover index: tools sorted by id with their BM25 fields and sentence vectors, and its on-disk cache. */
+import { createHash } from 'node:crypto';
+import type { ServerSnapshot, ToolRef } from '../../types.js';
+import { analyzeFields, buildBm25Index, decodeBm25Index, encodeBm25Index, paramText, type Bm25Index } from './bm25.js';
+import type { KeywordDoc } from './keyword.js';
+import {
+  buildSemanticIndex,
+  decodeSemanticIndex,
+  encodeSemanticIndex,
+  leadPassage,
+  semanticIndexFromRows,
+  type SemanticIndex,
+} from './semantic.js';
+import { splitWords } from './tokenize.js';
+import type { WordVectors } from './vectors.js';
+import { resolveWeights, type HybridWeights, type WeightsInput } from './weights.js';
+
+export interface DiscoverIndex {
+  /** Tools sorted by id; doc numbers below index this array. */
+  tools: ToolRef[];
+  weights: HybridWeights;
+  keywords: Record<string, string[]>;
+  fields: ReturnType<typeof analyzeFields>[];
+  /** Vectors used for queries (absent when none were given, or when `embeddings` came from a model). */
+  vectors?: WordVectors;
+  semantic?: SemanticIndex;
+  /** bm25 indexes by their parameters (the tuner asks for several). */
+  bm25ByParams: Map<string, Bm25Index>;
+  /** Tool → server number and the number of servers (servers.ts), computed on the first query that weighs servers. */
+  servers?: { of: Int32Array; count: number };
+  keywordDocs?: KeywordDoc[];
+}
+
+export interface BuildOptions {
+  weights?: WeightsInput;
+  vectors?: WordVectors;
+  keywords?: Record<string, string[]>;
+  /** Precomputed tool vectors (a sentence model's), in the order of `tools` as given; replaces word vectors. */
+  embeddings?: (Float32Array | null)[];
+  /** The semantic index these tools and `vectors` give, read back from a cache (see indexCacheKey). */
+  semantic?: SemanticIndex;
+  /** The BM25 index of these tools with the resolved weights' bm25 parameters, read back from a cache. */
+  bm25?: Bm25Index;
+}
+
+/**
+ * A 64-bit hex digest (the head of a SHA-256) of everything a cached index depends on: the tools (ids, names,
+ * titles, descriptions, parameter schemas, servers and instructions), the BM25 parameters and the word-vector table.
+ */
+export function indexCacheKey(tools: ToolRef[], vectors: WordVectors | undefined, weights?: WeightsInput): string {
+  const h = createHash('sha256');
+  const add = (text: string): void => {
+    h.update(text);
+    h.update('\0');
+  };
+  add(`index-v3 ${JSON.stringify(resolveWeights(weights).bm25)}`);
+  if (vectors)
+    add(
+      `${vectors.size}x${vectors.dims}:${vectors.scales[0]}:${vectors.scales[vectors.size - 1]}:${vectors.ranks[vectors.size - 1]}`,
+    );
+  // In the given order (no sort, for the cold start): the same tools in another order only miss the cache.
+  for (const t of tools) {
+    add(t.id);
+    add(t.server);
+    add(t.serverInstructions ?? '');
+    add(t.tool.name);
+    add(t.tool.title ?? '');
+    add(t.tool.description ?? '');
+    add(t.tool.inputSchema === undefined ? '' : JSON.stringify(t.tool.inputSchema));
+  }
+  return h.digest('hex').slice(0, 16);
+}
+
+/** Bytes of an index's cacheable parts (BM25 with its weights, semantic); see decodeIndexCache. */
+export function encodeIndexCache(index: DiscoverIndex): Uint8Array {
+  const bm = encodeBm25Index(bm25For(index, index.weights));
+  const sem = index.semantic ? encodeSemanticIndex(index.semantic) : new Uint8Array(0);
+  const out = new Uint8Array(8 + bm.byteLength + sem.byteLength);
+  new DataView(out.buffer).setUint32(0, bm.byteLength, true);
+  new DataView(out.buffer).setUint32(4, sem.byteLength, true);
+  out.set(bm, 8);
+  out.set(sem, 8 + bm.byteLength);
+  return out;
+}
+
+/** The cached parts for `size` tools (vectors of `dims`), as BuildOptions; null when the bytes do not fit. */
+export function decodeIndexCache(
+  buf: Uint8Array,
+  size: number,
+  dims: number | undefined,
+): { bm25: Bm25Index; semantic?: SemanticIndex } | null {
+  if (buf.byteLength < 8) return null;
+  const copy = buf.byteOffset % 4 === 0 ? buf : new Uint8Array(buf); // an aligned copy (Buffer#slice would be a view)
+  const view = new DataView(copy.buffer, copy.byteOffset, copy.byteLength);
+  const bmBytes = view.getUint32(0, true);
+  const semBytes = view.getUint32(4, true);
+  if (8 + bmBytes + semBytes !== copy.byteLength || bmBytes % 4 !== 0) return null;
+  const bm25 = decodeBm25Index(copy.subarray(8, 8 + bmBytes), size);
+  if (!bm25) return null;
+  if (dims === undefined) return { bm25 };
+  const semantic = semBytes > 0 ? decodeSemanticIndex(copy.subarray(8 + bmBytes), size, dims) : null;
+  return semantic ? { bm25, semantic } : null;
+}
+
+/** The text a tool's semantic vector is built from: its name, the lead of its description, its parameters. */
+export function semanticText(ref: ToolRef): string {
+  return `${splitWords(ref.tool.name).join(' ')} ${leadPassage(ref.tool.description ?? '')} ${paramText(ref)}`.trimEnd();
+}
+
+/** semanticText's words, reusing the description's words when the lead is the whole description. */
+function semanticWords(ref: ToolRef, name: string[], description: string[], params: string[]): string[][] {
+  const text = ref.tool.description ?? '';
+  const lead = leadPassage(text);
+  return [name, lead === text ? description : splitWords(lead), params];
+}
+
+/** Indexes tools for every engine. Deterministic: tools are ordered by id. */
+export function buildDiscoverIndex(tools: ToolRef[], opts: BuildOptions = {}): DiscoverIndex {
+  const order = tools.map((t, i) => i).sort((a, b) => cmp(tools[a]!.id, tools[b]!.id));
+  const sorted = order.map((i) => tools[i]!);
+  const weights = resolveWeights(opts.weights);
+  const cachedBm25 = opts.bm25 && opts.bm25.size === sorted.length ? opts.bm25 : undefined;
+  const cachedSemantic =
+    opts.vectors && opts.semantic && opts.semantic.size === sorted.length ? opts.semantic : undefined;
+  // Each text is split once; the words feed both the BM25 fields and the sentence vectors. With both
+  // indexes from a cache nothing is analysed until some caller reads `fields` (other BM25 parameters, the tuner).
+  type Words = { name: string[][]; description: string[][]; params: string[][] };
+  let words: Words | undefined;
+  const split = (): Words =>
+    (words ??= {
+      name: sorted.map((t) => splitWords(t.tool.name)),
+      description: sorted.map((t) => splitWords(t.tool.description ?? '')),
+      params: sorted.map((t) => splitWords(paramText(t))),
+    });
+  let fields: DiscoverIndex['fields'] | undefined;
+  const analyse = (): DiscoverIndex['fields'] => {
+    if (fields) return fields;
+    const servers = new Map<string, string[]>();
+    const w = split();
+    return (fields = sorted.map((t, i) => analyzeFields(t, w.name[i], w.description[i], servers, w.params[i])));
+  };
+  const index = {
+    tools: sorted,
+    weights,
+    keywords: opts.keywords ?? {},
+    bm25ByParams: new Map(),
+  } as unknown as DiscoverIndex;
+  Object.defineProperty(index, 'fields', { get: analyse, enumerable: true, configurable: true });
+  if (cachedBm25) index.bm25ByParams.set(JSON.stringify(weights.bm25), cachedBm25);
+  else bm25For(index, weights);
+  if (opts.embeddings) {
+    const rows = order.map((i) => opts.embeddings![i] ?? null);
+    const dims = rows.find((r) => r)?.length ?? 1;
+    index.semantic = semanticIndexFromRows(rows, dims, false);
+  } else if (opts.vectors) {
+    index.vectors = opts.vectors;
+    const w = cachedSemantic ? undefined : split();
+    index.semantic =
+      cachedSemantic ??
+      buildSemanticIndex(
+        opts.vectors,
+        w!.name.map((name, i) => semanticWords(sorted[i]!, name, w!.description[i]!, w!.params[i]!)),
+      );
+  }
+  return index;
+}
+
+/** Tool refs of every reachable server, ids `<server>.<tool>`. */
+export function toolRefsFromSnapshots(servers: ServerSnapshot[]): ToolRef[] {
+  return servers
+    .filter((s) => s.status === 'ok')
+    .flatMap((s) =>
+      s.tools.map((tool) => ({
+        id: `${s.name}.${tool.name}`,
+        server: s.name,
+        tool,
+        ...(s.instructions ? { serverInstructions: s.instructions } : {}),
+      })),
+    );
+}
+
+/** The BM25 index of the index's tools for these weights' parameters (built once per parameter set). */
+export function bm25For(index: DiscoverIndex, weights: HybridWeights): Bm25Index {
+  const key = JSON.stringify(weights.bm25);
+  let bm = index.bm25ByParams.get(key);
+  if (!bm) {
+    bm = buildBm25Index(index.fields, weights.bm25);
+    index.bm25ByParams.set(key, bm);
+  }
+  return bm;
+}
+
+function cmp(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}

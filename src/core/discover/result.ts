@@ -1,0 +1,99 @@
+/** What `discover` returns: a ranking for one intent, or metrics over labelled intents. */
+import type { EngineName } from '../../types.js';
+import type { DiscoverIndex } from './build.js';
+import { topK } from './candidates.js';
+import type { RankingMetrics } from './metrics.js';
+
+export interface DiscoverRanking {
+  kind: 'ranking';
+  intent: string;
+  engine: EngineName;
+  k: number;
+  fallback: boolean;
+  results: RankedTool[];
+}
+
+export interface DiscoverEvaluation extends RankingMetrics {
+  kind: 'evaluation';
+  queries: string;
+  engine: EngineName;
+  k: number;
+}
+
+export type DiscoverResult = DiscoverRanking | DiscoverEvaluation;
+
+export interface RankedTool {
+  rank: number;
+  id: string;
+  server: string;
+  tool: string;
+  score: number;
+  /** Each signal's contribution to the score. */
+  reasons?: Record<string, number>;
+  /** Intent terms found in the tool's text. */
+  matched?: string[];
+  pinned?: boolean;
+}
+
+export interface Ranking {
+  fallback: boolean;
+  results: RankedTool[];
+}
+
+/** How the ranked list is cut: what may be offered, what is pinned, the pattern boosts and the server shares. */
+export interface ResultInput {
+  engine: EngineName;
+  k: number;
+  /** A signal matched; without one every allowed tool is offered as a fallback. */
+  any: boolean;
+  /** Scores with the pattern boosts added. */
+  final: Float32Array;
+  /** The server shares inside `final` (they order tools, but do not by themselves make a tool match). */
+  shares: Float32Array | null;
+  allowed: (i: number) => boolean;
+  boost: (i: number) => number;
+  pinned: number[];
+  explain: (i: number) => Record<string, number>;
+  matched: (i: number) => string[] | undefined;
+}
+
+/** The top k (pinned tools first, in score order), each with its rounded score, reasons and matched terms. */
+export function rankedResults(index: DiscoverIndex, r: ResultInput): Ranking {
+  const { any, final, shares, allowed, boost, pinned, explain, matched } = r;
+  const n = index.tools.length;
+  let k = r.k;
+  const candidates: number[] = [];
+  if (!any) {
+    // Nothing matched: every allowed tool is offered (router note), flagged as a fallback.
+    for (let i = 0; i < n; i++) if (allowed(i)) candidates.push(i);
+    k = candidates.length;
+  }
+  const own = (i: number): number => (shares ? final[i]! - shares[i]! : final[i]!);
+  const keep = (i: number): boolean => allowed(i) && (any ? own(i) > 0 || r.engine === 'semantic' : true);
+  const top = any ? topK(final, k, keep) : candidates.sort((a, b) => final[b]! - final[a]! || a - b);
+  // Pinned tools are always offered, first, in score order.
+  const pinSet = new Set(pinned);
+  const ordered = [...pinned.sort((a, b) => final[b]! - final[a]! || a - b), ...top.filter((i) => !pinSet.has(i))];
+  const limit = Math.max(k, pinned.length);
+  const results = ordered.slice(0, limit).map((i, rank): RankedTool => {
+    const t = index.tools[i]!;
+    const why = explain(i);
+    if (boost(i) !== 0) why.pattern = boost(i);
+    const m = matched(i);
+    return {
+      rank: rank + 1,
+      id: t.id,
+      server: t.server,
+      tool: t.tool.name,
+      score: round(final[i]!),
+      reasons: Object.fromEntries(Object.entries(why).map(([key, v]) => [key, round(v)])),
+      ...(m && m.length > 0 ? { matched: m } : {}),
+      ...(pinSet.has(i) ? { pinned: true } : {}),
+    };
+  });
+  return { fallback: !any, results };
+}
+
+function round(v: number): number {
+  return Math.round(v * 10000) / 10000;
+}

@@ -1,0 +1,184 @@
+/** Signals: per-tool scores for one intent (bm25, cosine, usage prior, per-clause, per-server), before fusion. */
+import type { EngineName, UsageStats } from '../../types.js';
+import type { DiscoverIndex } from './build.js';
+import { queryTerms, scoreBm25, type Bm25Index } from './bm25.js';
+import { SEMANTIC_CANDIDATES, SKETCH_CANDIDATES, identity, topN } from './candidates.js';
+import { queryVector, scoreSemantic, scoreSemanticDocs, scoreSketch, sentenceVector } from './semantic.js';
+import { groupServers, serverLexicalScores, serverSemanticScores } from './servers.js';
+import { usagePrior, usagePriorTotal, type TaskType, type UsageParts } from './usage.js';
+import type { HybridWeights } from './weights.js';
+
+export interface Signals {
+  bm: Float32Array;
+  sem: Float32Array;
+  bmHit: boolean;
+  /** The finished query vector, or null when the intent has no known word. */
+  q: Float32Array | null;
+}
+
+/** BM25 and cosine scores of every tool for one text (the engine decides which are computed). */
+export function signals(
+  index: DiscoverIndex,
+  bmIndex: Bm25Index,
+  terms: string[],
+  text: string,
+  engine: EngineName,
+  given?: Float32Array,
+): Signals {
+  const n = index.tools.length;
+  const bm = new Float32Array(n);
+  const sem = new Float32Array(n);
+  const bmHit = engine !== 'semantic' && scoreBm25(bmIndex, terms, bm) > 0;
+  let q: Float32Array | null = null;
+  if (engine !== 'bm25' && index.semantic) {
+    const raw = given ?? (index.vectors ? sentenceVector(index.vectors, text) : null);
+    if (raw) {
+      q = queryVector(index.semantic, raw);
+      if (index.semantic.sketch) {
+        // Large index: approximate cosines from the sketch for every tool, exact ones for the candidates, which
+        // are the only tools that can rank near the top: the best by the sketch, the best by each tool's upper
+        // bound on its cosine (semantic.ts, scoreSketch), and in the hybrid the best by bm25.
+        const bound = new Float32Array(n);
+        scoreSketch(index.semantic, q, sem, bound);
+        const count = engine === 'semantic' ? SEMANTIC_CANDIDATES : SKETCH_CANDIDATES;
+        const byBound = topN(bound, count);
+        scoreSemanticDocs(index.semantic, q, topN(sem, count), sem);
+        scoreSemanticDocs(index.semantic, q, byBound, sem);
+        if (bmHit && engine === 'hybrid') scoreSemanticDocs(index.semantic, q, topN(bm, SKETCH_CANDIDATES), sem);
+      } else {
+        scoreSemantic(index.semantic, q, sem);
+      }
+    }
+  }
+  return { bm, sem, bmHit, q };
+}
+
+/** The usage prior of every tool (0 for tools the store does not know), as the hybrid engine weighs it. */
+export function usagePriors(
+  index: DiscoverIndex,
+  usage: UsageStats | undefined,
+  type: TaskType,
+  weights: HybridWeights['usage'],
+  now: number | undefined,
+  out: Float32Array = new Float32Array(index.tools.length),
+): Float32Array {
+  if (usage) index.tools.forEach((t, i) => (out[i] = usagePrior(usage.tools[t.id], type, weights, now).total));
+  return out;
+}
+
+/** The usage prior of the given tools only (the rest of `out` is zeroed), from their cached parts (usageParts). */
+export function usagePriorsOf(
+  used: readonly { doc: number; parts: UsageParts }[],
+  weights: HybridWeights['usage'],
+  out: Float32Array,
+): Float32Array {
+  out.fill(0);
+  for (const u of used) out[u.doc] = usagePriorTotal(u.parts, weights);
+  return out;
+}
+
+/** Server-level signals: each server's lexical and semantic score (servers.ts); null with fewer than two servers. */
+export function serverSignals(
+  index: DiscoverIndex,
+  bmIndex: Bm25Index,
+  terms: string[],
+  sem: Float32Array | null,
+  keep?: (i: number) => boolean,
+): ServerSignals | null {
+  const g = serverGroups(index);
+  if (g.count < 2) return null;
+  return {
+    of: g.of,
+    lexical: serverLexicalScores(bmIndex, terms, g.of, g.count, keep),
+    semantic: sem ? serverSemanticScores(sem, g.of, g.count, keep) : null,
+  };
+}
+
+export interface ServerSignals {
+  /** Tool → server number. */
+  of: Int32Array;
+  lexical: Float32Array;
+  semantic: Float32Array | null;
+}
+
+let scratchArrays: Float32Array[] = [];
+/** Four arrays of length n, reused by every multiStep call (rankTools is synchronous; callers fill them). */
+function scratch(n: number): [Float32Array, Float32Array, Float32Array, Float32Array] {
+  if (scratchArrays[0]?.length !== n) scratchArrays = [0, 1, 2, 3].map(() => new Float32Array(n));
+  return scratchArrays as [Float32Array, Float32Array, Float32Array, Float32Array];
+}
+
+/**
+ * Per-clause signals over the docs that can rank near the top: every tool of a small index; with a sketch
+ * (large index), the best tools of the whole intent by cosine and by bm25. `semBest` holds each doc's best
+ * clause cosine (-Infinity when no clause has a known word), `hybridBest` its best clause hybrid score
+ * (bm25 over its clause maximum plus min–max scaled cosine, then divided by the clause's best) × fusion.clauses.
+ */
+export function multiStep(
+  index: DiscoverIndex,
+  bmIndex: Bm25Index,
+  clauses: string[],
+  bm: Float32Array,
+  sem: Float32Array,
+  weights: HybridWeights,
+): { docs: Int32Array; semBest: Float32Array; hybridBest: Float32Array } {
+  const n = index.tools.length;
+  const semIndex = index.semantic!;
+  let docs: Int32Array;
+  if (semIndex.sketch) {
+    const set = new Set<number>([...topN(sem, SKETCH_CANDIDATES), ...topN(bm, SKETCH_CANDIDATES)]);
+    docs = Int32Array.from([...set].sort((a, b) => a - b));
+  } else {
+    docs = identity(n);
+  }
+  // Scratch arrays are reused across calls (allocating typed arrays per query costs more than filling them).
+  const [semBest, hybridBest, cbm, csem] = scratch(n);
+  semBest.fill(-Infinity);
+  hybridBest.fill(0);
+  const h = new Float32Array(docs.length);
+  const w = weights.fusion;
+  for (const text of clauses) {
+    cbm.fill(0);
+    const bmHit = scoreBm25(bmIndex, queryTerms(text), cbm) > 0;
+    const raw = sentenceVector(index.vectors!, text);
+    if (raw) {
+      const q = queryVector(semIndex, raw);
+      if (semIndex.sketch) scoreSemanticDocs(semIndex, q, docs, csem);
+      else scoreSemantic(semIndex, q, csem);
+    }
+    if (!bmHit && !raw) continue;
+    let bmMax = 0;
+    let semMax = -Infinity;
+    let semMin = Infinity;
+    for (let j = 0; j < docs.length; j++) {
+      const i = docs[j]!;
+      if (cbm[i]! > bmMax) bmMax = cbm[i]!;
+      if (raw) {
+        if (csem[i]! > semMax) semMax = csem[i]!;
+        if (csem[i]! < semMin) semMin = csem[i]!;
+        if (csem[i]! > semBest[i]!) semBest[i] = csem[i]!;
+      }
+    }
+    const bmScale = bmMax > 0 ? w.bm25 / bmMax : 0;
+    const semScale = raw && semMax > semMin ? w.semantic / (semMax - semMin) : 0;
+    let best = 0;
+    for (let j = 0; j < docs.length; j++) {
+      const i = docs[j]!;
+      h[j] = cbm[i]! * bmScale + (raw ? (csem[i]! - semMin) * semScale : 0);
+      if (h[j]! > best) best = h[j]!;
+    }
+    if (best <= 0) continue;
+    const scale = weights.fusion.clauses / best;
+    for (let j = 0; j < docs.length; j++) {
+      const i = docs[j]!;
+      const v = h[j]! * scale;
+      if (v > hybridBest[i]!) hybridBest[i] = v;
+    }
+  }
+  return { docs, semBest, hybridBest };
+}
+
+/** Tool → server number and the number of servers of an index (memoised on it). */
+export function serverGroups(index: DiscoverIndex): { of: Int32Array; count: number } {
+  return (index.servers ??= groupServers(index.tools.map((t) => t.server)));
+}

@@ -1,0 +1,38 @@
+/** What `replay` returns: ranking quality per engine on recorded sessions, tuning and learning figures. */
+import type { HybridWeights } from '../discover/index.js';
+import type { EngineMetrics, TokenComparison } from './replay.js';
+import type { TuneResult } from './tune.js';
+
+export interface ReplayTuned extends TuneResult<HybridWeights> {
+  seed: number;
+  /** Hybrid over every case with the tuned weights (compare with engines[hybrid]). */
+  hybrid: { recallAt: Record<string, number>; mrr: number };
+  written?: string;
+}
+
+export interface ReplayLearned {
+  store: string;
+  cases: number;
+  /** Cases skipped because the store had already learned them. */
+  alreadyLearned: number;
+  tools: number;
+  /** Tools dropped because they were last used longer ago than the TTL. */
+  expired: number;
+}
+
+export interface ReplayResult {
+  cases: number;
+  sessions: number;
+  files: { file: string; format: string }[];
+  problems: { file: string; line: number; message: string }[];
+  turnsWithoutCalls: number;
+  unknownTools: string[];
+  unknownCalls: number;
+  tools: number;
+  engines: EngineMetrics[];
+  tokens: TokenComparison;
+  misses: { case: string; intent: string; expected: string[]; firstRank: number; top: string[] }[];
+  tuned?: ReplayTuned;
+  learned?: ReplayLearned;
+  minRecall?: { required: number; actual: number; passed: boolean };
+}

@@ -1,0 +1,35 @@
+/** Dump reporter: the per-server summary on stderr and, with -o under --json, the small JSON document. */
+import type { ChalkInstance } from 'chalk';
+import type { DumpResult } from '../core/snapshot.js';
+import type { ServerSnapshot } from '../types.js';
+import { renderJson } from './format.js';
+
+/** `{schemaVersion, command: "dump", output, servers}`: what --json prints when the snapshot went to a file. */
+export function renderDumpJson(result: DumpResult): string {
+  return renderJson('dump', result);
+}
+
+/** One line per server (ok/FAIL, tools, prompts, resources), then where the snapshot went. */
+export function renderDumpSummary(servers: ServerSnapshot[], output: string | undefined, chalk: ChalkInstance): string {
+  const width = Math.max(0, ...servers.map((s) => s.name.length));
+  const lines = servers
+    .map((s) => {
+      const name = s.name.padEnd(width);
+      if (s.status === 'error') return `  ${chalk.red('FAIL')} ${name}  ${s.error ?? 'failed'}\n`;
+      const extra = [
+        s.prompts ? `${s.prompts.length} prompts` : '',
+        s.resources ? `${s.resources.length} resources` : '',
+      ]
+        .filter(Boolean)
+        .join(', ');
+      const note = s.cached ? ' (cached)' : '';
+      return `  ${chalk.green('ok  ')} ${name}  ${s.tools.length} tools${extra ? `, ${extra}` : ''}${note}\n`;
+    })
+    .join('');
+  const failed = servers.filter((s) => s.status === 'error').length;
+  return (
+    lines +
+    `${output ? `Wrote ${output}` : 'Snapshot written to stdout'}: ${servers.length} server${servers.length === 1 ? '' : 's'}` +
+    `${failed ? `, ${failed} failed` : ''}.\n`
+  );
+}

@@ -1,0 +1,45 @@
+/** Init reporter: what was set up and written, and the commands to run next. */
+import type { InitResult } from '../core/init.js';
+import type { Encoding, OutputFormat } from '../types.js';
+import { formatTokens, renderJson } from './format.js';
+
+export function renderInit(
+  result: InitResult,
+  opts: {
+    format: OutputFormat;
+    encoding: Encoding;
+    snapshotFile?: string;
+    /** The command(s) that refresh the baseline after an intended change (default: the check command with --update). */
+    updateCommand?: string;
+  },
+): string {
+  if (opts.format === 'json') return renderJson('init', result);
+  const selected = result.servers;
+  const lines = result.files.map((f) => `  wrote ${f.path}`);
+  lines.unshift(
+    `Set up mcp-smart for ${selected.length} server${selected.length === 1 ? '' : 's'}: ${selected.join(', ')}`,
+  );
+  if (result.baselineTokens !== undefined)
+    lines.push(
+      `Baseline: ${formatTokens(result.baselineTokens)} tool tokens (${opts.encoding}); budget ` +
+        `${formatTokens(Math.floor(result.budget.max * result.budget.share))} of ${formatTokens(result.budget.max)}.`,
+    );
+  if (opts.snapshotFile !== undefined)
+    lines.push(
+      `The check reads ${opts.snapshotFile}: refresh it with \`mcp-smart dump -o <file>\` when your servers change, and commit it.`,
+    );
+  const workflow = result.workflow;
+  if (workflow && workflow.checks === 'live')
+    lines.push(
+      `Note: the workflow starts ${selected.join(', ')} on the CI runner. To check a committed snapshot instead, run init again with --ci-snapshot --force.`,
+    );
+  if (workflow)
+    lines.push(
+      workflow.install === 'lockfile'
+        ? `The workflow runs the mcp-smart of package-lock.json (${workflow.version}) after \`npm ci\`.`
+        : `The workflow runs mcp-smart ${workflow.version} exactly (npx mcp-smart@${workflow.version}).`,
+    );
+  const update = opts.updateCommand ?? `${result.checkCommand} --update`;
+  lines.push(`Next: commit these files; CI runs \`${result.checkCommand}\`. After an intended change: \`${update}\`.`);
+  return lines.join('\n') + '\n';
+}

@@ -1,0 +1,82 @@
+/** Servers reporter: the configured servers as a table, markdown or the JSON document. */
+import { isAbsolute, relative, sep } from 'node:path';
+import type { ChalkInstance } from 'chalk';
+import type { ServersEntry, ServersResult } from '../core/servers-list.js';
+import type { OutputFormat } from '../types.js';
+import { renderJson, renderMarkdownTable, renderTable, type TableSpec } from './format.js';
+
+/** A source path as a person reads it: relative inside the project, ~ inside home. */
+function displaySource(source: string, cwd: string, home: string): string {
+  const hashAt = source.indexOf('#');
+  const file = hashAt >= 0 ? source.slice(0, hashAt) : source;
+  const rest = hashAt >= 0 ? source.slice(hashAt) : '';
+  if (!isAbsolute(file)) return source;
+  const inCwd = relative(cwd, file);
+  if (inCwd !== '' && !inCwd.startsWith('..') && !isAbsolute(inCwd)) return inCwd + rest;
+  const inHome = relative(home, file);
+  if (home !== '' && inHome !== '' && !inHome.startsWith('..') && !isAbsolute(inHome)) return `~${sep}${inHome}${rest}`;
+  return source;
+}
+
+function transportLabel(e: ServersEntry): string {
+  return e.autoTransport ? `${e.transport} (sse fallback)` : e.transport;
+}
+
+function tableSpec(result: ServersResult, show: (s: string) => string): TableSpec {
+  const notesOf = (e: ServersEntry): string =>
+    [e.shadowed ? `shadows ${e.shadowed.map(show).join(', ')}` : '', e.notLoaded ?? ''].filter((x) => x).join('; ');
+  const withNotes = result.servers.some((e) => notesOf(e) !== '');
+  return {
+    head: ['name', 'transport', 'source', 'enabled', ...(withNotes ? ['notes'] : [])],
+    rows: result.servers.map((e) => [
+      e.name,
+      transportLabel(e),
+      show(e.source),
+      e.enabled ? 'yes' : 'no (disabled)',
+      ...(withNotes ? [notesOf(e)] : []),
+    ]),
+  };
+}
+
+function summaryLines(result: ServersResult, show: (s: string) => string): string[] {
+  const lines: string[] = [];
+  for (const s of result.shadowings) lines.push(`"${s.name}" in ${show(s.loser)} is shadowed by ${show(s.winner)}.`);
+  return lines;
+}
+
+function emptyHint(result: ServersResult): string {
+  const found = result.searched.filter((s) => s.found).length;
+  return (
+    `No MCP servers found. Searched ${result.searched.length} location${result.searched.length === 1 ? '' : 's'} (${found} ` +
+    `file${found === 1 ? '' : 's'} present; --debug lists them).\n` +
+    'Add servers to .mcp.json, or pass --config <file>, --stdio "<command line>" or --url <url>, or try --demo.\n'
+  );
+}
+
+/** The stdout text of `servers` in the chosen format; `cwd` and `home` shorten source paths for reading. */
+export function renderServers(
+  result: ServersResult,
+  opts: { format: OutputFormat; chalk: ChalkInstance; cwd: string; home: string },
+): string {
+  const show = (s: string): string => displaySource(s, opts.cwd, opts.home);
+  if (opts.format === 'json') {
+    return renderJson('servers', {
+      servers: result.servers,
+      shadowings: result.shadowings,
+      searched: result.searched,
+      ...(result.configFile ? { configFile: result.configFile } : {}),
+    });
+  }
+  if (result.servers.length === 0) return emptyHint(result);
+  if (opts.format === 'markdown') {
+    const notes = summaryLines(result, show).map((l) => `- ${l}`);
+    return `${renderMarkdownTable(tableSpec(result, show))}\n${notes.length ? `\n${notes.join('\n')}\n` : ''}`;
+  }
+  const enabled = result.servers.filter((s) => s.enabled).length;
+  const lines = [
+    renderTable(tableSpec(result, show), opts.chalk),
+    `${result.servers.length} server${result.servers.length === 1 ? '' : 's'}, ${enabled} enabled.`,
+    ...summaryLines(result, show),
+  ];
+  return lines.join('\n') + '\n';
+}
