@@ -1,5 +1,6 @@
 /** The `budget` use case: does the tool context fit the limit; if not, a plan that fits (least harm first). */
 import { resolve } from 'node:path';
+import { countOf } from '../reporters/format.js';
 import { counterFor } from './counter.js';
 import { hybridRanker } from './rank.js';
 import { writeFileAtomic } from '../atomic-write.js';
@@ -131,7 +132,9 @@ export async function budgetServers(
   for (const f of failed)
     notes.push(`server ${f.name} could not be reached (${f.error ?? 'error'}); its tools are not counted`);
   for (const [name, tools] of Object.entries(loaded.hidden ?? {}))
-    notes.push(`server ${name}: ${tools.length} tool(s) hidden by the client's config are not counted`);
+    notes.push(
+      `server ${name}: ${countOf(tools.length, 'tool')} hidden by the client's config ${tools.length === 1 ? 'is' : 'are'} not counted`,
+    );
 
   const counter = await counterFor(global.encoding);
   const deps = planDeps(counter);

@@ -1,5 +1,6 @@
 /** The `replay` use case: ranking quality on recorded sessions, usage learning (--learn), weight tuning (--tune). */
 import { join, resolve } from 'node:path';
+import { countOf } from '../reporters/format.js';
 import { writeFileAtomic } from '../atomic-write.js';
 import {
   buildDiscoverIndex,
@@ -71,7 +72,7 @@ export async function replaySessions(
   if (read.problems.length > 20) warn(`… and ${read.problems.length - 20} more malformed lines or blocks`);
   if (set.unknownTools.length > 0) {
     warn(
-      `${set.unknownCalls} call(s) to ${set.unknownTools.length} tool(s) not in the loaded servers, scored as misses: ` +
+      `${countOf(set.unknownCalls, 'call')} to ${countOf(set.unknownTools.length, 'tool')} not in the loaded servers, scored as misses: ` +
         `${set.unknownTools.slice(0, 10).join(', ')}${set.unknownTools.length > 10 ? ', …' : ''}`,
     );
   }
@@ -208,7 +209,7 @@ async function learn(
   const expired = before - kept;
   if (expired > 0) {
     ctx.io.stderr(
-      `warning: ${expired} tool(s) last used more than ${opts.ttlDays} days ago were not kept in the usage store (--ttl-days 0 keeps everything)\n`,
+      `warning: ${countOf(expired, 'tool')} last used more than ${opts.ttlDays} days ago were not kept in the usage store (--ttl-days 0 keeps everything)\n`,
     );
   }
   return { store: file, cases: fresh, alreadyLearned: already, tools: kept, expired };

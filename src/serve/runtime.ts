@@ -192,7 +192,9 @@ export class ServeRuntime {
   /** Server instructions for initialize: what is served, how to reach the rest, and each server's own text. */
   instructions(): string {
     const names = [...this.known.keys()].sort();
-    const parts = [`mcp-smart serves the tools of ${names.length} server(s): ${names.join(', ')}.`];
+    const parts = [
+      `mcp-smart serves the tools of ${names.length} server${names.length === 1 ? '' : 's'}: ${names.join(', ')}.`,
+    ];
     const find = this.view.tools.find((t) => t.meta === 'find')?.name;
     const call = this.view.tools.find((t) => t.meta === 'call')?.name;
     const read = this.view.tools.find((t) => t.meta === 'callRead')?.name;
