@@ -5,7 +5,7 @@ import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { REPO, fixture, requireBuild } from '../helpers/paths.js';
-import { spawnCli, type SpawnRun } from '../helpers/spawn-cli.js';
+import { sandboxEnv, spawnCli, type SpawnRun } from '../helpers/spawn-cli.js';
 import { tempDir } from '../helpers/temp.js';
 
 const BASE = fixture('snapshots', 'check-base.json');
@@ -22,16 +22,7 @@ type Run = SpawnRun;
 function mcpSmart(args: string[], env: Record<string, string> = {}): Promise<Run> {
   return spawnCli(args, {
     cwd: dir,
-    env: {
-      ...process.env,
-      NO_COLOR: '1',
-      HOME: dir,
-      USERPROFILE: dir,
-      XDG_CACHE_HOME: join(dir, '.cache'),
-      XDG_CONFIG_HOME: join(dir, '.config'),
-      GITHUB_STEP_SUMMARY: '',
-      ...env,
-    },
+    env: sandboxEnv(dir, env),
     timeoutMs: TIMEOUT_MS,
   });
 }

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { REPO, fixture } from '../helpers/paths.js';
-import { spawnCli, type SpawnRun } from '../helpers/spawn-cli.js';
+import { sandboxEnv, spawnCli, type SpawnRun } from '../helpers/spawn-cli.js';
 
 const BASE = fixture('snapshots', 'check-base.json');
 const GROWN = fixture('snapshots', 'check-grown.json');
@@ -21,16 +21,7 @@ let dir: string;
 function mcpSmart(args: string[], env: Record<string, string> = {}): Promise<SpawnRun> {
   return spawnCli(args, {
     cwd: dir,
-    env: {
-      ...process.env,
-      NO_COLOR: '1',
-      HOME: dir,
-      USERPROFILE: dir,
-      XDG_CACHE_HOME: join(dir, '.cache'),
-      XDG_CONFIG_HOME: join(dir, '.config'),
-      GITHUB_STEP_SUMMARY: '',
-      ...env,
-    },
+    env: sandboxEnv(dir, env),
     timeoutMs: 30_000,
   });
 }

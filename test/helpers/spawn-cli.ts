@@ -53,6 +53,23 @@ export function spawnCli(args: string[], opts: SpawnCliOptions): Promise<SpawnRu
 }
 
 /** Gone, or a zombie nobody has reaped yet (this container's init reaps late). */
+/**
+ * The environment of a CLI run sandboxed in `dir`: its own HOME, config and cache folders, no colour, and no
+ * GitHub job summary, so nothing reaches the user's files.
+ */
+export function sandboxEnv(dir: string, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  return {
+    ...process.env,
+    NO_COLOR: '1',
+    HOME: dir,
+    USERPROFILE: dir,
+    XDG_CACHE_HOME: join(dir, '.cache'),
+    XDG_CONFIG_HOME: join(dir, '.config'),
+    GITHUB_STEP_SUMMARY: '',
+    ...extra,
+  };
+}
+
 export function processGone(pid: number): boolean {
   try {
     process.kill(pid, 0);

@@ -1,6 +1,6 @@
 /** What `budget` returns: the verdict, the plan that fits, and the document `--apply -o` writes. */
 import type { Encoding, ServerSnapshot } from '../../types.js';
-import type { BudgetPlan } from './plan.js';
+import type { BudgetPlan, PlanStep } from './plan.js';
 
 export interface BudgetResult {
   max: number;
@@ -8,15 +8,7 @@ export interface BudgetResult {
   used: number;
   fits: boolean;
   servers: { name: string; tokens: number; share: number; toolCount: number; status: 'ok' | 'error'; error?: string }[];
-  plan: {
-    action: string;
-    target: string;
-    tokensSaved: number;
-    after: number;
-    tools?: string[];
-    metaTokens?: number;
-    calls?: number;
-  }[];
+  plan: PlanStep[];
   encoding: Encoding;
   /** Share of max the limit allows. */
   share: number;
