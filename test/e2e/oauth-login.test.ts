@@ -16,6 +16,8 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, fixture } from '../helpers/paths.js';
 import { spawnCli, startHttpFixture, type SpawnRun } from '../helpers/spawn-cli.js';
@@ -177,6 +179,42 @@ describe('servers behind OAuth (e2e)', () => {
     // The server rotates refresh tokens: the new one was stored.
     expect(after?.refresh_token).not.toBe(before?.refresh_token);
     expect(authorizeVisits()).toHaveLength(2);
+  });
+
+  it('serve reaches the server with the stored tokens, and refreshes an expired one without a restart', async () => {
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [BIN, '--config', config, '-s', 'fx', 'serve', '--mode', 'meta', '--no-learn'],
+      env: env() as Record<string, string>,
+      cwd: root,
+      stderr: 'pipe',
+    });
+    let stderr = '';
+    transport.stderr?.on('data', (d: Buffer) => (stderr += d.toString()));
+    const client = new Client({ name: 'e2e', version: '1' });
+    await client.connect(transport);
+    try {
+      const call = async (): Promise<string> => {
+        const r = (await client.callTool({
+          name: 'call_tool',
+          arguments: { name: 'fx.echo', arguments: { message: 'through serve' } },
+        })) as { isError?: boolean; content: { type: string; text?: string }[] };
+        expect(r.isError ?? false, `${JSON.stringify(r)}\n${stderr}`).toBe(false);
+        return r.content.map((c) => c.text ?? '').join('');
+      };
+      expect(await call()).toContain('through serve');
+      const before = await admin(fxUrl, '/admin/stats', 'GET');
+      // The access token expires while serve runs: the next call refreshes it in the same process.
+      await admin(fxUrl, '/admin/expire-access-tokens');
+      expect(await call()).toContain('through serve');
+      const after = await admin(fxUrl, '/admin/stats', 'GET');
+      expect(after.refreshes).toBe(before.refreshes! + 1);
+      expect(after.authorizations).toBe(before.authorizations);
+      expect(authorizeVisits()).toHaveLength(2);
+    } finally {
+      await client.close();
+      outputs.push(stderr);
+    }
   });
 
   it('a short-lived access token (fixture --access-ttl 3) has expired by the next run and is refreshed', async () => {
