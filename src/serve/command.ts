@@ -113,6 +113,8 @@ export async function runServeCommand(
   runtime.onServerNotification = (server, method, params) => {
     if (method === 'notifications/resources/updated' && typeof params?.uri === 'string') {
       for (const s of clients) s.sendResourceUpdated({ uri: params.uri }).catch(() => undefined);
+    } else if (method === 'notifications/message' && params) {
+      for (const s of clients) s.sendLoggingMessage(params as never).catch(() => undefined);
     } else if (global.debug) log(`${server}: ${method}`);
   };
 

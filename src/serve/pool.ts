@@ -48,6 +48,8 @@ interface Slot {
   idleTimer?: NodeJS.Timeout;
   starts: number;
   auth?: Promise<SmartOAuthProvider | undefined>;
+  /** What the running session was started with (MCP fixes a client's capabilities at initialize). */
+  declared?: ClientCapabilities;
 }
 
 /** Back-off before the next start: none after the first failure, then 1 s, 2 s, 4 s … up to 30 s. */
@@ -84,12 +86,28 @@ export class ServerPool {
     return Object.fromEntries([...this.slots].map(([name, s]) => [name, s.starts]));
   }
 
+  /** The sessions that are running now. */
+  running(): ServerSession[] {
+    return [...this.slots.values()].flatMap((s) => (s.session?.state === 'ready' ? [s.session] : []));
+  }
+
   /** Process ids of the running stdio servers. */
   pids(): number[] {
     return [...this.slots.values()].flatMap((s) => {
       const pid = s.session?.pid();
       return pid === undefined ? [] : [pid];
     });
+  }
+
+  /** True when connected clients now accept elicitation or sampling that the running, idle session lacks. */
+  private lacksCapabilities(slot: Slot): boolean {
+    if (slot.inFlight > 0) return false;
+    const want = this.opts.capabilities();
+    const had = slot.declared ?? {};
+    return (
+      (want.elicitation !== undefined && had.elicitation === undefined) ||
+      (want.sampling !== undefined && had.sampling === undefined)
+    );
   }
 
   private slot(server: string): Slot {
@@ -110,7 +128,16 @@ export class ServerPool {
   async session(server: string): Promise<ServerSession> {
     const slot = this.slot(server);
     if (this.closed) throw new SmartError('SERVE_SERVER_UNAVAILABLE', { server, reason: 'serve is shutting down' });
-    if (slot.session?.state === 'ready') return slot.session;
+    if (slot.session?.state === 'ready') {
+      if (!this.lacksCapabilities(slot)) return slot.session;
+      // A client that accepts elicitation or sampling arrived after this server started without them: restart it
+      // between calls, so its requests can reach that client (declared only when a client can answer them).
+      const stale = slot.session;
+      slot.session = undefined;
+      this.clearIdle(slot);
+      this.opts.log(`server "${server}" restarts to declare what a newly connected client accepts`);
+      await stale.close();
+    }
     if (slot.starting) return slot.starting;
     const wait = slot.retryAt - this.opts.now();
     if (wait > 0)
@@ -134,11 +161,13 @@ export class ServerPool {
       slot.auth = createOAuthProvider(slot.def, this.opts.oauth);
     }
     const authProvider = await slot.auth?.catch(() => undefined);
+    const declared = this.opts.capabilities();
+    slot.declared = declared;
     const session: ServerSession = new ServerSession(slot.def, {
       authProvider,
       maxPages: DEFAULT_MAX_PAGES,
       createTransport: this.opts.createTransport,
-      capabilities: this.opts.capabilities(),
+      capabilities: declared,
       onServerRequest: answer ? (method, params, signal) => answer(name, method, params, signal) : undefined,
       onNotification: notify ? (method, params) => notify(name, method, params) : undefined,
       onClose: () => {

@@ -228,6 +228,18 @@ export class ServeRuntime {
     return this.indexing;
   }
 
+  /** logging/setLevel from a client: passed to every running server that logs (a failure is not the client's). */
+  async setLogLevel(level: string): Promise<void> {
+    await Promise.all(
+      this.pool
+        .running()
+        .filter((s) => s.capabilities.logging !== undefined)
+        .map((s) =>
+          s.request('logging/setLevel', { level }, { timeoutMs: this.opts.callTimeoutMs }).catch(() => undefined),
+        ),
+    );
+  }
+
   /** Builds the ranking index now (otherwise the first find_tool does). */
   async warm(): Promise<void> {
     await this.discoverIndex();

@@ -1,6 +1,7 @@
 /** One client session: the SDK's low-level Server answering from the shared runtime. */
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import {
+  SetLevelRequestSchema,
   CallToolRequestSchema,
   CompleteRequestSchema,
   ErrorCode,
@@ -25,7 +26,8 @@ const SERVER_INFO = { name: 'mcp-smart', version: '0.1.0' };
 /** What this proxy declares: tools always; prompts, resources and completion when a server behind has them. */
 export function serveCapabilities(runtime: ServeRuntime): ServerCapabilities {
   const servers = [...runtime.known.values()];
-  const caps: ServerCapabilities = { tools: { listChanged: true } };
+  // logging: the servers' log messages are forwarded, and logging/setLevel reaches the running ones.
+  const caps: ServerCapabilities = { tools: { listChanged: true }, logging: {} };
   if (servers.some((s) => s.prompts !== undefined)) caps.prompts = { listChanged: true };
   if (servers.some((s) => s.resources !== undefined || s.resourceTemplates !== undefined))
     caps.resources = { subscribe: true, listChanged: true };
@@ -69,6 +71,11 @@ export function createClientServer(runtime: ServeRuntime): Server {
         ask: (method, params, signal) => server.request({ method, params } as never, ResultSchema, { signal }),
       });
   };
+
+  server.setRequestHandler(SetLevelRequestSchema, async (req) => {
+    await runtime.setLogLevel(req.params.level);
+    return {};
+  });
 
   server.setRequestHandler(ListToolsRequestSchema, () => ({
     tools: runtime.view.tools.map((t) => t.definition) as never,
