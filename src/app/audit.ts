@@ -1,5 +1,12 @@
 /** The `audit` use case: tokens per server and tool at every condense level, findings, optional exact Claude figures. */
-import { atOrAbove, countAudit, renderAudit, type AuditResult, type Severity } from '../core/audit/index.js';
+import {
+  atOrAbove,
+  countAudit,
+  renderAudit,
+  type AuditResult,
+  type HiddenTools,
+  type Severity,
+} from '../core/audit/index.js';
 import { hiddenSnapshots, sentSnapshots } from '../core/config/tool-filter.js';
 import { ANTHROPIC_DEFAULT_MODEL, countToolsWithAnthropic, type AnthropicFigures } from '../core/tokens/anthropic.js';
 import type { RenderStyle } from '../core/tokens/index.js';
@@ -19,14 +26,7 @@ export interface AuditOptions {
   anthropicKey?: string;
 }
 
-/** Tools the client's config hides from the model: listed apart, not in the totals. */
-export interface HiddenTools {
-  server: string;
-  tools: { id: string; name: string; tokens: number }[];
-  tokens: number;
-}
-
-export type AuditOutput = AuditResult & { hidden?: HiddenTools[] };
+export type AuditOutput = AuditResult;
 
 export interface AuditOutcome {
   result: AuditOutput;

@@ -1,5 +1,5 @@
 /** `audit`: token cost per server and tool, condensing potential, findings. */
-import { auditServers, type AuditOptions, type AuditOutput, type HiddenTools } from '../app/audit.js';
+import { auditServers, type AuditOptions, type AuditOutput } from '../app/audit.js';
 import type { CommandContext, CommandOutcome } from '../app/context.js';
 import { RENDER_STYLES } from '../app/counter.js';
 import { SEVERITIES } from '../core/audit/index.js';
@@ -8,7 +8,7 @@ import { renderAuditReport } from '../reporters/audit.js';
 import { parseChoiceFlag, parseIntFlag } from '../app/flags.js';
 import { writeAuditHtml } from './audit-html.js';
 
-export type { AuditOutput, HiddenTools };
+export type { AuditOutput };
 
 export interface AuditFlags {
   failOn?: string;
@@ -38,19 +38,6 @@ export async function runAuditCommand(
   const { result, servers, exitCode } = await auditServers(ctx, options);
   const { format } = ctx.global;
   ctx.io.stdout(renderAuditReport(result, { format, top, chalk: ctx.chalk }));
-  if (format !== 'json' && result.hidden && result.hidden.length > 0) ctx.io.stdout(hiddenLines(result.hidden));
   if (typeof flags.html === 'string') await writeAuditHtml(ctx, flags.html, result, servers);
   return { result, exitCode };
-}
-
-/** Tools hidden by the client, apart from the totals above them. */
-function hiddenLines(hidden: readonly HiddenTools[]): string {
-  const lines = ['', 'Hidden by the client (listed by the server, not sent to the model, not in the totals):'];
-  for (const h of hidden) {
-    const names = h.tools.map((t) => t.name).join(', ');
-    lines.push(
-      `  ${h.server}: ${h.tools.length} tool${h.tools.length === 1 ? '' : 's'}, ${h.tokens.toLocaleString('en-US')} tokens — ${names}`,
-    );
-  }
-  return lines.join('\n') + '\n';
 }

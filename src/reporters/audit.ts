@@ -1,6 +1,6 @@
 /** Audit reporters: table (cli-table3) and markdown. JSON is renderJson('audit', result). */
 import type { ChalkInstance } from 'chalk';
-import { topTools, type AuditResult, type Severity } from '../core/audit/index.js';
+import { topTools, type AuditResult, type HiddenTools, type Severity } from '../core/audit/index.js';
 import type { OutputFormat } from '../types.js';
 import { findingLines } from './findings-summary.js';
 import {
@@ -180,6 +180,20 @@ export function renderAuditReport(
   opts: { format: OutputFormat; top: number; chalk: ChalkInstance },
 ): string {
   if (opts.format === 'json') return renderJson('audit', r);
-  if (opts.format === 'markdown' || opts.format === 'github') return renderAuditMarkdown(r, { top: opts.top });
-  return renderAuditTable(r, { top: opts.top, chalk: opts.chalk });
+  const report =
+    opts.format === 'markdown' || opts.format === 'github'
+      ? renderAuditMarkdown(r, { top: opts.top })
+      : renderAuditTable(r, { top: opts.top, chalk: opts.chalk });
+  return report + hiddenLines(r.hidden ?? []);
+}
+
+/** Tools hidden by the client, apart from the totals above them (nothing when none is hidden). */
+function hiddenLines(hidden: readonly HiddenTools[]): string {
+  if (hidden.length === 0) return '';
+  const lines = ['', 'Hidden by the client (listed by the server, not sent to the model, not in the totals):'];
+  for (const h of hidden)
+    lines.push(
+      `  ${h.server}: ${countOf(h.tools.length, 'tool')}, ${formatTokens(h.tokens)} tokens — ${h.tools.map((t) => t.name).join(', ')}`,
+    );
+  return lines.join('\n') + '\n';
 }

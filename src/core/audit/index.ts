@@ -38,6 +38,14 @@ export interface AuditResult {
   findings: Finding[];
   /** Exact Claude figures, added by `audit --anthropic-count`. */
   anthropic?: AnthropicFigures;
+  /** Tools the client's config hides from the model: listed apart, not in the totals. */
+  hidden?: HiddenTools[];
+}
+
+export interface HiddenTools {
+  server: string;
+  tools: { id: string; name: string; tokens: number }[];
+  tokens: number;
 }
 
 export const META_SERVER_NAME = 'mcp-smart';
