@@ -1,4 +1,4 @@
-/** OAuth for connecting (moved from commands/oauth-options.ts, which re-exports it): where tokens live, and whether and how an authorization URL is opened. */
+/** OAuth for connecting: where tokens live, and whether and how an authorization URL is opened. */
 import { spawn } from 'node:child_process';
 import { SmartError, errorText } from '../errors.js';
 import type { OAuthInteractive, OAuthOptions } from '../core/connect/index.js';

@@ -4,9 +4,9 @@ import { TokenStore } from '../core/connect/oauth-token-store.js';
 import { oauthTokenStorePath } from '../core/paths.js';
 import { renderJson } from '../reporters/format.js';
 import type { ServerDefinition, ServerSnapshot } from '../types.js';
-import type { CommandContext, CommandOutcome } from './context.js';
+import type { CommandContext, CommandOutcome } from '../app/context.js';
 import { loadDefinitions, pathEnvOf } from './load.js';
-import { createOpener, oauthOptions } from './oauth-options.js';
+import { createOpener, oauthOptions } from '../app/oauth.js';
 
 /** How long `login` waits for the browser to come back to the loopback redirect. */
 export const LOGIN_WAIT_MS = 300_000;

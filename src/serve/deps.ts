@@ -1,5 +1,5 @@
 /** The counter, planner dependencies and usage that `serve` ranks and budgets with. */
-import type { CommandContext } from '../commands/context.js';
+import type { CommandContext } from '../app/context.js';
 import { countCacheDir } from '../commands/load.js';
 import type { PlanDeps } from '../core/budget/index.js';
 import { condenseTool, metaTools } from '../core/condense/index.js';

@@ -4,7 +4,7 @@
  * (loadSetup in src/app/setup.ts), only this file changes.
  */
 import { basename } from 'node:path';
-import type { CommandContext } from '../commands/context.js';
+import type { CommandContext } from '../app/context.js';
 import { loadDefinitions, pathEnvOf } from '../commands/load.js';
 import { readCachedSnapshot, writeCachedSnapshot } from '../core/connect/cache.js';
 import { usageStorePath, userCacheDir } from '../core/paths.js';
