@@ -168,6 +168,13 @@ function serveTarget(tmp) {
   };
 }
 
+/** The environment of a process the runner starts: its HOME, config and caches inside the run's temp folder. */
+function scratchEnv(tmp) {
+  const home = join(tmp, 'home');
+  mkdirSync(home, { recursive: true });
+  return { ...process.env, HOME: home, XDG_CONFIG_HOME: join(home, '.config'), XDG_CACHE_HOME: join(home, '.cache') };
+}
+
 /**
  * Starts the target and resolves its URL once it accepts connections. The child runs in its own process group so
  * that the whole tree can be ended. A target that exits first is a setup error quoting its last stderr lines.
@@ -175,14 +182,7 @@ function serveTarget(tmp) {
 async function startTarget(target, tmp) {
   const port = await freePort();
   const argv = [...target.command, ...target.args].map((a) => a.replaceAll('{port}', String(port)));
-  const home = join(tmp, 'home');
-  mkdirSync(home, { recursive: true });
-  const env = {
-    ...process.env,
-    HOME: home,
-    XDG_CONFIG_HOME: join(home, '.config'),
-    XDG_CACHE_HOME: join(home, '.cache'),
-  };
+  const env = scratchEnv(tmp);
   const child = spawn(argv[0], argv.slice(1), {
     cwd: target.cwd ?? tmp,
     env,
@@ -368,15 +368,8 @@ async function clientMode(opts, tmp) {
   }
   const command = opts.target ?? `${process.execPath} ${bin} --no-cache dump --url`;
   if (/^https?:\/\//.test(command)) throw new SetupError('--client --target takes a client command, not a URL');
-  const home = join(tmp, 'home');
-  mkdirSync(home, { recursive: true });
   // The runner passes its environment on to the client: keep the client's config, caches and tokens in tmp.
-  const env = {
-    ...process.env,
-    HOME: home,
-    XDG_CONFIG_HOME: join(home, '.config'),
-    XDG_CACHE_HOME: join(home, '.cache'),
-  };
+  const env = scratchEnv(tmp);
   const scenarios = opts.scenarios.length > 0 ? opts.scenarios : known;
   process.stdout.write(`conformance ${SUITE_VERSION} (client scenarios) with the client: ${command} <url>\n\n`);
   const results = new Map();
