@@ -99,14 +99,15 @@ export class ServerPool {
     });
   }
 
-  /** True when connected clients now accept elicitation or sampling that the running, idle session lacks. */
+  /** True when connected clients now accept elicitation, sampling or roots that the running, idle session lacks. */
   private lacksCapabilities(slot: Slot): boolean {
     if (slot.inFlight > 0) return false;
     const want = this.opts.capabilities();
     const had = slot.declared ?? {};
     return (
       (want.elicitation !== undefined && had.elicitation === undefined) ||
-      (want.sampling !== undefined && had.sampling === undefined)
+      (want.sampling !== undefined && had.sampling === undefined) ||
+      (want.roots !== undefined && had.roots === undefined)
     );
   }
 

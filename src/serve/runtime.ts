@@ -52,9 +52,20 @@ export interface RuntimeOptions {
 
 export type ToolResult = Record<string, unknown>;
 
+/** A connected client that can answer a server's request ("elicitation", "sampling" in its capabilities). */
+export interface Asker {
+  capabilities: Record<string, unknown>;
+  ask: (method: string, params: unknown, signal: AbortSignal) => Promise<Record<string, unknown>>;
+}
+
 /** Hooks a client session gives the runtime for one call. */
 export interface CallContext {
   signal: AbortSignal;
+  /**
+   * The calling client, asked in the context of this call: over Streamable HTTP its request travels on the
+   * call's own response stream (relatedRequestId), where a client waiting for the call's answer reads it.
+   */
+  asker?: Asker;
   /** Progress from the server behind, to be sent to the client under its own token. */
   onprogress?: (p: { progress: number; total?: number; message?: string }) => void;
   _meta?: Record<string, unknown>;
@@ -80,13 +91,9 @@ export class ServeRuntime {
    * Connected clients that can answer a server's request, by capability ("elicitation", "sampling").
    * Elicitation and sampling are declared to the servers behind only when a client declared them.
    */
-  readonly askers = new Map<
-    object,
-    {
-      capabilities: Record<string, unknown>;
-      ask: (method: string, params: unknown, signal: AbortSignal) => Promise<Record<string, unknown>>;
-    }
-  >();
+  readonly askers = new Map<object, Asker>();
+  /** The calls in flight per server behind, oldest first: a server's request is tied to one of them. */
+  private readonly calls = new Map<string, CallContext[]>();
   /** The client's capabilities, for what is declared to the servers behind. */
   clientCapabilities: Record<string, unknown> = {};
 
@@ -111,11 +118,11 @@ export class ServeRuntime {
         const caps: Record<string, object> = {};
         if (this.clientCapabilities.elicitation) caps.elicitation = {};
         if (this.clientCapabilities.sampling) caps.sampling = {};
+        if (this.clientCapabilities.roots) caps.roots = { listChanged: true };
         return caps;
       },
       onServerRequest: (server, method, params, signal) => {
-        const want = method === 'elicitation/create' ? 'elicitation' : 'sampling';
-        const asker = [...this.askers.values()].find((a) => a.capabilities[want] !== undefined);
+        const asker = this.askerFor(server, method);
         if (!asker)
           throw new SmartError('SERVE_SERVER_UNAVAILABLE', { server, reason: `no connected client accepts ${method}` });
         return asker.ask(method, params, signal);
@@ -126,6 +133,18 @@ export class ServeRuntime {
       ...opts.pool,
     });
     this.view = this.buildView();
+  }
+
+  /**
+   * Who answers a server's elicitation or sampling request. MCP sends such a request inside the server's handling
+   * of a call, but the wire does not say which call: the client whose call to that server is in flight (the latest
+   * when several are) is asked in that call's context; with none in flight, any connected client that accepts it.
+   */
+  private askerFor(server: string, method: string): Asker | undefined {
+    const want = method === 'elicitation/create' ? 'elicitation' : method === 'roots/list' ? 'roots' : 'sampling';
+    const accepts = (a: Asker | undefined): a is Asker => a?.capabilities[want] !== undefined;
+    const latest = [...(this.calls.get(server) ?? [])].reverse().find((c) => accepts(c.asker))?.asker;
+    return latest ?? [...this.askers.values()].find(accepts);
   }
 
   /** Builds the view until every count is known (a warm count cache never loads the tokenizer). */
@@ -240,6 +259,13 @@ export class ServeRuntime {
     );
   }
 
+  /** A client's roots changed: the running servers that were told about roots hear it too. */
+  async rootsChanged(): Promise<void> {
+    await Promise.all(
+      this.pool.running().map((s) => s.notify('notifications/roots/list_changed').catch(() => undefined)),
+    );
+  }
+
   /** Builds the ranking index now (otherwise the first find_tool does). */
   async warm(): Promise<void> {
     await this.discoverIndex();
@@ -304,6 +330,9 @@ export class ServeRuntime {
   async forward(entry: CatalogEntry, args: Record<string, unknown> | undefined, ctx: CallContext): Promise<ToolResult> {
     const started = this.opts.clock();
     let ok = false;
+    const inFlight = this.calls.get(entry.server) ?? [];
+    this.calls.set(entry.server, inFlight);
+    inFlight.push(ctx);
     try {
       const meta = ctx._meta
         ? Object.fromEntries(Object.entries(ctx._meta).filter(([k]) => !META_EXTRA_KEYS.has(k)))
@@ -319,6 +348,8 @@ export class ServeRuntime {
       ok = result.isError !== true;
       return result;
     } finally {
+      inFlight.splice(inFlight.indexOf(ctx), 1);
+      if (inFlight.length === 0) this.calls.delete(entry.server);
       this.learner.called(entry.id, ok, Math.round(this.opts.clock() - started));
     }
   }

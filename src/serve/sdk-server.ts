@@ -13,13 +13,18 @@ import {
   McpError,
   ReadResourceRequestSchema,
   ResultSchema,
+  RootsListChangedNotificationSchema,
   SubscribeRequestSchema,
   UnsubscribeRequestSchema,
   type ServerCapabilities,
 } from '@modelcontextprotocol/sdk/types.js';
 import { SmartError, isSmartError } from '../errors.js';
 import { buildRoutes, serverForUri, type Routes } from './passthrough.js';
-import { ServeRuntime, type CallContext, type ToolResult } from './runtime.js';
+import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
+import type { ServerNotification, ServerRequest } from '@modelcontextprotocol/sdk/types.js';
+import { ServeRuntime, type Asker, type CallContext, type ToolResult } from './runtime.js';
+
+type CallExtra = RequestHandlerExtra<ServerRequest, ServerNotification>;
 
 const SERVER_INFO = { name: 'mcp-smart', version: '0.1.0' };
 
@@ -62,15 +67,26 @@ export function createClientServer(runtime: ServeRuntime): Server {
     runtime.askers.delete(server);
   };
 
-  server.oninitialized = () => {
+  /** This client, when it accepts elicitation or sampling; asked on the given call's stream when there is one. */
+  const askerOf = (extra?: CallExtra): Asker | undefined => {
     const caps = (server.getClientCapabilities() as Record<string, unknown> | undefined) ?? {};
-    runtime.clientCapabilities = caps;
-    if (caps.elicitation !== undefined || caps.sampling !== undefined)
-      runtime.askers.set(server, {
-        capabilities: caps,
-        ask: (method, params, signal) => server.request({ method, params } as never, ResultSchema, { signal }),
-      });
+    if (caps.elicitation === undefined && caps.sampling === undefined && caps.roots === undefined) return undefined;
+    return {
+      capabilities: caps,
+      ask: (method, params, signal) =>
+        extra
+          ? extra.sendRequest({ method, params } as never, ResultSchema, { signal })
+          : server.request({ method, params } as never, ResultSchema, { signal }),
+    };
   };
+
+  server.oninitialized = () => {
+    runtime.clientCapabilities = (server.getClientCapabilities() as Record<string, unknown> | undefined) ?? {};
+    const asker = askerOf();
+    if (asker) runtime.askers.set(server, asker);
+  };
+
+  server.setNotificationHandler(RootsListChangedNotificationSchema, () => runtime.rootsChanged());
 
   server.setRequestHandler(SetLevelRequestSchema, async (req) => {
     await runtime.setLogLevel(req.params.level);
@@ -85,6 +101,7 @@ export function createClientServer(runtime: ServeRuntime): Server {
     const token = req.params._meta?.progressToken;
     const ctx: CallContext = {
       signal: extra.signal,
+      asker: askerOf(extra),
       _meta: req.params._meta,
       onprogress:
         token === undefined

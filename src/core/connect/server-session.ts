@@ -13,6 +13,7 @@ import {
   CreateMessageRequestSchema,
   ElicitRequestSchema,
   ErrorCode,
+  ListRootsRequestSchema,
   McpError,
   ResultSchema,
   type ClientCapabilities,
@@ -38,7 +39,7 @@ const NO_OUTPUT_VALIDATION: jsonSchemaValidator = {
   },
 };
 
-/** A request the server sends to its client (elicitation, sampling), answered by whoever owns the session. */
+/** A request the server sends to its client (elicitation, sampling, roots), answered by whoever owns the session. */
 export type ServerRequestHandler = (
   method: string,
   params: Record<string, unknown> | undefined,
@@ -50,7 +51,7 @@ export interface ServerSessionOptions {
   maxPages?: number;
   /** Replaces the real transports (tests use the SDK's in-memory pair). */
   createTransport?: (def: ServerDefinition) => Transport;
-  /** Capabilities declared to the server; elicitation/sampling only when `onServerRequest` can answer them. */
+  /** Capabilities declared to the server; elicitation/sampling/roots only when `onServerRequest` can answer them. */
   capabilities?: ClientCapabilities;
   onServerRequest?: ServerRequestHandler;
   /** Every notification the server sends that the SDK does not consume itself (list changes, resource updates, logs). */
@@ -252,6 +253,12 @@ export class ServerSession {
         return result;
       });
     }
+    if (answer && capabilities.roots) {
+      client.setRequestHandler(ListRootsRequestSchema, async (req, extra) => {
+        const result = await answer('roots/list', req.params, extra.signal);
+        return result;
+      });
+    }
     const notify = this.opts.onNotification;
     if (notify) {
       client.fallbackNotificationHandler = async (n) => {
@@ -369,6 +376,12 @@ export class ServerSession {
 
   unsubscribe(params: { uri: string }, opts: RequestOptions) {
     return this.request('resources/unsubscribe', params, opts);
+  }
+
+  /** A notification to the server (e.g. notifications/roots/list_changed); dropped when it is not running. */
+  async notify(method: string, params?: Record<string, unknown>): Promise<void> {
+    if (this.state !== 'ready' || !this.client) return;
+    await this.client.notification({ method, params });
   }
 
   /** Health: a ping answered within `timeoutMs`. */

@@ -1,0 +1,136 @@
+// Shared by the serve-*.test.ts e2e files: a sandbox folder (prefix mcp-smart-), a config naming fixture servers,
+// and `mcp-smart serve` (the built CLI) started over stdio or Streamable HTTP with its stderr collected.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { ClientCapabilities } from '@modelcontextprotocol/sdk/types.js';
+import { BIN, REPO } from '../helpers/paths.js';
+
+export interface Sandbox {
+  dir: string;
+  env: Record<string, string>;
+  /** Writes `{ mcpServers }` to a file in the sandbox and returns its path. */
+  config: (name: string, servers: Record<string, { command: string; args: string[] }>) => Promise<string>;
+  remove: () => Promise<void>;
+}
+
+export async function sandbox(label: string): Promise<Sandbox> {
+  if (!existsSync(join(REPO, 'dist', 'cli.js'))) throw new Error('dist/ is missing: run `npm run build` first');
+  const dir = await mkdtemp(join(tmpdir(), `mcp-smart-${label}-`));
+  const env = {
+    PATH: process.env.PATH ?? '',
+    NO_COLOR: '1',
+    HOME: dir,
+    MCP_SMART_CACHE_DIR: join(dir, 'cache'),
+    MCP_SMART_DATA_DIR: join(dir, 'data'),
+  };
+  return {
+    dir,
+    env,
+    config: async (name, servers) => {
+      const file = join(dir, name);
+      await writeFile(file, JSON.stringify({ mcpServers: servers }));
+      return file;
+    },
+    remove: () => rm(dir, { recursive: true, force: true }),
+  };
+}
+
+/** A fixture server as a config entry (node, no shell). */
+export const node = (script: string, ...args: string[]): { command: string; args: string[] } => ({
+  command: process.execPath,
+  args: [script, ...args],
+});
+
+export interface StartedServe {
+  child: ChildProcess;
+  url: string;
+  /** Everything serve wrote on stderr so far. */
+  stderr: () => string;
+  /** Resolves when a stderr line matches (no polling: waits for the data event). */
+  waitForStderr: (pattern: RegExp, ms?: number) => Promise<string>;
+  /** SIGTERM and the exit code. */
+  stop: () => Promise<number | null>;
+}
+
+function collect(child: ChildProcess): Pick<StartedServe, 'stderr' | 'waitForStderr'> {
+  let err = '';
+  const waiters = new Set<() => void>();
+  child.stderr!.on('data', (d: Buffer) => {
+    err += String(d);
+    for (const w of [...waiters]) w();
+  });
+  return {
+    stderr: () => err,
+    waitForStderr: (pattern, ms = 20_000) =>
+      new Promise((resolve, reject) => {
+        const check = (): void => {
+          const m = pattern.exec(err);
+          if (!m) return;
+          waiters.delete(check);
+          clearTimeout(timer);
+          resolve(m[0]);
+        };
+        const timer = setTimeout(() => {
+          waiters.delete(check);
+          reject(new Error(`serve never wrote ${String(pattern)} on stderr; it wrote:\n${err}`));
+        }, ms);
+        waiters.add(check);
+        check();
+      }),
+  };
+}
+
+/** `mcp-smart --config <config> serve --transport http <args>`; resolves once it prints the URL it listens on. */
+export async function startServeHttp(
+  env: Record<string, string>,
+  config: string,
+  args: string[],
+): Promise<StartedServe> {
+  const child = spawn(process.execPath, [BIN, '--config', config, 'serve', '--transport', 'http', ...args], {
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const out = collect(child);
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const url = await Promise.race([
+    out.waitForStderr(/http:\/\/127\.0\.0\.1:\d+\/mcp/),
+    exited.then((code) => Promise.reject(new Error(`serve exited ${code}: ${out.stderr()}`))),
+  ]);
+  return {
+    child,
+    url,
+    ...out,
+    stop: async () => {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+      return exited;
+    },
+  };
+}
+
+/** `mcp-smart --config <config> serve <args>` over stdio, driven by an SDK client declaring `capabilities`. */
+export async function connectServeStdio(
+  env: Record<string, string>,
+  config: string,
+  args: string[],
+  capabilities: ClientCapabilities = {},
+): Promise<{ client: Client; transport: StdioClientTransport; stderr: () => string }> {
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [BIN, '--config', config, 'serve', ...args],
+    env,
+    stderr: 'pipe',
+  });
+  let err = '';
+  transport.stderr?.on('data', (d: Buffer) => (err += String(d)));
+  const client = new Client({ name: 'e2e-serve', version: '1' }, { capabilities });
+  await client.connect(transport);
+  return { client, transport, stderr: () => err };
+}
+
+export const textOf = (r: unknown): string =>
+  ((r as { content?: { type: string; text?: string }[] }).content ?? []).map((c) => c.text ?? '').join('\n');
