@@ -57,7 +57,7 @@ describe('serve forwards a server’s requests to the client of the call', () =>
   it(
     'over Streamable HTTP, on the call’s own stream: roots, elicitation and sampling answered inside sign_up',
     async () => {
-      const serve = await startServeHttp(box.env, config, ['--mode', 'tools', '--no-learn']);
+      const serve = await startServeHttp(box.env, ['--config', config, '--mode', 'tools', '--no-learn']);
       try {
         const client = new Client({ name: 'e2e-asks', version: '1' }, { capabilities: ALL });
         const asked = answerAll(client);
@@ -84,7 +84,11 @@ describe('serve forwards a server’s requests to the client of the call', () =>
   it(
     'over stdio through call_tool (meta mode); a client that declares none of them gets none declared behind',
     async () => {
-      const { client, transport } = await connectServeStdio(box.env, config, ['--mode', 'meta', '--no-learn'], ALL);
+      const { client, transport } = await connectServeStdio(
+        box.env,
+        ['--config', config, '--mode', 'meta', '--no-learn'],
+        ALL,
+      );
       const asked = answerAll(client);
       const result = await client.callTool({ name: 'call_tool', arguments: { name: 'asks.sign_up', arguments: {} } });
       expect(textOf(result)).toBe(ANSWERED);
@@ -92,7 +96,7 @@ describe('serve forwards a server’s requests to the client of the call', () =>
       await client.close();
       expect(transport.pid).toBeNull();
 
-      const plain = await connectServeStdio(box.env, config, ['--mode', 'meta', '--no-learn'], {});
+      const plain = await connectServeStdio(box.env, ['--config', config, '--mode', 'meta', '--no-learn'], {});
       const bare = await plain.client.callTool({
         name: 'call_tool',
         arguments: { name: 'asks.sign_up', arguments: { team: 'blue' } },

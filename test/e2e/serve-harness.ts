@@ -85,13 +85,9 @@ function collect(child: ChildProcess): Pick<StartedServe, 'stderr' | 'waitForStd
   };
 }
 
-/** `mcp-smart --config <config> serve --transport http <args>`; resolves once it prints the URL it listens on. */
-export async function startServeHttp(
-  env: Record<string, string>,
-  config: string,
-  args: string[],
-): Promise<StartedServe> {
-  const child = spawn(process.execPath, [BIN, '--config', config, 'serve', '--transport', 'http', ...args], {
+/** `mcp-smart serve --transport http <args>`; resolves once it prints the URL it listens on. */
+export async function startServeHttp(env: Record<string, string>, args: string[]): Promise<StartedServe> {
+  const child = spawn(process.execPath, [BIN, 'serve', '--transport', 'http', ...args], {
     env,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -112,16 +108,15 @@ export async function startServeHttp(
   };
 }
 
-/** `mcp-smart --config <config> serve <args>` over stdio, driven by an SDK client declaring `capabilities`. */
+/** `mcp-smart serve <args>` over stdio, driven by an SDK client declaring `capabilities`. */
 export async function connectServeStdio(
   env: Record<string, string>,
-  config: string,
   args: string[],
   capabilities: ClientCapabilities = {},
 ): Promise<{ client: Client; transport: StdioClientTransport; stderr: () => string }> {
   const transport = new StdioClientTransport({
     command: process.execPath,
-    args: [BIN, '--config', config, 'serve', ...args],
+    args: [BIN, 'serve', ...args],
     env,
     stderr: 'pipe',
   });
