@@ -82,6 +82,35 @@ describe('serve forwards a server’s requests to the client of the call', () =>
   );
 
   it(
+    'with two clients connected, the one that made the call is asked — not the one that connected first',
+    async () => {
+      const serve = await startServeHttp(box.env, ['--config', config, '--mode', 'tools', '--no-learn']);
+      try {
+        const first = new Client({ name: 'e2e-first', version: '1' }, { capabilities: ALL });
+        const firstAsked = answerAll(first);
+        await first.connect(new StreamableHTTPClientTransport(new URL(serve.url)));
+        const second = new Client({ name: 'e2e-second', version: '1' }, { capabilities: ALL });
+        const secondAsked = answerAll(second);
+        await second.connect(new StreamableHTTPClientTransport(new URL(serve.url), { fetch: postOnly }));
+        const result = await second.callTool({ name: 'sign_up', arguments: { team: 'blue' } }, undefined, {
+          timeout: 20_000,
+        });
+        expect(textOf(result)).toBe(ANSWERED);
+        expect(secondAsked).toEqual([
+          'roots/list',
+          'elicitation: Which username for team blue?',
+          'sampling: Greet the new user.',
+        ]);
+        expect(firstAsked).toEqual([]);
+        await Promise.all([first.close(), second.close()]);
+      } finally {
+        expect(await serve.stop()).toBe(143);
+      }
+    },
+    TIMEOUT_MS,
+  );
+
+  it(
     'over stdio through call_tool (meta mode); a client that declares none of them gets none declared behind',
     async () => {
       const { client, transport } = await connectServeStdio(
