@@ -1,6 +1,9 @@
 // bench:serve — what `mcp-smart serve` sends and what it costs, each beside a direct connection measured in the
 // same run: served tokens per mode (demo servers, LiveMCPBench from a snapshot), spawn → tools/list with a warm
 // cache and 10 servers configured, added latency per forwarded call, find_tool latency on LiveMCPBench, and RSS.
+// Times are medians and p95 over many runs, interleaved with their baselines: `node -e ""` (the floor of any spawn),
+// one of the same servers spawned and listed directly, and a direct SDK connection to the server a call goes to.
+// BENCH_SERVE_ROUNDS (default 30) and BENCH_SERVE_CALLS (default 900, a multiple of 30) scale the runs.
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -26,8 +29,14 @@ const env = {
   MCP_SMART_CACHE_DIR: join(dir, 'cache'),
   MCP_SMART_DATA_DIR: join(dir, 'data'),
 };
-const p50 = (xs) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)];
-const ms = (x) => `${x.toFixed(x < 10 ? 2 : 0)} ms`;
+/** Nearest-rank percentile. */
+const pct = (xs, q) => {
+  const sorted = [...xs].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))];
+};
+const stats = (xs) => ({ p50: pct(xs, 0.5), p95: pct(xs, 0.95), n: xs.length });
+const ms = (x) => `${x.toFixed(Math.abs(x) < 10 ? 2 : 0)} ms`;
+const span = (st) => `${ms(st.p50)} / ${ms(st.p95)}`;
 const out = [];
 const say = (line) => {
   out.push(line);
@@ -100,13 +109,12 @@ try {
     method: 'initialize',
     params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'bench', version: '1' } },
   };
-  const coldStart = () =>
+  // Spawn → initialize → initialized → tools/list answered, raw JSON-RPC over stdio (no client library on the clock),
+  // for any command; the number of children the process has at that moment is recorded too.
+  const spawnToList = (cmd, args) =>
     new Promise((resolve, reject) => {
       const t0 = performance.now();
-      const child = spawn(process.execPath, [BIN, '-c', config, 'serve', '--mode', 'tools', '--no-learn'], {
-        env,
-        stdio: ['pipe', 'pipe', 'ignore'],
-      });
+      const child = spawn(cmd, args, { env, stdio: ['pipe', 'pipe', 'ignore'] });
       let buf = '';
       let children = -1;
       child.stdout.on('data', (d) => {
@@ -126,9 +134,12 @@ try {
       child.once('error', reject);
       child.stdin.write(JSON.stringify(initialize) + '\n');
     });
-  await coldStart(); // lists live once and fills the tool-list cache
+  const serveArgs = [BIN, '-c', config, 'serve', '--mode', 'tools', '--no-learn'];
+  await spawnToList(process.execPath, serveArgs); // lists live once and fills the tool-list cache
   const serveWalls = [];
   const childCounts = [];
+  const backendWalls = [];
+  const nodeWalls = [];
   const directWalls = [];
   const versionWalls = [];
   const defs = Object.entries(servers).map(([name, s]) => ({
@@ -140,23 +151,36 @@ try {
     source: config,
     scope: 'explicit',
   }));
-  for (let i = 0; i < 7; i++) {
-    const r = await coldStart();
+  // Interleaved, so that load on the machine falls on every measure alike.
+  const ROUNDS = Number(process.env.BENCH_SERVE_ROUNDS ?? 30);
+  for (let i = 0; i < ROUNDS; i++) {
+    const r = await spawnToList(process.execPath, serveArgs);
     serveWalls.push(r.wall);
     childCounts.push(r.children);
-    const t = performance.now();
-    await connectServers(defs, { timeoutMs: 30000, cache: null });
-    directWalls.push(performance.now() - t);
+    backendWalls.push((await spawnToList(servers.s1.command, servers.s1.args)).wall);
+    const n = performance.now();
+    spawnSync(process.execPath, ['-e', ''], { env });
+    nodeWalls.push(performance.now() - n);
     const v = performance.now();
     spawnSync(process.execPath, [BIN, '--version'], { env });
     versionWalls.push(performance.now() - v);
+    if (i % 3 === 0) {
+      const t = performance.now();
+      await connectServers(defs, { timeoutMs: 30000, cache: null });
+      directWalls.push(performance.now() - t);
+    }
   }
+  const serveStart = stats(serveWalls);
+  const nodeStart = stats(nodeWalls);
+  const backendStart = stats(backendWalls);
   say('### Start-up and latency');
   say('');
-  say('| measure | serve | direct / baseline (same run) | goal |');
-  say('| --- | ---: | ---: | --- |');
+  say(`Median and p95 (\`p50 / p95\`); every measure interleaved with its baselines in the same run.`);
+  say('');
+  say('| measure | serve | baselines (same run) | goal |');
+  say('| --- | ---: | --- | --- |');
   say(
-    `| spawn → tools/list answered, 10 servers configured, warm cache (p50 of 7) | ${ms(p50(serveWalls))}, servers started: ${Math.max(...childCounts)} | starting + listing the 10 servers in-process: ${ms(p50(directWalls))}; \`mcp-smart --version\` spawn: ${ms(p50(versionWalls))} | < 300 ms, none started |`,
+    `| spawn → tools/list answered, 10 servers configured, warm cache (${ROUNDS} runs) | ${span(serveStart)}; servers started: ${Math.max(...childCounts)} | \`node -e ""\` spawn → exit: ${span(nodeStart)} (serve adds ${ms(serveStart.p50 - nodeStart.p50)} at p50); one of those servers directly, spawn → tools/list: ${span(backendStart)}; \`mcp-smart --version\`: ${span(stats(versionWalls))}; starting + listing all 10 directly (in-process, ${directWalls.length} runs): ${span(stats(directWalls))} | < 300 ms, none started |`,
   );
 
   // 3. Added latency per forwarded call: everything's echo, directly and through serve (tools mode).
@@ -192,23 +216,26 @@ try {
       stderr: 'ignore',
     }),
   );
-  const N = 300;
+  const N = Number(process.env.BENCH_SERVE_CALLS ?? 900);
   await echoTimes(directClient, 'echo', { message: 'hi' }, 20);
   await echoTimes(viaClient, 'echo', { message: 'hi' }, 20);
   await echoTimes(viaMeta, 'call_tool', { name: 'everything.echo', arguments: { message: 'hi' } }, 20);
   const direct = [];
   const via = [];
   const meta = [];
-  for (let round = 0; round < 3; round++) {
-    direct.push(...(await echoTimes(directClient, 'echo', { message: 'hi' }, N / 3)));
-    via.push(...(await echoTimes(viaClient, 'echo', { message: 'hi' }, N / 3)));
+  const ROUND = 30;
+  for (let round = 0; round < N / ROUND; round++) {
+    direct.push(...(await echoTimes(directClient, 'echo', { message: 'hi' }, ROUND)));
+    via.push(...(await echoTimes(viaClient, 'echo', { message: 'hi' }, ROUND)));
     meta.push(
-      ...(await echoTimes(viaMeta, 'call_tool', { name: 'everything.echo', arguments: { message: 'hi' } }, N / 3)),
+      ...(await echoTimes(viaMeta, 'call_tool', { name: 'everything.echo', arguments: { message: 'hi' } }, ROUND)),
     );
   }
   await Promise.all([directClient.close(), viaClient.close(), viaMeta.close()]);
+  const [d, v, m] = [stats(direct), stats(via), stats(meta)];
+  const added = (x) => `+${ms(x.p50 - d.p50)} / +${ms(x.p95 - d.p95)}`;
   say(
-    `| forwarded call p50 (everything.echo, ${N} calls, interleaved) | tools mode ${ms(p50(via))} (+${ms(p50(via) - p50(direct))}); call_tool ${ms(p50(meta))} (+${ms(p50(meta) - p50(direct))}) | direct ${ms(p50(direct))} | added < 1 ms |`,
+    `| forwarded call (everything.echo, ${N} calls each, interleaved in rounds) | tools mode ${span(v)} (added ${added(v)}); call_tool ${span(m)} (added ${added(m)}) | direct connection to the same server: ${span(d)} | added p50 < 1 ms |`,
   );
 
   // 4. find_tool on LiveMCPBench, in-process, beside rankTools alone on the same index inputs.
@@ -253,7 +280,7 @@ try {
     rankTimes.push(performance.now() - t);
   }
   say(
-    `| find_tool p50 on LiveMCPBench (${intents.length} intents, 527 tools) | ${ms(p50(findTimes))} | rankTools alone: ${ms(p50(rankTimes))} | < 5 ms |`,
+    `| find_tool on LiveMCPBench (${intents.length} intents, 527 tools) | ${span(stats(findTimes))} | rankTools alone on the same intents: ${span(stats(rankTimes))} | p50 < 5 ms |`,
   );
 
   // 5. RSS of serve with the 527 LiveMCPBench tools (meta mode, after one find_tool).
