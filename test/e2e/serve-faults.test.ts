@@ -2,13 +2,14 @@
 // start is reported and the others serve; a call that hangs times out with an error naming the server while serve
 // keeps answering; a server that crashes mid-call is restarted, with a back-off once it keeps failing; a server that
 // floods its stdout with noise still serves; and the client going away with a call pending ends serve and every process it
-// started — the whole tree, including the child of an npx-like wrapper that ignores SIGTERM.
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+// started — the whole tree, including the child of an npx-like wrapper that ignores SIGTERM; so does SIGTERM to serve.
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixture } from '../helpers/paths.js';
 import { descendantPids, expectTreeGone, killTree, snapshotTree, type ProcessInfo } from '../helpers/process-tree.js';
-import { connectServeStdio, node, sandbox, textOf, type Sandbox } from './serve-harness.js';
+import { connectServeStdio, node, sandbox, startServeHttp, textOf, type Sandbox } from './serve-harness.js';
 
 const TIMEOUT_MS = 60_000;
 const CALL_TIMEOUT_MS = 1500;
@@ -18,8 +19,10 @@ let box: Sandbox;
 let client: Client;
 let transport: StdioClientTransport;
 let stderr: () => string;
+let waitForStderr: (pattern: RegExp) => Promise<string>;
 let servePid: number;
 let tree: ProcessInfo[] = [];
+let httpTree: ProcessInfo[] = [];
 
 beforeAll(async () => {
   box = await sandbox('serve-faults');
@@ -29,7 +32,7 @@ beforeAll(async () => {
     faults: node(misbehaving('wrapper.mjs'), misbehaving('call-faults.mjs'), '--ignore-sigterm'),
     flood: node(misbehaving('stdout-flood.mjs'), '--mb', '2'),
   });
-  ({ client, transport, stderr } = await connectServeStdio(box.env, [
+  ({ client, transport, stderr, waitForStderr } = await connectServeStdio(box.env, [
     '--config',
     config,
     '--mode',
@@ -43,6 +46,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   killTree(tree);
+  killTree(httpTree);
   await client.close().catch(() => undefined);
   await box.remove();
 });
@@ -54,8 +58,9 @@ const pidsOf = (script: string): number[] =>
     .filter((p) => p.command.includes(script))
     .map((p) => p.pid);
 
-describe('serve in front of misbehaving servers (stdio, mode tools)', () => {
+describe('serve (mode tools) in front of misbehaving servers', () => {
   it('a server that dies at start is reported by name and reason; the others are served', async () => {
+    await waitForStderr(/its tools are not served until it starts/);
     expect(stderr()).toContain('server "broken" is unavailable');
     expect(stderr()).toContain('FIXTURE_API_URL is not set');
     expect(stderr()).toContain('its tools are not served until it starts');
@@ -118,5 +123,22 @@ describe('serve in front of misbehaving servers (stdio, mode tools)', () => {
     await client.close();
     await expectTreeGone(tree, 10_000);
     expect(await pending).toBeInstanceOf(Error);
+  });
+
+  it('SIGTERM to serve over HTTP during a hanging call: exit 143, the call fails, and no process is left', async () => {
+    const config = await box.config('hang.json', {
+      faults: node(misbehaving('wrapper.mjs'), misbehaving('call-faults.mjs'), '--ignore-sigterm'),
+    });
+    const serve = await startServeHttp(box.env, ['--config', config, '--mode', 'tools', '--no-learn']);
+    const http = new Client({ name: 'e2e-sigterm', version: '1' });
+    await http.connect(new StreamableHTTPClientTransport(new URL(serve.url)));
+    expect(textOf(await http.callTool({ name: 'echo', arguments: { text: 'up' } }))).toBe('up');
+    const pending = http.callTool({ name: 'hang_forever', arguments: {} }).catch((e: unknown) => e);
+    httpTree = snapshotTree(serve.child.pid!);
+    expect(httpTree.filter((p) => p.command.includes('call-faults.mjs'))).toHaveLength(2);
+    expect(await serve.stop()).toBe(143);
+    await expectTreeGone(httpTree, 10_000);
+    expect(await pending).toBeInstanceOf(Error);
+    await http.close();
   });
 });

@@ -5,6 +5,7 @@ import { existsSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { Readable } from 'node:stream';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { ClientCapabilities } from '@modelcontextprotocol/sdk/types.js';
@@ -57,10 +58,10 @@ export interface StartedServe {
   stop: () => Promise<number | null>;
 }
 
-function collect(child: ChildProcess): Pick<StartedServe, 'stderr' | 'waitForStderr'> {
+function collect(stream: Readable): Pick<StartedServe, 'stderr' | 'waitForStderr'> {
   let err = '';
   const waiters = new Set<() => void>();
-  child.stderr!.on('data', (d: Buffer) => {
+  stream.on('data', (d: Buffer) => {
     err += String(d);
     for (const w of [...waiters]) w();
   });
@@ -91,7 +92,7 @@ export async function startServeHttp(env: Record<string, string>, args: string[]
     env,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  const out = collect(child);
+  const out = collect(child.stderr!);
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   const url = await Promise.race([
     out.waitForStderr(/http:\/\/127\.0\.0\.1:\d+\/mcp/),
@@ -113,18 +114,17 @@ export async function connectServeStdio(
   env: Record<string, string>,
   args: string[],
   capabilities: ClientCapabilities = {},
-): Promise<{ client: Client; transport: StdioClientTransport; stderr: () => string }> {
+): Promise<{ client: Client; transport: StdioClientTransport } & Pick<StartedServe, 'stderr' | 'waitForStderr'>> {
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: [BIN, 'serve', ...args],
     env,
     stderr: 'pipe',
   });
-  let err = '';
-  transport.stderr?.on('data', (d: Buffer) => (err += String(d)));
+  const out = collect(transport.stderr as Readable);
   const client = new Client({ name: 'e2e-serve', version: '1' }, { capabilities });
   await client.connect(transport);
-  return { client, transport, stderr: () => err };
+  return { client, transport, ...out };
 }
 
 export const textOf = (r: unknown): string =>
