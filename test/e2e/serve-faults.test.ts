@@ -1,8 +1,9 @@
 // Faults of the servers behind `serve`, with real processes (fixtures/servers/misbehaving/): a server that dies at
 // start is reported and the others serve; a call that hangs times out with an error naming the server while serve
 // keeps answering; a server that crashes mid-call is restarted, with a back-off once it keeps failing; a server that
-// floods its stdout with noise still serves; and the client going away with a call pending ends serve and every process it
-// started — the whole tree, including the child of an npx-like wrapper that ignores SIGTERM; so does SIGTERM to serve.
+// floods its stdout with noise still serves; and the client going away with a call pending ends serve and every
+// process it started — the whole tree, including the child of an npx-like wrapper that ignores SIGTERM; so does
+// SIGTERM to serve.
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';

@@ -92,7 +92,7 @@ export async function startServeHttp(env: Record<string, string>, args: string[]
     env,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  const out = collect(child.stderr!);
+  const out = collect(child.stderr);
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   const url = await Promise.race([
     out.waitForStderr(/http:\/\/127\.0\.0\.1:\d+\/mcp/),
