@@ -91,6 +91,51 @@ function tapProtocolVersion(t: Transport, onVersion: (v: string) => void): Trans
   return t;
 }
 
+type ProgressHandler = (progress: ProgressInfo) => void;
+
+/**
+ * Delivers progress in the order it arrived. The SDK's Protocol dispatches notifications a microtask later but
+ * handles a response at once, deleting the request's progress handler: a server that sends its last progress and
+ * its result together (one stdio chunk) would lose that progress. This tap sees each message before the Protocol
+ * does: the progress token of an outgoing request that wants progress is learnt on send (the SDK sends inside
+ * `request()`, synchronously), its notifications are delivered at once, and its response ends the mapping.
+ */
+class ProgressTap {
+  private readonly handlers = new Map<string | number, ProgressHandler>();
+  /** The handler of the request being sent now (set just before `client.request`). */
+  pending?: ProgressHandler;
+
+  attach(t: Transport): void {
+    const send = t.send.bind(t);
+    t.send = (message, options) => {
+      const token = (message as { params?: { _meta?: { progressToken?: unknown } } }).params?._meta?.progressToken;
+      if (
+        this.pending &&
+        'method' in message &&
+        'id' in message &&
+        (typeof token === 'string' || typeof token === 'number')
+      ) {
+        this.handlers.set(token, this.pending);
+        this.pending = undefined;
+      }
+      return send(message, options);
+    };
+    const earlier = t.onmessage;
+    t.onmessage = (message, extra) => {
+      earlier?.(message, extra);
+      if ('method' in message && message.method === 'notifications/progress' && !('id' in message)) {
+        const { progressToken, ...rest } = (message.params ?? {}) as { progressToken?: string | number };
+        if (progressToken !== undefined) this.handlers.get(progressToken)?.(rest as ProgressInfo);
+      } else if ('id' in message && !('method' in message)) this.handlers.delete(message.id as string | number);
+    };
+  }
+
+  forget(handler: ProgressHandler): void {
+    for (const [token, h] of this.handlers) if (h === handler) this.handlers.delete(token);
+    if (this.pending === handler) this.pending = undefined;
+  }
+}
+
 /** Resolves with `work`, or rejects with Stop on the time limit or the caller's abort. */
 export async function withLimit<T>(work: Promise<T>, ms: number, signal: AbortSignal | undefined): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
@@ -118,6 +163,7 @@ export class ServerSession {
   transportKind: TransportKind;
   protocolVersion?: string;
   private client?: Client;
+  private readonly progressTap = new ProgressTap();
   private stdio?: StdioHandle;
   private readonly transports: Transport[] = [];
   private closing?: Promise<void>;
@@ -268,6 +314,7 @@ export class ServerSession {
     }
     this.client = client;
     this.transports.push(t);
+    this.progressTap.attach(t);
     this.progress.begin('initialize');
     await client.connect(
       tapProtocolVersion(t, (v) => (this.protocolVersion = v)),
@@ -342,12 +389,28 @@ export class ServerSession {
   /** Any request, its result returned exactly as the server sent it (no schema reshapes it). */
   async request(method: string, params: Record<string, unknown> | undefined, opts: RequestOptions) {
     const client = this.readyClient();
-    return client.request({ method, params }, ResultSchema, {
-      signal: opts.signal,
-      timeout: opts.timeoutMs,
-      onprogress: opts.onprogress,
-      resetTimeoutOnProgress: opts.onprogress !== undefined,
-    });
+    const onprogress = opts.onprogress;
+    if (!onprogress)
+      return client.request({ method, params }, ResultSchema, { signal: opts.signal, timeout: opts.timeoutMs });
+    // Progress reaches `onprogress` through the tap, in arrival order; the SDK's own handler only resets the
+    // timeout — and delivers, should the tap not have learnt the token on send.
+    this.progressTap.pending = onprogress;
+    let tapped = false;
+    try {
+      const answer = client.request({ method, params }, ResultSchema, {
+        signal: opts.signal,
+        timeout: opts.timeoutMs,
+        onprogress: (p) => {
+          if (!tapped) onprogress(p);
+        },
+        resetTimeoutOnProgress: true,
+      });
+      tapped = this.progressTap.pending === undefined;
+      this.progressTap.pending = undefined;
+      return await answer;
+    } finally {
+      this.progressTap.forget(onprogress);
+    }
   }
 
   /** tools/call; the CallToolResult comes back unchanged (content, structuredContent, isError, _meta). */
