@@ -59,7 +59,10 @@ async function admin(url: string, path: string, method = 'POST'): Promise<Record
 const storeFile = (): string => join(home, '.config', 'mcp-smart', 'oauth-tokens.json');
 interface StoreDoc {
   format: string;
-  entries: Record<string, { url: string; client: string; tokens?: { access_token: string; refresh_token?: string } }>;
+  entries: Record<
+    string,
+    { url: string; client: string; login?: string; tokens?: { access_token: string; refresh_token?: string } }
+  >;
 }
 const readStore = (): StoreDoc => JSON.parse(readFileSync(storeFile(), 'utf8')) as StoreDoc;
 const entryFor = (url: string): StoreDoc['entries'][string] | undefined =>
@@ -169,6 +172,8 @@ describe('servers behind OAuth (e2e)', () => {
 
   it('an expired access token is refreshed without asking anyone', async () => {
     const before = entryFor(fxUrl)?.tokens;
+    const loginBefore = entryFor(fxUrl)?.login;
+    expect(loginBefore).toMatch(/^[0-9a-f]{32}$/);
     await admin(fxUrl, '/admin/expire-access-tokens');
     const run = await cli(['--no-cache', '-s', 'fx', 'dump', '-o', join(root, 'snapshot.json')]);
     expect(run.code, run.stderr).toBe(0);
@@ -178,6 +183,8 @@ describe('servers behind OAuth (e2e)', () => {
     expect(after?.access_token).not.toBe(before?.access_token);
     // The server rotates refresh tokens: the new one was stored.
     expect(after?.refresh_token).not.toBe(before?.refresh_token);
+    // Still the same login: the tool-list cache entry keyed by it stays valid.
+    expect(entryFor(fxUrl)?.login).toBe(loginBefore);
     expect(authorizeVisits()).toHaveLength(2);
   });
 
@@ -272,8 +279,12 @@ describe('servers behind OAuth (e2e)', () => {
     expect(out.code, out.stderr).toBe(0);
     expect(out.stdout).toContain('Forgot the stored tokens of corp (1 entry removed');
     expect(entryFor(corpUrl)).toBeUndefined();
+    const loginBefore = entryFor(fxUrl)?.login;
     const login = await cli(['--auth-open', authOpen(), 'login', 'fx']);
     expect(login.code, login.stderr).toBe(0);
+    // A new login (maybe another account) gets a new id: no cached tool list of the previous one is used.
+    expect(entryFor(fxUrl)?.login).toMatch(/^[0-9a-f]{32}$/);
+    expect(entryFor(fxUrl)?.login).not.toBe(loginBefore);
     expect(login.stdout).toContain('ok   fx  logged in; 5 tools');
     const dump = await cli(['--no-cache', 'dump', '-o', join(root, 'snapshot-2.json')]);
     expect(dump.code, dump.stderr).toBe(3);

@@ -17,7 +17,7 @@ import { InvalidGrantError, OAuthError } from '@modelcontextprotocol/sdk/server/
 import { SmartError } from '../../errors.js';
 import type { OAuthClientSettings, ServerDefinition } from '../../types.js';
 import { startLoopbackListener, type LoopbackListener } from './oauth-loopback.js';
-import { TokenStore, tokenStoreKey, type TokenStoreEntry } from './oauth-token-store.js';
+import { DYNAMIC_CLIENT, TokenStore, tokenStoreKey, type TokenStoreEntry } from './oauth-token-store.js';
 
 /** How many browser authorizations one server may ask for in one run (step-up included). */
 export const MAX_AUTHORIZATIONS = 3;
@@ -40,7 +40,6 @@ export interface OAuthOptions {
 }
 
 const CLIENT_NAME = 'mcp-smart';
-const DYNAMIC_CLIENT = 'dynamic';
 /** Stands in for the redirect URI when no listener runs (nothing is ever sent to it). */
 const IDLE_REDIRECT = 'http://127.0.0.1/callback';
 
@@ -71,6 +70,8 @@ export class SmartOAuthProvider implements OAuthClientProvider {
   private readonly grantedScopes = new Set<string>();
   private fresh = false;
   private hadTokens = false;
+  /** Set while a browser authorization's code is exchanged: the tokens it saves start a new login. */
+  private exchanging = false;
   /** The scope a 403 insufficient_scope asked for, until a token covering it arrives. */
   private stepUpScope?: string;
   /** The store's version `entry` was read at: another process (a login, a refresh) may have changed it since. */
@@ -215,7 +216,9 @@ export class SmartOAuthProvider implements OAuthClientProvider {
     this.remember(tokens);
     if (tokens.scope) for (const s of tokens.scope.split(' ')) this.grantedScopes.add(s);
     if (this.stepUpScope && this.covers(this.stepUpScope)) this.stepUpScope = undefined;
-    await this.write((e) => ({ ...e, tokens }));
+    // A code exchange is a new login (maybe another account): a new id, so no cached tool list carries over.
+    const login = this.exchanging ? randomBytes(16).toString('hex') : undefined;
+    await this.write((e) => ({ ...e, tokens, ...(login ? { login } : {}) }));
   }
 
   async redirectToAuthorization(authorizationUrl: URL): Promise<void> {
@@ -245,7 +248,10 @@ export class SmartOAuthProvider implements OAuthClientProvider {
     this.seen.add(authorizationCode);
     // Exchange here (discovery is cached in memory): the transport then reports UnauthorizedError and the
     // session connects again with the new tokens.
-    const result = await auth(this, { serverUrl: this.def.url, authorizationCode });
+    this.exchanging = true;
+    const result = await auth(this, { serverUrl: this.def.url, authorizationCode }).finally(
+      () => (this.exchanging = false),
+    );
     if (result !== 'AUTHORIZED') throw new SmartError('AUTH_FAILED', { reason: 'the code exchange did not complete' });
     for (const s of wanted) this.grantedScopes.add(s);
     this.fresh = true;

@@ -18,7 +18,15 @@ export interface TokenStoreEntry {
   /** Only for clients mcp-smart registered itself; a configured client secret is never copied here. */
   clientInformation?: OAuthClientInformationMixed;
   tokens?: OAuthTokens;
+  /**
+   * A random id made at each browser login and kept through refreshes: the tool-list cache keys a remote
+   * server's list by it, so two logins (other account, other client) never share one. Not a credential.
+   */
+  login?: string;
 }
+
+/** The client part of the store key for a server without a configured client id. */
+export const DYNAMIC_CLIENT = 'dynamic';
 
 interface StoreFile {
   format: typeof OAUTH_STORE_FORMAT;
