@@ -61,7 +61,13 @@ interface StoreDoc {
   format: string;
   entries: Record<
     string,
-    { url: string; client: string; login?: string; tokens?: { access_token: string; refresh_token?: string } }
+    {
+      url: string;
+      client: string;
+      login?: string;
+      scopeWanted?: string;
+      tokens?: { access_token: string; refresh_token?: string };
+    }
   >;
 }
 const readStore = (): StoreDoc => JSON.parse(readFileSync(storeFile(), 'utf8')) as StoreDoc;
@@ -255,6 +261,30 @@ describe('servers behind OAuth (e2e)', () => {
       'tools:read',
       'tools:read tools:admin',
     ]);
+    const dump = await cli([...adhoc, '--no-cache', 'dump']);
+    expect(dump.code, dump.stderr).toBe(0);
+  });
+
+  it('step-up found without a browser: the error asks for login, and that login asks for the larger scope at once', async () => {
+    const laterUrl = await startHttpFixture(SERVER, ['--token-prefix', TOKEN_MARK], children);
+    const host = new URL(laterUrl).host;
+    const adhoc = ['--url', laterUrl, '--name', 'later', '-s', 'later'];
+    const first = await cli([...adhoc, '--auth-open', authOpen(), 'login', 'later']);
+    expect(first.code, first.stderr).toBe(0);
+    // The server starts asking for more scope than the stored token has; a command without a browser hits it.
+    await admin(laterUrl, '/admin/step-up?scope=tools:admin');
+    const denied = await cli([...adhoc, '--no-cache', 'dump']);
+    expect(denied.code).toBe(3);
+    expect(denied.stderr).toContain(
+      'later  needs authorization (the server asks for more scope: tools:read tools:admin): run `mcp-smart login later`',
+    );
+    expect(entryFor(laterUrl)?.scopeWanted).toBe('tools:read tools:admin');
+    const login = await cli([...adhoc, '--auth-open', authOpen(), 'login', 'later']);
+    expect(login.code, login.stderr).toBe(0);
+    // One authorization, for the larger scope: the 401 of a fresh login names only tools:read.
+    expect(authorizeVisits(host).map((v) => v.scope)).toEqual(['tools:read', 'tools:read tools:admin']);
+    expect(await admin(laterUrl, '/admin/stats', 'GET')).toMatchObject({ authorizations: 2, codeExchanges: 2 });
+    expect(entryFor(laterUrl)?.scopeWanted).toBeUndefined();
     const dump = await cli([...adhoc, '--no-cache', 'dump']);
     expect(dump.code, dump.stderr).toBe(0);
   });

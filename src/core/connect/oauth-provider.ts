@@ -135,15 +135,25 @@ export class SmartOAuthProvider implements OAuthClientProvider {
       return (await pending).clone();
     }
     const res = await fetch(url, init);
-    if (res.status === 403) this.noteStepUp(res.headers.get('www-authenticate'));
+    if (res.status === 403) await this.noteStepUp(res.headers.get('www-authenticate'));
     return res;
   };
 
-  /** A 403 insufficient_scope names the scope wanted; a refresh cannot widen scope, so the next auth() must not refresh. */
-  private noteStepUp(challenge: string | null): void {
+  /**
+   * A 403 insufficient_scope names the scope wanted; a refresh cannot widen scope, so the next auth() must not
+   * refresh. Without a browser the scope is also noted in the store, for the `mcp-smart login` the error asks for.
+   */
+  private async noteStepUp(challenge: string | null): Promise<void> {
     if (!challenge || !/error="?insufficient_scope/.test(challenge)) return;
     const scope = /scope="([^"]*)"/.exec(challenge)?.[1];
-    if (scope) this.stepUpScope = scope;
+    if (!scope) return;
+    this.stepUpScope = scope;
+    if (this.opts.interactive || this.covers(scope) || this.entry?.scopeWanted === scope) return;
+    try {
+      await this.write((e) => ({ ...e, scopeWanted: scope }));
+    } catch {
+      // Only a hint for the next login; the request's own failure is what the caller reports.
+    }
   }
 
   private covers(scope: string): boolean {
@@ -224,8 +234,12 @@ export class SmartOAuthProvider implements OAuthClientProvider {
   async redirectToAuthorization(authorizationUrl: URL): Promise<void> {
     const interactive = this.opts.interactive;
     if (!interactive || !this.listener) throw this.loginNeeded();
-    const scope = authorizationUrl.searchParams.get('scope') ?? '';
-    const wanted = scope.split(' ').filter(Boolean);
+    // A scope a server asked for when no browser could be opened (see noteStepUp) is asked for now as well.
+    const noted = this.entry?.scopeWanted?.split(' ').filter(Boolean) ?? [];
+    const asked = authorizationUrl.searchParams.get('scope')?.split(' ').filter(Boolean) ?? [];
+    const wanted = [...new Set([...asked, ...noted])];
+    const scope = wanted.join(' ');
+    if (noted.length > 0) authorizationUrl.searchParams.set('scope', scope);
     // The server asks again for scopes it already granted in this run: another round would loop.
     if (this.authorizations > 0 && wanted.every((s) => this.grantedScopes.has(s)))
       throw new SmartError('AUTH_FAILED', {
@@ -254,6 +268,7 @@ export class SmartOAuthProvider implements OAuthClientProvider {
     );
     if (result !== 'AUTHORIZED') throw new SmartError('AUTH_FAILED', { reason: 'the code exchange did not complete' });
     for (const s of wanted) this.grantedScopes.add(s);
+    if (noted.length > 0) await this.write(({ scopeWanted: _asked, ...e }) => e);
     this.fresh = true;
   }
 
@@ -346,7 +361,9 @@ export class SmartOAuthProvider implements OAuthClientProvider {
     const base: TokenStoreEntry = this.entry ?? { url: this.def.url, client: this.settings.clientId ?? DYNAMIC_CLIENT };
     const next = change(base);
     this.entry = next;
-    await this.store.update(this.key, () => (next.tokens || next.clientInformation ? next : undefined));
+    await this.store.update(this.key, () =>
+      next.tokens || next.clientInformation || next.scopeWanted ? next : undefined,
+    );
     this.loadedVersion = await this.store.version();
   }
 }
