@@ -1,21 +1,36 @@
 #!/usr/bin/env node
-// Runs the official MCP conformance suite (@modelcontextprotocol/conformance, pinned) against a server and compares
-// each scenario's outcome with conformance/expected-failures.json. The suite needs Node 22: a Node 22 already on the
-// machine is used when given (--node, or when this script itself runs on 22+); otherwise the npm package `node@22` is
-// installed into a temporary folder whose package.json allows its install script (that script fetches the binary;
-// npm 11 warns about, or under strict-allow-scripts refuses, scripts that allowScripts does not cover, and
-// ignore-scripts would skip it: no binary would arrive). Everything temporary is removed at the end.
+// Runs the official MCP conformance suite (@modelcontextprotocol/conformance, pinned) against mcp-smart in three parts
+// and compares each scenario's outcome with conformance/expected-failures.json (one section per part, a reason per
+// entry):
+//   server  the server scenarios against fixtures/servers/conformance-server.mjs over Streamable HTTP (the fixture
+//           the serve part stands in front of: it shows what the fixture itself passes)
+//   serve   the server scenarios against `mcp-smart serve --mode tools --transport http` in front of that fixture
+//           over stdio
+//   client  the client scenarios with mcp-smart as the client under test: this script's --as-client mode, which
+//           runs `mcp-smart --no-cache dump --auth-open <follower> --url <url>` (the OAuth client; the follower,
+//           fixtures/oauth/follow-redirects.mjs, follows the test server's redirects: its authorization endpoint
+//           approves at once), then `mcp-smart serve --mode tools` with that server as its only one, driven by an
+//           SDK client that lists the tools and calls each one whose required arguments it can fill from the
+//           input schema alone, accepts elicitation forms as prefilled with their defaults, and when a call
+//           answers "run `mcp-smart login <server>`" runs that login and calls once more. No scenario is named.
+// The suite needs Node 22: a Node 22 already on the machine is used when given (--node, or when this script itself
+// runs on 22+); otherwise the npm package `node@22` is installed into a temporary folder whose package.json allows
+// its install script (that script fetches the binary; npm 11 warns about, or under strict-allow-scripts refuses,
+// scripts that allowScripts does not cover, and ignore-scripts would skip it: no binary would arrive). Everything
+// temporary is removed at the end. The serve and client parts run the build: `npm run build` first.
 //
-// Usage: node scripts/conformance.mjs [--target <url | "command with {port}">] [--serve] [--scenario NAME]...
-//                                     [--suite all|active|pending] [--node PATH] [--expected FILE] [--verbose] [--keep]
-//   default target  fixtures/servers/conformance-server.mjs over Streamable HTTP on a free loopback port
-//   --serve         `mcp-smart serve --mode tools --transport http` in front of that fixture over stdio (needs
-//                   `npm run build` and the serve command)
-//   --target URL    an already running server; --target "cmd … {port} …" starts one ({port} = a free port;
-//                   run from the repository root, split on spaces, no shell)
-//   --client        client scenarios instead, with `mcp-smart --no-cache dump --url` (the build) as the client under
-//                   test; --target "<client command>" names another client (the suite appends the server URL)
-// Exit codes: 0 every scenario as expected; 1 an unexpected failure or an unexpected pass; 2 usage or setup error.
+// Usage: node scripts/conformance.mjs [--server] [--serve] [--client] [--scenario NAME]... [--suite all|active|pending]
+//                                     [--target <url | "command with {port}">] [--node PATH] [--expected FILE]
+//                                     [--verbose] [--keep]
+//   (no part named)  all three parts
+//   --server         the server part; --serve the serve part; --client the client part (any combination)
+//   --scenario NAME  only that scenario, in the named parts where it is one (repeatable)
+//   --suite          server and serve parts: all scenarios (default), or the suite's active or pending ones
+//   --target URL     the server part against an already running server instead of the fixture;
+//                    --target "cmd … {port} …" starts one ({port} = a free port; run from the repository root, split
+//                    on spaces, no shell). Only with the server part.
+// Prints one line per scenario and a summary line per part. Exit codes: 0 every scenario as expected; 1 an
+// unexpected failure or an unexpected pass (a listed scenario that passes: remove its entry); 2 usage or setup error.
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { connect, createServer } from 'node:net';
@@ -28,11 +43,21 @@ const SUITE_VERSION = '0.1.16';
 const EXPECTED_DEFAULT = join(REPO, 'conformance', 'expected-failures.json');
 let EXPECTED_FILE = EXPECTED_DEFAULT;
 const FIXTURE = join(REPO, 'fixtures', 'servers', 'conformance-server.mjs');
+const SCRIPT = fileURLToPath(import.meta.url);
+const CLI = join(REPO, 'bin', 'mcp-smart.js');
+/** The "browser" of the client part: follows the test server's redirects (its authorization endpoint approves at once). */
+const FOLLOWER = join(REPO, 'fixtures', 'oauth', 'follow-redirects.mjs');
+/** The client ID metadata document URL the suite's auth/basic-cimd scenario expects a client to present. */
+const CIMD_URL = 'https://conformance-test.local/client-metadata.json';
+/** Where --as-client makes its scratch homes (the run's temp folder, passed through the suite's environment). */
+const CLIENT_TMP_ENV = 'MCP_SMART_CONFORMANCE_CLIENT_TMP';
 
 class SetupError extends Error {}
 
+const PARTS = ['server', 'serve', 'client'];
+
 function parseCli(argv) {
-  const opts = { scenarios: [], suite: 'all', serve: false, client: false, verbose: false, keep: false };
+  const opts = { scenarios: [], suite: 'all', parts: [], verbose: false, keep: false };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     const value = () => {
@@ -45,14 +70,17 @@ function parseCli(argv) {
     else if (a === '--suite') opts.suite = value();
     else if (a === '--node') opts.node = value();
     else if (a === '--expected') EXPECTED_FILE = value();
-    else if (a === '--serve') opts.serve = true;
-    else if (a === '--client') opts.client = true;
+    else if (PARTS.includes(a.slice(2)) && a.startsWith('--')) opts.parts.push(a.slice(2));
     else if (a === '--verbose') opts.verbose = true;
     else if (a === '--keep') opts.keep = true;
     else if (a === '--help' || a === '-h') opts.help = true;
     else throw new SetupError(`unknown option ${a} (see the usage at the top of scripts/conformance.mjs)`);
   }
-  if (opts.serve && opts.target) throw new SetupError('--serve and --target exclude each other');
+  if (opts.target && opts.parts.some((p) => p !== 'server'))
+    throw new SetupError('--target replaces the fixture of the server part: use it with --server alone');
+  if (opts.target) opts.parts = ['server'];
+  if (opts.parts.length === 0) opts.parts = [...PARTS];
+  opts.parts = PARTS.filter((p) => opts.parts.includes(p));
   if (!['all', 'active', 'pending'].includes(opts.suite))
     throw new SetupError(`--suite must be all, active or pending`);
   return opts;
@@ -244,24 +272,27 @@ function readResults(dir, prefix) {
   return byScenario;
 }
 
-/** conformance/expected-failures.json: { server: { scenario: reason }, client: { scenario: reason } }. */
-function loadExpected(mode, known) {
+/** conformance/expected-failures.json: { server: {…}, serve: {…}, client: {…} }, each scenario → reason. */
+function loadExpected(part, known) {
   const doc = JSON.parse(readFileSync(EXPECTED_FILE, 'utf8'));
-  const entries = doc[mode] ?? {};
+  for (const key of Object.keys(doc)) {
+    if (key !== '$comment' && !PARTS.includes(key))
+      throw new SetupError(`${EXPECTED_FILE}: unknown section ${key} (the parts are ${PARTS.join(', ')})`);
+  }
+  const entries = doc[part] ?? {};
   for (const [scenario, reason] of Object.entries(entries)) {
     if (typeof reason !== 'string' || reason.trim().length < 10) {
-      throw new SetupError(`${EXPECTED_FILE}: ${mode}.${scenario} needs a reason (a sentence saying why it fails)`);
+      throw new SetupError(`${EXPECTED_FILE}: ${part}.${scenario} needs a reason (a sentence saying why it fails)`);
     }
     if (!known.includes(scenario)) {
-      throw new SetupError(`${EXPECTED_FILE}: ${mode}.${scenario} is not a scenario of conformance ${SUITE_VERSION}`);
+      throw new SetupError(`${EXPECTED_FILE}: ${part}.${scenario} is not a scenario of conformance ${SUITE_VERSION}`);
     }
   }
   return new Map(Object.entries(entries));
 }
 
-/** One line per scenario; returns the number of surprises (unexpected failures and unexpected passes). */
-function report(scenarios, results, expected) {
-  let surprises = 0;
+/** One line per scenario and the part's summary line; returns the tally (fail and xpass are the surprises). */
+function report(part, scenarios, results, expected) {
   const tally = { pass: 0, fail: 0, xfail: 0, xpass: 0 };
   for (const scenario of scenarios) {
     const checks = results.get(scenario);
@@ -277,35 +308,47 @@ function report(scenarios, results, expected) {
     else if (failed > 0) word = 'fail';
     else word = 'xpass';
     tally[word]++;
-    if (word === 'fail' || word === 'xpass') surprises++;
     const label = { pass: 'PASS ', fail: 'FAIL ', xfail: 'XFAIL', xpass: 'XPASS' }[word];
-    process.stdout.write(`${label} ${scenario.padEnd(34)} ${detail}\n`);
+    process.stdout.write(`${label} ${scenario.padEnd(40)} ${detail}\n`);
     if (word === 'fail') {
       for (const c of (checks ?? []).filter((c) => c.status === 'FAILURE')) {
         process.stdout.write(`        ${c.name}: ${c.errorMessage ?? c.description}\n`);
       }
     }
+    if (word === 'pass') {
+      for (const c of (checks ?? []).filter((c) => c.status === 'WARNING')) {
+        process.stdout.write(`        warning: ${c.name}: ${c.errorMessage ?? c.description}\n`);
+      }
+    }
     if (word === 'xfail') process.stdout.write(`        expected: ${reason}\n`);
     if (word === 'xpass')
-      process.stdout.write(`        listed as an expected failure but passed: remove it from ${EXPECTED_FILE}\n`);
+      process.stdout.write(
+        `        listed as an expected failure but passed: remove ${part}.${scenario} from ${EXPECTED_FILE}\n`,
+      );
   }
-  process.stdout.write(
-    `\n${scenarios.length} scenarios: ${tally.pass} passed, ${tally.xfail} failed as expected, ` +
-      `${tally.fail} failed unexpectedly, ${tally.xpass} passed unexpectedly\n`,
-  );
-  return surprises;
+  const line = summaryLine(part, scenarios.length, tally);
+  process.stdout.write(`\n${line}\n\n`);
+  return { line, surprises: tally.fail + tally.xpass };
 }
 
-async function serverMode(opts, tmp) {
-  const node = await node22(opts, tmp);
-  const entry = await suiteEntry(tmp);
-  const known = await listScenarios(node, entry, 'server');
-  const expected = loadExpected('server', known);
-  for (const s of opts.scenarios) if (!known.includes(s)) throw new SetupError(`unknown scenario ${s}`);
+const summaryLine = (part, n, t) =>
+  `${part}: ${n} scenarios: ${t.pass} passed, ${t.xfail} failed as expected, ` +
+  `${t.fail} failed unexpectedly, ${t.xpass} passed unexpectedly`;
 
+const needBuild = (part) => {
+  if (!existsSync(join(REPO, 'dist', 'cli.js')))
+    throw new SetupError(`the ${part} part runs the built CLI: run \`npm run build\` first`);
+};
+
+/** The server part (the fixture, or --target) and the serve part (serve in front of the fixture). */
+async function serverPart(part, opts, suite, tmp) {
+  const { node, entry, known } = suite;
+  const expected = loadExpected(part, known);
   let target;
-  if (opts.serve) target = serveTarget(tmp);
-  else if (opts.target && /^https?:\/\//.test(opts.target)) target = { url: opts.target, label: opts.target };
+  if (part === 'serve') {
+    needBuild(part);
+    target = serveTarget(tmp);
+  } else if (opts.target && /^https?:\/\//.test(opts.target)) target = { url: opts.target, label: opts.target };
   else if (opts.target) {
     const words = opts.target.split(/\s+/).filter(Boolean);
     if (!words.some((w) => w.includes('{port}'))) throw new SetupError('--target "<command>" must contain {port}');
@@ -320,9 +363,11 @@ async function serverMode(opts, tmp) {
 
   const started = target.url ? { url: target.url, stop: () => {} } : await startTarget(target, tmp);
   try {
-    const results = join(tmp, 'results');
-    const scenarios = opts.scenarios.length > 0 ? opts.scenarios : undefined;
-    process.stdout.write(`conformance ${SUITE_VERSION} (server scenarios) against ${target.label}: ${started.url}\n\n`);
+    const results = join(tmp, `results-${part}`);
+    const scenarios = opts.scenarios.length > 0 ? opts.scenarios.filter((s) => known.includes(s)) : undefined;
+    process.stdout.write(
+      `== ${part}: conformance ${SUITE_VERSION} server scenarios against ${target.label}: ${started.url}\n\n`,
+    );
     const runs = scenarios ? scenarios.map((s) => ['--scenario', s]) : [['--suite', opts.suite]];
     for (const args of runs) {
       const r = await run(node, [entry, 'server', '--url', started.url, ...args, '-o', results], { cwd: tmp });
@@ -333,13 +378,13 @@ async function serverMode(opts, tmp) {
     // folder per scenario before running it, so one that crashed is still seen, as failed).
     const ran = scenarios ?? (opts.suite === 'all' ? known : known.filter((s) => got.has(s)));
     if (ran.length === 0) throw new SetupError(`the suite ran no scenario; rerun with --verbose to see its output`);
-    return report(ran, got, expected);
+    return report(part, ran, got, expected);
   } finally {
     started.stop();
   }
 }
 
-/** Every checks.json under `dir` (the client runner nests scenario folders by the "/" in names like auth/…). */
+/** The checks.json under `dir` (the client runner nests scenario folders by the "/" in names like auth/…). */
 function findChecks(dir) {
   if (!existsSync(dir)) return undefined;
   for (const entry of readdirSync(dir, { withFileTypes: true, recursive: true })) {
@@ -351,27 +396,22 @@ function findChecks(dir) {
 }
 
 /**
- * Client scenarios: the suite starts a test server per scenario and runs the client under test with the server's
- * URL appended (it splits the command on spaces and runs it through a shell, so the command must not contain
- * paths with spaces). Default client: `mcp-smart --no-cache dump --url`, the built CLI.
+ * The client part: the suite starts a test server per scenario and runs the client under test with the server's
+ * URL appended (it splits the command on spaces and runs it through a shell: the paths are quoted). The client
+ * under test is this script's --as-client mode (see the top of the file). Two scenarios run at a time.
  */
-async function clientMode(opts, tmp) {
-  if (opts.suite !== 'all') throw new SetupError('--client runs every client scenario, or those named with --scenario');
-  const node = await node22(opts, tmp);
-  const entry = await suiteEntry(tmp);
-  const known = await listScenarios(node, entry, 'client');
+async function clientPart(opts, suite, tmp) {
+  const { node, entry, known } = suite;
+  needBuild('client');
   const expected = loadExpected('client', known);
-  for (const s of opts.scenarios) if (!known.includes(s)) throw new SetupError(`unknown client scenario ${s}`);
-  const bin = join(REPO, 'bin', 'mcp-smart.js');
-  if (!opts.target && !existsSync(join(REPO, 'dist', 'cli.js'))) {
-    throw new SetupError('the client under test is the built CLI: run `npm run build` first');
-  }
-  const command = opts.target ?? `${process.execPath} ${bin} --no-cache dump --url`;
-  if (/^https?:\/\//.test(command)) throw new SetupError('--client --target takes a client command, not a URL');
-  // The runner passes its environment on to the client: keep the client's config, caches and tokens in tmp.
-  const env = scratchEnv(tmp);
-  const scenarios = opts.scenarios.length > 0 ? opts.scenarios : known;
-  process.stdout.write(`conformance ${SUITE_VERSION} (client scenarios) with the client: ${command} <url>\n\n`);
+  const command = `"${process.execPath}" "${SCRIPT}" --as-client`;
+  // The suite passes its environment on to the client: the client's homes go into the run's temp folder.
+  const env = { ...scratchEnv(tmp), [CLIENT_TMP_ENV]: join(tmp, 'clients') };
+  mkdirSync(env[CLIENT_TMP_ENV]);
+  const scenarios = opts.scenarios.length > 0 ? opts.scenarios.filter((s) => known.includes(s)) : known;
+  process.stdout.write(
+    `== client: conformance ${SUITE_VERSION} client scenarios with mcp-smart as the client (dump, then serve driven by an SDK client)\n\n`,
+  );
   const results = new Map();
   let next = 0;
   const worker = async () => {
@@ -379,14 +419,140 @@ async function clientMode(opts, tmp) {
       const i = next++;
       const scenario = scenarios[i];
       const out = join(tmp, 'client', String(i));
-      const args = [entry, 'client', '--command', command, '--scenario', scenario, '--timeout', '30000', '-o', out];
-      const r = await run(node, args, { cwd: tmp, env, timeoutMs: 120_000 });
+      const args = [entry, 'client', '--command', command, '--scenario', scenario, '--timeout', '60000', '-o', out];
+      const r = await run(node, args, { cwd: tmp, env, timeoutMs: 180_000 });
       if (opts.verbose) process.stdout.write(`--- ${scenario}\n${r.out}${r.err}`);
       results.set(scenario, findChecks(out));
     }
   };
   await Promise.all([worker(), worker()]);
-  return report(scenarios, results, expected);
+  return report('client', scenarios, results, expected);
+}
+
+// ---- the client under test (--as-client <url>), run by the suite once per client scenario ----
+
+/** A value for one property from its schema alone (default, const, first enum member, else a plain one by type). */
+function valueFor(schema) {
+  if (!schema || typeof schema !== 'object') return undefined;
+  if ('default' in schema) return schema.default;
+  if ('const' in schema) return schema.const;
+  if (Array.isArray(schema.enum) && schema.enum.length > 0) return schema.enum[0];
+  const type = Array.isArray(schema.type) ? schema.type[0] : schema.type;
+  switch (type) {
+    case 'number':
+    case 'integer':
+      return Math.min(Math.max(1, schema.minimum ?? 1), schema.maximum ?? 1);
+    case 'boolean':
+      return true;
+    case 'string':
+      return 'x'.repeat(Math.max(1, schema.minLength ?? 1));
+    case 'null':
+      return null;
+    case 'array':
+      return (schema.minItems ?? 0) === 0 ? [] : undefined;
+    case 'object':
+      return argumentsFor(schema);
+    default:
+      return undefined;
+  }
+}
+
+/** Arguments for a tool from its input schema alone: its required properties only; undefined when one can't be. */
+function argumentsFor(schema) {
+  const args = {};
+  for (const name of schema?.required ?? []) {
+    const value = valueFor(schema.properties?.[name]);
+    if (value === undefined) return undefined;
+    args[name] = value;
+  }
+  return args;
+}
+
+const LOGIN_HINT = /run `mcp-smart login ([^`\s]+)`/;
+
+async function asClient(url) {
+  const { Client } = await import('@modelcontextprotocol/sdk/client/index.js');
+  const { StdioClientTransport } = await import('@modelcontextprotocol/sdk/client/stdio.js');
+  const { ElicitRequestSchema } = await import('@modelcontextprotocol/sdk/types.js');
+  const log = (text) => process.stderr.write(`as-client: ${text}\n`);
+  const home = mkdtempSync(join(process.env[CLIENT_TMP_ENV] ?? tmpdir(), 'mcp-smart-client-'));
+  const env = {
+    ...process.env,
+    HOME: home,
+    USERPROFILE: home,
+    XDG_CONFIG_HOME: join(home, '.config'),
+    XDG_CACHE_HOME: join(home, '.cache'),
+    MCP_SMART_CONFIG_DIR: join(home, 'config'),
+    MCP_SMART_CACHE_DIR: join(home, 'cache'),
+    MCP_SMART_DATA_DIR: join(home, 'data'),
+    MCP_SMART_OAUTH_CLIENT_METADATA_URL: CIMD_URL,
+    NO_COLOR: '1',
+  };
+  // The scenario's server is the only one, in a config file; pre-registered credentials (the suite's context)
+  // reach mcp-smart the way users give them: an `oauth` block whose secret comes from the environment.
+  const context = process.env.MCP_CONFORMANCE_CONTEXT ? JSON.parse(process.env.MCP_CONFORMANCE_CONTEXT) : {};
+  const oauth = context.client_id
+    ? { clientId: context.client_id, ...(context.client_secret ? { clientSecret: '${CONFORMANCE_SECRET}' } : {}) }
+    : undefined;
+  if (context.client_secret) env.CONFORMANCE_SECRET = context.client_secret;
+  const config = join(home, 'mcp.json');
+  writeFileSync(
+    config,
+    JSON.stringify({ mcpServers: { conformance: { url, type: 'http', ...(oauth ? { oauth } : {}) } } }),
+  );
+  const open = `"${process.execPath}" "${FOLLOWER}"`;
+  const cli = async (...args) => {
+    const r = await run(process.execPath, [CLI, '--no-cache', '-c', config, ...args], {
+      cwd: home,
+      env,
+      timeoutMs: 120_000,
+    });
+    log(`mcp-smart ${args[args.length - 1] === 'dump' ? 'dump' : args.slice(2).join(' ')}: exit ${r.code}\n${r.err}`);
+    return r.code;
+  };
+  let failures = 0;
+  try {
+    if ((await cli('--auth-open', open, 'dump')) !== 0) failures++;
+    const client = new Client(
+      { name: 'mcp-smart-conformance-driver', version: '1.0.0' },
+      { capabilities: { elicitation: { form: { applyDefaults: true } } } },
+    );
+    // A user who accepts the form as presented: the SDK fills in the defaults of the requested schema.
+    client.setRequestHandler(ElicitRequestSchema, async () => ({ action: 'accept', content: {} }));
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [CLI, '-c', config, 'serve', '--mode', 'tools'],
+      env,
+      cwd: home,
+      stderr: 'inherit',
+    });
+    await client.connect(transport);
+    try {
+      const { tools } = await client.listTools();
+      log(`serve lists ${tools.length} tools: ${tools.map((t) => t.name).join(', ')}`);
+      for (const tool of tools) {
+        const args = argumentsFor(tool.inputSchema);
+        if (args === undefined) {
+          log(`${tool.name}: not called (a required argument its schema alone does not give)`);
+          continue;
+        }
+        let result = await client.callTool({ name: tool.name, arguments: args });
+        const login = result.isError ? LOGIN_HINT.exec(JSON.stringify(result.content)) : null;
+        if (login) {
+          log(`${tool.name}: the call asks for a login; running it and calling once more`);
+          await cli('--auth-open', open, 'login', login[1]);
+          result = await client.callTool({ name: tool.name, arguments: args });
+        }
+        log(`${tool.name}: ${result.isError ? 'error' : 'ok'}`);
+        if (result.isError) failures++;
+      }
+    } finally {
+      await client.close();
+    }
+  } finally {
+    rmSync(home, { recursive: true, force: true });
+  }
+  return failures > 0 ? 1 : 0;
 }
 
 async function main() {
@@ -421,7 +587,27 @@ async function main() {
     process.exit(143);
   });
   try {
-    const surprises = opts.client ? await clientMode(opts, tmp) : await serverMode(opts, tmp);
+    const node = await node22(opts, tmp);
+    const entry = await suiteEntry(tmp);
+    const known = {
+      server: await listScenarios(node, entry, 'server'),
+      client: opts.parts.includes('client') ? await listScenarios(node, entry, 'client') : [],
+    };
+    const knownIn = (part) => (part === 'client' ? known.client : known.server);
+    for (const s of opts.scenarios) {
+      if (!opts.parts.some((p) => knownIn(p).includes(s)))
+        throw new SetupError(`unknown scenario ${s} (not one of the ${opts.parts.join(', ')} part)`);
+    }
+    const lines = [];
+    let surprises = 0;
+    for (const part of opts.parts) {
+      const suite = { node, entry, known: knownIn(part) };
+      if (opts.scenarios.length > 0 && !opts.scenarios.some((s) => suite.known.includes(s))) continue;
+      const r = part === 'client' ? await clientPart(opts, suite, tmp) : await serverPart(part, opts, suite, tmp);
+      lines.push(r.line);
+      surprises += r.surprises;
+    }
+    if (lines.length > 1) process.stdout.write(`${lines.join('\n')}\n`);
     return surprises > 0 ? 1 : 0;
   } catch (e) {
     process.stderr.write(`conformance: ${e instanceof SetupError ? e.message : e.stack}\n`);
@@ -432,4 +618,10 @@ async function main() {
   }
 }
 
-process.exitCode = await main();
+if (process.argv[2] === '--as-client') {
+  const url = process.argv[process.argv.length - 1];
+  process.exitCode = await asClient(url).catch((e) => {
+    process.stderr.write(`as-client: ${e.stack ?? e}\n`);
+    return 1;
+  });
+} else process.exitCode = await main();

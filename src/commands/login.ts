@@ -58,7 +58,8 @@ async function forgetTokens(ctx: CommandContext, url: string): Promise<void> {
   const entries = await store.list();
   for (const [key, entry] of Object.entries(entries)) {
     if (entry.url !== url || !entry.tokens) continue;
-    await store.update(key, (e) => (e?.clientInformation ? { ...e, tokens: undefined } : undefined));
+    // Kept: the registration, and a scope a server asked for that this login must ask for too.
+    await store.update(key, (e) => (e?.clientInformation || e?.scopeWanted ? { ...e, tokens: undefined } : undefined));
   }
 }
 

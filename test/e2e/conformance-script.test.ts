@@ -1,7 +1,7 @@
 // scripts/conformance.mjs: the paths that need no network (the suite itself runs with `npm run conformance`, which
 // installs node@22 from the registry, so it is not part of the test run).
 import { spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { REPO } from '../helpers/paths.js';
@@ -15,14 +15,21 @@ describe('conformance script', () => {
     const r = run('--help');
     expect(r.status).toBe(0);
     expect(r.stdout).toContain(
-      'Usage: node scripts/conformance.mjs [--target <url | "command with {port}">] [--serve]',
+      'Usage: node scripts/conformance.mjs [--server] [--serve] [--client] [--scenario NAME]...',
     );
     expect(r.stdout).toContain('Exit codes: 0 every scenario as expected');
   });
 
   it.each([
     [['--bogus'], 'unknown option --bogus (see the usage at the top of scripts/conformance.mjs)'],
-    [['--serve', '--target', 'http://127.0.0.1:1/mcp'], '--serve and --target exclude each other'],
+    [
+      ['--serve', '--target', 'http://127.0.0.1:1/mcp'],
+      '--target replaces the fixture of the server part: use it with --server alone',
+    ],
+    [
+      ['--client', '--target', 'node x.js'],
+      '--target replaces the fixture of the server part: use it with --server alone',
+    ],
     [['--suite', 'some'], '--suite must be all, active or pending'],
     [['--target'], '--target needs a value'],
   ])('%j is a usage error (exit 2)', (args, message) => {
@@ -38,10 +45,11 @@ describe('conformance script', () => {
     expect(r.stderr).not.toContain('installing');
   });
 
-  it('the expected-failures file gives every entry a reason', () => {
+  it('one expected-failures file, a section per part, every entry with a reason', () => {
     const doc = JSON.parse(readFileSync(join(REPO, 'conformance', 'expected-failures.json'), 'utf8'));
-    expect(Object.keys(doc)).toEqual(['$comment', 'server', 'client']);
-    for (const mode of ['server', 'client']) {
+    expect(Object.keys(doc)).toEqual(['$comment', 'server', 'serve', 'client']);
+    expect(readdirSync(join(REPO, 'conformance'))).toEqual(['expected-failures.json']);
+    for (const mode of ['server', 'serve', 'client']) {
       for (const [scenario, reason] of Object.entries(doc[mode] as Record<string, unknown>)) {
         expect(typeof reason, `${mode}.${scenario}`).toBe('string');
         expect((reason as string).length, `${mode}.${scenario}`).toBeGreaterThanOrEqual(40);

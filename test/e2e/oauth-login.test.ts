@@ -59,7 +59,16 @@ async function admin(url: string, path: string, method = 'POST'): Promise<Record
 const storeFile = (): string => join(home, '.config', 'mcp-smart', 'oauth-tokens.json');
 interface StoreDoc {
   format: string;
-  entries: Record<string, { url: string; client: string; tokens?: { access_token: string; refresh_token?: string } }>;
+  entries: Record<
+    string,
+    {
+      url: string;
+      client: string;
+      login?: string;
+      scopeWanted?: string;
+      tokens?: { access_token: string; refresh_token?: string };
+    }
+  >;
 }
 const readStore = (): StoreDoc => JSON.parse(readFileSync(storeFile(), 'utf8')) as StoreDoc;
 const entryFor = (url: string): StoreDoc['entries'][string] | undefined =>
@@ -169,6 +178,8 @@ describe('servers behind OAuth (e2e)', () => {
 
   it('an expired access token is refreshed without asking anyone', async () => {
     const before = entryFor(fxUrl)?.tokens;
+    const loginBefore = entryFor(fxUrl)?.login;
+    expect(loginBefore).toMatch(/^[0-9a-f]{32}$/);
     await admin(fxUrl, '/admin/expire-access-tokens');
     const run = await cli(['--no-cache', '-s', 'fx', 'dump', '-o', join(root, 'snapshot.json')]);
     expect(run.code, run.stderr).toBe(0);
@@ -178,6 +189,8 @@ describe('servers behind OAuth (e2e)', () => {
     expect(after?.access_token).not.toBe(before?.access_token);
     // The server rotates refresh tokens: the new one was stored.
     expect(after?.refresh_token).not.toBe(before?.refresh_token);
+    // Still the same login: the tool-list cache entry keyed by it stays valid.
+    expect(entryFor(fxUrl)?.login).toBe(loginBefore);
     expect(authorizeVisits()).toHaveLength(2);
   });
 
@@ -252,6 +265,30 @@ describe('servers behind OAuth (e2e)', () => {
     expect(dump.code, dump.stderr).toBe(0);
   });
 
+  it('step-up found without a browser: the error asks for login, and that login asks for the larger scope at once', async () => {
+    const laterUrl = await startHttpFixture(SERVER, ['--token-prefix', TOKEN_MARK], children);
+    const host = new URL(laterUrl).host;
+    const adhoc = ['--url', laterUrl, '--name', 'later', '-s', 'later'];
+    const first = await cli([...adhoc, '--auth-open', authOpen(), 'login', 'later']);
+    expect(first.code, first.stderr).toBe(0);
+    // The server starts asking for more scope than the stored token has; a command without a browser hits it.
+    await admin(laterUrl, '/admin/step-up?scope=tools:admin');
+    const denied = await cli([...adhoc, '--no-cache', 'dump']);
+    expect(denied.code).toBe(3);
+    expect(denied.stderr).toContain(
+      'later  needs authorization (the server asks for more scope: tools:read tools:admin): run `mcp-smart login later`',
+    );
+    expect(entryFor(laterUrl)?.scopeWanted).toBe('tools:read tools:admin');
+    const login = await cli([...adhoc, '--auth-open', authOpen(), 'login', 'later']);
+    expect(login.code, login.stderr).toBe(0);
+    // One authorization, for the larger scope: the 401 of a fresh login names only tools:read.
+    expect(authorizeVisits(host).map((v) => v.scope)).toEqual(['tools:read', 'tools:read tools:admin']);
+    expect(await admin(laterUrl, '/admin/stats', 'GET')).toMatchObject({ authorizations: 2, codeExchanges: 2 });
+    expect(entryFor(laterUrl)?.scopeWanted).toBeUndefined();
+    const dump = await cli([...adhoc, '--no-cache', 'dump']);
+    expect(dump.code, dump.stderr).toBe(0);
+  });
+
   it('a revoked refresh token: "run `mcp-smart login fx`" (exit 3) while corp is still reported', async () => {
     const visitsBefore = browserVisits().length;
     await admin(fxUrl, '/admin/revoke-refresh-tokens');
@@ -272,8 +309,12 @@ describe('servers behind OAuth (e2e)', () => {
     expect(out.code, out.stderr).toBe(0);
     expect(out.stdout).toContain('Forgot the stored tokens of corp (1 entry removed');
     expect(entryFor(corpUrl)).toBeUndefined();
+    const loginBefore = entryFor(fxUrl)?.login;
     const login = await cli(['--auth-open', authOpen(), 'login', 'fx']);
     expect(login.code, login.stderr).toBe(0);
+    // A new login (maybe another account) gets a new id: no cached tool list of the previous one is used.
+    expect(entryFor(fxUrl)?.login).toMatch(/^[0-9a-f]{32}$/);
+    expect(entryFor(fxUrl)?.login).not.toBe(loginBefore);
     expect(login.stdout).toContain('ok   fx  logged in; 5 tools');
     const dump = await cli(['--no-cache', 'dump', '-o', join(root, 'snapshot-2.json')]);
     expect(dump.code, dump.stderr).toBe(3);

@@ -1,10 +1,11 @@
-// The tool-list cache: key, TTL, failures never cached, secrets only ever inside the hash.
-import { readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+// The tool-list cache: key, TTL, failures never cached, secrets only ever inside the hash, one entry per OAuth login.
+import { mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { connectServers, toolCacheFile, toolCacheKey, type ConnectOptions } from '../../src/core/connect/index.js';
-import { readCachedSnapshot, writeCachedSnapshot } from '../../src/core/connect/cache.js';
+import { oauthLogin, readCachedSnapshot, writeCachedSnapshot } from '../../src/core/connect/cache.js';
+import { TokenStore, tokenStoreKey, type TokenStoreEntry } from '../../src/core/connect/oauth-token-store.js';
 import type { ServerDefinition, ServerSnapshot } from '../../src/types.js';
 import { createCatalogServer } from '../../fixtures/servers/lib.mjs';
 import { tempDir } from '../helpers/temp.js';
@@ -136,5 +137,101 @@ describe('readCachedSnapshot / writeCachedSnapshot', () => {
     expect(await readCachedSnapshot(def(), { dir, ttlMs: 1000, now: 50 })).toBeUndefined();
     writeFileSync(toolCacheFile(dir, toolCacheKey(def())), '{not json');
     expect(await readCachedSnapshot(def(), { dir, ttlMs: 1000, now: 100 })).toBeUndefined();
+  });
+});
+
+describe('remote servers behind OAuth: one cache entry per login', () => {
+  const TOKEN = 'PLANTED-access-token-91ce';
+  const REFRESH = 'PLANTED-refresh-token-27ab';
+  const CLIENT_SECRET = 'PLANTED-client-secret-4d0e';
+  const URL = 'https://mcp.example.test/mcp';
+  const remote = (extra: Partial<ServerDefinition> = {}): ServerDefinition => ({
+    name: 'linear',
+    transport: 'http',
+    url: URL,
+    enabled: true,
+    source: '/project/.mcp.json',
+    scope: 'project',
+    ...extra,
+  });
+  const ok: ServerSnapshot = { name: 'linear', transport: 'http', status: 'ok', tools: [{ name: 'issues' }] };
+  let store: string;
+  const storeWith = async (entries: Record<string, TokenStoreEntry | undefined>): Promise<void> => {
+    const s = new TokenStore(store);
+    for (const [client, entry] of Object.entries(entries)) await s.update(tokenStoreKey(URL, client), () => entry);
+  };
+  const login = (id: string | undefined, client = 'dynamic'): TokenStoreEntry => ({
+    url: URL,
+    client,
+    tokens: { access_token: `${TOKEN}-${id}`, refresh_token: `${REFRESH}-${id}`, token_type: 'Bearer' },
+    ...(id ? { login: id } : {}),
+  });
+  const read = (d: ServerDefinition, now = 2) => readCachedSnapshot(d, { dir, ttlMs: 1000, now, oauthStore: store });
+  const write = (d: ServerDefinition) => writeCachedSnapshot(d, ok, { dir, now: 1, oauthStore: store });
+
+  beforeEach(() => {
+    store = join(dir, 'config', 'oauth-tokens.json');
+  });
+
+  it('a second login (another account) to the same URL does not get the first one’s list', async () => {
+    await storeWith({ dynamic: login('a1') });
+    await write(remote());
+    expect((await read(remote()))?.tools).toEqual([{ name: 'issues' }]);
+    // A refresh keeps the login id: still a hit.
+    await storeWith({ dynamic: { ...login('a1'), tokens: { access_token: `${TOKEN}-new`, token_type: 'Bearer' } } });
+    expect((await read(remote()))?.cached).toBe(true);
+    await storeWith({ dynamic: login('b2') });
+    expect(await read(remote())).toBeUndefined();
+    // Logged out: no tokens, no list seen through a login.
+    await storeWith({ dynamic: { url: URL, client: 'dynamic' } });
+    expect(await read(remote())).toBeUndefined();
+  });
+
+  it('another client for the same URL (pre-registered vs dynamic, or another client id) never shares the list', async () => {
+    await storeWith({ dynamic: login('a1'), 'corp-cli': login('a1', 'corp-cli'), other: login('a1', 'other') });
+    await write(remote());
+    const corp = remote({ oauth: { clientId: 'corp-cli', clientSecret: CLIENT_SECRET } });
+    expect(await read(corp)).toBeUndefined();
+    await write(corp);
+    expect((await read(corp))?.cached).toBe(true);
+    expect(await read(remote({ oauth: { clientId: 'other' } }))).toBeUndefined();
+    expect(await read(remote({ oauth: { clientId: 'corp-cli', clientSecret: 'rotated' } }))).toBeUndefined();
+    expect(readdirSync(join(dir, 'tool-lists'))).toHaveLength(2);
+  });
+
+  it('entries stored before logins had ids are keyed by a hash of the token, never the token', async () => {
+    await storeWith({ dynamic: login(undefined) });
+    await write(remote());
+    expect((await read(remote()))?.cached).toBe(true);
+    await storeWith({ dynamic: { ...login(undefined), tokens: { ...login(undefined).tokens!, refresh_token: 'x' } } });
+    expect(await read(remote())).toBeUndefined();
+  });
+
+  it('no token, login id or client secret in the cache files or their names', async () => {
+    await storeWith({ dynamic: login('login-id-aa11'), 'corp-cli': login('login-id-cc33', 'corp-cli') });
+    await write(remote());
+    await write(remote({ oauth: { clientId: 'corp-cli', clientSecret: CLIENT_SECRET } }));
+    const files = readdirSync(join(dir, 'tool-lists'));
+    expect(files).toHaveLength(2);
+    for (const f of files) {
+      expect(f).toMatch(/^[0-9a-f]{64}\.json$/);
+      const text = readFileSync(join(dir, 'tool-lists', f), 'utf8');
+      for (const secret of ['PLANTED', CLIENT_SECRET, 'login-id']) expect(text).not.toContain(secret);
+    }
+  });
+
+  it('a store that cannot be read: the cache is neither read nor written', async () => {
+    mkdirSync(join(dir, 'config'), { recursive: true });
+    writeFileSync(store, '{damaged');
+    await write(remote());
+    expect(() => readdirSync(join(dir, 'tool-lists'))).toThrow();
+    expect(await read(remote())).toBeUndefined();
+  });
+
+  it('stdio servers and servers with an Authorization header are keyed as before', async () => {
+    expect(await oauthLogin(def(), store)).toBe('');
+    expect(await oauthLogin(remote({ headers: { authorization: HEADER_SECRET } }), store)).toBe('');
+    expect(await oauthLogin(remote(), undefined)).toBe('');
+    expect(toolCacheKey(def(), '')).toBe(toolCacheKey(def()));
   });
 });

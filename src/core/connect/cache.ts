@@ -1,12 +1,15 @@
 /**
- * The tool-list cache: one JSON file per server definition, keyed by a sha256 of that definition.
- * env and header values go into the hash (a rotated secret invalidates the entry) but never into the file.
+ * The tool-list cache: one JSON file per server definition, keyed by a sha256 of that definition and, for a
+ * remote server reached with OAuth, of the login it was listed through (another account or another client
+ * never gets this one's list). env, header and client-secret values go into the hash (a rotated secret
+ * invalidates the entry) but never into the file.
  */
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { writeFileAtomic } from '../../atomic-write.js';
 import type { ServerDefinition, ServerSnapshot } from '../../types.js';
+import { DYNAMIC_CLIENT, TokenStore, tokenStoreKey } from './oauth-token-store.js';
 
 export const TOOL_CACHE_FORMAT = 'mcp-smart/tool-list-cache@1';
 const CACHE_SUBDIR = 'tool-lists';
@@ -22,8 +25,12 @@ interface CacheFile {
 const sortedEntries = (o: Record<string, string> | undefined): [string, string][] | null =>
   o ? Object.entries(o).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)) : null;
 
-/** sha256 over everything that changes what the server answers; not its name, source or shadowing. */
-export function toolCacheKey(def: ServerDefinition): string {
+/**
+ * sha256 over everything that changes what the server answers; not its name, source or shadowing. `login` is
+ * what `oauthLogin` gives for the server ('' when OAuth does not apply).
+ */
+export function toolCacheKey(def: ServerDefinition, login = ''): string {
+  const oauth = def.oauth;
   const material = {
     v: 1,
     transport: def.transport,
@@ -34,8 +41,39 @@ export function toolCacheKey(def: ServerDefinition): string {
     env: sortedEntries(def.env),
     url: def.url ?? null,
     headers: sortedEntries(def.headers),
+    oauth: oauth
+      ? {
+          clientId: oauth.clientId ?? null,
+          clientSecret: oauth.clientSecret ?? null,
+          scopes: oauth.scopes ?? [],
+          clientMetadataUrl: oauth.clientMetadataUrl ?? null,
+        }
+      : null,
+    login,
   };
   return createHash('sha256').update(JSON.stringify(material)).digest('hex');
+}
+
+const sha256 = (text: string): string => createHash('sha256').update(text).digest('hex');
+
+/**
+ * The OAuth login a remote server's tool list is seen through, from the token store: '' when OAuth does not
+ * apply (stdio, an Authorization header, no store given, no tokens stored); else the login's id (a hash of the
+ * token for entries stored before logins had ids: it changes on refresh, which only costs a cache miss).
+ * undefined when the store cannot be read: then the cache is neither read nor written.
+ */
+export async function oauthLogin(def: ServerDefinition, storeFile: string | undefined): Promise<string | undefined> {
+  if (!storeFile || !def.url || def.transport === 'stdio') return '';
+  if (Object.keys(def.headers ?? {}).some((h) => h.toLowerCase() === 'authorization')) return '';
+  let entry;
+  try {
+    entry = await new TokenStore(storeFile).read(tokenStoreKey(def.url, def.oauth?.clientId ?? DYNAMIC_CLIENT));
+  } catch {
+    return undefined;
+  }
+  const tokens = entry?.tokens;
+  if (!tokens) return '';
+  return entry?.login ? `login:${entry.login}` : `token:${sha256(tokens.refresh_token ?? tokens.access_token)}`;
 }
 
 export function toolCacheFile(dir: string, key: string): string {
@@ -47,9 +85,11 @@ const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
 /** A fresh cached snapshot for `def`, or undefined (missing, expired, from the future, or unreadable). */
 export async function readCachedSnapshot(
   def: ServerDefinition,
-  cache: { dir: string; ttlMs: number; now: number },
+  cache: { dir: string; ttlMs: number; now: number; oauthStore?: string },
 ): Promise<ServerSnapshot | undefined> {
-  const key = toolCacheKey(def);
+  const login = await oauthLogin(def, cache.oauthStore);
+  if (login === undefined) return undefined;
+  const key = toolCacheKey(def, login);
   let text: string;
   try {
     text = await readFile(toolCacheFile(cache.dir, key), 'utf8');
@@ -81,11 +121,14 @@ export async function readCachedSnapshot(
 export async function writeCachedSnapshot(
   def: ServerDefinition,
   snap: ServerSnapshot,
-  cache: { dir: string; now: number },
+  cache: { dir: string; now: number; oauthStore?: string },
 ): Promise<void> {
   if (snap.status !== 'ok') return;
+  // Read after connecting: a login made during this connection is the one the list was seen through.
+  const login = await oauthLogin(def, cache.oauthStore);
+  if (login === undefined) return;
   const { stderr: _stderr, elapsedMs: _elapsed, cached: _cached, cachedAt: _at, source: _source, ...kept } = snap;
-  const key = toolCacheKey(def);
+  const key = toolCacheKey(def, login);
   const doc: CacheFile = { format: TOOL_CACHE_FORMAT, key, storedAt: cache.now, snapshot: kept };
   await writeFileAtomic(toolCacheFile(cache.dir, key), JSON.stringify(doc) + '\n');
 }

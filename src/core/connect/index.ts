@@ -48,7 +48,7 @@ export interface ConnectOptions {
 async function snapshotOne(def: ServerDefinition, opts: ConnectOptions): Promise<ServerSnapshot> {
   const cache = opts.cache ?? null;
   if (cache) {
-    const hit = await readCachedSnapshot(def, cache);
+    const hit = await readCachedSnapshot(def, { ...cache, oauthStore: opts.oauth?.storeFile });
     if (hit) {
       opts.onProgress?.({ server: def.name, phase: 'cached' });
       return hit;
@@ -67,7 +67,7 @@ async function snapshotOne(def: ServerDefinition, opts: ConnectOptions): Promise
   opts.onProgress?.({ server: def.name, phase: snap.status === 'ok' ? 'done' : 'error', elapsedMs: snap.elapsedMs });
   if (cache && snap.status === 'ok') {
     try {
-      await writeCachedSnapshot(def, snap, cache);
+      await writeCachedSnapshot(def, snap, { ...cache, oauthStore: opts.oauth?.storeFile });
     } catch (e) {
       opts.onWarning?.(`could not write the tool-list cache in ${cache.dir}: ${errorText(e)}`);
     }

@@ -17,7 +17,7 @@ import { InvalidGrantError, OAuthError } from '@modelcontextprotocol/sdk/server/
 import { SmartError } from '../../errors.js';
 import type { OAuthClientSettings, ServerDefinition } from '../../types.js';
 import { startLoopbackListener, type LoopbackListener } from './oauth-loopback.js';
-import { TokenStore, tokenStoreKey, type TokenStoreEntry } from './oauth-token-store.js';
+import { DYNAMIC_CLIENT, TokenStore, tokenStoreKey, type TokenStoreEntry } from './oauth-token-store.js';
 
 /** How many browser authorizations one server may ask for in one run (step-up included). */
 export const MAX_AUTHORIZATIONS = 3;
@@ -40,7 +40,6 @@ export interface OAuthOptions {
 }
 
 const CLIENT_NAME = 'mcp-smart';
-const DYNAMIC_CLIENT = 'dynamic';
 /** Stands in for the redirect URI when no listener runs (nothing is ever sent to it). */
 const IDLE_REDIRECT = 'http://127.0.0.1/callback';
 
@@ -71,6 +70,8 @@ export class SmartOAuthProvider implements OAuthClientProvider {
   private readonly grantedScopes = new Set<string>();
   private fresh = false;
   private hadTokens = false;
+  /** Set while a browser authorization's code is exchanged: the tokens it saves start a new login. */
+  private exchanging = false;
   /** The scope a 403 insufficient_scope asked for, until a token covering it arrives. */
   private stepUpScope?: string;
   /** The store's version `entry` was read at: another process (a login, a refresh) may have changed it since. */
@@ -134,15 +135,25 @@ export class SmartOAuthProvider implements OAuthClientProvider {
       return (await pending).clone();
     }
     const res = await fetch(url, init);
-    if (res.status === 403) this.noteStepUp(res.headers.get('www-authenticate'));
+    if (res.status === 403) await this.noteStepUp(res.headers.get('www-authenticate'));
     return res;
   };
 
-  /** A 403 insufficient_scope names the scope wanted; a refresh cannot widen scope, so the next auth() must not refresh. */
-  private noteStepUp(challenge: string | null): void {
+  /**
+   * A 403 insufficient_scope names the scope wanted; a refresh cannot widen scope, so the next auth() must not
+   * refresh. Without a browser the scope is also noted in the store, for the `mcp-smart login` the error asks for.
+   */
+  private async noteStepUp(challenge: string | null): Promise<void> {
     if (!challenge || !/error="?insufficient_scope/.test(challenge)) return;
     const scope = /scope="([^"]*)"/.exec(challenge)?.[1];
-    if (scope) this.stepUpScope = scope;
+    if (!scope) return;
+    this.stepUpScope = scope;
+    if (this.opts.interactive || this.covers(scope) || this.entry?.scopeWanted === scope) return;
+    try {
+      await this.write((e) => ({ ...e, scopeWanted: scope }));
+    } catch {
+      // Only a hint for the next login; the request's own failure is what the caller reports.
+    }
   }
 
   private covers(scope: string): boolean {
@@ -215,14 +226,20 @@ export class SmartOAuthProvider implements OAuthClientProvider {
     this.remember(tokens);
     if (tokens.scope) for (const s of tokens.scope.split(' ')) this.grantedScopes.add(s);
     if (this.stepUpScope && this.covers(this.stepUpScope)) this.stepUpScope = undefined;
-    await this.write((e) => ({ ...e, tokens }));
+    // A code exchange is a new login (maybe another account): a new id, so no cached tool list carries over.
+    const login = this.exchanging ? randomBytes(16).toString('hex') : undefined;
+    await this.write((e) => ({ ...e, tokens, ...(login ? { login } : {}) }));
   }
 
   async redirectToAuthorization(authorizationUrl: URL): Promise<void> {
     const interactive = this.opts.interactive;
     if (!interactive || !this.listener) throw this.loginNeeded();
-    const scope = authorizationUrl.searchParams.get('scope') ?? '';
-    const wanted = scope.split(' ').filter(Boolean);
+    // A scope a server asked for when no browser could be opened (see noteStepUp) is asked for now as well.
+    const noted = this.entry?.scopeWanted?.split(' ').filter(Boolean) ?? [];
+    const asked = authorizationUrl.searchParams.get('scope')?.split(' ').filter(Boolean) ?? [];
+    const wanted = [...new Set([...asked, ...noted])];
+    const scope = wanted.join(' ');
+    if (noted.length > 0) authorizationUrl.searchParams.set('scope', scope);
     // The server asks again for scopes it already granted in this run: another round would loop.
     if (this.authorizations > 0 && wanted.every((s) => this.grantedScopes.has(s)))
       throw new SmartError('AUTH_FAILED', {
@@ -245,9 +262,13 @@ export class SmartOAuthProvider implements OAuthClientProvider {
     this.seen.add(authorizationCode);
     // Exchange here (discovery is cached in memory): the transport then reports UnauthorizedError and the
     // session connects again with the new tokens.
-    const result = await auth(this, { serverUrl: this.def.url, authorizationCode });
+    this.exchanging = true;
+    const result = await auth(this, { serverUrl: this.def.url, authorizationCode }).finally(
+      () => (this.exchanging = false),
+    );
     if (result !== 'AUTHORIZED') throw new SmartError('AUTH_FAILED', { reason: 'the code exchange did not complete' });
     for (const s of wanted) this.grantedScopes.add(s);
+    if (noted.length > 0) await this.write(({ scopeWanted: _asked, ...e }) => e);
     this.fresh = true;
   }
 
@@ -340,7 +361,9 @@ export class SmartOAuthProvider implements OAuthClientProvider {
     const base: TokenStoreEntry = this.entry ?? { url: this.def.url, client: this.settings.clientId ?? DYNAMIC_CLIENT };
     const next = change(base);
     this.entry = next;
-    await this.store.update(this.key, () => (next.tokens || next.clientInformation ? next : undefined));
+    await this.store.update(this.key, () =>
+      next.tokens || next.clientInformation || next.scopeWanted ? next : undefined,
+    );
     this.loadedVersion = await this.store.version();
   }
 }

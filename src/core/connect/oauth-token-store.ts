@@ -18,7 +18,21 @@ export interface TokenStoreEntry {
   /** Only for clients mcp-smart registered itself; a configured client secret is never copied here. */
   clientInformation?: OAuthClientInformationMixed;
   tokens?: OAuthTokens;
+  /**
+   * A random id made at each browser login and kept through refreshes: the tool-list cache keys a remote
+   * server's list by it, so two logins (other account, other client) never share one. Not a credential.
+   */
+  login?: string;
+  /**
+   * The scope a server asked for with 403 insufficient_scope that the stored tokens lack, noted by a process that
+   * could not open a browser (serve, audit …): the next browser login asks for it too, not only for what the
+   * server's 401 names. Cleared once a login asked for it.
+   */
+  scopeWanted?: string;
 }
+
+/** The client part of the store key for a server without a configured client id. */
+export const DYNAMIC_CLIENT = 'dynamic';
 
 interface StoreFile {
   format: typeof OAUTH_STORE_FORMAT;
