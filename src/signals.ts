@@ -82,6 +82,17 @@ export function installSignalPath(target: SignalHost, controller: AbortControlle
   };
 }
 
+const nextImmediate = (): Promise<void> => new Promise<void>((resolve) => setImmediate(resolve));
+
+/**
+ * Lets the event loop pass its poll phase, where a signal queued while JavaScript held the loop is dispatched to
+ * the handlers. One immediate can run in the same loop iteration, before any poll; the second cannot.
+ */
+async function pastPoll(): Promise<void> {
+  await nextImmediate();
+  await nextImmediate();
+}
+
 /**
  * Runs a phase that holds something to clean up (live server processes, a temp file, a lock) with the
  * handlers subscribed, so a signal aborts it cleanly instead of killing the process mid-way.
@@ -98,6 +109,11 @@ export async function whileHandlingSignals<T>(fn: () => Promise<T>): Promise<T> 
   try {
     return await fn();
   } finally {
+    if (guarded === 1) {
+      // A signal that came while the phase held the event loop is still queued: give the loop one turn so it
+      // reaches our handler, or unsubscribing now would drop it (the run would go on as if nothing came).
+      await pastPoll();
+    }
     if (--guarded === 0 && host === h) {
       h.off('SIGINT', hs.SIGINT);
       h.off('SIGTERM', hs.SIGTERM);
@@ -122,11 +138,15 @@ export async function computing<T>(fn: (pause: Pause) => T | Promise<T>): Promis
     let last = performance.now();
     const pause: Pause = async () => {
       if (performance.now() - last < SLICE_MS) return;
-      await new Promise<void>((resolve) => setImmediate(resolve));
+      await pastPoll();
       last = performance.now();
       throwIfStopped();
     };
-    return fn(pause);
+    const value = await fn(pause);
+    // A signal during the phase's last slice stops the run here, before anything after it starts.
+    await pastPoll();
+    throwIfStopped();
+    return value;
   });
 }
 

@@ -190,3 +190,31 @@ describe('a signal during a long computation phase', () => {
     expect(leftovers()).toEqual([]);
   });
 });
+
+describe('a signal while a phase holds the event loop to its end', () => {
+  it('is handled when the phase ends, not dropped with the handlers (the run stops with 143)', async () => {
+    // A phase with no pause inside: 600 ms of synchronous work under whileHandlingSignals, the signal sent during
+    // it. Its handler can only run after the work; unsubscribing first would drop the queued signal.
+    const script = `
+      import { installSignalPath, whileHandlingSignals, stoppedBy } from ${JSON.stringify(join(BIN, '..', '..', 'dist', 'signals.js'))};
+      installSignalPath(process, new AbortController());
+      await whileHandlingSignals(async () => {
+        process.stderr.write('busy\\n');
+        const end = performance.now() + 600;
+        while (performance.now() < end);
+      });
+      process.stdout.write(String(stoppedBy()));
+    `;
+    const r = await new Promise<{ out: string; code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
+      const child = spawn(process.execPath, ['--input-type=module', '-e', script], {
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let out = '';
+      child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+      child.stderr.on('data', (d: Buffer) => d.toString().includes('busy') && child.kill('SIGTERM'));
+      child.on('close', (code, signal) => resolve({ out, code, signal }));
+    });
+    expect(r.signal).toBeNull();
+    expect(r.out).toBe('SIGTERM');
+  });
+});
