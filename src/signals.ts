@@ -1,9 +1,11 @@
 /**
  * The one signal path. SIGINT/SIGTERM abort the run's AbortSignal (live connections close, their process
  * groups end), run the registered clean-ups (temp files), stop every later write, and the run exits 130/143.
- * Only phases that hold something to clean up subscribe handlers; every other phase (reading, ranking,
- * tuning, counting) runs under the default disposition, so a signal ends it at once — it writes nothing.
+ * Phases that hold something to clean up (connections, temp files, locks) and long computation phases (counting,
+ * replaying, tuning, ranking, planning: see `computing`) subscribe handlers; short phases in between (reading a
+ * file, printing) run under the default disposition, so a signal ends them at once — they write nothing.
  */
+import type { Steps } from './core/steps.js';
 import { SmartError } from './errors.js';
 
 export type StopSignal = 'SIGINT' | 'SIGTERM';
@@ -80,6 +82,17 @@ export function installSignalPath(target: SignalHost, controller: AbortControlle
   };
 }
 
+const nextImmediate = (): Promise<void> => new Promise<void>((resolve) => setImmediate(resolve));
+
+/**
+ * Lets the event loop pass its poll phase, where a signal queued while JavaScript held the loop is dispatched to
+ * the handlers. One immediate can run in the same loop iteration, before any poll; the second cannot.
+ */
+async function pastPoll(): Promise<void> {
+  await nextImmediate();
+  await nextImmediate();
+}
+
 /**
  * Runs a phase that holds something to clean up (live server processes, a temp file, a lock) with the
  * handlers subscribed, so a signal aborts it cleanly instead of killing the process mid-way.
@@ -96,6 +109,11 @@ export async function whileHandlingSignals<T>(fn: () => Promise<T>): Promise<T> 
   try {
     return await fn();
   } finally {
+    if (guarded === 1) {
+      // A signal that came while the phase held the event loop is still queued: give the loop one turn so it
+      // reaches our handler, or unsubscribing now would drop it (the run would go on as if nothing came).
+      await pastPoll();
+    }
     if (--guarded === 0 && host === h) {
       h.off('SIGINT', hs.SIGINT);
       h.off('SIGTERM', hs.SIGTERM);
@@ -103,10 +121,50 @@ export async function whileHandlingSignals<T>(fn: () => Promise<T>): Promise<T> 
   }
 }
 
-/** A synchronous, write-free computation: it runs under the default disposition, so a signal ends it at once. */
-export function withDefaultSignals<T>(fn: () => T): T {
-  throwIfStopped();
-  return fn();
+/** How long a computation phase holds the event loop before it gives a pending signal a turn. */
+const SLICE_MS = 20;
+
+/** Gives the event loop a turn if the phase has held it for a slice, then throws if a signal stopped the run. */
+export type Pause = () => Promise<void>;
+
+/**
+ * A long computation phase (counting a catalogue, replaying, tuning, ranking many intents, planning a budget):
+ * the handlers are subscribed, and the phase calls `pause` between units of work. A signal is then handled at
+ * the next pause (within a slice of about 20 ms plus one unit), and the phase ends with INTERRUPTED/TERMINATED
+ * (exit 130/143) before it writes anything. Synchronous core code yields through Steps (runStepsPausing).
+ */
+export async function computing<T>(fn: (pause: Pause) => T | Promise<T>): Promise<T> {
+  return whileHandlingSignals(async () => {
+    let last = performance.now();
+    const pause: Pause = async () => {
+      if (performance.now() - last < SLICE_MS) return;
+      await pastPoll();
+      last = performance.now();
+      throwIfStopped();
+    };
+    const value = await fn(pause);
+    // A signal during the phase's last slice stops the run here, before anything after it starts.
+    await pastPoll();
+    throwIfStopped();
+    return value;
+  });
+}
+
+/** Drains core's Steps, pausing between them (see computing). */
+export async function runStepsPausing<T>(steps: Steps<T>, pause: Pause): Promise<T> {
+  for (;;) {
+    const r = steps.next();
+    if (r.done) return r.value;
+    await pause();
+  }
+}
+
+/** Counts texts into the counter's memo, pausing between them, so the synchronous counts that follow are quick. */
+export async function countPausing(counter: { count(text: string): number }, texts: Iterable<string>, pause: Pause) {
+  for (const t of texts) {
+    counter.count(t);
+    await pause();
+  }
 }
 
 /** Tests only: forget a previous stop. */

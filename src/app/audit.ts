@@ -2,7 +2,7 @@
 import {
   atOrAbove,
   countAudit,
-  renderAudit,
+  renderAuditSteps,
   type AuditResult,
   type HiddenTools,
   type Severity,
@@ -12,7 +12,9 @@ import { ANTHROPIC_DEFAULT_MODEL, countToolsWithAnthropic, type AnthropicFigures
 import type { RenderStyle } from '../core/tokens/index.js';
 import { remoteFailure } from '../errors.js';
 import { scrubMessage } from '../secrets.js';
-import { withDefaultSignals } from '../signals.js';
+import { computing, countPausing, runStepsPausing } from '../signals.js';
+import { countOf } from '../reporters/format.js';
+import { debugPhase } from './progress.js';
 import type { ServerSnapshot } from '../types.js';
 import type { AppContext } from './context.js';
 import { counterForTexts } from './counter.js';
@@ -40,19 +42,24 @@ export async function auditServers(ctx: AppContext, options: AuditOptions): Prom
   const loaded = await loadSetup(global, io);
   // Count only what the client sends; tools its config hides are counted apart.
   const servers = sentSnapshots(loaded.servers, loaded.hidden ?? {});
-  const rendered = renderAudit(servers, options.render);
-  const hiddenRendered = renderAudit(hiddenSnapshots(loaded.servers, loaded.hidden ?? {}), options.render);
-  const counter = await counterForTexts(global.encoding, loaded.paths.activeCacheDir, [
-    ...rendered.texts,
-    ...hiddenRendered.texts,
-  ]);
-  const result: AuditOutput = withDefaultSignals(() => countAudit(rendered, counter, { window: options.window }));
-  const hidden: HiddenTools[] = countAudit(hiddenRendered, counter, { window: options.window }).servers.map((s) => ({
-    server: s.name,
-    tools: s.tools.map((t) => ({ id: t.id, name: t.name, tokens: t.tokens.full })),
-    tokens: s.tools.reduce((n, t) => n + t.tokens.full, 0),
-  }));
-  if (hidden.length > 0) result.hidden = hidden;
+  const { result, counter } = await computing(async (pause) => {
+    const tools = servers.reduce((n, s) => n + (s.status === 'ok' ? s.tools.length : 0), 0);
+    debugPhase(ctx, `counting ${countOf(tools, 'tool')} at every condense level`);
+    const rendered = await runStepsPausing(renderAuditSteps(servers, options.render), pause);
+    const hiddenSnaps = hiddenSnapshots(loaded.servers, loaded.hidden ?? {});
+    const hiddenRendered = await runStepsPausing(renderAuditSteps(hiddenSnaps, options.render), pause);
+    const texts = [...rendered.texts, ...hiddenRendered.texts];
+    const counter = await counterForTexts(global.encoding, loaded.paths.activeCacheDir, texts);
+    await countPausing(counter, texts, pause);
+    const result: AuditOutput = countAudit(rendered, counter, { window: options.window });
+    const hidden: HiddenTools[] = countAudit(hiddenRendered, counter, { window: options.window }).servers.map((s) => ({
+      server: s.name,
+      tools: s.tools.map((t) => ({ id: t.id, name: t.name, tokens: t.tokens.full })),
+      tokens: s.tools.reduce((n, t) => n + t.tokens.full, 0),
+    }));
+    if (hidden.length > 0) result.hidden = hidden;
+    return { result, counter };
+  });
   await counter.flush?.();
 
   let remoteFailed = 0;

@@ -18,10 +18,13 @@ import {
   type BudgetResult,
   type BudgetVerdict,
   type PlanDeps,
+  type PlanLevel,
 } from '../core/budget/index.js';
 import { countToolTokens, type TokenCounter } from '../core/tokens/index.js';
 import { SmartError } from '../errors.js';
-import type { ServerSnapshot, SmartConfig, UsageStats } from '../types.js';
+import { computing, type Pause } from '../signals.js';
+import { debugPhase } from './progress.js';
+import type { ServerSnapshot, SmartConfig, ToolSnapshot, UsageStats } from '../types.js';
 import { optionalString, parseFloatFlag, parseIntFlag } from './flags.js';
 import type { AppContext } from './context.js';
 import { loadSetup, serverFailureCode } from './setup.js';
@@ -34,6 +37,38 @@ export function planDeps(counter: TokenCounter): PlanDeps {
     countTool: (tool, server) => countToolTokens(tool, counter, 'json', server),
     condenseTool: (tool, level) => condenseTool(tool, level),
     metaTools: metaTools(),
+  };
+}
+
+const PLAN_LEVELS: readonly PlanLevel[] = ['lossless', 'compact', 'names'];
+
+/**
+ * Plan deps whose condensed tools are remembered, and a warm-up that condenses and counts every tool ahead of the
+ * synchronous check and plan, pausing between tools so a signal stops a large catalogue promptly.
+ */
+function pausingPlanDeps(counter: TokenCounter): PlanDeps & {
+  warm: (servers: readonly ServerSnapshot[], levels: readonly PlanLevel[], pause: Pause) => Promise<void>;
+} {
+  const base = planDeps(counter);
+  const condensed = new Map<ToolSnapshot, Map<PlanLevel, ToolSnapshot>>();
+  const condense = (tool: ToolSnapshot, level: PlanLevel): ToolSnapshot => {
+    let byLevel = condensed.get(tool);
+    if (!byLevel) condensed.set(tool, (byLevel = new Map<PlanLevel, ToolSnapshot>()));
+    let t = byLevel.get(level);
+    if (!t) byLevel.set(level, (t = base.condenseTool(tool, level)));
+    return t;
+  };
+  return {
+    ...base,
+    condenseTool: condense,
+    warm: async (servers, levels, pause) => {
+      for (const s of servers)
+        for (const tool of s.tools) {
+          base.countTool(tool, s.name);
+          for (const level of levels) base.countTool(condense(tool, level), s.name);
+          await pause();
+        }
+    },
   };
 }
 
@@ -137,8 +172,18 @@ export async function budgetServers(
     );
 
   const counter = await counterFor(global.encoding);
-  const deps = planDeps(counter);
-  const verdict: BudgetVerdict = checkBudget(ok, limits.max, limits.limit, deps.countTool);
+  const deps = pausingPlanDeps(counter);
+  const verdict: BudgetVerdict = await computing(async (pause) => {
+    debugPhase(
+      ctx,
+      `counting ${countOf(
+        ok.reduce((n, s) => n + s.tools.length, 0),
+        'tool',
+      )}`,
+    );
+    await deps.warm(ok, [], pause);
+    return checkBudget(ok, limits.max, limits.limit, deps.countTool);
+  });
 
   // Without --store, the usage store `replay --learn` fills (user data folder) is used when it exists.
   const read = await readUsageFile(store ?? loaded.paths.usageStore, io.cwd);
@@ -150,7 +195,11 @@ export async function budgetServers(
 
   let plan: BudgetPlan | undefined;
   if (!verdict.fits || keepFull) {
-    plan = planBudget({ servers: ok, limit: limits.limit, usage, keepFull }, deps);
+    plan = await computing(async (pause) => {
+      debugPhase(ctx, `planning: condensing and counting every tool at ${PLAN_LEVELS.join(', ')}`);
+      await deps.warm(ok, PLAN_LEVELS, pause);
+      return planBudget({ servers: ok, limit: limits.limit, usage, keepFull }, deps);
+    });
     if (!keepFull) {
       if (!usage)
         notes.push(

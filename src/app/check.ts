@@ -24,7 +24,10 @@ import {
   type MeasuredServer,
 } from '../core/budget/index.js';
 import { evaluateRankings } from '../core/discover/index.js';
-import { countToolTokens } from '../core/tokens/index.js';
+import { countToolTokens, renderTool } from '../core/tokens/index.js';
+import { computing, countPausing } from '../signals.js';
+import { countOf } from '../reporters/format.js';
+import { debugPhase } from './progress.js';
 import { SmartError } from '../errors.js';
 import { own } from '../core/dict.js';
 import type { Encoding, ServerSnapshot, SmartConfig } from '../types.js';
@@ -122,9 +125,21 @@ function baselineThresholds(t: Thresholds): BaselineThresholds {
   return out;
 }
 
-async function measure(servers: ServerSnapshot[], encoding: Encoding): Promise<MeasuredServer[]> {
+async function measure(ctx: AppContext, servers: ServerSnapshot[], encoding: Encoding): Promise<MeasuredServer[]> {
   const counter = await counterFor(encoding);
-  return measureServers(servers, (tool, server) => countToolTokens(tool, counter, 'json', server));
+  return computing(async (pause) => {
+    debugPhase(
+      ctx,
+      `counting ${countOf(
+        servers.reduce((n, s) => n + s.tools.length, 0),
+        'tool',
+      )}`,
+    );
+    // Counted ahead with pauses (same texts as countToolTokens renders), so a signal stops a large catalogue.
+    const texts = servers.flatMap((s) => (s.status === 'ok' ? s.tools.map((t) => renderTool(t, 'json')) : []));
+    await countPausing(counter, texts, pause);
+    return measureServers(servers, (tool, server) => countToolTokens(tool, counter, 'json', server));
+  });
 }
 
 const fmtPct = (n: number): string => `${n > 0 ? '+' : ''}${n.toFixed(1)}%`;
@@ -218,7 +233,7 @@ export async function checkServers(
         `${global.encoding} to switch`,
     );
   }
-  const measured = await measure(loaded.servers, encoding);
+  const measured = await measure(ctx, loaded.servers, encoding);
 
   let updated: CheckResult['updated'];
   let reference: Baseline;

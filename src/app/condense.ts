@@ -4,7 +4,10 @@ import { writeFileAtomic } from '../atomic-write.js';
 import { META_SERVER_NAME } from '../core/audit/index.js';
 import { condenseTools } from '../core/condense/index.js';
 import type { CondenseOutput } from '../core/condense/result.js';
-import { countServerTokens, createTokenCounter, type RenderStyle } from '../core/tokens/index.js';
+import { countServerTokens, createTokenCounter, renderTool, type RenderStyle } from '../core/tokens/index.js';
+import { computing, countPausing } from '../signals.js';
+import { countOf } from '../reporters/format.js';
+import { debugPhase } from './progress.js';
 import { renderJson } from '../reporters/format.js';
 import type { CondenseLevel, ServerSnapshot } from '../types.js';
 import type { AppContext } from './context.js';
@@ -24,11 +27,30 @@ export async function condenseServers(
   const { level, render, output } = options;
   const { servers, paths } = await loadSetup(global, io);
   const ok: ServerSnapshot[] = servers.filter((s) => s.status === 'ok');
-  const condensed =
-    level === 'meta'
-      ? [{ name: META_SERVER_NAME, tools: condenseTools([], 'meta') }]
-      : ok.map((s) => ({ name: s.name, tools: condenseTools(s.tools, level) }));
-  const counter = await createTokenCounter(global.encoding, { cacheDir: paths.activeCacheDir });
+  const { condensed, counter } = await computing(async (pause) => {
+    debugPhase(
+      ctx,
+      `condensing and counting ${countOf(
+        ok.reduce((n, s) => n + s.tools.length, 0),
+        'tool',
+      )}`,
+    );
+    const condensed: { name: string; tools: ReturnType<typeof condenseTools> }[] = [];
+    if (level === 'meta') condensed.push({ name: META_SERVER_NAME, tools: condenseTools([], 'meta') });
+    else
+      for (const s of ok) {
+        condensed.push({ name: s.name, tools: condenseTools(s.tools, level) });
+        await pause();
+      }
+    const counter = await createTokenCounter(global.encoding, { cacheDir: paths.activeCacheDir });
+    const tools = [...ok.flatMap((s) => s.tools), ...condensed.flatMap((s) => s.tools)];
+    await countPausing(
+      counter,
+      tools.map((t) => renderTool(t, render)),
+      pause,
+    );
+    return { condensed, counter };
+  });
   const beforeByServer = new Map(ok.map((s) => [s.name, countServerTokens(s.tools, counter, render, s.name).total]));
   const before = [...beforeByServer.values()].reduce((a, b) => a + b, 0);
   const serversOut = condensed.map((s) => {

@@ -22,6 +22,9 @@ import type { DiscoverResult } from '../core/discover/result.js';
 import { writeFileAtomic } from '../atomic-write.js';
 import { SmartError } from '../errors.js';
 import { readTextFile } from '../read-file.js';
+import { countOf } from '../reporters/format.js';
+import { computing } from '../signals.js';
+import { debugPhase } from './progress.js';
 import type { EngineName, UsageStats } from '../types.js';
 import type { AppContext } from './context.js';
 import { loadSetup, serverFailureCode } from './setup.js';
@@ -68,7 +71,9 @@ export async function discoverTools(
     const intents = [...new Set((cases ?? []).map((c) => c.intent))];
     const intentVectors = intents.length > 0 ? await embed(intents) : [];
     const known = new Map(intents.map((text, i) => [text, intentVectors[i]!]));
-    index = buildDiscoverIndex(tools, { weights: config.weights, keywords: config.keywords, embeddings });
+    index = await computing(() =>
+      buildDiscoverIndex(tools, { weights: config.weights, keywords: config.keywords, embeddings }),
+    );
     embedQuery = async (text) => known.get(text) ?? (await embed([text]))[0]!;
   } else {
     const vectors = needsVectors ? await shippedVectors(engine) : undefined;
@@ -77,7 +82,10 @@ export async function discoverTools(
       ? join(paths.cacheDir, 'discover-index', `${indexCacheKey(tools, vectors, config.weights)}.bin`)
       : null;
     const cached = cacheFile ? await readIndexCache(cacheFile, tools.length, vectors?.dims) : undefined;
-    index = buildDiscoverIndex(tools, { weights: config.weights, keywords: config.keywords, vectors, ...cached });
+    debugPhase(ctx, `indexing ${countOf(tools.length, 'tool')}`);
+    index = await computing(() =>
+      buildDiscoverIndex(tools, { weights: config.weights, keywords: config.keywords, vectors, ...cached }),
+    );
     if (cacheFile && !cached) await writeIndexCache(cacheFile, encodeIndexCache(index));
   }
 
@@ -93,11 +101,16 @@ export async function discoverTools(
   if (cases) {
     const depth = Math.max(k, 10);
     const ranked = new Map<string, string[]>();
-    for (const c of cases)
-      ranked.set(
-        c.intent,
-        (await rank(c.intent, depth)).results.map((r) => r.id),
-      );
+    await computing(async (pause) => {
+      debugPhase(ctx, `ranking ${countOf(cases.length, 'labelled intent')}`);
+      for (const c of cases) {
+        ranked.set(
+          c.intent,
+          (await rank(c.intent, depth)).results.map((r) => r.id),
+        );
+        await pause();
+      }
+    });
     const ks = [...new Set([1, 3, 5, 10, k])].sort((a, b) => a - b);
     const m = evaluateRankings(cases, (q) => ranked.get(q) ?? [], ks);
     result = {

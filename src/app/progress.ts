@@ -28,3 +28,8 @@ export function createProgress(io: Io, format: OutputFormat, total: number): Pro
     done: () => io.stderr('\r\x1b[2K'),
   };
 }
+
+/** Under --debug, one stderr line as a long phase starts ("debug: tuning weights on 30,000 cases"). */
+export function debugPhase(ctx: { io: Io; global: { debug: boolean } }, text: string): void {
+  if (ctx.global.debug) ctx.io.stderr(`debug: ${text}\n`);
+}

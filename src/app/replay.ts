@@ -16,14 +16,15 @@ import {
 import { buildCases, type ReplayCase } from '../core/session/cases.js';
 import { createHybridEvaluator } from '../core/session/fast-hybrid.js';
 import { readSessionFiles } from '../core/session/read.js';
-import { compareTokens, replayCases } from '../core/session/replay.js';
+import { compareTokens, replayCaseSteps } from '../core/session/replay.js';
 import type { ReplayLearned, ReplayResult } from '../core/session/result.js';
-import { tuneWeights } from '../core/session/tune.js';
+import { tuneWeightSteps } from '../core/session/tune.js';
 import { DAY_MS, learnFromCases, mergeUsage } from '../core/session/usage.js';
 import { updateUsageStore } from '../core/session/usage-store.js';
 import { countToolTokens, createTokenCounter } from '../core/tokens/index.js';
 import { SmartError } from '../errors.js';
-import { whileHandlingSignals, withDefaultSignals } from '../signals.js';
+import { computing, runStepsPausing, whileHandlingSignals } from '../signals.js';
+import { debugPhase } from './progress.js';
 import { dict } from '../core/dict.js';
 import { readJsonFile } from '../read-file.js';
 import type { EngineName } from '../types.js';
@@ -104,14 +105,21 @@ export async function replaySessions(
     ),
   );
   const serverOf = (id: string): string => serverById.get(id) ?? id.split('.')[0]!;
-  const metrics = withDefaultSignals(() =>
-    replayCases(set.cases, { engines, categorize, ttlMs, topDepth: k, serverOf }),
-  );
+  const metrics = await computing((pause) => {
+    debugPhase(ctx, `replaying ${countOf(set.cases.length, 'case')} with ${countOf(engines.length, 'engine')}`);
+    return runStepsPausing(replayCaseSteps(set.cases, { engines, categorize, ttlMs, topDepth: k, serverOf }), pause);
+  });
 
   const counter = await createTokenCounter(global.encoding, { cacheDir: paths.activeCacheDir });
-  const tokensOf = withDefaultSignals(
-    () => new Map(refs.map((r) => [r.id, countToolTokens(r.tool, counter, 'json', r.server)])),
-  );
+  const tokensOf = await computing(async (pause) => {
+    debugPhase(ctx, `counting ${countOf(refs.length, 'tool')}`);
+    const tokens = new Map<string, number>();
+    for (const r of refs) {
+      tokens.set(r.id, countToolTokens(r.tool, counter, 'json', r.server));
+      await pause();
+    }
+    return tokens;
+  });
   await counter.flush?.();
 
   const result: ReplayResult = {
@@ -132,26 +140,35 @@ export async function replaySessions(
 
   if (options.tune) {
     if (set.cases.length === 0) warn('no cases to tune on; the weights are unchanged');
-    const tuned = withDefaultSignals(() =>
-      tuneWeights<HybridWeights>({
-        cases: set.cases,
-        base,
-        rank: (intent, w, usage, time) => rankWith('hybrid', w)(intent, usage, time),
-        categorize,
-        folds,
-        seed,
-        ttlMs,
-        makeEvaluator: (items) => createHybridEvaluator(index, items),
-      }),
-    );
+    const tuned = await computing((pause) => {
+      debugPhase(ctx, `tuning weights on ${countOf(set.cases.length, 'case')}`);
+      return runStepsPausing(
+        tuneWeightSteps<HybridWeights>({
+          cases: set.cases,
+          base,
+          rank: (intent, w, usage, time) => rankWith('hybrid', w)(intent, usage, time),
+          categorize,
+          folds,
+          seed,
+          ttlMs,
+          makeEvaluator: (items) => createHybridEvaluator(index, items),
+        }),
+        pause,
+      );
+    });
     if (tuned.folds.length === 0)
       warn('cross-validation needs cases from at least two sessions; held-out MRR is not measured');
-    const after = withDefaultSignals(() =>
-      replayCases(set.cases, {
-        engines: [{ engine: 'hybrid', rank: rankWith('hybrid', tuned.weights) }],
-        categorize,
-        ttlMs,
-      }),
+    const after = (
+      await computing((pause) =>
+        runStepsPausing(
+          replayCaseSteps(set.cases, {
+            engines: [{ engine: 'hybrid', rank: rankWith('hybrid', tuned.weights) }],
+            categorize,
+            ttlMs,
+          }),
+          pause,
+        ),
+      )
     ).engines[0]!;
     result.tuned = { ...tuned, seed, hybrid: { recallAt: after.recallAt, mrr: after.mrr } };
     if (options.write) result.tuned.written = await writeWeights(join(io.cwd, 'mcp-smart.config.json'), tuned.weights);

@@ -65,9 +65,12 @@ export function validateTools(entries: readonly unknown[]): CheckedTools {
       if (v !== undefined && !isObject(v))
         return void problems.push(`${where}: ${field} is ${article(v)}, not an object`);
     }
-    const depth = jsonDepth(entry);
-    if (depth > MAX_SCHEMA_DEPTH)
-      return void problems.push(`${where}: nested more than ${MAX_SCHEMA_DEPTH} levels deep`);
+    if (jsonDepth(entry) > MAX_SCHEMA_DEPTH) {
+      const depth = jsonDepth(entry, Infinity).toLocaleString('en-US');
+      return void problems.push(
+        `${where}: nested more than ${MAX_SCHEMA_DEPTH} levels deep (${depth}), so it is left out; ask its server's maintainer to flatten the schema`,
+      );
+    }
     tools.push(entry as ToolSnapshot);
   });
   return { tools, problems };

@@ -58,7 +58,7 @@ describe('hard misbehaving servers', () => {
     expect(r.stderr).toContain('#3 "obj_description": description is an object, not a string');
     expect(r.stderr).toContain('#4 "null_description": description is null, not a string');
     expect(r.stderr).toContain('#5 "num_title": title is a number, not a string');
-    expect(r.stderr).toContain('#6 "deep_schema": nested more than 200 levels deep');
+    expect(r.stderr).toContain('#6 "deep_schema": nested more than 200 levels deep (');
     expect(r.stderr).toContain('the 2 well-formed tools were kept');
     // The same tools through a snapshot file: the edge check is the same, budget counts the same two tools.
     const dump = await run(['--no-cache', '--stdio', line, '--name', 'shapes', 'dump', '-o', 'shapes.json']);

@@ -1,4 +1,5 @@
 /** The audit: tokens per server and tool at every condense level, the meta alternative, and findings. */
+import { runSteps, type Steps } from '../steps.js';
 import { condenseToolLevels, metaTools } from '../condense/index.js';
 import { renderTool, type RenderStyle, type TokenCounter } from '../tokens/index.js';
 import { renderServerOverhead } from '../tokens/render.js';
@@ -71,10 +72,17 @@ export interface RenderedAudit {
 
 /** Renders each tool at each level (and the meta-tools) in the given style. */
 export function renderAudit(servers: readonly ServerSnapshot[], style: RenderStyle): RenderedAudit {
+  return runSteps(renderAuditSteps(servers, style));
+}
+
+/** renderAudit as steps, one per tool condensed and rendered (see core/steps.ts). */
+export function* renderAuditSteps(servers: readonly ServerSnapshot[], style: RenderStyle): Steps<RenderedAudit> {
   const texts: string[] = [];
-  const rendered = servers.map((server): RenderedServer => {
+  const rendered: RenderedServer[] = [];
+  for (const server of servers) {
     const tools = server.status === 'ok' ? server.tools : [];
-    const out = tools.map((tool) => {
+    const out: RenderedServer['tools'] = [];
+    for (const tool of tools) {
       const t = {} as Record<AuditLevel, string>;
       const levels = condenseToolLevels(tool);
       for (const level of AUDIT_LEVELS) {
@@ -82,13 +90,14 @@ export function renderAudit(servers: readonly ServerSnapshot[], style: RenderSty
         texts.push(t[level]);
       }
       if (tool.description) texts.push(tool.description);
-      return { tool, texts: t };
-    });
+      out.push({ tool, texts: t });
+      yield;
+    }
     const overhead = tools.length === 0 ? '' : renderServerOverhead(server.name, tools.length, style);
     texts.push(overhead);
     if (server.instructions) texts.push(server.instructions);
-    return { server, tools: out, overhead };
-  });
+    rendered.push({ server, tools: out, overhead });
+  }
   const metaList = metaTools();
   const meta = [
     ...metaList.map((t) => renderTool(t, style)),

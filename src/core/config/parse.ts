@@ -1,5 +1,5 @@
 /** Parses config text as JSON (with comments and trailing commas, as VS Code writes it) or TOML. */
-import { parse as parseJsonc, printParseErrorCode, type ParseError } from 'jsonc-parser';
+import { parseTree, printParseErrorCode, type Node, type ParseError } from 'jsonc-parser';
 import { parse as parseToml } from 'smol-toml';
 import { SmartError } from '../../errors.js';
 
@@ -30,10 +30,54 @@ const PARSE_HINTS: Record<string, string> = {
   UnexpectedEndOfComment: 'unterminated comment',
 };
 
+/**
+ * The value of a parsed JSONC tree. Every key becomes an own property, as JSON.parse makes it: a server named
+ * "__proto__" stays a key (jsonc-parser's own `parse` assigns it, which sets the object's prototype and loses it).
+ * An explicit stack, not recursion, so a deeply nested file cannot overflow the call stack here.
+ */
+function valueOfTree(root: Node): unknown {
+  const own = (target: object, key: string, value: unknown): void => {
+    Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+  };
+  const leaf = (node: Node): unknown => (node.type === 'object' ? {} : node.type === 'array' ? [] : node.value);
+  const rootValue = leaf(root);
+  const stack: { node: Node; value: unknown }[] = [{ node: root, value: rootValue }];
+  while (stack.length > 0) {
+    const { node, value } = stack.pop()!;
+    if (node.type === 'array') {
+      const list = value as unknown[];
+      for (const child of node.children ?? []) {
+        const v = leaf(child);
+        list.push(v);
+        if (child.type === 'object' || child.type === 'array') stack.push({ node: child, value: v });
+      }
+    } else if (node.type === 'object') {
+      for (const prop of node.children ?? []) {
+        const [keyNode, child] = prop.children ?? [];
+        if (!keyNode || !child) continue;
+        const v = leaf(child);
+        own(value as object, String(keyNode.value), v);
+        if (child.type === 'object' || child.type === 'array') stack.push({ node: child, value: v });
+      }
+    }
+  }
+  return rootValue;
+}
+
 function parseJson(text: string, file: string): unknown {
   if (text.trim() === '') return {};
   const errors: ParseError[] = [];
-  const value: unknown = parseJsonc(text, errors, { allowTrailingComma: true, disallowComments: false });
+  let tree: Node | undefined;
+  try {
+    tree = parseTree(text, errors, { allowTrailingComma: true, disallowComments: false });
+  } catch (e) {
+    if (!(e instanceof RangeError)) throw e;
+    throw new SmartError('FILE_PARSE', {
+      file,
+      kind: 'JSON',
+      reason: 'it is nested too deeply to read (a config holds a few levels). Fix the file and run again.',
+    });
+  }
   const first = errors[0];
   if (first) {
     const { line, column } = lineColumn(text, first.offset);
@@ -44,12 +88,7 @@ function parseJson(text: string, file: string): unknown {
       reason: `line ${line}, column ${column}: ${PARSE_HINTS[code] ?? code}. Fix the file and run again.`,
     });
   }
-  // Strict JSON keeps a server named "__proto__" as a key (the JSONC parser assigns it as the prototype).
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    return value;
-  }
+  return tree ? valueOfTree(tree) : undefined;
 }
 
 function parseTomlText(text: string, file: string): unknown {

@@ -13,6 +13,27 @@ const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
 
 const shortCursor = (c: string): string => JSON.stringify(c.length > 40 ? `${c.slice(0, 40)}…` : c);
 
+/**
+ * One page. A stack overflow while the answer is read or validated (a schema nested thousands of levels deep, in
+ * the SDK's parsing or ours) is this server's protocol failure with the remedy, not a crash of the whole run.
+ */
+async function requestPage(request: RequestFn, method: string, params: Record<string, unknown>) {
+  try {
+    return await request(method, params);
+  } catch (e) {
+    if (!(e instanceof RangeError)) throw e;
+    throw new SmartError(
+      'CONNECT_PROTOCOL',
+      {
+        phase: method,
+        reason:
+          "its answer is nested too deeply to read (the call stack overflowed); ask the server's maintainer to flatten its schemas",
+      },
+      { cause: e },
+    );
+  }
+}
+
 /** Follows nextCursor until it is absent; throws CONNECT_PAGINATION on a repeated cursor or past `maxPages`. */
 export async function listAllPages(
   request: RequestFn,
@@ -24,7 +45,7 @@ export async function listAllPages(
   const items: unknown[] = [];
   let cursor: string | undefined;
   for (let page = 1; ; page++) {
-    const result = await request(method, cursor === undefined ? {} : { cursor });
+    const result = await requestPage(request, method, cursor === undefined ? {} : { cursor });
     const list = result[key];
     if (!Array.isArray(list)) {
       throw new SmartError('CONNECT_PROTOCOL', { phase: method, reason: `the result has no "${key}" array` });

@@ -1,4 +1,5 @@
 /** Replays cases in time order: each is ranked using only the usage learned from earlier cases (no peeking). */
+import { runSteps, type Steps } from '../steps.js';
 import { dict } from '../dict.js';
 import type { UsageStats } from '../../types.js';
 import { cmp, type ReplayCase } from './cases.js';
@@ -84,6 +85,11 @@ const defaultServerOf = (id: string): string => {
 
 /** Recall@k (share of a case's expected tools in the top k), MRR (first expected tool), per server. Cases must be in time order. */
 export function replayCases(cases: ReplayCase[], opts: ReplayOptions): ReplayMetrics {
+  return runSteps(replayCaseSteps(cases, opts));
+}
+
+/** replayCases as steps: one per case, so a caller can give the event loop a turn between cases. */
+export function* replayCaseSteps(cases: ReplayCase[], opts: ReplayOptions): Steps<ReplayMetrics> {
   const ks = opts.ks ?? [1, 3, 5];
   const depth = Math.max(...ks);
   const serverOf = opts.serverOf ?? defaultServerOf;
@@ -98,7 +104,8 @@ export function replayCases(cases: ReplayCase[], opts: ReplayOptions): ReplayMet
   let scored = 0;
   let lastTime = 0;
 
-  cases.forEach((c, index) => {
+  for (let index = 0; index < cases.length; index++) {
+    const c = cases[index]!;
     const time = c.time > 0 ? c.time : lastTime;
     lastTime = time;
     if (c.expected.length > 0 && (!opts.include || opts.include(index))) {
@@ -145,7 +152,8 @@ export function replayCases(cases: ReplayCase[], opts: ReplayOptions): ReplayMet
       });
     }
     recordCalls(usage, c.calls, opts.categorize(c.intent), time);
-  });
+    yield;
+  }
 
   const summarize = (a: Acc): { recallAt: Record<string, number>; mrr: number } => ({
     recallAt: Object.fromEntries(ks.map((k, ki) => [String(k), round(a.n > 0 ? a.recall[ki]! / a.n : 0)])),

@@ -4,7 +4,8 @@ import type { UsageStats } from '../../types.js';
 import { pairedBootstrap, type PairedDifference } from '../discover/metrics.js';
 import { cmp, type ReplayCase } from './cases.js';
 import { recordCalls } from './usage.js';
-import { replayCases, round, usageAt } from './replay.js';
+import { replayCaseSteps, round, usageAt } from './replay.js';
+import { runSteps, type Steps } from '../steps.js';
 
 /** Nested numeric weights (the shape of discover's HybridWeights). */
 export interface WeightTree {
@@ -133,6 +134,11 @@ function roundWeights<W extends object>(w: W): W {
 
 /** Searches weights maximising MRR; reports training and held-out (cross-validated by session) MRR. */
 export function tuneWeights<W extends object>(opts: TuneOptions<W>): TuneResult<W> {
+  return runSteps(tuneWeightSteps(opts));
+}
+
+/** tuneWeights as steps: one per weight set evaluated and per case replayed, so a caller can yield between them. */
+export function* tuneWeightSteps<W extends object>(opts: TuneOptions<W>): Steps<TuneResult<W>> {
   const { cases, rank, categorize } = opts;
   const random = seededRandom(opts.seed);
   const bounds = { ...DEFAULT_BOUNDS, ...opts.bounds };
@@ -156,7 +162,8 @@ export function tuneWeights<W extends object>(opts: TuneOptions<W>): TuneResult<
   const frozen = new Map<number, { usage: UsageStats; time: number }>();
   const live: UsageStats = { tools: dict() };
   let lastTime = 0;
-  cases.forEach((c, i) => {
+  for (let i = 0; i < cases.length; i++) {
+    const c = cases[i]!;
     const time = c.time > 0 ? c.time : lastTime;
     lastTime = time;
     if (sampled.has(i)) {
@@ -166,7 +173,8 @@ export function tuneWeights<W extends object>(opts: TuneOptions<W>): TuneResult<
       frozen.set(i, { usage: copy, time });
     }
     recordCalls(live, c.calls, categorize(c.intent), time);
-  });
+    if (i % 64 === 63) yield;
+  }
 
   const sampledList = [...sampled].sort((a, b) => a - b);
   const position = new Map(sampledList.map((i, p) => [i, p]));
@@ -197,9 +205,10 @@ export function tuneWeights<W extends object>(opts: TuneOptions<W>): TuneResult<
     return indices.length > 0 ? rr / indices.length : 0;
   };
 
-  const search = (indices: number[]): { weights: W; mrr: number } => {
+  const search = function* (indices: number[]): Steps<{ weights: W; mrr: number }> {
     let best = opts.base;
     let bestScore = trainMrr(best, indices);
+    yield;
     // A clear gain is needed to move: tiny gains on few cases are noise and do not hold out.
     const minGain = Math.max(1e-4, (opts.minGainCases ?? 0.05) / Math.max(1, indices.length));
     for (let round = 0; round < rounds; round++) {
@@ -217,6 +226,7 @@ export function tuneWeights<W extends object>(opts: TuneOptions<W>): TuneResult<
           seen.add(v);
           const w = setPath(best, p, v);
           const s = trainMrr(w, indices);
+          yield;
           if (s >= bestScore + minGain) {
             best = w;
             bestScore = s;
@@ -232,8 +242,11 @@ export function tuneWeights<W extends object>(opts: TuneOptions<W>): TuneResult<
   /** Reciprocal ranks of every held-out case, with the weights tuned without its fold and with the starting ones. */
   const rr = { tuned: [] as number[], base: [] as number[] };
   /** Held-out MRR of the tuned and the starting weights on the same cases, ranked in one pass; adds to rr. */
-  const heldOut = (tuned: W, include: (i: number) => boolean): { tuned: number; base: number; n: number } => {
-    const m = replayCases(cases, {
+  const heldOut = function* (
+    tuned: W,
+    include: (i: number) => boolean,
+  ): Steps<{ tuned: number; base: number; n: number }> {
+    const m = yield* replayCaseSteps(cases, {
       engines: [tuned, opts.base].map((w) => ({
         engine: 'hybrid' as const,
         rank: (intent: string, usage: UsageStats, now: number) => rank(intent, w, usage, now),
@@ -261,8 +274,8 @@ export function tuneWeights<W extends object>(opts: TuneOptions<W>): TuneResult<
     for (let f = 0; f < k; f++) {
       const inFold = (i: number): boolean => foldOf.get(cases[i]!.sessionId) === f;
       const train = [...sampled].filter((i) => !inFold(i)).sort((a, b) => a - b);
-      const tuned = search(train);
-      const h = heldOut(tuned.weights, inFold);
+      const tuned = yield* search(train);
+      const h = yield* heldOut(tuned.weights, inFold);
       tunedSum += h.tuned * h.n;
       baseSum += h.base * h.n;
       heldN += h.n;
@@ -276,7 +289,7 @@ export function tuneWeights<W extends object>(opts: TuneOptions<W>): TuneResult<
       });
     }
   }
-  const final = search([...sampled].sort((a, b) => a - b));
+  const final = yield* search([...sampled].sort((a, b) => a - b));
   return {
     weights: final.weights,
     trainMrr: round(folds.length > 0 ? folds.reduce((s, f) => s + f.trainMrr, 0) / folds.length : final.mrr),
