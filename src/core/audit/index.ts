@@ -4,9 +4,11 @@ import { renderTool, type RenderStyle, type TokenCounter } from '../tokens/index
 import { renderServerOverhead } from '../tokens/render.js';
 import type { AnthropicFigures } from '../tokens/anthropic.js';
 import type { Encoding, ServerSnapshot, ServerStatus, ToolSnapshot } from '../../types.js';
-import { auditFindings, type Finding } from './findings.js';
+import { auditFindings, sortFindings, type Finding } from './findings.js';
+import { clientFindings, clientTotals, type AuditClient, type ClientServers } from './clients.js';
 
 export * from './findings.js';
+export * from './clients.js';
 
 export const AUDIT_LEVELS = ['full', 'lossless', 'compact', 'minimal'] as const;
 export type AuditLevel = (typeof AUDIT_LEVELS)[number];
@@ -40,6 +42,19 @@ export interface AuditResult {
   anthropic?: AnthropicFigures;
   /** Tools the client's config hides from the model: listed apart, not in the totals. */
   hidden?: HiddenTools[];
+  /** Per client: the servers each client loads and their totals (when the servers came from client configs). */
+  clients?: AuditClient[];
+}
+
+export interface CountOptions {
+  window: number;
+  /**
+   * Each client's servers: totals per client, duplicates and tool limits checked within a client. Snapshots that
+   * are not among the rendered servers (a client's own definition of a name another client defines too) are
+   * answered by `figures`.
+   */
+  clients?: readonly ClientServers[];
+  figures?: (server: ServerSnapshot) => Pick<AuditServer, 'toolCount' | 'tokens' | 'instructionsTokens'> | undefined;
 }
 
 export interface HiddenTools {
@@ -101,7 +116,7 @@ export function renderAudit(servers: readonly ServerSnapshot[], style: RenderSty
 const zero = (): LevelTokens => ({ full: 0, lossless: 0, compact: 0, minimal: 0 });
 
 /** Counts a rendered audit. Server figures are the sum of their tools plus the rendering's heading. */
-export function countAudit(rendered: RenderedAudit, counter: TokenCounter, opts: { window: number }): AuditResult {
+export function countAudit(rendered: RenderedAudit, counter: TokenCounter, opts: CountOptions): AuditResult {
   const servers = rendered.servers.map(({ server, tools, overhead }): AuditServer => {
     const overheadTokens = counter.count(overhead);
     const serverTokens = zero();
@@ -135,11 +150,26 @@ export function countAudit(rendered: RenderedAudit, counter: TokenCounter, opts:
     for (const level of AUDIT_LEVELS) totals.tokens[level] += s.tokens[level];
   }
   totals.tokens.meta = rendered.meta.reduce((n, t) => n + counter.count(t), 0);
+  const groups = opts.clients;
   const findings = auditFindings({
     servers: rendered.servers.map((s) => s.server),
     descriptionTokens: (tool) => counter.count(tool.description ?? ''),
+    perClient: groups !== undefined,
   });
-  return { encoding: counter.encoding, render: rendered.style, window: opts.window, servers, totals, findings };
+  const result: AuditResult = {
+    encoding: counter.encoding,
+    render: rendered.style,
+    window: opts.window,
+    servers,
+    totals,
+    findings,
+  };
+  if (groups !== undefined) {
+    const measured = new Map(rendered.servers.map((s, i) => [s.server, servers[i]!]));
+    result.clients = clientTotals(groups, (s) => measured.get(s) ?? opts.figures?.(s));
+    result.findings = sortFindings([...findings, ...clientFindings(groups)]);
+  }
+  return result;
 }
 
 /** The whole audit in one call (the counter must be able to count every text). */
