@@ -9,8 +9,10 @@ import {
   type AuditServer,
   type ClientServers,
   type HiddenTools,
+  type KnownServer,
   type Severity,
 } from '../core/audit/index.js';
+import { openAuditCache } from '../core/audit/cache.js';
 import { hiddenSnapshots, hiddenToolsBySnapshot, sentSnapshots } from '../core/config/tool-filter.js';
 import { ANTHROPIC_DEFAULT_MODEL, countToolsWithAnthropic, type AnthropicFigures } from '../core/tokens/anthropic.js';
 import type { RenderStyle } from '../core/tokens/index.js';
@@ -45,9 +47,18 @@ export async function auditServers(ctx: AppContext, options: AuditOptions): Prom
   // Count only what the client sends; tools its config hides are counted apart.
   const servers = sentSnapshots(loaded.servers, loaded.hidden ?? {});
   const view = await clientView(ctx, loaded, servers);
-  const rendered = renderAudit(servers, options.render);
-  const hiddenRendered = renderAudit(hiddenSnapshots(loaded.servers, loaded.hidden ?? {}), options.render);
-  const ownRendered = renderAudit(view?.own ?? [], options.render);
+  // Servers audited before with the same tools come from the audit cache: not condensed, rendered or hashed again.
+  const cacheDir = loaded.paths.activeCacheDir;
+  const cache = cacheDir ? await openAuditCache(cacheDir, global.encoding, options.render) : undefined;
+  const rendered = renderAudit(
+    servers,
+    options.render,
+    cache ? { skip: (s) => cache.get(s) !== undefined, noMeta: cache.meta !== undefined } : {},
+  );
+  const hiddenRendered = renderAudit(hiddenSnapshots(loaded.servers, loaded.hidden ?? {}), options.render, {
+    noMeta: true,
+  });
+  const ownRendered = renderAudit(view?.own ?? [], options.render, { noMeta: true });
   const counter = await counterForTexts(global.encoding, loaded.paths.activeCacheDir, [
     ...rendered.texts,
     ...hiddenRendered.texts,
@@ -62,8 +73,19 @@ export async function auditServers(ctx: AppContext, options: AuditOptions): Prom
     countAudit(rendered, counter, {
       window: options.window,
       ...(view ? { clients: view.groups, figures: (s: ServerSnapshot) => ownFigures.get(s) } : {}),
+      ...(cache
+        ? {
+            known: (s: ServerSnapshot) => cache.get(s),
+            ...(cache.meta !== undefined ? { metaTokens: cache.meta } : {}),
+            onCounted: (s: ServerSnapshot, entry: KnownServer) => cache.set(s, entry),
+          }
+        : {}),
     }),
   );
+  if (cache) {
+    cache.setMeta(result.totals.tokens.meta);
+    await cache.flush();
+  }
   if (view && view.own.length > 0) {
     // Their tool-level findings name the client, since the same server name means another server elsewhere.
     const clientOf = new Map(

@@ -105,6 +105,13 @@ export interface FindingInput {
   descriptionTokens: (tool: ToolSnapshot) => number;
   /** Duplicates and the tool count are checked per client (clientFindings), not across the whole setup. */
   perClient?: boolean;
+  /** A server's tool-level findings from an earlier run on the same tools (the audit cache); else computed. */
+  known?: (server: ServerSnapshot) => readonly Finding[] | undefined;
+}
+
+/** The findings about each tool of one server (name, description, schema): they depend on that server alone. */
+export function serverToolFindings(server: ServerSnapshot, input: Pick<FindingInput, 'descriptionTokens'>): Finding[] {
+  return server.tools.flatMap((t) => toolFindings(server, t, input as FindingInput));
 }
 
 function toolFindings(server: ServerSnapshot, tool: ToolSnapshot, input: FindingInput): Finding[] {
@@ -178,7 +185,7 @@ export function auditFindings(input: FindingInput): Finding[] {
         message: `Server failed: ${s.error ?? 'unknown error'}`,
       });
   }
-  for (const s of ok) for (const t of s.tools) out.push(...toolFindings(s, t, input));
+  for (const s of ok) out.push(...(input.known?.(s) ?? serverToolFindings(s, input)));
   if (input.perClient === true) return sortFindings(out);
   const byName = new Map<string, string[]>();
   for (const s of ok) for (const t of s.tools) byName.set(t.name, [...(byName.get(t.name) ?? []), s.name]);

@@ -4,7 +4,7 @@ import { renderTool, type RenderStyle, type TokenCounter } from '../tokens/index
 import { renderServerOverhead } from '../tokens/render.js';
 import type { AnthropicFigures } from '../tokens/anthropic.js';
 import type { Encoding, ServerSnapshot, ServerStatus, ToolSnapshot } from '../../types.js';
-import { auditFindings, sortFindings, type Finding } from './findings.js';
+import { auditFindings, serverToolFindings, sortFindings, type Finding } from './findings.js';
 import { clientFindings, clientTotals, type AuditClient, type ClientServers } from './clients.js';
 
 export * from './findings.js';
@@ -55,6 +55,12 @@ export interface CountOptions {
    */
   clients?: readonly ClientServers[];
   figures?: (server: ServerSnapshot) => Pick<AuditServer, 'toolCount' | 'tokens' | 'instructionsTokens'> | undefined;
+  /** Figures and findings of the servers renderAudit skipped (the audit cache). */
+  known?: (server: ServerSnapshot) => KnownServer | undefined;
+  /** The meta-tools' tokens, when renderAudit left them out. */
+  metaTokens?: number;
+  /** Called with each server counted here (not known), so the caller can cache it. */
+  onCounted?: (server: ServerSnapshot, entry: KnownServer) => void;
 }
 
 export interface HiddenTools {
@@ -74,6 +80,21 @@ interface RenderedServer {
   server: ServerSnapshot;
   tools: RenderedTool[];
   overhead: string;
+  /** Not rendered: its figures and tool findings come from the audit cache (CountOptions.known). */
+  known?: true;
+}
+
+/** What the audit cache keeps for a server: its figures and its tool-level findings. */
+export interface KnownServer {
+  server: AuditServer;
+  findings: Finding[];
+}
+
+export interface RenderOptions {
+  /** Servers whose figures are known already (the audit cache): neither condensed nor rendered. */
+  skip?: (server: ServerSnapshot) => boolean;
+  /** Leave out the meta-tools (their count is known already). */
+  noMeta?: boolean;
 }
 
 /** Every text the audit counts, rendered once; `texts` lets a cache-backed counter be prepared. */
@@ -85,9 +106,14 @@ export interface RenderedAudit {
 }
 
 /** Renders each tool at each level (and the meta-tools) in the given style. */
-export function renderAudit(servers: readonly ServerSnapshot[], style: RenderStyle): RenderedAudit {
+export function renderAudit(
+  servers: readonly ServerSnapshot[],
+  style: RenderStyle,
+  opts: RenderOptions = {},
+): RenderedAudit {
   const texts: string[] = [];
   const rendered = servers.map((server): RenderedServer => {
+    if (server.status === 'ok' && opts.skip?.(server) === true) return { server, tools: [], overhead: '', known: true };
     const tools = server.status === 'ok' ? server.tools : [];
     const out = tools.map((tool) => {
       const t = {} as Record<AuditLevel, string>;
@@ -104,11 +130,11 @@ export function renderAudit(servers: readonly ServerSnapshot[], style: RenderSty
     if (server.instructions) texts.push(server.instructions);
     return { server, tools: out, overhead };
   });
-  const metaList = metaTools();
-  const meta = [
-    ...metaList.map((t) => renderTool(t, style)),
-    renderServerOverhead(META_SERVER_NAME, metaList.length, style),
-  ];
+  const metaList = opts.noMeta === true ? [] : metaTools();
+  const meta =
+    opts.noMeta === true
+      ? []
+      : [...metaList.map((t) => renderTool(t, style)), renderServerOverhead(META_SERVER_NAME, metaList.length, style)];
   texts.push(...meta);
   return { style, servers: rendered, meta, texts };
 }
@@ -117,7 +143,12 @@ const zero = (): LevelTokens => ({ full: 0, lossless: 0, compact: 0, minimal: 0 
 
 /** Counts a rendered audit. Server figures are the sum of their tools plus the rendering's heading. */
 export function countAudit(rendered: RenderedAudit, counter: TokenCounter, opts: CountOptions): AuditResult {
-  const servers = rendered.servers.map(({ server, tools, overhead }): AuditServer => {
+  const servers = rendered.servers.map(({ server, tools, overhead, known }): AuditServer => {
+    if (known) {
+      const entry = opts.known?.(server);
+      if (!entry) throw new Error(`audit: no known figures for the skipped server ${server.name}`);
+      return entry.server;
+    }
     const overheadTokens = counter.count(overhead);
     const serverTokens = zero();
     const auditTools = tools.map(({ tool, texts }) => {
@@ -149,13 +180,27 @@ export function countAudit(rendered: RenderedAudit, counter: TokenCounter, opts:
     totals.instructionsTokens += s.instructionsTokens;
     for (const level of AUDIT_LEVELS) totals.tokens[level] += s.tokens[level];
   }
-  totals.tokens.meta = rendered.meta.reduce((n, t) => n + counter.count(t), 0);
+  totals.tokens.meta = opts.metaTokens ?? rendered.meta.reduce((n, t) => n + counter.count(t), 0);
   const groups = opts.clients;
+  const descriptionTokens = (tool: ToolSnapshot): number => counter.count(tool.description ?? '');
+  const fresh = new Map<ServerSnapshot, Finding[]>();
   const findings = auditFindings({
     servers: rendered.servers.map((s) => s.server),
-    descriptionTokens: (tool) => counter.count(tool.description ?? ''),
+    descriptionTokens,
     perClient: groups !== undefined,
+    known: (s) => {
+      const entry = opts.known?.(s);
+      if (entry) return entry.findings;
+      const own = serverToolFindings(s, { descriptionTokens });
+      fresh.set(s, own);
+      return own;
+    },
   });
+  if (opts.onCounted)
+    rendered.servers.forEach((r, i) => {
+      if (!r.known && r.server.status === 'ok')
+        opts.onCounted!(r.server, { server: servers[i]!, findings: fresh.get(r.server) ?? [] });
+    });
   const result: AuditResult = {
     encoding: counter.encoding,
     render: rendered.style,
