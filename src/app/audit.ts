@@ -22,6 +22,7 @@ import { withDefaultSignals } from '../signals.js';
 import type { ServerDefinition, ServerSnapshot } from '../types.js';
 import type { AppContext } from './context.js';
 import { counterForTexts } from './counter.js';
+import { createWorkProgress } from './progress.js';
 import { connectDefinitions, loadSetup, serverFailureCode, type Setup } from './setup.js';
 
 export interface AuditOptions {
@@ -50,11 +51,12 @@ export async function auditServers(ctx: AppContext, options: AuditOptions): Prom
   // Servers audited before with the same tools come from the audit cache: not condensed, rendered or hashed again.
   const cacheDir = loaded.paths.activeCacheDir;
   const cache = cacheDir ? await openAuditCache(cacheDir, global.encoding, options.render) : undefined;
-  const rendered = renderAudit(
-    servers,
-    options.render,
-    cache ? { skip: (s) => cache.get(s) !== undefined, noMeta: cache.meta !== undefined } : {},
-  );
+  const rendering = createWorkProgress(io, global.format, 'Condensing');
+  const rendered = renderAudit(servers, options.render, {
+    ...(cache ? { skip: (s: ServerSnapshot) => cache.get(s) !== undefined, noMeta: cache.meta !== undefined } : {}),
+    onServer: (done, total, name) => rendering.step(done, total, name),
+  });
+  rendering.done();
   const hiddenRendered = renderAudit(hiddenSnapshots(loaded.servers, loaded.hidden ?? {}), options.render, {
     noMeta: true,
   });
@@ -69,9 +71,11 @@ export async function auditServers(ctx: AppContext, options: AuditOptions): Prom
   const ownFigures = new Map(
     ownRendered.servers.map((s, i): [ServerSnapshot, AuditServer] => [s.server, own.servers[i]!]),
   );
+  const counting = createWorkProgress(io, global.format, 'Counting tokens');
   const result: AuditOutput = withDefaultSignals(() =>
     countAudit(rendered, counter, {
       window: options.window,
+      onServer: (done, total, name) => counting.step(done, total, name),
       ...(view ? { clients: view.groups, figures: (s: ServerSnapshot) => ownFigures.get(s) } : {}),
       ...(cache
         ? {
@@ -82,6 +86,7 @@ export async function auditServers(ctx: AppContext, options: AuditOptions): Prom
         : {}),
     }),
   );
+  counting.done();
   if (cache) {
     cache.setMeta(result.totals.tokens.meta);
     await cache.flush();

@@ -29,6 +29,7 @@ import { readJsonFile } from '../read-file.js';
 import type { EngineName } from '../types.js';
 import type { AppContext } from './context.js';
 import { loadSetup, serverFailureCode } from './setup.js';
+import { createWorkProgress } from './progress.js';
 
 /** MRR looks this deep into each ranking. */
 const RANK_DEPTH = 100;
@@ -104,14 +105,35 @@ export async function replaySessions(
     ),
   );
   const serverOf = (id: string): string => serverById.get(id) ?? id.split('.')[0]!;
+  const scored = set.cases.filter((c) => c.expected.length > 0).length;
+  const replaying = createWorkProgress(io, global.format, 'Replaying');
+  let replayed = 0;
   const metrics = withDefaultSignals(() =>
-    replayCases(set.cases, { engines, categorize, ttlMs, topDepth: k, serverOf }),
+    replayCases(set.cases, {
+      engines,
+      categorize,
+      ttlMs,
+      topDepth: k,
+      serverOf,
+      onCase: (engine) => {
+        if (engine === 0) replaying.step(++replayed, scored, `cases ranked by ${countOf(engines.length, 'engine')}`);
+      },
+    }),
   );
+  replaying.done();
 
   const counter = await createTokenCounter(global.encoding, { cacheDir: paths.activeCacheDir });
+  const counting = createWorkProgress(io, global.format, 'Counting tokens');
   const tokensOf = withDefaultSignals(
-    () => new Map(refs.map((r) => [r.id, countToolTokens(r.tool, counter, 'json', r.server)])),
+    () =>
+      new Map(
+        refs.map((r, i) => {
+          counting.step(i, refs.length, 'tools');
+          return [r.id, countToolTokens(r.tool, counter, 'json', r.server)];
+        }),
+      ),
   );
+  counting.done();
   await counter.flush?.();
 
   const result: ReplayResult = {
@@ -132,6 +154,7 @@ export async function replaySessions(
 
   if (options.tune) {
     if (set.cases.length === 0) warn('no cases to tune on; the weights are unchanged');
+    const tuning = createWorkProgress(io, global.format, 'Tuning');
     const tuned = withDefaultSignals(() =>
       tuneWeights<HybridWeights>({
         cases: set.cases,
@@ -142,8 +165,10 @@ export async function replaySessions(
         seed,
         ttlMs,
         makeEvaluator: (items) => createHybridEvaluator(index, items),
+        onStep: (done, total, what) => tuning.step(done, total, `search rounds, ${what}`),
       }),
     );
+    tuning.done();
     if (tuned.folds.length === 0)
       warn('cross-validation needs cases from at least two sessions; held-out MRR is not measured');
     const after = withDefaultSignals(() =>

@@ -61,6 +61,8 @@ export interface CountOptions {
   metaTokens?: number;
   /** Called with each server counted here (not known), so the caller can cache it. */
   onCounted?: (server: ServerSnapshot, entry: KnownServer) => void;
+  /** Called before each server is counted (for a progress line). */
+  onServer?: (done: number, total: number, server: string) => void;
 }
 
 export interface HiddenTools {
@@ -95,6 +97,8 @@ export interface RenderOptions {
   skip?: (server: ServerSnapshot) => boolean;
   /** Leave out the meta-tools (their count is known already). */
   noMeta?: boolean;
+  /** Called after each server is rendered (for a progress line). */
+  onServer?: (done: number, total: number, server: string) => void;
 }
 
 /** Every text the audit counts, rendered once; `texts` lets a cache-backed counter be prepared. */
@@ -112,7 +116,8 @@ export function renderAudit(
   opts: RenderOptions = {},
 ): RenderedAudit {
   const texts: string[] = [];
-  const rendered = servers.map((server): RenderedServer => {
+  const rendered = servers.map((server, index): RenderedServer => {
+    opts.onServer?.(index, servers.length, server.name);
     if (server.status === 'ok' && opts.skip?.(server) === true) return { server, tools: [], overhead: '', known: true };
     const tools = server.status === 'ok' ? server.tools : [];
     const out = tools.map((tool) => {
@@ -143,7 +148,8 @@ const zero = (): LevelTokens => ({ full: 0, lossless: 0, compact: 0, minimal: 0 
 
 /** Counts a rendered audit. Server figures are the sum of their tools plus the rendering's heading. */
 export function countAudit(rendered: RenderedAudit, counter: TokenCounter, opts: CountOptions): AuditResult {
-  const servers = rendered.servers.map(({ server, tools, overhead, known }): AuditServer => {
+  const servers = rendered.servers.map(({ server, tools, overhead, known }, index): AuditServer => {
+    opts.onServer?.(index, rendered.servers.length, server.name);
     if (known) {
       const entry = opts.known?.(server);
       if (!entry) throw new Error(`audit: no known figures for the skipped server ${server.name}`);

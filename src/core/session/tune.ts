@@ -37,6 +37,8 @@ export interface TuneOptions<W extends object> {
   makeEvaluator?: (
     items: { intent: string; expected: string[]; usage: UsageStats; time: number }[],
   ) => (w: W, subset: number[]) => number;
+  /** Called at each search round: rounds done so far, rounds in all (folds + the final search), and which. */
+  onStep?: (done: number, total: number, what: string) => void;
 }
 
 export interface FoldResult {
@@ -197,12 +199,17 @@ export function tuneWeights<W extends object>(opts: TuneOptions<W>): TuneResult<
     return indices.length > 0 ? rr / indices.length : 0;
   };
 
-  const search = (indices: number[]): { weights: W; mrr: number } => {
+  let stepsDone = 0;
+  let stepsTotal = rounds;
+  const search = (indices: number[], what: string): { weights: W; mrr: number } => {
     let best = opts.base;
     let bestScore = trainMrr(best, indices);
     // A clear gain is needed to move: tiny gains on few cases are noise and do not hold out.
     const minGain = Math.max(1e-4, (opts.minGainCases ?? 0.05) / Math.max(1, indices.length));
+    const start = stepsDone;
+    stepsDone += rounds;
     for (let round = 0; round < rounds; round++) {
+      opts.onStep?.(start + round, stepsTotal, what);
       let improved = false;
       for (const p of paths) {
         const [lo, hi] = boundOf(p);
@@ -257,11 +264,12 @@ export function tuneWeights<W extends object>(opts: TuneOptions<W>): TuneResult<
   let tunedSum = 0;
   let baseSum = 0;
   let heldN = 0;
+  if (k >= 2) stepsTotal = (k + 1) * rounds;
   if (k >= 2) {
     for (let f = 0; f < k; f++) {
       const inFold = (i: number): boolean => foldOf.get(cases[i]!.sessionId) === f;
       const train = [...sampled].filter((i) => !inFold(i)).sort((a, b) => a - b);
-      const tuned = search(train);
+      const tuned = search(train, `fold ${f + 1} of ${k}`);
       const h = heldOut(tuned.weights, inFold);
       tunedSum += h.tuned * h.n;
       baseSum += h.base * h.n;
@@ -276,7 +284,11 @@ export function tuneWeights<W extends object>(opts: TuneOptions<W>): TuneResult<
       });
     }
   }
-  const final = search([...sampled].sort((a, b) => a - b));
+  const final = search(
+    [...sampled].sort((a, b) => a - b),
+    'all cases',
+  );
+  opts.onStep?.(stepsTotal, stepsTotal, 'done');
   return {
     weights: final.weights,
     trainMrr: round(folds.length > 0 ? folds.reduce((s, f) => s + f.trainMrr, 0) / folds.length : final.mrr),
