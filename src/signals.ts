@@ -160,8 +160,14 @@ export async function runStepsPausing<T>(steps: Steps<T>, pause: Pause): Promise
 }
 
 /** Counts texts into the counter's memo, pausing between them, so the synchronous counts that follow are quick. */
-export async function countPausing(counter: { count(text: string): number }, texts: Iterable<string>, pause: Pause) {
-  for (const t of texts) {
+export async function countPausing(
+  counter: { count(text: string): number },
+  texts: readonly string[],
+  pause: Pause,
+  onStep?: (done: number, total: number) => void,
+) {
+  for (const [i, t] of texts.entries()) {
+    onStep?.(i, texts.length);
     counter.count(t);
     await pause();
   }

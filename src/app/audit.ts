@@ -2,23 +2,29 @@
 import {
   atOrAbove,
   countAudit,
+  OTHER_SOURCES,
   renderAuditSteps,
+  sortFindings,
   type AuditResult,
+  type AuditServer,
+  type ClientServers,
   type HiddenTools,
+  type KnownServer,
   type Severity,
 } from '../core/audit/index.js';
-import { hiddenSnapshots, sentSnapshots } from '../core/config/tool-filter.js';
+import { openAuditCache } from '../core/audit/cache.js';
+import { hiddenSnapshots, hiddenToolsBySnapshot, sentSnapshots } from '../core/config/tool-filter.js';
 import { ANTHROPIC_DEFAULT_MODEL, countToolsWithAnthropic, type AnthropicFigures } from '../core/tokens/anthropic.js';
 import type { RenderStyle } from '../core/tokens/index.js';
 import { remoteFailure } from '../errors.js';
 import { scrubMessage } from '../secrets.js';
 import { computing, countPausing, runStepsPausing } from '../signals.js';
 import { countOf } from '../reporters/format.js';
-import { debugPhase } from './progress.js';
-import type { ServerSnapshot } from '../types.js';
+import type { ServerDefinition, ServerSnapshot } from '../types.js';
 import type { AppContext } from './context.js';
 import { counterForTexts } from './counter.js';
-import { loadSetup, serverFailureCode } from './setup.js';
+import { createWorkProgress, debugPhase } from './progress.js';
+import { connectDefinitions, loadSetup, serverFailureCode, type Setup } from './setup.js';
 
 export interface AuditOptions {
   failOn?: Severity;
@@ -42,16 +48,63 @@ export async function auditServers(ctx: AppContext, options: AuditOptions): Prom
   const loaded = await loadSetup(global, io);
   // Count only what the client sends; tools its config hides are counted apart.
   const servers = sentSnapshots(loaded.servers, loaded.hidden ?? {});
+  const view = await clientView(ctx, loaded, servers);
+  // Servers audited before with the same tools come from the audit cache: not condensed, rendered or hashed again.
+  const cacheDir = loaded.paths.activeCacheDir;
+  const cache = cacheDir ? await openAuditCache(cacheDir, global.encoding, options.render) : undefined;
   const { result, counter } = await computing(async (pause) => {
     const tools = servers.reduce((n, s) => n + (s.status === 'ok' ? s.tools.length : 0), 0);
     debugPhase(ctx, `counting ${countOf(tools, 'tool')} at every condense level`);
-    const rendered = await runStepsPausing(renderAuditSteps(servers, options.render), pause);
+    const rendering = createWorkProgress(io, global.format, 'Condensing');
+    const rendered = await runStepsPausing(
+      renderAuditSteps(servers, options.render, {
+        ...(cache ? { skip: (s: ServerSnapshot) => cache.get(s) !== undefined, noMeta: cache.meta !== undefined } : {}),
+        onServer: (done, total, name) => rendering.step(done, total, name),
+      }),
+      pause,
+    );
+    rendering.done();
     const hiddenSnaps = hiddenSnapshots(loaded.servers, loaded.hidden ?? {});
-    const hiddenRendered = await runStepsPausing(renderAuditSteps(hiddenSnaps, options.render), pause);
-    const texts = [...rendered.texts, ...hiddenRendered.texts];
-    const counter = await counterForTexts(global.encoding, loaded.paths.activeCacheDir, texts);
-    await countPausing(counter, texts, pause);
-    const result: AuditOutput = countAudit(rendered, counter, { window: options.window });
+    const hiddenRendered = await runStepsPausing(
+      renderAuditSteps(hiddenSnaps, options.render, { noMeta: true }),
+      pause,
+    );
+    const ownRendered = await runStepsPausing(
+      renderAuditSteps(view?.own ?? [], options.render, { noMeta: true }),
+      pause,
+    );
+    const texts = [...rendered.texts, ...hiddenRendered.texts, ...ownRendered.texts];
+    const counter = await counterForTexts(global.encoding, cacheDir, texts);
+    const counting = createWorkProgress(io, global.format, 'Counting tokens');
+    await countPausing(counter, texts, pause, (done, total) => counting.step(done, total, 'texts'));
+    counting.done();
+    // A client's own definition of a name another client defines too: measured, but only in that client's view.
+    const own = countAudit(ownRendered, counter, { window: options.window });
+    const ownFigures = new Map(
+      ownRendered.servers.map((s, i): [ServerSnapshot, AuditServer] => [s.server, own.servers[i]!]),
+    );
+    const result: AuditOutput = countAudit(rendered, counter, {
+      window: options.window,
+      ...(view ? { clients: view.groups, figures: (s: ServerSnapshot) => ownFigures.get(s) } : {}),
+      ...(cache
+        ? {
+            known: (s: ServerSnapshot) => cache.get(s),
+            ...(cache.meta !== undefined ? { metaTokens: cache.meta } : {}),
+            onCounted: (s: ServerSnapshot, entry: KnownServer) => cache.set(s, entry),
+          }
+        : {}),
+    });
+    if (view && view.own.length > 0) {
+      // Their tool-level findings name the client, since the same server name means another server elsewhere.
+      const clientOf = new Map(
+        view.groups.flatMap((g) => g.servers.filter((s) => ownFigures.has(s)).map((s) => [s.name, g.client])),
+      );
+      const extra = own.findings.filter((f) => f.tool !== undefined || f.code === 'SERVER_FAILED');
+      result.findings = sortFindings([
+        ...result.findings,
+        ...extra.map((f) => ({ ...f, client: clientOf.get(f.server) ?? OTHER_SOURCES.client })),
+      ]);
+    }
     const hidden: HiddenTools[] = countAudit(hiddenRendered, counter, { window: options.window }).servers.map((s) => ({
       server: s.name,
       tools: s.tools.map((t) => ({ id: t.id, name: t.name, tokens: t.tokens.full })),
@@ -60,6 +113,10 @@ export async function auditServers(ctx: AppContext, options: AuditOptions): Prom
     if (hidden.length > 0) result.hidden = hidden;
     return { result, counter };
   });
+  if (cache) {
+    cache.setMeta(result.totals.tokens.meta);
+    await cache.flush();
+  }
   await counter.flush?.();
 
   let remoteFailed = 0;
@@ -87,5 +144,58 @@ export async function auditServers(ctx: AppContext, options: AuditOptions): Prom
   }
   const failOn = options.failOn;
   const failed = failOn !== undefined && result.findings.some((f) => atOrAbove(f.severity, failOn)) ? 1 : 0;
-  return { result, servers, exitCode: Math.max(failed, serverFailureCode(servers), remoteFailed) };
+  const measured = [...servers, ...(view?.own ?? [])];
+  return { result, servers, exitCode: Math.max(failed, serverFailureCode(measured), remoteFailed) };
+}
+
+interface ClientView {
+  groups: ClientServers[];
+  /** Snapshots of definitions a client loads under a name another client's definition won in the merged setup. */
+  own: ServerSnapshot[];
+}
+
+/**
+ * Each client's servers as snapshots (its own precedence, from definitions.clients), plus a group for servers no
+ * client config lists. A client whose definition of a name differs from the one measured (another client's
+ * same-named server won the merge) gets its own definition connected too: it still loads it. Undefined when the
+ * servers did not come from client configs (snapshots, or only --stdio/--config files no client owns).
+ */
+async function clientView(ctx: AppContext, loaded: Setup, servers: ServerSnapshot[]): Promise<ClientView | undefined> {
+  const defs = loaded.definitions;
+  if (!defs || defs.clients.length === 0) return undefined;
+  const { io, global } = ctx;
+  const byName = new Map(servers.map((s) => [s.name, s]));
+  const winners = new Map(defs.servers.map((d) => [d.name, d]));
+  const wanted = (d: ServerDefinition): boolean =>
+    d.enabled && byName.has(d.name) && (global.server.length === 0 || global.server.includes(d.name));
+  const missing: { client: string; def: ServerDefinition }[] = [];
+  const planned = defs.clients.map((c) => {
+    const members = c.servers.filter(wanted).map((d): ServerSnapshot | ServerDefinition => {
+      if (winners.get(d.name)?.source === d.source) return byName.get(d.name)!;
+      missing.push({ client: c.client, def: d });
+      return d;
+    });
+    return { client: c.client, label: c.label, members };
+  });
+  const inAClient = new Set(
+    defs.clients.flatMap((c) => c.servers.filter(wanted).map((d) => `${d.source}\u0000${d.name}`)),
+  );
+  const others = servers.filter((s) => {
+    const d = winners.get(s.name);
+    return d === undefined || d.client === undefined || !inAClient.has(`${d.source}\u0000${d.name}`);
+  });
+  let own: ServerSnapshot[] = [];
+  if (missing.length > 0) {
+    const extraDefs = missing.map((m) => m.def);
+    const connected = await connectDefinitions(global, io, extraDefs, { config: loaded.config, paths: loaded.paths });
+    own = sentSnapshots(connected, hiddenToolsBySnapshot(connected, extraDefs));
+  }
+  const ownOf = new Map(missing.map((m, i) => [m.def, own[i]!]));
+  const groups: ClientServers[] = planned.map((p) => ({
+    client: p.client,
+    label: p.label,
+    servers: p.members.map((m) => ('status' in m ? m : ownOf.get(m)!)),
+  }));
+  if (others.length > 0) groups.push({ ...OTHER_SOURCES, servers: others });
+  return { groups: groups.filter((g) => g.servers.length > 0), own };
 }

@@ -16,6 +16,13 @@ export async function counterForTexts(
   cacheDir: string | undefined,
   texts: readonly string[],
 ): Promise<TokenCounter> {
+  // Nothing to count (a warm audit answered from its cache): neither the count cache nor the tokenizer is loaded.
+  if (!texts.some((t) => t !== ''))
+    return createTokenCounter(encoding, {
+      tokenize: () => {
+        throw new Error('counterForTexts: a text outside the prepared ones was counted');
+      },
+    });
   const counter = await createTokenCounter(encoding, { cacheDir, deferLoad: true });
   await prepareCounter(counter, texts);
   return counter;

@@ -1,4 +1,4 @@
-/** Progress on stderr, only when stderr is a TTY and the output is not JSON. */
+/** Progress on stderr, only when stderr is a TTY (not in CI) and the output is not JSON; MCP_SMART_PROGRESS=1 forces it. */
 import type { ConnectProgress } from '../core/connect/index.js';
 import type { Io } from '../io.js';
 import type { OutputFormat } from '../types.js';
@@ -9,7 +9,7 @@ export interface Progress {
 }
 
 export function createProgress(io: Io, format: OutputFormat, total: number): Progress {
-  if (!io.stderrIsTTY || format === 'json') return { update: () => {}, done: () => {} };
+  if (!progressWanted(io, format)) return { update: () => {}, done: () => {} };
   let finished = 0;
   const pending = new Set<string>();
   const draw = (): void => {
@@ -33,3 +33,58 @@ export function createProgress(io: Io, format: OutputFormat, total: number): Pro
 export function debugPhase(ctx: { io: Io; global: { debug: boolean } }, text: string): void {
   if (ctx.global.debug) ctx.io.stderr(`debug: ${text}\n`);
 }
+
+/** A line about long work (replaying, tuning, counting): what is being done and how far. */
+export interface WorkProgress {
+  /** `done` of `total` steps (total 0 when unknown), and what the current step is. Throttled. */
+  step: (done: number, total: number, what?: string) => void;
+  /** Clears the line. */
+  done: () => void;
+}
+
+/** Whether progress lines are drawn: MCP_SMART_PROGRESS=1 forces them (tests, a watched CI log), =0 turns them off. */
+export function progressWanted(io: Pick<Io, 'env' | 'stderrIsTTY'>, format: OutputFormat): boolean {
+  if (format === 'json') return false;
+  const forced = io.env.MCP_SMART_PROGRESS;
+  if (forced === '1') return true;
+  if (forced === '0') return false;
+  // A CI runner may attach a pseudo-terminal; its logs keep every redraw, so progress is off there unless asked.
+  return io.stderrIsTTY && !io.env.CI;
+}
+
+const NO_WORK: WorkProgress = { step: () => {}, done: () => {} };
+
+/**
+ * A throttled progress line on stderr for `label` ("Replaying", "Tuning", "Counting tokens"): redrawn at most every
+ * `intervalMs`, and only once the work has taken `delayMs` (short work shows nothing).
+ */
+export function createWorkProgress(
+  io: Io,
+  format: OutputFormat,
+  label: string,
+  opts: { intervalMs?: number; delayMs?: number; now?: () => number } = {},
+): WorkProgress {
+  if (!progressWanted(io, format)) return NO_WORK;
+  const now = opts.now ?? Date.now;
+  const interval = opts.intervalMs ?? 100;
+  const started = now();
+  const delay = opts.delayMs ?? 200;
+  let last = -Infinity;
+  let drawn = false;
+  return {
+    step: (done, total, what) => {
+      const t = now();
+      if (t - started < delay || t - last < interval) return;
+      last = t;
+      drawn = true;
+      const pct = total > 0 ? ` ${formatCount(done)}/${formatCount(total)} (${Math.floor((done / total) * 100)}%)` : '';
+      io.stderr(`\r\x1b[2K${label}${pct}${what ? ` — ${what}` : ''}`);
+    },
+    done: () => {
+      if (drawn) io.stderr('\r\x1b[2K');
+      drawn = false;
+    },
+  };
+}
+
+const formatCount = (n: number): string => n.toLocaleString('en-US');

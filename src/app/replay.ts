@@ -24,12 +24,12 @@ import { updateUsageStore } from '../core/session/usage-store.js';
 import { countToolTokens, createTokenCounter } from '../core/tokens/index.js';
 import { SmartError } from '../errors.js';
 import { computing, runStepsPausing, whileHandlingSignals } from '../signals.js';
-import { debugPhase } from './progress.js';
 import { dict } from '../core/dict.js';
 import { readJsonFile } from '../read-file.js';
 import type { EngineName } from '../types.js';
 import type { AppContext } from './context.js';
 import { loadSetup, serverFailureCode } from './setup.js';
+import { createWorkProgress, debugPhase } from './progress.js';
 
 /** MRR looks this deep into each ranking. */
 const RANK_DEPTH = 100;
@@ -105,21 +105,40 @@ export async function replaySessions(
     ),
   );
   const serverOf = (id: string): string => serverById.get(id) ?? id.split('.')[0]!;
+  const scored = set.cases.filter((c) => c.expected.length > 0).length;
+  const replaying = createWorkProgress(io, global.format, 'Replaying');
+  let replayed = 0;
   const metrics = await computing((pause) => {
     debugPhase(ctx, `replaying ${countOf(set.cases.length, 'case')} with ${countOf(engines.length, 'engine')}`);
-    return runStepsPausing(replayCaseSteps(set.cases, { engines, categorize, ttlMs, topDepth: k, serverOf }), pause);
+    return runStepsPausing(
+      replayCaseSteps(set.cases, {
+        engines,
+        categorize,
+        ttlMs,
+        topDepth: k,
+        serverOf,
+        onCase: (engine) => {
+          if (engine === 0) replaying.step(++replayed, scored, `cases ranked by ${countOf(engines.length, 'engine')}`);
+        },
+      }),
+      pause,
+    );
   });
+  replaying.done();
 
   const counter = await createTokenCounter(global.encoding, { cacheDir: paths.activeCacheDir });
+  const counting = createWorkProgress(io, global.format, 'Counting tokens');
   const tokensOf = await computing(async (pause) => {
     debugPhase(ctx, `counting ${countOf(refs.length, 'tool')}`);
     const tokens = new Map<string, number>();
-    for (const r of refs) {
+    for (const [i, r] of refs.entries()) {
+      counting.step(i, refs.length, 'tools');
       tokens.set(r.id, countToolTokens(r.tool, counter, 'json', r.server));
       await pause();
     }
     return tokens;
   });
+  counting.done();
   await counter.flush?.();
 
   const result: ReplayResult = {
@@ -140,6 +159,7 @@ export async function replaySessions(
 
   if (options.tune) {
     if (set.cases.length === 0) warn('no cases to tune on; the weights are unchanged');
+    const tuning = createWorkProgress(io, global.format, 'Tuning');
     const tuned = await computing((pause) => {
       debugPhase(ctx, `tuning weights on ${countOf(set.cases.length, 'case')}`);
       return runStepsPausing(
@@ -152,10 +172,12 @@ export async function replaySessions(
           seed,
           ttlMs,
           makeEvaluator: (items) => createHybridEvaluator(index, items),
+          onStep: (done, total, what) => tuning.step(done, total, `search rounds, ${what}`),
         }),
         pause,
       );
     });
+    tuning.done();
     if (tuned.folds.length === 0)
       warn('cross-validation needs cases from at least two sessions; held-out MRR is not measured');
     const after = (

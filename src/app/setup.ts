@@ -12,7 +12,7 @@ import { malformedToolsNote, validateTools } from '../core/tool-validate.js';
 import type { Io } from '../io.js';
 import { throwIfStopped, whileHandlingSignals } from '../signals.js';
 import { rememberSecrets, scrubMessage, scrubServerText } from '../secrets.js';
-import type { ServerSnapshot, SmartConfig } from '../types.js';
+import type { ServerDefinition, ServerSnapshot, SmartConfig } from '../types.js';
 import type { GlobalOptions } from './context.js';
 import { oauthOptions } from './oauth.js';
 import { resolvePaths, type SetupPaths } from './paths.js';
@@ -113,7 +113,24 @@ export async function loadSetup(opts: SetupOptions, io: Io, load: SetupLoad = {}
     opts.server,
   );
   if (enabled.length === 0) throw new SmartError('NO_SERVERS');
-  const ttlSeconds = definitions.config.cache?.ttlSeconds ?? DEFAULT_CACHE_TTL_SECONDS;
+  const servers = await connectDefinitions(opts, io, enabled, { config: definitions.config, paths, fresh: load.fresh });
+  const hidden = hiddenToolsBySnapshot(servers, enabled);
+  return { servers, config: definitions.config, configFile: definitions.configFile, definitions, hidden, paths };
+}
+
+/**
+ * Connects to the given definitions (through the tool-list cache unless `fresh`), with the live progress line, and
+ * returns their snapshots scrubbed, notes printed; a signal while connecting ends the run.
+ */
+export async function connectDefinitions(
+  opts: SetupOptions,
+  io: Io,
+  enabled: ServerDefinition[],
+  ctx: { config: SmartConfig; paths: SetupPaths; fresh?: boolean },
+): Promise<ServerSnapshot[]> {
+  const { paths } = ctx;
+  const load = { fresh: ctx.fresh };
+  const ttlSeconds = ctx.config.cache?.ttlSeconds ?? DEFAULT_CACHE_TTL_SECONDS;
   const progress = createProgress(io, opts.format, enabled.length);
   // The SDK is loaded only when connecting live, so snapshot runs start fast.
   const { connectServers } = await import('../core/connect/index.js');
@@ -148,8 +165,7 @@ export async function loadSetup(opts: SetupOptions, io: Io, load: SetupLoad = {}
       if (s.stderr) io.stderr(`--- stderr of ${s.name} ---\n${s.stderr}${s.stderr.endsWith('\n') ? '' : '\n'}`);
     }
   }
-  const hidden = hiddenToolsBySnapshot(servers, enabled);
-  return { servers, config: definitions.config, configFile: definitions.configFile, definitions, hidden, paths };
+  return servers;
 }
 
 /** A cache file is data from disk like a snapshot: its tools pass the same edge check. */

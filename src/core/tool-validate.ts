@@ -22,13 +22,33 @@ const kind = (v: unknown): string =>
 /** Nesting depth of a JSON value, with an explicit stack (never the call stack); stops counting past `limit`. */
 export function jsonDepth(value: unknown, limit = MAX_SCHEMA_DEPTH): number {
   let max = 0;
-  const stack: [unknown, number][] = [[value, 1]];
-  while (stack.length > 0) {
-    const [v, d] = stack.pop()!;
-    if (typeof v !== 'object' || v === null) continue;
+  // Two parallel stacks (no tuple per value) and only objects pushed: this walks every snapshot's schemas.
+  const values: object[] = [];
+  const depths: number[] = [];
+  if (typeof value === 'object' && value !== null) {
+    values.push(value);
+    depths.push(1);
+  }
+  while (values.length > 0) {
+    const v = values.pop()!;
+    const d = depths.pop()!;
     if (d > max) max = d;
     if (max > limit) return max;
-    for (const child of Array.isArray(v) ? v : Object.values(v)) stack.push([child, d + 1]);
+    if (Array.isArray(v)) {
+      for (const child of v as unknown[])
+        if (typeof child === 'object' && child !== null) {
+          values.push(child);
+          depths.push(d + 1);
+        }
+    } else {
+      for (const key in v) {
+        const child = (v as Record<string, unknown>)[key];
+        if (typeof child === 'object' && child !== null) {
+          values.push(child);
+          depths.push(d + 1);
+        }
+      }
+    }
   }
   return max;
 }

@@ -2,6 +2,7 @@
 import type { ChalkInstance } from 'chalk';
 import { topTools, type AuditResult, type HiddenTools, type Severity } from '../core/audit/index.js';
 import type { OutputFormat } from '../types.js';
+import { renderClientsMarkdown, renderClientsTable } from './audit-clients.js';
 import { findingLines } from './findings-summary.js';
 import {
   countOf,
@@ -180,11 +181,12 @@ export function renderAuditReport(
   opts: { format: OutputFormat; top: number; chalk: ChalkInstance },
 ): string {
   if (opts.format === 'json') return renderJson('audit', r);
-  const report =
-    opts.format === 'markdown' || opts.format === 'github'
-      ? renderAuditMarkdown(r, { top: opts.top })
-      : renderAuditTable(r, { top: opts.top, chalk: opts.chalk });
-  return report + hiddenLines(r.hidden ?? []);
+  const markdown = opts.format === 'markdown' || opts.format === 'github';
+  const report = markdown
+    ? renderAuditMarkdown(r, { top: opts.top })
+    : renderAuditTable(r, { top: opts.top, chalk: opts.chalk });
+  const clients = markdown ? renderClientsMarkdown(r) : renderClientsTable(r, opts.chalk);
+  return report + clients + hiddenLines(r.hidden ?? []);
 }
 
 /** Tools hidden by the client, apart from the totals above them (nothing when none is hidden). */

@@ -1,6 +1,7 @@
 /** Discover reporter: ranked tools (table, markdown, JSON) or the metrics of a --queries evaluation. */
 import type { ChalkInstance } from 'chalk';
 import type { DiscoverEvaluation, DiscoverRanking, DiscoverResult } from '../core/discover/result.js';
+import { analyze, intentText } from '../core/discover/tokenize.js';
 import type { OutputFormat } from '../types.js';
 import { renderJson, renderMarkdownTable, renderTable, type TableSpec } from './format.js';
 
@@ -12,8 +13,24 @@ export interface DiscoverRenderOptions {
 
 const score = (v: number): string => v.toFixed(3);
 
+/**
+ * The intent's words as typed, by the index terms they give: "Messages," → messag → "Messages". The ranking
+ * reports the stemmed terms it matched; the "why" column shows the words the user wrote.
+ */
+export function typedWordsOf(intent: string): (term: string) => string {
+  const byTerm = new Map<string, string>();
+  for (const raw of intentText(intent).split(/\s+/)) {
+    const word = raw.replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, '');
+    if (word === '') continue;
+    const lower = word.toLowerCase();
+    if (!byTerm.has(lower)) byTerm.set(lower, word);
+    for (const term of analyze(word)) if (!byTerm.has(term)) byTerm.set(term, word);
+  }
+  return (term) => byTerm.get(term) ?? term;
+}
+
 /** "bm25 0.612 + semantic 0.301" under --explain, else the intent words the tool matched. */
-function why(r: DiscoverRanking['results'][number], explain: boolean): string {
+function why(r: DiscoverRanking['results'][number], explain: boolean, typed: (term: string) => string): string {
   const parts: string[] = [];
   if (r.pinned) parts.push('pinned');
   if (explain && r.reasons)
@@ -22,14 +39,15 @@ function why(r: DiscoverRanking['results'][number], explain: boolean): string {
         .map(([k, v]) => `${k} ${score(v)}`)
         .join(' + '),
     );
-  else if (r.matched && r.matched.length > 0) parts.push(`matched: ${r.matched.join(', ')}`);
+  else if (r.matched && r.matched.length > 0) parts.push(`matched: ${[...new Set(r.matched.map(typed))].join(', ')}`);
   return parts.join('; ');
 }
 
 function rankingTable(r: DiscoverRanking, explain: boolean): TableSpec {
+  const typed = typedWordsOf(r.intent);
   return {
     head: ['rank', 'id', 'score', explain ? 'signals' : 'why'],
-    rows: r.results.map((t) => [t.rank, t.id, score(t.score), why(t, explain)]),
+    rows: r.results.map((t) => [t.rank, t.id, score(t.score), why(t, explain, typed)]),
     right: [0, 2],
   };
 }

@@ -7,7 +7,8 @@ export const FINDINGS_LISTED = 20;
 /** Places named per code when findings are grouped. */
 const PLACES_PER_CODE = 3;
 
-const where = (f: Finding): string => (f.tool ? `${f.server}.${f.tool}` : f.server);
+const where = (f: Finding): string =>
+  f.tool ? `${f.server}.${f.tool}` : f.server === '*' && f.client !== undefined ? `${f.client} *` : f.server;
 
 /** Lines for the findings (without the heading); `paint` colours the severity word. */
 export function findingLines(findings: readonly Finding[], paint: Record<Severity, (t: string) => string>): string[] {

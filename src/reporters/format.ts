@@ -1,6 +1,11 @@
 /** Small shared formatting helpers for reporters: numbers, deltas, tables. */
-import Table from 'cli-table3';
+import { createRequire } from 'node:module';
 import type { ChalkInstance } from 'chalk';
+import type TableType from 'cli-table3';
+import { drawBoxTable } from './box-table.js';
+
+/** cli-table3 is loaded only for a table the plain drawing cannot take (see box-table.ts). */
+const loadTable = (): typeof TableType => createRequire(import.meta.url)('cli-table3') as typeof TableType;
 
 /** 12345 → "12,345". Grouped by hand: building an Intl.NumberFormat costs ~20 ms of start-up. */
 export function formatTokens(n: number): string {
@@ -51,6 +56,14 @@ export interface TableSpec {
 /** A cli-table3 table; borders stay plain so the output reads the same with colour off. */
 export function renderTable(spec: TableSpec, chalk: ChalkInstance): string {
   const right = new Set(spec.right ?? []);
+  const plain = drawBoxTable(
+    spec.head,
+    spec.rows.map((r) => r.map((c) => String(c))),
+    right,
+    (h) => chalk.bold(h),
+  );
+  if (plain !== undefined) return plain;
+  const Table = loadTable();
   const table = new Table({
     head: spec.head.map((h) => chalk.bold(h)),
     style: { head: [], border: [] },

@@ -2,6 +2,7 @@
 import { AUDIT_LEVELS, SEVERITY_RANK, type AuditResult, type Finding } from '../core/audit/index.js';
 import { auditTree, layoutTreemap, type TreemapCell } from '../core/audit/treemap.js';
 import { countingNote } from './audit.js';
+import { renderClientsHtml } from './audit-clients.js';
 import { formatShare, formatTokens } from './format.js';
 
 export interface HtmlOptions {
@@ -161,7 +162,7 @@ ${failedList}
 <h2>Where the tokens go</h2>
 <p class="muted">Each box is a tool, sized by its tokens, inside its server, inside the config file it came from. Hover for figures.</p>
 ${treemapSvg(cells, servers)}
-<h2>Condense levels per server</h2>
+${renderClientsHtml(r)}<h2>Condense levels per server</h2>
 ${levelsTable(r)}
 <h2>Findings</h2>
 ${findingsSection(r.findings)}

@@ -8,8 +8,10 @@ export const SEVERITIES: readonly Severity[] = ['error', 'warning', 'info'];
 export interface Finding {
   code: FindingCode;
   severity: Severity;
-  /** Server name; `*` for findings about the whole setup. */
+  /** Server name; `*` for findings about the whole setup (or a whole client). */
   server: string;
+  /** The client whose servers the finding is about, when the audit looked at each client apart. */
+  client?: string;
   tool?: string;
   message: string;
   /** The measured figure and the limit it broke, when there is one. */
@@ -24,7 +26,9 @@ export const FINDING_SEVERITY = {
   INPUT_SCHEMA_MISSING: 'error',
   TOOL_NAME_PREFIXED_TOO_LONG: 'warning',
   DUPLICATE_TOOL_NAME: 'warning',
+  DUPLICATE_TOOL_SIMILAR: 'warning',
   TOO_MANY_TOOLS: 'warning',
+  CLIENT_TOOL_LIMIT: 'warning',
   DESCRIPTION_MISSING: 'warning',
   DESCRIPTION_TOO_LONG: 'warning',
   SCHEMA_DEEP_NESTING: 'warning',
@@ -99,6 +103,15 @@ export interface FindingInput {
   servers: readonly ServerSnapshot[];
   /** Tokens of a tool's description alone. */
   descriptionTokens: (tool: ToolSnapshot) => number;
+  /** Duplicates and the tool count are checked per client (clientFindings), not across the whole setup. */
+  perClient?: boolean;
+  /** A server's tool-level findings from an earlier run on the same tools (the audit cache); else computed. */
+  known?: (server: ServerSnapshot) => readonly Finding[] | undefined;
+}
+
+/** The findings about each tool of one server (name, description, schema): they depend on that server alone. */
+export function serverToolFindings(server: ServerSnapshot, input: Pick<FindingInput, 'descriptionTokens'>): Finding[] {
+  return server.tools.flatMap((t) => toolFindings(server, t, input as FindingInput));
 }
 
 function toolFindings(server: ServerSnapshot, tool: ToolSnapshot, input: FindingInput): Finding[] {
@@ -172,7 +185,8 @@ export function auditFindings(input: FindingInput): Finding[] {
         message: `Server failed: ${s.error ?? 'unknown error'}`,
       });
   }
-  for (const s of ok) for (const t of s.tools) out.push(...toolFindings(s, t, input));
+  for (const s of ok) out.push(...(input.known?.(s) ?? serverToolFindings(s, input)));
+  if (input.perClient === true) return sortFindings(out);
   const byName = new Map<string, string[]>();
   for (const s of ok) for (const t of s.tools) byName.set(t.name, [...(byName.get(t.name) ?? []), s.name]);
   for (const [name, servers] of byName) {
@@ -199,12 +213,18 @@ export function auditFindings(input: FindingInput): Finding[] {
       limit: AUDIT_LIMITS.maxTools,
     });
   }
+  return sortFindings(out);
+}
+
+/** Findings by severity, code, server, tool (then client), in place. */
+export function sortFindings(out: Finding[]): Finding[] {
   const cmp = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
   return out.sort(
     (a, b) =>
       SEVERITY_RANK[a.severity] - SEVERITY_RANK[b.severity] ||
       cmp(a.code, b.code) ||
       cmp(a.server, b.server) ||
-      cmp(a.tool ?? '', b.tool ?? ''),
+      cmp(a.tool ?? '', b.tool ?? '') ||
+      cmp(a.client ?? '', b.client ?? ''),
   );
 }

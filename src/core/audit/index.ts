@@ -5,9 +5,11 @@ import { renderTool, type RenderStyle, type TokenCounter } from '../tokens/index
 import { renderServerOverhead } from '../tokens/render.js';
 import type { AnthropicFigures } from '../tokens/anthropic.js';
 import type { Encoding, ServerSnapshot, ServerStatus, ToolSnapshot } from '../../types.js';
-import { auditFindings, type Finding } from './findings.js';
+import { auditFindings, serverToolFindings, sortFindings, type Finding } from './findings.js';
+import { clientFindings, clientTotals, type AuditClient, type ClientServers } from './clients.js';
 
 export * from './findings.js';
+export * from './clients.js';
 
 export const AUDIT_LEVELS = ['full', 'lossless', 'compact', 'minimal'] as const;
 export type AuditLevel = (typeof AUDIT_LEVELS)[number];
@@ -41,6 +43,27 @@ export interface AuditResult {
   anthropic?: AnthropicFigures;
   /** Tools the client's config hides from the model: listed apart, not in the totals. */
   hidden?: HiddenTools[];
+  /** Per client: the servers each client loads and their totals (when the servers came from client configs). */
+  clients?: AuditClient[];
+}
+
+export interface CountOptions {
+  window: number;
+  /**
+   * Each client's servers: totals per client, duplicates and tool limits checked within a client. Snapshots that
+   * are not among the rendered servers (a client's own definition of a name another client defines too) are
+   * answered by `figures`.
+   */
+  clients?: readonly ClientServers[];
+  figures?: (server: ServerSnapshot) => Pick<AuditServer, 'toolCount' | 'tokens' | 'instructionsTokens'> | undefined;
+  /** Figures and findings of the servers renderAudit skipped (the audit cache). */
+  known?: (server: ServerSnapshot) => KnownServer | undefined;
+  /** The meta-tools' tokens, when renderAudit left them out. */
+  metaTokens?: number;
+  /** Called with each server counted here (not known), so the caller can cache it. */
+  onCounted?: (server: ServerSnapshot, entry: KnownServer) => void;
+  /** Called before each server is counted (for a progress line). */
+  onServer?: (done: number, total: number, server: string) => void;
 }
 
 export interface HiddenTools {
@@ -60,6 +83,23 @@ interface RenderedServer {
   server: ServerSnapshot;
   tools: RenderedTool[];
   overhead: string;
+  /** Not rendered: its figures and tool findings come from the audit cache (CountOptions.known). */
+  known?: true;
+}
+
+/** What the audit cache keeps for a server: its figures and its tool-level findings. */
+export interface KnownServer {
+  server: AuditServer;
+  findings: Finding[];
+}
+
+export interface RenderOptions {
+  /** Servers whose figures are known already (the audit cache): neither condensed nor rendered. */
+  skip?: (server: ServerSnapshot) => boolean;
+  /** Leave out the meta-tools (their count is known already). */
+  noMeta?: boolean;
+  /** Called after each server is rendered (for a progress line). */
+  onServer?: (done: number, total: number, server: string) => void;
 }
 
 /** Every text the audit counts, rendered once; `texts` lets a cache-backed counter be prepared. */
@@ -71,15 +111,28 @@ export interface RenderedAudit {
 }
 
 /** Renders each tool at each level (and the meta-tools) in the given style. */
-export function renderAudit(servers: readonly ServerSnapshot[], style: RenderStyle): RenderedAudit {
-  return runSteps(renderAuditSteps(servers, style));
+export function renderAudit(
+  servers: readonly ServerSnapshot[],
+  style: RenderStyle,
+  opts: RenderOptions = {},
+): RenderedAudit {
+  return runSteps(renderAuditSteps(servers, style, opts));
 }
 
 /** renderAudit as steps, one per tool condensed and rendered (see core/steps.ts). */
-export function* renderAuditSteps(servers: readonly ServerSnapshot[], style: RenderStyle): Steps<RenderedAudit> {
+export function* renderAuditSteps(
+  servers: readonly ServerSnapshot[],
+  style: RenderStyle,
+  opts: RenderOptions = {},
+): Steps<RenderedAudit> {
   const texts: string[] = [];
   const rendered: RenderedServer[] = [];
-  for (const server of servers) {
+  for (const [index, server] of servers.entries()) {
+    opts.onServer?.(index, servers.length, server.name);
+    if (server.status === 'ok' && opts.skip?.(server) === true) {
+      rendered.push({ server, tools: [], overhead: '', known: true });
+      continue;
+    }
     const tools = server.status === 'ok' ? server.tools : [];
     const out: RenderedServer['tools'] = [];
     for (const tool of tools) {
@@ -98,11 +151,11 @@ export function* renderAuditSteps(servers: readonly ServerSnapshot[], style: Ren
     if (server.instructions) texts.push(server.instructions);
     rendered.push({ server, tools: out, overhead });
   }
-  const metaList = metaTools();
-  const meta = [
-    ...metaList.map((t) => renderTool(t, style)),
-    renderServerOverhead(META_SERVER_NAME, metaList.length, style),
-  ];
+  const metaList = opts.noMeta === true ? [] : metaTools();
+  const meta =
+    opts.noMeta === true
+      ? []
+      : [...metaList.map((t) => renderTool(t, style)), renderServerOverhead(META_SERVER_NAME, metaList.length, style)];
   texts.push(...meta);
   return { style, servers: rendered, meta, texts };
 }
@@ -110,8 +163,14 @@ export function* renderAuditSteps(servers: readonly ServerSnapshot[], style: Ren
 const zero = (): LevelTokens => ({ full: 0, lossless: 0, compact: 0, minimal: 0 });
 
 /** Counts a rendered audit. Server figures are the sum of their tools plus the rendering's heading. */
-export function countAudit(rendered: RenderedAudit, counter: TokenCounter, opts: { window: number }): AuditResult {
-  const servers = rendered.servers.map(({ server, tools, overhead }): AuditServer => {
+export function countAudit(rendered: RenderedAudit, counter: TokenCounter, opts: CountOptions): AuditResult {
+  const servers = rendered.servers.map(({ server, tools, overhead, known }, index): AuditServer => {
+    opts.onServer?.(index, rendered.servers.length, server.name);
+    if (known) {
+      const entry = opts.known?.(server);
+      if (!entry) throw new Error(`audit: no known figures for the skipped server ${server.name}`);
+      return entry.server;
+    }
     const overheadTokens = counter.count(overhead);
     const serverTokens = zero();
     const auditTools = tools.map(({ tool, texts }) => {
@@ -143,12 +202,41 @@ export function countAudit(rendered: RenderedAudit, counter: TokenCounter, opts:
     totals.instructionsTokens += s.instructionsTokens;
     for (const level of AUDIT_LEVELS) totals.tokens[level] += s.tokens[level];
   }
-  totals.tokens.meta = rendered.meta.reduce((n, t) => n + counter.count(t), 0);
+  totals.tokens.meta = opts.metaTokens ?? rendered.meta.reduce((n, t) => n + counter.count(t), 0);
+  const groups = opts.clients;
+  const descriptionTokens = (tool: ToolSnapshot): number => counter.count(tool.description ?? '');
+  const fresh = new Map<ServerSnapshot, Finding[]>();
   const findings = auditFindings({
     servers: rendered.servers.map((s) => s.server),
-    descriptionTokens: (tool) => counter.count(tool.description ?? ''),
+    descriptionTokens,
+    perClient: groups !== undefined,
+    known: (s) => {
+      const entry = opts.known?.(s);
+      if (entry) return entry.findings;
+      const own = serverToolFindings(s, { descriptionTokens });
+      fresh.set(s, own);
+      return own;
+    },
   });
-  return { encoding: counter.encoding, render: rendered.style, window: opts.window, servers, totals, findings };
+  if (opts.onCounted)
+    rendered.servers.forEach((r, i) => {
+      if (!r.known && r.server.status === 'ok')
+        opts.onCounted!(r.server, { server: servers[i]!, findings: fresh.get(r.server) ?? [] });
+    });
+  const result: AuditResult = {
+    encoding: counter.encoding,
+    render: rendered.style,
+    window: opts.window,
+    servers,
+    totals,
+    findings,
+  };
+  if (groups !== undefined) {
+    const measured = new Map(rendered.servers.map((s, i) => [s.server, servers[i]!]));
+    result.clients = clientTotals(groups, (s) => measured.get(s) ?? opts.figures?.(s));
+    result.findings = sortFindings([...findings, ...clientFindings(groups)]);
+  }
+  return result;
 }
 
 /** The whole audit in one call (the counter must be able to count every text). */

@@ -7,6 +7,9 @@ const TRAILER = [
   /^Node\.js v\d/,
   /^npm (error|ERR!) (A complete log|Log files were not written|\s*$)/i,
   /^npm (error|ERR!) +(\/|[A-Z]:\\).*debug.*\.log$/i,
+  // npm's advice after a 404 ("Note that you can also install from a / tarball, folder, …") and its notices.
+  /^npm (error|ERR!) 404( Note that you can also install from an?| tarball, folder, http url, or git url\.)?\s*$/i,
+  /^npm notice\b/,
   /^\s*at .+\(.+\)$/,
   /^\s*at [^ ]+:\d+:\d+$/,
   /^\s*at (node:|file:|async )/,
@@ -23,6 +26,9 @@ export function meaningfulStderrLine(stderr: string): string | undefined {
     .map((l) => l.trimEnd())
     .filter((l) => l.trim() !== '');
   const plain = lines.filter((l) => !TRAILER.some((t) => t.test(l)));
+  // npm's registry answer ("npm error 404 Not Found - GET https://…") says what failed better than the lines after it.
+  const registry = plain.filter((l) => /^npm (error|ERR!) \d{3} \S.* - [A-Z]+ https?:\/\//.test(l));
+  if (registry.length > 0) return excerpt(registry[registry.length - 1]!.trim(), MAX_REASON);
   const errorLike = plain.filter((l) => /\b(Error|Exception|error|ERR!|Cannot|cannot|failed|Failed|denied)\b/.test(l));
   const line = errorLike[errorLike.length - 1] ?? plain[plain.length - 1] ?? lines[lines.length - 1];
   return line === undefined ? undefined : excerpt(line.trim(), MAX_REASON);

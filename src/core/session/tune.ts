@@ -38,6 +38,8 @@ export interface TuneOptions<W extends object> {
   makeEvaluator?: (
     items: { intent: string; expected: string[]; usage: UsageStats; time: number }[],
   ) => (w: W, subset: number[]) => number;
+  /** Called at each search round: rounds done so far, rounds in all (folds + the final search), and which. */
+  onStep?: (done: number, total: number, what: string) => void;
 }
 
 export interface FoldResult {
@@ -205,13 +207,18 @@ export function* tuneWeightSteps<W extends object>(opts: TuneOptions<W>): Steps<
     return indices.length > 0 ? rr / indices.length : 0;
   };
 
-  const search = function* (indices: number[]): Steps<{ weights: W; mrr: number }> {
+  let stepsDone = 0;
+  let stepsTotal = rounds;
+  const search = function* (indices: number[], what: string): Steps<{ weights: W; mrr: number }> {
     let best = opts.base;
     let bestScore = trainMrr(best, indices);
     yield;
     // A clear gain is needed to move: tiny gains on few cases are noise and do not hold out.
     const minGain = Math.max(1e-4, (opts.minGainCases ?? 0.05) / Math.max(1, indices.length));
+    const start = stepsDone;
+    stepsDone += rounds;
     for (let round = 0; round < rounds; round++) {
+      opts.onStep?.(start + round, stepsTotal, what);
       let improved = false;
       for (const p of paths) {
         const [lo, hi] = boundOf(p);
@@ -270,11 +277,12 @@ export function* tuneWeightSteps<W extends object>(opts: TuneOptions<W>): Steps<
   let tunedSum = 0;
   let baseSum = 0;
   let heldN = 0;
+  if (k >= 2) stepsTotal = (k + 1) * rounds;
   if (k >= 2) {
     for (let f = 0; f < k; f++) {
       const inFold = (i: number): boolean => foldOf.get(cases[i]!.sessionId) === f;
       const train = [...sampled].filter((i) => !inFold(i)).sort((a, b) => a - b);
-      const tuned = yield* search(train);
+      const tuned = yield* search(train, `fold ${f + 1} of ${k}`);
       const h = yield* heldOut(tuned.weights, inFold);
       tunedSum += h.tuned * h.n;
       baseSum += h.base * h.n;
@@ -289,7 +297,11 @@ export function* tuneWeightSteps<W extends object>(opts: TuneOptions<W>): Steps<
       });
     }
   }
-  const final = yield* search([...sampled].sort((a, b) => a - b));
+  const final = yield* search(
+    [...sampled].sort((a, b) => a - b),
+    'all cases',
+  );
+  opts.onStep?.(stepsTotal, stepsTotal, 'done');
   return {
     weights: final.weights,
     trainMrr: round(folds.length > 0 ? folds.reduce((s, f) => s + f.trainMrr, 0) / folds.length : final.mrr),

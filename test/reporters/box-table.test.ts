@@ -1,0 +1,56 @@
+// The plain box table is cli-table3's output, byte for byte, for the cells it takes (colour on and off), and
+// hands anything else (wide characters, newlines, colour inside cells) back to cli-table3.
+import { Chalk } from 'chalk';
+import Table from 'cli-table3';
+import { describe, expect, it } from 'vitest';
+import { drawBoxTable } from '../../src/reporters/box-table.js';
+import { renderTable, type TableSpec } from '../../src/reporters/format.js';
+
+function cliTable3(spec: TableSpec, chalk: InstanceType<typeof Chalk>): string {
+  const right = new Set(spec.right ?? []);
+  const table = new Table({
+    head: spec.head.map((h) => chalk.bold(h)),
+    style: { head: [], border: [] },
+    colAligns: spec.head.map((_, i) => (right.has(i) ? 'right' : 'left')),
+  });
+  for (const row of spec.rows) table.push(row.map((c) => String(c)));
+  return table.toString();
+}
+
+/** Deterministic pseudo-random specs: 1–9 columns, 0–30 rows, cells of 0–40 printable ASCII characters. */
+function specs(n: number): TableSpec[] {
+  let seed = 42;
+  const rand = (k: number): number => {
+    seed = (seed * 1103515245 + 12345) % 2 ** 31;
+    return seed % k;
+  };
+  const text = (): string => Array.from({ length: rand(41) }, () => String.fromCharCode(0x20 + rand(0x5f))).join('');
+  return Array.from({ length: n }, () => {
+    const cols = 1 + rand(9);
+    return {
+      head: Array.from({ length: cols }, () => text()),
+      rows: Array.from({ length: rand(31) }, () =>
+        Array.from({ length: cols }, () => (rand(3) === 0 ? rand(100000) : text())),
+      ),
+      right: Array.from({ length: cols }, (_, i) => i).filter(() => rand(2) === 0),
+    };
+  });
+}
+
+describe('drawBoxTable', () => {
+  it('draws what cli-table3 draws, with colour off and on', () => {
+    for (const level of [0, 1] as const) {
+      const chalk = new Chalk({ level });
+      for (const spec of specs(300)) expect(renderTable(spec, chalk)).toBe(cliTable3(spec, chalk));
+    }
+  });
+
+  it('declines cells cli-table3 measures differently, and renderTable still matches cli-table3 there', () => {
+    const chalk = new Chalk({ level: 0 });
+    for (const cell of ['数据库', 'a\nb', '\x1b[31mred\x1b[39m', 'é']) {
+      expect(drawBoxTable(['h'], [[cell]], new Set(), (h) => h)).toBeUndefined();
+      const spec = { head: ['name', 'n'], rows: [[cell, 1]], right: [1] };
+      expect(renderTable(spec, chalk)).toBe(cliTable3(spec, chalk));
+    }
+  });
+});
