@@ -7,7 +7,7 @@ import { basename } from 'node:path';
 import type { CommandContext } from '../app/context.js';
 import { loadDefinitions, pathEnvOf } from '../commands/load.js';
 import { readCachedSnapshot, writeCachedSnapshot } from '../core/connect/cache.js';
-import { usageStorePath, userCacheDir } from '../core/paths.js';
+import { oauthTokenStorePath, usageStorePath, userCacheDir } from '../core/paths.js';
 import { readSnapshotFiles } from '../core/snapshot.js';
 import { SmartError } from '../errors.js';
 import type { ServerDefinition, ServerSnapshot, SmartConfig } from '../types.js';
@@ -22,7 +22,7 @@ export interface ServeSetup {
   config: SmartConfig;
   configFile?: string;
   warnings: string[];
-  cache: { dir: string; ttlMs: number } | null;
+  cache: { dir: string; ttlMs: number; oauthStore: string } | null;
   usageStore: string;
 }
 
@@ -53,7 +53,15 @@ export async function loadServeSetup(ctx: CommandContext, now: number): Promise<
     else definitions.push(def);
   }
   const ttlSeconds = defs.config.cache?.ttlSeconds ?? DEFAULT_CACHE_TTL_SECONDS;
-  const cache = global.cache && ttlSeconds > 0 ? { dir: userCacheDir(pathEnvOf(ctx)), ttlMs: ttlSeconds * 1000 } : null;
+  // Remote lists are keyed by the login they were seen through (the token store), like every other command's.
+  const cache =
+    global.cache && ttlSeconds > 0
+      ? {
+          dir: userCacheDir(pathEnvOf(ctx)),
+          ttlMs: ttlSeconds * 1000,
+          oauthStore: oauthTokenStorePath(pathEnvOf(ctx)),
+        }
+      : null;
   const known = new Map<string, ServerSnapshot>();
   if (global.snapshot.length > 0) {
     // A server only in the snapshot is listed and searchable; calling it needs a definition to start it.
@@ -87,5 +95,5 @@ export async function storeListing(
   now: number,
 ): Promise<void> {
   if (!cache) return;
-  await writeCachedSnapshot(def, snap, { dir: cache.dir, now });
+  await writeCachedSnapshot(def, snap, { dir: cache.dir, now, oauthStore: cache.oauthStore });
 }
