@@ -76,7 +76,13 @@ export async function auditServers(ctx: AppContext, options: AuditOptions): Prom
     const texts = [...rendered.texts, ...hiddenRendered.texts, ...ownRendered.texts];
     const counter = await counterForTexts(global.encoding, cacheDir, texts);
     const counting = createWorkProgress(io, global.format, 'Counting tokens');
-    await countPausing(counter, texts, pause, (done, total) => counting.step(done, total, 'texts'));
+    // Shown per server: the texts of rendered.servers[i] end at its textsEnd (hidden and own ones come after).
+    let at = 0;
+    await countPausing(counter, texts, pause, (done) => {
+      const list = rendered.servers;
+      while (at < list.length - 1 && done >= list[at]!.textsEnd) at++;
+      if (list.length > 0) counting.step(at, list.length, list[at]!.server.name);
+    });
     counting.done();
     // A client's own definition of a name another client defines too: measured, but only in that client's view.
     const own = countAudit(ownRendered, counter, { window: options.window });

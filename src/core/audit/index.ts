@@ -85,6 +85,8 @@ interface RenderedServer {
   overhead: string;
   /** Not rendered: its figures and tool findings come from the audit cache (CountOptions.known). */
   known?: true;
+  /** Where this server's texts end in RenderedAudit.texts (for a progress line while they are counted). */
+  textsEnd: number;
 }
 
 /** What the audit cache keeps for a server: its figures and its tool-level findings. */
@@ -130,7 +132,7 @@ export function* renderAuditSteps(
   for (const [index, server] of servers.entries()) {
     opts.onServer?.(index, servers.length, server.name);
     if (server.status === 'ok' && opts.skip?.(server) === true) {
-      rendered.push({ server, tools: [], overhead: '', known: true });
+      rendered.push({ server, tools: [], overhead: '', known: true, textsEnd: texts.length });
       continue;
     }
     const tools = server.status === 'ok' ? server.tools : [];
@@ -149,7 +151,7 @@ export function* renderAuditSteps(
     const overhead = tools.length === 0 ? '' : renderServerOverhead(server.name, tools.length, style);
     texts.push(overhead);
     if (server.instructions) texts.push(server.instructions);
-    rendered.push({ server, tools: out, overhead });
+    rendered.push({ server, tools: out, overhead, textsEnd: texts.length });
   }
   const metaList = opts.noMeta === true ? [] : metaTools();
   const meta =
