@@ -195,12 +195,12 @@ async function learn(
       already = cases.length - fresh;
       const sessions = dict(Object.entries(d.sessions));
       for (const [id, n] of seen) sessions[id] = Math.max(n, sessions[id] ?? 0);
-      const tools = mergeUsage(
-        { tools: d.tools },
+      const merged = mergeUsage(
+        { tools: d.tools, intents: d.intents ?? {} },
         learnFromCases({ tools: {} }, newCases, opts.categorize, opts.now),
-      ).tools;
-      before = Object.keys(tools).length;
-      return { ...d, tools, sessions };
+      );
+      before = Object.keys(merged.tools).length;
+      return { ...d, tools: merged.tools, intents: merged.intents ?? {}, sessions };
     },
     { now: opts.now, memory: { ttlDays: opts.ttlDays } },
   );

@@ -32,6 +32,8 @@ export interface RankedTool {
   reasons?: Record<string, number>;
   /** Intent terms found in the tool's text. */
   matched?: string[];
+  /** The remembered intent (one the tool was called for before) that matched this intent best. */
+  remembered?: string;
   pinned?: boolean;
 }
 
@@ -55,6 +57,8 @@ export interface ResultInput {
   pinned: number[];
   explain: (i: number) => Record<string, number>;
   matched: (i: number) => string[] | undefined;
+  /** The remembered intent that matched a tool, when remembered intents were used. */
+  remembered?: (i: number) => string | undefined;
 }
 
 /** The top k (pinned tools first, in score order), each with its rounded score, reasons and matched terms. */
@@ -80,6 +84,7 @@ export function rankedResults(index: DiscoverIndex, r: ResultInput): Ranking {
     const why = explain(i);
     if (boost(i) !== 0) why.pattern = boost(i);
     const m = matched(i);
+    const memo = r.remembered?.(i);
     return {
       rank: rank + 1,
       id: t.id,
@@ -88,6 +93,7 @@ export function rankedResults(index: DiscoverIndex, r: ResultInput): Ranking {
       score: round(final[i]!),
       reasons: Object.fromEntries(Object.entries(why).map(([key, v]) => [key, round(v)])),
       ...(m && m.length > 0 ? { matched: m } : {}),
+      ...(memo !== undefined ? { remembered: memo } : {}),
       ...(pinSet.has(i) ? { pinned: true } : {}),
     };
   });

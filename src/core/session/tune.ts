@@ -3,7 +3,7 @@ import { dict } from '../dict.js';
 import type { UsageStats } from '../../types.js';
 import { pairedBootstrap, type PairedDifference } from '../discover/metrics.js';
 import { cmp, type ReplayCase } from './cases.js';
-import { recordCalls } from './usage.js';
+import { cloneUsage, recordCalls } from './usage.js';
 import { replayCases, round, usageAt } from './replay.js';
 
 /** Nested numeric weights (the shape of discover's HybridWeights). */
@@ -161,11 +161,9 @@ export function tuneWeights<W extends object>(opts: TuneOptions<W>): TuneResult<
     lastTime = time;
     if (sampled.has(i)) {
       const view = usageAt(live, time, ttlMs);
-      const copy: UsageStats = { tools: dict() };
-      for (const [id, u] of Object.entries(view.tools)) copy.tools[id] = { ...u, categories: { ...u.categories } };
-      frozen.set(i, { usage: copy, time });
+      frozen.set(i, { usage: cloneUsage(view), time });
     }
-    recordCalls(live, c.calls, categorize(c.intent), time);
+    recordCalls(live, c.calls, categorize(c.intent), time, c.intent);
   });
 
   const sampledList = [...sampled].sort((a, b) => a - b);

@@ -6,7 +6,14 @@ import { writeFileAtomic } from '../../atomic-write.js';
 import { SmartError, errorText } from '../../errors.js';
 import type { UsageStats } from '../../types.js';
 import { dict } from '../dict.js';
-import { DAY_MS, DEFAULT_USAGE_TTL_DAYS, forgetUsage, parseUsageTools } from './usage.js';
+import {
+  DAY_MS,
+  DEFAULT_USAGE_TTL_DAYS,
+  capIntents,
+  forgetUsage,
+  parseRememberedIntents,
+  parseUsageTools,
+} from './usage.js';
 
 export const USAGE_FORMAT = 'mcp-smart/usage@1';
 
@@ -14,6 +21,8 @@ export interface UsageStoreDoc {
   format: typeof USAGE_FORMAT;
   updatedAt: string;
   tools: UsageStats['tools'];
+  /** Tool id → the intents it was called for (remembered intents; absent in stores written before them). */
+  intents?: NonNullable<UsageStats['intents']>;
   /** Session id → cases already learned from it, so learning the same recordings twice counts nothing twice. */
   sessions: Record<string, number>;
 }
@@ -124,6 +133,11 @@ export async function readUsageStore(file: string, now: number): Promise<StoreRe
   const { tools, dropped } = parseUsageTools(p.tools);
   if (dropped > 0)
     warnings.push(`usage store ${file}: ignored ${dropped} malformed tool entr${dropped === 1 ? 'y' : 'ies'}`);
+  const memo = parseRememberedIntents(p.intents);
+  if (memo.dropped > 0)
+    warnings.push(
+      `usage store ${file}: ignored ${memo.dropped} malformed remembered intent${memo.dropped === 1 ? '' : 's'}`,
+    );
   const sessions = dict<number>();
   if (p.sessions && typeof p.sessions === 'object' && !Array.isArray(p.sessions)) {
     for (const [id, n] of Object.entries(p.sessions as Record<string, unknown>))
@@ -134,6 +148,7 @@ export async function readUsageStore(file: string, now: number): Promise<StoreRe
       format: USAGE_FORMAT,
       updatedAt: typeof p.updatedAt === 'string' ? p.updatedAt : new Date(now).toISOString(),
       tools,
+      intents: memo.intents,
       sessions,
     },
     warnings,
@@ -147,7 +162,12 @@ export async function loadUsageStats(
   memory: MemoryOptions = {},
 ): Promise<{ stats: UsageStats; warnings: string[] }> {
   const { doc, warnings } = await readUsageStore(file, now);
-  return { stats: forgetUsage({ tools: doc.tools }, now, memoryToForget(memory)), warnings };
+  return { stats: forgetUsage(usageOfDoc(doc), now, memoryToForget(memory)), warnings };
+}
+
+/** The usage a store document holds (tool counts and remembered intents). */
+export function usageOfDoc(doc: UsageStoreDoc): UsageStats {
+  return doc.intents ? { tools: doc.tools, intents: doc.intents } : { tools: doc.tools };
 }
 
 export function memoryToForget(memory: MemoryOptions): { ttlMs: number; halfLifeMs?: number } {
@@ -198,11 +218,13 @@ export async function updateUsageStore(
     const doc = read.doc;
     const warnings = [...early.warnings, ...read.warnings];
     const next = update(doc);
-    const kept = forgetUsage({ tools: next.tools }, opts.now, { ttlMs: memoryToForget(opts.memory ?? {}).ttlMs });
+    const kept = forgetUsage(usageOfDoc(next), opts.now, { ttlMs: memoryToForget(opts.memory ?? {}).ttlMs });
+    capIntents(kept);
     const written: UsageStoreDoc = {
       format: USAGE_FORMAT,
       updatedAt: new Date(opts.now).toISOString(),
       tools: kept.tools,
+      intents: kept.intents ?? dict(),
       sessions: next.sessions,
     };
     await writeFileAtomic(file, JSON.stringify(written, null, 2) + '\n');
