@@ -81,11 +81,17 @@ export async function discoverTools(
     if (cacheFile && !cached) await writeIndexCache(cacheFile, encodeIndexCache(index));
   }
 
-  const usage =
+  const stored =
     engine === 'hybrid'
       ? await readUsage(options.store, paths.usageStore, now, io.cwd, (w) => io.stderr(`warning: ${w}\n`))
       : undefined;
-  const base: Omit<RankOptions, 'k'> = { engine, usage, now, patterns: patternsFromConfig(config) };
+  // Recency is measured from the store's newest recording, as its memory is (loadUsageStats).
+  const base: Omit<RankOptions, 'k'> = {
+    engine,
+    usage: stored?.usage,
+    now: stored?.reference ?? now,
+    patterns: patternsFromConfig(config),
+  };
   const rank = async (text: string, kk: number): Promise<ReturnType<typeof rankTools>> =>
     rankTools(index, text, { ...base, k: kk, ...(embedQuery ? { queryVector: await embedQuery(text) } : {}) });
 
@@ -157,7 +163,7 @@ async function readUsage(
   now: number,
   cwd: string,
   warn: (w: string) => void,
-): Promise<UsageStats | undefined> {
+): Promise<{ usage: UsageStats; reference: number } | undefined> {
   // The store module, with its file locking, is imported only when a store exists, to keep the cold start short.
   const file = store ? resolve(cwd, store) : defaultStore;
   try {
@@ -175,7 +181,7 @@ async function readUsage(
     return undefined;
   }
   const { loadUsageStats } = await import('../core/session/usage-store.js');
-  const { stats, warnings } = await loadUsageStats(file, now);
+  const { stats, warnings, reference } = await loadUsageStats(file, now);
   warnings.forEach(warn);
-  return stats;
+  return { usage: stats, reference };
 }

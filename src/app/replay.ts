@@ -17,16 +17,22 @@ import { buildCases, type ReplayCase } from '../core/session/cases.js';
 import { createHybridEvaluator } from '../core/session/fast-hybrid.js';
 import { readSessionFiles } from '../core/session/read.js';
 import { compareTokens, replayCases } from '../core/session/replay.js';
-import type { ReplayLearned, ReplayResult } from '../core/session/result.js';
+import type { ReplayLearned, ReplayResult, ReplayStart } from '../core/session/result.js';
 import { tuneWeights } from '../core/session/tune.js';
 import { DAY_MS, learnFromCases, mergeUsage } from '../core/session/usage.js';
-import { updateUsageStore } from '../core/session/usage-store.js';
+import {
+  checkStorePath,
+  readUsageStore,
+  updateUsageStore,
+  usageForRanking,
+  usageOfDoc,
+} from '../core/session/usage-store.js';
 import { countToolTokens, createTokenCounter } from '../core/tokens/index.js';
 import { SmartError } from '../errors.js';
 import { whileHandlingSignals, withDefaultSignals } from '../signals.js';
 import { dict } from '../core/dict.js';
 import { readJsonFile } from '../read-file.js';
-import type { EngineName } from '../types.js';
+import type { EngineName, UsageStats } from '../types.js';
 import type { AppContext } from './context.js';
 import { loadSetup, serverFailureCode } from './setup.js';
 
@@ -47,6 +53,8 @@ export interface ReplayOptions {
   write: boolean;
   learn: boolean;
   store?: string;
+  /** Replay from nothing, not from what the usage store knows. */
+  noStore?: boolean;
 }
 
 export async function replaySessions(
@@ -104,8 +112,12 @@ export async function replaySessions(
     ),
   );
   const serverOf = (id: string): string => serverById.get(id) ?? id.split('.')[0]!;
+  const start = options.noStore
+    ? undefined
+    : await startFromStore(resolve(io.cwd, options.store ?? paths.usageStore), set.cases, now, ttlDays, warn);
+  const initialUsage = start?.usage;
   const metrics = withDefaultSignals(() =>
-    replayCases(set.cases, { engines, categorize, ttlMs, topDepth: k, serverOf }),
+    replayCases(set.cases, { engines, categorize, ttlMs, topDepth: k, serverOf, initialUsage }),
   );
 
   const counter = await createTokenCounter(global.encoding, { cacheDir: paths.activeCacheDir });
@@ -128,6 +140,7 @@ export async function replaySessions(
     ),
     tokens: compareTokens(metrics.topIds, k, tokensOf),
     misses: metrics.misses,
+    ...(start ? { startedFrom: start.info } : {}),
   };
 
   if (options.tune) {
@@ -171,6 +184,34 @@ export async function replaySessions(
   return { result, exitCode };
 }
 
+/**
+ * What the usage store knows before the first case (the rule every ranking reads a store by, usageForRanking),
+ * so that "learn on history, replay what came after" measures what a user gets. Undefined when there is no store.
+ */
+async function startFromStore(
+  file: string,
+  cases: ReplayCase[],
+  now: number,
+  ttlDays: number,
+  warn: (w: string) => void,
+): Promise<{ usage: UsageStats; info: ReplayStart } | undefined> {
+  if (!(await checkStorePath(file))) return undefined;
+  const { doc, warnings } = await readUsageStore(file, now);
+  warnings.forEach(warn);
+  const { stats } = usageForRanking(usageOfDoc(doc), now, { ttlDays });
+  const sessions = new Set(cases.map((c) => c.sessionId));
+  const already = [...sessions].filter((s) => (doc.sessions[s] ?? 0) > 0).length;
+  if (already > 0)
+    warn(
+      `the usage store ${file} has already learned ${countOf(already, 'replayed session')}: their scores include what was learned from them (--no-store replays from nothing)`,
+    );
+  const intents = Object.values(stats.intents ?? {}).reduce((n, l) => n + l.length, 0);
+  return {
+    usage: stats,
+    info: { store: file, tools: Object.keys(stats.tools).length, intents, alreadyLearnedSessions: already },
+  };
+}
+
 /** Learns the cases into the store, skipping cases of sessions it has already learned. */
 async function learn(
   ctx: AppContext,
@@ -209,7 +250,7 @@ async function learn(
   const expired = before - kept;
   if (expired > 0) {
     ctx.io.stderr(
-      `warning: ${countOf(expired, 'tool')} last used more than ${opts.ttlDays} days ago were not kept in the usage store (--ttl-days 0 keeps everything)\n`,
+      `warning: ${countOf(expired, 'tool')} last used more than ${opts.ttlDays} days before the newest recording were not kept in the usage store (--ttl-days 0 keeps everything)\n`,
     );
   }
   return { store: file, cases: fresh, alreadyLearned: already, tools: kept, expired };

@@ -23,6 +23,7 @@ function why(r: DiscoverRanking['results'][number], explain: boolean): string {
         .join(' + '),
     );
   else if (r.matched && r.matched.length > 0) parts.push(`matched: ${r.matched.join(', ')}`);
+  if (explain && r.remembered !== undefined) parts.push(`remembered: "${r.remembered}"`);
   return parts.join('; ');
 }
 
@@ -77,6 +78,7 @@ export function renderDiscover(r: DiscoverResult, opts: DiscoverRenderOptions): 
         tool: t.tool,
         score: t.score,
         ...(opts.explain && t.reasons ? { reasons: t.reasons } : {}),
+        ...(opts.explain && t.remembered !== undefined ? { remembered: t.remembered } : {}),
       })),
     });
   }

@@ -126,12 +126,32 @@ describe('replay (fixtures/sessions against fixtures/snapshots/replay-demo.json)
     expect(JSON.parse(readFileSync(store, 'utf8')).tools).toEqual(doc.tools);
   });
 
-  it('--learn with the default 7-day memory keeps nothing from old recordings and says so', async () => {
+  it('--learn measures memory from the newest recording, not today; replay then starts from the store', async () => {
     const cwd = tmp();
     const r = await replay(cwd, '--learn');
-    expect(JSON.parse(r.stdout).learned.tools).toBe(0);
-    expect(JSON.parse(r.stdout).learned.store).toBe(join(cwd, 'data', 'usage.json'));
-    expect(r.stderr).toMatch(/last used more than 7 days ago were not kept/);
+    const learned = JSON.parse(r.stdout);
+    // The recordings are from September 2025: a wall-clock cut would keep nothing. 7 days before the newest
+    // recording keeps the tools used in the recordings' last week.
+    expect(learned.learned.store).toBe(join(cwd, 'data', 'usage.json'));
+    expect(learned.learned.tools).toBe(29);
+    expect(learned.startedFrom).toBeUndefined();
+    expect(r.stderr).toMatch(/4 tools last used more than 7 days before the newest recording were not kept/);
+    const store = JSON.parse(readFileSync(join(cwd, 'data', 'usage.json'), 'utf8'));
+    expect(Object.values(store.intents).flat().length).toBeGreaterThan(50);
+    // Replaying again starts from what the store knows, and says that it already learned these sessions.
+    const again = await replay(cwd);
+    const doc = JSON.parse(again.stdout);
+    expect(doc.startedFrom).toMatchObject({ tools: 29, alreadyLearnedSessions: 12 });
+    expect(again.stderr).toMatch(/has already learned 12 replayed sessions.*--no-store/);
+    const hybrid = (d: { engines: { engine: string; mrr: number }[] }) => d.engines.find((e) => e.engine === 'hybrid')!;
+    expect(hybrid(doc).mrr).toBeGreaterThan(hybrid(learned).mrr);
+    // --no-store replays from nothing: the first run's figures.
+    const fresh = JSON.parse((await replay(cwd, '--no-store')).stdout);
+    expect(fresh.startedFrom).toBeUndefined();
+    expect(hybrid(fresh).mrr).toBe(hybrid(learned).mrr);
+    const both = await replay(cwd, '--no-store', '--learn');
+    expect(both.code).toBe(2);
+    expect(both.stdout).toMatch(/--no-store/);
   });
 
   it('usage errors exit 2 and name the problem', async () => {

@@ -26,7 +26,10 @@ export const MAX_INTENT_CHARS = 240;
 
 /** The text an intent is remembered as: secrets redacted, whitespace collapsed, cut; '' when nothing is left. */
 export function intentMemoryText(intent: string): string {
-  const text = redactText(intent).replace(/\s+/g, ' ').trim();
+  // Control characters (terminal escapes) become spaces: the text is shown by --explain.
+  const text = redactText(intent)
+    .replace(/[\s\u0000-\u001f\u007f-\u009f]+/g, ' ')
+    .trim();
   return text.length > MAX_INTENT_CHARS ? text.slice(0, MAX_INTENT_CHARS).trimEnd() : text;
 }
 
