@@ -19,8 +19,8 @@ export const emptyUsage = (): UsageStats => ({ tools: dict() });
 
 /** Remembered intents kept per tool: beyond it, the least used (then oldest) intent is forgotten. */
 export const MAX_INTENTS_PER_TOOL = 24;
-/** Remembered intents kept in a store: beyond it, the oldest are forgotten (store.ts caps on write). */
-export const MAX_REMEMBERED_INTENTS = 5000;
+/** Remembered intents kept in a store: beyond it, the oldest are forgotten (usage-store.ts caps on write); it keeps matching them under about 1 ms. */
+export const MAX_REMEMBERED_INTENTS = 2000;
 /** An intent is remembered up to this many characters (long task texts and pasted payloads are cut). */
 export const MAX_INTENT_CHARS = 240;
 
