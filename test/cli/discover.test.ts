@@ -1,4 +1,4 @@
-import { readFileSync, readdirSync, rmSync } from 'node:fs';
+import { readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { fixture } from '../helpers/paths.js';
@@ -203,5 +203,36 @@ describe('discover input errors', () => {
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('no-such-usage.json');
     expect(r.stderr).toContain('replay <recordings> --learn');
+  });
+
+  it('after replay --learn of one labelled case, ranks its tool in the top 3 for that intent and --explain names the remembered intent', async () => {
+    const dir = tempDir('mcp-smart-remember-');
+    try {
+      const demo = ['--snapshot', fixture('snapshots', 'replay-demo.json')];
+      const env = { NO_COLOR: '1', MCP_SMART_DATA_DIR: join(dir, 'data'), MCP_SMART_CACHE_DIR: join(dir, 'cache') };
+      const intent = 'remember that alice works at acme';
+      const cases = join(dir, 'one.jsonl');
+      const store = join(dir, 'usage.json');
+      writeFileSync(cases, JSON.stringify({ intent, expected: ['memory.create_entities'] }) + '\n');
+      const rankOf = async (): Promise<number> => {
+        const r = await runCli([...demo, '--json', 'discover', intent, '-k', '40', '--explain', '--store', store], {
+          env,
+        });
+        const doc = JSON.parse(r.stdout) as { results: { id: string; remembered?: string }[] };
+        return doc.results.findIndex((t) => t.id === 'memory.create_entities') + 1;
+      };
+      writeFileSync(store, JSON.stringify({ format: 'mcp-smart/usage@1', tools: {}, sessions: {} }));
+      const before = await rankOf();
+      expect(before === 0 || before > 3).toBe(true);
+      const learn = await runCli([...demo, '--json', 'replay', cases, '--learn', '--store', store], { env });
+      expect(learn.code).toBe(0);
+      const after = await rankOf();
+      expect(after).toBeGreaterThan(0);
+      expect(after).toBeLessThanOrEqual(3);
+      const table = await runCli([...demo, 'discover', intent, '--explain', '--store', store], { env });
+      expect(table.stdout).toContain(`remembered: "${intent}"`);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
