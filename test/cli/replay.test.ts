@@ -138,6 +138,14 @@ describe('replay (fixtures/sessions against fixtures/snapshots/replay-demo.json)
     expect(r.stderr).toMatch(/4 tools last used more than 7 days before the newest recording were not kept/);
     const store = JSON.parse(readFileSync(join(cwd, 'data', 'usage.json'), 'utf8'));
     expect(Object.values(store.intents).flat().length).toBeGreaterThan(50);
+    // Intents are remembered from every format: Claude Code, Cline, Roo and labelled intents.
+    const texts = (id: string): string[] => (store.intents[id] as { text: string }[]).map((r) => r.text);
+    expect(texts('filesystem.read_multiple_files')).toContain('Compare the staging and production env examples');
+    expect(texts('filesystem.create_directory')).toContain(
+      'Create a folder docs/adr for architecture decision records',
+    );
+    expect(texts('memory.read_graph')).toContain('Show me the whole knowledge graph you have stored');
+    expect(texts('filesystem.read_text_file')).toContain('Open the file src/index.ts and show me its contents');
     // Replaying again starts from what the store knows, and says that it already learned these sessions.
     const again = await replay(cwd);
     const doc = JSON.parse(again.stdout);
