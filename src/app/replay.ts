@@ -70,7 +70,7 @@ export async function replaySessions(
   if (read.files.length === 0) {
     throw new SmartError('USAGE', { kind: 'replay-none-found', paths: args.join(', ') });
   }
-  const { servers, config, paths } = await loadSetup(global, io);
+  const { servers, config, configFile, paths } = await loadSetup(global, io);
   const refs = toolRefsFromSnapshots(servers);
   const set = buildCases(
     read.sessions,
@@ -167,7 +167,9 @@ export async function replaySessions(
       }),
     ).engines[0]!;
     result.tuned = { ...tuned, seed, hybrid: { recallAt: after.recallAt, mrr: after.mrr } };
-    if (options.write) result.tuned.written = await writeWeights(join(io.cwd, 'mcp-smart.config.json'), tuned.weights);
+    // Into the mcp-smart config that was read (--config or the project's), else a new ./mcp-smart.config.json.
+    if (options.write)
+      result.tuned.written = await writeWeights(configFile ?? join(io.cwd, 'mcp-smart.config.json'), tuned.weights);
   }
 
   if (options.learn)

@@ -1,4 +1,4 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/fake-io.js';
@@ -160,6 +160,36 @@ describe('replay (fixtures/sessions against fixtures/snapshots/replay-demo.json)
     const both = await replay(cwd, '--no-store', '--learn');
     expect(both.code).toBe(2);
     expect(both.stdout).toMatch(/--no-store/);
+  });
+
+  it('--write stores the weights in the mcp-smart config given with --config, not in ./mcp-smart.config.json', async () => {
+    const cwd = tmp();
+    mkdirSync(join(cwd, 'team'));
+    const file = join(cwd, 'team', 'smart.json');
+    writeFileSync(file, JSON.stringify({ thresholds: { minRecall: 0.5 } }, null, 2));
+    const r = await runCli(
+      [
+        '--snapshot',
+        SNAP,
+        '--config',
+        'team/smart.json',
+        '--json',
+        'replay',
+        SESSIONS,
+        '--tune',
+        '--write',
+        '--folds',
+        '2',
+      ],
+      { cwd, env: env(cwd) },
+    );
+    expect(r.code).toBe(0);
+    const doc = JSON.parse(r.stdout);
+    expect(doc.tuned.written).toBe(file);
+    const config = JSON.parse(readFileSync(file, 'utf8'));
+    expect(config.thresholds).toEqual({ minRecall: 0.5 });
+    expect(config.weights).toEqual(doc.tuned.weights);
+    expect(existsSync(join(cwd, 'mcp-smart.config.json'))).toBe(false);
   });
 
   it('usage errors exit 2 and name the problem', async () => {
