@@ -78,6 +78,38 @@ describe('discover command', () => {
     expect(doc.recallAt['5']).toBe(1);
   });
 
+  it('--queries warns about expected ids not among the tools, lists the intents that missed, and refuses an empty file', async () => {
+    const dir = tempDir('mcp-smart-queries-');
+    try {
+      const ok = ['--snapshot', fixture('snapshots', 'discover-ok.json')];
+      const file = join(dir, 'q.jsonl');
+      const lines = readFileSync(fixture('snapshots', 'discover-intents.jsonl'), 'utf8').trim().split('\n');
+      const first = JSON.parse(lines[0]!) as { intent: string; expected: string[] };
+      const typo = { intent: first.intent, expected: first.expected.map((id) => `${id}x`) };
+      writeFileSync(file, [...lines, JSON.stringify(typo)].join('\n') + '\n');
+      const r = await runCli([...ok, '--json', 'discover', '--queries', file, '--engine', 'bm25']);
+      expect(r.code).toBe(0);
+      const doc = JSON.parse(r.stdout);
+      expect(doc.cases).toBe(lines.length + 1);
+      expect(doc.unknownExpected).toEqual(typo.expected);
+      expect(r.stderr).toContain(`1 expected id not among the loaded tools, scored as misses: ${typo.expected[0]}`);
+      expect(doc.missCount).toBe(1);
+      expect(doc.misses).toEqual([{ intent: typo.intent, expected: typo.expected, top: expect.any(Array) }]);
+      const table = await runCli([...ok, 'discover', '--queries', file, '--engine', 'bm25']);
+      expect(table.stdout).toContain(
+        `1 intent missed the top ${doc.k}:\n  "${typo.intent}": expected ${typo.expected[0]}`,
+      );
+      const empty = join(dir, 'empty.jsonl');
+      writeFileSync(empty, '\n\n');
+      const refused = await runCli([...ok, 'discover', '--queries', empty]);
+      expect(refused.code).toBe(2);
+      expect(refused.stderr).toContain('empty.jsonl');
+      expect(refused.stderr).toContain('no labelled intent');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('rejects a bad -k and a missing intent with exit 2', async () => {
     const ok = ['--snapshot', fixture('snapshots', 'discover-ok.json')];
     const bad = await runCli([...ok, 'discover', 'x', '-k', 'zero']);

@@ -18,7 +18,16 @@ export interface DiscoverEvaluation extends RankingMetrics {
   queries: string;
   engine: EngineName;
   k: number;
+  /** Intents none of whose expected tools is in the top k, in file order (at most MAX_MISSES_LISTED). */
+  misses?: { intent: string; expected: string[]; top: string[] }[];
+  /** How many intents missed in all (misses lists the first ones). */
+  missCount?: number;
+  /** Expected ids that are not among the loaded tools (typos score 0), sorted. */
+  unknownExpected?: string[];
 }
+
+/** How many missed intents an evaluation lists. */
+export const MAX_MISSES_LISTED = 20;
 
 export type DiscoverResult = DiscoverRanking | DiscoverEvaluation;
 
