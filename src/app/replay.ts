@@ -1,5 +1,5 @@
 /** The `replay` use case: ranking quality on recorded sessions, usage learning (--learn), weight tuning (--tune). */
-import { join, resolve } from 'node:path';
+import { basename, join, resolve } from 'node:path';
 import { countOf } from '../reporters/format.js';
 import { writeFileAtomic } from '../atomic-write.js';
 import {
@@ -15,7 +15,7 @@ import {
 } from '../core/discover/index.js';
 import { buildCases, type ReplayCase } from '../core/session/cases.js';
 import { createHybridEvaluator } from '../core/session/fast-hybrid.js';
-import { readSessionFiles } from '../core/session/read.js';
+import { TASK_COMPANIONS, readSessionFiles } from '../core/session/read.js';
 import { compareTokens, replayCases } from '../core/session/replay.js';
 import type { ReplayLearned, ReplayResult, ReplayStart } from '../core/session/result.js';
 import { tuneWeights } from '../core/session/tune.js';
@@ -78,6 +78,13 @@ export async function replaySessions(
   );
   for (const p of read.problems.slice(0, 20)) warn(`${p.file}:${p.line}: ${p.message}`);
   if (read.problems.length > 20) warn(`… and ${read.problems.length - 20} more malformed lines or blocks`);
+  // Cline/Roo task folders hold companion files beside each history: expected, so not worth a warning.
+  const strays = read.skipped.filter((f) => !TASK_COMPANIONS.has(basename(f)));
+  if (strays.length > 0)
+    warn(
+      `${countOf(strays.length, 'file')} in the folders ${strays.length === 1 ? 'is' : 'are'} not a recording and ${strays.length === 1 ? 'was' : 'were'} skipped: ` +
+        `${strays.slice(0, 5).join(', ')}${strays.length > 5 ? ', …' : ''}`,
+    );
   if (set.unknownTools.length > 0) {
     warn(
       `${countOf(set.unknownCalls, 'call')} to ${countOf(set.unknownTools.length, 'tool')} not in the loaded servers, scored as misses: ` +

@@ -192,6 +192,28 @@ describe('replay (fixtures/sessions against fixtures/snapshots/replay-demo.json)
     expect(existsSync(join(cwd, 'mcp-smart.config.json'))).toBe(false);
   });
 
+  it('reports a binary file and a file that is not a recording instead of skipping them silently', async () => {
+    const cwd = tmp();
+    const dir = join(cwd, 'recs');
+    mkdirSync(join(dir, 'task'), { recursive: true });
+    writeFileSync(join(dir, 'blob.jsonl'), Buffer.from([0x7b, 0x00, 0xff, 0xfe, 0x00, 0x0a, 0x01, 0x02]));
+    writeFileSync(join(dir, 'notes.json'), '{"hello": "world"}\n');
+    writeFileSync(join(dir, 'ok.jsonl'), '{"intent": "read a file", "expected": ["filesystem.read_file"]}\n');
+    // A Cline/Roo task folder's companion files are expected beside its history: not worth a warning.
+    writeFileSync(join(dir, 'task', 'ui_messages.json'), '[]\n');
+    const r = await runCli(['--snapshot', SNAP, '--json', 'replay', dir], { cwd, env: env(cwd) });
+    expect(r.code).toBe(0);
+    const doc = JSON.parse(r.stdout);
+    expect(doc.cases).toBe(1);
+    expect(doc.problems).toEqual([
+      { file: join(dir, 'blob.jsonl'), line: 0, message: 'is a binary file, not a recording; skipped' },
+    ]);
+    expect(r.stderr).toContain(
+      `1 file in the folders is not a recording and was skipped: ${join(dir, 'notes.json')}\n`,
+    );
+    expect(r.stderr).not.toContain('ui_messages.json');
+  });
+
   it('usage errors exit 2 and name the problem', async () => {
     const cwd = tmp();
     expect((await replay(cwd, '--write')).code).toBe(2);
