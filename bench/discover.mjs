@@ -17,6 +17,7 @@ import { seededRandom } from '../dist/core/session/tune.js';
 import { defaultGlossaryFile, setGlossaryFile } from '../dist/core/discover/gloss.js';
 import { REPO, loadBfcl, loadLiveMcpBench, loadMetaTool } from './helpers/datasets.mjs';
 import { buildPlainBm25 } from './helpers/plain-bm25.mjs';
+import { buildFieldedBm25 } from './helpers/fielded-bm25.mjs';
 import { tuneOnMetaTool } from './helpers/tune.mjs';
 import { longTasks } from './helpers/long-tasks.mjs';
 
@@ -132,7 +133,56 @@ function scaled(tools, n) {
   return out;
 }
 
+/**
+ * Rank-1 figures on the development sets (issue 16): hybrid and its first stage (our bm25) beside a plain fielded
+ * BM25 (helpers/fielded-bm25.mjs) in the same run; hit@1 (the first tool is an expected one), hit@5 and MRR,
+ * with 95 % paired bootstrap intervals of the differences over the queries.
+ */
+function stageRows(title, tools, cases, vectors) {
+  const fielded = buildFieldedBm25(tools);
+  const index = buildDiscoverIndex(tools, { vectors });
+  const perCase = (rank) =>
+    cases.map((c) => {
+      const names = rank(c.intent);
+      const expected = new Set(c.expected);
+      const first = names.findIndex((nm) => expected.has(nm));
+      return { h1: first === 0 ? 1 : 0, h5: first >= 0 && first < 5 ? 1 : 0, rr: first >= 0 ? 1 / (first + 1) : 0 };
+    });
+  const rows = [
+    ['fielded BM25', perCase((q) => fielded(q, 30).map((t) => t.tool.name))],
+    ['bm25 (1st stage)', perCase((q) => rankTools(index, q, { engine: 'bm25', k: 30 }).results.map((r) => r.tool))],
+    ['hybrid', perCase((q) => rankTools(index, q, { engine: 'hybrid', k: 30 }).results.map((r) => r.tool))],
+  ];
+  const mean = (xs) => xs.reduce((a, x) => a + x, 0) / Math.max(1, xs.length);
+  const base = rows[0][1];
+  const diff = (r, key) => {
+    const d = pairedBootstrap(
+      r.map((x) => x[key]),
+      base.map((x) => x[key]),
+      seededRandom(1),
+    );
+    return `${d.mean >= 0 ? '+' : ''}${f3(d.mean)} [${f3(d.low)}, ${f3(d.high)}]`;
+  };
+  console.log(`\n${title}: ${cases.length} queries over ${tools.length} tools (intervals: vs fielded BM25)`);
+  for (const [name, r] of rows) {
+    const h1 = mean(r.map((x) => x.h1));
+    const h5 = mean(r.map((x) => x.h5));
+    const mrr = mean(r.map((x) => x.rr));
+    const vs = r === base ? '' : `  Δhit@1 ${diff(r, 'h1')}  Δhit@5 ${diff(r, 'h5')}  ΔMRR ${diff(r, 'rr')}`;
+    console.log(`  ${name.padEnd(17)} hit@1 ${f3(h1)}  hit@5 ${f3(h5)}  MRR ${f3(mrr)}${vs}`);
+  }
+}
+
 const vectors = await loadWordVectors();
+if (process.argv.includes('--stages')) {
+  // Only the rank-1 comparison on the development sets.
+  const m = loadMetaTool();
+  const b = loadBfcl();
+  stageRows('development: MetaTool tuning split', m.tools, m.tune, vectors);
+  stageRows('development: BFCL multi-turn, each turn a query', b.tools, b.turns, vectors);
+  stageRows('development: BFCL multi-turn, each task a query', b.tools, b.tasks, vectors);
+  process.exit(0);
+}
 const live = loadLiveMcpBench();
 const meta = loadMetaTool();
 // Multi-step tasks made only of MetaTool queries (LiveMCPBench-like long intents, without touching it):

@@ -47,6 +47,7 @@ const USAGE_TEXT: Record<string, (d: Details) => string> = {
     `No recordings found in ${s(d.paths)}. replay reads Claude Code transcripts (*.jsonl), Cline/Roo api_conversation_history.json and labelled ` +
     `intents (.jsonl).`,
   'write-needs-tune': () => '--write stores tuned weights, so it needs --tune.',
+  'learn-needs-store': () => '--learn writes the usage store, so it cannot be combined with --no-store.',
 };
 
 /** Why a --model (or the shipped vectors) cannot be used; the code stays MODEL_UNAVAILABLE (CONTRACT). */

@@ -205,7 +205,19 @@ export interface ToolUsage {
   latencySamples?: number;
 }
 
+/** An intent a tool was really called for, as `replay --learn` remembers it (deduplicated, bounded). */
+export interface RememberedIntent {
+  /** The intent's text: whitespace collapsed, secrets redacted, at most MAX_INTENT_CHARS characters. */
+  text: string;
+  /** How often the tool was called for this intent (the same text, ignoring case). */
+  count: number;
+  /** Ms since the epoch of the latest such call. */
+  last: number;
+}
+
 /** The usage store's content: tool id (`server.tool`) → usage. */
 export interface UsageStats {
   tools: Record<string, ToolUsage>;
+  /** Tool id → the intents it was called for; absent in stores written before remembered intents. */
+  intents?: Record<string, RememberedIntent[]>;
 }

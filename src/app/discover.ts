@@ -18,11 +18,11 @@ import {
   type RankOptions,
   type WordVectors,
 } from '../core/discover/engine.js';
-import type { DiscoverResult } from '../core/discover/result.js';
+import { MAX_MISSES_LISTED, type DiscoverResult } from '../core/discover/result.js';
+import { countOf } from '../reporters/format.js';
 import { writeFileAtomic } from '../atomic-write.js';
 import { SmartError } from '../errors.js';
 import { readTextFile } from '../read-file.js';
-import { countOf } from '../reporters/format.js';
 import { computing } from '../signals.js';
 import { debugPhase } from './progress.js';
 import type { EngineName, UsageStats } from '../types.js';
@@ -48,6 +48,12 @@ export async function discoverTools(
   const { io, global } = ctx;
   const { intent, queries, engine, k, model } = options;
   const cases = queries ? parseLabelledIntents(await readText(queries, io.cwd), queries) : undefined;
+  if (queries && cases?.length === 0)
+    throw new SmartError('FILE_PARSE', {
+      file: queries,
+      kind: 'labelled intents (.jsonl)',
+      reason: 'it holds no labelled intent (one {"intent": "...", "expected": ["server.tool"]} per line)',
+    });
 
   const { servers, config, paths } = await loadSetup(global, io);
   const exitCode = serverFailureCode(servers);
@@ -89,11 +95,17 @@ export async function discoverTools(
     if (cacheFile && !cached) await writeIndexCache(cacheFile, encodeIndexCache(index));
   }
 
-  const usage =
+  const stored =
     engine === 'hybrid'
       ? await readUsage(options.store, paths.usageStore, now, io.cwd, (w) => io.stderr(`warning: ${w}\n`))
       : undefined;
-  const base: Omit<RankOptions, 'k'> = { engine, usage, now, patterns: patternsFromConfig(config) };
+  // Recency is measured from the store's newest recording, as its memory is (loadUsageStats).
+  const base: Omit<RankOptions, 'k'> = {
+    engine,
+    usage: stored?.usage,
+    now: stored?.reference ?? now,
+    patterns: patternsFromConfig(config),
+  };
   const rank = async (text: string, kk: number): Promise<ReturnType<typeof rankTools>> =>
     rankTools(index, text, { ...base, k: kk, ...(embedQuery ? { queryVector: await embedQuery(text) } : {}) });
 
@@ -113,6 +125,18 @@ export async function discoverTools(
     });
     const ks = [...new Set([1, 3, 5, 10, k])].sort((a, b) => a - b);
     const m = evaluateRankings(cases, (q) => ranked.get(q) ?? [], ks);
+    // A typo in an expected id scores 0 silently otherwise.
+    const known = new Set(tools.map((t) => t.id));
+    const unknownExpected = [...new Set(cases.flatMap((c) => c.expected).filter((id) => !known.has(id)))].sort();
+    if (unknownExpected.length > 0)
+      io.stderr(
+        `warning: ${queries!}: ${countOf(unknownExpected.length, 'expected id')} not among the loaded tools, scored as misses: ` +
+          `${unknownExpected.slice(0, 10).join(', ')}${unknownExpected.length > 10 ? ', …' : ''}\n`,
+      );
+    const missed = cases.filter((c) => {
+      const top = (ranked.get(c.intent) ?? []).slice(0, k);
+      return c.expected.length > 0 && !c.expected.some((id) => top.includes(id));
+    });
     result = {
       kind: 'evaluation',
       queries: queries!,
@@ -122,6 +146,13 @@ export async function discoverTools(
       recallAt: m.recallAt,
       mrr: m.mrr,
       ndcg10: m.ndcg10,
+      missCount: missed.length,
+      misses: missed.slice(0, MAX_MISSES_LISTED).map((c) => ({
+        intent: c.intent,
+        expected: c.expected,
+        top: (ranked.get(c.intent) ?? []).slice(0, 3),
+      })),
+      ...(unknownExpected.length > 0 ? { unknownExpected } : {}),
     };
   } else {
     const ranking = await rank(intent!, k);
@@ -170,7 +201,7 @@ async function readUsage(
   now: number,
   cwd: string,
   warn: (w: string) => void,
-): Promise<UsageStats | undefined> {
+): Promise<{ usage: UsageStats; reference: number } | undefined> {
   // The store module, with its file locking, is imported only when a store exists, to keep the cold start short.
   const file = store ? resolve(cwd, store) : defaultStore;
   try {
@@ -188,7 +219,7 @@ async function readUsage(
     return undefined;
   }
   const { loadUsageStats } = await import('../core/session/usage-store.js');
-  const { stats, warnings } = await loadUsageStats(file, now);
+  const { stats, warnings, reference } = await loadUsageStats(file, now);
   warnings.forEach(warn);
-  return stats;
+  return { usage: stats, reference };
 }

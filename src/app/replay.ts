@@ -1,5 +1,5 @@
 /** The `replay` use case: ranking quality on recorded sessions, usage learning (--learn), weight tuning (--tune). */
-import { join, resolve } from 'node:path';
+import { basename, join, resolve } from 'node:path';
 import { countOf } from '../reporters/format.js';
 import { writeFileAtomic } from '../atomic-write.js';
 import {
@@ -15,18 +15,24 @@ import {
 } from '../core/discover/index.js';
 import { buildCases, type ReplayCase } from '../core/session/cases.js';
 import { createHybridEvaluator } from '../core/session/fast-hybrid.js';
-import { readSessionFiles } from '../core/session/read.js';
+import { TASK_COMPANIONS, readSessionFiles } from '../core/session/read.js';
 import { compareTokens, replayCaseSteps } from '../core/session/replay.js';
-import type { ReplayLearned, ReplayResult } from '../core/session/result.js';
+import type { ReplayLearned, ReplayResult, ReplayStart } from '../core/session/result.js';
 import { tuneWeightSteps } from '../core/session/tune.js';
 import { DAY_MS, learnFromCases, mergeUsage } from '../core/session/usage.js';
-import { updateUsageStore } from '../core/session/usage-store.js';
+import {
+  checkStorePath,
+  readUsageStore,
+  updateUsageStore,
+  usageForRanking,
+  usageOfDoc,
+} from '../core/session/usage-store.js';
 import { countToolTokens, createTokenCounter } from '../core/tokens/index.js';
 import { SmartError } from '../errors.js';
 import { computing, runStepsPausing, whileHandlingSignals } from '../signals.js';
 import { dict } from '../core/dict.js';
 import { readJsonFile } from '../read-file.js';
-import type { EngineName } from '../types.js';
+import type { EngineName, UsageStats } from '../types.js';
 import type { AppContext } from './context.js';
 import { loadSetup, serverFailureCode } from './setup.js';
 import { createWorkProgress, debugPhase } from './progress.js';
@@ -48,6 +54,8 @@ export interface ReplayOptions {
   write: boolean;
   learn: boolean;
   store?: string;
+  /** Replay from nothing, not from what the usage store knows. */
+  noStore?: boolean;
 }
 
 export async function replaySessions(
@@ -63,7 +71,7 @@ export async function replaySessions(
   if (read.files.length === 0) {
     throw new SmartError('USAGE', { kind: 'replay-none-found', paths: args.join(', ') });
   }
-  const { servers, config, paths } = await loadSetup(global, io);
+  const { servers, config, configFile, paths } = await loadSetup(global, io);
   const refs = toolRefsFromSnapshots(servers);
   const set = buildCases(
     read.sessions,
@@ -71,6 +79,13 @@ export async function replaySessions(
   );
   for (const p of read.problems.slice(0, 20)) warn(`${p.file}:${p.line}: ${p.message}`);
   if (read.problems.length > 20) warn(`… and ${read.problems.length - 20} more malformed lines or blocks`);
+  // Cline/Roo task folders hold companion files beside each history: expected, so not worth a warning.
+  const strays = read.skipped.filter((f) => !TASK_COMPANIONS.has(basename(f)));
+  if (strays.length > 0)
+    warn(
+      `${countOf(strays.length, 'file')} in the folders ${strays.length === 1 ? 'is' : 'are'} not a recording and ${strays.length === 1 ? 'was' : 'were'} skipped: ` +
+        `${strays.slice(0, 5).join(', ')}${strays.length > 5 ? ', …' : ''}`,
+    );
   if (set.unknownTools.length > 0) {
     warn(
       `${countOf(set.unknownCalls, 'call')} to ${countOf(set.unknownTools.length, 'tool')} not in the loaded servers, scored as misses: ` +
@@ -105,6 +120,10 @@ export async function replaySessions(
     ),
   );
   const serverOf = (id: string): string => serverById.get(id) ?? id.split('.')[0]!;
+  const start = options.noStore
+    ? undefined
+    : await startFromStore(resolve(io.cwd, options.store ?? paths.usageStore), set.cases, now, ttlDays, warn);
+  const initialUsage = start?.usage;
   const scored = set.cases.filter((c) => c.expected.length > 0).length;
   const replaying = createWorkProgress(io, global.format, 'Replaying');
   let replayed = 0;
@@ -117,6 +136,7 @@ export async function replaySessions(
         ttlMs,
         topDepth: k,
         serverOf,
+        initialUsage,
         onCase: (engine) => {
           if (engine === 0) replaying.step(++replayed, scored, `cases ranked by ${countOf(engines.length, 'engine')}`);
         },
@@ -155,6 +175,7 @@ export async function replaySessions(
     ),
     tokens: compareTokens(metrics.topIds, k, tokensOf),
     misses: metrics.misses,
+    ...(start ? { startedFrom: start.info } : {}),
   };
 
   if (options.tune) {
@@ -193,7 +214,9 @@ export async function replaySessions(
       )
     ).engines[0]!;
     result.tuned = { ...tuned, seed, hybrid: { recallAt: after.recallAt, mrr: after.mrr } };
-    if (options.write) result.tuned.written = await writeWeights(join(io.cwd, 'mcp-smart.config.json'), tuned.weights);
+    // Into the mcp-smart config that was read (--config or the project's), else a new ./mcp-smart.config.json.
+    if (options.write)
+      result.tuned.written = await writeWeights(configFile ?? join(io.cwd, 'mcp-smart.config.json'), tuned.weights);
   }
 
   if (options.learn)
@@ -208,6 +231,34 @@ export async function replaySessions(
     if (!result.minRecall.passed) exitCode = Math.max(exitCode, 1);
   }
   return { result, exitCode };
+}
+
+/**
+ * What the usage store knows before the first case (the rule every ranking reads a store by, usageForRanking),
+ * so that "learn on history, replay what came after" measures what a user gets. Undefined when there is no store.
+ */
+async function startFromStore(
+  file: string,
+  cases: ReplayCase[],
+  now: number,
+  ttlDays: number,
+  warn: (w: string) => void,
+): Promise<{ usage: UsageStats; info: ReplayStart } | undefined> {
+  if (!(await checkStorePath(file))) return undefined;
+  const { doc, warnings } = await readUsageStore(file, now);
+  warnings.forEach(warn);
+  const { stats } = usageForRanking(usageOfDoc(doc), now, { ttlDays });
+  const sessions = new Set(cases.map((c) => c.sessionId));
+  const already = [...sessions].filter((s) => (doc.sessions[s] ?? 0) > 0).length;
+  if (already > 0)
+    warn(
+      `the usage store ${file} has already learned ${countOf(already, 'replayed session')}: their scores include what was learned from them (--no-store replays from nothing)`,
+    );
+  const intents = Object.values(stats.intents ?? {}).reduce((n, l) => n + l.length, 0);
+  return {
+    usage: stats,
+    info: { store: file, tools: Object.keys(stats.tools).length, intents, alreadyLearnedSessions: already },
+  };
 }
 
 /** Learns the cases into the store, skipping cases of sessions it has already learned. */
@@ -234,12 +285,12 @@ async function learn(
       already = cases.length - fresh;
       const sessions = dict(Object.entries(d.sessions));
       for (const [id, n] of seen) sessions[id] = Math.max(n, sessions[id] ?? 0);
-      const tools = mergeUsage(
-        { tools: d.tools },
+      const merged = mergeUsage(
+        { tools: d.tools, intents: d.intents ?? {} },
         learnFromCases({ tools: {} }, newCases, opts.categorize, opts.now),
-      ).tools;
-      before = Object.keys(tools).length;
-      return { ...d, tools, sessions };
+      );
+      before = Object.keys(merged.tools).length;
+      return { ...d, tools: merged.tools, intents: merged.intents ?? {}, sessions };
     },
     { now: opts.now, memory: { ttlDays: opts.ttlDays } },
   );
@@ -248,7 +299,7 @@ async function learn(
   const expired = before - kept;
   if (expired > 0) {
     ctx.io.stderr(
-      `warning: ${countOf(expired, 'tool')} last used more than ${opts.ttlDays} days ago were not kept in the usage store (--ttl-days 0 keeps everything)\n`,
+      `warning: ${countOf(expired, 'tool')} last used more than ${opts.ttlDays} days before the newest recording were not kept in the usage store (--ttl-days 0 keeps everything)\n`,
     );
   }
   return { store: file, cases: fresh, alreadyLearned: already, tools: kept, expired };

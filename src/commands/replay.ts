@@ -15,7 +15,8 @@ export interface ReplayFlags {
   tune?: boolean;
   write?: boolean;
   learn?: boolean;
-  store?: string;
+  /** false with --no-store. */
+  store?: string | false;
 }
 
 export async function runReplayCommand(
@@ -39,8 +40,12 @@ export async function runReplayCommand(
   if (flags.minRecall !== undefined)
     options.minRecall = parseFloatFlag('--min-recall', flags.minRecall, { min: 0, max: 1 });
   if (options.write && !options.tune) throw new SmartError('USAGE', { kind: 'write-needs-tune' });
-  const store = optionalString(flags.store);
-  if (store) options.store = store;
+  if (flags.store === false) options.noStore = true;
+  else {
+    const store = optionalString(flags.store);
+    if (store) options.store = store;
+  }
+  if (options.noStore && options.learn) throw new SmartError('USAGE', { kind: 'learn-needs-store' });
 
   const { result, exitCode } = await replaySessions(ctx, options);
   ctx.io.stdout(renderReplay(result, { format: ctx.global.format, chalk: ctx.chalk }));

@@ -3,7 +3,7 @@ import type { ChalkInstance } from 'chalk';
 import type { DiscoverEvaluation, DiscoverRanking, DiscoverResult } from '../core/discover/result.js';
 import { analyze, intentText } from '../core/discover/tokenize.js';
 import type { OutputFormat } from '../types.js';
-import { renderJson, renderMarkdownTable, renderTable, type TableSpec } from './format.js';
+import { countOf, renderJson, renderMarkdownTable, renderTable, type TableSpec } from './format.js';
 
 export interface DiscoverRenderOptions {
   format: OutputFormat;
@@ -40,6 +40,7 @@ function why(r: DiscoverRanking['results'][number], explain: boolean, typed: (te
         .join(' + '),
     );
   else if (r.matched && r.matched.length > 0) parts.push(`matched: ${[...new Set(r.matched.map(typed))].join(', ')}`);
+  if (explain && r.remembered !== undefined) parts.push(`remembered: "${r.remembered}"`);
   return parts.join('; ');
 }
 
@@ -70,6 +71,20 @@ function evaluationTable(r: DiscoverEvaluation): TableSpec {
   };
 }
 
+/** The intents whose expected tools all fell outside the top k, each with the tools ranked first instead. */
+function missesText(r: DiscoverEvaluation): string {
+  const misses = r.misses ?? [];
+  if (misses.length === 0) return '';
+  const lines = misses.map(
+    (m) => `  "${m.intent}": expected ${m.expected.join(', ')}; ranked first: ${m.top.join(', ') || 'nothing'}`,
+  );
+  const more = (r.missCount ?? misses.length) - misses.length;
+  return (
+    `${countOf(r.missCount ?? misses.length, 'intent')} missed the top ${r.k}:\n${lines.join('\n')}\n` +
+    (more > 0 ? `  … and ${more} more\n` : '')
+  );
+}
+
 export function renderDiscover(r: DiscoverResult, opts: DiscoverRenderOptions): string {
   if (opts.format === 'json') {
     if (r.kind === 'evaluation') {
@@ -81,6 +96,8 @@ export function renderDiscover(r: DiscoverResult, opts: DiscoverRenderOptions): 
         recallAt: r.recallAt,
         mrr: r.mrr,
         ndcg10: r.ndcg10,
+        ...(r.missCount !== undefined ? { missCount: r.missCount, misses: r.misses ?? [] } : {}),
+        ...(r.unknownExpected ? { unknownExpected: r.unknownExpected } : {}),
       });
     }
     return renderJson('discover', {
@@ -95,15 +112,17 @@ export function renderDiscover(r: DiscoverResult, opts: DiscoverRenderOptions): 
         tool: t.tool,
         score: t.score,
         ...(opts.explain && t.reasons ? { reasons: t.reasons } : {}),
+        ...(opts.explain && t.remembered !== undefined ? { remembered: t.remembered } : {}),
       })),
     });
   }
   const markdown = opts.format === 'markdown' || opts.format === 'github';
   if (r.kind === 'evaluation') {
     const head = `${r.engine} on ${r.cases} labelled intents from ${r.queries}`;
-    return markdown
+    const body = markdown
       ? `${head}\n\n${renderMarkdownTable(evaluationTable(r))}\n`
       : `${head}\n${renderTable(evaluationTable(r), opts.chalk)}\n`;
+    return body + missesText(r);
   }
   if (r.results.length === 0) return `${headline(r)}\nNo tools to rank.\n`;
   const spec = rankingTable(r, opts.explain);

@@ -29,6 +29,7 @@ export function replayJsonBody(r: ReplayResult): object {
     problems: r.problems,
     misses: r.misses,
     ...(r.learned ? { learned: r.learned } : {}),
+    ...(r.startedFrom ? { startedFrom: r.startedFrom } : {}),
     ...(r.minRecall ? { minRecall: r.minRecall } : {}),
   };
 }
@@ -98,6 +99,12 @@ function lines(r: ReplayResult, chalk: ChalkInstance): { intro: string[]; outro:
       );
     outro.push(
       u.written ? `Weights written to ${u.written}.` : 'Pass --write to store the weights in mcp-smart.config.json.',
+    );
+  }
+  if (r.startedFrom) {
+    const s = r.startedFrom;
+    outro.push(
+      `Started from the usage store ${s.store} (${countOf(s.tools, 'tool')}, ${countOf(s.intents, 'remembered intent')}); --no-store replays from nothing.`,
     );
   }
   if (r.learned) {

@@ -88,8 +88,9 @@ export class Learner {
     const find = this.reason(id);
     const category = find ? detectTaskContext(find.intent).type : 'other';
     const call = [{ id, ok, known: true, latencyMs }];
-    recordCalls(this.opts.usage, call, category, time);
     const labelled = ok && find ? { intent: redactIntent(find.intent, this.opts.secrets), expected: [id] } : undefined;
+    // The intent find_tool was asked for is remembered for the tool called after it (remembered intents).
+    recordCalls(this.opts.usage, call, category, time, labelled?.intent);
     if (labelled) this.cases.push(labelled);
     const { store, record } = this.opts;
     this.queue = this.queue.then(async () => {
@@ -98,9 +99,9 @@ export class Learner {
           await updateUsageStore(
             store,
             (doc) => {
-              const stats = { tools: doc.tools };
-              recordCalls(stats, call, category, time);
-              return { ...doc, tools: stats.tools };
+              const stats = { tools: doc.tools, intents: doc.intents ?? {} };
+              recordCalls(stats, call, category, time, labelled?.intent);
+              return { ...doc, tools: stats.tools, intents: stats.intents };
             },
             { now: time },
           );

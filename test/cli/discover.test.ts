@@ -1,4 +1,4 @@
-import { readFileSync, readdirSync, rmSync } from 'node:fs';
+import { readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { fixture } from '../helpers/paths.js';
@@ -76,6 +76,38 @@ describe('discover command', () => {
     expect(doc).toMatchObject({ command: 'discover', engine: 'bm25', cases: 4 });
     expect(Object.keys(doc.recallAt)).toEqual(['1', '3', '5', '10']);
     expect(doc.recallAt['5']).toBe(1);
+  });
+
+  it('--queries warns about expected ids not among the tools, lists the intents that missed, and refuses an empty file', async () => {
+    const dir = tempDir('mcp-smart-queries-');
+    try {
+      const ok = ['--snapshot', fixture('snapshots', 'discover-ok.json')];
+      const file = join(dir, 'q.jsonl');
+      const lines = readFileSync(fixture('snapshots', 'discover-intents.jsonl'), 'utf8').trim().split('\n');
+      const first = JSON.parse(lines[0]!) as { intent: string; expected: string[] };
+      const typo = { intent: first.intent, expected: first.expected.map((id) => `${id}x`) };
+      writeFileSync(file, [...lines, JSON.stringify(typo)].join('\n') + '\n');
+      const r = await runCli([...ok, '--json', 'discover', '--queries', file, '--engine', 'bm25']);
+      expect(r.code).toBe(0);
+      const doc = JSON.parse(r.stdout);
+      expect(doc.cases).toBe(lines.length + 1);
+      expect(doc.unknownExpected).toEqual(typo.expected);
+      expect(r.stderr).toContain(`1 expected id not among the loaded tools, scored as misses: ${typo.expected[0]}`);
+      expect(doc.missCount).toBe(1);
+      expect(doc.misses).toEqual([{ intent: typo.intent, expected: typo.expected, top: expect.any(Array) }]);
+      const table = await runCli([...ok, 'discover', '--queries', file, '--engine', 'bm25']);
+      expect(table.stdout).toContain(
+        `1 intent missed the top ${doc.k}:\n  "${typo.intent}": expected ${typo.expected[0]}`,
+      );
+      const empty = join(dir, 'empty.jsonl');
+      writeFileSync(empty, '\n\n');
+      const refused = await runCli([...ok, 'discover', '--queries', empty]);
+      expect(refused.code).toBe(2);
+      expect(refused.stderr).toContain('empty.jsonl');
+      expect(refused.stderr).toContain('no labelled intent');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('rejects a bad -k and a missing intent with exit 2', async () => {
@@ -203,5 +235,36 @@ describe('discover input errors', () => {
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('no-such-usage.json');
     expect(r.stderr).toContain('replay <recordings> --learn');
+  });
+
+  it('after replay --learn of one labelled case, ranks its tool in the top 3 for that intent and --explain names the remembered intent', async () => {
+    const dir = tempDir('mcp-smart-remember-');
+    try {
+      const demo = ['--snapshot', fixture('snapshots', 'replay-demo.json')];
+      const env = { NO_COLOR: '1', MCP_SMART_DATA_DIR: join(dir, 'data'), MCP_SMART_CACHE_DIR: join(dir, 'cache') };
+      const intent = 'remember that alice works at acme';
+      const cases = join(dir, 'one.jsonl');
+      const store = join(dir, 'usage.json');
+      writeFileSync(cases, JSON.stringify({ intent, expected: ['memory.create_entities'] }) + '\n');
+      const rankOf = async (): Promise<number> => {
+        const r = await runCli([...demo, '--json', 'discover', intent, '-k', '40', '--explain', '--store', store], {
+          env,
+        });
+        const doc = JSON.parse(r.stdout) as { results: { id: string; remembered?: string }[] };
+        return doc.results.findIndex((t) => t.id === 'memory.create_entities') + 1;
+      };
+      writeFileSync(store, JSON.stringify({ format: 'mcp-smart/usage@1', tools: {}, sessions: {} }));
+      const before = await rankOf();
+      expect(before === 0 || before > 3).toBe(true);
+      const learn = await runCli([...demo, '--json', 'replay', cases, '--learn', '--store', store], { env });
+      expect(learn.code).toBe(0);
+      const after = await rankOf();
+      expect(after).toBeGreaterThan(0);
+      expect(after).toBeLessThanOrEqual(3);
+      const table = await runCli([...demo, 'discover', intent, '--explain', '--store', store], { env });
+      expect(table.stdout).toContain(`remembered: "${intent}"`);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

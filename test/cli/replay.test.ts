@@ -1,4 +1,4 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/fake-io.js';
@@ -126,12 +126,92 @@ describe('replay (fixtures/sessions against fixtures/snapshots/replay-demo.json)
     expect(JSON.parse(readFileSync(store, 'utf8')).tools).toEqual(doc.tools);
   });
 
-  it('--learn with the default 7-day memory keeps nothing from old recordings and says so', async () => {
+  it('--learn measures memory from the newest recording, not today; replay then starts from the store', async () => {
     const cwd = tmp();
     const r = await replay(cwd, '--learn');
-    expect(JSON.parse(r.stdout).learned.tools).toBe(0);
-    expect(JSON.parse(r.stdout).learned.store).toBe(join(cwd, 'data', 'usage.json'));
-    expect(r.stderr).toMatch(/last used more than 7 days ago were not kept/);
+    const learned = JSON.parse(r.stdout);
+    // The recordings are from September 2025: a wall-clock cut would keep nothing. 7 days before the newest
+    // recording keeps the tools used in the recordings' last week.
+    expect(learned.learned.store).toBe(join(cwd, 'data', 'usage.json'));
+    expect(learned.learned.tools).toBe(29);
+    expect(learned.startedFrom).toBeUndefined();
+    expect(r.stderr).toMatch(/4 tools last used more than 7 days before the newest recording were not kept/);
+    const store = JSON.parse(readFileSync(join(cwd, 'data', 'usage.json'), 'utf8'));
+    expect(Object.values(store.intents).flat().length).toBeGreaterThan(50);
+    // Intents are remembered from every format: Claude Code, Cline, Roo and labelled intents.
+    const texts = (id: string): string[] => (store.intents[id] as { text: string }[]).map((r) => r.text);
+    expect(texts('filesystem.read_multiple_files')).toContain('Compare the staging and production env examples');
+    expect(texts('filesystem.create_directory')).toContain(
+      'Create a folder docs/adr for architecture decision records',
+    );
+    expect(texts('memory.read_graph')).toContain('Show me the whole knowledge graph you have stored');
+    expect(texts('filesystem.read_text_file')).toContain('Open the file src/index.ts and show me its contents');
+    // Replaying again starts from what the store knows, and says that it already learned these sessions.
+    const again = await replay(cwd);
+    const doc = JSON.parse(again.stdout);
+    expect(doc.startedFrom).toMatchObject({ tools: 29, alreadyLearnedSessions: 12 });
+    expect(again.stderr).toMatch(/has already learned 12 replayed sessions.*--no-store/);
+    const hybrid = (d: { engines: { engine: string; mrr: number }[] }) => d.engines.find((e) => e.engine === 'hybrid')!;
+    expect(hybrid(doc).mrr).toBeGreaterThan(hybrid(learned).mrr);
+    // --no-store replays from nothing: the first run's figures.
+    const fresh = JSON.parse((await replay(cwd, '--no-store')).stdout);
+    expect(fresh.startedFrom).toBeUndefined();
+    expect(hybrid(fresh).mrr).toBe(hybrid(learned).mrr);
+    const both = await replay(cwd, '--no-store', '--learn');
+    expect(both.code).toBe(2);
+    expect(both.stdout).toMatch(/--no-store/);
+  });
+
+  it('--write stores the weights in the mcp-smart config given with --config, not in ./mcp-smart.config.json', async () => {
+    const cwd = tmp();
+    mkdirSync(join(cwd, 'team'));
+    const file = join(cwd, 'team', 'smart.json');
+    writeFileSync(file, JSON.stringify({ thresholds: { minRecall: 0.5 } }, null, 2));
+    const r = await runCli(
+      [
+        '--snapshot',
+        SNAP,
+        '--config',
+        'team/smart.json',
+        '--json',
+        'replay',
+        SESSIONS,
+        '--tune',
+        '--write',
+        '--folds',
+        '2',
+      ],
+      { cwd, env: env(cwd) },
+    );
+    expect(r.code).toBe(0);
+    const doc = JSON.parse(r.stdout);
+    expect(doc.tuned.written).toBe(file);
+    const config = JSON.parse(readFileSync(file, 'utf8'));
+    expect(config.thresholds).toEqual({ minRecall: 0.5 });
+    expect(config.weights).toEqual(doc.tuned.weights);
+    expect(existsSync(join(cwd, 'mcp-smart.config.json'))).toBe(false);
+  });
+
+  it('reports a binary file and a file that is not a recording instead of skipping them silently', async () => {
+    const cwd = tmp();
+    const dir = join(cwd, 'recs');
+    mkdirSync(join(dir, 'task'), { recursive: true });
+    writeFileSync(join(dir, 'blob.jsonl'), Buffer.from([0x7b, 0x00, 0xff, 0xfe, 0x00, 0x0a, 0x01, 0x02]));
+    writeFileSync(join(dir, 'notes.json'), '{"hello": "world"}\n');
+    writeFileSync(join(dir, 'ok.jsonl'), '{"intent": "read a file", "expected": ["filesystem.read_file"]}\n');
+    // A Cline/Roo task folder's companion files are expected beside its history: not worth a warning.
+    writeFileSync(join(dir, 'task', 'ui_messages.json'), '[]\n');
+    const r = await runCli(['--snapshot', SNAP, '--json', 'replay', dir], { cwd, env: env(cwd) });
+    expect(r.code).toBe(0);
+    const doc = JSON.parse(r.stdout);
+    expect(doc.cases).toBe(1);
+    expect(doc.problems).toEqual([
+      { file: join(dir, 'blob.jsonl'), line: 0, message: 'is a binary file, not a recording; skipped' },
+    ]);
+    expect(r.stderr).toContain(
+      `1 file in the folders is not a recording and was skipped: ${join(dir, 'notes.json')}\n`,
+    );
+    expect(r.stderr).not.toContain('ui_messages.json');
   });
 
   it('usage errors exit 2 and name the problem', async () => {

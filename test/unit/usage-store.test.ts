@@ -48,11 +48,36 @@ describe('usage store', () => {
     expect(doc.format).toBe('mcp-smart/usage@1');
     expect(doc.tools['fs.read']).toMatchObject({ success: 1, failure: 1, lastUsed: NOW });
     expect(readdirSync(join(dir, 'a')).filter((f) => f.endsWith('.tmp'))).toEqual([]);
-    expect(Object.keys((await loadUsageStats(file, NOW + 6 * DAY_MS)).stats.tools)).toEqual(['fs.read']);
-    expect(Object.keys((await loadUsageStats(file, NOW + 8 * DAY_MS)).stats.tools)).toEqual([]);
-    expect(Object.keys((await loadUsageStats(file, NOW + 8 * DAY_MS, { ttlDays: 0 })).stats.tools)).toEqual([
-      'fs.read',
-    ]);
+    // Memory is measured from the newest recording, not the wall clock: a year later the store still knows it.
+    const later = await loadUsageStats(file, NOW + 365 * DAY_MS);
+    expect(Object.keys(later.stats.tools)).toEqual(['fs.read']);
+    expect(later.reference).toBe(NOW);
+  });
+
+  it('forgets by decay and a cap relative to the newest recording', async () => {
+    const file = join(dir, 'memory', 'usage.json');
+    const at = (id: string, time: number) => (d: Parameters<Parameters<typeof updateUsageStore>[1]>[0]) => ({
+      ...d,
+      tools: { ...d.tools, [id]: { success: 4, failure: 0, lastUsed: time, categories: { other: 4 } } },
+    });
+    await updateUsageStore(file, at('a.new', NOW), { now: NOW, memory: { ttlDays: 0 } });
+    await updateUsageStore(file, at('b.month', NOW - 30 * DAY_MS), { now: NOW, memory: { ttlDays: 0 } });
+    await updateUsageStore(file, at('c.old', NOW - 100 * DAY_MS), { now: NOW, memory: { ttlDays: 0 } });
+    const r = await loadUsageStats(file, NOW + 1000 * DAY_MS);
+    // Default: counts halve every 30 days before the newest recording; beyond 90 days a tool is forgotten.
+    expect(r.reference).toBe(NOW);
+    expect(Object.keys(r.stats.tools)).toEqual(['a.new', 'b.month']);
+    expect(r.stats.tools['a.new']!.success).toBe(4);
+    expect(r.stats.tools['b.month']!.success).toBeCloseTo(2, 10);
+    expect(r.stats.tools['b.month']!.categories.other).toBeCloseTo(2, 10);
+    const capped = await loadUsageStats(file, NOW, { ttlDays: 7 });
+    expect(Object.keys(capped.stats.tools)).toEqual(['a.new']);
+    const all = await loadUsageStats(file, NOW, { ttlDays: 0, halfLifeDays: 0 });
+    expect(Object.keys(all.stats.tools)).toEqual(['a.new', 'b.month', 'c.old']);
+    expect(all.stats.tools['c.old']!.success).toBe(4);
+    // The write-time cap is relative to the newest recording as well: a 7-day cap drops only the older tools.
+    await updateUsageStore(file, (d) => d, { now: NOW + 1000 * DAY_MS, memory: { ttlDays: 7 } });
+    expect(Object.keys(JSON.parse(readFileSync(file, 'utf8')).tools)).toEqual(['a.new']);
   });
 
   it('moves a corrupt file aside with a warning instead of failing', async () => {

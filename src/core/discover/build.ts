@@ -29,6 +29,8 @@ export interface DiscoverIndex {
   /** Tool → server number and the number of servers (servers.ts), computed on the first query that weighs servers. */
   servers?: { of: Int32Array; count: number };
   keywordDocs?: KeywordDoc[];
+  /** Tool id → doc number, built on first use (remembered intents). */
+  docOf?: Map<string, number>;
 }
 
 export interface BuildOptions {

@@ -8,9 +8,10 @@ import { bm25For, type DiscoverIndex } from './build.js';
 import { matchedTerms, queryTerms } from './bm25.js';
 import { MAX_CLAUSES } from './candidates.js';
 import { intentClauses } from './clauses.js';
-import { fuseHybrid, type FusionMethod } from './fusion.js';
+import { RRF_K, fuseHybrid, type FusionMethod } from './fusion.js';
 import { intentWords, keywordDoc, keywordScore } from './keyword.js';
 import { patternStage } from './patterns.js';
+import { rememberedMatch, type RememberedMatch } from './remembered.js';
 import { rankedResults, type Ranking } from './result.js';
 import { multiStep, serverSignals, signals, usagePriors } from './signals.js';
 import { detectTaskContext } from './usage.js';
@@ -73,6 +74,7 @@ export function rankTools(index: DiscoverIndex, intent: string, opts: RankOption
   let explain: (i: number) => Record<string, number>;
   let matched: (i: number) => string[] | undefined;
   let any = false;
+  let memory: RememberedMatch | null = null;
   /** The hybrid's server shares: they order tools, but do not by themselves make a tool match. */
   let shares: Float32Array | null = null;
 
@@ -102,7 +104,8 @@ export function rankTools(index: DiscoverIndex, intent: string, opts: RankOption
     } else {
       const ctx = detectTaskContext(intent);
       const prior = usagePriors(index, opts.usage, ctx.type, weights.usage, opts.now);
-      any = bmHit || q !== null;
+      memory = weights.fusion.intents > 0 ? rememberedMatch(index, opts.usage, intent) : null;
+      any = bmHit || q !== null || memory?.any === true;
       // Multi-step intents (long task texts): each clause is also ranked on its own. A tool's cosine is mixed
       // with its best per-clause cosine, and it gains its best per-clause hybrid score (relative to that
       // clause's best tool), so the tool of every step can reach the top (bench/discover.mjs, multi-intent set).
@@ -128,13 +131,14 @@ export function rankTools(index: DiscoverIndex, intent: string, opts: RankOption
           ? serverSignals(index, bmIndex, terms, q ? sem : null, stage ? allowed : undefined)
           : null;
       const fused = fuseHybrid(
-        { bm: bmHit ? bm : null, sem: q ? sem : null, prior, clause, servers },
+        { bm: bmHit ? bm : null, sem: q ? sem : null, prior, clause, servers, remembered: memory?.scores ?? null },
         weights,
         opts.fusion ?? 'sum',
         allowed,
         scores,
       );
       const { parts, server } = fused;
+      const intentWeight = weights.fusion.intents / (opts.fusion === 'rrf' ? RRF_K + 1 : 1);
       shares = server;
       explain = (i) => ({
         bm25: parts.bm25(i),
@@ -142,6 +146,7 @@ export function rankTools(index: DiscoverIndex, intent: string, opts: RankOption
         usage: parts.usage(i),
         ...(clause ? { clauses: clause[i]! } : {}),
         ...(server ? { server: server[i]! } : {}),
+        ...(memory && memory.scores[i]! > 0 ? { intents: intentWeight * memory.scores[i]! } : {}),
       });
     }
   }
@@ -160,5 +165,6 @@ export function rankTools(index: DiscoverIndex, intent: string, opts: RankOption
     pinned: stage ? stage.pinned : [],
     explain,
     matched,
+    ...(memory ? { remembered: (i: number) => memory.best(i)?.text } : {}),
   });
 }

@@ -86,6 +86,8 @@ export interface HybridSignals {
   clause: Float32Array | null;
   /** Server-level signals, or null (one server, no match, or a server weight of 0). */
   servers: ServerSignals | null;
+  /** Best similarity per tool to the intents it was called for (remembered.ts), or null without any. */
+  remembered?: Float32Array | null;
   /** signalRanges(bm, sem), when the caller has them already. */
   ranges?: SignalRanges;
 }
@@ -107,6 +109,10 @@ export function fuseHybrid(
   const parts = fuse(method, s.bm, s.sem, s.prior, weights, allowed, out, s.ranges);
   const clause = s.clause;
   if (clause) for (let i = 0; i < n; i++) out[i] = out[i]! + clause[i]!;
+  const remembered = s.remembered;
+  // In RRF's range the similarity is scaled as the usage prior is.
+  const wr = weights.fusion.intents / (method === 'rrf' ? RRF_K + 1 : 1);
+  if (remembered && wr > 0) for (let i = 0; i < n; i++) out[i] = out[i]! + wr * remembered[i]!;
   let server: Float32Array | null = null;
   if (s.servers) {
     const shares = shareBuffer ? shareBuffer.fill(0) : new Float32Array(n);

@@ -18,7 +18,16 @@ export interface DiscoverEvaluation extends RankingMetrics {
   queries: string;
   engine: EngineName;
   k: number;
+  /** Intents none of whose expected tools is in the top k, in file order (at most MAX_MISSES_LISTED). */
+  misses?: { intent: string; expected: string[]; top: string[] }[];
+  /** How many intents missed in all (misses lists the first ones). */
+  missCount?: number;
+  /** Expected ids that are not among the loaded tools (typos score 0), sorted. */
+  unknownExpected?: string[];
 }
+
+/** How many missed intents an evaluation lists. */
+export const MAX_MISSES_LISTED = 20;
 
 export type DiscoverResult = DiscoverRanking | DiscoverEvaluation;
 
@@ -32,6 +41,8 @@ export interface RankedTool {
   reasons?: Record<string, number>;
   /** Intent terms found in the tool's text. */
   matched?: string[];
+  /** The remembered intent (one the tool was called for before) that matched this intent best. */
+  remembered?: string;
   pinned?: boolean;
 }
 
@@ -55,6 +66,8 @@ export interface ResultInput {
   pinned: number[];
   explain: (i: number) => Record<string, number>;
   matched: (i: number) => string[] | undefined;
+  /** The remembered intent that matched a tool, when remembered intents were used. */
+  remembered?: (i: number) => string | undefined;
 }
 
 /** The top k (pinned tools first, in score order), each with its rounded score, reasons and matched terms. */
@@ -80,6 +93,7 @@ export function rankedResults(index: DiscoverIndex, r: ResultInput): Ranking {
     const why = explain(i);
     if (boost(i) !== 0) why.pattern = boost(i);
     const m = matched(i);
+    const memo = r.remembered?.(i);
     return {
       rank: rank + 1,
       id: t.id,
@@ -88,6 +102,7 @@ export function rankedResults(index: DiscoverIndex, r: ResultInput): Ranking {
       score: round(final[i]!),
       reasons: Object.fromEntries(Object.entries(why).map(([key, v]) => [key, round(v)])),
       ...(m && m.length > 0 ? { matched: m } : {}),
+      ...(memo !== undefined ? { remembered: memo } : {}),
       ...(pinSet.has(i) ? { pinned: true } : {}),
     };
   });

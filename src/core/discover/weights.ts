@@ -18,6 +18,11 @@ export interface HybridWeights {
      * best server's, so the sibling tools of a matching server rise together. 0 turns it off.
      */
     server: number;
+    /**
+     * Remembered intents (remembered.ts): every tool gains this much times its best similarity to an intent it
+     * was called for before. 0 turns it off.
+     */
+    intents: number;
   };
   /** Fielded BM25 (BM25F): saturation k1, length normalisation b, per-field weights. */
   bm25: { k1: number; b: number; fields: { name: number; description: number; params: number; server: number } };
@@ -35,7 +40,7 @@ export const DEFAULT_WEIGHTS: HybridWeights = {
   // (bench/data/bfcl-multi-turn, the only one with servers), where 0.5 gained 1.4 pts R@5 per turn with the
   // earlier word vectors and 0.25–0.75 are within 0.2 pt with the current ones; it cannot matter on MetaTool.
   // With the current vectors the fusion weights were searched again on all four development views and kept.
-  fusion: { bm25: 1, semantic: 1, usage: 0.3, clauses: 0.25, clauseSemantic: 0.75, server: 0.5 },
+  fusion: { bm25: 1, semantic: 1, usage: 0.3, clauses: 0.25, clauseSemantic: 0.75, server: 0.5, intents: 2.5 },
   bm25: { k1: 1.6, b: 0.3, fields: { name: 8, description: 1, params: 0.5, server: 0.3 } },
   usage: { success: 1, category: 1, recency: 0.5, halfLifeDays: 14 },
 };

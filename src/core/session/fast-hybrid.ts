@@ -10,6 +10,7 @@ import { buildBm25Index, queryTerms, scoreBm25 } from '../discover/bm25.js';
 import type { DiscoverIndex } from '../discover/build.js';
 import { fuseHybrid, signalRanges, type HybridSignals } from '../discover/fusion.js';
 import { queryVector, scoreSemantic, sentenceVector } from '../discover/semantic.js';
+import { rememberedMatch } from '../discover/remembered.js';
 import { serverLexicalScores, serverSemanticScores } from '../discover/servers.js';
 import { serverGroups, usagePriorsOf } from '../discover/signals.js';
 import { detectTaskContext, usageParts, type TaskType, type UsageParts } from '../discover/usage.js';
@@ -35,6 +36,10 @@ interface Prepared {
   expected: number[];
   /** The tools the store knows, by doc number, with the weight-independent parts of their prior. */
   used: { doc: number; parts: UsageParts }[];
+  /** Similarity to each tool's remembered intents, or null without any. */
+  remembered: Float32Array | null;
+  /** A remembered intent matched (rankTools then does not fall back even when nothing else matched). */
+  rememberedAny: boolean;
 }
 
 interface Lexical {
@@ -96,7 +101,10 @@ export function createHybridScorer(
     }
     const type = detectTaskContext(it.intent).type;
     const { semMin, semMax } = signalRanges(null, sem);
+    const memory = rememberedMatch(index, it.usage, it.intent);
     return {
+      remembered: memory?.any ? memory.scores : null,
+      rememberedAny: memory?.any === true,
       semMin,
       semMax,
       terms: queryTerms(it.intent),
@@ -137,7 +145,7 @@ export function createHybridScorer(
     scores: (w, k) => {
       const p = prepared[k]!;
       const lex = lexicalOf(w)[k]!;
-      const any = lex.bmHit || p.sem !== null;
+      const any = lex.bmHit || p.sem !== null || (p.rememberedAny && w.fusion.intents > 0);
       const signals: HybridSignals = {
         bm: lex.bmHit ? lex.bm : null,
         sem: p.sem,
@@ -148,6 +156,7 @@ export function createHybridScorer(
             ? { of: servers.of, lexical: lex.servers, semantic: p.serverSem }
             : null,
         ranges: { bmMax: lex.bmMax, semMin: p.semMin, semMax: p.semMax },
+        remembered: p.remembered,
       };
       fuseHybrid(signals, w, 'sum', allowAll, score, shares);
       return score;

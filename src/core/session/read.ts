@@ -10,11 +10,13 @@ export interface SessionFiles {
   problems: ReadProblem[];
   /** Files read, by format. */
   files: { file: string; format: SessionFormat }[];
-  /** Files found in folders whose content was not a recording (skipped quietly). */
+  /** Files found in folders whose content was not a recording (replay names them in one warning). */
   skipped: string[];
 }
 
 const SKIP_DIRS = new Set(['node_modules', '.git']);
+/** Files Cline and Roo write beside api_conversation_history.json in every task folder (skipped, expected). */
+export const TASK_COMPANIONS: ReadonlySet<string> = new Set(['ui_messages.json', 'task_metadata.json']);
 
 async function walk(dir: string, out: string[]): Promise<void> {
   const entries = await readdir(dir, { withFileTypes: true });
@@ -54,6 +56,15 @@ export async function readCapped(file: string, max = MAX_RECORDING_BYTES): Promi
   }
 }
 
+/** NUL bytes, or many undecodable bytes, in the first 8 KB: not text, so not a recording. */
+function isBinary(text: string): boolean {
+  const head = text.slice(0, 8192);
+  if (head.includes('\u0000')) return true;
+  let bad = 0;
+  for (const ch of head) if (ch === '\uFFFD') bad++;
+  return head.length > 0 && bad / head.length > 0.1;
+}
+
 /** Reads every recording under `paths` (files or folders, recursively). A missing path is a usage error. */
 export async function readSessionFiles(paths: string[], cwd: string): Promise<SessionFiles> {
   const result: SessionFiles = { sessions: [], problems: [], files: [], skipped: [] };
@@ -88,6 +99,10 @@ export async function readSessionFiles(paths: string[], cwd: string): Promise<Se
           });
       } catch (e) {
         result.problems.push({ file, line: 0, message: `cannot read: ${e instanceof Error ? e.message : String(e)}` });
+        continue;
+      }
+      if (isBinary(text)) {
+        result.problems.push({ file, line: 0, message: 'is a binary file, not a recording; skipped' });
         continue;
       }
       const format = detectSessionFormat(text, file);

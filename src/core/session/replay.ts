@@ -3,7 +3,7 @@ import { runSteps, type Steps } from '../steps.js';
 import { dict } from '../dict.js';
 import type { UsageStats } from '../../types.js';
 import { cmp, type ReplayCase } from './cases.js';
-import { recordCalls } from './usage.js';
+import { cloneUsage, recordCalls } from './usage.js';
 
 /** Ranks tool ids for an intent, best first, with the usage known at `now`. */
 export type RankFn = (intent: string, usage: UsageStats, now: number) => string[];
@@ -53,6 +53,8 @@ export interface ReplayOptions {
   categorize: (intent: string) => string;
   /** Usage known before the first case (e.g. an existing store). */
   initialUsage?: UsageStats;
+  /** Remember each case's intent for the tools that served it (default true; false: counts only). */
+  rememberIntents?: boolean;
   /** Forget tools unused for longer than this before each case (0: never). */
   ttlMs?: number;
   serverOf?: (id: string) => string;
@@ -75,7 +77,7 @@ export function usageAt(stats: UsageStats, time: number, ttlMs: number): UsageSt
   if (ttlMs <= 0) return stats;
   const tools: UsageStats['tools'] = dict();
   for (const [id, u] of Object.entries(stats.tools)) if (time - u.lastUsed <= ttlMs) tools[id] = u;
-  return { tools };
+  return stats.intents ? { tools, intents: stats.intents } : { tools };
 }
 
 const defaultServerOf = (id: string): string => {
@@ -93,9 +95,8 @@ export function* replayCaseSteps(cases: ReplayCase[], opts: ReplayOptions): Step
   const ks = opts.ks ?? [1, 3, 5];
   const depth = Math.max(...ks);
   const serverOf = opts.serverOf ?? defaultServerOf;
-  const usage: UsageStats = { tools: dict(Object.entries(opts.initialUsage?.tools ?? {})) };
-  // Copy-on-write: recordCalls mutates entries, and the initial usage belongs to the caller.
-  for (const [id, u] of Object.entries(usage.tools)) usage.tools[id] = { ...u, categories: { ...u.categories } };
+  // A copy: recordCalls mutates entries, and the initial usage belongs to the caller.
+  const usage: UsageStats = opts.initialUsage ? cloneUsage(opts.initialUsage) : { tools: dict() };
   const newAcc = (): Acc => ({ recall: ks.map(() => 0), rr: 0, n: 0 });
   const totals = opts.engines.map(newAcc);
   const perServer = opts.engines.map(() => new Map<string, Acc>());
@@ -151,7 +152,7 @@ export function* replayCaseSteps(cases: ReplayCase[], opts: ReplayOptions): Step
         }
       });
     }
-    recordCalls(usage, c.calls, opts.categorize(c.intent), time);
+    recordCalls(usage, c.calls, opts.categorize(c.intent), time, opts.rememberIntents === false ? undefined : c.intent);
     yield;
   }
 

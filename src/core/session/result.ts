@@ -20,6 +20,15 @@ export interface ReplayLearned {
   expired: number;
 }
 
+export interface ReplayStart {
+  store: string;
+  /** Tools and remembered intents the store gave the first case. */
+  tools: number;
+  intents: number;
+  /** Replayed sessions the store had already learned: their scores include what was learned from them. */
+  alreadyLearnedSessions: number;
+}
+
 export interface ReplayResult {
   cases: number;
   sessions: number;
@@ -34,5 +43,7 @@ export interface ReplayResult {
   misses: { case: string; intent: string; expected: string[]; firstRank: number; top: string[] }[];
   tuned?: ReplayTuned;
   learned?: ReplayLearned;
+  /** The usage store the replay started from (absent: it started from nothing, e.g. with --no-store). */
+  startedFrom?: ReplayStart;
   minRecall?: { required: number; actual: number; passed: boolean };
 }

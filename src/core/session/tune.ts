@@ -3,7 +3,7 @@ import { dict } from '../dict.js';
 import type { UsageStats } from '../../types.js';
 import { pairedBootstrap, type PairedDifference } from '../discover/metrics.js';
 import { cmp, type ReplayCase } from './cases.js';
-import { recordCalls } from './usage.js';
+import { cloneUsage, recordCalls } from './usage.js';
 import { replayCaseSteps, round, usageAt } from './replay.js';
 import { runSteps, type Steps } from '../steps.js';
 
@@ -170,11 +170,9 @@ export function* tuneWeightSteps<W extends object>(opts: TuneOptions<W>): Steps<
     lastTime = time;
     if (sampled.has(i)) {
       const view = usageAt(live, time, ttlMs);
-      const copy: UsageStats = { tools: dict() };
-      for (const [id, u] of Object.entries(view.tools)) copy.tools[id] = { ...u, categories: { ...u.categories } };
-      frozen.set(i, { usage: copy, time });
+      frozen.set(i, { usage: cloneUsage(view), time });
     }
-    recordCalls(live, c.calls, categorize(c.intent), time);
+    recordCalls(live, c.calls, categorize(c.intent), time, c.intent);
     if (i % 64 === 63) yield;
   }
 

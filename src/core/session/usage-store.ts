@@ -6,7 +6,7 @@ import { writeFileAtomic } from '../../atomic-write.js';
 import { SmartError, errorText } from '../../errors.js';
 import type { UsageStats } from '../../types.js';
 import { dict } from '../dict.js';
-import { DAY_MS, DEFAULT_USAGE_TTL_DAYS, forgetUsage, parseUsageTools } from './usage.js';
+import { DAY_MS, capIntents, forgetUsage, parseRememberedIntents, parseUsageTools } from './usage.js';
 
 export const USAGE_FORMAT = 'mcp-smart/usage@1';
 
@@ -14,6 +14,8 @@ export interface UsageStoreDoc {
   format: typeof USAGE_FORMAT;
   updatedAt: string;
   tools: UsageStats['tools'];
+  /** Tool id → the intents it was called for (remembered intents; absent in stores written before them). */
+  intents?: NonNullable<UsageStats['intents']>;
   /** Session id → cases already learned from it, so learning the same recordings twice counts nothing twice. */
   sessions: Record<string, number>;
 }
@@ -25,9 +27,16 @@ export interface StoreRead {
 }
 
 export interface MemoryOptions {
+  /** The cap: tools unused for longer than this before the newest recording are dropped (0 keeps all). */
   ttlDays?: number;
+  /** The decay: counts halve every this many days of age before the newest recording (0: no decay). */
   halfLifeDays?: number;
 }
+
+/** Store memory, relative to the newest recording: counts halve every 30 days of age … */
+export const DEFAULT_STORE_HALF_LIFE_DAYS = 30;
+/** … and tools unused for 90 days before it are forgotten (`replay --learn --ttl-days` sets its own cap). */
+export const DEFAULT_STORE_TTL_DAYS = 90;
 
 export { usageStorePath } from '../paths.js';
 
@@ -124,6 +133,11 @@ export async function readUsageStore(file: string, now: number): Promise<StoreRe
   const { tools, dropped } = parseUsageTools(p.tools);
   if (dropped > 0)
     warnings.push(`usage store ${file}: ignored ${dropped} malformed tool entr${dropped === 1 ? 'y' : 'ies'}`);
+  const memo = parseRememberedIntents(p.intents);
+  if (memo.dropped > 0)
+    warnings.push(
+      `usage store ${file}: ignored ${memo.dropped} malformed remembered intent${memo.dropped === 1 ? '' : 's'}`,
+    );
   const sessions = dict<number>();
   if (p.sessions && typeof p.sessions === 'object' && !Array.isArray(p.sessions)) {
     for (const [id, n] of Object.entries(p.sessions as Record<string, unknown>))
@@ -134,24 +148,55 @@ export async function readUsageStore(file: string, now: number): Promise<StoreRe
       format: USAGE_FORMAT,
       updatedAt: typeof p.updatedAt === 'string' ? p.updatedAt : new Date(now).toISOString(),
       tools,
+      intents: memo.intents,
       sessions,
     },
     warnings,
   };
 }
 
-/** Usage for ranking at `now`, with the memory limits applied (default: the note's 7 days). */
+/**
+ * Usage for ranking: the one rule every ranking (discover, budget, serve, replay --store) reads a store by.
+ * Memory is measured from the store's newest recording, not from the wall clock (a store learned from last
+ * month's recordings is not empty today): tools unused for longer than the TTL before it are dropped (the cap),
+ * and the counts of the rest halve every `halfLifeDays` of age before it (the decay). `reference` is that newest
+ * time (`now` for an empty store): rank with it as `now` so recency is measured the same way.
+ */
 export async function loadUsageStats(
   file: string,
   now: number,
   memory: MemoryOptions = {},
-): Promise<{ stats: UsageStats; warnings: string[] }> {
+): Promise<{ stats: UsageStats; warnings: string[]; reference: number }> {
   const { doc, warnings } = await readUsageStore(file, now);
-  return { stats: forgetUsage({ tools: doc.tools }, now, memoryToForget(memory)), warnings };
+  return { ...usageForRanking(usageOfDoc(doc), now, memory), warnings };
+}
+
+/** loadUsageStats' rule on usage already read: cap and decay relative to its newest recording. */
+export function usageForRanking(
+  usage: UsageStats,
+  now: number,
+  memory: MemoryOptions = {},
+): { stats: UsageStats; reference: number } {
+  const reference = newestRecording(usage) ?? now;
+  const forget = memoryToForget({ halfLifeDays: DEFAULT_STORE_HALF_LIFE_DAYS, ...memory });
+  return { stats: forgetUsage(usage, reference, forget), reference };
+}
+
+/** The time of the newest recorded call in `usage`, or undefined when it holds none. */
+export function newestRecording(usage: UsageStats): number | undefined {
+  let newest: number | undefined;
+  for (const u of Object.values(usage.tools))
+    if (u.lastUsed > 0 && (newest === undefined || u.lastUsed > newest)) newest = u.lastUsed;
+  return newest;
+}
+
+/** The usage a store document holds (tool counts and remembered intents). */
+export function usageOfDoc(doc: UsageStoreDoc): UsageStats {
+  return doc.intents ? { tools: doc.tools, intents: doc.intents } : { tools: doc.tools };
 }
 
 export function memoryToForget(memory: MemoryOptions): { ttlMs: number; halfLifeMs?: number } {
-  const ttlDays = memory.ttlDays ?? DEFAULT_USAGE_TTL_DAYS;
+  const ttlDays = memory.ttlDays ?? DEFAULT_STORE_TTL_DAYS;
   return { ttlMs: ttlDays * DAY_MS, ...(memory.halfLifeDays ? { halfLifeMs: memory.halfLifeDays * DAY_MS } : {}) };
 }
 
@@ -198,11 +243,15 @@ export async function updateUsageStore(
     const doc = read.doc;
     const warnings = [...early.warnings, ...read.warnings];
     const next = update(doc);
-    const kept = forgetUsage({ tools: next.tools }, opts.now, { ttlMs: memoryToForget(opts.memory ?? {}).ttlMs });
+    // The cap applies relative to the newest recording (decay is applied on reading, so counts stay exact).
+    const newest = newestRecording(usageOfDoc(next)) ?? opts.now;
+    const kept = forgetUsage(usageOfDoc(next), newest, { ttlMs: memoryToForget(opts.memory ?? {}).ttlMs });
+    capIntents(kept);
     const written: UsageStoreDoc = {
       format: USAGE_FORMAT,
       updatedAt: new Date(opts.now).toISOString(),
       tools: kept.tools,
+      intents: kept.intents ?? dict(),
       sessions: next.sessions,
     };
     await writeFileAtomic(file, JSON.stringify(written, null, 2) + '\n');
