@@ -5,7 +5,7 @@ import { META_SERVER_NAME } from '../core/audit/index.js';
 import { condenseTools } from '../core/condense/index.js';
 import type { CondenseOutput } from '../core/condense/result.js';
 import { countServerTokens, createTokenCounter, type RenderStyle } from '../core/tokens/index.js';
-import { renderJson } from '../reporters/format.js';
+import { renderJson } from '../reporters/json.js';
 import type { CondenseLevel, ServerSnapshot } from '../types.js';
 import type { AppContext } from './context.js';
 import { loadSetup, serverFailureCode } from './setup.js';
