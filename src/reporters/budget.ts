@@ -84,7 +84,6 @@ export function renderBudget(r: BudgetResult, opts: RenderOptions): string {
     json: () => renderJson('budget', r),
     markdown: () => budgetMarkdown(r),
     table: () => budgetTable(r, opts.chalk),
-    github: () => budgetTable(r, opts.chalk),
   });
 }
 

@@ -103,7 +103,6 @@ export function renderReplay(r: ReplayResult, opts: ReplayRenderOptions): string
     json: () => renderJson('replay', replayDocument(r)),
     markdown: () => replayText(r, opts.chalk, (spec) => ['', renderMarkdownTable(spec)], ['']),
     table: () => replayText(r, opts.chalk, (spec) => [renderTable(spec, opts.chalk)], []),
-    github: () => replayText(r, opts.chalk, (spec) => [renderTable(spec, opts.chalk)], []),
   });
 }
 

@@ -67,7 +67,6 @@ export function renderServers(
     json: () => renderJson('servers', serversDocument(result)),
     markdown: text(() => serversMarkdown(result, show)),
     table: text(() => serversTable(result, show, opts.chalk)),
-    github: text(() => serversTable(result, show, opts.chalk)),
   });
 }
 
