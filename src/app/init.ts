@@ -4,7 +4,7 @@
  */
 import { access } from 'node:fs/promises';
 import { isAbsolute, relative, resolve } from 'node:path';
-import { writeFileAtomic } from '../atomic-write.js';
+import { writeFileSafe } from '../safe-write.js';
 import { buildBaseline, DEFAULT_BASELINE, measureServers, serializeBaseline } from '../core/budget/index.js';
 import {
   chooseCiInstall,
@@ -171,7 +171,7 @@ export async function initProject(
   const write = async (kind: InitResult['files'][number]['kind'], text: string): Promise<void> => {
     const f = plannedFiles.find((p) => p.kind === kind);
     if (!f) return;
-    await writeFileAtomic(resolve(io.cwd, f.path), text);
+    await writeFileSafe(resolve(io.cwd, f.path), text);
     f.written = true;
   };
   await write('config', JSON.stringify(config, null, 2) + '\n');

@@ -5,7 +5,7 @@
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { writeFileAtomic } from '../../atomic-write.js';
+import { writeFileSafe } from '../../safe-write.js';
 import type { ServerDefinition, ServerSnapshot } from '../../types.js';
 
 export const TOOL_CACHE_FORMAT = 'mcp-smart/tool-list-cache@1';
@@ -87,5 +87,5 @@ export async function writeCachedSnapshot(
   const { stderr: _stderr, elapsedMs: _elapsed, cached: _cached, cachedAt: _at, source: _source, ...kept } = snap;
   const key = toolCacheKey(def);
   const doc: CacheFile = { format: TOOL_CACHE_FORMAT, key, storedAt: cache.now, snapshot: kept };
-  await writeFileAtomic(toolCacheFile(cache.dir, key), JSON.stringify(doc) + '\n');
+  await writeFileSafe(toolCacheFile(cache.dir, key), JSON.stringify(doc) + '\n');
 }
