@@ -78,19 +78,8 @@ export async function initProject(
   questions?: InitQuestions,
 ): Promise<InitOutcome> {
   const { io, global } = ctx;
-  // Where the servers come from: saved snapshots, or the user's configs and ad-hoc flags.
   const fromSnapshot = global.snapshot.length > 0;
-  let definitions: ServerDefinition[] = [];
-  let found: string[];
-  if (fromSnapshot) {
-    found = (await loadSetup({ ...global, server: [] }, io, { fresh: true })).servers.map((s) => s.name);
-  } else {
-    const defs = await loadDefinitions(global, io);
-    for (const w of defs.warnings) io.stderr(`warning: ${w}\n`);
-    definitions = defs.servers.filter((s) => s.enabled);
-    found = definitions.map((s) => s.name);
-  }
-  if (found.length === 0) throw new SmartError('NO_SERVERS');
+  const { found, definitions } = await findServers(ctx);
   const wanted = options.servers ?? (global.server.length > 0 ? global.server : found);
   for (const name of wanted) {
     if (!found.includes(name)) throw new SmartError('UNKNOWN_SERVER', { name, known: [...found].sort().join(', ') });
@@ -138,24 +127,8 @@ export async function initProject(
   };
   if (adhoc.length > 0) config.servers = Object.fromEntries(adhoc.map((d) => [d.name, configEntry(d)]));
 
-  let servers: ServerSnapshot[] = [];
-  let unavailable: string[] = [];
-  if (options.baseline || writeSnapshot) {
-    servers = (await loadSetup({ ...global, server: selected }, io, { fresh: true })).servers;
-    unavailable = servers.filter((s) => s.status === 'error').map((s) => s.name);
-    for (const u of unavailable) io.stderr(`warning: server ${u} could not be reached; it is not in the baseline\n`);
-    if (servers.length > 0 && unavailable.length === servers.length)
-      throw new SmartError('INIT_NOTHING_REACHED', { servers: unavailable.join(', ') });
-    // A first baseline without a server that failed would let it come back as "added" and pass: write nothing.
-    if (options.baseline && unavailable.length > 0)
-      throw new SmartError('BASELINE_FROM_FAILED', {
-        file: 'the first baseline',
-        servers: servers
-          .filter((s) => s.status === 'error')
-          .map((s) => `${s.name} (${s.error ?? 'no reason given'})`)
-          .join('; '),
-      });
-  }
+  const servers = options.baseline || writeSnapshot ? await reachServers(ctx, selected, options.baseline) : [];
+  const unavailable = servers.filter((s) => s.status === 'error').map((s) => s.name);
   let plan: CiWorkflowPlan | undefined;
   if (settings.github) {
     const install = chooseCiInstall(
@@ -168,37 +141,12 @@ export async function initProject(
     const dumpArgs = writeSnapshot && subset ? selected.flatMap((n) => ['-s', n]) : [];
     plan = { install, args: checkArgs, snapshots, dumpArgs, writtenBy: VERSION };
   }
-  const write = async (kind: InitResult['files'][number]['kind'], text: string): Promise<void> => {
-    const f = plannedFiles.find((p) => p.kind === kind);
-    if (!f) return;
-    await writeFileSafe(resolve(io.cwd, f.path), text);
-    f.written = true;
-  };
-  await write('config', JSON.stringify(config, null, 2) + '\n');
-  let baselineTokens: number | undefined;
-  if (options.baseline) {
-    const counter = await counterFor(global.encoding);
-    const measured = measureServers(servers, (tool, server) => countToolTokens(tool, counter, 'json', server));
-    baselineTokens = measured.reduce((n, s) => n + s.tokens, 0);
-    await write(
-      'baseline',
-      serializeBaseline(buildBaseline(measured, global.encoding, { maxGrowth: settings.maxGrowth })),
-    );
-  }
-  // The snapshot is committed: it leaves out `source`, a path into the user's home folder.
-  if (writeSnapshot)
-    await write(
-      'snapshot',
-      JSON.stringify(
-        buildSnapshot(
-          servers.filter((s) => s.status === 'ok').map(({ source: _source, ...rest }) => rest),
-          new Date().toISOString(),
-        ),
-        null,
-        2,
-      ) + '\n',
-    );
-  if (plan) await write('workflow', ciWorkflowYaml(plan));
+  const baselineTokens = await writeFiles(ctx, plannedFiles, {
+    config,
+    servers,
+    maxGrowth: settings.maxGrowth,
+    ...(plan ? { workflow: ciWorkflowYaml(plan) } : {}),
+  });
 
   const result: InitResult = {
     files: plannedFiles,
@@ -222,4 +170,79 @@ export async function initProject(
     ...(snapshotAt >= 0 ? { snapshotFile: checkArgs[snapshotAt + 1] } : {}),
     ...(plan ? { updateCommand: updateCommands(plan).join(' && ') } : {}),
   };
+}
+
+/** The servers init can track: from the saved snapshots, or the enabled ones of the user's configs and flags. */
+async function findServers(ctx: AppContext): Promise<{ found: string[]; definitions: ServerDefinition[] }> {
+  const { io, global } = ctx;
+  let definitions: ServerDefinition[] = [];
+  let found: string[];
+  if (global.snapshot.length > 0) {
+    found = (await loadSetup({ ...global, server: [] }, io, { fresh: true })).servers.map((s) => s.name);
+  } else {
+    const defs = await loadDefinitions(global, io);
+    for (const w of defs.warnings) io.stderr(`warning: ${w}\n`);
+    definitions = defs.servers.filter((s) => s.enabled);
+    found = definitions.map((s) => s.name);
+  }
+  if (found.length === 0) throw new SmartError('NO_SERVERS');
+  return { found, definitions };
+}
+
+/** Lists the selected servers afresh; fails when none answered, or when one failed and a baseline is wanted. */
+async function reachServers(ctx: AppContext, selected: string[], baseline: boolean): Promise<ServerSnapshot[]> {
+  const { io, global } = ctx;
+  const servers = (await loadSetup({ ...global, server: selected }, io, { fresh: true })).servers;
+  const failed = servers.filter((s) => s.status === 'error');
+  for (const u of failed) io.stderr(`warning: server ${u.name} could not be reached; it is not in the baseline\n`);
+  if (servers.length > 0 && failed.length === servers.length)
+    throw new SmartError('INIT_NOTHING_REACHED', { servers: failed.map((s) => s.name).join(', ') });
+  // A first baseline without a server that failed would let it come back as "added" and pass: write nothing.
+  if (baseline && failed.length > 0)
+    throw new SmartError('BASELINE_FROM_FAILED', {
+      file: 'the first baseline',
+      servers: failed.map((s) => `${s.name} (${s.error ?? 'no reason given'})`).join('; '),
+    });
+  return servers;
+}
+
+/** Writes the planned files in order (config, baseline, snapshot, workflow), marking each written; the baseline's tokens. */
+async function writeFiles(
+  ctx: AppContext,
+  planned: InitResult['files'],
+  content: { config: object; servers: ServerSnapshot[]; maxGrowth: string; workflow?: string },
+): Promise<number | undefined> {
+  const { io, global } = ctx;
+  const write = async (kind: InitResult['files'][number]['kind'], text: string): Promise<void> => {
+    const f = planned.find((p) => p.kind === kind);
+    if (!f) return;
+    await writeFileSafe(resolve(io.cwd, f.path), text);
+    f.written = true;
+  };
+  await write('config', JSON.stringify(content.config, null, 2) + '\n');
+  let baselineTokens: number | undefined;
+  if (planned.some((f) => f.kind === 'baseline')) {
+    const counter = await counterFor(global.encoding);
+    const measured = measureServers(content.servers, (tool, server) => countToolTokens(tool, counter, 'json', server));
+    baselineTokens = measured.reduce((n, s) => n + s.tokens, 0);
+    await write(
+      'baseline',
+      serializeBaseline(buildBaseline(measured, global.encoding, { maxGrowth: content.maxGrowth })),
+    );
+  }
+  // The snapshot is committed: it leaves out `source`, a path into the user's home folder.
+  if (planned.some((f) => f.kind === 'snapshot'))
+    await write(
+      'snapshot',
+      JSON.stringify(
+        buildSnapshot(
+          content.servers.filter((s) => s.status === 'ok').map(({ source: _source, ...rest }) => rest),
+          new Date().toISOString(),
+        ),
+        null,
+        2,
+      ) + '\n',
+    );
+  if (content.workflow !== undefined) await write('workflow', content.workflow);
+  return baselineTokens;
 }
