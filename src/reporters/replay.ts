@@ -101,19 +101,21 @@ function lines(r: ReplayResult, chalk: ChalkInstance): { intro: string[]; outro:
 export function renderReplay(r: ReplayResult, opts: ReplayRenderOptions): string {
   return renderByFormat(opts.format, {
     json: () => renderJson('replay', replayDocument(r)),
-    markdown: () => replayText(r, opts.chalk, (spec) => ['', renderMarkdownTable(spec)], ['']),
-    table: () => replayText(r, opts.chalk, (spec) => [renderTable(spec, opts.chalk)], []),
+    markdown: () => replayMarkdown(r, opts.chalk),
+    table: () => replayTable(r, opts.chalk),
   });
 }
 
-/** The intro lines, the engine and per-server tables, the outro lines; `gap` goes before the outro. */
-function replayText(
-  r: ReplayResult,
-  chalk: ChalkInstance,
-  table: (spec: TableSpec) => string[],
-  gap: string[],
-): string {
+function replayMarkdown(r: ReplayResult, chalk: ChalkInstance): string {
   const { intro, outro } = lines(r, chalk);
   const servers = serversTable(r);
-  return [...intro, ...table(enginesTable(r)), ...(servers ? table(servers) : []), ...gap, ...outro].join('\n') + '\n';
+  const tables = [renderMarkdownTable(enginesTable(r)), ...(servers ? ['', renderMarkdownTable(servers)] : [])];
+  return [...intro, '', ...tables, '', ...outro].join('\n') + '\n';
+}
+
+function replayTable(r: ReplayResult, chalk: ChalkInstance): string {
+  const { intro, outro } = lines(r, chalk);
+  const servers = serversTable(r);
+  const tables = [renderTable(enginesTable(r), chalk), ...(servers ? [renderTable(servers, chalk)] : [])];
+  return [...intro, ...tables, ...outro].join('\n') + '\n';
 }
