@@ -20,7 +20,7 @@ import { readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
-import { writeFileAtomic } from '../dist/atomic-write.js';
+import { writeFileSafe } from '../dist/safe-write.js';
 
 const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const args = Object.fromEntries(
@@ -81,7 +81,7 @@ if (entries < 1000) {
 const keys = [...table.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
 const text = keys.map((k) => `${k}\t${[...new Set(table.get(k))].slice(0, PER_WORD).join(' ')}`).join('\n');
 const gz = gzipSync(Buffer.from(text, 'utf8'), { level: 9 });
-await writeFileAtomic(OUT, gz);
+await writeFileSafe(OUT, gz);
 console.log(
   `${entries} entries → ${keys.length} headwords, ${Buffer.byteLength(text)} bytes, ${gz.length} gzipped → ${OUT}`,
 );

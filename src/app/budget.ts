@@ -3,7 +3,7 @@ import { resolve } from 'node:path';
 import { countOf } from '../reporters/format.js';
 import { counterFor } from './counter.js';
 import { hybridRanker } from './rank.js';
-import { writeFileAtomic } from '../atomic-write.js';
+import { writeFileSafe } from '../safe-write.js';
 import { readJsonFile } from '../read-file.js';
 import { condenseTool, metaTools } from '../core/condense/index.js';
 import { sentSnapshots } from '../core/config/tool-filter.js';
@@ -250,7 +250,7 @@ export async function budgetServers(
   if (intent && keepFull) result.intent = { text: intent, k: INTENT_K, kept: keepFull };
 
   if (output) {
-    await writeFileAtomic(
+    await writeFileSafe(
       resolve(io.cwd, output),
       JSON.stringify(appliedDocument(result, plan, loaded.servers), null, 2) + '\n',
     );

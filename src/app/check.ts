@@ -3,7 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { counterFor } from './counter.js';
 import { hybridRanker } from './rank.js';
-import { writeFileAtomic } from '../atomic-write.js';
+import { writeFileSafe } from '../safe-write.js';
 import { parseJsonText, readJsonFile, readTextFile } from '../read-file.js';
 import {
   DEFAULT_BASELINE,
@@ -253,7 +253,7 @@ export async function checkServers(
     const path = resolve(io.cwd, baselineFile);
     const current = existing ? await readFile(path, 'utf8') : undefined;
     const written = current !== text;
-    if (written) await writeFileAtomic(path, text);
+    if (written) await writeFileSafe(path, text);
     updated = {
       written,
       servers: Object.keys(fresh.servers).length,

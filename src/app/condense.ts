@@ -1,6 +1,6 @@
 /** The `condense` use case: every tool at one condense level, with before/after tokens; -o writes the document. */
 import { resolve } from 'node:path';
-import { writeFileAtomic } from '../atomic-write.js';
+import { writeFileSafe } from '../safe-write.js';
 import { META_SERVER_NAME } from '../core/audit/index.js';
 import { condenseTools } from '../core/condense/index.js';
 import type { CondenseOutput } from '../core/condense/result.js';
@@ -8,7 +8,7 @@ import { countServerTokens, createTokenCounter, renderTool, type RenderStyle } f
 import { computing, countPausing } from '../signals.js';
 import { countOf } from '../reporters/format.js';
 import { debugPhase } from './progress.js';
-import { renderJson } from '../reporters/format.js';
+import { renderJson } from '../reporters/json.js';
 import type { CondenseLevel, ServerSnapshot } from '../types.js';
 import type { AppContext } from './context.js';
 import { loadSetup, serverFailureCode } from './setup.js';
@@ -68,6 +68,6 @@ export async function condenseServers(
     servers: serversOut,
   };
   // The file holds the same document --json prints.
-  if (output) await writeFileAtomic(resolve(io.cwd, output), renderJson('condense', result));
+  if (output) await writeFileSafe(resolve(io.cwd, output), renderJson('condense', result));
   return { result, exitCode: serverFailureCode(servers) };
 }

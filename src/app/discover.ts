@@ -20,7 +20,7 @@ import {
 } from '../core/discover/engine.js';
 import { MAX_MISSES_LISTED, type DiscoverResult } from '../core/discover/result.js';
 import { countOf } from '../reporters/format.js';
-import { writeFileAtomic } from '../atomic-write.js';
+import { writeFileSafe } from '../safe-write.js';
 import { SmartError } from '../errors.js';
 import { readTextFile } from '../read-file.js';
 import { computing } from '../signals.js';
@@ -176,7 +176,7 @@ async function readIndexCache(
 
 /** Best effort: a failed write costs the next run its build time, nothing else. */
 async function writeIndexCache(file: string, bytes: Uint8Array): Promise<void> {
-  await writeFileAtomic(file, bytes).catch(() => undefined);
+  await writeFileSafe(file, bytes).catch(() => undefined);
 }
 
 async function readText(file: string, cwd: string): Promise<string> {

@@ -1,6 +1,6 @@
 /** The `dump` use case: connect to every selected server and write (or return) the snapshot document. */
 import { resolve } from 'node:path';
-import { writeFileAtomic } from '../atomic-write.js';
+import { writeFileSafe } from '../safe-write.js';
 import { buildSnapshot, dumpSummary, type DumpResult } from '../core/snapshot.js';
 import { SmartError } from '../errors.js';
 import type { ServerSnapshot } from '../types.js';
@@ -32,7 +32,7 @@ export async function dumpServers(ctx: AppContext, options: DumpOptions): Promis
   const exitCode = serverFailureCode(servers);
   if (!options.output) return { result, servers, text, exitCode };
   const file = resolve(io.cwd, options.output);
-  await writeFileAtomic(file, text);
+  await writeFileSafe(file, text);
   result.output = file;
   return { result, servers, exitCode };
 }

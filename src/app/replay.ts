@@ -1,7 +1,7 @@
 /** The `replay` use case: ranking quality on recorded sessions, usage learning (--learn), weight tuning (--tune). */
 import { basename, join, resolve } from 'node:path';
 import { countOf } from '../reporters/format.js';
-import { writeFileAtomic } from '../atomic-write.js';
+import { writeFileSafe } from '../safe-write.js';
 import {
   buildDiscoverIndex,
   detectTaskContext,
@@ -313,6 +313,6 @@ async function writeWeights(file: string, weights: HybridWeights): Promise<strin
   }
   const doc = parsed as Record<string, unknown>;
   doc.weights = weights;
-  await writeFileAtomic(file, JSON.stringify(doc, null, 2) + '\n');
+  await writeFileSafe(file, JSON.stringify(doc, null, 2) + '\n');
   return file;
 }

@@ -1,6 +1,6 @@
 /** `audit --html <file>`: renders the audit as one HTML page and writes it atomically. */
 import { resolve } from 'node:path';
-import { writeFileAtomic } from '../atomic-write.js';
+import { writeFileSafe } from '../safe-write.js';
 import type { AuditResult } from '../core/audit/index.js';
 import { renderAuditHtml } from '../reporters/html.js';
 import type { ServerSnapshot } from '../types.js';
@@ -18,6 +18,6 @@ export async function writeAuditHtml(
     sourceOf: (name) => sources.get(name) ?? 'snapshot',
     generatedAt: new Date().toISOString(),
   });
-  await writeFileAtomic(resolve(ctx.io.cwd, file), html);
+  await writeFileSafe(resolve(ctx.io.cwd, file), html);
   ctx.io.stderr(`HTML report written to ${file}\n`);
 }

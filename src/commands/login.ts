@@ -2,7 +2,7 @@
 import { SmartError } from '../errors.js';
 import { TokenStore } from '../core/connect/oauth-token-store.js';
 import { oauthTokenStorePath } from '../core/paths.js';
-import { renderJson } from '../reporters/format.js';
+import { renderJson } from '../reporters/json.js';
 import type { ServerDefinition, ServerSnapshot } from '../types.js';
 import type { CommandContext, CommandOutcome } from '../app/context.js';
 import { loadDefinitions, pathEnvOf } from './load.js';

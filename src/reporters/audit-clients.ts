@@ -1,7 +1,9 @@
 /** The audit per client (result.clients): terminal table, markdown and the HTML section. JSON carries it as is. */
 import type { ChalkInstance } from 'chalk';
 import type { AuditClient, AuditResult } from '../core/audit/index.js';
-import { countOf, formatShare, formatTokens, renderMarkdownTable, renderTable, type TableSpec } from './format.js';
+import { countOf, formatShare, formatTokens } from './format.js';
+import { renderMarkdownTable } from './markdown.js';
+import { renderTable, type TableSpec } from './table.js';
 
 /** Worth a section when more than one client (or group) loads servers, or one is over its limit. */
 function shown(r: AuditResult): readonly AuditClient[] {

@@ -4,16 +4,10 @@ import { topTools, type AuditResult, type HiddenTools, type Severity } from '../
 import type { OutputFormat } from '../types.js';
 import { renderClientsMarkdown, renderClientsTable } from './audit-clients.js';
 import { findingLines } from './findings-summary.js';
-import {
-  countOf,
-  formatDelta,
-  formatShare,
-  formatTokens,
-  renderJson,
-  renderMarkdownTable,
-  renderTable,
-  type TableSpec,
-} from './format.js';
+import { countOf, formatDelta, formatShare, formatTokens } from './format.js';
+import { renderJson } from './json.js';
+import { renderMarkdownTable } from './markdown.js';
+import { renderTable, type TableSpec } from './table.js';
 
 const RENDER_TEXT: Record<string, string> = {
   json: 'each tool as an API tools-array entry {"name","description","input_schema"}, compact JSON',

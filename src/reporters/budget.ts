@@ -2,7 +2,11 @@
 import type { ChalkInstance } from 'chalk';
 import type { BudgetResult } from '../core/budget/result.js';
 import type { OutputFormat } from '../types.js';
-import { countOf, formatShare, formatTokens, renderJson, renderMarkdownTable, renderTable } from './format.js';
+import { countOf, formatShare, formatTokens } from './format.js';
+import { renderByFormat } from './index.js';
+import { renderJson } from './json.js';
+import { renderMarkdownTable } from './markdown.js';
+import { renderTable, type TableSpec } from './table.js';
 
 export interface RenderOptions {
   format: OutputFormat;
@@ -26,10 +30,7 @@ function stepText(s: BudgetResult['plan'][number]): string {
   return text;
 }
 
-function tables(r: BudgetResult): {
-  servers: { head: string[]; rows: (string | number)[][]; right: number[] };
-  plan: { head: string[]; rows: (string | number)[][]; right: number[] };
-} {
+function tables(r: BudgetResult): { servers: TableSpec; plan: TableSpec } {
   return {
     servers: {
       head: ['server', 'tools', 'tokens', 'share of max'],
@@ -79,21 +80,29 @@ function planTitle(r: BudgetResult): string {
 
 /** Renders a budget result in the chosen format. */
 export function renderBudget(r: BudgetResult, opts: RenderOptions): string {
-  if (opts.format === 'json') return renderJson('budget', r);
+  return renderByFormat(opts.format, {
+    json: () => renderJson('budget', r),
+    markdown: () => budgetMarkdown(r),
+    table: () => budgetTable(r, opts.chalk),
+  });
+}
+
+function budgetMarkdown(r: BudgetResult): string {
   const t = tables(r);
-  if (opts.format === 'markdown') {
-    const parts = [
-      `### mcp-smart budget: ${r.fits ? 'PASS' : 'OVER'}`,
-      '',
-      headline(r),
-      '',
-      renderMarkdownTable(t.servers),
-    ];
-    if (r.plan.length > 0) parts.push('', `**${planTitle(r)}**`, '', renderMarkdownTable(t.plan), '', planLine(r));
-    if (r.output) parts.push('', `Definitions written to \`${r.output}\`.`);
-    return parts.join('\n') + '\n';
-  }
-  const c = opts.chalk;
+  const parts = [
+    `### mcp-smart budget: ${r.fits ? 'PASS' : 'OVER'}`,
+    '',
+    headline(r),
+    '',
+    renderMarkdownTable(t.servers),
+  ];
+  if (r.plan.length > 0) parts.push('', `**${planTitle(r)}**`, '', renderMarkdownTable(t.plan), '', planLine(r));
+  if (r.output) parts.push('', `Definitions written to \`${r.output}\`.`);
+  return parts.join('\n') + '\n';
+}
+
+function budgetTable(r: BudgetResult, c: ChalkInstance): string {
+  const t = tables(r);
   const head = r.fits ? c.green(headline(r)) : c.red(headline(r));
   const parts = [head, renderTable(t.servers, c)];
   if (r.plan.length > 0) {

@@ -2,15 +2,12 @@
 import type { ChalkInstance } from 'chalk';
 import type { CheckResult } from '../core/budget/check-result.js';
 import type { OutputFormat } from '../types.js';
-import {
-  countOf,
-  formatDelta,
-  formatTokens,
-  renderJson,
-  renderMarkdownTable,
-  renderTable,
-  type TableSpec,
-} from './format.js';
+import { countOf, formatDelta, formatTokens } from './format.js';
+import { renderAnnotation } from './github.js';
+import { renderByFormat } from './index.js';
+import { renderJson } from './json.js';
+import { renderMarkdownTable } from './markdown.js';
+import { renderTable, type TableSpec } from './table.js';
 
 export interface RenderOptions {
   format: OutputFormat;
@@ -65,20 +62,21 @@ export function renderCheckMarkdown(r: CheckResult): string {
   return parts.join('\n') + '\n';
 }
 
-const escapeData = (s: string): string => s.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
-const escapeProp = (s: string): string => escapeData(s).replace(/:/g, '%3A').replace(/,/g, '%2C');
-
-/** GitHub workflow commands: one ::error per failure, one ::warning per grown or changed tool. */
-export function renderGithub(r: CheckResult): string {
-  const file = escapeProp(r.baseline);
-  const lines = r.failures.map(
-    (f) => `::error file=${file},title=mcp-smart ${escapeProp(f.code)}::${escapeData(f.message)}`,
+/** GitHub annotations: one ::error per failure, one ::warning per grown or changed tool and unreachable server. */
+function renderCheckAnnotations(r: CheckResult): string {
+  const file = r.baseline;
+  const lines = r.failures.map((f) =>
+    renderAnnotation({ level: 'error', file, title: `mcp-smart ${f.code}`, message: f.message }),
   );
   for (const w of r.warnings.slice(0, MAX_ROWS))
-    lines.push(`::warning file=${file},title=mcp-smart ${escapeProp(w.code)}::${escapeData(w.message)}`);
+    lines.push(renderAnnotation({ level: 'warning', file, title: `mcp-smart ${w.code}`, message: w.message }));
   for (const u of r.unavailable)
     lines.push(
-      `::warning title=mcp-smart server unreachable::${escapeData(`${u} could not be reached; left out of the check`)}`,
+      renderAnnotation({
+        level: 'warning',
+        title: 'mcp-smart server unreachable',
+        message: `${u} could not be reached; left out of the check`,
+      }),
     );
   lines.push(headline(r));
   const rl = retrievalLine(r);
@@ -86,12 +84,17 @@ export function renderGithub(r: CheckResult): string {
   return lines.join('\n') + '\n';
 }
 
-/** Renders a check result in the chosen format. */
+/** Renders a check result in the chosen format; under github the command also appends the markdown to the step summary. */
 export function renderCheck(r: CheckResult, opts: RenderOptions): string {
-  if (opts.format === 'json') return renderJson('check', r);
-  if (opts.format === 'markdown') return renderCheckMarkdown(r);
-  if (opts.format === 'github') return renderGithub(r);
-  const c = opts.chalk;
+  return renderByFormat(opts.format, {
+    json: () => renderJson('check', r),
+    markdown: () => renderCheckMarkdown(r),
+    github: () => renderCheckAnnotations(r),
+    table: () => checkTable(r, opts.chalk),
+  });
+}
+
+function checkTable(r: CheckResult, c: ChalkInstance): string {
   const parts = [r.passed ? c.green(headline(r)) : c.red(headline(r))];
   const rl = retrievalLine(r);
   if (rl) parts.push(rl);

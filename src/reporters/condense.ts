@@ -2,7 +2,11 @@
 import type { ChalkInstance } from 'chalk';
 import type { CondenseOutput } from '../core/condense/result.js';
 import type { OutputFormat } from '../types.js';
-import { formatDelta, formatTokens, renderJson, renderMarkdownTable, renderTable, type TableSpec } from './format.js';
+import { formatDelta, formatTokens } from './format.js';
+import { renderByFormat } from './index.js';
+import { renderJson } from './json.js';
+import { renderMarkdownTable } from './markdown.js';
+import { renderTable, type TableSpec } from './table.js';
 
 export function renderCondenseSummary(
   r: CondenseOutput,
@@ -42,10 +46,11 @@ export function renderCondense(
   r: CondenseOutput,
   opts: { format: OutputFormat; chalk: ChalkInstance; output?: string },
 ): string {
-  if (opts.format === 'json') return renderJson('condense', r);
-  return renderCondenseSummary(r, {
-    format: opts.format === 'table' ? 'table' : 'markdown',
-    chalk: opts.chalk,
-    output: opts.output,
+  const summary = (format: 'table' | 'markdown') => (): string =>
+    renderCondenseSummary(r, { format, chalk: opts.chalk, output: opts.output });
+  return renderByFormat(opts.format, {
+    json: () => renderJson('condense', r),
+    markdown: summary('markdown'),
+    table: summary('table'),
   });
 }

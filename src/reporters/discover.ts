@@ -3,7 +3,11 @@ import type { ChalkInstance } from 'chalk';
 import type { DiscoverEvaluation, DiscoverRanking, DiscoverResult } from '../core/discover/result.js';
 import { analyze, intentText } from '../core/discover/tokenize.js';
 import type { OutputFormat } from '../types.js';
-import { countOf, renderJson, renderMarkdownTable, renderTable, type TableSpec } from './format.js';
+import { countOf } from './format.js';
+import { renderByFormat } from './index.js';
+import { discoverDocument, renderJson } from './json.js';
+import { renderMarkdownTable } from './markdown.js';
+import { renderTable, type TableSpec } from './table.js';
 
 export interface DiscoverRenderOptions {
   format: OutputFormat;
@@ -86,47 +90,19 @@ function missesText(r: DiscoverEvaluation): string {
 }
 
 export function renderDiscover(r: DiscoverResult, opts: DiscoverRenderOptions): string {
-  if (opts.format === 'json') {
-    if (r.kind === 'evaluation') {
-      return renderJson('discover', {
-        queries: r.queries,
-        engine: r.engine,
-        k: r.k,
-        cases: r.cases,
-        recallAt: r.recallAt,
-        mrr: r.mrr,
-        ndcg10: r.ndcg10,
-        ...(r.missCount !== undefined ? { missCount: r.missCount, misses: r.misses ?? [] } : {}),
-        ...(r.unknownExpected ? { unknownExpected: r.unknownExpected } : {}),
-      });
-    }
-    return renderJson('discover', {
-      intent: r.intent,
-      engine: r.engine,
-      k: r.k,
-      fallback: r.fallback,
-      results: r.results.map((t) => ({
-        rank: t.rank,
-        id: t.id,
-        server: t.server,
-        tool: t.tool,
-        score: t.score,
-        ...(opts.explain && t.reasons ? { reasons: t.reasons } : {}),
-        ...(opts.explain && t.remembered !== undefined ? { remembered: t.remembered } : {}),
-      })),
-    });
-  }
-  const markdown = opts.format === 'markdown' || opts.format === 'github';
-  if (r.kind === 'evaluation') {
-    const head = `${r.engine} on ${r.cases} labelled intents from ${r.queries}`;
-    const body = markdown
-      ? `${head}\n\n${renderMarkdownTable(evaluationTable(r))}\n`
-      : `${head}\n${renderTable(evaluationTable(r), opts.chalk)}\n`;
-    return body + missesText(r);
-  }
+  return renderByFormat(opts.format, {
+    json: () => renderJson('discover', discoverDocument(r, opts.explain)),
+    markdown: () => discoverText(r, opts.explain, (spec) => `\n${renderMarkdownTable(spec)}`),
+    table: () => discoverText(r, opts.explain, (spec) => renderTable(spec, opts.chalk)),
+  });
+}
+
+/** The heading line, then the table (markdown leaves a blank line between them); an evaluation lists its misses. */
+function discoverText(r: DiscoverResult, explain: boolean, table: (spec: TableSpec) => string): string {
+  if (r.kind === 'evaluation')
+    return (
+      `${r.engine} on ${r.cases} labelled intents from ${r.queries}\n${table(evaluationTable(r))}\n` + missesText(r)
+    );
   if (r.results.length === 0) return `${headline(r)}\nNo tools to rank.\n`;
-  const spec = rankingTable(r, opts.explain);
-  return markdown
-    ? `${headline(r)}\n\n${renderMarkdownTable(spec)}\n`
-    : `${headline(r)}\n${renderTable(spec, opts.chalk)}\n`;
+  return `${headline(r)}\n${table(rankingTable(r, explain))}\n`;
 }

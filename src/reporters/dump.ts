@@ -2,7 +2,8 @@
 import type { ChalkInstance } from 'chalk';
 import type { DumpResult } from '../core/snapshot.js';
 import type { ServerSnapshot } from '../types.js';
-import { countOf, renderJson } from './format.js';
+import { countOf } from './format.js';
+import { renderJson } from './json.js';
 
 /** `{schemaVersion, command: "dump", output, servers}`: what --json prints when the snapshot went to a file. */
 export function renderDumpJson(result: DumpResult): string {

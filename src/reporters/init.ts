@@ -1,7 +1,8 @@
 /** Init reporter: what was set up and written, and the commands to run next. */
 import type { InitResult } from '../core/init.js';
 import type { Encoding, OutputFormat } from '../types.js';
-import { formatTokens, renderJson } from './format.js';
+import { formatTokens } from './format.js';
+import { renderJson } from './json.js';
 
 export function renderInit(
   result: InitResult,

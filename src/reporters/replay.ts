@@ -2,7 +2,11 @@
 import type { ChalkInstance } from 'chalk';
 import type { ReplayResult } from '../core/session/result.js';
 import type { OutputFormat } from '../types.js';
-import { countOf, formatTokens, renderJson, renderMarkdownTable, renderTable, type TableSpec } from './format.js';
+import { countOf, formatTokens } from './format.js';
+import { renderByFormat } from './index.js';
+import { renderJson, replayDocument } from './json.js';
+import { renderMarkdownTable } from './markdown.js';
+import { renderTable, type TableSpec } from './table.js';
 
 export interface ReplayRenderOptions {
   format: OutputFormat;
@@ -12,27 +16,6 @@ export interface ReplayRenderOptions {
 const pct = (v: number): string => `${(v * 100).toFixed(1)}%`;
 const num = (v: number): string => v.toFixed(3);
 const signed = (v: number): string => `${v >= 0 ? '+' : '-'}${Math.abs(v).toFixed(3)}`;
-
-/** The JSON body: the contract's `{cases, engines, tuned?}` first, then everything else. */
-export function replayJsonBody(r: ReplayResult): object {
-  return {
-    cases: r.cases,
-    engines: r.engines,
-    ...(r.tuned ? { tuned: r.tuned } : {}),
-    sessions: r.sessions,
-    tools: r.tools,
-    tokens: r.tokens,
-    unknownTools: r.unknownTools,
-    unknownCalls: r.unknownCalls,
-    turnsWithoutCalls: r.turnsWithoutCalls,
-    files: r.files,
-    problems: r.problems,
-    misses: r.misses,
-    ...(r.learned ? { learned: r.learned } : {}),
-    ...(r.startedFrom ? { startedFrom: r.startedFrom } : {}),
-    ...(r.minRecall ? { minRecall: r.minRecall } : {}),
-  };
-}
 
 function enginesTable(r: ReplayResult): TableSpec {
   return {
@@ -122,27 +105,23 @@ function lines(r: ReplayResult, chalk: ChalkInstance): { intro: string[]; outro:
 }
 
 export function renderReplay(r: ReplayResult, opts: ReplayRenderOptions): string {
-  if (opts.format === 'json') return renderJson('replay', replayJsonBody(r));
-  const { intro, outro } = lines(r, opts.chalk);
+  return renderByFormat(opts.format, {
+    json: () => renderJson('replay', replayDocument(r)),
+    markdown: () => replayMarkdown(r, opts.chalk),
+    table: () => replayTable(r, opts.chalk),
+  });
+}
+
+function replayMarkdown(r: ReplayResult, chalk: ChalkInstance): string {
+  const { intro, outro } = lines(r, chalk);
   const servers = serversTable(r);
-  if (opts.format === 'markdown') {
-    return (
-      [
-        ...intro,
-        '',
-        renderMarkdownTable(enginesTable(r)),
-        ...(servers ? ['', renderMarkdownTable(servers)] : []),
-        '',
-        ...outro,
-      ].join('\n') + '\n'
-    );
-  }
-  return (
-    [
-      ...intro,
-      renderTable(enginesTable(r), opts.chalk),
-      ...(servers ? [renderTable(servers, opts.chalk)] : []),
-      ...outro,
-    ].join('\n') + '\n'
-  );
+  const tables = [renderMarkdownTable(enginesTable(r)), ...(servers ? ['', renderMarkdownTable(servers)] : [])];
+  return [...intro, '', ...tables, '', ...outro].join('\n') + '\n';
+}
+
+function replayTable(r: ReplayResult, chalk: ChalkInstance): string {
+  const { intro, outro } = lines(r, chalk);
+  const servers = serversTable(r);
+  const tables = [renderTable(enginesTable(r), chalk), ...(servers ? [renderTable(servers, chalk)] : [])];
+  return [...intro, ...tables, ...outro].join('\n') + '\n';
 }

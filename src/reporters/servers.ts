@@ -3,7 +3,10 @@ import { isAbsolute, relative, sep } from 'node:path';
 import type { ChalkInstance } from 'chalk';
 import type { ServersEntry, ServersResult } from '../core/servers-list.js';
 import type { OutputFormat } from '../types.js';
-import { renderJson, renderMarkdownTable, renderTable, type TableSpec } from './format.js';
+import { renderByFormat } from './index.js';
+import { renderJson, serversDocument } from './json.js';
+import { renderMarkdownTable } from './markdown.js';
+import { renderTable, type TableSpec } from './table.js';
 
 /** A source path as a person reads it: relative inside the project, ~ inside home. */
 function displaySource(source: string, cwd: string, home: string): string {
@@ -59,22 +62,23 @@ export function renderServers(
   opts: { format: OutputFormat; chalk: ChalkInstance; cwd: string; home: string },
 ): string {
   const show = (s: string): string => displaySource(s, opts.cwd, opts.home);
-  if (opts.format === 'json') {
-    return renderJson('servers', {
-      servers: result.servers,
-      shadowings: result.shadowings,
-      searched: result.searched,
-      ...(result.configFile ? { configFile: result.configFile } : {}),
-    });
-  }
-  if (result.servers.length === 0) return emptyHint(result);
-  if (opts.format === 'markdown') {
-    const notes = summaryLines(result, show).map((l) => `- ${l}`);
-    return `${renderMarkdownTable(tableSpec(result, show))}\n${notes.length ? `\n${notes.join('\n')}\n` : ''}`;
-  }
+  const text = (view: () => string) => (): string => (result.servers.length === 0 ? emptyHint(result) : view());
+  return renderByFormat(opts.format, {
+    json: () => renderJson('servers', serversDocument(result)),
+    markdown: text(() => serversMarkdown(result, show)),
+    table: text(() => serversTable(result, show, opts.chalk)),
+  });
+}
+
+function serversMarkdown(result: ServersResult, show: (s: string) => string): string {
+  const notes = summaryLines(result, show).map((l) => `- ${l}`);
+  return `${renderMarkdownTable(tableSpec(result, show))}\n${notes.length ? `\n${notes.join('\n')}\n` : ''}`;
+}
+
+function serversTable(result: ServersResult, show: (s: string) => string, chalk: ChalkInstance): string {
   const enabled = result.servers.filter((s) => s.enabled).length;
   const lines = [
-    renderTable(tableSpec(result, show), opts.chalk),
+    renderTable(tableSpec(result, show), chalk),
     `${result.servers.length} server${result.servers.length === 1 ? '' : 's'}, ${enabled} enabled.`,
     ...summaryLines(result, show),
   ];

@@ -89,4 +89,18 @@ describe('init --yes', () => {
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('No server named "nope"');
   });
+
+  it('refuses a first baseline without a server that failed, and a set-up where no server answered', async () => {
+    const failed = fixture('snapshots', 'check-unreachable.json');
+    const r = await cli(['--snapshot', failed, 'init', '--yes']);
+    expect(r.code).toBe(3);
+    expect(r.stderr).toContain('warning: server web could not be reached; it is not in the baseline');
+    expect(JSON.parse((await cli(['--snapshot', failed, 'init', '--yes', '--json'])).stdout)).toMatchObject({
+      error: { code: 'BASELINE_FROM_FAILED' },
+    });
+    await expect(readFile(join(dir, 'mcp-smart.config.json'), 'utf8')).rejects.toThrow();
+    const none = await cli(['--snapshot', failed, 'init', '--yes', '-s', 'web', '--json']);
+    expect(none.code).toBe(3);
+    expect(JSON.parse(none.stdout)).toMatchObject({ error: { code: 'INIT_NOTHING_REACHED' } });
+  });
 });

@@ -4,7 +4,7 @@ import { Chalk } from 'chalk';
 import Table from 'cli-table3';
 import { describe, expect, it } from 'vitest';
 import { drawBoxTable } from '../../src/reporters/box-table.js';
-import { renderTable, type TableSpec } from '../../src/reporters/format.js';
+import { renderTable, type TableSpec } from '../../src/reporters/table.js';
 
 function cliTable3(spec: TableSpec, chalk: InstanceType<typeof Chalk>): string {
   const right = new Set(spec.right ?? []);

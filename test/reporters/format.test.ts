@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { countOf, formatDelta, formatShare, formatTokens, renderMarkdownTable } from '../../src/reporters/format.js';
+import { countOf, formatDelta, formatShare, formatTokens } from '../../src/reporters/format.js';
+import { renderMarkdownTable } from '../../src/reporters/markdown.js';
 
 describe('format', () => {
   it('groups thousands and rounds', () => {

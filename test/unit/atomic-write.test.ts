@@ -1,14 +1,14 @@
 import { chmodSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { writeFileAtomic } from '../../src/atomic-write.js';
+import { writeFileSafe } from '../../src/safe-write.js';
 import { tempDir } from '../helpers/temp.js';
 
-describe('writeFileAtomic', () => {
+describe('writeFileSafe', () => {
   it('creates missing folders, leaves no temp file, and gives a new file the umask mode', async () => {
     const dir = tempDir('mcp-smart-atomic-');
     const file = join(dir, 'a', 'b', 'mcp-smart.lock.json');
-    await writeFileAtomic(file, '{"x":1}\n');
+    await writeFileSafe(file, '{"x":1}\n');
     expect(readFileSync(file, 'utf8')).toBe('{"x":1}\n');
     expect(readdirSync(join(dir, 'a', 'b'))).toEqual(['mcp-smart.lock.json']);
     const umask = process.umask();
@@ -20,7 +20,7 @@ describe('writeFileAtomic', () => {
     const file = join(dir, 'usage.json');
     writeFileSync(file, 'old');
     chmodSync(file, 0o600);
-    await writeFileAtomic(file, new TextEncoder().encode('new'));
+    await writeFileSafe(file, new TextEncoder().encode('new'));
     expect(readFileSync(file, 'utf8')).toBe('new');
     expect(statSync(file).mode & 0o777).toBe(0o600);
   });

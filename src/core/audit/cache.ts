@@ -7,7 +7,7 @@
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { writeFileAtomic } from '../../atomic-write.js';
+import { writeFileSafe } from '../../safe-write.js';
 import { VERSION } from '../../version.js';
 import { condenseToolLevels, metaTools } from '../condense/index.js';
 import { renderTool, type RenderStyle } from '../tokens/index.js';
@@ -121,7 +121,7 @@ export async function openAuditCache(cacheDir: string, encoding: Encoding, style
       const all = [...entries.keys()];
       for (const k of all.slice(0, Math.max(0, all.length - MAX_ENTRIES))) entries.delete(k);
       // A cache that cannot be written (read-only or misplaced folder) must not fail the run.
-      await writeFileAtomic(
+      await writeFileSafe(
         file,
         JSON.stringify({ format: FORMAT, rules, meta, servers: Object.fromEntries(entries) }),
       ).catch(() => undefined);

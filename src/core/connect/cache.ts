@@ -7,7 +7,7 @@
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { writeFileAtomic } from '../../atomic-write.js';
+import { writeFileSafe } from '../../safe-write.js';
 import type { ServerDefinition, ServerSnapshot } from '../../types.js';
 import { DYNAMIC_CLIENT, TokenStore, tokenStoreKey } from './oauth-token-store.js';
 
@@ -130,5 +130,5 @@ export async function writeCachedSnapshot(
   const { stderr: _stderr, elapsedMs: _elapsed, cached: _cached, cachedAt: _at, source: _source, ...kept } = snap;
   const key = toolCacheKey(def, login);
   const doc: CacheFile = { format: TOOL_CACHE_FORMAT, key, storedAt: cache.now, snapshot: kept };
-  await writeFileAtomic(toolCacheFile(cache.dir, key), JSON.stringify(doc) + '\n');
+  await writeFileSafe(toolCacheFile(cache.dir, key), JSON.stringify(doc) + '\n');
 }

@@ -5,7 +5,7 @@
  */
 import { readFile, stat } from 'node:fs/promises';
 import type { OAuthClientInformationMixed, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
-import { writeFileAtomic } from '../../atomic-write.js';
+import { writeFileSafe } from '../../safe-write.js';
 import { SmartError, errorText } from '../../errors.js';
 
 export const OAUTH_STORE_FORMAT = 'mcp-smart/oauth-tokens@1';
@@ -119,7 +119,7 @@ export class TokenStore {
       const next = change(doc.entries[key]);
       if (next === undefined) delete doc.entries[key];
       else doc.entries[key] = next;
-      await writeFileAtomic(this.file, JSON.stringify(doc, null, 2) + '\n', { mode: 0o600, verbatim: true });
+      await writeFileSafe(this.file, JSON.stringify(doc, null, 2) + '\n', { mode: 0o600, verbatim: true });
     });
   }
 
@@ -130,7 +130,7 @@ export class TokenStore {
       const doomed = Object.entries(doc.entries).filter(([, e]) => matches(e));
       if (doomed.length === 0) return 0;
       for (const [key] of doomed) delete doc.entries[key];
-      await writeFileAtomic(this.file, JSON.stringify(doc, null, 2) + '\n', { mode: 0o600, verbatim: true });
+      await writeFileSafe(this.file, JSON.stringify(doc, null, 2) + '\n', { mode: 0o600, verbatim: true });
       return doomed.length;
     });
   }

@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto';
 import { mkdir, readFile, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { writeFileAtomic } from '../../atomic-write.js';
+import { writeFileSafe } from '../../safe-write.js';
 import { SmartError } from '../../errors.js';
 
 export type Embed = (texts: string[]) => Promise<Float32Array[]>;
@@ -129,7 +129,7 @@ export async function embedCached(
     );
     if (file) {
       await mkdir(join(cacheDir!, 'discover-vectors'), { recursive: true });
-      await writeFileAtomic(file, JSON.stringify(cache));
+      await writeFileSafe(file, JSON.stringify(cache));
     }
   }
   return keys.map((k) => {

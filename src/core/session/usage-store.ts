@@ -2,7 +2,7 @@
 import type { Stats } from 'node:fs';
 import { lstat, mkdir, readFile, rename, rmdir, stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { writeFileAtomic } from '../../atomic-write.js';
+import { writeFileSafe } from '../../safe-write.js';
 import { SmartError, errorText } from '../../errors.js';
 import type { UsageStats } from '../../types.js';
 import { dict } from '../dict.js';
@@ -254,7 +254,7 @@ export async function updateUsageStore(
       intents: kept.intents ?? dict(),
       sessions: next.sessions,
     };
-    await writeFileAtomic(file, JSON.stringify(written, null, 2) + '\n');
+    await writeFileSafe(file, JSON.stringify(written, null, 2) + '\n');
     return { doc: written, warnings };
   } finally {
     await release();

@@ -2,7 +2,7 @@
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { writeFileAtomic } from '../../atomic-write.js';
+import { writeFileSafe } from '../../safe-write.js';
 import type { Encoding } from '../../types.js';
 
 const FORMAT = 'mcp-smart/token-counts@1';
@@ -53,7 +53,7 @@ export async function openCountCache(cacheDir: string, encoding: Encoding): Prom
       const keys = [...entries.keys()];
       for (const k of keys.slice(0, Math.max(0, keys.length - MAX_ENTRIES))) entries.delete(k);
       // A cache that cannot be written (read-only or misplaced folder) must not fail the run.
-      await writeFileAtomic(
+      await writeFileSafe(
         file,
         JSON.stringify({ format: FORMAT, encoding, counts: Object.fromEntries(entries) }),
       ).catch(() => undefined);

@@ -1,0 +1,35 @@
+/** The terminal table (cli-table3): the default view on a TTY. Each command's reporter builds the TableSpec. */
+import { createRequire } from 'node:module';
+import type { ChalkInstance } from 'chalk';
+import type TableType from 'cli-table3';
+import { drawBoxTable } from './box-table.js';
+
+/** cli-table3 is loaded only for a table the plain drawing cannot take (see box-table.ts). */
+const loadTable = (): typeof TableType => createRequire(import.meta.url)('cli-table3') as typeof TableType;
+
+export interface TableSpec {
+  head: string[];
+  rows: (string | number)[][];
+  /** Column indexes to right-align (numbers). */
+  right?: number[];
+}
+
+/** A cli-table3 table; borders stay plain so the output reads the same with colour off. */
+export function renderTable(spec: TableSpec, chalk: ChalkInstance): string {
+  const right = new Set(spec.right ?? []);
+  const plain = drawBoxTable(
+    spec.head,
+    spec.rows.map((r) => r.map((c) => String(c))),
+    right,
+    (h) => chalk.bold(h),
+  );
+  if (plain !== undefined) return plain;
+  const Table = loadTable();
+  const table = new Table({
+    head: spec.head.map((h) => chalk.bold(h)),
+    style: { head: [], border: [] },
+    colAligns: spec.head.map((_, i) => (right.has(i) ? 'right' : 'left')),
+  });
+  for (const row of spec.rows) table.push(row.map((c) => String(c)));
+  return table.toString();
+}
