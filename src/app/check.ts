@@ -23,7 +23,8 @@ import {
   type GrowthLimit,
   type MeasuredServer,
 } from '../core/budget/index.js';
-import { evaluateRankings } from '../core/discover/index.js';
+import { evaluateRankings, toolRefsFromSnapshots } from '../core/discover/index.js';
+import { MAX_MISSES_LISTED } from '../core/discover/result.js';
 import { countToolTokens, renderTool } from '../core/tokens/index.js';
 import { computing, countPausing } from '../signals.js';
 import { countOf } from '../reporters/format.js';
@@ -52,6 +53,12 @@ export async function readQueries(file: string, cwd: string): Promise<{ intent: 
     }
     cases.push({ intent: d.intent, expected: d.expected });
   });
+  if (cases.length === 0)
+    throw new SmartError('FILE_PARSE', {
+      file,
+      kind: 'labelled intents (.jsonl)',
+      reason: 'it holds no labelled intent (one {"intent": "...", "expected": ["server.tool"]} per line)',
+    });
   return cases;
 }
 
@@ -271,10 +278,45 @@ export async function checkServers(
   if (queries) {
     const cases = await readQueries(queries, io.cwd);
     const rank = await hybridRanker(loaded.servers, loaded.config);
-    const metrics = evaluateRankings(cases, (intent) => rank(intent, k), [k]);
+    const ranked = new Map<string, string[]>();
+    const metrics = evaluateRankings(
+      cases,
+      (intent) => {
+        const ids = rank(intent, k);
+        ranked.set(intent, ids);
+        return ids;
+      },
+      [k],
+    );
     const recall = metrics.recallAt[String(k)] ?? 0;
     const passed = thresholds.minRecall === undefined || recall >= thresholds.minRecall;
-    retrieval = { queries, cases: metrics.cases, k, recall, mrr: metrics.mrr, passed };
+    // As discover --queries: a typo in an expected id scores 0 silently otherwise, and the misses are listed.
+    const known = new Set(toolRefsFromSnapshots(loaded.servers).map((t) => t.id));
+    const unknownExpected = [...new Set(cases.flatMap((c) => c.expected).filter((id) => !known.has(id)))].sort();
+    if (unknownExpected.length > 0)
+      io.stderr(
+        `warning: ${queries}: ${countOf(unknownExpected.length, 'expected id')} not among the loaded tools, scored as misses: ` +
+          `${unknownExpected.slice(0, 10).join(', ')}${unknownExpected.length > 10 ? ', …' : ''}\n`,
+      );
+    const missed = cases.filter((c) => {
+      const top = (ranked.get(c.intent) ?? []).slice(0, k);
+      return c.expected.length > 0 && !c.expected.some((id) => top.includes(id));
+    });
+    retrieval = {
+      queries,
+      cases: metrics.cases,
+      k,
+      recall,
+      mrr: metrics.mrr,
+      passed,
+      missCount: missed.length,
+      misses: missed.slice(0, MAX_MISSES_LISTED).map((c) => ({
+        intent: c.intent,
+        expected: c.expected,
+        top: (ranked.get(c.intent) ?? []).slice(0, 3),
+      })),
+      ...(unknownExpected.length > 0 ? { unknownExpected } : {}),
+    };
     if (thresholds.minRecall !== undefined) retrieval.minRecall = thresholds.minRecall;
     if (!passed) {
       failures.push({

@@ -219,4 +219,30 @@ describe('check retrieval gate', () => {
     expect(r.code).toBe(1);
     expect(r.stdout).toContain('FAIL: hybrid Recall@5 0.500 (minimum 0.9)');
   });
+
+  it('warns about expected ids not among the tools, lists the misses and refuses an empty file, as discover --queries', async () => {
+    const file = join(dir, 'typo.jsonl');
+    await writeFile(
+      file,
+      `${JSON.stringify({ intent: 'read a file', expected: ['files.read_file'] })}\n${JSON.stringify({ intent: 'read a file', expected: ['files.read_fiel'] })}\n`,
+    );
+    const r = await cli(['--snapshot', BASE, 'check', '--queries', file, '-k', '5', '--json']);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain('1 expected id not among the loaded tools, scored as misses: files.read_fiel');
+    const doc = JSON.parse(r.stdout) as { retrieval: Record<string, unknown> };
+    expect(doc.retrieval).toMatchObject({ missCount: 1, unknownExpected: ['files.read_fiel'] });
+    expect(doc.retrieval.misses).toEqual([
+      { intent: 'read a file', expected: ['files.read_fiel'], top: expect.any(Array) },
+    ]);
+    const text = await cli(['--snapshot', BASE, 'check', '--queries', file, '-k', '5']);
+    expect(text.stdout).toContain(
+      '1 intent missed the top 5:\n  "read a file": expected files.read_fiel; ranked first: ',
+    );
+    const empty = join(dir, 'empty.jsonl');
+    await writeFile(empty, '\n\n');
+    const refused = await cli(['--snapshot', BASE, 'check', '--queries', empty]);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain('empty.jsonl');
+    expect(refused.stderr).toContain('no labelled intent');
+  });
 });

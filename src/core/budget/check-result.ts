@@ -12,6 +12,12 @@ export interface RetrievalResult {
   mrr: number;
   minRecall?: number;
   passed: boolean;
+  /** How many intents had none of their expected tools in the top k (discover --queries' rule). */
+  missCount?: number;
+  /** The first of them (at most 20), each with the tools ranked first instead. */
+  misses?: { intent: string; expected: string[]; top: string[] }[];
+  /** Expected ids that are not among the loaded tools (scored as misses), sorted. */
+  unknownExpected?: string[];
 }
 
 export interface CheckResult {

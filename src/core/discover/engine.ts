@@ -6,13 +6,15 @@
 import type { EngineName, PatternRule, UsageStats } from '../../types.js';
 import { bm25For, type DiscoverIndex } from './build.js';
 import { matchedTerms, queryTerms } from './bm25.js';
-import { MAX_CLAUSES } from './candidates.js';
+import { MAX_CLAUSES, topK } from './candidates.js';
 import { intentClauses } from './clauses.js';
 import { RRF_K, fuseHybrid, type FusionMethod } from './fusion.js';
 import { intentWords, keywordDoc, keywordScore } from './keyword.js';
 import { patternStage } from './patterns.js';
 import { rememberedMatch, type RememberedMatch } from './remembered.js';
 import { rankedResults, type Ranking } from './result.js';
+import { RERANK_DEPTH, rerankFeatures, rerankOrder, rerankScore, type RerankModel } from './rerank.js';
+import { RERANK_MODEL } from './rerank-model.js';
 import { multiStep, serverSignals, signals, usagePriors } from './signals.js';
 import { detectTaskContext } from './usage.js';
 import { resolveWeights, type WeightsInput } from './weights.js';
@@ -58,6 +60,10 @@ export interface RankOptions {
   /** Query vector from a sentence model (with `embeddings` at build time). */
   queryVector?: Float32Array;
   fusion?: FusionMethod;
+  /** The hybrid engine's second stage (rerank.ts): the shipped model by default, false for the first stage alone. */
+  rerank?: RerankModel | false;
+  /** Called with the first stage's candidates (ids, best first) and their re-ranker features (training script). */
+  onCandidates?: (ids: string[], features: number[][]) => void;
 }
 
 /** Ranks the index's tools for an intent with one engine. Ties break by id. */
@@ -140,6 +146,37 @@ export function rankTools(index: DiscoverIndex, intent: string, opts: RankOption
       const { parts, server } = fused;
       const intentWeight = weights.fusion.intents / (opts.fusion === 'rrf' ? RRF_K + 1 : 1);
       shares = server;
+      const model = opts.rerank === undefined ? RERANK_MODEL : opts.rerank;
+      let reranked: Map<number, number> | null = null;
+      if (any && (model || opts.onCandidates)) {
+        const cands = topK(scores, model ? (model.depth ?? RERANK_DEPTH) : RERANK_DEPTH, allowed);
+        const feats = rerankFeatures(index, terms, cands, {
+          score: (i) => scores[i]!,
+          bm25: parts.bm25,
+          semantic: parts.semantic,
+          server: (i) => (server ? server[i]! : 0),
+          matched: (i) => matchedTerms(bmIndex, terms, i).length,
+        });
+        opts.onCandidates?.(
+          cands.map((i) => index.tools[i]!.id),
+          feats,
+        );
+        // The model was trained without usage data: when the usage prior or a remembered intent weighs on a
+        // candidate, what the team called decides and the first stage's order stands.
+        const learned = cands.some((i) => parts.usage(i) !== 0 || (memory !== null && memory.scores[i]! > 0));
+        if (model && cands.length > 1 && !learned) {
+          // The candidates keep the first stage's scores, handed out again in the model's order; a tool's
+          // `rerank` reason is what that moved its score by, so the reasons still sum to the score.
+          const values = cands.map((i) => scores[i]!);
+          const modelScores = feats.map((x) => rerankScore(model, x));
+          reranked = new Map();
+          rerankOrder(model, modelScores).forEach((j, k) => {
+            const i = cands[j]!;
+            if (values[k]! !== scores[i]!) reranked!.set(i, values[k]! - scores[i]!);
+            scores[i] = values[k]!;
+          });
+        }
+      }
       explain = (i) => ({
         bm25: parts.bm25(i),
         semantic: parts.semantic(i),
@@ -147,6 +184,7 @@ export function rankTools(index: DiscoverIndex, intent: string, opts: RankOption
         ...(clause ? { clauses: clause[i]! } : {}),
         ...(server ? { server: server[i]! } : {}),
         ...(memory && memory.scores[i]! > 0 ? { intents: intentWeight * memory.scores[i]! } : {}),
+        ...(reranked?.has(i) ? { rerank: reranked.get(i)! } : {}),
       });
     }
   }

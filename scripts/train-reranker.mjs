@@ -1,0 +1,205 @@
+// Trains discover's second stage (src/core/discover/rerank.ts) on the development sets and writes its weights to
+// src/core/discover/rerank-model.ts. Run after `npm run build`:
+//   node scripts/train-reranker.mjs [--depth n] [--first] [--features a,b,…] [--write]
+//
+// Development sets (../shared/data and bench/data): MetaTool's tuning split (every 3rd query, so that it does
+// not outweigh the others), BFCL multi-turn turns and LiveMCPBench. Nothing of MetaTool's held-out split is
+// read. The model is a linear scorer over the first stage's top candidates, trained listwise (softmax over one
+// intent's candidates, L2). Every figure printed is held out by 5-fold cross-validation: each query is scored by
+// a model trained on the other folds. Without --features, each feature is dropped in turn and one whose removal
+// does not lower the pooled held-out MRR is left out. --first: the model only chooses the first tool (what ships).
+// With --write the features are trained on every query and written; without it, nothing is written.
+//
+// The shipped model came from (see README, "Discover engines"):
+//   node scripts/train-reranker.mjs --first --features \
+//     bm25,semantic,server,nameCover,nameObject,verbConflict,destructiveConflict,paramsCover,bm25Rank,semanticRank,agreement --write
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { buildDiscoverIndex, loadWordVectors, pairedBootstrap, rankTools } from '../dist/core/discover/index.js';
+import { RERANK_DEPTH, RERANK_FEATURES, rerankOrder } from '../dist/core/discover/rerank.js';
+import { seededRandom } from '../dist/core/session/tune.js';
+import { REPO, loadBfcl, loadLiveMcpBench, loadMetaTool } from '../bench/helpers/datasets.mjs';
+import { buildFieldedBm25 } from '../bench/helpers/fielded-bm25.mjs';
+
+const FOLDS = 5;
+const write = process.argv.includes('--write');
+const arg = (flag) => {
+  const at = process.argv.indexOf(flag);
+  return at > 0 ? process.argv[at + 1] : undefined;
+};
+// --depth n: candidates reordered (default RERANK_DEPTH); --features a,b: no ablation, these features only.
+const depth = Number(arg('--depth') ?? RERANK_DEPTH);
+const given = arg('--features')?.split(',');
+const first = process.argv.includes('--first');
+const vectors = await loadWordVectors();
+
+/** Every case of a set with the first stage's candidates, features and labels, and the baselines' rankings. */
+function prepare(name, tools, cases) {
+  const index = buildDiscoverIndex(tools, { vectors });
+  const fielded = buildFieldedBm25(tools);
+  const nameOf = new Map(tools.map((t) => [t.id, t.tool.name]));
+  return cases.map((c, n) => {
+    let ids = [];
+    let feats = [];
+    const hybrid = rankTools(index, c.intent, {
+      engine: 'hybrid',
+      k: 30,
+      // A model without features keeps the first stage's order; it sets how many candidates are collected.
+      rerank: { features: [], weights: [], depth },
+      onCandidates: (i, f) => ((ids = i), (feats = f)),
+    }).results.map((r) => r.tool);
+    const expected = new Set(c.expected);
+    return {
+      set: name,
+      fold: n % FOLDS,
+      expected,
+      names: ids.map((id) => nameOf.get(id)),
+      feats,
+      labels: ids.map((id) => (expected.has(nameOf.get(id)) ? 1 : 0)),
+      hybrid,
+      fielded: fielded(c.intent, 30).map((t) => t.tool.name),
+    };
+  });
+}
+
+const meta = loadMetaTool();
+const bfcl = loadBfcl();
+const live = loadLiveMcpBench();
+const data = [
+  ...prepare(
+    'MetaTool tuning split (every 3rd)',
+    meta.tools,
+    meta.tune.filter((_, i) => i % 3 === 0),
+  ),
+  ...prepare('BFCL multi-turn turns', bfcl.tools, bfcl.turns),
+  ...prepare('LiveMCPBench', live.tools, live.cases),
+];
+const sets = [...new Set(data.map((d) => d.set))];
+
+/** Listwise training: softmax cross-entropy of each query's candidates, plain gradient descent with L2. */
+function train(items, use) {
+  const w = new Float64Array(use.length);
+  const lr = 1;
+  const l2 = 1e-3;
+  const useful = items.filter((d) => d.labels.some((l) => l === 1) && d.labels.length > 1);
+  for (let epoch = 0; epoch < 150; epoch++) {
+    const g = new Float64Array(use.length);
+    for (const d of useful) {
+      const s = d.feats.map((x) => {
+        let v = 0;
+        for (let j = 0; j < use.length; j++) v += w[j] * x[use[j]];
+        return v;
+      });
+      const m = Math.max(...s);
+      const e = s.map((v) => Math.exp(v - m));
+      const z = e.reduce((a, v) => a + v, 0);
+      const pos = d.labels.reduce((a, l) => a + l, 0);
+      d.feats.forEach((x, k) => {
+        const coef = e[k] / z - d.labels[k] / pos;
+        for (let j = 0; j < use.length; j++) g[j] += coef * x[use[j]];
+      });
+    }
+    for (let j = 0; j < w.length; j++) w[j] -= lr * (g[j] / useful.length + l2 * w[j]);
+  }
+  return Array.from(w);
+}
+
+/** The ranked names of one case under a model: its candidates reordered, then the rest of the hybrid list. */
+function reorder(d, use, w) {
+  const s = d.feats.map((x) => use.reduce((a, f, j) => a + w[j] * x[f], 0));
+  const mode = first ? 'first' : 'order';
+  const top = rerankOrder({ features: [], weights: [], mode }, s).map((j) => d.names[j]);
+  return [...top, ...d.hybrid.filter((n) => !top.includes(n))];
+}
+
+const score = (d, names) => {
+  const first = names.findIndex((n) => d.expected.has(n));
+  return { h1: first === 0 ? 1 : 0, h5: first >= 0 && first < 5 ? 1 : 0, rr: first >= 0 ? 1 / (first + 1) : 0 };
+};
+
+/** Held-out rankings of every case by cross-validation, for the features `use` (indexes into RERANK_FEATURES). */
+function crossValidate(use) {
+  const out = new Array(data.length);
+  for (let f = 0; f < FOLDS; f++) {
+    const w = train(
+      data.filter((d) => d.fold !== f),
+      use,
+    );
+    data.forEach((d, i) => {
+      if (d.fold === f) out[i] = score(d, reorder(d, use, w));
+    });
+  }
+  return out;
+}
+
+const mean = (xs) => xs.reduce((a, x) => a + x, 0) / Math.max(1, xs.length);
+const all = RERANK_FEATURES.map((_, j) => j);
+const full = crossValidate(all);
+const pooledMrr = (r) => mean(r.map((x) => x.rr));
+console.log(`features: ${RERANK_FEATURES.join(', ')}; depth ${depth}; ${FOLDS}-fold CV`);
+console.log(`all features: held-out MRR ${pooledMrr(full).toFixed(4)} (pooled over ${data.length} queries)`);
+const kept = given ? given.map((f) => RERANK_FEATURES.indexOf(f)) : [];
+if (given && kept.includes(-1)) throw new Error(`unknown feature in --features: ${given.join(',')}`);
+for (const j of given ? [] : all) {
+  const without = crossValidate(all.filter((x) => x !== j));
+  const delta = pooledMrr(full) - pooledMrr(without);
+  const keep = delta > 0;
+  if (keep) kept.push(j);
+  console.log(
+    `  without ${RERANK_FEATURES[j].padEnd(20)} MRR ${pooledMrr(without).toFixed(4)} (${keep ? 'kept' : 'left out'})`,
+  );
+}
+const final = crossValidate(kept);
+
+const f3 = (x) => x.toFixed(3);
+const interval = (a, b) => {
+  const d = pairedBootstrap(a, b, seededRandom(1));
+  return `${d.mean >= 0 ? '+' : ''}${f3(d.mean)} [${f3(d.low)}, ${f3(d.high)}]`;
+};
+console.log(`\nheld-out (CV) with the kept features: ${kept.map((j) => RERANK_FEATURES[j]).join(', ')}`);
+for (const set of [...sets, 'all sets pooled']) {
+  const idx = data.map((d, i) => i).filter((i) => set === 'all sets pooled' || data[i].set === set);
+  const rows = {
+    'fielded BM25': idx.map((i) => score(data[i], data[i].fielded)),
+    hybrid: idx.map((i) => score(data[i], data[i].hybrid)),
+    'hybrid+rerank': idx.map((i) => final[i]),
+  };
+  console.log(`\n${set}: ${idx.length} held-out queries`);
+  for (const [name, r] of Object.entries(rows)) {
+    const line = `  ${name.padEnd(14)} hit@1 ${f3(mean(r.map((x) => x.h1)))}  hit@5 ${f3(mean(r.map((x) => x.h5)))}  MRR ${f3(mean(r.map((x) => x.rr)))}`;
+    const vs = (base, label) =>
+      `  vs ${label}: Δhit@1 ${interval(
+        r.map((x) => x.h1),
+        base.map((x) => x.h1),
+      )}  Δhit@5 ${interval(
+        r.map((x) => x.h5),
+        base.map((x) => x.h5),
+      )}  ΔMRR ${interval(
+        r.map((x) => x.rr),
+        base.map((x) => x.rr),
+      )}`;
+    console.log(line);
+    if (name === 'hybrid+rerank') {
+      console.log(vs(rows.hybrid, 'hybrid'));
+      console.log(vs(rows['fielded BM25'], 'fielded BM25'));
+    }
+  }
+}
+
+if (write) {
+  const w = train(data, kept);
+  const model = {
+    features: kept.map((j) => RERANK_FEATURES[j]),
+    weights: w.map((x) => Math.round(x * 1e4) / 1e4),
+    depth,
+    mode: first ? 'first' : 'order',
+  };
+  const file = join(REPO, 'src', 'core', 'discover', 'rerank-model.ts');
+  writeFileSync(
+    file,
+    `/** Written by scripts/train-reranker.mjs (${data.length} development queries): do not edit by hand. */\n` +
+      `import type { RerankModel } from './rerank.js';\n\n` +
+      `export const RERANK_MODEL: RerankModel | false = ${JSON.stringify(model)};\n`,
+  );
+  console.log(`\nwrote ${file}: ${JSON.stringify(model)}`);
+}

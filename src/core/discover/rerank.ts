@@ -1,0 +1,166 @@
+/**
+ * The second stage of the hybrid engine: a linear re-ranker over the first stage's best candidates. Its features
+ * are computed from the index and the first stage's signals; its weights are data (rerank-model.ts), written by
+ * scripts/train-reranker.mjs with cross-validation on the development sets. It only reorders the candidates.
+ */
+import type { DiscoverIndex } from './build.js';
+import { stem } from './tokenize.js';
+
+/** How many of the first stage's best tools the re-ranker reorders. */
+export const RERANK_DEPTH = 20;
+
+/** Feature names, in the order of a model's weights. */
+export const RERANK_FEATURES = [
+  'hybrid',
+  'bm25',
+  'semantic',
+  'server',
+  'nameCover',
+  'queryCover',
+  'nameVerb',
+  'nameObject',
+  'verbConflict',
+  'destructiveConflict',
+  'firstRank',
+  'descriptionCover',
+  'paramsCover',
+  'serverCover',
+  'bm25Rank',
+  'semanticRank',
+  'agreement',
+] as const;
+
+export interface RerankModel {
+  /** Which features, by name, with one weight each (RERANK_FEATURES order is not required). */
+  features: string[];
+  weights: number[];
+  /** Candidates scored (RERANK_DEPTH when absent). */
+  depth?: number;
+  /**
+   * `first`: the best-scored candidate goes first and the others keep the first stage's order (what won on the
+   * development sets: it changes rank 1 only, never which tools make the top 5 from below); `order` (the default):
+   * every candidate in the model's order.
+   */
+  mode?: 'first' | 'order';
+}
+
+/** Candidate positions (indexes into the first stage's best-first list) in the order the model gives. */
+export function rerankOrder(model: RerankModel, scores: readonly number[]): number[] {
+  const by = scores.map((s, j) => ({ s, j }));
+  by.sort((a, b) => b.s - a.s || a.j - b.j);
+  if (model.mode !== 'first') return by.map((x) => x.j);
+  const best = by.length > 0 ? by[0]!.j : 0;
+  return [best, ...scores.keys()].filter((j, k) => k === 0 || j !== best);
+}
+
+// Actions that tools' names and users' intents both name, each a class of everyday verbs. A tool whose name
+// starts with a verb of one class, for an intent that names another class and not its own, is contradicted
+// (add vs delete, read vs write). A general lexical resource, not a list of intents.
+const ACTIONS: Record<string, string> = {};
+for (const [cls, words] of Object.entries({
+  create: 'create add new insert make post upload store save remember register open start generate write append',
+  delete: 'delete remove drop erase destroy forget purge unregister clear cancel close stop kill revoke',
+  read: 'get read list fetch show find search view retrieve query look display describe check lookup browse see',
+  update: 'update edit modify set change rename patch replace move adjust configure',
+})) {
+  for (const w of words.split(' ')) ACTIONS[stem(w)] = cls;
+}
+
+/** The action class a term names, or undefined. */
+export function actionOf(term: string | undefined): string | undefined {
+  return term === undefined ? undefined : ACTIONS[term];
+}
+
+export interface CandidateSignals {
+  /** First-stage hybrid score per doc. */
+  score: (i: number) => number;
+  bm25: (i: number) => number;
+  semantic: (i: number) => number;
+  server: (i: number) => number;
+  /** Query terms found in the doc (any field). */
+  matched: (i: number) => number;
+}
+
+/** Feature vectors (RERANK_FEATURES order) of the candidates, best first. */
+export function rerankFeatures(
+  index: DiscoverIndex,
+  terms: readonly string[],
+  candidates: readonly number[],
+  s: CandidateSignals,
+): number[][] {
+  const q = new Set(terms);
+  const qActions = new Set<string>();
+  for (const t of terms) {
+    const a = ACTIONS[t];
+    if (a) qActions.add(a);
+  }
+  let top = 0;
+  let bmMax = 0;
+  let semMin = Infinity;
+  let semMax = -Infinity;
+  for (const i of candidates) {
+    top = Math.max(top, s.score(i));
+    bmMax = Math.max(bmMax, s.bm25(i));
+    semMin = Math.min(semMin, s.semantic(i));
+    semMax = Math.max(semMax, s.semantic(i));
+  }
+  const semRange = semMax > semMin ? semMax - semMin : 1;
+  // Reciprocal rank of each candidate among the candidates by bm25 and by cosine alone.
+  const rankBy = (f: (i: number) => number): Map<number, number> => {
+    const order = [...candidates].sort((a, b) => f(b) - f(a) || a - b);
+    return new Map(order.map((i, r) => [i, 1 / (r + 1)]));
+  };
+  const bmRank = rankBy(s.bm25);
+  const semRank = rankBy(s.semantic);
+  return candidates.map((i, r) => {
+    const name = index.fields[i]!.name;
+    let inName = 0;
+    for (const t of name) if (q.has(t)) inName++;
+    const f = index.fields[i]!;
+    const cover = (list: readonly string[]): number => {
+      if (terms.length === 0) return 0;
+      let hit = 0;
+      for (const t of terms) if (list.includes(t)) hit++;
+      return hit / terms.length;
+    };
+    const first = name[0];
+    const action = actionOf(first);
+    const conflict = action !== undefined && qActions.size > 0 && !qActions.has(action) ? 1 : 0;
+    const ann = index.tools[i]!.tool.annotations as { destructiveHint?: unknown } | undefined;
+    const destructive = action === 'delete' || ann?.destructiveHint === true;
+    return [
+      top > 0 ? s.score(i) / top : 0,
+      bmMax > 0 ? s.bm25(i) / bmMax : 0,
+      (s.semantic(i) - semMin) / semRange,
+      s.server(i),
+      name.length > 0 ? inName / name.length : 0,
+      terms.length > 0 ? s.matched(i) / terms.length : 0,
+      first !== undefined && q.has(first) ? 1 : 0,
+      name.slice(1).some((t) => q.has(t)) ? 1 : 0,
+      conflict,
+      conflict && destructive ? 1 : 0,
+      r === 0 ? 1 : 0,
+      cover(f.description),
+      cover(f.params),
+      cover(f.server),
+      bmRank.get(i)!,
+      semRank.get(i)!,
+      (bmMax > 0 ? s.bm25(i) / bmMax : 0) * ((s.semantic(i) - semMin) / semRange),
+    ];
+  });
+}
+
+/** The model's score of one feature vector (RERANK_FEATURES order). */
+export function rerankScore(model: RerankModel, x: readonly number[]): number {
+  let at = positions.get(model);
+  if (!at) {
+    at = model.features.map((f) => (RERANK_FEATURES as readonly string[]).indexOf(f));
+    positions.set(model, at);
+  }
+  let s = 0;
+  for (let j = 0; j < at.length; j++) if (at[j]! >= 0) s += model.weights[j]! * x[at[j]!]!;
+  return s;
+}
+
+/** Each model's feature positions in RERANK_FEATURES (−1 for a name this version does not compute). */
+const positions = new WeakMap<RerankModel, number[]>();

@@ -1,0 +1,92 @@
+import { describe, expect, it } from 'vitest';
+import { buildDiscoverIndex, loadWordVectors, rankTools } from '../../src/core/discover/index.js';
+import { RERANK_FEATURES, actionOf, rerankScore, type RerankModel } from '../../src/core/discover/rerank.js';
+import { stem } from '../../src/core/discover/tokenize.js';
+import type { JsonObject, ToolRef } from '../../src/types.js';
+
+const ref = (server: string, name: string, description: string, annotations?: JsonObject): ToolRef => ({
+  id: `${server}.${name}`,
+  server,
+  tool: { name, description, inputSchema: { type: 'object' }, ...(annotations ? { annotations } : {}) },
+});
+
+const tools: ToolRef[] = [
+  ref('dns', 'delete_records', 'Delete DNS records of a domain', { destructiveHint: true }),
+  ref('dns', 'add_record', 'Add a DNS record to a zone'),
+  ref('dns', 'list_records', 'List the records of a domain'),
+  ref('mail', 'send_mail', 'Send an email message'),
+];
+const vectors = await loadWordVectors();
+const index = buildDiscoverIndex(tools, { vectors });
+const at = (name: (typeof RERANK_FEATURES)[number]): number => RERANK_FEATURES.indexOf(name);
+
+describe('discover re-ranker (second stage)', () => {
+  it('classes everyday verbs by the action they name', () => {
+    expect(actionOf(stem('remove'))).toBe('delete');
+    expect(actionOf(stem('add'))).toBe('create');
+    expect(actionOf(stem('list'))).toBe('read');
+    expect(actionOf(stem('rename'))).toBe('update');
+    expect(actionOf(stem('domain'))).toBeUndefined();
+  });
+
+  it('marks a tool whose verb contradicts the intent, and a destructive one more', () => {
+    const got = new Map<string, number[]>();
+    rankTools(index, 'add an A record for my domain', {
+      engine: 'hybrid',
+      k: 4,
+      rerank: false,
+      onCandidates: (ids, feats) => ids.forEach((id, j) => got.set(id, feats[j]!)),
+    });
+    expect(got.get('dns.delete_records')![at('verbConflict')]).toBe(1);
+    expect(got.get('dns.delete_records')![at('destructiveConflict')]).toBe(1);
+    expect(got.get('dns.list_records')![at('verbConflict')]).toBe(1);
+    expect(got.get('dns.list_records')![at('destructiveConflict')]).toBe(0);
+    expect(got.get('dns.add_record')![at('verbConflict')]).toBe(0);
+    expect(got.get('dns.add_record')![at('nameVerb')]).toBe(1);
+  });
+
+  it('reorders the first stage’s candidates only, handing their scores out again in its order', () => {
+    const intent = 'delete the records of my domain';
+    const first = rankTools(index, intent, { engine: 'hybrid', k: 4, rerank: false }).results;
+    // A model that puts contradicted tools first: the reverse of what a trained one learns, so the order changes.
+    const model: RerankModel = { features: ['verbConflict'], weights: [5] };
+    const second = rankTools(index, intent, { engine: 'hybrid', k: 4, rerank: model }).results;
+    expect(first[0]!.id).toBe('dns.delete_records');
+    expect(second[0]!.id).not.toBe('dns.delete_records');
+    expect(second.map((r) => r.score)).toEqual(first.map((r) => r.score));
+    expect(new Set(second.map((r) => r.id))).toEqual(new Set(first.map((r) => r.id)));
+    // Each moved tool's `rerank` reason is what its score moved by: the reasons still sum to the score.
+    expect(second[0]!.reasons!.rerank).toBeGreaterThan(0);
+    for (const r of second) {
+      const sum = Object.values(r.reasons!).reduce((a, b) => a + b, 0);
+      expect(r.score).toBeCloseTo(sum, 3);
+    }
+  });
+
+  it('in `first` mode moves only the model’s best tool to the top', () => {
+    const intent = 'delete the records of my domain';
+    const first = rankTools(index, intent, { engine: 'hybrid', k: 4, rerank: false }).results.map((r) => r.id);
+    const model: RerankModel = { features: ['verbConflict'], weights: [5], mode: 'first' };
+    const got = rankTools(index, intent, { engine: 'hybrid', k: 4, rerank: model }).results.map((r) => r.id);
+    expect(got[0]).not.toBe(first[0]);
+    expect(got.slice(1)).toEqual(first.filter((id) => id !== got[0]));
+  });
+
+  it('leaves the first stage’s order when usage from the store weighs on a candidate', () => {
+    const intent = 'delete the records of my domain';
+    const usage = {
+      tools: { 'dns.list_records': { success: 3, failure: 0, lastUsed: 1000, categories: {} } },
+    };
+    const model: RerankModel = { features: ['verbConflict'], weights: [5] };
+    const base = rankTools(index, intent, { engine: 'hybrid', k: 4, usage, now: 1000, rerank: false }).results;
+    const got = rankTools(index, intent, { engine: 'hybrid', k: 4, usage, now: 1000, rerank: model }).results;
+    expect(got.map((r) => r.id)).toEqual(base.map((r) => r.id));
+    expect(got.every((r) => r.reasons!.rerank === undefined)).toBe(true);
+  });
+
+  it('scores a feature vector by the named features’ weights', () => {
+    const x = RERANK_FEATURES.map((_, j) => j + 1);
+    expect(rerankScore({ features: ['bm25', 'semantic'], weights: [2, -1] }, x)).toBe(2 * 2 - 3);
+    expect(rerankScore({ features: ['unknown'], weights: [9] }, x)).toBe(0);
+  });
+});
