@@ -20,6 +20,17 @@ export async function readTextFile(file: string, cwd: string): Promise<string | 
   }
 }
 
+/** The file's bytes, or undefined when it does not exist; errors as readTextFile's. */
+export async function readFileBytes(file: string, cwd: string): Promise<Buffer | undefined> {
+  try {
+    return await readFile(resolve(cwd, file));
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR') return undefined;
+    throw new SmartError('FILE_UNREADABLE', { file, reason: (e as Error).message }, { cause: e });
+  }
+}
+
 /** Parses JSON text, naming the file (and line, when given as `file:line`) on failure. */
 export function parseJsonText(text: string, file: string): unknown {
   try {

@@ -5,7 +5,7 @@
 import { SmartError } from '../errors.js';
 import { loadServerDefinitions, type DefinitionRequest, type DefinitionResult } from '../core/config/index.js';
 import { hiddenToolsBySnapshot } from '../core/config/tool-filter.js';
-import { readSnapshotFiles } from '../core/snapshot.js';
+import { readSnapshotSet } from '../core/snapshot.js';
 import { secretValuesOf } from '../core/redact.js';
 import { shortReason } from '../core/connect/failure-text.js';
 import { malformedToolsNote, validateTools } from '../core/tool-validate.js';
@@ -49,6 +49,8 @@ export interface Setup {
   definitions?: DefinitionResult;
   /** Server name → tools its client's config hides from the model (the snapshots still list them). */
   hidden?: Record<string, string[]>;
+  /** SHA-256 of the --snapshot files' bytes when the servers came from them (a cache key for what follows). */
+  snapshotDigest?: string;
   paths: SetupPaths;
 }
 
@@ -89,7 +91,7 @@ function selectServers<T extends { name: string }>(items: T[], wanted: string[])
 export async function loadSetup(opts: SetupOptions, io: Io, load: SetupLoad = {}): Promise<Setup> {
   const paths = resolvePaths(io, opts.cache);
   if (opts.snapshot.length > 0) {
-    const servers = await readSnapshotFiles(opts.snapshot, io.cwd);
+    const { servers, digest } = await readSnapshotSet(opts.snapshot, io.cwd);
     if (opts.adhoc.length > 0 || opts.demo) {
       io.stderr('warning: --snapshot replaces connecting, so --stdio, --url and --demo were ignored.\n');
     }
@@ -104,7 +106,13 @@ export async function loadSetup(opts: SetupOptions, io: Io, load: SetupLoad = {}
       ownConfigOnly: true,
     });
     printNotes(io, servers);
-    return { servers: selectServers(servers, opts.server), config: defs.config, configFile: defs.configFile, paths };
+    return {
+      servers: selectServers(servers, opts.server),
+      config: defs.config,
+      configFile: defs.configFile,
+      snapshotDigest: digest,
+      paths,
+    };
   }
   const definitions = await loadDefinitions(opts, io, paths);
   for (const w of definitions.warnings) io.stderr(`warning: ${scrubMessage(w)}\n`);
