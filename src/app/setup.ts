@@ -3,7 +3,10 @@
  * through the tool-list cache, our own config, and the per-user paths. Every command and `serve` start here.
  */
 import { SmartError } from '../errors.js';
-import { loadServerDefinitions, type DefinitionRequest, type DefinitionResult } from '../core/config/index.js';
+import { access } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { DefinitionRequest, DefinitionResult } from '../core/config/index.js';
+import { SMART_CONFIG_NAME } from '../core/config/locate.js';
 import { hiddenToolsBySnapshot } from '../core/config/tool-filter.js';
 import { readSnapshotSet } from '../core/snapshot.js';
 import { secretValuesOf } from '../core/redact.js';
@@ -72,6 +75,7 @@ function definitionRequest(opts: SetupOptions, io: Io, paths: SetupPaths): Defin
 
 /** Reads the server definitions (no connecting) from the config sources the options name. */
 export async function loadDefinitions(opts: SetupOptions, io: Io, paths?: SetupPaths): Promise<DefinitionResult> {
+  const { loadServerDefinitions } = await import('../core/config/index.js');
   const defs = await loadServerDefinitions(definitionRequest(opts, io, paths ?? resolvePaths(io, opts.cache)));
   rememberSecrets(secretValuesOf(defs.servers, io.env, defs.referencedVars));
   return defs;
@@ -87,6 +91,32 @@ function selectServers<T extends { name: string }>(items: T[], wanted: string[])
   return items.filter((s) => wanted.includes(s.name));
 }
 
+/**
+ * The --config files and the project's own config of a --snapshot run. With neither (no --config, no
+ * mcp-smart.config.json in the folder) there is nothing to read, and the config loader with its JSONC and TOML
+ * parsers is not even loaded: that is most of a snapshot run's start-up.
+ */
+async function ownConfig(
+  opts: SetupOptions,
+  io: Io,
+  paths: SetupPaths,
+): Promise<Pick<DefinitionResult, 'config' | 'configFile'>> {
+  if (opts.config.length === 0 && (await isMissing(join(io.cwd, SMART_CONFIG_NAME)))) return { config: {} };
+  const { loadServerDefinitions } = await import('../core/config/index.js');
+  return loadServerDefinitions({ ...definitionRequest(opts, io, paths), adhoc: [], demo: false, ownConfigOnly: true });
+}
+
+/** True only when the path surely does not exist; anything else goes to the loader, which reports it. */
+async function isMissing(file: string): Promise<boolean> {
+  try {
+    await access(file);
+    return false;
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    return code === 'ENOENT' || code === 'ENOTDIR';
+  }
+}
+
 /** The setup of one run: snapshots for every selected server (from --snapshot files, or by connecting), config, paths. */
 export async function loadSetup(opts: SetupOptions, io: Io, load: SetupLoad = {}): Promise<Setup> {
   const paths = resolvePaths(io, opts.cache);
@@ -99,12 +129,7 @@ export async function loadSetup(opts: SetupOptions, io: Io, load: SetupLoad = {}
       io.stderr('warning: --client selects from client configs, which a --snapshot run does not read.\n');
     // Our own config (weights, patterns, thresholds) still applies when analysing a snapshot,
     // but client configs are not searched: a snapshot run must not depend on this machine's setup.
-    const defs = await loadServerDefinitions({
-      ...definitionRequest(opts, io, paths),
-      adhoc: [],
-      demo: false,
-      ownConfigOnly: true,
-    });
+    const defs = await ownConfig(opts, io, paths);
     printNotes(io, servers);
     return {
       servers: selectServers(servers, opts.server),

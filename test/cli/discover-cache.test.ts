@@ -86,4 +86,25 @@ describe('discover index cache of a --snapshot run', () => {
     expect((await runCli(argv, { env })).stdout).toBe(expected);
     expect(readFileSync(file).equals(good)).toBe(true);
   });
+
+  it("a snapshot run still reads the folder's mcp-smart.config.json (and a broken one is still an error)", async () => {
+    const { dir, snap, env } = setup();
+    const argv = ['--snapshot', snap, '--json', 'discover', INTENT];
+    const top = async (): Promise<{ code: number; ids: string[] }> => {
+      const r = await runCli(argv, { env, cwd: dir });
+      return {
+        code: r.code,
+        ids: r.code === 0 ? (JSON.parse(r.stdout) as { results: { id: string }[] }).results.map((t) => t.id) : [],
+      };
+    };
+    expect((await top()).ids[0]).toBe('github.listPullRequests');
+    const config = join(dir, 'mcp-smart.config.json');
+    writeFileSync(
+      config,
+      JSON.stringify({ patterns: { rules: [{ match: 'github.listPullRequests', exclude: true }] } }),
+    );
+    expect((await top()).ids).not.toContain('github.listPullRequests');
+    writeFileSync(config, '{ "patterns": ');
+    expect((await top()).code).toBe(2);
+  });
 });
