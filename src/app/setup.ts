@@ -3,12 +3,13 @@
  * through the tool-list cache, our own config, and the per-user paths. Every command and `serve` start here.
  */
 import { SmartError } from '../errors.js';
-import { access } from 'node:fs/promises';
+import { access, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { DefinitionRequest, DefinitionResult } from '../core/config/index.js';
 import { SMART_CONFIG_NAME } from '../core/config/locate.js';
 import { hiddenToolsBySnapshot } from '../core/config/tool-filter.js';
-import { readSnapshotSet } from '../core/snapshot.js';
+import { readSnapshotSet, type CheckedSnapshots } from '../core/snapshot.js';
+import { writeFileAtomic } from '../atomic-write.js';
 import { secretValuesOf } from '../core/redact.js';
 import { shortReason } from '../core/connect/failure-text.js';
 import { malformedToolsNote, validateTools } from '../core/tool-validate.js';
@@ -92,6 +93,22 @@ function selectServers<T extends { name: string }>(items: T[], wanted: string[])
 }
 
 /**
+ * The record of snapshot files already checked (cache folder `snapshot-checked/<sha256 of the bytes>`), so a big
+ * snapshot read again skips the depth walk of its tools. A record holds the digest it was written for: an edited,
+ * truncated or renamed record is not trusted. Best effort: nothing is recorded with --no-cache or on a write error.
+ */
+function checkedSnapshots(paths: SetupPaths): CheckedSnapshots | undefined {
+  const dir = paths.activeCacheDir;
+  if (dir === undefined) return undefined;
+  const record = (digest: string): string => `mcp-smart/snapshot-checked@1 ${digest} well-formed\n`;
+  const file = (digest: string): string => join(dir, 'snapshot-checked', digest);
+  return {
+    known: async (digest) => (await readFile(file(digest), 'utf8').catch(() => '')) === record(digest),
+    remember: (digest) => writeFileAtomic(file(digest), record(digest)).catch(() => undefined),
+  };
+}
+
+/**
  * The --config files and the project's own config of a --snapshot run. With neither (no --config, no
  * mcp-smart.config.json in the folder) there is nothing to read, and the config loader with its JSONC and TOML
  * parsers is not even loaded: that is most of a snapshot run's start-up.
@@ -121,7 +138,7 @@ async function isMissing(file: string): Promise<boolean> {
 export async function loadSetup(opts: SetupOptions, io: Io, load: SetupLoad = {}): Promise<Setup> {
   const paths = resolvePaths(io, opts.cache);
   if (opts.snapshot.length > 0) {
-    const { servers, digest } = await readSnapshotSet(opts.snapshot, io.cwd);
+    const { servers, digest } = await readSnapshotSet(opts.snapshot, io.cwd, checkedSnapshots(paths));
     if (opts.adhoc.length > 0 || opts.demo) {
       io.stderr('warning: --snapshot replaces connecting, so --stdio, --url and --demo were ignored.\n');
     }

@@ -56,8 +56,16 @@ const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
 const describeValue = (v: unknown): string =>
   v === null ? 'null' : Array.isArray(v) ? 'a list' : typeof v === 'object' ? 'an object' : `a ${typeof v}`;
 
-/** Validates a parsed snapshot document; throws SNAPSHOT_INVALID naming the file and the key path. */
-export function parseSnapshot(doc: unknown, file: string, validate: ValidateOptions = {}): Snapshot {
+/**
+ * Validates a parsed snapshot document; throws SNAPSHOT_INVALID naming the file and the key path. `seen.problems`
+ * counts the malformed tool entries found (they become notes).
+ */
+export function parseSnapshot(
+  doc: unknown,
+  file: string,
+  validate: ValidateOptions = {},
+  seen: { problems: number } = { problems: 0 },
+): Snapshot {
   const fail = (reason: string): never => {
     throw new SmartError('SNAPSHOT_INVALID', { file, reason });
   };
@@ -75,6 +83,7 @@ export function parseSnapshot(doc: unknown, file: string, validate: ValidateOpti
     // The same edge check as a live tools/list: well-formed tools are kept, the rest become a note.
     const checked = validateTools(s.tools as unknown[], validate);
     const notes = Array.isArray(s.notes) ? s.notes.filter((n): n is string => typeof n === 'string') : [];
+    seen.problems += checked.problems.length;
     if (checked.problems.length > 0) notes.push(malformedToolsNote(checked, `${file}: servers[${i}].tools`));
     const out = { ...s, tools: checked.tools } as unknown as ServerSnapshot;
     for (const key of ['instructions', 'error'] as const) {
@@ -107,23 +116,36 @@ export interface SnapshotSet {
   digest: string;
 }
 
+/**
+ * Files whose bytes were checked before (a cache, by the SHA-256 of the bytes): `known` files hold only
+ * well-formed tools, so their tools skip the depth walk of the edge check; `remember` records such a file.
+ */
+export interface CheckedSnapshots {
+  known: (digest: string) => Promise<boolean>;
+  remember: (digest: string) => Promise<void>;
+}
+
 /** Reads snapshot files and merges them by server name (a later file's server replaces an earlier one's). */
 export async function readSnapshotFiles(files: string[], cwd: string): Promise<ServerSnapshot[]> {
   return (await readSnapshotSet(files, cwd)).servers;
 }
 
-/** readSnapshotFiles, with the digest of the files' bytes. */
-export async function readSnapshotSet(files: string[], cwd: string): Promise<SnapshotSet> {
+/** readSnapshotFiles, with the digest of the files' bytes; `checked` skips re-checking files seen before. */
+export async function readSnapshotSet(files: string[], cwd: string, checked?: CheckedSnapshots): Promise<SnapshotSet> {
   const byName = new Map<string, ServerSnapshot>();
   const hash = createHash('sha256');
   for (const f of files) {
     const bytes = await readFileBytes(f, cwd);
     if (bytes === undefined)
       throw new SmartError('FILE_NOT_FOUND', { file: f, hint: 'Create a snapshot with: mcp-smart dump -o ' + f });
-    hash.update(`${bytes.byteLength}\0`);
-    hash.update(bytes);
+    const digest = createHash('sha256').update(bytes).digest('hex');
+    hash.update(`${digest}\0`);
     const text = stripBom(bytes.toString('utf8'));
-    for (const s of parseSnapshot(parseJsonText(text, f), f).servers) {
+    const shallow = checked ? await checked.known(digest) : false;
+    const seen = { problems: 0 };
+    const snapshot = parseSnapshot(parseJsonText(text, f), f, { shallow }, seen);
+    if (checked && !shallow && seen.problems === 0) await checked.remember(digest);
+    for (const s of snapshot.servers) {
       const earlier = byName.get(s.name);
       // A Map keyed by the name: `__proto__` is a name like any other. A duplicate is said, not silently dropped.
       byName.set(

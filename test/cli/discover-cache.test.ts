@@ -1,4 +1,5 @@
-import { copyFileSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { copyFileSync, existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { fixture } from '../helpers/paths.js';
@@ -106,5 +107,34 @@ describe('discover index cache of a --snapshot run', () => {
     expect((await top()).ids).not.toContain('github.listPullRequests');
     writeFileSync(config, '{ "patterns": ');
     expect((await top()).code).toBe(2);
+  });
+
+  it('a snapshot read again skips only the depth walk of files recorded well-formed; a deep tool is caught every time', async () => {
+    const { dir, snap, cache, env } = setup();
+    const digestOf = (file: string): string => createHash('sha256').update(readFileSync(file)).digest('hex');
+    const argv = (file: string): string[] => ['--snapshot', file, '--json', 'discover', INTENT];
+    const first = await runCli(argv(snap), { env });
+    const record = join(cache, 'snapshot-checked', digestOf(snap));
+    expect(readFileSync(record, 'utf8')).toBe(`mcp-smart/snapshot-checked@1 ${digestOf(snap)} well-formed\n`);
+    expect((await runCli(argv(snap), { env })).stdout).toBe(first.stdout);
+    // A tool nested past the limit: never recorded, so its note comes on every run.
+    let schema: Record<string, unknown> = { type: 'string' };
+    for (let i = 0; i < 210; i++) schema = { type: 'object', properties: { x: schema } };
+    const deep = join(dir, 'deep.snapshot.json');
+    const doc = JSON.parse(readFileSync(snap, 'utf8')) as { servers: { tools: object[] }[] };
+    doc.servers[0]!.tools.push({ name: 'too_deep', inputSchema: schema });
+    writeFileSync(deep, JSON.stringify(doc));
+    for (let run = 0; run < 2; run++) {
+      const r = await runCli(argv(deep), { env });
+      expect(r.stderr).toContain('nested more than 200 levels deep');
+    }
+    expect(existsSync(join(cache, 'snapshot-checked', digestOf(deep)))).toBe(false);
+    // A record that does not name the bytes it stands for (edited, or copied from another file) is not trusted.
+    writeFileSync(join(cache, 'snapshot-checked', digestOf(deep)), readFileSync(record));
+    expect((await runCli(argv(deep), { env })).stderr).toContain('nested more than 200 levels deep');
+    // --no-cache records nothing.
+    const other = setup();
+    await runCli(['--no-cache', ...argv(other.snap)], { env: other.env });
+    expect(existsSync(other.cache)).toBe(false);
   });
 });
