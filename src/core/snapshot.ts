@@ -135,7 +135,7 @@ export async function readSnapshotSet(files: string[], cwd: string, checked?: Ch
   const byName = new Map<string, ServerSnapshot>();
   const hash = createHash('sha256');
   for (const f of files) {
-    const bytes = await readFileBytes(f, cwd);
+    const bytes = readFileBytes(f, cwd);
     if (bytes === undefined)
       throw new SmartError('FILE_NOT_FOUND', { file: f, hint: 'Create a snapshot with: mcp-smart dump -o ' + f });
     const digest = createHash('sha256').update(bytes).digest('hex');
