@@ -1,5 +1,6 @@
 /** The `discover` use case: rank the tools of the selected servers for an intent, or evaluate labelled intents. */
-import { access, readFile } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
+import { access } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 // engine.js, not index.js: the optional model support loads only with --model.
 import {
@@ -94,7 +95,7 @@ export async function discoverTools(
         : indexCacheKey(tools, vectors, config.weights)
       : null;
     const cacheFile = key ? join(paths.cacheDir, 'discover-index', `${key}.bin`) : null;
-    const cached = key && cacheFile ? await readIndexCache(cacheFile, key, tools.length, vectors?.dims) : undefined;
+    const cached = key && cacheFile ? readIndexCache(cacheFile, key, tools.length, vectors?.dims) : undefined;
     debugPhase(ctx, `indexing ${countOf(tools.length, 'tool')}`);
     index = await computing(() =>
       buildDiscoverIndex(tools, { weights: config.weights, keywords: config.keywords, vectors, ...cached }),
@@ -172,14 +173,15 @@ export async function discoverTools(
  * The indexes of an earlier run on the same tools (keyed by a hash of them); undefined when absent, unreadable,
  * sealed under another key or altered.
  */
-async function readIndexCache(
+function readIndexCache(
   file: string,
   key: string,
   size: number,
   dims: number | undefined,
-): Promise<ReturnType<typeof decodeIndexCache> | undefined> {
+): ReturnType<typeof decodeIndexCache> | undefined {
   try {
-    const payload = openIndexCache(key, await readFile(file));
+    // One read call: the file is megabytes, which fs/promises reads in 512 KiB thread-pool steps.
+    const payload = openIndexCache(key, readFileSync(file));
     return (payload && decodeIndexCache(payload, size, dims)) ?? undefined;
   } catch {
     return undefined;
