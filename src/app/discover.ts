@@ -1,5 +1,6 @@
 /** The `discover` use case: rank the tools of the selected servers for an intent, or evaluate labelled intents. */
-import { access, readFile } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
+import { access } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 // engine.js, not index.js: the optional model support loads only with --model.
 import {
@@ -9,10 +10,13 @@ import {
   evaluateRankings,
   indexCacheKey,
   loadShippedWordVectors,
+  openIndexCache,
   parseLabelledIntents,
   patternsFromConfig,
   rankTools,
+  sealIndexCache,
   semanticText,
+  snapshotIndexKey,
   toolRefsFromSnapshots,
   type DiscoverIndex,
   type RankOptions,
@@ -55,7 +59,7 @@ export async function discoverTools(
       reason: 'it holds no labelled intent (one {"intent": "...", "expected": ["server.tool"]} per line)',
     });
 
-  const { servers, config, paths } = await loadSetup(global, io);
+  const { servers, config, paths, snapshotDigest } = await loadSetup(global, io);
   const exitCode = serverFailureCode(servers);
   const tools = toolRefsFromSnapshots(servers);
   const now = Date.now();
@@ -83,16 +87,20 @@ export async function discoverTools(
     embedQuery = async (text) => known.get(text) ?? (await embed([text]))[0]!;
   } else {
     const vectors = needsVectors ? await shippedVectors(engine) : undefined;
-    // The built indexes are cached on disk, keyed by a hash of the tools, weights and vector table.
-    const cacheFile = global.cache
-      ? join(paths.cacheDir, 'discover-index', `${indexCacheKey(tools, vectors, config.weights)}.bin`)
+    // The built indexes are cached on disk, keyed by a hash of the tools (of the snapshot files' bytes when they
+    // came from --snapshot), weights and vector table; the file is sealed with that key and a hash of its bytes.
+    const key = global.cache
+      ? snapshotDigest !== undefined
+        ? snapshotIndexKey(snapshotDigest, global.server, vectors, config.weights)
+        : indexCacheKey(tools, vectors, config.weights)
       : null;
-    const cached = cacheFile ? await readIndexCache(cacheFile, tools.length, vectors?.dims) : undefined;
+    const cacheFile = key ? join(paths.cacheDir, 'discover-index', `${key}.bin`) : null;
+    const cached = key && cacheFile ? readIndexCache(cacheFile, key, tools.length, vectors?.dims) : undefined;
     debugPhase(ctx, `indexing ${countOf(tools.length, 'tool')}`);
     index = await computing(() =>
       buildDiscoverIndex(tools, { weights: config.weights, keywords: config.keywords, vectors, ...cached }),
     );
-    if (cacheFile && !cached) await writeIndexCache(cacheFile, encodeIndexCache(index));
+    if (key && cacheFile && !cached) await writeIndexCache(cacheFile, sealIndexCache(key, encodeIndexCache(index)));
   }
 
   const stored =
@@ -161,14 +169,20 @@ export async function discoverTools(
   return { result, exitCode };
 }
 
-/** The indexes of an earlier run on the same tools (keyed by a hash of them); undefined when absent or unreadable. */
-async function readIndexCache(
+/**
+ * The indexes of an earlier run on the same tools (keyed by a hash of them); undefined when absent, unreadable,
+ * sealed under another key or altered.
+ */
+function readIndexCache(
   file: string,
+  key: string,
   size: number,
   dims: number | undefined,
-): Promise<ReturnType<typeof decodeIndexCache> | undefined> {
+): ReturnType<typeof decodeIndexCache> | undefined {
   try {
-    return decodeIndexCache(await readFile(file), size, dims) ?? undefined;
+    // One read call: the file is megabytes, which fs/promises reads in 512 KiB thread-pool steps.
+    const payload = openIndexCache(key, readFileSync(file));
+    return (payload && decodeIndexCache(payload, size, dims)) ?? undefined;
   } catch {
     return undefined;
   }

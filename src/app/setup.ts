@@ -3,9 +3,13 @@
  * through the tool-list cache, our own config, and the per-user paths. Every command and `serve` start here.
  */
 import { SmartError } from '../errors.js';
-import { loadServerDefinitions, type DefinitionRequest, type DefinitionResult } from '../core/config/index.js';
+import { access, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { DefinitionRequest, DefinitionResult } from '../core/config/index.js';
+import { SMART_CONFIG_NAME } from '../core/config/locate.js';
 import { hiddenToolsBySnapshot } from '../core/config/tool-filter.js';
-import { readSnapshotFiles } from '../core/snapshot.js';
+import { readSnapshotSet, type CheckedSnapshots } from '../core/snapshot.js';
+import { writeFileAtomic } from '../atomic-write.js';
 import { secretValuesOf } from '../core/redact.js';
 import { shortReason } from '../core/connect/failure-text.js';
 import { malformedToolsNote, validateTools } from '../core/tool-validate.js';
@@ -49,6 +53,8 @@ export interface Setup {
   definitions?: DefinitionResult;
   /** Server name → tools its client's config hides from the model (the snapshots still list them). */
   hidden?: Record<string, string[]>;
+  /** SHA-256 of the --snapshot files' bytes when the servers came from them (a cache key for what follows). */
+  snapshotDigest?: string;
   paths: SetupPaths;
 }
 
@@ -70,6 +76,7 @@ function definitionRequest(opts: SetupOptions, io: Io, paths: SetupPaths): Defin
 
 /** Reads the server definitions (no connecting) from the config sources the options name. */
 export async function loadDefinitions(opts: SetupOptions, io: Io, paths?: SetupPaths): Promise<DefinitionResult> {
+  const { loadServerDefinitions } = await import('../core/config/index.js');
   const defs = await loadServerDefinitions(definitionRequest(opts, io, paths ?? resolvePaths(io, opts.cache)));
   rememberSecrets(secretValuesOf(defs.servers, io.env, defs.referencedVars));
   return defs;
@@ -85,11 +92,53 @@ function selectServers<T extends { name: string }>(items: T[], wanted: string[])
   return items.filter((s) => wanted.includes(s.name));
 }
 
+/**
+ * The record of snapshot files already checked (cache folder `snapshot-checked/<sha256 of the bytes>`), so a big
+ * snapshot read again skips the depth walk of its tools. A record holds the digest it was written for: an edited,
+ * truncated or renamed record is not trusted. Best effort: nothing is recorded with --no-cache or on a write error.
+ */
+function checkedSnapshots(paths: SetupPaths): CheckedSnapshots | undefined {
+  const dir = paths.activeCacheDir;
+  if (dir === undefined) return undefined;
+  const record = (digest: string): string => `mcp-smart/snapshot-checked@1 ${digest} well-formed\n`;
+  const file = (digest: string): string => join(dir, 'snapshot-checked', digest);
+  return {
+    known: async (digest) => (await readFile(file(digest), 'utf8').catch(() => '')) === record(digest),
+    remember: (digest) => writeFileAtomic(file(digest), record(digest)).catch(() => undefined),
+  };
+}
+
+/**
+ * The --config files and the project's own config of a --snapshot run. With neither (no --config, no
+ * mcp-smart.config.json in the folder) there is nothing to read, and the config loader with its JSONC and TOML
+ * parsers is not even loaded (about a third of a cold snapshot run's module loading).
+ */
+async function ownConfig(
+  opts: SetupOptions,
+  io: Io,
+  paths: SetupPaths,
+): Promise<Pick<DefinitionResult, 'config' | 'configFile'>> {
+  if (opts.config.length === 0 && (await isMissing(join(io.cwd, SMART_CONFIG_NAME)))) return { config: {} };
+  const { loadServerDefinitions } = await import('../core/config/index.js');
+  return loadServerDefinitions({ ...definitionRequest(opts, io, paths), adhoc: [], demo: false, ownConfigOnly: true });
+}
+
+/** True only when the path surely does not exist; anything else goes to the loader, which reports it. */
+async function isMissing(file: string): Promise<boolean> {
+  try {
+    await access(file);
+    return false;
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    return code === 'ENOENT' || code === 'ENOTDIR';
+  }
+}
+
 /** The setup of one run: snapshots for every selected server (from --snapshot files, or by connecting), config, paths. */
 export async function loadSetup(opts: SetupOptions, io: Io, load: SetupLoad = {}): Promise<Setup> {
   const paths = resolvePaths(io, opts.cache);
   if (opts.snapshot.length > 0) {
-    const servers = await readSnapshotFiles(opts.snapshot, io.cwd);
+    const { servers, digest } = await readSnapshotSet(opts.snapshot, io.cwd, checkedSnapshots(paths));
     if (opts.adhoc.length > 0 || opts.demo) {
       io.stderr('warning: --snapshot replaces connecting, so --stdio, --url and --demo were ignored.\n');
     }
@@ -97,14 +146,15 @@ export async function loadSetup(opts: SetupOptions, io: Io, load: SetupLoad = {}
       io.stderr('warning: --client selects from client configs, which a --snapshot run does not read.\n');
     // Our own config (weights, patterns, thresholds) still applies when analysing a snapshot,
     // but client configs are not searched: a snapshot run must not depend on this machine's setup.
-    const defs = await loadServerDefinitions({
-      ...definitionRequest(opts, io, paths),
-      adhoc: [],
-      demo: false,
-      ownConfigOnly: true,
-    });
+    const defs = await ownConfig(opts, io, paths);
     printNotes(io, servers);
-    return { servers: selectServers(servers, opts.server), config: defs.config, configFile: defs.configFile, paths };
+    return {
+      servers: selectServers(servers, opts.server),
+      config: defs.config,
+      configFile: defs.configFile,
+      snapshotDigest: digest,
+      paths,
+    };
   }
   const definitions = await loadDefinitions(opts, io, paths);
   for (const w of definitions.warnings) io.stderr(`warning: ${scrubMessage(w)}\n`);

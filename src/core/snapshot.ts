@@ -1,8 +1,9 @@
 /** Snapshot files: build one from ServerSnapshots, and read, validate and merge saved ones. */
 import { SmartError } from '../errors.js';
+import { createHash } from 'node:crypto';
 import { isAbsolute, relative, sep } from 'node:path';
-import { readJsonFile } from '../read-file.js';
-import { malformedToolsNote, validateTools } from './tool-validate.js';
+import { parseJsonText, readFileBytes, stripBom } from '../read-file.js';
+import { malformedToolsNote, validateTools, type ValidateOptions } from './tool-validate.js';
 import { SNAPSHOT_FORMAT, type ServerSnapshot, type Snapshot } from '../types.js';
 
 /** Where the snapshot is written from: `source` paths are stored relative to `cwd` or under `~`, never absolute. */
@@ -55,8 +56,16 @@ const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
 const describeValue = (v: unknown): string =>
   v === null ? 'null' : Array.isArray(v) ? 'a list' : typeof v === 'object' ? 'an object' : `a ${typeof v}`;
 
-/** Validates a parsed snapshot document; throws SNAPSHOT_INVALID naming the file and the key path. */
-export function parseSnapshot(doc: unknown, file: string): Snapshot {
+/**
+ * Validates a parsed snapshot document; throws SNAPSHOT_INVALID naming the file and the key path. `seen.problems`
+ * counts the malformed tool entries found (they become notes).
+ */
+export function parseSnapshot(
+  doc: unknown,
+  file: string,
+  validate: ValidateOptions = {},
+  seen: { problems: number } = { problems: 0 },
+): Snapshot {
   const fail = (reason: string): never => {
     throw new SmartError('SNAPSHOT_INVALID', { file, reason });
   };
@@ -72,8 +81,9 @@ export function parseSnapshot(doc: unknown, file: string): Snapshot {
     if (s.transport !== 'stdio' && s.transport !== 'http' && s.transport !== 'sse')
       fail(`servers[${i}].transport must be stdio, http or sse`);
     // The same edge check as a live tools/list: well-formed tools are kept, the rest become a note.
-    const checked = validateTools(s.tools as unknown[]);
+    const checked = validateTools(s.tools as unknown[], validate);
     const notes = Array.isArray(s.notes) ? s.notes.filter((n): n is string => typeof n === 'string') : [];
+    seen.problems += checked.problems.length;
     if (checked.problems.length > 0) notes.push(malformedToolsNote(checked, `${file}: servers[${i}].tools`));
     const out = { ...s, tools: checked.tools } as unknown as ServerSnapshot;
     for (const key of ['instructions', 'error'] as const) {
@@ -96,14 +106,46 @@ export function parseSnapshot(doc: unknown, file: string): Snapshot {
   return { ...(doc as unknown as Snapshot), servers };
 }
 
+/** Snapshot files read and merged, with a digest of their bytes (see readSnapshotSet). */
+export interface SnapshotSet {
+  servers: ServerSnapshot[];
+  /**
+   * SHA-256 (hex) of the files' bytes in the order given: everything `servers` is derived from, so a cache of
+   * results computed from them can be keyed by it without walking the parsed tools again.
+   */
+  digest: string;
+}
+
+/**
+ * Files whose bytes were checked before (a cache, by the SHA-256 of the bytes): `known` files hold only
+ * well-formed tools, so their tools skip the depth walk of the edge check; `remember` records such a file.
+ */
+export interface CheckedSnapshots {
+  known: (digest: string) => Promise<boolean>;
+  remember: (digest: string) => Promise<void>;
+}
+
 /** Reads snapshot files and merges them by server name (a later file's server replaces an earlier one's). */
 export async function readSnapshotFiles(files: string[], cwd: string): Promise<ServerSnapshot[]> {
+  return (await readSnapshotSet(files, cwd)).servers;
+}
+
+/** readSnapshotFiles, with the digest of the files' bytes; `checked` skips re-checking files seen before. */
+export async function readSnapshotSet(files: string[], cwd: string, checked?: CheckedSnapshots): Promise<SnapshotSet> {
   const byName = new Map<string, ServerSnapshot>();
+  const hash = createHash('sha256');
   for (const f of files) {
-    const doc = await readJsonFile(f, cwd);
-    if (doc === undefined)
+    const bytes = readFileBytes(f, cwd);
+    if (bytes === undefined)
       throw new SmartError('FILE_NOT_FOUND', { file: f, hint: 'Create a snapshot with: mcp-smart dump -o ' + f });
-    for (const s of parseSnapshot(doc, f).servers) {
+    const digest = createHash('sha256').update(bytes).digest('hex');
+    hash.update(`${digest}\0`);
+    const text = stripBom(bytes.toString('utf8'));
+    const shallow = checked ? await checked.known(digest) : false;
+    const seen = { problems: 0 };
+    const snapshot = parseSnapshot(parseJsonText(text, f), f, { shallow }, seen);
+    if (checked && !shallow && seen.problems === 0) await checked.remember(digest);
+    for (const s of snapshot.servers) {
       const earlier = byName.get(s.name);
       // A Map keyed by the name: `__proto__` is a name like any other. A duplicate is said, not silently dropped.
       byName.set(
@@ -120,7 +162,7 @@ export async function readSnapshotFiles(files: string[], cwd: string): Promise<S
       );
     }
   }
-  return [...byName.values()];
+  return { servers: [...byName.values()], digest: hash.digest('hex') };
 }
 
 /** What `dump` returns: the file written (with -o) and one line per server. */

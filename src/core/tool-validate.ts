@@ -53,6 +53,11 @@ export function jsonDepth(value: unknown, limit = MAX_SCHEMA_DEPTH): number {
   return max;
 }
 
+export interface ValidateOptions {
+  /** The entries are known to be nested at most MAX_SCHEMA_DEPTH deep (checked earlier): skip the depth walk. */
+  shallow?: boolean;
+}
+
 const article = (v: unknown): string => {
   const k = kind(v);
   return k.startsWith('an ') || k === 'null' ? k : `a ${k}`;
@@ -61,7 +66,7 @@ const article = (v: unknown): string => {
 const show = (name: string): string => JSON.stringify(name.length > 60 ? `${name.slice(0, 60)}…` : name);
 
 /** Keeps well-formed tool entries exactly as sent; describes the others. */
-export function validateTools(entries: readonly unknown[]): CheckedTools {
+export function validateTools(entries: readonly unknown[], options: ValidateOptions = {}): CheckedTools {
   const tools: ToolSnapshot[] = [];
   const problems: string[] = [];
   entries.forEach((entry, i) => {
@@ -85,7 +90,7 @@ export function validateTools(entries: readonly unknown[]): CheckedTools {
       if (v !== undefined && !isObject(v))
         return void problems.push(`${where}: ${field} is ${article(v)}, not an object`);
     }
-    if (jsonDepth(entry) > MAX_SCHEMA_DEPTH) {
+    if (options.shallow !== true && jsonDepth(entry) > MAX_SCHEMA_DEPTH) {
       const depth = jsonDepth(entry, Infinity).toLocaleString('en-US');
       return void problems.push(
         `${where}: nested more than ${MAX_SCHEMA_DEPTH} levels deep (${depth}), so it is left out; ask its server's maintainer to flatten the schema`,

@@ -11,6 +11,7 @@ import {
   semanticIndexFromRows,
   type SemanticIndex,
 } from './semantic.js';
+import { indexParamsText } from './index-cache.js';
 import { splitWords } from './tokenize.js';
 import type { WordVectors } from './vectors.js';
 import { resolveWeights, type HybridWeights, type WeightsInput } from './weights.js';
@@ -48,6 +49,7 @@ export interface BuildOptions {
 /**
  * A 64-bit hex digest (the head of a SHA-256) of everything a cached index depends on: the tools (ids, names,
  * titles, descriptions, parameter schemas, servers and instructions), the BM25 parameters and the word-vector table.
+ * Tools read from snapshot files are keyed by the files' bytes instead (snapshotIndexKey), which is cheaper.
  */
 export function indexCacheKey(tools: ToolRef[], vectors: WordVectors | undefined, weights?: WeightsInput): string {
   const h = createHash('sha256');
@@ -55,11 +57,7 @@ export function indexCacheKey(tools: ToolRef[], vectors: WordVectors | undefined
     h.update(text);
     h.update('\0');
   };
-  add(`index-v3 ${JSON.stringify(resolveWeights(weights).bm25)}`);
-  if (vectors)
-    add(
-      `${vectors.size}x${vectors.dims}:${vectors.scales[0]}:${vectors.scales[vectors.size - 1]}:${vectors.ranks[vectors.size - 1]}`,
-    );
+  add(indexParamsText(vectors, weights));
   // In the given order (no sort, for the cold start): the same tools in another order only miss the cache.
   for (const t of tools) {
     add(t.id);

@@ -43,6 +43,7 @@ export {
   type BuildOptions,
   type DiscoverIndex,
 } from './build.js';
+export { openIndexCache, sealIndexCache, snapshotIndexKey, INDEX_CACHE_VERSION } from './index-cache.js';
 export { topK, topN } from './candidates.js';
 export { fuse, fuseHybrid, type FusionMethod, type HybridSignals } from './fusion.js';
 export { serverGroups } from './signals.js';

@@ -1,5 +1,5 @@
 /** The shipped word-vector table (data/word-vectors.bin): int8 rows with a per-row scale, ordered by frequency. */
-import { readFile } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { stem } from './tokenize.js';
 
@@ -31,9 +31,9 @@ export function defaultVectorsFile(): string {
   return fileURLToPath(new URL('../../../data/word-vectors.bin', import.meta.url));
 }
 
-/** Reads the shipped table (or another file in the same format). */
-export async function loadWordVectors(file: string = defaultVectorsFile()): Promise<WordVectors> {
-  return parseWordVectors(await readFile(file));
+/** Reads the shipped table (or another file in the same format), in one call (not in 512 KiB thread-pool steps). */
+export function loadWordVectors(file: string = defaultVectorsFile()): Promise<WordVectors> {
+  return Promise.resolve().then(() => parseWordVectors(readFileSync(file)));
 }
 
 /** The shipped table, or undefined in an install that dropped it (hybrid then fuses bm25 and usage only). */

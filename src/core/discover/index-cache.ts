@@ -1,0 +1,62 @@
+/**
+ * The discover index cache file: its key and a sealed envelope around encodeIndexCache's bytes. The envelope holds
+ * the key it was written under and a SHA-256 of its payload, so a file that was edited, truncated or copied under
+ * another key is not trusted (the caller rebuilds the index instead).
+ */
+import { createHash } from 'node:crypto';
+import type { WordVectors } from './vectors.js';
+import { resolveWeights, type WeightsInput } from './weights.js';
+
+/** The cache format; bump it whenever the bytes of an index or of this envelope change. */
+export const INDEX_CACHE_VERSION = 'index-v4';
+
+const MAGIC = new TextEncoder().encode('mcp-smart/discover-index'); // 24 bytes: the payload stays 8-aligned
+const KEY_BYTES = 32;
+const SUM_BYTES = 32;
+
+/** What an index depends on besides its tools: the BM25 parameters and the word-vector table. */
+export function indexParamsText(vectors: WordVectors | undefined, weights?: WeightsInput): string {
+  const table = vectors
+    ? `${vectors.size}x${vectors.dims}:${vectors.scales[0]}:${vectors.scales[vectors.size - 1]}:${vectors.ranks[vectors.size - 1]}`
+    : 'no-vectors';
+  return `${INDEX_CACHE_VERSION} ${JSON.stringify(resolveWeights(weights).bm25)} ${table}`;
+}
+
+/**
+ * The cache key of the index of the tools read from snapshot files whose bytes have the SHA-256 `digest`
+ * (readSnapshotSet), with only the `servers` selected (all when empty): the tools follow from those bytes and that
+ * selection, so the parsed schemas need no second walk. 64-bit hex, as indexCacheKey.
+ */
+export function snapshotIndexKey(
+  digest: string,
+  servers: readonly string[],
+  vectors: WordVectors | undefined,
+  weights?: WeightsInput,
+): string {
+  const h = createHash('sha256');
+  h.update(`${indexParamsText(vectors, weights)}\0snapshot ${digest}\0`);
+  for (const name of [...new Set(servers)].sort()) h.update(`${name}\0`);
+  return h.digest('hex').slice(0, 16);
+}
+
+/** The file's bytes: magic, SHA-256 of the key, SHA-256 of the payload, payload. */
+export function sealIndexCache(key: string, payload: Uint8Array): Uint8Array {
+  const out = new Uint8Array(MAGIC.byteLength + KEY_BYTES + SUM_BYTES + payload.byteLength);
+  out.set(MAGIC, 0);
+  out.set(createHash('sha256').update(key).digest(), MAGIC.byteLength);
+  out.set(createHash('sha256').update(payload).digest(), MAGIC.byteLength + KEY_BYTES);
+  out.set(payload, MAGIC.byteLength + KEY_BYTES + SUM_BYTES);
+  return out;
+}
+
+/** The payload sealed under `key`, or null when the file is not one, was written under another key, or was altered. */
+export function openIndexCache(key: string, file: Uint8Array): Uint8Array | null {
+  const head = MAGIC.byteLength + KEY_BYTES + SUM_BYTES;
+  if (file.byteLength < head) return null;
+  for (let i = 0; i < MAGIC.byteLength; i++) if (file[i] !== MAGIC[i]) return null;
+  const payload = file.subarray(head);
+  const same = (a: Uint8Array, at: number): boolean => a.every((b, i) => file[at + i] === b);
+  if (!same(createHash('sha256').update(key).digest(), MAGIC.byteLength)) return null;
+  if (!same(createHash('sha256').update(payload).digest(), MAGIC.byteLength + KEY_BYTES)) return null;
+  return payload;
+}
