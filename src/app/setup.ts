@@ -9,7 +9,7 @@ import type { DefinitionRequest, DefinitionResult } from '../core/config/index.j
 import { SMART_CONFIG_NAME } from '../core/config/locate.js';
 import { hiddenToolsBySnapshot } from '../core/config/tool-filter.js';
 import { readSnapshotSet, type CheckedSnapshots } from '../core/snapshot.js';
-import { writeFileAtomic } from '../atomic-write.js';
+import { writeFileSafe } from '../safe-write.js';
 import { secretValuesOf } from '../core/redact.js';
 import { shortReason } from '../core/connect/failure-text.js';
 import { malformedToolsNote, validateTools } from '../core/tool-validate.js';
@@ -104,7 +104,7 @@ function checkedSnapshots(paths: SetupPaths): CheckedSnapshots | undefined {
   const file = (digest: string): string => join(dir, 'snapshot-checked', digest);
   return {
     known: async (digest) => (await readFile(file(digest), 'utf8').catch(() => '')) === record(digest),
-    remember: (digest) => writeFileAtomic(file(digest), record(digest)).catch(() => undefined),
+    remember: (digest) => writeFileSafe(file(digest), record(digest)).catch(() => undefined),
   };
 }
 
