@@ -10,7 +10,17 @@ const tokens = (t) =>
   ).filter((w) => !STOP_WORDS.has(w));
 
 export function buildPlainBm25(tools, k1 = 1.2, b = 0.75) {
-  const docs = tools.map((t) => tokens(`${t.tool.name} ${t.tool.description ?? ''}`));
+  return bm25Ranker(
+    tools.map((t) => tokens(`${t.tool.name} ${t.tool.description ?? ''}`)),
+    tools,
+    tokens,
+    k1,
+    b,
+  );
+}
+
+/** Okapi BM25 over documents already split into words: (query, k) → the k best items, ties by position. */
+export function bm25Ranker(docs, items, queryWords, k1, b) {
   const avg = docs.reduce((a, d) => a + d.length, 0) / Math.max(1, docs.length);
   const df = new Map();
   const tfs = docs.map((d) => {
@@ -22,7 +32,7 @@ export function buildPlainBm25(tools, k1 = 1.2, b = 0.75) {
   const n = docs.length;
   const idf = (w) => Math.log(1 + (n - (df.get(w) ?? 0) + 0.5) / ((df.get(w) ?? 0) + 0.5));
   return (query, k) => {
-    const q = tokens(query);
+    const q = queryWords(query);
     const scored = [];
     tfs.forEach((tf, i) => {
       let s = 0;
@@ -33,6 +43,6 @@ export function buildPlainBm25(tools, k1 = 1.2, b = 0.75) {
       if (s > 0) scored.push([s, i]);
     });
     scored.sort((x, y) => y[0] - x[0] || x[1] - y[1]);
-    return scored.slice(0, k).map(([, i]) => tools[i]);
+    return scored.slice(0, k).map(([, i]) => items[i]);
   };
 }

@@ -23,12 +23,11 @@ import {
   type GrowthLimit,
   type MeasuredServer,
 } from '../core/budget/index.js';
-import { evaluateRankings, toolRefsFromSnapshots } from '../core/discover/index.js';
-import { MAX_MISSES_LISTED } from '../core/discover/result.js';
+import { evaluateRankings, evaluationMisses, toolRefsFromSnapshots } from '../core/discover/index.js';
 import { countToolTokens, renderTool } from '../core/tokens/index.js';
 import { computing, countPausing } from '../signals.js';
 import { countOf } from '../reporters/format.js';
-import { debugPhase } from './progress.js';
+import { debugPhase, warnUnknownExpected } from './progress.js';
 import { SmartError } from '../errors.js';
 import { own } from '../core/dict.js';
 import type { Encoding, ServerSnapshot, SmartConfig } from '../types.js';
@@ -292,16 +291,8 @@ export async function checkServers(
     const passed = thresholds.minRecall === undefined || recall >= thresholds.minRecall;
     // As discover --queries: a typo in an expected id scores 0 silently otherwise, and the misses are listed.
     const known = new Set(toolRefsFromSnapshots(loaded.servers).map((t) => t.id));
-    const unknownExpected = [...new Set(cases.flatMap((c) => c.expected).filter((id) => !known.has(id)))].sort();
-    if (unknownExpected.length > 0)
-      io.stderr(
-        `warning: ${queries}: ${countOf(unknownExpected.length, 'expected id')} not among the loaded tools, scored as misses: ` +
-          `${unknownExpected.slice(0, 10).join(', ')}${unknownExpected.length > 10 ? ', …' : ''}\n`,
-      );
-    const missed = cases.filter((c) => {
-      const top = (ranked.get(c.intent) ?? []).slice(0, k);
-      return c.expected.length > 0 && !c.expected.some((id) => top.includes(id));
-    });
+    const { misses, missCount, unknownExpected } = evaluationMisses(cases, ranked, k, known);
+    warnUnknownExpected(io, queries, unknownExpected);
     retrieval = {
       queries,
       cases: metrics.cases,
@@ -309,12 +300,8 @@ export async function checkServers(
       recall,
       mrr: metrics.mrr,
       passed,
-      missCount: missed.length,
-      misses: missed.slice(0, MAX_MISSES_LISTED).map((c) => ({
-        intent: c.intent,
-        expected: c.expected,
-        top: (ranked.get(c.intent) ?? []).slice(0, 3),
-      })),
+      missCount,
+      misses,
       ...(unknownExpected.length > 0 ? { unknownExpected } : {}),
     };
     if (thresholds.minRecall !== undefined) retrieval.minRecall = thresholds.minRecall;

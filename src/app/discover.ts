@@ -8,6 +8,7 @@ import {
   decodeIndexCache,
   encodeIndexCache,
   evaluateRankings,
+  evaluationMisses,
   indexCacheKey,
   loadShippedWordVectors,
   openIndexCache,
@@ -22,13 +23,13 @@ import {
   type RankOptions,
   type WordVectors,
 } from '../core/discover/engine.js';
-import { MAX_MISSES_LISTED, type DiscoverResult } from '../core/discover/result.js';
+import type { DiscoverResult } from '../core/discover/result.js';
 import { countOf } from '../reporters/format.js';
 import { writeFileSafe } from '../safe-write.js';
 import { SmartError } from '../errors.js';
 import { readTextFile } from '../read-file.js';
 import { computing } from '../signals.js';
-import { debugPhase } from './progress.js';
+import { debugPhase, warnUnknownExpected } from './progress.js';
 import type { EngineName, UsageStats } from '../types.js';
 import type { AppContext } from './context.js';
 import { loadSetup, serverFailureCode } from './setup.js';
@@ -134,17 +135,8 @@ export async function discoverTools(
     const ks = [...new Set([1, 3, 5, 10, k])].sort((a, b) => a - b);
     const m = evaluateRankings(cases, (q) => ranked.get(q) ?? [], ks);
     // A typo in an expected id scores 0 silently otherwise.
-    const known = new Set(tools.map((t) => t.id));
-    const unknownExpected = [...new Set(cases.flatMap((c) => c.expected).filter((id) => !known.has(id)))].sort();
-    if (unknownExpected.length > 0)
-      io.stderr(
-        `warning: ${queries!}: ${countOf(unknownExpected.length, 'expected id')} not among the loaded tools, scored as misses: ` +
-          `${unknownExpected.slice(0, 10).join(', ')}${unknownExpected.length > 10 ? ', …' : ''}\n`,
-      );
-    const missed = cases.filter((c) => {
-      const top = (ranked.get(c.intent) ?? []).slice(0, k);
-      return c.expected.length > 0 && !c.expected.some((id) => top.includes(id));
-    });
+    const { misses, missCount, unknownExpected } = evaluationMisses(cases, ranked, k, new Set(tools.map((t) => t.id)));
+    warnUnknownExpected(io, queries!, unknownExpected);
     result = {
       kind: 'evaluation',
       queries: queries!,
@@ -154,12 +146,8 @@ export async function discoverTools(
       recallAt: m.recallAt,
       mrr: m.mrr,
       ndcg10: m.ndcg10,
-      missCount: missed.length,
-      misses: missed.slice(0, MAX_MISSES_LISTED).map((c) => ({
-        intent: c.intent,
-        expected: c.expected,
-        top: (ranked.get(c.intent) ?? []).slice(0, 3),
-      })),
+      missCount,
+      misses,
       ...(unknownExpected.length > 0 ? { unknownExpected } : {}),
     };
   } else {

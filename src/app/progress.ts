@@ -1,6 +1,7 @@
 /** Progress on stderr, only when stderr is a TTY (not in CI) and the output is not JSON; MCP_SMART_PROGRESS=1 forces it. */
 import type { ConnectProgress } from '../core/connect/index.js';
 import type { Io } from '../io.js';
+import { countOf } from '../reporters/format.js';
 import type { OutputFormat } from '../types.js';
 
 export interface Progress {
@@ -27,6 +28,15 @@ export function createProgress(io: Io, format: OutputFormat, total: number): Pro
     },
     done: () => io.stderr('\r\x1b[2K'),
   };
+}
+
+/** The warning of an evaluation (discover/check --queries) whose labelled file names ids no loaded tool has. */
+export function warnUnknownExpected(io: Pick<Io, 'stderr'>, file: string, ids: readonly string[]): void {
+  if (ids.length === 0) return;
+  io.stderr(
+    `warning: ${file}: ${countOf(ids.length, 'expected id')} not among the loaded tools, scored as misses: ` +
+      `${ids.slice(0, 10).join(', ')}${ids.length > 10 ? ', …' : ''}\n`,
+  );
 }
 
 /** Under --debug, one stderr line as a long phase starts ("debug: tuning weights on 30,000 cases"). */

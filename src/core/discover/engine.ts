@@ -21,7 +21,13 @@ import { resolveWeights, type WeightsInput } from './weights.js';
 
 export { DEFAULT_WEIGHTS, resolveWeights, type HybridWeights, type WeightsInput } from './weights.js';
 export { detectTaskContext, usagePrior, type TaskContext, type TaskType } from './usage.js';
-export { evaluateRankings, pairedBootstrap, type PairedDifference, type RankingMetrics } from './metrics.js';
+export {
+  evaluateRankings,
+  evaluationMisses,
+  pairedBootstrap,
+  type PairedDifference,
+  type RankingMetrics,
+} from './metrics.js';
 export {
   loadWordVectors,
   loadShippedWordVectors,

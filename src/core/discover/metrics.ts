@@ -87,3 +87,37 @@ export function pairedBootstrap(
     high: means[Math.ceil(0.975 * (resamples - 1))]!,
   };
 }
+
+/** How many missed intents an evaluation lists. */
+export const MAX_MISSES_LISTED = 20;
+
+export interface EvaluationMisses {
+  /** Intents none of whose expected ids is in their top k, in file order (the first MAX_MISSES_LISTED). */
+  misses: { intent: string; expected: string[]; top: string[] }[];
+  missCount: number;
+  /** Expected ids that are not among the known tools (a typo scores 0 silently otherwise), sorted. */
+  unknownExpected: string[];
+}
+
+/** What `discover --queries` and `check --queries` report beside the metrics: the misses and the unknown ids. */
+export function evaluationMisses(
+  cases: readonly { intent: string; expected: string[] }[],
+  ranked: ReadonlyMap<string, readonly string[]>,
+  k: number,
+  knownIds: ReadonlySet<string>,
+): EvaluationMisses {
+  const unknownExpected = [...new Set(cases.flatMap((c) => c.expected).filter((id) => !knownIds.has(id)))].sort();
+  const missed = cases.filter((c) => {
+    const top = (ranked.get(c.intent) ?? []).slice(0, k);
+    return c.expected.length > 0 && !c.expected.some((id) => top.includes(id));
+  });
+  return {
+    missCount: missed.length,
+    misses: missed.slice(0, MAX_MISSES_LISTED).map((c) => ({
+      intent: c.intent,
+      expected: c.expected,
+      top: (ranked.get(c.intent) ?? []).slice(0, 3),
+    })),
+    unknownExpected,
+  };
+}

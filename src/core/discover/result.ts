@@ -26,8 +26,7 @@ export interface DiscoverEvaluation extends RankingMetrics {
   unknownExpected?: string[];
 }
 
-/** How many missed intents an evaluation lists. */
-export const MAX_MISSES_LISTED = 20;
+export { MAX_MISSES_LISTED } from './metrics.js';
 
 export type DiscoverResult = DiscoverRanking | DiscoverEvaluation;
 
