@@ -78,7 +78,8 @@ export function createWorkProgress(
   const now = opts.now ?? Date.now;
   const interval = opts.intervalMs ?? 100;
   const started = now();
-  const delay = opts.delayMs ?? 200;
+  // Forced on (a test, a watched log), every piece of work is shown, however short; on a terminal, short work shows nothing.
+  const delay = opts.delayMs ?? (io.env.MCP_SMART_PROGRESS === '1' ? 0 : 200);
   let last = -Infinity;
   let drawn = false;
   return {
