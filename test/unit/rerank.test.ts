@@ -1,5 +1,11 @@
+import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
-import { buildDiscoverIndex, loadWordVectors, rankTools } from '../../src/core/discover/index.js';
+import {
+  buildDiscoverIndex,
+  loadWordVectors,
+  rankTools,
+  toolRefsFromSnapshots,
+} from '../../src/core/discover/index.js';
 import { RERANK_FEATURES, actionOf, rerankScore, type RerankModel } from '../../src/core/discover/rerank.js';
 import { stem } from '../../src/core/discover/tokenize.js';
 import type { JsonObject, ToolRef } from '../../src/types.js';
@@ -88,5 +94,17 @@ describe('discover re-ranker (second stage)', () => {
     const x = RERANK_FEATURES.map((_, j) => j + 1);
     expect(rerankScore({ features: ['bm25', 'semantic'], weights: [2, -1] }, x)).toBe(2 * 2 - 3);
     expect(rerankScore({ features: ['unknown'], weights: [9] }, x)).toBe(0);
+  });
+
+  it("reads one tool's fields alone exactly as the whole index analyses them (the top 20 only, on a cache hit)", async () => {
+    const snap = JSON.parse(
+      await readFile(new URL('../../fixtures/snapshots/replay-demo.json', import.meta.url), 'utf8'),
+    );
+    const refs = toolRefsFromSnapshots(snap.servers);
+    expect(refs.length).toBeGreaterThan(30);
+    const lazy = buildDiscoverIndex(refs, { vectors });
+    const alone = refs.map((_, i) => lazy.fieldsOf(i));
+    const whole = buildDiscoverIndex(refs, { vectors }).fields;
+    expect(alone).toEqual(whole);
   });
 });

@@ -22,6 +22,8 @@ export interface DiscoverIndex {
   weights: HybridWeights;
   keywords: Record<string, string[]>;
   fields: ReturnType<typeof analyzeFields>[];
+  /** One tool's fields: from `fields` once analysed, else that tool alone (the re-ranker reads only its top 20). */
+  fieldsOf: (doc: number) => ReturnType<typeof analyzeFields>;
   /** Vectors used for queries (absent when none were given, or when `embeddings` came from a model). */
   vectors?: WordVectors;
   semantic?: SemanticIndex;
@@ -146,6 +148,14 @@ export function buildDiscoverIndex(tools: ToolRef[], opts: BuildOptions = {}): D
     bm25ByParams: new Map(),
   } as unknown as DiscoverIndex;
   Object.defineProperty(index, 'fields', { get: analyse, enumerable: true, configurable: true });
+  const single = new Map<number, ReturnType<typeof analyzeFields>>();
+  const singleServers = new Map<string, string[]>();
+  index.fieldsOf = (doc) => {
+    if (fields) return fields[doc]!;
+    let f = single.get(doc);
+    if (!f) single.set(doc, (f = analyzeFields(sorted[doc]!, undefined, undefined, singleServers)));
+    return f;
+  };
   if (cachedBm25) index.bm25ByParams.set(JSON.stringify(weights.bm25), cachedBm25);
   else bm25For(index, weights);
   if (opts.embeddings) {

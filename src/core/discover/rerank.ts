@@ -113,10 +113,10 @@ export function rerankFeatures(
   const bmRank = rankBy(s.bm25);
   const semRank = rankBy(s.semantic);
   return candidates.map((i, r) => {
-    const name = index.fields[i]!.name;
+    const f = index.fieldsOf(i);
+    const name = f.name;
     let inName = 0;
     for (const t of name) if (q.has(t)) inName++;
-    const f = index.fields[i]!;
     const cover = (list: readonly string[]): number => {
       if (terms.length === 0) return 0;
       let hit = 0;
