@@ -9,7 +9,7 @@ import { optionalString, parseChoiceFlag, parseFloatFlag, parseIntFlag } from '.
 import { loadUsage, servingCounts } from './deps.js';
 import { SmartError, errorText } from '../errors.js';
 import type { ServeLevel, ServeMode } from './catalog.js';
-import { startHttp, type HttpHandle } from './http.js';
+import type { HttpHandle } from './http.js';
 import { parseClientName, printConfig } from './print-config.js';
 import { ServeRuntime } from './runtime.js';
 import { createClientServer } from './sdk-server.js';
@@ -166,6 +166,8 @@ export async function runServeCommand(
       process.stdin.once('close', shutdown);
       await server.connect(new StdioServerTransport(process.stdin, process.stdout));
     } else {
+      // Loaded only for --transport http: the Streamable HTTP transport (and its web framework) costs a stdio start ~40 ms.
+      const { startHttp } = await import('./http.js');
       http = await startHttp({ host, port, token, createServer: newClient, log });
       log(`listening on ${http.url}${token ? ' (bearer token required)' : ''}`);
     }
