@@ -4,6 +4,7 @@
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AuditClient } from '../../src/core/audit/index.js';
 import { runCli } from '../helpers/fake-io.js';
 import { fixture } from '../helpers/paths.js';
 import { tempDir } from '../helpers/temp.js';
@@ -18,16 +19,7 @@ const srv = (catalog: string): object => ({ command: process.execPath, args: [SE
 
 interface Doc {
   servers: { name: string; toolCount: number; tokens: { full: number } }[];
-  clients: {
-    client: string;
-    label: string;
-    servers: string[];
-    failed: string[];
-    toolCount: number;
-    tokens: { full: number; lossless: number; compact: number; minimal: number };
-    instructionsTokens: number;
-    toolLimit?: number;
-  }[];
+  clients: AuditClient[];
   findings: { code: string; severity: string; server: string; tool?: string; client?: string; message: string }[];
 }
 
