@@ -1,11 +1,10 @@
 /** The `servers` use case: the configured servers (no connecting), their sources and what shadows what. */
 import type { DefinitionResult } from '../core/config/index.js';
 import { redactUrl } from '../core/redact.js';
-import { SmartError } from '../errors.js';
 import { entryOf, type ServersResult } from '../core/servers-list.js';
 import type { ServerDefinition } from '../types.js';
 import type { AppContext } from './context.js';
-import { loadDefinitions } from './setup.js';
+import { loadDefinitions, selectServers } from './setup.js';
 
 export const REDACTED = '<redacted>';
 
@@ -13,15 +12,7 @@ export const REDACTED = '<redacted>';
 export async function listServers(ctx: AppContext): Promise<{ result: ServersResult; debug?: string }> {
   const { io, global } = ctx;
   const defs = await loadDefinitions(global, io);
-  let selected = defs.servers;
-  if (global.server.length > 0) {
-    const known = new Set(selected.map((s) => s.name));
-    for (const name of global.server) {
-      if (!known.has(name))
-        throw new SmartError('UNKNOWN_SERVER', { name, known: [...known].sort().join(', ') || '(none)' });
-    }
-    selected = selected.filter((s) => global.server.includes(s.name));
-  }
+  const selected = selectServers(defs.servers, global.server);
   const result: ServersResult = {
     servers: selected.map(entryOf),
     shadowings: defs.shadowings,

@@ -58,7 +58,8 @@ export interface Setup {
   paths: SetupPaths;
 }
 
-const DEFAULT_CACHE_TTL_SECONDS = 3600;
+/** How long a cached tool list answers before its server is asked again, unless the config sets cache.ttlSeconds. */
+export const DEFAULT_CACHE_TTL_SECONDS = 3600;
 
 function definitionRequest(opts: SetupOptions, io: Io, paths: SetupPaths): DefinitionRequest {
   return {
@@ -82,7 +83,8 @@ export async function loadDefinitions(opts: SetupOptions, io: Io, paths?: SetupP
   return defs;
 }
 
-function selectServers<T extends { name: string }>(items: T[], wanted: string[]): T[] {
+/** The items named by --server (all when none is named); a name no item has is UNKNOWN_SERVER, listing the known ones. */
+export function selectServers<T extends { name: string }>(items: T[], wanted: string[]): T[] {
   if (wanted.length === 0) return items;
   const known = new Set(items.map((s) => s.name));
   for (const name of wanted) {

@@ -8,6 +8,7 @@ import { oauthOptions } from '../app/oauth.js';
 import { optionalString, parseChoiceFlag, parseFloatFlag, parseIntFlag } from '../app/flags.js';
 import { loadUsage, servingCounts } from './deps.js';
 import { SmartError, errorText } from '../errors.js';
+import { STOP_EXIT_CODES, type StopSignal } from '../signals.js';
 import type { ServeLevel, ServeMode } from './catalog.js';
 import type { HttpHandle } from './http.js';
 import { parseClientName, printConfig } from './print-config.js';
@@ -119,7 +120,7 @@ export async function runServeCommand(
   };
 
   let shutdownStarted = false;
-  let signalName: string | undefined;
+  let signalName: StopSignal | undefined;
   let done!: () => void;
   const finished = new Promise<void>((r) => (done = r));
   const shutdown = (): void => {
@@ -127,7 +128,7 @@ export async function runServeCommand(
     shutdownStarted = true;
     done();
   };
-  const onSignal = (name: string) => () => {
+  const onSignal = (name: StopSignal) => () => {
     signalName ??= name;
     shutdown();
   };
@@ -180,6 +181,6 @@ export async function runServeCommand(
     for (const s of clients) await s.close().catch(() => undefined);
     await runtime.close();
   }
-  const exitCode = signalName === 'SIGTERM' ? 143 : signalName === 'SIGINT' ? 130 : 0;
+  const exitCode = signalName ? STOP_EXIT_CODES[signalName] : 0;
   return { result: { mode, transport: transportKind }, exitCode };
 }

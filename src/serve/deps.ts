@@ -1,6 +1,6 @@
 /** The counter, planner dependencies and usage that `serve` ranks and budgets with. */
 import type { CommandContext } from '../app/context.js';
-import { countCacheDir } from '../commands/load.js';
+import { resolvePaths } from '../app/paths.js';
 import type { PlanDeps } from '../core/budget/index.js';
 import { condenseTool, metaTools } from '../core/condense/index.js';
 import { loadUsageStats } from '../core/session/usage-store.js';
@@ -51,7 +51,8 @@ export function countingWith(counter: TokenCounter): Counting {
 }
 
 export async function servingCounts(ctx: CommandContext): Promise<Counting> {
-  const cacheDir = countCacheDir(ctx);
+  // The count cache lives in the user cache folder; --no-cache turns it off with the tool-list cache.
+  const cacheDir = resolvePaths(ctx.io, ctx.global.cache).activeCacheDir;
   const counter = await createTokenCounter(ctx.global.encoding, { cacheDir, deferLoad: cacheDir !== undefined });
   return countingWith(counter);
 }

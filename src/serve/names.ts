@@ -24,7 +24,6 @@ const shortHash = (text: string): string => createHash('sha256').update(text).di
 /** `name` with unsafe characters replaced and cut to `max` with a hash of `id` when needed. */
 export function fitName(name: string, id: string, max: number): string {
   const safe = name.replace(UNSAFE, '_') || 'tool';
-  if (safe.length <= max && safe === name) return safe;
   if (safe.length <= max) return safe;
   return `${safe.slice(0, max - HASH_CHARS - 1)}_${shortHash(id)}`;
 }

@@ -3,14 +3,8 @@
  * the served view, the ranking index, and the learner. Client sessions (sdk-server.ts) call into it.
  */
 import { secretValues } from '../core/connect/secrets.js';
-import {
-  buildDiscoverIndex,
-  loadShippedWordVectors,
-  patternsFromConfig,
-  rankTools,
-  toolRefsFromSnapshots,
-  type DiscoverIndex,
-} from '../core/discover/index.js';
+import { hybridIndex } from '../app/rank.js';
+import { patternsFromConfig, rankTools, type DiscoverIndex } from '../core/discover/index.js';
 import { SmartError, errorText, isSmartError } from '../errors.js';
 import type { ServerSnapshot, SmartConfig, UsageStats } from '../types.js';
 import { buildServedView, type CatalogEntry, type ServeLevel, type ServeMode, type ServedView } from './catalog.js';
@@ -231,16 +225,11 @@ export class ServeRuntime {
   private async discoverIndex(): Promise<DiscoverIndex> {
     if (this.index) return this.index;
     this.indexing ??= (async () => {
-      const vectors = await loadShippedWordVectors();
       const servers = [...this.known.values()].map((s) => ({
         ...s,
         tools: s.tools.filter((t) => this.view.entries.has(`${s.name}.${t.name}`)),
       }));
-      const index = buildDiscoverIndex(toolRefsFromSnapshots(servers), {
-        weights: this.config.weights,
-        vectors,
-        keywords: this.config.keywords,
-      });
+      const index = await hybridIndex(servers, this.config);
       this.index = index;
       return index;
     })();

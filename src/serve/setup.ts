@@ -1,18 +1,16 @@
 /**
- * The one adapter between `serve` and today's setup loading (commands/load.ts): config sources, -s,
- * --stdio/--url, --demo, --snapshot and the tool-list cache. When the application layer lands
- * (loadSetup in src/app/setup.ts), only this file changes.
+ * What `serve` takes from the application layer's setup loading (src/app/setup.ts): config sources, -s,
+ * --stdio/--url, --demo, --snapshot and the tool-list cache — without connecting to any server.
  */
 import { basename } from 'node:path';
 import type { CommandContext } from '../app/context.js';
-import { loadDefinitions, pathEnvOf } from '../commands/load.js';
+import { resolvePaths } from '../app/paths.js';
+import { DEFAULT_CACHE_TTL_SECONDS, loadDefinitions, selectServers } from '../app/setup.js';
 import { readCachedSnapshot, writeCachedSnapshot } from '../core/connect/cache.js';
-import { oauthTokenStorePath, usageStorePath, userCacheDir } from '../core/paths.js';
+import { oauthTokenStorePath } from '../core/paths.js';
 import { readSnapshotFiles } from '../core/snapshot.js';
 import { SmartError } from '../errors.js';
 import type { ServerDefinition, ServerSnapshot, SmartConfig } from '../types.js';
-
-const DEFAULT_CACHE_TTL_SECONDS = 3600;
 
 export interface ServeSetup {
   /** Enabled, selected servers, without any that would be mcp-smart's own serve. */
@@ -37,16 +35,13 @@ export function isSelfServe(def: ServerDefinition): boolean {
 /** Reads definitions and whatever tool lists are known already; connects to nothing. */
 export async function loadServeSetup(ctx: CommandContext, now: number): Promise<ServeSetup> {
   const { io, global } = ctx;
-  const defs = await loadDefinitions(ctx);
+  const paths = resolvePaths(io, global.cache);
+  const defs = await loadDefinitions(global, io, paths);
   const warnings = [...defs.warnings];
-  let enabled = defs.servers.filter((s) => s.enabled);
-  if (global.server.length > 0) {
-    const known = new Set(enabled.map((s) => s.name));
-    for (const name of global.server)
-      if (!known.has(name))
-        throw new SmartError('UNKNOWN_SERVER', { name, known: [...known].sort().join(', ') || '(none)' });
-    enabled = enabled.filter((s) => global.server.includes(s.name));
-  }
+  const enabled = selectServers(
+    defs.servers.filter((s) => s.enabled),
+    global.server,
+  );
   const definitions: ServerDefinition[] = [];
   for (const def of enabled) {
     if (isSelfServe(def)) warnings.push(`skipped server "${def.name}" (${def.source}): it is mcp-smart serve itself`);
@@ -57,9 +52,9 @@ export async function loadServeSetup(ctx: CommandContext, now: number): Promise<
   const cache =
     global.cache && ttlSeconds > 0
       ? {
-          dir: userCacheDir(pathEnvOf(ctx)),
+          dir: paths.cacheDir,
           ttlMs: ttlSeconds * 1000,
-          oauthStore: oauthTokenStorePath(pathEnvOf(ctx)),
+          oauthStore: oauthTokenStorePath(paths.pathEnv),
         }
       : null;
   const known = new Map<string, ServerSnapshot>();
@@ -83,7 +78,7 @@ export async function loadServeSetup(ctx: CommandContext, now: number): Promise<
     configFile: defs.configFile,
     warnings,
     cache,
-    usageStore: usageStorePath(pathEnvOf(ctx)),
+    usageStore: paths.usageStore,
   };
 }
 
