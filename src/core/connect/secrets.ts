@@ -7,8 +7,5 @@ export function secretValues(def: ServerDefinition): string[] {
   return [...new Set(values.filter((v) => v.length >= 4))].sort((a, b) => b.length - a.length);
 }
 
-export function redact(text: string, secrets: string[]): string {
-  let out = text;
-  for (const s of secrets) out = out.split(s).join('***');
-  return out;
-}
+/** The known values replaced by the redaction mark (the one routine in core/redact.ts). */
+export { redactValues as redact } from '../redact.js';

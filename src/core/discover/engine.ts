@@ -77,10 +77,7 @@ export interface RankOptions {
 export function rankTools(index: DiscoverIndex, intent: string, opts: RankOptions): Ranking {
   const n = index.tools.length;
   const weights = opts.weights ? resolveWeights(opts.weights, index.weights) : index.weights;
-  const stage = patternStage(
-    index.tools.map((t) => t.id),
-    opts.patterns,
-  );
+  const stage = patternStage(index.tools, opts.patterns);
   const allowed = stage ? stage.allowed : (): boolean => true;
   const boost = stage ? stage.boost : (): number => 0;
   const scores = new Float32Array(n);

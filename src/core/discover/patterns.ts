@@ -50,7 +50,7 @@ export function patternsFromConfig(config: SmartConfig): { rules: PatternRule[];
 
 /** The pattern stage of a ranking: which tools may be offered, their boosts and the pinned ones; null without rules. */
 export function patternStage(
-  ids: string[],
+  tools: readonly { id: string }[],
   patterns: { rules: PatternRule[]; allowList?: boolean } | undefined,
 ): {
   effects: PatternEffect[];
@@ -59,7 +59,12 @@ export function patternStage(
   pinned: number[];
 } | null {
   if (!patterns?.rules.length && !patterns?.allowList) return null;
-  const effects = applyPatterns(ids, patterns.rules, patterns.allowList);
+  // The ids are listed only when there are rules: without them this runs on every query for nothing.
+  const effects = applyPatterns(
+    tools.map((t) => t.id),
+    patterns.rules,
+    patterns.allowList,
+  );
   return {
     effects,
     allowed: (i) => effects[i]!.allowed,

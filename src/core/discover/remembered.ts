@@ -8,7 +8,7 @@
 import type { RememberedIntent, UsageStats } from '../../types.js';
 import type { DiscoverIndex } from './build.js';
 import { queryTerms } from './bm25.js';
-import { queryVector, sentenceVector } from './semantic.js';
+import { dot as dotRow, queryVector, sentenceVector } from './semantic.js';
 
 /** A remembered intent's query-independent form, cached per index by text. */
 interface Prepared {
@@ -197,21 +197,7 @@ export function rememberedMatch(
     const lexical = dot[row]! > 0 && qNorm > 0 ? dot[row]! / (qNorm * m.norms[row]!) : 0;
     let sim = lexical;
     if (qv && m.hasVec[row] === 1) {
-      const v = m.vecs!;
-      let c0 = 0;
-      let c1 = 0;
-      let c2 = 0;
-      let c3 = 0;
-      let d = 0;
-      let o = row * dims;
-      for (; d + 3 < dims; d += 4, o += 4) {
-        c0 += qv[d]! * v[o]!;
-        c1 += qv[d + 1]! * v[o + 1]!;
-        c2 += qv[d + 2]! * v[o + 2]!;
-        c3 += qv[d + 3]! * v[o + 3]!;
-      }
-      for (; d < dims; d++, o++) c0 += qv[d]! * v[o]!;
-      const c = c0 + c1 + c2 + c3;
+      const c = dotRow(m.vecs!, row * dims, qv, dims);
       const semantic = c > SEMANTIC_FLOOR ? (c - SEMANTIC_FLOOR) / (1 - SEMANTIC_FLOOR) : 0;
       sim = LEXICAL_SHARE * lexical + (1 - LEXICAL_SHARE) * semantic;
     }

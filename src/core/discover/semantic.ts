@@ -355,7 +355,8 @@ export function scoreSemanticDocs(
   }
 }
 
-function dot(matrix: Float32Array, base: number, q: Float32Array, dims: number): number {
+/** Dot product of row `base..base+dims` of a flat matrix with q, four lanes at a time. */
+export function dot(matrix: Float32Array, base: number, q: Float32Array, dims: number): number {
   let s0 = 0;
   let s1 = 0;
   let s2 = 0;

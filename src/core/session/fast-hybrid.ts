@@ -88,7 +88,7 @@ export function createHybridScorer(
   items: TrainItem[],
 ): { scores: (w: HybridWeights, k: number) => Float32Array; expected: (k: number) => number[] } {
   const n = index.tools.length;
-  const docOf = new Map(index.tools.map((t, i) => [t.id, i]));
+  const docOf = (index.docOf ??= new Map(index.tools.map((t, i) => [t.id, i])));
   const servers = serverGroups(index);
   const prepared: Prepared[] = items.map((it) => {
     let sem: Float32Array | null = null;
