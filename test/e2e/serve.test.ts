@@ -3,7 +3,7 @@
 // cache without starting any server; SIGTERM leaves no process; HTTP checks Host, Origin and the bearer token.
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -27,7 +27,10 @@ beforeAll(async () => {
     HOME: dir,
     MCP_SMART_CACHE_DIR: join(dir, 'cache'),
     MCP_SMART_DATA_DIR: join(dir, 'data'),
+    // --demo works in os.tmpdir()/mcp-smart-demo: inside this sandbox, so it goes with it.
+    TMPDIR: join(dir, 'tmp'),
   };
+  await mkdir(join(dir, 'tmp'), { recursive: true });
 });
 afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
