@@ -4,16 +4,13 @@ import { countOf } from '../reporters/format.js';
 import { counterFor } from './counter.js';
 import { hybridRanker } from './rank.js';
 import { writeFileSafe } from '../safe-write.js';
-import { readJsonFile } from '../read-file.js';
 import { condenseTool, metaTools } from '../core/condense/index.js';
 import { sentSnapshots } from '../core/config/tool-filter.js';
-import { checkStorePath } from '../core/session/usage-store.js';
 import {
   appliedDocument,
   checkBudget,
   DROP_UNUSED_CALLS_PER_TOOL,
   planBudget,
-  usageFromDocument,
   type BudgetPlan,
   type BudgetResult,
   type BudgetVerdict,
@@ -28,6 +25,7 @@ import type { ServerSnapshot, SmartConfig, ToolSnapshot, UsageStats } from '../t
 import { optionalString, parseFloatFlag, parseIntFlag } from './flags.js';
 import type { AppContext } from './context.js';
 import { loadSetup, serverFailureCode } from './setup.js';
+import { readRankingUsage, type RankingUsage } from './usage.js';
 
 export const DEFAULT_SHARE = 0.1;
 export const INTENT_K = 10;
@@ -70,16 +68,6 @@ function pausingPlanDeps(counter: TokenCounter): PlanDeps & {
         }
     },
   };
-}
-
-/** `{usage}` from a usage store file, or `{missing: true}` when the file does not exist. */
-export async function readUsageFile(file: string, cwd: string): Promise<{ usage?: UsageStats; missing?: boolean }> {
-  await checkStorePath(resolve(cwd, file));
-  const doc = await readJsonFile(file, cwd);
-  if (doc === undefined) return { missing: true };
-  const usage = usageFromDocument(doc);
-  if (!usage) throw new SmartError('FILE_PARSE', { file, kind: 'usage store', reason: 'no "tools" object' });
-  return { usage };
 }
 
 /** --max, --share and --limit as given; they are resolved against the config's budget section. */
@@ -132,14 +120,15 @@ export function resolveLimits(opts: LimitFlags, config: SmartConfig): BudgetLimi
   return { max, limit, share: limit / max };
 }
 
-/** Ids of the `k` tools hybrid discovery ranks highest for the intent. */
+/** Ids of the `k` tools hybrid discovery ranks highest for the intent, with the usage store's prior and intents. */
 async function rankIntent(
   servers: ServerSnapshot[],
   intent: string,
   k: number,
   config: SmartConfig,
+  usage: RankingUsage | undefined,
 ): Promise<string[]> {
-  return (await hybridRanker(servers, config))(intent, k);
+  return (await hybridRanker(servers, config, usage))(intent, k);
 }
 
 export interface BudgetOptions {
@@ -185,13 +174,21 @@ export async function budgetServers(
     return checkBudget(ok, limits.max, limits.limit, deps.countTool);
   });
 
-  // Without --store, the usage store `replay --learn` fills (user data folder) is used when it exists.
-  const read = await readUsageFile(store ?? loaded.paths.usageStore, io.cwd);
-  const usage: UsageStats | undefined = read.usage;
-  if (store && read.missing) notes.push(`usage store ${store} not found`);
+  // Without --store, the usage store `replay --learn` fills (user data folder) is used when it exists. It is read
+  // as every ranking reads it: capped and decayed relative to its newest recording. A gate tolerates a missing one.
+  const read = await readRankingUsage({
+    store,
+    defaultStore: loaded.paths.usageStore,
+    now: Date.now(),
+    cwd: io.cwd,
+    warn: (w) => io.stderr(`warning: ${w}\n`),
+    missingStore: 'tolerate',
+  });
+  const usage: UsageStats | undefined = read?.usage;
+  if (store && !read) notes.push(`usage store ${store} not found`);
 
   let keepFull: string[] | undefined;
-  if (intent) keepFull = await rankIntent(ok, intent, INTENT_K, loaded.config);
+  if (intent) keepFull = await rankIntent(ok, intent, INTENT_K, loaded.config, read);
 
   let plan: BudgetPlan | undefined;
   if (!verdict.fits || keepFull) {

@@ -1,6 +1,5 @@
 /** The `discover` use case: rank the tools of the selected servers for an intent, or evaluate labelled intents. */
 import { readFileSync } from 'node:fs';
-import { access } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 // engine.js, not index.js: the optional model support loads only with --model.
 import {
@@ -30,9 +29,10 @@ import { SmartError } from '../errors.js';
 import { readTextFile } from '../read-file.js';
 import { computing } from '../signals.js';
 import { debugPhase, warnUnknownExpected } from './progress.js';
-import type { EngineName, UsageStats } from '../types.js';
+import type { EngineName } from '../types.js';
 import type { AppContext } from './context.js';
 import { loadSetup, serverFailureCode } from './setup.js';
+import { readRankingUsage } from './usage.js';
 
 export interface DiscoverOptions {
   /** The intent to rank for; absent when `queries` evaluates a file of labelled intents. */
@@ -106,7 +106,13 @@ export async function discoverTools(
 
   const stored =
     engine === 'hybrid'
-      ? await readUsage(options.store, paths.usageStore, now, io.cwd, (w) => io.stderr(`warning: ${w}\n`))
+      ? await readRankingUsage({
+          store: options.store,
+          defaultStore: paths.usageStore,
+          now,
+          cwd: io.cwd,
+          warn: (w) => io.stderr(`warning: ${w}\n`),
+        })
       : undefined;
   // Recency is measured from the store's newest recording, as its memory is (loadUsageStats).
   const base: Omit<RankOptions, 'k'> = {
@@ -194,34 +200,4 @@ async function shippedVectors(engine: EngineName): Promise<WordVectors | undefin
     throw new SmartError('MODEL_UNAVAILABLE', { kind: 'vectors-missing' });
   }
   return vectors;
-}
-
-/** Usage from --store, else from the default store when one exists; absent → no prior. */
-async function readUsage(
-  store: string | undefined,
-  defaultStore: string,
-  now: number,
-  cwd: string,
-  warn: (w: string) => void,
-): Promise<{ usage: UsageStats; reference: number } | undefined> {
-  // The store module, with its file locking, is imported only when a store exists, to keep the cold start short.
-  const file = store ? resolve(cwd, store) : defaultStore;
-  try {
-    await access(file);
-  } catch (e) {
-    if (store)
-      throw new SmartError(
-        'FILE_NOT_FOUND',
-        {
-          file: store,
-          hint: 'Pass an existing usage store, or learn one with: mcp-smart replay <recordings> --learn --store <file>',
-        },
-        { cause: e },
-      );
-    return undefined;
-  }
-  const { loadUsageStats } = await import('../core/session/usage-store.js');
-  const { stats, warnings, reference } = await loadUsageStats(file, now);
-  warnings.forEach(warn);
-  return { usage: stats, reference };
 }

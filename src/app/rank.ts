@@ -8,6 +8,7 @@ import {
   type DiscoverIndex,
 } from '../core/discover/index.js';
 import type { ServerSnapshot, SmartConfig } from '../types.js';
+import type { RankingUsage } from './usage.js';
 
 /** The discover index of the servers' tools with the config's weights and keywords; the shipped word vectors when present. */
 export async function hybridIndex(servers: ServerSnapshot[], config: SmartConfig): Promise<DiscoverIndex> {
@@ -19,12 +20,14 @@ export async function hybridIndex(servers: ServerSnapshot[], config: SmartConfig
   });
 }
 
-/** Ranks with hybrid discovery over the servers; the shipped word vectors when present. */
+/** Ranks with hybrid discovery over the servers; the shipped word vectors when present; the usage store's prior when given. */
 export async function hybridRanker(
   servers: ServerSnapshot[],
   config: SmartConfig,
+  usage?: RankingUsage,
 ): Promise<(intent: string, k: number) => string[]> {
   const index = await hybridIndex(servers, config);
   const patterns = patternsFromConfig(config);
-  return (intent, k) => rankTools(index, intent, { engine: 'hybrid', k, patterns }).results.map((r) => r.id);
+  const prior = usage ? { usage: usage.usage, now: usage.reference } : {};
+  return (intent, k) => rankTools(index, intent, { engine: 'hybrid', k, patterns, ...prior }).results.map((r) => r.id);
 }

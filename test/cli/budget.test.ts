@@ -23,6 +23,7 @@ interface BudgetDoc {
   servers: { name: string; tokens: number; share: number }[];
   plan: { action: string; target: string; tokensSaved: number; after: number; tools?: string[]; calls?: number }[];
   intent?: { kept: string[] };
+  notes: string[];
 }
 const budget = async (argv: string[]): Promise<{ code: number; doc: BudgetDoc; stderr: string }> => {
   const r = await cli(['--snapshot', BASE, 'budget', ...argv, '--json']);
@@ -124,6 +125,62 @@ describe('budget', () => {
     expect(r.stderr).toContain(
       'note: unused tools of web were kept: the usage store holds 0 of the 6 recorded calls to its tools that drop-unused needs (3 per tool) before it calls a tool unused',
     );
+  });
+
+  it('reads the store by the rule every ranking uses: memory relative to the newest recording, decayed by age', async () => {
+    // The fixture's counts in the store format replay --learn writes, with two tools older than the newest call:
+    // write_file 30 days (one half-life: its 10 calls count 5) and search_notes 100 days (past the 90-day cap).
+    const T = 1735689600000;
+    const DAY = 86_400_000;
+    const use = (success: number, failure: number, age: number) => ({
+      success,
+      failure,
+      lastUsed: T - age * DAY,
+      categories: {},
+    });
+    const store = join(dir, 'usage.json');
+    await writeFile(
+      store,
+      JSON.stringify({
+        format: 'mcp-smart/usage@1',
+        updatedAt: new Date(T).toISOString(),
+        tools: {
+          'files.read_file': use(40, 2, 0),
+          'files.write_file': use(10, 0, 30),
+          'notes.search_notes': use(9, 0, 100),
+        },
+        sessions: {},
+      }),
+    );
+    const { doc } = await budget(['--max', '10000', '--limit', '400', '--store', store]);
+    // files rests on 42 + 10 × 0.5 = 47 calls, not the 52 the counts alone give; notes has no remembered call
+    // left, so its tools are not called unused (with the fixture's equal times it lost 2 of them on 9 calls).
+    expect(doc.plan.filter((s) => s.action === 'drop-unused').map((s) => [s.target, s.calls, s.tools])).toEqual([
+      ['files', 47, ['list_directory', 'search_files']],
+    ]);
+    expect(doc.notes.join('\n')).toContain(
+      'unused tools of notes were kept: the usage store holds 0 of the 9 recorded calls',
+    );
+  });
+
+  it('--intent ranks with the store: a remembered intent puts its tool first', async () => {
+    const intent = 'jot this down for later';
+    const before = await budget(['--max', '10000', '--intent', intent]);
+    expect(before.doc.intent?.kept[0]).not.toBe('notes.create_note');
+    const store = join(dir, 'usage.json');
+    const T = 1735689600000;
+    await writeFile(
+      store,
+      JSON.stringify({
+        format: 'mcp-smart/usage@1',
+        updatedAt: new Date(T).toISOString(),
+        tools: { 'notes.create_note': { success: 1, failure: 0, lastUsed: T, categories: {} } },
+        intents: { 'notes.create_note': [{ text: intent, count: 1, last: T }] },
+        sessions: {},
+      }),
+    );
+    const after = await budget(['--max', '10000', '--intent', intent, '--store', store]);
+    expect(after.doc.intent?.kept[0]).toBe('notes.create_note');
   });
 
   it('a missing usage store is tolerated and reported', async () => {

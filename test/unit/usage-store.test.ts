@@ -80,6 +80,41 @@ describe('usage store', () => {
     expect(Object.keys(JSON.parse(readFileSync(file, 'utf8')).tools)).toEqual(['a.new']);
   });
 
+  it('reads a plain usage document (no "format"; tools at the top or under stats/usage) and never writes over it', async () => {
+    const use = { success: 3, failure: 1, lastUsed: NOW, categories: { other: 4 } };
+    for (const [name, body] of [
+      ['top', { tools: { 'a.x': use } }],
+      ['stats', { stats: { tools: { 'a.x': use } } }],
+      ['usage', { usage: { tools: { 'a.x': use, 'a.bad': { success: 'many' } } } }],
+    ] as const) {
+      const file = join(dir, `plain-${name}.json`);
+      const text = JSON.stringify(body);
+      writeFileSync(file, text);
+      const read = await readUsageStore(file, NOW);
+      expect(read.plain).toBe(true);
+      expect(read.doc.tools).toEqual({ 'a.x': use });
+      expect(read.warnings).toEqual(name === 'usage' ? [`usage store ${file}: ignored 1 malformed tool entry`] : []);
+      expect((await loadUsageStats(file, NOW)).stats.tools['a.x']?.success).toBe(3);
+      await expect(updateUsageStore(file, bump('a.x'), { now: NOW })).rejects.toThrow(
+        /plain usage document .* never writes over\. It was left untouched; learn into another file/,
+      );
+      expect(readFileSync(file, 'utf8')).toBe(text);
+      expect(existsSync(`${file}.lock`)).toBe(false);
+    }
+    const missing = await readUsageStore(join(dir, 'none.json'), NOW);
+    expect(missing.missing).toBe(true);
+  });
+
+  it('an update warns once about malformed entries (it reads the store twice: before and under the lock)', async () => {
+    const file = join(dir, 'malformed.json');
+    writeFileSync(
+      file,
+      JSON.stringify({ format: 'mcp-smart/usage@1', tools: { 'a.bad': { success: 'x' } }, sessions: {} }),
+    );
+    const r = await updateUsageStore(file, bump('a.x'), { now: NOW });
+    expect(r.warnings).toEqual([`usage store ${file}: ignored 1 malformed tool entry`]);
+  });
+
   it('moves a corrupt file aside with a warning instead of failing', async () => {
     const file = join(dir, 'corrupt', 'usage.json');
     mkdirSync(join(dir, 'corrupt'));

@@ -3,6 +3,5 @@ export * from './threshold.js';
 export * from './measure.js';
 export * from './baseline.js';
 export * from './plan.js';
-export * from './usage.js';
 export * from './result.js';
 export * from './check-result.js';

@@ -58,7 +58,7 @@ export interface PlanStep {
   tools?: string[];
   /** Tokens the four meta-tools add, on the first defer step only (already netted out of tokensSaved). */
   metaTokens?: number;
-  /** drop-unused: the recorded calls to the server that the step rests on. */
+  /** drop-unused: the recorded calls to the server that the step rests on (decayed by age, rounded down). */
   calls?: number;
 }
 
@@ -230,11 +230,11 @@ export function planBudget(req: PlanRequest, deps: PlanDeps): BudgetPlan {
         const needed = DROP_UNUSED_CALLS_PER_TOOL * s.tools.length;
         if (s.uses < needed) {
           if (s.tools.some((t) => toolUses(s.name, t.name) === 0))
-            thinEvidence.push({ server: s.name, calls: s.uses, needed });
+            thinEvidence.push({ server: s.name, calls: Math.floor(s.uses), needed });
           continue;
         }
         const names: string[] = [];
-        record({ action: 'drop-unused', target: s.name, tools: names, calls: s.uses }, () =>
+        record({ action: 'drop-unused', target: s.name, tools: names, calls: Math.floor(s.uses) }, () =>
           s.tools.forEach((t, i) => {
             if (toolUses(s.name, t.name) === 0 && !s.dropped[i]) {
               s.dropped[i] = true;

@@ -24,6 +24,13 @@ export interface StoreRead {
   doc: UsageStoreDoc;
   /** Said to the user on stderr: a corrupt file moved aside, dropped entries. */
   warnings: string[];
+  /** No file at the path (the document is empty). */
+  missing?: true;
+  /**
+   * A plain usage document: no "format", a `tools` map at the top (or under `stats` or `usage`), as written by
+   * hand or by other tools. Every ranking reads it by the same rule; learning never writes over it.
+   */
+  plain?: true;
 }
 
 export interface MemoryOptions {
@@ -80,22 +87,26 @@ export async function checkStorePath(file: string): Promise<Stats | undefined> {
  */
 export async function readUsageStore(file: string, now: number): Promise<StoreRead> {
   const st = await checkStorePath(file);
-  if (!st) return { doc: emptyStoreDoc(now), warnings: [] };
+  if (!st) return { doc: emptyStoreDoc(now), warnings: [], missing: true };
   let text: string;
   try {
     text = await readFile(file, 'utf8');
   } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return { doc: emptyStoreDoc(now), warnings: [] };
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return { doc: emptyStoreDoc(now), warnings: [], missing: true };
     throw e;
   }
   const warnings: string[] = [];
   let parsed: unknown;
   let reason: string | undefined;
+  let plain = false;
   try {
     parsed = JSON.parse(text);
     const p = parsed as Partial<UsageStoreDoc> | null;
     if (!p || typeof p !== 'object' || Array.isArray(p)) reason = 'not a JSON object';
-    else if (p.format !== USAGE_FORMAT) {
+    else if (p.format === undefined && plainUsageHolder(p)) {
+      plain = true;
+      parsed = plainUsageHolder(p);
+    } else if (p.format !== USAGE_FORMAT) {
       const version = typeof p.format === 'string' ? OUR_FORMAT.exec(p.format)?.[1] : undefined;
       if (version !== undefined && Number(version) > 1)
         throw new SmartError('STORE_REFUSED', {
@@ -152,7 +163,16 @@ export async function readUsageStore(file: string, now: number): Promise<StoreRe
       sessions,
     },
     warnings,
+    ...(plain ? { plain: true as const } : {}),
   };
+}
+
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** The object holding a plain usage document's `tools` map: the document itself, or its `stats` or `usage`. */
+function plainUsageHolder(doc: Record<string, unknown>): Record<string, unknown> | undefined {
+  for (const holder of [doc, doc.stats, doc.usage]) if (isRecord(holder) && isRecord(holder.tools)) return holder;
+  return undefined;
 }
 
 /**
@@ -166,9 +186,9 @@ export async function loadUsageStats(
   file: string,
   now: number,
   memory: MemoryOptions = {},
-): Promise<{ stats: UsageStats; warnings: string[]; reference: number }> {
-  const { doc, warnings } = await readUsageStore(file, now);
-  return { ...usageForRanking(usageOfDoc(doc), now, memory), warnings };
+): Promise<{ stats: UsageStats; warnings: string[]; reference: number; missing?: true }> {
+  const { doc, warnings, missing } = await readUsageStore(file, now);
+  return { ...usageForRanking(usageOfDoc(doc), now, memory), warnings, ...(missing ? { missing } : {}) };
 }
 
 /** loadUsageStats' rule on usage already read: cap and decay relative to its newest recording. */
@@ -228,6 +248,12 @@ export async function updateUsageStore(
 ): Promise<StoreRead> {
   // Refuse a wrong path or a store that is not ours before creating folders or a lock beside it.
   const early = await readUsageStore(file, opts.now);
+  if (early.plain)
+    throw new SmartError('STORE_REFUSED', {
+      file,
+      reason: 'it is a plain usage document (no "format"), which mcp-smart reads for ranking but never writes over',
+      hint: 'learn into another file with --store <file>',
+    });
   await mkdir(dirname(file), { recursive: true });
   await probeLock(file);
   // Loaded only here: the lock library subscribes to SIGINT/SIGTERM when loaded, which would keep every other
@@ -241,7 +267,8 @@ export async function updateUsageStore(
   try {
     const read = await readUsageStore(file, opts.now);
     const doc = read.doc;
-    const warnings = [...early.warnings, ...read.warnings];
+    // Both reads see the same dropped entries; a file moved aside by the first is missing for the second.
+    const warnings = [...new Set([...early.warnings, ...read.warnings])];
     const next = update(doc);
     // The cap applies relative to the newest recording (decay is applied on reading, so counts stay exact).
     const newest = newestRecording(usageOfDoc(next)) ?? opts.now;
