@@ -5,6 +5,7 @@
 import { secretValues } from '../core/connect/secrets.js';
 import { hybridIndex } from '../app/rank.js';
 import { patternsFromConfig, rankTools, type DiscoverIndex } from '../core/discover/index.js';
+import { newestRecording } from '../core/session/usage-store.js';
 import { SmartError, errorText, isSmartError } from '../errors.js';
 import type { ServerSnapshot, SmartConfig, UsageStats } from '../types.js';
 import { buildServedView, type CatalogEntry, type ServeLevel, type ServeMode, type ServedView } from './catalog.js';
@@ -278,7 +279,9 @@ export class ServeRuntime {
       engine: 'hybrid',
       k: server ? index.tools.length : k,
       usage: this.opts.usage,
-      now: this.opts.now(),
+      // Recency is measured from the newest recording, as the store's memory is (usageForRanking): a store
+      // learned from last month's sessions still ranks by what was used most recently then.
+      now: newestRecording(this.opts.usage) ?? this.opts.now(),
       patterns: patternsFromConfig(this.config),
     });
     const ids = ranking.results
