@@ -15,7 +15,7 @@ import {
 } from '../dist/core/discover/index.js';
 import { seededRandom } from '../dist/core/session/tune.js';
 import { defaultGlossaryFile, setGlossaryFile } from '../dist/core/discover/gloss.js';
-import { REPO, loadBfcl, loadLiveMcpBench, loadMetaTool } from './helpers/datasets.mjs';
+import { REPO, loadBfcl, loadLiveMcpBench, loadMetaTool, loadServers111 } from './helpers/datasets.mjs';
 import { buildPlainBm25 } from './helpers/plain-bm25.mjs';
 import { buildFieldedBm25 } from './helpers/fielded-bm25.mjs';
 import { tuneOnMetaTool } from './helpers/tune.mjs';
@@ -136,10 +136,14 @@ function scaled(tools, n) {
 /**
  * Rank-1 figures on the development sets (issue 16): hybrid and its first stage (our bm25) beside a plain fielded
  * BM25 (helpers/fielded-bm25.mjs) in the same run; hit@1 (the first tool is an expected one), hit@5 and MRR,
- * with 95 % paired bootstrap intervals of the differences over the queries.
+ * with 95 % paired bootstrap intervals of the differences over the queries. Labels are tool names (`key` 'name'),
+ * or ids `<server>.<tool>` where names repeat across servers (`key` 'id'); cases with a `class` also get hit@1 per
+ * class.
  */
-function stageRows(title, tools, cases, vectors) {
+function stageRows(title, tools, cases, vectors, key = 'name') {
   const fielded = buildFieldedBm25(tools);
+  const ref = (t) => (key === 'id' ? t.id : t.tool.name);
+  const out = (r) => (key === 'id' ? r.id : r.tool);
   const index = buildDiscoverIndex(tools, { vectors });
   const perCase = (rank) =>
     cases.map((c) => {
@@ -149,14 +153,14 @@ function stageRows(title, tools, cases, vectors) {
       return { h1: first === 0 ? 1 : 0, h5: first >= 0 && first < 5 ? 1 : 0, rr: first >= 0 ? 1 / (first + 1) : 0 };
     });
   const rows = [
-    ['fielded BM25', perCase((q) => fielded(q, 30).map((t) => t.tool.name))],
-    ['bm25 (1st stage)', perCase((q) => rankTools(index, q, { engine: 'bm25', k: 30 }).results.map((r) => r.tool))],
+    ['fielded BM25', perCase((q) => fielded(q, 30).map(ref))],
+    ['bm25 (1st stage)', perCase((q) => rankTools(index, q, { engine: 'bm25', k: 30 }).results.map(out))],
     [
       'hybrid, 1st stage',
-      perCase((q) => rankTools(index, q, { engine: 'hybrid', k: 30, rerank: false }).results.map((r) => r.tool)),
+      perCase((q) => rankTools(index, q, { engine: 'hybrid', k: 30, rerank: false }).results.map(out)),
     ],
     // The re-ranker was trained on these sets: in-sample here; scripts/train-reranker.mjs prints held-out figures.
-    ['hybrid+rerank', perCase((q) => rankTools(index, q, { engine: 'hybrid', k: 30 }).results.map((r) => r.tool))],
+    ['hybrid+rerank', perCase((q) => rankTools(index, q, { engine: 'hybrid', k: 30 }).results.map(out))],
   ];
   const mean = (xs) => xs.reduce((a, x) => a + x, 0) / Math.max(1, xs.length);
   const base = rows[0][1];
@@ -175,6 +179,14 @@ function stageRows(title, tools, cases, vectors) {
     const mrr = mean(r.map((x) => x.rr));
     const vs = r === base ? '' : `  Δhit@1 ${diff(r, 'h1')}  Δhit@5 ${diff(r, 'h5')}  ΔMRR ${diff(r, 'rr')}`;
     console.log(`  ${name.padEnd(17)} hit@1 ${f3(h1)}  hit@5 ${f3(h5)}  MRR ${f3(mrr)}${vs}`);
+  }
+  const classes = [...new Set(cases.map((c) => c.class).filter((c) => c !== undefined))];
+  if (classes.length === 0) return;
+  console.log(`  hit@1 by class (${rows.map(([name]) => name).join(' / ')}):`);
+  for (const cls of classes) {
+    const at = cases.flatMap((c, i) => (c.class === cls ? [i] : []));
+    const cells = rows.map(([, r]) => f3(mean(at.map((i) => r[i].h1))));
+    console.log(`    ${cls.padEnd(19)} n ${String(at.length).padStart(3)}  ${cells.join(' / ')}`);
   }
 }
 
@@ -251,6 +263,8 @@ if (process.argv.includes('--stages')) {
   stageRows('development: MetaTool tuning split', m.tools, m.tune, vectors);
   stageRows('development: BFCL multi-turn, each turn a query', b.tools, b.turns, vectors);
   stageRows('development: BFCL multi-turn, each task a query', b.tools, b.tasks, vectors);
+  const s111 = loadServers111();
+  stageRows('development: servers-111 intents (written for development)', s111.tools, s111.cases, vectors, 'id');
   process.exit(0);
 }
 const live = loadLiveMcpBench();

@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { toolRefsFromSnapshots } from '../../dist/core/discover/index.js';
 
 export const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const DATA = process.env.MCP_SMART_BENCH_DATA ?? join(REPO, '..', 'shared', 'data');
@@ -101,4 +102,19 @@ export function loadBfcl() {
     if (gold.length > 0) whole.push({ intent: t.turns.map((turn) => turn.query).join(' '), expected: gold });
   }
   return { tools, turns, tasks: whole };
+}
+
+/**
+ * The real tools of 111 published MCP servers (../shared/data/servers-111, 2,781 tools, ids `<server>.<tool>`,
+ * built as discover builds them from a snapshot) and the 150 intents written for development over them
+ * (bench/data/servers-111-intents.jsonl; labels are ids; `class` names the kind of intent, see its .md).
+ */
+export function loadServers111() {
+  const snapshot = JSON.parse(readFileSync(join(DATA, 'servers-111', 'catalog.snapshot.json'), 'utf8'));
+  const tools = toolRefsFromSnapshots(snapshot.servers);
+  const cases = readFileSync(join(REPO, 'bench', 'data', 'servers-111-intents.jsonl'), 'utf8')
+    .split('\n')
+    .filter((l) => l.trim() !== '')
+    .map((l) => JSON.parse(l));
+  return { tools, cases };
 }
