@@ -21,7 +21,7 @@ import { readSessionFiles } from '../dist/core/session/read.js';
 import { replayCases } from '../dist/core/session/replay.js';
 import { seededRandom, tuneWeights } from '../dist/core/session/tune.js';
 import { learnFromCases } from '../dist/core/session/usage.js';
-import { REPO, loadLiveMcpBench } from './helpers/datasets.mjs';
+import { REPO, loadBfcl, loadLiveMcpBench } from './helpers/datasets.mjs';
 
 const quick = process.argv.includes('--quick');
 const splitOnly = process.argv.includes('--split');
@@ -69,7 +69,9 @@ console.log(
 );
 
 if (!splitOnly) await throughputAndTuning();
-timeSplit();
+timeSplit('the fixture recordings', index, fixtureCases);
+const bfcl = bfclHistory();
+timeSplit(`BFCL multi-turn as one history (${bfcl.tools} tools, 200 sessions)`, bfcl.index, bfcl.cases);
 
 async function throughputAndTuning() {
   // 1. Replay throughput: every case ranked by all four engines with incremental usage.
@@ -157,22 +159,27 @@ async function throughputAndTuning() {
 }
 
 /**
- * 4. Learning on a time split: the fixture recordings' first two thirds (by time) are learned as `replay --learn`
- * would; the last third is replayed from that store (replay also learns as it goes, as `replay` does). Rows:
- * plain bm25 and hybrid defaults from nothing (`--no-store`), hybrid after --learn with counts only, with
- * remembered intents, and with weights tuned on the first part (`--tune`); gains are paired bootstrap
- * intervals over the replayed cases against the defaults from nothing.
+ * 4. Learning on a time split: a history's first two thirds (by time) are learned as `replay --learn` would; the
+ * last third is replayed from that store (replay also learns as it goes, as `replay` does). Rows: plain bm25 and
+ * hybrid defaults from nothing (`--no-store`), hybrid after --learn with counts only, with remembered intents,
+ * and with weights tuned on the first part (`--tune`); gains are paired bootstrap intervals over the replayed
+ * cases against the defaults from nothing. Two histories: the fixture recordings (synthetic, phrasing repeats)
+ * and BFCL multi-turn's 200 tasks taken as one team's sessions in file order (each turn a case, its gold calls).
  */
-function timeSplit() {
-  const sorted = [...fixtureCases].sort((a, b) => a.time - b.time);
+function timeSplit(title, splitIndex, cases) {
+  const sorted = [...cases].sort((a, b) => a.time - b.time);
   const cut = sorted[Math.floor((sorted.length * 2) / 3)].time;
   const early = sorted.filter((c) => c.time < cut);
   const late = sorted.filter((c) => c.time >= cut);
   const learned = learnFromCases({ tools: {} }, early, categorize, 0);
+  const ranker = (engine, weights) => (intent, usage, now) =>
+    rankTools(splitIndex, intent, { engine, k: depth, usage, now, ...(weights ? { weights } : {}) }).results.map(
+      (r) => r.id,
+    );
   const run = (engine, opts, weights) => {
     const rr = [];
     const m = replayCases(late, {
-      engines: [{ engine, rank: rankWith(engine, weights) }],
+      engines: [{ engine, rank: ranker(engine, weights) }],
       categorize,
       ttlMs: 0,
       onCase: (_e, r) => rr.push(r),
@@ -182,13 +189,13 @@ function timeSplit() {
   };
   const tuned = tuneWeights({
     base: resolveWeights(),
-    rank: (intent, w, usage, now) => rankWith('hybrid', w)(intent, usage, now),
+    rank: (intent, w, usage, now) => ranker('hybrid', w)(intent, usage, now),
     categorize,
     folds: 5,
     seed: 1,
     ttlMs: 0,
     cases: early,
-    makeEvaluator: (items) => createHybridEvaluator(index, items),
+    makeEvaluator: (items) => createHybridEvaluator(splitIndex, items),
   });
   const rows = [
     ['bm25, from nothing', run('bm25', { rememberIntents: false })],
@@ -199,7 +206,7 @@ function timeSplit() {
   ];
   const base = rows[1][1];
   console.log(
-    `\ntime split of the fixture recordings: learn ${early.length} cases before ${new Date(cut).toISOString().slice(0, 10)}, replay the next ${late.length}`,
+    `\ntime split of ${title}: learn ${early.length} cases before ${new Date(cut).toISOString().slice(0, 16)}, replay the next ${late.length}`,
   );
   for (const [name, r] of rows) {
     const g = pairedBootstrap(r.rr, base.rr, seededRandom(7));
@@ -207,4 +214,39 @@ function timeSplit() {
       `  ${name.padEnd(44)} R@1 ${f3(r.m.recallAt['1'])}  R@5 ${f3(r.m.recallAt['5'])}  MRR ${f3(r.m.mrr)}  vs defaults ${f3(g.mean)} [${f3(g.low)}, ${f3(g.high)}]`,
     );
   }
+}
+
+/** BFCL multi-turn as one team's history: task i is a session an hour after task i − 1, each turn a case. */
+function bfclHistory() {
+  const { tools } = loadBfcl();
+  const dir = join(REPO, 'bench', 'data', 'bfcl-multi-turn');
+  const tasks = JSON.parse(readFileSync(join(dir, 'tasks.json'), 'utf8'));
+  const byName = new Map();
+  for (const t of tools) byName.set(t.tool.name, [...(byName.get(t.tool.name) ?? []), t]);
+  const cases = [];
+  tasks.forEach((task, i) => {
+    task.turns.forEach((turn, j) => {
+      const ids = [
+        ...new Set(
+          turn.gold.map((name) => {
+            const all = byName.get(name) ?? [];
+            return (all.find((t) => task.involvedClasses.includes(t.server)) ?? all[0])?.id;
+          }),
+        ),
+      ].filter(Boolean);
+      if (ids.length === 0) return;
+      cases.push({
+        id: `${task.id}#${j + 1}`,
+        sessionId: task.id,
+        file: 'tasks.json',
+        line: j,
+        intent: turn.query,
+        time: Date.UTC(2025, 0, 1) + i * 3_600_000 + j * 60_000,
+        expected: ids,
+        calls: ids.map((id) => ({ id, server: id.slice(0, id.indexOf('.')), ok: true, known: true })),
+        success: true,
+      });
+    });
+  });
+  return { index: buildDiscoverIndex(tools, { vectors }), cases, tools: tools.length };
 }
