@@ -8,7 +8,7 @@ import { oauthOptions } from '../app/oauth.js';
 import { optionalString, parseChoiceFlag, parseFloatFlag, parseIntFlag } from '../app/flags.js';
 import { loadUsage, servingCounts } from './deps.js';
 import { SmartError, errorText } from '../errors.js';
-import { STOP_EXIT_CODES, type StopSignal } from '../signals.js';
+import { STOP_EXIT_CODES, stoppedBy, whileHandlingSignals } from '../signals.js';
 import type { ServeLevel, ServeMode } from './catalog.js';
 import type { HttpHandle } from './http.js';
 import { parseClientName, printConfig } from './print-config.js';
@@ -120,7 +120,6 @@ export async function runServeCommand(
   };
 
   let shutdownStarted = false;
-  let signalName: StopSignal | undefined;
   let done!: () => void;
   const finished = new Promise<void>((r) => (done = r));
   const shutdown = (): void => {
@@ -128,18 +127,27 @@ export async function runServeCommand(
     shutdownStarted = true;
     done();
   };
-  const onSignal = (name: StopSignal) => () => {
-    signalName ??= name;
-    shutdown();
-  };
-  const onTerm = onSignal('SIGTERM');
-  const onInt = onSignal('SIGINT');
-  process.on('SIGTERM', onTerm);
-  process.on('SIGINT', onInt);
+  // SIGINT/SIGTERM go through the one signal path: it aborts io.signal, which ends serving here.
   io.signal?.addEventListener('abort', shutdown, { once: true });
 
   let http: HttpHandle | undefined;
-  try {
+  // Handlers stay subscribed through the shutdown too, so a second Ctrl-C cannot kill serve before the servers'
+  // process groups are ended.
+  await whileHandlingSignals(async () => {
+    try {
+      await serveUntilDone();
+    } finally {
+      io.signal?.removeEventListener('abort', shutdown);
+      await http?.close();
+      for (const s of clients) await s.close().catch(() => undefined);
+      await runtime.close();
+    }
+  });
+  const stopped = stoppedBy();
+  const exitCode = stopped ? STOP_EXIT_CODES[stopped] : 0;
+  return { result: { mode, transport: transportKind }, exitCode };
+
+  async function serveUntilDone(): Promise<void> {
     await runtime.init();
     await runtime.listUnknown(async (name, snap) => {
       const def = setup.definitions.find((d) => d.name === name);
@@ -173,14 +181,5 @@ export async function runServeCommand(
       log(`listening on ${http.url}${token ? ' (bearer token required)' : ''}`);
     }
     await finished;
-  } finally {
-    process.off('SIGTERM', onTerm);
-    process.off('SIGINT', onInt);
-    io.signal?.removeEventListener('abort', shutdown);
-    await http?.close();
-    for (const s of clients) await s.close().catch(() => undefined);
-    await runtime.close();
   }
-  const exitCode = signalName ? STOP_EXIT_CODES[signalName] : 0;
-  return { result: { mode, transport: transportKind }, exitCode };
 }
