@@ -5,7 +5,8 @@ import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { CommandContext, CommandOutcome } from '../app/context.js';
 import { oauthOptions } from '../app/oauth.js';
-import { optionalString, parseChoiceFlag, parseFloatFlag, parseIntFlag } from '../app/flags.js';
+import { resolveLimits } from '../app/budget.js';
+import { optionalString, parseChoiceFlag, parseIntFlag } from '../app/flags.js';
 import { loadUsage, servingCounts } from './deps.js';
 import { SmartError, errorText } from '../errors.js';
 import { STOP_EXIT_CODES, stoppedBy, whileHandlingSignals } from '../signals.js';
@@ -19,33 +20,11 @@ import { loadServeSetup, storeListing } from './setup.js';
 const MODES: readonly ServeMode[] = ['auto', 'tools', 'meta'];
 const LEVELS: readonly ServeLevel[] = ['full', 'lossless', 'compact', 'minimal', 'names'];
 const DEFAULT_MAX = 200_000;
-const DEFAULT_SHARE = 0.1;
 const DEFAULT_CALL_TIMEOUT_MS = 120_000;
 
 export interface ServeResult {
   mode: ServeMode;
   transport: 'stdio' | 'http';
-}
-
-/** Tool-context limit: flags over the serve section's budget over the top-level budget over defaults. */
-export function serveLimit(
-  opts: Record<string, unknown>,
-  budget: { max?: number; share?: number; limit?: number },
-): number {
-  const maxFlag = optionalString(opts.max);
-  const max = maxFlag !== undefined ? parseIntFlag('--max', maxFlag, { min: 1 }) : (budget.max ?? DEFAULT_MAX);
-  const limitFlag = optionalString(opts.limit);
-  const shareFlag = optionalString(opts.share);
-  if (limitFlag !== undefined && shareFlag !== undefined)
-    throw new SmartError('BAD_FLAG', {
-      flag: '--limit',
-      value: limitFlag,
-      hint: 'Use either --share or --limit, not both.',
-    });
-  if (limitFlag !== undefined) return parseIntFlag('--limit', limitFlag, { min: 0 });
-  if (shareFlag !== undefined) return Math.floor(parseFloatFlag('--share', shareFlag, { min: 0, max: 1 }) * max);
-  if (budget.limit !== undefined) return budget.limit;
-  return Math.floor((budget.share ?? DEFAULT_SHARE) * max);
 }
 
 export async function runServeCommand(
@@ -80,7 +59,11 @@ export async function runServeCommand(
   const mode = modeFlag ? parseChoiceFlag('--mode', modeFlag, MODES) : (serveConfig.mode ?? 'auto');
   const levelFlag = optionalString(opts.level);
   const level = levelFlag ? parseChoiceFlag('--level', levelFlag, LEVELS) : (serveConfig.level ?? 'lossless');
-  const limit = serveLimit(opts, { ...setup.config.budget, ...serveConfig.budget });
+  // Auto mode sends the plan `budget` prints: the same flags and rules, with serve.budget over budget and a
+  // default window.
+  const { limit } = resolveLimits(opts, {
+    budget: { max: DEFAULT_MAX, ...setup.config.budget, ...serveConfig.budget },
+  });
   const spawnTimeoutMs = opts.spawnTimeout
     ? parseIntFlag('--spawn-timeout', opts.spawnTimeout, { min: 1 })
     : (serveConfig.spawnTimeout ?? global.timeoutMs);
