@@ -156,7 +156,7 @@ function describe(
     message:
       c.kind === 'added'
         ? `${c.id} was added (+${c.after} tokens)`
-        : `${c.id} grew by ${c.delta} tokens (${c.before} → ${c.after}, ${fmtPct((c.delta / Math.max(1, c.before)) * 100)})`,
+        : `${c.id} grew by ${countOf(c.delta, 'token')} (${c.before} → ${c.after}, ${fmtPct((c.delta / Math.max(1, c.before)) * 100)})`,
   }));
   for (const c of comparison.changes) {
     if (c.kind === 'changed' && c.delta === 0)

@@ -1,4 +1,5 @@
 /** The `login` and `logout` use cases: authorize remote servers behind OAuth, or forget their stored tokens. */
+import { countOf } from '../reporters/format.js';
 import { SmartError } from '../errors.js';
 import { TokenStore } from '../core/connect/oauth-token-store.js';
 import { oauthTokenStorePath } from '../core/paths.js';
@@ -109,7 +110,7 @@ export async function loginServers(
     const snap = await connectOne(ctx, def, true);
     result.servers.push(
       snap?.status === 'ok'
-        ? { name: def.name, status: 'ok', detail: `logged in; ${snap.tools.length} tools` }
+        ? { name: def.name, status: 'ok', detail: `logged in; ${countOf(snap.tools.length, 'tool')}` }
         : { name: def.name, status: 'error', detail: snap?.error ?? 'failed' },
     );
   }

@@ -68,7 +68,7 @@ function lines(r: ReplayResult, chalk: ChalkInstance | undefined): { intro: stri
   const outro: string[] = [];
   const t = r.tokens;
   outro.push(
-    `Tokens: top ${t.k} tools ${formatTokens(t.topK)} on average vs all tools ${formatTokens(t.all)} (${pct(t.saved)} saved).`,
+    `Tokens: top ${countOf(t.k, 'tool')} ${formatTokens(t.topK)} on average vs all tools ${formatTokens(t.all)} (${pct(t.saved)} saved).`,
   );
   if (r.tuned) {
     const u = r.tuned;

@@ -8,6 +8,7 @@ import { oauthOptions } from '../app/oauth.js';
 import { resolveLimits } from '../app/budget.js';
 import { optionalString, parseChoiceFlag, parseIntFlag } from '../app/flags.js';
 import { loadUsage, servingCounts } from './deps.js';
+import { countOf } from '../reporters/format.js';
 import { SmartError, errorText } from '../errors.js';
 import { STOP_EXIT_CODES, stoppedBy, whileHandlingSignals } from '../signals.js';
 import type { ServeLevel, ServeMode } from './catalog.js';
@@ -139,7 +140,7 @@ export async function runServeCommand(
     });
     const served = runtime.view;
     log(
-      `${mode} mode: ${served.tools.length} tools served (${served.tokens} tokens), ${served.entries.size} behind from ${runtime.known.size} servers${served.deferred.length ? `; deferred: ${served.deferred.join(', ')}` : ''}`,
+      `${mode} mode: ${countOf(served.tools.length, 'tool')} served (${countOf(served.tokens, 'token')}), ${served.entries.size} behind from ${countOf(runtime.known.size, 'server')}${served.deferred.length ? `; deferred: ${served.deferred.join(', ')}` : ''}`,
     );
     const newClient = (): Server => {
       const server = createClientServer(runtime);
