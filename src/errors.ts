@@ -1,4 +1,5 @@
 /** Exit codes and the one catalog of known failures. Wording lives here so it stays consistent. */
+import { countOf, keptText } from './core/count-text.js';
 
 export const EXIT_CODES = {
   ok: 0,
@@ -180,7 +181,7 @@ export const ERROR_CATALOG = {
   CONNECT_MALFORMED_TOOLS: {
     exitCode: 3,
     message: (d) =>
-      `tools/list returned ${s(d.count)} malformed tool entr${d.count === 1 ? 'y' : 'ies'} (${s(d.details)}); the ${s(d.kept)} well-formed tools were kept`,
+      `tools/list returned ${countOf(Number(d.count), 'malformed tool entry', 'malformed tool entries')} (${s(d.details)}); ${keptText(Number(d.kept))}`,
   },
   CONNECT_ABORTED: {
     exitCode: 3,

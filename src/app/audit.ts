@@ -193,7 +193,12 @@ async function clientView(ctx: AppContext, loaded: Setup, servers: ServerSnapsho
   let own: ServerSnapshot[] = [];
   if (missing.length > 0) {
     const extraDefs = missing.map((m) => m.def);
-    const connected = await connectDefinitions(global, io, extraDefs, { config: loaded.config, paths: loaded.paths });
+    const connected = await connectDefinitions(global, io, extraDefs, {
+      config: loaded.config,
+      paths: loaded.paths,
+      // The cache note is said once a run: loadSetup said it already when any server came from the cache.
+      cacheNote: !loaded.servers.some((s) => s.cached),
+    });
     own = sentSnapshots(connected, hiddenToolsBySnapshot(connected, extraDefs));
   }
   const ownOf = new Map(missing.map((m, i) => [m.def, own[i]!]));

@@ -4,7 +4,7 @@ import { resolve } from 'node:path';
 import { counterFor } from './counter.js';
 import { hybridRanker } from './rank.js';
 import { writeFileSafe } from '../safe-write.js';
-import { parseJsonText, readJsonFile, readTextFile } from '../read-file.js';
+import { readJsonFile } from '../read-file.js';
 import {
   DEFAULT_BASELINE,
   DEFAULT_MAX_GROWTH,
@@ -33,33 +33,8 @@ import { own } from '../core/dict.js';
 import type { Encoding, ServerSnapshot, SmartConfig } from '../types.js';
 import type { AppContext } from './context.js';
 import { optionalString, parseFloatFlag, parseIntFlag } from './flags.js';
+import { readLabelledIntents } from './queries.js';
 import { loadSetup } from './setup.js';
-
-/** Labelled intents, one JSON object per line: {"intent": "...", "expected": ["server.tool", ...]}. */
-export async function readQueries(file: string, cwd: string): Promise<{ intent: string; expected: string[] }[]> {
-  const text = await readTextFile(file, cwd);
-  if (text === undefined) throw new SmartError('FILE_NOT_FOUND', { file, hint: 'Check the path given to --queries.' });
-  const cases: { intent: string; expected: string[] }[] = [];
-  text.split(/\r?\n/).forEach((line, i) => {
-    if (line.trim() === '') return;
-    const d = parseJsonText(line, `${file}:${i + 1}`) as { intent?: unknown; expected?: unknown };
-    if (typeof d.intent !== 'string' || !Array.isArray(d.expected) || !d.expected.every((x) => typeof x === 'string')) {
-      throw new SmartError('FILE_PARSE', {
-        file: `${file}:${i + 1}`,
-        kind: 'labelled intent',
-        reason: 'expected {"intent": string, "expected": [string]}',
-      });
-    }
-    cases.push({ intent: d.intent, expected: d.expected });
-  });
-  if (cases.length === 0)
-    throw new SmartError('FILE_PARSE', {
-      file,
-      kind: 'labelled intents (.jsonl)',
-      reason: 'it holds no labelled intent (one {"intent": "...", "expected": ["server.tool"]} per line)',
-    });
-  return cases;
-}
 
 async function readBaselineFile(file: string, cwd: string): Promise<Baseline | undefined> {
   const doc = await readJsonFile(file, cwd);
@@ -181,7 +156,7 @@ function describe(
     message:
       c.kind === 'added'
         ? `${c.id} was added (+${c.after} tokens)`
-        : `${c.id} grew by ${c.delta} tokens (${c.before} → ${c.after}, ${fmtPct((c.delta / Math.max(1, c.before)) * 100)})`,
+        : `${c.id} grew by ${countOf(c.delta, 'token')} (${c.before} → ${c.after}, ${fmtPct((c.delta / Math.max(1, c.before)) * 100)})`,
   }));
   for (const c of comparison.changes) {
     if (c.kind === 'changed' && c.delta === 0)
@@ -275,7 +250,7 @@ export async function checkServers(
 
   let retrieval: RetrievalResult | undefined;
   if (queries) {
-    const cases = await readQueries(queries, io.cwd);
+    const cases = await readLabelledIntents(queries, io.cwd);
     const rank = await hybridRanker(loaded.servers, loaded.config);
     const ranked = new Map<string, string[]>();
     const metrics = evaluateRankings(

@@ -11,7 +11,6 @@ import {
   indexCacheKey,
   loadShippedWordVectors,
   openIndexCache,
-  parseLabelledIntents,
   patternsFromConfig,
   rankTools,
   sealIndexCache,
@@ -26,11 +25,11 @@ import type { DiscoverResult } from '../core/discover/result.js';
 import { countOf } from '../reporters/format.js';
 import { writeFileSafe } from '../safe-write.js';
 import { SmartError } from '../errors.js';
-import { readTextFile } from '../read-file.js';
 import { computing } from '../signals.js';
 import { debugPhase, warnUnknownExpected } from './progress.js';
 import type { EngineName } from '../types.js';
 import type { AppContext } from './context.js';
+import { readLabelledIntents } from './queries.js';
 import { loadSetup, serverFailureCode } from './setup.js';
 import { readRankingUsage } from './usage.js';
 
@@ -52,13 +51,7 @@ export async function discoverTools(
 ): Promise<{ result: DiscoverResult; exitCode: number }> {
   const { io, global } = ctx;
   const { intent, queries, engine, k, model } = options;
-  const cases = queries ? parseLabelledIntents(await readText(queries, io.cwd), queries) : undefined;
-  if (queries && cases?.length === 0)
-    throw new SmartError('FILE_PARSE', {
-      file: queries,
-      kind: 'labelled intents (.jsonl)',
-      reason: 'it holds no labelled intent (one {"intent": "...", "expected": ["server.tool"]} per line)',
-    });
+  const cases = queries ? await readLabelledIntents(queries, io.cwd) : undefined;
 
   const { servers, config, paths, snapshotDigest } = await loadSetup(global, io);
   const exitCode = serverFailureCode(servers);
@@ -185,12 +178,6 @@ function readIndexCache(
 /** Best effort: a failed write costs the next run its build time, nothing else. */
 async function writeIndexCache(file: string, bytes: Uint8Array): Promise<void> {
   await writeFileSafe(file, bytes).catch(() => undefined);
-}
-
-async function readText(file: string, cwd: string): Promise<string> {
-  const text = await readTextFile(file, cwd);
-  if (text === undefined) throw new SmartError('FILE_NOT_FOUND', { file, hint: 'Check the path given to --queries.' });
-  return text;
 }
 
 /** The shipped table; hybrid still works (bm25 + usage) in an install that dropped it, semantic does not. */

@@ -178,7 +178,13 @@ export async function connectDefinitions(
   opts: SetupOptions,
   io: Io,
   enabled: ServerDefinition[],
-  ctx: { config: SmartConfig; paths: SetupPaths; fresh?: boolean },
+  ctx: {
+    config: SmartConfig;
+    paths: SetupPaths;
+    fresh?: boolean;
+    /** False when an earlier connect of this run already said that answers come from the cache. */
+    cacheNote?: boolean;
+  },
 ): Promise<ServerSnapshot[]> {
   const { paths } = ctx;
   const load = { fresh: ctx.fresh };
@@ -209,7 +215,7 @@ export async function connectDefinitions(
     ...(s.stderr !== undefined ? { stderr: scrubServerText(s.stderr) } : {}),
   }));
   printNotes(io, servers);
-  printCacheAge(io, servers);
+  if (ctx.cacheNote !== false) printCacheAge(io, servers);
   // A signal during connecting ends the run here: nothing is measured or written from aborted servers.
   throwIfStopped();
   if (opts.debug) {

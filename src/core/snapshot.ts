@@ -3,6 +3,7 @@ import { SmartError } from '../errors.js';
 import { createHash } from 'node:crypto';
 import { isAbsolute, relative, sep } from 'node:path';
 import { parseJsonText, readFileBytes, stripBom } from '../read-file.js';
+import { countOf } from './count-text.js';
 import { malformedToolsNote, validateTools, type ValidateOptions } from './tool-validate.js';
 import { SNAPSHOT_FORMAT, type ServerSnapshot, type Snapshot } from '../types.js';
 
@@ -155,7 +156,7 @@ export async function readSnapshotSet(files: string[], cwd: string, checked?: Ch
               ...s,
               notes: [
                 ...(s.notes ?? []),
-                `${f}: a second server named "${s.name}" replaced an earlier one (${earlier.tools.length} tools → ${s.tools.length} tools)`,
+                `${f}: a second server named "${s.name}" replaced an earlier one (${countOf(earlier.tools.length, 'tool')} → ${countOf(s.tools.length, 'tool')})`,
               ],
             }
           : s,

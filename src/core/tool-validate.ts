@@ -4,6 +4,7 @@
  * descriptions and schemas shallow enough for recursive walks.
  */
 import type { ToolSnapshot } from '../types.js';
+import { countOf, keptText } from './count-text.js';
 
 /** Deeper than any real schema (the deepest published ones nest about 20 levels), shallow enough for every walk. */
 export const MAX_SCHEMA_DEPTH = 200;
@@ -106,5 +107,5 @@ export function malformedToolsNote(checked: CheckedTools, where = 'tools/list'):
   const n = checked.problems.length;
   const shown = checked.problems.slice(0, 5).join('; ');
   const more = n > 5 ? `; and ${n - 5} more` : '';
-  return `${where} returned ${n} malformed tool entr${n === 1 ? 'y' : 'ies'} (${shown}${more}); the ${checked.tools.length} well-formed tools were kept`;
+  return `${where} returned ${countOf(n, 'malformed tool entry', 'malformed tool entries')} (${shown}${more}); ${keptText(checked.tools.length)}`;
 }

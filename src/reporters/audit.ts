@@ -115,7 +115,7 @@ function findingCounts(r: AuditResult): string {
 function serversPhrase(r: AuditResult): string {
   const failed = r.servers.filter((s) => s.status === 'error').length;
   if (failed === 0) return countOf(r.servers.length, 'server');
-  return `${r.servers.length - failed} of ${r.servers.length} servers (${failed} failed)`;
+  return `${r.servers.length - failed} of ${countOf(r.servers.length, 'server')} (${failed} failed)`;
 }
 
 function anthropicLine(r: AuditResult): string | undefined {

@@ -47,7 +47,7 @@ function retrievalLine(r: CheckResult): string | undefined {
   const q = r.retrieval;
   if (!q) return undefined;
   const min = q.minRecall !== undefined ? ` (minimum ${q.minRecall})` : '';
-  const line = `${q.passed ? 'PASS' : 'FAIL'}: hybrid Recall@${q.k} ${q.recall.toFixed(3)}${min}, MRR ${q.mrr.toFixed(3)} over ${q.cases} intents from ${q.queries}`;
+  const line = `${q.passed ? 'PASS' : 'FAIL'}: hybrid Recall@${q.k} ${q.recall.toFixed(3)}${min}, MRR ${q.mrr.toFixed(3)} over ${countOf(q.cases, 'intent')} from ${q.queries}`;
   return line + missesText(q);
 }
 

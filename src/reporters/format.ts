@@ -1,16 +1,8 @@
 /** Numbers as every format shows them: thousands separators, counts with their noun, signed deltas, shares. */
 
-/** 12345 → "12,345". Grouped by hand: building an Intl.NumberFormat costs ~20 ms of start-up. */
-export function formatTokens(n: number): string {
-  const rounded = Math.round(n);
-  const digits = String(Math.abs(rounded)).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
-  return rounded < 0 ? `-${digits}` : digits;
-}
+import { countOf, formatTokens } from '../core/count-text.js';
 
-/** "1 tool", "2,781 tools": a count with its noun, singular or plural, thousands separated. */
-export function countOf(n: number, singular: string, plural = `${singular}s`): string {
-  return `${formatTokens(n)} ${n === 1 ? singular : plural}`;
-}
+export { countOf, formatTokens };
 
 /**
  * A percentage with one decimal, or more where one would misstate it: a 99.97 % cut is not "100.0%", and a

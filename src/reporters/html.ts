@@ -3,7 +3,7 @@ import { AUDIT_LEVELS, SEVERITY_RANK, type AuditResult, type Finding } from '../
 import { auditTree, layoutTreemap, type TreemapCell } from '../core/audit/treemap.js';
 import { countingNote } from './audit.js';
 import { renderClientsHtml } from './audit-clients.js';
-import { formatShare, formatTokens } from './format.js';
+import { countOf, formatShare, formatTokens } from './format.js';
 
 export interface HtmlOptions {
   /** The config file (client) each server came from; the treemap's top level. */
@@ -156,7 +156,7 @@ export function renderAuditHtml(r: AuditResult, opts: HtmlOptions): string {
 <body>
 <main>
 <h1>MCP tool context audit</h1>
-<p class="lead"><b>${formatTokens(t.tokens.full)} tokens</b> for ${formatTokens(t.toolCount)} tools on ${formatTokens(r.servers.length)} servers: ${formatShare(t.tokens.full / r.window)} of a ${formatTokens(r.window)}-token window, on every request.</p>
+<p class="lead"><b>${formatTokens(t.tokens.full)} tokens</b> for ${countOf(t.toolCount, 'tool')} on ${countOf(r.servers.length, 'server')}: ${formatShare(t.tokens.full / r.window)} of a ${formatTokens(r.window)}-token window, on every request.</p>
 <div class="kpis">${kpi(formatTokens(t.tokens.full), 'tokens as sent')}${kpi(formatTokens(t.tokens.compact), 'compact')}${kpi(formatTokens(t.tokens.minimal), 'minimal')}${kpi(formatTokens(t.tokens.meta), 'meta-tools only')}${kpi(String(r.findings.length), 'findings')}</div>
 ${failedList}
 <h2>Where the tokens go</h2>

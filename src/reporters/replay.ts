@@ -47,7 +47,14 @@ function serversTable(r: ReplayResult): TableSpec | undefined {
   };
 }
 
-function lines(r: ReplayResult, chalk: ChalkInstance): { intro: string[]; outro: string[] } {
+/** Plain text for markdown: it goes to files and PR comments, never a terminal, so it carries no colour codes. */
+const plain = (text: string): string => text;
+
+/** The lines around the tables; `chalk` colours them for the terminal table, none for markdown. */
+function lines(r: ReplayResult, chalk: ChalkInstance | undefined): { intro: string[]; outro: string[] } {
+  const yellow = chalk?.yellow ?? plain;
+  const green = chalk?.green ?? plain;
+  const red = chalk?.red ?? plain;
   const intro = [
     `Replayed ${countOf(r.cases, 'case')} from ${countOf(r.sessions, 'session')} in ${countOf(r.files.length, 'file')} against ${countOf(r.tools, 'tool')}.` +
       (r.problems.length > 0
@@ -61,7 +68,7 @@ function lines(r: ReplayResult, chalk: ChalkInstance): { intro: string[]; outro:
   const outro: string[] = [];
   const t = r.tokens;
   outro.push(
-    `Tokens: top ${t.k} tools ${formatTokens(t.topK)} on average vs all tools ${formatTokens(t.all)} (${pct(t.saved)} saved).`,
+    `Tokens: top ${countOf(t.k, 'tool')} ${formatTokens(t.topK)} on average vs all tools ${formatTokens(t.all)} (${pct(t.saved)} saved).`,
   );
   if (r.tuned) {
     const u = r.tuned;
@@ -76,7 +83,7 @@ function lines(r: ReplayResult, chalk: ChalkInstance): { intro: string[]; outro:
     );
     if (g && g.low <= 0)
       outro.push(
-        chalk.yellow(
+        yellow(
           'The interval reaches 0: on these sessions the tuned weights are not clearly better than the current ones.',
         ),
       );
@@ -98,7 +105,7 @@ function lines(r: ReplayResult, chalk: ChalkInstance): { intro: string[]; outro:
   }
   if (r.minRecall) {
     const m = r.minRecall;
-    const word = m.passed ? chalk.green('PASS') : chalk.red('FAIL');
+    const word = m.passed ? green('PASS') : red('FAIL');
     outro.push(`${word} hybrid Recall@5 ${pct(m.actual)} ${m.passed ? '>=' : '<'} required ${pct(m.required)}.`);
   }
   return { intro, outro };
@@ -107,13 +114,13 @@ function lines(r: ReplayResult, chalk: ChalkInstance): { intro: string[]; outro:
 export function renderReplay(r: ReplayResult, opts: ReplayRenderOptions): string {
   return renderByFormat(opts.format, {
     json: () => renderJson('replay', replayDocument(r)),
-    markdown: () => replayMarkdown(r, opts.chalk),
+    markdown: () => replayMarkdown(r),
     table: () => replayTable(r, opts.chalk),
   });
 }
 
-function replayMarkdown(r: ReplayResult, chalk: ChalkInstance): string {
-  const { intro, outro } = lines(r, chalk);
+function replayMarkdown(r: ReplayResult): string {
+  const { intro, outro } = lines(r, undefined);
   const servers = serversTable(r);
   const tables = [renderMarkdownTable(enginesTable(r)), ...(servers ? ['', renderMarkdownTable(servers)] : [])];
   return [...intro, '', ...tables, '', ...outro].join('\n') + '\n';

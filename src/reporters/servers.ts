@@ -1,6 +1,7 @@
 /** Servers reporter: the configured servers as a table, markdown or the JSON document. */
 import { isAbsolute, relative, sep } from 'node:path';
 import type { ChalkInstance } from 'chalk';
+import { CLIENTS } from '../core/config/clients.js';
 import type { ServersEntry, ServersResult } from '../core/servers-list.js';
 import type { OutputFormat } from '../types.js';
 import { renderByFormat } from './index.js';
@@ -43,7 +44,15 @@ function tableSpec(result: ServersResult, show: (s: string) => string): TableSpe
 
 function summaryLines(result: ServersResult, show: (s: string) => string): string[] {
   const lines: string[] = [];
-  for (const s of result.shadowings) lines.push(`"${s.name}" in ${show(s.loser)} is shadowed by ${show(s.winner)}.`);
+  for (const s of result.shadowings) {
+    const line = `"${s.name}" in ${show(s.loser)} is shadowed by ${show(s.winner)}`;
+    // Another client's definition is hidden only here: that client still loads its own.
+    lines.push(
+      s.loserClient
+        ? `${line} in mcp-smart's merged list; ${CLIENTS[s.loserClient].label} still loads its own (--client ${s.loserClient}).`
+        : `${line}.`,
+    );
+  }
   return lines;
 }
 

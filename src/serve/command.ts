@@ -5,10 +5,12 @@ import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { CommandContext, CommandOutcome } from '../app/context.js';
 import { oauthOptions } from '../app/oauth.js';
-import { optionalString, parseChoiceFlag, parseFloatFlag, parseIntFlag } from '../app/flags.js';
+import { resolveLimits } from '../app/budget.js';
+import { optionalString, parseChoiceFlag, parseIntFlag } from '../app/flags.js';
 import { loadUsage, servingCounts } from './deps.js';
+import { countOf } from '../reporters/format.js';
 import { SmartError, errorText } from '../errors.js';
-import { STOP_EXIT_CODES, type StopSignal } from '../signals.js';
+import { STOP_EXIT_CODES, stoppedBy, whileHandlingSignals } from '../signals.js';
 import type { ServeLevel, ServeMode } from './catalog.js';
 import type { HttpHandle } from './http.js';
 import { parseClientName, printConfig } from './print-config.js';
@@ -19,33 +21,11 @@ import { loadServeSetup, storeListing } from './setup.js';
 const MODES: readonly ServeMode[] = ['auto', 'tools', 'meta'];
 const LEVELS: readonly ServeLevel[] = ['full', 'lossless', 'compact', 'minimal', 'names'];
 const DEFAULT_MAX = 200_000;
-const DEFAULT_SHARE = 0.1;
 const DEFAULT_CALL_TIMEOUT_MS = 120_000;
 
 export interface ServeResult {
   mode: ServeMode;
   transport: 'stdio' | 'http';
-}
-
-/** Tool-context limit: flags over the serve section's budget over the top-level budget over defaults. */
-export function serveLimit(
-  opts: Record<string, unknown>,
-  budget: { max?: number; share?: number; limit?: number },
-): number {
-  const maxFlag = optionalString(opts.max);
-  const max = maxFlag !== undefined ? parseIntFlag('--max', maxFlag, { min: 1 }) : (budget.max ?? DEFAULT_MAX);
-  const limitFlag = optionalString(opts.limit);
-  const shareFlag = optionalString(opts.share);
-  if (limitFlag !== undefined && shareFlag !== undefined)
-    throw new SmartError('BAD_FLAG', {
-      flag: '--limit',
-      value: limitFlag,
-      hint: 'Use either --share or --limit, not both.',
-    });
-  if (limitFlag !== undefined) return parseIntFlag('--limit', limitFlag, { min: 0 });
-  if (shareFlag !== undefined) return Math.floor(parseFloatFlag('--share', shareFlag, { min: 0, max: 1 }) * max);
-  if (budget.limit !== undefined) return budget.limit;
-  return Math.floor((budget.share ?? DEFAULT_SHARE) * max);
 }
 
 export async function runServeCommand(
@@ -80,7 +60,11 @@ export async function runServeCommand(
   const mode = modeFlag ? parseChoiceFlag('--mode', modeFlag, MODES) : (serveConfig.mode ?? 'auto');
   const levelFlag = optionalString(opts.level);
   const level = levelFlag ? parseChoiceFlag('--level', levelFlag, LEVELS) : (serveConfig.level ?? 'lossless');
-  const limit = serveLimit(opts, { ...setup.config.budget, ...serveConfig.budget });
+  // Auto mode sends the plan `budget` prints: the same flags and rules, with serve.budget over budget and a
+  // default window.
+  const { limit } = resolveLimits(opts, {
+    budget: { max: DEFAULT_MAX, ...setup.config.budget, ...serveConfig.budget },
+  });
   const spawnTimeoutMs = opts.spawnTimeout
     ? parseIntFlag('--spawn-timeout', opts.spawnTimeout, { min: 1 })
     : (serveConfig.spawnTimeout ?? global.timeoutMs);
@@ -120,7 +104,6 @@ export async function runServeCommand(
   };
 
   let shutdownStarted = false;
-  let signalName: StopSignal | undefined;
   let done!: () => void;
   const finished = new Promise<void>((r) => (done = r));
   const shutdown = (): void => {
@@ -128,18 +111,27 @@ export async function runServeCommand(
     shutdownStarted = true;
     done();
   };
-  const onSignal = (name: StopSignal) => () => {
-    signalName ??= name;
-    shutdown();
-  };
-  const onTerm = onSignal('SIGTERM');
-  const onInt = onSignal('SIGINT');
-  process.on('SIGTERM', onTerm);
-  process.on('SIGINT', onInt);
+  // SIGINT/SIGTERM go through the one signal path: it aborts io.signal, which ends serving here.
   io.signal?.addEventListener('abort', shutdown, { once: true });
 
   let http: HttpHandle | undefined;
-  try {
+  // Handlers stay subscribed through the shutdown too, so a second Ctrl-C cannot kill serve before the servers'
+  // process groups are ended.
+  await whileHandlingSignals(async () => {
+    try {
+      await serveUntilDone();
+    } finally {
+      io.signal?.removeEventListener('abort', shutdown);
+      await http?.close();
+      for (const s of clients) await s.close().catch(() => undefined);
+      await runtime.close();
+    }
+  });
+  const stopped = stoppedBy();
+  const exitCode = stopped ? STOP_EXIT_CODES[stopped] : 0;
+  return { result: { mode, transport: transportKind }, exitCode };
+
+  async function serveUntilDone(): Promise<void> {
     await runtime.init();
     await runtime.listUnknown(async (name, snap) => {
       const def = setup.definitions.find((d) => d.name === name);
@@ -148,7 +140,7 @@ export async function runServeCommand(
     });
     const served = runtime.view;
     log(
-      `${mode} mode: ${served.tools.length} tools served (${served.tokens} tokens), ${served.entries.size} behind from ${runtime.known.size} servers${served.deferred.length ? `; deferred: ${served.deferred.join(', ')}` : ''}`,
+      `${mode} mode: ${countOf(served.tools.length, 'tool')} served (${countOf(served.tokens, 'token')}), ${served.entries.size} behind from ${countOf(runtime.known.size, 'server')}${served.deferred.length ? `; deferred: ${served.deferred.join(', ')}` : ''}`,
     );
     const newClient = (): Server => {
       const server = createClientServer(runtime);
@@ -173,14 +165,5 @@ export async function runServeCommand(
       log(`listening on ${http.url}${token ? ' (bearer token required)' : ''}`);
     }
     await finished;
-  } finally {
-    process.off('SIGTERM', onTerm);
-    process.off('SIGINT', onInt);
-    io.signal?.removeEventListener('abort', shutdown);
-    await http?.close();
-    for (const s of clients) await s.close().catch(() => undefined);
-    await runtime.close();
   }
-  const exitCode = signalName ? STOP_EXIT_CODES[signalName] : 0;
-  return { result: { mode, transport: transportKind }, exitCode };
 }

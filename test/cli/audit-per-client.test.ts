@@ -141,3 +141,15 @@ describe('audit --client cursor', () => {
     expect(doc.clients.map((c) => [c.client, c.toolCount, c.tokens.full])).toEqual([['cursor', 46, 1496]]);
   });
 });
+
+describe('audit per client from the tool-list cache', () => {
+  it('says "from cache" once, though the clients\' own definitions are connected apart', async () => {
+    const cached = { ...env, MCP_SMART_CACHE_DIR: join(root, 'cache-notes') };
+    const cold = await runCli(['--json', 'audit'], { env: cached, cwd: project });
+    expect(cold.code).toBe(0);
+    expect(cold.stderr).not.toContain('from cache');
+    const warm = await runCli(['--json', 'audit'], { env: cached, cwd: project });
+    expect(warm.code).toBe(0);
+    expect(warm.stderr.match(/from cache/g)).toEqual(['from cache']);
+  });
+});

@@ -169,3 +169,25 @@ describe('output of every command in every format', () => {
     }
   }
 });
+
+describe('markdown and github output never carry ANSI escapes, even with colour forced on', () => {
+  // dump -o writes no document on stdout: its summary on stderr is a terminal status, coloured when asked.
+  for (const [name, c] of Object.entries(CASES).filter(([, c]) => !c.stderr)) {
+    for (const format of ['markdown', 'github'] as const) {
+      it(`${name} --format ${format} with FORCE_COLOR=1`, async () => {
+        const dir = c.cwd ?? tempDir('mcp-smart-formats-');
+        const home = tempDir('mcp-smart-formats-home-');
+        try {
+          const env = { ...envFor('table-color', home, c.env), FORCE_COLOR: '1' };
+          if (c.before) expect((await runCli(c.before, { cwd: dir, env })).code).toBe(0);
+          const r = await runCli([...c.argv, '--format', format], { cwd: dir, env });
+          expect(r.stdout.length).toBeGreaterThan(0);
+          expect(r.stdout).not.toContain('\u001b[');
+        } finally {
+          await rm(home, { recursive: true, force: true });
+          if (c.cwd === undefined) await rm(dir, { recursive: true, force: true });
+        }
+      });
+    }
+  }
+});

@@ -1,4 +1,4 @@
-import { rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -82,7 +82,39 @@ describe('mcp-smart servers', () => {
       r.stdout.startsWith('| name | transport | source | enabled | notes |\n| --- | --- | --- | --- | --- |\n'),
     ).toBe(true);
     expect(r.stdout).toContain('| hub-weather | stdio | mcp-settings.json | yes |  |');
-    expect(r.stdout).toContain('- "fetch" in .cursor/mcp.json is shadowed by .mcp.json.');
+    expect(r.stdout).toContain(
+      `- "fetch" in .cursor/mcp.json is shadowed by .mcp.json in mcp-smart's merged list; Cursor still loads its own (--client cursor).`,
+    );
+    expect(r.stdout).toContain('- "fetch" in ~/.claude.json is shadowed by .mcp.json.\n');
+  });
+
+  it("another client's definition of a name is not called shadowed for that client: Cursor loads its own memory", async () => {
+    const root = mkdtempSync(join(tmpdir(), 'mcp-smart-servers-shadow-'));
+    try {
+      const home = join(root, 'home');
+      const project = join(root, 'project');
+      mkdirSync(join(home, '.cursor'), { recursive: true });
+      mkdirSync(project);
+      const memory = {
+        mcpServers: { memory: { command: 'npx', args: ['-y', '@modelcontextprotocol/server-memory'] } },
+      };
+      writeFileSync(join(home, '.claude.json'), JSON.stringify(memory));
+      writeFileSync(join(home, '.cursor', 'mcp.json'), JSON.stringify(memory));
+      const r = await runCli(['servers'], { env: env({ HOME: home }), cwd: project });
+      expect(r.code).toBe(0);
+      expect(r.stdout).toContain(
+        `"memory" in ~/.cursor/mcp.json is shadowed by ~/.claude.json in mcp-smart's merged list; Cursor still loads its own (--client cursor).`,
+      );
+      const cursor = await runCli(['--client', 'cursor', 'servers', '--json'], {
+        env: env({ HOME: home }),
+        cwd: project,
+      });
+      const doc = JSON.parse(cursor.stdout) as ServersJson;
+      expect(doc.servers.map((s) => [s.name, s.source])).toEqual([['memory', join(home, '.cursor', 'mcp.json')]]);
+      expect(doc.shadowings).toEqual([]);
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
   });
 
   it('with no servers anywhere: an empty list and where it looked (home-empty, project-empty)', async () => {

@@ -40,7 +40,7 @@ describe('snapshot hard cases', () => {
     const file = write('dup.json', snap(server('a', ['x', 'y', 'z']), server('a', ['x'])));
     const r = await runCli(['--snapshot', file, 'audit', '--json']);
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stderr).toContain('a second server named "a" replaced an earlier one (3 tools → 1 tools)');
+    expect(r.stderr).toContain('a second server named "a" replaced an earlier one (3 tools → 1 tool)');
   });
 
   it('a tool with a numeric description in a snapshot: the others are kept and counted', async () => {

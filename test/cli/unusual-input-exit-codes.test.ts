@@ -139,6 +139,12 @@ describe('numbers a user can type', () => {
     expect(r.stderr).toContain('--share');
   });
 
+  it('serve --share 0 is rejected as budget rejects it (serve sends the plan budget prints)', async () => {
+    const r = await cli(['--snapshot', SNAP, 'serve', '--share', '0']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('--share');
+  });
+
   it('init --share 0 is rejected instead of writing a config every later run refuses', async () => {
     const r = await cli(['--snapshot', SNAP, 'init', '--yes', '--share', '0', '--no-baseline']);
     expect(r.code).toBe(2);

@@ -220,6 +220,39 @@ describe('serve --transport http', () => {
   );
 
   it(
+    'Ctrl-C twice (the second during shutdown): serve stops (130) only after every server it started is gone',
+    async () => {
+      const { child, url } = await startHttpServe(['--mode', 'meta']);
+      const exited = new Promise<string>((resolve) =>
+        child.once('exit', (code, signal) => resolve(code === null ? String(signal) : String(code))),
+      );
+      const client = new Client({ name: 'e2e-sigint', version: '1' });
+      await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+      await client.callTool({ name: 'call_tool_read', arguments: { name: 'memory.read_graph' } });
+      const started = childrenOf(child.pid!);
+      try {
+        expect(started.length).toBeGreaterThan(0);
+        child.kill('SIGINT');
+        // The second signal lands while serve closes its clients and servers: it must not kill serve mid-way.
+        setTimeout(() => child.kill('SIGINT'), 20);
+        // 130, or the signal itself when the second one lands after serve let go of it (a shell reports 130 then).
+        expect(['130', 'SIGINT']).toContain(await exited);
+        expect(started.filter((pid) => !processGone(pid))).toEqual([]);
+      } finally {
+        // Should the test fail, end what serve left behind (each server leads its own process group).
+        for (const pid of started.filter((p) => !processGone(p))) {
+          try {
+            process.kill(-pid, 'SIGKILL');
+          } catch {
+            // already gone
+          }
+        }
+      }
+    },
+    TIMEOUT_MS,
+  );
+
+  it(
     '--token-env requires the bearer token; a non-loopback bind without one is refused with exit 2',
     async () => {
       const { child, url } = await startHttpServe(['--token-env', 'SERVE_TOKEN'], {

@@ -49,9 +49,9 @@ describe('project-level formats (project-all)', () => {
       source: join(cwd, 'mcp-settings.json'),
     });
     expect(s['smart-local']?.source).toBe(join(cwd, 'mcp-smart.config.json'));
-    // .cursor/mcp.json also defines "fetch": the .mcp.json one wins.
+    // .cursor/mcp.json also defines "fetch": the .mcp.json one wins (Cursor still loads its own).
     expect(r.shadowings).toEqual([
-      { name: 'fetch', winner: join(cwd, '.mcp.json'), loser: join(cwd, '.cursor', 'mcp.json') },
+      { name: 'fetch', winner: join(cwd, '.mcp.json'), loser: join(cwd, '.cursor', 'mcp.json'), loserClient: 'cursor' },
     ]);
     expect(r.warnings).toEqual([
       `server "vscode-files" (${join(cwd, '.vscode', 'mcp.json')}): \${input:api-key} can only be resolved by the client that owns this file; using an empty string.`,
@@ -133,9 +133,14 @@ describe('user-level formats on Linux (home-linux)', () => {
       headers: { 'X-Client': 'mcp-smart', Authorization: 'Bearer tok' },
     });
     expect(s['codex-off']?.enabled).toBe(false);
-    // ~/.cursor/mcp.json's "fetch" loses to ~/.claude.json's.
+    // ~/.cursor/mcp.json's "fetch" loses to ~/.claude.json's in the merged list (Cursor still loads its own).
     expect(r.shadowings).toEqual([
-      { name: 'fetch', winner: join(home, '.claude.json'), loser: join(home, '.cursor', 'mcp.json') },
+      {
+        name: 'fetch',
+        winner: join(home, '.claude.json'),
+        loser: join(home, '.cursor', 'mcp.json'),
+        loserClient: 'cursor',
+      },
     ]);
   });
 

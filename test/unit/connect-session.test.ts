@@ -118,7 +118,7 @@ describe('connectServers over in-memory transports', () => {
     expect(snap?.tools.map((t) => t.name)).toEqual(['fine']);
     expect(snap?.notes?.[0]).toBe(
       'tools/list returned 4 malformed tool entries (#2: no name; #3 "no_schema": inputSchema is missing, not an object; ' +
-        '#4 "list_schema": inputSchema is a list, not an object; #5: not an object); the 1 well-formed tools were kept',
+        '#4 "list_schema": inputSchema is a list, not an object; #5: not an object); the 1 well-formed tool was kept',
     );
   });
 

@@ -1,6 +1,7 @@
 // The error catalog: an internal error carries a prefilled bug-report link without the user's home path.
 import { describe, expect, it } from 'vitest';
 import { SmartError, bugReportUrl, ISSUES_URL } from '../../src/errors.js';
+import { malformedToolsNote } from '../../src/core/tool-validate.js';
 
 describe('internal errors', () => {
   it('link to a new issue with title and body filled from the error, version, Node and platform', () => {
@@ -26,6 +27,21 @@ describe('internal errors', () => {
     expect(new SmartError('USAGE', { kind: 'write-needs-tune' }).docs).toBe('#commands');
     expect(new SmartError('USAGE', { kind: 'write-needs-tune' }).message).toBe(
       '--write stores tuned weights, so it needs --tune.',
+    );
+  });
+});
+
+describe('counts in messages take the noun in number', () => {
+  it('one kept tool and one malformed entry are singular; more are plural', () => {
+    expect(new SmartError('CONNECT_MALFORMED_TOOLS', { count: 1, details: '#2: no name', kept: 1 }).message).toBe(
+      'tools/list returned 1 malformed tool entry (#2: no name); the 1 well-formed tool was kept',
+    );
+    expect(new SmartError('CONNECT_MALFORMED_TOOLS', { count: 2, details: '…', kept: 3 }).message).toBe(
+      'tools/list returned 2 malformed tool entries (…); the 3 well-formed tools were kept',
+    );
+    const one = { tools: [{ name: 'fine', inputSchema: { type: 'object' } }], problems: ['#2: no name'] };
+    expect(malformedToolsNote(one, 'the cached tool list')).toBe(
+      'the cached tool list returned 1 malformed tool entry (#2: no name); the 1 well-formed tool was kept',
     );
   });
 });

@@ -2,7 +2,7 @@
 import { basename, resolve as resolvePath } from 'node:path';
 import { SmartError } from '../../errors.js';
 import type { AdhocServer, ClientId, ConfigLayer, ServerDefinition, SmartConfig, SourceScope } from '../../types.js';
-import { readTextFile } from '../../read-file.js';
+import { readTextFile, stripBom } from '../../read-file.js';
 import { DEFAULT_WEIGHTS } from '../discover/weights.js';
 import { adhocDefinitions } from './adhoc.js';
 import {
@@ -136,7 +136,7 @@ class Loader {
     const client = ours
       ? undefined
       : source.scope === 'explicit'
-        ? detectClient(file, doc, detectSyntax(file, text.replace(/^\uFEFF/, '')))
+        ? detectClient(file, doc, detectSyntax(file, stripBom(text)))
         : source.client;
     if (this.req.client !== undefined && client !== this.req.client) return;
     const found = findServerGroups(doc, file, { cwd: this.req.cwd, platform: this.req.platform, client });

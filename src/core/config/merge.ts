@@ -1,5 +1,5 @@
 /** Precedence: the first definition of a name wins; later ones are reported as shadowed. Pure. */
-import type { ServerDefinition } from '../../types.js';
+import type { ClientId, ServerDefinition } from '../../types.js';
 
 export interface Shadowing {
   name: string;
@@ -7,6 +7,11 @@ export interface Shadowing {
   winner: string;
   /** Source whose definition was hidden. */
   loser: string;
+  /**
+   * The loser's client when it is another client than the winner's: hidden only in mcp-smart's merged list — that
+   * client still loads its own definition (its own precedence decides, `--client` shows it).
+   */
+  loserClient?: ClientId;
 }
 
 export interface MergedDefinitions {
@@ -24,7 +29,9 @@ export function mergeDefinitions(ordered: readonly ServerDefinition[]): MergedDe
       byName.set(def.name, { ...def });
       continue;
     }
-    shadowings.push({ name: def.name, winner: winner.source, loser: def.source });
+    const shadowing: Shadowing = { name: def.name, winner: winner.source, loser: def.source };
+    if (def.client !== undefined && def.client !== winner.client) shadowing.loserClient = def.client;
+    shadowings.push(shadowing);
     winner.shadowed = [...(winner.shadowed ?? []), def.source];
   }
   return { servers: [...byName.values()], shadowings };

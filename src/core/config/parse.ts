@@ -2,6 +2,7 @@
 import { parseTree, printParseErrorCode, type Node, type ParseError } from 'jsonc-parser';
 import { parse as parseToml } from 'smol-toml';
 import { SmartError } from '../../errors.js';
+import { stripBom } from '../../read-file.js';
 
 export type ConfigSyntax = 'json' | 'toml';
 
@@ -131,6 +132,6 @@ export function detectSyntax(file: string, text: string): ConfigSyntax {
 /** Parses a config file's text. Syntax errors are FILE_PARSE naming the file, line and column. */
 export function parseConfigText(file: string, raw: string): unknown {
   // Editors on Windows often save UTF-8 with a byte-order mark; it is not part of the document.
-  const text = raw.charCodeAt(0) === 0xfeff ? raw.slice(1) : raw;
+  const text = stripBom(raw);
   return detectSyntax(file, text) === 'toml' ? parseTomlText(text, file) : parseJson(text, file);
 }
