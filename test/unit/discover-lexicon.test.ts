@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { buildDiscoverIndex, loadWordVectors, rankTools } from '../../src/core/discover/index.js';
-import { analyze } from '../../src/core/discover/tokenize.js';
+import { ACTION_EXPANSION_WEIGHT, bm25Query, queryTerms } from '../../src/core/discover/bm25.js';
+import { intentActions } from '../../src/core/discover/lexicon.js';
+import { STOP_WORDS, analyze } from '../../src/core/discover/tokenize.js';
 import type { JsonObject, ToolRef } from '../../src/types.js';
 
 const ref = (server: string, name: string, description: string, annotations?: JsonObject): ToolRef => ({
@@ -31,5 +33,42 @@ describe('discover lexicon: abbreviations read as their full form on both sides'
     expect(top('read the docs')).toBe('search_documentation');
     expect(top('which repositories does this user have')).toBe('list_repos');
     expect(top('make a PR')).toBe('open_pull_request');
+  });
+});
+
+describe('discover lexicon: everyday verbs reach the verbs tool names use', () => {
+  const tools: ToolRef[] = [
+    ref('notes', 'add_note', 'Add a note with a title and a body'),
+    ref('notes', 'delete_note', 'Delete a note by its title', { destructiveHint: true }),
+    ref('notes', 'search_notes', 'Search notes by words in their title or body'),
+    ref('notes', 'rename_note', 'Give a note another title'),
+  ];
+  const index = buildDiscoverIndex(tools, { vectors });
+  const top = (intent: string): string | undefined =>
+    rankTools(index, intent, { engine: 'bm25', k: 4 }).results[0]?.tool;
+
+  it('expands the action an intent asks for with the tool verbs of its class, below the literal words', () => {
+    const q = bm25Query('jot down that the meeting moved to friday');
+    expect(q.literal).toEqual(queryTerms('jot down that the meeting moved to friday'));
+    const add = q.terms.indexOf('add');
+    expect(add).toBeGreaterThanOrEqual(q.literal.length);
+    expect(q.weights[add]).toBe(ACTION_EXPANSION_WEIGHT);
+    expect(q.weights.slice(0, q.literal.length).every((w) => w === 1)).toBe(true);
+  });
+
+  it('ranks the tool of the asked action first for everyday phrasings', () => {
+    expect(top('jot down that the meeting moved to friday')).toBe('add_note');
+    expect(top('remember that alice works at acme')).toBe('add_note');
+    expect(top('what do we know about alice')).toBe('search_notes');
+    expect(top('get rid of the old note about alice')).toBe('delete_note');
+  });
+
+  it('classes an intent by its verbs and phrases, not by any word in it', () => {
+    const stop = (w: string): boolean => w.length < 2 || STOP_WORDS.has(w);
+    expect([...intentActions('Could you please remove the draft', stop)]).toEqual(['delete']);
+    expect([...intentActions('look up the weather in Paris', stop)]).toEqual(['read']);
+    // "list" is a read verb, but here it is the object: the clause's verb is "add".
+    expect([...intentActions('add milk to the shopping list', stop)]).toEqual(['create']);
+    expect(intentActions('the weather in Paris', stop).size).toBe(0);
   });
 });

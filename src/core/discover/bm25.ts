@@ -1,6 +1,7 @@
 /** Fielded BM25 (BM25F) over tool name, description, parameters and server, with an inverted index. */
 import type { ToolRef } from '../../types.js';
-import { analyze, analyzeWords, splitWords, intentText } from './tokenize.js';
+import { intentActions, toolVerbs } from './lexicon.js';
+import { analyze, analyzeWords, splitWords, intentText, STOP_WORDS } from './tokenize.js';
 import type { HybridWeights } from './weights.js';
 
 export type Bm25Params = HybridWeights['bm25'];
@@ -134,16 +135,62 @@ export function queryTerms(intent: string): string[] {
   return [...new Set(analyze(intentText(intent)))];
 }
 
-/** Adds each doc's BM25F score into `out` (length = index size); returns how many postings matched. */
-export function scoreBm25(index: Bm25Index, terms: string[], out: Float32Array): number {
+/** An intent as BM25 scores it: its terms, each with a weight (1 for the words the intent says literally). */
+export interface Bm25Query {
+  terms: string[];
+  weights: number[];
+  /** The intent's own terms (queryTerms): what it matched and the re-ranker's features are told in. */
+  literal: string[];
+}
+
+/**
+ * Weight of a verb added for the action an intent asks (lexicon.ts): below a literal word, so that "remember that
+ * …" reaches tools named create/add/store/save without outweighing what the intent names.
+ */
+export const ACTION_EXPANSION_WEIGHT = 0.3;
+const isStop = (w: string): boolean => w.length < 2 || STOP_WORDS.has(w);
+
+/**
+ * The BM25 query of an intent: its terms (queryTerms) at weight 1, then the verbs tool names use for each action
+ * the intent asks for in everyday words ("jot down" → create, add, store, save, …), at ACTION_EXPANSION_WEIGHT.
+ */
+export function bm25Query(intent: string): Bm25Query {
+  const literal = queryTerms(intent);
+  const terms = [...literal];
+  const weights = terms.map(() => 1);
+  const seen = new Set(terms);
+  for (const cls of intentActions(intent, isStop)) {
+    for (const verb of toolVerbs(cls)) {
+      if (seen.has(verb)) continue;
+      seen.add(verb);
+      terms.push(verb);
+      weights.push(ACTION_EXPANSION_WEIGHT);
+    }
+  }
+  return { terms, weights, literal };
+}
+
+/**
+ * Adds each doc's BM25F score into `out` (length = index size), each term's part times its weight (1 without
+ * `weights`); returns how many postings matched.
+ */
+export function scoreBm25(index: Bm25Index, terms: string[], out: Float32Array, weights?: readonly number[]): number {
   let hits = 0;
-  for (const t of terms) {
-    const p = index.postings.get(t);
+  for (let j = 0; j < terms.length; j++) {
+    const p = index.postings.get(terms[j]!);
     if (!p) continue;
     const { docs, contrib } = p;
-    for (let i = 0; i < docs.length; i++) {
-      const d = docs[i]!;
-      out[d] = out[d]! + contrib[i]!;
+    const w = weights ? weights[j]! : 1;
+    if (w === 1) {
+      for (let i = 0; i < docs.length; i++) {
+        const d = docs[i]!;
+        out[d] = out[d]! + contrib[i]!;
+      }
+    } else {
+      for (let i = 0; i < docs.length; i++) {
+        const d = docs[i]!;
+        out[d] = out[d]! + w * contrib[i]!;
+      }
     }
     hits += docs.length;
   }

@@ -5,7 +5,7 @@
  */
 import type { EngineName, PatternRule, UsageStats } from '../../types.js';
 import { bm25For, type DiscoverIndex } from './build.js';
-import { matchedTerms, queryTerms } from './bm25.js';
+import { bm25Query, matchedTerms } from './bm25.js';
 import { MAX_CLAUSES, topK } from './candidates.js';
 import { intentClauses } from './clauses.js';
 import { RRF_K, fuseHybrid, type FusionMethod } from './fusion.js';
@@ -99,9 +99,10 @@ export function rankTools(index: DiscoverIndex, intent: string, opts: RankOption
     explain = (i) => ({ strong: parts[i]!.strong, weak: parts[i]!.weak });
     matched = (i) => parts[i]!.matched;
   } else {
-    const terms = queryTerms(intent);
+    const query = bm25Query(intent);
+    const terms = query.literal;
     const bmIndex = bm25For(index, weights);
-    const { bm, sem, bmHit, q } = signals(index, bmIndex, terms, intent, opts.engine, opts.queryVector);
+    const { bm, sem, bmHit, q } = signals(index, bmIndex, query, intent, opts.engine, opts.queryVector);
     matched = (i) => matchedTerms(bmIndex, terms, i);
     if (opts.engine === 'bm25') {
       scores.set(bm);
@@ -138,7 +139,7 @@ export function rankTools(index: DiscoverIndex, intent: string, opts: RankOption
       // Excluded tools (patterns) do not vote for their server.
       const servers =
         any && weights.fusion.server > 0
-          ? serverSignals(index, bmIndex, terms, q ? sem : null, stage ? allowed : undefined)
+          ? serverSignals(index, bmIndex, query, q ? sem : null, stage ? allowed : undefined)
           : null;
       const fused = fuseHybrid(
         { bm: bmHit ? bm : null, sem: q ? sem : null, prior, clause, servers, remembered: memory?.scores ?? null },

@@ -6,7 +6,7 @@
  * tool) scores 0 here; cosines are exact where rankTools, from 20,000 tools on, approximates them outside its
  * candidates. Held-out scores always come from rankTools itself.
  */
-import { buildBm25Index, queryTerms, scoreBm25 } from '../discover/bm25.js';
+import { bm25Query, buildBm25Index, scoreBm25, type Bm25Query } from '../discover/bm25.js';
 import type { DiscoverIndex } from '../discover/build.js';
 import { fuseHybrid, signalRanges, type HybridSignals } from '../discover/fusion.js';
 import { queryVector, scoreSemantic, sentenceVector } from '../discover/semantic.js';
@@ -25,7 +25,7 @@ export interface TrainItem {
 }
 
 interface Prepared {
-  terms: string[];
+  query: Bm25Query;
   type: TaskType;
   /** Cosines, or null when the intent has no known word. */
   sem: Float32Array | null;
@@ -107,7 +107,7 @@ export function createHybridScorer(
       rememberedAny: memory?.any === true,
       semMin,
       semMax,
-      terms: queryTerms(it.intent),
+      query: bm25Query(it.intent),
       type,
       sem,
       serverSem: sem && servers.count > 1 ? serverSemanticScores(sem, servers.of, servers.count) : null,
@@ -128,8 +128,11 @@ export function createHybridScorer(
       const bmIndex = buildBm25Index(index.fields, w.bm25);
       rows = prepared.map((p) => {
         const bm = new Float32Array(n);
-        const bmHit = scoreBm25(bmIndex, p.terms, bm) > 0;
-        const lexical = servers.count > 1 ? serverLexicalScores(bmIndex, p.terms, servers.of, servers.count) : null;
+        const bmHit = scoreBm25(bmIndex, p.query.terms, bm, p.query.weights) > 0;
+        const lexical =
+          servers.count > 1
+            ? serverLexicalScores(bmIndex, p.query.terms, servers.of, servers.count, undefined, p.query.weights)
+            : null;
         return { bm, bmHit, bmMax: bmHit ? signalRanges(bm, null).bmMax : 0, servers: lexical };
       });
       if (lexicalCache.size > 64) lexicalCache.clear();

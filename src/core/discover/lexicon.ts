@@ -1,0 +1,141 @@
+/**
+ * General lexical knowledge the discover engines share: the action classes of everyday verbs (users and tool
+ * names say the same action with different verbs), the abbreviations that tool texts and intents both use, and
+ * the spans of an intent that are payload (quoted text, code, JSON, URLs, paths) rather than the request.
+ * Lexical resources, not lists of intents: the development sets measure each (bench/discover.mjs --stages).
+ */
+import { stem } from './tokenize.js';
+
+/** The four actions tools perform. */
+export type ActionClass = 'create' | 'delete' | 'read' | 'update';
+
+// Each class: the verbs tool names use for it (`tool`, what a query is expanded with) and the everyday verbs users
+// say for it (`everyday`). Both are members of the class. The re-ranker reads a tool name's first word against it.
+const CLASSES: Record<ActionClass, { tool: string; everyday: string }> = {
+  create: {
+    tool: 'create add insert save store write',
+    everyday: 'new make post upload remember register open start generate append',
+  },
+  delete: {
+    tool: 'delete remove',
+    everyday: 'drop erase destroy forget purge unregister clear cancel close stop kill revoke',
+  },
+  read: {
+    tool: 'search read list find query fetch retrieve',
+    everyday: 'get show view look display describe check lookup browse see',
+  },
+  update: {
+    tool: 'update edit modify set',
+    everyday: 'change rename patch replace move adjust configure',
+  },
+};
+
+// Everyday phrases whose words alone name no action (their verb is a stop word or a particle changes it).
+const PHRASES: [RegExp, ActionClass][] = [
+  [/\b(?:jot|note|write|put|take) (?:\w+ )?down\b/, 'create'],
+  [/\bmake (?:a |an )?note\b/, 'create'],
+  [/\bkeep (?:a )?(?:track|record|note)\b/, 'create'],
+  [/\bget rid of\b/, 'delete'],
+  [/\b(?:throw|take) (?:\w+ )?away\b/, 'delete'],
+  [/\b(?:clean|wipe) (?:\w+ )?(?:up|out)\b/, 'delete'],
+  [/\blook (?:\w+ )?up\b/, 'read'],
+  [/\b(?:look|search) for\b/, 'read'],
+  [/\bfind out\b/, 'read'],
+  [/\bwhat (?:do|did|does) (?:we|i|you) know\b/, 'read'],
+  [/\b(?:know|tell me) about\b/, 'read'],
+];
+
+const ACTIONS = new Map<string, ActionClass>();
+const TOOL_VERBS = new Map<ActionClass, string[]>();
+for (const [cls, { tool, everyday }] of Object.entries(CLASSES) as [ActionClass, (typeof CLASSES)[ActionClass]][]) {
+  for (const w of `${tool} ${everyday}`.split(' ')) ACTIONS.set(stem(w), cls);
+  TOOL_VERBS.set(
+    cls,
+    tool.split(' ').map((w) => stem(w)),
+  );
+}
+
+/** The action class an (analysed) term names, or undefined. */
+export function actionOf(term: string | undefined): ActionClass | undefined {
+  return term === undefined ? undefined : ACTIONS.get(term);
+}
+
+/** The (analysed) verbs tool names use for an action class. */
+export function toolVerbs(cls: ActionClass): readonly string[] {
+  return TOOL_VERBS.get(cls)!;
+}
+
+/** Whether a tool doing `tool` contradicts an intent asking for `intent` (add vs delete, read vs write). */
+export function actionsConflict(intent: ActionClass, tool: ActionClass): boolean {
+  if (intent === tool) return false;
+  // Creating and updating are near (an upsert, "set" a value that may not exist yet); the rest contradict.
+  return !((intent === 'create' && tool === 'update') || (intent === 'update' && tool === 'create'));
+}
+
+// Where a clause's verb stands: after the start, a sentence end or a clause joiner, past the words that ask
+// ("please", "can you", "I want to", …), which are stop words or these.
+const CLAUSE = /[.!?;:\n]+\s|,\s*|\b(?:and|then|also)\b/i;
+const ASKING = new Set([
+  'please',
+  'kindly',
+  'pls',
+  'help',
+  'try',
+  'go',
+  'ahead',
+  'quickly',
+  'now',
+  'just',
+  'd',
+  'll',
+  've',
+  'm',
+  're',
+]);
+const WORD = /[\p{L}\p{N}]+/gu;
+
+/**
+ * The action classes an intent asks for: the class of each clause's first content word (the imperative verb of
+ * "remember that alice …", "could you add …") and of the everyday phrases it holds ("get rid of", "look up").
+ * `isStop` tells the words that are not content (the tokenizer's stop words).
+ */
+export function intentActions(intent: string, isStop: (word: string) => boolean): Set<ActionClass> {
+  const out = new Set<ActionClass>();
+  const lower = intent.toLowerCase();
+  for (const [re, cls] of PHRASES) if (re.test(lower)) out.add(cls);
+  for (const clause of lower.split(CLAUSE)) {
+    for (const m of clause.matchAll(WORD)) {
+      const w = m[0];
+      if (isStop(w) || ASKING.has(w)) continue;
+      const cls = ACTIONS.get(stem(w));
+      if (cls) out.add(cls);
+      break;
+    }
+  }
+  return out;
+}
+
+// Payload inside an intent: text the request carries, not words that say which tool. Quoted or back-quoted text,
+// braces and brackets (JSON, lists), URLs, paths, and SQL statements.
+const PAYLOAD = new RegExp(
+  [
+    '```[\\s\\S]*?```',
+    '`[^`]+`',
+    '"[^"]{2,}"',
+    '“[^”]{2,}”',
+    "(?<=^|[\\s(:=,])'[^'\\n]{2,}'(?=$|[\\s).,;:!?])",
+    '\\{[^{}]*(?:\\{[^{}]*\\}[^{}]*)*\\}',
+    '\\[[^\\[\\]]{2,}\\]',
+    '\\b[a-z][a-z0-9+.-]*://\\S+',
+    '(?<=^|\\s)(?:~|\\.{1,2})?(?:/[\\w.@-]+){2,}/?',
+    '\\b(?:select\\s[\\s\\S]+?\\sfrom|insert\\s+into|delete\\s+from|update\\s+\\w+\\s+set|create\\s+table|drop\\s+table|alter\\s+table)\\b[^;\\n]*',
+  ].join('|'),
+  'gi',
+);
+
+/** The [start, end) spans of an intent that are payload (see PAYLOAD); none in a short plain intent. */
+export function payloadSpans(intent: string): [number, number][] {
+  const out: [number, number][] = [];
+  for (const m of intent.matchAll(PAYLOAD)) out.push([m.index, m.index + m[0].length]);
+  return out;
+}
