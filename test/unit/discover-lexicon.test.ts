@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { buildDiscoverIndex, loadWordVectors, rankTools } from '../../src/core/discover/index.js';
 import { ACTION_EXPANSION_WEIGHT, bm25Query, queryTerms } from '../../src/core/discover/bm25.js';
+import { ACTION_PENALTY } from '../../src/core/discover/actions.js';
 import { intentActions } from '../../src/core/discover/lexicon.js';
 import { STOP_WORDS, analyze } from '../../src/core/discover/tokenize.js';
 import type { JsonObject, ToolRef } from '../../src/types.js';
@@ -70,5 +71,40 @@ describe('discover lexicon: everyday verbs reach the verbs tool names use', () =
     // "list" is a read verb, but here it is the object: the clause's verb is "add".
     expect([...intentActions('add milk to the shopping list', stop)]).toEqual(['create']);
     expect(intentActions('the weather in Paris', stop).size).toBe(0);
+  });
+});
+
+describe('discover first stage: a verb that contradicts the intent weighs against the tool', () => {
+  const tools: ToolRef[] = [
+    ref('dns', 'delete_dns_records', 'Delete DNS records of a domain', { destructiveHint: true }),
+    ref('dns', 'create_dns_record', 'Create a DNS record in a domain zone'),
+    ref('dns', 'list_dns_records', 'List the DNS records of a domain'),
+    ref('dns', 'update_dns_zone', 'Update the settings of a DNS zone of a domain', { destructiveHint: true }),
+    ref('mail', 'send_mail', 'Send an email message'),
+  ];
+  const index = buildDiscoverIndex(tools, { vectors });
+  const rank = (intent: string): Map<string, { score: number; action?: number }> =>
+    new Map(
+      rankTools(index, intent, { engine: 'hybrid', k: 5, rerank: false }).results.map((r) => [
+        r.tool,
+        { score: r.score, ...(r.reasons?.action !== undefined ? { action: r.reasons.action } : {}) },
+      ]),
+    );
+
+  it('takes a share of the best score from a contradicting tool, twice that from a destructive one', () => {
+    const got = rank('add a DNS A record for my domain');
+    const top = [...got.values()][0]!.score;
+    expect([...got.keys()][0]).toBe('create_dns_record');
+    expect(got.get('create_dns_record')!.action).toBeUndefined();
+    // read contradicts create; delete is destructive (its verb and its annotation): twice the share.
+    expect(got.get('list_dns_records')!.action).toBeCloseTo(-ACTION_PENALTY * top, 3);
+    expect(got.get('delete_dns_records')!.action).toBeCloseTo(-2 * ACTION_PENALTY * top, 3);
+    // Updating is near creating (an upsert): no penalty, annotation or not; a tool without a verb class is left alone.
+    expect(got.get('update_dns_zone')!.action).toBeUndefined();
+    expect(got.get('send_mail')?.action).toBeUndefined();
+  });
+
+  it('leaves a ranking alone when the intent names no action', () => {
+    for (const r of rank('DNS records of my domain').values()) expect(r.action).toBeUndefined();
   });
 });
