@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { buildDiscoverIndex, loadWordVectors, rankTools } from '../../src/core/discover/index.js';
 import { ACTION_EXPANSION_WEIGHT, bm25Query, queryTerms } from '../../src/core/discover/bm25.js';
 import { ACTION_PENALTY } from '../../src/core/discover/actions.js';
-import { intentActions } from '../../src/core/discover/lexicon.js';
+import { PAYLOAD_WEIGHT, intentActions, payloadSpans } from '../../src/core/discover/lexicon.js';
 import { STOP_WORDS, analyze } from '../../src/core/discover/tokenize.js';
 import type { JsonObject, ToolRef } from '../../src/types.js';
 
@@ -106,5 +106,46 @@ describe('discover first stage: a verb that contradicts the intent weighs agains
 
   it('leaves a ranking alone when the intent names no action', () => {
     for (const r of rank('DNS records of my domain').values()) expect(r.action).toBeUndefined();
+  });
+});
+
+describe('discover lexicon: payload inside an intent weighs less than the request', () => {
+  it('finds quoted text, code, JSON, URLs, paths and SQL, not plain words or apostrophes', () => {
+    const spans = (text: string): string[] => payloadSpans(text).map(([a, b]) => text.slice(a, b));
+    expect(spans('add a note saying "call the bank" and `ls -la`')).toEqual(['"call the bank"', '`ls -la`']);
+    expect(spans("rename 'draft one' to final")).toEqual(["'draft one'"]);
+    expect(spans('post {"name": "x", "tags": ["a"]} to https://example.com/api')).toEqual([
+      '{"name": "x", "tags": ["a"]}',
+      'https://example.com/api',
+    ]);
+    expect(spans('read /srv/data/report.txt now')).toEqual(['/srv/data/report.txt']);
+    expect(spans('run SELECT name FROM users WHERE id = 3')).toEqual(['SELECT name FROM users WHERE id = 3']);
+    expect(spans("update the user's record and delete the old one")).toEqual([]);
+  });
+
+  const tools: ToolRef[] = [
+    ref('notes', 'add_note', 'Add a note with a text'),
+    ref('db', 'run_sql', 'Run a SQL query on a table of the database and return its rows'),
+    ref('mail', 'send_mail', 'Send an email message'),
+  ];
+  const index = buildDiscoverIndex(tools, { vectors });
+  const intent = 'add a note saying "run the SQL query on the orders table and return the rows"';
+
+  it('gives the terms found only in payload PAYLOAD_WEIGHT and keeps the request and file kinds at 1', () => {
+    const q = bm25Query(intent);
+    const weight = (word: string): number | undefined => q.weights[q.terms.indexOf(analyze(word)[0]!)];
+    expect(weight('note')).toBe(1);
+    expect(weight('query')).toBe(PAYLOAD_WEIGHT);
+    expect(weight('rows')).toBe(PAYLOAD_WEIGHT);
+    const file = bm25Query('summarise "q3 report.pdf"');
+    expect(file.weights[file.terms.indexOf('pdf')]).toBe(1);
+    expect(file.weights[file.terms.indexOf('report')]).toBe(PAYLOAD_WEIGHT);
+  });
+
+  it('ranks the tool of the request above the tool the payload names', () => {
+    for (const engine of ['bm25', 'hybrid'] as const) {
+      const got = rankTools(index, intent, { engine, k: 3, rerank: false }).results.map((r) => r.tool);
+      expect(got[0], engine).toBe('add_note');
+    }
   });
 });

@@ -1,7 +1,7 @@
 /** Fielded BM25 (BM25F) over tool name, description, parameters and server, with an inverted index. */
 import type { ToolRef } from '../../types.js';
-import { intentActions, toolVerbs } from './lexicon.js';
-import { analyze, analyzeWords, splitWords, intentText, STOP_WORDS } from './tokenize.js';
+import { PAYLOAD_WEIGHT, intentActions, toolVerbs, withoutPayload } from './lexicon.js';
+import { analyze, analyzeWords, fileKindWords, splitWords, intentText, withoutBlobs, STOP_WORDS } from './tokenize.js';
 import type { HybridWeights } from './weights.js';
 
 export type Bm25Params = HybridWeights['bm25'];
@@ -151,13 +151,20 @@ export const ACTION_EXPANSION_WEIGHT = 0.3;
 const isStop = (w: string): boolean => w.length < 2 || STOP_WORDS.has(w);
 
 /**
- * The BM25 query of an intent: its terms (queryTerms) at weight 1, then the verbs tool names use for each action
- * the intent asks for in everyday words ("jot down" → create, add, store, save, …), at ACTION_EXPANSION_WEIGHT.
+ * The BM25 query of an intent: its terms (queryTerms) at weight 1 (PAYLOAD_WEIGHT for those found only in its
+ * payload), then the verbs tool names use for each action the intent asks for in everyday words ("jot down" →
+ * create, add, store, save, …), at ACTION_EXPANSION_WEIGHT.
  */
 export function bm25Query(intent: string): Bm25Query {
   const literal = queryTerms(intent);
   const terms = [...literal];
-  const weights = terms.map(() => 1);
+  let weights = terms.map(() => 1);
+  const request = withoutPayload(intent);
+  if (request !== intent) {
+    // Terms outside the payload, and the kinds of the files named anywhere, keep their full weight.
+    const strong = new Set(analyze(`${request} ${fileKindWords(withoutBlobs(intent))}`));
+    weights = terms.map((t) => (strong.has(t) ? 1 : PAYLOAD_WEIGHT));
+  }
   const seen = new Set(terms);
   for (const cls of intentActions(intent, isStop)) {
     for (const verb of toolVerbs(cls)) {

@@ -9,6 +9,7 @@ import { bm25Query, matchedTerms } from './bm25.js';
 import { MAX_CLAUSES, topK } from './candidates.js';
 import { intentClauses } from './clauses.js';
 import { actionConflicts, askedActions } from './actions.js';
+import { withoutPayload } from './lexicon.js';
 import { RRF_K, fuseHybrid, type FusionMethod } from './fusion.js';
 import { intentWords, keywordDoc, keywordScore } from './keyword.js';
 import { patternStage } from './patterns.js';
@@ -121,10 +122,11 @@ export function rankTools(index: DiscoverIndex, intent: string, opts: RankOption
       // Multi-step intents (long task texts): each clause is also ranked on its own. A tool's cosine is mixed
       // with its best per-clause cosine, and it gains its best per-clause hybrid score (relative to that
       // clause's best tool), so the tool of every step can reach the top (bench/discover.mjs, multi-intent set).
+      // Payload (quoted text, code, JSON: lexicon.ts) is not a step: clauses are cut from the request around it.
       const cw = { semantic: weights.fusion.clauseSemantic, hybrid: weights.fusion.clauses };
       const clauses =
         any && (cw.semantic > 0 || cw.hybrid > 0) && !opts.queryVector && index.vectors
-          ? intentClauses(intent).slice(0, MAX_CLAUSES)
+          ? intentClauses(withoutPayload(intent)).slice(0, MAX_CLAUSES)
           : [];
       let clause: Float32Array | null = null;
       if (clauses.length >= 2) {

@@ -115,6 +115,13 @@ export function intentActions(intent: string, isStop: (word: string) => boolean)
   return out;
 }
 
+/**
+ * Weight of a term the intent holds only inside payload (lexicon.ts, payloadSpans: quoted text, code, JSON, URLs,
+ * paths, SQL): the content a request carries says little about which tool, and many such words pull in unrelated
+ * tools. BM25 (bm25Query) and the sentence vector (semantic.ts, intentVector) both weigh it so.
+ */
+export const PAYLOAD_WEIGHT = 0.3;
+
 // Payload inside an intent: text the request carries, not words that say which tool. Quoted or back-quoted text,
 // braces and brackets (JSON, lists), URLs, paths, and SQL statements.
 const PAYLOAD = new RegExp(
@@ -138,4 +145,9 @@ export function payloadSpans(intent: string): [number, number][] {
   const out: [number, number][] = [];
   for (const m of intent.matchAll(PAYLOAD)) out.push([m.index, m.index + m[0].length]);
   return out;
+}
+
+/** The intent with its payload spans (payloadSpans) replaced by a space; the intent itself when it has none. */
+export function withoutPayload(intent: string): string {
+  return intent.replace(PAYLOAD, ' ');
 }

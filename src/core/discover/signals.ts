@@ -3,7 +3,14 @@ import type { EngineName, UsageStats } from '../../types.js';
 import type { DiscoverIndex } from './build.js';
 import { bm25Query, scoreBm25, type Bm25Index, type Bm25Query } from './bm25.js';
 import { SEMANTIC_CANDIDATES, SKETCH_CANDIDATES, identity, topN } from './candidates.js';
-import { queryVector, scoreSemantic, scoreSemanticDocs, scoreSketch, sentenceVector } from './semantic.js';
+import {
+  intentVector,
+  queryVector,
+  scoreSemantic,
+  scoreSemanticDocs,
+  scoreSketch,
+  sentenceVector,
+} from './semantic.js';
 import { groupServers, serverLexicalScores, serverSemanticScores } from './servers.js';
 import { usagePrior, usagePriorTotal, type TaskType, type UsageParts } from './usage.js';
 import type { HybridWeights } from './weights.js';
@@ -31,7 +38,7 @@ export function signals(
   const bmHit = engine !== 'semantic' && scoreBm25(bmIndex, query.terms, bm, query.weights) > 0;
   let q: Float32Array | null = null;
   if (engine !== 'bm25' && index.semantic) {
-    const raw = given ?? (index.vectors ? sentenceVector(index.vectors, text) : null);
+    const raw = given ?? (index.vectors ? intentVector(index.vectors, text) : null);
     if (raw) {
       q = queryVector(index.semantic, raw);
       if (index.semantic.sketch) {

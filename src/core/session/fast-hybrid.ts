@@ -11,7 +11,7 @@ import type { ActionClass } from '../discover/lexicon.js';
 import { bm25Query, buildBm25Index, scoreBm25, type Bm25Query } from '../discover/bm25.js';
 import type { DiscoverIndex } from '../discover/build.js';
 import { fuseHybrid, signalRanges, type HybridSignals } from '../discover/fusion.js';
-import { queryVector, scoreSemantic, sentenceVector } from '../discover/semantic.js';
+import { intentVector, queryVector, scoreSemantic } from '../discover/semantic.js';
 import { rememberedMatch } from '../discover/remembered.js';
 import { serverLexicalScores, serverSemanticScores } from '../discover/servers.js';
 import { serverGroups, usagePriorsOf } from '../discover/signals.js';
@@ -97,7 +97,7 @@ export function createHybridScorer(
   const prepared: Prepared[] = items.map((it) => {
     let sem: Float32Array | null = null;
     if (index.semantic && index.vectors) {
-      const raw = sentenceVector(index.vectors, it.intent);
+      const raw = intentVector(index.vectors, it.intent);
       if (raw) {
         sem = new Float32Array(n);
         scoreSemantic(index.semantic, queryVector(index.semantic, raw), sem);
