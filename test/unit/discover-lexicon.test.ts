@@ -2,7 +2,13 @@ import { describe, expect, it } from 'vitest';
 import { buildDiscoverIndex, loadWordVectors, rankTools } from '../../src/core/discover/index.js';
 import { ACTION_EXPANSION_WEIGHT, bm25Query, queryTerms } from '../../src/core/discover/bm25.js';
 import { ACTION_PENALTY } from '../../src/core/discover/actions.js';
-import { PAYLOAD_WEIGHT, intentActions, payloadSpans } from '../../src/core/discover/lexicon.js';
+import {
+  PAYLOAD_WEIGHT,
+  intentActions,
+  overStemmed,
+  payloadSpans,
+  productNames,
+} from '../../src/core/discover/lexicon.js';
 import { STOP_WORDS, analyze } from '../../src/core/discover/tokenize.js';
 import type { JsonObject, ToolRef } from '../../src/types.js';
 
@@ -146,6 +152,43 @@ describe('discover lexicon: payload inside an intent weighs less than the reques
     for (const engine of ['bm25', 'hybrid'] as const) {
       const got = rankTools(index, intent, { engine, k: 3, rerank: false }).results.map((r) => r.tool);
       expect(got[0], engine).toBe('add_note');
+    }
+  });
+});
+
+describe('discover lexicon: product names are not stemmed onto common words', () => {
+  const tools: ToolRef[] = [
+    ref('remotion', 'render_composition', 'Render a Remotion composition to a video file'),
+    ref('remotion', 'search_docs', 'Search the Remotion documentation'),
+    ref('tv', 'press_button', 'Press a button of the remote control'),
+    ref('tv', 'list_remotes', 'List the remotes paired with the TV'),
+  ];
+
+  it('finds the product names of a set of tools: capitalised inside a sentence or a server name, never lower case', () => {
+    expect([...productNames(tools)]).toEqual(['remotion']);
+    // Capitalised at a sentence start, in a heading, or written in lower case elsewhere: not a product name.
+    expect(
+      productNames([
+        ref('a', 'x', 'Remote control. Use the Remote Control Panel'),
+        ref('b', 'y', 'Adds a Recommendation, or a recommendation'),
+      ]).size,
+    ).toBe(0);
+    expect(overStemmed('remotion')).toBe(true);
+    expect(overStemmed('remotes')).toBe(false);
+  });
+
+  it('keeps the tools of a product apart from the tools of a common word that stems alike', () => {
+    for (const index of [
+      buildDiscoverIndex(tools),
+      buildDiscoverIndex(tools, { bm25: buildDiscoverIndex(tools).bm25ByParams.values().next().value }),
+    ]) {
+      const matched = (intent: string): string[] =>
+        rankTools(index, intent, { engine: 'bm25', k: 4 })
+          .results.filter((r) => r.score > 0)
+          .map((r) => r.tool)
+          .sort();
+      expect(matched('the remote')).toEqual(['list_remotes', 'press_button']);
+      expect(matched('remotion')).toEqual(['render_composition', 'search_docs']);
     }
   });
 });

@@ -101,7 +101,7 @@ export function rankTools(index: DiscoverIndex, intent: string, opts: RankOption
     explain = (i) => ({ strong: parts[i]!.strong, weak: parts[i]!.weak });
     matched = (i) => parts[i]!.matched;
   } else {
-    const query = bm25Query(intent);
+    const query = bm25Query(intent, index.unstemmed);
     const terms = query.literal;
     const bmIndex = bm25For(index, weights);
     const { bm, sem, bmHit, q } = signals(index, bmIndex, query, intent, opts.engine, opts.queryVector);

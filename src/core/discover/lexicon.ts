@@ -4,7 +4,7 @@
  * the spans of an intent that are payload (quoted text, code, JSON, URLs, paths) rather than the request.
  * Lexical resources, not lists of intents: the development sets measure each (bench/discover.mjs --stages).
  */
-import { stem } from './tokenize.js';
+import { STOP_WORDS, splitWords, stem } from './tokenize.js';
 
 /** The four actions tools perform. */
 export type ActionClass = 'create' | 'delete' | 'read' | 'update';
@@ -150,4 +150,60 @@ export function payloadSpans(intent: string): [number, number][] {
 /** The intent with its payload spans (payloadSpans) replaced by a space; the intent itself when it has none. */
 export function withoutPayload(intent: string): string {
   return intent.replace(PAYLOAD, ' ');
+}
+
+// Words of four letters or more, capitalised or lower case, standing alone (not inside an identifier).
+const WORD4 = /(?<![\w-])[A-Za-z][a-z]{3,}(?![\w-])/g;
+const isLower = (c: number): boolean => c >= 97 && c <= 122;
+const isUpper = (c: number): boolean => c >= 65 && c <= 90;
+
+/**
+ * Whether a capitalised word at [at, end) stands inside a sentence: after a lower-case word (and maybe a comma), so
+ * not at a sentence's or a list item's start, and not in a run of capitalised words (a Title Case heading).
+ */
+function insideSentence(text: string, at: number, end: number): boolean {
+  if (text.charCodeAt(end) === 32 && isUpper(text.charCodeAt(end + 1))) return false;
+  let i = at - 1;
+  if (text.charCodeAt(i) !== 32) return false;
+  i--;
+  if (text.charCodeAt(i) === 44) i--; // a comma
+  const wordEnd = i;
+  while (i >= 0 && isLower(text.charCodeAt(i))) i--;
+  if (i === wordEnd) return false;
+  return i < 0 || text[i] === ' ' || text[i] === '(' || text[i] === '\n';
+}
+
+/** Whether the stemmer takes more than an inflection off a word ("remotion" → "remot", not "redis" → "redi"). */
+export function overStemmed(word: string): boolean {
+  const inflection = /ing$/.test(word) ? 3 : /(?:ies|es|ed)$/.test(word) ? 2 : /s$/.test(word) ? 1 : 0;
+  return stem(word).length < word.length - inflection - 1;
+}
+
+/**
+ * The product names of a set of tools that the stemmer would merge with other words: words written capitalised
+ * inside their descriptions' sentences, or words of their servers' names, that no description writes in lower
+ * case, and that the stemmer cuts deeper than an inflection ("Remotion" would become "remot", as "remote" does).
+ * They are indexed and searched as they are (analyzeWords' `unstemmed`).
+ */
+export function productNames(
+  tools: readonly { server: string; tool: { description?: string; title?: string } }[],
+): Set<string> {
+  const candidates = new Set<string>();
+  const lower = new Set<string>();
+  for (const t of tools) {
+    for (const text of [t.tool.description, t.tool.title]) {
+      if (!text) continue;
+      for (const m of text.matchAll(WORD4)) {
+        const word = m[0];
+        if (!isUpper(word.charCodeAt(0))) lower.add(word);
+        else if (insideSentence(text, m.index, m.index + word.length)) candidates.add(word.toLowerCase());
+      }
+    }
+  }
+  for (const server of new Set(tools.map((t) => t.server))) for (const w of splitWords(server)) candidates.add(w);
+  const out = new Set<string>();
+  for (const w of candidates) {
+    if (w.length >= 4 && !lower.has(w) && !STOP_WORDS.has(w) && /^[a-z]+$/.test(w) && overStemmed(w)) out.add(w);
+  }
+  return out;
 }

@@ -146,7 +146,7 @@ export function multiStep(
   const w = weights.fusion;
   for (const text of clauses) {
     cbm.fill(0);
-    const cq = bm25Query(text);
+    const cq = bm25Query(text, index.unstemmed);
     const bmHit = scoreBm25(bmIndex, cq.terms, cbm, cq.weights) > 0;
     const raw = sentenceVector(index.vectors!, text);
     if (raw) {

@@ -186,9 +186,20 @@ function wordTerms(word: string, doStem: boolean, dropStop: boolean): readonly s
   return [doStem ? stem(word) : word];
 }
 
-/** Index terms of already split words (see splitWords). */
-export function analyzeWords(words: readonly string[], out: string[] = []): string[] {
+/**
+ * Index terms of already split words (see splitWords). `unstemmed` names the words that are their own term (the
+ * product names of an index, lexicon.ts productNames: "remotion" is not stemmed onto "remote").
+ */
+export function analyzeWords(
+  words: readonly string[],
+  out: string[] = [],
+  unstemmed?: (word: string) => boolean,
+): string[] {
   for (const word of words) {
+    if (unstemmed !== undefined && unstemmed(word)) {
+      out.push(word);
+      continue;
+    }
     let terms = termCache.get(word);
     if (terms === undefined) {
       terms = wordTerms(word, true, true);

@@ -111,7 +111,7 @@ export function createHybridScorer(
       rememberedAny: memory?.any === true,
       semMin,
       semMax,
-      query: bm25Query(it.intent),
+      query: bm25Query(it.intent, index.unstemmed),
       asked: askedActions(it.intent),
       type,
       sem,
