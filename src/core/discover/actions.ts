@@ -6,7 +6,7 @@
  */
 import type { DiscoverIndex } from './build.js';
 import { topK } from './candidates.js';
-import { actionOf, actionsConflict, intentActions, type ActionClass } from './lexicon.js';
+import { actionsConflict, toolAction, intentActions, type ActionClass } from './lexicon.js';
 import { STOP_WORDS } from './tokenize.js';
 
 /** Candidates checked (the re-ranker's depth and then some, so that a penalised tool can leave its top). */
@@ -38,7 +38,7 @@ export function actionConflicts(
   if (!(top > 0)) return null;
   const out = new Map<number, number>();
   for (const i of cands) {
-    const action = actionOf(index.fieldsOf(i).name[0]);
+    const action = toolAction(index.fieldsOf(i).name);
     if (action === undefined || asked.has(action)) continue;
     if (![...asked].every((a) => actionsConflict(a, action))) continue;
     const ann = index.tools[i]!.tool.annotations as { destructiveHint?: unknown } | undefined;

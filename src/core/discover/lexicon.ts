@@ -14,19 +14,19 @@ export type ActionClass = 'create' | 'delete' | 'read' | 'update';
 const CLASSES: Record<ActionClass, { tool: string; everyday: string }> = {
   create: {
     tool: 'create add insert save store write',
-    everyday: 'new make post upload remember register open start generate append',
+    everyday: 'new make post upload remember register open start generate append put',
   },
   delete: {
     tool: 'delete remove',
-    everyday: 'drop erase destroy forget purge unregister clear cancel close stop kill revoke',
+    everyday: 'drop erase destroy forget purge unregister clear cancel close stop kill revoke uninstall wipe discard trash',
   },
   read: {
     tool: 'search read list find query fetch retrieve',
-    everyday: 'get show view look display describe check lookup browse see',
+    everyday: 'get show view look display describe check lookup browse see grab',
   },
   update: {
     tool: 'update edit modify set',
-    everyday: 'change rename patch replace move adjust configure',
+    everyday: 'change rename patch replace move adjust configure bump',
   },
 };
 
@@ -58,6 +58,14 @@ for (const [cls, { tool, everyday }] of Object.entries(CLASSES) as [ActionClass,
 /** The action class an (analysed) term names, or undefined. */
 export function actionOf(term: string | undefined): ActionClass | undefined {
   return term === undefined ? undefined : ACTIONS.get(term);
+}
+
+/**
+ * The action a tool's name says it performs: the class of the first of its first two (analysed) words that has
+ * one, so that a leading namespace counts for nothing ("DNS_deleteRecords", "kv_put" as well as "delete_record").
+ */
+export function toolAction(name: readonly string[]): ActionClass | undefined {
+  return actionOf(name[0]) ?? actionOf(name[1]);
 }
 
 /** The (analysed) verbs tool names use for an action class. */
@@ -127,6 +135,7 @@ export const PAYLOAD_WEIGHT = 0.3;
 const PAYLOAD = new RegExp(
   [
     '```[\\s\\S]*?```',
+    ':[ \\t]*\\n[\\s\\S]*',
     '`[^`]+`',
     '"[^"]{2,}"',
     '“[^”]{2,}”',
