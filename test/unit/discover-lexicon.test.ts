@@ -8,6 +8,7 @@ import {
   overStemmed,
   payloadSpans,
   productNames,
+  toolAction,
 } from '../../src/core/discover/lexicon.js';
 import { STOP_WORDS, analyze } from '../../src/core/discover/tokenize.js';
 import type { JsonObject, ToolRef } from '../../src/types.js';
@@ -110,6 +111,18 @@ describe('discover first stage: a verb that contradicts the intent weighs agains
     expect(got.get('send_mail')?.action).toBeUndefined();
   });
 
+  it("reads a tool's action past a leading namespace", () => {
+    expect(toolAction(analyze('DNS_deleteDNSRecordsV1'))).toBe('delete');
+    expect(toolAction(analyze('kv_put'))).toBe('create');
+    expect(toolAction(analyze('delete_record'))).toBe('delete');
+    expect(toolAction(analyze('dns_zone_records'))).toBeUndefined();
+    const ns = buildDiscoverIndex([ref('dns', 'DNS_deleteRecords', 'Delete the DNS records of a domain'), ...tools], {
+      vectors,
+    });
+    const got = rankTools(ns, 'add a DNS record for my domain', { engine: 'hybrid', k: 6, rerank: false }).results;
+    expect(got.find((r) => r.tool === 'DNS_deleteRecords')!.reasons!.action).toBeLessThan(0);
+  });
+
   it('leaves a ranking alone when the intent names no action', () => {
     for (const r of rank('DNS records of my domain').values()) expect(r.action).toBeUndefined();
   });
@@ -127,6 +140,8 @@ describe('discover lexicon: payload inside an intent weighs less than the reques
     expect(spans('read /srv/data/report.txt now')).toEqual(['/srv/data/report.txt']);
     expect(spans('run SELECT name FROM users WHERE id = 3')).toEqual(['SELECT name FROM users WHERE id = 3']);
     expect(spans("update the user's record and delete the old one")).toEqual([]);
+    // A block after a colon and a new line (a file's content, a list, a manifest) is payload to its end.
+    expect(spans('write this to todo.md:\n- fix login\n- call the bank')).toEqual([':\n- fix login\n- call the bank']);
   });
 
   const tools: ToolRef[] = [

@@ -18,7 +18,8 @@ const CLASSES: Record<ActionClass, { tool: string; everyday: string }> = {
   },
   delete: {
     tool: 'delete remove',
-    everyday: 'drop erase destroy forget purge unregister clear cancel close stop kill revoke uninstall wipe discard trash',
+    everyday:
+      'drop erase destroy forget purge unregister clear cancel close stop kill revoke uninstall wipe discard trash',
   },
   read: {
     tool: 'search read list find query fetch retrieve',
