@@ -35,6 +35,8 @@ describe('discover lexicon: abbreviations read as their full form on both sides'
     expect(analyze('docs')).toEqual(analyze('documentation'));
     expect(analyze('k8s env')).toEqual(analyze('kubernetes environment'));
     expect(analyze('PR')).toEqual(analyze('pull request'));
+    expect(analyze('open MR')).toEqual(analyze('open merge request'));
+    expect(analyze('a11y')).toEqual(analyze('accessibility'));
   });
 
   it('finds a tool that spells out what the intent abbreviates, and the other way round', () => {
@@ -116,6 +118,9 @@ describe('discover first stage: a verb that contradicts the intent weighs agains
     expect(toolAction(analyze('kv_put'))).toBe('create');
     expect(toolAction(analyze('delete_record'))).toBe('delete');
     expect(toolAction(analyze('dns_zone_records'))).toBeUndefined();
+    // An HTTP method before the tool's own verb: the verb counts.
+    expect(toolAction(analyze('API-post-search'))).toBe('read');
+    expect(toolAction(analyze('API-post-page'))).toBe('create');
     const ns = buildDiscoverIndex([ref('dns', 'DNS_deleteRecords', 'Delete the DNS records of a domain'), ...tools], {
       vectors,
     });

@@ -66,8 +66,15 @@ export function actionOf(term: string | undefined): ActionClass | undefined {
  * one, so that a leading namespace counts for nothing ("DNS_deleteRecords", "kv_put" as well as "delete_record").
  */
 export function toolAction(name: readonly string[]): ActionClass | undefined {
-  return actionOf(name[0]) ?? actionOf(name[1]);
+  for (let i = 0; i < 2 && i < name.length; i++) {
+    const cls = actionOf(name[i]);
+    if (cls === undefined) continue;
+    // An HTTP method before the tool's own verb ("API-post-search" searches): the verb says what it does.
+    return (HTTP_METHODS.has(name[i]!) ? actionOf(name[i + 1]) : undefined) ?? cls;
+  }
+  return undefined;
 }
+const HTTP_METHODS = new Set(['post', 'put', 'patch'].map((w) => stem(w)));
 
 /** The (analysed) verbs tool names use for an action class. */
 export function toolVerbs(cls: ActionClass): readonly string[] {
