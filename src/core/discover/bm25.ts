@@ -1,6 +1,7 @@
 /** Fielded BM25 (BM25F) over tool name, description, parameters and server, with an inverted index. */
 import type { ToolRef } from '../../types.js';
-import { analyze, analyzeWords, splitWords, intentText } from './tokenize.js';
+import { PAYLOAD_WEIGHT, intentActions, toolVerbs, withoutPayload } from './lexicon.js';
+import { analyzeWords, fileKindWords, splitWords, intentText, withoutBlobs, STOP_WORDS } from './tokenize.js';
 import type { HybridWeights } from './weights.js';
 
 export type Bm25Params = HybridWeights['bm25'];
@@ -130,20 +131,75 @@ export function buildBm25Index(fieldTerms: Record<Field, string[]>[], params: Bm
 }
 
 /** Unique query terms of an intent (and of the kinds of the files it names), in first-seen order. */
-export function queryTerms(intent: string): string[] {
-  return [...new Set(analyze(intentText(intent)))];
+export function queryTerms(intent: string, unstemmed?: (word: string) => boolean): string[] {
+  return [...new Set(analyzeWords(splitWords(intentText(intent)), [], unstemmed))];
 }
 
-/** Adds each doc's BM25F score into `out` (length = index size); returns how many postings matched. */
-export function scoreBm25(index: Bm25Index, terms: string[], out: Float32Array): number {
+/** An intent as BM25 scores it: its terms, each with a weight (1 for the words the intent says literally). */
+export interface Bm25Query {
+  terms: string[];
+  weights: number[];
+  /** The intent's own terms (queryTerms): what it matched and the re-ranker's features are told in. */
+  literal: string[];
+}
+
+/**
+ * Weight of a verb added for the action an intent asks (lexicon.ts): below a literal word, so that "remember that
+ * …" reaches tools named create/add/store/save without outweighing what the intent names.
+ */
+export const ACTION_EXPANSION_WEIGHT = 0.3;
+const isStop = (w: string): boolean => w.length < 2 || STOP_WORDS.has(w);
+
+/**
+ * The BM25 query of an intent: its terms (queryTerms) at weight 1 (PAYLOAD_WEIGHT for those found only in its
+ * payload), then the verbs tool names use for each action the intent asks for in everyday words ("jot down" →
+ * create, add, store, save, …), at ACTION_EXPANSION_WEIGHT.
+ */
+export function bm25Query(intent: string, unstemmed?: (word: string) => boolean): Bm25Query {
+  const literal = queryTerms(intent, unstemmed);
+  const terms = [...literal];
+  let weights = terms.map(() => 1);
+  const request = withoutPayload(intent);
+  if (request !== intent) {
+    // Terms outside the payload, and the kinds of the files named anywhere, keep their full weight.
+    const strong = new Set(
+      analyzeWords(splitWords(`${request} ${fileKindWords(withoutBlobs(intent))}`), [], unstemmed),
+    );
+    weights = terms.map((t) => (strong.has(t) ? 1 : PAYLOAD_WEIGHT));
+  }
+  const seen = new Set(terms);
+  for (const cls of intentActions(intent, isStop)) {
+    for (const verb of toolVerbs(cls)) {
+      if (seen.has(verb)) continue;
+      seen.add(verb);
+      terms.push(verb);
+      weights.push(ACTION_EXPANSION_WEIGHT);
+    }
+  }
+  return { terms, weights, literal };
+}
+
+/**
+ * Adds each doc's BM25F score into `out` (length = index size), each term's part times its weight (1 without
+ * `weights`); returns how many postings matched.
+ */
+export function scoreBm25(index: Bm25Index, terms: string[], out: Float32Array, weights?: readonly number[]): number {
   let hits = 0;
-  for (const t of terms) {
-    const p = index.postings.get(t);
+  for (let j = 0; j < terms.length; j++) {
+    const p = index.postings.get(terms[j]!);
     if (!p) continue;
     const { docs, contrib } = p;
-    for (let i = 0; i < docs.length; i++) {
-      const d = docs[i]!;
-      out[d] = out[d]! + contrib[i]!;
+    const w = weights ? weights[j]! : 1;
+    if (w === 1) {
+      for (let i = 0; i < docs.length; i++) {
+        const d = docs[i]!;
+        out[d] = out[d]! + contrib[i]!;
+      }
+    } else {
+      for (let i = 0; i < docs.length; i++) {
+        const d = docs[i]!;
+        out[d] = out[d]! + w * contrib[i]!;
+      }
     }
     hits += docs.length;
   }
@@ -175,21 +231,24 @@ export function analyzeFields(
   /** Server terms by server name and instructions, shared by the tools of one server (read-only arrays). */
   serverCache?: Map<string, string[]>,
   paramWords: readonly string[] = splitWords(paramText(ref)),
+  /** The index's product names, not stemmed (lexicon.ts, productNames). */
+  unstemmed?: (word: string) => boolean,
 ): Record<Field, string[]> {
   // Same terms as analyze(toolFields(ref)[field]) without splitting each text twice.
-  const name = analyzeWords(nameWords);
-  if (ref.tool.title) analyzeWords(splitWords(ref.tool.title), name);
-  const paramTerms = analyzeWords(paramWords);
+  const u = unstemmed;
+  const name = analyzeWords(nameWords, [], u);
+  if (ref.tool.title) analyzeWords(splitWords(ref.tool.title), name, u);
+  const paramTerms = analyzeWords(paramWords, [], u);
   const key = `${ref.server}\n${ref.serverInstructions ?? ''}`;
   let server = serverCache?.get(key);
   if (!server) {
-    server = analyzeWords(splitWords(ref.server));
-    if (ref.serverInstructions) analyzeWords(splitWords(ref.serverInstructions), server);
+    server = analyzeWords(splitWords(ref.server), [], u);
+    if (ref.serverInstructions) analyzeWords(splitWords(ref.serverInstructions), server, u);
     serverCache?.set(key, server);
   }
   return {
     name,
-    description: descriptionWords ? analyzeWords(descriptionWords) : analyze(ref.tool.description ?? ''),
+    description: analyzeWords(descriptionWords ?? splitWords(ref.tool.description ?? ''), [], u),
     params: paramTerms,
     server,
   };

@@ -12,6 +12,7 @@ import {
   type SemanticIndex,
 } from './semantic.js';
 import { indexParamsText } from './index-cache.js';
+import { overStemmed, productNames } from './lexicon.js';
 import { splitWords } from './tokenize.js';
 import type { WordVectors } from './vectors.js';
 import { resolveWeights, type HybridWeights, type WeightsInput } from './weights.js';
@@ -34,6 +35,8 @@ export interface DiscoverIndex {
   keywordDocs?: KeywordDoc[];
   /** Tool id → doc number, built on first use (remembered intents). */
   docOf?: Map<string, number>;
+  /** The product names that are their own term, not stemmed (lexicon.ts, productNames), for tools and intents alike. */
+  unstemmed: (word: string) => boolean;
 }
 
 export interface BuildOptions {
@@ -139,7 +142,8 @@ export function buildDiscoverIndex(tools: ToolRef[], opts: BuildOptions = {}): D
     if (fields) return fields;
     const servers = new Map<string, string[]>();
     const w = split();
-    return (fields = sorted.map((t, i) => analyzeFields(t, w.name[i], w.description[i], servers, w.params[i])));
+    const u = index.unstemmed;
+    return (fields = sorted.map((t, i) => analyzeFields(t, w.name[i], w.description[i], servers, w.params[i], u)));
   };
   const index = {
     tools: sorted,
@@ -147,13 +151,23 @@ export function buildDiscoverIndex(tools: ToolRef[], opts: BuildOptions = {}): D
     keywords: opts.keywords ?? {},
     bm25ByParams: new Map(),
   } as unknown as DiscoverIndex;
+  // Product names: found in the tools' texts when the index is built; read back from a cached BM25 index, they are
+  // the over-stemmed words it holds as terms (only product names are indexed unstemmed).
+  if (cachedBm25) index.unstemmed = (word) => cachedBm25.postings.has(word) && overStemmed(word);
+  else {
+    const products = productNames(sorted);
+    index.unstemmed = (word) => products.has(word);
+  }
   Object.defineProperty(index, 'fields', { get: analyse, enumerable: true, configurable: true });
   const single = new Map<number, ReturnType<typeof analyzeFields>>();
   const singleServers = new Map<string, string[]>();
   index.fieldsOf = (doc) => {
     if (fields) return fields[doc]!;
     let f = single.get(doc);
-    if (!f) single.set(doc, (f = analyzeFields(sorted[doc]!, undefined, undefined, singleServers)));
+    if (!f) {
+      f = analyzeFields(sorted[doc]!, undefined, undefined, singleServers, undefined, index.unstemmed);
+      single.set(doc, f);
+    }
     return f;
   };
   if (cachedBm25) index.bm25ByParams.set(JSON.stringify(weights.bm25), cachedBm25);

@@ -5,9 +5,11 @@
  */
 import type { EngineName, PatternRule, UsageStats } from '../../types.js';
 import { bm25For, type DiscoverIndex } from './build.js';
-import { matchedTerms, queryTerms } from './bm25.js';
+import { bm25Query, matchedTerms } from './bm25.js';
 import { MAX_CLAUSES, topK } from './candidates.js';
 import { intentClauses } from './clauses.js';
+import { actionConflicts, askedActions } from './actions.js';
+import { withoutPayload } from './lexicon.js';
 import { RRF_K, fuseHybrid, type FusionMethod } from './fusion.js';
 import { intentWords, keywordDoc, keywordScore } from './keyword.js';
 import { patternStage } from './patterns.js';
@@ -99,9 +101,10 @@ export function rankTools(index: DiscoverIndex, intent: string, opts: RankOption
     explain = (i) => ({ strong: parts[i]!.strong, weak: parts[i]!.weak });
     matched = (i) => parts[i]!.matched;
   } else {
-    const terms = queryTerms(intent);
+    const query = bm25Query(intent, index.unstemmed);
+    const terms = query.literal;
     const bmIndex = bm25For(index, weights);
-    const { bm, sem, bmHit, q } = signals(index, bmIndex, terms, intent, opts.engine, opts.queryVector);
+    const { bm, sem, bmHit, q } = signals(index, bmIndex, query, intent, opts.engine, opts.queryVector);
     matched = (i) => matchedTerms(bmIndex, terms, i);
     if (opts.engine === 'bm25') {
       scores.set(bm);
@@ -119,10 +122,11 @@ export function rankTools(index: DiscoverIndex, intent: string, opts: RankOption
       // Multi-step intents (long task texts): each clause is also ranked on its own. A tool's cosine is mixed
       // with its best per-clause cosine, and it gains its best per-clause hybrid score (relative to that
       // clause's best tool), so the tool of every step can reach the top (bench/discover.mjs, multi-intent set).
+      // Payload (quoted text, code, JSON: lexicon.ts) is not a step: clauses are cut from the request around it.
       const cw = { semantic: weights.fusion.clauseSemantic, hybrid: weights.fusion.clauses };
       const clauses =
         any && (cw.semantic > 0 || cw.hybrid > 0) && !opts.queryVector && index.vectors
-          ? intentClauses(intent).slice(0, MAX_CLAUSES)
+          ? intentClauses(withoutPayload(intent)).slice(0, MAX_CLAUSES)
           : [];
       let clause: Float32Array | null = null;
       if (clauses.length >= 2) {
@@ -138,7 +142,7 @@ export function rankTools(index: DiscoverIndex, intent: string, opts: RankOption
       // Excluded tools (patterns) do not vote for their server.
       const servers =
         any && weights.fusion.server > 0
-          ? serverSignals(index, bmIndex, terms, q ? sem : null, stage ? allowed : undefined)
+          ? serverSignals(index, bmIndex, query, q ? sem : null, stage ? allowed : undefined)
           : null;
       const fused = fuseHybrid(
         { bm: bmHit ? bm : null, sem: q ? sem : null, prior, clause, servers, remembered: memory?.scores ?? null },
@@ -150,6 +154,7 @@ export function rankTools(index: DiscoverIndex, intent: string, opts: RankOption
       const { parts, server } = fused;
       const intentWeight = weights.fusion.intents / (opts.fusion === 'rrf' ? RRF_K + 1 : 1);
       shares = server;
+      const conflicts = any ? actionConflicts(index, askedActions(intent), scores, allowed) : null;
       const model = opts.rerank === undefined ? RERANK_MODEL : opts.rerank;
       let reranked: Map<number, number> | null = null;
       if (any && (model || opts.onCandidates)) {
@@ -188,6 +193,7 @@ export function rankTools(index: DiscoverIndex, intent: string, opts: RankOption
         ...(clause ? { clauses: clause[i]! } : {}),
         ...(server ? { server: server[i]! } : {}),
         ...(memory && memory.scores[i]! > 0 ? { intents: intentWeight * memory.scores[i]! } : {}),
+        ...(conflicts?.has(i) ? { action: conflicts.get(i)! } : {}),
         ...(reranked?.has(i) ? { rerank: reranked.get(i)! } : {}),
       });
     }

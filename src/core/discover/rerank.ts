@@ -4,7 +4,9 @@
  * scripts/train-reranker.mjs with cross-validation on the development sets. It only reorders the candidates.
  */
 import type { DiscoverIndex } from './build.js';
-import { stem } from './tokenize.js';
+import { actionOf } from './lexicon.js';
+
+export { actionOf } from './lexicon.js';
 
 /** How many of the first stage's best tools the re-ranker reorders. */
 export const RERANK_DEPTH = 20;
@@ -53,24 +55,6 @@ export function rerankOrder(model: RerankModel, scores: readonly number[]): numb
   return [best, ...scores.keys()].filter((j, k) => k === 0 || j !== best);
 }
 
-// Actions that tools' names and users' intents both name, each a class of everyday verbs. A tool whose name
-// starts with a verb of one class, for an intent that names another class and not its own, is contradicted
-// (add vs delete, read vs write). A general lexical resource, not a list of intents.
-const ACTIONS: Record<string, string> = {};
-for (const [cls, words] of Object.entries({
-  create: 'create add new insert make post upload store save remember register open start generate write append',
-  delete: 'delete remove drop erase destroy forget purge unregister clear cancel close stop kill revoke',
-  read: 'get read list fetch show find search view retrieve query look display describe check lookup browse see',
-  update: 'update edit modify set change rename patch replace move adjust configure',
-})) {
-  for (const w of words.split(' ')) ACTIONS[stem(w)] = cls;
-}
-
-/** The action class a term names, or undefined. */
-export function actionOf(term: string | undefined): string | undefined {
-  return term === undefined ? undefined : ACTIONS[term];
-}
-
 export interface CandidateSignals {
   /** First-stage hybrid score per doc. */
   score: (i: number) => number;
@@ -91,7 +75,7 @@ export function rerankFeatures(
   const q = new Set(terms);
   const qActions = new Set<string>();
   for (const t of terms) {
-    const a = ACTIONS[t];
+    const a = actionOf(t);
     if (a) qActions.add(a);
   }
   let top = 0;

@@ -1,4 +1,5 @@
 /** Sentence vectors by SIF (smooth inverse frequency) averaging of word vectors, with common-component removal. */
+import { PAYLOAD_WEIGHT, payloadSpans, withoutPayload } from './lexicon.js';
 import { splitWords, STOP_WORDS, intentText } from './tokenize.js';
 import { lookupWord, type WordVectors } from './vectors.js';
 
@@ -89,6 +90,20 @@ function wordsEnd(text: string, maxWords: number, count = false): number {
 export function sentenceVector(vectors: WordVectors, text: string): Float32Array | null {
   const out = new Float32Array(vectors.dims);
   return addWords(vectors, splitWords(intentText(text)), out, 0) > 0 ? out : null;
+}
+
+/**
+ * An intent's sentence vector with its payload (lexicon.ts, payloadSpans) weighed down to PAYLOAD_WEIGHT: the
+ * request's words count fully, quoted text, code, JSON, URLs and paths a third; null when no word is known.
+ */
+export function intentVector(vectors: WordVectors, text: string): Float32Array | null {
+  const spans = payloadSpans(text);
+  if (spans.length === 0) return sentenceVector(vectors, text);
+  const request = sentenceVector(vectors, withoutPayload(text));
+  const payload = sentenceVector(vectors, spans.map(([a, b]) => text.slice(a, b)).join(' '));
+  if (!request || !payload) return request ?? payload;
+  for (let d = 0; d < request.length; d++) request[d] = request[d]! + PAYLOAD_WEIGHT * payload[d]!;
+  return request;
 }
 
 /** Adds the SIF-weighted vectors of `words` into `out` at `offset`; returns how many words were known. */

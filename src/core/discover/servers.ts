@@ -31,13 +31,16 @@ export function serverLexicalScores(
   of: Int32Array,
   count: number,
   keep?: Keep,
+  /** Each term's weight (Bm25Query); 1 when absent. */
+  weights?: readonly number[],
 ): Float32Array {
   const lex = new Float32Array(count);
   const best = new Float32Array(count);
   const touched: number[] = [];
-  for (const t of terms) {
-    const p = bmIndex.postings.get(t);
+  for (let k = 0; k < terms.length; k++) {
+    const p = bmIndex.postings.get(terms[k]!);
     if (!p) continue;
+    const w = weights ? weights[k]! : 1;
     for (let j = 0; j < p.docs.length; j++) {
       if (keep && !keep(p.docs[j]!)) continue;
       const s = of[p.docs[j]!]!;
@@ -46,7 +49,7 @@ export function serverLexicalScores(
       if (c > best[s]!) best[s] = c;
     }
     for (const s of touched) {
-      lex[s] = lex[s]! + best[s]!;
+      lex[s] = lex[s]! + w * best[s]!;
       best[s] = 0;
     }
     touched.length = 0;

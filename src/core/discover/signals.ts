@@ -1,9 +1,16 @@
 /** Signals: per-tool scores for one intent (bm25, cosine, usage prior, per-clause, per-server), before fusion. */
 import type { EngineName, UsageStats } from '../../types.js';
 import type { DiscoverIndex } from './build.js';
-import { queryTerms, scoreBm25, type Bm25Index } from './bm25.js';
+import { bm25Query, scoreBm25, type Bm25Index, type Bm25Query } from './bm25.js';
 import { SEMANTIC_CANDIDATES, SKETCH_CANDIDATES, identity, topN } from './candidates.js';
-import { queryVector, scoreSemantic, scoreSemanticDocs, scoreSketch, sentenceVector } from './semantic.js';
+import {
+  intentVector,
+  queryVector,
+  scoreSemantic,
+  scoreSemanticDocs,
+  scoreSketch,
+  sentenceVector,
+} from './semantic.js';
 import { groupServers, serverLexicalScores, serverSemanticScores } from './servers.js';
 import { usagePrior, usagePriorTotal, type TaskType, type UsageParts } from './usage.js';
 import type { HybridWeights } from './weights.js';
@@ -20,7 +27,7 @@ export interface Signals {
 export function signals(
   index: DiscoverIndex,
   bmIndex: Bm25Index,
-  terms: string[],
+  query: Bm25Query,
   text: string,
   engine: EngineName,
   given?: Float32Array,
@@ -28,10 +35,10 @@ export function signals(
   const n = index.tools.length;
   const bm = new Float32Array(n);
   const sem = new Float32Array(n);
-  const bmHit = engine !== 'semantic' && scoreBm25(bmIndex, terms, bm) > 0;
+  const bmHit = engine !== 'semantic' && scoreBm25(bmIndex, query.terms, bm, query.weights) > 0;
   let q: Float32Array | null = null;
   if (engine !== 'bm25' && index.semantic) {
-    const raw = given ?? (index.vectors ? sentenceVector(index.vectors, text) : null);
+    const raw = given ?? (index.vectors ? intentVector(index.vectors, text) : null);
     if (raw) {
       q = queryVector(index.semantic, raw);
       if (index.semantic.sketch) {
@@ -81,7 +88,7 @@ export function usagePriorsOf(
 export function serverSignals(
   index: DiscoverIndex,
   bmIndex: Bm25Index,
-  terms: string[],
+  query: Bm25Query,
   sem: Float32Array | null,
   keep?: (i: number) => boolean,
 ): ServerSignals | null {
@@ -89,7 +96,7 @@ export function serverSignals(
   if (g.count < 2) return null;
   return {
     of: g.of,
-    lexical: serverLexicalScores(bmIndex, terms, g.of, g.count, keep),
+    lexical: serverLexicalScores(bmIndex, query.terms, g.of, g.count, keep, query.weights),
     semantic: sem ? serverSemanticScores(sem, g.of, g.count, keep) : null,
   };
 }
@@ -139,7 +146,8 @@ export function multiStep(
   const w = weights.fusion;
   for (const text of clauses) {
     cbm.fill(0);
-    const bmHit = scoreBm25(bmIndex, queryTerms(text), cbm) > 0;
+    const cq = bm25Query(text, index.unstemmed);
+    const bmHit = scoreBm25(bmIndex, cq.terms, cbm, cq.weights) > 0;
     const raw = sentenceVector(index.vectors!, text);
     if (raw) {
       const q = queryVector(semIndex, raw);

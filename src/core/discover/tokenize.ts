@@ -124,6 +124,59 @@ export function cjkBigrams(run: string): string[] {
   return out;
 }
 
+// Abbreviations that tool texts and intents both use, each read as its full form on both sides (the tokenizer
+// replaces the word), so "docs" finds "documentation" and "repository" finds "repo".
+const ABBREVIATIONS: Record<string, string> = {
+  docs: 'documentation',
+  doc: 'document',
+  repo: 'repository',
+  repos: 'repositories',
+  pr: 'pull request',
+  prs: 'pull requests',
+  mr: 'merge request',
+  mrs: 'merge requests',
+  a11y: 'accessibility',
+  i18n: 'internationalization',
+  db: 'database',
+  dbs: 'databases',
+  k8s: 'kubernetes',
+  env: 'environment',
+  envs: 'environments',
+  msg: 'message',
+  msgs: 'messages',
+  cal: 'calendar',
+  config: 'configuration',
+  configs: 'configurations',
+  cfg: 'configuration',
+  info: 'information',
+  auth: 'authentication',
+  dir: 'directory',
+  dirs: 'directories',
+  img: 'image',
+  imgs: 'images',
+  pic: 'picture',
+  pics: 'pictures',
+  dm: 'direct message',
+  dms: 'direct messages',
+  org: 'organization',
+  orgs: 'organizations',
+  calc: 'calculate',
+  stats: 'statistics',
+  params: 'parameters',
+  param: 'parameter',
+  txn: 'transaction',
+  txns: 'transactions',
+  addr: 'address',
+  num: 'number',
+  qty: 'quantity',
+};
+
+/** The full form's words of an abbreviation (lower case), or undefined. */
+export function expandAbbreviation(word: string): string[] | undefined {
+  const full = Object.hasOwn(ABBREVIATIONS, word) ? ABBREVIATIONS[word] : undefined;
+  return full === undefined ? undefined : full.split(' ');
+}
+
 const NONE: readonly string[] = [];
 /** Word → its index terms with stemming and stop words (the default analysis), memoised per distinct word. */
 const termCache = new Map<string, readonly string[]>();
@@ -132,12 +185,25 @@ function wordTerms(word: string, doStem: boolean, dropStop: boolean): readonly s
   if (isCjk(word)) return cjkBigrams(word);
   if (word.length < 2 && !/\d/.test(word)) return NONE;
   if (dropStop && STOP_WORDS.has(word)) return NONE;
+  const full = expandAbbreviation(word);
+  if (full) return full.map((w) => (doStem ? stem(w) : w));
   return [doStem ? stem(word) : word];
 }
 
-/** Index terms of already split words (see splitWords). */
-export function analyzeWords(words: readonly string[], out: string[] = []): string[] {
+/**
+ * Index terms of already split words (see splitWords). `unstemmed` names the words that are their own term (the
+ * product names of an index, lexicon.ts productNames: "remotion" is not stemmed onto "remote").
+ */
+export function analyzeWords(
+  words: readonly string[],
+  out: string[] = [],
+  unstemmed?: (word: string) => boolean,
+): string[] {
   for (const word of words) {
+    if (unstemmed !== undefined && unstemmed(word)) {
+      out.push(word);
+      continue;
+    }
     let terms = termCache.get(word);
     if (terms === undefined) {
       terms = wordTerms(word, true, true);

@@ -6,10 +6,12 @@
  * tool) scores 0 here; cosines are exact where rankTools, from 20,000 tools on, approximates them outside its
  * candidates. Held-out scores always come from rankTools itself.
  */
-import { buildBm25Index, queryTerms, scoreBm25 } from '../discover/bm25.js';
+import { actionConflicts, askedActions } from '../discover/actions.js';
+import type { ActionClass } from '../discover/lexicon.js';
+import { bm25Query, buildBm25Index, scoreBm25, type Bm25Query } from '../discover/bm25.js';
 import type { DiscoverIndex } from '../discover/build.js';
 import { fuseHybrid, signalRanges, type HybridSignals } from '../discover/fusion.js';
-import { queryVector, scoreSemantic, sentenceVector } from '../discover/semantic.js';
+import { intentVector, queryVector, scoreSemantic } from '../discover/semantic.js';
 import { rememberedMatch } from '../discover/remembered.js';
 import { serverLexicalScores, serverSemanticScores } from '../discover/servers.js';
 import { serverGroups, usagePriorsOf } from '../discover/signals.js';
@@ -25,7 +27,9 @@ export interface TrainItem {
 }
 
 interface Prepared {
-  terms: string[];
+  query: Bm25Query;
+  /** The actions the intent asks for (the first stage's action check, actions.ts). */
+  asked: ReadonlySet<ActionClass>;
   type: TaskType;
   /** Cosines, or null when the intent has no known word. */
   sem: Float32Array | null;
@@ -93,7 +97,7 @@ export function createHybridScorer(
   const prepared: Prepared[] = items.map((it) => {
     let sem: Float32Array | null = null;
     if (index.semantic && index.vectors) {
-      const raw = sentenceVector(index.vectors, it.intent);
+      const raw = intentVector(index.vectors, it.intent);
       if (raw) {
         sem = new Float32Array(n);
         scoreSemantic(index.semantic, queryVector(index.semantic, raw), sem);
@@ -107,7 +111,8 @@ export function createHybridScorer(
       rememberedAny: memory?.any === true,
       semMin,
       semMax,
-      terms: queryTerms(it.intent),
+      query: bm25Query(it.intent, index.unstemmed),
+      asked: askedActions(it.intent),
       type,
       sem,
       serverSem: sem && servers.count > 1 ? serverSemanticScores(sem, servers.of, servers.count) : null,
@@ -128,8 +133,11 @@ export function createHybridScorer(
       const bmIndex = buildBm25Index(index.fields, w.bm25);
       rows = prepared.map((p) => {
         const bm = new Float32Array(n);
-        const bmHit = scoreBm25(bmIndex, p.terms, bm) > 0;
-        const lexical = servers.count > 1 ? serverLexicalScores(bmIndex, p.terms, servers.of, servers.count) : null;
+        const bmHit = scoreBm25(bmIndex, p.query.terms, bm, p.query.weights) > 0;
+        const lexical =
+          servers.count > 1
+            ? serverLexicalScores(bmIndex, p.query.terms, servers.of, servers.count, undefined, p.query.weights)
+            : null;
         return { bm, bmHit, bmMax: bmHit ? signalRanges(bm, null).bmMax : 0, servers: lexical };
       });
       if (lexicalCache.size > 64) lexicalCache.clear();
@@ -159,6 +167,7 @@ export function createHybridScorer(
         remembered: p.remembered,
       };
       fuseHybrid(signals, w, 'sum', allowAll, score, shares);
+      if (any) actionConflicts(index, p.asked, score, allowAll);
       return score;
     },
   };

@@ -1,0 +1,51 @@
+/**
+ * The first stage's action check: a tool whose name starts with a verb of one action class (lexicon.ts) loses a
+ * share of the best score when the intent asks for another action (add vs delete, read vs write), twice that when
+ * the tool is destructive (a delete verb or the destructiveHint annotation). Only the best candidates are checked:
+ * the check reorders the top, as the re-ranker does, and costs nothing on the rest of a large index.
+ */
+import type { DiscoverIndex } from './build.js';
+import { topK } from './candidates.js';
+import { actionsConflict, toolAction, intentActions, type ActionClass } from './lexicon.js';
+import { STOP_WORDS } from './tokenize.js';
+
+/** Candidates checked (the re-ranker's depth and then some, so that a penalised tool can leave its top). */
+export const ACTION_DEPTH = 40;
+/** Share of the best candidate's score a contradicting tool loses; a destructive one loses twice this. */
+export const ACTION_PENALTY = 0.05;
+
+const isStop = (w: string): boolean => w.length < 2 || STOP_WORDS.has(w);
+
+/** The action classes an intent asks for (lexicon.ts, intentActions). */
+export function askedActions(intent: string): ReadonlySet<ActionClass> {
+  return intentActions(intent, isStop);
+}
+
+/**
+ * Lowers `scores` of the contradicting tools among the best candidates, in place; returns what each lost (a
+ * negative number, the `action` reason of --explain), or null when the intent names no action.
+ */
+export function actionConflicts(
+  index: DiscoverIndex,
+  asked: ReadonlySet<ActionClass>,
+  scores: Float32Array,
+  keep: (i: number) => boolean,
+): Map<number, number> | null {
+  if (asked.size === 0) return null;
+  const cands = topK(scores, ACTION_DEPTH, keep);
+  if (cands.length === 0) return null;
+  const top = scores[cands[0]!]!;
+  if (!(top > 0)) return null;
+  const out = new Map<number, number>();
+  for (const i of cands) {
+    const action = toolAction(index.fieldsOf(i).name);
+    if (action === undefined || asked.has(action)) continue;
+    if (![...asked].every((a) => actionsConflict(a, action))) continue;
+    const ann = index.tools[i]!.tool.annotations as { destructiveHint?: unknown } | undefined;
+    const destructive = action === 'delete' || ann?.destructiveHint === true;
+    const loss = -ACTION_PENALTY * top * (destructive ? 2 : 1);
+    scores[i] = scores[i]! + loss;
+    out.set(i, loss);
+  }
+  return out.size > 0 ? out : null;
+}
