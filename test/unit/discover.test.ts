@@ -607,6 +607,25 @@ describe('topN', () => {
     expect([...topN(scores, 1)]).toEqual([1, 3]);
     expect([...topN(scores, 8)]).toEqual([0, 1, 2, 3, 4, 5, 6, 7]);
   });
+
+  it('selects as a full sort would on large dense, sparse and tied scores (at most 4n docs)', () => {
+    const next = seededRandom(11);
+    const bySort = (scores: Float32Array, n: number): number[] => {
+      const threshold = [...scores].sort((a, b) => b - a)[n - 1]!;
+      return [...scores.keys()].filter((i) => scores[i]! >= threshold).slice(0, 4 * n);
+    };
+    const sets = {
+      dense: Float32Array.from({ length: 30_000 }, () => next() * 2 - 1),
+      sparse: Float32Array.from({ length: 30_000 }, () => (next() < 0.03 ? next() * 9 : 0)),
+      tied: Float32Array.from({ length: 30_000 }, () => Math.floor(next() * 5) / 4),
+      skewed: Float32Array.from({ length: 30_000 }, () => next() ** 40),
+    };
+    for (const [name, scores] of Object.entries(sets))
+      for (const n of [1, 7, 600, 2048])
+        expect({ name, n, docs: [...topN(scores, n)] }).toEqual({ name, n, docs: bySort(scores, n) });
+    // Fewer than n docs above the minimum: every doc scores at least the n-th best, the first 4n are returned.
+    expect([...topN(sets.sparse, 20_000)]).toEqual([...sets.sparse.keys()].slice(0, 30_000));
+  });
 });
 
 describe('large index (sketch, then exact cosines for candidates)', () => {

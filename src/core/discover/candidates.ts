@@ -8,11 +8,70 @@ export const SKETCH_CANDIDATES = 2048;
  */
 export const SEMANTIC_CANDIDATES = 4096;
 
-/** Indexes of (about) the n highest scores, in index order: every doc scoring at least the n-th best (quickselect). */
+/** Indexes of (about) the n highest scores, in index order: every doc scoring at least the n-th best (at most 4n). */
 export function topN(scores: Float32Array, n: number): Int32Array {
   if (n >= scores.length) return Int32Array.from(scores.keys());
-  const copy = Float32Array.from(scores);
-  // Quickselect for the n-th largest value.
+  const threshold = nthLargest(scores, n);
+  const out = new Int32Array(Math.min(scores.length, 4 * n));
+  let count = 0;
+  for (let i = 0; i < scores.length && count < out.length; i++) if (scores[i]! >= threshold) out[count++] = i;
+  return out.subarray(0, count);
+}
+
+/** Buckets of the histogram nthLargest selects with; below this many values a quickselect on a copy is cheaper. */
+const BUCKETS = 2048;
+const SMALL = 512;
+let histogram = new Int32Array(BUCKETS);
+
+/**
+ * The n-th largest of `values` (1 ≤ n < length), read-only and without copying them all: one pass for the range,
+ * one for a histogram over it, then the same on the values of the one bucket that holds the n-th largest
+ * (values equal to the minimum are counted apart, so that sparse scores — mostly zeros — stay cheap).
+ */
+function nthLargest(values: Float32Array, n: number): number {
+  const len = values.length;
+  if (len <= SMALL) return quickselect(Float32Array.from(values), n);
+  let min = Infinity;
+  let max = -Infinity;
+  for (let i = 0; i < len; i++) {
+    const v = values[i]!;
+    if (v < min) min = v;
+    if (v > max) max = v;
+  }
+  // NaN (neither bound moves for it) or infinite bounds: the plain quickselect.
+  if (!(max - min < Infinity)) return quickselect(Float32Array.from(values), n);
+  if (max === min) return max;
+  const counts = histogram.fill(0);
+  const scale = BUCKETS / (max - min);
+  let atMin = 0;
+  for (let i = 0; i < len; i++) {
+    const v = values[i]!;
+    if (v === min) atMin++;
+    else counts[Math.min(BUCKETS - 1, Math.floor((v - min) * scale))]!++;
+  }
+  if (len - atMin < n) return min;
+  // The bucket that holds the n-th largest, and how many values above it.
+  let above = 0;
+  let b = BUCKETS - 1;
+  while (above + counts[b]! < n) above += counts[b--]!;
+  const inBucket = new Float32Array(counts[b]!);
+  let k = 0;
+  for (let i = 0; i < len; i++) {
+    const v = values[i]!;
+    if (v !== min && Math.min(BUCKETS - 1, Math.floor((v - min) * scale)) === b) inBucket[k++] = v;
+  }
+  // The recursion reuses the histogram: this call is done with it.
+  if (inBucket.length > SMALL) {
+    histogram = new Int32Array(BUCKETS);
+    const t = nthLargest(inBucket, n - above);
+    histogram = counts;
+    return t;
+  }
+  return quickselect(inBucket, n - above);
+}
+
+/** The n-th largest value of `copy` (reordered in place), by quickselect. */
+function quickselect(copy: Float32Array, n: number): number {
   let lo = 0;
   let hi = copy.length - 1;
   const want = n - 1;
@@ -35,10 +94,7 @@ export function topN(scores: Float32Array, n: number): Int32Array {
     else if (want >= i) lo = i;
     else break;
   }
-  const threshold = copy[want]!;
-  const out: number[] = [];
-  for (let i = 0; i < scores.length && out.length < 4 * n; i++) if (scores[i]! >= threshold) out.push(i);
-  return Int32Array.from(out);
+  return copy[want]!;
 }
 
 /** Indexes of the k best scores among docs that pass `keep`, best first, ties by lower index. */
