@@ -11,63 +11,74 @@ export const SEMANTIC_CANDIDATES = 4096;
 /** Indexes of (about) the n highest scores, in index order: every doc scoring at least the n-th best (at most 4n). */
 export function topN(scores: Float32Array, n: number): Int32Array {
   if (n >= scores.length) return Int32Array.from(scores.keys());
-  const threshold = nthLargest(scores, n);
-  const out = new Int32Array(Math.min(scores.length, 4 * n));
+  const limit = Math.min(scores.length, 4 * n);
+  const fast = scores.length >= 8 * SAMPLE ? sampledTopN(scores, n, limit) : null;
+  if (fast) return fast;
+  const threshold = quickselect(Float32Array.from(scores), n);
+  const out = new Int32Array(limit);
   let count = 0;
-  for (let i = 0; i < scores.length && count < out.length; i++) if (scores[i]! >= threshold) out[count++] = i;
+  for (let i = 0; i < scores.length && count < limit; i++) if (scores[i]! >= threshold) out[count++] = i;
   return out.subarray(0, count);
 }
 
-/** Buckets of the histogram nthLargest selects with; below this many values a quickselect on a copy is cheaper. */
-const BUCKETS = 2048;
-const SMALL = 512;
-let histogram = new Int32Array(BUCKETS);
+/** Scores sampled (evenly spread) to guess a value below the n-th best. */
+const SAMPLE = 1024;
 
 /**
- * The n-th largest of `values` (1 ≤ n < length), read-only and without copying them all: one pass for the range,
- * one for a histogram over it, then the same on the values of the one bucket that holds the n-th largest
- * (values equal to the minimum are counted apart, so that sparse scores — mostly zeros — stay cheap).
+ * topN in one pass over the scores: a value safely below the n-th best, guessed from an even sample, keeps the
+ * few docs that can reach it; the exact n-th best is then selected among those. Null when the guess fails (too
+ * few or too many docs kept), and topN selects over all scores instead — the result is the same either way.
  */
-function nthLargest(values: Float32Array, n: number): number {
-  const len = values.length;
-  if (len <= SMALL) return quickselect(Float32Array.from(values), n);
-  let min = Infinity;
-  let max = -Infinity;
-  for (let i = 0; i < len; i++) {
-    const v = values[i]!;
-    if (v < min) min = v;
-    if (v > max) max = v;
+function sampledTopN(scores: Float32Array, n: number, limit: number): Int32Array | null {
+  const len = scores.length;
+  const sample = new Float32Array(SAMPLE);
+  for (let k = 0; k < SAMPLE; k++) sample[k] = scores[Math.floor((k * len) / SAMPLE)]!;
+  sample.sort();
+  // The n-th best is expected at rank n·SAMPLE/len of the sample: go twice as deep, and a margin more.
+  const depth = Math.ceil((2 * n * SAMPLE) / len) + 16;
+  if (depth >= SAMPLE) return null;
+  const low = sample[SAMPLE - 1 - depth]!;
+  if (!(low > -Infinity && low < Infinity)) return null;
+  // When the guess is the sample's minimum (sparse scores, mostly zeros), keep only what lies above it.
+  const strict = low === sample[0];
+  const kept = new Int32Array(Math.min(len, 16 * n));
+  const cap = kept.length;
+  let count = 0;
+  let below = false;
+  if (strict) {
+    for (let i = 0; i < len; i++) {
+      const v = scores[i]!;
+      if (v > low) {
+        if (count === cap) return null;
+        kept[count++] = i;
+      } else if (v < low) below = true;
+    }
+  } else {
+    for (let i = 0; i < len; i++) {
+      if (scores[i]! >= low) {
+        if (count === cap) return null;
+        kept[count++] = i;
+      }
+    }
   }
-  // NaN (neither bound moves for it) or infinite bounds: the plain quickselect.
-  if (!(max - min < Infinity)) return quickselect(Float32Array.from(values), n);
-  if (max === min) return max;
-  const counts = histogram.fill(0);
-  const scale = BUCKETS / (max - min);
-  let atMin = 0;
-  for (let i = 0; i < len; i++) {
-    const v = values[i]!;
-    if (v === min) atMin++;
-    else counts[Math.min(BUCKETS - 1, Math.floor((v - min) * scale))]!++;
+  let threshold: number;
+  if (count >= n) {
+    // Every doc scoring at least the n-th best is kept: select it among them.
+    const values = new Float32Array(count);
+    for (let j = 0; j < count; j++) values[j] = scores[kept[j]!]!;
+    threshold = quickselect(values, n);
+  } else if (strict && !below) {
+    // Fewer than n docs above the minimum: the n-th best is the minimum, which every doc reaches.
+    const all = new Int32Array(limit);
+    for (let i = 0; i < limit; i++) all[i] = i;
+    return all;
+  } else {
+    return null;
   }
-  if (len - atMin < n) return min;
-  // The bucket that holds the n-th largest, and how many values above it.
-  let above = 0;
-  let b = BUCKETS - 1;
-  while (above + counts[b]! < n) above += counts[b--]!;
-  const inBucket = new Float32Array(counts[b]!);
-  let k = 0;
-  for (let i = 0; i < len; i++) {
-    const v = values[i]!;
-    if (v !== min && Math.min(BUCKETS - 1, Math.floor((v - min) * scale)) === b) inBucket[k++] = v;
-  }
-  // The recursion reuses the histogram: this call is done with it.
-  if (inBucket.length > SMALL) {
-    histogram = new Int32Array(BUCKETS);
-    const t = nthLargest(inBucket, n - above);
-    histogram = counts;
-    return t;
-  }
-  return quickselect(inBucket, n - above);
+  const out = new Int32Array(limit);
+  let m = 0;
+  for (let j = 0; j < count && m < limit; j++) if (scores[kept[j]!]! >= threshold) out[m++] = kept[j]!;
+  return out.subarray(0, m);
 }
 
 /** The n-th largest value of `copy` (reordered in place), by quickselect. */
