@@ -129,6 +129,27 @@ export function topK(scores: Float32Array, k: number, keep: (i: number) => boole
   return idx;
 }
 
+/** The docs of several ascending lists, each once, ascending (a merge: the lists are topN's, already in order). */
+export function unionSorted(lists: readonly ArrayLike<number>[]): Int32Array {
+  let out: Int32Array = new Int32Array(0);
+  for (const list of lists) {
+    const merged = new Int32Array(out.length + list.length);
+    let a = 0;
+    let b = 0;
+    let m = 0;
+    while (a < out.length || b < list.length) {
+      const x = a < out.length ? out[a]! : Infinity;
+      const y = b < list.length ? list[b]! : Infinity;
+      const v = x <= y ? x : y;
+      if (x === v) a++;
+      if (y === v) b++;
+      merged[m++] = v;
+    }
+    out = merged.subarray(0, m);
+  }
+  return out;
+}
+
 /** At most this many clauses of an intent are ranked on their own (the rest still count in the whole intent). */
 export const MAX_CLAUSES = 12;
 

@@ -101,7 +101,7 @@ export function rankTools(index: DiscoverIndex, intent: string, opts: RankOption
   } else {
     const terms = queryTerms(intent);
     const bmIndex = bm25For(index, weights);
-    const { bm, sem, bmHit, q } = signals(index, bmIndex, terms, intent, opts.engine, opts.queryVector);
+    const { bm, sem, bmHit, q, bmTop } = signals(index, bmIndex, terms, intent, opts.engine, opts.queryVector);
     matched = (i) => matchedTerms(bmIndex, terms, i);
     if (opts.engine === 'bm25') {
       scores.set(bm);
@@ -126,7 +126,7 @@ export function rankTools(index: DiscoverIndex, intent: string, opts: RankOption
           : [];
       let clause: Float32Array | null = null;
       if (clauses.length >= 2) {
-        const m = multiStep(index, bmIndex, clauses, bm, sem, weights);
+        const m = multiStep(index, bmIndex, clauses, bm, sem, weights, bmTop);
         if (q && cw.semantic > 0) {
           for (let j = 0; j < m.docs.length; j++) {
             const i = m.docs[j]!;
@@ -193,9 +193,12 @@ export function rankTools(index: DiscoverIndex, intent: string, opts: RankOption
     }
   }
 
-  const final = new Float32Array(n);
-  if (stage) for (let i = 0; i < n; i++) final[i] = scores[i]! + boost(i);
-  else final.set(scores);
+  // Without pattern rules the scores are final as they are (nothing changes them from here on).
+  let final = scores;
+  if (stage) {
+    final = new Float32Array(n);
+    for (let i = 0; i < n; i++) final[i] = scores[i]! + boost(i);
+  }
   return rankedResults(index, {
     engine: opts.engine,
     k: opts.k,

@@ -2,7 +2,7 @@
 import type { EngineName, UsageStats } from '../../types.js';
 import type { DiscoverIndex } from './build.js';
 import { queryTerms, scoreBm25, type Bm25Index } from './bm25.js';
-import { SEMANTIC_CANDIDATES, SKETCH_CANDIDATES, identity, topN } from './candidates.js';
+import { SEMANTIC_CANDIDATES, SKETCH_CANDIDATES, identity, topN, unionSorted } from './candidates.js';
 import { queryVector, scoreSemantic, scoreSemanticDocs, scoreSketch, sentenceVector } from './semantic.js';
 import { groupServers, serverLexicalScores, serverSemanticScores } from './servers.js';
 import { usagePrior, usagePriorTotal, type TaskType, type UsageParts } from './usage.js';
@@ -14,6 +14,8 @@ export interface Signals {
   bmHit: boolean;
   /** The finished query vector, or null when the intent has no known word. */
   q: Float32Array | null;
+  /** topN(bm, SKETCH_CANDIDATES), when the sketch's candidates needed it (multiStep reuses it). */
+  bmTop?: Int32Array;
 }
 
 /** BM25 and cosine scores of every tool for one text (the engine decides which are computed). */
@@ -30,6 +32,7 @@ export function signals(
   const sem = new Float32Array(n);
   const bmHit = engine !== 'semantic' && scoreBm25(bmIndex, terms, bm) > 0;
   let q: Float32Array | null = null;
+  let bmTop: Int32Array | undefined;
   if (engine !== 'bm25' && index.semantic) {
     const raw = given ?? (index.vectors ? sentenceVector(index.vectors, text) : null);
     if (raw) {
@@ -41,16 +44,16 @@ export function signals(
         const bound = new Float32Array(n);
         scoreSketch(index.semantic, q, sem, bound);
         const count = engine === 'semantic' ? SEMANTIC_CANDIDATES : SKETCH_CANDIDATES;
-        const byBound = topN(bound, count);
-        scoreSemanticDocs(index.semantic, q, topN(sem, count), sem);
-        scoreSemanticDocs(index.semantic, q, byBound, sem);
-        if (bmHit && engine === 'hybrid') scoreSemanticDocs(index.semantic, q, topN(bm, SKETCH_CANDIDATES), sem);
+        const lists = [topN(sem, count), topN(bound, count)];
+        if (bmHit && engine === 'hybrid') lists.push((bmTop = topN(bm, SKETCH_CANDIDATES)));
+        // Each candidate once, though it may be in several lists (its exact cosine is the same either way).
+        scoreSemanticDocs(index.semantic, q, unionSorted(lists), sem);
       } else {
         scoreSemantic(index.semantic, q, sem);
       }
     }
   }
-  return { bm, sem, bmHit, q };
+  return { bm, sem, bmHit, q, ...(bmTop ? { bmTop } : {}) };
 }
 
 /** The usage prior of every tool (0 for tools the store does not know), as the hybrid engine weighs it. */
@@ -121,13 +124,14 @@ export function multiStep(
   bm: Float32Array,
   sem: Float32Array,
   weights: HybridWeights,
+  /** topN(bm, SKETCH_CANDIDATES) when signals computed it already (Signals.bmTop). */
+  bmTop?: Int32Array,
 ): { docs: Int32Array; semBest: Float32Array; hybridBest: Float32Array } {
   const n = index.tools.length;
   const semIndex = index.semantic!;
   let docs: Int32Array;
   if (semIndex.sketch) {
-    const set = new Set<number>([...topN(sem, SKETCH_CANDIDATES), ...topN(bm, SKETCH_CANDIDATES)]);
-    docs = Int32Array.from([...set].sort((a, b) => a - b));
+    docs = unionSorted([topN(sem, SKETCH_CANDIDATES), bmTop ?? topN(bm, SKETCH_CANDIDATES)]);
   } else {
     docs = identity(n);
   }
