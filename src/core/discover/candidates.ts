@@ -23,6 +23,8 @@ export function topN(scores: Float32Array, n: number): Int32Array {
 
 /** Scores sampled (evenly spread) to guess a value below the n-th best. */
 const SAMPLE = 1024;
+/** The docs sampledTopN keeps, reused by the next call (they never leave it). */
+let keptSpare = new Int32Array(0);
 
 /**
  * topN in one pass over the scores: a value safely below the n-th best, guessed from an even sample, keeps the
@@ -41,8 +43,9 @@ function sampledTopN(scores: Float32Array, n: number, limit: number): Int32Array
   if (!(low > -Infinity && low < Infinity)) return null;
   // When the guess is the sample's minimum (sparse scores, mostly zeros), keep only what lies above it.
   const strict = low === sample[0];
-  const kept = new Int32Array(Math.min(len, 16 * n));
-  const cap = kept.length;
+  const cap = Math.min(len, 16 * n);
+  if (keptSpare.length < cap) keptSpare = new Int32Array(cap);
+  const kept = keptSpare;
   let count = 0;
   let below = false;
   if (strict) {

@@ -73,14 +73,26 @@ export interface RankOptions {
   onCandidates?: (ids: string[], features: number[][]) => void;
 }
 
+/**
+ * Per-tool arrays of the last ranking, handed to the next one of the same catalogue size (allocating three arrays
+ * of n floats per query is most of the garbage at 100,000 tools). A ranking takes them and gives them back when it
+ * returns; one started meanwhile (from onCandidates) finds none and allocates its own.
+ */
+let spare: { scores: Float32Array; prior: Float32Array; shares: Float32Array } | null = null;
+
 /** Ranks the index's tools for an intent with one engine. Ties break by id. */
 export function rankTools(index: DiscoverIndex, intent: string, opts: RankOptions): Ranking {
   const n = index.tools.length;
+  const buffers =
+    spare?.scores.length === n
+      ? spare
+      : { scores: new Float32Array(n), prior: new Float32Array(n), shares: new Float32Array(n) };
+  spare = null;
   const weights = opts.weights ? resolveWeights(opts.weights, index.weights) : index.weights;
   const stage = patternStage(index.tools, opts.patterns);
   const allowed = stage ? stage.allowed : (): boolean => true;
   const boost = stage ? stage.boost : (): number => 0;
-  const scores = new Float32Array(n);
+  const scores = buffers.scores.fill(0);
   let explain: (i: number) => Record<string, number>;
   let matched: (i: number) => string[] | undefined;
   let any = false;
@@ -113,7 +125,7 @@ export function rankTools(index: DiscoverIndex, intent: string, opts: RankOption
       explain = (i) => ({ semantic: sem[i]! });
     } else {
       const ctx = detectTaskContext(intent);
-      const prior = usagePriors(index, opts.usage, ctx.type, weights.usage, opts.now);
+      const prior = usagePriors(index, opts.usage, ctx.type, weights.usage, opts.now, buffers.prior.fill(0));
       memory = weights.fusion.intents > 0 ? rememberedMatch(index, opts.usage, intent) : null;
       any = bmHit || q !== null || memory?.any === true;
       // Multi-step intents (long task texts): each clause is also ranked on its own. A tool's cosine is mixed
@@ -146,6 +158,7 @@ export function rankTools(index: DiscoverIndex, intent: string, opts: RankOption
         opts.fusion ?? 'sum',
         allowed,
         scores,
+        buffers.shares,
       );
       const { parts, server } = fused;
       const intentWeight = weights.fusion.intents / (opts.fusion === 'rrf' ? RRF_K + 1 : 1);
@@ -199,7 +212,7 @@ export function rankTools(index: DiscoverIndex, intent: string, opts: RankOption
     final = new Float32Array(n);
     for (let i = 0; i < n; i++) final[i] = scores[i]! + boost(i);
   }
-  return rankedResults(index, {
+  const ranking = rankedResults(index, {
     engine: opts.engine,
     k: opts.k,
     any,
@@ -212,4 +225,7 @@ export function rankTools(index: DiscoverIndex, intent: string, opts: RankOption
     matched,
     ...(memory ? { remembered: (i: number) => memory.best(i)?.text } : {}),
   });
+  // The ranking holds none of the arrays: the next one may reuse them.
+  spare = buffers;
+  return ranking;
 }

@@ -18,6 +18,9 @@ export interface Signals {
   bmTop?: Int32Array;
 }
 
+/** Upper bounds of the sketch's cosines, reused by the next query of the same catalogue size (signals only). */
+let boundSpare = new Float32Array(0);
+
 /** BM25 and cosine scores of every tool for one text (the engine decides which are computed). */
 export function signals(
   index: DiscoverIndex,
@@ -41,7 +44,7 @@ export function signals(
         // Large index: approximate cosines from the sketch for every tool, exact ones for the candidates, which
         // are the only tools that can rank near the top: the best by the sketch, the best by each tool's upper
         // bound on its cosine (semantic.ts, scoreSketch), and in the hybrid the best by bm25.
-        const bound = new Float32Array(n);
+        const bound = n === boundSpare.length ? boundSpare : (boundSpare = new Float32Array(n));
         scoreSketch(index.semantic, q, sem, bound);
         const count = engine === 'semantic' ? SEMANTIC_CANDIDATES : SKETCH_CANDIDATES;
         const lists = [topN(sem, count), topN(bound, count)];
