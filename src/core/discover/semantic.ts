@@ -401,6 +401,26 @@ export function scoreSemanticDocs(
   }
 }
 
+/**
+ * Exact cosines of several (unit) queries with the given docs: out[c][j] is query c's cosine with docs[j] (null for
+ * a null query). One pass over the docs, each doc's vector dotted with every query while it is in cache, instead of
+ * one pass per query over vectors scattered in a large matrix.
+ */
+export function scoreDocsMany(
+  index: SemanticIndex,
+  qs: readonly (Float32Array | null)[],
+  docs: ArrayLike<number>,
+): (Float32Array | null)[] {
+  const { matrix, dims } = index;
+  const out = qs.map((q) => (q ? new Float32Array(docs.length) : null));
+  const live = qs.flatMap((q, c) => (q ? [{ q, o: out[c]! }] : []));
+  for (let j = 0; j < docs.length; j++) {
+    const base = docs[j]! * dims;
+    for (let c = 0; c < live.length; c++) live[c]!.o[j] = dot(matrix, base, live[c]!.q, dims);
+  }
+  return out;
+}
+
 /** Dot product of row `base..base+dims` of a flat matrix with q, four lanes at a time. */
 export function dot(matrix: Float32Array, base: number, q: Float32Array, dims: number): number {
   let s0 = 0;

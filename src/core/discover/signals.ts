@@ -3,7 +3,14 @@ import type { EngineName, UsageStats } from '../../types.js';
 import type { DiscoverIndex } from './build.js';
 import { queryTerms, scoreBm25, type Bm25Index } from './bm25.js';
 import { SEMANTIC_CANDIDATES, SKETCH_CANDIDATES, identity, topN, unionSorted } from './candidates.js';
-import { queryVector, scoreSemantic, scoreSemanticDocs, scoreSketch, sentenceVector } from './semantic.js';
+import {
+  queryVector,
+  scoreDocsMany,
+  scoreSemantic,
+  scoreSemanticDocs,
+  scoreSketch,
+  sentenceVector,
+} from './semantic.js';
 import { groupServers, serverLexicalScores, serverSemanticScores } from './servers.js';
 import { usagePrior, usagePriorTotal, type TaskType, type UsageParts } from './usage.js';
 import type { HybridWeights } from './weights.js';
@@ -108,10 +115,10 @@ export interface ServerSignals {
 }
 
 let scratchArrays: Float32Array[] = [];
-/** Four arrays of length n, reused by every multiStep call (rankTools is synchronous; callers fill them). */
-function scratch(n: number): [Float32Array, Float32Array, Float32Array, Float32Array] {
-  if (scratchArrays[0]?.length !== n) scratchArrays = [0, 1, 2, 3].map(() => new Float32Array(n));
-  return scratchArrays as [Float32Array, Float32Array, Float32Array, Float32Array];
+/** Three arrays of length n, reused by every multiStep call (rankTools is synchronous; callers fill them). */
+function scratch(n: number): [Float32Array, Float32Array, Float32Array] {
+  if (scratchArrays[0]?.length !== n) scratchArrays = [0, 1, 2].map(() => new Float32Array(n));
+  return scratchArrays as [Float32Array, Float32Array, Float32Array];
 }
 
 /**
@@ -139,39 +146,40 @@ export function multiStep(
     docs = identity(n);
   }
   // Scratch arrays are reused across calls (allocating typed arrays per query costs more than filling them).
-  const [semBest, hybridBest, cbm, csem] = scratch(n);
+  const [semBest, hybridBest, cbm] = scratch(n);
   semBest.fill(-Infinity);
   hybridBest.fill(0);
   const h = new Float32Array(docs.length);
   const w = weights.fusion;
-  for (const text of clauses) {
-    cbm.fill(0);
-    const bmHit = scoreBm25(bmIndex, queryTerms(text), cbm) > 0;
+  // A clause's bm25 and cosines are read at the docs only: cbm and csem hold them by position in docs (j), not by
+  // doc number. Every clause's cosines come from one pass over the docs' vectors (each read from memory once).
+  const pos = positions(n, docs);
+  const qs = clauses.map((text) => {
     const raw = sentenceVector(index.vectors!, text);
-    if (raw) {
-      const q = queryVector(semIndex, raw);
-      if (semIndex.sketch) scoreSemanticDocs(semIndex, q, docs, csem);
-      else scoreSemantic(semIndex, q, csem);
-    }
-    if (!bmHit && !raw) continue;
+    return raw ? queryVector(semIndex, raw) : null;
+  });
+  const csems = scoreDocsMany(semIndex, qs, docs);
+  for (let c = 0; c < clauses.length; c++) {
+    const bmHit = scoreBm25At(bmIndex, queryTerms(clauses[c]!), pos, docs.length, cbm) > 0;
+    const csem = csems[c];
+    if (!bmHit && !csem) continue;
     let bmMax = 0;
     let semMax = -Infinity;
     let semMin = Infinity;
     for (let j = 0; j < docs.length; j++) {
       const i = docs[j]!;
-      if (cbm[i]! > bmMax) bmMax = cbm[i]!;
-      if (raw) {
-        if (csem[i]! > semMax) semMax = csem[i]!;
-        if (csem[i]! < semMin) semMin = csem[i]!;
-        if (csem[i]! > semBest[i]!) semBest[i] = csem[i]!;
+      if (cbm[j]! > bmMax) bmMax = cbm[j]!;
+      if (csem) {
+        if (csem[j]! > semMax) semMax = csem[j]!;
+        if (csem[j]! < semMin) semMin = csem[j]!;
+        if (csem[j]! > semBest[i]!) semBest[i] = csem[j]!;
       }
     }
     const bmScale = bmMax > 0 ? w.bm25 / bmMax : 0;
-    const semScale = raw && semMax > semMin ? w.semantic / (semMax - semMin) : 0;
+    const semScale = csem && semMax > semMin ? w.semantic / (semMax - semMin) : 0;
     let best = 0;
     for (let j = 0; j < docs.length; j++) {
-      const i = docs[j]!;
-      h[j] = cbm[i]! * bmScale + (raw ? (csem[i]! - semMin) * semScale : 0);
+      h[j] = cbm[j]! * bmScale + (csem ? (csem[j]! - semMin) * semScale : 0);
       if (h[j]! > best) best = h[j]!;
     }
     if (best <= 0) continue;
@@ -183,6 +191,48 @@ export function multiStep(
     }
   }
   return { docs, semBest, hybridBest };
+}
+
+let positionSpare = new Int32Array(0);
+/**
+ * Doc → its position in `docs` (ascending), −1 for docs not in it: identity(n) when docs are all of them, else an
+ * array reused by the next call.
+ */
+function positions(n: number, docs: Int32Array): Int32Array {
+  if (docs.length === n) return identity(n);
+  if (positionSpare.length !== n) positionSpare = new Int32Array(n);
+  positionSpare.fill(-1);
+  for (let j = 0; j < docs.length; j++) positionSpare[docs[j]!] = j;
+  return positionSpare;
+}
+
+/**
+ * scoreBm25 read at some docs only: the score of the doc at position j of them (`pos`: doc → j or −1) into
+ * out[j] for j < count (zeroed here), summed term by term in the same order, so the same numbers; returns how many
+ * postings matched, as scoreBm25 does. Each term's part is times its weight (1 without `weights`).
+ */
+function scoreBm25At(
+  index: Bm25Index,
+  terms: readonly string[],
+  pos: Int32Array,
+  count: number,
+  out: Float32Array,
+  weights?: readonly number[],
+): number {
+  out.fill(0, 0, count);
+  let hits = 0;
+  for (let t = 0; t < terms.length; t++) {
+    const p = index.postings.get(terms[t]!);
+    if (!p) continue;
+    const { docs, contrib } = p;
+    const w = weights ? weights[t]! : 1;
+    for (let k = 0; k < docs.length; k++) {
+      const j = pos[docs[k]!]!;
+      if (j >= 0) out[j] = out[j]! + (w === 1 ? contrib[k]! : w * contrib[k]!);
+    }
+    hits += docs.length;
+  }
+  return hits;
 }
 
 /** Tool → server number and the number of servers of an index (memoised on it). */
