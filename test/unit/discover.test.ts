@@ -22,8 +22,10 @@ import {
   semanticText,
   topN,
 } from '../../src/core/discover/engine.js';
+import { unionSorted } from '../../src/core/discover/candidates.js';
 import {
   decodeSemanticIndex,
+  dot,
   encodeSemanticIndex,
   leadPassage,
   queryVector,
@@ -606,6 +608,63 @@ describe('topN', () => {
     expect([...topN(scores, 3)]).toEqual([1, 3, 5, 7]);
     expect([...topN(scores, 1)]).toEqual([1, 3]);
     expect([...topN(scores, 8)]).toEqual([0, 1, 2, 3, 4, 5, 6, 7]);
+  });
+
+  it('selects as a full sort would on large dense, sparse and tied scores (at most 4n docs)', () => {
+    const next = seededRandom(11);
+    const bySort = (scores: Float32Array, n: number): number[] => {
+      const threshold = [...scores].sort((a, b) => b - a)[n - 1]!;
+      return [...scores.keys()].filter((i) => scores[i]! >= threshold).slice(0, 4 * n);
+    };
+    const sets = {
+      dense: Float32Array.from({ length: 30_000 }, () => next() * 2 - 1),
+      sparse: Float32Array.from({ length: 30_000 }, () => (next() < 0.03 ? next() * 9 : 0)),
+      tied: Float32Array.from({ length: 30_000 }, () => Math.floor(next() * 5) / 4),
+      skewed: Float32Array.from({ length: 30_000 }, () => next() ** 40),
+    };
+    for (const [name, scores] of Object.entries(sets))
+      for (const n of [1, 7, 600, 2048])
+        expect({ name, n, docs: [...topN(scores, n)] }).toEqual({ name, n, docs: bySort(scores, n) });
+    // Fewer than n docs above the minimum: every doc scores at least the n-th best, the first 4n are returned.
+    expect([...topN(sets.sparse, 20_000)]).toEqual([...sets.sparse.keys()].slice(0, 30_000));
+  });
+});
+
+describe('unionSorted', () => {
+  it('merges ascending lists into one ascending list, each doc once', () => {
+    const lists = [Int32Array.from([1, 4, 9]), Int32Array.from([0, 4, 10, 11]), Int32Array.from([]), [4, 9, 12]];
+    expect([...unionSorted(lists)]).toEqual([0, 1, 4, 9, 10, 11, 12]);
+    expect([...unionSorted([])]).toEqual([]);
+  });
+});
+
+describe('scoreSketch', () => {
+  it('gives every tool the same sketch score as dot() on its 32-wide row, and the bound above it', () => {
+    const next = seededRandom(5);
+    const size = 300;
+    const dims = 40;
+    // A basis that keeps the first 32 coordinates: the query's projection is its first 32 values.
+    const basis = new Float32Array(32 * dims);
+    for (let k = 0; k < 32; k++) basis[k * dims + k] = 1;
+    const rows = Float32Array.from({ length: size * 32 }, () => next() - 0.5);
+    const residual = Float32Array.from({ length: size }, () => next());
+    const index = {
+      dims,
+      size,
+      matrix: new Float32Array(size * dims),
+      common: null,
+      sketch: { dims: 32, basis, rows, residual },
+    };
+    const q = Float32Array.from({ length: dims }, () => next() - 0.5);
+    const out = new Float32Array(size);
+    const bound = new Float32Array(size);
+    scoreSketch(index, q, out, bound);
+    const head = q.slice(0, 32);
+    const expected = Float32Array.from({ length: size }, (_, i) => dot(rows, i * 32, head, 32));
+    expect(out).toEqual(expected);
+    let rest = 0;
+    for (let d = 32; d < dims; d++) rest += q[d]! ** 2;
+    for (let i = 0; i < size; i++) expect(bound[i]).toBeCloseTo(out[i]! + Math.sqrt(rest) * residual[i]!, 5);
   });
 });
 

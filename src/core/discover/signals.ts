@@ -2,10 +2,11 @@
 import type { EngineName, UsageStats } from '../../types.js';
 import type { DiscoverIndex } from './build.js';
 import { bm25Query, scoreBm25, type Bm25Index, type Bm25Query } from './bm25.js';
-import { SEMANTIC_CANDIDATES, SKETCH_CANDIDATES, identity, topN } from './candidates.js';
+import { SEMANTIC_CANDIDATES, SKETCH_CANDIDATES, identity, topN, unionSorted } from './candidates.js';
 import {
   intentVector,
   queryVector,
+  scoreDocsMany,
   scoreSemantic,
   scoreSemanticDocs,
   scoreSketch,
@@ -21,7 +22,12 @@ export interface Signals {
   bmHit: boolean;
   /** The finished query vector, or null when the intent has no known word. */
   q: Float32Array | null;
+  /** topN(bm, SKETCH_CANDIDATES), when the sketch's candidates needed it (multiStep reuses it). */
+  bmTop?: Int32Array;
 }
+
+/** Upper bounds of the sketch's cosines, reused by the next query of the same catalogue size (signals only). */
+let boundSpare = new Float32Array(0);
 
 /** BM25 and cosine scores of every tool for one text (the engine decides which are computed). */
 export function signals(
@@ -37,6 +43,7 @@ export function signals(
   const sem = new Float32Array(n);
   const bmHit = engine !== 'semantic' && scoreBm25(bmIndex, query.terms, bm, query.weights) > 0;
   let q: Float32Array | null = null;
+  let bmTop: Int32Array | undefined;
   if (engine !== 'bm25' && index.semantic) {
     const raw = given ?? (index.vectors ? intentVector(index.vectors, text) : null);
     if (raw) {
@@ -45,19 +52,19 @@ export function signals(
         // Large index: approximate cosines from the sketch for every tool, exact ones for the candidates, which
         // are the only tools that can rank near the top: the best by the sketch, the best by each tool's upper
         // bound on its cosine (semantic.ts, scoreSketch), and in the hybrid the best by bm25.
-        const bound = new Float32Array(n);
+        const bound = n === boundSpare.length ? boundSpare : (boundSpare = new Float32Array(n));
         scoreSketch(index.semantic, q, sem, bound);
         const count = engine === 'semantic' ? SEMANTIC_CANDIDATES : SKETCH_CANDIDATES;
-        const byBound = topN(bound, count);
-        scoreSemanticDocs(index.semantic, q, topN(sem, count), sem);
-        scoreSemanticDocs(index.semantic, q, byBound, sem);
-        if (bmHit && engine === 'hybrid') scoreSemanticDocs(index.semantic, q, topN(bm, SKETCH_CANDIDATES), sem);
+        const lists = [topN(sem, count), topN(bound, count)];
+        if (bmHit && engine === 'hybrid') lists.push((bmTop = topN(bm, SKETCH_CANDIDATES)));
+        // Each candidate once, though it may be in several lists (its exact cosine is the same either way).
+        scoreSemanticDocs(index.semantic, q, unionSorted(lists), sem);
       } else {
         scoreSemantic(index.semantic, q, sem);
       }
     }
   }
-  return { bm, sem, bmHit, q };
+  return { bm, sem, bmHit, q, ...(bmTop ? { bmTop } : {}) };
 }
 
 /** The usage prior of every tool (0 for tools the store does not know), as the hybrid engine weighs it. */
@@ -109,10 +116,10 @@ export interface ServerSignals {
 }
 
 let scratchArrays: Float32Array[] = [];
-/** Four arrays of length n, reused by every multiStep call (rankTools is synchronous; callers fill them). */
-function scratch(n: number): [Float32Array, Float32Array, Float32Array, Float32Array] {
-  if (scratchArrays[0]?.length !== n) scratchArrays = [0, 1, 2, 3].map(() => new Float32Array(n));
-  return scratchArrays as [Float32Array, Float32Array, Float32Array, Float32Array];
+/** Three arrays of length n, reused by every multiStep call (rankTools is synchronous; callers fill them). */
+function scratch(n: number): [Float32Array, Float32Array, Float32Array] {
+  if (scratchArrays[0]?.length !== n) scratchArrays = [0, 1, 2].map(() => new Float32Array(n));
+  return scratchArrays as [Float32Array, Float32Array, Float32Array];
 }
 
 /**
@@ -128,51 +135,53 @@ export function multiStep(
   bm: Float32Array,
   sem: Float32Array,
   weights: HybridWeights,
+  /** topN(bm, SKETCH_CANDIDATES) when signals computed it already (Signals.bmTop). */
+  bmTop?: Int32Array,
 ): { docs: Int32Array; semBest: Float32Array; hybridBest: Float32Array } {
   const n = index.tools.length;
   const semIndex = index.semantic!;
   let docs: Int32Array;
   if (semIndex.sketch) {
-    const set = new Set<number>([...topN(sem, SKETCH_CANDIDATES), ...topN(bm, SKETCH_CANDIDATES)]);
-    docs = Int32Array.from([...set].sort((a, b) => a - b));
+    docs = unionSorted([topN(sem, SKETCH_CANDIDATES), bmTop ?? topN(bm, SKETCH_CANDIDATES)]);
   } else {
     docs = identity(n);
   }
   // Scratch arrays are reused across calls (allocating typed arrays per query costs more than filling them).
-  const [semBest, hybridBest, cbm, csem] = scratch(n);
+  const [semBest, hybridBest, cbm] = scratch(n);
   semBest.fill(-Infinity);
   hybridBest.fill(0);
   const h = new Float32Array(docs.length);
   const w = weights.fusion;
-  for (const text of clauses) {
-    cbm.fill(0);
-    const cq = bm25Query(text, index.unstemmed);
-    const bmHit = scoreBm25(bmIndex, cq.terms, cbm, cq.weights) > 0;
+  // A clause's bm25 and cosines are read at the docs only: cbm and csem hold them by position in docs (j), not by
+  // doc number. Every clause's cosines come from one pass over the docs' vectors (each read from memory once).
+  const pos = positions(n, docs);
+  const qs = clauses.map((text) => {
     const raw = sentenceVector(index.vectors!, text);
-    if (raw) {
-      const q = queryVector(semIndex, raw);
-      if (semIndex.sketch) scoreSemanticDocs(semIndex, q, docs, csem);
-      else scoreSemantic(semIndex, q, csem);
-    }
-    if (!bmHit && !raw) continue;
+    return raw ? queryVector(semIndex, raw) : null;
+  });
+  const csems = scoreDocsMany(semIndex, qs, docs);
+  for (let c = 0; c < clauses.length; c++) {
+    const cq = bm25Query(clauses[c]!, index.unstemmed);
+    const bmHit = scoreBm25At(bmIndex, cq.terms, pos, docs.length, cbm, cq.weights) > 0;
+    const csem = csems[c];
+    if (!bmHit && !csem) continue;
     let bmMax = 0;
     let semMax = -Infinity;
     let semMin = Infinity;
     for (let j = 0; j < docs.length; j++) {
       const i = docs[j]!;
-      if (cbm[i]! > bmMax) bmMax = cbm[i]!;
-      if (raw) {
-        if (csem[i]! > semMax) semMax = csem[i]!;
-        if (csem[i]! < semMin) semMin = csem[i]!;
-        if (csem[i]! > semBest[i]!) semBest[i] = csem[i]!;
+      if (cbm[j]! > bmMax) bmMax = cbm[j]!;
+      if (csem) {
+        if (csem[j]! > semMax) semMax = csem[j]!;
+        if (csem[j]! < semMin) semMin = csem[j]!;
+        if (csem[j]! > semBest[i]!) semBest[i] = csem[j]!;
       }
     }
     const bmScale = bmMax > 0 ? w.bm25 / bmMax : 0;
-    const semScale = raw && semMax > semMin ? w.semantic / (semMax - semMin) : 0;
+    const semScale = csem && semMax > semMin ? w.semantic / (semMax - semMin) : 0;
     let best = 0;
     for (let j = 0; j < docs.length; j++) {
-      const i = docs[j]!;
-      h[j] = cbm[i]! * bmScale + (raw ? (csem[i]! - semMin) * semScale : 0);
+      h[j] = cbm[j]! * bmScale + (csem ? (csem[j]! - semMin) * semScale : 0);
       if (h[j]! > best) best = h[j]!;
     }
     if (best <= 0) continue;
@@ -184,6 +193,48 @@ export function multiStep(
     }
   }
   return { docs, semBest, hybridBest };
+}
+
+let positionSpare = new Int32Array(0);
+/**
+ * Doc → its position in `docs` (ascending), −1 for docs not in it: identity(n) when docs are all of them, else an
+ * array reused by the next call.
+ */
+function positions(n: number, docs: Int32Array): Int32Array {
+  if (docs.length === n) return identity(n);
+  if (positionSpare.length !== n) positionSpare = new Int32Array(n);
+  positionSpare.fill(-1);
+  for (let j = 0; j < docs.length; j++) positionSpare[docs[j]!] = j;
+  return positionSpare;
+}
+
+/**
+ * scoreBm25 read at some docs only: the score of the doc at position j of them (`pos`: doc → j or −1) into
+ * out[j] for j < count (zeroed here), summed term by term in the same order, so the same numbers; returns how many
+ * postings matched, as scoreBm25 does. Each term's part is times its weight (1 without `weights`).
+ */
+function scoreBm25At(
+  index: Bm25Index,
+  terms: readonly string[],
+  pos: Int32Array,
+  count: number,
+  out: Float32Array,
+  weights?: readonly number[],
+): number {
+  out.fill(0, 0, count);
+  let hits = 0;
+  for (let t = 0; t < terms.length; t++) {
+    const p = index.postings.get(terms[t]!);
+    if (!p) continue;
+    const { docs, contrib } = p;
+    const w = weights ? weights[t]! : 1;
+    for (let k = 0; k < docs.length; k++) {
+      const j = pos[docs[k]!]!;
+      if (j >= 0) out[j] = out[j]! + (w === 1 ? contrib[k]! : w * contrib[k]!);
+    }
+    hits += docs.length;
+  }
+  return hits;
 }
 
 /** Tool → server number and the number of servers of an index (memoised on it). */
