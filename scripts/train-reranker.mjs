@@ -24,6 +24,7 @@ import { buildFieldedBm25 } from '../bench/helpers/fielded-bm25.mjs';
 
 const FOLDS = 5;
 const write = process.argv.includes('--write');
+const withLive = process.argv.includes('--with-live');
 const arg = (flag) => {
   const at = process.argv.indexOf(flag);
   return at > 0 ? process.argv[at + 1] : undefined;
@@ -75,8 +76,10 @@ const data = [
   ),
   ...prepare('BFCL multi-turn turns', bfcl.tools, bfcl.turns),
   ...prepare('servers-111 intents (written for development)', s111.tools, s111.cases, true),
+  // --with-live: LiveMCPBench joins the cross-validated sets (then it is no longer a set never trained on).
+  ...(withLive ? prepare('LiveMCPBench', live.tools, live.cases) : []),
 ];
-const heldOut = prepare('LiveMCPBench (never trained on)', live.tools, live.cases);
+const heldOut = withLive ? [] : prepare('LiveMCPBench (never trained on)', live.tools, live.cases);
 const sets = [...new Set(data.map((d) => d.set))];
 
 /** Listwise training: softmax cross-entropy of each query's candidates, plain gradient descent with L2. */
@@ -109,6 +112,8 @@ function train(items, use) {
 
 /** The ranked names of one case under a model: its candidates reordered, then the rest of the hybrid list. */
 function reorder(d, use, w) {
+  // No candidates: the engine did not run the second stage for this intent (a multi-step one).
+  if (d.names.length === 0) return d.hybrid;
   const s = d.feats.map((x) => use.reduce((a, f, j) => a + w[j] * x[f], 0));
   const mode = first ? 'first' : 'order';
   const top = rerankOrder({ features: [], weights: [], mode }, s).map((j) => d.names[j]);
@@ -191,7 +196,7 @@ for (const set of [...sets, 'all sets pooled']) {
 
 // LiveMCPBench: scored by the model trained on every development query, never trained on.
 const shipped = train(data, kept);
-{
+if (heldOut.length > 0) {
   const rows = {
     'fielded BM25': heldOut.map((d) => score(d, d.fielded)),
     hybrid: heldOut.map((d) => score(d, d.hybrid)),
