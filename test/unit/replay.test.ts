@@ -161,6 +161,24 @@ describe('tuneWeights', () => {
     expect(r.heldOutGain).toEqual({ mean: 0, low: 0, high: 0 });
   });
 
+  it('starts from what the store knew (initialUsage), in training and in the held-out replay', () => {
+    const opts = {
+      cases,
+      base: { fusion: { text: 0, usage: 1 } },
+      rank,
+      categorize: () => 'other',
+      folds: 3,
+      seed: 3,
+    };
+    // From nothing, the very first case has no usage to go by: a tie, b.four 3rd by name (a.one, a.two, b.four).
+    const fromNothing = tuneWeights(opts);
+    expect(fromNothing.baselineHeldOutMrr).toBeCloseTo((29 + 1 / 3) / 30, 4);
+    const known: UsageStats = { tools: { 'b.four': { success: 3, failure: 0, lastUsed: 0, categories: {} } } };
+    const fromStore = tuneWeights({ ...opts, initialUsage: known });
+    expect(fromStore.baselineHeldOutMrr).toBe(1);
+    expect(known.tools['b.four']!.success).toBe(3);
+  });
+
   it('has no gain interval without at least two sessions to hold out', () => {
     const r = tuneWeights({
       cases: cases.filter((c) => c.sessionId === 's0'),

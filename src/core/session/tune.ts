@@ -24,6 +24,8 @@ export interface TuneOptions<W extends object> {
   folds: number;
   seed: number;
   ttlMs?: number;
+  /** What the usage store knew before the first case (replay --store); tuning and its held-out replay start there. */
+  initialUsage?: UsageStats;
   /** Search bounds by dotted path; unlisted numbers range over [0, 3 × default + 1]. */
   bounds?: Record<string, [number, number]>;
   /** Training cases ranked per evaluation, sampled with the seed (keeps 10,000-case tuning fast). */
@@ -162,7 +164,7 @@ export function* tuneWeightSteps<W extends object>(opts: TuneOptions<W>): Steps<
   }
   for (const i of order.slice(0, maxTrain)) sampled.add(i);
   const frozen = new Map<number, { usage: UsageStats; time: number }>();
-  const live: UsageStats = { tools: dict() };
+  const live: UsageStats = opts.initialUsage ? cloneUsage(opts.initialUsage) : { tools: dict() };
   let lastTime = 0;
   for (let i = 0; i < cases.length; i++) {
     const c = cases[i]!;
@@ -260,6 +262,7 @@ export function* tuneWeightSteps<W extends object>(opts: TuneOptions<W>): Steps<
       categorize,
       ttlMs,
       include,
+      ...(opts.initialUsage ? { initialUsage: opts.initialUsage } : {}),
       onCase: (engine, r) => (engine === 0 ? rr.tuned : rr.base).push(r),
     });
     return { tuned: m.engines[0]!.mrr, base: m.engines[1]!.mrr, n: m.cases };
