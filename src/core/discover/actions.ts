@@ -6,20 +6,12 @@
  */
 import type { DiscoverIndex } from './build.js';
 import { topK } from './candidates.js';
-import { actionsConflict, toolAction, intentActions, type ActionClass } from './lexicon.js';
-import { STOP_WORDS } from './tokenize.js';
+import { actionsConflict, toolAction, type ActionClass } from './lexicon.js';
 
 /** Candidates checked (the re-ranker's depth and then some, so that a penalised tool can leave its top). */
 export const ACTION_DEPTH = 40;
 /** Share of the best candidate's score a contradicting tool loses; a destructive one loses twice this. */
 export const ACTION_PENALTY = 0.05;
-
-const isStop = (w: string): boolean => w.length < 2 || STOP_WORDS.has(w);
-
-/** The action classes an intent asks for (lexicon.ts, intentActions). */
-export function askedActions(intent: string): ReadonlySet<ActionClass> {
-  return intentActions(intent, isStop);
-}
 
 /**
  * Lowers `scores` of the contradicting tools among the best candidates, in place; returns what each lost (a

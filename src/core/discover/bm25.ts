@@ -1,6 +1,6 @@
 /** Fielded BM25 (BM25F) over tool name, description, parameters and server, with an inverted index. */
 import type { ToolRef } from '../../types.js';
-import { PAYLOAD_WEIGHT, intentActions, toolVerbs, withoutPayload } from './lexicon.js';
+import { PAYLOAD_WEIGHT, intentActions, toolVerbs, withoutPayload, type ActionClass } from './lexicon.js';
 import { analyzeWords, fileKindWords, splitWords, intentText, withoutBlobs, STOP_WORDS } from './tokenize.js';
 import type { HybridWeights } from './weights.js';
 
@@ -141,6 +141,8 @@ export interface Bm25Query {
   weights: number[];
   /** The intent's own terms (queryTerms): what it matched and the re-ranker's features are told in. */
   literal: string[];
+  /** The action classes the intent asks for (lexicon.ts, intentActions): expanded here, checked by actions.ts. */
+  actions: ReadonlySet<ActionClass>;
 }
 
 /**
@@ -168,7 +170,8 @@ export function bm25Query(intent: string, unstemmed?: (word: string) => boolean)
     weights = terms.map((t) => (strong.has(t) ? 1 : PAYLOAD_WEIGHT));
   }
   const seen = new Set(terms);
-  for (const cls of intentActions(intent, isStop)) {
+  const actions = intentActions(intent, isStop);
+  for (const cls of actions) {
     for (const verb of toolVerbs(cls)) {
       if (seen.has(verb)) continue;
       seen.add(verb);
@@ -176,7 +179,7 @@ export function bm25Query(intent: string, unstemmed?: (word: string) => boolean)
       weights.push(ACTION_EXPANSION_WEIGHT);
     }
   }
-  return { terms, weights, literal };
+  return { terms, weights, literal, actions };
 }
 
 /**

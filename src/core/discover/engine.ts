@@ -8,7 +8,7 @@ import { bm25For, type DiscoverIndex } from './build.js';
 import { bm25Query, matchedTerms } from './bm25.js';
 import { MAX_CLAUSES, topK } from './candidates.js';
 import { intentClauses } from './clauses.js';
-import { actionConflicts, askedActions } from './actions.js';
+import { actionConflicts } from './actions.js';
 import { withoutPayload } from './lexicon.js';
 import { RRF_K, fuseHybrid, type FusionMethod } from './fusion.js';
 import { intentWords, keywordDoc, keywordScore } from './keyword.js';
@@ -167,7 +167,7 @@ export function rankTools(index: DiscoverIndex, intent: string, opts: RankOption
       const { parts, server } = fused;
       const intentWeight = weights.fusion.intents / (opts.fusion === 'rrf' ? RRF_K + 1 : 1);
       shares = server;
-      const conflicts = any ? actionConflicts(index, askedActions(intent), scores, allowed) : null;
+      const conflicts = any ? actionConflicts(index, query.actions, scores, allowed) : null;
       const model = opts.rerank === undefined ? RERANK_MODEL : opts.rerank;
       let reranked: Map<number, number> | null = null;
       if (any && (model || opts.onCandidates)) {

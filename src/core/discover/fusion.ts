@@ -111,8 +111,8 @@ export function fuseHybrid(
   // In RRF's range the similarity is scaled as the usage prior is.
   const wr = weights.fusion.intents / (method === 'rrf' ? RRF_K + 1 : 1);
   const remembered = s.remembered && wr > 0 ? s.remembered : null;
-  // Each tool's share of its server's score: weight × its server's score over the best server's (addServerShares),
-  // none when no server scores above 0.
+  // Each tool's share of its server's score: weight × its server's score over the best server's (so the tools of
+  // the best server gain exactly the weight), none when no server scores above 0.
   let server: Float32Array | null = null;
   let serverScores: Float32Array = out;
   let of: Int32Array = new Int32Array(0);

@@ -105,16 +105,3 @@ export function deriveServerScores(
     weights,
   );
 }
-
-/**
- * Adds to every tool `weight ×` its server's score over the best server's, into `out` (a tool's share, so the
- * tools of the best server gain exactly `weight`); false, and nothing added, when no server scores above 0.
- */
-export function addServerShares(scores: Float32Array, of: Int32Array, weight: number, out: Float32Array): boolean {
-  let max = 0;
-  for (let s = 0; s < scores.length; s++) if (scores[s]! > max) max = scores[s]!;
-  if (max <= 0) return false;
-  const scale = weight / max;
-  for (let i = 0; i < out.length; i++) out[i] = out[i]! + scores[of[i]!]! * scale;
-  return true;
-}

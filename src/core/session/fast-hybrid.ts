@@ -6,8 +6,7 @@
  * tool) scores 0 here; cosines are exact where rankTools, from 20,000 tools on, approximates them outside its
  * candidates. Held-out scores always come from rankTools itself.
  */
-import { actionConflicts, askedActions } from '../discover/actions.js';
-import type { ActionClass } from '../discover/lexicon.js';
+import { actionConflicts } from '../discover/actions.js';
 import { bm25Query, buildBm25Index, scoreBm25, type Bm25Query } from '../discover/bm25.js';
 import type { DiscoverIndex } from '../discover/build.js';
 import { fuseHybrid, signalRanges, type HybridSignals } from '../discover/fusion.js';
@@ -28,8 +27,6 @@ export interface TrainItem {
 
 interface Prepared {
   query: Bm25Query;
-  /** The actions the intent asks for (the first stage's action check, actions.ts). */
-  asked: ReadonlySet<ActionClass>;
   type: TaskType;
   /** Cosines, or null when the intent has no known word. */
   sem: Float32Array | null;
@@ -112,7 +109,6 @@ export function createHybridScorer(
       semMin,
       semMax,
       query: bm25Query(it.intent, index.unstemmed),
-      asked: askedActions(it.intent),
       type,
       sem,
       serverSem: sem && servers.count > 1 ? serverSemanticScores(sem, servers.of, servers.count) : null,
@@ -167,7 +163,7 @@ export function createHybridScorer(
         remembered: p.remembered,
       };
       fuseHybrid(signals, w, 'sum', allowAll, score, shares);
-      if (any) actionConflicts(index, p.asked, score, allowAll);
+      if (any) actionConflicts(index, p.query.actions, score, allowAll);
       return score;
     },
   };
