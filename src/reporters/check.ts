@@ -2,7 +2,7 @@
 import type { ChalkInstance } from 'chalk';
 import type { CheckResult } from '../core/budget/check-result.js';
 import type { OutputFormat } from '../types.js';
-import { countOf, formatDelta, formatTokens } from './format.js';
+import { countOf, formatDelta, formatTokens, missLines } from './format.js';
 import { renderAnnotation } from './github.js';
 import { renderByFormat } from './index.js';
 import { renderJson } from './json.js';
@@ -48,21 +48,7 @@ function retrievalLine(r: CheckResult): string | undefined {
   if (!q) return undefined;
   const min = q.minRecall !== undefined ? ` (minimum ${q.minRecall})` : '';
   const line = `${q.passed ? 'PASS' : 'FAIL'}: hybrid Recall@${q.k} ${q.recall.toFixed(3)}${min}, MRR ${q.mrr.toFixed(3)} over ${countOf(q.cases, 'intent')} from ${q.queries}`;
-  return line + missesText(q);
-}
-
-/** The intents whose expected tools all fell outside the top k, each with the tools ranked first (as discover). */
-function missesText(q: NonNullable<CheckResult['retrieval']>): string {
-  const misses = q.misses ?? [];
-  if (misses.length === 0) return '';
-  const lines = misses.map(
-    (m) => `  "${m.intent}": expected ${m.expected.join(', ')}; ranked first: ${m.top.join(', ') || 'nothing'}`,
-  );
-  const more = (q.missCount ?? misses.length) - misses.length;
-  return (
-    `\n${countOf(q.missCount ?? misses.length, 'intent')} missed the top ${q.k}:\n${lines.join('\n')}` +
-    (more > 0 ? `\n  … and ${more} more` : '')
-  );
+  return [line, ...missLines(q)].join('\n');
 }
 
 /** The markdown view, for PR comments and $GITHUB_STEP_SUMMARY. */

@@ -3,7 +3,7 @@ import type { ChalkInstance } from 'chalk';
 import type { DiscoverEvaluation, DiscoverRanking, DiscoverResult } from '../core/discover/result.js';
 import { analyze, intentText } from '../core/discover/tokenize.js';
 import type { OutputFormat } from '../types.js';
-import { countOf } from './format.js';
+import { missLines } from './format.js';
 import { renderByFormat } from './index.js';
 import { discoverDocument, renderJson } from './json.js';
 import { renderMarkdownTable } from './markdown.js';
@@ -75,18 +75,11 @@ function evaluationTable(r: DiscoverEvaluation): TableSpec {
   };
 }
 
-/** The intents whose expected tools all fell outside the top k, each with the tools ranked first instead. */
+/** missLines as text, each line ended. */
 function missesText(r: DiscoverEvaluation): string {
-  const misses = r.misses ?? [];
-  if (misses.length === 0) return '';
-  const lines = misses.map(
-    (m) => `  "${m.intent}": expected ${m.expected.join(', ')}; ranked first: ${m.top.join(', ') || 'nothing'}`,
-  );
-  const more = (r.missCount ?? misses.length) - misses.length;
-  return (
-    `${countOf(r.missCount ?? misses.length, 'intent')} missed the top ${r.k}:\n${lines.join('\n')}\n` +
-    (more > 0 ? `  … and ${more} more\n` : '')
-  );
+  return missLines(r)
+    .map((line) => `${line}\n`)
+    .join('');
 }
 
 export function renderDiscover(r: DiscoverResult, opts: DiscoverRenderOptions): string {

@@ -5,6 +5,27 @@ import { countOf, formatTokens } from '../core/count-text.js';
 export { countOf, formatTokens };
 
 /**
+ * The lines listing the intents whose expected tools all fell outside the top k, each with the tools ranked first
+ * instead (discover --queries and check --queries); none when nothing missed.
+ */
+export function missLines(r: {
+  k: number;
+  misses?: { intent: string; expected: string[]; top: string[] }[];
+  missCount?: number;
+}): string[] {
+  const misses = r.misses ?? [];
+  if (misses.length === 0) return [];
+  const more = (r.missCount ?? misses.length) - misses.length;
+  return [
+    `${countOf(r.missCount ?? misses.length, 'intent')} missed the top ${r.k}:`,
+    ...misses.map(
+      (m) => `  "${m.intent}": expected ${m.expected.join(', ')}; ranked first: ${m.top.join(', ') || 'nothing'}`,
+    ),
+    ...(more > 0 ? [`  … and ${more} more`] : []),
+  ];
+}
+
+/**
  * A percentage with one decimal, or more where one would misstate it: a 99.97 % cut is not "100.0%", and a
  * change of 0.04 % is not "0.0%".
  */
