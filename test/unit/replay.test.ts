@@ -125,16 +125,20 @@ describe('tuneWeights', () => {
   const cases: ReplayCase[] = [];
   for (let s = 0; s < 6; s++)
     for (let i = 0; i < 5; i++) cases.push(kase(`s${s}`, i + 1, 'do it', s * 10 + i + 1, ['b.four']));
+  // Tuning of the toy ranker from a given starting point: text-led (usage barely weighs) or usage-led (already best).
+  const tuning = (base: { fusion: { text: number; usage: number } }) => ({
+    cases,
+    base,
+    rank,
+    categorize: () => 'other',
+    folds: 3,
+    seed: 3,
+  });
+  const TEXT_LED = { fusion: { text: 1, usage: 0.1 } };
+  const USAGE_LED = { fusion: { text: 0, usage: 1 } };
 
   it('improves held-out MRR over the starting weights and is reproducible', () => {
-    const opts = {
-      cases,
-      base: { fusion: { text: 1, usage: 0.1 } },
-      rank,
-      categorize: () => 'other',
-      folds: 3,
-      seed: 3,
-    };
+    const opts = tuning(TEXT_LED);
     const r = tuneWeights(opts);
     expect(r.folds).toHaveLength(3);
     expect(r.heldOutMrr).toBeGreaterThan(r.baselineHeldOutMrr);
@@ -149,27 +153,13 @@ describe('tuneWeights', () => {
   });
 
   it('reports a zero gain with a zero-width interval when the starting weights are already best', () => {
-    const r = tuneWeights({
-      cases,
-      base: { fusion: { text: 0, usage: 1 } },
-      rank,
-      categorize: () => 'other',
-      folds: 3,
-      seed: 3,
-    });
+    const r = tuneWeights(tuning(USAGE_LED));
     expect(r.heldOutMrr).toBe(r.baselineHeldOutMrr);
     expect(r.heldOutGain).toEqual({ mean: 0, low: 0, high: 0 });
   });
 
   it('starts from what the store knew (initialUsage), in training and in the held-out replay', () => {
-    const opts = {
-      cases,
-      base: { fusion: { text: 0, usage: 1 } },
-      rank,
-      categorize: () => 'other',
-      folds: 3,
-      seed: 3,
-    };
+    const opts = tuning(USAGE_LED);
     // From nothing, the very first case has no usage to go by: a tie, b.four 3rd by name (a.one, a.two, b.four).
     const fromNothing = tuneWeights(opts);
     expect(fromNothing.baselineHeldOutMrr).toBeCloseTo((29 + 1 / 3) / 30, 4);
@@ -180,14 +170,7 @@ describe('tuneWeights', () => {
   });
 
   it('has no gain interval without at least two sessions to hold out', () => {
-    const r = tuneWeights({
-      cases: cases.filter((c) => c.sessionId === 's0'),
-      base: { fusion: { text: 1, usage: 0.1 } },
-      rank,
-      categorize: () => 'other',
-      folds: 3,
-      seed: 3,
-    });
+    const r = tuneWeights({ ...tuning(TEXT_LED), cases: cases.filter((c) => c.sessionId === 's0') });
     expect(r.folds).toHaveLength(0);
     expect(r.heldOutGain).toBeUndefined();
   });
