@@ -1,7 +1,8 @@
 /**
  * General lexical knowledge the discover engines share: the action classes of everyday verbs (users and tool
- * names say the same action with different verbs), the abbreviations that tool texts and intents both use, and
- * the spans of an intent that are payload (quoted text, code, JSON, URLs, paths) rather than the request.
+ * names say the same action with different verbs), the spans of an intent that are payload (quoted text, code,
+ * JSON, URLs, paths) rather than the request, and the product names the stemmer must leave alone. (Abbreviations
+ * are read in the tokenizer, tokenize.ts, as every word passes it.)
  * Lexical resources, not lists of intents: the development sets measure each (bench/discover.mjs --stages).
  */
 import { STOP_WORDS, splitWords, stem } from './tokenize.js';
