@@ -6,7 +6,14 @@ import {
   rankTools,
   toolRefsFromSnapshots,
 } from '../../src/core/discover/index.js';
-import { RERANK_FEATURES, actionOf, rerankScore, type RerankModel } from '../../src/core/discover/rerank.js';
+import { RERANK_MODEL } from '../../src/core/discover/rerank-model.js';
+import {
+  RERANK_DEPTH,
+  RERANK_FEATURES,
+  actionOf,
+  rerankScore,
+  type RerankModel,
+} from '../../src/core/discover/rerank.js';
 import { stem } from '../../src/core/discover/tokenize.js';
 import type { JsonObject, ToolRef } from '../../src/types.js';
 
@@ -106,5 +113,72 @@ describe('discover re-ranker (second stage)', () => {
     const alone = refs.map((_, i) => lazy.fieldsOf(i));
     const whole = buildDiscoverIndex(refs, { vectors }).fields;
     expect(alone).toEqual(whole);
+  });
+
+  it('counts a matched term by how few of the other candidates hold it (contrast)', () => {
+    const got = new Map<string, number[]>();
+    // "records" is held by all three dns tools, "zone" only by add_record: of two query terms matched, one
+    // tells it apart fully.
+    rankTools(index, 'records zone', {
+      engine: 'hybrid',
+      k: 4,
+      rerank: false,
+      onCandidates: (ids, feats) => ids.forEach((id, j) => got.set(id, feats[j]!)),
+    });
+    const n = got.size;
+    expect(n).toBeGreaterThanOrEqual(3);
+    const holdRecords = [...got.keys()].filter((id) => id.startsWith('dns.')).length;
+    const share = (held: number): number => 1 - (held - 1) / (n - 1);
+    expect(got.get('dns.add_record')![at('contrast')]).toBeCloseTo((share(holdRecords) + share(1)) / 2, 6);
+    expect(got.get('dns.list_records')![at('contrast')]).toBeCloseTo(share(holdRecords) / 2, 6);
+    expect(got.get('mail.send_mail')![at('contrast')] ?? 0).toBe(0);
+  });
+
+  it('matches intent words to name and lead words by their vectors (soft features)', () => {
+    const got = new Map<string, number[]>();
+    rankTools(index, 'send mail as an email message', {
+      engine: 'hybrid',
+      k: 4,
+      rerank: false,
+      onCandidates: (ids, feats) => ids.forEach((id, j) => got.set(id, feats[j]!)),
+    });
+    const mail = got.get('mail.send_mail')!;
+    // Every intent word is a word of send_mail's name or lead and every name word one of the intent's, each
+    // matched with itself (cosine 1).
+    expect(mail[at('querySoft')]).toBeCloseTo(1, 5);
+    expect(mail[at('nameSoft')]).toBeCloseTo(1, 5);
+    for (const [id, x] of got) {
+      if (id === 'mail.send_mail') continue;
+      expect(x[at('querySoft')]).toBeLessThan(mail[at('querySoft')]!);
+      expect(x[at('nameSoft')]).toBeLessThan(mail[at('nameSoft')]!);
+      expect(x[at('leadSemantic')]).toBeLessThan(mail[at('leadSemantic')]!);
+      expect(x[at('nameSemantic')]).toBeLessThan(mail[at('nameSemantic')]!);
+    }
+  });
+
+  it('gives a candidate the same features whatever intents were ranked before (per-query word cosines)', () => {
+    const featuresOf = (intent: string): Map<string, number[]> => {
+      const got = new Map<string, number[]>();
+      rankTools(index, intent, {
+        engine: 'hybrid',
+        k: 4,
+        rerank: false,
+        onCandidates: (ids, feats) => ids.forEach((id, j) => got.set(id, feats[j]!)),
+      });
+      return got;
+    };
+    const a = featuresOf('remove the dns records of a domain');
+    featuresOf('email a message to the zone owner');
+    featuresOf('list every record');
+    expect(featuresOf('remove the dns records of a domain')).toEqual(a);
+  });
+
+  it('ships a model whose every feature this version computes, over the depth it was trained at', () => {
+    expect(RERANK_MODEL).not.toBe(false);
+    const model = RERANK_MODEL as RerankModel;
+    expect(model.features.length).toBe(model.weights.length);
+    for (const f of model.features) expect(RERANK_FEATURES).toContain(f);
+    expect(model.depth).toBe(RERANK_DEPTH);
+    expect(model.mode).toBe('first');
   });
 });

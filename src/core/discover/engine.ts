@@ -172,13 +172,19 @@ export function rankTools(index: DiscoverIndex, intent: string, opts: RankOption
       let reranked: Map<number, number> | null = null;
       if (any && (model || opts.onCandidates)) {
         const cands = topK(scores, model ? (model.depth ?? RERANK_DEPTH) : RERANK_DEPTH, allowed);
-        const feats = rerankFeatures(index, terms, cands, {
-          score: (i) => scores[i]!,
-          bm25: parts.bm25,
-          semantic: parts.semantic,
-          server: (i) => (server ? server[i]! : 0),
-          matched: (i) => matchedTerms(bmIndex, terms, i).length,
-        });
+        const feats = rerankFeatures(
+          index,
+          terms,
+          cands,
+          {
+            score: (i) => scores[i]!,
+            bm25: parts.bm25,
+            semantic: parts.semantic,
+            server: (i) => (server ? server[i]! : 0),
+            matched: (i) => matchedTerms(bmIndex, terms, i).length,
+          },
+          intent,
+        );
         opts.onCandidates?.(
           cands.map((i) => index.tools[i]!.id),
           feats,

@@ -4,12 +4,15 @@
  * scripts/train-reranker.mjs with cross-validation on the development sets. It only reorders the candidates.
  */
 import type { DiscoverIndex } from './build.js';
-import { actionOf } from './lexicon.js';
+import { actionOf, withoutPayload } from './lexicon.js';
+import { addWords, dot, leadPassage, weightedRow } from './semantic.js';
+import { STOP_WORDS, intentText, splitWords } from './tokenize.js';
+import { lookupWord, type WordVectors } from './vectors.js';
 
 export { actionOf } from './lexicon.js';
 
 /** How many of the first stage's best tools the re-ranker reorders. */
-export const RERANK_DEPTH = 20;
+export const RERANK_DEPTH = 10;
 
 /** Feature names, in the order of a model's weights. */
 export const RERANK_FEATURES = [
@@ -30,6 +33,11 @@ export const RERANK_FEATURES = [
   'bm25Rank',
   'semanticRank',
   'agreement',
+  'nameSemantic',
+  'leadSemantic',
+  'nameSoft',
+  'querySoft',
+  'contrast',
 ] as const;
 
 export interface RerankModel {
@@ -71,8 +79,14 @@ export function rerankFeatures(
   terms: readonly string[],
   candidates: readonly number[],
   s: CandidateSignals,
+  intent = '',
 ): number[][] {
   const q = new Set(terms);
+  const soft = index.vectors ? softFeatures(index, index.vectors, intent) : null;
+  const fields = candidates.map((i) => index.fieldsOf(i));
+  // How many candidates hold each query term (contrastOf).
+  const df = new Map<string, number>();
+  for (const f of fields) for (const t of q) if (holds(f, t)) df.set(t, (df.get(t) ?? 0) + 1);
   const qActions = new Set<string>();
   for (const t of terms) {
     const a = actionOf(t);
@@ -97,7 +111,7 @@ export function rerankFeatures(
   const bmRank = rankBy(s.bm25);
   const semRank = rankBy(s.semantic);
   return candidates.map((i, r) => {
-    const f = index.fieldsOf(i);
+    const f = fields[r]!;
     const name = f.name;
     let inName = 0;
     for (const t of name) if (q.has(t)) inName++;
@@ -130,6 +144,8 @@ export function rerankFeatures(
       bmRank.get(i)!,
       semRank.get(i)!,
       (bmMax > 0 ? s.bm25(i) / bmMax : 0) * ((s.semantic(i) - semMin) / semRange),
+      ...(soft ? soft(i) : [0, 0, 0, 0]),
+      contrastOf(f, q, df, candidates.length),
     ];
   });
 }
@@ -148,3 +164,195 @@ export function rerankScore(model: RerankModel, x: readonly number[]): number {
 
 /** Each model's feature positions in RERANK_FEATURES (−1 for a name this version does not compute). */
 const positions = new WeakMap<RerankModel, number[]>();
+
+/**
+ * How much of the intent a tool holds that the other candidates do not: each query term it matches counts by the
+ * share of the other candidates lacking it (a term every candidate holds tells none of them apart), over the terms.
+ */
+function contrastOf(
+  f: { name: readonly string[]; description: readonly string[]; params: readonly string[] },
+  q: ReadonlySet<string>,
+  df: ReadonlyMap<string, number>,
+  n: number,
+): number {
+  if (q.size === 0 || n < 2) return 0;
+  let v = 0;
+  for (const t of q) if (holds(f, t)) v += 1 - ((df.get(t) ?? 1) - 1) / (n - 1);
+  return v / q.size;
+}
+
+function holds(f: { name: readonly string[]; description: readonly string[]; params: readonly string[] }, t: string) {
+  return f.name.includes(t) || f.description.includes(t) || f.params.includes(t);
+}
+
+/** Words of a tool's description lead its vector is built from (the first sentence, about). */
+const LEAD_VECTOR_WORDS = 16;
+/** Words of that lead whose single words an intent word can match (soft coverage: each costs a cosine per intent word). */
+const LEAD_SOFT_WORDS = 8;
+
+/** A tool's word-vector view: its name's and lead's SIF vectors (unit length), and the table rows of their words. */
+interface ToolWords {
+  name: Float32Array;
+  lead: Float32Array;
+  /** Rows of the name's words, then of the lead's (each known word once per part). */
+  rows: Int32Array;
+  nameRows: number;
+}
+
+/** Per index, the candidates' word views computed so far (a candidate recurs across a session's intents). */
+const toolWords = new WeakMap<DiscoverIndex, Map<number, ToolWords>>();
+
+/**
+ * Per word table: each row's length (its SIF-weighted vector's, 0 until first needed) and a query's word-pair
+ * cosines, kept by row (`stamp` says which query filled a row's `slot` in `sims`).
+ */
+interface Scratch {
+  norms: Float32Array;
+  stamp: Int32Array;
+  slot: Int32Array;
+  sims: Float32Array;
+  query: number;
+}
+const scratches = new WeakMap<WordVectors, Scratch>();
+
+/** The table row of a word as the semantic engine reads it (-1: unknown, a stop word or one letter). */
+function rowOf(vectors: WordVectors, word: string): number {
+  const rows = (vectors.rowOf ??= new Map<string, number>());
+  let row = rows.get(word);
+  if (row === undefined) {
+    row = word.length < 2 || STOP_WORDS.has(word) ? -1 : (lookupWord(vectors, word) ?? -1);
+    if (rows.size < 200_000) rows.set(word, row);
+  }
+  return row;
+}
+
+function rowsOf(vectors: WordVectors, words: readonly string[]): number[] {
+  const out: number[] = [];
+  for (const w of words) {
+    const r = rowOf(vectors, w);
+    if (r >= 0 && !out.includes(r)) out.push(r);
+  }
+  return out;
+}
+
+function unitVector(vectors: WordVectors, words: readonly string[]): Float32Array {
+  const v = new Float32Array(vectors.dims);
+  addWords(vectors, words, v, 0);
+  const n = Math.hypot(...v);
+  if (n > 0) for (let d = 0; d < v.length; d++) v[d] = v[d]! / n;
+  return v;
+}
+
+function wordsOf(index: DiscoverIndex, vectors: WordVectors, doc: number): ToolWords {
+  let memo = toolWords.get(index);
+  if (!memo) toolWords.set(index, (memo = new Map<number, ToolWords>()));
+  let w = memo.get(doc);
+  if (w) return w;
+  const tool = index.tools[doc]!.tool;
+  const nameWords = splitWords(tool.name);
+  const leadWords = splitWords(leadPassage(tool.description ?? '', LEAD_VECTOR_WORDS)).slice(0, LEAD_VECTOR_WORDS);
+  const nameRows = rowsOf(vectors, nameWords);
+  w = {
+    name: unitVector(vectors, nameWords),
+    lead: unitVector(vectors, leadWords),
+    rows: Int32Array.from([...nameRows, ...rowsOf(vectors, leadWords.slice(0, LEAD_SOFT_WORDS))]),
+    nameRows: nameRows.length,
+  };
+  if (memo.size >= 20_000) memo.clear();
+  memo.set(doc, w);
+  return w;
+}
+
+function scratchOf(vectors: WordVectors): Scratch {
+  let s = scratches.get(vectors);
+  if (!s) {
+    const n = vectors.size;
+    s = {
+      norms: new Float32Array(n),
+      stamp: new Int32Array(n),
+      slot: new Int32Array(n),
+      sims: new Float32Array(0),
+      query: 0,
+    };
+    scratches.set(vectors, s);
+  }
+  return s;
+}
+
+function normOf(vectors: WordVectors, s: Scratch, row: number): number {
+  if (s.norms[row] === 0) {
+    const base = row * vectors.dims;
+    const table = weightedRow(vectors, row);
+    s.norms[row] = Math.sqrt(dot(table, base, table.subarray(base), vectors.dims)) || 1;
+  }
+  return s.norms[row]!;
+}
+
+/**
+ * Word-vector features of the candidates against an intent (its payload left out): the cosine of the intent with
+ * the tool's name words and with its description's lead, and soft coverage both ways: how well each name word is
+ * matched by some intent word, and each intent word by some word of the name or lead (a paraphrase the averaged
+ * vectors blur: "tweets" for a Twitter search, "forecast" for a weather tool).
+ */
+function softFeatures(index: DiscoverIndex, vectors: WordVectors, intent: string): (doc: number) => number[] {
+  const words = splitWords(intentText(withoutPayload(intent)));
+  const q = unitVector(vectors, words);
+  const dims = vectors.dims;
+  const s = scratchOf(vectors);
+  // Stamps start at 1 for each table; after 2^31 queries they start again on cleared stamps.
+  if (++s.query === 0x7fffffff) {
+    s.stamp.fill(0);
+    s.query = 1;
+  }
+  const asked = rowsOf(vectors, words);
+  const k = asked.length;
+  // The intent's words as unit rows, one after another.
+  const matrix = new Float32Array(k * dims);
+  asked.forEach((r, j) => {
+    const v = weightedRow(vectors, r).subarray(r * dims, (r + 1) * dims);
+    const n = normOf(vectors, s, r);
+    for (let d = 0; d < dims; d++) matrix[j * dims + d] = v[d]! / n;
+  });
+  const askedRows = asked.map((_, j) => matrix.subarray(j * dims, (j + 1) * dims));
+  let used = 0;
+  // A tool word's cosines with each intent word, computed once per query (candidates share many words).
+  const simsAt = (row: number): number => {
+    if (s.stamp[row] === s.query) return s.slot[row]!;
+    if ((used + 1) * k > s.sims.length) {
+      const grown = new Float32Array(Math.max(64 * k, 2 * s.sims.length));
+      grown.set(s.sims.subarray(0, used * k));
+      s.sims = grown;
+    }
+    const table = weightedRow(vectors, row);
+    const n = normOf(vectors, s, row);
+    for (let j = 0; j < k; j++) s.sims[used * k + j] = dot(table, row * dims, askedRows[j]!, dims) / n;
+    s.stamp[row] = s.query;
+    s.slot[row] = used * k;
+    return used++ * k;
+  };
+  const best = new Float32Array(k);
+  return (doc) => {
+    const t = wordsOf(index, vectors, doc);
+    // nameSoft: each name word's best intent word; querySoft: each intent word's best word of the name or lead.
+    let nameSoft = 0;
+    best.fill(0);
+    for (let j = 0; j < t.rows.length; j++) {
+      const at = simsAt(t.rows[j]!);
+      let m = 0;
+      for (let x = 0; x < k; x++) {
+        const v = s.sims[at + x]!;
+        if (v > m) m = v;
+        if (v > best[x]!) best[x] = v;
+      }
+      if (j < t.nameRows) nameSoft += m;
+    }
+    let querySoft = 0;
+    for (let x = 0; x < k; x++) querySoft += best[x]!;
+    return [
+      dot(t.name, 0, q, dims),
+      dot(t.lead, 0, q, dims),
+      t.nameRows > 0 ? nameSoft / t.nameRows : 0,
+      k > 0 ? querySoft / k : 0,
+    ];
+  };
+}

@@ -142,7 +142,7 @@ export function addWords(vectors: WordVectors, words: readonly string[], out: Fl
  * Rows dequantised and premultiplied by each word's SIF weight a/(a + p(w)). Rows are filled on first use
  * (`weightedReady`), so a cold start pays only for the words its texts contain.
  */
-function weightedRow(vectors: WordVectors, row: number): Float32Array {
+export function weightedRow(vectors: WordVectors, row: number): Float32Array {
   const { size, dims } = vectors;
   const table = (vectors.weighted ??= new Float32Array(size * dims));
   const ready = (vectors.weightedReady ??= new Uint8Array(size));
