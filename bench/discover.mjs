@@ -169,10 +169,10 @@ function stageRows(title, tools, cases, vectors, key = 'name') {
   ];
   const mean = (xs) => xs.reduce((a, x) => a + x, 0) / Math.max(1, xs.length);
   const base = rows[0][1];
-  const diff = (r, key) => {
+  const diff = (r, key, against = base) => {
     const d = pairedBootstrap(
       r.map((x) => x[key]),
-      base.map((x) => x[key]),
+      against.map((x) => x[key]),
       seededRandom(1),
     );
     return `${d.mean >= 0 ? '+' : ''}${f3(d.mean)} [${f3(d.low)}, ${f3(d.high)}]`;
@@ -185,6 +185,9 @@ function stageRows(title, tools, cases, vectors, key = 'name') {
     const vs = r === base ? '' : `  Δhit@1 ${diff(r, 'h1')}  Δhit@5 ${diff(r, 'h5')}  ΔMRR ${diff(r, 'rr')}`;
     console.log(`  ${name.padEnd(17)} hit@1 ${f3(h1)}  hit@5 ${f3(h5)}  MRR ${f3(mrr)}${vs}`);
   }
+  // The second stage against its own first stage: what the re-ranker adds at rank 1.
+  const [first, second] = [rows[2][1], rows[3][1]];
+  console.log(`  rerank vs 1st stage: Δhit@1 ${diff(second, 'h1', first)}  ΔMRR ${diff(second, 'rr', first)}`);
   const classes = [...new Set(cases.map((c) => c.class).filter((c) => c !== undefined))];
   if (classes.length === 0) return;
   console.log(`  hit@1 by class (${rows.map(([name]) => name).join(' / ')}):`);
@@ -276,6 +279,10 @@ if (process.argv.includes('--stages')) {
   stageRows('development: BFCL multi-turn, each task a query', b.tools, b.tasks, vectors);
   const s111 = loadServers111();
   stageRows('development: servers-111 intents (written for development)', s111.tools, s111.cases, vectors, 'id');
+  // Never tuned or trained on: MetaTool's held-out split (the tuners and scripts/train-reranker.mjs never read it).
+  stageRows('held out: MetaTool test split', m.tools, m.test, vectors);
+  const l = loadLiveMcpBench();
+  stageRows('held out: LiveMCPBench (the re-ranker never trained on it)', l.tools, l.cases, vectors);
   process.exit(0);
 }
 const live = loadLiveMcpBench();
