@@ -11,11 +11,12 @@
 // query scored by a model trained on the other folds), and set by set, each set scored by a model trained on the
 // other sets only (what a catalogue the model never saw gets). Without --features, each feature is dropped in turn
 // and one whose removal does not lower the pooled held-out MRR is left out (a choice made on the held-out figures
-// themselves: `--features all` chooses nothing). --first: the model only chooses the first tool (what ships).
+// themselves: `--features all` chooses nothing). --first: the model only chooses the first tool (the others keep the first stage's order); without it the
+// model orders every candidate (what ships).
 // With --write the features are trained on every query and written; without it, nothing is written.
 //
 // The shipped model came from (see README, "Discover engines"):
-//   node scripts/train-reranker.mjs --first --features all --write
+//   node scripts/train-reranker.mjs --features all --write
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { buildDiscoverIndex, loadWordVectors, pairedBootstrap, rankTools } from '../dist/core/discover/index.js';
@@ -212,9 +213,12 @@ for (const set of [...sets, 'all sets pooled']) {
       kept,
     );
     const idx = every.filter((d) => d.set === set);
-    const a = idx.map((d) => score(d, reorder(d, kept, w)).h1);
-    const b = idx.map((d) => score(d, d.hybrid).h1);
-    console.log(`  ${set}: ${idx.length} queries, hit@1 ${f3(mean(b))} → ${f3(mean(a))}, Δ ${interval(a, b)}`);
+    const a = idx.map((d) => score(d, reorder(d, kept, w)));
+    const b = idx.map((d) => score(d, d.hybrid));
+    const at = (r, k) => r.map((x) => x[k]);
+    console.log(
+      `  ${set}: ${idx.length} queries, hit@1 ${f3(mean(at(b, 'h1')))} → ${f3(mean(at(a, 'h1')))}, Δ ${interval(at(a, 'h1'), at(b, 'h1'))}; Δhit@5 ${interval(at(a, 'h5'), at(b, 'h5'))}; ΔMRR ${interval(at(a, 'rr'), at(b, 'rr'))}`,
+    );
   }
 }
 

@@ -31,5 +31,5 @@ export const RERANK_MODEL: RerankModel | false = {
     0.1701, 0.2357, 0.3079, 0.5308, 1.7016, 1.2164, 1.4153, 1.2625,
   ],
   depth: 10,
-  mode: 'first',
+  mode: 'order',
 };
