@@ -32,6 +32,17 @@ const tools: ToolRef[] = [
 const vectors = await loadWordVectors();
 const index = buildDiscoverIndex(tools, { vectors });
 const at = (name: (typeof RERANK_FEATURES)[number]): number => RERANK_FEATURES.indexOf(name);
+/** Each candidate's feature vector for an intent, by tool id (the first stage alone ranks). */
+const featuresOf = (intent: string): Map<string, number[]> => {
+  const got = new Map<string, number[]>();
+  rankTools(index, intent, {
+    engine: 'hybrid',
+    k: 4,
+    rerank: false,
+    onCandidates: (ids, feats) => ids.forEach((id, j) => got.set(id, feats[j]!)),
+  });
+  return got;
+};
 
 describe('discover re-ranker (second stage)', () => {
   it('classes everyday verbs by the action they name', () => {
@@ -43,13 +54,7 @@ describe('discover re-ranker (second stage)', () => {
   });
 
   it('marks a tool whose verb contradicts the intent, and a destructive one more', () => {
-    const got = new Map<string, number[]>();
-    rankTools(index, 'add an A record for my domain', {
-      engine: 'hybrid',
-      k: 4,
-      rerank: false,
-      onCandidates: (ids, feats) => ids.forEach((id, j) => got.set(id, feats[j]!)),
-    });
+    const got = featuresOf('add an A record for my domain');
     expect(got.get('dns.delete_records')![at('verbConflict')]).toBe(1);
     expect(got.get('dns.delete_records')![at('destructiveConflict')]).toBe(1);
     expect(got.get('dns.list_records')![at('verbConflict')]).toBe(1);
@@ -116,32 +121,20 @@ describe('discover re-ranker (second stage)', () => {
   });
 
   it('counts a matched term by how few of the other candidates hold it (contrast)', () => {
-    const got = new Map<string, number[]>();
     // "records" is held by all three dns tools, "zone" only by add_record: of two query terms matched, one
     // tells it apart fully.
-    rankTools(index, 'records zone', {
-      engine: 'hybrid',
-      k: 4,
-      rerank: false,
-      onCandidates: (ids, feats) => ids.forEach((id, j) => got.set(id, feats[j]!)),
-    });
+    const got = featuresOf('records zone');
     const n = got.size;
     expect(n).toBeGreaterThanOrEqual(3);
     const holdRecords = [...got.keys()].filter((id) => id.startsWith('dns.')).length;
     const share = (held: number): number => 1 - (held - 1) / (n - 1);
     expect(got.get('dns.add_record')![at('contrast')]).toBeCloseTo((share(holdRecords) + share(1)) / 2, 6);
     expect(got.get('dns.list_records')![at('contrast')]).toBeCloseTo(share(holdRecords) / 2, 6);
-    expect(got.get('mail.send_mail')![at('contrast')] ?? 0).toBe(0);
+    expect(got.get('mail.send_mail')![at('contrast')]).toBe(0);
   });
 
   it('matches intent words to name and lead words by their vectors (soft features)', () => {
-    const got = new Map<string, number[]>();
-    rankTools(index, 'send mail as an email message', {
-      engine: 'hybrid',
-      k: 4,
-      rerank: false,
-      onCandidates: (ids, feats) => ids.forEach((id, j) => got.set(id, feats[j]!)),
-    });
+    const got = featuresOf('send mail as an email message');
     const mail = got.get('mail.send_mail')!;
     // Every intent word is a word of send_mail's name or lead and every name word one of the intent's, each
     // matched with itself (cosine 1).
@@ -157,16 +150,6 @@ describe('discover re-ranker (second stage)', () => {
   });
 
   it('gives a candidate the same features whatever intents were ranked before (per-query word cosines)', () => {
-    const featuresOf = (intent: string): Map<string, number[]> => {
-      const got = new Map<string, number[]>();
-      rankTools(index, intent, {
-        engine: 'hybrid',
-        k: 4,
-        rerank: false,
-        onCandidates: (ids, feats) => ids.forEach((id, j) => got.set(id, feats[j]!)),
-      });
-      return got;
-    };
     const a = featuresOf('remove the dns records of a domain');
     featuresOf('email a message to the zone owner');
     featuresOf('list every record');
