@@ -199,7 +199,9 @@ interface ToolWords {
   nameRows: number;
 }
 
-/** Per index, the candidates' word views computed so far (a candidate recurs across a session's intents). */
+/** How many candidates' word views an index keeps (a candidate recurs across a session's intents). */
+const TOOL_WORDS_KEPT = 4096;
+/** Per index, the candidates' word views computed so far. */
 const toolWords = new WeakMap<DiscoverIndex, Map<number, ToolWords>>();
 
 /**
@@ -258,7 +260,8 @@ function wordsOf(index: DiscoverIndex, vectors: WordVectors, doc: number): ToolW
     rows: Int32Array.from([...nameRows, ...rowsOf(vectors, leadWords.slice(0, LEAD_SOFT_WORDS))]),
     nameRows: nameRows.length,
   };
-  if (memo.size >= 20_000) memo.clear();
+  // About 1.2 kB a tool: a few MB at most, then it starts again.
+  if (memo.size >= TOOL_WORDS_KEPT) memo.clear();
   memo.set(doc, w);
   return w;
 }
