@@ -5,9 +5,9 @@
  */
 import type { DiscoverIndex } from './build.js';
 import { actionOf, withoutPayload } from './lexicon.js';
-import { addWords, dot, leadPassage, weightedRow } from './semantic.js';
-import { STOP_WORDS, intentText, splitWords } from './tokenize.js';
-import { lookupWord, type WordVectors } from './vectors.js';
+import { addWords, dot, leadPassage, weightedRow, wordRow } from './semantic.js';
+import { intentText, splitWords } from './tokenize.js';
+import type { WordVectors } from './vectors.js';
 
 export { actionOf } from './lexicon.js';
 
@@ -217,21 +217,10 @@ interface Scratch {
 }
 const scratches = new WeakMap<WordVectors, Scratch>();
 
-/** The table row of a word as the semantic engine reads it (-1: unknown, a stop word or one letter). */
-function rowOf(vectors: WordVectors, word: string): number {
-  const rows = (vectors.rowOf ??= new Map<string, number>());
-  let row = rows.get(word);
-  if (row === undefined) {
-    row = word.length < 2 || STOP_WORDS.has(word) ? -1 : (lookupWord(vectors, word) ?? -1);
-    if (rows.size < 200_000) rows.set(word, row);
-  }
-  return row;
-}
-
 function rowsOf(vectors: WordVectors, words: readonly string[]): number[] {
   const out: number[] = [];
   for (const w of words) {
-    const r = rowOf(vectors, w);
+    const r = wordRow(vectors, w);
     if (r >= 0 && !out.includes(r)) out.push(r);
   }
   return out;

@@ -106,17 +106,23 @@ export function intentVector(vectors: WordVectors, text: string): Float32Array |
   return request;
 }
 
+/** The table row a word's vector is read from (-1: unknown, a stop word or one letter), memoised per table. */
+export function wordRow(vectors: WordVectors, word: string): number {
+  const rows = (vectors.rowOf ??= new Map<string, number>());
+  let row = rows.get(word);
+  if (row === undefined) {
+    row = word.length < 2 || STOP_WORDS.has(word) ? -1 : (lookupWord(vectors, word) ?? -1);
+    if (rows.size < 200_000) rows.set(word, row);
+  }
+  return row;
+}
+
 /** Adds the SIF-weighted vectors of `words` into `out` at `offset`; returns how many words were known. */
 export function addWords(vectors: WordVectors, words: readonly string[], out: Float32Array, offset: number): number {
   const dims = vectors.dims;
-  const rows = (vectors.rowOf ??= new Map<string, number>());
   let count = 0;
   for (const word of words) {
-    let row = rows.get(word);
-    if (row === undefined) {
-      row = word.length < 2 || STOP_WORDS.has(word) ? -1 : (lookupWord(vectors, word) ?? -1);
-      if (rows.size < 200_000) rows.set(word, row);
-    }
+    const row = wordRow(vectors, word);
     if (row < 0) continue;
     const table = weightedRow(vectors, row);
     // Unrolled by 8 (about 1.7× faster in V8: this loop is most of a semantic index build), then the rest.
