@@ -164,4 +164,17 @@ describe('discover re-ranker (second stage)', () => {
     expect(model.depth).toBe(RERANK_DEPTH);
     expect(['first', 'order', undefined]).toContain(model.mode);
   });
+
+  it('reads at most the first 128 distinct known words of an intent for soft coverage', () => {
+    // 200 distinct known words (a pasted page), then words that match send_mail exactly.
+    const filler = [...vectors.index.keys()].filter((w) => /^[a-z]{5,}$/.test(w)).slice(2000, 2200);
+    const page = featuresOf(filler.join(' '));
+    const tail = featuresOf(`${filler.join(' ')} send mail email message`);
+    expect(page.has('mail.send_mail') && tail.has('mail.send_mail')).toBe(true);
+    for (const f of ['nameSoft', 'querySoft'] as const)
+      expect(tail.get('mail.send_mail')![at(f)]).toBe(page.get('mail.send_mail')![at(f)]);
+    // With the page shorter than the cap, the same tail is read and raises send_mail's soft coverage.
+    const short = featuresOf(`${filler.slice(0, 20).join(' ')} send mail email message`);
+    expect(short.get('mail.send_mail')![at('nameSoft')]).toBeGreaterThan(page.get('mail.send_mail')![at('nameSoft')]!);
+  });
 });

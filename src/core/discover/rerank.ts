@@ -84,9 +84,16 @@ export function rerankFeatures(
   const q = new Set(terms);
   const soft = index.vectors ? softFeatures(index, index.vectors, intent) : null;
   const fields = candidates.map((i) => index.fieldsOf(i));
+  // Each candidate's words as sets (a long intent's terms are looked up in them, not scanned for).
+  const sets = fields.map((f) => ({
+    all: new Set([...f.name, ...f.description, ...f.params]),
+    description: new Set(f.description),
+    params: new Set(f.params),
+    server: new Set(f.server),
+  }));
   // How many candidates hold each query term (contrastOf).
   const df = new Map<string, number>();
-  for (const f of fields) for (const t of q) if (holds(f, t)) df.set(t, (df.get(t) ?? 0) + 1);
+  for (const w of sets) for (const t of q) if (w.all.has(t)) df.set(t, (df.get(t) ?? 0) + 1);
   const qActions = new Set<string>();
   for (const t of terms) {
     const a = actionOf(t);
@@ -112,13 +119,14 @@ export function rerankFeatures(
   const semRank = rankBy(s.semantic);
   return candidates.map((i, r) => {
     const f = fields[r]!;
+    const w = sets[r]!;
     const name = f.name;
     let inName = 0;
     for (const t of name) if (q.has(t)) inName++;
-    const cover = (list: readonly string[]): number => {
+    const cover = (list: ReadonlySet<string>): number => {
       if (terms.length === 0) return 0;
       let hit = 0;
-      for (const t of terms) if (list.includes(t)) hit++;
+      for (const t of terms) if (list.has(t)) hit++;
       return hit / terms.length;
     };
     const first = name[0];
@@ -138,14 +146,14 @@ export function rerankFeatures(
       conflict,
       conflict && destructive ? 1 : 0,
       r === 0 ? 1 : 0,
-      cover(f.description),
-      cover(f.params),
-      cover(f.server),
+      cover(w.description),
+      cover(w.params),
+      cover(w.server),
       bmRank.get(i)!,
       semRank.get(i)!,
       (bmMax > 0 ? s.bm25(i) / bmMax : 0) * ((s.semantic(i) - semMin) / semRange),
       ...(soft ? soft(i) : [0, 0, 0, 0]),
-      contrastOf(f, q, df, candidates.length),
+      contrastOf(w.all, q, df, candidates.length),
     ];
   });
 }
@@ -170,25 +178,23 @@ const positions = new WeakMap<RerankModel, number[]>();
  * share of the other candidates lacking it (a term every candidate holds tells none of them apart), over the terms.
  */
 function contrastOf(
-  f: { name: readonly string[]; description: readonly string[]; params: readonly string[] },
+  words: ReadonlySet<string>,
   q: ReadonlySet<string>,
   df: ReadonlyMap<string, number>,
   n: number,
 ): number {
   if (q.size === 0 || n < 2) return 0;
   let v = 0;
-  for (const t of q) if (holds(f, t)) v += 1 - ((df.get(t) ?? 1) - 1) / (n - 1);
+  for (const t of q) if (words.has(t)) v += 1 - ((df.get(t) ?? 1) - 1) / (n - 1);
   return v / q.size;
-}
-
-function holds(f: { name: readonly string[]; description: readonly string[]; params: readonly string[] }, t: string) {
-  return f.name.includes(t) || f.description.includes(t) || f.params.includes(t);
 }
 
 /** Words of a tool's description lead its vector is built from (the first sentence, about). */
 const LEAD_VECTOR_WORDS = 16;
 /** Words of that lead whose single words an intent word can match (soft coverage: each costs a cosine per intent word). */
 const LEAD_SOFT_WORDS = 8;
+/** Intent words the soft coverage reads at most (the longest development intent has fewer). */
+const SOFT_INTENT_WORDS = 128;
 
 /** A tool's word-vector view: its name's and lead's SIF vectors (unit length), and the table rows of their words. */
 interface ToolWords {
@@ -217,13 +223,15 @@ interface Scratch {
 }
 const scratches = new WeakMap<WordVectors, Scratch>();
 
-function rowsOf(vectors: WordVectors, words: readonly string[]): number[] {
-  const out: number[] = [];
+/** The distinct table rows of the known words, in order, at most `max`. */
+function rowsOf(vectors: WordVectors, words: readonly string[], max = Infinity): number[] {
+  const seen = new Set<number>();
   for (const w of words) {
+    if (seen.size >= max) break;
     const r = wordRow(vectors, w);
-    if (r >= 0 && !out.includes(r)) out.push(r);
+    if (r >= 0) seen.add(r);
   }
-  return out;
+  return [...seen];
 }
 
 function unitVector(vectors: WordVectors, words: readonly string[]): Float32Array {
@@ -296,7 +304,8 @@ function softFeatures(index: DiscoverIndex, vectors: WordVectors, intent: string
     s.stamp.fill(0);
     s.query = 1;
   }
-  const asked = rowsOf(vectors, words);
+  // The first SOFT_INTENT_WORDS distinct known words: a pasted page costs no more than a long request.
+  const asked = rowsOf(vectors, words, SOFT_INTENT_WORDS);
   const k = asked.length;
   // The intent's words as unit rows, one after another.
   const matrix = new Float32Array(k * dims);
