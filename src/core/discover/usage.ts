@@ -40,13 +40,17 @@ export function detectTaskContext(intent: string): TaskContext {
   return { type: rule?.type ?? 'other', keywords: extractKeywords(message, rule?.priority ?? []) };
 }
 
+/** The category's priority words, then the intent's own, the first 10 (it stops there: a pasted page is long). */
 function extractKeywords(message: string, priority: string[]): string[] {
-  const keywords = [...priority];
+  const keywords = priority.slice(0, KEYWORDS);
   for (const word of message.split(/\s+/)) {
+    if (keywords.length >= KEYWORDS) break;
     if (word.length > 3 && !COMMON.has(word) && !keywords.includes(word)) keywords.push(word);
   }
-  return keywords.slice(0, 10);
+  return keywords;
 }
+
+const KEYWORDS = 10;
 
 export interface UsagePrior {
   success: number;
