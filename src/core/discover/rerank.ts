@@ -85,12 +85,7 @@ export function rerankFeatures(
   const soft = index.vectors ? softFeatures(index, index.vectors, intent) : null;
   const fields = candidates.map((i) => index.fieldsOf(i));
   // Each candidate's words as sets (a long intent's terms are looked up in them, not scanned for).
-  const sets = fields.map((f) => ({
-    all: new Set([...f.name, ...f.description, ...f.params]),
-    description: new Set(f.description),
-    params: new Set(f.params),
-    server: new Set(f.server),
-  }));
+  const sets = candidates.map((i, r) => setsOf(index, i, fields[r]!));
   // How many candidates hold each query term (contrastOf).
   const df = new Map<string, number>();
   for (const w of sets) for (const t of q) if (w.all.has(t)) df.set(t, (df.get(t) ?? 0) + 1);
@@ -205,10 +200,39 @@ interface ToolWords {
   nameRows: number;
 }
 
-/** How many candidates' word views an index keeps (a candidate recurs across a session's intents). */
-const TOOL_WORDS_KEPT = 4096;
-/** Per index, the candidates' word views computed so far. */
+/** A tool's words as sets: all of its name, description and parameter words, and three of those fields. */
+interface ToolSets {
+  all: ReadonlySet<string>;
+  description: ReadonlySet<string>;
+  params: ReadonlySet<string>;
+  server: ReadonlySet<string>;
+}
+
+/** How many candidates' views an index keeps of each kind (a candidate recurs across a session's intents). */
+const VIEWS_KEPT = 4096;
 const toolWords = new WeakMap<DiscoverIndex, Map<number, ToolWords>>();
+const toolSets = new WeakMap<DiscoverIndex, Map<number, ToolSets>>();
+
+/** A candidate's view kept per index; past VIEWS_KEPT (a few MB) the store starts again. */
+function kept<T>(store: WeakMap<DiscoverIndex, Map<number, T>>, index: DiscoverIndex, doc: number, make: () => T): T {
+  let memo = store.get(index);
+  if (!memo) store.set(index, (memo = new Map<number, T>()));
+  let v = memo.get(doc);
+  if (v === undefined) {
+    if (memo.size >= VIEWS_KEPT) memo.clear();
+    memo.set(doc, (v = make()));
+  }
+  return v;
+}
+
+function setsOf(index: DiscoverIndex, doc: number, f: ReturnType<DiscoverIndex['fieldsOf']>): ToolSets {
+  return kept(toolSets, index, doc, () => ({
+    all: new Set([...f.name, ...f.description, ...f.params]),
+    description: new Set(f.description),
+    params: new Set(f.params),
+    server: new Set(f.server),
+  }));
+}
 
 /**
  * Per word table: each row's length (its SIF-weighted vector's, 0 until first needed) and a query's word-pair
@@ -243,24 +267,18 @@ function unitVector(vectors: WordVectors, words: readonly string[]): Float32Arra
 }
 
 function wordsOf(index: DiscoverIndex, vectors: WordVectors, doc: number): ToolWords {
-  let memo = toolWords.get(index);
-  if (!memo) toolWords.set(index, (memo = new Map<number, ToolWords>()));
-  let w = memo.get(doc);
-  if (w) return w;
-  const tool = index.tools[doc]!.tool;
-  const nameWords = splitWords(tool.name);
-  const leadWords = splitWords(leadPassage(tool.description ?? '', LEAD_VECTOR_WORDS)).slice(0, LEAD_VECTOR_WORDS);
-  const nameRows = rowsOf(vectors, nameWords);
-  w = {
-    name: unitVector(vectors, nameWords),
-    lead: unitVector(vectors, leadWords),
-    rows: Int32Array.from([...nameRows, ...rowsOf(vectors, leadWords.slice(0, LEAD_SOFT_WORDS))]),
-    nameRows: nameRows.length,
-  };
-  // About 1.2 kB a tool: a few MB at most, then it starts again.
-  if (memo.size >= TOOL_WORDS_KEPT) memo.clear();
-  memo.set(doc, w);
-  return w;
+  return kept(toolWords, index, doc, () => {
+    const tool = index.tools[doc]!.tool;
+    const nameWords = splitWords(tool.name);
+    const leadWords = splitWords(leadPassage(tool.description ?? '', LEAD_VECTOR_WORDS)).slice(0, LEAD_VECTOR_WORDS);
+    const nameRows = rowsOf(vectors, nameWords);
+    return {
+      name: unitVector(vectors, nameWords),
+      lead: unitVector(vectors, leadWords),
+      rows: Int32Array.from([...nameRows, ...rowsOf(vectors, leadWords.slice(0, LEAD_SOFT_WORDS))]),
+      nameRows: nameRows.length,
+    };
+  });
 }
 
 function scratchOf(vectors: WordVectors): Scratch {
