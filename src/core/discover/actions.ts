@@ -33,11 +33,15 @@ export function actionConflicts(
     const action = toolAction(index.fieldsOf(i).name);
     if (action === undefined || asked.has(action)) continue;
     if (![...asked].every((a) => actionsConflict(a, action))) continue;
-    const ann = index.tools[i]!.tool.annotations as { destructiveHint?: unknown } | undefined;
-    const destructive = action === 'delete' || ann?.destructiveHint === true;
-    const loss = -ACTION_PENALTY * top * (destructive ? 2 : 1);
+    const loss = -ACTION_PENALTY * top * (isDestructive(index, i, action) ? 2 : 1);
     scores[i] = scores[i]! + loss;
     out.set(i, loss);
   }
   return out.size > 0 ? out : null;
+}
+
+/** Whether a tool doing `action` destroys: a delete verb, or the destructiveHint annotation. */
+export function isDestructive(index: DiscoverIndex, doc: number, action: ActionClass | undefined): boolean {
+  const ann = index.tools[doc]!.tool.annotations as { destructiveHint?: unknown } | undefined;
+  return action === 'delete' || ann?.destructiveHint === true;
 }

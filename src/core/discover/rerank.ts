@@ -3,6 +3,7 @@
  * are computed from the index and the first stage's signals; its weights are data (rerank-model.ts), written by
  * scripts/train-reranker.mjs with cross-validation on the development sets. It only reorders the candidates.
  */
+import { isDestructive } from './actions.js';
 import type { DiscoverIndex } from './build.js';
 import { actionOf, withoutPayload } from './lexicon.js';
 import { addWords, dot, leadPassage, weightedRow, wordRow } from './semantic.js';
@@ -127,8 +128,6 @@ export function rerankFeatures(
     const first = name[0];
     const action = actionOf(first);
     const conflict = action !== undefined && qActions.size > 0 && !qActions.has(action) ? 1 : 0;
-    const ann = index.tools[i]!.tool.annotations as { destructiveHint?: unknown } | undefined;
-    const destructive = action === 'delete' || ann?.destructiveHint === true;
     return [
       top > 0 ? s.score(i) / top : 0,
       bmMax > 0 ? s.bm25(i) / bmMax : 0,
@@ -139,7 +138,7 @@ export function rerankFeatures(
       first !== undefined && q.has(first) ? 1 : 0,
       name.slice(1).some((t) => q.has(t)) ? 1 : 0,
       conflict,
-      conflict && destructive ? 1 : 0,
+      conflict && isDestructive(index, i, action) ? 1 : 0,
       r === 0 ? 1 : 0,
       cover(w.description),
       cover(w.params),
