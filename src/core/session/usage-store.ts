@@ -99,13 +99,14 @@ export async function readUsageStore(file: string, now: number): Promise<StoreRe
   let parsed: unknown;
   let reason: string | undefined;
   let plain = false;
+  let holder: Record<string, unknown> | undefined;
   try {
     parsed = JSON.parse(text);
     const p = parsed as Partial<UsageStoreDoc> | null;
     if (!p || typeof p !== 'object' || Array.isArray(p)) reason = 'not a JSON object';
-    else if (p.format === undefined && plainUsageHolder(p)) {
+    else if (p.format === undefined && (holder = plainUsageHolder(p))) {
       plain = true;
-      parsed = plainUsageHolder(p);
+      parsed = holder;
     } else if (p.format !== USAGE_FORMAT) {
       const version = typeof p.format === 'string' ? OUR_FORMAT.exec(p.format)?.[1] : undefined;
       if (version !== undefined && Number(version) > 1)
