@@ -18,6 +18,7 @@ import { defaultGlossaryFile, setGlossaryFile } from '../dist/core/discover/glos
 import { REPO, loadBfcl, loadLiveMcpBench, loadMetaTool, loadServers111 } from './helpers/datasets.mjs';
 import { buildPlainBm25 } from './helpers/plain-bm25.mjs';
 import { buildFieldedBm25 } from './helpers/fielded-bm25.mjs';
+import { pairedDelta, rankMetrics } from './helpers/rank-metrics.mjs';
 import { tuneOnMetaTool } from './helpers/tune.mjs';
 import { longTasks } from './helpers/long-tasks.mjs';
 
@@ -147,10 +148,7 @@ function stageRows(title, tools, cases, vectors, key = 'name') {
   const index = buildDiscoverIndex(tools, { vectors });
   const perCase = (rank) =>
     cases.map((c) => {
-      const names = rank(c.intent);
-      const expected = new Set(c.expected);
-      const first = names.findIndex((nm) => expected.has(nm));
-      return { h1: first === 0 ? 1 : 0, h5: first >= 0 && first < 5 ? 1 : 0, rr: first >= 0 ? 1 / (first + 1) : 0 };
+      return rankMetrics(rank(c.intent), new Set(c.expected));
     });
   const rows = [
     ['fielded BM25', perCase((q) => fielded(q, 30).map(ref))],
@@ -165,14 +163,11 @@ function stageRows(title, tools, cases, vectors, key = 'name') {
   ];
   const mean = (xs) => xs.reduce((a, x) => a + x, 0) / Math.max(1, xs.length);
   const base = rows[0][1];
-  const diff = (r, key, against = base) => {
-    const d = pairedBootstrap(
+  const diff = (r, key, against = base) =>
+    pairedDelta(
       r.map((x) => x[key]),
       against.map((x) => x[key]),
-      seededRandom(1),
     );
-    return `${d.mean >= 0 ? '+' : ''}${f3(d.mean)} [${f3(d.low)}, ${f3(d.high)}]`;
-  };
   console.log(`\n${title}: ${cases.length} queries over ${tools.length} tools (intervals: vs fielded BM25)`);
   for (const [name, r] of rows) {
     const h1 = mean(r.map((x) => x.h1));

@@ -19,11 +19,11 @@
 //   node scripts/train-reranker.mjs --features all --write
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { buildDiscoverIndex, loadWordVectors, pairedBootstrap, rankTools } from '../dist/core/discover/index.js';
+import { buildDiscoverIndex, loadWordVectors, rankTools } from '../dist/core/discover/index.js';
 import { RERANK_DEPTH, RERANK_FEATURES, rerankOrder } from '../dist/core/discover/rerank.js';
-import { seededRandom } from '../dist/core/session/tune.js';
 import { REPO, loadBfcl, loadLiveMcpBench, loadMetaTool, loadServers111 } from '../bench/helpers/datasets.mjs';
 import { buildFieldedBm25 } from '../bench/helpers/fielded-bm25.mjs';
+import { pairedDelta, rankMetrics } from '../bench/helpers/rank-metrics.mjs';
 
 const FOLDS = 5;
 const write = process.argv.includes('--write');
@@ -129,10 +129,7 @@ function reorder(d, use, w) {
   return [...top, ...d.hybrid.filter((n) => !top.includes(n))];
 }
 
-const score = (d, names) => {
-  const first = names.findIndex((n) => d.expected.has(n));
-  return { h1: first === 0 ? 1 : 0, h5: first >= 0 && first < 5 ? 1 : 0, rr: first >= 0 ? 1 / (first + 1) : 0 };
-};
+const score = (d, names) => rankMetrics(names, d.expected);
 
 /** Held-out rankings of every case by cross-validation, for the features `use` (indexes into RERANK_FEATURES). */
 function crossValidate(use) {
@@ -169,10 +166,7 @@ for (const j of given ? [] : all) {
 const final = crossValidate(kept);
 
 const f3 = (x) => x.toFixed(3);
-const interval = (a, b) => {
-  const d = pairedBootstrap(a, b, seededRandom(1));
-  return `${d.mean >= 0 ? '+' : ''}${f3(d.mean)} [${f3(d.low)}, ${f3(d.high)}]`;
-};
+const interval = pairedDelta;
 console.log(`\nheld-out (CV) with the kept features: ${kept.map((j) => RERANK_FEATURES[j]).join(', ')}`);
 for (const set of [...sets, 'all sets pooled']) {
   const idx = data.map((d, i) => i).filter((i) => set === 'all sets pooled' || data[i].set === set);
