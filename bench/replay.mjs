@@ -39,8 +39,11 @@ const known = refs.map((r) => ({ id: r.id, server: r.server, tool: r.tool.name }
 const read = await readSessionFiles([join(REPO, 'fixtures', 'sessions')], REPO);
 const fixtureCases = buildCases(read.sessions, known).cases;
 const depth = Math.min(100, refs.length);
-const rankWith = (engine, weights) => (intent, usage, now) =>
-  rankTools(index, intent, { engine, k: depth, usage, now, ...(weights ? { weights } : {}) }).results.map((r) => r.id);
+/** A replay ranker of one engine (and weights) over an index: the fixture recordings' unless another is given. */
+const rankWith =
+  (engine, weights, over = index) =>
+  (intent, usage, now) =>
+    rankTools(over, intent, { engine, k: depth, usage, now, ...(weights ? { weights } : {}) }).results.map((r) => r.id);
 
 /** Synthetic cases: fixture intents with shuffled filler words, spread over `sessions` sessions and 60 days. */
 function synthesize(n, sessions, seed) {
@@ -172,10 +175,7 @@ function timeSplit(title, splitIndex, cases) {
   const early = sorted.filter((c) => c.time < cut);
   const late = sorted.filter((c) => c.time >= cut);
   const learned = learnFromCases({ tools: {} }, early, categorize, 0);
-  const ranker = (engine, weights) => (intent, usage, now) =>
-    rankTools(splitIndex, intent, { engine, k: depth, usage, now, ...(weights ? { weights } : {}) }).results.map(
-      (r) => r.id,
-    );
+  const ranker = (engine, weights) => rankWith(engine, weights, splitIndex);
   const run = (engine, opts, weights) => {
     const rr = [];
     const m = replayCases(late, {
