@@ -76,6 +76,7 @@ function globalsFrom(opts: Record<string, unknown>, argv: readonly string[]): Gl
     color: opts.color !== false,
     debug: opts.debug === true,
     ...(typeof opts.authOpen === 'string' ? { authOpen: opts.authOpen } : {}),
+    ...(opts.trustProject === true ? { trustProject: true } : {}),
   };
 }
 
@@ -99,6 +100,7 @@ const RUNNERS: Record<string, () => Promise<CommandRunner>> = {
   serve: async () => (await import('./serve/command.js')).runServeCommand,
   login: async () => (await import('./commands/login.js')).runLoginCommand,
   logout: async () => (await import('./commands/logout.js')).runLogoutCommand,
+  trust: async () => (await import('./commands/trust.js')).runTrustCommand,
 };
 
 export interface ProgramState {
@@ -140,6 +142,10 @@ export function buildProgram(io: Io, argv: readonly string[], state: ProgramStat
     .option(
       '--auth-open <command>',
       "program that opens an OAuth authorization URL, or none to print it (default: the platform's browser opener)",
+    )
+    .option(
+      '--trust-project',
+      "start servers from this project's config files without a recorded approval (CI; env MCP_SMART_TRUST_PROJECT=1)",
     )
     .option('--no-color', 'plain output without colour')
     .option('--debug', 'stack traces, server stderr and resolved config on errors')
@@ -417,6 +423,17 @@ export function buildProgram(io: Io, argv: readonly string[], state: ProgramStat
     'logout',
   );
 
+  register(
+    program
+      .command('trust')
+      .description("approve this project's own servers (.mcp.json, .cursor/mcp.json, …) so mcp-smart may start them")
+      .addHelpText(
+        'after',
+        '\nA changed server definition asks again. In CI pass --trust-project (or MCP_SMART_TRUST_PROJECT=1) instead.\n\nExamples:\n  mcp-smart servers\n  mcp-smart trust',
+      ),
+    'trust',
+  );
+
   return program;
 }
 
@@ -432,6 +449,13 @@ export async function main(proc: ProcessLike): Promise<number> {
     stderr: { write: (t: string) => proc.stderr.write(escapeControls(scrubOutput(t))), isTTY: proc.stderr.isTTY },
   };
   const io = processIo(guarded, controller.signal);
+  if (proc.stdin.isTTY === true && proc.stderr.isTTY === true) {
+    // The one-time approval of a project's servers (app/project-trust.ts): asked on the terminal, answered on stderr.
+    io.confirm = async (message) => {
+      const { confirm } = await import('@inquirer/prompts');
+      return confirm({ message, default: false }, { output: process.stderr });
+    };
+  }
   const quiet = { json: false, debug: false };
   try {
     let code = await run(proc.argv.slice(2), io);

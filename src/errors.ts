@@ -109,6 +109,12 @@ export const ERROR_CATALOG = {
       'No MCP servers found. Searched the project and user config locations (see `mcp-smart servers --debug`). Pass --config <file>, --stdio ' +
       '"<command>", --url <url>, --snapshot <file>, or try --demo.',
   },
+  PROJECT_NOT_TRUSTED: {
+    exitCode: 2,
+    message: () =>
+      "Every server found comes from this project's config files, which are not approved yet, so none was started. " +
+      'Look at them with `mcp-smart servers`, then approve with `mcp-smart trust` (or pass --trust-project, or set MCP_SMART_TRUST_PROJECT=1 in CI).',
+  },
   UNKNOWN_SERVER: {
     exitCode: 2,
     message: (d) => `No server named "${s(d.name)}". Known servers: ${s(d.known)}.`,

@@ -11,6 +11,8 @@ export interface Io {
   platform: NodeJS.Platform;
   /** Abort signal fired on Ctrl-C so live connections can be closed. */
   signal?: AbortSignal;
+  /** A yes/no question on the terminal; set by the CLI edge only when stdin and stderr are terminals. */
+  confirm?: (message: string) => Promise<boolean>;
 }
 
 export interface ProcessLike {

@@ -52,6 +52,17 @@ export interface ServerDefinition {
   toolFilter?: ToolFilter;
   /** Why the client would not load this server although the file lists it (enabled is false then). */
   notLoaded?: string;
+  /** The client trust gate that keeps this server from loading (core/config/client-trust.ts). */
+  gate?:
+    | 'claude-pending'
+    | 'claude-rejected'
+    | 'claude-switched-off'
+    | 'gemini-folder-untrusted'
+    | 'codex-project-untrusted';
+  /** The client's own records show this project server approved (or its folder trusted). */
+  clientApproved?: boolean;
+  /** Not started: a project-file server nobody approved yet (core/trust/project-gate.ts). */
+  pendingTrust?: boolean;
   /** A pre-registered OAuth client for a remote server (issue 19); `clientSecret` is a secret like env. */
   oauth?: OAuthClientSettings;
 }

@@ -23,6 +23,8 @@ export interface GlobalOptions {
   debug: boolean;
   /** `--auth-open <command|none>`; undefined when not given (then no command but `login` authorizes). */
   authOpen?: string;
+  /** `--trust-project`: start the project's own servers this run without an approval on record. */
+  trustProject?: boolean;
 }
 
 export interface CommandContext {

@@ -11,7 +11,7 @@ export const REDACTED = '<redacted>';
 /** Every configured server (or those --server selects) with its transport, source file and whether it is enabled. */
 export async function listServers(ctx: AppContext): Promise<{ result: ServersResult; debug?: string }> {
   const { io, global } = ctx;
-  const defs = await loadDefinitions(global, io);
+  const defs = await loadDefinitions(global, io, undefined, { ask: false });
   const selected = selectServers(defs.servers, global.server);
   const result: ServersResult = {
     servers: selected.map(entryOf),

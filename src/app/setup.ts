@@ -19,6 +19,7 @@ import { rememberSecrets, scrubMessage, scrubServerText } from '../secrets.js';
 import type { ServerDefinition, ServerSnapshot, SmartConfig } from '../types.js';
 import type { GlobalOptions } from './context.js';
 import { oauthOptions } from './oauth.js';
+import { gateProjectServers, printHeld } from './project-trust.js';
 import { resolvePaths, type SetupPaths } from './paths.js';
 import { createProgress } from './progress.js';
 
@@ -36,6 +37,7 @@ export type SetupOptions = Pick<
   | 'debug'
   | 'format'
   | 'authOpen'
+  | 'trustProject'
 >;
 
 /** How one run loads: `fresh` lists every live server anew (gates never answer from the tool-list cache). */
@@ -75,11 +77,25 @@ function definitionRequest(opts: SetupOptions, io: Io, paths: SetupPaths): Defin
   };
 }
 
-/** Reads the server definitions (no connecting) from the config sources the options name. */
-export async function loadDefinitions(opts: SetupOptions, io: Io, paths?: SetupPaths): Promise<DefinitionResult> {
+/**
+ * Reads the server definitions (no connecting) from the config sources the options name. Project-file servers nobody
+ * approved come back disabled with `pendingTrust` (app/project-trust.ts); `gate.ask` false never prompts (listing),
+ * `gate.skip` leaves them as read (`trust`, which approves them).
+ */
+export async function loadDefinitions(
+  opts: SetupOptions,
+  io: Io,
+  paths?: SetupPaths,
+  gate: { ask?: boolean; skip?: boolean } = {},
+): Promise<DefinitionResult> {
   const { loadServerDefinitions } = await import('../core/config/index.js');
-  const defs = await loadServerDefinitions(definitionRequest(opts, io, paths ?? resolvePaths(io, opts.cache)));
+  const at = paths ?? resolvePaths(io, opts.cache);
+  const defs = await loadServerDefinitions(definitionRequest(opts, io, at));
   rememberSecrets(secretValuesOf(defs.servers, io.env, defs.referencedVars));
+  if (gate.skip !== true) {
+    const held = await gateProjectServers(defs, io, at, { trustProject: opts.trustProject, ask: gate.ask });
+    if (gate.ask !== false) printHeld(io, held);
+  }
   return defs;
 }
 
@@ -164,7 +180,15 @@ export async function loadSetup(opts: SetupOptions, io: Io, load: SetupLoad = {}
     definitions.servers.filter((s) => s.enabled),
     opts.server,
   );
-  if (enabled.length === 0) throw new SmartError('NO_SERVERS');
+  if (enabled.length === 0) {
+    if (
+      definitions.servers.some(
+        (d) => d.pendingTrust === true && (opts.server.length === 0 || opts.server.includes(d.name)),
+      )
+    )
+      throw new SmartError('PROJECT_NOT_TRUSTED');
+    throw new SmartError('NO_SERVERS');
+  }
   const servers = await connectDefinitions(opts, io, enabled, { config: definitions.config, paths, fresh: load.fresh });
   const hidden = hiddenToolsBySnapshot(servers, enabled);
   return { servers, config: definitions.config, configFile: definitions.configFile, definitions, hidden, paths };

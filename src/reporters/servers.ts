@@ -36,7 +36,7 @@ function tableSpec(result: ServersResult, show: (s: string) => string): TableSpe
       e.name,
       transportLabel(e),
       show(e.source),
-      e.enabled ? 'yes' : 'no (disabled)',
+      e.enabled ? 'yes' : e.pendingApproval ? 'no (pending approval)' : e.gate ? `no (${e.gate})` : 'no (disabled)',
       ...(withNotes ? [notesOf(e)] : []),
     ]),
   };
@@ -44,6 +44,11 @@ function tableSpec(result: ServersResult, show: (s: string) => string): TableSpe
 
 function summaryLines(result: ServersResult, show: (s: string) => string): string[] {
   const lines: string[] = [];
+  const pending = result.servers.filter((e) => e.pendingApproval === true);
+  if (pending.length > 0)
+    lines.push(
+      `${pending.length} server${pending.length === 1 ? '' : 's'} from this project's files not started until approved (${pending.map((e) => e.name).join(', ')}): run \`mcp-smart trust\`, or pass --trust-project for one run.`,
+    );
   for (const s of result.shadowings) {
     const line = `"${s.name}" in ${show(s.loser)} is shadowed by ${show(s.winner)}`;
     // Another client's definition is hidden only here: that client still loads its own.

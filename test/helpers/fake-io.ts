@@ -19,6 +19,9 @@ const DEFAULT_ENV = {
   // Gemini CLI's own overrides for its machine-wide files, so no test reads /etc/gemini-cli.
   GEMINI_CLI_SYSTEM_SETTINGS_PATH: join(SCRATCH, 'gemini-system', 'settings.json'),
   GEMINI_CLI_SYSTEM_DEFAULTS_PATH: join(SCRATCH, 'gemini-system', 'system-defaults.json'),
+  // Tests build their project configs in temporary folders: approved, as a user would with `mcp-smart trust`.
+  // The trust tests (test/cli/project-trust.test.ts, test/e2e/project-trust.test.ts) set it to '' to prove the gate.
+  MCP_SMART_TRUST_PROJECT: '1',
 };
 
 export function fakeIo(overrides: Partial<Io> = {}): FakeIo {
@@ -31,6 +34,7 @@ export function fakeIo(overrides: Partial<Io> = {}): FakeIo {
       env: {
         GEMINI_CLI_SYSTEM_SETTINGS_PATH: DEFAULT_ENV.GEMINI_CLI_SYSTEM_SETTINGS_PATH,
         GEMINI_CLI_SYSTEM_DEFAULTS_PATH: DEFAULT_ENV.GEMINI_CLI_SYSTEM_DEFAULTS_PATH,
+        MCP_SMART_TRUST_PROJECT: DEFAULT_ENV.MCP_SMART_TRUST_PROJECT,
         ...overrides.env,
       },
     };

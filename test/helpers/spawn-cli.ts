@@ -32,7 +32,9 @@ export function spawnCli(args: string[], opts: SpawnCliOptions): Promise<SpawnRu
   return new Promise((resolvePromise, reject) => {
     const child = spawn(process.execPath, [BIN, ...args], {
       cwd: opts.cwd,
-      env: { ...geminiSystemStandIns(opts), ...opts.env },
+      // Project configs of tests live in temporary folders and count as approved (MCP_SMART_TRUST_PROJECT) unless a
+      // test sets it to '' to prove the project gate.
+      env: { ...geminiSystemStandIns(opts), MCP_SMART_TRUST_PROJECT: '1', ...opts.env },
       detached: true,
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -66,6 +68,7 @@ export function sandboxEnv(dir: string, extra: Record<string, string> = {}): Nod
     XDG_CACHE_HOME: join(dir, '.cache'),
     XDG_CONFIG_HOME: join(dir, '.config'),
     GITHUB_STEP_SUMMARY: '',
+    MCP_SMART_TRUST_PROJECT: '1',
     ...extra,
   };
 }

@@ -28,25 +28,3 @@ export function readClaudeApproval(docs: readonly { file: string; doc: unknown }
   }
   return out;
 }
-
-export type ApprovalVerdict = { loaded: true; pending?: boolean } | { loaded: false; reason: string };
-
-/**
- * Whether Claude Code loads the project server `name`: rejected when listed in disabledMcpjsonServers, loaded when
- * approved (listed, or all approved); unanswered while other answers exist means Claude Code has not approved it.
- * With no approval state at all Claude Code asks on its first start: counted as loaded, marked pending.
- */
-export function approvalVerdict(a: ClaudeApproval, name: string): ApprovalVerdict {
-  const rejectedAt = a.disabled.get(name);
-  if (rejectedAt !== undefined)
-    return { loaded: false, reason: `rejected in Claude Code (${rejectedAt}), so Claude Code does not load it.` };
-  if (a.enableAll?.value === true || a.enabled.has(name)) return { loaded: true };
-  if (a.enableAll !== undefined || a.enabled.size > 0 || a.disabled.size > 0) {
-    return {
-      loaded: false,
-      reason:
-        'not approved in Claude Code (not in enabledMcpjsonServers, enableAllProjectMcpServers not true), so Claude Code does not load it.',
-    };
-  }
-  return { loaded: true, pending: true };
-}

@@ -1,7 +1,5 @@
-/** What decides, per client, whether a listed server is loaded at all: approval, allow/deny lists, trust. Pure. */
+/** Gemini's server allow / deny lists (trust gates live in client-trust.ts). Pure. */
 import type { ConfigLayer, ServerDefinition } from '../../types.js';
-import { approvalVerdict, readClaudeApproval } from './approval.js';
-import { projectEntryFor } from './formats.js';
 import { isPlainObject } from './key-path.js';
 import { LAYER_RANK } from './locate.js';
 
@@ -11,12 +9,6 @@ export interface GeminiServerLists {
   file: string;
   allowed?: string[];
   excluded?: string[];
-}
-
-/** The trust Codex recorded for the current project in a user config.toml. */
-export interface CodexTrust {
-  level: string;
-  file: string;
 }
 
 function stringList(v: unknown): string[] | undefined {
@@ -56,70 +48,5 @@ export function applyGeminiLists(
     if (excluded?.list.includes(d.name)) reason = `listed in mcp.excluded of ${excluded.file}`;
     else if (allowed && !allowed.list.includes(d.name)) reason = `not in mcp.allowed of ${allowed.file}`;
     if (reason !== undefined) leaveOut(d, `${reason}, so Gemini CLI does not connect to it.`, warnings);
-  }
-}
-
-/**
- * Codex reads a project's .codex/config.toml only in a trusted project (https://developers.openai.com/codex/config-basic);
- * the user file records the answer as [projects."<path>"] trust_level.
- */
-export function codexTrustOf(
-  doc: unknown,
-  file: string,
-  cwd: string,
-  platform: NodeJS.Platform,
-): CodexTrust | undefined {
-  const entry = projectEntryFor(doc, cwd, platform);
-  return entry && typeof entry.trust_level === 'string' ? { level: entry.trust_level, file } : undefined;
-}
-
-export function applyCodexTrust(
-  defs: readonly ServerDefinition[],
-  trust: CodexTrust | undefined,
-  warnings: string[],
-): void {
-  if (trust?.level !== 'untrusted') return;
-  for (const d of defs) {
-    if (d.client !== 'codex' || d.layer !== 'project' || !d.enabled) continue;
-    leaveOut(
-      d,
-      `this project is marked untrusted in ${trust.file}, so Codex does not read its .codex/config.toml.`,
-      warnings,
-    );
-  }
-}
-
-/**
- * Claude Code loads a .mcp.json server only once it is approved (or all project servers are); any of its servers
- * switched off in /mcp is listed in ~/.claude.json projects[<cwd>].disabledMcpServers (anthropics/claude-code
- * issue #44845 quotes isMcpServerDisabled in src/services/mcp/config.ts).
- */
-export function applyClaudeApproval(
-  defs: readonly ServerDefinition[],
-  settings: readonly { file: string; doc: unknown }[],
-  projectDocs: readonly { file: string; doc: unknown }[],
-  warnings: string[],
-): void {
-  const approval = readClaudeApproval([...settings, ...projectDocs]);
-  const switchedOff = new Map<string, string>();
-  for (const { file, doc } of projectDocs) {
-    for (const name of isPlainObject(doc) ? (stringList(doc.disabledMcpServers) ?? []) : []) {
-      if (!switchedOff.has(name)) switchedOff.set(name, file);
-    }
-  }
-  for (const d of defs) {
-    if (d.client !== 'claude-code' || !d.enabled) continue;
-    const off = switchedOff.get(d.name);
-    if (off !== undefined) {
-      leaveOut(
-        d,
-        `switched off in Claude Code (${off} disabledMcpServers), so Claude Code does not load it.`,
-        warnings,
-      );
-      continue;
-    }
-    if (d.layer !== 'project') continue;
-    const verdict = approvalVerdict(approval, d.name);
-    if (!verdict.loaded) leaveOut(d, verdict.reason, warnings);
   }
 }

@@ -5,15 +5,8 @@ import type { AdhocServer, ClientId, ConfigLayer, ServerDefinition, SmartConfig,
 import { readTextFile, stripBom } from '../../read-file.js';
 import { DEFAULT_WEIGHTS } from '../discover/weights.js';
 import { adhocDefinitions } from './adhoc.js';
-import {
-  applyClaudeApproval,
-  applyCodexTrust,
-  applyGeminiLists,
-  codexTrustOf,
-  geminiServerLists,
-  type CodexTrust,
-  type GeminiServerLists,
-} from './client-rules.js';
+import { applyGeminiLists, geminiServerLists, type GeminiServerLists } from './client-rules.js';
+import { applyClientTrust, claudeTrustOf, geminiTrustOf, type TrustContext } from './client-trust.js';
 import { demoServerDefinitions } from './demo.js';
 import { entryKeyWarnings } from './entry-keys.js';
 import { dict } from '../dict.js';
@@ -25,6 +18,8 @@ import { formatKeyPath, isPlainObject } from './key-path.js';
 import {
   claudeApprovalFiles,
   claudeCodeUserFile,
+  codexUserFile,
+  geminiTrustedFoldersFile,
   projectLocations,
   SMART_CONFIG_NAME,
   userLocations,
@@ -114,8 +109,9 @@ class Loader {
   readonly envFiles: { def: ServerDefinition; file: string }[] = [];
   readonly geminiLists: GeminiServerLists[] = [];
   readonly claudeProjectDocs: { file: string; doc: unknown }[] = [];
+  readonly geminiSettings: unknown[] = [];
   smart?: { config: SmartConfig; file: string };
-  codexTrust?: CodexTrust;
+  codexTrust?: { level?: string; file: string };
   private readonly ctx: ExpandContext;
 
   constructor(private readonly req: DefinitionRequest) {
@@ -139,6 +135,12 @@ class Loader {
         ? detectClient(file, doc, detectSyntax(file, stripBom(text)))
         : source.client;
     if (this.req.client !== undefined && client !== this.req.client) return;
+    // Gemini reads security.folderTrust from system and user settings only, never the workspace's own.
+    if (client === 'gemini' && source.layer !== 'project') this.geminiSettings.push(doc);
+    if (client === 'codex' && source.layer === 'user' && this.codexTrust === undefined) {
+      const level = projectEntryFor(doc, this.req.cwd, this.req.platform)?.trust_level;
+      this.codexTrust = { file, ...(typeof level === 'string' ? { level } : {}) };
+    }
     const found = findServerGroups(doc, file, { cwd: this.req.cwd, platform: this.req.platform, client });
     if (!found) {
       if (source.scope === 'explicit' && !ours) throw new SmartError('CONFIG_UNKNOWN_SHAPE', { file });
@@ -149,8 +151,6 @@ class Loader {
       const lists = geminiServerLists(doc, file, source.layer ?? 'project');
       if (lists) this.geminiLists.push(lists);
     }
-    if (client === 'codex' && source.layer === 'user')
-      this.codexTrust ??= codexTrustOf(doc, file, this.req.cwd, this.req.platform);
     if (client === 'claude-code' && basename(file) === basename(claudeCodeUserFile(this.req.home))) {
       const entry = projectEntryFor(doc, this.req.cwd, this.req.platform);
       if (entry) this.claudeProjectDocs.push({ file: `${file}#projects[${JSON.stringify(this.req.cwd)}]`, doc: entry });
@@ -243,15 +243,30 @@ export async function loadServerDefinitions(req: DefinitionRequest): Promise<Def
       }
     });
   }
+  const trust: TrustContext = {};
   if (loader.defs.some((d) => d.client === 'claude-code')) {
     const files = claudeApprovalFiles(req.cwd, req.home);
     const texts = await readAll(files);
     files.forEach((file, i) => searched.push({ file, found: texts[i] !== undefined }));
     const settings = files.map((file, i) => ({ file, doc: parseQuietly(file, texts[i]) }));
-    applyClaudeApproval(loader.defs, settings, loader.claudeProjectDocs, loader.warnings);
+    trust.claude = claudeTrustOf(settings, loader.claudeProjectDocs[0]);
   }
+  if (loader.defs.some((d) => d.client === 'gemini')) {
+    const foldersFile = geminiTrustedFoldersFile(req);
+    const [text] = await readAll([foldersFile]);
+    searched.push({ file: foldersFile, found: text !== undefined });
+    trust.gemini = geminiTrustOf({
+      settings: loader.geminiSettings,
+      folders: text === undefined ? undefined : { file: foldersFile, doc: parseQuietly(foldersFile, text) },
+      foldersFile,
+      cwd: req.cwd,
+      env: req.env,
+      platform: req.platform,
+    });
+  }
+  if (loader.defs.some((d) => d.client === 'codex')) trust.codex = loader.codexTrust ?? { file: codexUserFile(req) };
+  loader.warnings.push(...applyClientTrust(loader.defs, trust));
   applyGeminiLists(loader.defs, loader.geminiLists, loader.warnings);
-  applyCodexTrust(loader.defs, loader.codexTrust, loader.warnings);
   await loader.loadEnvFiles();
   // Budgets, thresholds and weights belong to the project: read them even when servers come from elsewhere.
   if (!searchDefaults && !loader.smart) {

@@ -127,3 +127,13 @@ export const LAYER_RANK: Record<ConfigLayer, number> = {
   user: 2,
   'system-defaults': 3,
 };
+
+/** Gemini CLI's trusted folders file (Storage.getTrustedFoldersPath: GEMINI_CLI_TRUSTED_FOLDERS_PATH or ~/.gemini). */
+export function geminiTrustedFoldersFile(req: Omit<LocateRequest, 'cwd'>): string {
+  return nonEmpty(req.env.GEMINI_CLI_TRUSTED_FOLDERS_PATH) ?? join(req.home, '.gemini', 'trustedFolders.json');
+}
+
+/** Codex's user config.toml, where [projects."<path>"] trust_level is recorded. */
+export function codexUserFile(req: Omit<LocateRequest, 'cwd'>): string {
+  return join(nonEmpty(req.env.CODEX_HOME) ?? join(req.home, '.codex'), 'config.toml');
+}

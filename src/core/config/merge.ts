@@ -29,6 +29,13 @@ export function mergeDefinitions(ordered: readonly ServerDefinition[]): MergedDe
       byName.set(def.name, { ...def });
       continue;
     }
+    // A definition its client does not load for want of trust (an untrusted project's .codex/config.toml, a pending
+    // .mcp.json server) hides nothing: the client falls back to the next definition, so does the merged list.
+    if (winner.gate !== undefined && def.gate === undefined && def.client === winner.client) {
+      byName.set(def.name, { ...def });
+      shadowings.push({ name: def.name, winner: def.source, loser: winner.source });
+      continue;
+    }
     const shadowing: Shadowing = { name: def.name, winner: winner.source, loser: def.source };
     if (def.client !== undefined && def.client !== winner.client) shadowing.loserClient = def.client;
     shadowings.push(shadowing);

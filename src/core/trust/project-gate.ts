@@ -1,0 +1,88 @@
+/**
+ * mcp-smart's own project gate (issue 30): a server read from a project-level file — a file any cloned repository can
+ * carry — is not started until the user approved it: in its client (client-trust.ts says so), in mcp-smart's trust
+ * list (keyed by the project folder and a hash of the project's server definitions, so an edited file asks again),
+ * by --trust-project / MCP_SMART_TRUST_PROJECT=1, or by naming the file with -c. Pure: the caller reads and writes
+ * the trust list.
+ */
+import { createHash } from 'node:crypto';
+import type { ServerDefinition } from '../../types.js';
+
+/** One approval in the trust list. */
+export interface TrustRecord {
+  project: string;
+  hash: string;
+  approvedAt: string;
+}
+
+export interface TrustList {
+  version: 1;
+  projects: TrustRecord[];
+}
+
+/** A server from a file inside the project (not ~/.claude.json's local scope, not -c, --stdio, --url or --demo). */
+export function isProjectFileServer(d: ServerDefinition): boolean {
+  return d.scope === 'project' && d.layer !== 'local';
+}
+
+/**
+ * The hash the approval is keyed by: every project-file definition's launch-relevant fields (what would run), in a
+ * stable order. Env and header values are secrets: only their names enter, so the hash never carries them.
+ */
+export function projectDefinitionsHash(defs: readonly ServerDefinition[]): string {
+  const parts = defs
+    .filter(isProjectFileServer)
+    .map((d) => ({
+      name: d.name,
+      source: d.source,
+      transport: d.transport,
+      command: d.command ?? null,
+      args: d.args ?? [],
+      cwd: d.cwd ?? null,
+      url: d.url ?? null,
+      env: Object.keys(d.env ?? {}).sort(),
+      headers: Object.keys(d.headers ?? {}).sort(),
+    }))
+    .sort((a, b) => (a.source + a.name < b.source + b.name ? -1 : a.source + a.name > b.source + b.name ? 1 : 0));
+  return createHash('sha256').update(JSON.stringify(parts)).digest('hex');
+}
+
+export function isApprovedInList(list: TrustList | undefined, project: string, hash: string): boolean {
+  return list?.projects.some((r) => r.project === project && r.hash === hash) === true;
+}
+
+/** The list with this project's approval replaced by one for `hash`. */
+export function withApproval(list: TrustList | undefined, project: string, hash: string, now: Date): TrustList {
+  const others = (list?.projects ?? []).filter((r) => r.project !== project);
+  return { version: 1, projects: [...others, { project, hash, approvedAt: now.toISOString() }] };
+}
+
+/** A parsed trust-list file, or undefined when it is not one (then nothing counts as approved). */
+export function parseTrustList(doc: unknown): TrustList | undefined {
+  if (typeof doc !== 'object' || doc === null || !Array.isArray((doc as TrustList).projects)) return undefined;
+  const projects = (doc as TrustList).projects.filter(
+    (r): r is TrustRecord =>
+      typeof r === 'object' && r !== null && typeof r.project === 'string' && typeof r.hash === 'string',
+  );
+  return { version: 1, projects };
+}
+
+export const PENDING_NOTE =
+  'pending approval in mcp-smart: it comes from a project file and was not started. Approve it with `mcp-smart trust` (or --trust-project / MCP_SMART_TRUST_PROJECT=1 in CI).';
+
+/**
+ * Marks the project-file servers nobody approved as not started (enabled false, `pendingTrust`), and returns them.
+ * `approved` is the outcome of the flag, the trust list or the prompt for this project's current hash.
+ */
+export function holdUnapproved(defs: readonly ServerDefinition[], approved: boolean): ServerDefinition[] {
+  if (approved) return [];
+  const held: ServerDefinition[] = [];
+  for (const d of defs) {
+    if (!d.enabled || !isProjectFileServer(d) || d.clientApproved === true) continue;
+    d.enabled = false;
+    d.pendingTrust = true;
+    d.notLoaded = PENDING_NOTE;
+    held.push(d);
+  }
+  return held;
+}
