@@ -1,14 +1,14 @@
 // Each client's config read as that client reads it: one fixture folder per rule (fixtures/configs/<scenario>,
 // whose README cites the client's documentation), one test per rule. HOME stand-ins are fixture folders or
 // temporary folders removed afterwards; machine-wide files are looked for under a fixture root, never /etc.
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadServerDefinitions } from '../../src/core/config/index.js';
 import { hiddenToolNames } from '../../src/core/config/tool-filter.js';
 import type { ServerDefinition } from '../../src/types.js';
-import { CONFIGS, request } from '../helpers/config-request.js';
+import { CONFIGS, request, trustedHome } from '../helpers/config-request.js';
 
 const byName = (defs: ServerDefinition[]): Record<string, ServerDefinition> =>
   Object.fromEntries(defs.map((d) => [d.name, d]));
@@ -26,9 +26,10 @@ afterAll(() => {
 describe('claude-code-scopes', () => {
   it('local (~/.claude.json projects[<cwd>]) beats project (.mcp.json) beats user; disabledMcpServers switches off', async () => {
     const cwd = CONFIGS('claude-code-scopes');
-    const home = tempHome();
+    const raw = tempHome();
     const text = readFileSync(join(cwd, 'home', '.claude.json'), 'utf8').replace('"<cwd>"', JSON.stringify(cwd));
-    writeFileSync(join(home, '.claude.json'), text);
+    writeFileSync(join(raw, '.claude.json'), text);
+    const home = trustedHome(cwd, raw, temps);
     const r = await loadServerDefinitions(request({ cwd, home, client: 'claude-code' }));
     const s = byName(r.servers);
     expect(s.both?.args).toEqual(['from-local.js']);
@@ -58,7 +59,7 @@ describe('claude-code-scopes', () => {
 describe('claude-code-approval', () => {
   it('loads approved project servers only; rejected and unanswered ones are left out with a warning', async () => {
     const cwd = CONFIGS('claude-code-approval');
-    const r = await loadServerDefinitions(request({ cwd }));
+    const r = await loadServerDefinitions(request({ cwd, home: trustedHome(cwd, undefined, temps, false) }));
     expect(r.servers.map((d) => [d.name, d.enabled])).toEqual([
       ['approved', true],
       ['rejected', false],
@@ -69,24 +70,36 @@ describe('claude-code-approval', () => {
       `rejected in Claude Code (${settings} disabledMcpjsonServers), so Claude Code does not load it.`,
     );
     expect(r.warnings).toContain(
-      `server "unanswered" (${join(cwd, '.mcp.json')}): not approved in Claude Code (not in enabledMcpjsonServers, enableAllProjectMcpServers not true), so Claude Code does not load it.`,
+      `server "unanswered" (${join(cwd, '.mcp.json')}): pending approval in Claude Code (not in enabledMcpjsonServers, enableAllProjectMcpServers not true), so Claude Code does not load it.`,
     );
   });
 
   it('claude-code-approve-all: enableAllProjectMcpServers approves all but the rejected', async () => {
-    const r = await loadServerDefinitions(request({ cwd: CONFIGS('claude-code-approve-all') }));
+    const cwd = CONFIGS('claude-code-approve-all');
+    const r = await loadServerDefinitions(request({ cwd, home: trustedHome(cwd, undefined, temps, false) }));
     expect(r.servers.map((d) => [d.name, d.enabled])).toEqual([
       ['any', true],
       ['rejected', false],
     ]);
   });
 
-  it('without any approval state the project servers count as loaded (Claude Code asks on first start)', async () => {
-    const r = await loadServerDefinitions(request({ cwd: CONFIGS('claude-code-scopes') }));
-    expect(r.servers.map((d) => [d.name, d.enabled])).toEqual([
-      ['both', true],
-      ['project-only', true],
+  it('without any approval state the project servers are pending approval in Claude Code, not loaded', async () => {
+    const cwd = CONFIGS('claude-code-scopes');
+    const r = await loadServerDefinitions(request({ cwd }));
+    expect(r.servers.map((d) => [d.name, d.enabled, d.gate])).toEqual([
+      ['both', false, 'claude-pending'],
+      ['project-only', false, 'claude-pending'],
     ]);
+    expect(byName(r.servers).both?.notLoaded).toBe(
+      'pending approval in Claude Code (not in enabledMcpjsonServers, enableAllProjectMcpServers not true), so Claude Code does not load it.',
+    );
+  });
+
+  it('approved in settings but the folder trust dialog never accepted: still pending in Claude Code', async () => {
+    const cwd = CONFIGS('claude-code-approve-all');
+    const r = await loadServerDefinitions(request({ cwd }));
+    expect(byName(r.servers).any).toMatchObject({ enabled: false, gate: 'claude-pending' });
+    expect(byName(r.servers).any?.notLoaded).toContain('the trust dialog for this folder was not accepted');
   });
 });
 
@@ -94,7 +107,9 @@ describe('claude-code-variables', () => {
   it('expands ${VAR} and ${VAR:-default}, not $VAR; ${env:VAR} and a url without type are refused', async () => {
     const cwd = CONFIGS('claude-code-variables');
     const file = join(cwd, '.mcp.json');
-    const r = await loadServerDefinitions(request({ cwd, env: { CC_SET: 'set-value' } }));
+    const r = await loadServerDefinitions(
+      request({ cwd, home: trustedHome(cwd, undefined, temps), env: { CC_SET: 'set-value' } }),
+    );
     const s = byName(r.servers);
     expect(s.defaults?.args).toEqual(['s.js', 'set-value', 'fallback', '$CC_SET']);
     expect(s.defaults?.enabled).toBe(true);
@@ -177,7 +192,11 @@ describe('gemini-layers', () => {
   const cwd = CONFIGS('gemini-layers', 'project');
   const home = CONFIGS('gemini-layers', 'home');
   const systemRoot = CONFIGS('gemini-layers', 'system');
-  const load = () => loadServerDefinitions(request({ cwd, home, systemRoot, client: 'gemini', env: { GEM_SET: 'g' } }));
+  // Trusted as Gemini's own GEMINI_CLI_TRUST_WORKSPACE=true does (gemini-folder-trust below covers the gate).
+  const load = () =>
+    loadServerDefinitions(
+      request({ cwd, home, systemRoot, client: 'gemini', env: { GEM_SET: 'g', GEMINI_CLI_TRUST_WORKSPACE: 'true' } }),
+    );
 
   it('system settings > project > user > system defaults, merged by server name', async () => {
     const r = await load();
@@ -253,7 +272,7 @@ describe('gemini-any-name', () => {
 
 describe('codex-project', () => {
   const cwd = CONFIGS('codex-project');
-  const home = CONFIGS('codex-project', 'home');
+  const home = trustedHome(cwd, CONFIGS('codex-project', 'home'), temps);
 
   it('the project .codex/config.toml overrides ~/.codex/config.toml; values stay literal', async () => {
     const r = await loadServerDefinitions(request({ cwd, home, env: { CODEX_FORWARDED: 'fwd', NOT_EXPANDED: 'x' } }));
@@ -341,7 +360,8 @@ describe('--client selects one client (project-all + home-linux)', () => {
   });
 
   it('without --client every client keeps its own view in `clients`', async () => {
-    const r = await loadServerDefinitions(request({ cwd: CONFIGS('project-all'), home: CONFIGS('home-linux') }));
+    const cwd = CONFIGS('project-all');
+    const r = await loadServerDefinitions(request({ cwd, home: trustedHome(cwd, CONFIGS('home-linux'), temps) }));
     const cursor = r.clients.find((c) => c.client === 'cursor');
     const claude = r.clients.find((c) => c.client === 'claude-code');
     // Cursor still loads its own "fetch", although the merged list takes .mcp.json's.
@@ -378,7 +398,60 @@ describe('codex-untrusted', () => {
       ['from-user', true],
     ]);
     expect(r.servers[0]?.notLoaded).toBe(
-      `this project is marked untrusted in ${join(codexHome, 'config.toml')}, so Codex does not read its .codex/config.toml.`,
+      `ignored: project not trusted in Codex (trust_level = "untrusted" in ${join(codexHome, 'config.toml')}), so Codex does not load it.`,
     );
+  });
+
+  it('a project with no trust entry is ignored too, and its file no longer shadows the user entry', async () => {
+    const cwd = CONFIGS('codex-project');
+    const r = await loadServerDefinitions(request({ cwd, home: CONFIGS('codex-project', 'home'), client: 'codex' }));
+    const docs = r.servers.find((d) => d.name === 'docs');
+    expect(docs).toMatchObject({ enabled: true, layer: 'user' });
+    expect(r.shadowings).toContainEqual({
+      name: 'docs',
+      winner: join(CONFIGS('codex-project', 'home'), '.codex', 'config.toml'),
+      loser: join(cwd, '.codex', 'config.toml'),
+    });
+  });
+});
+
+describe('gemini-folder-trust', () => {
+  const cwd = CONFIGS('gemini-layers', 'project');
+  const home = CONFIGS('gemini-layers', 'home');
+  const systemRoot = CONFIGS('gemini-layers', 'system');
+  const load = (h: string, env: Record<string, string> = {}) =>
+    loadServerDefinitions(request({ cwd, home: h, systemRoot, client: 'gemini', env: { GEM_SET: 'g', ...env } }));
+  function withFolders(rules: Record<string, string>): string {
+    const h = tempHome();
+    cpSync(home, h, { recursive: true });
+    mkdirSync(join(h, '.gemini'), { recursive: true });
+    writeFileSync(join(h, '.gemini', 'trustedFolders.json'), JSON.stringify(rules));
+    return h;
+  }
+
+  it('no trustedFolders.json rule: every Gemini server, user-level included, is disabled', async () => {
+    const r = await load(home);
+    expect(r.servers.length).toBeGreaterThan(1);
+    expect(r.servers.filter((d) => d.enabled)).toEqual([]);
+    expect(r.servers.some((d) => d.layer === 'user' && d.gate === 'gemini-folder-untrusted')).toBe(true);
+    expect(r.servers[0]?.notLoaded).toBe(
+      `disabled: folder not trusted in Gemini (not listed in ${join(home, '.gemini', 'trustedFolders.json')}), so Gemini CLI does not load it.`,
+    );
+  });
+
+  it('TRUST_PARENT of a sibling trusts the folder; a longer DO_NOT_TRUST rule wins; folderTrust off trusts all', async () => {
+    const parentRule = { [join(cwd, '..', 's')]: 'TRUST_PARENT' };
+    expect((await load(withFolders(parentRule))).servers.some((d) => d.enabled)).toBe(true);
+    const distrust = withFolders({ ...parentRule, [cwd]: 'DO_NOT_TRUST' });
+    const r = await load(distrust);
+    expect(r.servers.filter((d) => d.enabled)).toEqual([]);
+    expect(r.servers[0]?.notLoaded).toContain('marked untrusted');
+    expect((await load(home, { GEMINI_CLI_TRUST_WORKSPACE: 'true' })).servers.some((d) => d.enabled)).toBe(true);
+    const off = tempHome();
+    cpSync(home, off, { recursive: true });
+    const settingsFile = join(off, '.gemini', 'settings.json');
+    const settings = JSON.parse(readFileSync(settingsFile, 'utf8')) as Record<string, unknown>;
+    writeFileSync(settingsFile, JSON.stringify({ ...settings, security: { folderTrust: { enabled: false } } }));
+    expect((await load(off)).servers.some((d) => d.enabled)).toBe(true);
   });
 });
