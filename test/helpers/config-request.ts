@@ -35,10 +35,16 @@ export function trustedHome(cwd: string, base?: string, temps?: string[], approv
   if (base !== undefined) cpSync(base, home, { recursive: true });
   const claudeFile = join(home, '.claude.json');
   const claude = existsSync(claudeFile)
-    ? (JSON.parse(readFileSync(claudeFile, 'utf8').replaceAll('"<cwd>"', JSON.stringify(cwd))) as { projects?: Record<string, object> })
+    ? (JSON.parse(readFileSync(claudeFile, 'utf8').replaceAll('"<cwd>"', JSON.stringify(cwd))) as {
+        projects?: Record<string, object>;
+      })
     : {};
   claude.projects ??= {};
-  claude.projects[cwd] = { ...claude.projects[cwd], hasTrustDialogAccepted: true, ...(approveAll ? { enableAllProjectMcpServers: true } : {}) };
+  claude.projects[cwd] = {
+    ...claude.projects[cwd],
+    hasTrustDialogAccepted: true,
+    ...(approveAll ? { enableAllProjectMcpServers: true } : {}),
+  };
   writeFileSync(claudeFile, JSON.stringify(claude));
   mkdirSync(join(home, '.codex'), { recursive: true });
   const codexFile = join(home, '.codex', 'config.toml');

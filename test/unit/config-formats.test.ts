@@ -2,7 +2,14 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadServerDefinitions } from '../../src/core/config/index.js';
 import type { ServerDefinition } from '../../src/types.js';
-import { CONFIGS, request } from '../helpers/config-request.js';
+import { rmSync } from 'node:fs';
+import { afterAll } from 'vitest';
+import { CONFIGS, request, trustedHome } from '../helpers/config-request.js';
+
+const temps: string[] = [];
+afterAll(() => {
+  for (const d of temps) rmSync(d, { recursive: true, force: true });
+});
 import { tempDir } from '../helpers/temp.js';
 
 const byName = (servers: ServerDefinition[]): Record<string, ServerDefinition> =>
@@ -11,7 +18,8 @@ const byName = (servers: ServerDefinition[]): Record<string, ServerDefinition> =
 describe('project-level formats (project-all)', () => {
   it('reads every project file in CONTRACT order with transports, env expansion and disabled servers', async () => {
     const cwd = CONFIGS('project-all');
-    const r = await loadServerDefinitions(request({ cwd, env: { GITHUB_TOKEN: 'ghp_x' } }));
+    const home = trustedHome(cwd, undefined, temps);
+    const r = await loadServerDefinitions(request({ cwd, home, env: { GITHUB_TOKEN: 'ghp_x' } }));
     expect(r.servers.map((s) => s.name)).toEqual([
       'github',
       'fetch',

@@ -4,7 +4,14 @@ import { loadServerDefinitions } from '../../src/core/config/index.js';
 import { mergeDefinitions } from '../../src/core/config/merge.js';
 import { SmartError } from '../../src/errors.js';
 import type { ServerDefinition } from '../../src/types.js';
-import { CONFIGS, request } from '../helpers/config-request.js';
+import { rmSync } from 'node:fs';
+import { afterAll } from 'vitest';
+import { CONFIGS, request, trustedHome } from '../helpers/config-request.js';
+
+const temps: string[] = [];
+afterAll(() => {
+  for (const d of temps) rmSync(d, { recursive: true, force: true });
+});
 
 const def = (name: string, source: string, extra: Partial<ServerDefinition> = {}): ServerDefinition => ({
   name,
@@ -39,7 +46,7 @@ describe('mergeDefinitions', () => {
 describe('precedence across project and user sources', () => {
   it('project files beat user files and the shadowing is reported', async () => {
     const cwd = CONFIGS('project-all');
-    const home = CONFIGS('home-linux');
+    const home = trustedHome(cwd, CONFIGS('home-linux'), temps);
     const r = await loadServerDefinitions(request({ cwd, home }));
     const fetch = r.servers.find((s) => s.name === 'fetch');
     expect(fetch?.source).toBe(join(cwd, '.mcp.json'));
@@ -57,7 +64,8 @@ describe('precedence across project and user sources', () => {
 
 describe('disabled servers', () => {
   it('lists disabled and enabled:false servers with enabled false', async () => {
-    const r = await loadServerDefinitions(request({ cwd: CONFIGS('disabled') }));
+    const cwd = CONFIGS('disabled');
+    const r = await loadServerDefinitions(request({ cwd, home: trustedHome(cwd, undefined, temps) }));
     expect(r.servers.map((s) => [s.name, s.enabled])).toEqual([
       ['on', true],
       ['off-disabled', false],
