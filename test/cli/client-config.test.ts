@@ -1,15 +1,19 @@
 // --client and the client's tool filters, in-process against a real fixture server (codex-tool-filter:
 // the tiny catalog behind a Codex project config that hides two of its five tools).
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/fake-io.js';
+import { trustedHome } from '../helpers/config-request.js';
 import { fixture } from '../helpers/paths.js';
 
 const CONFIGS = (...p: string[]): string => fixture('configs', ...p);
-const home = mkdtempSync(join(tmpdir(), 'mcp-smart-client-home-'));
-afterAll(() => rmSync(home, { recursive: true, force: true }));
+const temps: string[] = [];
+// The user trusts codex-tool-filter in Codex (trust_level = "trusted"), as Codex needs to read its .codex/config.toml.
+const home = trustedHome(CONFIGS('codex-tool-filter'), undefined, temps);
+afterAll(() => {
+  for (const d of temps) rmSync(d, { recursive: true, force: true });
+});
 const env = {
   NO_COLOR: '1',
   HOME: home,
@@ -53,28 +57,32 @@ describe('--client', () => {
 
 describe('servers --debug shows which file won and why a server is not loaded (claude-code-approval)', () => {
   it('prints client, layer and notLoaded for each definition, and warns on stderr', async () => {
+    const cwd = CONFIGS('claude-code-approval');
     const r = await runCli(['--client', 'claude-code', 'servers', '--debug'], {
-      env,
-      cwd: CONFIGS('claude-code-approval'),
+      env: { ...env, HOME: trustedHome(cwd, undefined, temps, false) },
+      cwd,
     });
     expect(r.code).toBe(0);
     expect(r.stderr).toContain('"client": "claude-code"');
     expect(r.stderr).toContain('"layer": "project"');
     expect(r.stderr).toContain('"notLoaded": "rejected in Claude Code (');
     expect(r.stderr).toContain('warning: server "unanswered"');
-    expect(r.stdout).toMatch(/│ rejected\s+│ stdio\s+│ \.mcp\.json\s+│ no \(disabled\)\s+│ rejected in Claude Code/);
+    expect(r.stdout).toMatch(
+      /│ rejected\s+│ stdio\s+│ \.mcp\.json\s+│ no \(rejected in Claude Code\)\s+│ rejected in Claude Code/,
+    );
   });
 
   it('--json carries the reason as notLoaded', async () => {
+    const cwd = CONFIGS('claude-code-approval');
     const r = await runCli(['--client', 'claude-code', 'servers', '--json'], {
-      env,
-      cwd: CONFIGS('claude-code-approval'),
+      env: { ...env, HOME: trustedHome(cwd, undefined, temps, false) },
+      cwd,
     });
     const doc = JSON.parse(r.stdout) as { servers: { name: string; enabled: boolean; notLoaded?: string }[] };
     expect(doc.servers.map((s) => [s.name, s.enabled, s.notLoaded?.split(' (')[0]])).toEqual([
       ['approved', true, undefined],
       ['rejected', false, 'rejected in Claude Code'],
-      ['unanswered', false, 'not approved in Claude Code'],
+      ['unanswered', false, 'pending approval in Claude Code'],
     ]);
   });
 });

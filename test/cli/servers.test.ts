@@ -3,11 +3,17 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/fake-io.js';
+import { trustedHome } from '../helpers/config-request.js';
 import { fixture } from '../helpers/paths.js';
 
 const CONFIGS = (...p: string[]): string => fixture('configs', ...p);
-const HOME = CONFIGS('home-linux');
 const PROJECT = CONFIGS('project-all');
+const temps: string[] = [];
+// home-linux, with each client trusting project-all as a user who accepted their dialogs would have.
+const HOME = trustedHome(PROJECT, CONFIGS('home-linux'), temps);
+afterAll(() => {
+  for (const d of temps) rmSync(d, { recursive: true, force: true });
+});
 const env = (extra: Record<string, string> = {}): Record<string, string> => ({
   HOME,
   NO_COLOR: '1',
@@ -66,12 +72,14 @@ describe('mcp-smart servers', () => {
       join(HOME, '.claude.json'),
       join(HOME, '.cursor', 'mcp.json'),
     ]);
-    // 20 server locations, then Claude Code's three approval settings files (read because .mcp.json has servers).
-    expect(doc.searched).toHaveLength(23);
+    // 20 server locations, then Claude Code's three approval settings files (read because .mcp.json has servers),
+    // then Gemini's trusted folders file (read because Gemini servers are listed).
+    expect(doc.searched).toHaveLength(24);
     expect(doc.searched.slice(20).map((x) => x.file)).toEqual([
       join(PROJECT, '.claude', 'settings.local.json'),
       join(PROJECT, '.claude', 'settings.json'),
       join(HOME, '.claude', 'settings.json'),
+      join(HOME, '.gemini', 'trustedFolders.json'),
     ]);
   });
 
