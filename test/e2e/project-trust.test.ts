@@ -79,6 +79,23 @@ describe('a project server nobody approved is not started', () => {
   });
 });
 
+describe('pending servers do not fail the others', () => {
+  it('a user-level server still runs: exit 0, the pending one noted on stderr and not started', async () => {
+    const userHome = join(root, 'home-with-user-server');
+    mkdirSync(join(userHome, '.cursor'), { recursive: true });
+    const entry = { command: process.execPath, args: [SERVER, TINY] };
+    writeFileSync(join(userHome, '.cursor', 'mcp.json'), JSON.stringify({ mcpServers: { mine: entry } }));
+    rmSync(marker, { force: true });
+    const r = await run(['audit', '--json'], sandboxEnv(userHome, { MCP_SMART_TRUST_PROJECT: '' }));
+    expect(existsSync(marker)).toBe(false);
+    expect(r.code).toBe(0);
+    const doc = JSON.parse(r.stdout) as { servers: { name: string }[] };
+    expect(doc.servers.map((x) => x.name)).toEqual(['mine']);
+    expect(r.stderr).toContain('note: notes (');
+    expect(r.stderr).toContain('was not started: pending approval');
+  });
+});
+
 describe('approval starts it', () => {
   it('--trust-project (and MCP_SMART_TRUST_PROJECT=1) start it for one run, recording nothing', async () => {
     rmSync(marker, { force: true });
