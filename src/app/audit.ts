@@ -13,6 +13,7 @@ import {
   type Severity,
 } from '../core/audit/index.js';
 import { openAuditCache } from '../core/audit/cache.js';
+import { GATE_LABEL } from '../core/config/client-trust.js';
 import { hiddenSnapshots, hiddenToolsBySnapshot, sentSnapshots } from '../core/config/tool-filter.js';
 import { ANTHROPIC_DEFAULT_MODEL, countToolsWithAnthropic, type AnthropicFigures } from '../core/tokens/anthropic.js';
 import type { RenderStyle } from '../core/tokens/index.js';
@@ -117,6 +118,8 @@ export async function auditServers(ctx: AppContext, options: AuditOptions): Prom
       tokens: s.tools.reduce((n, t) => n + t.tokens.full, 0),
     }));
     if (hidden.length > 0) result.hidden = hidden;
+    const notLoaded = gatedServers(loaded.definitions?.servers ?? []);
+    if (notLoaded.length > 0) result.notLoaded = notLoaded;
     return { result, counter };
   });
   if (cache) {
@@ -209,4 +212,15 @@ async function clientView(ctx: AppContext, loaded: Setup, servers: ServerSnapsho
   }));
   if (others.length > 0) groups.push({ ...OTHER_SOURCES, servers: others });
   return { groups: groups.filter((g) => g.servers.length > 0), own };
+}
+
+/** Servers kept from loading by a client trust gate or by mcp-smart's own project approval, in the client's words. */
+function gatedServers(defs: readonly ServerDefinition[]): NonNullable<AuditResult['notLoaded']> {
+  return defs
+    .filter((d) => !d.enabled && (d.gate !== undefined || d.pendingTrust === true))
+    .map((d) => ({
+      server: d.name,
+      source: d.source,
+      status: d.pendingTrust === true ? 'pending approval in mcp-smart (mcp-smart trust)' : GATE_LABEL[d.gate!],
+    }));
 }

@@ -180,7 +180,15 @@ export function renderAuditReport(
     ? renderAuditMarkdown(r, { top: opts.top })
     : renderAuditTable(r, { top: opts.top, chalk: opts.chalk });
   const clients = markdown ? renderClientsMarkdown(r) : renderClientsTable(r, opts.chalk);
-  return report + clients + hiddenLines(r.hidden ?? []);
+  return report + clients + hiddenLines(r.hidden ?? []) + notLoadedLines(r.notLoaded ?? []);
+}
+
+/** Servers listed but not loaded (a client's trust gate, or pending approval in mcp-smart): never in the totals. */
+function notLoadedLines(list: NonNullable<AuditResult['notLoaded']>): string {
+  if (list.length === 0) return '';
+  const lines = ['', 'Not loaded (not in the totals):'];
+  for (const n of list) lines.push(`  ${n.server}: ${n.status}`);
+  return lines.join('\n') + '\n';
 }
 
 /** Tools hidden by the client, apart from the totals above them (nothing when none is hidden). */

@@ -1,6 +1,7 @@
 // --client and the client's tool filters, in-process against a real fixture server (codex-tool-filter:
 // the tiny catalog behind a Codex project config that hides two of its five tools).
-import { rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/fake-io.js';
@@ -137,5 +138,54 @@ describe('codex-tool-filter: tools hidden by the client', () => {
     expect(b.servers[0]?.toolCount).toBe(3);
     expect(b.used).toBeLessThan(a.used);
     expect(b.used).toBe(148);
+  });
+});
+
+describe('trust gates in audit --client: reported as the client does, not counted', () => {
+  it('codex-tool-filter without a Codex trust entry: the project server is "ignored: project not trusted in Codex"', async () => {
+    const untrustedHome = mkdtempSync(join(tmpdir(), 'mcp-smart-untrusted-home-'));
+    temps.push(untrustedHome);
+    const r = await runCli(['--no-cache', '--client', 'codex', 'servers', '--json'], {
+      env: { ...env, HOME: untrustedHome },
+      cwd: CONFIGS('codex-tool-filter'),
+    });
+    expect(r.code).toBe(0);
+    const doc = JSON.parse(r.stdout) as { servers: { name: string; enabled: boolean; gate?: string }[] };
+    expect(doc.servers).toEqual([
+      expect.objectContaining({ name: 'notes', enabled: false, gate: 'ignored: project not trusted in Codex' }),
+    ]);
+    const audit = await runCli(['--no-cache', '--client', 'codex', 'audit'], {
+      env: { ...env, HOME: untrustedHome },
+      cwd: CONFIGS('codex-tool-filter'),
+    });
+    // Nothing Codex loads is left: exit 2, and the warning names the gate.
+    expect(audit.code).toBe(2);
+    expect(audit.stderr).toContain('ignored: project not trusted in Codex (no trust_level for this project in');
+  });
+
+  it('a gated server next to a loaded one: audit lists it under "Not loaded" and --json as notLoaded', async () => {
+    const cwd = CONFIGS('codex-tool-filter');
+    const h = trustedHome(cwd, undefined, temps);
+    const userToml = join(h, '.codex', 'config.toml');
+    // The user's own server loads; a Gemini server is disabled: this folder is not trusted in Gemini.
+    writeFileSync(
+      userToml,
+      `${readFileSync(userToml, 'utf8')}\n[mcp_servers.mine]\ncommand = "node"\nargs = [${JSON.stringify(fixture('servers', 'catalog-server.mjs'))}, ${JSON.stringify(fixture('servers', 'catalogs', 'tiny.json'))}]\n`,
+    );
+    mkdirSync(join(h, '.gemini'), { recursive: true });
+    writeFileSync(join(h, '.gemini', 'trustedFolders.json'), '{}');
+    writeFileSync(
+      join(h, '.gemini', 'settings.json'),
+      JSON.stringify({ mcpServers: { gem: { command: 'node', args: ['x.js'] } } }),
+    );
+    const r = await runCli(['--no-cache', 'audit', '--json'], { env: { ...env, HOME: h }, cwd });
+    expect(r.code).toBe(0);
+    const doc = JSON.parse(r.stdout) as AuditDoc & { notLoaded?: { server: string; status: string }[] };
+    expect(doc.servers.map((s) => s.name).sort()).toEqual(['mine', 'notes']);
+    expect(doc.notLoaded).toEqual([
+      { server: 'gem', source: join(h, '.gemini', 'settings.json'), status: 'disabled: folder not trusted in Gemini' },
+    ]);
+    const table = await runCli(['--no-cache', 'audit'], { env: { ...env, HOME: h }, cwd });
+    expect(table.stdout).toContain('Not loaded (not in the totals):\n  gem: disabled: folder not trusted in Gemini\n');
   });
 });

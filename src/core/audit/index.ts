@@ -43,6 +43,11 @@ export interface AuditResult {
   anthropic?: AnthropicFigures;
   /** Tools the client's config hides from the model: listed apart, not in the totals. */
   hidden?: HiddenTools[];
+  /**
+   * Servers the files list but that were not started: gated by their client (`status` is the client's words,
+   * e.g. "pending approval in Claude Code") or pending mcp-smart's own project approval. Not in the totals.
+   */
+  notLoaded?: { server: string; source: string; status: string }[];
   /** Per client: the servers each client loads and their totals (when the servers came from client configs). */
   clients?: AuditClient[];
 }
