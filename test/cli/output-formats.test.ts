@@ -3,7 +3,9 @@
 // changed document, table or annotation. Temp folders, the repo path and the version are normalised.
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { rmSync } from 'node:fs';
+import { afterAll, describe, expect, it } from 'vitest';
+import { trustedHome } from '../helpers/config-request.js';
 import { runCli } from '../helpers/fake-io.js';
 import { REPO, fixture } from '../helpers/paths.js';
 import { tempDir } from '../helpers/temp.js';
@@ -15,6 +17,10 @@ const VARIANTS: readonly Variant[] = [...FORMATS, 'table-color'];
 
 const snap = (name: string): string => fixture('snapshots', name);
 const CONFIGS = (...p: string[]): string => fixture('configs', ...p);
+const TRUSTED_HOMES: string[] = [];
+afterAll(() => {
+  for (const d of TRUSTED_HOMES) rmSync(d, { recursive: true, force: true });
+});
 
 /** Each run gets its own home (cache, usage store), so no run sees what another one learned or cached. */
 function envFor(variant: Variant, home: string, extra: Record<string, string> = {}): Record<string, string> {
@@ -50,7 +56,8 @@ const CASES: Record<string, Case> = {
     argv: ['servers'],
     cwd: CONFIGS('project-all'),
     env: {
-      HOME: CONFIGS('home-linux'),
+      // home-linux, whose clients trust project-all (Claude Code's dialog, Codex, Gemini), as after their dialogs.
+      HOME: trustedHome(CONFIGS('project-all'), CONFIGS('home-linux'), TRUSTED_HOMES),
       GEMINI_CLI_SYSTEM_SETTINGS_PATH: CONFIGS('system-empty', 'settings.json'),
       GEMINI_CLI_SYSTEM_DEFAULTS_PATH: CONFIGS('system-empty', 'system-defaults.json'),
     },
@@ -63,6 +70,8 @@ const CASES: Record<string, Case> = {
   'audit --client codex (hidden tools)': {
     argv: ['--no-cache', '--client', 'codex', 'audit'],
     cwd: CONFIGS('codex-tool-filter'),
+    // Codex reads the project's .codex/config.toml only in a trusted project.
+    env: { CODEX_HOME: join(trustedHome(CONFIGS('codex-tool-filter'), undefined, TRUSTED_HOMES), '.codex') },
   },
   condense: { argv: ['--snapshot', snap('check-base.json'), 'condense', '--level', 'compact'] },
   'condense -o': { argv: ['--snapshot', snap('check-base.json'), 'condense', '-o', 'condensed.json'] },
@@ -138,7 +147,9 @@ const CASES: Record<string, Case> = {
 };
 
 function normalise(text: string, dir: string, home: string): string {
-  return text
+  // A trusted copy of a fixture home stands for that fixture home.
+  const trusted = TRUSTED_HOMES.reduce((t, h) => t.split(h).join('<trusted-home>'), text);
+  return trusted
     .split(dir)
     .join('<cwd>')
     .split(home)

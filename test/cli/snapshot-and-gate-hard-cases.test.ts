@@ -74,6 +74,11 @@ describe('snapshot hard cases', () => {
       join(project, '.mcp.json'),
       JSON.stringify({ mcpServers: { proj: { command: 'node', args: [server, tiny] } } }),
     );
+    // Approved in Claude Code: the folder's trust dialog accepted and the .mcp.json server enabled.
+    writeFileSync(
+      join(home, '.claude.json'),
+      JSON.stringify({ projects: { [project]: { hasTrustDialogAccepted: true, enabledMcpjsonServers: ['proj'] } } }),
+    );
     const r = await runCli(['--no-cache', 'dump', '-o', 'snap.json'], {
       cwd: project,
       env: { HOME: home, NO_COLOR: '1' },
