@@ -139,8 +139,11 @@ describe('init-workflow: the CI workflow init --github writes', () => {
 
   it('says when CI would start live servers, and --ci-snapshot commits a snapshot instead', async () => {
     const server = [fixture('servers', 'catalog-server.mjs'), fixture('servers', 'catalogs', 'tiny.json')];
+    // A Cursor project file: no client approval stands in the way (Claude Code would hold a .mcp.json server
+    // pending); mcp-smart's own approval comes from MCP_SMART_TRUST_PROJECT in the test environment.
+    await mkdir(join(dir, '.cursor'), { recursive: true });
     await writeFile(
-      join(dir, '.mcp.json'),
+      join(dir, '.cursor', 'mcp.json'),
       JSON.stringify({ mcpServers: { tiny: { command: process.execPath, args: server } } }),
     );
     const live = await mcpSmart(['--no-cache', 'init', '--yes', '--github']);

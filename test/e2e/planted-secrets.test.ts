@@ -75,7 +75,12 @@ beforeAll(async () => {
       creds: { type: 'http', url: credsUrl },
     },
   };
+  // Approved in Claude Code as after its trust dialog (HOME's ~/.claude.json), so the project's servers load.
   writeFileSync(join(project, '.mcp.json'), JSON.stringify(config, null, 2));
+  writeFileSync(
+    join(home, '.claude.json'),
+    JSON.stringify({ projects: { [project]: { hasTrustDialogAccepted: true, enableAllProjectMcpServers: true } } }),
+  );
   writeFileSync(
     join(project, 'intents.jsonl'),
     JSON.stringify({ intent: 'search notes', expected: ['good.search_notes'] }) + '\n',
