@@ -23,6 +23,7 @@ const COMMANDS = [
   'init',
   'login',
   'logout',
+  'trust',
 ];
 /** [label, argv] for the program and every command. */
 const HELP_RUNS: [string, string[]][] = [
