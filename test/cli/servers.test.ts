@@ -250,3 +250,42 @@ describe('secrets are never printed (secrets fixture)', () => {
     expect(r.stderr).toContain('Resolved config (env and header values redacted):');
   });
 });
+
+describe('servers shows project servers pending approval', () => {
+  it('table and JSON: not enabled, pendingApproval, the command to approve; `trust` then lists them as enabled', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mcp-smart-pending-'));
+    temps.push(dir);
+    const project = join(dir, 'project');
+    mkdirSync(join(project, '.vscode'), { recursive: true });
+    writeFileSync(
+      join(project, '.vscode', 'mcp.json'),
+      JSON.stringify({ servers: { repo: { command: 'node', args: ['./server.js'] } } }),
+    );
+    const o = {
+      env: env({ HOME: join(dir, 'home'), MCP_SMART_DATA_DIR: join(dir, 'data'), MCP_SMART_TRUST_PROJECT: '' }),
+      cwd: project,
+    };
+    const table = await runCli(['servers'], o);
+    expect(table.code).toBe(0);
+    expect(table.stdout).toMatch(/│ repo\s+│ stdio\s+│ \.vscode\/mcp\.json\s+│ no \(pending approval\)/);
+    expect(table.stdout).toContain(
+      "1 server from this project's files not started until approved (repo): run `mcp-smart trust`, or pass --trust-project for one run.",
+    );
+    const json = JSON.parse((await runCli(['servers', '--json'], o)).stdout) as {
+      servers: { name: string; enabled: boolean; pendingApproval?: boolean; notLoaded?: string }[];
+    };
+    expect(json.servers[0]).toMatchObject({ name: 'repo', enabled: false, pendingApproval: true });
+    expect(json.servers[0]?.notLoaded).toContain('mcp-smart trust');
+    const trust = await runCli(['trust', '--json'], o);
+    expect(trust.code).toBe(0);
+    expect(JSON.parse(trust.stdout)).toMatchObject({
+      command: 'trust',
+      project,
+      approved: [{ name: 'repo', runs: 'node ./server.js' }],
+      trustList: join(dir, 'data', 'trusted-projects.json'),
+    });
+    const after = JSON.parse((await runCli(['servers', '--json'], o)).stdout) as typeof json;
+    expect(after.servers[0]).toMatchObject({ name: 'repo', enabled: true });
+    expect(after.servers[0]?.pendingApproval).toBeUndefined();
+  });
+});
