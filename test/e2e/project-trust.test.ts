@@ -42,6 +42,8 @@ describe('a project server nobody approved is not started', () => {
     ['check', ['check']],
     ['condense', ['condense']],
     ['init', ['init', '--yes']],
+    ['replay', ['replay', fixture('sessions', 'claude-code')]],
+    ['login', ['login', 'notes']],
   ])('%s: exit 2, the server not started, the way to approve named', async (_name, args) => {
     rmSync(marker, { force: true });
     const r = await run(args);
