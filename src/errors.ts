@@ -115,6 +115,11 @@ export const ERROR_CATALOG = {
       "Every server found comes from this project's config files, which are not approved yet, so none was started. " +
       'Look at them with `mcp-smart servers`, then approve with `mcp-smart trust` (or pass --trust-project, or set MCP_SMART_TRUST_PROJECT=1 in CI).',
   },
+  CLIENT_GATED: {
+    exitCode: 2,
+    message: (d) =>
+      `No server found is loaded by its client: ${s(d.servers)}. mcp-smart counts what the client loads; approve them in the client (e.g. accept Claude Code's trust dialog and approve the .mcp.json servers, trust the project in Codex, trust the folder in Gemini CLI), or name the file with --config to look at it anyway. \`mcp-smart servers\` lists them.`,
+  },
   UNKNOWN_SERVER: {
     exitCode: 2,
     message: (d) => `No server named "${s(d.name)}". Known servers: ${s(d.known)}.`,

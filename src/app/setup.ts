@@ -6,6 +6,7 @@ import { SmartError } from '../errors.js';
 import { access, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { DefinitionRequest, DefinitionResult } from '../core/config/index.js';
+import { GATE_LABEL } from '../core/config/client-trust.js';
 import { SMART_CONFIG_NAME } from '../core/config/locate.js';
 import { hiddenToolsBySnapshot } from '../core/config/tool-filter.js';
 import { readSnapshotSet, type CheckedSnapshots } from '../core/snapshot.js';
@@ -181,12 +182,14 @@ export async function loadSetup(opts: SetupOptions, io: Io, load: SetupLoad = {}
     opts.server,
   );
   if (enabled.length === 0) {
-    if (
-      definitions.servers.some(
-        (d) => d.pendingTrust === true && (opts.server.length === 0 || opts.server.includes(d.name)),
-      )
-    )
-      throw new SmartError('PROJECT_NOT_TRUSTED');
+    const wanted = definitions.servers.filter((d) => opts.server.length === 0 || opts.server.includes(d.name));
+    if (wanted.some((d) => d.pendingTrust === true)) throw new SmartError('PROJECT_NOT_TRUSTED');
+    // Listed, but their client would not load them (pending approval, untrusted folder or project).
+    const gated = wanted.filter((d) => d.gate !== undefined);
+    if (gated.length > 0)
+      throw new SmartError('CLIENT_GATED', {
+        servers: gated.map((d) => `${d.name} (${GATE_LABEL[d.gate!]})`).join(', '),
+      });
     throw new SmartError('NO_SERVERS');
   }
   const servers = await connectDefinitions(opts, io, enabled, { config: definitions.config, paths, fresh: load.fresh });

@@ -161,6 +161,9 @@ describe('trust gates in audit --client: reported as the client does, not counte
     // Nothing Codex loads is left: exit 2, and the warning names the gate.
     expect(audit.code).toBe(2);
     expect(audit.stderr).toContain('ignored: project not trusted in Codex (no trust_level for this project in');
+    expect(audit.stderr).toContain(
+      'No server found is loaded by its client: notes (ignored: project not trusted in Codex).',
+    );
   });
 
   it('a gated server next to a loaded one: audit lists it under "Not loaded" and --json as notLoaded', async () => {
