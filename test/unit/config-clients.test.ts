@@ -455,3 +455,12 @@ describe('gemini-folder-trust', () => {
     expect((await load(off)).servers.some((d) => d.enabled)).toBe(true);
   });
 });
+
+describe('trust gates and --config', () => {
+  it('a Gemini-shaped file named with --config is read in an untrusted folder: the gate is for the files Gemini reads', async () => {
+    const file = join(CONFIGS('gemini-layers', 'home'), '.gemini', 'settings.json');
+    const r = await loadServerDefinitions(request({ configFiles: [file], cwd: CONFIGS('project-empty') }));
+    expect(r.servers.length).toBeGreaterThan(0);
+    expect(r.servers.filter((d) => d.gate !== undefined)).toEqual([]);
+  });
+});

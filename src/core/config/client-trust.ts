@@ -154,7 +154,8 @@ export function clientLoadState(server: ServerDefinition, client: ClientId | und
 export function applyClientTrust(defs: readonly ServerDefinition[], ctx: TrustContext): string[] {
   const warnings: string[] = [];
   for (const d of defs) {
-    if (!d.enabled) continue;
+    // A file named with --config is read because the user named it, not because a client would load it.
+    if (!d.enabled || d.scope === 'explicit') continue;
     const state = clientLoadState(d, d.client, ctx);
     if (state.loaded) {
       if (state.approved) d.clientApproved = true;
