@@ -1,0 +1,75 @@
+// A `patterns` rule is a regular expression from a config file: a catastrophic one like `(a+)+$` must not
+// freeze serve. Rules run on RE2 (linear time), so find_tool answers at once and SIGTERM still stops serve.
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fixture } from '../helpers/paths.js';
+import { spawnCli } from '../helpers/spawn-cli.js';
+import { connectServeStdio, node, sandbox, textOf, type Sandbox } from './serve-harness.js';
+
+let box: Sandbox;
+let config = '';
+// With a backtracking engine, `(a+)+$` on 40 a's and a '!' takes about 2^40 steps.
+const EVIL_NAME = `${'a'.repeat(40)}!`;
+
+beforeAll(async () => {
+  box = await sandbox('hostile-patterns');
+  const catalog = join(box.dir, 'catalog.json');
+  await writeFile(
+    catalog,
+    JSON.stringify({
+      serverInfo: { name: 'evil', version: '1.0.0' },
+      tools: [
+        {
+          name: EVIL_NAME,
+          description: 'A tool whose name makes a backtracking regex explode.',
+          inputSchema: { type: 'object' },
+        },
+        { name: 'search_notes', description: 'Search notes by keyword.', inputSchema: { type: 'object' } },
+      ],
+    }),
+  );
+  config = join(box.dir, 'mcp-smart.config.json');
+  await writeFile(
+    config,
+    JSON.stringify({
+      servers: { evil: node(fixture('servers', 'catalog-server.mjs'), catalog) },
+      patterns: { rules: [{ match: '(a+)+$', boost: 1 }] },
+    }),
+  );
+});
+afterAll(() => box.remove());
+
+describe('serve with a catastrophic patterns regex', () => {
+  it('find_tool answers, and serve still exits when its client closes', { timeout: 20_000 }, async () => {
+    const { client, transport } = await connectServeStdio(box.env, [
+      '--config',
+      config,
+      '--mode',
+      'meta',
+      '--no-learn',
+    ]);
+    try {
+      const answer = await client.callTool({ name: 'find_tool', arguments: { intent: 'aaaa tool' } });
+      expect(textOf(answer)).toContain(`evil.${EVIL_NAME}`);
+    } finally {
+      const pid = transport.pid;
+      await client.close();
+      if (pid) expect(() => process.kill(pid, 0)).toThrow();
+    }
+  });
+
+  it('a pattern RE2 cannot run in linear time (a backreference) is a config error naming the key', async () => {
+    const bad = join(box.dir, 'bad.config.json');
+    const good = JSON.parse(await readFile(config, 'utf8')) as Record<string, unknown>;
+    await writeFile(bad, JSON.stringify({ ...good, patterns: { rules: [{ match: '(a)\\1' }] } }));
+    const run = await spawnCli(['--config', bad, 'serve', '--mode', 'meta'], {
+      cwd: box.dir,
+      env: box.env,
+      timeoutMs: 15_000,
+    });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('patterns.rules[0].match');
+    expect(run.stderr).toContain('RE2');
+  });
+});
