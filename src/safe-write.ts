@@ -125,6 +125,37 @@ async function writeDirect(file: string, target: string, data: string | Uint8Arr
   }
 }
 
+/**
+ * Appends `data` to `file` (created if missing): a regular file, or a FIFO or device that something reads.
+ * The open never blocks: a FIFO nobody reads is refused (FILE_UNWRITABLE) instead of hanging the process,
+ * which would also keep it from answering signals.
+ */
+export async function appendFileSafe(file: string, data: string): Promise<void> {
+  let handle;
+  try {
+    await mkdir(dirname(resolve(file)), { recursive: true });
+    handle = await open(
+      file,
+      constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_NONBLOCK,
+      0o666,
+    );
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENXIO')
+      throw new SmartError('FILE_UNWRITABLE', { file, reason: 'it is a pipe (FIFO) that nothing is reading' });
+    throw unwritable(file, e);
+  }
+  try {
+    const st = await handle.stat();
+    if (!st.isFile() && !st.isFIFO() && !st.isCharacterDevice())
+      throw new SmartError('FILE_UNWRITABLE', { file, reason: 'it is not a regular file; give a file name' });
+    if (data !== '') await handle.writeFile(scrubOutput(data));
+  } catch (e) {
+    throw unwritable(file, e);
+  } finally {
+    await handle.close();
+  }
+}
+
 const WRITE_FAILURES: Record<string, string> = {
   EACCES: 'permission denied',
   EPERM: 'permission denied',

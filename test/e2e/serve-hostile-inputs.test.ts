@@ -1,5 +1,7 @@
+// Hostile inputs to serve from its own config and flags: a catastrophic `patterns` regex, a record FIFO.
 // A `patterns` rule is a regular expression from a config file: a catastrophic one like `(a+)+$` must not
 // freeze serve. Rules run on RE2 (linear time), so find_tool answers at once and SIGTERM still stops serve.
+import { execFileSync } from 'node:child_process';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -71,5 +73,38 @@ describe('serve with a catastrophic patterns regex', () => {
     expect(run.code).toBe(2);
     expect(run.stderr).toContain('patterns.rules[0].match');
     expect(run.stderr).toContain('RE2');
+  });
+});
+
+describe('serve --record on a file it cannot append to', () => {
+  it(
+    'a FIFO nobody reads is refused at start (exit 2 naming it), not waited on forever',
+    { timeout: 20_000 },
+    async () => {
+      const fifo = join(box.dir, 'cases.fifo');
+      execFileSync('mkfifo', [fifo]);
+      const run = await spawnCli(['--config', config, 'serve', '--mode', 'meta', '--record', fifo], {
+        cwd: box.dir,
+        env: box.env,
+        timeoutMs: 15_000,
+      });
+      expect(run.code).toBe(2);
+      expect(run.stderr).toContain(`Cannot write ${fifo}: it is a pipe (FIFO) that nothing is reading`);
+    },
+  );
+
+  it('a regular file receives the labelled case of a find_tool followed by its call', { timeout: 20_000 }, async () => {
+    const record = join(box.dir, 'out', 'cases.jsonl');
+    const { client } = await connectServeStdio(box.env, ['--config', config, '--mode', 'meta', '--record', record]);
+    try {
+      await client.callTool({ name: 'find_tool', arguments: { intent: 'search my notes' } });
+      await client.callTool({ name: 'call_tool', arguments: { name: 'evil.search_notes', arguments: {} } });
+    } finally {
+      await client.close();
+    }
+    expect(JSON.parse(await readFile(record, 'utf8'))).toEqual({
+      intent: 'search my notes',
+      expected: ['evil.search_notes'],
+    });
   });
 });
