@@ -53,6 +53,8 @@ describe('checkBudget', () => {
     expect(v.nearLimit).toBe(true);
     expect(checkBudget(servers, 10_000, 1038, deps.countTool).nearLimit).toBe(false);
     expect(checkBudget(servers, 10_000, 829, deps.countTool)).toMatchObject({ fits: false, nearLimit: false });
+    // Exactly at the limit fits.
+    expect(checkBudget(servers, 10_000, 830, deps.countTool).fits).toBe(true);
   });
 });
 
@@ -172,5 +174,27 @@ describe('planBudget', () => {
     ]);
     expect(q.fits).toBe(true);
     expect(planBudget({ servers, limit: 10_000, keepFull: ['beta.b1'] }, deps).steps).toEqual([]);
+  });
+
+  it('with usage: stops dropping unused tools as soon as the context fits', () => {
+    const usage: UsageStats = {
+      tools: {
+        'alpha.a1': { success: 6, failure: 0, lastUsed: 1, categories: {} },
+        'beta.b1': { success: 9, failure: 0, lastUsed: 1, categories: {} },
+      },
+    };
+    const two = [
+      { name: 'alpha', tools: [tool('a1', 10), tool('a2', 200)] },
+      { name: 'beta', tools: [tool('b1', 10), tool('b2', 200)] },
+    ];
+    // Where the whole plan would go: alpha (fewer calls) is dropped from first, then beta.
+    const all = planBudget({ servers: two, limit: 0, usage }, deps);
+    const firstDrop = all.steps.find((s) => s.action === 'drop-unused');
+    expect(firstDrop).toMatchObject({ target: 'alpha', tools: ['a2'] });
+    // With the limit at what that first drop reaches, beta keeps its unused tool.
+    const p = planBudget({ servers: two, limit: firstDrop!.after, usage }, deps);
+    expect(p.fits).toBe(true);
+    expect(p.steps.filter((s) => s.action === 'drop-unused').map((s) => s.target)).toEqual(['alpha']);
+    expect(p.servers.find((s) => s.name === 'beta')?.tools.map((t) => t.name)).toEqual(['b1', 'b2']);
   });
 });
