@@ -31,7 +31,7 @@ import {
   type ConfigLocation,
 } from './locate.js';
 import { mergeDefinitions, type Shadowing } from './merge.js';
-import { detectSyntax, parseConfigText } from './parse.js';
+import { detectSyntax, duplicateKeyWarning, parseConfigDocument, parseConfigText } from './parse.js';
 import { orderByPrecedence, resolveClients, type ClientResolution } from './resolve.js';
 import { normalizeServerEntry } from './server-entry.js';
 import { validateSmartConfig } from './validate.js';
@@ -125,7 +125,8 @@ class Loader {
   /** Parses one file and turns its entries into definitions, read as the file's client reads them. */
   collect(source: SourceFile, text: string, opts: { serversWanted: boolean }): void {
     const { file } = source;
-    const doc = parseConfigText(file, text);
+    const { value: doc, duplicateKeys } = parseConfigDocument(file, text);
+    if (duplicateKeys.length > 0) this.warnings.push(duplicateKeyWarning(file, duplicateKeys));
     const ours = isSmartConfig(source, doc);
     if (ours && isPlainObject(doc)) {
       const { config, issues } = validateSmartConfig(doc, DEFAULT_WEIGHTS);
