@@ -1,5 +1,5 @@
 /** Config pipeline entry: locate → read → validate → merge. Returns server definitions and our own config. */
-import { basename, resolve as resolvePath } from 'node:path';
+import { basename, dirname, resolve as resolvePath } from 'node:path';
 import { SmartError } from '../../errors.js';
 import type { AdhocServer, ClientId, ConfigLayer, ServerDefinition, SmartConfig, SourceScope } from '../../types.js';
 import { readTextFile, stripBom } from '../../read-file.js';
@@ -174,7 +174,7 @@ class Loader {
         const raw = normalizeServerEntry(name, entry, at, file, client);
         this.warnings.push(...entryKeyWarnings(entry, at, file));
         const origin = { source: label, scope, ...(client ? { client } : {}), ...(layer ? { layer } : {}) };
-        const x = expandServer(raw, origin, this.ctx);
+        const x = expandServer(raw, origin, scope === 'explicit' ? { ...this.ctx, base: dirname(file) } : this.ctx);
         this.warnings.push(...x.warnings);
         if (x.used.length > 0) this.referencedVars[varsKey(x.def)] = x.used;
         if (x.envFile !== undefined) this.envFiles.push({ def: x.def, file: x.envFile });
