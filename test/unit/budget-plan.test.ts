@@ -198,3 +198,104 @@ describe('planBudget', () => {
     expect(p.servers.find((s) => s.name === 'beta')?.tools.map((t) => t.name)).toEqual(['b1', 'b2']);
   });
 });
+
+// Cases a mutation run of plan.ts showed no test pinned down (bench/RESULTS.md, "Mutation testing").
+describe('planBudget, the finer rules', () => {
+  // Unlike `deps`, it refuses a level it does not know, so a wrong level name cannot pass as compact.
+  const strict: PlanDeps = {
+    ...deps,
+    condenseTool: (t, level) => {
+      if (level !== 'names' && level !== 'lossless' && level !== 'compact')
+        throw new Error(`unknown level ${String(level)}`);
+      return deps.condenseTool(t, level);
+    },
+  };
+  const steps = (p: { steps: { action: string; target: string; tokensSaved: number }[] }): unknown[] =>
+    p.steps.map((s) => [s.action, s.target, s.tokensSaved]);
+
+  it('checkBudget: share is 0 with max 0, and exactly 80 % of the limit is not yet near it', () => {
+    const flat = (): number => 400;
+    const two = [{ name: 'a', tools: [tool('a1', 1), tool('a2', 1)] }];
+    expect(checkBudget(two, 0, 1000, flat).servers[0]?.share).toBe(0);
+    expect(checkBudget(two, 10_000, 1000, flat)).toMatchObject({ used: 800, fits: true, nearLimit: false });
+    expect(checkBudget(two, 10_000, 999, flat).nearLimit).toBe(true);
+  });
+
+  it('servers of equal size and usage are taken in name order, whatever order they were listed in', () => {
+    const zeta = { name: 'zeta', tools: [tool('z1', 100)] };
+    const eta = { name: 'eta', tools: [tool('e1', 100)] };
+    for (const list of [
+      [zeta, eta],
+      [eta, zeta],
+    ]) {
+      const p = planBudget({ servers: list, limit: 0 }, strict);
+      expect(p.steps.filter((s) => s.action === 'condense-compact').map((s) => s.target)).toEqual(['eta', 'zeta']);
+    }
+  });
+
+  it('a server without tools is deferred as a step that saves 0, and reported at level full', () => {
+    const p = planBudget({ servers: [...servers, { name: 'empty', tools: [] }], limit: 0 }, strict);
+    expect(steps(p)).toContainEqual(['defer', 'empty', 0]);
+    expect(p.servers.find((s) => s.name === 'empty')).toMatchObject({ level: 'full', deferred: true, tokens: 0 });
+  });
+
+  it('intent mode: least-used (here largest) servers lose schemas first whatever the listed order; each step names its tools', () => {
+    const p = planBudget(
+      { servers: [servers[2]!, servers[0]!, servers[1]!], limit: 300, keepFull: ['beta.b1'] },
+      strict,
+    );
+    expect(p.steps.map((s) => [s.action, s.target, s.tools])).toEqual([
+      ['condense-lossless', '*', undefined],
+      ['names-only', 'alpha', ['a1', 'a2']],
+      ['names-only', 'gamma', ['g1', 'g2']],
+    ]);
+    const mixed = planBudget({ servers, limit: 300, keepFull: ['alpha.a1', 'beta.b1'] }, strict);
+    expect(mixed.servers.map((s) => [s.name, s.level])).toEqual([
+      ['alpha', 'mixed'],
+      ['beta', 'lossless'],
+      ['gamma', 'names'],
+    ]);
+  });
+
+  it('a plan that defers nothing carries no meta-tools', () => {
+    const p = planBudget({ servers, limit: 800 }, strict);
+    expect(p.deferred).toEqual([]);
+    expect(p.metaTools).toEqual([]);
+  });
+
+  it('with usage: a never-used server is deferred before a used one loses its unused tools; dropped tools leave the plan', () => {
+    const usage: UsageStats = { tools: { 'alpha.a1': { success: 6, failure: 0, lastUsed: 1, categories: {} } } };
+    const list = [
+      { name: 'alpha', tools: [tool('a1', 10), tool('a2', 200)] },
+      { name: 'delta', tools: ['d1', 'd2', 'd3', 'd4'].map((n) => tool(n, 300, 0)) },
+    ];
+    const compacted = planBudget({ servers: list, limit: 0, usage }, strict).steps.find(
+      (s) => s.action === 'condense-compact' && s.target === 'alpha',
+    )!.after;
+    const p = planBudget({ servers: list, limit: compacted - 1, usage }, strict);
+    expect(p.steps.map((s) => [s.action, s.target])).toEqual([
+      ['condense-lossless', '*'],
+      ['condense-compact', 'delta'],
+      ['condense-compact', 'alpha'],
+      ['defer', 'delta'],
+    ]);
+    expect(p.fits).toBe(true);
+    // Tighter still: now alpha's unused tool goes, and leaves alpha's planned tools.
+    const q = planBudget({ servers: list, limit: p.final - 1, usage }, strict);
+    expect(q.steps.map((s) => [s.action, s.target]).slice(-1)).toEqual([['drop-unused', 'alpha']]);
+    expect(q.servers.find((s) => s.name === 'alpha')?.tools.map((t) => t.name)).toEqual(['a1']);
+  });
+
+  it('with usage: too few calls is thin evidence only for a server with an unused tool', () => {
+    const usage: UsageStats = {
+      tools: {
+        'alpha.a1': { success: 1, failure: 0, lastUsed: 1, categories: {} },
+        'alpha.a2': { success: 1, failure: 0, lastUsed: 1, categories: {} },
+        'beta.b1': { success: 1, failure: 0, lastUsed: 1, categories: {} },
+      },
+    };
+    const list = [servers[0]!, { name: 'beta', tools: [tool('b1', 300), tool('b2', 10)] }];
+    const p = planBudget({ servers: list, limit: 0, usage }, strict);
+    expect(p.thinEvidence).toEqual([{ server: 'beta', calls: 1, needed: 6 }]);
+  });
+});
