@@ -222,14 +222,26 @@ describe('planBudget, the finer rules', () => {
   });
 
   it('servers of equal size and usage are taken in name order, whatever order they were listed in', () => {
-    const zeta = { name: 'zeta', tools: [tool('z1', 100)] };
-    const eta = { name: 'eta', tools: [tool('e1', 100)] };
-    for (const list of [
-      [zeta, eta],
-      [eta, zeta],
-    ]) {
+    const same = (name: string): { name: string; tools: ToolSnapshot[] } => ({
+      name,
+      tools: [tool(`${name[0]}1`, 100)],
+    });
+    const [beta, eta, zeta] = [same('beta'), same('eta'), same('zeta')];
+    const orders = [
+      [beta, eta, zeta],
+      [beta, zeta, eta],
+      [eta, beta, zeta],
+      [eta, zeta, beta],
+      [zeta, beta, eta],
+      [zeta, eta, beta],
+    ];
+    for (const list of orders) {
       const p = planBudget({ servers: list, limit: 0 }, strict);
-      expect(p.steps.filter((s) => s.action === 'condense-compact').map((s) => s.target)).toEqual(['eta', 'zeta']);
+      expect(p.steps.filter((s) => s.action === 'condense-compact').map((s) => s.target)).toEqual([
+        'beta',
+        'eta',
+        'zeta',
+      ]);
     }
   });
 
@@ -297,5 +309,24 @@ describe('planBudget, the finer rules', () => {
     const list = [servers[0]!, { name: 'beta', tools: [tool('b1', 300), tool('b2', 10)] }];
     const p = planBudget({ servers: list, limit: 0, usage }, strict);
     expect(p.thinEvidence).toEqual([{ server: 'beta', calls: 1, needed: 6 }]);
+  });
+
+  it('with usage: once the meta-tools are paid for, a used server worth less than them is still deferred to fit', () => {
+    const usage: UsageStats = { tools: { 'alpha.a1': { success: 6, failure: 0, lastUsed: 1, categories: {} } } };
+    const list = [
+      { name: 'alpha', tools: [tool('a1', 10), tool('a2', 200)] },
+      { name: 'delta', tools: ['d1', 'd2', 'd3', 'd4'].map((n) => tool(n, 300, 0)) },
+    ];
+    const p = planBudget({ servers: list, limit: 90, usage }, strict);
+    expect(p.steps.map((s) => [s.action, s.target])).toEqual([
+      ['condense-lossless', '*'],
+      ['condense-compact', 'delta'],
+      ['condense-compact', 'alpha'],
+      ['defer', 'delta'],
+      ['drop-unused', 'alpha'],
+      ['defer', 'alpha'],
+    ]);
+    expect(p.fits).toBe(true);
+    expect(p.final).toBe(p.metaTokens);
   });
 });

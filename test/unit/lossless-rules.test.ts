@@ -123,6 +123,10 @@ describe('titles', () => {
 
   it('a root title that says something else stays, and so does a tool-name title below the root', () => {
     expect(condenseSchemaLossless({ type: 'object', title: 'File to open' }, 'read_file').title).toBe('File to open');
-    expect(prop({ type: 'string', title: 'read_fileArguments' }, 'path').title).toBe('read_fileArguments');
+    const nested = condenseSchemaLossless(
+      { type: 'object', properties: { path: { type: 'string', title: 'read_fileArguments' } } },
+      'read_file',
+    );
+    expect((nested.properties as Record<string, JsonObject>).path!.title).toBe('read_fileArguments');
   });
 });
