@@ -23,6 +23,7 @@ import {
 } from './meta.js';
 import { ServerPool, type PoolOptions } from './pool.js';
 import type { ServeSetup } from './setup.js';
+import { mapLimited, SERVER_START_CONCURRENCY } from '../core/map-limited.js';
 
 export interface RuntimeOptions {
   setup: ServeSetup;
@@ -164,17 +165,15 @@ export class ServeRuntime {
   /** Lists, live, the servers whose tool list is not known yet (no snapshot, no cache entry). */
   async listUnknown(onListed: (def: string, snap: ServerSnapshot) => Promise<void>): Promise<void> {
     const missing = this.opts.setup.definitions.filter((d) => !this.known.has(d.name));
-    await Promise.all(
-      missing.map(async (def) => {
-        try {
-          const snap = await this.pool.list(def.name);
-          this.known.set(def.name, snap);
-          await onListed(def.name, snap);
-        } catch (e) {
-          this.opts.log(`warning: ${errorText(e)}; its tools are not served until it starts`);
-        }
-      }),
-    );
+    await mapLimited(missing, SERVER_START_CONCURRENCY, async (def) => {
+      try {
+        const snap = await this.pool.list(def.name);
+        this.known.set(def.name, snap);
+        await onListed(def.name, snap);
+      } catch (e) {
+        this.opts.log(`warning: ${errorText(e)}; its tools are not served until it starts`);
+      }
+    });
     if (missing.length > 0) await this.refresh(false);
   }
 
