@@ -245,6 +245,13 @@ describe('planBudget, the finer rules', () => {
     }
   });
 
+  it('without usage no evidence is judged thin, even for servers too small to defer', () => {
+    const one = [{ name: 'eta', tools: [tool('e1', 100)] }];
+    const p = planBudget({ servers: one, limit: 0 }, strict);
+    expect(p.deferred).toEqual([]);
+    expect(p.thinEvidence).toEqual([]);
+  });
+
   it('a server without tools is deferred as a step that saves 0, and reported at level full', () => {
     const p = planBudget({ servers: [...servers, { name: 'empty', tools: [] }], limit: 0 }, strict);
     expect(steps(p)).toContainEqual(['defer', 'empty', 0]);
