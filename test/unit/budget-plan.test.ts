@@ -336,4 +336,12 @@ describe('planBudget, the finer rules', () => {
     expect(p.fits).toBe(true);
     expect(p.final).toBe(p.metaTokens);
   });
+
+  it('a server that costs exactly what the meta-tools cost is not deferred: nothing would be saved', () => {
+    const name = 'n'.repeat(52); // compacted: {"name":"nnn…","description":"ddddd"} = 85 = the meta-tools
+    const p = planBudget({ servers: [{ name: 'exact', tools: [tool(name, 300)] }], limit: 0 }, strict);
+    expect(p.metaTokens).toBe(85);
+    expect(p.servers[0]?.tokens).toBe(85);
+    expect(p.deferred).toEqual([]);
+  });
 });
