@@ -61,6 +61,11 @@ describe('anyOf of bare types becomes a type list', () => {
       { anyOf: [{ type: [1] }, { type: 'null' }] },
     ],
     [
+      'a branch type list with a non-string stays',
+      { anyOf: [{ type: ['string', 1] }, { type: 'null' }] },
+      { anyOf: [{ type: ['string', 1] }, { type: 'null' }] },
+    ],
+    [
       'a sibling type would intersect: stays',
       { type: 'string', anyOf: [{ type: 'string' }, { type: 'null' }] },
       { type: 'string', anyOf: [{ type: 'string' }, { type: 'null' }] },
