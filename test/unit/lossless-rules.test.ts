@@ -96,6 +96,11 @@ describe('draft-sensitive schemas skip structural rewrites', () => {
     ).toEqual({ type: 'object' });
   });
 
+  it('a $schema that is not a string stays, even one that reads as a known dialect', () => {
+    const listed = { $schema: ['http://json-schema.org/draft-07/schema#'], type: 'object' } as unknown as JsonObject;
+    expect(condenseSchemaLossless(listed, 't')).toEqual(listed);
+  });
+
   it('an unknown or non-string $schema stays', () => {
     expect(condenseSchemaLossless({ $schema: 'https://example.test/my-dialect', type: 'object' }, 't')).toEqual({
       $schema: 'https://example.test/my-dialect',
