@@ -367,16 +367,41 @@ export class ServeRuntime {
 
   private serverNotification(server: string, method: string, params: Record<string, unknown> | undefined): void {
     if (method.endsWith('/list_changed')) {
-      void this.pool
-        .list(server)
-        .then(async (snap) => {
-          this.known.set(server, snap);
-          await this.refresh(true);
-        })
-        .catch((e: unknown) => this.opts.log(`warning: could not re-list ${server}: ${errorText(e)}`));
+      this.relist(server);
       return;
     }
     this.onServerNotification?.(server, method, params);
+  }
+
+  /** Servers being re-listed after a list_changed, and whether another came in meanwhile. */
+  private readonly relisting = new Map<string, { again: boolean }>();
+
+  /**
+   * Re-lists a server after its list_changed. A storm of them costs one re-list in flight and at most one
+   * more after it (which sees the latest list), so clients are told of a change a few times, not once each.
+   */
+  private relist(server: string): void {
+    const running = this.relisting.get(server);
+    if (running) {
+      running.again = true;
+      return;
+    }
+    const state = { again: false };
+    this.relisting.set(server, state);
+    void (async () => {
+      try {
+        do {
+          state.again = false;
+          const snap = await this.pool.list(server);
+          this.known.set(server, snap);
+          await this.refresh(true);
+        } while (state.again);
+      } catch (e) {
+        this.opts.log(`warning: could not re-list ${server}: ${errorText(e)}`);
+      } finally {
+        this.relisting.delete(server);
+      }
+    })();
   }
 
   async close(): Promise<void> {

@@ -1,9 +1,10 @@
-// Hostile inputs to serve from its own config and flags: a catastrophic `patterns` regex, a record FIFO.
+// Hostile inputs to serve: a catastrophic `patterns` regex, a record FIFO, a backend's list_changed storm.
 // A `patterns` rule is a regular expression from a config file: a catastrophic one like `(a+)+$` must not
 // freeze serve. Rules run on RE2 (linear time), so find_tool answers at once and SIGTERM still stops serve.
 import { execFileSync } from 'node:child_process';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixture } from '../helpers/paths.js';
 import { spawnCli } from '../helpers/spawn-cli.js';
@@ -107,4 +108,39 @@ describe('serve --record on a file it cannot append to', () => {
       expected: ['evil.search_notes'],
     });
   });
+});
+
+describe('a backend that sends a storm of list_changed', () => {
+  it(
+    'ends with the latest list served, and clients hear of it a few times, not once per notification',
+    { timeout: 30_000 },
+    async () => {
+      const stormConfig = join(box.dir, 'storm.config.json');
+      await writeFile(
+        stormConfig,
+        JSON.stringify({ servers: { storm: node(fixture('servers', 'misbehaving', 'list-changed-storm.mjs')) } }),
+      );
+      const { client } = await connectServeStdio(box.env, ['--config', stormConfig, '--mode', 'tools', '--no-learn']);
+      try {
+        let relayed = 0;
+        client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
+          relayed++;
+        });
+        const names = async (): Promise<string[]> => (await client.listTools()).tools.map((t) => t.name);
+        const stormTool = (await names()).find((n) => n.endsWith('storm'));
+        expect(stormTool).toBeDefined();
+        await client.callTool({ name: stormTool!, arguments: { count: 500 } });
+        // Wait until the served list shows the last version, then for any late notification.
+        const deadline = Date.now() + 15_000;
+        while (!(await names()).some((n) => n.endsWith('v500')) && Date.now() < deadline)
+          await new Promise((r) => setTimeout(r, 100));
+        await new Promise((r) => setTimeout(r, 500));
+        expect((await names()).some((n) => n.endsWith('v500'))).toBe(true);
+        expect(relayed).toBeGreaterThanOrEqual(1);
+        expect(relayed).toBeLessThanOrEqual(5);
+      } finally {
+        await client.close();
+      }
+    },
+  );
 });
