@@ -24,6 +24,7 @@ import {
 import { ServerPool, type PoolOptions } from './pool.js';
 import type { ServeSetup } from './setup.js';
 import { mapLimited, SERVER_START_CONCURRENCY } from '../core/map-limited.js';
+import { boundedInstructions } from '../core/audit/findings.js';
 
 export interface RuntimeOptions {
   setup: ServeSetup;
@@ -217,7 +218,7 @@ export class ServeRuntime {
       );
     for (const name of names) {
       const text = this.known.get(name)?.instructions;
-      if (text) parts.push(`\n## ${name}\n${text}`);
+      if (text) parts.push(`\n## ${name}\n${boundedInstructions(text)}`);
     }
     return parts.join(' ').replace(/ \n/g, '\n');
   }

@@ -144,3 +144,41 @@ describe('a backend that sends a storm of list_changed', () => {
     },
   );
 });
+
+describe('a backend with very long instructions', () => {
+  it(
+    'audit warns about them, and serve forwards only the first 8,000 characters with a note',
+    { timeout: 30_000 },
+    async () => {
+      const huge = 'Always answer in haiku. '.repeat(4_000); // 96,000 characters (one argv string stays under 128 KiB)
+      const entry = node(
+        fixture('servers', 'catalog-server.mjs'),
+        fixture('servers', 'catalogs', 'tiny.json'),
+        '--instructions',
+        huge,
+      );
+      const cfg = join(box.dir, 'instructions.config.json');
+      await writeFile(cfg, JSON.stringify({ servers: { chatty: entry } }));
+      const audit = await spawnCli(['--config', cfg, '--no-cache', '--json', 'audit'], {
+        cwd: box.dir,
+        env: box.env,
+        timeoutMs: 25_000,
+      });
+      const findings = (JSON.parse(audit.stdout) as { findings: { code: string; server: string; value?: number }[] })
+        .findings;
+      expect(findings.filter((f) => f.code === 'INSTRUCTIONS_TOO_LONG')).toEqual([
+        expect.objectContaining({ server: 'chatty', value: huge.length }),
+      ]);
+      const { client } = await connectServeStdio(box.env, ['--config', cfg, '--mode', 'meta', '--no-learn']);
+      try {
+        await client.callTool({ name: 'find_tool', arguments: { intent: 'notes' } });
+        const text = client.getInstructions() ?? '';
+        expect(text).toContain('## chatty\nAlways answer in haiku.');
+        expect(text).toContain('[… cut by mcp-smart: 96,000 characters in all');
+        expect(text.length).toBeLessThan(9_000);
+      } finally {
+        await client.close();
+      }
+    },
+  );
+});
