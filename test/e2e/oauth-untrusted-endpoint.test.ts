@@ -1,6 +1,7 @@
 // A server's OAuth metadata is untrusted input: `login` must hand only https: (or http: on loopback)
 // authorization URLs to the opener. A real HTTP server on 127.0.0.1 serves metadata whose
-// authorization_endpoint uses another scheme; the opener is a recorder script that logs every URL it gets.
+// authorization_endpoint uses another scheme, or names another issuer; the opener is a recorder script that logs
+// every URL it gets.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
@@ -15,6 +16,8 @@ requireBuild();
 let server: Server;
 let base = '';
 let endpoint = '';
+/** The issuer the metadata names; the server's own URL unless a test says otherwise. */
+let issuer: string | undefined;
 
 beforeAll(async () => {
   server = createServer((req, res) => {
@@ -35,7 +38,7 @@ beforeAll(async () => {
       return json(200, { resource: `${base}/mcp`, authorization_servers: [base] });
     if (path?.startsWith('/.well-known/oauth-authorization-server') || path?.startsWith('/.well-known/openid'))
       return json(200, {
-        issuer: base,
+        issuer: issuer ?? base,
         authorization_endpoint: endpoint,
         token_endpoint: `${base}/token`,
         registration_endpoint: `${base}/register`,
@@ -94,6 +97,18 @@ describe('login with an authorization endpoint of an unsafe scheme', () => {
       expect(run.opened).toBe('');
     });
   }
+
+  it('refuses metadata that names another issuer (RFC 8414 §3.3) and never runs the opener', async () => {
+    issuer = 'https://attacker.example';
+    try {
+      const run = await login(`${base}/authorize`);
+      expect(run.code).toBe(3);
+      expect(run.output).toContain('publishes metadata for another issuer (https://attacker.example)');
+      expect(run.opened).toBe('');
+    } finally {
+      issuer = undefined;
+    }
+  });
 
   it('still opens an http: endpoint on loopback (the control: the recorder does run)', async () => {
     const run = await login(`${base}/authorize`);
