@@ -166,6 +166,8 @@ export interface SmartConfig {
   weights?: Record<string, unknown>;
   keywords?: Record<string, string[]>;
   serve?: ServeConfig;
+  /** The usage store: a file path or a PostgreSQL URL (`${VAR}` expanded from the environment). */
+  store?: string;
 }
 
 /** The `serve` section of mcp-smart.config.json: what `mcp-smart serve` sends. */

@@ -25,6 +25,7 @@ import type { ServerSnapshot, SmartConfig, ToolSnapshot, UsageStats } from '../t
 import { optionalString, parseFloatFlag, parseIntFlag } from './flags.js';
 import type { AppContext } from './context.js';
 import { loadSetup, serverFailureCode } from './setup.js';
+import { storeLabel } from './store.js';
 import { readRankingUsage, type RankingUsage } from './usage.js';
 
 export const DEFAULT_SHARE = 0.1;
@@ -181,11 +182,13 @@ export async function budgetServers(
     defaultStore: loaded.paths.usageStore,
     now: Date.now(),
     cwd: io.cwd,
+    env: io.env,
+    configStore: loaded.config.store,
     warn: (w) => io.stderr(`warning: ${w}\n`),
     missingStore: 'tolerate',
   });
   const usage: UsageStats | undefined = read?.usage;
-  if (store && !read) notes.push(`usage store ${store} not found`);
+  if (store && !read) notes.push(`usage store ${storeLabel(store)} not found`);
 
   let keepFull: string[] | undefined;
   if (intent) keepFull = await rankIntent(ok, intent, INTENT_K, loaded.config, read);

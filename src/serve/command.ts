@@ -6,6 +6,7 @@ import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { CommandContext, CommandOutcome } from '../app/context.js';
 import { oauthOptions } from '../app/oauth.js';
 import { resolveLimits } from '../app/budget.js';
+import { chosenStore, openUsageStore } from '../app/store.js';
 import { optionalString, parseChoiceFlag, parseIntFlag } from '../app/flags.js';
 import { loadUsage, servingCounts } from './deps.js';
 import { countOf } from '../reporters/format.js';
@@ -72,7 +73,15 @@ export async function runServeCommand(
     ? parseIntFlag('--call-timeout', opts.callTimeout, { min: 1 })
     : (serveConfig.callTimeout ?? DEFAULT_CALL_TIMEOUT_MS);
   const counting = await servingCounts(ctx);
-  const usage = await loadUsage(setup.usageStore, Date.now(), log);
+  // --store, else the config's `store`, else the default file; a database is connected on first use, so one that
+  // is down does not keep serve from starting (learning retries in the background).
+  const store = await openUsageStore(chosenStore(optionalString(opts.store), setup.config.store), {
+    cwd: io.cwd,
+    env: io.env,
+    defaultFile: setup.usageStore,
+    lazy: true,
+  });
+  const usage = await loadUsage(store, Date.now(), log);
 
   const runtime = new ServeRuntime({
     setup,
@@ -84,6 +93,7 @@ export async function runServeCommand(
     counting,
     usage,
     learn: opts.learn !== false,
+    store,
     record: optionalString(opts.record),
     spawnTimeoutMs,
     callTimeoutMs,
@@ -125,6 +135,7 @@ export async function runServeCommand(
       await http?.close();
       for (const s of clients) await s.close().catch(() => undefined);
       await runtime.close();
+      await store.close();
     }
   });
   const stopped = stoppedBy();

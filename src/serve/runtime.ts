@@ -10,6 +10,8 @@ import { SmartError, errorText, isSmartError } from '../errors.js';
 import type { ServerSnapshot, SmartConfig, UsageStats } from '../types.js';
 import { buildServedView, type CatalogEntry, type ServeLevel, type ServeMode, type ServedView } from './catalog.js';
 import type { Counting } from './deps.js';
+import { FileUsageStore } from '../core/store/file.js';
+import type { UsageStore } from '../core/store/types.js';
 import { Learner } from './learn.js';
 import {
   ArgumentValidator,
@@ -35,6 +37,8 @@ export interface RuntimeOptions {
   usage: UsageStats;
   /** Learn into the usage store (default on). */
   learn: boolean;
+  /** The usage store learning writes to (the command opens and closes it); default: the file setup names. */
+  store?: UsageStore;
   record?: string;
   spawnTimeoutMs: number;
   callTimeoutMs: number;
@@ -97,7 +101,7 @@ export class ServeRuntime {
     this.known = new Map(opts.setup.known);
     const secrets = opts.setup.definitions.flatMap((d) => secretValues(d));
     this.learner = new Learner({
-      store: opts.learn ? opts.setup.usageStore : undefined,
+      store: opts.learn ? (opts.store ?? new FileUsageStore(opts.setup.usageStore)) : undefined,
       record: opts.record,
       secrets,
       now: opts.now,
@@ -382,6 +386,6 @@ export class ServeRuntime {
 
   async close(): Promise<void> {
     await this.pool.closeAll();
-    await this.learner.flush();
+    await this.learner.flush(true);
   }
 }

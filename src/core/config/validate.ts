@@ -25,6 +25,7 @@ const TOP_KEYS = [
   'weights',
   'keywords',
   'serve',
+  'store',
 ];
 
 const SERVE_MODES = ['auto', 'tools', 'meta'];
@@ -290,6 +291,12 @@ export function validateSmartConfig(doc: Record<string, unknown>, defaultWeights
       case 'keywords': {
         const k = v.keywords(value, [key]);
         if (k) config.keywords = k;
+        break;
+      }
+      case 'store': {
+        const problem = nonEmptyString(value);
+        if (problem) v.add([key], problem);
+        else config.store = value as string;
         break;
       }
       case 'serve': {
