@@ -173,8 +173,10 @@ export class PostgresUsageStore implements UsageStore {
       connectionTimeoutMillis: this.opts.connectTimeoutMs ?? 5000,
       idleTimeoutMillis: 10_000,
     });
-    // An idle connection the server drops emits 'error' on the pool; the next query reconnects and reports it.
+    // A connection the server drops emits 'error' (on the pool when idle, on the client otherwise), which would end
+    // the process unheard; the query that needs it fails instead (STORE_UNREACHABLE), and the next one reconnects.
     pool.on('error', () => undefined);
+    pool.on('connect', (client) => client.on('error', () => undefined));
     this.pool = pool;
     return pool;
   }
