@@ -261,7 +261,7 @@ export function buildProgram(io: Io, argv: readonly string[], state: ProgramStat
         'a sentence model for the semantic signal instead of the shipped word vectors: use-lite (optional npm packages) or a local ' +
           'sentence-transformer directory',
       )
-      .option('--store <file|url>', 'usage store to read the usage prior from (a file or postgres://…)')
+      .option('--store <file-or-url>', 'usage store to read the usage prior from (a file or postgres://…)')
       .addHelpText(
         'after',
         '\nExamples:\n  mcp-smart discover "read a file from disk" -k 3\n  mcp-smart discover --queries intents.jsonl --engine bm25 --json',
@@ -277,7 +277,7 @@ export function buildProgram(io: Io, argv: readonly string[], state: ProgramStat
       .option('--share <fraction>', 'share of --max the tool context may use (default 0.10)')
       .option('--limit <tokens>', 'tokens the tool context may use (instead of --share)')
       .option('--intent <text>', 'keep full schemas for the tools most relevant to this intent, names for the rest')
-      .option('--store <file|url>', 'usage store used to find least-used servers and tools (a file or postgres://…)')
+      .option('--store <file-or-url>', 'usage store used to find least-used servers and tools (a file or postgres://…)')
       .option('--apply', 'write the definitions that result from the plan (needs -o)')
       .option('-o, --output <file>', 'where --apply writes the resulting definitions')
       .addHelpText(
@@ -298,7 +298,7 @@ export function buildProgram(io: Io, argv: readonly string[], state: ProgramStat
       .option('--queries <file>', 'labelled intents (.jsonl) for the retrieval gate')
       .option('--min-recall <r>', 'fail when discovery Recall@k on --queries falls below this')
       .option('-k <n>', 'k for the retrieval gate', '5')
-      .option('--store <file|url>', 'the retrieval gate ranks with this usage store (a file or postgres://…)')
+      .option('--store <file-or-url>', 'the retrieval gate ranks with this usage store (a file or postgres://…)')
       .addHelpText('after', '\nExamples:\n  mcp-smart check --snapshot mcp-snapshot.json\n  mcp-smart check --update'),
     'check',
   );
@@ -310,7 +310,7 @@ export function buildProgram(io: Io, argv: readonly string[], state: ProgramStat
       .argument('[paths...]', 'Claude Code transcripts, Cline/Roo histories, labelled intents, or folders of them')
       .option('--learn', 'update the usage store from the recordings')
       .option(
-        '--store <file|url>',
+        '--store <file-or-url>',
         'usage store to start from and --learn into: a file (default: in the user data folder) or postgres://…',
       )
       .option('--no-store', 'replay from nothing, not from what the usage store knows')
@@ -366,7 +366,7 @@ export function buildProgram(io: Io, argv: readonly string[], state: ProgramStat
       )
       .option('--no-learn', 'do not update the usage store from forwarded calls')
       .option(
-        '--store <file|url>',
+        '--store <file-or-url>',
         'usage store to rank with and learn into: a file or postgres://… (default: store in config, else the user data folder)',
       )
       .option('--key <name>', 'the name your client gives this server (tool names are fitted to its limits)')
@@ -435,7 +435,7 @@ export function buildProgram(io: Io, argv: readonly string[], state: ProgramStat
       .argument('<action>', 'init, import <file>, export <file>, or forget --tool <id>')
       .argument('[file]', 'import: the usage store file to read; export: the file to write')
       .option(
-        '--store <file|url>',
+        '--store <file-or-url>',
         'the store acted on: postgres://… or a file (default: store in config, else the user data folder)',
       )
       .option('--tool <id>', 'forget: a tool id (repeatable)', (v: string, prev: string[] = []) => [...prev, v])
