@@ -366,6 +366,10 @@ export function buildProgram(io: Io, argv: readonly string[], state: ProgramStat
       )
       .option('--no-learn', 'do not update the usage store from forwarded calls')
       .option(
+        '--no-load-hints',
+        'do not set _meta anthropic/alwaysLoad and anthropic/searchHint on pass-through tools from the usage store',
+      )
+      .option(
         '--store <file-or-url>',
         'usage store to rank with and learn into: a file or postgres://… (default: store in config, else the user data folder)',
       )

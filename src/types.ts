@@ -185,6 +185,8 @@ export interface ServeConfig {
   spawnTimeout?: number;
   /** Milliseconds for one forwarded call. */
   callTimeout?: number;
+  /** `_meta` load hints on pass-through tools (anthropic/alwaysLoad, anthropic/searchHint); false: none. */
+  loadHints?: false | { maxTools?: number; maxTokens?: number; coverage?: number; searchHint?: boolean };
 }
 
 export interface ServeServerConfig {
@@ -193,6 +195,10 @@ export interface ServeServerConfig {
   idleTimeout?: number;
   disable?: string[];
   pin?: string[];
+  /** false: no load hints on this server's tools. */
+  loadHints?: boolean;
+  /** Tools of this server that get no load hints. */
+  noHints?: string[];
 }
 
 /** Learned usage of one tool (usage-learning note). Times are ms since the epoch. */

@@ -7,6 +7,7 @@ import type { CommandContext, CommandOutcome } from '../app/context.js';
 import { oauthOptions } from '../app/oauth.js';
 import { resolveLimits } from '../app/budget.js';
 import { chosenStore, openUsageStore } from '../app/store.js';
+import { DEFAULT_LOAD_HINTS } from '../core/hints/load-hints.js';
 import { optionalString, parseChoiceFlag, parseIntFlag } from '../app/flags.js';
 import { loadUsage, servingCounts } from './deps.js';
 import { countOf } from '../reporters/format.js';
@@ -94,6 +95,9 @@ export async function runServeCommand(
     usage,
     learn: opts.learn !== false,
     store,
+    ...(opts.loadHints === false || serveConfig.loadHints === false
+      ? {}
+      : { loadHints: { ...DEFAULT_LOAD_HINTS, ...serveConfig.loadHints } }),
     record: optionalString(opts.record),
     spawnTimeoutMs,
     callTimeoutMs,

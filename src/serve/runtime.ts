@@ -10,7 +10,9 @@ import { SmartError, errorText, isSmartError } from '../errors.js';
 import type { ServerSnapshot, SmartConfig, UsageStats } from '../types.js';
 import { buildServedView, type CatalogEntry, type ServeLevel, type ServeMode, type ServedView } from './catalog.js';
 import type { Counting } from './deps.js';
+import type { LoadHintRules } from '../core/hints/load-hints.js';
 import { FileUsageStore } from '../core/store/file.js';
+import { cloneUsage } from '../core/session/usage.js';
 import type { UsageStore } from '../core/store/types.js';
 import { Learner } from './learn.js';
 import {
@@ -37,6 +39,8 @@ export interface RuntimeOptions {
   usage: UsageStats;
   /** Learn into the usage store (default on). */
   learn: boolean;
+  /** Load hints on pass-through tools (undefined: off). */
+  loadHints?: LoadHintRules;
   /** The usage store learning writes to (the command opens and closes it); default: the file setup names. */
   store?: UsageStore;
   record?: string;
@@ -96,7 +100,11 @@ export class ServeRuntime {
   /** The client's capabilities, for what is declared to the servers behind. */
   clientCapabilities: Record<string, unknown> = {};
 
+  /** The usage load hints are planned from: the store as serve found it (live learning does not move them). */
+  private readonly hintUsage: UsageStats;
+
   constructor(readonly opts: RuntimeOptions) {
+    this.hintUsage = cloneUsage(opts.usage);
     this.config = opts.setup.config;
     this.known = new Map(opts.setup.known);
     const secrets = opts.setup.definitions.flatMap((d) => secretValues(d));
@@ -194,6 +202,7 @@ export class ServeRuntime {
       activated: this.activated,
       key: this.opts.key,
       deps: this.opts.counting.deps,
+      ...(this.opts.loadHints ? { hints: this.opts.loadHints, hintUsage: this.hintUsage } : {}),
     });
   }
 

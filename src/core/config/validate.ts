@@ -190,6 +190,7 @@ class Validator {
       activate: isBoolean,
       spawnTimeout: positiveInt,
       callTimeout: positiveInt,
+      loadHints: () => undefined,
     });
     if (!out) return undefined;
     const result = { ...out } as NonNullable<SmartConfig['serve']>;
@@ -197,6 +198,19 @@ class Validator {
       if (typeof out.key !== 'string' || out.key === '') {
         this.add([...at, 'key'], `expected the name your client gives this server, got ${describeType(out.key)}.`);
         delete result.key;
+      }
+    }
+    if (out.loadHints !== undefined) {
+      delete result.loadHints;
+      if (out.loadHints === false) result.loadHints = false;
+      else {
+        const h = this.section(out.loadHints, [...at, 'loadHints'], {
+          maxTools: nonNegative,
+          maxTokens: nonNegative,
+          coverage: ratio,
+          searchHint: isBoolean,
+        });
+        if (h) result.loadHints = h as NonNullable<SmartConfig['serve']>['loadHints'];
       }
     }
     if (out.budget !== undefined) {
@@ -216,6 +230,8 @@ class Validator {
             idleTimeout: nonNegative,
             disable: stringList,
             pin: stringList,
+            loadHints: isBoolean,
+            noHints: stringList,
           });
           if (e) servers[name] = e;
         }
