@@ -25,6 +25,7 @@ import type { ServerSnapshot, SmartConfig, ToolSnapshot, UsageStats } from '../t
 import { optionalString, parseFloatFlag, parseIntFlag } from './flags.js';
 import type { AppContext } from './context.js';
 import { loadSetup, serverFailureCode } from './setup.js';
+import { loadHintRules, summarizeLoadHints } from '../core/hints/summary.js';
 import { storeLabel } from './store.js';
 import { readRankingUsage, type RankingUsage } from './usage.js';
 
@@ -248,6 +249,12 @@ export async function budgetServers(
     notes,
   };
   if (intent && keepFull) result.intent = { text: intent, k: INTENT_K, kept: keepFull };
+  const hintRules = loadHintRules(loaded.config.serve);
+  if (usage && hintRules)
+    result.loadHints = summarizeLoadHints(ok, loaded.config.serve, usage, hintRules, {
+      tool: deps.countTool,
+      text: (t) => counter.count(t),
+    });
 
   if (output) {
     await writeFileSafe(
