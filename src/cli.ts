@@ -314,6 +314,10 @@ export function buildProgram(io: Io, argv: readonly string[], state: ProgramStat
         'usage store to start from and --learn into: a file (default: in the user data folder) or postgres://…',
       )
       .option('--no-store', 'replay from nothing, not from what the usage store knows')
+      .option(
+        '--user <name>',
+        'with --learn: attribute the learned calls to this user (stored hashed unless the config says plain)',
+      )
       .option('--tune', 'search the hybrid weights with cross-validation by session')
       .option('--folds <n>', 'folds for --tune', '5')
       .option('--write', 'with --tune: store the tuned weights in mcp-smart.config.json')
@@ -365,6 +369,7 @@ export function buildProgram(io: Io, argv: readonly string[], state: ProgramStat
         'append "intent → tool" cases found by find_tool and then called, as labelled-intents JSONL',
       )
       .option('--no-learn', 'do not update the usage store from forwarded calls')
+      .option('--user <name>', 'attribute learned calls to this user (stored hashed unless the config says plain)')
       .option(
         '--no-load-hints',
         'do not set _meta anthropic/alwaysLoad and anthropic/searchHint on pass-through tools from the usage store',
@@ -443,6 +448,7 @@ export function buildProgram(io: Io, argv: readonly string[], state: ProgramStat
         'the store acted on: postgres://… or a file (default: store in config, else the user data folder)',
       )
       .option('--tool <id>', 'forget: a tool id (repeatable)', (v: string, prev: string[] = []) => [...prev, v])
+      .option('--user <name>', "forget: a user's calls (the name, labelled as the config says, or the stored label)")
       .option('--force', 'export: replace an existing file')
       .addHelpText(
         'after',

@@ -168,6 +168,8 @@ export interface SmartConfig {
   serve?: ServeConfig;
   /** The usage store: a file path or a PostgreSQL URL (`${VAR}` expanded from the environment). */
   store?: string;
+  /** Who learned calls are attributed to: a name (stored hashed), or `{name, label}` to choose plain or hashed. */
+  user?: string | { name: string; label?: 'plain' | 'hashed' };
 }
 
 /** The `serve` section of mcp-smart.config.json: what `mcp-smart serve` sends. */

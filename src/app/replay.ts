@@ -30,7 +30,7 @@ import { readJsonFile } from '../read-file.js';
 import type { EngineName, UsageStats } from '../types.js';
 import type { AppContext } from './context.js';
 import { loadSetup, serverFailureCode } from './setup.js';
-import { chosenStore, openUsageStore } from './store.js';
+import { chosenStore, openUsageStore, userLabelFor } from './store.js';
 import { createWorkProgress, debugPhase } from './progress.js';
 
 /** MRR looks this deep into each ranking. */
@@ -50,6 +50,8 @@ export interface ReplayOptions {
   write: boolean;
   learn: boolean;
   store?: string;
+  /** --user: who the learned calls are attributed to. */
+  user?: string;
   /** Replay from nothing, not from what the usage store knows. */
   noStore?: boolean;
 }
@@ -233,7 +235,9 @@ export async function replaySessions(
     }
 
     if (options.learn)
-      result.learned = await whileHandlingSignals(() => learn(ctx, store!, set.cases, { now, ttlDays, categorize }));
+      result.learned = await whileHandlingSignals(() =>
+        learn(ctx, store!, set.cases, { now, ttlDays, categorize, user: userLabelFor(options.user, config.user) }),
+      );
 
     let exitCode = serverFailureCode(servers);
     if (minRecall !== undefined) {
@@ -278,7 +282,7 @@ async function learn(
   ctx: AppContext,
   store: UsageStore,
   cases: ReplayCase[],
-  opts: { now: number; ttlDays: number; categorize: (intent: string) => string },
+  opts: { now: number; ttlDays: number; categorize: (intent: string) => string; user: string | undefined },
 ): Promise<ReplayLearned> {
   let fresh = 0;
   let already = 0;
@@ -296,7 +300,7 @@ async function learn(
       for (const [id, n] of seen) sessions[id] = n;
       return { delta: learnFromCases({ tools: {} }, newCases, opts.categorize, opts.now), sessions };
     },
-    { now: opts.now, memory: { ttlDays: opts.ttlDays } },
+    { now: opts.now, memory: { ttlDays: opts.ttlDays }, ...(opts.user ? { user: opts.user } : {}) },
   );
   for (const w of warnings) ctx.io.stderr(`warning: ${w}\n`);
   const expired = before - tools;

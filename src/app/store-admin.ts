@@ -11,7 +11,7 @@ import { writeFileSafe } from '../safe-write.js';
 import type { AppContext } from './context.js';
 import { resolvePaths } from './paths.js';
 import { loadDefinitions } from './setup.js';
-import { chosenStore, openUsageStore } from './store.js';
+import { chosenStore, openUsageStore, userLabelFor } from './store.js';
 
 export type StoreAction = 'init' | 'import' | 'export' | 'forget';
 
@@ -21,8 +21,10 @@ export interface StoreAdminOptions {
   file?: string;
   store?: string;
   force?: boolean;
-  /** forget: tool ids. */
+  /** forget: tool ids … */
   tools?: string[];
+  /** … or a user (a name, labelled as the config says, or a label as stored). */
+  user?: string;
 }
 
 export interface StoreAdminResult {
@@ -34,7 +36,9 @@ export interface StoreAdminResult {
   tools: number;
   intents: number;
   sessions: number;
-  /** forget: tools removed. */
+  /** forget --user: the label forgotten. */
+  user?: string;
+  /** forget: tools removed (--tool), or the forgotten user's tool entries (--user). */
   removed?: number;
 }
 
@@ -44,7 +48,7 @@ const countIntents = (doc: UsageStoreDoc): number =>
 export async function runStoreAdmin(ctx: AppContext, options: StoreAdminOptions): Promise<StoreAdminResult> {
   const { io, global } = ctx;
   const paths = resolvePaths(io, global.cache);
-  const config = options.store ? {} : (await loadDefinitions(global, io, paths)).config;
+  const { config } = await loadDefinitions(global, io, paths);
   const store = await openUsageStore(chosenStore(options.store, config.store), {
     cwd: io.cwd,
     env: io.env,
@@ -74,7 +78,8 @@ export async function runStoreAdmin(ctx: AppContext, options: StoreAdminOptions)
           throw new SmartError('FILE_NOT_FOUND', { file: options.file!, hint: 'Name the usage store file to import.' });
         for (const w of source.warnings) io.stderr(`warning: ${w}\n`);
         // Added as increments with no memory cap: what the file held arrives whole (a fresh store then equals it).
-        await store.learn(() => ({ delta: usageOfDoc(source.doc), sessions: source.doc.sessions }), {
+        const moved = { delta: usageOfDoc(source.doc), sessions: source.doc.sessions, users: source.doc.users ?? {} };
+        await store.learn(() => moved, {
           now,
           memory: { ttlDays: 0 },
         });
@@ -95,35 +100,10 @@ export async function runStoreAdmin(ctx: AppContext, options: StoreAdminOptions)
         return { ...base, file, ...summary(doc) };
       }
       case 'forget': {
-        const ids = options.tools ?? [];
-        const removed = await forgetTools(store, ids, now);
-        return { ...base, removed, ...summary((await store.read(now)).doc) };
+        const user = options.user ? (userLabelFor(options.user, config.user) ?? options.user) : undefined;
+        const removed = user ? await store.forgetUser(user, now) : await store.forgetTools(options.tools ?? [], now);
+        return { ...base, ...(user ? { user } : {}), removed, ...summary((await store.read(now)).doc) };
       }
     }
   }
-}
-
-/** Removes tools (counts, categories, intents) from either backend. */
-async function forgetTools(store: UsageStore, ids: string[], now: number): Promise<number> {
-  if (store.kind === 'postgres') {
-    const { PostgresUsageStore } = await import('../core/store/postgres.js');
-    if (store instanceof PostgresUsageStore) return store.forgetTools(ids);
-  }
-  const { updateUsageStore } = await import('../core/session/usage-store.js');
-  let removed = 0;
-  await updateUsageStore(
-    store.label,
-    (doc) => {
-      const tools = { ...doc.tools };
-      const intents = { ...(doc.intents ?? {}) };
-      for (const id of ids) {
-        if (tools[id]) removed++;
-        delete tools[id];
-        delete intents[id];
-      }
-      return { ...doc, tools, intents };
-    },
-    { now },
-  );
-  return removed;
 }

@@ -1,7 +1,9 @@
 /** Which usage store a command uses (--store, else the config's `store`, else the default file) and opening it. */
 import { resolve } from 'node:path';
+import { userLabel } from '../core/session/users.js';
 import { FileUsageStore } from '../core/store/file.js';
 import type { UsageStore } from '../core/store/types.js';
+import type { SmartConfig } from '../types.js';
 import { connectionString, expandStoreUrl, isPostgresUrl, redactStoreUrl } from '../core/store/url.js';
 
 export interface StoreSpec {
@@ -36,4 +38,17 @@ export async function openUsageStore(
   const store = new PostgresUsageStore(connectionString(url, opts.env), redactStoreUrl(chosen.spec));
   if (!opts.lazy) await store.open();
   return store;
+}
+
+/**
+ * The label a user's calls are stored under: `--user`, else the config's `user` (a name, or `{name, label}`),
+ * hashed unless the config says `label: "plain"`; undefined when neither names a user.
+ */
+export function userLabelFor(flag: string | undefined, config: SmartConfig['user']): string | undefined {
+  const name = flag ?? (typeof config === 'string' ? config : config?.name);
+  if (!name) return undefined;
+  // A label as stored (`u-` and 16 hex digits) is taken as it is, so `store forget --user <label>` works too.
+  if (/^u-[0-9a-f]{16}$/.test(name)) return name;
+  const kind = typeof config === 'object' ? (config.label ?? 'hashed') : 'hashed';
+  return userLabel(name, kind);
 }

@@ -29,13 +29,15 @@ export async function runStoreCommand(
   }
   if (action === 'forget') {
     const tools = Array.isArray(flags.tool) ? (flags.tool as string[]) : [];
-    if (tools.length === 0)
+    const user = optionalString(flags.user);
+    if ((tools.length === 0) === (user === undefined))
       throw new SmartError('BAD_FLAG', {
         flag: '--tool',
         value: '',
-        hint: 'Name the tool id(s) to forget: --tool server.tool',
+        hint: 'Name what to forget: the tool id(s) with --tool server.tool, or one user with --user <name>',
       });
-    options.tools = tools;
+    if (user) options.user = user;
+    else options.tools = tools;
   }
   const result = await runStoreAdmin(ctx, options);
   if (ctx.global.format === 'json') io.stdout(renderJson('store', result));
@@ -53,6 +55,6 @@ function describe(r: StoreAdminResult): string {
     case 'export':
       return `Exported ${r.store} to ${r.file}: ${held}.\n`;
     case 'forget':
-      return `Forgot ${r.removed ?? 0} tool(s) in ${r.store}; it now holds ${held}.\n`;
+      return `Forgot ${r.removed ?? 0} ${r.user ? `tool entr${r.removed === 1 ? 'y' : 'ies'} of user ${r.user}` : 'tool(s)'} in ${r.store}; it now holds ${held}.\n`;
   }
 }

@@ -6,7 +6,7 @@ import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { CommandContext, CommandOutcome } from '../app/context.js';
 import { oauthOptions } from '../app/oauth.js';
 import { resolveLimits } from '../app/budget.js';
-import { chosenStore, openUsageStore } from '../app/store.js';
+import { chosenStore, openUsageStore, userLabelFor } from '../app/store.js';
 import { DEFAULT_LOAD_HINTS } from '../core/hints/load-hints.js';
 import { optionalString, parseChoiceFlag, parseIntFlag } from '../app/flags.js';
 import { loadUsage, servingCounts } from './deps.js';
@@ -95,6 +95,7 @@ export async function runServeCommand(
     usage,
     learn: opts.learn !== false,
     store,
+    user: userLabelFor(optionalString(opts.user), setup.config.user),
     ...(opts.loadHints === false || serveConfig.loadHints === false
       ? {}
       : { loadHints: { ...DEFAULT_LOAD_HINTS, ...serveConfig.loadHints } }),

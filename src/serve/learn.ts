@@ -51,6 +51,8 @@ export interface LearnerOptions {
   store?: UsageStore;
   /** --record file for labelled cases. */
   record?: string;
+  /** The label learned calls are attributed to in the store. */
+  user?: string | undefined;
   /** Env and header values of every server, never written. */
   secrets: readonly string[];
   now: () => number;
@@ -147,7 +149,7 @@ export class Learner {
       this.pending = emptyUsage();
       this.pendingCalls = 0;
       try {
-        await store.add(batch, { now: this.opts.now() });
+        await store.add(batch, { now: this.opts.now(), ...(this.opts.user ? { user: this.opts.user } : {}) });
         if (this.failingSince !== undefined) {
           this.opts.log(`usage store ${store.label} is reachable again; wrote what was learned meanwhile`);
           this.failingSince = undefined;

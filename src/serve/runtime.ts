@@ -39,6 +39,8 @@ export interface RuntimeOptions {
   usage: UsageStats;
   /** Learn into the usage store (default on). */
   learn: boolean;
+  /** The label learned calls are attributed to (undefined: none). */
+  user?: string | undefined;
   /** Load hints on pass-through tools (undefined: off). */
   loadHints?: LoadHintRules;
   /** The usage store learning writes to (the command opens and closes it); default: the file setup names. */
@@ -111,6 +113,7 @@ export class ServeRuntime {
     this.learner = new Learner({
       store: opts.learn ? (opts.store ?? new FileUsageStore(opts.setup.usageStore)) : undefined,
       record: opts.record,
+      user: opts.user,
       secrets,
       now: opts.now,
       log: opts.log,

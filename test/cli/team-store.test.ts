@@ -1,7 +1,7 @@
 // The PostgreSQL usage store against a real server (test/helpers/postgres.ts): the same learning as the file
 // store, moved into the database and back losing nothing, credentials never printed, an unreachable database is
 // exit 3, the schema is versioned.
-import { readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/fake-io.js';
@@ -138,8 +138,10 @@ describe('PostgreSQL usage store', () => {
     const db = `t${dbs}`;
     expect((await cli(cwd, ['store', 'init', '--store', url])).code).toBe(0);
     expect((await cli(cwd, ['store', 'init', '--store', url])).code).toBe(0);
+    // Both migrations ran once (2 added per-user attribution), however often init runs.
     expect(await pg.query(db, 'SELECT version FROM mcp_smart_schema_version ORDER BY version')).toEqual([
       { version: 1 },
+      { version: 2 },
     ]);
     await pg.query(db, 'INSERT INTO mcp_smart_schema_version VALUES (99)');
     const r = await cli(cwd, ['store', 'init', '--store', url]);
@@ -203,5 +205,83 @@ describe('PostgreSQL usage store', () => {
     expect(r.code).toBe(0);
     expect(JSON.parse(r.stdout).learned.store).toBe(url);
     expect((await pg.query(`t${dbs}`, 'SELECT count(*)::int AS n FROM mcp_smart_sessions'))[0]!.n).toBe(12);
+  });
+
+  it('attributes learned calls to a user, hashed or plain; forget --user takes exactly their calls off, on both stores', async () => {
+    const cwd = tmp();
+    const url = await freshDb();
+    const file = join(cwd, 'team.json');
+    // In a folder of its own: a ./mcp-smart.config.json would label alice's calls plain too (the kind is the config's).
+    mkdirSync(join(cwd, 'bob'));
+    const config = join(cwd, 'bob', 'mcp-smart.config.json');
+    const bobFile = join(cwd, 'bob.jsonl');
+    writeFileSync(config, JSON.stringify({ servers: {}, user: { name: 'bob', label: 'plain' } }));
+    writeFileSync(
+      bobFile,
+      JSON.stringify({ intent: 'read the notes', expected: ['filesystem.read_text_file'] }) + '\n',
+    );
+    const totals = (doc: { tools: Record<string, { success: number }> }): number =>
+      Object.values(doc.tools).reduce((n, t) => n + t.success, 0);
+    for (const store of [url, file]) {
+      const tag = store === file ? 'file' : 'pg';
+      const alice = await cli(cwd, [
+        '--snapshot',
+        SNAP,
+        'replay',
+        SESSIONS,
+        '--user',
+        'alice',
+        '--learn',
+        '--store',
+        store,
+        '--ttl-days',
+        '0',
+      ]);
+      expect(alice.code).toBe(0);
+      expect(
+        (
+          await cli(cwd, [
+            '--config',
+            config,
+            '--snapshot',
+            SNAP,
+            'replay',
+            bobFile,
+            '--learn',
+            '--store',
+            store,
+            '--ttl-days',
+            '0',
+          ])
+        ).code,
+      ).toBe(0);
+      const out = join(cwd, `export-${tag}.json`);
+      expect((await cli(cwd, ['store', 'export', out, '--store', store])).code).toBe(0);
+      const doc = JSON.parse(readFileSync(out, 'utf8'));
+      const labels = Object.keys(doc.users).sort();
+      expect(labels).toHaveLength(2);
+      expect(labels).toContain('bob');
+      // The name is stored only as its hash (a fixture session happens to be called "labelled-alice…").
+      expect(JSON.stringify(doc.users)).not.toContain('alice');
+      const aliceLabel = labels.find((l) => l !== 'bob')!;
+      expect(aliceLabel).toMatch(/^u-[0-9a-f]{16}$/);
+      const aliceCalls = Object.values(doc.users[aliceLabel] as Record<string, { success: number }>).reduce(
+        (n, u) => n + u.success,
+        0,
+      );
+      expect(aliceCalls).toBeGreaterThan(100);
+      expect(doc.users.bob).toEqual({
+        'filesystem.read_text_file': { success: 1, failure: 0, lastUsed: expect.any(Number) },
+      });
+      const before = totals(doc);
+      const forget = await cli(cwd, ['--json', 'store', 'forget', '--user', 'alice', '--store', store]);
+      expect(forget.code).toBe(0);
+      expect(JSON.parse(forget.stdout)).toMatchObject({ user: aliceLabel });
+      const after = join(cwd, `after-${tag}.json`);
+      expect((await cli(cwd, ['store', 'export', after, '--store', store])).code).toBe(0);
+      const left = JSON.parse(readFileSync(after, 'utf8'));
+      expect(Object.keys(left.users)).toEqual(['bob']);
+      expect(totals(left)).toBe(before - aliceCalls);
+    }
   });
 });

@@ -26,6 +26,7 @@ const TOP_KEYS = [
   'keywords',
   'serve',
   'store',
+  'user',
 ];
 
 const SERVE_MODES = ['auto', 'tools', 'meta'];
@@ -210,7 +211,7 @@ class Validator {
           coverage: ratio,
           searchHint: isBoolean,
         });
-        if (h) result.loadHints = h as NonNullable<SmartConfig['serve']>['loadHints'];
+        if (h) result.loadHints = h;
       }
     }
     if (out.budget !== undefined) {
@@ -307,6 +308,15 @@ export function validateSmartConfig(doc: Record<string, unknown>, defaultWeights
       case 'keywords': {
         const k = v.keywords(value, [key]);
         if (k) config.keywords = k;
+        break;
+      }
+      case 'user': {
+        if (typeof value === 'string' && value !== '') config.user = value;
+        else {
+          const u = v.section(value, [key], { name: nonEmptyString, label: oneOf(['plain', 'hashed']) });
+          if (u && typeof u.name === 'string') config.user = u as NonNullable<SmartConfig['user']>;
+          else if (u) v.add([key, 'name'], 'expected the user name whose calls are attributed (a string).');
+        }
         break;
       }
       case 'store': {

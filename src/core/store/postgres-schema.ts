@@ -32,6 +32,15 @@ export const MIGRATIONS: readonly string[] = [
      session_id text PRIMARY KEY,
      cases integer NOT NULL
    );`,
+  // 2: per-user attribution: each user's calls per tool, beside the team's totals.
+  `CREATE TABLE mcp_smart_user_tools (
+     user_label text NOT NULL,
+     tool_id text NOT NULL,
+     success double precision NOT NULL,
+     failure double precision NOT NULL,
+     last_used double precision NOT NULL,
+     PRIMARY KEY (user_label, tool_id)
+   );`,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -8,6 +8,7 @@ import type { RememberedIntent, UsageStats } from '../../types.js';
 import { dict } from '../dict.js';
 import { MAX_INTENTS_PER_TOOL, MAX_REMEMBERED_INTENTS, capIntents, strongestIntents } from '../session/usage.js';
 import { memoryToForget, type MemoryOptions } from '../session/usage-store.js';
+import type { UserUsage } from '../session/users.js';
 
 const TOOLS_SQL = `
   INSERT INTO mcp_smart_tools AS t (tool_id, success, failure, last_used, avg_latency_ms, latency_samples)
@@ -42,6 +43,14 @@ const SESSIONS_SQL = `
   SELECT * FROM unnest($1::text[], $2::int[])
   ON CONFLICT (session_id) DO UPDATE SET cases = GREATEST(s.cases, EXCLUDED.cases)`;
 
+const USERS_SQL = `
+  INSERT INTO mcp_smart_user_tools AS u (user_label, tool_id, success, failure, last_used)
+  SELECT * FROM unnest($1::text[], $2::text[], $3::float8[], $4::float8[], $5::float8[])
+  ON CONFLICT (user_label, tool_id) DO UPDATE SET
+    success = u.success + EXCLUDED.success,
+    failure = u.failure + EXCLUDED.failure,
+    last_used = GREATEST(u.last_used, EXCLUDED.last_used)`;
+
 const DELETE_INTENTS_SQL = `
   DELETE FROM mcp_smart_intents i USING unnest($1::text[], $2::text[]) AS d(tool_id, key)
   WHERE i.tool_id = d.tool_id AND i.key = d.key`;
@@ -65,6 +74,7 @@ export async function writeIncrements(
   delta: UsageStats,
   sessions: Record<string, number>,
   memory: MemoryOptions,
+  users: UserUsage = {},
 ): Promise<{ before: number; tools: number }> {
   // Rows go in key order, so two writers lock shared rows in the same order (no deadlock between them).
   const ids = Object.keys(delta.tools).sort();
@@ -98,6 +108,21 @@ export async function writeIncrements(
     const grown = [...new Set(res.rows.filter((r) => r.inserted).map((r) => r.tool_id))];
     if (grown.length > 0) await capRememberedIntents(c, grown);
   }
+  const userRows = Object.keys(users)
+    .sort()
+    .flatMap((user) =>
+      Object.keys(users[user]!)
+        .sort()
+        .map((id) => ({ user, id, u: users[user]![id]! })),
+    );
+  if (userRows.length > 0)
+    await c.query(USERS_SQL, [
+      userRows.map((r) => r.user),
+      userRows.map((r) => r.id),
+      userRows.map((r) => r.u.success),
+      userRows.map((r) => r.u.failure),
+      userRows.map((r) => r.u.lastUsed),
+    ]);
   const sids = Object.keys(sessions).sort();
   if (sids.length > 0) await c.query(SESSIONS_SQL, [sids, sids.map((s) => sessions[s]!)]);
   const before = await countTools(c);
@@ -127,6 +152,7 @@ export async function dropToolRows(c: PoolClient, ids: string[], tool: boolean):
   if (tool) await c.query('DELETE FROM mcp_smart_tools WHERE tool_id = ANY($1)', [ids]);
   await c.query('DELETE FROM mcp_smart_categories WHERE tool_id = ANY($1)', [ids]);
   await c.query('DELETE FROM mcp_smart_intents WHERE tool_id = ANY($1)', [ids]);
+  await c.query('DELETE FROM mcp_smart_user_tools WHERE tool_id = ANY($1)', [ids]);
 }
 
 interface IntentRow {

@@ -9,6 +9,7 @@ import type { ToolUsage, UsageStats } from '../../types.js';
 import { dict } from '../dict.js';
 import { USAGE_FORMAT, type MemoryOptions, type StoreRead, type UsageStoreDoc } from '../session/usage-store.js';
 import { MIGRATIONS, MIGRATION_LOCK, SCHEMA_VERSION, SESSIONS_LOCK } from './postgres-schema.js';
+import { mergeUserUsage, userUsageOf } from '../session/users.js';
 import { dropToolRows, writeIncrements } from './postgres-write.js';
 import type { LearnPlan, StoreWriteResult, UsageStore } from './types.js';
 
@@ -53,6 +54,13 @@ export class PostgresUsageStore implements UsageStore {
         const sessions = await c.query<{ session_id: string; cases: number }>(
           'SELECT session_id, cases FROM mcp_smart_sessions ORDER BY session_id',
         );
+        const users = await c.query<{
+          user_label: string;
+          tool_id: string;
+          success: number;
+          failure: number;
+          last_used: number;
+        }>('SELECT * FROM mcp_smart_user_tools ORDER BY user_label, tool_id');
         const doc: UsageStoreDoc = {
           format: USAGE_FORMAT,
           updatedAt: new Date(now).toISOString(),
@@ -74,6 +82,12 @@ export class PostgresUsageStore implements UsageStore {
           if (doc.tools[r.tool_id])
             (doc.intents![r.tool_id] ??= []).push({ text: r.text, count: r.count, last: r.last });
         for (const s of sessions.rows) doc.sessions[s.session_id] = s.cases;
+        for (const u of users.rows)
+          ((doc.users ??= dict())[u.user_label] ??= dict())[u.tool_id] = {
+            success: u.success,
+            failure: u.failure,
+            lastUsed: u.last_used,
+          };
         const missing = tools.rows.length === 0 && sessions.rows.length === 0;
         return { doc, warnings: [], ...(missing ? { missing: true as const } : {}) };
       } finally {
@@ -82,16 +96,16 @@ export class PostgresUsageStore implements UsageStore {
     });
   }
 
-  add(delta: UsageStats, opts: { now: number; memory?: MemoryOptions }): Promise<StoreWriteResult> {
+  add(delta: UsageStats, opts: { now: number; memory?: MemoryOptions; user?: string }): Promise<StoreWriteResult> {
     return this.transaction(async (c) => ({
-      ...(await writeIncrements(c, delta, {}, opts.memory ?? {})),
+      ...(await writeIncrements(c, delta, {}, opts.memory ?? {}, opts.user ? userUsageOf(delta, opts.user) : {})),
       warnings: [],
     }));
   }
 
   learn(
     plan: (sessions: Readonly<Record<string, number>>) => LearnPlan,
-    opts: { now: number; memory?: MemoryOptions },
+    opts: { now: number; memory?: MemoryOptions; user?: string },
   ): Promise<StoreWriteResult> {
     return this.transaction(async (c) => {
       // Only learners of sessions wait for each other; serve's increments never take this lock.
@@ -101,17 +115,30 @@ export class PostgresUsageStore implements UsageStore {
       );
       const known = dict<number>();
       for (const r of rows.rows) known[r.session_id] = r.cases;
-      const { delta, sessions } = plan(known);
-      return { ...(await writeIncrements(c, delta, sessions, opts.memory ?? {})), warnings: [] };
+      const { delta, sessions, users } = plan(known);
+      const added = mergeUserUsage(users ?? {}, opts.user ? userUsageOf(delta, opts.user) : {});
+      return { ...(await writeIncrements(c, delta, sessions, opts.memory ?? {}, added)), warnings: [] };
     });
   }
 
   /** Forgets tools: their counts, categories and intents. Returns how many tools were removed. */
-  forgetTools(ids: string[]): Promise<number> {
+  forgetTools(ids: string[], _now?: number): Promise<number> {
     return this.transaction(async (c) => {
       const n = (await c.query('SELECT 1 FROM mcp_smart_tools WHERE tool_id = ANY($1)', [ids])).rowCount ?? 0;
       await dropToolRows(c, ids, true);
       return n;
+    });
+  }
+
+  /** Takes a user's calls off the tools' counts and removes their per-user rows. */
+  forgetUser(user: string): Promise<number> {
+    return this.transaction(async (c) => {
+      await c.query(
+        `UPDATE mcp_smart_tools t SET success = GREATEST(0, t.success - u.success), failure = GREATEST(0, t.failure - u.failure)
+           FROM mcp_smart_user_tools u WHERE u.user_label = $1 AND u.tool_id = t.tool_id`,
+        [user],
+      );
+      return (await c.query('DELETE FROM mcp_smart_user_tools WHERE user_label = $1', [user])).rowCount ?? 0;
     });
   }
 
