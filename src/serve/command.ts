@@ -6,6 +6,8 @@ import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { CommandContext, CommandOutcome } from '../app/context.js';
 import { oauthOptions } from '../app/oauth.js';
 import { resolveLimits } from '../app/budget.js';
+import { chosenStore, openUsageStore, userLabelFor } from '../app/store.js';
+import { DEFAULT_LOAD_HINTS } from '../core/hints/load-hints.js';
 import { optionalString, parseChoiceFlag, parseIntFlag } from '../app/flags.js';
 import { loadUsage, servingCounts } from './deps.js';
 import { countOf } from '../reporters/format.js';
@@ -76,7 +78,15 @@ export async function runServeCommand(
   // A record file that cannot be appended to (a FIFO nobody reads, a folder) is refused before serving starts.
   if (record) await appendFileSafe(record, '');
   const counting = await servingCounts(ctx);
-  const usage = await loadUsage(setup.usageStore, Date.now(), log);
+  // --store, else the config's `store`, else the default file; a database is connected on first use, so one that
+  // is down does not keep serve from starting (learning retries in the background).
+  const store = await openUsageStore(chosenStore(optionalString(opts.store), setup.config.store), {
+    cwd: io.cwd,
+    env: io.env,
+    defaultFile: setup.usageStore,
+    lazy: true,
+  });
+  const usage = await loadUsage(store, Date.now(), log);
 
   const runtime = new ServeRuntime({
     setup,
@@ -88,6 +98,11 @@ export async function runServeCommand(
     counting,
     usage,
     learn: opts.learn !== false,
+    store,
+    user: userLabelFor(optionalString(opts.user), setup.config.user),
+    ...(opts.loadHints === false || serveConfig.loadHints === false
+      ? {}
+      : { loadHints: { ...DEFAULT_LOAD_HINTS, ...serveConfig.loadHints } }),
     record,
     spawnTimeoutMs,
     callTimeoutMs,
@@ -129,6 +144,7 @@ export async function runServeCommand(
       await http?.close();
       for (const s of clients) await s.close().catch(() => undefined);
       await runtime.close();
+      await store.close();
     }
   });
   const stopped = stoppedBy();

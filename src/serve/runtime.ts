@@ -10,6 +10,10 @@ import { SmartError, errorText, isSmartError } from '../errors.js';
 import type { ServerSnapshot, SmartConfig, UsageStats } from '../types.js';
 import { buildServedView, type CatalogEntry, type ServeLevel, type ServeMode, type ServedView } from './catalog.js';
 import type { Counting } from './deps.js';
+import type { LoadHintRules } from '../core/hints/load-hints.js';
+import { FileUsageStore } from '../core/store/file.js';
+import { cloneUsage } from '../core/session/usage.js';
+import type { UsageStore } from '../core/store/types.js';
 import { Learner } from './learn.js';
 import {
   ArgumentValidator,
@@ -37,6 +41,12 @@ export interface RuntimeOptions {
   usage: UsageStats;
   /** Learn into the usage store (default on). */
   learn: boolean;
+  /** The label learned calls are attributed to (undefined: none). */
+  user?: string | undefined;
+  /** Load hints on pass-through tools (undefined: off). */
+  loadHints?: LoadHintRules;
+  /** The usage store learning writes to (the command opens and closes it); default: the file setup names. */
+  store?: UsageStore;
   record?: string;
   spawnTimeoutMs: number;
   callTimeoutMs: number;
@@ -94,13 +104,18 @@ export class ServeRuntime {
   /** The client's capabilities, for what is declared to the servers behind. */
   clientCapabilities: Record<string, unknown> = {};
 
+  /** The usage load hints are planned from: the store as serve found it (live learning does not move them). */
+  private readonly hintUsage: UsageStats;
+
   constructor(readonly opts: RuntimeOptions) {
+    this.hintUsage = cloneUsage(opts.usage);
     this.config = opts.setup.config;
     this.known = new Map(opts.setup.known);
     const secrets = opts.setup.definitions.flatMap((d) => secretValues(d));
     this.learner = new Learner({
-      store: opts.learn ? opts.setup.usageStore : undefined,
+      store: opts.learn ? (opts.store ?? new FileUsageStore(opts.setup.usageStore)) : undefined,
       record: opts.record,
+      user: opts.user,
       secrets,
       now: opts.now,
       log: opts.log,
@@ -190,6 +205,7 @@ export class ServeRuntime {
       activated: this.activated,
       key: this.opts.key,
       deps: this.opts.counting.deps,
+      ...(this.opts.loadHints ? { hints: this.opts.loadHints, hintUsage: this.hintUsage } : {}),
     });
   }
 
@@ -407,6 +423,6 @@ export class ServeRuntime {
 
   async close(): Promise<void> {
     await this.pool.closeAll();
-    await this.learner.flush();
+    await this.learner.flush(true);
   }
 }

@@ -26,6 +26,8 @@ const TOP_KEYS = [
   'weights',
   'keywords',
   'serve',
+  'store',
+  'user',
 ];
 
 const SERVE_MODES = ['auto', 'tools', 'meta'];
@@ -193,6 +195,7 @@ class Validator {
       activate: isBoolean,
       spawnTimeout: positiveInt,
       callTimeout: positiveInt,
+      loadHints: () => undefined,
     });
     if (!out) return undefined;
     const result = { ...out } as NonNullable<SmartConfig['serve']>;
@@ -200,6 +203,19 @@ class Validator {
       if (typeof out.key !== 'string' || out.key === '') {
         this.add([...at, 'key'], `expected the name your client gives this server, got ${describeType(out.key)}.`);
         delete result.key;
+      }
+    }
+    if (out.loadHints !== undefined) {
+      delete result.loadHints;
+      if (out.loadHints === false) result.loadHints = false;
+      else {
+        const h = this.section(out.loadHints, [...at, 'loadHints'], {
+          maxTools: nonNegative,
+          maxTokens: nonNegative,
+          coverage: ratio,
+          searchHint: isBoolean,
+        });
+        if (h) result.loadHints = h;
       }
     }
     if (out.budget !== undefined) {
@@ -219,6 +235,8 @@ class Validator {
             idleTimeout: nonNegative,
             disable: stringList,
             pin: stringList,
+            loadHints: isBoolean,
+            noHints: stringList,
           });
           if (e) servers[name] = e;
         }
@@ -294,6 +312,21 @@ export function validateSmartConfig(doc: Record<string, unknown>, defaultWeights
       case 'keywords': {
         const k = v.keywords(value, [key]);
         if (k) config.keywords = k;
+        break;
+      }
+      case 'user': {
+        if (typeof value === 'string' && value !== '') config.user = value;
+        else {
+          const u = v.section(value, [key], { name: nonEmptyString, label: oneOf(['plain', 'hashed']) });
+          if (u && typeof u.name === 'string') config.user = u as NonNullable<SmartConfig['user']>;
+          else if (u) v.add([key, 'name'], 'expected the user name whose calls are attributed (a string).');
+        }
+        break;
+      }
+      case 'store': {
+        const problem = nonEmptyString(value);
+        if (problem) v.add([key], problem);
+        else config.store = value as string;
         break;
       }
       case 'serve': {
