@@ -21,7 +21,9 @@ import { scrubMessage } from '../secrets.js';
 import { computing, countPausing, runStepsPausing } from '../signals.js';
 import { countOf } from '../reporters/format.js';
 import type { ServerDefinition, ServerSnapshot } from '../types.js';
+import type { NextStep } from '../core/next-step.js';
 import type { AppContext } from './context.js';
+import { nextStepFor } from './next-step.js';
 import { counterForTexts } from './counter.js';
 import { createWorkProgress, debugPhase } from './progress.js';
 import { connectDefinitions, loadSetup, serverFailureCode, type Setup } from './setup.js';
@@ -41,6 +43,8 @@ export interface AuditOutcome {
   /** The snapshots counted (tools the client hides left out), for reports that need their sources. */
   servers: ServerSnapshot[];
   exitCode: number;
+  /** The step to suggest after the report (over budget, no baseline, a client's servers to adopt, …). */
+  next?: NextStep;
 }
 
 export async function auditServers(ctx: AppContext, options: AuditOptions): Promise<AuditOutcome> {
@@ -151,7 +155,16 @@ export async function auditServers(ctx: AppContext, options: AuditOptions): Prom
   const failOn = options.failOn;
   const failed = failOn !== undefined && result.findings.some((f) => atOrAbove(f.severity, failOn)) ? 1 : 0;
   const measured = [...servers, ...(view?.own ?? [])];
-  return { result, servers, exitCode: Math.max(failed, serverFailureCode(measured), remoteFailed) };
+  const next = nextStepFor(io, {
+    command: 'audit',
+    config: loaded.config,
+    servers: servers.length,
+    ...(loaded.definitions ? { clients: loaded.definitions.clients } : {}),
+    ...(global.client ? { only: global.client } : {}),
+    audit: { tokens: result.totals.tokens.full, window: options.window },
+  });
+  const exitCode = Math.max(failed, serverFailureCode(measured), remoteFailed);
+  return { result, servers, exitCode, ...(next ? { next } : {}) };
 }
 
 interface ClientView {
