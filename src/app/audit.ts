@@ -161,6 +161,7 @@ export async function auditServers(ctx: AppContext, options: AuditOptions): Prom
     servers: servers.length,
     ...(loaded.definitions ? { clients: loaded.definitions.clients } : {}),
     ...(global.client ? { only: global.client } : {}),
+    names: global.server,
     audit: { tokens: result.totals.tokens.full, window: options.window },
   });
   const exitCode = Math.max(failed, serverFailureCode(measured), remoteFailed);

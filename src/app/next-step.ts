@@ -17,6 +17,8 @@ export interface NextStepInput {
   /** Each client's servers (absent for snapshots); `only` is the client --client chose. */
   clients?: readonly ClientResolution[];
   only?: ClientId;
+  /** `-s`: only these servers count (empty: all). */
+  names?: readonly string[];
   /** audit: the full tool tokens and the --window the audit used (the budget's --max when the config has none). */
   audit?: { tokens: number; window: number };
 }
@@ -27,7 +29,10 @@ export function nextStepFor(io: Pick<Io, 'cwd'>, input: NextStepInput): NextStep
   const file = config.baseline ?? DEFAULT_BASELINE;
   const clients = (input.clients ?? [])
     .filter((c) => input.only === undefined || c.client === input.only)
-    .map((c) => ({ client: c.client, servers: c.servers.filter((d) => d.enabled).length }));
+    .map((c) => ({
+      client: c.client,
+      servers: c.servers.filter((d) => d.enabled && (!input.names?.length || input.names.includes(d.name))).length,
+    }));
   let budget: { tokens: number; limit: number; max: number } | undefined;
   if (input.audit) {
     const { max, limit } = resolveLimits(

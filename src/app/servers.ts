@@ -30,6 +30,7 @@ export async function listServers(
     servers: selected.filter((d) => d.enabled).length,
     clients: defs.clients,
     ...(global.client ? { only: global.client } : {}),
+    names: global.server,
   });
   return { result, ...(next ? { next } : {}), ...(global.debug ? { debug: debugReport(defs, selected, io.env) } : {}) };
 }

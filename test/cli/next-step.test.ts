@@ -40,6 +40,11 @@ describe('the next step servers and audit end with', () => {
     expect(nextLines(second.stderr)).toEqual([
       'Next: `mcp-smart adopt claude-code` moves the 2 servers Claude Code loads behind `mcp-smart serve`, and prints the way back.',
     ]);
+    // -s counts only the servers it names, and is repeated in the command.
+    const one = await runCli(['-s', 'notes', 'servers'], { cwd });
+    expect(nextLines(one.stderr)).toEqual([
+      'Next: `mcp-smart -s notes adopt claude-code` moves the server Claude Code loads behind `mcp-smart serve`, and prints the way back.',
+    ]);
   });
 
   it('never under --json or markdown, and not without servers', async () => {
