@@ -186,6 +186,72 @@ export const SAMPLES = {
     return fence([prompt(args), r.stdout]);
   },
 
+  /**
+   * The find → call flow through `--demo serve --mode meta`, driven by the SDK's own client: every line is a
+   * request sent or the answer received (answers cut at 150 characters).
+   */
+  async 'find-tool'(box) {
+    const { Client } = await import('@modelcontextprotocol/sdk/client/index.js');
+    const { StdioClientTransport } = await import('@modelcontextprotocol/sdk/client/stdio.js');
+    const audit = await cli(box, ['--demo', 'audit', '--json']);
+    const metaTokens = JSON.parse(audit.stdout).totals.tokens.meta;
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [BIN, '--demo', 'serve', '--mode', 'meta'],
+      cwd: box.work,
+      env: box.env,
+      stderr: 'ignore',
+    });
+    const client = new Client({ name: 'readme-samples', version: '1.0.0' });
+    await client.connect(transport);
+    const cut = (text) => (text.length > 150 ? `${text.slice(0, 149)}…` : text);
+    const shown = (r) => {
+      const text = r.content?.find((c) => c.type === 'text')?.text ?? JSON.stringify(r);
+      return r.isError ? `isError: ${cut(JSON.stringify(text))}` : cut(text.replace(/\s*\n\s*/g, ' '));
+    };
+    // find_tool's answer: the ranked ids, and which fields each result and the answer carry.
+    const found = (r) => {
+      const text = r.content?.find((c) => c.type === 'text')?.text ?? '';
+      let doc;
+      try {
+        doc = JSON.parse(text);
+      } catch {
+        return shown(r);
+      }
+      if (!Array.isArray(doc?.results)) return shown(r);
+      const fields = [...new Set(doc.results.flatMap((x) => Object.keys(x)))].filter((k) => k !== 'id');
+      const other = Object.keys(doc).filter((k) => k !== 'results');
+      return (
+        `results: ${doc.results.map((x) => x.id).join(', ')} (each with ${fields.join(', ')})` +
+        (other.length > 0 ? `; also ${other.join(', ')}` : '')
+      );
+    };
+    const lines = [];
+    try {
+      const { tools } = await client.listTools();
+      lines.push('→ tools/list', `← ${tools.map((t) => t.name).join(', ')}   (${metaTokens} tokens)`);
+      const calls = [
+        ['find_tool', { intent: 'remember that alice works at acme', server: 'memory', k: 3 }],
+        [
+          'call_tool',
+          {
+            name: 'memory.create_entities',
+            arguments: { entities: [{ name: 'alice', entityType: 'person', observations: ['works at acme'] }] },
+          },
+        ],
+        ['call_tool', { name: 'memory.create_entities', arguments: { entities: 3 } }],
+        ['call_tool_read', { name: 'memory.read_graph' }],
+      ];
+      for (const [name, args] of calls) {
+        const r = await client.callTool({ name, arguments: args });
+        lines.push(`→ ${name} ${JSON.stringify(args)}`, `← ${name === 'find_tool' ? found(r) : shown(r)}`);
+      }
+    } finally {
+      await client.close();
+    }
+    return fence(lines);
+  },
+
   /** The workflow init --github writes for a project with mcp-smart in its lockfile and a committed snapshot. */
   async workflow(box) {
     const dir = join(box.root, 'project');
