@@ -21,7 +21,9 @@ import { scrubMessage } from '../secrets.js';
 import { computing, countPausing, runStepsPausing } from '../signals.js';
 import { countOf } from '../reporters/format.js';
 import type { ServerDefinition, ServerSnapshot } from '../types.js';
+import type { NextStep } from '../core/next-step.js';
 import type { AppContext } from './context.js';
+import { nextStepFor } from './next-step.js';
 import { counterForTexts } from './counter.js';
 import { loadHintRules, summarizeLoadHints } from '../core/hints/summary.js';
 import { readRankingUsage } from './usage.js';
@@ -43,6 +45,8 @@ export interface AuditOutcome {
   /** The snapshots counted (tools the client hides left out), for reports that need their sources. */
   servers: ServerSnapshot[];
   exitCode: number;
+  /** The step to suggest after the report (over budget, no baseline, a client's servers to adopt, …). */
+  next?: NextStep;
 }
 
 export async function auditServers(ctx: AppContext, options: AuditOptions): Promise<AuditOutcome> {
@@ -155,7 +159,17 @@ export async function auditServers(ctx: AppContext, options: AuditOptions): Prom
   const failOn = options.failOn;
   const failed = failOn !== undefined && result.findings.some((f) => atOrAbove(f.severity, failOn)) ? 1 : 0;
   const measured = [...servers, ...(view?.own ?? [])];
-  return { result, servers, exitCode: Math.max(failed, serverFailureCode(measured), remoteFailed) };
+  const next = nextStepFor(io, {
+    command: 'audit',
+    config: loaded.config,
+    servers: servers.length,
+    ...(loaded.definitions ? { clients: loaded.definitions.clients } : {}),
+    ...(global.client ? { only: global.client } : {}),
+    names: global.server,
+    audit: { tokens: result.totals.tokens.full, window: options.window },
+  });
+  const exitCode = Math.max(failed, serverFailureCode(measured), remoteFailed);
+  return { result, servers, exitCode, ...(next ? { next } : {}) };
 }
 
 interface ClientView {

@@ -3,13 +3,17 @@ import type { DefinitionResult, WrittenFields } from '../core/config/index.js';
 import { redactUrl } from '../core/redact.js';
 import { entryOf, type ServersResult } from '../core/servers-list.js';
 import type { ServerDefinition } from '../types.js';
+import type { NextStep } from '../core/next-step.js';
 import type { AppContext } from './context.js';
+import { nextStepFor } from './next-step.js';
 import { loadDefinitions, selectServers } from './setup.js';
 
 export const REDACTED = '<redacted>';
 
 /** Every configured server (or those --server selects) with its transport, source file and whether it is enabled. */
-export async function listServers(ctx: AppContext): Promise<{ result: ServersResult; debug?: string }> {
+export async function listServers(
+  ctx: AppContext,
+): Promise<{ result: ServersResult; debug?: string; next?: NextStep }> {
   const { io, global } = ctx;
   const defs = await loadDefinitions(global, io);
   const selected = selectServers(defs.servers, global.server);
@@ -20,7 +24,15 @@ export async function listServers(ctx: AppContext): Promise<{ result: ServersRes
     warnings: defs.warnings,
   };
   if (defs.configFile) result.configFile = defs.configFile;
-  return global.debug ? { result, debug: debugReport(defs, selected, io.env) } : { result };
+  const next = nextStepFor(io, {
+    command: 'servers',
+    config: defs.config,
+    servers: selected.filter((d) => d.enabled).length,
+    clients: defs.clients,
+    ...(global.client ? { only: global.client } : {}),
+    names: global.server,
+  });
+  return { result, ...(next ? { next } : {}), ...(global.debug ? { debug: debugReport(defs, selected, io.env) } : {}) };
 }
 
 /** Hides secrets for --debug: env/header values, URL query values, and any expanded variable's value. */

@@ -18,6 +18,8 @@ import type { ServeLevel, ServeMode } from './catalog.js';
 import type { HttpHandle } from './http.js';
 import { parseClientName, printConfig } from './print-config.js';
 import { ServeRuntime } from './runtime.js';
+import { setupWords } from '../app/next-step.js';
+import { terminalNote } from './terminal-note.js';
 import { createClientServer } from './sdk-server.js';
 import { loadServeSetup, storeListing } from './setup.js';
 
@@ -57,6 +59,8 @@ export async function runServeCommand(
     if (!isLoopback(host) && !token) throw new SmartError('SERVE_INSECURE_BIND', { host });
   }
 
+  // A person at a terminal, not a client: say what this is (it still serves, e.g. for pasting JSON-RPC by hand).
+  if (transportKind === 'stdio' && io.stdinIsTTY) io.stderr(terminalNote(setupWords(global)));
   const setup = await loadServeSetup(ctx, Date.now());
   for (const w of setup.warnings) log(`warning: ${w}`);
   const serveConfig = setup.config.serve ?? {};

@@ -84,7 +84,7 @@ describe('check (built CLI)', () => {
     expect(init.code).toBe(0);
     const wf = await readFile(join(dir, '.github', 'workflows', 'mcp-smart.yml'), 'utf8');
     expect(wf).toContain(
-      `run: npx --yes mcp-smart@${VERSION} --snapshot mcp-smart.snapshot.json check --format github`,
+      `run: npx --yes -- mcp-smart@${VERSION} --snapshot mcp-smart.snapshot.json check --format github`,
     );
     const config = JSON.parse(await readFile(join(dir, 'mcp-smart.config.json'), 'utf8')) as Record<string, unknown>;
     expect(config.servers).toBeUndefined();
@@ -104,7 +104,7 @@ describe('check (built CLI)', () => {
     };
     expect(config.servers.tiny?.command).toBe(process.execPath);
     expect(await readFile(join(dir, '.github', 'workflows', 'mcp-smart.yml'), 'utf8')).toContain(
-      `npx --yes mcp-smart@${VERSION} check --format github`,
+      `npx --yes -- mcp-smart@${VERSION} check --format github`,
     );
     const check = await mcpSmart(['--no-cache', 'check']);
     expect(check.stderr).toBe('');
