@@ -21,6 +21,8 @@ import {
   resolveTool,
   textResult,
 } from './meta.js';
+import { unattendedAnswer } from '../core/connect/unattended.js';
+import { Declaration, relistWith } from './declared.js';
 import { ServerPool, type PoolOptions } from './pool.js';
 import type { ServeSetup } from './setup.js';
 
@@ -89,8 +91,12 @@ export class ServeRuntime {
   readonly askers = new Map<object, Asker>();
   /** The calls in flight per server behind, oldest first: a server's request is tied to one of them. */
   private readonly calls = new Map<string, CallContext[]>();
-  /** The client's capabilities, for what is declared to the servers behind. */
-  clientCapabilities: Record<string, unknown> = {};
+  /** What the clients declared (roots, elicitation, sampling), declared in turn to the servers behind. */
+  readonly declaration = new Declaration();
+  /** The declaration the known lists were taken with. */
+  private listedWith = '{}';
+  /** Re-listing for a new declaration; tools/list and find_tool wait for it. */
+  private relisting?: Promise<void>;
 
   constructor(readonly opts: RuntimeOptions) {
     this.config = opts.setup.config;
@@ -109,19 +115,11 @@ export class ServeRuntime {
       spawnTimeoutMs: opts.spawnTimeoutMs,
       callTimeoutMs: opts.callTimeoutMs,
       idleTimeoutMs: idle,
-      capabilities: () => {
-        const caps: Record<string, object> = {};
-        if (this.clientCapabilities.elicitation) caps.elicitation = {};
-        if (this.clientCapabilities.sampling) caps.sampling = {};
-        if (this.clientCapabilities.roots) caps.roots = { listChanged: true };
-        return caps;
-      },
-      onServerRequest: (server, method, params, signal) => {
-        const asker = this.askerFor(server, method);
-        if (!asker)
-          throw new SmartError('SERVE_SERVER_UNAVAILABLE', { server, reason: `no connected client accepts ${method}` });
-        return asker.ask(method, params, signal);
-      },
+      capabilities: () => this.declaration.current(),
+      // With no connected client that accepts it (an HTTP client that declared it has left), the request is still
+      // answered: no roots, elicitation declined, sampling refused.
+      onServerRequest: (server, method, params, signal) =>
+        this.askerFor(server, method)?.ask(method, params, signal) ?? unattendedAnswer(method),
       onNotification: (server, method, params) => this.serverNotification(server, method, params),
       log: opts.log,
       now: opts.now,
@@ -140,6 +138,39 @@ export class ServeRuntime {
     const accepts = (a: Asker | undefined): a is Asker => a?.capabilities[want] !== undefined;
     const latest = [...(this.calls.get(server) ?? [])].reverse().find((c) => accepts(c.asker))?.asker;
     return latest ?? [...this.askers.values()].find(accepts);
+  }
+
+  /**
+   * A client initialized with these capabilities. When the declaration changes, every server's list is taken again
+   * with it (from the tool-list cache, keyed by capabilities, else live: the server restarts to declare it), and
+   * clients hear tools/list_changed when that changes what is served. Lists from --snapshot files stay as saved.
+   */
+  clientInitialized(capabilities: Record<string, unknown> | undefined): void {
+    if (!this.declaration.add(capabilities) || this.opts.setup.fromSnapshot) return;
+    this.relisting = (this.relisting ?? Promise.resolve())
+      .then(() => this.relist())
+      .catch((e: unknown) => this.opts.log(`warning: could not take the lists again: ${errorText(e)}`));
+  }
+
+  /** Resolves once the lists match the current declaration. */
+  async settled(): Promise<void> {
+    await this.relisting;
+  }
+
+  private async relist(): Promise<void> {
+    const caps = this.declaration.current();
+    const key = this.declaration.key();
+    if (key === this.listedWith) return;
+    this.listedWith = key;
+    await relistWith(caps, {
+      definitions: this.opts.setup.definitions,
+      cache: this.opts.setup.cache,
+      known: this.known,
+      list: (server) => this.pool.list(server),
+      now: this.opts.now,
+      log: this.opts.log,
+    });
+    await this.refresh(true);
   }
 
   /** Builds the view until every count is known (a warm count cache never loads the tokenizer). */
