@@ -129,15 +129,18 @@ export class ServeRuntime {
   }
 
   /**
-   * Who answers a server's elicitation or sampling request. MCP sends such a request inside the server's handling
-   * of a call, but the wire does not say which call: the client whose call to that server is in flight (the latest
-   * when several are) is asked in that call's context; with none in flight, any connected client that accepts it.
+   * Who answers a server's elicitation, sampling or roots request. MCP sends such a request inside the server's
+   * handling of a call, but the wire does not say which call: the client whose call to that server is in flight (the
+   * latest when several are) is asked in that call's context. When calls are in flight and none of their clients
+   * accepts it, nobody is asked (another client's user must not answer for this one): mcp-smart answers itself.
+   * With no call in flight (a server asking on its own), any connected client that accepts it.
    */
   private askerFor(server: string, method: string): Asker | undefined {
     const want = method === 'elicitation/create' ? 'elicitation' : method === 'roots/list' ? 'roots' : 'sampling';
     const accepts = (a: Asker | undefined): a is Asker => a?.capabilities[want] !== undefined;
-    const latest = [...(this.calls.get(server) ?? [])].reverse().find((c) => accepts(c.asker))?.asker;
-    return latest ?? [...this.askers.values()].find(accepts);
+    const calls = this.calls.get(server) ?? [];
+    if (calls.length > 0) return [...calls].reverse().find((c) => accepts(c.asker))?.asker;
+    return [...this.askers.values()].find(accepts);
   }
 
   /**
