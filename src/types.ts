@@ -183,6 +183,8 @@ export interface ServeConfig {
   spawnTimeout?: number;
   /** Milliseconds for one forwarded call. */
   callTimeout?: number;
+  /** Token budget of one find_tool answer (default 1,500; a call's `maxTokens` overrides it). */
+  findToolMaxTokens?: number;
 }
 
 export interface ServeServerConfig {

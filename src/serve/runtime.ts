@@ -15,7 +15,7 @@ import {
   ArgumentValidator,
   argumentsObject,
   describeEntry,
-  findResult,
+  findCandidate,
   isReadOnly,
   listEntries,
   resolveTool,
@@ -23,6 +23,7 @@ import {
 } from './meta.js';
 import { unattendedAnswer } from '../core/connect/unattended.js';
 import { Declaration, relistWith } from './declared.js';
+import { budgetFindAnswer, findMaxTokens, type BudgetedAnswer, type FindCandidate } from './find-budget.js';
 import { ServerPool, type PoolOptions } from './pool.js';
 import type { ServeSetup } from './setup.js';
 
@@ -323,11 +324,28 @@ export class ServeRuntime {
       .filter((id) => !server || this.view.entries.get(id)?.server === server);
     const top = ids.slice(0, k);
     this.learner.found(intent, top);
-    const results = top.flatMap((id) => {
+    const candidates = top.flatMap((id) => {
       const e = this.view.entries.get(id);
-      return e ? [findResult(e, this.view, this.unavailable(e.server))] : [];
+      return e ? [findCandidate(e, this.view, this.unavailable(e.server))] : [];
     });
-    return textResult({ results });
+    const answer = await this.withinBudget(
+      candidates,
+      findMaxTokens(args.maxTokens, this.config.serve?.findToolMaxTokens),
+    );
+    return textResult(answer.text);
+  }
+
+  /** The find_tool answer within `maxTokens`, counted exactly (the tokenizer loads on the first uncached line). */
+  private async withinBudget(candidates: FindCandidate[], maxTokens: number): Promise<BudgetedAnswer> {
+    const { counting } = this.opts;
+    let answer = budgetFindAnswer(candidates, maxTokens, counting.countText);
+    for (let i = 0; i < 4; i++) {
+      const misses = counting.takeMisses();
+      if (misses.length === 0) break;
+      await counting.prepare(misses);
+      answer = budgetFindAnswer(candidates, maxTokens, counting.countText);
+    }
+    return answer;
   }
 
   describeTool(args: Record<string, unknown>): ToolResult {
