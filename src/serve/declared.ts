@@ -45,8 +45,10 @@ export interface Relisting {
   cache: ServeSetup['cache'];
   /** Server name → its list; replaced in place. */
   known: Map<string, ServerSnapshot>;
-  /** Lists a server live (starting it with the current declaration). */
+  /** Lists a server live (starting it with the current declaration, unless a call keeps the old session busy). */
   list: (server: string) => Promise<ServerSnapshot>;
+  /** What the server's running session declared: a list is cached under a declaration only when taken with it. */
+  declaredWith: (server: string) => DeclaredCapabilities | undefined;
   now: () => number;
   log: (text: string) => void;
 }
@@ -63,6 +65,7 @@ export async function relistWith(caps: DeclaredCapabilities, r: Relisting): Prom
       try {
         const snap = await r.list(def.name);
         r.known.set(def.name, snap);
+        if (capabilitiesKey(r.declaredWith(def.name)) !== capabilitiesKey(caps)) return;
         await storeListing(def, snap, r.cache, r.now(), caps).catch((e: unknown) => r.log(`warning: ${errorText(e)}`));
       } catch (e) {
         r.log(`warning: ${errorText(e)}; its list as this client would see it is not known yet`);

@@ -86,6 +86,12 @@ export class ServerPool {
     return Object.fromEntries([...this.slots].map(([name, s]) => [name, s.starts]));
   }
 
+  /** What the server's running session was started declaring (undefined when it is not running). */
+  declaredWith(server: string): DeclaredCapabilities | undefined {
+    const slot = this.slots.get(server);
+    return slot?.session?.state === 'ready' ? slot.declared : undefined;
+  }
+
   /** The sessions that are running now. */
   running(): ServerSession[] {
     return [...this.slots.values()].flatMap((s) => (s.session?.state === 'ready' ? [s.session] : []));

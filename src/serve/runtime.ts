@@ -171,6 +171,7 @@ export class ServeRuntime {
       cache: this.opts.setup.cache,
       known: this.known,
       list: (server) => this.pool.list(server),
+      declaredWith: (server) => this.pool.declaredWith(server),
       now: this.opts.now,
       log: this.opts.log,
     });
