@@ -93,20 +93,41 @@ describe('the client’s declared capabilities decide the tool list', () => {
     TIMEOUT_MS,
   );
 
-  it(
-    'audit --client claude-code counts what a direct connection declaring Claude Code’s capabilities lists',
-    async () => {
-      const declared = CLIENT_DECLARATIONS['claude-code']!.capabilities as ClientCapabilities;
-      const expected = await directTools(declared);
-      const home = join(box.dir, 'home-claude');
-      const project = join(box.dir, 'project');
-      await mkdir(project, { recursive: true });
-      await mkdir(home, { recursive: true });
-      await writeFile(
+  /** Each client's own user config, naming server-everything the client's way (and, for Gemini, a trusted folder). */
+  const clientFiles: Record<'claude-code' | 'codex' | 'gemini', (home: string, project: string) => Promise<void>> = {
+    'claude-code': (home) =>
+      writeFile(
         join(home, '.claude.json'),
         JSON.stringify({ mcpServers: { everything: { command: process.execPath, args: [EVERYTHING] } } }),
+      ),
+    codex: async (home) => {
+      await mkdir(join(home, '.codex'), { recursive: true });
+      await writeFile(
+        join(home, '.codex', 'config.toml'),
+        `[mcp_servers.everything]\ncommand = ${JSON.stringify(process.execPath)}\nargs = [${JSON.stringify(EVERYTHING)}]\n`,
       );
-      const env = { ...box.env, HOME: home };
+    },
+    gemini: async (home, project) => {
+      await mkdir(join(home, '.gemini'), { recursive: true });
+      await writeFile(
+        join(home, '.gemini', 'settings.json'),
+        JSON.stringify({ mcpServers: { everything: { command: process.execPath, args: [EVERYTHING] } } }),
+      );
+      await writeFile(join(home, '.gemini', 'trustedFolders.json'), JSON.stringify({ [project]: 'TRUST_FOLDER' }));
+    },
+  };
+
+  it.each(['claude-code', 'codex', 'gemini'] as const)(
+    'audit --client %s counts what a direct connection declaring that client’s capabilities lists',
+    async (client) => {
+      const declared = CLIENT_DECLARATIONS[client]!.capabilities as ClientCapabilities;
+      const expected = await directTools(declared);
+      const home = join(box.dir, `home-${client}`);
+      const project = join(box.dir, `project-${client}`);
+      await mkdir(project, { recursive: true });
+      await mkdir(home, { recursive: true });
+      await clientFiles[client](home, project);
+      const env = { ...box.env, HOME: home, CODEX_HOME: join(home, '.codex') };
       const audit = async (...flags: string[]) => {
         const r = await spawnCli([...flags, 'audit', '--json'], { cwd: project, env, timeoutMs: 60_000 });
         expect(r.code, r.stderr).toBe(0);
@@ -116,11 +137,14 @@ describe('the client’s declared capabilities decide the tool list', () => {
           .tools.map((t) => t.name)
           .sort();
       };
-      const asClaude = await audit('--client', 'claude-code');
-      expect(asClaude).toEqual(expected);
-      expect(asClaude).toContain('trigger-url-elicitation');
-      // Without --client nothing is declared: the capability-gated tools are not there.
-      expect(await audit()).toEqual(withNone);
+      const asClient = await audit('--client', client);
+      expect(asClient).toEqual(expected);
+      // What the client declares shows: more than a declaration of nothing lists.
+      expect(asClient.length).toBeGreaterThan(withNone.length);
+      if (client === 'claude-code') {
+        // Without --client nothing is declared: the capability-gated tools are not there.
+        expect(await audit()).toEqual(withNone);
+      }
     },
     TIMEOUT_MS,
   );
