@@ -88,11 +88,15 @@ export async function replaySessions(
     );
   if (set.unknownTools.length > 0) {
     warn(
-      `${countOf(set.unknownCalls, 'call')} to ${countOf(set.unknownTools.length, 'tool')} not in the loaded servers, scored as misses: ` +
+      `${countOf(set.unknownCalls, 'call')} to ${countOf(set.unknownTools.length, 'tool')} not in the loaded servers, scored as misses and not learned: ` +
         `${set.unknownTools.slice(0, 10).join(', ')}${set.unknownTools.length > 10 ? ', …' : ''}`,
     );
   }
 
+  for (const a of set.ambiguous.slice(0, 10))
+    warn(
+      `${a.name} could be any of ${a.ids.join(', ')}: scored as a miss and not learned (rename a server so the names differ)`,
+    );
   const vectors = await loadShippedWordVectors();
   const index = buildDiscoverIndex(refs, { weights: config.weights, vectors });
   const base = resolveWeights(config.weights);

@@ -10,6 +10,7 @@ import { optionalString, parseChoiceFlag, parseIntFlag } from '../app/flags.js';
 import { loadUsage, servingCounts } from './deps.js';
 import { countOf } from '../reporters/format.js';
 import { SmartError, errorText } from '../errors.js';
+import { appendFileSafe } from '../safe-write.js';
 import { STOP_EXIT_CODES, stoppedBy, whileHandlingSignals } from '../signals.js';
 import type { ServeLevel, ServeMode } from './catalog.js';
 import type { HttpHandle } from './http.js';
@@ -71,6 +72,9 @@ export async function runServeCommand(
   const callTimeoutMs = opts.callTimeout
     ? parseIntFlag('--call-timeout', opts.callTimeout, { min: 1 })
     : (serveConfig.callTimeout ?? DEFAULT_CALL_TIMEOUT_MS);
+  const record = optionalString(opts.record);
+  // A record file that cannot be appended to (a FIFO nobody reads, a folder) is refused before serving starts.
+  if (record) await appendFileSafe(record, '');
   const counting = await servingCounts(ctx);
   const usage = await loadUsage(setup.usageStore, Date.now(), log);
 
@@ -84,7 +88,7 @@ export async function runServeCommand(
     counting,
     usage,
     learn: opts.learn !== false,
-    record: optionalString(opts.record),
+    record,
     spawnTimeoutMs,
     callTimeoutMs,
     log,

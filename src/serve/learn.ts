@@ -4,12 +4,11 @@
  * case, appended to `--record <file>` when asked. Only ids, outcomes, times and redacted intents are kept:
  * arguments and results are never recorded or logged.
  */
-import { appendFile, mkdir } from 'node:fs/promises';
-import { dirname } from 'node:path';
 import { detectTaskContext } from '../core/discover/index.js';
 import { updateUsageStore } from '../core/session/usage-store.js';
 import { recordCalls } from '../core/session/usage.js';
 import { errorText } from '../errors.js';
+import { appendFileSafe } from '../safe-write.js';
 import type { UsageStats } from '../types.js';
 
 /** How long a find_tool result counts as the reason for a later call. */
@@ -107,8 +106,7 @@ export class Learner {
           );
         }
         if (record && labelled) {
-          await mkdir(dirname(record), { recursive: true });
-          await appendFile(record, JSON.stringify(labelled) + '\n');
+          await appendFileSafe(record, JSON.stringify(labelled) + '\n');
         }
       } catch (e) {
         this.opts.log(`could not record usage: ${errorText(e)}`);

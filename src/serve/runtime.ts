@@ -26,6 +26,8 @@ import { Declaration, relistWith } from './declared.js';
 import { budgetFindAnswer, findMaxTokens, type BudgetedAnswer, type FindCandidate } from './find-budget.js';
 import { ServerPool, type PoolOptions } from './pool.js';
 import type { ServeSetup } from './setup.js';
+import { mapLimited, SERVER_START_CONCURRENCY } from '../core/map-limited.js';
+import { boundedInstructions } from '../core/audit/findings.js';
 
 export interface RuntimeOptions {
   setup: ServeSetup;
@@ -97,7 +99,7 @@ export class ServeRuntime {
   /** The declaration the known lists were taken with. */
   private listedWith = '{}';
   /** Re-listing for a new declaration; tools/list and find_tool wait for it. */
-  private relisting?: Promise<void>;
+  private redeclaring?: Promise<void>;
 
   constructor(readonly opts: RuntimeOptions) {
     this.config = opts.setup.config;
@@ -151,17 +153,17 @@ export class ServeRuntime {
    */
   clientInitialized(capabilities: Record<string, unknown> | undefined): void {
     if (!this.declaration.add(capabilities) || this.opts.setup.fromSnapshot) return;
-    this.relisting = (this.relisting ?? Promise.resolve())
-      .then(() => this.relist())
+    this.redeclaring = (this.redeclaring ?? Promise.resolve())
+      .then(() => this.relistDeclared())
       .catch((e: unknown) => this.opts.log(`warning: could not take the lists again: ${errorText(e)}`));
   }
 
   /** Resolves once the lists match the current declaration. */
   async settled(): Promise<void> {
-    await this.relisting;
+    await this.redeclaring;
   }
 
-  private async relist(): Promise<void> {
+  private async relistDeclared(): Promise<void> {
     const caps = this.declaration.current();
     const key = this.declaration.key();
     if (key === this.listedWith) return;
@@ -200,17 +202,15 @@ export class ServeRuntime {
   /** Lists, live, the servers whose tool list is not known yet (no snapshot, no cache entry). */
   async listUnknown(onListed: (def: string, snap: ServerSnapshot) => Promise<void>): Promise<void> {
     const missing = this.opts.setup.definitions.filter((d) => !this.known.has(d.name));
-    await Promise.all(
-      missing.map(async (def) => {
-        try {
-          const snap = await this.pool.list(def.name);
-          this.known.set(def.name, snap);
-          await onListed(def.name, snap);
-        } catch (e) {
-          this.opts.log(`warning: ${errorText(e)}; its tools are not served until it starts`);
-        }
-      }),
-    );
+    await mapLimited(missing, SERVER_START_CONCURRENCY, async (def) => {
+      try {
+        const snap = await this.pool.list(def.name);
+        this.known.set(def.name, snap);
+        await onListed(def.name, snap);
+      } catch (e) {
+        this.opts.log(`warning: ${errorText(e)}; its tools are not served until it starts`);
+      }
+    });
     if (missing.length > 0) await this.refresh(false);
   }
 
@@ -254,7 +254,7 @@ export class ServeRuntime {
       );
     for (const name of names) {
       const text = this.known.get(name)?.instructions;
-      if (text) parts.push(`\n## ${name}\n${text}`);
+      if (text) parts.push(`\n## ${name}\n${boundedInstructions(text)}`);
     }
     return parts.join(' ').replace(/ \n/g, '\n');
   }
@@ -421,16 +421,41 @@ export class ServeRuntime {
 
   private serverNotification(server: string, method: string, params: Record<string, unknown> | undefined): void {
     if (method.endsWith('/list_changed')) {
-      void this.pool
-        .list(server)
-        .then(async (snap) => {
-          this.known.set(server, snap);
-          await this.refresh(true);
-        })
-        .catch((e: unknown) => this.opts.log(`warning: could not re-list ${server}: ${errorText(e)}`));
+      this.relist(server);
       return;
     }
     this.onServerNotification?.(server, method, params);
+  }
+
+  /** Servers being re-listed after a list_changed, and whether another came in meanwhile. */
+  private readonly relisting = new Map<string, { again: boolean }>();
+
+  /**
+   * Re-lists a server after its list_changed. A storm of them costs one re-list in flight and at most one
+   * more after it (which sees the latest list), so clients are told of a change a few times, not once each.
+   */
+  private relist(server: string): void {
+    const running = this.relisting.get(server);
+    if (running) {
+      running.again = true;
+      return;
+    }
+    const state = { again: false };
+    this.relisting.set(server, state);
+    void (async () => {
+      try {
+        do {
+          state.again = false;
+          const snap = await this.pool.list(server);
+          this.known.set(server, snap);
+          await this.refresh(true);
+        } while (state.again);
+      } catch (e) {
+        this.opts.log(`warning: could not re-list ${server}: ${errorText(e)}`);
+      } finally {
+        this.relisting.delete(server);
+      }
+    })();
   }
 
   async close(): Promise<void> {

@@ -1,4 +1,5 @@
 /** Strict validation of our own mcp-smart.config.json keys (servers are checked by server-entry.ts). Pure. */
+import { compilePattern } from '../discover/patterns.js';
 import type { PatternRule, SmartConfig } from '../../types.js';
 import { describeType, formatKeyPath, isPlainObject, unknownKeyReason, type KeyPart } from './key-path.js';
 
@@ -139,9 +140,12 @@ class Validator {
         return;
       }
       try {
-        new RegExp(r.match, 'i');
+        compilePattern(r.match);
       } catch (e) {
-        this.add([...here, 'match'], `not a valid regular expression (${(e as Error).message}).`);
+        this.add(
+          [...here, 'match'],
+          `not a regular expression the linear-time engine (RE2) accepts (${(e as Error).message}); backreferences and lookaround are not supported.`,
+        );
         return;
       }
       const parsed: PatternRule = { match: r.match };

@@ -9,6 +9,7 @@ import { DEFAULT_MAX_PAGES } from './list.js';
 import { connectServer } from './session.js';
 import type { OAuthOptions } from './oauth-provider.js';
 import type { DeclaredCapabilities } from '../declared-capabilities.js';
+import { mapLimited, SERVER_START_CONCURRENCY } from '../map-limited.js';
 
 export { toolCacheKey, toolCacheFile } from './cache.js';
 export type { OAuthOptions, OAuthInteractive } from './oauth-provider.js';
@@ -107,7 +108,7 @@ export function applyServerNames(defs: ServerDefinition[], snaps: ServerSnapshot
   });
 }
 
-/** Connects to every server in parallel, each under its own timeout; failures become status "error". */
+/** Connects to every server, 16 at a time, each under its own timeout; failures become status "error". */
 export async function connectServers(defs: ServerDefinition[], opts: ConnectOptions): Promise<ServerSnapshot[]> {
   // One listener on the caller's signal, fanned out to every server (avoids MaxListeners warnings).
   const outer = opts.signal;
@@ -117,7 +118,9 @@ export async function connectServers(defs: ServerDefinition[], opts: ConnectOpti
   if (outer?.aborted) forward();
   else outer?.addEventListener('abort', forward, { once: true });
   try {
-    const snaps = await Promise.all(defs.map((def) => snapshotOne(def, { ...opts, signal: controller.signal })));
+    const snaps = await mapLimited(defs, SERVER_START_CONCURRENCY, (def) =>
+      snapshotOne(def, { ...opts, signal: controller.signal }),
+    );
     return applyServerNames(defs, snaps);
   } finally {
     outer?.removeEventListener('abort', forward);

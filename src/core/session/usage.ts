@@ -106,7 +106,11 @@ export function learnFromCases(
   fallbackTime: number,
 ): UsageStats {
   const out = cloneUsage(stats);
-  for (const c of cases) recordCalls(out, c.calls, categorize(c.intent), c.time > 0 ? c.time : fallbackTime, c.intent);
+  for (const c of cases) {
+    // A call to no loaded tool, or to one of several, is credited to nobody.
+    const calls = c.calls.filter((call) => !call.unresolved);
+    if (calls.length > 0) recordCalls(out, calls, categorize(c.intent), c.time > 0 ? c.time : fallbackTime, c.intent);
+  }
   return out;
 }
 
