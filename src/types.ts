@@ -189,6 +189,8 @@ export interface ServeConfig {
   callTimeout?: number;
   /** `_meta` load hints on pass-through tools (anthropic/alwaysLoad, anthropic/searchHint); false: none. */
   loadHints?: false | { maxTools?: number; maxTokens?: number; coverage?: number; searchHint?: boolean };
+  /** Token budget of one find_tool answer (default 1,500; a call's `maxTokens` overrides it). */
+  findToolMaxTokens?: number;
 }
 
 export interface ServeServerConfig {

@@ -16,6 +16,8 @@ import type { UsageStats } from '../types.js';
  */
 export interface Counting {
   deps: PlanDeps;
+  /** Tokens of a text (0 and remembered as a miss when not cached yet, like every count here). */
+  countText: (text: string) => number;
   /** Texts counted since the last call that were not cached (and counted as 0). */
   takeMisses: () => string[];
   prepare: (texts: string[]) => Promise<void>;
@@ -34,6 +36,7 @@ export function countingWith(counter: TokenCounter): Counting {
     }
   };
   return {
+    countText: count,
     deps: {
       countTool: (tool) => count(renderTool(tool, 'json')),
       condenseTool: (tool, level) => condenseTool(tool, level),

@@ -19,12 +19,15 @@ import {
   ArgumentValidator,
   argumentsObject,
   describeEntry,
-  findResult,
+  findCandidate,
   isReadOnly,
   listEntries,
   resolveTool,
   textResult,
 } from './meta.js';
+import { unattendedAnswer } from '../core/connect/unattended.js';
+import { Declaration, relistWith } from './declared.js';
+import { budgetFindAnswer, findMaxTokens, type BudgetedAnswer, type FindCandidate } from './find-budget.js';
 import { ServerPool, type PoolOptions } from './pool.js';
 import type { ServeSetup } from './setup.js';
 import { mapLimited, SERVER_START_CONCURRENCY } from '../core/map-limited.js';
@@ -101,8 +104,12 @@ export class ServeRuntime {
   readonly askers = new Map<object, Asker>();
   /** The calls in flight per server behind, oldest first: a server's request is tied to one of them. */
   private readonly calls = new Map<string, CallContext[]>();
-  /** The client's capabilities, for what is declared to the servers behind. */
-  clientCapabilities: Record<string, unknown> = {};
+  /** What the clients declared (roots, elicitation, sampling), declared in turn to the servers behind. */
+  readonly declaration = new Declaration();
+  /** The declaration the known lists were taken with. */
+  private listedWith = '{}';
+  /** Re-listing for a new declaration; tools/list and find_tool wait for it. */
+  private redeclaring?: Promise<void>;
 
   /** The usage load hints are planned from: the store as serve found it (live learning does not move them). */
   private readonly hintUsage: UsageStats;
@@ -126,19 +133,11 @@ export class ServeRuntime {
       spawnTimeoutMs: opts.spawnTimeoutMs,
       callTimeoutMs: opts.callTimeoutMs,
       idleTimeoutMs: idle,
-      capabilities: () => {
-        const caps: Record<string, object> = {};
-        if (this.clientCapabilities.elicitation) caps.elicitation = {};
-        if (this.clientCapabilities.sampling) caps.sampling = {};
-        if (this.clientCapabilities.roots) caps.roots = { listChanged: true };
-        return caps;
-      },
-      onServerRequest: (server, method, params, signal) => {
-        const asker = this.askerFor(server, method);
-        if (!asker)
-          throw new SmartError('SERVE_SERVER_UNAVAILABLE', { server, reason: `no connected client accepts ${method}` });
-        return asker.ask(method, params, signal);
-      },
+      capabilities: () => this.declaration.current(),
+      // With no connected client that accepts it (an HTTP client that declared it has left), the request is still
+      // answered: no roots, elicitation declined, sampling refused.
+      onServerRequest: (server, method, params, signal) =>
+        this.askerFor(server, method)?.ask(method, params, signal) ?? unattendedAnswer(method),
       onNotification: (server, method, params) => this.serverNotification(server, method, params),
       log: opts.log,
       now: opts.now,
@@ -148,15 +147,52 @@ export class ServeRuntime {
   }
 
   /**
-   * Who answers a server's elicitation or sampling request. MCP sends such a request inside the server's handling
-   * of a call, but the wire does not say which call: the client whose call to that server is in flight (the latest
-   * when several are) is asked in that call's context; with none in flight, any connected client that accepts it.
+   * Who answers a server's elicitation, sampling or roots request. MCP sends such a request inside the server's
+   * handling of a call, but the wire does not say which call: the client whose call to that server is in flight (the
+   * latest when several are) is asked in that call's context. When calls are in flight and none of their clients
+   * accepts it, nobody is asked (another client's user must not answer for this one): mcp-smart answers itself.
+   * With no call in flight (a server asking on its own), any connected client that accepts it.
    */
   private askerFor(server: string, method: string): Asker | undefined {
     const want = method === 'elicitation/create' ? 'elicitation' : method === 'roots/list' ? 'roots' : 'sampling';
     const accepts = (a: Asker | undefined): a is Asker => a?.capabilities[want] !== undefined;
-    const latest = [...(this.calls.get(server) ?? [])].reverse().find((c) => accepts(c.asker))?.asker;
-    return latest ?? [...this.askers.values()].find(accepts);
+    const calls = this.calls.get(server) ?? [];
+    if (calls.length > 0) return [...calls].reverse().find((c) => accepts(c.asker))?.asker;
+    return [...this.askers.values()].find(accepts);
+  }
+
+  /**
+   * A client initialized with these capabilities. When the declaration changes, every server's list is taken again
+   * with it (from the tool-list cache, keyed by capabilities, else live: the server restarts to declare it), and
+   * clients hear tools/list_changed when that changes what is served. Lists from --snapshot files stay as saved.
+   */
+  clientInitialized(capabilities: Record<string, unknown> | undefined): void {
+    if (!this.declaration.add(capabilities) || this.opts.setup.fromSnapshot) return;
+    this.redeclaring = (this.redeclaring ?? Promise.resolve())
+      .then(() => this.relistDeclared())
+      .catch((e: unknown) => this.opts.log(`warning: could not take the lists again: ${errorText(e)}`));
+  }
+
+  /** Resolves once the lists match the current declaration. */
+  async settled(): Promise<void> {
+    await this.redeclaring;
+  }
+
+  private async relistDeclared(): Promise<void> {
+    const caps = this.declaration.current();
+    const key = this.declaration.key();
+    if (key === this.listedWith) return;
+    this.listedWith = key;
+    await relistWith(caps, {
+      definitions: this.opts.setup.definitions,
+      cache: this.opts.setup.cache,
+      known: this.known,
+      list: (server) => this.pool.list(server),
+      declaredWith: (server) => this.pool.declaredWith(server),
+      now: this.opts.now,
+      log: this.opts.log,
+    });
+    await this.refresh(true);
   }
 
   /** Builds the view until every count is known (a warm count cache never loads the tokenizer). */
@@ -305,11 +341,28 @@ export class ServeRuntime {
       .filter((id) => !server || this.view.entries.get(id)?.server === server);
     const top = ids.slice(0, k);
     this.learner.found(intent, top);
-    const results = top.flatMap((id) => {
+    const candidates = top.flatMap((id) => {
       const e = this.view.entries.get(id);
-      return e ? [findResult(e, this.view, this.unavailable(e.server))] : [];
+      return e ? [findCandidate(e, this.view, this.unavailable(e.server))] : [];
     });
-    return textResult({ results });
+    const answer = await this.withinBudget(
+      candidates,
+      findMaxTokens(args.maxTokens, this.config.serve?.findToolMaxTokens),
+    );
+    return textResult(answer.text);
+  }
+
+  /** The find_tool answer within `maxTokens`, counted exactly (the tokenizer loads on the first uncached line). */
+  private async withinBudget(candidates: FindCandidate[], maxTokens: number): Promise<BudgetedAnswer> {
+    const { counting } = this.opts;
+    let answer = budgetFindAnswer(candidates, maxTokens, counting.countText);
+    for (let i = 0; i < 4; i++) {
+      const misses = counting.takeMisses();
+      if (misses.length === 0) break;
+      await counting.prepare(misses);
+      answer = budgetFindAnswer(candidates, maxTokens, counting.countText);
+    }
+    return answer;
   }
 
   describeTool(args: Record<string, unknown>): ToolResult {

@@ -53,6 +53,8 @@ const namePart: Check = (v) =>
 
 const isNumber: Check = (v) =>
   typeof v === 'number' && Number.isFinite(v) ? undefined : `expected a number, got ${describeType(v)}.`;
+/** The smallest find_tool answer budget (src/serve/find-budget.ts keeps the same floor for a call's maxTokens). */
+export const MIN_FIND_MAX_TOKENS = 100;
 const positiveInt: Check = (v) =>
   typeof v === 'number' && Number.isInteger(v) && v > 0
     ? undefined
@@ -196,6 +198,10 @@ class Validator {
       spawnTimeout: positiveInt,
       callTimeout: positiveInt,
       loadHints: () => undefined,
+      findToolMaxTokens: (v) =>
+        typeof v === 'number' && Number.isInteger(v) && v >= MIN_FIND_MAX_TOKENS
+          ? undefined
+          : `expected a whole number of tokens of at least ${MIN_FIND_MAX_TOKENS} (the default is 1500), got ${show(v)}.`,
     });
     if (!out) return undefined;
     const result = { ...out } as NonNullable<SmartConfig['serve']>;

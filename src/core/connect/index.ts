@@ -8,6 +8,7 @@ import { readCachedSnapshot, writeCachedSnapshot } from './cache.js';
 import { DEFAULT_MAX_PAGES } from './list.js';
 import { connectServer } from './session.js';
 import type { OAuthOptions } from './oauth-provider.js';
+import type { DeclaredCapabilities } from '../declared-capabilities.js';
 import { mapLimited, SERVER_START_CONCURRENCY } from '../map-limited.js';
 
 export { toolCacheKey, toolCacheFile } from './cache.js';
@@ -44,12 +45,21 @@ export interface ConnectOptions {
   createTransport?: (def: ServerDefinition) => SdkTransport;
   /** OAuth for remote servers: the token store and, when asked for, a browser. */
   oauth?: OAuthOptions;
+  /**
+   * What to declare to the servers (a client's roots, elicitation, sampling): lists are taken, and cached, with it.
+   * Requests the servers send under it are answered without a user (no roots, elicitation declined, sampling refused).
+   */
+  capabilities?: DeclaredCapabilities;
 }
 
 async function snapshotOne(def: ServerDefinition, opts: ConnectOptions): Promise<ServerSnapshot> {
   const cache = opts.cache ?? null;
   if (cache) {
-    const hit = await readCachedSnapshot(def, { ...cache, oauthStore: opts.oauth?.storeFile });
+    const hit = await readCachedSnapshot(def, {
+      ...cache,
+      oauthStore: opts.oauth?.storeFile,
+      capabilities: opts.capabilities,
+    });
     if (hit) {
       opts.onProgress?.({ server: def.name, phase: 'cached' });
       return hit;
@@ -64,11 +74,16 @@ async function snapshotOne(def: ServerDefinition, opts: ConnectOptions): Promise
     clock: opts.clock ?? (() => performance.now()),
     createTransport: opts.createTransport,
     oauth: opts.oauth,
+    capabilities: opts.capabilities,
   });
   opts.onProgress?.({ server: def.name, phase: snap.status === 'ok' ? 'done' : 'error', elapsedMs: snap.elapsedMs });
   if (cache && snap.status === 'ok') {
     try {
-      await writeCachedSnapshot(def, snap, { ...cache, oauthStore: opts.oauth?.storeFile });
+      await writeCachedSnapshot(def, snap, {
+        ...cache,
+        oauthStore: opts.oauth?.storeFile,
+        capabilities: opts.capabilities,
+      });
     } catch (e) {
       opts.onWarning?.(`could not write the tool-list cache in ${cache.dir}: ${errorText(e)}`);
     }
