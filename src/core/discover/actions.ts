@@ -45,3 +45,17 @@ export function isDestructive(index: DiscoverIndex, doc: number, action: ActionC
   const ann = index.tools[doc]!.tool.annotations as { destructiveHint?: unknown } | undefined;
   return action === 'delete' || ann?.destructiveHint === true;
 }
+
+/** What a contradicting tool loses again, after the re-ranker, when the intent is a question: QUESTION_SHARE × its loss. */
+export const QUESTION_SHARE = 4;
+
+/** Lowers the scores of the tools `conflicts` penalised once more (QUESTION_SHARE); returns each one's loss. */
+export function questionConflicts(conflicts: Map<number, number>, scores: Float32Array): Map<number, number> {
+  const out = new Map<number, number>();
+  for (const [i, loss] of conflicts) {
+    const extra = QUESTION_SHARE * loss;
+    scores[i] = scores[i]! + extra;
+    out.set(i, extra);
+  }
+  return out;
+}

@@ -8,7 +8,7 @@ import { bm25For, type DiscoverIndex } from './build.js';
 import { bm25Query, matchedTerms } from './bm25.js';
 import { MAX_CLAUSES, topK } from './candidates.js';
 import { intentClauses } from './clauses.js';
-import { actionConflicts } from './actions.js';
+import { actionConflicts, questionConflicts } from './actions.js';
 import { withoutPayload } from './lexicon.js';
 import { RRF_K, fuseHybrid, type FusionMethod } from './fusion.js';
 import { intentWords, keywordDoc, keywordScore } from './keyword.js';
@@ -205,6 +205,9 @@ export function rankTools(index: DiscoverIndex, intent: string, opts: RankOption
           });
         }
       }
+      // A question asks to read (mood.ts): its contradicting writers lose their action share again after the
+      // re-ranker, which was trained without the question's mood and would hand their place back.
+      const asked = query.question && conflicts ? questionConflicts(conflicts, scores) : null;
       explain = (i) => ({
         bm25: parts.bm25(i),
         semantic: parts.semantic(i),
@@ -214,6 +217,7 @@ export function rankTools(index: DiscoverIndex, intent: string, opts: RankOption
         ...(memory && memory.scores[i]! > 0 ? { intents: intentWeight * memory.scores[i]! } : {}),
         ...(conflicts?.has(i) ? { action: conflicts.get(i)! } : {}),
         ...(reranked?.has(i) ? { rerank: reranked.get(i)! } : {}),
+        ...(asked?.has(i) ? { question: asked.get(i)! } : {}),
       });
     }
   }
