@@ -53,7 +53,7 @@ export {
 } from './build.js';
 export { openIndexCache, sealIndexCache, snapshotIndexKey, INDEX_CACHE_VERSION } from './index-cache.js';
 export { topK, topN } from './candidates.js';
-export { fuse, fuseHybrid, type FusionMethod, type HybridSignals } from './fusion.js';
+export { fuse, fuseHybrid, fuseRankings, type FusionMethod, type HybridSignals } from './fusion.js';
 export { serverGroups } from './signals.js';
 export type { RankedTool, Ranking } from './result.js';
 export { parseLabelledIntents, type LabelledIntent } from './intents.js';
