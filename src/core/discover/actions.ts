@@ -7,6 +7,7 @@
 import type { DiscoverIndex } from './build.js';
 import { topK } from './candidates.js';
 import { actionsConflict, toolAction, type ActionClass } from './lexicon.js';
+import { isVerb } from './related.js';
 
 /** Candidates checked (the re-ranker's depth and then some, so that a penalised tool can leave its top). */
 export const ACTION_DEPTH = 40;
@@ -46,16 +47,31 @@ export function isDestructive(index: DiscoverIndex, doc: number, action: ActionC
   return action === 'delete' || ann?.destructiveHint === true;
 }
 
-/** What a contradicting tool loses again, after the re-ranker, when the intent is a question: QUESTION_SHARE × its loss. */
-export const QUESTION_SHARE = 4;
+/** Share of the best candidate's score a tool that acts loses when the intent is a question asking to read. */
+export const QUESTION_PENALTY = 0.2;
 
-/** Lowers the scores of the tools `conflicts` penalised once more (QUESTION_SHARE); returns each one's loss. */
-export function questionConflicts(conflicts: Map<number, number>, scores: Float32Array): Map<number, number> {
+/**
+ * A question asks to read (mood.ts): after the re-ranker (trained on commands, blind to the mood), the candidates
+ * whose name says they act lose QUESTION_PENALTY of the best score: a verb of another action class, or any word
+ * WordNet has mostly as a verb ("send", "deploy", "sync"; related.ts) that is not a read verb. Returns each loss.
+ */
+export function questionConflicts(
+  index: DiscoverIndex,
+  scores: Float32Array,
+  keep: (i: number) => boolean,
+): Map<number, number> | null {
+  const cands = topK(scores, ACTION_DEPTH, keep);
+  const top = cands.length > 0 ? scores[cands[0]!]! : 0;
+  if (!(top > 0)) return null;
   const out = new Map<number, number>();
-  for (const [i, loss] of conflicts) {
-    const extra = QUESTION_SHARE * loss;
-    scores[i] = scores[i]! + extra;
-    out.set(i, extra);
+  for (const i of cands) {
+    const name = index.fieldsOf(i).name;
+    const action = toolAction(name);
+    const acts = action !== undefined ? action !== 'read' : name.slice(0, 2).some((w) => isVerb(w));
+    if (!acts) continue;
+    const loss = -QUESTION_PENALTY * top;
+    scores[i] = scores[i]! + loss;
+    out.set(i, loss);
   }
-  return out;
+  return out.size > 0 ? out : null;
 }

@@ -1,9 +1,8 @@
 /** Fielded BM25 (BM25F) over tool name, description, parameters and server, with an inverted index. */
 import type { ToolRef } from '../../types.js';
-import { PAYLOAD_WEIGHT, actionOf, intentActions, toolVerbs, withoutPayload, type ActionClass } from './lexicon.js';
-import { asksForMany, questionAction } from './mood.js';
+import { PAYLOAD_WEIGHT, intentActions, toolVerbs, withoutPayload, type ActionClass } from './lexicon.js';
 import { relatedWords } from './related.js';
-import { analyzeWords, fileKindWords, splitWords, intentText, stem, withoutBlobs, STOP_WORDS } from './tokenize.js';
+import { analyzeWords, fileKindWords, splitWords, intentText, withoutBlobs, STOP_WORDS } from './tokenize.js';
 import type { HybridWeights } from './weights.js';
 
 export type Bm25Params = HybridWeights['bm25'];
@@ -145,17 +144,12 @@ export interface Bm25Query {
   literal: string[];
   /** The action classes the intent asks for (lexicon.ts, intentActions): expanded here, checked by actions.ts. */
   actions: ReadonlySet<ActionClass>;
-  /** Whether the intent is a question, whose action (read, most often) replaced the one its words name (mood.ts). */
-  question: boolean;
   /** How many of `terms` (at their end) are words related to the intent's by WordNet (related.ts). */
   related: number;
 }
 
 /** Weight of a word WordNet relates to one of the intent's ("remember" → memory): below the action verbs'. */
 export const RELATED_WEIGHT = 0.3;
-/** Weight of "list" in a question after many things (mood.ts, asksForMany). */
-export const LISTING_WEIGHT = 0.6;
-const LIST = stem('list');
 
 /**
  * Weight of a verb added for the action an intent asks (lexicon.ts): below a literal word, so that "remember that
@@ -182,12 +176,8 @@ export function bm25Query(intent: string, unstemmed?: (word: string) => boolean)
     weights = terms.map((t) => (strong.has(t) ? 1 : PAYLOAD_WEIGHT));
   }
   const seen = new Set(terms);
-  // A question asks for one action, whatever verb-like words it holds ("is the new flag on?" creates nothing).
-  const asked = questionAction(withoutPayload(intent), (w) => actionOf(stem(w)));
-  const actions = asked ? new Set<ActionClass>([asked]) : intentActions(intent, isStop);
-  // A question's read is not expanded: it holds no verb of its own to widen, and "read", "find"… would match tools
-  // by their verb alone; its writers lose their action share instead (actions.ts).
-  for (const cls of asked === 'read' ? [] : actions) {
+  const actions = intentActions(intent, isStop);
+  for (const cls of actions) {
     for (const verb of toolVerbs(cls)) {
       if (seen.has(verb)) continue;
       seen.add(verb);
@@ -196,16 +186,6 @@ export function bm25Query(intent: string, unstemmed?: (word: string) => boolean)
     }
   }
   // Words WordNet derives from the request's own (not its payload's): "remember" → memory, "deploy" → deployment.
-  // A question after many things ("which channels…", "are there any…") is answered by a listing.
-  if (asked === 'read' && asksForMany(withoutPayload(intent), isStop, stem)) {
-    const at = terms.indexOf(LIST);
-    if (at >= 0) weights[at] = Math.max(weights[at]!, LISTING_WEIGHT);
-    else {
-      seen.add(LIST);
-      terms.push(LIST);
-      weights.push(LISTING_WEIGHT);
-    }
-  }
   const start = terms.length;
   for (const word of splitWords(request)) {
     if (isStop(word)) continue;
@@ -218,7 +198,7 @@ export function bm25Query(intent: string, unstemmed?: (word: string) => boolean)
       }
     }
   }
-  return { terms, weights, literal, actions, question: asked !== undefined, related: terms.length - start };
+  return { terms, weights, literal, actions, related: terms.length - start };
 }
 
 /**

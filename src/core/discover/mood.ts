@@ -4,7 +4,8 @@
  * add…"). Grammar, not a list of requests: a question is a clause led by a wh-word, or by an auxiliary verb and
  * its subject, or one ending in "?". bm25.ts adds the read action to a question that names no other.
  */
-import type { ActionClass } from './lexicon.js';
+import { actionOf, type ActionClass } from './lexicon.js';
+import { STOP_WORDS, stem } from './tokenize.js';
 
 const WH = new Set(['what', 'which', 'who', 'whom', 'whose', 'where', 'when', 'how', 'why']);
 const AUX = new Set([
@@ -96,17 +97,43 @@ export function questionAction(
 }
 
 /**
- * Whether a question asks for many things ("which issues…", "what collections…", "are there any…", "do I have
- * any…"), which a listing answers: its first content word is a plural (the stemmer takes an "s" off it), or it asks
- * about "any". `isStop` tells the words that are not content.
+ * Whether a question asks for many things ("which Slack channels…", "what meetings…", "are there Shortcut
+ * epics…", "do I have any…"), which a listing answers: the words after its wh-word or its "are there" hold a plural
+ * (the stemmer takes an "s" off it) before the next auxiliary or stop word, or it asks about "any".
  */
 export function asksForMany(intent: string, isStop: (word: string) => boolean, stem: (w: string) => string): boolean {
   if (!isQuestion(intent)) return false;
-  for (const m of firstClause(intent.toLowerCase()).matchAll(WORD)) {
-    const w = m[0];
-    if (w === 'any') return true;
-    if (isStop(w) || WH.has(w) || AUX.has(w)) continue;
-    return w.length > 3 && w.endsWith('s') && !w.endsWith('ss') && stem(w) !== w;
+  const words = [...firstClause(intent.toLowerCase()).matchAll(WORD)].map((m) => m[0]);
+  if (words.includes('any')) return true;
+  let i = 0;
+  while (i < words.length && (WH.has(words[i]!) || AUX.has(words[i]!) || words[i] === 'there')) i++;
+  for (; i < words.length && !isStop(words[i]!) && !AUX.has(words[i]!); i++) {
+    const w = words[i]!;
+    if (w.length > 3 && w.endsWith('s') && !w.endsWith('ss') && stem(w) !== w) return true;
   }
   return false;
+}
+
+/** An intent as it is ranked: a read question as its command, and whether it was a question. */
+export interface Asked {
+  text: string;
+  question: boolean;
+  /** A question asking to read. */
+  read: boolean;
+}
+
+const isStop = (w: string): boolean => w.length < 2 || STOP_WORDS.has(w);
+
+/**
+ * The command a question amounts to: a question asking after many things (asksForMany) gets the verb of its answer,
+ * "list", in front and loses its question mark, so the ranking reads the action as it reads a command's. Other
+ * intents are ranked as they are (a question asking to read is still one: `read`).
+ */
+export function askedAs(intent: string): Asked {
+  const action = questionAction(intent, (w) => actionOf(stem(w)));
+  if (action === undefined) return { text: intent, question: false, read: false };
+  if (action !== 'read') return { text: intent, question: true, read: false };
+  if (!asksForMany(intent, isStop, stem)) return { text: intent, question: true, read: true };
+  const verb = 'list';
+  return { text: `${verb} ${intent.trim().replace(/\?+$/, '')}`, question: true, read: true };
 }

@@ -7,6 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { gunzipSync } from 'node:zlib';
+import { stem } from './tokenize.js';
 
 /** undefined: not read yet; null: missing or unreadable (no related words, as without the feature). */
 let table: Map<string, readonly string[]> | null | undefined;
@@ -38,6 +39,34 @@ function load(): Map<string, readonly string[]> | null {
     // Missing or unreadable: no related words.
   }
   return table;
+}
+
+let verbs: Set<string> | null | undefined;
+let verbsFile: string | null = fileURLToPath(new URL('../../../data/wordnet-verbs.txt.gz', import.meta.url));
+
+/** Points the verb list at another file (or none, with null); forgets what was read. */
+export function setVerbsFile(path: string | null): void {
+  verbsFile = path;
+  verbs = undefined;
+}
+
+/**
+ * Whether a (stemmed) word is mostly a verb in WordNet (data/wordnet-verbs.txt.gz: "send", "deploy", "sync"; not
+ * "list" or "channel", nouns as often). False when the list is missing.
+ */
+export function isVerb(term: string): boolean {
+  if (verbs === undefined) {
+    verbs = null;
+    try {
+      if (verbsFile !== null) {
+        const words = gunzipSync(readFileSync(verbsFile)).toString('utf8').split('\n');
+        verbs = new Set(words.filter((w) => w !== '').map((w) => stem(w)));
+      }
+    } catch {
+      // Missing or unreadable: no verbs.
+    }
+  }
+  return verbs?.has(term) === true;
 }
 
 /** The words related to a lower-case word (none when it has none or the table is missing). */
