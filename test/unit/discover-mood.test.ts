@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { bm25Query } from '../../src/core/discover/bm25.js';
 import { fuseRankings } from '../../src/core/discover/index.js';
 import { askedAs, asksForMany, isQuestion, questionAction } from '../../src/core/discover/mood.js';
-import { actionOf } from '../../src/core/discover/lexicon.js';
+import { actionOf, keptClause, payloadSpans, withoutPayload } from '../../src/core/discover/lexicon.js';
 import { isVerb, relatedWords } from '../../src/core/discover/related.js';
 import { STOP_WORDS, stem } from '../../src/core/discover/tokenize.js';
 
@@ -92,5 +92,16 @@ describe('fuseRankings (find_tool queries)', () => {
       ]),
     ).toEqual(['a', 'b', 'c']);
     expect(fuseRankings([['y'], ['x']])).toEqual(['x', 'y']);
+  });
+});
+
+describe('the clause a request asks to keep', () => {
+  it('is payload after a create verb and "that", and nowhere else', () => {
+    expect(keptClause('remember that alice works at acme')).toBe('remember that '.length);
+    expect(withoutPayload('save that the build is green').trim()).toBe('save that');
+    expect(keptClause('note that the build is green')).toBe(-1); // "note" names no action by itself
+    expect(keptClause('delete that file')).toBe(-1);
+    expect(keptClause('find files that changed today')).toBe(-1);
+    expect(payloadSpans('remember that alice works at acme')).toEqual([[14, 33]]);
   });
 });
