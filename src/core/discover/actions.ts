@@ -31,7 +31,7 @@ export function actionConflicts(
   if (!(top > 0)) return null;
   const out = new Map<number, number>();
   for (const i of cands) {
-    const action = toolAction(index.fieldsOf(i).name);
+    const action = toolAction(index.nameOf(i));
     if (action === undefined || asked.has(action)) continue;
     if (![...asked].every((a) => actionsConflict(a, action))) continue;
     const loss = -ACTION_PENALTY * top * (isDestructive(index, i, action) ? 2 : 1);
@@ -65,7 +65,7 @@ export function questionConflicts(
   if (!(top > 0)) return null;
   const out = new Map<number, number>();
   for (const i of cands) {
-    const name = index.fieldsOf(i).name;
+    const name = index.nameOf(i);
     const action = toolAction(name);
     const acts = action !== undefined ? action !== 'read' : name.slice(0, 2).some((w) => isVerb(w));
     if (!acts) continue;

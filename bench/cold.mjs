@@ -1,0 +1,80 @@
+// bench:cold — issue 29's start-up figures on the 2,781 tools of servers-111, each beside its baseline in the same
+// run: a cold `discover` (a new process, the index cache already written) interleaved with `node -e ""`, medians
+// of BENCH_COLD_ROUNDS (default 15) rounds; and the hybrid ranking find_tool runs, p50 over the 200 servers-111
+// questions and commands after one warm-up pass. Runs against dist/.
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { REPO, DATA, loadServers111 } from './helpers/datasets.mjs';
+import { buildDiscoverIndex, loadShippedWordVectors, rankTools } from '../dist/core/discover/index.js';
+
+const ROUNDS = Number(process.env.BENCH_COLD_ROUNDS ?? 15);
+const pct = (xs, q) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.ceil(q * xs.length) - 1)];
+const dir = mkdtempSync(join(tmpdir(), 'mcp-smart-bench-cold-'));
+const env = {
+  ...process.env,
+  NO_COLOR: '1',
+  HOME: dir,
+  MCP_SMART_CACHE_DIR: join(dir, 'cache'),
+  MCP_SMART_DATA_DIR: join(dir, 'data'),
+};
+const snapshot = join(DATA, 'servers-111', 'catalog.snapshot.json');
+const timed = (args) => {
+  const t = performance.now();
+  const r = spawnSync(process.execPath, args, { cwd: dir, env, timeout: 60_000 });
+  if (r.status !== 0) throw new Error(`${args.join(' ')}: exit ${r.status}: ${String(r.stderr).split('\n')[0]}`);
+  return performance.now() - t;
+};
+const discoverWith = (repo) => [
+  join(repo, 'bin', 'mcp-smart.js'),
+  '--snapshot',
+  snapshot,
+  'discover',
+  'what meetings do I have tomorrow',
+];
+const discover = discoverWith(REPO);
+// BENCH_COLD_BASE: another checkout (built) whose cold discover is interleaved too, the named baseline of a change.
+const baseRepo = process.env.BENCH_COLD_BASE;
+try {
+  const first = timed(discover); // writes the index cache
+  if (baseRepo) timed(discoverWith(baseRepo));
+  const node = [];
+  const cold = [];
+  const base = [];
+  for (let i = 0; i < ROUNDS; i++) {
+    node.push(timed(['-e', '']));
+    cold.push(timed(discover));
+    if (baseRepo) base.push(timed(discoverWith(baseRepo)));
+  }
+  const n50 = pct(node, 0.5);
+  const c50 = pct(cold, 0.5);
+  console.log(`node ${process.version}; ${new Date().toISOString()}; ${ROUNDS} rounds`);
+  console.log(
+    `cold discover on 2,781 tools (cache written; first run ${first.toFixed(0)} ms): p50 ${c50.toFixed(0)} ms, node -e "" p50 ${n50.toFixed(0)} ms: ${(c50 / n50).toFixed(1)}× (goal ≤ 4×)`,
+  );
+  if (baseRepo)
+    console.log(
+      `  the same on ${baseRepo}: p50 ${pct(base, 0.5).toFixed(0)} ms: ${(pct(base, 0.5) / n50).toFixed(1)}×`,
+    );
+
+  // The ranking find_tool runs (hybrid, k 5) on the same catalogue, in process.
+  const s = loadServers111();
+  const intents = [
+    ...loadServers111('servers-111-questions.jsonl').cases,
+    ...loadServers111('servers-111-commands.jsonl').cases,
+  ].map((c) => c.intent);
+  const index = buildDiscoverIndex(s.tools, { vectors: await loadShippedWordVectors() });
+  for (const q of intents) rankTools(index, q, { engine: 'hybrid', k: 5 });
+  const times = [];
+  for (const q of intents) {
+    const t = performance.now();
+    rankTools(index, q, { engine: 'hybrid', k: 5 });
+    times.push(performance.now() - t);
+  }
+  console.log(
+    `find_tool's ranking on 2,781 tools: p50 ${pct(times, 0.5).toFixed(3)} ms, p95 ${pct(times, 0.95).toFixed(3)} ms over ${intents.length} intents (goal p50 ≤ 0.6 ms)`,
+  );
+} finally {
+  rmSync(dir, { recursive: true, force: true });
+}
