@@ -255,6 +255,17 @@ describe('serve over in-memory transports', () => {
     expect(found.results[0].inputSchema.required).toEqual(['title']);
     expect(h.backends.notes!.started).toBe(0);
 
+    // Several phrasings of one need (`queries`) are ranked and fused by reciprocal rank: two of three put
+    // files.search first, so it leads although the intent alone puts notes.search first.
+    const ids = async (args: Record<string, unknown>): Promise<string[]> =>
+      JSON.parse(h.text(await h.client.callTool({ name: 'find_tool', arguments: { k: 2, ...args } }))).results.map(
+        (r: { id: string }) => r.id,
+      );
+    expect((await ids({ intent: 'search notes' }))[0]).toBe('notes.search');
+    expect(
+      (await ids({ intent: 'search notes', queries: ['search files on disk by name', 'files on disk', 7, ''] }))[0],
+    ).toBe('files.search');
+
     const progress: number[] = [];
     const result = await h.client.callTool(
       { name: 'call_tool', arguments: { name: 'notes.create_note', arguments: '{"title":"t"}' } },
