@@ -47,8 +47,11 @@ export function isDestructive(index: DiscoverIndex, doc: number, action: ActionC
   return action === 'delete' || ann?.destructiveHint === true;
 }
 
-/** Share of the best candidate's score a tool that acts loses when the intent is a question asking to read. */
-export const QUESTION_PENALTY = 0.2;
+/**
+ * Share of the best candidate's score a tool that acts loses when the intent is a question asking to read: the
+ * action check's share (chosen on the servers-111 questions among 0.05, 0.1, 0.2 and 0.35; bench/RESULTS.md).
+ */
+export const QUESTION_PENALTY = ACTION_PENALTY;
 
 /**
  * A question asks to read (mood.ts): after the re-ranker (trained on commands, blind to the mood), the candidates
