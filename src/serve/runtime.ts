@@ -4,7 +4,7 @@
  */
 import { secretValues } from '../core/connect/secrets.js';
 import { hybridIndex } from '../app/rank.js';
-import { patternsFromConfig, rankTools, type DiscoverIndex } from '../core/discover/index.js';
+import { fuseRankings, patternsFromConfig, rankTools, type DiscoverIndex } from '../core/discover/index.js';
 import { newestRecording } from '../core/session/usage-store.js';
 import { SmartError, errorText, isSmartError } from '../errors.js';
 import type { ServerSnapshot, SmartConfig, UsageStats } from '../types.js';
@@ -82,6 +82,8 @@ export interface CallContext {
 }
 
 const META_EXTRA_KEYS = new Set(['progressToken']);
+/** find_tool ranks at most this many phrasings of a need (its intent and `queries`). */
+const MAX_PHRASINGS = 5;
 
 export class ServeRuntime {
   readonly pool: ServerPool;
@@ -327,18 +329,28 @@ export class ServeRuntime {
     const k = typeof args.k === 'number' && Number.isInteger(args.k) ? Math.min(20, Math.max(1, args.k)) : 5;
     const server = typeof args.server === 'string' && args.server !== '' ? args.server : undefined;
     const index = await this.discoverIndex();
-    const ranking = rankTools(index, intent, {
-      engine: 'hybrid',
-      k: server ? index.tools.length : k,
-      usage: this.opts.usage,
-      // Recency is measured from the newest recording, as the store's memory is (usageForRanking): a store
-      // learned from last month's sessions still ranks by what was used most recently then.
-      now: newestRecording(this.opts.usage) ?? this.opts.now(),
-      patterns: patternsFromConfig(this.config),
-    });
-    const ids = ranking.results
-      .map((r) => r.id)
-      .filter((id) => !server || this.view.entries.get(id)?.server === server);
+    // Other phrasings of the same need (`queries`), each ranked, fused by reciprocal rank with the intent's ranking.
+    const phrasings = [
+      ...new Set([
+        intent,
+        ...(Array.isArray(args.queries) ? args.queries : [])
+          .filter((q): q is string => typeof q === 'string' && q.trim() !== '')
+          .map((q) => q.trim()),
+      ]),
+    ].slice(0, MAX_PHRASINGS);
+    const rankOne = (text: string): string[] =>
+      rankTools(index, text, {
+        engine: 'hybrid',
+        k: server ? index.tools.length : phrasings.length > 1 ? Math.max(20, k) : k,
+        usage: this.opts.usage,
+        // Recency is measured from the newest recording, as the store's memory is (usageForRanking): a store
+        // learned from last month's sessions still ranks by what was used most recently then.
+        now: newestRecording(this.opts.usage) ?? this.opts.now(),
+        patterns: patternsFromConfig(this.config),
+      }).results.map((r) => r.id);
+    const ids = fuseRankings(phrasings.map(rankOne)).filter(
+      (id) => !server || this.view.entries.get(id)?.server === server,
+    );
     const top = ids.slice(0, k);
     this.learner.found(intent, top);
     const candidates = top.flatMap((id) => {
