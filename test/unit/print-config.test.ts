@@ -2,7 +2,7 @@
 // with every setup option carried over as absolute paths. The GUI clients cannot be driven here, so each snippet is
 // checked against the format that client documents (URLs beside each entry); the CLI clients' commands are run for
 // real in test/e2e/real-clients.test.ts.
-import { mkdirSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse as parseToml } from 'smol-toml';
 import { describe, expect, it } from 'vitest';
@@ -213,5 +213,21 @@ describe('which mcp-smart the snippet starts', () => {
       expect(splitCommandLine(shellQuote(word))).toEqual([word]);
     }
     expect(shellQuote('/usr/bin/node')).toBe('/usr/bin/node');
+  });
+});
+
+describe("README's print-config sample", () => {
+  it('is what `mcp-smart --demo serve --print-config claude-code` prints, with the two paths shortened', async () => {
+    const readme = readFileSync(join(REPO, 'README.md'), 'utf8');
+    const start = readme.indexOf('```text\n# Claude Code, mode tools');
+    expect(start).toBeGreaterThan(0);
+    const shown = readme.slice(start + '```text\n'.length, readme.indexOf('```\n', start + 8));
+    const run = await runCli(['--demo', 'serve', '--print-config', 'claude-code']);
+    const printed = run.stdout
+      .split(process.execPath)
+      .join('/usr/local/bin/node')
+      .split(realpathSync(REPO))
+      .join('/home/you/mcp-smart');
+    expect(shown).toBe(printed);
   });
 });
