@@ -5,13 +5,16 @@
 // the client's own view.
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { realpathSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { demoServerDefinitions } from '../../src/core/config/demo.js';
 import type { ServerDefinition } from '../../src/types.js';
 import { requireBuild } from '../helpers/paths.js';
 import { RealClient, type ClientKind, type ClientRun, type ClientServerStatus } from '../helpers/real-clients.js';
+import { installTarball, packSourceTree, PACK_TIMEOUT_MS, run } from '../helpers/pack.js';
 import { spawnCli } from '../helpers/spawn-cli.js';
+import { tempDir } from '../helpers/temp.js';
 
 const TIMEOUT_MS = 600_000;
 const PRINT_NAME: Record<ClientKind, string> = { claude: 'claude-code', gemini: 'gemini-cli', codex: 'codex' };
@@ -129,3 +132,37 @@ for (const kind of ['claude', 'gemini', 'codex'] as const) {
     );
   });
 }
+
+describe('claude with mcp-smart installed from the packed tarball', () => {
+  it(
+    'the installed copy prints a switch that starts itself (not npx of a name nobody published), and Claude Code connects',
+    async () => {
+      const dir = tempDir('mcp-smart-packed-');
+      const packed = await packSourceTree(dir);
+      const prefix = join(dir, 'prefix');
+      const install = await installTarball(join(dir, packed.filename), prefix, { cwd: dir });
+      expect(install.code, install.stderr).toBe(0);
+
+      const client = new RealClient('claude');
+      const printed = await run(
+        join(prefix, 'node_modules', '.bin', 'mcp-smart'),
+        ['--demo', 'serve', '--print-config', 'claude-code'],
+        {
+          cwd: client.project,
+          env: client.env,
+          timeoutMs: 60_000,
+        },
+      );
+      expect(printed.code, printed.stderr).toBe(0);
+      const add = printed.stdout.split('\n').find((l) => l.startsWith('claude mcp add '))!;
+      // A tarball install records a file: tarball, not a registry one: started by its own path.
+      const installed = join(realpathSync(prefix), 'node_modules', 'mcp-smart', 'bin', 'mcp-smart.js');
+      expect(add).toBe(
+        `claude mcp add --scope local mcp-smart -- ${process.execPath} ${installed} --demo serve --mode tools`,
+      );
+      expectOk(await client.runPrinted(add), 'the printed switch');
+      expect(await client.list()).toEqual([{ server: 'mcp-smart', connected: true, status: 'Connected' }]);
+    },
+    PACK_TIMEOUT_MS + 120_000,
+  );
+});
