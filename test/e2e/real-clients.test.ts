@@ -105,8 +105,8 @@ for (const kind of ['claude', 'gemini', 'codex'] as const) {
         // The demo servers the client starts itself are untouched by the switch.
         expect(switched.filter((s) => s.server !== 'mcp-smart')).toEqual(direct);
 
-        if (directTools) {
-          const viaServe = (await client.toolLists())!.find((s) => s.server === 'mcp-smart');
+        {
+          const viaServe = (await client.toolLists()).find((s) => s.server === 'mcp-smart');
           expect(viaServe, JSON.stringify(viaServe)).toMatchObject({ connected: true });
           const seenDirectly = directTools.flatMap((s) => s.tools ?? []).sort();
           const served = [...(viaServe?.tools ?? [])].sort();

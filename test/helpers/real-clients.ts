@@ -4,6 +4,7 @@
 // in its own process group, which is killed on a timeout (and after the answer was read, for the long-lived ones).
 import { spawn } from 'node:child_process';
 import { mkdirSync, realpathSync, writeFileSync } from 'node:fs';
+import { createServer as createHttpServer } from 'node:http';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { splitCommandLine } from '../../src/core/config/shell-split.js';
@@ -44,7 +45,15 @@ function argv(kind: ClientKind, args: string[]): [string, string[]] {
 export function runGroup(
   cmd: string,
   args: string[],
-  opts: { cwd: string; env: NodeJS.ProcessEnv; timeoutMs: number; input?: string; stop?: (stdout: string) => boolean },
+  opts: {
+    cwd: string;
+    env: NodeJS.ProcessEnv;
+    timeoutMs: number;
+    input?: string;
+    stop?: (stdout: string) => boolean;
+    /** The group is killed once this settles. */
+    stopWhen?: Promise<unknown>;
+  },
 ): Promise<ClientRun & { stopped: boolean }> {
   return new Promise((resolve, reject) => {
     const child = spawn(cmd, args, { cwd: opts.cwd, env: opts.env, detached: true, stdio: ['pipe', 'pipe', 'pipe'] });
@@ -67,6 +76,10 @@ export function runGroup(
     });
     child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
     const timer = setTimeout(kill, opts.timeoutMs);
+    void opts.stopWhen?.then(() => {
+      stopped = true;
+      kill();
+    });
     child.on('error', reject);
     child.on('close', (code) => {
       clearTimeout(timer);
@@ -142,7 +155,14 @@ export class RealClient {
     if (this.kind !== 'gemini') return;
     const dir = join(this.home, '.gemini');
     mkdirSync(dir, { recursive: true });
-    writeFileSync(join(dir, 'settings.json'), JSON.stringify({ privacy: { usageStatisticsEnabled: false } }));
+    // No usage statistics; the API-key auth type lets `gemini -p` start (its key is a placeholder, its model local).
+    writeFileSync(
+      join(dir, 'settings.json'),
+      JSON.stringify({
+        privacy: { usageStatisticsEnabled: false },
+        security: { auth: { selectedType: 'gemini-api-key' } },
+      }),
+    );
   }
 
   /**
@@ -184,11 +204,11 @@ export class RealClient {
    * `system/init` event of `claude -p --output-format stream-json` lists every tool (as mcp__<server>__<tool>) and
    * each server's status before any model request; the model endpoint is a closed local port and the API key a
    * placeholder, and the process group is killed once that first line is in. Codex: `mcpServerStatus/list`.
-   * Gemini CLI reports no tool list without a model (its `/mcp` view is interactive only): undefined.
+   * Gemini CLI: the tools it sends the model (geminiToolLists).
    */
-  async toolLists(): Promise<ClientServerStatus[] | undefined> {
+  async toolLists(): Promise<ClientServerStatus[]> {
     if (this.kind === 'codex') return this.codexStatus();
-    if (this.kind === 'gemini') return undefined;
+    if (this.kind === 'gemini') return this.geminiToolLists();
     // `claude -p` sends its init event after a short wait for the servers; one still starting is "pending" there
     // (a slow start on a busy machine), so ask again, as a user would, until none is.
     let servers: ClientServerStatus[] = [];
@@ -228,6 +248,56 @@ export class RealClient {
         status: s.status,
         tools: (init.tools ?? []).filter((t) => t.startsWith(prefix)).map((t) => t.slice(prefix.length)),
       };
+    });
+  }
+
+  /**
+   * Gemini CLI has no offline command that lists tools, so this reads the tools it sends the model: `gemini -p`
+   * (non-interactive, which waits for every MCP server before the first request) talks to a local HTTP endpoint
+   * standing in for the Gemini API (GOOGLE_GEMINI_BASE_URL); the first request that carries function declarations
+   * is recorded and answered 400, and the process group killed. `--approval-mode yolo`, because without it a
+   * non-interactive run leaves out every tool that would ask for confirmation (MCP tools among them). MCP tools are
+   * named `mcp_<server>_<tool>`; each server's status comes from `gemini mcp list`.
+   */
+  private async geminiToolLists(): Promise<ClientServerStatus[]> {
+    const servers = await this.list();
+    let captured!: (names: string[]) => void;
+    const declarations = new Promise<string[]>((r) => (captured = r));
+    const model = createHttpServer((req, res) => {
+      let body = '';
+      req.on('data', (d: Buffer) => (body += d.toString()));
+      req.on('end', () => {
+        let doc: { tools?: { functionDeclarations?: { name: string }[] }[] } = {};
+        try {
+          doc = JSON.parse(body) as typeof doc;
+        } catch {
+          /* not a generate request */
+        }
+        const names = (doc.tools ?? []).flatMap((t) => t.functionDeclarations ?? []).map((d) => d.name);
+        if (names.length > 0) captured(names);
+        res.writeHead(400, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ error: { code: 400, message: 'offline test endpoint', status: 'INVALID_ARGUMENT' } }));
+      });
+    });
+    await new Promise<void>((r) => model.listen(0, '127.0.0.1', r));
+    const { port } = model.address() as { port: number };
+    try {
+      const [cmd, args] = argv('gemini', ['-p', 'say hi', '-m', 'gemini-2.5-flash', '--approval-mode', 'yolo']);
+      const run = await runGroup(cmd, args, {
+        cwd: this.project,
+        env: { ...this.env, GEMINI_API_KEY: 'placeholder-offline', GOOGLE_GEMINI_BASE_URL: `http://127.0.0.1:${port}` },
+        timeoutMs: 120_000,
+        stopWhen: declarations,
+      });
+      if (!run.stopped) throw new Error(`gemini -p sent no request with tools:\n${run.stderr.slice(-2000)}`);
+    } finally {
+      model.closeAllConnections();
+      await new Promise<void>((r) => model.close(() => r()));
+    }
+    const names = await declarations;
+    return servers.map((s) => {
+      const prefix = `mcp_${s.server}_`;
+      return { ...s, tools: names.filter((n) => n.startsWith(prefix)).map((n) => n.slice(prefix.length)) };
     });
   }
 
