@@ -16,7 +16,8 @@ import { appendFileSafe } from '../safe-write.js';
 import { STOP_EXIT_CODES, stoppedBy, whileHandlingSignals } from '../signals.js';
 import type { ServeLevel, ServeMode } from './catalog.js';
 import type { HttpHandle } from './http.js';
-import { parseClientName, printConfig } from './print-config.js';
+import { launchThis, setupArgs } from './launcher.js';
+import { clientMode, parseClientName, printConfig } from './print-config.js';
 import { ServeRuntime } from './runtime.js';
 import { setupWords } from '../app/next-step.js';
 import { terminalNote } from './terminal-note.js';
@@ -43,10 +44,13 @@ export async function runServeCommand(
   const printFor = optionalString(opts.printConfig);
   const modeFlag = optionalString(opts.mode);
   if (printFor) {
-    const mode = modeFlag ? parseChoiceFlag('--mode', modeFlag, MODES) : undefined;
-    const configFile = global.config[0] === undefined ? undefined : resolve(io.cwd, global.config[0]);
-    io.stdout(printConfig(parseClientName(printFor), configFile, mode));
-    return { result: { mode: mode ?? 'auto', transport: 'stdio' }, exitCode: 0 };
+    const client = parseClientName(printFor);
+    const asked = modeFlag ? parseChoiceFlag('--mode', modeFlag, MODES) : undefined;
+    const mode = asked ?? clientMode(client);
+    const args = [...setupArgs(global, io.cwd), 'serve', '--mode', mode, ...serveArgs(opts, io.cwd)];
+    const name = optionalString(opts.key) ?? 'mcp-smart';
+    io.stdout(printConfig({ client, name, launch: launchThis(args), mode, modeAsked: asked !== undefined }));
+    return { result: { mode, transport: 'stdio' }, exitCode: 0 };
   }
   const transportKind = parseChoiceFlag('--transport', opts.transport ?? 'stdio', ['stdio', 'http'] as const);
   const host = optionalString(opts.host) ?? '127.0.0.1';
@@ -190,4 +194,23 @@ export async function runServeCommand(
     }
     await finished;
   }
+}
+
+/** The serve options given with --print-config that the client's serve should run with too (paths made absolute). */
+function serveArgs(opts: Record<string, unknown>, cwd: string): string[] {
+  const args: string[] = [];
+  const carry = (flag: string, value: unknown): void => {
+    if (typeof value === 'string') args.push(flag, value);
+  };
+  carry('--level', opts.level);
+  carry('--max', opts.max);
+  carry('--share', opts.share);
+  carry('--limit', opts.limit);
+  if (opts.activate === true) args.push('--activate');
+  if (typeof opts.record === 'string') args.push('--record', resolve(cwd, opts.record));
+  if (opts.learn === false) args.push('--no-learn');
+  carry('--key', opts.key);
+  carry('--spawn-timeout', opts.spawnTimeout);
+  carry('--call-timeout', opts.callTimeout);
+  return args;
 }
