@@ -206,6 +206,11 @@ export const ERROR_CATALOG = {
     exitCode: 2,
     message: (d) => `no tool "${s(d.name)}". ${s(d.hint)}`.trim(),
   },
+  SERVE_TOOL_HIDDEN: {
+    exitCode: 2,
+    message: (d) =>
+      `tool "${s(d.tool)}" of server "${s(d.server)}" is hidden by ${s(d.where)}, so mcp-smart neither lists nor calls it. Remove it from that filter to use it.`,
+  },
   SERVE_BAD_ARGUMENTS: {
     exitCode: 2,
     message: (d) =>

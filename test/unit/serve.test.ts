@@ -483,6 +483,7 @@ describe('auto mode sends what budget says fits', () => {
         mode: 'auto',
         level: 'lossless',
         config: {},
+        rules: { filters: new Map() },
         limit: 600,
         activated: [],
         key: 'mcp-smart',

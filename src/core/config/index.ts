@@ -15,7 +15,7 @@ import {
   type GeminiServerLists,
 } from './client-rules.js';
 import { demoServerDefinitions } from './demo.js';
-import { entryKeyWarnings } from './entry-keys.js';
+import { entryKeyWarnings, filterKeyTypo } from './entry-keys.js';
 import { dict } from '../dict.js';
 import { parseEnvFile } from './env-file.js';
 import type { ExpandContext } from './expand.js';
@@ -38,7 +38,14 @@ import { validateSmartConfig } from './validate.js';
 
 export type { Shadowing, ClientResolution };
 export { CLIENT_IDS, CLIENTS, parseClientName } from './clients.js';
-export { hiddenToolNames, hiddenToolsBySnapshot, hiddenSnapshots, sentSnapshots } from './tool-filter.js';
+export {
+  hiddenToolNames,
+  hiddenToolsBySnapshot,
+  hiddenSnapshots,
+  sentSnapshots,
+  toolHiddenBy,
+  visibilityRules,
+} from './tool-filter.js';
 
 export interface DefinitionRequest {
   /** --config files, in order. When non-empty the default locations are not searched. */
@@ -171,6 +178,8 @@ class Loader {
           });
         }
         const raw = normalizeServerEntry(name, entry, at, file, client);
+        const typo = ours ? filterKeyTypo(entry, at) : undefined;
+        if (typo) throw new SmartError('CONFIG_INVALID', { file, ...typo });
         this.warnings.push(...entryKeyWarnings(entry, at, file));
         const origin = { source: label, scope, ...(client ? { client } : {}), ...(layer ? { layer } : {}) };
         const x = expandServer(raw, origin, this.ctx);
