@@ -33,7 +33,7 @@ import {
 import { mergeDefinitions, type Shadowing } from './merge.js';
 import { detectSyntax, parseConfigText } from './parse.js';
 import { orderByPrecedence, resolveClients, type ClientResolution } from './resolve.js';
-import { normalizeServerEntry } from './server-entry.js';
+import { normalizeServerEntry, type RawServer } from './server-entry.js';
 import { validateSmartConfig } from './validate.js';
 
 export type { Shadowing, ClientResolution };
@@ -84,6 +84,11 @@ export interface DefinitionResult {
   clients: ClientResolution[];
   /** The client `--client` selected, when one was. */
   client?: ClientId;
+  /**
+   * A definition's entry as its file has it, before `${VAR}` expansion (for `adopt`, which must write references,
+   * never values). A function, so the entry never lands in a JSON dump of the result.
+   */
+  rawEntryOf: (def: ServerDefinition) => RawServer | undefined;
 }
 
 const SMART_ONLY_KEYS = ['budget', 'thresholds', 'baseline', 'patterns', 'weights', 'keywords', 'cache'];
@@ -117,6 +122,7 @@ const varsKey = (d: ServerDefinition): string => `${d.source}\u0000${d.name}`;
 class Loader {
   readonly warnings: string[] = [];
   readonly referencedVars: Record<string, string[]> = dict();
+  readonly raw = new Map<string, RawServer>();
   readonly defs: ServerDefinition[] = [];
   readonly envFiles: { def: ServerDefinition; file: string }[] = [];
   readonly geminiLists: GeminiServerLists[] = [];
@@ -185,6 +191,7 @@ class Loader {
         const x = expandServer(raw, origin, this.ctx);
         this.warnings.push(...x.warnings);
         if (x.used.length > 0) this.referencedVars[varsKey(x.def)] = x.used;
+        this.raw.set(varsKey(x.def), raw);
         if (x.envFile !== undefined) this.envFiles.push({ def: x.def, file: x.envFile });
         this.defs.push(x.def);
       }
@@ -289,6 +296,7 @@ export async function loadServerDefinitions(req: DefinitionRequest): Promise<Def
     warnings: loader.warnings,
     referencedVars,
     clients: resolveClients(loader.defs),
+    rawEntryOf: (def) => loader.raw.get(varsKey(def)),
   };
   if (req.client !== undefined) result.client = req.client;
   if (loader.smart) result.configFile = loader.smart.file;
