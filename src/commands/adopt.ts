@@ -40,7 +40,7 @@ export async function runAdoptCommand(
   args: string[],
   flags: AdoptFlags,
 ): Promise<CommandOutcome<AdoptResult>> {
-  const client = parseClientFlag(args[0] ?? '');
+  const client = parseClientFlag(args[0] ?? '', 'adopt <client>');
   const result = await adoptClient(ctx, { client, force: flags.force === true, dryRun: flags.dryRun === true });
   if (ctx.global.format === 'json') {
     const { text: _text, switchText, ...rest } = result;

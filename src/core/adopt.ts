@@ -60,9 +60,19 @@ function references(
     if (taken.has(variable) && taken.get(variable) !== server) variable = upperSnake(`${server}_${variable}`);
     taken.set(variable, server);
     out[key] = `\${${variable}}`;
-    variables.push({ server, key: `${section}.${key}`, variable });
+    variables.push({ server, key: section === key ? section : `${section}.${key}`, variable });
   }
   return out;
+}
+
+function hasCredentials(url: string): boolean {
+  if (url.includes('$')) return false;
+  try {
+    const u = new URL(url);
+    return u.username !== '' || u.password !== '' || u.search !== '';
+  } catch {
+    return false;
+  }
 }
 
 /** The entries to write, in name order, and the variables the user must set. */
@@ -86,7 +96,11 @@ export function adoptEntries(inputs: readonly AdoptInput[]): AdoptedFile {
     } else {
       entry.type = def.transport;
       if (raw.autoTransport) delete entry.type;
-      entry.url = ourSyntax(raw.url ?? '', client);
+      const url = ourSyntax(raw.url ?? '', client);
+      // Credentials in a URL (user:password@, a query such as ?api_key=…) are secrets like headers: a reference.
+      entry.url = hasCredentials(url)
+        ? references(def.name, 'url', { url }, client, () => upperSnake(`${def.name}_url`), taken, variables).url
+        : url;
       const headers: Record<string, string> = { ...(raw.headers ?? {}) };
       const named = (h: string): string => upperSnake(`${def.name}_${h === 'Authorization' ? 'token' : h}`);
       const written = Object.keys(headers).length > 0;
