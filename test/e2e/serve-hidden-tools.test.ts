@@ -20,23 +20,27 @@ const VISIBLE = ['create_note', 'search_notes'];
 let box: Sandbox;
 let smartFile: string;
 let geminiFile: string;
+let deferFile: string;
 
 beforeAll(async () => {
   box = await sandbox('hidden');
   smartFile = join(box.dir, 'mcp-smart.config.json');
-  await writeFile(
-    smartFile,
-    JSON.stringify({
-      mcpServers: {
-        // Copied from Codex (enabled_tools leaves out current_time) and Gemini (excludeTools) entries.
-        notes: {
-          ...TINY,
-          enabled_tools: ['search_notes', 'create_note', 'delete_note', 'echo'],
-          excludeTools: ['delete_note'],
-        },
+  const doc = {
+    mcpServers: {
+      // Copied from Codex (enabled_tools leaves out current_time) and Gemini (excludeTools) entries.
+      notes: {
+        ...TINY,
+        enabled_tools: ['search_notes', 'create_note', 'delete_note', 'echo'],
+        excludeTools: ['delete_note'],
       },
-      serve: { servers: { notes: { disable: ['echo'] } } },
-    }),
+    },
+    serve: { servers: { notes: { disable: ['echo'] } } },
+  };
+  await writeFile(smartFile, JSON.stringify(doc));
+  deferFile = join(box.dir, 'mcp-smart-defer.json');
+  await writeFile(
+    deferFile,
+    JSON.stringify({ ...doc, serve: { servers: { notes: { disable: ['echo'], load: 'defer' } } } }),
   );
   await mkdir(join(box.dir, 'gem', '.gemini'), { recursive: true });
   geminiFile = join(box.dir, 'gem', '.gemini', 'settings.json');
@@ -50,7 +54,16 @@ const run = (args: string[]): ReturnType<typeof spawnCli> =>
   spawnCli(['--no-cache', ...args], { cwd: box.dir, env: box.env, timeoutMs: TIMEOUT_MS });
 
 async function served(mode: string, config: string, fn: (c: Client) => Promise<void>): Promise<void> {
-  const s = await connectServeStdio(box.env, ['--no-cache', '-c', config, '--mode', mode]);
+  // "auto-deferred": auto mode with the server on `load: "defer"`, so its tools sit behind the meta-tools (two
+  // small tools cost less than the meta-tools, so the budget plan alone keeps them first-class).
+  const file = mode === 'auto-deferred' ? deferFile : config;
+  const s = await connectServeStdio(box.env, [
+    '--no-cache',
+    '-c',
+    file,
+    '--mode',
+    mode === 'auto-deferred' ? 'auto' : mode,
+  ]);
   try {
     await fn(s.client);
   } finally {
@@ -84,13 +97,14 @@ describe('serve hides what the filters hide, in every mode (mcp-smart.config.jso
     TIMEOUT_MS,
   );
 
-  for (const mode of ['tools', 'meta', 'auto']) {
+  for (const mode of ['tools', 'meta', 'auto', 'auto-deferred']) {
     it(
       `${mode}: not listed, not found, not described, every call path refused naming tool, server and filter`,
       async () => {
         await served(mode, smartFile, async (c) => {
           const listed = await names(c);
           for (const t of ['delete_note', 'current_time', 'echo']) expect(listed).not.toContain(t);
+          expect(listed.includes('find_tool')).toBe(mode === 'meta' || mode === 'auto-deferred');
           if (!listed.includes('find_tool')) {
             // tools mode, and auto when everything fits the budget: the tools themselves, no meta-tools.
             expect(listed).toEqual(expect.arrayContaining(VISIBLE));
