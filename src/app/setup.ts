@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import type { DefinitionRequest, DefinitionResult } from '../core/config/index.js';
 import { SMART_CONFIG_NAME } from '../core/config/locate.js';
 import { hiddenToolsBySnapshot, visibilityRules } from '../core/config/tool-filter.js';
+import { declaredCapabilities } from '../core/declared-capabilities.js';
 import { readSnapshotSet, type CheckedSnapshots } from '../core/snapshot.js';
 import { writeFileSafe } from '../safe-write.js';
 import { secretValuesOf } from '../core/redact.js';
@@ -211,6 +212,8 @@ export async function connectDefinitions(
       onProgress: progress.update,
       captureStderr: opts.debug,
       oauth: oauthOptions({ io, global: opts }),
+      // As that client sees them: servers may register tools only for clients that declare roots or elicitation.
+      capabilities: declaredCapabilities(opts.client),
     }),
   );
   progress.done();

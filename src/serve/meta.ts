@@ -4,6 +4,7 @@ import { condenseTool, firstSentence } from '../core/condense/index.js';
 import { SmartError } from '../errors.js';
 import type { ToolSnapshot } from '../types.js';
 import type { CatalogEntry, ServedView } from './catalog.js';
+import type { FindCandidate } from './find-budget.js';
 
 /** A meta-tool's text answer (the model reads JSON well; one compact line per result keeps it short). */
 export function textResult(
@@ -20,20 +21,18 @@ export const summaryOf = (tool: ToolSnapshot): string =>
 export const isReadOnly = (tool: ToolSnapshot): boolean =>
   (tool.annotations as { readOnlyHint?: unknown } | undefined)?.readOnlyHint === true;
 
-/** One find_tool result: the id, one line, the compact input schema, and where it stands. */
-export function findResult(
-  entry: CatalogEntry,
-  view: ServedView,
-  unavailable: string | undefined,
-): Record<string, unknown> {
-  const out: Record<string, unknown> = { id: entry.id, summary: summaryOf(entry.tool) };
-  const schema = condenseTool(entry.tool, 'compact').inputSchema;
-  if (schema) out.inputSchema = schema;
-  if (isReadOnly(entry.tool)) out.readOnly = true;
+/**
+ * One find_tool result: the id, one line, where it stands, and apart from them the compact input schema (which the
+ * answer's token budget may leave out: find-budget.ts).
+ */
+export function findCandidate(entry: CatalogEntry, view: ServedView, unavailable: string | undefined): FindCandidate {
+  const brief: Record<string, unknown> = { id: entry.id, summary: summaryOf(entry.tool) };
+  if (isReadOnly(entry.tool)) brief.readOnly = true;
   const served = view.servedNameOf.get(entry.id);
-  if (served) out.tool = served;
-  if (unavailable) out.unavailable = unavailable;
-  return out;
+  if (served) brief.tool = served;
+  if (unavailable) brief.unavailable = unavailable;
+  const schema = condenseTool(entry.tool, 'compact').inputSchema;
+  return schema ? { brief, inputSchema: schema } : { brief };
 }
 
 /** describe_tool: the tool exactly as its server defines it, with its id and served name. */

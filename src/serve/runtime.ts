@@ -11,19 +11,28 @@ import { SmartError, errorText, isSmartError } from '../errors.js';
 import type { ServerSnapshot, SmartConfig, UsageStats } from '../types.js';
 import { buildServedView, type CatalogEntry, type ServeLevel, type ServeMode, type ServedView } from './catalog.js';
 import type { Counting } from './deps.js';
+import type { LoadHintRules } from '../core/hints/load-hints.js';
+import { FileUsageStore } from '../core/store/file.js';
+import { cloneUsage } from '../core/session/usage.js';
+import type { UsageStore } from '../core/store/types.js';
 import { Learner } from './learn.js';
 import {
   ArgumentValidator,
   argumentsObject,
   describeEntry,
-  findResult,
+  findCandidate,
   isReadOnly,
   listEntries,
   resolveTool,
   textResult,
 } from './meta.js';
+import { unattendedAnswer } from '../core/connect/unattended.js';
+import { Declaration, relistWith } from './declared.js';
+import { budgetFindAnswer, findMaxTokens, type BudgetedAnswer, type FindCandidate } from './find-budget.js';
 import { ServerPool, type PoolOptions } from './pool.js';
 import type { ServeSetup } from './setup.js';
+import { mapLimited, SERVER_START_CONCURRENCY } from '../core/map-limited.js';
+import { boundedInstructions } from '../core/audit/findings.js';
 
 export interface RuntimeOptions {
   setup: ServeSetup;
@@ -36,6 +45,12 @@ export interface RuntimeOptions {
   usage: UsageStats;
   /** Learn into the usage store (default on). */
   learn: boolean;
+  /** The label learned calls are attributed to (undefined: none). */
+  user?: string | undefined;
+  /** Load hints on pass-through tools (undefined: off). */
+  loadHints?: LoadHintRules;
+  /** The usage store learning writes to (the command opens and closes it); default: the file setup names. */
+  store?: UsageStore;
   record?: string;
   spawnTimeoutMs: number;
   callTimeoutMs: number;
@@ -92,17 +107,26 @@ export class ServeRuntime {
   readonly askers = new Map<object, Asker>();
   /** The calls in flight per server behind, oldest first: a server's request is tied to one of them. */
   private readonly calls = new Map<string, CallContext[]>();
-  /** The client's capabilities, for what is declared to the servers behind. */
-  clientCapabilities: Record<string, unknown> = {};
+  /** What the clients declared (roots, elicitation, sampling), declared in turn to the servers behind. */
+  readonly declaration = new Declaration();
+  /** The declaration the known lists were taken with. */
+  private listedWith = '{}';
+  /** Re-listing for a new declaration; tools/list and find_tool wait for it. */
+  private redeclaring?: Promise<void>;
+
+  /** The usage load hints are planned from: the store as serve found it (live learning does not move them). */
+  private readonly hintUsage: UsageStats;
 
   constructor(readonly opts: RuntimeOptions) {
+    this.hintUsage = cloneUsage(opts.usage);
     this.config = opts.setup.config;
     this.rules = visibilityRules(opts.setup.definitions, this.config.serve, opts.setup.configFile);
     this.known = new Map(opts.setup.known);
     const secrets = opts.setup.definitions.flatMap((d) => secretValues(d));
     this.learner = new Learner({
-      store: opts.learn ? opts.setup.usageStore : undefined,
+      store: opts.learn ? (opts.store ?? new FileUsageStore(opts.setup.usageStore)) : undefined,
       record: opts.record,
+      user: opts.user,
       secrets,
       now: opts.now,
       log: opts.log,
@@ -113,19 +137,11 @@ export class ServeRuntime {
       spawnTimeoutMs: opts.spawnTimeoutMs,
       callTimeoutMs: opts.callTimeoutMs,
       idleTimeoutMs: idle,
-      capabilities: () => {
-        const caps: Record<string, object> = {};
-        if (this.clientCapabilities.elicitation) caps.elicitation = {};
-        if (this.clientCapabilities.sampling) caps.sampling = {};
-        if (this.clientCapabilities.roots) caps.roots = { listChanged: true };
-        return caps;
-      },
-      onServerRequest: (server, method, params, signal) => {
-        const asker = this.askerFor(server, method);
-        if (!asker)
-          throw new SmartError('SERVE_SERVER_UNAVAILABLE', { server, reason: `no connected client accepts ${method}` });
-        return asker.ask(method, params, signal);
-      },
+      capabilities: () => this.declaration.current(),
+      // With no connected client that accepts it (an HTTP client that declared it has left), the request is still
+      // answered: no roots, elicitation declined, sampling refused.
+      onServerRequest: (server, method, params, signal) =>
+        this.askerFor(server, method)?.ask(method, params, signal) ?? unattendedAnswer(method),
       onNotification: (server, method, params) => this.serverNotification(server, method, params),
       log: opts.log,
       now: opts.now,
@@ -135,15 +151,52 @@ export class ServeRuntime {
   }
 
   /**
-   * Who answers a server's elicitation or sampling request. MCP sends such a request inside the server's handling
-   * of a call, but the wire does not say which call: the client whose call to that server is in flight (the latest
-   * when several are) is asked in that call's context; with none in flight, any connected client that accepts it.
+   * Who answers a server's elicitation, sampling or roots request. MCP sends such a request inside the server's
+   * handling of a call, but the wire does not say which call: the client whose call to that server is in flight (the
+   * latest when several are) is asked in that call's context. When calls are in flight and none of their clients
+   * accepts it, nobody is asked (another client's user must not answer for this one): mcp-smart answers itself.
+   * With no call in flight (a server asking on its own), any connected client that accepts it.
    */
   private askerFor(server: string, method: string): Asker | undefined {
     const want = method === 'elicitation/create' ? 'elicitation' : method === 'roots/list' ? 'roots' : 'sampling';
     const accepts = (a: Asker | undefined): a is Asker => a?.capabilities[want] !== undefined;
-    const latest = [...(this.calls.get(server) ?? [])].reverse().find((c) => accepts(c.asker))?.asker;
-    return latest ?? [...this.askers.values()].find(accepts);
+    const calls = this.calls.get(server) ?? [];
+    if (calls.length > 0) return [...calls].reverse().find((c) => accepts(c.asker))?.asker;
+    return [...this.askers.values()].find(accepts);
+  }
+
+  /**
+   * A client initialized with these capabilities. When the declaration changes, every server's list is taken again
+   * with it (from the tool-list cache, keyed by capabilities, else live: the server restarts to declare it), and
+   * clients hear tools/list_changed when that changes what is served. Lists from --snapshot files stay as saved.
+   */
+  clientInitialized(capabilities: Record<string, unknown> | undefined): void {
+    if (!this.declaration.add(capabilities) || this.opts.setup.fromSnapshot) return;
+    this.redeclaring = (this.redeclaring ?? Promise.resolve())
+      .then(() => this.relistDeclared())
+      .catch((e: unknown) => this.opts.log(`warning: could not take the lists again: ${errorText(e)}`));
+  }
+
+  /** Resolves once the lists match the current declaration. */
+  async settled(): Promise<void> {
+    await this.redeclaring;
+  }
+
+  private async relistDeclared(): Promise<void> {
+    const caps = this.declaration.current();
+    const key = this.declaration.key();
+    if (key === this.listedWith) return;
+    this.listedWith = key;
+    await relistWith(caps, {
+      definitions: this.opts.setup.definitions,
+      cache: this.opts.setup.cache,
+      known: this.known,
+      list: (server) => this.pool.list(server),
+      declaredWith: (server) => this.pool.declaredWith(server),
+      now: this.opts.now,
+      log: this.opts.log,
+    });
+    await this.refresh(true);
   }
 
   /** Builds the view until every count is known (a warm count cache never loads the tokenizer). */
@@ -168,17 +221,15 @@ export class ServeRuntime {
   /** Lists, live, the servers whose tool list is not known yet (no snapshot, no cache entry). */
   async listUnknown(onListed: (def: string, snap: ServerSnapshot) => Promise<void>): Promise<void> {
     const missing = this.opts.setup.definitions.filter((d) => !this.known.has(d.name));
-    await Promise.all(
-      missing.map(async (def) => {
-        try {
-          const snap = await this.pool.list(def.name);
-          this.known.set(def.name, snap);
-          await onListed(def.name, snap);
-        } catch (e) {
-          this.opts.log(`warning: ${errorText(e)}; its tools are not served until it starts`);
-        }
-      }),
-    );
+    await mapLimited(missing, SERVER_START_CONCURRENCY, async (def) => {
+      try {
+        const snap = await this.pool.list(def.name);
+        this.known.set(def.name, snap);
+        await onListed(def.name, snap);
+      } catch (e) {
+        this.opts.log(`warning: ${errorText(e)}; its tools are not served until it starts`);
+      }
+    });
     if (missing.length > 0) await this.refresh(false);
   }
 
@@ -195,6 +246,7 @@ export class ServeRuntime {
       activated: this.activated,
       key: this.opts.key,
       deps: this.opts.counting.deps,
+      ...(this.opts.loadHints ? { hints: this.opts.loadHints, hintUsage: this.hintUsage } : {}),
     });
   }
 
@@ -223,7 +275,7 @@ export class ServeRuntime {
       );
     for (const name of names) {
       const text = this.known.get(name)?.instructions;
-      if (text) parts.push(`\n## ${name}\n${text}`);
+      if (text) parts.push(`\n## ${name}\n${boundedInstructions(text)}`);
     }
     return parts.join(' ').replace(/ \n/g, '\n');
   }
@@ -294,11 +346,28 @@ export class ServeRuntime {
       .filter((id) => !server || this.view.entries.get(id)?.server === server);
     const top = ids.slice(0, k);
     this.learner.found(intent, top);
-    const results = top.flatMap((id) => {
+    const candidates = top.flatMap((id) => {
       const e = this.view.entries.get(id);
-      return e ? [findResult(e, this.view, this.unavailable(e.server))] : [];
+      return e ? [findCandidate(e, this.view, this.unavailable(e.server))] : [];
     });
-    return textResult({ results });
+    const answer = await this.withinBudget(
+      candidates,
+      findMaxTokens(args.maxTokens, this.config.serve?.findToolMaxTokens),
+    );
+    return textResult(answer.text);
+  }
+
+  /** The find_tool answer within `maxTokens`, counted exactly (the tokenizer loads on the first uncached line). */
+  private async withinBudget(candidates: FindCandidate[], maxTokens: number): Promise<BudgetedAnswer> {
+    const { counting } = this.opts;
+    let answer = budgetFindAnswer(candidates, maxTokens, counting.countText);
+    for (let i = 0; i < 4; i++) {
+      const misses = counting.takeMisses();
+      if (misses.length === 0) break;
+      await counting.prepare(misses);
+      answer = budgetFindAnswer(candidates, maxTokens, counting.countText);
+    }
+    return answer;
   }
 
   describeTool(args: Record<string, unknown>): ToolResult {
@@ -373,20 +442,45 @@ export class ServeRuntime {
 
   private serverNotification(server: string, method: string, params: Record<string, unknown> | undefined): void {
     if (method.endsWith('/list_changed')) {
-      void this.pool
-        .list(server)
-        .then(async (snap) => {
-          this.known.set(server, snap);
-          await this.refresh(true);
-        })
-        .catch((e: unknown) => this.opts.log(`warning: could not re-list ${server}: ${errorText(e)}`));
+      this.relist(server);
       return;
     }
     this.onServerNotification?.(server, method, params);
   }
 
+  /** Servers being re-listed after a list_changed, and whether another came in meanwhile. */
+  private readonly relisting = new Map<string, { again: boolean }>();
+
+  /**
+   * Re-lists a server after its list_changed. A storm of them costs one re-list in flight and at most one
+   * more after it (which sees the latest list), so clients are told of a change a few times, not once each.
+   */
+  private relist(server: string): void {
+    const running = this.relisting.get(server);
+    if (running) {
+      running.again = true;
+      return;
+    }
+    const state = { again: false };
+    this.relisting.set(server, state);
+    void (async () => {
+      try {
+        do {
+          state.again = false;
+          const snap = await this.pool.list(server);
+          this.known.set(server, snap);
+          await this.refresh(true);
+        } while (state.again);
+      } catch (e) {
+        this.opts.log(`warning: could not re-list ${server}: ${errorText(e)}`);
+      } finally {
+        this.relisting.delete(server);
+      }
+    })();
+  }
+
   async close(): Promise<void> {
     await this.pool.closeAll();
-    await this.learner.flush();
+    await this.learner.flush(true);
   }
 }

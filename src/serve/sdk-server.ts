@@ -82,7 +82,7 @@ export function createClientServer(runtime: ServeRuntime): Server {
   };
 
   server.oninitialized = () => {
-    runtime.clientCapabilities = (server.getClientCapabilities() as Record<string, unknown> | undefined) ?? {};
+    runtime.clientInitialized(server.getClientCapabilities());
     const asker = askerOf();
     if (asker) runtime.askers.set(server, asker);
   };
@@ -94,9 +94,11 @@ export function createClientServer(runtime: ServeRuntime): Server {
     return {};
   });
 
-  server.setRequestHandler(ListToolsRequestSchema, () => ({
-    tools: runtime.view.tools.map((t) => t.definition) as never,
-  }));
+  // The list waits for the lists taken with this client's capabilities (a cache read, or the servers' restart).
+  server.setRequestHandler(ListToolsRequestSchema, async () => {
+    await runtime.settled();
+    return { tools: runtime.view.tools.map((t) => t.definition) as never };
+  });
 
   server.setRequestHandler(CallToolRequestSchema, async (req, extra) => {
     const token = req.params._meta?.progressToken;
@@ -112,6 +114,7 @@ export function createClientServer(runtime: ServeRuntime): Server {
                 .sendNotification({ method: 'notifications/progress', params: { ...p, progressToken: token } })
                 .catch(() => undefined),
     };
+    await runtime.settled();
     const served = runtime.view.byName.get(req.params.name);
     const hidden = served ? undefined : hiddenError(runtime.view, req.params.name);
     if (hidden) throw routeError(hidden);

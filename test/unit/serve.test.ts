@@ -64,7 +64,7 @@ describe('served names', () => {
 });
 
 describe('meta-tools', () => {
-  it('cost 375 tokens together as budget counts them, 429 as JSON with annotations; both ≤ 1,000', () => {
+  it('cost 393 tokens together as budget counts them, 447 as JSON with annotations; both ≤ 1,000', () => {
     const tools = metaTools();
     expect(tools.map((t) => t.name)).toEqual([
       'find_tool',
@@ -75,8 +75,8 @@ describe('meta-tools', () => {
     ]);
     const asCounted = tools.reduce((n, t) => n + countToolTokens(t, counter), 0);
     const asSent = counter.count(JSON.stringify(tools));
-    expect(asCounted).toBe(375);
-    expect(asSent).toBe(429);
+    expect(asCounted).toBe(393);
+    expect(asSent).toBe(447);
     expect(Math.max(asCounted, asSent)).toBeLessThanOrEqual(1000);
   });
 });
@@ -493,9 +493,9 @@ describe('auto mode sends what budget says fits', () => {
       expect(view.deferred).toEqual(deferredByBudget.sort());
       expect(view.deferred).toEqual(['files', 'notes']);
       expect(view.tokens).toBe(doc.final);
-      expect(view.tokens).toBe(548);
+      expect(view.tokens).toBe(566);
       const sent = view.tools.reduce((n, t) => n + countToolTokens(t.definition, counter), 0);
-      expect(sent).toBe(548);
+      expect(sent).toBe(566);
     } finally {
       await rm(home, { recursive: true, force: true });
     }

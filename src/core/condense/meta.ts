@@ -22,6 +22,7 @@ export function metaTools(): ToolSnapshot[] {
           intent: { type: 'string', description: 'The task in plain words.' },
           k: { type: 'integer', minimum: 1, maximum: 20, description: 'How many tools (default 5).' },
           server: { type: 'string', description: 'Only this server.' },
+          maxTokens: { type: 'integer', description: 'Token cap (default 1500).' },
         },
         required: ['intent'],
       },

@@ -25,6 +25,7 @@ import { describeFailure, networkFailure, Progress, reasonOf, redact, secretValu
 import { optionalListNote } from './failure-text.js';
 import { checkObjectEntries, checkToolEntries, listAllPages, malformedToolsError, type RequestFn } from './list.js';
 import type { SmartOAuthProvider } from './oauth-provider.js';
+import type { DeclaredCapabilities } from '../declared-capabilities.js';
 import { createStdioHandle, type StdioHandle } from './stdio.js';
 
 const CLIENT_INFO = { name: 'mcp-smart', version: '0.1.0' };
@@ -52,7 +53,7 @@ export interface ServerSessionOptions {
   /** Replaces the real transports (tests use the SDK's in-memory pair). */
   createTransport?: (def: ServerDefinition) => Transport;
   /** Capabilities declared to the server; elicitation/sampling/roots only when `onServerRequest` can answer them. */
-  capabilities?: ClientCapabilities;
+  capabilities?: DeclaredCapabilities;
   onServerRequest?: ServerRequestHandler;
   /** Every notification the server sends that the SDK does not consume itself (list changes, resource updates, logs). */
   onNotification?: (method: string, params: Record<string, unknown> | undefined) => void;
@@ -284,7 +285,7 @@ export class ServerSession {
   }
 
   private async connectClient(t: Transport, signal: AbortSignal, timeoutMs: number): Promise<void> {
-    const capabilities = this.opts.capabilities ?? {};
+    const capabilities = (this.opts.capabilities ?? {}) as ClientCapabilities;
     const client = new Client(CLIENT_INFO, { capabilities, jsonSchemaValidator: NO_OUTPUT_VALIDATION });
     const answer = this.opts.onServerRequest;
     if (answer && capabilities.elicitation) {
