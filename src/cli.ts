@@ -96,6 +96,7 @@ const RUNNERS: Record<string, () => Promise<CommandRunner>> = {
   check: async () => (await import('./commands/check.js')).runCheckCommand,
   replay: async () => (await import('./commands/replay.js')).runReplayCommand,
   init: async () => (await import('./commands/init.js')).runInitCommand,
+  adopt: async () => (await import('./commands/adopt.js')).runAdoptCommand,
   serve: async () => (await import('./serve/command.js')).runServeCommand,
   login: async () => (await import('./commands/login.js')).runLoginCommand,
   logout: async () => (await import('./commands/logout.js')).runLogoutCommand,
@@ -390,6 +391,19 @@ export function buildProgram(io: Io, argv: readonly string[], state: ProgramStat
         '\nExamples:\n  mcp-smart serve --print-config claude-desktop\n  mcp-smart --demo serve --mode meta\n  mcp-smart serve --transport http --port 8808 --max 128000',
       ),
     'serve',
+  );
+
+  register(
+    program
+      .command('adopt')
+      .description(
+        'write mcp-smart.config.json from the servers a client loads (tool filters kept, secrets as ${VAR}); print its switch to serve and the way back',
+      )
+      .argument('<client>', 'claude-code, claude-desktop, cursor, vscode, windsurf, gemini, codex, cline or roo')
+      .option('--force', 'replace the servers of an existing, different mcp-smart.config.json')
+      .option('--dry-run', 'print what would be written; write nothing')
+      .addHelpText('after', '\nExamples:\n  mcp-smart adopt claude-code\n  mcp-smart adopt codex --dry-run --json'),
+    'adopt',
   );
 
   register(

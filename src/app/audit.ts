@@ -13,7 +13,7 @@ import {
   type Severity,
 } from '../core/audit/index.js';
 import { openAuditCache } from '../core/audit/cache.js';
-import { hiddenSnapshots, hiddenToolsBySnapshot, sentSnapshots } from '../core/config/tool-filter.js';
+import { hiddenSnapshots, hiddenToolsBySnapshot, sentSnapshots, visibilityRules } from '../core/config/tool-filter.js';
 import { ANTHROPIC_DEFAULT_MODEL, countToolsWithAnthropic, type AnthropicFigures } from '../core/tokens/anthropic.js';
 import type { RenderStyle } from '../core/tokens/index.js';
 import { errorText, remoteFailure } from '../errors.js';
@@ -217,7 +217,10 @@ async function clientView(ctx: AppContext, loaded: Setup, servers: ServerSnapsho
       // The cache note is said once a run: loadSetup said it already when any server came from the cache.
       cacheNote: !loaded.servers.some((s) => s.cached),
     });
-    own = sentSnapshots(connected, hiddenToolsBySnapshot(connected, extraDefs));
+    own = sentSnapshots(
+      connected,
+      hiddenToolsBySnapshot(connected, visibilityRules(extraDefs, loaded.config.serve, loaded.configFile)),
+    );
   }
   const ownOf = new Map(missing.map((m, i) => [m.def, own[i]!]));
   const groups: ClientServers[] = planned.map((p) => ({

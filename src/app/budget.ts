@@ -159,7 +159,7 @@ export async function budgetServers(
     notes.push(`server ${f.name} could not be reached (${f.error ?? 'error'}); its tools are not counted`);
   for (const [name, tools] of Object.entries(loaded.hidden ?? {}))
     notes.push(
-      `server ${name}: ${countOf(tools.length, 'tool')} hidden by the client's config ${tools.length === 1 ? 'is' : 'are'} not counted`,
+      `server ${name}: ${countOf(tools.length, 'tool')} hidden by a tool filter (the client's or serve's in mcp-smart.config.json) ${tools.length === 1 ? 'is' : 'are'} not counted`,
     );
 
   const counter = await counterFor(global.encoding);

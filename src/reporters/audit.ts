@@ -186,10 +186,10 @@ export function renderAuditReport(
   return report + clients + hiddenLines(r.hidden ?? []);
 }
 
-/** Tools hidden by the client, apart from the totals above them (nothing when none is hidden). */
+/** Tools hidden by a tool filter (the client's or serve's), apart from the totals above them (nothing when none is hidden). */
 function hiddenLines(hidden: readonly HiddenTools[]): string {
   if (hidden.length === 0) return '';
-  const lines = ['', 'Hidden by the client (listed by the server, not sent to the model, not in the totals):'];
+  const lines = ['', 'Hidden by a tool filter (listed by the server, not sent to the model, not in the totals):'];
   for (const h of hidden)
     lines.push(
       `  ${h.server}: ${countOf(h.tools.length, 'tool')}, ${formatTokens(h.tokens)} tokens — ${h.tools.map((t) => t.name).join(', ')}`,

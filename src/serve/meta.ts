@@ -72,11 +72,26 @@ export function resolveTool(view: ServedView, name: unknown): CatalogEntry {
   if (served) return served;
   const bare = [...view.entries.values()].filter((e) => e.tool.name === name);
   if (bare.length === 1) return bare[0]!;
+  refuseHidden(view, name);
   const hint =
     bare.length > 1
       ? `Several servers have it: ${bare.map((e) => e.id).join(', ')}; pass one of these ids.`
       : 'Use find_tool {"intent": "..."} to search, or list_tools for every id.';
   throw new SmartError('SERVE_UNKNOWN_TOOL', { name, hint });
+}
+
+/** A name that means a hidden tool (an id, or a tool name only hidden tools have) is refused, saying what hid it. */
+export function refuseHidden(view: ServedView, name: string): void {
+  const e = hiddenError(view, name);
+  if (e) throw e;
+}
+
+/** The refusal for a name that means a hidden tool, or undefined. */
+export function hiddenError(view: ServedView, name: string): SmartError | undefined {
+  const hidden = view.hidden.get(name) ?? [...view.hidden.values()].find((h) => h.tool === name);
+  return hidden
+    ? new SmartError('SERVE_TOOL_HIDDEN', { server: hidden.server, tool: hidden.tool, where: hidden.by.where })
+    : undefined;
 }
 
 /** `arguments` as an object: absent → {}, a JSON string is parsed; anything else is an error naming it. */

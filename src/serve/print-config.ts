@@ -175,11 +175,16 @@ export function printConfig(req: PrintRequest): string {
       `# Switch: ${info.title} adds the entry to its own config.`,
       info.cli.add(req.name, req.launch).map(shellQuote).join(' '),
       '# Way back:',
-      info.cli.remove(req.name).map(shellQuote).join(' '),
+      removeCommand(req.client, req.name)!,
       `# Or by hand, in ${info.file}:`,
     );
   } else {
     lines.push(`# Add this to ${info.file}; to go back, remove it and restore your own entries.`);
   }
   return `${lines.join('\n')}\n${snippet}\n`;
+}
+
+/** A CLI client's own command that removes the entry `name` added by the printed switch; undefined for GUI clients. */
+export function removeCommand(client: ClientName, name: string): string | undefined {
+  return INFO[client].cli?.remove(name).map(shellQuote).join(' ');
 }

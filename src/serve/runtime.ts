@@ -4,6 +4,7 @@
  */
 import { secretValues } from '../core/connect/secrets.js';
 import { hybridIndex } from '../app/rank.js';
+import { visibilityRules, type VisibilityRules } from '../core/config/tool-filter.js';
 import { fuseRankings, patternsFromConfig, rankTools, type DiscoverIndex } from '../core/discover/index.js';
 import { newestRecording } from '../core/session/usage-store.js';
 import { SmartError, errorText, isSmartError } from '../errors.js';
@@ -95,6 +96,8 @@ export class ServeRuntime {
   private readonly validator = new ArgumentValidator();
   private readonly activated: string[] = [];
   private readonly config: SmartConfig;
+  /** The one visibility rule's inputs: what audit and budget leave out, serve never lists, finds or calls. */
+  private readonly rules: VisibilityRules;
   /** Each connected client's callback for a changed tool list (notifications/tools/list_changed). */
   readonly toolsChanged = new Set<() => void>();
   /** Called for notifications a server behind sends that clients should see (resources/updated). */
@@ -119,6 +122,7 @@ export class ServeRuntime {
   constructor(readonly opts: RuntimeOptions) {
     this.hintUsage = cloneUsage(opts.usage);
     this.config = opts.setup.config;
+    this.rules = visibilityRules(opts.setup.definitions, this.config.serve, opts.setup.configFile);
     this.known = new Map(opts.setup.known);
     const secrets = opts.setup.definitions.flatMap((d) => secretValues(d));
     this.learner = new Learner({
@@ -238,6 +242,7 @@ export class ServeRuntime {
       mode: this.opts.mode,
       level: this.opts.level,
       config: serve,
+      rules: this.rules,
       limit: this.opts.limit,
       usage: this.opts.usage,
       activated: this.activated,

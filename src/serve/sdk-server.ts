@@ -22,6 +22,7 @@ import { SmartError, isSmartError } from '../errors.js';
 import { buildRoutes, serverForUri, type Routes } from './passthrough.js';
 import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import type { ServerNotification, ServerRequest } from '@modelcontextprotocol/sdk/types.js';
+import { hiddenError } from './meta.js';
 import { ServeRuntime, type Asker, type CallContext, type ToolResult } from './runtime.js';
 
 type CallExtra = RequestHandlerExtra<ServerRequest, ServerNotification>;
@@ -115,6 +116,8 @@ export function createClientServer(runtime: ServeRuntime): Server {
     };
     await runtime.settled();
     const served = runtime.view.byName.get(req.params.name);
+    const hidden = served ? undefined : hiddenError(runtime.view, req.params.name);
+    if (hidden) throw routeError(hidden);
     if (!served)
       throw routeError(
         new SmartError('SERVE_UNKNOWN_TOOL', {

@@ -35,6 +35,7 @@ describe('load hints: serve and budget agree', () => {
       mode: 'tools',
       level: 'full',
       config,
+      rules: { filters: new Map(), serve: config },
       limit: 1_000_000,
       usage,
       activated: [],

@@ -494,6 +494,7 @@ describe('auto mode sends what budget says fits', () => {
         mode: 'auto',
         level: 'lossless',
         config: {},
+        rules: { filters: new Map() },
         limit: 620,
         activated: [],
         key: 'mcp-smart',

@@ -15,7 +15,7 @@ import {
   type GeminiServerLists,
 } from './client-rules.js';
 import { demoServerDefinitions } from './demo.js';
-import { entryKeyWarnings } from './entry-keys.js';
+import { entryKeyWarnings, filterKeyTypo } from './entry-keys.js';
 import { dict } from '../dict.js';
 import { parseEnvFile } from './env-file.js';
 import type { ExpandContext } from './expand.js';
@@ -38,7 +38,14 @@ import { validateSmartConfig } from './validate.js';
 
 export type { Shadowing, ClientResolution };
 export { CLIENT_IDS, CLIENTS, parseClientName } from './clients.js';
-export { hiddenToolNames, hiddenToolsBySnapshot, hiddenSnapshots, sentSnapshots } from './tool-filter.js';
+export {
+  hiddenToolNames,
+  hiddenToolsBySnapshot,
+  hiddenSnapshots,
+  sentSnapshots,
+  toolHiddenBy,
+  visibilityRules,
+} from './tool-filter.js';
 
 export interface DefinitionRequest {
   /** --config files, in order. When non-empty the default locations are not searched. */
@@ -82,6 +89,11 @@ export interface DefinitionResult {
   clients: ClientResolution[];
   /** The client `--client` selected, when one was. */
   client?: ClientId;
+  /**
+   * A definition's entry as its file has it, before `${VAR}` expansion (for `adopt`, which must write references,
+   * never values). A function, so the entry never lands in a JSON dump of the result.
+   */
+  rawEntryOf: (def: ServerDefinition) => RawServer | undefined;
 }
 
 const SMART_ONLY_KEYS = ['budget', 'thresholds', 'baseline', 'patterns', 'weights', 'keywords', 'cache'];
@@ -133,6 +145,7 @@ function writtenFields(raw: RawServer): WrittenFields {
 class Loader {
   readonly warnings: string[] = [];
   readonly referencedVars: Record<string, string[]> = dict();
+  readonly raw = new Map<string, RawServer>();
   readonly written: Record<string, WrittenFields> = dict();
   readonly defs: ServerDefinition[] = [];
   readonly envFiles: { def: ServerDefinition; file: string }[] = [];
@@ -196,10 +209,13 @@ class Loader {
           });
         }
         const raw = normalizeServerEntry(name, entry, at, file, client);
+        const typo = ours ? filterKeyTypo(entry, at) : undefined;
+        if (typo) throw new SmartError('CONFIG_INVALID', { file, ...typo });
         this.warnings.push(...entryKeyWarnings(entry, at, file));
         const origin = { source: label, scope, ...(client ? { client } : {}), ...(layer ? { layer } : {}) };
         const x = expandServer(raw, origin, scope === 'explicit' ? { ...this.ctx, base: dirname(file) } : this.ctx);
         this.warnings.push(...x.warnings);
+        this.raw.set(varsKey(x.def), raw);
         if (x.used.length > 0) {
           this.referencedVars[varsKey(x.def)] = x.used;
           this.written[varsKey(x.def)] = writtenFields(raw);
@@ -312,6 +328,7 @@ export async function loadServerDefinitions(req: DefinitionRequest): Promise<Def
     referencedVars,
     written,
     clients: resolveClients(loader.defs),
+    rawEntryOf: (def) => loader.raw.get(varsKey(def)),
   };
   if (req.client !== undefined) result.client = req.client;
   if (loader.smart) result.configFile = loader.smart.file;
