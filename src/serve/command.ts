@@ -1,8 +1,8 @@
 /** `mcp-smart serve`: an MCP server in front of the configured servers. Runs until the client goes away. */
 import { resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import type { Server } from '@modelcontextprotocol/server';
+import { StdioServerTransport } from '@modelcontextprotocol/server/stdio';
 import type { CommandContext, CommandOutcome } from '../app/context.js';
 import { oauthOptions } from '../app/oauth.js';
 import { resolveLimits } from '../app/budget.js';

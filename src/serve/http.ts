@@ -6,8 +6,8 @@
 import { randomUUID, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import type { Server } from '@modelcontextprotocol/server';
+import { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node';
 import { SmartError } from '../errors.js';
 
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1', '[::1]']);
@@ -67,7 +67,7 @@ async function readBody(req: IncomingMessage): Promise<unknown> {
 /** Starts listening; resolves once bound (port 0 picks a free one). */
 export async function startHttp(opts: HttpOptions): Promise<HttpHandle> {
   if (!isLoopback(opts.host) && !opts.token) throw new SmartError('SERVE_INSECURE_BIND', { host: opts.host });
-  const sessions = new Map<string, { transport: StreamableHTTPServerTransport; server: Server }>();
+  const sessions = new Map<string, { transport: NodeStreamableHTTPServerTransport; server: Server }>();
   let hosts = new Set<string>();
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
@@ -103,7 +103,7 @@ export async function startHttp(opts: HttpOptions): Promise<HttpHandle> {
     if (typeof sessionId === 'string') return reject(res, 404, 'Session not found: initialize again');
     if (req.method !== 'POST') return reject(res, 400, 'Bad request: no session; send initialize first');
     const server = opts.createServer();
-    const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
+    const transport: NodeStreamableHTTPServerTransport = new NodeStreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: (id) => void sessions.set(id, { transport, server }),
     });

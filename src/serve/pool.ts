@@ -3,7 +3,7 @@
  * is marked unhealthy after repeated failures, may stop when idle, and is closed with its whole process tree.
  * One bad server never holds up another: every slot is independent.
  */
-import type { ClientCapabilities } from '@modelcontextprotocol/sdk/types.js';
+import { SdkError, SdkErrorCode, type ClientCapabilities } from '@modelcontextprotocol/server';
 import type { ServerRequestHandler, ServerSession, ServerSessionOptions } from '../core/connect/server-session.js';
 import { DEFAULT_MAX_PAGES } from '../core/connect/list.js';
 import type { OAuthOptions, SmartOAuthProvider } from '../core/connect/oauth-provider.js';
@@ -285,5 +285,5 @@ export class ServerPool {
 }
 
 function isTimeout(e: unknown): boolean {
-  return typeof e === 'object' && e !== null && (e as { code?: unknown }).code === -32001;
+  return e instanceof SdkError && e.code === SdkErrorCode.RequestTimeout;
 }

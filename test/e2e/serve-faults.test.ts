@@ -4,9 +4,8 @@
 // floods its stdout with noise still serves; and the client going away with a call pending ends serve and every
 // process it started — the whole tree, including the child of an npx-like wrapper that ignores SIGTERM; so does
 // SIGTERM to serve.
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixture } from '../helpers/paths.js';
 import { descendantPids, expectTreeGone, killTree, snapshotTree, type ProcessInfo } from '../helpers/process-tree.js';

@@ -4,7 +4,7 @@
  * nothing else in mcp-smart ever writes them anywhere.
  */
 import { readFile, stat } from 'node:fs/promises';
-import type { OAuthClientInformationMixed, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
+import type { OAuthClientInformationMixed, OAuthTokens } from '@modelcontextprotocol/client';
 import { writeFileSafe } from '../../safe-write.js';
 import { SmartError, errorText } from '../../errors.js';
 

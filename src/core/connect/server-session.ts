@@ -3,22 +3,24 @@
  * list with pagination, forward calls, health, and close — which ends the whole process tree.
  */
 import { setMaxListeners } from 'node:events';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
-import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import type { JsonSchemaValidator, jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/types.js';
+import { ResultSchema } from '@modelcontextprotocol/core';
 import {
-  CreateMessageRequestSchema,
-  ElicitRequestSchema,
-  ErrorCode,
-  ListRootsRequestSchema,
-  McpError,
-  ResultSchema,
-  type ClientCapabilities,
-  type Progress as ProgressInfo,
-} from '@modelcontextprotocol/sdk/types.js';
+  Client,
+  UnauthorizedError,
+  SSEClientTransport,
+  StreamableHTTPClientTransport,
+  ProtocolError,
+  ProtocolErrorCode,
+  SdkErrorCode,
+  SdkError,
+} from '@modelcontextprotocol/client';
+import type {
+  Transport,
+  JsonSchemaValidator,
+  jsonSchemaValidator,
+  ClientCapabilities,
+  Progress as ProgressInfo,
+} from '@modelcontextprotocol/client';
 import { SmartError, errorText } from '../../errors.js';
 import type { ServerDefinition, ServerSnapshot, Transport as TransportKind } from '../../types.js';
 import { describeFailure, networkFailure, Progress, reasonOf, redact, secretValues, Stop } from './failure.js';
@@ -288,21 +290,21 @@ export class ServerSession {
     const client = new Client(CLIENT_INFO, { capabilities, jsonSchemaValidator: NO_OUTPUT_VALIDATION });
     const answer = this.opts.onServerRequest;
     if (answer && capabilities.elicitation) {
-      client.setRequestHandler(ElicitRequestSchema, async (req, extra) => {
-        const result = await answer('elicitation/create', req.params, extra.signal);
-        return result;
+      client.setRequestHandler('elicitation/create', async (req, ctx) => {
+        const result = await answer('elicitation/create', req.params, ctx.mcpReq.signal);
+        return result as never;
       });
     }
     if (answer && capabilities.sampling) {
-      client.setRequestHandler(CreateMessageRequestSchema, async (req, extra) => {
-        const result = await answer('sampling/createMessage', req.params, extra.signal);
-        return result;
+      client.setRequestHandler('sampling/createMessage', async (req, ctx) => {
+        const result = await answer('sampling/createMessage', req.params, ctx.mcpReq.signal);
+        return result as never;
       });
     }
     if (answer && capabilities.roots) {
-      client.setRequestHandler(ListRootsRequestSchema, async (req, extra) => {
-        const result = await answer('roots/list', req.params, extra.signal);
-        return result;
+      client.setRequestHandler('roots/list', async (req, ctx) => {
+        const result = await answer('roots/list', req.params, ctx.mcpReq.signal);
+        return result as never;
       });
     }
     const notify = this.opts.onNotification;
@@ -372,7 +374,7 @@ export class ServerSession {
           (e) => void (snap.resourceTemplates = checkObjectEntries(e, 'resources/templates/list')),
           (e: unknown) => {
             // Older servers advertise resources but never implemented templates: that is "none", not a failure.
-            if (e instanceof McpError && e.code === ErrorCode.MethodNotFound) {
+            if (e instanceof ProtocolError && e.code === ProtocolErrorCode.MethodNotFound) {
               progress.end('resources/templates/list');
               snap.resourceTemplates = [];
               return;
@@ -458,7 +460,7 @@ export class ServerSession {
   }
 
   private readyClient(): Client {
-    if (this.state !== 'ready' || !this.client) throw new McpError(ErrorCode.ConnectionClosed, 'Connection closed');
+    if (this.state !== 'ready' || !this.client) throw new SdkError(SdkErrorCode.ConnectionClosed, 'Connection closed');
     return this.client;
   }
 
