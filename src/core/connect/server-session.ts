@@ -23,6 +23,7 @@ import type {
 } from '@modelcontextprotocol/client';
 import { SmartError, errorText } from '../../errors.js';
 import type { ServerDefinition, ServerSnapshot, Transport as TransportKind } from '../../types.js';
+import { modernVersionOffered, rememberedModern, rememberVersion } from './era.js';
 import { describeFailure, networkFailure, Progress, reasonOf, redact, secretValues, Stop } from './failure.js';
 import { optionalListNote } from './failure-text.js';
 import { checkObjectEntries, checkToolEntries, listAllPages, malformedToolsError, type RequestFn } from './list.js';
@@ -227,8 +228,11 @@ export class ServerSession {
     } else if (def.transport === 'stdio') {
       if (!def.command)
         throw new SmartError('CONNECT_SPAWN_FAILED', { command: '(none)', reason: 'the definition has no command' });
-      this.stdio = createStdioHandle({ command: def.command, args: def.args ?? [], env: def.env, cwd: def.cwd });
-      await this.connectClient(this.stdio.transport, signal, timeoutMs);
+      const command = def.command;
+      await this.connectEra(signal, (pin) => {
+        this.stdio = createStdioHandle({ command, args: def.args ?? [], env: def.env, cwd: def.cwd });
+        return this.connectClient(this.stdio.transport, signal, timeoutMs, pin);
+      });
     } else {
       await this.openRemote(signal, timeoutMs);
     }
@@ -261,7 +265,9 @@ export class ServerSession {
       return;
     }
     try {
-      await this.connectClient(new StreamableHTTPClientTransport(url, options), signal, timeoutMs);
+      await this.connectEra(signal, (pin) =>
+        this.connectClient(new StreamableHTTPClientTransport(url, options), signal, timeoutMs, pin),
+      );
     } catch (httpError) {
       // An authorization answer came over Streamable HTTP: the server speaks it, SSE would not help.
       const authFailure = httpError instanceof UnauthorizedError || httpError instanceof SmartError;
@@ -285,9 +291,34 @@ export class ServerSession {
     }
   }
 
-  private async connectClient(t: Transport, signal: AbortSignal, timeoutMs: number): Promise<void> {
+  /**
+   * Connects in the 2025 era first; a server that refuses it with -32022 naming 2026-07-28 gets a fresh connection
+   * pinned to that version (a new process on stdio: the refused client closed the first). A server seen modern
+   * earlier in this process is reached pinned at once.
+   */
+  private async connectEra(signal: AbortSignal, connect: (pin?: string) => Promise<void>): Promise<void> {
+    const known = rememberedModern(this.def);
+    try {
+      await connect(known);
+    } catch (e) {
+      // Pinned from memory but no longer modern (the server was replaced by a 2025 one): the 2025 handshake.
+      const downgraded = known !== undefined && e instanceof SdkError && e.code === SdkErrorCode.EraNegotiationFailed;
+      const modern = known ? undefined : modernVersionOffered(e);
+      if ((!modern && !downgraded) || signal.aborted) throw e;
+      await this.closeTransports();
+      this.client = undefined;
+      await connect(modern);
+    }
+    rememberVersion(this.def, this.protocolVersion);
+  }
+
+  private async connectClient(t: Transport, signal: AbortSignal, timeoutMs: number, pin?: string): Promise<void> {
     const capabilities = this.opts.capabilities ?? {};
-    const client = new Client(CLIENT_INFO, { capabilities, jsonSchemaValidator: NO_OUTPUT_VALIDATION });
+    const client = new Client(CLIENT_INFO, {
+      capabilities,
+      jsonSchemaValidator: NO_OUTPUT_VALIDATION,
+      ...(pin && { versionNegotiation: { mode: { pin } } }),
+    });
     const answer = this.opts.onServerRequest;
     if (answer && capabilities.elicitation) {
       client.setRequestHandler('elicitation/create', async (req, ctx) => {

@@ -1,0 +1,63 @@
+/**
+ * Protocol eras. A 2025-era server (2024-10-07 … 2025-11-25) opens with the `initialize` handshake; a 2026-07-28
+ * ("modern") server is stateless and may refuse that handshake with -32022, naming the versions it speaks in
+ * `data.supported`. mcp-smart opens with `initialize` — a strict 2025 stdio server never sees a request it does not
+ * know, so none is left broken by a probe — and falls forward to a pinned 2026-07-28 connection on that refusal.
+ * The era a server answered in is remembered for the rest of the process (serve's restarts go straight to it).
+ */
+import { ProtocolError, SdkHttpError } from '@modelcontextprotocol/client';
+import type { ServerDefinition } from '../../types.js';
+
+/** JSON-RPC error code of "Unsupported protocol version" (2026-07-28). */
+export const UNSUPPORTED_PROTOCOL_VERSION = -32022;
+
+/** The modern revisions this client speaks, newest first. */
+export const MODERN_VERSIONS: readonly string[] = ['2026-07-28'];
+
+export type Era = 'legacy' | 'modern';
+
+/** The era of a negotiated protocol version. */
+export function eraOf(version: string): Era {
+  return version >= '2026-07-28' ? 'modern' : 'legacy';
+}
+
+/** The `data` of a -32022 answer: a JSON-RPC error on stdio, an HTTP 400 whose body is that error over HTTP. */
+function unsupportedVersionData(e: unknown): unknown {
+  if (e instanceof ProtocolError) return e.code === UNSUPPORTED_PROTOCOL_VERSION ? e.data : undefined;
+  if (e instanceof SdkHttpError && e.status === 400) {
+    const text = (e.data as { text?: unknown } | undefined)?.text;
+    if (typeof text !== 'string') return undefined;
+    try {
+      const error = (JSON.parse(text) as { error?: { code?: unknown; data?: unknown } }).error;
+      return error?.code === UNSUPPORTED_PROTOCOL_VERSION ? error.data : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+  return undefined;
+}
+
+/** The modern version a server named when it refused the 2025 handshake, when this client speaks it. */
+export function modernVersionOffered(e: unknown): string | undefined {
+  const supported = (unsupportedVersionData(e) as { supported?: unknown } | undefined)?.supported;
+  if (!Array.isArray(supported)) return undefined;
+  return MODERN_VERSIONS.find((v) => supported.includes(v));
+}
+
+const remembered = new Map<string, string>();
+
+/** Who a server is for the era memo: how it is reached, never its secrets' values (only their names). */
+function identity(def: ServerDefinition): string {
+  return JSON.stringify([def.transport, def.url, def.command, def.args, def.cwd, Object.keys(def.env ?? {})]);
+}
+
+/** The modern version this server answered in earlier in this process, if it did. */
+export function rememberedModern(def: ServerDefinition): string | undefined {
+  return remembered.get(identity(def));
+}
+
+/** Records the version a server answered in (a 2025 answer forgets an earlier modern one). */
+export function rememberVersion(def: ServerDefinition, version: string | undefined): void {
+  if (version && eraOf(version) === 'modern') remembered.set(identity(def), version);
+  else remembered.delete(identity(def));
+}
