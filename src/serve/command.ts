@@ -2,7 +2,7 @@
 import { resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type { Server } from '@modelcontextprotocol/server';
-import { StdioServerTransport } from '@modelcontextprotocol/server/stdio';
+import { serveStdio, StdioServerTransport } from '@modelcontextprotocol/server/stdio';
 import type { CommandContext, CommandOutcome } from '../app/context.js';
 import { oauthOptions } from '../app/oauth.js';
 import { resolveLimits } from '../app/budget.js';
@@ -157,7 +157,8 @@ export async function runServeCommand(
       const server = newClient();
       process.stdin.once('end', shutdown);
       process.stdin.once('close', shutdown);
-      await server.connect(new StdioServerTransport(process.stdin, process.stdout));
+      // Both eras on one connection: its opening (initialize, or a 2026-07-28 request) pins the era.
+      serveStdio(() => server, { transport: new StdioServerTransport(process.stdin, process.stdout) });
     } else {
       // Loaded only for --transport http: the Streamable HTTP transport (and its web framework) costs a stdio start ~40 ms.
       const { startHttp } = await import('./http.js');
