@@ -21,15 +21,17 @@ export function eraOf(version: string): Era {
   return version >= '2026-07-28' ? 'modern' : 'legacy';
 }
 
-/** The `data` of a -32022 answer: a JSON-RPC error on stdio, an HTTP 400 whose body is that error over HTTP. */
-function unsupportedVersionData(e: unknown): unknown {
-  if (e instanceof ProtocolError) return e.code === UNSUPPORTED_PROTOCOL_VERSION ? e.data : undefined;
+/** JSON-RPC error code of a header that disagrees with the body, or is missing (2026-07-28 HTTP). */
+export const HEADER_MISMATCH = -32020;
+
+/** The JSON-RPC error a refusal carried: the error itself on stdio, the body of an HTTP 400 over HTTP. */
+function refusal(e: unknown): { code?: unknown; data?: unknown } | undefined {
+  if (e instanceof ProtocolError) return { code: e.code, data: e.data };
   if (e instanceof SdkHttpError && e.status === 400) {
     const text = (e.data as { text?: unknown } | undefined)?.text;
     if (typeof text !== 'string') return undefined;
     try {
-      const error = (JSON.parse(text) as { error?: { code?: unknown; data?: unknown } }).error;
-      return error?.code === UNSUPPORTED_PROTOCOL_VERSION ? error.data : undefined;
+      return (JSON.parse(text) as { error?: { code?: unknown; data?: unknown } }).error;
     } catch {
       return undefined;
     }
@@ -37,11 +39,21 @@ function unsupportedVersionData(e: unknown): unknown {
   return undefined;
 }
 
-/** The modern version a server named when it refused the 2025 handshake, when this client speaks it. */
-export function modernVersionOffered(e: unknown): string | undefined {
-  const supported = (unsupportedVersionData(e) as { supported?: unknown } | undefined)?.supported;
-  if (!Array.isArray(supported)) return undefined;
-  return MODERN_VERSIONS.find((v) => supported.includes(v));
+/**
+ * The 2026-07-28 version to try after a server refused the 2025 handshake: the one it named with -32022
+ * (`sure`), or — over HTTP, where a 2026-07-28-only endpoint may instead answer 400 -32020 for the missing
+ * MCP-Protocol-Version header of a 2026 request — this client's newest, on trial (its failure is not reported).
+ */
+export function fallForward(e: unknown): { version: string; sure: boolean } | undefined {
+  const error = refusal(e);
+  if (error?.code === UNSUPPORTED_PROTOCOL_VERSION) {
+    const supported = (error.data as { supported?: unknown } | undefined)?.supported;
+    const version = Array.isArray(supported) ? MODERN_VERSIONS.find((v) => supported.includes(v)) : undefined;
+    return version ? { version, sure: true } : undefined;
+  }
+  if (error?.code === HEADER_MISMATCH && e instanceof SdkHttpError)
+    return { version: MODERN_VERSIONS[0]!, sure: false };
+  return undefined;
 }
 
 const remembered = new Map<string, string>();

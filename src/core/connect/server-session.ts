@@ -23,7 +23,7 @@ import type {
 } from '@modelcontextprotocol/client';
 import { SmartError, errorText } from '../../errors.js';
 import type { ServerDefinition, ServerSnapshot, Transport as TransportKind } from '../../types.js';
-import { modernVersionOffered, rememberedModern, rememberVersion } from './era.js';
+import { fallForward, rememberedModern, rememberVersion } from './era.js';
 import { describeFailure, networkFailure, Progress, reasonOf, redact, secretValues, Stop } from './failure.js';
 import { optionalListNote } from './failure-text.js';
 import { checkObjectEntries, checkToolEntries, listAllPages, malformedToolsError, type RequestFn } from './list.js';
@@ -303,11 +303,16 @@ export class ServerSession {
     } catch (e) {
       // Pinned from memory but no longer modern (the server was replaced by a 2025 one): the 2025 handshake.
       const downgraded = known !== undefined && e instanceof SdkError && e.code === SdkErrorCode.EraNegotiationFailed;
-      const modern = known ? undefined : modernVersionOffered(e);
-      if ((!modern && !downgraded) || signal.aborted) throw e;
+      const forward = known ? undefined : fallForward(e);
+      if ((!forward && !downgraded) || signal.aborted) throw e;
       await this.closeTransports();
       this.client = undefined;
-      await connect(modern);
+      try {
+        await connect(forward?.version);
+      } catch (second) {
+        // A trial of 2026-07-28 that fails too: the server's own refusal says more.
+        throw forward && !forward.sure ? e : second;
+      }
     }
     rememberVersion(this.def, this.protocolVersion);
   }
