@@ -264,7 +264,9 @@ export class SmartOAuthProvider implements OAuthClientProvider {
     // Exchange here (discovery is cached in memory): the transport then reports UnauthorizedError and the
     // session connects again with the new tokens.
     this.exchanging = true;
-    const result = await auth(this, { serverUrl: this.def.url, authorizationCode }).finally(
+    // The callback's iss goes with the code: the SDK checks it against the issuer it discovered (RFC 9207).
+    const iss = this.listener.issuer();
+    const result = await auth(this, { serverUrl: this.def.url, authorizationCode, ...(iss && { iss }) }).finally(
       () => (this.exchanging = false),
     );
     if (result !== 'AUTHORIZED') throw new SmartError('AUTH_FAILED', { reason: 'the code exchange did not complete' });
