@@ -24,6 +24,8 @@ export function eraOf(version: string): Era {
 /** JSON-RPC error code of a header that disagrees with the body, or is missing (2026-07-28 HTTP). */
 export const HEADER_MISMATCH = -32020;
 
+const METHOD_NOT_FOUND = -32601;
+
 /** The JSON-RPC error a refusal carried: the error itself on stdio, the body of an HTTP 400 over HTTP. */
 function refusal(e: unknown): { code?: unknown; data?: unknown } | undefined {
   if (e instanceof ProtocolError) return { code: e.code, data: e.data };
@@ -42,7 +44,9 @@ function refusal(e: unknown): { code?: unknown; data?: unknown } | undefined {
 /**
  * The 2026-07-28 version to try after a server refused the 2025 handshake: the one it named with -32022
  * (`sure`), or — over HTTP, where a 2026-07-28-only endpoint may instead answer 400 -32020 for the missing
- * MCP-Protocol-Version header of a 2026 request — this client's newest, on trial (its failure is not reported).
+ * MCP-Protocol-Version header of a 2026 request — this client's newest, on trial (its failure is not reported);
+ * the same for a server that does not know `initialize`, and a sure one for a server that answered it with a
+ * 2026-07-28 version.
  */
 export function fallForward(e: unknown): { version: string; sure: boolean } | undefined {
   const error = refusal(e);
@@ -53,6 +57,11 @@ export function fallForward(e: unknown): { version: string; sure: boolean } | un
   }
   if (error?.code === HEADER_MISMATCH && e instanceof SdkHttpError)
     return { version: MODERN_VERSIONS[0]!, sure: false };
+  // A server that does not know initialize at all (-32601), on trial too.
+  if (error?.code === METHOD_NOT_FOUND) return { version: MODERN_VERSIONS[0]!, sure: false };
+  // A server that answered initialize, but with a 2026-07-28 version (the SDK refuses it for the 2025 handshake).
+  const answered = /Server's protocol version is not supported: (\S+)/.exec(e instanceof Error ? e.message : '')?.[1];
+  if (answered && MODERN_VERSIONS.includes(answered)) return { version: answered, sure: true };
   return undefined;
 }
 
