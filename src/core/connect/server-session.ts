@@ -22,7 +22,7 @@ import type {
   Progress as ProgressInfo,
 } from '@modelcontextprotocol/client';
 import { SmartError, errorText } from '../../errors.js';
-import type { ServerDefinition, ServerSnapshot, Transport as TransportKind } from '../../types.js';
+import type { ServerDefinition, ServerSnapshot, ToolSnapshot, Transport as TransportKind } from '../../types.js';
 import { fallForward, rememberedModern, rememberVersion } from './era.js';
 import { describeFailure, networkFailure, Progress, reasonOf, redact, secretValues, Stop } from './failure.js';
 import { optionalListNote } from './failure-text.js';
@@ -167,6 +167,9 @@ export class ServerSession {
   protocolVersion?: string;
   private client?: Client;
   private readonly progressTap = new ProgressTap();
+  /** The tools this session listed, by name (their x-mcp-header declarations become Mcp-Param-* headers). */
+  private readonly listedTools = new Map<string, ToolSnapshot>();
+  private listing?: Promise<void>;
   private stdio?: StdioHandle;
   private readonly transports: Transport[] = [];
   private closing?: Promise<void>;
@@ -386,6 +389,7 @@ export class ServerSession {
         listAllPages(request, 'tools/list', 'tools', maxPages).then((entries) => {
           const checked = checkToolEntries(entries);
           snap.tools = checked.tools;
+          for (const t of checked.tools) this.listedTools.set(t.name, t);
           if (checked.problems.length > 0) malformed = malformedToolsError(checked);
         }),
       );
@@ -428,6 +432,16 @@ export class ServerSession {
   async request(method: string, params: Record<string, unknown> | undefined, opts: RequestOptions) {
     const client = this.readyClient();
     const onprogress = opts.onprogress;
+    const withHeaders = method === 'tools/call' ? await this.headerParamTool(client, params, opts) : undefined;
+    if (withHeaders)
+      // SEP-2243: the SDK's callTool sends the Mcp-Param-* headers the definition's x-mcp-header asks for.
+      return client.callTool(params as never, {
+        signal: opts.signal,
+        timeout: opts.timeoutMs,
+        onprogress,
+        resetTimeoutOnProgress: onprogress !== undefined,
+        toolDefinition: withHeaders as never,
+      });
     if (!onprogress)
       return client.request({ method, params }, ResultSchema, { signal: opts.signal, timeout: opts.timeoutMs });
     // Progress reaches `onprogress` through the tap, in arrival order; the SDK's own handler only resets the
@@ -449,6 +463,26 @@ export class ServerSession {
     } finally {
       this.progressTap.forget(onprogress);
     }
+  }
+
+  /** On a 2026-07-28 connection, the listed definition of the called tool when its inputSchema has x-mcp-header. */
+  private async headerParamTool(
+    client: Client,
+    params: Record<string, unknown> | undefined,
+    opts: RequestOptions,
+  ): Promise<ToolSnapshot | undefined> {
+    const name = params?.name;
+    if (client.getProtocolEra() !== 'modern' || typeof name !== 'string') return undefined;
+    // A session that only calls (serve's lists came from the cache or another session) lists once, to know.
+    if (!this.listedTools.has(name)) {
+      this.listing ??= client
+        .listTools(undefined, { signal: opts.signal, timeout: opts.timeoutMs })
+        .then((r) => void r.tools.forEach((t) => this.listedTools.set(t.name, t as ToolSnapshot)))
+        .catch(() => undefined);
+      await this.listing;
+    }
+    const tool = this.listedTools.get(name);
+    return tool && JSON.stringify(tool.inputSchema ?? {}).includes('"x-mcp-header"') ? tool : undefined;
   }
 
   /** tools/call; the CallToolResult comes back unchanged (content, structuredContent, isError, _meta). */
