@@ -250,6 +250,15 @@ export const ERROR_CATALOG = {
     message: (d) =>
       `${s(d.file)}: ${s(d.reason)}. It was left untouched; ${s(d.hint) || 'pass --store with another file'}.`,
   },
+  STORE_UNREACHABLE: {
+    exitCode: 3,
+    message: (d) =>
+      `Cannot reach the usage store ${s(d.store)}: ${s(d.reason)}. Check that the database is running and that the URL and its credentials (PGPASSWORD, or \${VAR} in the URL) are right.`,
+  },
+  STORE_URL_INVALID: {
+    exitCode: 2,
+    message: (d) => `${s(d.where)}: the store URL ${s(d.url)} cannot be used: ${s(d.reason)}.`,
+  },
   STDOUT_FAILED: {
     exitCode: 2,
     message: (d) => `Cannot write to standard output: ${s(d.reason)}`,

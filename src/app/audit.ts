@@ -16,13 +16,15 @@ import { openAuditCache } from '../core/audit/cache.js';
 import { hiddenSnapshots, hiddenToolsBySnapshot, sentSnapshots } from '../core/config/tool-filter.js';
 import { ANTHROPIC_DEFAULT_MODEL, countToolsWithAnthropic, type AnthropicFigures } from '../core/tokens/anthropic.js';
 import type { RenderStyle } from '../core/tokens/index.js';
-import { remoteFailure } from '../errors.js';
+import { errorText, remoteFailure } from '../errors.js';
 import { scrubMessage } from '../secrets.js';
 import { computing, countPausing, runStepsPausing } from '../signals.js';
 import { countOf } from '../reporters/format.js';
 import type { ServerDefinition, ServerSnapshot } from '../types.js';
 import type { AppContext } from './context.js';
 import { counterForTexts } from './counter.js';
+import { loadHintRules, summarizeLoadHints } from '../core/hints/summary.js';
+import { readRankingUsage } from './usage.js';
 import { createWorkProgress, debugPhase } from './progress.js';
 import { connectDefinitions, loadSetup, serverFailureCode, type Setup } from './setup.js';
 
@@ -125,6 +127,8 @@ export async function auditServers(ctx: AppContext, options: AuditOptions): Prom
   }
   await counter.flush?.();
 
+  await addLoadHints(ctx, loaded, result, (t) => counter.count(t));
+
   let remoteFailed = 0;
   const apiKey = options.anthropicKey;
   if (apiKey) {
@@ -209,4 +213,40 @@ async function clientView(ctx: AppContext, loaded: Setup, servers: ServerSnapsho
   }));
   if (others.length > 0) groups.push({ ...OTHER_SOURCES, servers: others });
   return { groups: groups.filter((g) => g.servers.length > 0), own };
+}
+
+/**
+ * With a usage store (the config's `store`, else the default file when it exists): which tools serve would mark
+ * alwaysLoad and what the hints cost. The audit stands without it: a store that cannot be read is a warning.
+ */
+async function addLoadHints(
+  ctx: AppContext,
+  loaded: Setup,
+  result: AuditOutput,
+  count: (t: string) => number,
+): Promise<void> {
+  const { io } = ctx;
+  const rules = loadHintRules(loaded.config.serve);
+  if (!rules) return;
+  try {
+    const read = await readRankingUsage({
+      store: undefined,
+      configStore: loaded.config.store,
+      defaultStore: loaded.paths.usageStore,
+      now: Date.now(),
+      cwd: io.cwd,
+      env: io.env,
+      warn: (w) => io.stderr(`warning: ${w}\n`),
+      missingStore: 'tolerate',
+    });
+    if (!read) return;
+    const tokens = new Map(result.servers.flatMap((s) => s.tools.map((t) => [t.id, t.tokens.full] as const)));
+    const ok = loaded.servers.filter((s) => s.status === 'ok');
+    result.loadHints = summarizeLoadHints(ok, loaded.config.serve, read.usage, rules, {
+      tool: (t, server) => tokens.get(`${server}.${t.name}`) ?? 0,
+      text: count,
+    });
+  } catch (e) {
+    io.stderr(`warning: load hints not shown: ${scrubMessage(errorText(e))}\n`);
+  }
 }

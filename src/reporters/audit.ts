@@ -5,6 +5,7 @@ import type { OutputFormat } from '../types.js';
 import { renderClientsMarkdown, renderClientsTable } from './audit-clients.js';
 import { findingLines } from './findings-summary.js';
 import { countOf, formatDelta, formatShare, formatTokens } from './format.js';
+import { loadHintsLine } from './load-hints.js';
 import { renderJson } from './json.js';
 import { renderMarkdownTable } from './markdown.js';
 import { renderTable, type TableSpec } from './table.js';
@@ -146,6 +147,7 @@ export function renderAuditTable(r: AuditResult, opts: { top: number; chalk: Cha
   out.push(chalk.bold(`Findings: ${findingCounts(r)}`));
   const paint: Record<Severity, (t: string) => string> = { error: chalk.red, warning: chalk.yellow, info: chalk.cyan };
   out.push(...findingLines(r.findings, paint));
+  if (r.loadHints) out.push(loadHintsLine(r.loadHints));
   out.push(chalk.dim(countingNote(r)));
   return out.join('\n') + '\n';
 }
@@ -165,6 +167,7 @@ export function renderAuditMarkdown(r: AuditResult, opts: { top: number }): stri
     out.push(`### Most expensive tools`, '', renderMarkdownTable(topSpec(r, opts.top)), '');
   out.push(`### Findings: ${findingCounts(r)}`, '');
   if (r.findings.length > 0) out.push(renderMarkdownTable(findingsSpec(r)), '');
+  if (r.loadHints) out.push(loadHintsLine(r.loadHints), '');
   out.push(`_${countingNote(r)}_`);
   return out.join('\n') + '\n';
 }

@@ -2,6 +2,7 @@
  * What `serve` puts in front of the model: per mode, the first-class tools (condensed, renamed only when
  * needed) and the meta-tools for everything else. Pure: snapshots, settings and a counter in, the view out.
  */
+import { planLoadHints, type LoadHintRules, type LoadHints } from '../core/hints/load-hints.js';
 import { planBudget, type PlanDeps } from '../core/budget/index.js';
 import { condenseTool } from '../core/condense/index.js';
 import type { ServeConfig, ServerSnapshot, ToolSnapshot, UsageStats } from '../types.js';
@@ -50,6 +51,8 @@ export interface ServedView {
   metaTokens: number;
   /** What the budget plan did (auto mode). */
   plan?: { limit: number; fits: boolean; steps: { action: string; target: string; tokensSaved: number }[] };
+  /** The load hints set on the pass-through tools' `_meta` (absent when off). */
+  hints?: LoadHints;
 }
 
 export interface ViewRequest {
@@ -65,6 +68,10 @@ export interface ViewRequest {
   /** The name the client gives this server (name-length limits). */
   key: string;
   deps: PlanDeps;
+  /** Load hints on pass-through tools (undefined: none) … */
+  hints?: LoadHintRules;
+  /** … from this usage (serve keeps the one it started with, so the list stays the same while it learns). */
+  hintUsage?: UsageStats;
 }
 
 /** Every callable tool, servers in name order, tools in server order; disabled tools and `off` servers left out. */
@@ -161,11 +168,13 @@ export function buildServedView(req: ViewRequest): ServedView {
     req.key,
     meta.map((m) => m.name),
   );
-  const pass: ServedTool[] = passEntries.map((e, i) => {
+  const counted: ServedTool[] = passEntries.map((e, i) => {
     const name = names[i] ?? e.tool.name;
     const definition = { ...(first.get(e.id) as ToolSnapshot), name };
     return { name, definition, tokens: req.deps.countTool(definition, e.server), entry: e };
   });
+  const hints = req.hints ? servedLoadHints(counted, req) : undefined;
+  const pass = hints ? counted.map((t) => withHints(t, hints)) : counted;
   const tools = [...meta, ...pass];
   const metaTokens = meta.reduce((n, t) => n + t.tokens, 0);
   return {
@@ -177,5 +186,35 @@ export function buildServedView(req: ViewRequest): ServedView {
     tokens: tools.reduce((n, t) => n + t.tokens, 0),
     metaTokens,
     plan,
+    ...(hints ? { hints } : {}),
   };
+}
+
+/** The load-hint plan over the tools served first-class (pinned ones always loaded, per-server/tool opt-outs). */
+function servedLoadHints(pass: readonly ServedTool[], req: ViewRequest): LoadHints {
+  const candidates = pass.map((t) => {
+    const e = t.entry!;
+    const server = req.config.servers?.[e.server];
+    return {
+      id: e.id,
+      tool: e.tool.name,
+      server: e.server,
+      tokens: t.tokens,
+      pinned: server?.pin?.includes(e.tool.name) === true,
+      off: server?.loadHints === false || server?.noHints?.includes(e.tool.name) === true,
+    };
+  });
+  return planLoadHints(candidates, req.hintUsage ?? req.usage ?? { tools: {} }, req.hints!);
+}
+
+/** The tool with the `_meta` keys Claude Code reads (core/hints/load-hints.ts); the server's own `_meta` kept. */
+function withHints(t: ServedTool, hints: LoadHints): ServedTool {
+  const id = t.entry!.id;
+  const always = hints.alwaysLoad.includes(id);
+  const hint = hints.searchHints.get(id);
+  if (!always && hint === undefined) return t;
+  const meta = { ...(t.definition._meta as Record<string, unknown> | undefined) };
+  if (always) meta['anthropic/alwaysLoad'] = true;
+  if (hint !== undefined) meta['anthropic/searchHint'] = hint;
+  return { ...t, definition: { ...t.definition, _meta: meta } };
 }

@@ -6,10 +6,13 @@ import { serveStdio, StdioServerTransport } from '@modelcontextprotocol/server/s
 import type { CommandContext, CommandOutcome } from '../app/context.js';
 import { oauthOptions } from '../app/oauth.js';
 import { resolveLimits } from '../app/budget.js';
+import { chosenStore, openUsageStore, userLabelFor } from '../app/store.js';
+import { DEFAULT_LOAD_HINTS } from '../core/hints/load-hints.js';
 import { optionalString, parseChoiceFlag, parseIntFlag } from '../app/flags.js';
 import { loadUsage, servingCounts } from './deps.js';
 import { countOf } from '../reporters/format.js';
 import { SmartError, errorText } from '../errors.js';
+import { appendFileSafe } from '../safe-write.js';
 import { STOP_EXIT_CODES, stoppedBy, whileHandlingSignals } from '../signals.js';
 import type { ServeLevel, ServeMode } from './catalog.js';
 import type { HttpHandle } from './http.js';
@@ -71,8 +74,19 @@ export async function runServeCommand(
   const callTimeoutMs = opts.callTimeout
     ? parseIntFlag('--call-timeout', opts.callTimeout, { min: 1 })
     : (serveConfig.callTimeout ?? DEFAULT_CALL_TIMEOUT_MS);
+  const record = optionalString(opts.record);
+  // A record file that cannot be appended to (a FIFO nobody reads, a folder) is refused before serving starts.
+  if (record) await appendFileSafe(record, '');
   const counting = await servingCounts(ctx);
-  const usage = await loadUsage(setup.usageStore, Date.now(), log);
+  // --store, else the config's `store`, else the default file; a database is connected on first use, so one that
+  // is down does not keep serve from starting (learning retries in the background).
+  const store = await openUsageStore(chosenStore(optionalString(opts.store), setup.config.store), {
+    cwd: io.cwd,
+    env: io.env,
+    defaultFile: setup.usageStore,
+    lazy: true,
+  });
+  const usage = await loadUsage(store, Date.now(), log);
 
   const runtime = new ServeRuntime({
     setup,
@@ -84,7 +98,12 @@ export async function runServeCommand(
     counting,
     usage,
     learn: opts.learn !== false,
-    record: optionalString(opts.record),
+    store,
+    user: userLabelFor(optionalString(opts.user), setup.config.user),
+    ...(opts.loadHints === false || serveConfig.loadHints === false
+      ? {}
+      : { loadHints: { ...DEFAULT_LOAD_HINTS, ...serveConfig.loadHints } }),
+    record,
     spawnTimeoutMs,
     callTimeoutMs,
     log,
@@ -125,6 +144,7 @@ export async function runServeCommand(
       await http?.close();
       for (const s of clients) await s.close().catch(() => undefined);
       await runtime.close();
+      await store.close();
     }
   });
   const stopped = stoppedBy();

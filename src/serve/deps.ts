@@ -3,7 +3,8 @@ import type { CommandContext } from '../app/context.js';
 import { resolvePaths } from '../app/paths.js';
 import type { PlanDeps } from '../core/budget/index.js';
 import { condenseTool, metaTools } from '../core/condense/index.js';
-import { loadUsageStats } from '../core/session/usage-store.js';
+import { usageForRanking, usageOfDoc } from '../core/session/usage-store.js';
+import type { UsageStore } from '../core/store/types.js';
 import { createTokenCounter, prepareCounter, renderTool, type TokenCounter } from '../core/tokens/index.js';
 import { errorText } from '../errors.js';
 import type { UsageStats } from '../types.js';
@@ -57,13 +58,14 @@ export async function servingCounts(ctx: CommandContext): Promise<Counting> {
   return countingWith(counter);
 }
 
-export async function loadUsage(store: string, now: number, log: (text: string) => void): Promise<UsageStats> {
+/** The store's usage by the rule every ranking reads it; a store that cannot be read is a warning, not a stop. */
+export async function loadUsage(store: UsageStore, now: number, log: (text: string) => void): Promise<UsageStats> {
   try {
-    const loaded = await loadUsageStats(store, now);
-    for (const w of loaded.warnings) log(`warning: ${w}`);
-    return loaded.stats;
+    const { doc, warnings } = await store.read(now);
+    for (const w of warnings) log(`warning: ${w}`);
+    return usageForRanking(usageOfDoc(doc), now).stats;
   } catch (e) {
-    log(`warning: usage store ${store} not read (${errorText(e)}); ranking without the usage prior`);
+    log(`warning: usage store ${store.label} not read (${errorText(e)}); ranking without the usage prior`);
     return { tools: {} };
   }
 }

@@ -10,6 +10,10 @@ import { SmartError, errorText, isSmartError } from '../errors.js';
 import type { ServerSnapshot, SmartConfig, UsageStats } from '../types.js';
 import { buildServedView, type CatalogEntry, type ServeLevel, type ServeMode, type ServedView } from './catalog.js';
 import type { Counting } from './deps.js';
+import type { LoadHintRules } from '../core/hints/load-hints.js';
+import { FileUsageStore } from '../core/store/file.js';
+import { cloneUsage } from '../core/session/usage.js';
+import type { UsageStore } from '../core/store/types.js';
 import { Learner } from './learn.js';
 import {
   ArgumentValidator,
@@ -23,6 +27,8 @@ import {
 } from './meta.js';
 import { ServerPool, type PoolOptions } from './pool.js';
 import type { ServeSetup } from './setup.js';
+import { mapLimited, SERVER_START_CONCURRENCY } from '../core/map-limited.js';
+import { boundedInstructions } from '../core/audit/findings.js';
 
 export interface RuntimeOptions {
   setup: ServeSetup;
@@ -35,6 +41,12 @@ export interface RuntimeOptions {
   usage: UsageStats;
   /** Learn into the usage store (default on). */
   learn: boolean;
+  /** The label learned calls are attributed to (undefined: none). */
+  user?: string | undefined;
+  /** Load hints on pass-through tools (undefined: off). */
+  loadHints?: LoadHintRules;
+  /** The usage store learning writes to (the command opens and closes it); default: the file setup names. */
+  store?: UsageStore;
   record?: string;
   spawnTimeoutMs: number;
   callTimeoutMs: number;
@@ -92,13 +104,18 @@ export class ServeRuntime {
   /** The client's capabilities, for what is declared to the servers behind. */
   clientCapabilities: Record<string, unknown> = {};
 
+  /** The usage load hints are planned from: the store as serve found it (live learning does not move them). */
+  private readonly hintUsage: UsageStats;
+
   constructor(readonly opts: RuntimeOptions) {
+    this.hintUsage = cloneUsage(opts.usage);
     this.config = opts.setup.config;
     this.known = new Map(opts.setup.known);
     const secrets = opts.setup.definitions.flatMap((d) => secretValues(d));
     this.learner = new Learner({
-      store: opts.learn ? opts.setup.usageStore : undefined,
+      store: opts.learn ? (opts.store ?? new FileUsageStore(opts.setup.usageStore)) : undefined,
       record: opts.record,
+      user: opts.user,
       secrets,
       now: opts.now,
       log: opts.log,
@@ -164,17 +181,15 @@ export class ServeRuntime {
   /** Lists, live, the servers whose tool list is not known yet (no snapshot, no cache entry). */
   async listUnknown(onListed: (def: string, snap: ServerSnapshot) => Promise<void>): Promise<void> {
     const missing = this.opts.setup.definitions.filter((d) => !this.known.has(d.name));
-    await Promise.all(
-      missing.map(async (def) => {
-        try {
-          const snap = await this.pool.list(def.name);
-          this.known.set(def.name, snap);
-          await onListed(def.name, snap);
-        } catch (e) {
-          this.opts.log(`warning: ${errorText(e)}; its tools are not served until it starts`);
-        }
-      }),
-    );
+    await mapLimited(missing, SERVER_START_CONCURRENCY, async (def) => {
+      try {
+        const snap = await this.pool.list(def.name);
+        this.known.set(def.name, snap);
+        await onListed(def.name, snap);
+      } catch (e) {
+        this.opts.log(`warning: ${errorText(e)}; its tools are not served until it starts`);
+      }
+    });
     if (missing.length > 0) await this.refresh(false);
   }
 
@@ -190,6 +205,7 @@ export class ServeRuntime {
       activated: this.activated,
       key: this.opts.key,
       deps: this.opts.counting.deps,
+      ...(this.opts.loadHints ? { hints: this.opts.loadHints, hintUsage: this.hintUsage } : {}),
     });
   }
 
@@ -218,7 +234,7 @@ export class ServeRuntime {
       );
     for (const name of names) {
       const text = this.known.get(name)?.instructions;
-      if (text) parts.push(`\n## ${name}\n${text}`);
+      if (text) parts.push(`\n## ${name}\n${boundedInstructions(text)}`);
     }
     return parts.join(' ').replace(/ \n/g, '\n');
   }
@@ -368,20 +384,45 @@ export class ServeRuntime {
 
   private serverNotification(server: string, method: string, params: Record<string, unknown> | undefined): void {
     if (method.endsWith('/list_changed')) {
-      void this.pool
-        .list(server)
-        .then(async (snap) => {
-          this.known.set(server, snap);
-          await this.refresh(true);
-        })
-        .catch((e: unknown) => this.opts.log(`warning: could not re-list ${server}: ${errorText(e)}`));
+      this.relist(server);
       return;
     }
     this.onServerNotification?.(server, method, params);
   }
 
+  /** Servers being re-listed after a list_changed, and whether another came in meanwhile. */
+  private readonly relisting = new Map<string, { again: boolean }>();
+
+  /**
+   * Re-lists a server after its list_changed. A storm of them costs one re-list in flight and at most one
+   * more after it (which sees the latest list), so clients are told of a change a few times, not once each.
+   */
+  private relist(server: string): void {
+    const running = this.relisting.get(server);
+    if (running) {
+      running.again = true;
+      return;
+    }
+    const state = { again: false };
+    this.relisting.set(server, state);
+    void (async () => {
+      try {
+        do {
+          state.again = false;
+          const snap = await this.pool.list(server);
+          this.known.set(server, snap);
+          await this.refresh(true);
+        } while (state.again);
+      } catch (e) {
+        this.opts.log(`warning: could not re-list ${server}: ${errorText(e)}`);
+      } finally {
+        this.relisting.delete(server);
+      }
+    })();
+  }
+
   async close(): Promise<void> {
     await this.pool.closeAll();
-    await this.learner.flush();
+    await this.learner.flush(true);
   }
 }

@@ -1,5 +1,5 @@
 /** Config pipeline entry: locate → read → validate → merge. Returns server definitions and our own config. */
-import { basename, resolve as resolvePath } from 'node:path';
+import { basename, dirname, resolve as resolvePath } from 'node:path';
 import { SmartError } from '../../errors.js';
 import type { AdhocServer, ClientId, ConfigLayer, ServerDefinition, SmartConfig, SourceScope } from '../../types.js';
 import { readTextFile, stripBom } from '../../read-file.js';
@@ -31,9 +31,9 @@ import {
   type ConfigLocation,
 } from './locate.js';
 import { mergeDefinitions, type Shadowing } from './merge.js';
-import { detectSyntax, parseConfigText } from './parse.js';
+import { detectSyntax, duplicateKeyWarning, parseConfigDocument, parseConfigText } from './parse.js';
 import { orderByPrecedence, resolveClients, type ClientResolution } from './resolve.js';
-import { normalizeServerEntry } from './server-entry.js';
+import { normalizeServerEntry, type RawServer } from './server-entry.js';
 import { validateSmartConfig } from './validate.js';
 
 export type { Shadowing, ClientResolution };
@@ -73,6 +73,11 @@ export interface DefinitionResult {
   warnings: string[];
   /** Server name → environment variables its definition referenced (lets --debug scrub their values). */
   referencedVars?: Record<string, string[]>;
+  /**
+   * Server name → its command, args, cwd and url as written in the file, for the fields that reference a
+   * variable: --debug shows these, so it names the variable the file really used.
+   */
+  written?: Record<string, WrittenFields>;
   /** Each client's own view (its files, its precedence): which client each definition belongs to. */
   clients: ClientResolution[];
   /** The client `--client` selected, when one was. */
@@ -107,9 +112,28 @@ function firstIssue(file: string, issues: { key: string; reason: string }[]): Sm
 
 const varsKey = (d: ServerDefinition): string => `${d.source}\u0000${d.name}`;
 
+export interface WrittenFields {
+  command?: string;
+  args?: string[];
+  cwd?: string;
+  url?: string;
+}
+
+/** The fields of an entry that reference a variable, as written (`${API_HOST}/mcp`), not expanded. */
+function writtenFields(raw: RawServer): WrittenFields {
+  const has = (v: string | undefined): v is string => v !== undefined && v.includes('$');
+  const out: WrittenFields = {};
+  if (has(raw.command)) out.command = raw.command;
+  if (raw.args?.some(has)) out.args = raw.args;
+  if (has(raw.cwd)) out.cwd = raw.cwd;
+  if (has(raw.url)) out.url = raw.url;
+  return out;
+}
+
 class Loader {
   readonly warnings: string[] = [];
   readonly referencedVars: Record<string, string[]> = dict();
+  readonly written: Record<string, WrittenFields> = dict();
   readonly defs: ServerDefinition[] = [];
   readonly envFiles: { def: ServerDefinition; file: string }[] = [];
   readonly geminiLists: GeminiServerLists[] = [];
@@ -125,7 +149,8 @@ class Loader {
   /** Parses one file and turns its entries into definitions, read as the file's client reads them. */
   collect(source: SourceFile, text: string, opts: { serversWanted: boolean }): void {
     const { file } = source;
-    const doc = parseConfigText(file, text);
+    const { value: doc, duplicateKeys } = parseConfigDocument(file, text);
+    if (duplicateKeys.length > 0) this.warnings.push(duplicateKeyWarning(file, duplicateKeys));
     const ours = isSmartConfig(source, doc);
     if (ours && isPlainObject(doc)) {
       const { config, issues } = validateSmartConfig(doc, DEFAULT_WEIGHTS);
@@ -173,9 +198,12 @@ class Loader {
         const raw = normalizeServerEntry(name, entry, at, file, client);
         this.warnings.push(...entryKeyWarnings(entry, at, file));
         const origin = { source: label, scope, ...(client ? { client } : {}), ...(layer ? { layer } : {}) };
-        const x = expandServer(raw, origin, this.ctx);
+        const x = expandServer(raw, origin, scope === 'explicit' ? { ...this.ctx, base: dirname(file) } : this.ctx);
         this.warnings.push(...x.warnings);
-        if (x.used.length > 0) this.referencedVars[varsKey(x.def)] = x.used;
+        if (x.used.length > 0) {
+          this.referencedVars[varsKey(x.def)] = x.used;
+          this.written[varsKey(x.def)] = writtenFields(raw);
+        }
         if (x.envFile !== undefined) this.envFiles.push({ def: x.def, file: x.envFile });
         this.defs.push(x.def);
       }
@@ -272,6 +300,9 @@ export async function loadServerDefinitions(req: DefinitionRequest): Promise<Def
       .filter((s) => loader.referencedVars[varsKey(s)])
       .map((s) => [s.name, loader.referencedVars[varsKey(s)] as string[]]),
   );
+  const written = dict(
+    servers.filter((s) => loader.written[varsKey(s)]).map((s) => [s.name, loader.written[varsKey(s)]!]),
+  );
   const result: DefinitionResult = {
     servers,
     shadowings,
@@ -279,6 +310,7 @@ export async function loadServerDefinitions(req: DefinitionRequest): Promise<Def
     config: loader.smart?.config ?? {},
     warnings: loader.warnings,
     referencedVars,
+    written,
     clients: resolveClients(loader.defs),
   };
   if (req.client !== undefined) result.client = req.client;

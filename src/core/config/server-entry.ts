@@ -268,15 +268,29 @@ function toolFilterOf(r: EntryReader, client: ClientId | undefined, at: readonly
 
 // --- OAuth client settings (issue 19): `"oauth": {clientId, clientSecret?, scopes?, clientMetadataUrl?}` ---
 const OAUTH_KEYS = ['clientId', 'clientSecret', 'scopes', 'clientMetadataUrl'];
-// gemini-cli docs/tools/mcp-server.md: Gemini's own "oauth" block; its other keys configure Gemini's flow, not ours.
-const GEMINI_OAUTH_KEYS = ['enabled', 'authorizationUrl', 'tokenUrl', 'audiences', 'redirectUri', 'tokenParamName'];
+// Gemini's own "oauth" block: every key of MCPOAuthConfig in @google/gemini-cli-core 0.61.0
+// (dist/src/mcp/oauth-provider.d.ts); the ones not in OAUTH_KEYS configure Gemini's flow, not ours.
+const GEMINI_OAUTH_KEYS = [
+  'enabled',
+  'authorizationUrl',
+  'issuer',
+  'tokenUrl',
+  'audiences',
+  'redirectUri',
+  'tokenParamName',
+  'registrationUrl',
+];
 
 function readOAuthSettings(r: EntryReader, v: unknown, client: ClientId | undefined): RawServer['oauth'] {
   if (v === undefined || v === null) return undefined;
   if (!isPlainObject(v)) r.fail(['oauth'], `expected an object like {"clientId": "…"}, got ${describeType(v)}.`);
   const at = (key: string, reason: string): never => r.fail(['oauth', key], reason);
   for (const key of Object.keys(v))
-    if (!OAUTH_KEYS.includes(key) && !(client === 'gemini' && GEMINI_OAUTH_KEYS.includes(key)))
+    // A file of no known client is read permissively, like its server maps: Gemini's keys pass there too.
+    if (
+      !OAUTH_KEYS.includes(key) &&
+      !((client === 'gemini' || client === undefined) && GEMINI_OAUTH_KEYS.includes(key))
+    )
       at(key, `unknown key. Expected one of: ${OAUTH_KEYS.join(', ')}.`);
   const pick = (key: string): string | undefined => {
     const x = v[key];

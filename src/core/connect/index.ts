@@ -8,6 +8,7 @@ import { readCachedSnapshot, writeCachedSnapshot } from './cache.js';
 import { DEFAULT_MAX_PAGES } from './list.js';
 import { connectServer } from './session.js';
 import type { OAuthOptions } from './oauth-provider.js';
+import { mapLimited, SERVER_START_CONCURRENCY } from '../map-limited.js';
 
 export { toolCacheKey, toolCacheFile } from './cache.js';
 export type { OAuthOptions, OAuthInteractive } from './oauth-provider.js';
@@ -92,7 +93,7 @@ export function applyServerNames(defs: ServerDefinition[], snaps: ServerSnapshot
   });
 }
 
-/** Connects to every server in parallel, each under its own timeout; failures become status "error". */
+/** Connects to every server, 16 at a time, each under its own timeout; failures become status "error". */
 export async function connectServers(defs: ServerDefinition[], opts: ConnectOptions): Promise<ServerSnapshot[]> {
   // One listener on the caller's signal, fanned out to every server (avoids MaxListeners warnings).
   const outer = opts.signal;
@@ -102,7 +103,9 @@ export async function connectServers(defs: ServerDefinition[], opts: ConnectOpti
   if (outer?.aborted) forward();
   else outer?.addEventListener('abort', forward, { once: true });
   try {
-    const snaps = await Promise.all(defs.map((def) => snapshotOne(def, { ...opts, signal: controller.signal })));
+    const snaps = await mapLimited(defs, SERVER_START_CONCURRENCY, (def) =>
+      snapshotOne(def, { ...opts, signal: controller.signal }),
+    );
     return applyServerNames(defs, snaps);
   } finally {
     outer?.removeEventListener('abort', forward);
