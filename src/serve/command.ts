@@ -1,8 +1,8 @@
 /** `mcp-smart serve`: an MCP server in front of the configured servers. Runs until the client goes away. */
 import { resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import type { Server } from '@modelcontextprotocol/server';
+import { serveStdio, StdioServerTransport } from '@modelcontextprotocol/server/stdio';
 import type { CommandContext, CommandOutcome } from '../app/context.js';
 import { oauthOptions } from '../app/oauth.js';
 import { resolveLimits } from '../app/budget.js';
@@ -185,7 +185,8 @@ export async function runServeCommand(
       const server = newClient();
       process.stdin.once('end', shutdown);
       process.stdin.once('close', shutdown);
-      await server.connect(new StdioServerTransport(process.stdin, process.stdout));
+      // Both eras on one connection: its opening (initialize, or a 2026-07-28 request) pins the era.
+      serveStdio(() => server, { transport: new StdioServerTransport(process.stdin, process.stdout) });
     } else {
       // Loaded only for --transport http: the Streamable HTTP transport (and its web framework) costs a stdio start ~40 ms.
       const { startHttp } = await import('./http.js');

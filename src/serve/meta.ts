@@ -1,5 +1,5 @@
 /** The meta-tools' answers: find, describe, list, and resolving the `name` and `arguments` of a call. */
-import type { JsonSchemaValidator, jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/types.js';
+import type { JsonSchemaValidator, jsonSchemaValidator } from '@modelcontextprotocol/server';
 import { condenseTool, firstSentence } from '../core/condense/index.js';
 import { SmartError } from '../errors.js';
 import type { ToolSnapshot } from '../types.js';
@@ -123,7 +123,7 @@ export class ArgumentValidator {
   async check(entry: CatalogEntry, args: Record<string, unknown>): Promise<void> {
     let validate = this.cache.get(entry.id);
     if (validate === undefined) {
-      this.ajv ??= import('@modelcontextprotocol/sdk/validation/ajv').then((m) => new m.AjvJsonSchemaValidator());
+      this.ajv ??= import('@modelcontextprotocol/server/validators/ajv').then((m) => new m.AjvJsonSchemaValidator());
       const ajv = await this.ajv;
       try {
         validate = ajv.getValidator(entry.tool.inputSchema ?? { type: 'object' });

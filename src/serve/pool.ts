@@ -4,6 +4,7 @@
  * One bad server never holds up another: every slot is independent.
  */
 import { capabilitiesKey, type DeclaredCapabilities } from '../core/declared-capabilities.js';
+import { SdkError, SdkErrorCode } from '@modelcontextprotocol/server';
 import type { ServerRequestHandler, ServerSession, ServerSessionOptions } from '../core/connect/server-session.js';
 import { DEFAULT_MAX_PAGES } from '../core/connect/list.js';
 import type { OAuthOptions, SmartOAuthProvider } from '../core/connect/oauth-provider.js';
@@ -285,5 +286,5 @@ export class ServerPool {
 }
 
 function isTimeout(e: unknown): boolean {
-  return typeof e === 'object' && e !== null && (e as { code?: unknown }).code === -32001;
+  return e instanceof SdkError && e.code === SdkErrorCode.RequestTimeout;
 }

@@ -4,15 +4,9 @@
 // `audit --client X` (X's, from the measured table). Each expected list is taken here by a direct SDK connection.
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import {
-  CreateMessageRequestSchema,
-  ElicitRequestSchema,
-  ListRootsRequestSchema,
-  type ClientCapabilities,
-} from '@modelcontextprotocol/sdk/types.js';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import type { ClientCapabilities } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLIENT_DECLARATIONS } from '../../src/core/declared-capabilities.js';
 import { REPO, fixture } from '../helpers/paths.js';
@@ -29,10 +23,10 @@ const ALL: ClientCapabilities = {
 
 /** Answers what server-everything may ask right after initialize (it syncs the roots of a client that has them). */
 function answering(client: Client, caps: ClientCapabilities): Client {
-  if (caps.roots) client.setRequestHandler(ListRootsRequestSchema, () => ({ roots: [] }));
-  if (caps.elicitation) client.setRequestHandler(ElicitRequestSchema, () => ({ action: 'decline' }));
+  if (caps.roots) client.setRequestHandler('roots/list', () => ({ roots: [] }));
+  if (caps.elicitation) client.setRequestHandler('elicitation/create', () => ({ action: 'decline' }));
   if (caps.sampling)
-    client.setRequestHandler(CreateMessageRequestSchema, () => ({
+    client.setRequestHandler('sampling/createMessage', () => ({
       model: 'none',
       role: 'assistant',
       content: { type: 'text', text: '' },
@@ -167,7 +161,7 @@ describe('the client’s declared capabilities decide the tool list', () => {
         // refused at once: the server's error reaches the caller well before any time limit.
         const started = Date.now();
         await expect(
-          second.callTool({ name: 'sign_up', arguments: { team: 'red' } }, undefined, { timeout: 20_000 }),
+          second.callTool({ name: 'sign_up', arguments: { team: 'red' } }, { timeout: 20_000 }),
         ).rejects.toThrow(/mcp-smart has no model to answer sampling\/createMessage/);
         expect(Date.now() - started).toBeLessThan(15_000);
         await second.close();

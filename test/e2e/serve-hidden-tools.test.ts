@@ -3,7 +3,7 @@
 // Gemini settings file read with -c — and audit, budget and serve agree on the visible tool set.
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { Client } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixture } from '../helpers/paths.js';
 import { spawnCli } from '../helpers/spawn-cli.js';

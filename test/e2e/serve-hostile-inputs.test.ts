@@ -4,7 +4,6 @@
 import { execFileSync } from 'node:child_process';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixture } from '../helpers/paths.js';
 import { spawnCli } from '../helpers/spawn-cli.js';
@@ -123,7 +122,7 @@ describe('a backend that sends a storm of list_changed', () => {
       const { client } = await connectServeStdio(box.env, ['--config', stormConfig, '--mode', 'tools', '--no-learn']);
       try {
         let relayed = 0;
-        client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
+        client.setNotificationHandler('notifications/tools/list_changed', () => {
           relayed++;
         });
         const names = async (): Promise<string[]> => (await client.listTools()).tools.map((t) => t.name);

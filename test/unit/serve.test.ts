@@ -4,15 +4,8 @@
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import {
-  CallToolRequestSchema,
-  ElicitRequestSchema,
-  ListToolsRequestSchema,
-  ToolListChangedNotificationSchema,
-} from '@modelcontextprotocol/sdk/types.js';
+import { InMemoryTransport, Server } from '@modelcontextprotocol/server';
+import { Client } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { metaTools } from '../../src/core/condense/index.js';
 import { readSnapshotFiles } from '../../src/core/snapshot.js';
@@ -90,8 +83,8 @@ interface Backend {
 
 function backendServer(name: string, b: Backend): Server {
   const server = new Server({ name, version: '1.0.0' }, { capabilities: { tools: {} } });
-  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: b.tools as never }));
-  server.setRequestHandler(CallToolRequestSchema, async (req, extra) => {
+  server.setRequestHandler('tools/list', () => ({ tools: b.tools as never }));
+  server.setRequestHandler('tools/call', async (req, ctx) => {
     if (req.params.name === 'ask') {
       if (!server.getClientCapabilities()?.elicitation)
         return { content: [{ type: 'text', text: 'elicitation not declared' }] };
@@ -107,7 +100,7 @@ function backendServer(name: string, b: Backend): Server {
     }
     const token = req.params._meta?.progressToken;
     if (token !== undefined)
-      await extra.sendNotification({
+      await ctx.mcpReq.notify({
         method: 'notifications/progress',
         params: { progressToken: token, progress: 1, total: 1 },
       });
@@ -216,7 +209,7 @@ async function harness(
     { capabilities: extra.elicitation ? { elicitation: {} } : {} },
   );
   if (extra.elicitation)
-    client.setRequestHandler(ElicitRequestSchema, (req) => ({
+    client.setRequestHandler('elicitation/create', (req) => ({
       action: 'accept',
       content: { name: `bob (asked: ${req.params.message})` },
     }));
@@ -269,7 +262,6 @@ describe('serve over in-memory transports', () => {
     const progress: number[] = [];
     const result = await h.client.callTool(
       { name: 'call_tool', arguments: { name: 'notes.create_note', arguments: '{"title":"t"}' } },
-      undefined,
       { onprogress: (p) => progress.push(p.progress) },
     );
     expect(result).toEqual({
@@ -390,7 +382,7 @@ describe('health, activation and recording', () => {
   it('--activate: a tool called through call_tool becomes first-class and the client is told the list changed', async () => {
     const h = await harness('meta', {}, { activate: true });
     let changed = 0;
-    h.client.setNotificationHandler(ToolListChangedNotificationSchema, () => void changed++);
+    h.client.setNotificationHandler('notifications/tools/list_changed', () => void changed++);
     await h.client.callTool({ name: 'call_tool', arguments: { name: 'notes.create_note', arguments: { title: 't' } } });
     const names = (await h.client.listTools()).tools.map((t) => t.name);
     expect(names).toEqual(['find_tool', 'describe_tool', 'list_tools', 'call_tool', 'call_tool_read', 'create_note']);

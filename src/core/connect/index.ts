@@ -1,7 +1,7 @@
 /** The only module that imports the MCP SDK: connects to servers and produces ServerSnapshots. */
 import { setMaxListeners } from 'node:events';
 import { performance } from 'node:perf_hooks';
-import type { Transport as SdkTransport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { Transport as SdkTransport } from '@modelcontextprotocol/client';
 import { errorText } from '../../errors.js';
 import type { ServerDefinition, ServerSnapshot } from '../../types.js';
 import { readCachedSnapshot, writeCachedSnapshot } from './cache.js';

@@ -5,7 +5,7 @@
  */
 import { chmod, mkdir, readFile, stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import type { OAuthClientInformationMixed, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
+import type { OAuthClientInformationMixed, OAuthTokens } from '@modelcontextprotocol/client';
 import { withFileLock } from '../../file-lock.js';
 import { writeFileSafe } from '../../safe-write.js';
 import { SmartError, errorText } from '../../errors.js';

@@ -1,5 +1,5 @@
 /** One snapshot: start or reach a server, initialize, list everything it advertises, always clean up. */
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { Transport } from '@modelcontextprotocol/client';
 import type { SmartError } from '../../errors.js';
 import type { ServerDefinition, ServerSnapshot } from '../../types.js';
 import { redact } from './failure.js';
