@@ -4,8 +4,8 @@
 // same process. Goal: the parallel total within 100 ms of the slowest server.
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { Client } from '@modelcontextprotocol/client';
 import { connectServers } from '../dist/core/connect/index.js';
 
 const REPO = join(dirname(fileURLToPath(import.meta.url)), '..');

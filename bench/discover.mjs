@@ -3,7 +3,7 @@
 // tuning on the MetaTool tuning split only (LiveMCPBench is never tuned on); latency, scaling and the fidelity
 // of the large-index sketch. Runs against dist/.
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
@@ -24,6 +24,15 @@ import { longTasks } from './helpers/long-tasks.mjs';
 
 const ENGINES = ['keyword', 'bm25', 'semantic', 'hybrid'];
 const quick = process.argv.includes('--quick');
+const argAfter = (flag) => {
+  const i = process.argv.indexOf(flag);
+  return i > 0 ? process.argv[i + 1] : undefined;
+};
+// --stages only: --only TEXT keeps the sets whose title holds TEXT; --save FILE writes each set's hybrid+rerank
+// per-query figures, --against FILE compares this tree's with them (paired intervals; same queries, same order).
+const only = argAfter('--only');
+const against = argAfter('--against') ? JSON.parse(readFileSync(argAfter('--against'), 'utf8')) : null;
+const saved = {};
 const pct = (xs, p) => {
   const s = [...xs].sort((a, b) => a - b);
   return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))] ?? 0;
@@ -142,6 +151,7 @@ function scaled(tools, n) {
  * class.
  */
 function stageRows(title, tools, cases, vectors, key = 'name') {
+  if (only && !title.includes(only)) return;
   const fielded = buildFieldedBm25(tools);
   const ref = (t) => (key === 'id' ? t.id : t.tool.name);
   const out = (r) => (key === 'id' ? r.id : r.tool);
@@ -163,6 +173,7 @@ function stageRows(title, tools, cases, vectors, key = 'name') {
   ];
   const mean = (xs) => xs.reduce((a, x) => a + x, 0) / Math.max(1, xs.length);
   const base = rows[0][1];
+  saved[title] = rows[3][1];
   const diff = (r, key, against = base) =>
     pairedDelta(
       r.map((x) => x[key]),
@@ -179,6 +190,12 @@ function stageRows(title, tools, cases, vectors, key = 'name') {
   // The second stage against its own first stage: what the re-ranker adds at rank 1.
   const [first, second] = [rows[2][1], rows[3][1]];
   console.log(`  rerank vs 1st stage: Δhit@1 ${diff(second, 'h1', first)}  ΔMRR ${diff(second, 'rr', first)}`);
+  // Against the same set's hybrid+rerank of an earlier tree (--against FILE, written by --save FILE on that tree).
+  const before = against?.[title];
+  if (before && before.length === second.length)
+    console.log(
+      `  vs --against (hybrid+rerank): hit@1 ${f3(mean(before.map((x) => x.h1)))} → ${f3(mean(second.map((x) => x.h1)))}  Δhit@1 ${diff(second, 'h1', before)}  Δhit@5 ${diff(second, 'h5', before)}  ΔMRR ${diff(second, 'rr', before)}`,
+    );
   const classes = [...new Set(cases.map((c) => c.class).filter((c) => c !== undefined))];
   if (classes.length === 0) return;
   console.log(`  hit@1 by class (${rows.map(([name]) => name).join(' / ')}):`);
@@ -187,6 +204,23 @@ function stageRows(title, tools, cases, vectors, key = 'name') {
     const cells = rows.map(([, r]) => f3(mean(at.map((i) => r[i].h1))));
     console.log(`    ${cls.padEnd(19)} n ${String(at.length).padStart(3)}  ${cells.join(' / ')}`);
   }
+}
+
+/**
+ * The development sets pooled, each set weighing the same (a query weighs 1/its set's size, so MetaTool's 6,210
+ * queries do not drown the others): hybrid+rerank against --against's, with a paired interval over the queries.
+ */
+function pooledRow(title, titles) {
+  if (!against || titles.length === 0 || titles.some((t) => against[t]?.length !== saved[t].length)) return;
+  const weighted = (rows) => titles.flatMap((t) => rows[t].map((x) => ({ ...x, w: 1 / rows[t].length })));
+  const now = weighted(saved);
+  const then = weighted(against);
+  const scale = now.length / titles.length;
+  const col = (rows, key) => rows.map((x) => x[key] * x.w * scale);
+  const m = (xs) => xs.reduce((a, x) => a + x, 0) / xs.length;
+  console.log(
+    `\n${title}, ${titles.length} sets: hit@1 ${f3(m(col(then, 'h1')))} → ${f3(m(col(now, 'h1')))}  Δhit@1 ${pairedDelta(col(now, 'h1'), col(then, 'h1'))}  Δhit@5 ${pairedDelta(col(now, 'h5'), col(then, 'h5'))}  ΔMRR ${pairedDelta(col(now, 'rr'), col(then, 'rr'))}`,
+  );
 }
 
 /**
@@ -264,10 +298,20 @@ if (process.argv.includes('--stages')) {
   stageRows('development: BFCL multi-turn, each task a query', b.tools, b.tasks, vectors);
   const s111 = loadServers111();
   stageRows('development: servers-111 intents (written for development)', s111.tools, s111.cases, vectors, 'id');
+  // The same 100 needs asked as questions and given as commands (issue 29): questions must do at least as well.
+  const asked = loadServers111('servers-111-questions.jsonl').cases;
+  const told = loadServers111('servers-111-commands.jsonl').cases;
+  stageRows('development: servers-111 needs asked as questions', s111.tools, asked, vectors, 'id');
+  stageRows('development: servers-111 needs given as commands', s111.tools, told, vectors, 'id');
+  pooledRow(
+    'development pooled (each set weighs the same)',
+    Object.keys(saved).filter((t) => t.startsWith('development:')),
+  );
   // Never tuned or trained on: MetaTool's held-out split (the tuners and scripts/train-reranker.mjs never read it).
   stageRows('held out: MetaTool test split', m.tools, m.test, vectors);
   const l = loadLiveMcpBench();
   stageRows('held out: LiveMCPBench (the re-ranker never trained on it)', l.tools, l.cases, vectors);
+  if (argAfter('--save')) writeFileSync(argAfter('--save'), JSON.stringify(saved));
   process.exit(0);
 }
 const live = loadLiveMcpBench();

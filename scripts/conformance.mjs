@@ -471,9 +471,8 @@ function argumentsFor(schema) {
 const LOGIN_HINT = /run `mcp-smart login ([^`\s]+)`/;
 
 async function asClient(url) {
-  const { Client } = await import('@modelcontextprotocol/sdk/client/index.js');
-  const { StdioClientTransport } = await import('@modelcontextprotocol/sdk/client/stdio.js');
-  const { ElicitRequestSchema } = await import('@modelcontextprotocol/sdk/types.js');
+  const { Client } = await import('@modelcontextprotocol/client');
+  const { StdioClientTransport } = await import('@modelcontextprotocol/client/stdio');
   const log = (text) => process.stderr.write(`as-client: ${text}\n`);
   const home = mkdtempSync(join(process.env[CLIENT_TMP_ENV] ?? tmpdir(), 'mcp-smart-client-'));
   const env = {
@@ -518,7 +517,7 @@ async function asClient(url) {
       { capabilities: { elicitation: { form: { applyDefaults: true } } } },
     );
     // A user who accepts the form as presented: the SDK fills in the defaults of the requested schema.
-    client.setRequestHandler(ElicitRequestSchema, async () => ({ action: 'accept', content: {} }));
+    client.setRequestHandler('elicitation/create', async () => ({ action: 'accept', content: {} }));
     const transport = new StdioClientTransport({
       command: process.execPath,
       args: [CLI, '-c', config, 'serve', '--mode', 'tools'],

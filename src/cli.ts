@@ -97,10 +97,12 @@ const RUNNERS: Record<string, () => Promise<CommandRunner>> = {
   check: async () => (await import('./commands/check.js')).runCheckCommand,
   replay: async () => (await import('./commands/replay.js')).runReplayCommand,
   init: async () => (await import('./commands/init.js')).runInitCommand,
+  adopt: async () => (await import('./commands/adopt.js')).runAdoptCommand,
   serve: async () => (await import('./serve/command.js')).runServeCommand,
   login: async () => (await import('./commands/login.js')).runLoginCommand,
   logout: async () => (await import('./commands/logout.js')).runLogoutCommand,
   trust: async () => (await import('./commands/trust.js')).runTrustCommand,
+  store: async () => (await import('./commands/store.js')).runStoreCommand,
 };
 
 export interface ProgramState {
@@ -266,7 +268,7 @@ export function buildProgram(io: Io, argv: readonly string[], state: ProgramStat
         'a sentence model for the semantic signal instead of the shipped word vectors: use-lite (optional npm packages) or a local ' +
           'sentence-transformer directory',
       )
-      .option('--store <file>', 'usage store to read the usage prior from')
+      .option('--store <file-or-url>', 'usage store to read the usage prior from (a file or postgres://…)')
       .addHelpText(
         'after',
         '\nExamples:\n  mcp-smart discover "read a file from disk" -k 3\n  mcp-smart discover --queries intents.jsonl --engine bm25 --json',
@@ -282,7 +284,7 @@ export function buildProgram(io: Io, argv: readonly string[], state: ProgramStat
       .option('--share <fraction>', 'share of --max the tool context may use (default 0.10)')
       .option('--limit <tokens>', 'tokens the tool context may use (instead of --share)')
       .option('--intent <text>', 'keep full schemas for the tools most relevant to this intent, names for the rest')
-      .option('--store <file>', 'usage store used to find least-used servers and tools')
+      .option('--store <file-or-url>', 'usage store used to find least-used servers and tools (a file or postgres://…)')
       .option('--apply', 'write the definitions that result from the plan (needs -o)')
       .option('-o, --output <file>', 'where --apply writes the resulting definitions')
       .addHelpText(
@@ -303,6 +305,7 @@ export function buildProgram(io: Io, argv: readonly string[], state: ProgramStat
       .option('--queries <file>', 'labelled intents (.jsonl) for the retrieval gate')
       .option('--min-recall <r>', 'fail when discovery Recall@k on --queries falls below this')
       .option('-k <n>', 'k for the retrieval gate', '5')
+      .option('--store <file-or-url>', 'the retrieval gate ranks with this usage store (a file or postgres://…)')
       .addHelpText('after', '\nExamples:\n  mcp-smart check --snapshot mcp-snapshot.json\n  mcp-smart check --update'),
     'check',
   );
@@ -313,8 +316,15 @@ export function buildProgram(io: Io, argv: readonly string[], state: ProgramStat
       .description('replay recorded sessions: ranking quality, usage learning, weight tuning')
       .argument('[paths...]', 'Claude Code transcripts, Cline/Roo histories, labelled intents, or folders of them')
       .option('--learn', 'update the usage store from the recordings')
-      .option('--store <file>', 'usage store file to start from and --learn into (default: in the user data folder)')
+      .option(
+        '--store <file-or-url>',
+        'usage store to start from and --learn into: a file (default: in the user data folder) or postgres://…',
+      )
       .option('--no-store', 'replay from nothing, not from what the usage store knows')
+      .option(
+        '--user <name>',
+        'with --learn: attribute the learned calls to this user (stored hashed unless the config says plain)',
+      )
       .option('--tune', 'search the hybrid weights with cross-validation by session')
       .option('--folds <n>', 'folds for --tune', '5')
       .option('--write', 'with --tune: store the tuned weights in mcp-smart.config.json')
@@ -366,6 +376,15 @@ export function buildProgram(io: Io, argv: readonly string[], state: ProgramStat
         'append "intent → tool" cases found by find_tool and then called, as labelled-intents JSONL',
       )
       .option('--no-learn', 'do not update the usage store from forwarded calls')
+      .option('--user <name>', 'attribute learned calls to this user (stored hashed unless the config says plain)')
+      .option(
+        '--no-load-hints',
+        'do not set _meta anthropic/alwaysLoad and anthropic/searchHint on pass-through tools from the usage store',
+      )
+      .option(
+        '--store <file-or-url>',
+        'usage store to rank with and learn into: a file or postgres://… (default: store in config, else the user data folder)',
+      )
       .option('--key <name>', 'the name your client gives this server (tool names are fitted to its limits)')
       .option('--spawn-timeout <ms>', 'limit for a server to start and initialize (default --timeout)')
       .option('--call-timeout <ms>', 'limit for one forwarded call (default 120000)')
@@ -378,6 +397,19 @@ export function buildProgram(io: Io, argv: readonly string[], state: ProgramStat
         '\nExamples:\n  mcp-smart serve --print-config claude-desktop\n  mcp-smart --demo serve --mode meta\n  mcp-smart serve --transport http --port 8808 --max 128000',
       ),
     'serve',
+  );
+
+  register(
+    program
+      .command('adopt')
+      .description(
+        'write mcp-smart.config.json from the servers a client loads (tool filters kept, secrets as ${VAR}); print its switch to serve and the way back',
+      )
+      .argument('<client>', 'claude-code, claude-desktop, cursor, vscode, windsurf, gemini, codex, cline or roo')
+      .option('--force', 'replace the servers of an existing, different mcp-smart.config.json')
+      .option('--dry-run', 'print what would be written; write nothing')
+      .addHelpText('after', '\nExamples:\n  mcp-smart adopt claude-code\n  mcp-smart adopt codex --dry-run --json'),
+    'adopt',
   );
 
   register(
@@ -432,6 +464,28 @@ export function buildProgram(io: Io, argv: readonly string[], state: ProgramStat
         '\nA changed server definition asks again. In CI pass --trust-project (or MCP_SMART_TRUST_PROJECT=1) instead.\n\nExamples:\n  mcp-smart servers\n  mcp-smart trust',
       ),
     'trust',
+  );
+
+  register(
+    program
+      .command('store')
+      .description(
+        'the usage store: set up a team store (init), move a file store into it and back (import, export), forget tools',
+      )
+      .argument('<action>', 'init, import <file>, export <file>, or forget --tool <id>')
+      .argument('[file]', 'import: the usage store file to read; export: the file to write')
+      .option(
+        '--store <file-or-url>',
+        'the store acted on: postgres://… or a file (default: store in config, else the user data folder)',
+      )
+      .option('--tool <id>', 'forget: a tool id (repeatable)', (v: string, prev: string[] = []) => [...prev, v])
+      .option('--user <name>', "forget: a user's calls (the name, labelled as the config says, or the stored label)")
+      .option('--force', 'export: replace an existing file')
+      .addHelpText(
+        'after',
+        '\nExamples:\n  mcp-smart store init --store postgres://mcp@db.internal/mcp_smart\n  mcp-smart store import ~/.local/share/mcp-smart/usage.json --store postgres://mcp@db.internal/mcp_smart',
+      ),
+    'store',
   );
 
   return program;

@@ -147,6 +147,16 @@ export const ERROR_CATALOG = {
     message: (d) =>
       `Not writing ${s(d.file)}: a baseline is never written from servers that failed. Could not be reached: ${s(d.servers)}. Fix them, or leave them out with --server.`,
   },
+  ADOPT_NOTHING: {
+    exitCode: 2,
+    message: (d) =>
+      `${s(d.client)} loads no servers here (see \`mcp-smart --client <name> servers\` for what it lists and why any is not loaded). Run adopt in the project folder the client works in.`,
+  },
+  ADOPT_EXISTS: {
+    exitCode: 2,
+    message: (d) =>
+      `${s(d.file)} already exists with other content. Not overwriting it: run with --dry-run to see what adopting ${s(d.client)} would write, then --force to replace its servers (its other keys are kept).`,
+  },
   FILE_EXISTS: {
     exitCode: 2,
     message: (d) => `${s(d.file)} already exists. Pass --force to overwrite it.`,
@@ -217,6 +227,11 @@ export const ERROR_CATALOG = {
     exitCode: 2,
     message: (d) => `no tool "${s(d.name)}". ${s(d.hint)}`.trim(),
   },
+  SERVE_TOOL_HIDDEN: {
+    exitCode: 2,
+    message: (d) =>
+      `tool "${s(d.tool)}" of server "${s(d.server)}" is hidden by ${s(d.where)}, so mcp-smart neither lists nor calls it. Remove it from that filter to use it.`,
+  },
   SERVE_BAD_ARGUMENTS: {
     exitCode: 2,
     message: (d) =>
@@ -260,6 +275,15 @@ export const ERROR_CATALOG = {
     exitCode: 2,
     message: (d) =>
       `${s(d.file)}: ${s(d.reason)}. It was left untouched; ${s(d.hint) || 'pass --store with another file'}.`,
+  },
+  STORE_UNREACHABLE: {
+    exitCode: 3,
+    message: (d) =>
+      `Cannot reach the usage store ${s(d.store)}: ${s(d.reason)}. Check that the database is running and that the URL and its credentials (PGPASSWORD, or \${VAR} in the URL) are right.`,
+  },
+  STORE_URL_INVALID: {
+    exitCode: 2,
+    message: (d) => `${s(d.where)}: the store URL ${s(d.url)} cannot be used: ${s(d.reason)}.`,
   },
   STDOUT_FAILED: {
     exitCode: 2,

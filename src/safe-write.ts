@@ -4,15 +4,14 @@
  * (the link stays a link). A FIFO or a character device (a pipe, /dev/stdout, /dev/null) is written directly
  * and never replaced. Anything else (a folder, a socket, a block device) is refused, left untouched.
  */
+import { randomBytes } from 'node:crypto';
 import { constants } from 'node:fs';
-import { lstat, mkdir, open, readlink, realpath, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { lstat, mkdir, open, readlink, realpath, rename, rm, stat } from 'node:fs/promises';
 import type { Stats } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { SmartError } from './errors.js';
 import { onStop, throwIfStopped, whileHandlingSignals } from './signals.js';
 import { scrubOutput } from './secrets.js';
-
-let counter = 0;
 
 /** Where a write to `file` really lands: the file itself, or the end of its symlink chain (which may not exist yet). */
 export async function resolveWriteTarget(file: string): Promise<{ target: string; stats?: Stats }> {
@@ -73,17 +72,29 @@ async function writeAtomic(
   fixedMode?: number,
 ): Promise<void> {
   const dir = dirname(target);
-  const tmp = join(dir, `.${basename(target)}.${process.pid}.${++counter}.tmp`);
+  // A random name created exclusively (O_EXCL, 0600): in a shared folder another user's symlink or file at a
+  // guessable temp name is never followed or reused, and nobody else can read the content while it is written.
+  const tmp = join(dir, `.${basename(target)}.${randomBytes(8).toString('hex')}.tmp`);
+  let created = false;
+  // Only a temp file this write created is removed: a name taken by someone else is left alone.
+  const removeTmp = (): Promise<void> => (created ? rm(tmp, { force: true }) : Promise.resolve());
   // A signal between the temp write and the rename must not leave the temp file behind.
-  const dispose = onStop(() => rm(tmp, { force: true }));
+  const dispose = onStop(removeTmp);
   try {
     await mkdir(dir, { recursive: true, ...(fixedMode !== undefined ? { mode: 0o700 } : {}) });
     // Users commit some of these files (config, baseline, workflow): keep an existing file's mode, else the umask's.
-    const mode = fixedMode ?? (stats ? stats.mode & 0o777 : 0o666);
-    await writeFile(tmp, data, typeof data === 'string' ? { encoding: 'utf8', mode } : { mode });
+    const mode = fixedMode ?? (stats ? stats.mode & 0o777 : 0o666 & ~process.umask());
+    const handle = await open(tmp, 'wx', 0o600);
+    created = true;
+    try {
+      await handle.writeFile(data);
+      if (mode !== 0o600) await handle.chmod(mode);
+    } finally {
+      await handle.close();
+    }
     await rename(tmp, target);
   } catch (e) {
-    await rm(tmp, { force: true }).catch(() => undefined);
+    await removeTmp().catch(() => undefined);
     throw unwritable(file, e);
   } finally {
     dispose();
@@ -111,6 +122,37 @@ async function writeDirect(file: string, target: string, data: string | Uint8Arr
     throw unwritable(file, e);
   } finally {
     await probe.close();
+  }
+}
+
+/**
+ * Appends `data` to `file` (created if missing): a regular file, or a FIFO or device that something reads.
+ * The open never blocks: a FIFO nobody reads is refused (FILE_UNWRITABLE) instead of hanging the process,
+ * which would also keep it from answering signals.
+ */
+export async function appendFileSafe(file: string, data: string): Promise<void> {
+  let handle;
+  try {
+    await mkdir(dirname(resolve(file)), { recursive: true });
+    handle = await open(
+      file,
+      constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_NONBLOCK,
+      0o666,
+    );
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENXIO')
+      throw new SmartError('FILE_UNWRITABLE', { file, reason: 'it is a pipe (FIFO) that nothing is reading' });
+    throw unwritable(file, e);
+  }
+  try {
+    const st = await handle.stat();
+    if (!st.isFile() && !st.isFIFO() && !st.isCharacterDevice())
+      throw new SmartError('FILE_UNWRITABLE', { file, reason: 'it is not a regular file; give a file name' });
+    if (data !== '') await handle.writeFile(scrubOutput(data));
+  } catch (e) {
+    throw unwritable(file, e);
+  } finally {
+    await handle.close();
   }
 }
 

@@ -177,6 +177,10 @@ export interface SmartConfig {
   weights?: Record<string, unknown>;
   keywords?: Record<string, string[]>;
   serve?: ServeConfig;
+  /** The usage store: a file path or a PostgreSQL URL (`${VAR}` expanded from the environment). */
+  store?: string;
+  /** Who learned calls are attributed to: a name (stored hashed), or `{name, label}` to choose plain or hashed. */
+  user?: string | { name: string; label?: 'plain' | 'hashed' };
 }
 
 /** The `serve` section of mcp-smart.config.json: what `mcp-smart serve` sends. */
@@ -194,6 +198,10 @@ export interface ServeConfig {
   spawnTimeout?: number;
   /** Milliseconds for one forwarded call. */
   callTimeout?: number;
+  /** `_meta` load hints on pass-through tools (anthropic/alwaysLoad, anthropic/searchHint); false: none. */
+  loadHints?: false | { maxTools?: number; maxTokens?: number; coverage?: number; searchHint?: boolean };
+  /** Token budget of one find_tool answer (default 1,500; a call's `maxTokens` overrides it). */
+  findToolMaxTokens?: number;
 }
 
 export interface ServeServerConfig {
@@ -202,6 +210,10 @@ export interface ServeServerConfig {
   idleTimeout?: number;
   disable?: string[];
   pin?: string[];
+  /** false: no load hints on this server's tools. */
+  loadHints?: boolean;
+  /** Tools of this server that get no load hints. */
+  noHints?: string[];
 }
 
 /** Learned usage of one tool (usage-learning note). Times are ms since the epoch. */

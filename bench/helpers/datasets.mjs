@@ -109,10 +109,10 @@ export function loadBfcl() {
  * built as discover builds them from a snapshot) and the 150 intents written for development over them
  * (bench/data/servers-111-intents.jsonl; labels are ids; `class` names the kind of intent, see its .md).
  */
-export function loadServers111() {
+export function loadServers111(file = 'servers-111-intents.jsonl') {
   const snapshot = JSON.parse(readFileSync(join(DATA, 'servers-111', 'catalog.snapshot.json'), 'utf8'));
   const tools = toolRefsFromSnapshots(snapshot.servers);
-  const cases = readFileSync(join(REPO, 'bench', 'data', 'servers-111-intents.jsonl'), 'utf8')
+  const cases = readFileSync(join(REPO, 'bench', 'data', file), 'utf8')
     .split('\n')
     .filter((l) => l.trim() !== '')
     .map((l) => JSON.parse(l));

@@ -14,16 +14,20 @@ import {
 } from '../core/audit/index.js';
 import { openAuditCache } from '../core/audit/cache.js';
 import { GATE_LABEL } from '../core/config/client-trust.js';
-import { hiddenSnapshots, hiddenToolsBySnapshot, sentSnapshots } from '../core/config/tool-filter.js';
+import { hiddenSnapshots, hiddenToolsBySnapshot, sentSnapshots, visibilityRules } from '../core/config/tool-filter.js';
 import { ANTHROPIC_DEFAULT_MODEL, countToolsWithAnthropic, type AnthropicFigures } from '../core/tokens/anthropic.js';
 import type { RenderStyle } from '../core/tokens/index.js';
-import { remoteFailure } from '../errors.js';
+import { errorText, remoteFailure } from '../errors.js';
 import { scrubMessage } from '../secrets.js';
 import { computing, countPausing, runStepsPausing } from '../signals.js';
 import { countOf } from '../reporters/format.js';
 import type { ServerDefinition, ServerSnapshot } from '../types.js';
+import type { NextStep } from '../core/next-step.js';
 import type { AppContext } from './context.js';
+import { nextStepFor } from './next-step.js';
 import { counterForTexts } from './counter.js';
+import { loadHintRules, summarizeLoadHints } from '../core/hints/summary.js';
+import { readRankingUsage } from './usage.js';
 import { createWorkProgress, debugPhase } from './progress.js';
 import { connectDefinitions, loadSetup, serverFailureCode, type Setup } from './setup.js';
 
@@ -42,6 +46,8 @@ export interface AuditOutcome {
   /** The snapshots counted (tools the client hides left out), for reports that need their sources. */
   servers: ServerSnapshot[];
   exitCode: number;
+  /** The step to suggest after the report (over budget, no baseline, a client's servers to adopt, …). */
+  next?: NextStep;
 }
 
 export async function auditServers(ctx: AppContext, options: AuditOptions): Promise<AuditOutcome> {
@@ -128,6 +134,8 @@ export async function auditServers(ctx: AppContext, options: AuditOptions): Prom
   }
   await counter.flush?.();
 
+  await addLoadHints(ctx, loaded, result, (t) => counter.count(t));
+
   let remoteFailed = 0;
   const apiKey = options.anthropicKey;
   if (apiKey) {
@@ -154,7 +162,17 @@ export async function auditServers(ctx: AppContext, options: AuditOptions): Prom
   const failOn = options.failOn;
   const failed = failOn !== undefined && result.findings.some((f) => atOrAbove(f.severity, failOn)) ? 1 : 0;
   const measured = [...servers, ...(view?.own ?? [])];
-  return { result, servers, exitCode: Math.max(failed, serverFailureCode(measured), remoteFailed) };
+  const next = nextStepFor(io, {
+    command: 'audit',
+    config: loaded.config,
+    servers: servers.length,
+    ...(loaded.definitions ? { clients: loaded.definitions.clients } : {}),
+    ...(global.client ? { only: global.client } : {}),
+    names: global.server,
+    audit: { tokens: result.totals.tokens.full, window: options.window },
+  });
+  const exitCode = Math.max(failed, serverFailureCode(measured), remoteFailed);
+  return { result, servers, exitCode, ...(next ? { next } : {}) };
 }
 
 interface ClientView {
@@ -202,7 +220,10 @@ async function clientView(ctx: AppContext, loaded: Setup, servers: ServerSnapsho
       // The cache note is said once a run: loadSetup said it already when any server came from the cache.
       cacheNote: !loaded.servers.some((s) => s.cached),
     });
-    own = sentSnapshots(connected, hiddenToolsBySnapshot(connected, extraDefs));
+    own = sentSnapshots(
+      connected,
+      hiddenToolsBySnapshot(connected, visibilityRules(extraDefs, loaded.config.serve, loaded.configFile)),
+    );
   }
   const ownOf = new Map(missing.map((m, i) => [m.def, own[i]!]));
   const groups: ClientServers[] = planned.map((p) => ({
@@ -223,4 +244,40 @@ function gatedServers(defs: readonly ServerDefinition[]): NonNullable<AuditResul
       source: d.source,
       status: d.pendingTrust === true ? 'pending approval in mcp-smart (mcp-smart trust)' : GATE_LABEL[d.gate!],
     }));
+}
+
+/**
+ * With a usage store (the config's `store`, else the default file when it exists): which tools serve would mark
+ * alwaysLoad and what the hints cost. The audit stands without it: a store that cannot be read is a warning.
+ */
+async function addLoadHints(
+  ctx: AppContext,
+  loaded: Setup,
+  result: AuditOutput,
+  count: (t: string) => number,
+): Promise<void> {
+  const { io } = ctx;
+  const rules = loadHintRules(loaded.config.serve);
+  if (!rules) return;
+  try {
+    const read = await readRankingUsage({
+      store: undefined,
+      configStore: loaded.config.store,
+      defaultStore: loaded.paths.usageStore,
+      now: Date.now(),
+      cwd: io.cwd,
+      env: io.env,
+      warn: (w) => io.stderr(`warning: ${w}\n`),
+      missingStore: 'tolerate',
+    });
+    if (!read) return;
+    const tokens = new Map(result.servers.flatMap((s) => s.tools.map((t) => [t.id, t.tokens.full] as const)));
+    const ok = loaded.servers.filter((s) => s.status === 'ok');
+    result.loadHints = summarizeLoadHints(ok, loaded.config.serve, read.usage, rules, {
+      tool: (t, server) => tokens.get(`${server}.${t.name}`) ?? 0,
+      text: count,
+    });
+  } catch (e) {
+    io.stderr(`warning: load hints not shown: ${scrubMessage(errorText(e))}\n`);
+  }
 }

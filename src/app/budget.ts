@@ -25,6 +25,8 @@ import type { ServerSnapshot, SmartConfig, ToolSnapshot, UsageStats } from '../t
 import { optionalString, parseFloatFlag, parseIntFlag } from './flags.js';
 import type { AppContext } from './context.js';
 import { loadSetup, serverFailureCode } from './setup.js';
+import { loadHintRules, summarizeLoadHints } from '../core/hints/summary.js';
+import { storeLabel } from './store.js';
 import { readRankingUsage, type RankingUsage } from './usage.js';
 
 export const DEFAULT_SHARE = 0.1;
@@ -157,7 +159,7 @@ export async function budgetServers(
     notes.push(`server ${f.name} could not be reached (${f.error ?? 'error'}); its tools are not counted`);
   for (const [name, tools] of Object.entries(loaded.hidden ?? {}))
     notes.push(
-      `server ${name}: ${countOf(tools.length, 'tool')} hidden by the client's config ${tools.length === 1 ? 'is' : 'are'} not counted`,
+      `server ${name}: ${countOf(tools.length, 'tool')} hidden by a tool filter (the client's or serve's in mcp-smart.config.json) ${tools.length === 1 ? 'is' : 'are'} not counted`,
     );
 
   const counter = await counterFor(global.encoding);
@@ -181,11 +183,13 @@ export async function budgetServers(
     defaultStore: loaded.paths.usageStore,
     now: Date.now(),
     cwd: io.cwd,
+    env: io.env,
+    configStore: loaded.config.store,
     warn: (w) => io.stderr(`warning: ${w}\n`),
     missingStore: 'tolerate',
   });
   const usage: UsageStats | undefined = read?.usage;
-  if (store && !read) notes.push(`usage store ${store} not found`);
+  if (store && !read) notes.push(`usage store ${storeLabel(store)} not found`);
 
   let keepFull: string[] | undefined;
   if (intent) keepFull = await rankIntent(ok, intent, INTENT_K, loaded.config, read);
@@ -245,6 +249,12 @@ export async function budgetServers(
     notes,
   };
   if (intent && keepFull) result.intent = { text: intent, k: INTENT_K, kept: keepFull };
+  const hintRules = loadHintRules(loaded.config.serve);
+  if (usage && hintRules)
+    result.loadHints = summarizeLoadHints(ok, loaded.config.serve, usage, hintRules, {
+      tool: deps.countTool,
+      text: (t) => counter.count(t),
+    });
 
   if (output) {
     await writeFileSafe(

@@ -3,6 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { counterFor } from './counter.js';
 import { hybridRanker } from './rank.js';
+import { readRankingUsage } from './usage.js';
 import { writeFileSafe } from '../safe-write.js';
 import { readJsonFile } from '../read-file.js';
 import {
@@ -173,6 +174,8 @@ export interface CheckOptions {
   queries?: string;
   k: number;
   baseline?: string;
+  /** --store: the retrieval gate ranks with this usage store (a file or a PostgreSQL URL); without it, none. */
+  store?: string;
 }
 
 export async function checkServers(
@@ -251,7 +254,18 @@ export async function checkServers(
   let retrieval: RetrievalResult | undefined;
   if (queries) {
     const cases = await readLabelledIntents(queries, io.cwd);
-    const rank = await hybridRanker(loaded.servers, loaded.config);
+    // The gate stays reproducible: it reads a usage store only when one is named on the command line.
+    const usage = options.store
+      ? await readRankingUsage({
+          store: options.store,
+          defaultStore: loaded.paths.usageStore,
+          now: Date.now(),
+          cwd: io.cwd,
+          env: io.env,
+          warn: (w) => io.stderr(`warning: ${w}\n`),
+        })
+      : undefined;
+    const rank = await hybridRanker(loaded.servers, loaded.config, usage);
     const ranked = new Map<string, string[]>();
     const metrics = evaluateRankings(
       cases,

@@ -104,6 +104,8 @@ export async function discoverTools(
           defaultStore: paths.usageStore,
           now,
           cwd: io.cwd,
+          env: io.env,
+          configStore: config.store,
           warn: (w) => io.stderr(`warning: ${w}\n`),
         })
       : undefined;

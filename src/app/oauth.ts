@@ -55,8 +55,33 @@ function spawnOpener(argv: string[], url: URL, flag: string): Promise<void> {
   });
 }
 
+/** A loopback host: `localhost`, 127.0.0.0/8 or [::1]. */
+function isLoopbackHost(hostname: string): boolean {
+  return hostname === 'localhost' || hostname === '[::1]' || /^127(?:\.\d{1,3}){3}$/.test(hostname);
+}
+
+/**
+ * The authorization URL comes from the server's metadata, so it is untrusted: only `https:` (and `http:` on
+ * loopback) is shown or handed to an opener. `file:`, `smb:`, `ms-msdt:` and custom schemes would reach the
+ * OS's protocol handlers.
+ */
+export function assertOpenableUrl(url: URL, server: string): void {
+  if (url.protocol === 'https:' || (url.protocol === 'http:' && isLoopbackHost(url.hostname))) return;
+  throw new SmartError('AUTH_FAILED', {
+    reason: `${server}'s authorization endpoint is a ${url.protocol} URL; only https: (or http: on localhost) is opened. Ask the server's operator to fix its OAuth metadata`,
+  });
+}
+
 /** How the authorization URL is shown: `--auth-open <command|none>`, else the platform opener where allowed. */
 export function createOpener(ctx: OAuthContext, server: string): OAuthInteractive['open'] {
+  const open = chooseOpener(ctx, server);
+  return (url, name) => {
+    assertOpenableUrl(url, name);
+    return open(url, name);
+  };
+}
+
+function chooseOpener(ctx: OAuthContext, server: string): OAuthInteractive['open'] {
   const value = ctx.global.authOpen;
   if (value === 'none') {
     return (url, name) => {

@@ -1,5 +1,5 @@
 /** The `replay` use case: ranking quality on recorded sessions, usage learning (--learn), weight tuning (--tune). */
-import { basename, join, resolve } from 'node:path';
+import { basename, join } from 'node:path';
 import { countOf } from '../reporters/format.js';
 import { writeFileSafe } from '../safe-write.js';
 import {
@@ -19,14 +19,9 @@ import { TASK_COMPANIONS, readSessionFiles } from '../core/session/read.js';
 import { compareTokens, replayCaseSteps } from '../core/session/replay.js';
 import type { ReplayLearned, ReplayResult, ReplayStart } from '../core/session/result.js';
 import { tuneWeightSteps } from '../core/session/tune.js';
-import { DAY_MS, learnFromCases, mergeUsage } from '../core/session/usage.js';
-import {
-  checkStorePath,
-  readUsageStore,
-  updateUsageStore,
-  usageForRanking,
-  usageOfDoc,
-} from '../core/session/usage-store.js';
+import { DAY_MS, learnFromCases } from '../core/session/usage.js';
+import { usageForRanking, usageOfDoc } from '../core/session/usage-store.js';
+import type { UsageStore } from '../core/store/types.js';
 import { countToolTokens, createTokenCounter } from '../core/tokens/index.js';
 import { SmartError } from '../errors.js';
 import { computing, runStepsPausing, whileHandlingSignals } from '../signals.js';
@@ -35,6 +30,7 @@ import { readJsonFile } from '../read-file.js';
 import type { EngineName, UsageStats } from '../types.js';
 import type { AppContext } from './context.js';
 import { loadSetup, serverFailureCode } from './setup.js';
+import { chosenStore, openUsageStore, userLabelFor } from './store.js';
 import { createWorkProgress, debugPhase } from './progress.js';
 
 /** MRR looks this deep into each ranking. */
@@ -54,6 +50,8 @@ export interface ReplayOptions {
   write: boolean;
   learn: boolean;
   store?: string;
+  /** --user: who the learned calls are attributed to. */
+  user?: string;
   /** Replay from nothing, not from what the usage store knows. */
   noStore?: boolean;
 }
@@ -88,11 +86,15 @@ export async function replaySessions(
     );
   if (set.unknownTools.length > 0) {
     warn(
-      `${countOf(set.unknownCalls, 'call')} to ${countOf(set.unknownTools.length, 'tool')} not in the loaded servers, scored as misses: ` +
+      `${countOf(set.unknownCalls, 'call')} to ${countOf(set.unknownTools.length, 'tool')} not in the loaded servers, scored as misses and not learned: ` +
         `${set.unknownTools.slice(0, 10).join(', ')}${set.unknownTools.length > 10 ? ', …' : ''}`,
     );
   }
 
+  for (const a of set.ambiguous.slice(0, 10))
+    warn(
+      `${a.name} could be any of ${a.ids.join(', ')}: scored as a miss and not learned (rename a server so the names differ)`,
+    );
   const vectors = await loadShippedWordVectors();
   const index = buildDiscoverIndex(refs, { weights: config.weights, vectors });
   const base = resolveWeights(config.weights);
@@ -120,119 +122,135 @@ export async function replaySessions(
     ),
   );
   const serverOf = (id: string): string => serverById.get(id) ?? id.split('.')[0]!;
-  const start = options.noStore
-    ? undefined
-    : await startFromStore(resolve(io.cwd, options.store ?? paths.usageStore), set.cases, now, ttlDays, warn);
-  const initialUsage = start?.usage;
-  const scored = set.cases.filter((c) => c.expected.length > 0).length;
-  const replaying = createWorkProgress(io, global.format, 'Replaying');
-  let replayed = 0;
-  const metrics = await computing((pause) => {
-    debugPhase(ctx, `replaying ${countOf(set.cases.length, 'case')} with ${countOf(engines.length, 'engine')}`);
-    return runStepsPausing(
-      replayCaseSteps(set.cases, {
-        engines,
-        categorize,
-        ttlMs,
-        topDepth: k,
-        serverOf,
-        initialUsage,
-        onCase: (engine) => {
-          if (engine === 0) replaying.step(++replayed, scored, `cases ranked by ${countOf(engines.length, 'engine')}`);
-        },
-      }),
-      pause,
-    );
-  });
-  replaying.done();
+  // One store for the run: what it knows before the first case, and where --learn writes (a file or PostgreSQL).
+  const store =
+    options.noStore && !options.learn
+      ? undefined
+      : await openUsageStore(chosenStore(options.store, config.store), {
+          cwd: io.cwd,
+          env: io.env,
+          defaultFile: paths.usageStore,
+        });
+  try {
+    return await replayWith(store);
+  } finally {
+    await store?.close();
+  }
 
-  const counter = await createTokenCounter(global.encoding, { cacheDir: paths.activeCacheDir });
-  const counting = createWorkProgress(io, global.format, 'Counting tokens');
-  const tokensOf = await computing(async (pause) => {
-    debugPhase(ctx, `counting ${countOf(refs.length, 'tool')}`);
-    const tokens = new Map<string, number>();
-    for (const [i, r] of refs.entries()) {
-      counting.step(i, refs.length, 'tools');
-      tokens.set(r.id, countToolTokens(r.tool, counter, 'json', r.server));
-      await pause();
-    }
-    return tokens;
-  });
-  counting.done();
-  await counter.flush?.();
-
-  const result: ReplayResult = {
-    cases: metrics.cases,
-    sessions: new Set(set.cases.map((c) => c.sessionId)).size,
-    files: read.files,
-    problems: read.problems,
-    turnsWithoutCalls: set.turnsWithoutCalls,
-    unknownTools: set.unknownTools,
-    unknownCalls: set.unknownCalls,
-    tools: refs.length,
-    engines: [...metrics.engines].sort(
-      (a, b) => ENGINE_ORDER.indexOf(a.engine as EngineName) - ENGINE_ORDER.indexOf(b.engine as EngineName),
-    ),
-    tokens: compareTokens(metrics.topIds, k, tokensOf),
-    misses: metrics.misses,
-    ...(start ? { startedFrom: start.info } : {}),
-  };
-
-  if (options.tune) {
-    if (set.cases.length === 0) warn('no cases to tune on; the weights are unchanged');
-    const tuning = createWorkProgress(io, global.format, 'Tuning');
-    const tuned = await computing((pause) => {
-      debugPhase(ctx, `tuning weights on ${countOf(set.cases.length, 'case')}`);
+  async function replayWith(store: UsageStore | undefined): Promise<{ result: ReplayResult; exitCode: number }> {
+    const start = options.noStore || !store ? undefined : await startFromStore(store, set.cases, now, ttlDays, warn);
+    const initialUsage = start?.usage;
+    const scored = set.cases.filter((c) => c.expected.length > 0).length;
+    const replaying = createWorkProgress(io, global.format, 'Replaying');
+    let replayed = 0;
+    const metrics = await computing((pause) => {
+      debugPhase(ctx, `replaying ${countOf(set.cases.length, 'case')} with ${countOf(engines.length, 'engine')}`);
       return runStepsPausing(
-        tuneWeightSteps<HybridWeights>({
-          cases: set.cases,
-          base,
-          rank: (intent, w, usage, time) => rankWith('hybrid', w)(intent, usage, time),
+        replayCaseSteps(set.cases, {
+          engines,
           categorize,
-          folds,
-          seed,
           ttlMs,
+          topDepth: k,
+          serverOf,
           initialUsage,
-          makeEvaluator: (items) => createHybridEvaluator(index, items),
-          onStep: (done, total, what) => tuning.step(done, total, `search rounds, ${what}`),
+          onCase: (engine) => {
+            if (engine === 0)
+              replaying.step(++replayed, scored, `cases ranked by ${countOf(engines.length, 'engine')}`);
+          },
         }),
         pause,
       );
     });
-    tuning.done();
-    if (tuned.folds.length === 0)
-      warn('cross-validation needs cases from at least two sessions; held-out MRR is not measured');
-    const after = (
-      await computing((pause) =>
-        runStepsPausing(
-          replayCaseSteps(set.cases, {
-            engines: [{ engine: 'hybrid', rank: rankWith('hybrid', tuned.weights) }],
+    replaying.done();
+
+    const counter = await createTokenCounter(global.encoding, { cacheDir: paths.activeCacheDir });
+    const counting = createWorkProgress(io, global.format, 'Counting tokens');
+    const tokensOf = await computing(async (pause) => {
+      debugPhase(ctx, `counting ${countOf(refs.length, 'tool')}`);
+      const tokens = new Map<string, number>();
+      for (const [i, r] of refs.entries()) {
+        counting.step(i, refs.length, 'tools');
+        tokens.set(r.id, countToolTokens(r.tool, counter, 'json', r.server));
+        await pause();
+      }
+      return tokens;
+    });
+    counting.done();
+    await counter.flush?.();
+
+    const result: ReplayResult = {
+      cases: metrics.cases,
+      sessions: new Set(set.cases.map((c) => c.sessionId)).size,
+      files: read.files,
+      problems: read.problems,
+      turnsWithoutCalls: set.turnsWithoutCalls,
+      unknownTools: set.unknownTools,
+      unknownCalls: set.unknownCalls,
+      tools: refs.length,
+      engines: [...metrics.engines].sort(
+        (a, b) => ENGINE_ORDER.indexOf(a.engine as EngineName) - ENGINE_ORDER.indexOf(b.engine as EngineName),
+      ),
+      tokens: compareTokens(metrics.topIds, k, tokensOf),
+      misses: metrics.misses,
+      ...(start ? { startedFrom: start.info } : {}),
+    };
+
+    if (options.tune) {
+      if (set.cases.length === 0) warn('no cases to tune on; the weights are unchanged');
+      const tuning = createWorkProgress(io, global.format, 'Tuning');
+      const tuned = await computing((pause) => {
+        debugPhase(ctx, `tuning weights on ${countOf(set.cases.length, 'case')}`);
+        return runStepsPausing(
+          tuneWeightSteps<HybridWeights>({
+            cases: set.cases,
+            base,
+            rank: (intent, w, usage, time) => rankWith('hybrid', w)(intent, usage, time),
             categorize,
+            folds,
+            seed,
             ttlMs,
             initialUsage,
+            makeEvaluator: (items) => createHybridEvaluator(index, items),
+            onStep: (done, total, what) => tuning.step(done, total, `search rounds, ${what}`),
           }),
           pause,
-        ),
-      )
-    ).engines[0]!;
-    result.tuned = { ...tuned, seed, hybrid: { recallAt: after.recallAt, mrr: after.mrr } };
-    // Into the mcp-smart config that was read (--config or the project's), else a new ./mcp-smart.config.json.
-    if (options.write)
-      result.tuned.written = await writeWeights(configFile ?? join(io.cwd, 'mcp-smart.config.json'), tuned.weights);
-  }
+        );
+      });
+      tuning.done();
+      if (tuned.folds.length === 0)
+        warn('cross-validation needs cases from at least two sessions; held-out MRR is not measured');
+      const after = (
+        await computing((pause) =>
+          runStepsPausing(
+            replayCaseSteps(set.cases, {
+              engines: [{ engine: 'hybrid', rank: rankWith('hybrid', tuned.weights) }],
+              categorize,
+              ttlMs,
+              initialUsage,
+            }),
+            pause,
+          ),
+        )
+      ).engines[0]!;
+      result.tuned = { ...tuned, seed, hybrid: { recallAt: after.recallAt, mrr: after.mrr } };
+      // Into the mcp-smart config that was read (--config or the project's), else a new ./mcp-smart.config.json.
+      if (options.write)
+        result.tuned.written = await writeWeights(configFile ?? join(io.cwd, 'mcp-smart.config.json'), tuned.weights);
+    }
 
-  if (options.learn)
-    result.learned = await whileHandlingSignals(() =>
-      learn(ctx, options.store ?? paths.usageStore, set.cases, { now, ttlDays, categorize }),
-    );
+    if (options.learn)
+      result.learned = await whileHandlingSignals(() =>
+        learn(ctx, store!, set.cases, { now, ttlDays, categorize, user: userLabelFor(options.user, config.user) }),
+      );
 
-  let exitCode = serverFailureCode(servers);
-  if (minRecall !== undefined) {
-    const actual = result.engines.find((e) => e.engine === 'hybrid')?.recallAt['5'] ?? 0;
-    result.minRecall = { required: minRecall, actual, passed: result.cases > 0 && actual >= minRecall };
-    if (!result.minRecall.passed) exitCode = Math.max(exitCode, 1);
+    let exitCode = serverFailureCode(servers);
+    if (minRecall !== undefined) {
+      const actual = result.engines.find((e) => e.engine === 'hybrid')?.recallAt['5'] ?? 0;
+      result.minRecall = { required: minRecall, actual, passed: result.cases > 0 && actual >= minRecall };
+      if (!result.minRecall.passed) exitCode = Math.max(exitCode, 1);
+    }
+    return { result, exitCode };
   }
-  return { result, exitCode };
 }
 
 /**
@@ -240,71 +258,62 @@ export async function replaySessions(
  * so that "learn on history, replay what came after" measures what a user gets. Undefined when there is no store.
  */
 async function startFromStore(
-  file: string,
+  store: UsageStore,
   cases: ReplayCase[],
   now: number,
   ttlDays: number,
   warn: (w: string) => void,
 ): Promise<{ usage: UsageStats; info: ReplayStart } | undefined> {
-  if (!(await checkStorePath(file))) return undefined;
-  const { doc, warnings } = await readUsageStore(file, now);
+  const { doc, warnings, missing } = await store.read(now);
   warnings.forEach(warn);
+  if (missing) return undefined;
   const { stats } = usageForRanking(usageOfDoc(doc), now, { ttlDays });
   const sessions = new Set(cases.map((c) => c.sessionId));
   const already = [...sessions].filter((s) => (doc.sessions[s] ?? 0) > 0).length;
   if (already > 0)
     warn(
-      `the usage store ${file} has already learned ${countOf(already, 'replayed session')}: their scores include what was learned from them (--no-store replays from nothing)`,
+      `the usage store ${store.label} has already learned ${countOf(already, 'replayed session')}: their scores include what was learned from them (--no-store replays from nothing)`,
     );
   const intents = Object.values(stats.intents ?? {}).reduce((n, l) => n + l.length, 0);
   return {
     usage: stats,
-    info: { store: file, tools: Object.keys(stats.tools).length, intents, alreadyLearnedSessions: already },
+    info: { store: store.label, tools: Object.keys(stats.tools).length, intents, alreadyLearnedSessions: already },
   };
 }
 
 /** Learns the cases into the store, skipping cases of sessions it has already learned. */
 async function learn(
   ctx: AppContext,
-  store: string,
+  store: UsageStore,
   cases: ReplayCase[],
-  opts: { now: number; ttlDays: number; categorize: (intent: string) => string },
+  opts: { now: number; ttlDays: number; categorize: (intent: string) => string; user: string | undefined },
 ): Promise<ReplayLearned> {
-  const file = resolve(ctx.io.cwd, store);
   let fresh = 0;
   let already = 0;
-  let before = 0;
-  const { doc, warnings } = await updateUsageStore(
-    file,
-    (d) => {
+  const { tools, before, warnings } = await store.learn(
+    (known) => {
       const seen = new Map<string, number>();
       const newCases = cases.filter((c) => {
         const n = (seen.get(c.sessionId) ?? 0) + 1;
         seen.set(c.sessionId, n);
-        return n > (d.sessions[c.sessionId] ?? 0);
+        return n > (known[c.sessionId] ?? 0);
       });
       fresh = newCases.length;
       already = cases.length - fresh;
-      const sessions = dict(Object.entries(d.sessions));
-      for (const [id, n] of seen) sessions[id] = Math.max(n, sessions[id] ?? 0);
-      const merged = mergeUsage(
-        { tools: d.tools, intents: d.intents ?? {} },
-        learnFromCases({ tools: {} }, newCases, opts.categorize, opts.now),
-      );
-      before = Object.keys(merged.tools).length;
-      return { ...d, tools: merged.tools, intents: merged.intents ?? {}, sessions };
+      const sessions = dict<number>();
+      for (const [id, n] of seen) sessions[id] = n;
+      return { delta: learnFromCases({ tools: {} }, newCases, opts.categorize, opts.now), sessions };
     },
-    { now: opts.now, memory: { ttlDays: opts.ttlDays } },
+    { now: opts.now, memory: { ttlDays: opts.ttlDays }, ...(opts.user ? { user: opts.user } : {}) },
   );
   for (const w of warnings) ctx.io.stderr(`warning: ${w}\n`);
-  const kept = Object.keys(doc.tools).length;
-  const expired = before - kept;
+  const expired = before - tools;
   if (expired > 0) {
     ctx.io.stderr(
       `warning: ${countOf(expired, 'tool')} last used more than ${opts.ttlDays} days before the newest recording were not kept in the usage store (--ttl-days 0 keeps everything)\n`,
     );
   }
-  return { store: file, cases: fresh, alreadyLearned: already, tools: kept, expired };
+  return { store: store.label, cases: fresh, alreadyLearned: already, tools, expired };
 }
 
 /** Read-modify-write of our own config file: only `weights` changes; other keys are kept. */

@@ -1,15 +1,19 @@
 /** The `servers` use case: the configured servers (no connecting), their sources and what shadows what. */
-import type { DefinitionResult } from '../core/config/index.js';
+import type { DefinitionResult, WrittenFields } from '../core/config/index.js';
 import { redactUrl } from '../core/redact.js';
 import { entryOf, type ServersResult } from '../core/servers-list.js';
 import type { ServerDefinition } from '../types.js';
+import type { NextStep } from '../core/next-step.js';
 import type { AppContext } from './context.js';
+import { nextStepFor } from './next-step.js';
 import { loadDefinitions, selectServers } from './setup.js';
 
 export const REDACTED = '<redacted>';
 
 /** Every configured server (or those --server selects) with its transport, source file and whether it is enabled. */
-export async function listServers(ctx: AppContext): Promise<{ result: ServersResult; debug?: string }> {
+export async function listServers(
+  ctx: AppContext,
+): Promise<{ result: ServersResult; debug?: string; next?: NextStep }> {
   const { io, global } = ctx;
   const defs = await loadDefinitions(global, io, undefined, { ask: false });
   const selected = selectServers(defs.servers, global.server);
@@ -20,7 +24,15 @@ export async function listServers(ctx: AppContext): Promise<{ result: ServersRes
     warnings: defs.warnings,
   };
   if (defs.configFile) result.configFile = defs.configFile;
-  return global.debug ? { result, debug: debugReport(defs, selected, io.env) } : { result };
+  const next = nextStepFor(io, {
+    command: 'servers',
+    config: defs.config,
+    servers: selected.filter((d) => d.enabled).length,
+    clients: defs.clients,
+    ...(global.client ? { only: global.client } : {}),
+    names: global.server,
+  });
+  return { result, ...(next ? { next } : {}), ...(global.debug ? { debug: debugReport(defs, selected, io.env) } : {}) };
 }
 
 /** Hides secrets for --debug: env/header values, URL query values, and any expanded variable's value. */
@@ -28,6 +40,7 @@ export function redactDefinition(
   d: ServerDefinition,
   env: Record<string, string | undefined>,
   vars: readonly string[],
+  written: WrittenFields = {},
 ): Record<string, unknown> {
   const values = vars
     .map((v) => ({ v, value: env[v] }))
@@ -43,10 +56,12 @@ export function redactDefinition(
     source: d.source,
     scope: d.scope,
   };
-  if (d.command !== undefined) out.command = scrub(d.command);
-  if (d.args) out.args = d.args.map(scrub);
-  if (d.cwd !== undefined) out.cwd = scrub(d.cwd);
-  if (d.url !== undefined) out.url = redactUrl(scrub(d.url));
+  // A field that references a variable is shown as written, so it names the variable the file used; others
+  // are the expanded value with any variable's value put back as its name.
+  if (d.command !== undefined) out.command = written.command ?? scrub(d.command);
+  if (d.args) out.args = written.args ?? d.args.map(scrub);
+  if (d.cwd !== undefined) out.cwd = written.cwd ?? scrub(d.cwd);
+  if (d.url !== undefined) out.url = redactUrl(written.url ?? scrub(d.url));
   if (d.env) out.env = redactMap(d.env);
   if (d.headers) out.headers = redactMap(d.headers);
   if (d.oauth) out.oauth = { ...d.oauth, ...(d.oauth.clientSecret ? { clientSecret: REDACTED } : {}) };
@@ -70,7 +85,7 @@ function debugReport(
   lines.push(`Config file: ${defs.configFile ?? '(none)'}`);
   const resolved = {
     config: defs.config,
-    servers: servers.map((d) => redactDefinition(d, env, defs.referencedVars?.[d.name] ?? [])),
+    servers: servers.map((d) => redactDefinition(d, env, defs.referencedVars?.[d.name] ?? [], defs.written?.[d.name])),
   };
   lines.push('Resolved config (env and header values redacted):', JSON.stringify(resolved, null, 2));
   return lines.join('\n') + '\n';

@@ -8,7 +8,8 @@ import { join } from 'node:path';
 import type { DefinitionRequest, DefinitionResult } from '../core/config/index.js';
 import { GATE_LABEL } from '../core/config/client-trust.js';
 import { SMART_CONFIG_NAME } from '../core/config/locate.js';
-import { hiddenToolsBySnapshot } from '../core/config/tool-filter.js';
+import { hiddenToolsBySnapshot, visibilityRules } from '../core/config/tool-filter.js';
+import { declaredCapabilities } from '../core/declared-capabilities.js';
 import { readSnapshotSet, type CheckedSnapshots } from '../core/snapshot.js';
 import { writeFileSafe } from '../safe-write.js';
 import { secretValuesOf } from '../core/redact.js';
@@ -54,7 +55,7 @@ export interface Setup {
   configFile?: string;
   /** The definitions read from the config sources; absent when the servers came from --snapshot files. */
   definitions?: DefinitionResult;
-  /** Server name → tools its client's config hides from the model (the snapshots still list them). */
+  /** Server name → tools hidden from the model by the one visibility rule (client filters, serve section). */
   hidden?: Record<string, string[]>;
   /** SHA-256 of the --snapshot files' bytes when the servers came from them (a cache key for what follows). */
   snapshotDigest?: string;
@@ -167,10 +168,14 @@ export async function loadSetup(opts: SetupOptions, io: Io, load: SetupLoad = {}
     // but client configs are not searched: a snapshot run must not depend on this machine's setup.
     const defs = await ownConfig(opts, io, paths);
     printNotes(io, servers);
+    const selected = selectServers(servers, opts.server);
+    // No client config is read here, so only our own serve section can hide tools (as serve --snapshot does).
+    const hidden = hiddenToolsBySnapshot(selected, visibilityRules([], defs.config.serve, defs.configFile));
     return {
-      servers: selectServers(servers, opts.server),
+      servers: selected,
       config: defs.config,
       configFile: defs.configFile,
+      hidden,
       snapshotDigest: digest,
       paths,
     };
@@ -193,7 +198,10 @@ export async function loadSetup(opts: SetupOptions, io: Io, load: SetupLoad = {}
     throw new SmartError('NO_SERVERS');
   }
   const servers = await connectDefinitions(opts, io, enabled, { config: definitions.config, paths, fresh: load.fresh });
-  const hidden = hiddenToolsBySnapshot(servers, enabled);
+  const hidden = hiddenToolsBySnapshot(
+    servers,
+    visibilityRules(enabled, definitions.config.serve, definitions.configFile),
+  );
   return { servers, config: definitions.config, configFile: definitions.configFile, definitions, hidden, paths };
 }
 
@@ -231,6 +239,8 @@ export async function connectDefinitions(
       onProgress: progress.update,
       captureStderr: opts.debug,
       oauth: oauthOptions({ io, global: opts }),
+      // As that client sees them: servers may register tools only for clients that declare roots or elicitation.
+      capabilities: declaredCapabilities(opts.client),
     }),
   );
   progress.done();

@@ -7,6 +7,8 @@ import { requireAnthropicKey } from '../core/tokens/anthropic.js';
 import { renderAuditReport } from '../reporters/audit.js';
 import { parseChoiceFlag, parseIntFlag } from '../app/flags.js';
 import { writeAuditHtml } from './audit-html.js';
+import { setupWords } from '../app/next-step.js';
+import { renderNextStep } from '../reporters/next-step.js';
 
 export type { AuditOutput };
 
@@ -35,9 +37,11 @@ export async function runAuditCommand(
   // Fail on a missing key before connecting to anything.
   if (flags.anthropicCount === true) options.anthropicKey = requireAnthropicKey(ctx.io.env.ANTHROPIC_API_KEY);
 
-  const { result, servers, exitCode } = await auditServers(ctx, options);
+  const { result, servers, exitCode, next } = await auditServers(ctx, options);
   const { format } = ctx.global;
   ctx.io.stdout(renderAuditReport(result, { format, top, chalk: ctx.chalk }));
+  // Guidance, not a result: stderr, and only under the table view.
+  if (next && format === 'table') ctx.io.stderr(renderNextStep(next, 'audit', setupWords(ctx.global)));
   if (typeof flags.html === 'string') await writeAuditHtml(ctx, flags.html, result, servers);
   return { result, exitCode };
 }

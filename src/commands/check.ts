@@ -15,6 +15,7 @@ export interface CheckFlags {
   minRecall?: string;
   queries?: string;
   k?: string;
+  store?: string;
 }
 
 export async function runCheckCommand(
@@ -40,6 +41,8 @@ export async function runCheckCommand(
   if (queries) options.queries = queries;
   const baseline = optionalString(flags.baseline);
   if (baseline) options.baseline = baseline;
+  const store = optionalString(flags.store);
+  if (store) options.store = store;
 
   const { result, notes, exitCode } = await checkServers(ctx, options);
   io.stdout(renderCheck(result, { format: global.format, chalk: ctx.chalk }));

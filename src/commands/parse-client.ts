@@ -3,11 +3,11 @@ import { CLIENT_IDS, parseClientName } from '../core/config/clients.js';
 import { SmartError } from '../errors.js';
 import type { ClientId } from '../types.js';
 
-export function parseClientFlag(value: string): ClientId {
+export function parseClientFlag(value: string, flag = '--client'): ClientId {
   const { client, suggestion } = parseClientName(value);
   if (client) return client;
   throw new SmartError('BAD_FLAG', {
-    flag: '--client',
+    flag,
     value,
     hint: `${suggestion ? `Did you mean "${suggestion}"? ` : ''}Known clients: ${CLIENT_IDS.join(', ')}.`,
   });

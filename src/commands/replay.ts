@@ -17,6 +17,7 @@ export interface ReplayFlags {
   learn?: boolean;
   /** false with --no-store. */
   store?: string | false;
+  user?: string;
 }
 
 export async function runReplayCommand(
@@ -45,6 +46,8 @@ export async function runReplayCommand(
     const store = optionalString(flags.store);
     if (store) options.store = store;
   }
+  const user = optionalString(flags.user);
+  if (user) options.user = user;
   if (options.noStore && options.learn) throw new SmartError('USAGE', { kind: 'learn-needs-store' });
 
   const { result, exitCode } = await replaySessions(ctx, options);

@@ -2,6 +2,8 @@
 import type { CommandContext, CommandOutcome } from '../app/context.js';
 import { listServers } from '../app/servers.js';
 import type { ServersResult } from '../core/servers-list.js';
+import { setupWords } from '../app/next-step.js';
+import { renderNextStep } from '../reporters/next-step.js';
 import { renderServers } from '../reporters/servers.js';
 
 export type ServersFlags = Record<never, never>;
@@ -13,10 +15,12 @@ export async function runServersCommand(
   _flags: ServersFlags,
 ): Promise<CommandOutcome<ServersResult>> {
   const { io, global, chalk } = ctx;
-  const { result, debug } = await listServers(ctx);
+  const { result, debug, next } = await listServers(ctx);
   for (const w of result.warnings) io.stderr(`warning: ${w}\n`);
   if (debug) io.stderr(debug);
   const home = io.env.HOME || io.env.USERPROFILE || '';
   io.stdout(renderServers(result, { format: global.format, chalk, cwd: io.cwd, home }));
+  // Guidance, not a result: stderr, and only under the table view.
+  if (next && global.format === 'table') io.stderr(renderNextStep(next, 'servers', setupWords(global)));
   return { result, exitCode: 0 };
 }

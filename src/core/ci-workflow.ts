@@ -2,8 +2,8 @@
 
 /**
  * How CI gets mcp-smart. `lockfile`: the project lists mcp-smart in package.json and pins it in
- * package-lock.json, so `npm ci` installs that version and `npx --no` runs it (never a download).
- * `pinned`: `npx --yes mcp-smart@<version>`, the exact version that wrote the workflow.
+ * package-lock.json, so `npm ci` installs that version and `npx --no -- mcp-smart` runs it (never a download).
+ * `pinned`: `npx --yes -- mcp-smart@<version>`, the exact version that wrote the workflow.
  */
 export type CiInstall = { kind: 'lockfile'; version: string } | { kind: 'pinned'; version: string };
 
@@ -28,15 +28,19 @@ export function shellQuote(s: string): string {
 
 const PACKAGE = 'mcp-smart';
 
-/** The npx words that run the planned mcp-smart: local from the lockfile, or the pinned version. */
-function npxWords(install: CiInstall, where: 'ci' | 'local'): string[] {
-  if (install.kind === 'lockfile') return where === 'ci' ? ['npx', '--no', PACKAGE] : ['npx', PACKAGE];
-  return where === 'ci' ? ['npx', '--yes', `${PACKAGE}@${install.version}`] : ['npx', `${PACKAGE}@${install.version}`];
+/**
+ * The npx words that run the planned mcp-smart: local from the lockfile, or the pinned version. The `--` ends
+ * npx's own options: without it npm takes mcp-smart's (`--snapshot`, `--json`, …) as npm config and drops them.
+ */
+function npxWords(install: CiInstall): string[] {
+  return install.kind === 'lockfile'
+    ? ['npx', '--no', '--', PACKAGE]
+    : ['npx', '--yes', '--', `${PACKAGE}@${install.version}`];
 }
 
-/** A command line for running mcp-smart the way the plan does, locally or in CI. */
-export function ciCommand(plan: CiWorkflowPlan, words: string[], where: 'ci' | 'local' = 'local'): string {
-  return [...npxWords(plan.install, where), ...words].map(shellQuote).join(' ');
+/** A command line that runs mcp-smart the way the plan does (the same words locally and in CI). */
+export function ciCommand(plan: CiWorkflowPlan, words: string[]): string {
+  return [...npxWords(plan.install), ...words].map(shellQuote).join(' ');
 }
 
 /** The commands to run after an intended change, in order: refresh the snapshot (if any), update the baseline. */
@@ -54,12 +58,12 @@ export function ciWorkflowYaml(plan: CiWorkflowPlan): string {
   const commit = [...plan.snapshots, 'mcp-smart.lock.json'].join(' ');
   const how =
     install.kind === 'lockfile'
-      ? `# It runs the mcp-smart of this project's package-lock.json (${install.version} when written): \`npm ci\` installs it\n# and \`npx --no\` refuses to download anything else. Upgrade with \`npm install -D mcp-smart@<version>\`.`
-      : `# It runs mcp-smart ${install.version} exactly (\`npx --yes mcp-smart@${install.version}\`), the version that wrote it; change the\n# version here (or run a newer \`mcp-smart init --github --force\`) to upgrade.`;
+      ? `# It runs the mcp-smart of this project's package-lock.json (${install.version} when written): \`npm ci\` installs it\n# and \`npx --no -- mcp-smart\` refuses to download anything else. Upgrade with \`npm install -D mcp-smart@<version>\`.`
+      : `# It runs mcp-smart ${install.version} exactly (\`npx --yes -- mcp-smart@${install.version}\`), the version that wrote it; change the\n# version here (or run a newer \`mcp-smart init --github --force\`) to upgrade.`;
   const what =
     plan.snapshots.length > 0
       ? `# The check reads the committed snapshot ${plan.snapshots.join(', ')}: no MCP server is started on the runner.`
-      : '# The check starts the MCP servers of mcp-smart.config.json / the project config files on the runner.';
+      : "# The check starts the MCP servers of mcp-smart.config.json / the project config files on the runner\n# (--trust-project approves this repository's own servers for the run: nobody is there to answer the prompt).";
   const cache =
     install.kind === 'lockfile'
       ? '          cache: npm\n'
@@ -93,7 +97,7 @@ jobs:
         with:
           node-version: 20
 ${cache}${npmCi}      - name: Check MCP tool-context size against the baseline
-        run: ${ciCommand(plan, [...plan.args, 'check', '--format', 'github'], 'ci')}
+        run: ${ciCommand(plan, [...plan.args, ...(plan.snapshots.length > 0 ? [] : ['--trust-project']), 'check', '--format', 'github'])}
 `;
 }
 

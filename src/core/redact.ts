@@ -6,8 +6,34 @@ import type { ServerDefinition } from '../types.js';
 import { own } from './dict.js';
 
 export const REDACTED_MARK = '***';
-const SECRET_NAME = /(key|token|secret|pass|pwd|auth|cred|private|session|cookie|signature|sig)/i;
 const MIN_SECRET = 4;
+
+/** Name parts that say a variable or header holds a credential. */
+const SECRET_PART =
+  /^(?:(?:api|access|secret|private|auth|client|master|signing)?keys?|(?:access|refresh|id|bearer|auth|api)?tokens?|secret|secrets|pass|passwd|password|passphrase|pwd|auth|authorization|cred|creds|credential|credentials|private|session|cookie|signature|sig|pat|jwt)$/i;
+/** A last name part that says the value is a setting about a credential, not the credential (TOKEN_TYPE, AUTH_MODE). */
+const SETTING_PART =
+  /^(?:mode|type|kind|format|method|scheme|style|url|uri|host|port|file|path|dir|timeout|ttl|expiry|level|enabled|disabled|name|header|endpoint|version|region|scope|scopes|provider|strategy|location|prefix|length|count)$/i;
+
+/** `GITHUB_TOKEN`, `x-api-key`, `apiKey`, `Authorization`: a name that says its value is a credential. */
+export function isSecretName(name: string): boolean {
+  const parts = name
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .split(/[\s_.-]+/)
+    .filter(Boolean);
+  const last = parts[parts.length - 1];
+  if (last === undefined || SETTING_PART.test(last)) return false;
+  return parts.some((p) => SECRET_PART.test(p));
+}
+
+/**
+ * One plain word or number (`none`, `text`, `object`, `true`, `8080`): never hidden in our own output even
+ * where it sits in a secret's place, since replacing it would rewrite ordinary text (every `"type":"object"`).
+ * Server text is still scrubbed of it.
+ */
+function isPlainWord(v: string): boolean {
+  return /^[A-Za-z]{1,10}$/.test(v) || /^\d{1,10}$/.test(v);
+}
 
 /** A URL with user-info and every query value replaced by "redacted" (same rule as `servers --debug`). */
 export function redactUrl(url: string): string {
@@ -73,8 +99,9 @@ export function secretValuesOf(
   for (const d of defs) {
     for (const [k, v] of Object.entries(d.env ?? {})) {
       all.push(v);
-      if (SECRET_NAME.test(k) || looksLikeToken(v)) strong.push(v);
+      if (isSecretName(k) || looksLikeToken(v)) strong.push(v);
     }
+    // Headers carry credentials by their nature (Authorization, X-Api-Key, cookies): every value is one.
     for (const v of Object.values(d.headers ?? {})) {
       all.push(...headerParts(v));
       strong.push(...headerParts(v));
@@ -86,10 +113,10 @@ export function secretValuesOf(
       const v = env[name];
       if (typeof v !== 'string') continue;
       all.push(v);
-      if (SECRET_NAME.test(name) || looksLikeToken(v)) strong.push(v);
+      if (isSecretName(name) || looksLikeToken(v)) strong.push(v);
     }
   }
-  return { all: byLength(all), strong: byLength(strong) };
+  return { all: byLength(all), strong: byLength(strong.filter((v) => !isPlainWord(v))) };
 }
 
 /** Long, spaceless, mixed letters and digits: an API key whatever its variable is called. */

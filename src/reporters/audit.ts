@@ -5,6 +5,7 @@ import type { OutputFormat } from '../types.js';
 import { renderClientsMarkdown, renderClientsTable } from './audit-clients.js';
 import { findingLines } from './findings-summary.js';
 import { countOf, formatDelta, formatShare, formatTokens } from './format.js';
+import { loadHintsLine } from './load-hints.js';
 import { renderJson } from './json.js';
 import { renderMarkdownTable } from './markdown.js';
 import { renderTable, type TableSpec } from './table.js';
@@ -146,6 +147,7 @@ export function renderAuditTable(r: AuditResult, opts: { top: number; chalk: Cha
   out.push(chalk.bold(`Findings: ${findingCounts(r)}`));
   const paint: Record<Severity, (t: string) => string> = { error: chalk.red, warning: chalk.yellow, info: chalk.cyan };
   out.push(...findingLines(r.findings, paint));
+  if (r.loadHints) out.push(loadHintsLine(r.loadHints));
   out.push(chalk.dim(countingNote(r)));
   return out.join('\n') + '\n';
 }
@@ -165,6 +167,7 @@ export function renderAuditMarkdown(r: AuditResult, opts: { top: number }): stri
     out.push(`### Most expensive tools`, '', renderMarkdownTable(topSpec(r, opts.top)), '');
   out.push(`### Findings: ${findingCounts(r)}`, '');
   if (r.findings.length > 0) out.push(renderMarkdownTable(findingsSpec(r)), '');
+  if (r.loadHints) out.push(loadHintsLine(r.loadHints), '');
   out.push(`_${countingNote(r)}_`);
   return out.join('\n') + '\n';
 }
@@ -191,10 +194,10 @@ function notLoadedLines(list: NonNullable<AuditResult['notLoaded']>): string {
   return lines.join('\n') + '\n';
 }
 
-/** Tools hidden by the client, apart from the totals above them (nothing when none is hidden). */
+/** Tools hidden by a tool filter (the client's or serve's), apart from the totals above them (nothing when none is hidden). */
 function hiddenLines(hidden: readonly HiddenTools[]): string {
   if (hidden.length === 0) return '';
-  const lines = ['', 'Hidden by the client (listed by the server, not sent to the model, not in the totals):'];
+  const lines = ['', 'Hidden by a tool filter (listed by the server, not sent to the model, not in the totals):'];
   for (const h of hidden)
     lines.push(
       `  ${h.server}: ${countOf(h.tools.length, 'tool')}, ${formatTokens(h.tokens)} tokens — ${h.tools.map((t) => t.name).join(', ')}`,

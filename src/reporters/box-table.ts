@@ -1,6 +1,6 @@
 /**
- * The box table cli-table3 draws for our TableSpecs, drawn directly: the same characters, padding and alignment,
- * for cells of printable ASCII on one line (width = length). renderTable falls back to cli-table3 for anything else
+ * The box table cli-table3 draws for our TableSpecs (with a rule under the head only, see table.ts), drawn directly:
+ * the same characters, padding and alignment, for cells of printable ASCII on one line (width = length). renderTable falls back to cli-table3 for anything else
  * (wide or combining characters, newlines, colour codes inside cells). cli-table3 builds an options object per
  * cell, which cost ~0.1 s for the 111-server catalogue's tables.
  */
@@ -30,7 +30,8 @@ export function drawBoxTable(
       .join('│') +
     '│';
   const out = [rule('┌', '┬', '┐'), line(head, style)];
-  for (const r of rows) out.push(rule('├', '┼', '┤'), line(r));
+  if (rows.length > 0) out.push(rule('├', '┼', '┤'));
+  for (const r of rows) out.push(line(r));
   out.push(rule('└', '┴', '┘'));
   return out.join('\n');
 }

@@ -5,6 +5,7 @@ import type { OutputFormat } from '../types.js';
 import { countOf, formatShare, formatTokens } from './format.js';
 import { renderByFormat } from './index.js';
 import { renderJson } from './json.js';
+import { loadHintsLine } from './load-hints.js';
 import { renderMarkdownTable } from './markdown.js';
 import { renderTable, type TableSpec } from './table.js';
 
@@ -98,6 +99,7 @@ function budgetMarkdown(r: BudgetResult): string {
   ];
   if (r.plan.length > 0) parts.push('', `**${planTitle(r)}**`, '', renderMarkdownTable(t.plan), '', planLine(r));
   if (r.output) parts.push('', `Definitions written to \`${r.output}\`.`);
+  if (r.loadHints) parts.push('', loadHintsLine(r.loadHints));
   return parts.join('\n') + '\n';
 }
 
@@ -112,5 +114,6 @@ function budgetTable(r: BudgetResult, c: ChalkInstance): string {
     parts.push(renderTable(t.plan, c), planLine(r));
   }
   if (r.output) parts.push(`Definitions written to ${r.output}`);
+  if (r.loadHints) parts.push(loadHintsLine(r.loadHints));
   return parts.join('\n') + '\n';
 }

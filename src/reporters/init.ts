@@ -38,7 +38,7 @@ export function renderInit(
     lines.push(
       workflow.install === 'lockfile'
         ? `The workflow runs the mcp-smart of package-lock.json (${workflow.version}) after \`npm ci\`.`
-        : `The workflow runs mcp-smart ${workflow.version} exactly (npx mcp-smart@${workflow.version}).`,
+        : `The workflow runs mcp-smart ${workflow.version} exactly (npx --yes -- mcp-smart@${workflow.version}).`,
     );
   const update = opts.updateCommand ?? `${result.checkCommand} --update`;
   lines.push(`Next: commit these files; CI runs \`${result.checkCommand}\`. After an intended change: \`${update}\`.`);

@@ -14,6 +14,16 @@ export interface TableSpec {
   right?: number[];
 }
 
+/**
+ * cli-table3 draws a rule between every two rows; ours keep the one under the head only, so a table reads as a list.
+ * Borders are plain (no style), so every rule line starts with `├`: the first is the head's, the others go.
+ */
+function dropRowRules(table: string): string {
+  const lines = table.split('\n');
+  const head = lines.findIndex((l) => l.startsWith('├'));
+  return lines.filter((l, i) => i === head || !l.startsWith('├')).join('\n');
+}
+
 /** A cli-table3 table; borders stay plain so the output reads the same with colour off. */
 export function renderTable(spec: TableSpec, chalk: ChalkInstance): string {
   const right = new Set(spec.right ?? []);
@@ -31,5 +41,5 @@ export function renderTable(spec: TableSpec, chalk: ChalkInstance): string {
     colAligns: spec.head.map((_, i) => (right.has(i) ? 'right' : 'left')),
   });
   for (const row of spec.rows) table.push(row.map((c) => String(c)));
-  return table.toString();
+  return dropRowRules(table.toString());
 }

@@ -2,8 +2,10 @@
  * What `serve` puts in front of the model: per mode, the first-class tools (condensed, renamed only when
  * needed) and the meta-tools for everything else. Pure: snapshots, settings and a counter in, the view out.
  */
+import { planLoadHints, type LoadHintRules, type LoadHints } from '../core/hints/load-hints.js';
 import { planBudget, type PlanDeps } from '../core/budget/index.js';
 import { condenseTool } from '../core/condense/index.js';
+import { toolHiddenBy, type HiddenBy, type VisibilityRules } from '../core/config/tool-filter.js';
 import type { ServeConfig, ServerSnapshot, ToolSnapshot, UsageStats } from '../types.js';
 import { assignServedNames } from './names.js';
 
@@ -42,6 +44,8 @@ export interface ServedView {
   byName: Map<string, ServedTool>;
   /** Every callable tool by id. */
   entries: Map<string, CatalogEntry>;
+  /** Tools the servers list but a tool filter hides, by id: never listed, found or called. */
+  hidden: Map<string, { server: string; tool: string; by: HiddenBy }>;
   /** Served name by tool id, for the tools served first-class. */
   servedNameOf: Map<string, string>;
   /** Servers whose tools sit behind the meta-tools. */
@@ -50,6 +54,8 @@ export interface ServedView {
   metaTokens: number;
   /** What the budget plan did (auto mode). */
   plan?: { limit: number; fits: boolean; steps: { action: string; target: string; tokensSaved: number }[] };
+  /** The load hints set on the pass-through tools' `_meta` (absent when off). */
+  hints?: LoadHints;
 }
 
 export interface ViewRequest {
@@ -57,6 +63,8 @@ export interface ViewRequest {
   mode: ServeMode;
   level: ServeLevel;
   config: ServeConfig;
+  /** The one visibility rule's inputs (client tool filters and the serve section). */
+  rules: VisibilityRules;
   /** Tool-context limit in tokens (auto mode). */
   limit: number;
   usage?: UsageStats;
@@ -65,19 +73,34 @@ export interface ViewRequest {
   /** The name the client gives this server (name-length limits). */
   key: string;
   deps: PlanDeps;
+  /** Load hints on pass-through tools (undefined: none) … */
+  hints?: LoadHintRules;
+  /** … from this usage (serve keeps the one it started with, so the list stays the same while it learns). */
+  hintUsage?: UsageStats;
 }
 
-/** Every callable tool, servers in name order, tools in server order; disabled tools and `off` servers left out. */
-export function catalogEntries(servers: readonly ServerSnapshot[], config: ServeConfig): CatalogEntry[] {
-  return [...servers]
-    .filter((s) => s.status === 'ok' && config.servers?.[s.name]?.load !== 'off')
-    .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
-    .flatMap((s) => {
-      const disabled = new Set(config.servers?.[s.name]?.disable ?? []);
-      return s.tools
-        .filter((t) => !disabled.has(t.name))
-        .map((tool) => ({ id: `${s.name}.${tool.name}`, server: s.name, tool }));
-    });
+/** Every callable tool, servers in name order, tools in server order; tools the visibility rule hides left out. */
+export function catalogEntries(servers: readonly ServerSnapshot[], rules: VisibilityRules): CatalogEntry[] {
+  return sortedOk(servers).flatMap((s) =>
+    s.tools
+      .filter((t) => toolHiddenBy(rules, s.name, t.name) === undefined)
+      .map((tool) => ({ id: `${s.name}.${tool.name}`, server: s.name, tool })),
+  );
+}
+
+/** The tools the servers list that the visibility rule hides, by id. */
+export function hiddenEntries(servers: readonly ServerSnapshot[], rules: VisibilityRules): ServedView['hidden'] {
+  const out: ServedView['hidden'] = new Map();
+  for (const s of sortedOk(servers))
+    for (const t of s.tools) {
+      const by = toolHiddenBy(rules, s.name, t.name);
+      if (by) out.set(`${s.name}.${t.name}`, { server: s.name, tool: t.name, by });
+    }
+  return out;
+}
+
+function sortedOk(servers: readonly ServerSnapshot[]): ServerSnapshot[] {
+  return [...servers].filter((s) => s.status === 'ok').sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
 }
 
 /** The meta-tools with the configured prefix. */
@@ -91,7 +114,9 @@ export function servedMetaTools(deps: PlanDeps, prefix: string | undefined): Ser
 
 /** The served list for the request's mode. Deterministic: same input, same names in the same order. */
 export function buildServedView(req: ViewRequest): ServedView {
-  const entries = catalogEntries(req.servers, req.config);
+  // The serve section is the request's config (one source); the client filters come with the rules.
+  const rules: VisibilityRules = { ...req.rules, serve: req.config };
+  const entries = catalogEntries(req.servers, rules);
   const byServer = new Map<string, CatalogEntry[]>();
   for (const e of entries) {
     let list = byServer.get(e.server);
@@ -161,21 +186,54 @@ export function buildServedView(req: ViewRequest): ServedView {
     req.key,
     meta.map((m) => m.name),
   );
-  const pass: ServedTool[] = passEntries.map((e, i) => {
+  const counted: ServedTool[] = passEntries.map((e, i) => {
     const name = names[i] ?? e.tool.name;
     const definition = { ...(first.get(e.id) as ToolSnapshot), name };
     return { name, definition, tokens: req.deps.countTool(definition, e.server), entry: e };
   });
+  const hints = req.hints ? servedLoadHints(counted, req) : undefined;
+  const pass = hints ? counted.map((t) => withHints(t, hints)) : counted;
   const tools = [...meta, ...pass];
   const metaTokens = meta.reduce((n, t) => n + t.tokens, 0);
   return {
     tools,
     byName: new Map(tools.map((t) => [t.name, t])),
     entries: new Map(entries.map((e) => [e.id, e])),
+    hidden: hiddenEntries(req.servers, rules),
     servedNameOf: new Map(pass.map((t) => [t.entry?.id ?? '', t.name])),
     deferred: deferred.sort(),
     tokens: tools.reduce((n, t) => n + t.tokens, 0),
     metaTokens,
     plan,
+    ...(hints ? { hints } : {}),
   };
+}
+
+/** The load-hint plan over the tools served first-class (pinned ones always loaded, per-server/tool opt-outs). */
+function servedLoadHints(pass: readonly ServedTool[], req: ViewRequest): LoadHints {
+  const candidates = pass.map((t) => {
+    const e = t.entry!;
+    const server = req.config.servers?.[e.server];
+    return {
+      id: e.id,
+      tool: e.tool.name,
+      server: e.server,
+      tokens: t.tokens,
+      pinned: server?.pin?.includes(e.tool.name) === true,
+      off: server?.loadHints === false || server?.noHints?.includes(e.tool.name) === true,
+    };
+  });
+  return planLoadHints(candidates, req.hintUsage ?? req.usage ?? { tools: {} }, req.hints!);
+}
+
+/** The tool with the `_meta` keys Claude Code reads (core/hints/load-hints.ts); the server's own `_meta` kept. */
+function withHints(t: ServedTool, hints: LoadHints): ServedTool {
+  const id = t.entry!.id;
+  const always = hints.alwaysLoad.includes(id);
+  const hint = hints.searchHints.get(id);
+  if (!always && hint === undefined) return t;
+  const meta = { ...(t.definition._meta as Record<string, unknown> | undefined) };
+  if (always) meta['anthropic/alwaysLoad'] = true;
+  if (hint !== undefined) meta['anthropic/searchHint'] = hint;
+  return { ...t, definition: { ...t.definition, _meta: meta } };
 }

@@ -1,20 +1,26 @@
 /** `mcp-smart serve`: an MCP server in front of the configured servers. Runs until the client goes away. */
 import { resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import type { Server } from '@modelcontextprotocol/server';
+import { serveStdio, StdioServerTransport } from '@modelcontextprotocol/server/stdio';
 import type { CommandContext, CommandOutcome } from '../app/context.js';
 import { oauthOptions } from '../app/oauth.js';
 import { resolveLimits } from '../app/budget.js';
+import { chosenStore, openUsageStore, userLabelFor } from '../app/store.js';
+import { DEFAULT_LOAD_HINTS } from '../core/hints/load-hints.js';
 import { optionalString, parseChoiceFlag, parseIntFlag } from '../app/flags.js';
 import { loadUsage, servingCounts } from './deps.js';
 import { countOf } from '../reporters/format.js';
 import { SmartError, errorText } from '../errors.js';
+import { appendFileSafe } from '../safe-write.js';
 import { STOP_EXIT_CODES, stoppedBy, whileHandlingSignals } from '../signals.js';
 import type { ServeLevel, ServeMode } from './catalog.js';
 import type { HttpHandle } from './http.js';
-import { parseClientName, printConfig } from './print-config.js';
+import { launchThis, setupArgs } from './launcher.js';
+import { clientMode, parseClientName, printConfig } from './print-config.js';
 import { ServeRuntime } from './runtime.js';
+import { setupWords } from '../app/next-step.js';
+import { terminalNote } from './terminal-note.js';
 import { createClientServer } from './sdk-server.js';
 import { loadServeSetup, storeListing } from './setup.js';
 
@@ -38,10 +44,13 @@ export async function runServeCommand(
   const printFor = optionalString(opts.printConfig);
   const modeFlag = optionalString(opts.mode);
   if (printFor) {
-    const mode = modeFlag ? parseChoiceFlag('--mode', modeFlag, MODES) : undefined;
-    const configFile = global.config[0] === undefined ? undefined : resolve(io.cwd, global.config[0]);
-    io.stdout(printConfig(parseClientName(printFor), configFile, mode));
-    return { result: { mode: mode ?? 'auto', transport: 'stdio' }, exitCode: 0 };
+    const client = parseClientName(printFor);
+    const asked = modeFlag ? parseChoiceFlag('--mode', modeFlag, MODES) : undefined;
+    const mode = asked ?? clientMode(client);
+    const args = [...setupArgs(global, io.cwd), 'serve', '--mode', mode, ...serveArgs(opts, io.cwd)];
+    const name = optionalString(opts.key) ?? 'mcp-smart';
+    io.stdout(printConfig({ client, name, launch: launchThis(args), mode, modeAsked: asked !== undefined }));
+    return { result: { mode, transport: 'stdio' }, exitCode: 0 };
   }
   const transportKind = parseChoiceFlag('--transport', opts.transport ?? 'stdio', ['stdio', 'http'] as const);
   const host = optionalString(opts.host) ?? '127.0.0.1';
@@ -54,6 +63,8 @@ export async function runServeCommand(
     if (!isLoopback(host) && !token) throw new SmartError('SERVE_INSECURE_BIND', { host });
   }
 
+  // A person at a terminal, not a client: say what this is (it still serves, e.g. for pasting JSON-RPC by hand).
+  if (transportKind === 'stdio' && io.stdinIsTTY) io.stderr(terminalNote(setupWords(global)));
   const setup = await loadServeSetup(ctx, Date.now());
   for (const w of setup.warnings) log(`warning: ${w}`);
   const serveConfig = setup.config.serve ?? {};
@@ -71,8 +82,19 @@ export async function runServeCommand(
   const callTimeoutMs = opts.callTimeout
     ? parseIntFlag('--call-timeout', opts.callTimeout, { min: 1 })
     : (serveConfig.callTimeout ?? DEFAULT_CALL_TIMEOUT_MS);
+  const record = optionalString(opts.record);
+  // A record file that cannot be appended to (a FIFO nobody reads, a folder) is refused before serving starts.
+  if (record) await appendFileSafe(record, '');
   const counting = await servingCounts(ctx);
-  const usage = await loadUsage(setup.usageStore, Date.now(), log);
+  // --store, else the config's `store`, else the default file; a database is connected on first use, so one that
+  // is down does not keep serve from starting (learning retries in the background).
+  const store = await openUsageStore(chosenStore(optionalString(opts.store), setup.config.store), {
+    cwd: io.cwd,
+    env: io.env,
+    defaultFile: setup.usageStore,
+    lazy: true,
+  });
+  const usage = await loadUsage(store, Date.now(), log);
 
   const runtime = new ServeRuntime({
     setup,
@@ -84,7 +106,12 @@ export async function runServeCommand(
     counting,
     usage,
     learn: opts.learn !== false,
-    record: optionalString(opts.record),
+    store,
+    user: userLabelFor(optionalString(opts.user), setup.config.user),
+    ...(opts.loadHints === false || serveConfig.loadHints === false
+      ? {}
+      : { loadHints: { ...DEFAULT_LOAD_HINTS, ...serveConfig.loadHints } }),
+    record,
     spawnTimeoutMs,
     callTimeoutMs,
     log,
@@ -125,6 +152,7 @@ export async function runServeCommand(
       await http?.close();
       for (const s of clients) await s.close().catch(() => undefined);
       await runtime.close();
+      await store.close();
     }
   });
   const stopped = stoppedBy();
@@ -157,7 +185,8 @@ export async function runServeCommand(
       const server = newClient();
       process.stdin.once('end', shutdown);
       process.stdin.once('close', shutdown);
-      await server.connect(new StdioServerTransport(process.stdin, process.stdout));
+      // Both eras on one connection: its opening (initialize, or a 2026-07-28 request) pins the era.
+      serveStdio(() => server, { transport: new StdioServerTransport(process.stdin, process.stdout) });
     } else {
       // Loaded only for --transport http: the Streamable HTTP transport (and its web framework) costs a stdio start ~40 ms.
       const { startHttp } = await import('./http.js');
@@ -166,4 +195,23 @@ export async function runServeCommand(
     }
     await finished;
   }
+}
+
+/** The serve options given with --print-config that the client's serve should run with too (paths made absolute). */
+function serveArgs(opts: Record<string, unknown>, cwd: string): string[] {
+  const args: string[] = [];
+  const carry = (flag: string, value: unknown): void => {
+    if (typeof value === 'string') args.push(flag, value);
+  };
+  carry('--level', opts.level);
+  carry('--max', opts.max);
+  carry('--share', opts.share);
+  carry('--limit', opts.limit);
+  if (opts.activate === true) args.push('--activate');
+  if (typeof opts.record === 'string') args.push('--record', resolve(cwd, opts.record));
+  if (opts.learn === false) args.push('--no-learn');
+  carry('--key', opts.key);
+  carry('--spawn-timeout', opts.spawnTimeout);
+  carry('--call-timeout', opts.callTimeout);
+  return args;
 }

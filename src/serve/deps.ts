@@ -3,7 +3,8 @@ import type { CommandContext } from '../app/context.js';
 import { resolvePaths } from '../app/paths.js';
 import type { PlanDeps } from '../core/budget/index.js';
 import { condenseTool, metaTools } from '../core/condense/index.js';
-import { loadUsageStats } from '../core/session/usage-store.js';
+import { usageForRanking, usageOfDoc } from '../core/session/usage-store.js';
+import type { UsageStore } from '../core/store/types.js';
 import { createTokenCounter, prepareCounter, renderTool, type TokenCounter } from '../core/tokens/index.js';
 import { errorText } from '../errors.js';
 import type { UsageStats } from '../types.js';
@@ -15,6 +16,8 @@ import type { UsageStats } from '../types.js';
  */
 export interface Counting {
   deps: PlanDeps;
+  /** Tokens of a text (0 and remembered as a miss when not cached yet, like every count here). */
+  countText: (text: string) => number;
   /** Texts counted since the last call that were not cached (and counted as 0). */
   takeMisses: () => string[];
   prepare: (texts: string[]) => Promise<void>;
@@ -33,6 +36,7 @@ export function countingWith(counter: TokenCounter): Counting {
     }
   };
   return {
+    countText: count,
     deps: {
       countTool: (tool) => count(renderTool(tool, 'json')),
       condenseTool: (tool, level) => condenseTool(tool, level),
@@ -57,13 +61,14 @@ export async function servingCounts(ctx: CommandContext): Promise<Counting> {
   return countingWith(counter);
 }
 
-export async function loadUsage(store: string, now: number, log: (text: string) => void): Promise<UsageStats> {
+/** The store's usage by the rule every ranking reads it; a store that cannot be read is a warning, not a stop. */
+export async function loadUsage(store: UsageStore, now: number, log: (text: string) => void): Promise<UsageStats> {
   try {
-    const loaded = await loadUsageStats(store, now);
-    for (const w of loaded.warnings) log(`warning: ${w}`);
-    return loaded.stats;
+    const { doc, warnings } = await store.read(now);
+    for (const w of warnings) log(`warning: ${w}`);
+    return usageForRanking(usageOfDoc(doc), now).stats;
   } catch (e) {
-    log(`warning: usage store ${store} not read (${errorText(e)}); ranking without the usage prior`);
+    log(`warning: usage store ${store.label} not read (${errorText(e)}); ranking without the usage prior`);
     return { tools: {} };
   }
 }

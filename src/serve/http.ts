@@ -6,8 +6,8 @@
 import { randomUUID, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { createMcpHandler, isLegacyRequest, type Server } from '@modelcontextprotocol/server';
+import { NodeStreamableHTTPServerTransport, toNodeHandler } from '@modelcontextprotocol/node';
 import { SmartError } from '../errors.js';
 
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1', '[::1]']);
@@ -64,11 +64,22 @@ async function readBody(req: IncomingMessage): Promise<unknown> {
   return text === '' ? undefined : JSON.parse(text);
 }
 
+/** The request line and headers as a web Request, for the SDK's era classification (the body is passed parsed). */
+function webRequest(req: IncomingMessage): Request {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (typeof value === 'string') headers.set(name, value);
+    else if (Array.isArray(value)) for (const v of value) headers.append(name, v);
+  }
+  return new Request(`http://${req.headers.host ?? 'localhost'}${req.url ?? '/'}`, { method: req.method, headers });
+}
+
 /** Starts listening; resolves once bound (port 0 picks a free one). */
 export async function startHttp(opts: HttpOptions): Promise<HttpHandle> {
   if (!isLoopback(opts.host) && !opts.token) throw new SmartError('SERVE_INSECURE_BIND', { host: opts.host });
-  const sessions = new Map<string, { transport: StreamableHTTPServerTransport; server: Server }>();
+  const sessions = new Map<string, { transport: NodeStreamableHTTPServerTransport; server: Server }>();
   let hosts = new Set<string>();
+  const modern = toNodeHandler(createMcpHandler(() => opts.createServer(), { legacy: 'reject' }));
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const host = (req.headers.host ?? '').toLowerCase();
@@ -98,12 +109,14 @@ export async function startHttp(opts: HttpOptions): Promise<HttpHandle> {
         return reject(res, 400, 'Bad request: the body is not JSON');
       }
     }
+    // A 2026-07-28 request (its _meta names the version): stateless, one Server for the request.
+    if (typeof sessionId !== 'string' && !(await isLegacyRequest(webRequest(req), body))) return modern(req, res, body);
     const known = typeof sessionId === 'string' ? sessions.get(sessionId) : undefined;
     if (known) return known.transport.handleRequest(req, res, body);
     if (typeof sessionId === 'string') return reject(res, 404, 'Session not found: initialize again');
     if (req.method !== 'POST') return reject(res, 400, 'Bad request: no session; send initialize first');
     const server = opts.createServer();
-    const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
+    const transport: NodeStreamableHTTPServerTransport = new NodeStreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: (id) => void sessions.set(id, { transport, server }),
     });

@@ -1,15 +1,15 @@
 /**
- * Live learning: every forwarded call updates the usage store (under its lock, beside `replay --learn` and
- * other serve processes); a call to a tool that a recent find_tool returned makes "intent → tool" a labelled
+ * Live learning: every forwarded call updates the usage store (a file under its lock, or PostgreSQL by atomic
+ * increments, beside `replay --learn` and other serve processes), in the background and in batches; a store that
+ * cannot be reached is retried while serving goes on; a call to a tool that a recent find_tool returned makes "intent → tool" a labelled
  * case, appended to `--record <file>` when asked. Only ids, outcomes, times and redacted intents are kept:
  * arguments and results are never recorded or logged.
  */
-import { appendFile, mkdir } from 'node:fs/promises';
-import { dirname } from 'node:path';
 import { detectTaskContext } from '../core/discover/index.js';
-import { updateUsageStore } from '../core/session/usage-store.js';
-import { recordCalls } from '../core/session/usage.js';
+import { capIntents, emptyUsage, mergeUsage, recordCalls } from '../core/session/usage.js';
+import type { UsageStore } from '../core/store/types.js';
 import { errorText } from '../errors.js';
+import { appendFileSafe } from '../safe-write.js';
 import type { UsageStats } from '../types.js';
 
 /** How long a find_tool result counts as the reason for a later call. */
@@ -46,24 +46,44 @@ interface Find {
 }
 
 export interface LearnerOptions {
-  /** Usage store file; undefined: do not learn. */
-  store?: string;
+  /** The usage store (a file or PostgreSQL); undefined: do not learn. */
+  store?: UsageStore;
   /** --record file for labelled cases. */
   record?: string;
+  /** The label learned calls are attributed to in the store. */
+  user?: string | undefined;
   /** Env and header values of every server, never written. */
   secrets: readonly string[];
   now: () => number;
   log: (text: string) => void;
   /** In-memory usage the ranking reads (updated as calls happen). */
   usage: UsageStats;
+  /** First and longest wait before writing again to a store that failed (ms). */
+  retry?: { firstMs: number; maxMs: number };
 }
+
+/** Waits before writing again to a store that could not be reached: 1 s, doubling, at most 30 s. */
+const RETRY = { firstMs: 1000, maxMs: 30_000 };
 
 export class Learner {
   private readonly finds: Find[] = [];
   private queue: Promise<void> = Promise.resolve();
   readonly cases: LabelledCase[] = [];
+  /**
+   * What was learned and not yet written, summed per tool (recordCalls on one UsageStats), so it is bounded by
+   * the catalogue, not by the number of calls: remembered intents keep the store's caps (capIntents). Calls made
+   * while a write is in flight are written together by the next one, off every call's path.
+   */
+  private pending: UsageStats = emptyUsage();
+  private pendingCalls = 0;
+  private writing: Promise<void> | undefined;
+  private retryTimer: NodeJS.Timeout | undefined;
+  private retryMs: number;
+  private failingSince: number | undefined;
 
-  constructor(private readonly opts: LearnerOptions) {}
+  constructor(private readonly opts: LearnerOptions) {
+    this.retryMs = (opts.retry ?? RETRY).firstMs;
+  }
 
   /** Remembers what find_tool returned for an intent. */
   found(intent: string, ids: string[]): void {
@@ -82,7 +102,7 @@ export class Learner {
     return undefined;
   }
 
-  /** Records one forwarded call. Writes happen in order, in the background; `flush` waits for them. */
+  /** Records one forwarded call. Writes happen in the background; `flush` waits for them. */
   called(id: string, ok: boolean, latencyMs: number): void {
     const time = this.opts.now();
     const find = this.reason(id);
@@ -92,31 +112,84 @@ export class Learner {
     // The intent find_tool was asked for is remembered for the tool called after it (remembered intents).
     recordCalls(this.opts.usage, call, category, time, labelled?.intent);
     if (labelled) this.cases.push(labelled);
-    const { store, record } = this.opts;
-    this.queue = this.queue.then(async () => {
-      try {
-        if (store) {
-          await updateUsageStore(
-            store,
-            (doc) => {
-              const stats = { tools: doc.tools, intents: doc.intents ?? {} };
-              recordCalls(stats, call, category, time, labelled?.intent);
-              return { ...doc, tools: stats.tools, intents: stats.intents };
-            },
-            { now: time },
-          );
+    if (this.opts.store) {
+      recordCalls(this.pending, call, category, time, labelled?.intent);
+      capIntents(this.pending);
+      this.pendingCalls++;
+      this.kick();
+    }
+    const { record } = this.opts;
+    if (record && labelled)
+      this.queue = this.queue.then(async () => {
+        try {
+          await appendFileSafe(record, JSON.stringify(labelled) + '\n');
+        } catch (e) {
+          this.opts.log(`could not record a labelled case: ${errorText(e)}`);
         }
-        if (record && labelled) {
-          await mkdir(dirname(record), { recursive: true });
-          await appendFile(record, JSON.stringify(labelled) + '\n');
-        }
-      } catch (e) {
-        this.opts.log(`could not record usage: ${errorText(e)}`);
-      }
-    });
+      });
   }
 
-  flush(): Promise<void> {
-    return this.queue;
+  /** Calls learned and not yet in the store (a store that cannot be reached keeps them here). */
+  get unwritten(): number {
+    return this.pendingCalls;
+  }
+
+  private kick(): void {
+    if (this.writing || this.retryTimer) return;
+    this.writing = this.drain().finally(() => (this.writing = undefined));
+  }
+
+  private async drain(): Promise<void> {
+    const store = this.opts.store!;
+    while (this.pendingCalls > 0) {
+      const batch = this.pending;
+      const n = this.pendingCalls;
+      this.pending = emptyUsage();
+      this.pendingCalls = 0;
+      try {
+        await store.add(batch, { now: this.opts.now(), ...(this.opts.user ? { user: this.opts.user } : {}) });
+        if (this.failingSince !== undefined) {
+          this.opts.log(`usage store ${store.label} is reachable again; wrote what was learned meanwhile`);
+          this.failingSince = undefined;
+          this.retryMs = (this.opts.retry ?? RETRY).firstMs;
+        }
+      } catch (e) {
+        // Put the batch back (calls made meanwhile are added to it) and try again later: serving goes on.
+        this.pending = mergeUsage(batch, this.pending);
+        capIntents(this.pending);
+        this.pendingCalls += n;
+        if (this.failingSince === undefined) {
+          this.failingSince = this.opts.now();
+          this.opts.log(
+            `warning: could not record usage (${errorText(e)}); serving goes on, keeping what is learned in memory and retrying`,
+          );
+        }
+        this.retryTimer = setTimeout(() => {
+          this.retryTimer = undefined;
+          this.kick();
+        }, this.retryMs);
+        this.retryTimer.unref();
+        this.retryMs = Math.min(this.retryMs * 2, (this.opts.retry ?? RETRY).maxMs);
+        return;
+      }
+    }
+  }
+
+  /** Waits for the writes in flight; on shutdown (`final`), makes one last attempt at what is still unwritten. */
+  async flush(final = false): Promise<void> {
+    await this.queue;
+    await this.writing;
+    if (final && this.retryTimer) {
+      clearTimeout(this.retryTimer);
+      this.retryTimer = undefined;
+      this.kick();
+      await this.writing;
+      if (this.retryTimer) {
+        clearTimeout(this.retryTimer);
+        this.retryTimer = undefined;
+      }
+      if (this.pendingCalls > 0)
+        this.opts.log(`warning: ${this.pendingCalls} learned call(s) could not be written to the usage store`);
+    }
   }
 }

@@ -1,9 +1,10 @@
 /** The meta-tools' answers: find, describe, list, and resolving the `name` and `arguments` of a call. */
-import type { JsonSchemaValidator, jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/types.js';
+import type { JsonSchemaValidator, jsonSchemaValidator } from '@modelcontextprotocol/server';
 import { condenseTool, firstSentence } from '../core/condense/index.js';
 import { SmartError } from '../errors.js';
 import type { ToolSnapshot } from '../types.js';
 import type { CatalogEntry, ServedView } from './catalog.js';
+import type { FindCandidate } from './find-budget.js';
 
 /** A meta-tool's text answer (the model reads JSON well; one compact line per result keeps it short). */
 export function textResult(
@@ -20,20 +21,18 @@ export const summaryOf = (tool: ToolSnapshot): string =>
 export const isReadOnly = (tool: ToolSnapshot): boolean =>
   (tool.annotations as { readOnlyHint?: unknown } | undefined)?.readOnlyHint === true;
 
-/** One find_tool result: the id, one line, the compact input schema, and where it stands. */
-export function findResult(
-  entry: CatalogEntry,
-  view: ServedView,
-  unavailable: string | undefined,
-): Record<string, unknown> {
-  const out: Record<string, unknown> = { id: entry.id, summary: summaryOf(entry.tool) };
-  const schema = condenseTool(entry.tool, 'compact').inputSchema;
-  if (schema) out.inputSchema = schema;
-  if (isReadOnly(entry.tool)) out.readOnly = true;
+/**
+ * One find_tool result: the id, one line, where it stands, and apart from them the compact input schema (which the
+ * answer's token budget may leave out: find-budget.ts).
+ */
+export function findCandidate(entry: CatalogEntry, view: ServedView, unavailable: string | undefined): FindCandidate {
+  const brief: Record<string, unknown> = { id: entry.id, summary: summaryOf(entry.tool) };
+  if (isReadOnly(entry.tool)) brief.readOnly = true;
   const served = view.servedNameOf.get(entry.id);
-  if (served) out.tool = served;
-  if (unavailable) out.unavailable = unavailable;
-  return out;
+  if (served) brief.tool = served;
+  if (unavailable) brief.unavailable = unavailable;
+  const schema = condenseTool(entry.tool, 'compact').inputSchema;
+  return schema ? { brief, inputSchema: schema } : { brief };
 }
 
 /** describe_tool: the tool exactly as its server defines it, with its id and served name. */
@@ -73,11 +72,26 @@ export function resolveTool(view: ServedView, name: unknown): CatalogEntry {
   if (served) return served;
   const bare = [...view.entries.values()].filter((e) => e.tool.name === name);
   if (bare.length === 1) return bare[0]!;
+  refuseHidden(view, name);
   const hint =
     bare.length > 1
       ? `Several servers have it: ${bare.map((e) => e.id).join(', ')}; pass one of these ids.`
       : 'Use find_tool {"intent": "..."} to search, or list_tools for every id.';
   throw new SmartError('SERVE_UNKNOWN_TOOL', { name, hint });
+}
+
+/** A name that means a hidden tool (an id, or a tool name only hidden tools have) is refused, saying what hid it. */
+export function refuseHidden(view: ServedView, name: string): void {
+  const e = hiddenError(view, name);
+  if (e) throw e;
+}
+
+/** The refusal for a name that means a hidden tool, or undefined. */
+export function hiddenError(view: ServedView, name: string): SmartError | undefined {
+  const hidden = view.hidden.get(name) ?? [...view.hidden.values()].find((h) => h.tool === name);
+  return hidden
+    ? new SmartError('SERVE_TOOL_HIDDEN', { server: hidden.server, tool: hidden.tool, where: hidden.by.where })
+    : undefined;
 }
 
 /** `arguments` as an object: absent → {}, a JSON string is parsed; anything else is an error naming it. */
@@ -109,7 +123,7 @@ export class ArgumentValidator {
   async check(entry: CatalogEntry, args: Record<string, unknown>): Promise<void> {
     let validate = this.cache.get(entry.id);
     if (validate === undefined) {
-      this.ajv ??= import('@modelcontextprotocol/sdk/validation/ajv').then((m) => new m.AjvJsonSchemaValidator());
+      this.ajv ??= import('@modelcontextprotocol/server/validators/ajv').then((m) => new m.AjvJsonSchemaValidator());
       const ajv = await this.ajv;
       try {
         validate = ajv.getValidator(entry.tool.inputSchema ?? { type: 'object' });

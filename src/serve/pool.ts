@@ -3,7 +3,8 @@
  * is marked unhealthy after repeated failures, may stop when idle, and is closed with its whole process tree.
  * One bad server never holds up another: every slot is independent.
  */
-import type { ClientCapabilities } from '@modelcontextprotocol/sdk/types.js';
+import { capabilitiesKey, type DeclaredCapabilities } from '../core/declared-capabilities.js';
+import { SdkError, SdkErrorCode } from '@modelcontextprotocol/server';
 import type { ServerRequestHandler, ServerSession, ServerSessionOptions } from '../core/connect/server-session.js';
 import { DEFAULT_MAX_PAGES } from '../core/connect/list.js';
 import type { OAuthOptions, SmartOAuthProvider } from '../core/connect/oauth-provider.js';
@@ -21,7 +22,7 @@ export interface PoolOptions {
   /** Milliseconds without a call after which a server is stopped (0: never). */
   idleTimeoutMs: (server: string) => number;
   /** What to declare to the servers (decided once the client has initialized). */
-  capabilities: () => ClientCapabilities;
+  capabilities: () => DeclaredCapabilities;
   onServerRequest?: (server: string, ...rest: Parameters<ServerRequestHandler>) => ReturnType<ServerRequestHandler>;
   onNotification?: (server: string, method: string, params: Record<string, unknown> | undefined) => void;
   log: (text: string) => void;
@@ -49,7 +50,7 @@ interface Slot {
   starts: number;
   auth?: Promise<SmartOAuthProvider | undefined>;
   /** What the running session was started with (MCP fixes a client's capabilities at initialize). */
-  declared?: ClientCapabilities;
+  declared?: DeclaredCapabilities;
 }
 
 /** Back-off before the next start: none after the first failure, then 1 s, 2 s, 4 s … up to 30 s. */
@@ -86,6 +87,12 @@ export class ServerPool {
     return Object.fromEntries([...this.slots].map(([name, s]) => [name, s.starts]));
   }
 
+  /** What the server's running session was started declaring (undefined when it is not running). */
+  declaredWith(server: string): DeclaredCapabilities | undefined {
+    const slot = this.slots.get(server);
+    return slot?.session?.state === 'ready' ? slot.declared : undefined;
+  }
+
   /** The sessions that are running now. */
   running(): ServerSession[] {
     return [...this.slots.values()].flatMap((s) => (s.session?.state === 'ready' ? [s.session] : []));
@@ -99,16 +106,10 @@ export class ServerPool {
     });
   }
 
-  /** True when connected clients now accept elicitation, sampling or roots that the running, idle session lacks. */
+  /** True when what is declared now (the connected clients' roots, elicitation, sampling) differs from the idle session's. */
   private lacksCapabilities(slot: Slot): boolean {
     if (slot.inFlight > 0) return false;
-    const want = this.opts.capabilities();
-    const had = slot.declared ?? {};
-    return (
-      (want.elicitation !== undefined && had.elicitation === undefined) ||
-      (want.sampling !== undefined && had.sampling === undefined) ||
-      (want.roots !== undefined && had.roots === undefined)
-    );
+    return capabilitiesKey(this.opts.capabilities()) !== capabilitiesKey(slot.declared);
   }
 
   private slot(server: string): Slot {
@@ -131,8 +132,8 @@ export class ServerPool {
     if (this.closed) throw new SmartError('SERVE_SERVER_UNAVAILABLE', { server, reason: 'serve is shutting down' });
     if (slot.session?.state === 'ready') {
       if (!this.lacksCapabilities(slot)) return slot.session;
-      // A client that accepts elicitation or sampling arrived after this server started without them: restart it
-      // between calls, so its requests can reach that client (declared only when a client can answer them).
+      // A client that declares other capabilities (elicitation, sampling, roots) arrived after this server started:
+      // restart it between calls, so it lists the tools that client sees and its requests can reach that client.
       const stale = slot.session;
       slot.session = undefined;
       this.clearIdle(slot);
@@ -285,5 +286,5 @@ export class ServerPool {
 }
 
 function isTimeout(e: unknown): boolean {
-  return typeof e === 'object' && e !== null && (e as { code?: unknown }).code === -32001;
+  return e instanceof SdkError && e.code === SdkErrorCode.RequestTimeout;
 }

@@ -1,6 +1,7 @@
 /** `serve --print-config <client>`: the exact snippet that makes a client start mcp-smart, and the mode that suits it. */
 import { SmartError } from '../errors.js';
 import type { ServeMode } from './catalog.js';
+import type { Launch } from './launcher.js';
 
 export const CLIENTS = [
   'claude-code',
@@ -22,6 +23,8 @@ interface ClientInfo {
   shape: 'mcpServers' | 'vscode' | 'toml';
   mode: ServeMode;
   why: string;
+  /** CLI clients: their own add and remove commands (they write their config; mcp-smart never does). */
+  cli?: { add: (name: string, launch: Launch) => string[]; remove: (name: string) => string[] };
 }
 
 const OWN_SEARCH =
@@ -36,6 +39,11 @@ const INFO: Record<ClientName, ClientInfo> = {
     shape: 'mcpServers',
     mode: 'tools',
     why: OWN_SEARCH,
+    // `claude mcp add [options] <name> <commandOrUrl> [args...]`; the local scope is this project, private to you.
+    cli: {
+      add: (name, l) => ['claude', 'mcp', 'add', '--scope', 'local', name, '--', l.command, ...l.args],
+      remove: (name) => ['claude', 'mcp', 'remove', '--scope', 'local', name],
+    },
   },
   'claude-desktop': {
     title: 'Claude Desktop',
@@ -65,8 +73,25 @@ const INFO: Record<ClientName, ClientInfo> = {
     shape: 'mcpServers',
     mode: 'auto',
     why: NO_SEARCH,
+    // `gemini mcp add [options] <name> <commandOrUrl> [args...]`; after `--` yargs keeps `--demo` etc. as args.
+    // The user scope (~/.gemini/settings.json) keeps this machine's absolute paths out of the project's files.
+    cli: {
+      add: (name, l) => ['gemini', 'mcp', 'add', '--scope', 'user', name, l.command, '--', ...l.args],
+      remove: (name) => ['gemini', 'mcp', 'remove', '--scope', 'user', name],
+    },
   },
-  codex: { title: 'Codex', file: '~/.codex/config.toml', shape: 'toml', mode: 'tools', why: OWN_SEARCH },
+  codex: {
+    title: 'Codex',
+    file: '~/.codex/config.toml',
+    shape: 'toml',
+    mode: 'tools',
+    why: OWN_SEARCH,
+    // `codex mcp add <NAME> -- <COMMAND>...` writes ~/.codex/config.toml.
+    cli: {
+      add: (name, l) => ['codex', 'mcp', 'add', name, '--', l.command, ...l.args],
+      remove: (name) => ['codex', 'mcp', 'remove', name],
+    },
+  },
   cline: {
     title: 'Cline',
     file: 'cline_mcp_settings.json (MCP Servers → Configure)',
@@ -98,25 +123,68 @@ export function parseClientName(value: string): ClientName {
   throw new SmartError('BAD_FLAG', { flag: '--print-config', value, hint: `Expected one of: ${CLIENTS.join(', ')}.` });
 }
 
-/** The snippet and the reasoning, as printed text. `configFile` is the mcp-smart config serve should read. */
-export function printConfig(client: ClientName, configFile: string | undefined, modeOverride?: ServeMode): string {
-  const info = INFO[client];
-  const mode = modeOverride ?? info.mode;
-  const args = ['-y', 'mcp-smart', ...(configFile ? ['--config', configFile] : []), 'serve', '--mode', mode];
-  let snippet: string;
-  if (info.shape === 'toml') {
-    snippet = `[mcp_servers.mcp-smart]\ncommand = "npx"\nargs = [${args.map((a) => JSON.stringify(a)).join(', ')}]`;
-  } else if (info.shape === 'vscode') {
-    snippet = JSON.stringify({ servers: { 'mcp-smart': { type: 'stdio', command: 'npx', args } } }, null, 2);
-  } else {
-    snippet = JSON.stringify({ mcpServers: { 'mcp-smart': { command: 'npx', args } } }, null, 2);
+/** The mode print-config suits to a client when --mode is not given. */
+export function clientMode(client: ClientName): ServeMode {
+  return INFO[client].mode;
+}
+
+/** A word as a POSIX shell reads it back unchanged: bare when safe, else in single quotes. */
+export function shellQuote(word: string): string {
+  if (word !== '' && /^[A-Za-z0-9_@%+=:,./-]+$/.test(word)) return word;
+  return `'${word.replace(/'/g, `'\\''`)}'`;
+}
+
+const TOML_BARE_KEY = /^[A-Za-z0-9_-]+$/;
+
+/** The entry a client's own config file holds for `name`, in that client's format. */
+export function configSnippet(client: ClientName, name: string, launch: Launch): string {
+  const { command, args } = launch;
+  const shape = INFO[client].shape;
+  if (shape === 'toml') {
+    const key = TOML_BARE_KEY.test(name) ? name : JSON.stringify(name);
+    return `[mcp_servers.${key}]\ncommand = ${JSON.stringify(command)}\nargs = [${args.map((a) => JSON.stringify(a)).join(', ')}]`;
   }
+  if (shape === 'vscode') return JSON.stringify({ servers: { [name]: { type: 'stdio', command, args } } }, null, 2);
+  return JSON.stringify({ mcpServers: { [name]: { command, args } } }, null, 2);
+}
+
+export interface PrintRequest {
+  client: ClientName;
+  /** The name the client gives the server (serve --key). */
+  name: string;
+  launch: Launch;
+  mode: ServeMode;
+  /** True when --mode chose the mode. */
+  modeAsked: boolean;
+}
+
+/** The snippet, the client's own switch and way back (CLI clients), and the reasoning, as printed text. */
+export function printConfig(req: PrintRequest): string {
+  const info = INFO[req.client];
   const lines = [
-    `# ${info.title}: add this to ${info.file}`,
-    `# mode ${mode}${modeOverride ? ' (as asked)' : ''}: ${modeOverride ? 'chosen with --mode' : info.why}.`,
-    '# Keep your servers in the file serve reads (mcp-smart.config.json "servers"), not in this client file,',
-    '# or the client starts them too. To go back, restore your own entries; mcp-smart never edits client files.',
+    `# ${info.title}, mode ${req.mode}${req.modeAsked ? ' (chosen with --mode)' : `: ${info.why}`}.`,
+    `# Keep your servers in the file serve reads (mcp-smart.config.json "servers"), not in ${info.title}'s own config,`,
+    "# or it starts them too. mcp-smart never edits a client's config.",
+    req.launch.via === 'registry'
+      ? `# Starts mcp-smart ${req.launch.args[1]?.split('@')[1] ?? ''} from the npm registry (npx, pinned to this version).`
+      : `# Starts this copy of mcp-smart by its path; after moving or reinstalling it, print this again.`,
   ];
-  if (client === 'claude-code') lines.push(`# Or from a shell: claude mcp add mcp-smart -- npx ${args.join(' ')}`);
+  const snippet = configSnippet(req.client, req.name, req.launch);
+  if (info.cli) {
+    lines.push(
+      `# Switch: ${info.title} adds the entry to its own config.`,
+      info.cli.add(req.name, req.launch).map(shellQuote).join(' '),
+      '# Way back:',
+      removeCommand(req.client, req.name)!,
+      `# Or by hand, in ${info.file}:`,
+    );
+  } else {
+    lines.push(`# Add this to ${info.file}; to go back, remove it and restore your own entries.`);
+  }
   return `${lines.join('\n')}\n${snippet}\n`;
+}
+
+/** A CLI client's own command that removes the entry `name` added by the printed switch; undefined for GUI clients. */
+export function removeCommand(client: ClientName, name: string): string | undefined {
+  return INFO[client].cli?.remove(name).map(shellQuote).join(' ');
 }

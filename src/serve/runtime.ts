@@ -4,25 +4,35 @@
  */
 import { secretValues } from '../core/connect/secrets.js';
 import { hybridIndex } from '../app/rank.js';
-import { patternsFromConfig, rankTools, type DiscoverIndex } from '../core/discover/index.js';
+import { visibilityRules, type VisibilityRules } from '../core/config/tool-filter.js';
+import { fuseRankings, patternsFromConfig, rankTools, type DiscoverIndex } from '../core/discover/index.js';
 import { newestRecording } from '../core/session/usage-store.js';
 import { SmartError, errorText, isSmartError } from '../errors.js';
 import type { ServerSnapshot, SmartConfig, UsageStats } from '../types.js';
 import { buildServedView, type CatalogEntry, type ServeLevel, type ServeMode, type ServedView } from './catalog.js';
 import type { Counting } from './deps.js';
+import type { LoadHintRules } from '../core/hints/load-hints.js';
+import { FileUsageStore } from '../core/store/file.js';
+import { cloneUsage } from '../core/session/usage.js';
+import type { UsageStore } from '../core/store/types.js';
 import { Learner } from './learn.js';
 import {
   ArgumentValidator,
   argumentsObject,
   describeEntry,
-  findResult,
+  findCandidate,
   isReadOnly,
   listEntries,
   resolveTool,
   textResult,
 } from './meta.js';
+import { unattendedAnswer } from '../core/connect/unattended.js';
+import { Declaration, relistWith } from './declared.js';
+import { budgetFindAnswer, findMaxTokens, type BudgetedAnswer, type FindCandidate } from './find-budget.js';
 import { ServerPool, type PoolOptions } from './pool.js';
 import type { ServeSetup } from './setup.js';
+import { mapLimited, SERVER_START_CONCURRENCY } from '../core/map-limited.js';
+import { boundedInstructions } from '../core/audit/findings.js';
 
 export interface RuntimeOptions {
   setup: ServeSetup;
@@ -35,6 +45,12 @@ export interface RuntimeOptions {
   usage: UsageStats;
   /** Learn into the usage store (default on). */
   learn: boolean;
+  /** The label learned calls are attributed to (undefined: none). */
+  user?: string | undefined;
+  /** Load hints on pass-through tools (undefined: off). */
+  loadHints?: LoadHintRules;
+  /** The usage store learning writes to (the command opens and closes it); default: the file setup names. */
+  store?: UsageStore;
   record?: string;
   spawnTimeoutMs: number;
   callTimeoutMs: number;
@@ -67,6 +83,8 @@ export interface CallContext {
 }
 
 const META_EXTRA_KEYS = new Set(['progressToken']);
+/** find_tool ranks at most this many phrasings of a need (its intent and `queries`). */
+const MAX_PHRASINGS = 5;
 
 export class ServeRuntime {
   readonly pool: ServerPool;
@@ -78,6 +96,8 @@ export class ServeRuntime {
   private readonly validator = new ArgumentValidator();
   private readonly activated: string[] = [];
   private readonly config: SmartConfig;
+  /** The one visibility rule's inputs: what audit and budget leave out, serve never lists, finds or calls. */
+  private readonly rules: VisibilityRules;
   /** Each connected client's callback for a changed tool list (notifications/tools/list_changed). */
   readonly toolsChanged = new Set<() => void>();
   /** Called for notifications a server behind sends that clients should see (resources/updated). */
@@ -89,16 +109,26 @@ export class ServeRuntime {
   readonly askers = new Map<object, Asker>();
   /** The calls in flight per server behind, oldest first: a server's request is tied to one of them. */
   private readonly calls = new Map<string, CallContext[]>();
-  /** The client's capabilities, for what is declared to the servers behind. */
-  clientCapabilities: Record<string, unknown> = {};
+  /** What the clients declared (roots, elicitation, sampling), declared in turn to the servers behind. */
+  readonly declaration = new Declaration();
+  /** The declaration the known lists were taken with. */
+  private listedWith = '{}';
+  /** Re-listing for a new declaration; tools/list and find_tool wait for it. */
+  private redeclaring?: Promise<void>;
+
+  /** The usage load hints are planned from: the store as serve found it (live learning does not move them). */
+  private readonly hintUsage: UsageStats;
 
   constructor(readonly opts: RuntimeOptions) {
+    this.hintUsage = cloneUsage(opts.usage);
     this.config = opts.setup.config;
+    this.rules = visibilityRules(opts.setup.definitions, this.config.serve, opts.setup.configFile);
     this.known = new Map(opts.setup.known);
     const secrets = opts.setup.definitions.flatMap((d) => secretValues(d));
     this.learner = new Learner({
-      store: opts.learn ? opts.setup.usageStore : undefined,
+      store: opts.learn ? (opts.store ?? new FileUsageStore(opts.setup.usageStore)) : undefined,
       record: opts.record,
+      user: opts.user,
       secrets,
       now: opts.now,
       log: opts.log,
@@ -109,19 +139,11 @@ export class ServeRuntime {
       spawnTimeoutMs: opts.spawnTimeoutMs,
       callTimeoutMs: opts.callTimeoutMs,
       idleTimeoutMs: idle,
-      capabilities: () => {
-        const caps: Record<string, object> = {};
-        if (this.clientCapabilities.elicitation) caps.elicitation = {};
-        if (this.clientCapabilities.sampling) caps.sampling = {};
-        if (this.clientCapabilities.roots) caps.roots = { listChanged: true };
-        return caps;
-      },
-      onServerRequest: (server, method, params, signal) => {
-        const asker = this.askerFor(server, method);
-        if (!asker)
-          throw new SmartError('SERVE_SERVER_UNAVAILABLE', { server, reason: `no connected client accepts ${method}` });
-        return asker.ask(method, params, signal);
-      },
+      capabilities: () => this.declaration.current(),
+      // With no connected client that accepts it (an HTTP client that declared it has left), the request is still
+      // answered: no roots, elicitation declined, sampling refused.
+      onServerRequest: (server, method, params, signal) =>
+        this.askerFor(server, method)?.ask(method, params, signal) ?? unattendedAnswer(method),
       onNotification: (server, method, params) => this.serverNotification(server, method, params),
       log: opts.log,
       now: opts.now,
@@ -131,15 +153,52 @@ export class ServeRuntime {
   }
 
   /**
-   * Who answers a server's elicitation or sampling request. MCP sends such a request inside the server's handling
-   * of a call, but the wire does not say which call: the client whose call to that server is in flight (the latest
-   * when several are) is asked in that call's context; with none in flight, any connected client that accepts it.
+   * Who answers a server's elicitation, sampling or roots request. MCP sends such a request inside the server's
+   * handling of a call, but the wire does not say which call: the client whose call to that server is in flight (the
+   * latest when several are) is asked in that call's context. When calls are in flight and none of their clients
+   * accepts it, nobody is asked (another client's user must not answer for this one): mcp-smart answers itself.
+   * With no call in flight (a server asking on its own), any connected client that accepts it.
    */
   private askerFor(server: string, method: string): Asker | undefined {
     const want = method === 'elicitation/create' ? 'elicitation' : method === 'roots/list' ? 'roots' : 'sampling';
     const accepts = (a: Asker | undefined): a is Asker => a?.capabilities[want] !== undefined;
-    const latest = [...(this.calls.get(server) ?? [])].reverse().find((c) => accepts(c.asker))?.asker;
-    return latest ?? [...this.askers.values()].find(accepts);
+    const calls = this.calls.get(server) ?? [];
+    if (calls.length > 0) return [...calls].reverse().find((c) => accepts(c.asker))?.asker;
+    return [...this.askers.values()].find(accepts);
+  }
+
+  /**
+   * A client initialized with these capabilities. When the declaration changes, every server's list is taken again
+   * with it (from the tool-list cache, keyed by capabilities, else live: the server restarts to declare it), and
+   * clients hear tools/list_changed when that changes what is served. Lists from --snapshot files stay as saved.
+   */
+  clientInitialized(capabilities: Record<string, unknown> | undefined): void {
+    if (!this.declaration.add(capabilities) || this.opts.setup.fromSnapshot) return;
+    this.redeclaring = (this.redeclaring ?? Promise.resolve())
+      .then(() => this.relistDeclared())
+      .catch((e: unknown) => this.opts.log(`warning: could not take the lists again: ${errorText(e)}`));
+  }
+
+  /** Resolves once the lists match the current declaration. */
+  async settled(): Promise<void> {
+    await this.redeclaring;
+  }
+
+  private async relistDeclared(): Promise<void> {
+    const caps = this.declaration.current();
+    const key = this.declaration.key();
+    if (key === this.listedWith) return;
+    this.listedWith = key;
+    await relistWith(caps, {
+      definitions: this.opts.setup.definitions,
+      cache: this.opts.setup.cache,
+      known: this.known,
+      list: (server) => this.pool.list(server),
+      declaredWith: (server) => this.pool.declaredWith(server),
+      now: this.opts.now,
+      log: this.opts.log,
+    });
+    await this.refresh(true);
   }
 
   /** Builds the view until every count is known (a warm count cache never loads the tokenizer). */
@@ -164,17 +223,15 @@ export class ServeRuntime {
   /** Lists, live, the servers whose tool list is not known yet (no snapshot, no cache entry). */
   async listUnknown(onListed: (def: string, snap: ServerSnapshot) => Promise<void>): Promise<void> {
     const missing = this.opts.setup.definitions.filter((d) => !this.known.has(d.name));
-    await Promise.all(
-      missing.map(async (def) => {
-        try {
-          const snap = await this.pool.list(def.name);
-          this.known.set(def.name, snap);
-          await onListed(def.name, snap);
-        } catch (e) {
-          this.opts.log(`warning: ${errorText(e)}; its tools are not served until it starts`);
-        }
-      }),
-    );
+    await mapLimited(missing, SERVER_START_CONCURRENCY, async (def) => {
+      try {
+        const snap = await this.pool.list(def.name);
+        this.known.set(def.name, snap);
+        await onListed(def.name, snap);
+      } catch (e) {
+        this.opts.log(`warning: ${errorText(e)}; its tools are not served until it starts`);
+      }
+    });
     if (missing.length > 0) await this.refresh(false);
   }
 
@@ -185,11 +242,13 @@ export class ServeRuntime {
       mode: this.opts.mode,
       level: this.opts.level,
       config: serve,
+      rules: this.rules,
       limit: this.opts.limit,
       usage: this.opts.usage,
       activated: this.activated,
       key: this.opts.key,
       deps: this.opts.counting.deps,
+      ...(this.opts.loadHints ? { hints: this.opts.loadHints, hintUsage: this.hintUsage } : {}),
     });
   }
 
@@ -218,7 +277,7 @@ export class ServeRuntime {
       );
     for (const name of names) {
       const text = this.known.get(name)?.instructions;
-      if (text) parts.push(`\n## ${name}\n${text}`);
+      if (text) parts.push(`\n## ${name}\n${boundedInstructions(text)}`);
     }
     return parts.join(' ').replace(/ \n/g, '\n');
   }
@@ -275,25 +334,52 @@ export class ServeRuntime {
     const k = typeof args.k === 'number' && Number.isInteger(args.k) ? Math.min(20, Math.max(1, args.k)) : 5;
     const server = typeof args.server === 'string' && args.server !== '' ? args.server : undefined;
     const index = await this.discoverIndex();
-    const ranking = rankTools(index, intent, {
-      engine: 'hybrid',
-      k: server ? index.tools.length : k,
-      usage: this.opts.usage,
-      // Recency is measured from the newest recording, as the store's memory is (usageForRanking): a store
-      // learned from last month's sessions still ranks by what was used most recently then.
-      now: newestRecording(this.opts.usage) ?? this.opts.now(),
-      patterns: patternsFromConfig(this.config),
-    });
-    const ids = ranking.results
-      .map((r) => r.id)
-      .filter((id) => !server || this.view.entries.get(id)?.server === server);
+    // Other phrasings of the same need (`queries`), each ranked, fused by reciprocal rank with the intent's ranking.
+    const phrasings = [
+      ...new Set([
+        intent,
+        ...(Array.isArray(args.queries) ? args.queries : [])
+          .filter((q): q is string => typeof q === 'string' && q.trim() !== '')
+          .map((q) => q.trim()),
+      ]),
+    ].slice(0, MAX_PHRASINGS);
+    const rankOne = (text: string): string[] =>
+      rankTools(index, text, {
+        engine: 'hybrid',
+        k: server ? index.tools.length : phrasings.length > 1 ? Math.max(20, k) : k,
+        usage: this.opts.usage,
+        // Recency is measured from the newest recording, as the store's memory is (usageForRanking): a store
+        // learned from last month's sessions still ranks by what was used most recently then.
+        now: newestRecording(this.opts.usage) ?? this.opts.now(),
+        patterns: patternsFromConfig(this.config),
+      }).results.map((r) => r.id);
+    const ids = fuseRankings(phrasings.map(rankOne)).filter(
+      (id) => !server || this.view.entries.get(id)?.server === server,
+    );
     const top = ids.slice(0, k);
     this.learner.found(intent, top);
-    const results = top.flatMap((id) => {
+    const candidates = top.flatMap((id) => {
       const e = this.view.entries.get(id);
-      return e ? [findResult(e, this.view, this.unavailable(e.server))] : [];
+      return e ? [findCandidate(e, this.view, this.unavailable(e.server))] : [];
     });
-    return textResult({ results });
+    const answer = await this.withinBudget(
+      candidates,
+      findMaxTokens(args.maxTokens, this.config.serve?.findToolMaxTokens),
+    );
+    return textResult(answer.text);
+  }
+
+  /** The find_tool answer within `maxTokens`, counted exactly (the tokenizer loads on the first uncached line). */
+  private async withinBudget(candidates: FindCandidate[], maxTokens: number): Promise<BudgetedAnswer> {
+    const { counting } = this.opts;
+    let answer = budgetFindAnswer(candidates, maxTokens, counting.countText);
+    for (let i = 0; i < 4; i++) {
+      const misses = counting.takeMisses();
+      if (misses.length === 0) break;
+      await counting.prepare(misses);
+      answer = budgetFindAnswer(candidates, maxTokens, counting.countText);
+    }
+    return answer;
   }
 
   describeTool(args: Record<string, unknown>): ToolResult {
@@ -368,20 +454,45 @@ export class ServeRuntime {
 
   private serverNotification(server: string, method: string, params: Record<string, unknown> | undefined): void {
     if (method.endsWith('/list_changed')) {
-      void this.pool
-        .list(server)
-        .then(async (snap) => {
-          this.known.set(server, snap);
-          await this.refresh(true);
-        })
-        .catch((e: unknown) => this.opts.log(`warning: could not re-list ${server}: ${errorText(e)}`));
+      this.relist(server);
       return;
     }
     this.onServerNotification?.(server, method, params);
   }
 
+  /** Servers being re-listed after a list_changed, and whether another came in meanwhile. */
+  private readonly relisting = new Map<string, { again: boolean }>();
+
+  /**
+   * Re-lists a server after its list_changed. A storm of them costs one re-list in flight and at most one
+   * more after it (which sees the latest list), so clients are told of a change a few times, not once each.
+   */
+  private relist(server: string): void {
+    const running = this.relisting.get(server);
+    if (running) {
+      running.again = true;
+      return;
+    }
+    const state = { again: false };
+    this.relisting.set(server, state);
+    void (async () => {
+      try {
+        do {
+          state.again = false;
+          const snap = await this.pool.list(server);
+          this.known.set(server, snap);
+          await this.refresh(true);
+        } while (state.again);
+      } catch (e) {
+        this.opts.log(`warning: could not re-list ${server}: ${errorText(e)}`);
+      } finally {
+        this.relisting.delete(server);
+      }
+    })();
+  }
+
   async close(): Promise<void> {
     await this.pool.closeAll();
-    await this.learner.flush();
+    await this.learner.flush(true);
   }
 }

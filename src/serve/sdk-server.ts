@@ -1,30 +1,13 @@
 /** One client session: the SDK's low-level Server answering from the shared runtime. */
-import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import {
-  SetLevelRequestSchema,
-  CallToolRequestSchema,
-  CompleteRequestSchema,
-  ErrorCode,
-  GetPromptRequestSchema,
-  ListPromptsRequestSchema,
-  ListResourcesRequestSchema,
-  ListResourceTemplatesRequestSchema,
-  ListToolsRequestSchema,
-  McpError,
-  ReadResourceRequestSchema,
-  ResultSchema,
-  RootsListChangedNotificationSchema,
-  SubscribeRequestSchema,
-  UnsubscribeRequestSchema,
-  type ServerCapabilities,
-} from '@modelcontextprotocol/sdk/types.js';
+import { ResultSchema } from '@modelcontextprotocol/core';
+import { ProtocolError, ProtocolErrorCode, Server } from '@modelcontextprotocol/server';
+import type { ServerCapabilities, ServerContext } from '@modelcontextprotocol/server';
 import { SmartError, isSmartError } from '../errors.js';
 import { buildRoutes, serverForUri, type Routes } from './passthrough.js';
-import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
-import type { ServerNotification, ServerRequest } from '@modelcontextprotocol/sdk/types.js';
+import { hiddenError } from './meta.js';
 import { ServeRuntime, type Asker, type CallContext, type ToolResult } from './runtime.js';
 
-type CallExtra = RequestHandlerExtra<ServerRequest, ServerNotification>;
+type CallExtra = ServerContext;
 
 const SERVER_INFO = { name: 'mcp-smart', version: '0.1.0' };
 
@@ -41,7 +24,7 @@ export function serveCapabilities(runtime: ServeRuntime): ServerCapabilities {
 }
 
 /** JSON-RPC error for a request the proxy itself cannot route. */
-const routeError = (e: SmartError): McpError => new McpError(ErrorCode.InvalidParams, e.message);
+const routeError = (e: SmartError): ProtocolError => new ProtocolError(ProtocolErrorCode.InvalidParams, e.message);
 
 /** Creates a Server for one client connection, wired to the shared runtime. */
 export function createClientServer(runtime: ServeRuntime): Server {
@@ -75,43 +58,48 @@ export function createClientServer(runtime: ServeRuntime): Server {
       capabilities: caps,
       ask: (method, params, signal) =>
         extra
-          ? extra.sendRequest({ method, params } as never, ResultSchema, { signal })
+          ? extra.mcpReq.send({ method, params } as never, ResultSchema, { signal })
           : server.request({ method, params } as never, ResultSchema, { signal }),
     };
   };
 
   server.oninitialized = () => {
-    runtime.clientCapabilities = (server.getClientCapabilities() as Record<string, unknown> | undefined) ?? {};
+    runtime.clientInitialized(server.getClientCapabilities());
     const asker = askerOf();
     if (asker) runtime.askers.set(server, asker);
   };
 
-  server.setNotificationHandler(RootsListChangedNotificationSchema, () => runtime.rootsChanged());
+  server.setNotificationHandler('notifications/roots/list_changed', () => runtime.rootsChanged());
 
-  server.setRequestHandler(SetLevelRequestSchema, async (req) => {
+  server.setRequestHandler('logging/setLevel', async (req) => {
     await runtime.setLogLevel(req.params.level);
     return {};
   });
 
-  server.setRequestHandler(ListToolsRequestSchema, () => ({
-    tools: runtime.view.tools.map((t) => t.definition) as never,
-  }));
+  // The list waits for the lists taken with this client's capabilities (a cache read, or the servers' restart).
+  server.setRequestHandler('tools/list', async () => {
+    await runtime.settled();
+    return { tools: runtime.view.tools.map((t) => t.definition) as never };
+  });
 
-  server.setRequestHandler(CallToolRequestSchema, async (req, extra) => {
+  server.setRequestHandler('tools/call', async (req, extra) => {
     const token = req.params._meta?.progressToken;
     const ctx: CallContext = {
-      signal: extra.signal,
+      signal: extra.mcpReq.signal,
       asker: askerOf(extra),
       _meta: req.params._meta,
       onprogress:
         token === undefined
           ? undefined
           : (p) =>
-              void extra
-                .sendNotification({ method: 'notifications/progress', params: { ...p, progressToken: token } })
+              void extra.mcpReq
+                .notify({ method: 'notifications/progress', params: { ...p, progressToken: token } })
                 .catch(() => undefined),
     };
+    await runtime.settled();
     const served = runtime.view.byName.get(req.params.name);
+    const hidden = served ? undefined : hiddenError(runtime.view, req.params.name);
+    if (hidden) throw routeError(hidden);
     if (!served)
       throw routeError(
         new SmartError('SERVE_UNKNOWN_TOOL', {
@@ -144,7 +132,7 @@ export function createClientServer(runtime: ServeRuntime): Server {
     } catch (e) {
       result = ServeRuntime.failureResult(e);
     }
-    return result;
+    return result as never;
   });
 
   const forward = async (
@@ -154,13 +142,16 @@ export function createClientServer(runtime: ServeRuntime): Server {
     signal: AbortSignal,
   ): Promise<never> => {
     if (!server)
-      throw new McpError(ErrorCode.InvalidParams, `mcp-smart: no server behind has ${JSON.stringify(params)}`);
+      throw new ProtocolError(
+        ProtocolErrorCode.InvalidParams,
+        `mcp-smart: no server behind has ${JSON.stringify(params)}`,
+      );
     try {
       return (await runtime.pool.run(server, (s) =>
         s.request(method, params, { timeoutMs: runtime.opts.callTimeoutMs, signal }),
       )) as never;
     } catch (e) {
-      if (isSmartError(e)) throw new McpError(ErrorCode.InternalError, `mcp-smart: ${e.message}`);
+      if (isSmartError(e)) throw new ProtocolError(ProtocolErrorCode.InternalError, `mcp-smart: ${e.message}`);
       throw e;
     }
   };
@@ -171,46 +162,46 @@ export function createClientServer(runtime: ServeRuntime): Server {
   return server;
 
   function passPrompts(): void {
-    server.setRequestHandler(ListPromptsRequestSchema, () => ({
+    server.setRequestHandler('prompts/list', () => ({
       prompts: currentRoutes().prompts.map((p) => p.served) as never,
     }));
-    server.setRequestHandler(GetPromptRequestSchema, async (req, extra) => {
+    server.setRequestHandler('prompts/get', async (req, ctx) => {
       const route = currentRoutes().promptByName.get(req.params.name);
-      if (!route) throw new McpError(ErrorCode.InvalidParams, `mcp-smart: no prompt "${req.params.name}"`);
-      return forward(route.server, 'prompts/get', { ...req.params, name: route.name }, extra.signal);
+      if (!route) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `mcp-smart: no prompt "${req.params.name}"`);
+      return forward(route.server, 'prompts/get', { ...req.params, name: route.name }, ctx.mcpReq.signal);
     });
   }
 
   function passResources(): void {
-    server.setRequestHandler(ListResourcesRequestSchema, () => ({ resources: currentRoutes().resources as never }));
-    server.setRequestHandler(ListResourceTemplatesRequestSchema, () => ({
+    server.setRequestHandler('resources/list', () => ({ resources: currentRoutes().resources as never }));
+    server.setRequestHandler('resources/templates/list', () => ({
       resourceTemplates: currentRoutes().templates as never,
     }));
-    server.setRequestHandler(ReadResourceRequestSchema, async (req, extra) =>
-      forward(byUri(req.params.uri), 'resources/read', req.params, extra.signal),
+    server.setRequestHandler('resources/read', async (req, ctx) =>
+      forward(byUri(req.params.uri), 'resources/read', req.params, ctx.mcpReq.signal),
     );
-    server.setRequestHandler(SubscribeRequestSchema, async (req, extra) =>
-      forward(byUri(req.params.uri), 'resources/subscribe', req.params, extra.signal),
+    server.setRequestHandler('resources/subscribe', async (req, ctx) =>
+      forward(byUri(req.params.uri), 'resources/subscribe', req.params, ctx.mcpReq.signal),
     );
-    server.setRequestHandler(UnsubscribeRequestSchema, async (req, extra) =>
-      forward(byUri(req.params.uri), 'resources/unsubscribe', req.params, extra.signal),
+    server.setRequestHandler('resources/unsubscribe', async (req, ctx) =>
+      forward(byUri(req.params.uri), 'resources/unsubscribe', req.params, ctx.mcpReq.signal),
     );
   }
 
   function passCompletions(): void {
-    server.setRequestHandler(CompleteRequestSchema, async (req, extra) => {
+    server.setRequestHandler('completion/complete', async (req, ctx) => {
       const ref = req.params.ref;
       if (ref.type === 'ref/prompt') {
         const route = currentRoutes().promptByName.get(ref.name);
-        if (!route) throw new McpError(ErrorCode.InvalidParams, `mcp-smart: no prompt "${ref.name}"`);
+        if (!route) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `mcp-smart: no prompt "${ref.name}"`);
         return forward(
           route.server,
           'completion/complete',
           { ...req.params, ref: { ...ref, name: route.name } },
-          extra.signal,
+          ctx.mcpReq.signal,
         );
       }
-      return forward(byUri(ref.uri), 'completion/complete', req.params, extra.signal);
+      return forward(byUri(ref.uri), 'completion/complete', req.params, ctx.mcpReq.signal);
     });
   }
 

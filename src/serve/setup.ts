@@ -7,6 +7,7 @@ import type { CommandContext } from '../app/context.js';
 import { resolvePaths } from '../app/paths.js';
 import { DEFAULT_CACHE_TTL_SECONDS, loadDefinitions, selectServers } from '../app/setup.js';
 import { readCachedSnapshot, writeCachedSnapshot } from '../core/connect/cache.js';
+import type { DeclaredCapabilities } from '../core/declared-capabilities.js';
 import { oauthTokenStorePath } from '../core/paths.js';
 import { readSnapshotFiles } from '../core/snapshot.js';
 import { SmartError } from '../errors.js';
@@ -22,6 +23,8 @@ export interface ServeSetup {
   warnings: string[];
   cache: { dir: string; ttlMs: number; oauthStore: string } | null;
   usageStore: string;
+  /** The lists came from --snapshot files: they are served as saved, never re-listed for a client's capabilities. */
+  fromSnapshot?: boolean;
 }
 
 /** True when a stdio definition starts mcp-smart's own `serve` (directly, via node, or through npx). */
@@ -79,7 +82,19 @@ export async function loadServeSetup(ctx: CommandContext, now: number): Promise<
     warnings,
     cache,
     usageStore: paths.usageStore,
+    fromSnapshot: global.snapshot.length > 0,
   };
+}
+
+/** The cached list of `def` taken with `capabilities` declared, when fresh. */
+export async function readListing(
+  def: ServerDefinition,
+  cache: ServeSetup['cache'],
+  now: number,
+  capabilities: DeclaredCapabilities,
+): Promise<ServerSnapshot | undefined> {
+  if (!cache) return undefined;
+  return readCachedSnapshot(def, { ...cache, now, capabilities });
 }
 
 /** Stores a live listing in the tool-list cache so the next start answers without starting the server. */
@@ -88,7 +103,8 @@ export async function storeListing(
   snap: ServerSnapshot,
   cache: ServeSetup['cache'],
   now: number,
+  capabilities?: DeclaredCapabilities,
 ): Promise<void> {
   if (!cache) return;
-  await writeCachedSnapshot(def, snap, { dir: cache.dir, now, oauthStore: cache.oauthStore });
+  await writeCachedSnapshot(def, snap, { dir: cache.dir, now, oauthStore: cache.oauthStore, capabilities });
 }

@@ -44,7 +44,7 @@ describe('audit', () => {
     expect(doc.servers[0].tools[0].id).toBe('notes.search_notes');
     expect(doc.totals).toEqual({
       toolCount: 9,
-      tokens: { full: 859, lossless: 792, compact: 747, minimal: 290, meta: 375 },
+      tokens: { full: 859, lossless: 792, compact: 747, minimal: 290, meta: 442 },
       instructionsTokens: 12,
     });
     expect(doc.findings[0]).toEqual({

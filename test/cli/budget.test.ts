@@ -69,11 +69,12 @@ describe('budget', () => {
       ['condense-compact', 'files', 73, 674],
       ['condense-compact', 'notes', 13, 661],
       ['condense-compact', 'web', 11, 650],
-      ['defer', 'files', -73, 723],
-      ['defer', 'notes', 175, 548],
+      ['defer', 'files', -140, 790],
+      ['defer', 'notes', 175, 615],
+      ['defer', 'web', 173, 442],
     ]);
     expect(doc.used - saved(doc)).toBe(doc.final);
-    expect(doc.final).toBe(548);
+    expect(doc.final).toBe(442);
     expect(doc.planFits).toBe(true);
     expect(stderr).toBe('');
   });
@@ -82,7 +83,7 @@ describe('budget', () => {
     const r = await cli(['--snapshot', BASE, 'budget', '--max', '10000', '--limit', '600']);
     expect(r.code).toBe(1);
     expect(r.stdout).toContain('OVER: tool context uses 807 of 600 tokens allowed');
-    expect(r.stdout).toContain('With this plan: 548 tokens (saves 259), fits.');
+    expect(r.stdout).toContain('With this plan: 442 tokens (saves 365), fits.');
     expect(r.stderr).toContain('no usage data');
   });
 
@@ -97,7 +98,7 @@ describe('budget', () => {
   it('says so when nothing fits', async () => {
     const r = await cli(['--snapshot', BASE, 'budget', '--max', '10000', '--limit', '300']);
     expect(r.code).toBe(1);
-    expect(r.stdout).toContain('Nothing fits: with every step the tool context still needs 375 tokens (limit 300).');
+    expect(r.stdout).toContain('Nothing fits: with every step the tool context still needs 442 tokens (limit 300).');
     expect(r.stdout).not.toContain('Plan that fits');
     expect(r.stdout).toContain('Every step, least harm first (still over the limit):');
   });
@@ -209,7 +210,8 @@ describe('budget', () => {
 
   it('--apply -o writes the resulting definitions', async () => {
     const out = join(dir, 'tools.budget.json');
-    const r = await cli(['--snapshot', BASE, 'budget', '--max', '10000', '--limit', '600', '--apply', '-o', out]);
+    // 620: web still fits beside the meta-tools once files and notes are deferred.
+    const r = await cli(['--snapshot', BASE, 'budget', '--max', '10000', '--limit', '620', '--apply', '-o', out]);
     expect(r.code).toBe(1);
     const doc = JSON.parse(await readFile(out, 'utf8')) as {
       before: { tokens: number };
@@ -217,7 +219,7 @@ describe('budget', () => {
       servers: { name: string; tools: { name: string }[]; defers?: string[] }[];
     };
     expect(doc.before.tokens).toBe(807);
-    expect(doc.after.tokens).toBe(548);
+    expect(doc.after.tokens).toBe(615);
     expect(doc.servers.map((s) => s.name)).toEqual(['web', 'mcp-smart']);
     expect(doc.servers[1]?.tools.map((t) => t.name)).toEqual([
       'find_tool',
@@ -232,14 +234,14 @@ describe('budget', () => {
     const recount = doc.servers
       .flatMap((s) => s.tools.map((t) => countToolTokens(t as ToolSnapshot, counter, 'json', s.name)))
       .reduce((a, b) => a + b, 0);
-    expect(recount).toBe(548);
+    expect(recount).toBe(615);
   });
 
   it('takes max and limit from mcp-smart.config.json when no flag is given', async () => {
     await writeFile(join(dir, 'mcp-smart.config.json'), JSON.stringify({ budget: { max: 10000, limit: 600 } }));
     const { code, doc } = await budget([]);
     expect(code).toBe(1);
-    expect(doc).toMatchObject({ max: 10000, limit: 600, used: 807, final: 548 });
+    expect(doc).toMatchObject({ max: 10000, limit: 600, used: 807, final: 442 });
     const share = await budget(['--share', '0.2']);
     expect(share.doc).toMatchObject({ max: 10000, limit: 2000, fits: true });
   });

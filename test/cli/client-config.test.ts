@@ -121,7 +121,7 @@ describe('codex-tool-filter: tools hidden by the client', () => {
     const r = await runCli(['--no-cache', '--client', 'codex', 'audit'], FILTERED);
     expect(r.code).toBe(0);
     expect(r.stdout).toContain(
-      'Hidden by the client (listed by the server, not sent to the model, not in the totals):',
+      'Hidden by a tool filter (listed by the server, not sent to the model, not in the totals):',
     );
     expect(r.stdout).toMatch(/ {2}notes: 2 tools, [\d,]+ tokens — delete_note, current_time/);
   });

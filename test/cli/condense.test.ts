@@ -63,7 +63,7 @@ describe('condense', () => {
       'call_tool_read',
     ]);
     expect(doc.before.tokens).toBe(859);
-    expect(doc.after.tokens).toBe(375);
+    expect(doc.after.tokens).toBe(442);
   });
 
   it('--level minimal and names shrink further; compact sits between lossless and minimal', async () => {

@@ -21,6 +21,7 @@ const COMMANDS = [
   'replay',
   'serve',
   'init',
+  'adopt',
   'login',
   'logout',
   'trust',

@@ -40,7 +40,9 @@ describe('init --yes', () => {
     expect(wf).toContain('node-version: 20');
     expect(wf).toContain('cache: npm');
     // No lockfile in this folder: the workflow pins the version that wrote it.
-    expect(wf).toMatch(/run: npx --yes mcp-smart@\d+\.\d+\.\d+ --snapshot \S*check-base\.json check --format github/);
+    expect(wf).toMatch(
+      /run: npx --yes -- mcp-smart@\d+\.\d+\.\d+ --snapshot \S*check-base\.json check --format github/,
+    );
 
     const check = await cli(['--snapshot', BASE, 'check']);
     expect(check.code).toBe(0);

@@ -133,7 +133,8 @@ describe('replay (fixtures/sessions against fixtures/snapshots/replay-demo.json)
     // The recordings are from September 2025: a wall-clock cut would keep nothing. 7 days before the newest
     // recording keeps the tools used in the recordings' last week.
     expect(learned.learned.store).toBe(join(cwd, 'data', 'usage.json'));
-    expect(learned.learned.tools).toBe(29);
+    // 28: github.create_issue, called once in the recordings, is in no loaded server, so it is not learned.
+    expect(learned.learned.tools).toBe(28);
     expect(learned.startedFrom).toBeUndefined();
     expect(r.stderr).toMatch(/4 tools last used more than 7 days before the newest recording were not kept/);
     const store = JSON.parse(readFileSync(join(cwd, 'data', 'usage.json'), 'utf8'));
@@ -149,7 +150,7 @@ describe('replay (fixtures/sessions against fixtures/snapshots/replay-demo.json)
     // Replaying again starts from what the store knows, and says that it already learned these sessions.
     const again = await replay(cwd);
     const doc = JSON.parse(again.stdout);
-    expect(doc.startedFrom).toMatchObject({ tools: 29, alreadyLearnedSessions: 12 });
+    expect(doc.startedFrom).toMatchObject({ tools: 28, alreadyLearnedSessions: 12 });
     expect(again.stderr).toMatch(/has already learned 12 replayed sessions.*--no-store/);
     const hybrid = (d: { engines: { engine: string; mrr: number }[] }) => d.engines.find((e) => e.engine === 'hybrid')!;
     expect(hybrid(doc).mrr).toBeGreaterThan(hybrid(learned).mrr);

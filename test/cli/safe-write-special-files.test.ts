@@ -115,3 +115,32 @@ describe('safe-write on special files', () => {
     expect(existsSync(join(folder, 'x'))).toBe(false);
   });
 });
+
+describe('safe-write temp files in a shared folder', () => {
+  it('never follows a symlink planted at a guessable temp name (the old pid.counter names), and leaves it alone', async () => {
+    const shared = join(dir, 'sticky');
+    mkdirSync(shared, { mode: 0o1777 });
+    const victim = join(dir, 'victim-secret');
+    writeFileSync(victim, 'secret', { mode: 0o600 });
+    // Every name the earlier scheme could pick for the first writes of this process.
+    const planted = Array.from({ length: 50 }, (_, k) => join(shared, `.out.json.${process.pid}.${k + 1}.tmp`));
+    for (const p of planted) symlinkSync(victim, p);
+    for (let i = 0; i < 3; i++) await writeFileSafe(join(shared, 'out.json'), `{"n":${i}}`);
+    expect(readFileSync(victim, 'utf8')).toBe('secret');
+    expect(readFileSync(join(shared, 'out.json'), 'utf8')).toBe('{"n":2}');
+    expect(planted.every((p) => lstatSync(p).isSymbolicLink())).toBe(true);
+  });
+
+  it('a new file gets the umask mode, an existing file keeps its own, a credential 0600', async () => {
+    const fresh = join(dir, 'fresh.json');
+    await writeFileSafe(fresh, '{}');
+    expect(statSync(fresh).mode & 0o777).toBe(0o666 & ~process.umask());
+    const kept = join(dir, 'kept.json');
+    writeFileSync(kept, 'old', { mode: 0o640 });
+    await writeFileSafe(kept, '{}');
+    expect(statSync(kept).mode & 0o777).toBe(0o640);
+    const secret = join(dir, 'tokens', 'store.json');
+    await writeFileSafe(secret, '{}', { mode: 0o600 });
+    expect(statSync(secret).mode & 0o777).toBe(0o600);
+  });
+});

@@ -61,9 +61,9 @@ describe('check (built CLI)', () => {
     expect(over.code).toBe(1);
     const doc = JSON.parse(over.stdout) as { used: number; final: number; plan: { tokensSaved: number }[] };
     expect(doc.used).toBe(807);
-    expect(doc.plan.map((s) => s.tokensSaved)).toEqual([60, 73, 13, 11, -73, 175]);
+    expect(doc.plan.map((s) => s.tokensSaved)).toEqual([60, 73, 13, 11, -91, 175]);
     expect(doc.used - doc.plan.reduce((n, s) => n + s.tokensSaved, 0)).toBe(doc.final);
-    expect(doc.final).toBe(548);
+    expect(doc.final).toBe(566);
   });
 
   it('init --github with servers from a user-level config commits a snapshot for CI to check', async () => {
@@ -84,7 +84,7 @@ describe('check (built CLI)', () => {
     expect(init.code).toBe(0);
     const wf = await readFile(join(dir, '.github', 'workflows', 'mcp-smart.yml'), 'utf8');
     expect(wf).toContain(
-      `run: npx --yes mcp-smart@${VERSION} --snapshot mcp-smart.snapshot.json check --format github`,
+      `run: npx --yes -- mcp-smart@${VERSION} --snapshot mcp-smart.snapshot.json check --format github`,
     );
     const config = JSON.parse(await readFile(join(dir, 'mcp-smart.config.json'), 'utf8')) as Record<string, unknown>;
     expect(config.servers).toBeUndefined();
@@ -104,7 +104,7 @@ describe('check (built CLI)', () => {
     };
     expect(config.servers.tiny?.command).toBe(process.execPath);
     expect(await readFile(join(dir, '.github', 'workflows', 'mcp-smart.yml'), 'utf8')).toContain(
-      `npx --yes mcp-smart@${VERSION} check --format github`,
+      `npx --yes -- mcp-smart@${VERSION} check --format github`,
     );
     const check = await mcpSmart(['--no-cache', 'check']);
     expect(check.stderr).toBe('');

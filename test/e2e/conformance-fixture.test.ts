@@ -2,13 +2,8 @@
 // starts it behind itself, with the SDK client answering sampling and elicitation; and over HTTP, its Host/Origin
 // check and sessions. `npm run conformance` runs the suite itself against it.
 import { type ChildProcess } from 'node:child_process';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import {
-  CreateMessageRequestSchema,
-  ElicitRequestSchema,
-  LoggingMessageNotificationSchema,
-} from '@modelcontextprotocol/sdk/types.js';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { Client } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixture } from '../helpers/paths.js';
 import { openRawStdio } from '../helpers/raw-stdio.js';
@@ -24,12 +19,12 @@ describe('conformance fixture over stdio', () => {
 
   beforeAll(async () => {
     client = new Client({ name: 'mcp-smart-tests', version: '0' }, { capabilities: { sampling: {}, elicitation: {} } });
-    client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => void logs.push(n.params.data));
-    client.setRequestHandler(CreateMessageRequestSchema, async (req) => {
+    client.setNotificationHandler('notifications/message', (n) => void logs.push(n.params.data));
+    client.setRequestHandler('sampling/createMessage', async (req) => {
       sampled.push(req.params);
       return { role: 'assistant', content: { type: 'text', text: 'a reply' }, model: 'test-model' };
     });
-    client.setRequestHandler(ElicitRequestSchema, async (req) => {
+    client.setRequestHandler('elicitation/create', async (req) => {
       elicited.push(req.params);
       return { action: 'accept', content: { username: 'alice', email: 'alice@example.com' } };
     });

@@ -96,7 +96,7 @@ describe('hard misbehaving servers', () => {
     );
   });
 
-  it('escape sequences in tool names, descriptions and server stderr never reach the terminal raw', async () => {
+  it('escape sequences, bidi controls and zero-width characters in tool names, descriptions and server stderr never reach the terminal raw', async () => {
     const ok = await run([
       '--no-cache',
       'audit',
@@ -121,8 +121,12 @@ describe('hard misbehaving servers', () => {
     for (const text of [ok.stdout, ok.stderr, failed.stderr]) {
       // Only colour (SGR) sequences may pass, and NO_COLOR is set: no ESC, BEL or CSI at all.
       expect(text).not.toMatch(/[\u0007\u001b\u009b]/);
+      // Nor bidi controls or zero-width characters.
+      expect(text).not.toMatch(/[\u200b-\u200f\u202a-\u202e\u2066-\u2069\ufeff]/);
     }
     expect(ok.stdout).toContain('clear\\u001b[2Jscreen');
+    expect(ok.stdout).toContain('run_\\u202egnp.exe');
+    expect(ok.stdout).toContain('read\\u200b_file');
     expect(failed.stderr).toContain('\\u001b[2J');
   });
 

@@ -83,18 +83,21 @@ describe('init-workflow: the CI workflow init --github writes', () => {
     await copyFile(BASE, join(dir, 'snapshot.json'));
     const init = await mcpSmart(['--snapshot', 'snapshot.json', 'init', '--yes', '--github']);
     expect(init.code, init.stderr).toBe(0);
-    expect(init.stdout).toContain(`The workflow runs mcp-smart ${VERSION} exactly (npx mcp-smart@${VERSION}).`);
+    expect(init.stdout).toContain(
+      `The workflow runs mcp-smart ${VERSION} exactly (npx --yes -- mcp-smart@${VERSION}).`,
+    );
     const wf = await readFile(join(dir, WORKFLOW), 'utf8');
     expect(await lint()).toEqual([]);
     expect(wf).toContain('          cache: npm\n          # no package-lock.json');
     expect(wf).toContain('          cache-dependency-path: .github/workflows/mcp-smart.yml\n');
     expect(wf).not.toContain('npm ci');
-    expect(wf).toContain(`#   npx mcp-smart@${VERSION} dump -o snapshot.json\n`);
-    expect(wf).toContain(`#   npx mcp-smart@${VERSION} --snapshot snapshot.json check --update\n`);
+    expect(wf).toContain(`#   npx --yes -- mcp-smart@${VERSION} dump -o snapshot.json\n`);
+    expect(wf).toContain(`#   npx --yes -- mcp-smart@${VERSION} --snapshot snapshot.json check --update\n`);
     const words = checkStep(wf);
     expect(words).toEqual([
       'npx',
       '--yes',
+      '--',
       `mcp-smart@${VERSION}`,
       '--snapshot',
       'snapshot.json',
@@ -105,12 +108,12 @@ describe('init-workflow: the CI workflow init --github writes', () => {
 
     // What the runner does, with this build in place of the pinned download: pass, then fail on growth.
     const summary = join(dir, 'summary.md');
-    const pass = await mcpSmart(words.slice(3), { GITHUB_STEP_SUMMARY: summary });
+    const pass = await mcpSmart(words.slice(4), { GITHUB_STEP_SUMMARY: summary });
     expect(pass.code, pass.stderr).toBe(0);
     expect(pass.stdout).toContain('807 → 807');
     expect(await readFile(summary, 'utf8')).toContain('### mcp-smart check: ✅ PASS');
     await copyFile(GROWN, join(dir, 'snapshot.json'));
-    const fail = await mcpSmart(words.slice(3), { GITHUB_STEP_SUMMARY: summary });
+    const fail = await mcpSmart(words.slice(4), { GITHUB_STEP_SUMMARY: summary });
     expect(fail.code).toBe(1);
     expect(fail.stdout).toMatch(/^::error file=mcp-smart.lock.json,title=mcp-smart /m);
     expect(await readFile(summary, 'utf8')).toContain('### mcp-smart check: ❌ FAIL');
@@ -133,8 +136,8 @@ describe('init-workflow: the CI workflow init --github writes', () => {
     expect(await lint()).toEqual([]);
     expect(wf).toContain('package-lock.json (0.1.7 when written): `npm ci` installs it');
     expect(wf).toContain('          cache: npm\n      - run: npm ci\n');
-    expect(checkStep(wf).slice(0, 3)).toEqual(['npx', '--no', 'mcp-smart']);
-    expect(wf).toContain(`#   npx mcp-smart --snapshot ${BASE} check --update\n`);
+    expect(checkStep(wf).slice(0, 4)).toEqual(['npx', '--no', '--', 'mcp-smart']);
+    expect(wf).toContain(`#   npx --no -- mcp-smart --snapshot ${BASE} check --update\n`);
   });
 
   it('says when CI would start live servers, and --ci-snapshot commits a snapshot instead', async () => {
@@ -154,7 +157,7 @@ describe('init-workflow: the CI workflow init --github writes', () => {
     let wf = await readFile(join(dir, WORKFLOW), 'utf8');
     expect(await lint()).toEqual([]);
     expect(wf).toContain('# The check starts the MCP servers');
-    expect(checkStep(wf).slice(3)).toEqual(['check', '--format', 'github']);
+    expect(checkStep(wf).slice(4)).toEqual(['--trust-project', 'check', '--format', 'github']);
 
     const snap = await mcpSmart(['--no-cache', 'init', '--yes', '--github', '--ci-snapshot', '--force']);
     expect(snap.code, snap.stderr).toBe(0);
@@ -162,8 +165,8 @@ describe('init-workflow: the CI workflow init --github writes', () => {
     wf = await readFile(join(dir, WORKFLOW), 'utf8');
     expect(await lint()).toEqual([]);
     expect(wf).toContain('# The check reads the committed snapshot mcp-smart.snapshot.json');
-    expect(wf).toContain(`#   npx mcp-smart@${VERSION} dump -o mcp-smart.snapshot.json\n`);
-    expect(checkStep(wf).slice(3)).toEqual(['--snapshot', 'mcp-smart.snapshot.json', 'check', '--format', 'github']);
+    expect(wf).toContain(`#   npx --yes -- mcp-smart@${VERSION} dump -o mcp-smart.snapshot.json\n`);
+    expect(checkStep(wf).slice(4)).toEqual(['--snapshot', 'mcp-smart.snapshot.json', 'check', '--format', 'github']);
     const ci = await mcpSmart(['--snapshot', 'mcp-smart.snapshot.json', 'check']);
     expect(ci.code, ci.stderr).toBe(0);
   });

@@ -1,51 +1,37 @@
 // The published package on its own: pack a copy of the source tree (no dist/, as in a fresh clone), install the
 // tarball into a temporary prefix, and run the installed bin. Slow (two installs from the npm cache or registry).
-import { execFileSync, spawn } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  INSTALL_ARGS,
+  npmEnv,
+  packSourceTree,
+  runProgram,
+  type Env,
+  type PackedTarball,
+  type ProgramRun,
+} from '../../scripts/pack.mjs';
 import { BIN, fixture, REPO } from '../helpers/paths.js';
-
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
 
 const TIMEOUT = 420_000;
 let tmp = '';
-let env: Record<string, string | undefined> = {};
-let appEnv: Record<string, string | undefined> = {};
-let packed: { filename: string; files: { path: string }[]; size: number; unpackedSize: number } | undefined;
+let env: Env = {};
+let appEnv: Env = {};
+let packed: PackedTarball | undefined;
 let prefix = '';
 
-/** Runs a program (no shell) and collects its output; kills it after `timeoutMs`. */
-function run(cmd: string, args: string[], opts: { cwd: string; env: typeof env; timeoutMs?: number }): Promise<Run> {
-  return new Promise((resolvePromise, reject) => {
-    const child = spawn(cmd, args, { cwd: opts.cwd, env: opts.env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    const timer = setTimeout(() => child.kill('SIGKILL'), opts.timeoutMs ?? TIMEOUT);
-    child.on('error', reject);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolvePromise({ code, stdout, stderr });
-    });
-  });
-}
-
-const npm = (args: string[], cwd: string): Promise<Run> => run('npm', args, { cwd, env });
-const installArgs = ['--no-audit', '--no-fund', '--prefer-offline', '--loglevel=warn'];
+const run = (cmd: string, args: string[], opts: { cwd: string; env: Env; timeoutMs?: number }): Promise<ProgramRun> =>
+  runProgram(cmd, args, { timeoutMs: TIMEOUT, ...opts });
+const npm = (args: string[], cwd: string): Promise<ProgramRun> => run('npm', args, { cwd, env });
+const installArgs = INSTALL_ARGS;
 /** npm warnings that come from this machine's npm setup or from not being logged in, not from the package. */
 const ENVIRONMENT_WARNING = /Unknown (user|env) config|requires you to be logged in/;
 
 beforeAll(async () => {
   tmp = mkdtempSync(join(tmpdir(), 'mcp-smart-package-'));
-  // npm passes its own settings to scripts as npm_* variables; the nested npm must not inherit them.
-  env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^npm_/i.test(k)));
+  env = npmEnv();
   const home = join(tmp, 'home');
   mkdirSync(home);
   const appTmp = join(tmp, 'tmp');
@@ -60,23 +46,11 @@ beforeAll(async () => {
     NO_COLOR: '1',
   };
 
-  // The files a fresh clone has: tracked plus new, unignored ones. node_modules is linked for the build tools only.
-  const src = join(tmp, 'src');
-  const files = execFileSync('git', ['ls-files', '-co', '--exclude-standard', '-z'], { cwd: REPO, encoding: 'utf8' })
-    .split('\0')
-    .filter(Boolean);
-  for (const f of files) {
-    mkdirSync(dirname(join(src, f)), { recursive: true });
-    cpSync(join(REPO, f), join(src, f));
-  }
-  symlinkSync(join(REPO, 'node_modules'), join(src, 'node_modules'), 'dir');
-  const pack = await npm(['pack', '--json', '--pack-destination', tmp], src);
-  if (pack.code !== 0) throw new Error(`npm pack failed:\n${pack.stderr}`);
-  packed = (JSON.parse(pack.stdout) as NonNullable<typeof packed>[])[0];
+  packed = await packSourceTree(tmp, env);
 
   // The prefix sits beside src/, never under a folder with a node_modules of its own to fall back on.
   prefix = join(tmp, 'prefix');
-  const install = await npm(['install', '--prefix', prefix, ...installArgs, join(tmp, packed!.filename)], tmp);
+  const install = await npm(['install', '--prefix', prefix, ...installArgs, packed.tarball], tmp);
   if (install.code !== 0) throw new Error(`npm install failed:\n${install.stderr}`);
 }, TIMEOUT);
 
@@ -85,8 +59,9 @@ afterAll(() => {
 });
 
 const installedBin = (): string => join(prefix, 'node_modules', '.bin', 'mcp-smart');
-const cli = (args: string[]): Promise<Run> => run(installedBin(), args, { cwd: tmp, env: appEnv, timeoutMs: 120_000 });
-const repoCli = (args: string[]): Promise<Run> =>
+const cli = (args: string[]): Promise<ProgramRun> =>
+  run(installedBin(), args, { cwd: tmp, env: appEnv, timeoutMs: 120_000 });
+const repoCli = (args: string[]): Promise<ProgramRun> =>
   run(process.execPath, [BIN, ...args], { cwd: tmp, env: appEnv, timeoutMs: 120_000 });
 
 describe('package-install: the packed tarball installed into a fresh prefix', () => {
@@ -188,10 +163,7 @@ describe('package-install: the packed tarball installed into a fresh prefix', ()
     'without the optional dependencies, --demo says they were left out (exit 2)',
     async () => {
       const lean = join(tmp, 'lean');
-      const install = await npm(
-        ['install', '--prefix', lean, '--omit=optional', ...installArgs, join(tmp, packed!.filename)],
-        tmp,
-      );
+      const install = await npm(['install', '--prefix', lean, '--omit=optional', ...installArgs, packed!.tarball], tmp);
       expect(install.code, install.stderr).toBe(0);
       const r = await run(join(lean, 'node_modules', '.bin', 'mcp-smart'), ['--demo', 'audit'], {
         cwd: tmp,
@@ -207,7 +179,7 @@ describe('package-install: the packed tarball installed into a fresh prefix', ()
   it(
     'npm publish --dry-run has nothing to warn about the package',
     async () => {
-      const r = await npm(['publish', '--dry-run', '--ignore-scripts'], join(tmp, 'src'));
+      const r = await npm(['publish', '--dry-run', '--ignore-scripts'], packed!.src);
       expect(r.code, r.stderr).toBe(0);
       const warnings = r.stderr.split('\n').filter((l) => /npm warn/i.test(l) && !ENVIRONMENT_WARNING.test(l));
       expect(warnings).toEqual([]);

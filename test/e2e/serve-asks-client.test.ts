@@ -2,14 +2,8 @@
 // sampling/createMessage — and a real SDK client answers through the proxy. Over Streamable HTTP the client here
 // opens no standalone GET stream (like the conformance suite's client): the requests must travel on the call's own
 // response stream (relatedRequestId), or they never arrive and the call hangs.
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import {
-  CreateMessageRequestSchema,
-  ElicitRequestSchema,
-  ListRootsRequestSchema,
-  type ClientCapabilities,
-} from '@modelcontextprotocol/sdk/types.js';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import type { ClientCapabilities } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixture } from '../helpers/paths.js';
 import { connectServeStdio, node, sandbox, startServeHttp, textOf, type Sandbox } from './serve-harness.js';
@@ -33,15 +27,15 @@ afterAll(async () => box.remove());
 /** Answers the three requests and records what it was asked. */
 function answerAll(client: Client): string[] {
   const asked: string[] = [];
-  client.setRequestHandler(ListRootsRequestSchema, () => {
+  client.setRequestHandler('roots/list', () => {
     asked.push('roots/list');
     return { roots: [{ uri: 'file:///stand-in/project', name: 'project' }] };
   });
-  client.setRequestHandler(ElicitRequestSchema, (req) => {
+  client.setRequestHandler('elicitation/create', (req) => {
     asked.push(`elicitation: ${req.params.message}`);
     return { action: 'accept', content: { username: 'alice' } };
   });
-  client.setRequestHandler(CreateMessageRequestSchema, (req) => {
+  client.setRequestHandler('sampling/createMessage', (req) => {
     const first = req.params.messages[0]?.content as { type: string; text?: string } | undefined;
     asked.push(`sampling: ${first?.text ?? '?'}`);
     return { model: 'stand-in-model', role: 'assistant', content: { type: 'text', text: 'Welcome, alice!' } };
@@ -63,9 +57,12 @@ describe('serve forwards a server’s requests to the client of the call', () =>
         const asked = answerAll(client);
         await client.connect(new StreamableHTTPClientTransport(new URL(serve.url), { fetch: postOnly }));
         expect((await client.listTools()).tools.map((t) => t.name)).toEqual(['sign_up', 'echo']);
-        const result = await client.callTool({ name: 'sign_up', arguments: { team: 'red' } }, undefined, {
-          timeout: 20_000,
-        });
+        const result = await client.callTool(
+          { name: 'sign_up', arguments: { team: 'red' } },
+          {
+            timeout: 20_000,
+          },
+        );
         expect(result.isError).toBeFalsy();
         expect(textOf(result)).toBe(ANSWERED);
         expect(asked).toEqual([
@@ -92,9 +89,12 @@ describe('serve forwards a server’s requests to the client of the call', () =>
         const second = new Client({ name: 'e2e-second', version: '1' }, { capabilities: ALL });
         const secondAsked = answerAll(second);
         await second.connect(new StreamableHTTPClientTransport(new URL(serve.url), { fetch: postOnly }));
-        const result = await second.callTool({ name: 'sign_up', arguments: { team: 'blue' } }, undefined, {
-          timeout: 20_000,
-        });
+        const result = await second.callTool(
+          { name: 'sign_up', arguments: { team: 'blue' } },
+          {
+            timeout: 20_000,
+          },
+        );
         expect(textOf(result)).toBe(ANSWERED);
         expect(secondAsked).toEqual([
           'roots/list',

@@ -2,8 +2,7 @@
 // result at once. The last progress and the result often arrive in one stdio chunk; serve must still forward all
 // three, every time, before the result (the SDK's client alone drops such a progress: it dispatches notifications a
 // microtask after it handles a response — serve's own connections to the servers behind work around that).
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, fixture } from '../helpers/paths.js';
 import { openRawStdio } from '../helpers/raw-stdio.js';
@@ -23,9 +22,12 @@ async function progressRuns(client: Client): Promise<number[][]> {
   const runs: number[][] = [];
   for (let i = 0; i < CALLS; i++) {
     const got: number[] = [];
-    const result = await client.callTool({ name: 'test_tool_with_progress', arguments: {} }, undefined, {
-      onprogress: (p) => got.push(p.progress),
-    });
+    const result = await client.callTool(
+      { name: 'test_tool_with_progress', arguments: {} },
+      {
+        onprogress: (p) => got.push(p.progress),
+      },
+    );
     expect(textOf(result)).toBe('Progress tool finished.');
     runs.push(got);
   }

@@ -1,5 +1,6 @@
 // The plain box table is cli-table3's output, byte for byte, for the cells it takes (colour on and off), and
-// hands anything else (wide characters, newlines, colour inside cells) back to cli-table3.
+// hands anything else (wide characters, newlines, colour inside cells) back to cli-table3. Both keep one rule,
+// under the head: cli-table3's rules between rows are taken out.
 import { Chalk } from 'chalk';
 import Table from 'cli-table3';
 import { describe, expect, it } from 'vitest';
@@ -14,7 +15,9 @@ function cliTable3(spec: TableSpec, chalk: InstanceType<typeof Chalk>): string {
     colAligns: spec.head.map((_, i) => (right.has(i) ? 'right' : 'left')),
   });
   for (const row of spec.rows) table.push(row.map((c) => String(c)));
-  return table.toString();
+  // cli-table3 rules off every row; the first rule (under the head) stays.
+  const lines = table.toString().split('\n');
+  return lines.filter((l, i) => !(l.startsWith('├') && i > 2)).join('\n');
 }
 
 /** Deterministic pseudo-random specs: 1–9 columns, 0–30 rows, cells of 0–40 printable ASCII characters. */
@@ -38,6 +41,46 @@ function specs(n: number): TableSpec[] {
 }
 
 describe('drawBoxTable', () => {
+  it('draws one rule, under the head, and none between rows (both drawings)', () => {
+    const chalk = new Chalk({ level: 0 });
+    const table = (cell: string): string =>
+      renderTable(
+        {
+          head: ['name', 'tokens'],
+          rows: [
+            [cell, 1_084],
+            ['memory', 900],
+            ['TOTAL', 1_984],
+          ],
+          right: [1],
+        },
+        chalk,
+      );
+    expect(table('everything')).toBe(
+      [
+        '┌────────────┬────────┐',
+        '│ name       │ tokens │',
+        '├────────────┼────────┤',
+        '│ everything │   1084 │',
+        '│ memory     │    900 │',
+        '│ TOTAL      │   1984 │',
+        '└────────────┴────────┘',
+      ].join('\n'),
+    );
+    // 'é' is measured by cli-table3 (the fallback): the same shape.
+    expect(table('évery')).toBe(
+      [
+        '┌────────┬────────┐',
+        '│ name   │ tokens │',
+        '├────────┼────────┤',
+        '│ évery  │   1084 │',
+        '│ memory │    900 │',
+        '│ TOTAL  │   1984 │',
+        '└────────┴────────┘',
+      ].join('\n'),
+    );
+  });
+
   it('draws what cli-table3 draws, with colour off and on', () => {
     for (const level of [0, 1] as const) {
       const chalk = new Chalk({ level });

@@ -26,6 +26,9 @@ const FORBIDDEN_IN_CORE = [
   /from ['"]\.\.\/(\.\.\/)?(commands|reporters|cli)/,
 ];
 
+/** The MCP SDK's packages: v2's client, server, node (HTTP) and core (schemas), and the v1 monolith. */
+const SDK_PACKAGE = /^@modelcontextprotocol\/(sdk|client|server|node|core)(\/|$)/;
+
 describe('architecture', () => {
   const files = sourceFiles(CORE);
 
@@ -48,27 +51,31 @@ describe('architecture', () => {
     // src/serve/ (the proxy server) is the one other module that talks MCP, through the SDK's server API.
     const offenders = sourceFiles(SRC)
       .filter((f) => !f.startsWith(join(CORE, 'connect') + sep) && !f.startsWith(SERVE))
-      .filter((f) => /@modelcontextprotocol\/sdk/.test(readFileSync(f, 'utf8')))
+      .filter((f) => specifiers(f).some((s) => SDK_PACKAGE.test(s)))
       .map((f) => relative(REPO, f));
     expect(offenders).toEqual([]);
     const clientOutsideConnect = sourceFiles(SRC)
       .filter((f) => !f.startsWith(join(CORE, 'connect') + sep))
-      .filter((f) => specifiers(f).some((s) => s.startsWith('@modelcontextprotocol/sdk/client')))
+      .filter((f) =>
+        specifiers(f).some(
+          (s) => s === '@modelcontextprotocol/client' || s.startsWith('@modelcontextprotocol/client/'),
+        ),
+      )
       .map((f) => relative(REPO, f));
     expect(clientOutsideConnect).toEqual([]);
+  });
+
+  it('src/ runs on SDK v2 only: the v1 package is a test peer, never imported by the product', () => {
+    const offenders = sourceFiles(SRC)
+      .filter((f) => specifiers(f).some((s) => s.startsWith('@modelcontextprotocol/sdk')))
+      .map((f) => relative(REPO, f));
+    expect(offenders).toEqual([]);
   });
 
   it('only src/serve/ imports the MCP SDK server API', () => {
     const offenders = sourceFiles(SRC)
       .filter((f) => !f.startsWith(SERVE))
-      // The SDK keeps the OAuth error classes its client-side auth() throws under server/auth/errors.js: a shared
-      // type, not the server API.
-      .filter((f) =>
-        specifiers(f).some(
-          (s) =>
-            s.startsWith('@modelcontextprotocol/sdk/server') && s !== '@modelcontextprotocol/sdk/server/auth/errors.js',
-        ),
-      )
+      .filter((f) => specifiers(f).some((s) => /^@modelcontextprotocol\/(server|node)(\/|$)/.test(s)))
       .map((f) => relative(REPO, f));
     expect(offenders).toEqual([]);
   });

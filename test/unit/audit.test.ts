@@ -19,7 +19,7 @@ describe('buildAudit', () => {
       }
     }
     const t = r.totals.tokens;
-    expect([t.full, t.lossless, t.compact, t.minimal, t.meta]).toEqual([859, 792, 747, 290, 375]);
+    expect([t.full, t.lossless, t.compact, t.minimal, t.meta]).toEqual([859, 792, 747, 290, 442]);
     expect(r.servers[0]!.instructionsTokens).toBe(12);
     expect(r.servers[0]!.tools.map((x) => x.id)).toContain('notes.list notes');
   });
@@ -28,7 +28,7 @@ describe('buildAudit', () => {
     const r = buildAudit(servers('audit-findings'), counter, { style: 'cline' });
     const notes = r.servers[0]!;
     expect(notes.tokens.full - notes.tools.reduce((n, t) => n + t.tokens.full, 0)).toBe(8);
-    expect(r.totals.tokens.meta).toBe(543);
+    expect(r.totals.tokens.meta).toBe(636);
   });
 
   it('topTools: most expensive first, ties by id', () => {

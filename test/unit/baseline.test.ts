@@ -79,6 +79,37 @@ describe('baseline', () => {
     expect(parseBaseline({ format: 'x' })).toMatchObject({ ok: false, path: 'format' });
   });
 
+  it('rejects hand-edited figures no run could write: 1e308 or negative tokens, a max of -1, a negative growth', () => {
+    const doc = (servers: unknown, thresholds?: unknown): unknown => ({
+      format: 'mcp-smart/baseline@1',
+      encoding: 'o200k_base',
+      servers,
+      ...(thresholds !== undefined ? { thresholds } : {}),
+    });
+    const ok = { s: { tokens: 5, tools: { t: { tokens: 5, hash: 'h' } } } };
+    expect(parseBaseline(doc({ s: { tokens: 1e308, tools: {} } }))).toMatchObject({
+      ok: false,
+      path: 'servers.s.tokens',
+    });
+    expect(parseBaseline(doc({ s: { tokens: 5, tools: { t: { tokens: 1e308, hash: 'h' } } } }))).toMatchObject({
+      ok: false,
+      path: 'servers.s.tools.t.tokens',
+    });
+    expect(parseBaseline(doc({ s: { tokens: 5, tools: { t: { tokens: -3, hash: 'h' } } } }))).toMatchObject({
+      ok: false,
+      path: 'servers.s.tools.t.tokens',
+    });
+    expect(parseBaseline(doc({ s: { tokens: 2.5, tools: {} } }))).toMatchObject({
+      ok: false,
+      path: 'servers.s.tokens',
+    });
+    expect(parseBaseline(doc(ok, { max: -1 }))).toMatchObject({ ok: false, path: 'thresholds.max' });
+    expect(parseBaseline(doc(ok, { max: 0 }))).toMatchObject({ ok: false, path: 'thresholds.max' });
+    expect(parseBaseline(doc(ok, { maxGrowth: '-5%' }))).toMatchObject({ ok: false, path: 'thresholds.maxGrowth' });
+    expect(parseBaseline(doc(ok, { minRecall: 2 }))).toMatchObject({ ok: false, path: 'thresholds.minRecall' });
+    expect(parseBaseline(doc(ok, { max: 1000, maxGrowth: '5%', minRecall: 0.8 }))).toMatchObject({ ok: true });
+  });
+
   const base = buildBaseline(
     measureServers(
       [

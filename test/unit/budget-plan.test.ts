@@ -53,6 +53,8 @@ describe('checkBudget', () => {
     expect(v.nearLimit).toBe(true);
     expect(checkBudget(servers, 10_000, 1038, deps.countTool).nearLimit).toBe(false);
     expect(checkBudget(servers, 10_000, 829, deps.countTool)).toMatchObject({ fits: false, nearLimit: false });
+    // Exactly at the limit fits.
+    expect(checkBudget(servers, 10_000, 830, deps.countTool).fits).toBe(true);
   });
 });
 
@@ -172,5 +174,174 @@ describe('planBudget', () => {
     ]);
     expect(q.fits).toBe(true);
     expect(planBudget({ servers, limit: 10_000, keepFull: ['beta.b1'] }, deps).steps).toEqual([]);
+  });
+
+  it('with usage: stops dropping unused tools as soon as the context fits', () => {
+    const usage: UsageStats = {
+      tools: {
+        'alpha.a1': { success: 6, failure: 0, lastUsed: 1, categories: {} },
+        'beta.b1': { success: 9, failure: 0, lastUsed: 1, categories: {} },
+      },
+    };
+    const two = [
+      { name: 'alpha', tools: [tool('a1', 10), tool('a2', 200)] },
+      { name: 'beta', tools: [tool('b1', 10), tool('b2', 200)] },
+    ];
+    // Where the whole plan would go: alpha (fewer calls) is dropped from first, then beta.
+    const all = planBudget({ servers: two, limit: 0, usage }, deps);
+    const firstDrop = all.steps.find((s) => s.action === 'drop-unused');
+    expect(firstDrop).toMatchObject({ target: 'alpha', tools: ['a2'] });
+    // With the limit at what that first drop reaches, beta keeps its unused tool.
+    const p = planBudget({ servers: two, limit: firstDrop!.after, usage }, deps);
+    expect(p.fits).toBe(true);
+    expect(p.steps.filter((s) => s.action === 'drop-unused').map((s) => s.target)).toEqual(['alpha']);
+    expect(p.servers.find((s) => s.name === 'beta')?.tools.map((t) => t.name)).toEqual(['b1', 'b2']);
+  });
+});
+
+// Cases a mutation run of plan.ts showed no test pinned down (bench/RESULTS.md, "Mutation testing").
+describe('planBudget, the finer rules', () => {
+  // Unlike `deps`, it refuses a level it does not know, so a wrong level name cannot pass as compact.
+  const strict: PlanDeps = {
+    ...deps,
+    condenseTool: (t, level) => {
+      if (level !== 'names' && level !== 'lossless' && level !== 'compact')
+        throw new Error(`unknown level ${String(level)}`);
+      return deps.condenseTool(t, level);
+    },
+  };
+  const steps = (p: { steps: { action: string; target: string; tokensSaved: number }[] }): unknown[] =>
+    p.steps.map((s) => [s.action, s.target, s.tokensSaved]);
+
+  it('checkBudget: share is 0 with max 0, and exactly 80 % of the limit is not yet near it', () => {
+    const flat = (): number => 400;
+    const two = [{ name: 'a', tools: [tool('a1', 1), tool('a2', 1)] }];
+    expect(checkBudget(two, 0, 1000, flat).servers[0]?.share).toBe(0);
+    expect(checkBudget(two, 10_000, 1000, flat)).toMatchObject({ used: 800, fits: true, nearLimit: false });
+    expect(checkBudget(two, 10_000, 999, flat).nearLimit).toBe(true);
+  });
+
+  it('servers of equal size and usage are taken in name order, whatever order they were listed in', () => {
+    const same = (name: string): { name: string; tools: ToolSnapshot[] } => ({
+      name,
+      tools: [tool(`${name[0]}1`, 100)],
+    });
+    const [beta, eta, zeta] = [same('beta'), same('eta'), same('zeta')];
+    const orders = [
+      [beta, eta, zeta],
+      [beta, zeta, eta],
+      [eta, beta, zeta],
+      [eta, zeta, beta],
+      [zeta, beta, eta],
+      [zeta, eta, beta],
+    ];
+    for (const list of orders) {
+      const p = planBudget({ servers: list, limit: 0 }, strict);
+      expect(p.steps.filter((s) => s.action === 'condense-compact').map((s) => s.target)).toEqual([
+        'beta',
+        'eta',
+        'zeta',
+      ]);
+    }
+  });
+
+  it('without usage no evidence is judged thin, even for servers too small to defer', () => {
+    const one = [{ name: 'eta', tools: [tool('e1', 100)] }];
+    const p = planBudget({ servers: one, limit: 0 }, strict);
+    expect(p.deferred).toEqual([]);
+    expect(p.thinEvidence).toEqual([]);
+  });
+
+  it('a server without tools is deferred as a step that saves 0, and reported at level full', () => {
+    const p = planBudget({ servers: [...servers, { name: 'empty', tools: [] }], limit: 0 }, strict);
+    expect(steps(p)).toContainEqual(['defer', 'empty', 0]);
+    expect(p.servers.find((s) => s.name === 'empty')).toMatchObject({ level: 'full', deferred: true, tokens: 0 });
+  });
+
+  it('intent mode: least-used (here largest) servers lose schemas first whatever the listed order; each step names its tools', () => {
+    const p = planBudget(
+      { servers: [servers[2]!, servers[0]!, servers[1]!], limit: 300, keepFull: ['beta.b1'] },
+      strict,
+    );
+    expect(p.steps.map((s) => [s.action, s.target, s.tools])).toEqual([
+      ['condense-lossless', '*', undefined],
+      ['names-only', 'alpha', ['a1', 'a2']],
+      ['names-only', 'gamma', ['g1', 'g2']],
+    ]);
+    const mixed = planBudget({ servers, limit: 300, keepFull: ['alpha.a1', 'beta.b1'] }, strict);
+    expect(mixed.servers.map((s) => [s.name, s.level])).toEqual([
+      ['alpha', 'mixed'],
+      ['beta', 'lossless'],
+      ['gamma', 'names'],
+    ]);
+  });
+
+  it('a plan that defers nothing carries no meta-tools', () => {
+    const p = planBudget({ servers, limit: 800 }, strict);
+    expect(p.deferred).toEqual([]);
+    expect(p.metaTools).toEqual([]);
+  });
+
+  it('with usage: a never-used server is deferred before a used one loses its unused tools; dropped tools leave the plan', () => {
+    const usage: UsageStats = { tools: { 'alpha.a1': { success: 6, failure: 0, lastUsed: 1, categories: {} } } };
+    const list = [
+      { name: 'alpha', tools: [tool('a1', 10), tool('a2', 200)] },
+      { name: 'delta', tools: ['d1', 'd2', 'd3', 'd4'].map((n) => tool(n, 300, 0)) },
+    ];
+    const compacted = planBudget({ servers: list, limit: 0, usage }, strict).steps.find(
+      (s) => s.action === 'condense-compact' && s.target === 'alpha',
+    )!.after;
+    const p = planBudget({ servers: list, limit: compacted - 1, usage }, strict);
+    expect(p.steps.map((s) => [s.action, s.target])).toEqual([
+      ['condense-lossless', '*'],
+      ['condense-compact', 'delta'],
+      ['condense-compact', 'alpha'],
+      ['defer', 'delta'],
+    ]);
+    expect(p.fits).toBe(true);
+    // Tighter still: now alpha's unused tool goes, and leaves alpha's planned tools.
+    const q = planBudget({ servers: list, limit: p.final - 1, usage }, strict);
+    expect(q.steps.map((s) => [s.action, s.target]).slice(-1)).toEqual([['drop-unused', 'alpha']]);
+    expect(q.servers.find((s) => s.name === 'alpha')?.tools.map((t) => t.name)).toEqual(['a1']);
+  });
+
+  it('with usage: too few calls is thin evidence only for a server with an unused tool', () => {
+    const usage: UsageStats = {
+      tools: {
+        'alpha.a1': { success: 1, failure: 0, lastUsed: 1, categories: {} },
+        'alpha.a2': { success: 1, failure: 0, lastUsed: 1, categories: {} },
+        'beta.b1': { success: 1, failure: 0, lastUsed: 1, categories: {} },
+      },
+    };
+    const list = [servers[0]!, { name: 'beta', tools: [tool('b1', 300), tool('b2', 10)] }];
+    const p = planBudget({ servers: list, limit: 0, usage }, strict);
+    expect(p.thinEvidence).toEqual([{ server: 'beta', calls: 1, needed: 6 }]);
+  });
+
+  it('with usage: once the meta-tools are paid for, a used server worth less than them is still deferred to fit', () => {
+    const usage: UsageStats = { tools: { 'alpha.a1': { success: 6, failure: 0, lastUsed: 1, categories: {} } } };
+    const list = [
+      { name: 'alpha', tools: [tool('a1', 10), tool('a2', 200)] },
+      { name: 'delta', tools: ['d1', 'd2', 'd3', 'd4'].map((n) => tool(n, 300, 0)) },
+    ];
+    const p = planBudget({ servers: list, limit: 90, usage }, strict);
+    expect(p.steps.map((s) => [s.action, s.target])).toEqual([
+      ['condense-lossless', '*'],
+      ['condense-compact', 'delta'],
+      ['condense-compact', 'alpha'],
+      ['defer', 'delta'],
+      ['drop-unused', 'alpha'],
+      ['defer', 'alpha'],
+    ]);
+    expect(p.fits).toBe(true);
+    expect(p.final).toBe(p.metaTokens);
+  });
+
+  it('a server that costs exactly what the meta-tools cost is not deferred: nothing would be saved', () => {
+    const name = 'n'.repeat(52); // compacted: {"name":"nnn…","description":"ddddd"} = 85 = the meta-tools
+    const p = planBudget({ servers: [{ name: 'exact', tools: [tool(name, 300)] }], limit: 0 }, strict);
+    expect(p.metaTokens).toBe(85);
+    expect(p.servers[0]?.tokens).toBe(85);
+    expect(p.deferred).toEqual([]);
   });
 });

@@ -269,6 +269,33 @@ describe('lossless condensing is validation-equivalent (ajv proof)', () => {
     });
   }
 
+  it('keeps a type that contradicts its enum or const, and titles that say more than the name (fixtures/condense/lossless-edges)', () => {
+    const edges = JSON.parse(readFileSync(join(FIXTURES, 'condense', 'lossless-edges.json'), 'utf8')) as {
+      tools: ToolSnapshot[];
+    };
+    const stats = prove(edges.tools);
+    expect(stats.mismatches).toEqual([]);
+    expect(stats.changedSchemas).toBe(2);
+    const props = (name: string): Record<string, JsonObject> =>
+      (
+        condenseTool(
+          edges.tools.find((t) => t.name === name)!,
+          'lossless',
+        ).inputSchema as JsonObject
+      ).properties as Record<string, JsonObject>;
+    const mode = props('set_mode');
+    // Nothing validates `mode` or `level` as written; without `type`, {mode: 3} or {level: 2.5} would.
+    expect(mode.mode).toEqual({ type: 'string', enum: [3, 4] });
+    expect(mode.level).toEqual({ type: 'integer', const: 2.5 });
+    expect(mode.ratio).toEqual({ type: ['string', 'null'], enum: [0.5, null] });
+    expect(mode.kind).toEqual({ enum: ['a', 'b'] });
+    const sensor = props('read_sensor');
+    expect(sensor.temperature_c!.title).toBe('Temperature (°C)');
+    expect(sensor.c!.title).toBe('C++');
+    expect(sensor.user_id!.title).toBeUndefined();
+    expect(sensor.limit!.title).toBeUndefined();
+  });
+
   it('keeps every description of every tool of the LiveMCPBench slice', () => {
     const descriptions = (v: JsonValue | undefined, acc: string[] = []): string[] => {
       if (Array.isArray(v)) v.forEach((x) => descriptions(x, acc));

@@ -84,7 +84,7 @@ describe('our own config is validated strictly', () => {
     ['unknown-key', 'treshold', 'unknown key "treshold". Did you mean "thresholds"?'],
     ['unknown-nested-key', 'budget.shares', 'unknown key "shares". Did you mean "share"?'],
     ['bad-budget', 'budget.share', 'expected a fraction above 0 and at most 1 (e.g. 0.1), got 2.'],
-    ['bad-pattern', 'patterns.rules[1].match', 'not a valid regular expression'],
+    ['bad-pattern', 'patterns.rules[1].match', 'not a regular expression the linear-time engine (RE2) accepts'],
     ['bad-weights', 'weights.fusion.bm25x', 'unknown key "bm25x". Did you mean "bm25"?'],
     ['bad-keywords', 'keywords["github.create_issue"][1]', 'expected a string, got a number.'],
   ])('%s → %s', async (dir, key, reason) => {

@@ -1,7 +1,7 @@
 // The tool-list cache: key, TTL, failures never cached, secrets only ever inside the hash, one entry per OAuth login.
 import { mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { InMemoryTransport } from '@modelcontextprotocol/server';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { connectServers, toolCacheFile, toolCacheKey, type ConnectOptions } from '../../src/core/connect/index.js';
 import { oauthLogin, readCachedSnapshot, writeCachedSnapshot } from '../../src/core/connect/cache.js';

@@ -1,7 +1,6 @@
 // connectServers over the SDK's in-memory linked transports: listing, pagination guards, malformed tools, timeouts.
 import { readFileSync } from 'node:fs';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import { LATEST_PROTOCOL_VERSION, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { InMemoryTransport, LATEST_PROTOCOL_VERSION, ProtocolError } from '@modelcontextprotocol/server';
 import { describe, expect, it } from 'vitest';
 import { applyServerNames, connectServers } from '../../src/core/connect/index.js';
 import type { ServerDefinition, ServerSnapshot } from '../../src/types.js';
@@ -124,7 +123,7 @@ describe('connectServers over in-memory transports', () => {
 
   it('reports a JSON-RPC error from a list call with the method', async () => {
     const tools = (): unknown => {
-      throw new McpError(-32603, 'database offline');
+      throw new ProtocolError(-32603, 'database offline');
     };
     const [snap] = await connectInMemory({
       err: { catalog: { serverInfo: { name: 'err', version: '1' } }, options: { hooks: { tools } } },

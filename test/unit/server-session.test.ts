@@ -1,7 +1,5 @@
 // ServerSession: one live server — start, list, forward a call unchanged with progress and cancellation, ping, close.
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { InMemoryTransport, Server } from '@modelcontextprotocol/server';
 import { describe, expect, it } from 'vitest';
 import { ServerSession } from '../../src/core/connect/server-session.js';
 import type { ServerDefinition } from '../../src/types.js';
@@ -14,13 +12,13 @@ function liveServer(): { server: Server; cancelled: string[] } {
     { name: 'live', version: '1.0.0' },
     { capabilities: { tools: {} }, instructions: 'Be kind.' },
   );
-  server.setRequestHandler(ListToolsRequestSchema, () => ({
+  server.setRequestHandler('tools/list', () => ({
     tools: [
       { name: 'echo', inputSchema: { type: 'object' } },
       { name: 'slow', inputSchema: { type: 'object' } },
     ],
   }));
-  server.setRequestHandler(CallToolRequestSchema, async (req, extra) => {
+  server.setRequestHandler('tools/call', async (req, ctx) => {
     if (req.params.name === 'echo')
       return {
         content: [{ type: 'text', text: JSON.stringify(req.params.arguments) }],
@@ -30,13 +28,15 @@ function liveServer(): { server: Server; cancelled: string[] } {
       };
     const token = req.params._meta?.progressToken;
     if (token !== undefined)
-      await extra.sendNotification({
+      await ctx.mcpReq.notify({
         method: 'notifications/progress',
         params: { progressToken: token, progress: 1, total: 2 },
       });
-    if (!extra.signal.aborted)
-      await new Promise<void>((resolve) => extra.signal.addEventListener('abort', () => resolve(), { once: true }));
-    cancelled.push(String(extra.signal.reason ?? 'aborted'));
+    if (!ctx.mcpReq.signal.aborted)
+      await new Promise<void>((resolve) =>
+        ctx.mcpReq.signal.addEventListener('abort', () => resolve(), { once: true }),
+      );
+    cancelled.push(String(ctx.mcpReq.signal.reason ?? 'aborted'));
     return { content: [] };
   });
   return { server, cancelled };

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { buildCases } from '../../src/core/session/cases.js';
+import { learnFromCases } from '../../src/core/session/usage.js';
 import type { RecordedSession } from '../../src/core/session/model.js';
 
 const known = [
@@ -52,5 +53,46 @@ describe('buildCases', () => {
     expect(set.unknownTools).toEqual(['gh.issue']);
     expect(set.unknownCalls).toBe(1);
     expect(set.turnsWithoutCalls).toBe(1);
+  });
+
+  it('a name that matches two loaded tools, or none, is scored as a miss and never learned', () => {
+    const tools = [
+      { id: 'a.b__c', server: 'a', tool: 'b__c' },
+      { id: 'a__b.c', server: 'a__b', tool: 'c' },
+      { id: 'fs.write', server: 'fs', tool: 'write' },
+    ];
+    const session: RecordedSession = {
+      id: 's',
+      file: 's',
+      format: 'claude-code',
+      turns: [
+        {
+          intent: 'do it',
+          time: 10,
+          line: 1,
+          calls: [
+            {
+              server: 'a',
+              tool: 'b__c',
+              alternatives: [{ server: 'a__b', tool: 'c' }],
+              rawName: 'mcp__a__b__c',
+              ok: true,
+            },
+            { server: 'gh', tool: 'ghost', ok: true },
+            { server: 'fs', tool: 'write', ok: true },
+          ],
+        },
+      ],
+    };
+    const set = buildCases([session], tools);
+    expect(set.ambiguous).toEqual([{ name: 'mcp__a__b__c', ids: ['a.b__c', 'a__b.c'] }]);
+    expect(set.unknownTools).toEqual(['gh.ghost']);
+    expect(set.cases[0]!.calls.map((c) => [c.id, c.unresolved ?? false])).toEqual([
+      ['a.b__c', true],
+      ['gh.ghost', true],
+      ['fs.write', false],
+    ]);
+    const learned = learnFromCases({ tools: {} }, set.cases, () => 'other', 0);
+    expect(Object.keys(learned.tools)).toEqual(['fs.write']);
   });
 });

@@ -43,6 +43,37 @@ describe('parseMcpToolName', () => {
 });
 
 describe('readClaudeCodeTranscript', () => {
+  it("keeps interleaved sessions of one file apart: a call belongs to its own session's latest turn", () => {
+    const u = (sessionId: string, text: string): string =>
+      line({
+        type: 'user',
+        sessionId,
+        timestamp: '2025-09-01T10:00:00.000Z',
+        message: { role: 'user', content: text },
+      });
+    const a = (sessionId: string, id: string, name: string): string =>
+      line({
+        type: 'assistant',
+        sessionId,
+        timestamp: '2025-09-01T10:00:01.000Z',
+        message: { role: 'assistant', content: [{ type: 'tool_use', id, name, input: {} }] },
+      });
+    const text = [
+      u('s1', 'read the README'),
+      u('s2', 'remember that alice works at acme'),
+      a('s1', 't1', 'mcp__filesystem__read_text_file'),
+      a('s2', 't2', 'mcp__memory__create_entities'),
+    ].join('\n');
+    const r = readClaudeCodeTranscript(text, 'f.jsonl');
+    const byId = Object.fromEntries(
+      r.sessions.map((s) => [s.id, s.turns.map((t) => [t.intent, t.calls.map((c) => c.tool)])]),
+    );
+    expect(byId).toEqual({
+      s1: [['read the README', ['read_text_file']]],
+      s2: [['remember that alice works at acme', ['create_entities']]],
+    });
+  });
+
   it('reports a content block of an unknown type with its line, and still reads the known ones', () => {
     const text = [
       user('store Dana'),

@@ -31,6 +31,7 @@ export const FINDING_SEVERITY = {
   CLIENT_TOOL_LIMIT: 'warning',
   DESCRIPTION_MISSING: 'warning',
   DESCRIPTION_TOO_LONG: 'warning',
+  INSTRUCTIONS_TOO_LONG: 'warning',
   SCHEMA_DEEP_NESTING: 'warning',
   ENUM_HUGE: 'warning',
   PARAM_DESCRIPTION_MISSING: 'info',
@@ -49,7 +50,19 @@ export const AUDIT_LIMITS = {
   /** Levels of `properties`/`items` below the root. */
   nestingDepth: 4,
   enumValues: 50,
+  /**
+   * Server instructions go into every request of a client that shows them; past this many characters (about
+   * 2,000 tokens) audit warns, and `serve` forwards only this much of each server's text.
+   */
+  instructionsChars: 8_000,
 } as const;
+
+/** A server's instructions cut to AUDIT_LIMITS.instructionsChars, with a note saying so; unchanged when short. */
+export function boundedInstructions(text: string): string {
+  const max = AUDIT_LIMITS.instructionsChars;
+  if (text.length <= max) return text;
+  return `${text.slice(0, max)}\n[… cut by mcp-smart: ${text.length.toLocaleString('en-US')} characters in all; \`mcp-smart audit\` reports it]`;
+}
 
 export const SEVERITY_RANK: Record<Severity, number> = { error: 0, warning: 1, info: 2 };
 
@@ -186,6 +199,18 @@ export function auditFindings(input: FindingInput): Finding[] {
       });
   }
   for (const s of ok) out.push(...(input.known?.(s) ?? serverToolFindings(s, input)));
+  for (const s of ok) {
+    const length = s.instructions?.length ?? 0;
+    if (length > AUDIT_LIMITS.instructionsChars)
+      out.push({
+        code: 'INSTRUCTIONS_TOO_LONG',
+        severity: FINDING_SEVERITY.INSTRUCTIONS_TOO_LONG,
+        server: s.name,
+        message: `Server instructions are ${length.toLocaleString('en-US')} characters (limit ${AUDIT_LIMITS.instructionsChars.toLocaleString('en-US')}); clients send them with every request, and serve forwards only the first ${AUDIT_LIMITS.instructionsChars.toLocaleString('en-US')}.`,
+        value: length,
+        limit: AUDIT_LIMITS.instructionsChars,
+      });
+  }
   if (input.perClient === true) return sortFindings(out);
   const byName = new Map<string, string[]>();
   for (const s of ok) for (const t of s.tools) byName.set(t.name, [...(byName.get(t.name) ?? []), s.name]);

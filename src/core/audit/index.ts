@@ -1,4 +1,5 @@
 /** The audit: tokens per server and tool at every condense level, the meta alternative, and findings. */
+import type { LoadHintSummary } from '../hints/summary.js';
 import { runSteps, type Steps } from '../steps.js';
 import { condenseToolLevels, metaTools } from '../condense/index.js';
 import { renderTool, type RenderStyle, type TokenCounter } from '../tokens/index.js';
@@ -50,6 +51,8 @@ export interface AuditResult {
   notLoaded?: { server: string; source: string; status: string }[];
   /** Per client: the servers each client loads and their totals (when the servers came from client configs). */
   clients?: AuditClient[];
+  /** With a usage store: what serve's load hints would be (which tools always loaded, what they cost). */
+  loadHints?: LoadHintSummary;
 }
 
 export interface CountOptions {

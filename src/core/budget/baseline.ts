@@ -2,7 +2,7 @@
 import { dict, toDict } from '../dict.js';
 import { ENCODINGS, type Encoding } from '../../types.js';
 import type { MeasuredServer } from './measure.js';
-import { allowedGrowth, formatGrowthLimit, type GrowthLimit } from './threshold.js';
+import { allowedGrowth, formatGrowthLimit, parseGrowthLimit, type GrowthLimit } from './threshold.js';
 
 export const BASELINE_FORMAT = 'mcp-smart/baseline@1';
 
@@ -76,6 +76,12 @@ export function serializeBaseline(baseline: Baseline): string {
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
+const TOKEN_COUNT =
+  'expected a whole number of tokens (0 or more); was the file edited by hand? Rewrite it with `check --update`';
+
+/** A token count as mcp-smart writes it: a whole number from 0 up to 2^53 − 1. */
+const isTokenCount = (v: unknown): v is number => Number.isSafeInteger(v) && (v as number) >= 0;
+
 export type ParseResult<T> = { ok: true; value: T } | { ok: false; path: string; reason: string };
 
 /** Validates a parsed baseline document; on failure names the key path. */
@@ -90,27 +96,31 @@ export function parseBaseline(doc: unknown): ParseResult<Baseline> {
   if (!isObject(doc.servers)) return fail('servers', 'expected an object');
   for (const [name, s] of Object.entries(doc.servers)) {
     if (!isObject(s)) return fail(`servers.${name}`, 'expected an object');
-    if (typeof s.tokens !== 'number') return fail(`servers.${name}.tokens`, 'expected a number');
+    if (!isTokenCount(s.tokens)) return fail(`servers.${name}.tokens`, TOKEN_COUNT);
     if (!isObject(s.tools)) return fail(`servers.${name}.tools`, 'expected an object');
     for (const [tool, t] of Object.entries(s.tools)) {
       if (!isObject(t) || typeof t.tokens !== 'number' || typeof t.hash !== 'string') {
         return fail(`servers.${name}.tools.${tool}`, 'expected {tokens: number, hash: string}');
       }
+      if (!isTokenCount(t.tokens)) return fail(`servers.${name}.tools.${tool}.tokens`, TOKEN_COUNT);
     }
   }
   const thresholds = doc.thresholds === undefined ? {} : doc.thresholds;
   if (!isObject(thresholds)) return fail('thresholds', 'expected an object');
   if (
     thresholds.maxGrowth !== undefined &&
-    typeof thresholds.maxGrowth !== 'string' &&
-    typeof thresholds.maxGrowth !== 'number'
+    ((typeof thresholds.maxGrowth !== 'string' && typeof thresholds.maxGrowth !== 'number') ||
+      parseGrowthLimit(thresholds.maxGrowth) === undefined)
   ) {
-    return fail('thresholds.maxGrowth', 'expected "5%" or a number of tokens');
+    return fail('thresholds.maxGrowth', 'expected "5%" or a whole number of tokens, not negative');
   }
-  if (thresholds.max !== undefined && typeof thresholds.max !== 'number')
-    return fail('thresholds.max', 'expected a number');
-  if (thresholds.minRecall !== undefined && typeof thresholds.minRecall !== 'number')
-    return fail('thresholds.minRecall', 'expected a number');
+  if (thresholds.max !== undefined && !(isTokenCount(thresholds.max) && thresholds.max > 0))
+    return fail('thresholds.max', 'expected a whole number of tokens above 0');
+  if (
+    thresholds.minRecall !== undefined &&
+    !(typeof thresholds.minRecall === 'number' && thresholds.minRecall >= 0 && thresholds.minRecall <= 1)
+  )
+    return fail('thresholds.minRecall', 'expected a number from 0 to 1');
   const th: BaselineThresholds = {};
   if (thresholds.maxGrowth !== undefined) th.maxGrowth = String(thresholds.maxGrowth);
   if (typeof thresholds.max === 'number') th.max = thresholds.max;

@@ -1,5 +1,6 @@
 /** What `budget` returns: the verdict, the plan that fits, and the document `--apply -o` writes. */
 import type { Encoding, ServerSnapshot } from '../../types.js';
+import type { LoadHintSummary } from '../hints/summary.js';
 import type { BudgetPlan, PlanStep } from './plan.js';
 
 export interface BudgetResult {
@@ -24,6 +25,8 @@ export interface BudgetResult {
   intent?: { text: string; k: number; kept: string[] };
   output?: string;
   notes: string[];
+  /** With a usage store: what serve's load hints would be (which tools always loaded, what they cost). */
+  loadHints?: LoadHintSummary;
 }
 
 /** The definitions file `--apply -o` writes: like condense's output, plus the plan that produced it. */

@@ -37,11 +37,19 @@ export function normalizeName(s: string): string {
 
 const ROOT_TITLE_SUFFIXES = ['', 'arguments', 'args', 'input', 'params', 'parameters', 'request', 'schema'];
 
+/**
+ * Case and word separators only: "User ID" ≈ "user_id" ≈ "userId". Any other character a title adds
+ * ("Temperature (°C)" beside `temperature_c`, "C++" beside `c`) tells the model something, so it stays.
+ */
+function sameWords(s: string): string {
+  return s.toLowerCase().replace(/[\s_.-]+/g, '');
+}
+
 function titleRepeatsName(title: string, place: SchemaPlace, toolName: string): boolean {
-  const t = normalizeName(title);
+  const t = sameWords(title);
   if (t === '') return true;
-  if (place.key !== undefined && t === normalizeName(place.key)) return true;
-  if (place.root) return ROOT_TITLE_SUFFIXES.some((suffix) => t === normalizeName(toolName) + suffix);
+  if (place.key !== undefined && t === sameWords(place.key)) return true;
+  if (place.root) return ROOT_TITLE_SUFFIXES.some((suffix) => t === sameWords(toolName) + suffix);
   return false;
 }
 

@@ -15,13 +15,15 @@ export function metaTools(): ToolSnapshot[] {
     {
       name: 'find_tool',
       description:
-        'Find tools for a task among the tools this server can call. Returns ids, one-line summaries and input schemas; then call one with call_tool.',
+        'Find tools for a task among the tools this server can call. Say action + object + product ("list events Google Calendar"), other phrasings in queries. Returns ids, one-line summaries and input schemas; then call one with call_tool.',
       inputSchema: {
         type: 'object',
         properties: {
           intent: { type: 'string', description: 'The task in plain words.' },
+          queries: { type: 'array', items: { type: 'string' }, description: 'Other phrasings of the task (fused).' },
           k: { type: 'integer', minimum: 1, maximum: 20, description: 'How many tools (default 5).' },
           server: { type: 'string', description: 'Only this server.' },
+          maxTokens: { type: 'integer', description: 'Token cap (default 1500).' },
         },
         required: ['intent'],
       },

@@ -19,7 +19,14 @@ const READ = [
   'type',
   'transport',
   'transportType',
+  'includeTools',
+  'excludeTools',
+  'enabled_tools',
+  'disabled_tools',
+  'disabledTools',
 ];
+
+const FILTER_KEYS = ['includeTools', 'excludeTools', 'enabled_tools', 'disabled_tools', 'disabledTools'];
 
 /** Longer spellings people write for the keys we read. */
 const ALIASES: Record<string, string> = {
@@ -46,4 +53,22 @@ export function entryKeyWarnings(entry: unknown, at: readonly KeyPart[], file: s
     out.push(`${file}: ${formatKeyPath([...at, key])}: unknown key "${key}" is ignored. Did you mean "${meant}"?`);
   }
   return out;
+}
+
+/**
+ * In mcp-smart.config.json a near-miss of a tool filter key is an error, not a warning: ignoring "excludeTool"
+ * would show the model tools the user meant to hide. The message names the key path and the key meant.
+ */
+export function filterKeyTypo(entry: unknown, at: readonly KeyPart[]): { key: string; reason: string } | undefined {
+  if (!isPlainObject(entry)) return undefined;
+  for (const key of Object.keys(entry)) {
+    if (READ.includes(key)) continue;
+    const near = closestKey(key, FILTER_KEYS);
+    if (near !== undefined)
+      return {
+        key: formatKeyPath([...at, key]),
+        reason: `unknown key "${key}": a tool filter that is not read would hide nothing. Did you mean "${near}"?`,
+      };
+  }
+  return undefined;
 }

@@ -1,5 +1,5 @@
 /** Turns one normalised entry into a ServerDefinition, expanding variables as its client does. Pure. */
-import { resolve as resolvePath } from 'node:path';
+import { isAbsolute, resolve as resolvePath } from 'node:path';
 import type { ClientId, ConfigLayer, ServerDefinition, SourceScope } from '../../types.js';
 import { clientLabel, variableSyntax } from './clients.js';
 import { expandString, type ExpandContext } from './expand.js';
@@ -75,7 +75,16 @@ export function expandServer(raw: RawServer, origin: ExpandOrigin, ctx: ExpandCo
   };
   if (origin.client) def.client = origin.client;
   if (origin.layer) def.layer = origin.layer;
-  if (raw.command !== undefined) def.command = x(raw.command);
+  const base = ctx.base ?? ctx.cwd;
+  if (raw.command !== undefined) {
+    const command = x(raw.command);
+    // A relative path (not a bare name looked up on PATH) is read against the config's folder; with a `cwd`
+    // of its own, the process resolves it from there, as the client's spawn does.
+    def.command =
+      raw.cwd === undefined && base !== ctx.cwd && !isAbsolute(command) && /[\\/]/.test(command)
+        ? resolvePath(base, command)
+        : command;
+  }
   if (raw.transport === 'stdio') def.args = (raw.args ?? []).map(x);
   if (raw.env) def.env = mapValues(raw.env);
   for (const name of raw.envVars ?? []) {
@@ -83,7 +92,7 @@ export function expandServer(raw: RawServer, origin: ExpandOrigin, ctx: ExpandCo
     const value = ctx.env[name];
     if (value !== undefined) def.env = { ...def.env, [name]: value };
   }
-  if (raw.cwd !== undefined) def.cwd = resolvePath(ctx.cwd, x(raw.cwd));
+  if (raw.cwd !== undefined) def.cwd = resolvePath(base, x(raw.cwd));
   if (raw.url !== undefined) {
     def.url = x(raw.url);
     const host = authorityOf(raw.url);
@@ -114,6 +123,6 @@ export function expandServer(raw: RawServer, origin: ExpandOrigin, ctx: ExpandCo
     def.notLoaded = notLoaded;
   }
   const out: ExpandedServer = { def, used: [...used].sort(), warnings };
-  if (raw.envFile !== undefined) out.envFile = resolvePath(ctx.cwd, x(raw.envFile));
+  if (raw.envFile !== undefined) out.envFile = resolvePath(base, x(raw.envFile));
   return out;
 }

@@ -5,6 +5,11 @@ export interface ExpandContext {
   env: Record<string, string | undefined>;
   /** Workspace folder for `${workspaceFolder}`. */
   cwd: string;
+  /**
+   * The folder relative paths of an entry (`cwd`, `envFile`, a `./command`) are read against: the config
+   * file's own folder for a file given with --config, else the workspace folder.
+   */
+  base?: string;
   home: string;
   platform: NodeJS.Platform;
 }

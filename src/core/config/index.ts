@@ -1,5 +1,5 @@
 /** Config pipeline entry: locate → read → validate → merge. Returns server definitions and our own config. */
-import { basename, resolve as resolvePath } from 'node:path';
+import { basename, dirname, resolve as resolvePath } from 'node:path';
 import { SmartError } from '../../errors.js';
 import type { AdhocServer, ClientId, ConfigLayer, ServerDefinition, SmartConfig, SourceScope } from '../../types.js';
 import { readTextFile, stripBom } from '../../read-file.js';
@@ -8,7 +8,7 @@ import { adhocDefinitions } from './adhoc.js';
 import { applyGeminiLists, geminiServerLists, type GeminiServerLists } from './client-rules.js';
 import { applyClientTrust, claudeTrustOf, geminiTrustOf, type TrustContext } from './client-trust.js';
 import { demoServerDefinitions } from './demo.js';
-import { entryKeyWarnings } from './entry-keys.js';
+import { entryKeyWarnings, filterKeyTypo } from './entry-keys.js';
 import { dict } from '../dict.js';
 import { parseEnvFile } from './env-file.js';
 import type { ExpandContext } from './expand.js';
@@ -26,14 +26,21 @@ import {
   type ConfigLocation,
 } from './locate.js';
 import { mergeDefinitions, type Shadowing } from './merge.js';
-import { detectSyntax, parseConfigText } from './parse.js';
+import { detectSyntax, duplicateKeyWarning, parseConfigDocument, parseConfigText } from './parse.js';
 import { orderByPrecedence, resolveClients, type ClientResolution } from './resolve.js';
-import { normalizeServerEntry } from './server-entry.js';
+import { normalizeServerEntry, type RawServer } from './server-entry.js';
 import { validateSmartConfig } from './validate.js';
 
 export type { Shadowing, ClientResolution };
 export { CLIENT_IDS, CLIENTS, parseClientName } from './clients.js';
-export { hiddenToolNames, hiddenToolsBySnapshot, hiddenSnapshots, sentSnapshots } from './tool-filter.js';
+export {
+  hiddenToolNames,
+  hiddenToolsBySnapshot,
+  hiddenSnapshots,
+  sentSnapshots,
+  toolHiddenBy,
+  visibilityRules,
+} from './tool-filter.js';
 
 export interface DefinitionRequest {
   /** --config files, in order. When non-empty the default locations are not searched. */
@@ -68,10 +75,20 @@ export interface DefinitionResult {
   warnings: string[];
   /** Server name → environment variables its definition referenced (lets --debug scrub their values). */
   referencedVars?: Record<string, string[]>;
+  /**
+   * Server name → its command, args, cwd and url as written in the file, for the fields that reference a
+   * variable: --debug shows these, so it names the variable the file really used.
+   */
+  written?: Record<string, WrittenFields>;
   /** Each client's own view (its files, its precedence): which client each definition belongs to. */
   clients: ClientResolution[];
   /** The client `--client` selected, when one was. */
   client?: ClientId;
+  /**
+   * A definition's entry as its file has it, before `${VAR}` expansion (for `adopt`, which must write references,
+   * never values). A function, so the entry never lands in a JSON dump of the result.
+   */
+  rawEntryOf: (def: ServerDefinition) => RawServer | undefined;
 }
 
 const SMART_ONLY_KEYS = ['budget', 'thresholds', 'baseline', 'patterns', 'weights', 'keywords', 'cache'];
@@ -102,9 +119,29 @@ function firstIssue(file: string, issues: { key: string; reason: string }[]): Sm
 
 const varsKey = (d: ServerDefinition): string => `${d.source}\u0000${d.name}`;
 
+export interface WrittenFields {
+  command?: string;
+  args?: string[];
+  cwd?: string;
+  url?: string;
+}
+
+/** The fields of an entry that reference a variable, as written (`${API_HOST}/mcp`), not expanded. */
+function writtenFields(raw: RawServer): WrittenFields {
+  const has = (v: string | undefined): v is string => v !== undefined && v.includes('$');
+  const out: WrittenFields = {};
+  if (has(raw.command)) out.command = raw.command;
+  if (raw.args?.some(has)) out.args = raw.args;
+  if (has(raw.cwd)) out.cwd = raw.cwd;
+  if (has(raw.url)) out.url = raw.url;
+  return out;
+}
+
 class Loader {
   readonly warnings: string[] = [];
   readonly referencedVars: Record<string, string[]> = dict();
+  readonly raw = new Map<string, RawServer>();
+  readonly written: Record<string, WrittenFields> = dict();
   readonly defs: ServerDefinition[] = [];
   readonly envFiles: { def: ServerDefinition; file: string }[] = [];
   readonly geminiLists: GeminiServerLists[] = [];
@@ -121,7 +158,8 @@ class Loader {
   /** Parses one file and turns its entries into definitions, read as the file's client reads them. */
   collect(source: SourceFile, text: string, opts: { serversWanted: boolean }): void {
     const { file } = source;
-    const doc = parseConfigText(file, text);
+    const { value: doc, duplicateKeys } = parseConfigDocument(file, text);
+    if (duplicateKeys.length > 0) this.warnings.push(duplicateKeyWarning(file, duplicateKeys));
     const ours = isSmartConfig(source, doc);
     if (ours && isPlainObject(doc)) {
       const { config, issues } = validateSmartConfig(doc, DEFAULT_WEIGHTS);
@@ -171,11 +209,17 @@ class Loader {
           });
         }
         const raw = normalizeServerEntry(name, entry, at, file, client);
+        const typo = ours ? filterKeyTypo(entry, at) : undefined;
+        if (typo) throw new SmartError('CONFIG_INVALID', { file, ...typo });
         this.warnings.push(...entryKeyWarnings(entry, at, file));
         const origin = { source: label, scope, ...(client ? { client } : {}), ...(layer ? { layer } : {}) };
-        const x = expandServer(raw, origin, this.ctx);
+        const x = expandServer(raw, origin, scope === 'explicit' ? { ...this.ctx, base: dirname(file) } : this.ctx);
         this.warnings.push(...x.warnings);
-        if (x.used.length > 0) this.referencedVars[varsKey(x.def)] = x.used;
+        this.raw.set(varsKey(x.def), raw);
+        if (x.used.length > 0) {
+          this.referencedVars[varsKey(x.def)] = x.used;
+          this.written[varsKey(x.def)] = writtenFields(raw);
+        }
         if (x.envFile !== undefined) this.envFiles.push({ def: x.def, file: x.envFile });
         this.defs.push(x.def);
       }
@@ -287,6 +331,9 @@ export async function loadServerDefinitions(req: DefinitionRequest): Promise<Def
       .filter((s) => loader.referencedVars[varsKey(s)])
       .map((s) => [s.name, loader.referencedVars[varsKey(s)] as string[]]),
   );
+  const written = dict(
+    servers.filter((s) => loader.written[varsKey(s)]).map((s) => [s.name, loader.written[varsKey(s)]!]),
+  );
   const result: DefinitionResult = {
     servers,
     shadowings,
@@ -294,7 +341,9 @@ export async function loadServerDefinitions(req: DefinitionRequest): Promise<Def
     config: loader.smart?.config ?? {},
     warnings: loader.warnings,
     referencedVars,
+    written,
     clients: resolveClients(loader.defs),
+    rawEntryOf: (def) => loader.raw.get(varsKey(def)),
   };
   if (req.client !== undefined) result.client = req.client;
   if (loader.smart) result.configFile = loader.smart.file;

@@ -3,6 +3,7 @@ import { parseTree, printParseErrorCode, type Node, type ParseError } from 'json
 import { parse as parseToml } from 'smol-toml';
 import { SmartError } from '../../errors.js';
 import { stripBom } from '../../read-file.js';
+import { formatKeyPath, type KeyPart } from './key-path.js';
 
 export type ConfigSyntax = 'json' | 'toml';
 
@@ -34,39 +35,45 @@ const PARSE_HINTS: Record<string, string> = {
 /**
  * The value of a parsed JSONC tree. Every key becomes an own property, as JSON.parse makes it: a server named
  * "__proto__" stays a key (jsonc-parser's own `parse` assigns it, which sets the object's prototype and loses it).
+ * A key given twice in one object keeps its last value, as JSON.parse does, and its path is reported.
  * An explicit stack, not recursion, so a deeply nested file cannot overflow the call stack here.
  */
-function valueOfTree(root: Node): unknown {
+function valueOfTree(root: Node): { value: unknown; duplicateKeys: string[] } {
   const own = (target: object, key: string, value: unknown): void => {
     Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
   };
   const leaf = (node: Node): unknown => (node.type === 'object' ? {} : node.type === 'array' ? [] : node.value);
   const rootValue = leaf(root);
-  const stack: { node: Node; value: unknown }[] = [{ node: root, value: rootValue }];
+  const duplicateKeys: string[] = [];
+  const stack: { node: Node; value: unknown; path: KeyPart[] }[] = [{ node: root, value: rootValue, path: [] }];
   while (stack.length > 0) {
-    const { node, value } = stack.pop()!;
+    const { node, value, path } = stack.pop()!;
     if (node.type === 'array') {
       const list = value as unknown[];
-      for (const child of node.children ?? []) {
+      (node.children ?? []).forEach((child, i) => {
         const v = leaf(child);
         list.push(v);
-        if (child.type === 'object' || child.type === 'array') stack.push({ node: child, value: v });
-      }
+        if (child.type === 'object' || child.type === 'array')
+          stack.push({ node: child, value: v, path: [...path, i] });
+      });
     } else if (node.type === 'object') {
       for (const prop of node.children ?? []) {
         const [keyNode, child] = prop.children ?? [];
         if (!keyNode || !child) continue;
+        const key = String(keyNode.value);
+        if (Object.prototype.hasOwnProperty.call(value, key)) duplicateKeys.push(formatKeyPath([...path, key]));
         const v = leaf(child);
-        own(value as object, String(keyNode.value), v);
-        if (child.type === 'object' || child.type === 'array') stack.push({ node: child, value: v });
+        own(value as object, key, v);
+        if (child.type === 'object' || child.type === 'array')
+          stack.push({ node: child, value: v, path: [...path, key] });
       }
     }
   }
-  return rootValue;
+  return { value: rootValue, duplicateKeys: [...new Set(duplicateKeys)].sort() };
 }
 
-function parseJson(text: string, file: string): unknown {
-  if (text.trim() === '') return {};
+function parseJson(text: string, file: string): ParsedConfig {
+  if (text.trim() === '') return { value: {}, duplicateKeys: [] };
   const errors: ParseError[] = [];
   let tree: Node | undefined;
   try {
@@ -89,7 +96,7 @@ function parseJson(text: string, file: string): unknown {
       reason: `line ${line}, column ${column}: ${PARSE_HINTS[code] ?? code}. Fix the file and run again.`,
     });
   }
-  return tree ? valueOfTree(tree) : undefined;
+  return tree ? valueOfTree(tree) : { value: undefined, duplicateKeys: [] };
 }
 
 function parseTomlText(text: string, file: string): unknown {
@@ -129,9 +136,28 @@ export function detectSyntax(file: string, text: string): ConfigSyntax {
   return looksLikeToml(text) ? 'toml' : 'json';
 }
 
-/** Parses a config file's text. Syntax errors are FILE_PARSE naming the file, line and column. */
-export function parseConfigText(file: string, raw: string): unknown {
+export interface ParsedConfig {
+  value: unknown;
+  /** Key paths given more than once in one object (JSON only: TOML forbids them and fails to parse). */
+  duplicateKeys: string[];
+}
+
+/** Parses a config file's text, noting keys given twice. Syntax errors are FILE_PARSE naming the file, line and column. */
+export function parseConfigDocument(file: string, raw: string): ParsedConfig {
   // Editors on Windows often save UTF-8 with a byte-order mark; it is not part of the document.
   const text = stripBom(raw);
-  return detectSyntax(file, text) === 'toml' ? parseTomlText(text, file) : parseJson(text, file);
+  return detectSyntax(file, text) === 'toml'
+    ? { value: parseTomlText(text, file), duplicateKeys: [] }
+    : parseJson(text, file);
+}
+
+/** Parses a config file's text. Syntax errors are FILE_PARSE naming the file, line and column. */
+export function parseConfigText(file: string, raw: string): unknown {
+  return parseConfigDocument(file, raw).value;
+}
+
+/** The warning for keys a config file gives twice. */
+export function duplicateKeyWarning(file: string, keys: readonly string[]): string {
+  const shown = keys.slice(0, 5).join(', ') + (keys.length > 5 ? ` and ${keys.length - 5} more` : '');
+  return `${file}: ${keys.length === 1 ? 'key' : 'keys'} ${shown} ${keys.length === 1 ? 'is' : 'are'} given more than once; the last value is used. Remove the earlier ${keys.length === 1 ? 'one' : 'ones'}.`;
 }

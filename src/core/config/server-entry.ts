@@ -238,45 +238,72 @@ export function normalizeServerEntry(
   return out;
 }
 
-/** The per-server tool allow/deny lists of the clients that have them. */
+/**
+ * The per-server tool allow/deny lists of the clients that have them. A file no client owns (mcp-smart.config.json,
+ * a generic --config file) takes every client's spelling, so an entry copied from any client keeps its filter:
+ * several allow lists all apply (a tool must be on each), deny lists add up.
+ */
 function toolFilterOf(r: EntryReader, client: ClientId | undefined, at: readonly KeyPart[]): ToolFilter | undefined {
-  const pairs: { include?: string; exclude?: string } =
+  const pairs: { include: string[]; exclude: string[] } =
     client === 'codex'
       ? // openai/codex docs/config.md: enabled_tools (allow list) and disabled_tools (applied after it).
-        { include: 'enabled_tools', exclude: 'disabled_tools' }
+        { include: ['enabled_tools'], exclude: ['disabled_tools'] }
       : client === 'gemini'
         ? // gemini-cli docs/tools/mcp-server.md: includeTools / excludeTools; "excludeTools takes precedence".
-          { include: 'includeTools', exclude: 'excludeTools' }
+          { include: ['includeTools'], exclude: ['excludeTools'] }
         : client === 'roo' || client === 'windsurf'
           ? // docs.roocode.com/features/mcp/using-mcp-in-roo and docs.windsurf.com/windsurf/cascade/mcp: disabledTools.
-            { exclude: 'disabledTools' }
-          : {};
-  const include = pairs.include ? r.stringArray(pairs.include) : undefined;
-  const exclude = pairs.exclude ? r.stringArray(pairs.exclude) : undefined;
-  if (include === undefined && exclude === undefined) return undefined;
+            { include: [], exclude: ['disabledTools'] }
+          : client === undefined
+            ? { include: TOOL_FILTER_KEYS.include, exclude: TOOL_FILTER_KEYS.exclude }
+            : { include: [], exclude: [] };
   const filter: ToolFilter = { keys: [] };
-  if (include !== undefined && pairs.include) {
-    filter.include = include;
-    filter.keys.push(formatKeyPath([...at, pairs.include]));
+  for (const key of pairs.include) {
+    const list = r.stringArray(key);
+    if (list === undefined) continue;
+    filter.include = filter.include === undefined ? list : filter.include.filter((t) => list.includes(t));
+    filter.keys.push(formatKeyPath([...at, key]));
   }
-  if (exclude !== undefined && pairs.exclude) {
-    filter.exclude = exclude;
-    filter.keys.push(formatKeyPath([...at, pairs.exclude]));
+  for (const key of pairs.exclude) {
+    const list = r.stringArray(key);
+    if (list === undefined) continue;
+    filter.exclude = [...new Set([...(filter.exclude ?? []), ...list])];
+    filter.keys.push(formatKeyPath([...at, key]));
   }
-  return filter;
+  return filter.keys.length > 0 ? filter : undefined;
 }
+
+/** Tool filter keys mcp-smart.config.json accepts on a server entry (every client's spelling). */
+export const TOOL_FILTER_KEYS = {
+  include: ['includeTools', 'enabled_tools'],
+  exclude: ['excludeTools', 'disabled_tools', 'disabledTools'],
+};
 
 // --- OAuth client settings (issue 19): `"oauth": {clientId, clientSecret?, scopes?, clientMetadataUrl?}` ---
 const OAUTH_KEYS = ['clientId', 'clientSecret', 'scopes', 'clientMetadataUrl'];
-// gemini-cli docs/tools/mcp-server.md: Gemini's own "oauth" block; its other keys configure Gemini's flow, not ours.
-const GEMINI_OAUTH_KEYS = ['enabled', 'authorizationUrl', 'tokenUrl', 'audiences', 'redirectUri', 'tokenParamName'];
+// Gemini's own "oauth" block: every key of MCPOAuthConfig in @google/gemini-cli-core 0.61.0
+// (dist/src/mcp/oauth-provider.d.ts); the ones not in OAUTH_KEYS configure Gemini's flow, not ours.
+const GEMINI_OAUTH_KEYS = [
+  'enabled',
+  'authorizationUrl',
+  'issuer',
+  'tokenUrl',
+  'audiences',
+  'redirectUri',
+  'tokenParamName',
+  'registrationUrl',
+];
 
 function readOAuthSettings(r: EntryReader, v: unknown, client: ClientId | undefined): RawServer['oauth'] {
   if (v === undefined || v === null) return undefined;
   if (!isPlainObject(v)) r.fail(['oauth'], `expected an object like {"clientId": "…"}, got ${describeType(v)}.`);
   const at = (key: string, reason: string): never => r.fail(['oauth', key], reason);
   for (const key of Object.keys(v))
-    if (!OAUTH_KEYS.includes(key) && !(client === 'gemini' && GEMINI_OAUTH_KEYS.includes(key)))
+    // A file of no known client is read permissively, like its server maps: Gemini's keys pass there too.
+    if (
+      !OAUTH_KEYS.includes(key) &&
+      !((client === 'gemini' || client === undefined) && GEMINI_OAUTH_KEYS.includes(key))
+    )
       at(key, `unknown key. Expected one of: ${OAUTH_KEYS.join(', ')}.`);
   const pick = (key: string): string | undefined => {
     const x = v[key];

@@ -1,4 +1,5 @@
 /** Strict validation of our own mcp-smart.config.json keys (servers are checked by server-entry.ts). Pure. */
+import { compilePattern } from '../discover/patterns.js';
 import type { PatternRule, SmartConfig } from '../../types.js';
 import { describeType, formatKeyPath, isPlainObject, unknownKeyReason, type KeyPart } from './key-path.js';
 
@@ -25,6 +26,8 @@ const TOP_KEYS = [
   'weights',
   'keywords',
   'serve',
+  'store',
+  'user',
 ];
 
 const SERVE_MODES = ['auto', 'tools', 'meta'];
@@ -50,6 +53,8 @@ const namePart: Check = (v) =>
 
 const isNumber: Check = (v) =>
   typeof v === 'number' && Number.isFinite(v) ? undefined : `expected a number, got ${describeType(v)}.`;
+/** The smallest find_tool answer budget (src/serve/find-budget.ts keeps the same floor for a call's maxTokens). */
+export const MIN_FIND_MAX_TOKENS = 100;
 const positiveInt: Check = (v) =>
   typeof v === 'number' && Number.isInteger(v) && v > 0
     ? undefined
@@ -137,9 +142,12 @@ class Validator {
         return;
       }
       try {
-        new RegExp(r.match, 'i');
+        compilePattern(r.match);
       } catch (e) {
-        this.add([...here, 'match'], `not a valid regular expression (${(e as Error).message}).`);
+        this.add(
+          [...here, 'match'],
+          `not a regular expression the linear-time engine (RE2) accepts (${(e as Error).message}); backreferences and lookaround are not supported.`,
+        );
         return;
       }
       const parsed: PatternRule = { match: r.match };
@@ -189,6 +197,11 @@ class Validator {
       activate: isBoolean,
       spawnTimeout: positiveInt,
       callTimeout: positiveInt,
+      loadHints: () => undefined,
+      findToolMaxTokens: (v) =>
+        typeof v === 'number' && Number.isInteger(v) && v >= MIN_FIND_MAX_TOKENS
+          ? undefined
+          : `expected a whole number of tokens of at least ${MIN_FIND_MAX_TOKENS} (the default is 1500), got ${show(v)}.`,
     });
     if (!out) return undefined;
     const result = { ...out } as NonNullable<SmartConfig['serve']>;
@@ -196,6 +209,19 @@ class Validator {
       if (typeof out.key !== 'string' || out.key === '') {
         this.add([...at, 'key'], `expected the name your client gives this server, got ${describeType(out.key)}.`);
         delete result.key;
+      }
+    }
+    if (out.loadHints !== undefined) {
+      delete result.loadHints;
+      if (out.loadHints === false) result.loadHints = false;
+      else {
+        const h = this.section(out.loadHints, [...at, 'loadHints'], {
+          maxTools: nonNegative,
+          maxTokens: nonNegative,
+          coverage: ratio,
+          searchHint: isBoolean,
+        });
+        if (h) result.loadHints = h;
       }
     }
     if (out.budget !== undefined) {
@@ -215,6 +241,8 @@ class Validator {
             idleTimeout: nonNegative,
             disable: stringList,
             pin: stringList,
+            loadHints: isBoolean,
+            noHints: stringList,
           });
           if (e) servers[name] = e;
         }
@@ -290,6 +318,21 @@ export function validateSmartConfig(doc: Record<string, unknown>, defaultWeights
       case 'keywords': {
         const k = v.keywords(value, [key]);
         if (k) config.keywords = k;
+        break;
+      }
+      case 'user': {
+        if (typeof value === 'string' && value !== '') config.user = value;
+        else {
+          const u = v.section(value, [key], { name: nonEmptyString, label: oneOf(['plain', 'hashed']) });
+          if (u && typeof u.name === 'string') config.user = u as NonNullable<SmartConfig['user']>;
+          else if (u) v.add([key, 'name'], 'expected the user name whose calls are attributed (a string).');
+        }
+        break;
+      }
+      case 'store': {
+        const problem = nonEmptyString(value);
+        if (problem) v.add([key], problem);
+        else config.store = value as string;
         break;
       }
       case 'serve': {

@@ -1,7 +1,8 @@
 /**
- * The tool-list cache: one JSON file per server definition, keyed by a sha256 of that definition and, for a
- * remote server reached with OAuth, of the login it was listed through (another account or another client
- * never gets this one's list). env, header and client-secret values go into the hash (a rotated secret
+ * The tool-list cache: one JSON file per server definition, keyed by a sha256 of that definition, of the client
+ * capabilities it was listed with (servers register some tools only for clients that declare roots, elicitation or
+ * sampling) and, for a remote server reached with OAuth, of the login it was listed through (another account or
+ * another client never gets this one's list). env, header and client-secret values go into the hash (a rotated secret
  * invalidates the entry) but never into the file.
  */
 import { createHash } from 'node:crypto';
@@ -9,6 +10,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { writeFileSafe } from '../../safe-write.js';
 import type { ServerDefinition, ServerSnapshot } from '../../types.js';
+import { capabilitiesKey, type DeclaredCapabilities } from '../declared-capabilities.js';
 import { DYNAMIC_CLIENT, TokenStore, tokenStoreKey } from './oauth-token-store.js';
 
 export const TOOL_CACHE_FORMAT = 'mcp-smart/tool-list-cache@1';
@@ -27,9 +29,10 @@ const sortedEntries = (o: Record<string, string> | undefined): [string, string][
 
 /**
  * sha256 over everything that changes what the server answers; not its name, source or shadowing. `login` is
- * what `oauthLogin` gives for the server ('' when OAuth does not apply).
+ * what `oauthLogin` gives for the server ('' when OAuth does not apply); `capabilities` what was declared to it
+ * (none declared keeps the key entries had before capabilities were part of it).
  */
-export function toolCacheKey(def: ServerDefinition, login = ''): string {
+export function toolCacheKey(def: ServerDefinition, login = '', capabilities?: DeclaredCapabilities): string {
   const oauth = def.oauth;
   const material = {
     v: 1,
@@ -50,6 +53,7 @@ export function toolCacheKey(def: ServerDefinition, login = ''): string {
         }
       : null,
     login,
+    ...(Object.keys(capabilities ?? {}).length > 0 ? { capabilities: capabilitiesKey(capabilities) } : {}),
   };
   return createHash('sha256').update(JSON.stringify(material)).digest('hex');
 }
@@ -85,11 +89,11 @@ const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
 /** A fresh cached snapshot for `def`, or undefined (missing, expired, from the future, or unreadable). */
 export async function readCachedSnapshot(
   def: ServerDefinition,
-  cache: { dir: string; ttlMs: number; now: number; oauthStore?: string },
+  cache: { dir: string; ttlMs: number; now: number; oauthStore?: string; capabilities?: DeclaredCapabilities },
 ): Promise<ServerSnapshot | undefined> {
   const login = await oauthLogin(def, cache.oauthStore);
   if (login === undefined) return undefined;
-  const key = toolCacheKey(def, login);
+  const key = toolCacheKey(def, login, cache.capabilities);
   let text: string;
   try {
     text = await readFile(toolCacheFile(cache.dir, key), 'utf8');
@@ -121,14 +125,14 @@ export async function readCachedSnapshot(
 export async function writeCachedSnapshot(
   def: ServerDefinition,
   snap: ServerSnapshot,
-  cache: { dir: string; now: number; oauthStore?: string },
+  cache: { dir: string; now: number; oauthStore?: string; capabilities?: DeclaredCapabilities },
 ): Promise<void> {
   if (snap.status !== 'ok') return;
   // Read after connecting: a login made during this connection is the one the list was seen through.
   const login = await oauthLogin(def, cache.oauthStore);
   if (login === undefined) return;
   const { stderr: _stderr, elapsedMs: _elapsed, cached: _cached, cachedAt: _at, source: _source, ...kept } = snap;
-  const key = toolCacheKey(def, login);
+  const key = toolCacheKey(def, login, cache.capabilities);
   const doc: CacheFile = { format: TOOL_CACHE_FORMAT, key, storedAt: cache.now, snapshot: kept };
   await writeFileSafe(toolCacheFile(cache.dir, key), JSON.stringify(doc) + '\n');
 }

@@ -76,7 +76,12 @@ function htmlText(text: string): string {
 export function shortReason(text: string): string {
   const issues = schemaIssuesText(text);
   if (issues !== undefined) {
-    const head = text.slice(0, text.indexOf('[')).replace(/\s+/g, ' ').trim();
+    // SDK v2 heads the issues with "Invalid result for <method>:"; the caller already names the phase.
+    const head = text
+      .slice(0, text.indexOf('['))
+      .replace(/\s+/g, ' ')
+      .trim()
+      .replace(/^Invalid result for \S+:$/, '');
     return excerpt(`${head ? `${head} ` : ''}invalid field ${issues}`, MAX_REASON);
   }
   // Every HTML page in the text becomes its title and a few words; the text around it stays.

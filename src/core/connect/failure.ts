@@ -1,8 +1,6 @@
 /** Turning what went wrong on a connection into a catalogued SmartError, with secrets redacted. */
 import { existsSync } from 'node:fs';
-import { SseError } from '@modelcontextprotocol/sdk/client/sse.js';
-import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { ProtocolError, SdkError, SdkErrorCode, SdkHttpError, SseError } from '@modelcontextprotocol/client';
 import { SmartError, errorText } from '../../errors.js';
 import type { ServerDefinition } from '../../types.js';
 import { redact } from './secrets.js';
@@ -80,7 +78,7 @@ export function describeFailure(
   if (
     def.transport !== 'stdio' &&
     progress.phase === 'initialize' &&
-    !(e instanceof McpError && e.code !== ErrorCode.ConnectionClosed)
+    !(e instanceof ProtocolError || (e instanceof SdkError && e.code === SdkErrorCode.RequestTimeout))
   ) {
     return new SmartError(
       'CONNECT_FAILED',
@@ -126,9 +124,11 @@ export function networkFailure(e: unknown): string | undefined {
 /** An error's message plus its cause's (fetch hides ECONNREFUSED in `cause`). */
 export function reasonOf(e: unknown): string {
   const status =
-    (e instanceof StreamableHTTPError || e instanceof SseError) && typeof e.code === 'number' && e.code >= 100
-      ? e.code
-      : undefined;
+    e instanceof SdkHttpError
+      ? e.status
+      : e instanceof SseError && typeof e.code === 'number' && e.code >= 100
+        ? e.code
+        : undefined;
   const text =
     status !== undefined && !errorText(e).includes(String(status)) ? `HTTP ${status}: ${errorText(e)}` : errorText(e);
   const cause = e instanceof Error ? e.cause : undefined;

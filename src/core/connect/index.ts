@@ -1,13 +1,15 @@
 /** The only module that imports the MCP SDK: connects to servers and produces ServerSnapshots. */
 import { setMaxListeners } from 'node:events';
 import { performance } from 'node:perf_hooks';
-import type { Transport as SdkTransport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { Transport as SdkTransport } from '@modelcontextprotocol/client';
 import { errorText } from '../../errors.js';
 import type { ServerDefinition, ServerSnapshot } from '../../types.js';
 import { readCachedSnapshot, writeCachedSnapshot } from './cache.js';
 import { DEFAULT_MAX_PAGES } from './list.js';
 import { connectServer } from './session.js';
 import type { OAuthOptions } from './oauth-provider.js';
+import type { DeclaredCapabilities } from '../declared-capabilities.js';
+import { mapLimited, SERVER_START_CONCURRENCY } from '../map-limited.js';
 
 export { toolCacheKey, toolCacheFile } from './cache.js';
 export type { OAuthOptions, OAuthInteractive } from './oauth-provider.js';
@@ -43,12 +45,21 @@ export interface ConnectOptions {
   createTransport?: (def: ServerDefinition) => SdkTransport;
   /** OAuth for remote servers: the token store and, when asked for, a browser. */
   oauth?: OAuthOptions;
+  /**
+   * What to declare to the servers (a client's roots, elicitation, sampling): lists are taken, and cached, with it.
+   * Requests the servers send under it are answered without a user (no roots, elicitation declined, sampling refused).
+   */
+  capabilities?: DeclaredCapabilities;
 }
 
 async function snapshotOne(def: ServerDefinition, opts: ConnectOptions): Promise<ServerSnapshot> {
   const cache = opts.cache ?? null;
   if (cache) {
-    const hit = await readCachedSnapshot(def, { ...cache, oauthStore: opts.oauth?.storeFile });
+    const hit = await readCachedSnapshot(def, {
+      ...cache,
+      oauthStore: opts.oauth?.storeFile,
+      capabilities: opts.capabilities,
+    });
     if (hit) {
       opts.onProgress?.({ server: def.name, phase: 'cached' });
       return hit;
@@ -63,11 +74,16 @@ async function snapshotOne(def: ServerDefinition, opts: ConnectOptions): Promise
     clock: opts.clock ?? (() => performance.now()),
     createTransport: opts.createTransport,
     oauth: opts.oauth,
+    capabilities: opts.capabilities,
   });
   opts.onProgress?.({ server: def.name, phase: snap.status === 'ok' ? 'done' : 'error', elapsedMs: snap.elapsedMs });
   if (cache && snap.status === 'ok') {
     try {
-      await writeCachedSnapshot(def, snap, { ...cache, oauthStore: opts.oauth?.storeFile });
+      await writeCachedSnapshot(def, snap, {
+        ...cache,
+        oauthStore: opts.oauth?.storeFile,
+        capabilities: opts.capabilities,
+      });
     } catch (e) {
       opts.onWarning?.(`could not write the tool-list cache in ${cache.dir}: ${errorText(e)}`);
     }
@@ -92,7 +108,7 @@ export function applyServerNames(defs: ServerDefinition[], snaps: ServerSnapshot
   });
 }
 
-/** Connects to every server in parallel, each under its own timeout; failures become status "error". */
+/** Connects to every server, 16 at a time, each under its own timeout; failures become status "error". */
 export async function connectServers(defs: ServerDefinition[], opts: ConnectOptions): Promise<ServerSnapshot[]> {
   // One listener on the caller's signal, fanned out to every server (avoids MaxListeners warnings).
   const outer = opts.signal;
@@ -102,7 +118,9 @@ export async function connectServers(defs: ServerDefinition[], opts: ConnectOpti
   if (outer?.aborted) forward();
   else outer?.addEventListener('abort', forward, { once: true });
   try {
-    const snaps = await Promise.all(defs.map((def) => snapshotOne(def, { ...opts, signal: controller.signal })));
+    const snaps = await mapLimited(defs, SERVER_START_CONCURRENCY, (def) =>
+      snapshotOne(def, { ...opts, signal: controller.signal }),
+    );
     return applyServerNames(defs, snaps);
   } finally {
     outer?.removeEventListener('abort', forward);

@@ -12,6 +12,8 @@ export interface LoopbackListener {
   redirectUrl: string;
   /** Resolves with the authorization code of the first callback carrying `state`. */
   waitForCode(state: string, opts: { timeoutMs: number; signal?: AbortSignal; server: string }): Promise<string>;
+  /** The `iss` of the callback that delivered the last code (RFC 9207), for the SDK to check; undefined if none. */
+  issuer(): string | undefined;
   close(): Promise<void>;
 }
 
@@ -39,6 +41,7 @@ interface Waiter {
 export async function startLoopbackListener(preferredPort?: number): Promise<LoopbackListener> {
   let waiter: Waiter | undefined;
   let mismatched = 0;
+  let issuer: string | undefined;
   const server = createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
     if (req.method !== 'GET' || url.pathname !== CALLBACK_PATH) {
@@ -73,6 +76,7 @@ export async function startLoopbackListener(preferredPort?: number): Promise<Loo
     res
       .writeHead(200, { 'content-type': 'text/html; charset=utf-8', connection: 'close' })
       .end(PAGE('mcp-smart: signed in', 'The authorization was received. You can close this tab.'));
+    issuer = url.searchParams.get('iss') ?? undefined;
     w.resolve(code);
   });
   const ok =
@@ -89,6 +93,7 @@ export async function startLoopbackListener(preferredPort?: number): Promise<Loo
   return {
     redirectUrl: `http://127.0.0.1:${port}${CALLBACK_PATH}`,
     close,
+    issuer: () => issuer,
     waitForCode(state, { timeoutMs, signal, server: name }) {
       return new Promise<string>((resolve, reject) => {
         const timers: NodeJS.Timeout[] = [];

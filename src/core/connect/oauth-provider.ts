@@ -7,13 +7,14 @@
  * access tokens are refreshed without a restart.
  */
 import { randomBytes } from 'node:crypto';
-import { auth, type OAuthClientProvider, type OAuthDiscoveryState } from '@modelcontextprotocol/sdk/client/auth.js';
+import { auth, OAuthError, OAuthErrorCode } from '@modelcontextprotocol/client';
 import type {
   OAuthClientInformationMixed,
   OAuthClientMetadata,
+  OAuthClientProvider,
+  OAuthDiscoveryState,
   OAuthTokens,
-} from '@modelcontextprotocol/sdk/shared/auth.js';
-import { InvalidGrantError, OAuthError } from '@modelcontextprotocol/sdk/server/auth/errors.js';
+} from '@modelcontextprotocol/client';
 import { SmartError } from '../../errors.js';
 import type { OAuthClientSettings, ServerDefinition } from '../../types.js';
 import { startLoopbackListener, type LoopbackListener } from './oauth-loopback.js';
@@ -263,7 +264,9 @@ export class SmartOAuthProvider implements OAuthClientProvider {
     // Exchange here (discovery is cached in memory): the transport then reports UnauthorizedError and the
     // session connects again with the new tokens.
     this.exchanging = true;
-    const result = await auth(this, { serverUrl: this.def.url, authorizationCode }).finally(
+    // The callback's iss goes with the code: the SDK checks it against the issuer it discovered (RFC 9207).
+    const iss = this.listener.issuer();
+    const result = await auth(this, { serverUrl: this.def.url, authorizationCode, ...(iss && { iss }) }).finally(
       () => (this.exchanging = false),
     );
     if (result !== 'AUTHORIZED') throw new SmartError('AUTH_FAILED', { reason: 'the code exchange did not complete' });
@@ -313,6 +316,15 @@ export class SmartOAuthProvider implements OAuthClientProvider {
   }
 
   saveDiscoveryState(state: OAuthDiscoveryState): void {
+    // RFC 8414 §3.3: the metadata's issuer must be the identifier its well-known URL was built from; one that
+    // names another issuer is not this authorization server's, and none of its endpoints is used.
+    const issuer = state.authorizationServerMetadata?.issuer;
+    if (issuer !== undefined && !sameIssuer(issuer, state.authorizationServerUrl)) {
+      this.discovery = undefined;
+      throw new SmartError('AUTH_FAILED', {
+        reason: `the authorization server ${state.authorizationServerUrl} publishes metadata for another issuer (${issuer}); RFC 8414 requires them to be identical, so it is not trusted`,
+      });
+    }
     this.discovery = state;
   }
 
@@ -370,14 +382,14 @@ export class SmartOAuthProvider implements OAuthClientProvider {
 
 /** An OAuth error the SDK threw (an authorization server's answer) as a catalogued failure, else undefined. */
 export function oauthFailure(e: unknown, def: ServerDefinition): SmartError | undefined {
-  if (e instanceof InvalidGrantError)
+  if (e instanceof OAuthError && e.code === OAuthErrorCode.InvalidGrant)
     return new SmartError(
       'AUTH_REQUIRED',
       { server: def.name, why: 'the authorization server refused the stored grant' },
       { cause: e },
     );
   if (e instanceof OAuthError)
-    return new SmartError('AUTH_FAILED', { reason: `${e.errorCode}: ${e.message.slice(0, 300)}` }, { cause: e });
+    return new SmartError('AUTH_FAILED', { reason: `${e.code}: ${e.message.slice(0, 300)}` }, { cause: e });
   return undefined;
 }
 
@@ -391,4 +403,17 @@ export async function createOAuthProvider(
   const provider = new SmartOAuthProvider({ ...def, url: def.url }, opts);
   await provider.prepare();
   return provider;
+}
+
+/** Issuer identifiers compared as URLs, so `https://as.example` and `https://as.example/` are the same. */
+function sameIssuer(a: string, b: string): boolean {
+  const norm = (v: string): string => {
+    try {
+      const u = new URL(v);
+      return u.href.replace(/\/$/, '');
+    } catch {
+      return v;
+    }
+  };
+  return norm(a) === norm(b);
 }

@@ -3,8 +3,10 @@
  * server URL and client. It holds access and refresh tokens and dynamically registered client credentials;
  * nothing else in mcp-smart ever writes them anywhere.
  */
-import { readFile, stat } from 'node:fs/promises';
-import type { OAuthClientInformationMixed, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
+import { chmod, mkdir, readFile, stat } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import type { OAuthClientInformationMixed, OAuthTokens } from '@modelcontextprotocol/client';
+import { withFileLock } from '../../file-lock.js';
 import { writeFileSafe } from '../../safe-write.js';
 import { SmartError, errorText } from '../../errors.js';
 
@@ -81,9 +83,17 @@ export class TokenStore {
     return doc as unknown as StoreFile;
   }
 
+  /**
+   * One change at a time: in this process (a queue per file) and across processes (a lock file), so two
+   * logins at once both keep their entry. The folder is made private first (below).
+   */
   private serial<T>(job: () => Promise<T>): Promise<T> {
     const previous = queues.get(this.file) ?? Promise.resolve();
-    const next = previous.then(job, job);
+    const locked = async (): Promise<T> => {
+      await privateFolder(dirname(this.file));
+      return withFileLock(this.file, job);
+    };
+    const next = previous.then(locked, locked);
     queues.set(
       this.file,
       next.catch(() => undefined),
@@ -134,4 +144,15 @@ export class TokenStore {
       return doomed.length;
     });
   }
+}
+
+/**
+ * The token folder is ours and holds credentials: created 0700, and tightened to 0700 when it is open to
+ * others (a 0777 folder would let anyone replace the token file), as long as this user owns it.
+ */
+async function privateFolder(dir: string): Promise<void> {
+  await mkdir(dir, { recursive: true, mode: 0o700 });
+  const st = await stat(dir);
+  const mine = typeof process.getuid !== 'function' || st.uid === process.getuid();
+  if (mine && (st.mode & 0o077) !== 0) await chmod(dir, 0o700);
 }

@@ -3,28 +3,32 @@
  * list with pagination, forward calls, health, and close — which ends the whole process tree.
  */
 import { setMaxListeners } from 'node:events';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
-import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import type { JsonSchemaValidator, jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/types.js';
+import { ResultSchema } from '@modelcontextprotocol/core';
 import {
-  CreateMessageRequestSchema,
-  ElicitRequestSchema,
-  ErrorCode,
-  ListRootsRequestSchema,
-  McpError,
-  ResultSchema,
-  type ClientCapabilities,
-  type Progress as ProgressInfo,
-} from '@modelcontextprotocol/sdk/types.js';
+  Client,
+  UnauthorizedError,
+  SSEClientTransport,
+  StreamableHTTPClientTransport,
+  ProtocolError,
+  ProtocolErrorCode,
+  SdkErrorCode,
+  SdkError,
+} from '@modelcontextprotocol/client';
+import type {
+  Transport,
+  JsonSchemaValidator,
+  jsonSchemaValidator,
+  ClientCapabilities,
+  Progress as ProgressInfo,
+} from '@modelcontextprotocol/client';
 import { SmartError, errorText } from '../../errors.js';
-import type { ServerDefinition, ServerSnapshot, Transport as TransportKind } from '../../types.js';
+import type { ServerDefinition, ServerSnapshot, ToolSnapshot, Transport as TransportKind } from '../../types.js';
+import { fallForward, rememberedModern, rememberVersion } from './era.js';
 import { describeFailure, networkFailure, Progress, reasonOf, redact, secretValues, Stop } from './failure.js';
 import { optionalListNote } from './failure-text.js';
 import { checkObjectEntries, checkToolEntries, listAllPages, malformedToolsError, type RequestFn } from './list.js';
 import type { SmartOAuthProvider } from './oauth-provider.js';
+import type { DeclaredCapabilities } from '../declared-capabilities.js';
 import { createStdioHandle, type StdioHandle } from './stdio.js';
 
 const CLIENT_INFO = { name: 'mcp-smart', version: '0.1.0' };
@@ -52,7 +56,7 @@ export interface ServerSessionOptions {
   /** Replaces the real transports (tests use the SDK's in-memory pair). */
   createTransport?: (def: ServerDefinition) => Transport;
   /** Capabilities declared to the server; elicitation/sampling/roots only when `onServerRequest` can answer them. */
-  capabilities?: ClientCapabilities;
+  capabilities?: DeclaredCapabilities;
   onServerRequest?: ServerRequestHandler;
   /** Every notification the server sends that the SDK does not consume itself (list changes, resource updates, logs). */
   onNotification?: (method: string, params: Record<string, unknown> | undefined) => void;
@@ -164,6 +168,9 @@ export class ServerSession {
   protocolVersion?: string;
   private client?: Client;
   private readonly progressTap = new ProgressTap();
+  /** The tools this session listed, by name (their x-mcp-header declarations become Mcp-Param-* headers). */
+  private readonly listedTools = new Map<string, ToolSnapshot>();
+  private listing?: Promise<void>;
   private stdio?: StdioHandle;
   private readonly transports: Transport[] = [];
   private closing?: Promise<void>;
@@ -225,8 +232,11 @@ export class ServerSession {
     } else if (def.transport === 'stdio') {
       if (!def.command)
         throw new SmartError('CONNECT_SPAWN_FAILED', { command: '(none)', reason: 'the definition has no command' });
-      this.stdio = createStdioHandle({ command: def.command, args: def.args ?? [], env: def.env, cwd: def.cwd });
-      await this.connectClient(this.stdio.transport, signal, timeoutMs);
+      const command = def.command;
+      await this.connectEra(signal, (pin) => {
+        this.stdio = createStdioHandle({ command, args: def.args ?? [], env: def.env, cwd: def.cwd });
+        return this.connectClient(this.stdio.transport, signal, timeoutMs, pin);
+      });
     } else {
       await this.openRemote(signal, timeoutMs);
     }
@@ -259,7 +269,9 @@ export class ServerSession {
       return;
     }
     try {
-      await this.connectClient(new StreamableHTTPClientTransport(url, options), signal, timeoutMs);
+      await this.connectEra(signal, (pin) =>
+        this.connectClient(new StreamableHTTPClientTransport(url, options), signal, timeoutMs, pin),
+      );
     } catch (httpError) {
       // An authorization answer came over Streamable HTTP: the server speaks it, SSE would not help.
       const authFailure = httpError instanceof UnauthorizedError || httpError instanceof SmartError;
@@ -283,26 +295,56 @@ export class ServerSession {
     }
   }
 
-  private async connectClient(t: Transport, signal: AbortSignal, timeoutMs: number): Promise<void> {
-    const capabilities = this.opts.capabilities ?? {};
-    const client = new Client(CLIENT_INFO, { capabilities, jsonSchemaValidator: NO_OUTPUT_VALIDATION });
+  /**
+   * Connects in the 2025 era first; a server that refuses it with -32022 naming 2026-07-28 gets a fresh connection
+   * pinned to that version (a new process on stdio: the refused client closed the first). A server seen modern
+   * earlier in this process is reached pinned at once.
+   */
+  private async connectEra(signal: AbortSignal, connect: (pin?: string) => Promise<void>): Promise<void> {
+    const known = rememberedModern(this.def);
+    try {
+      await connect(known);
+    } catch (e) {
+      // Pinned from memory but no longer modern (the server was replaced by a 2025 one): the 2025 handshake.
+      const downgraded = known !== undefined && e instanceof SdkError && e.code === SdkErrorCode.EraNegotiationFailed;
+      const forward = known ? undefined : fallForward(e);
+      if ((!forward && !downgraded) || signal.aborted) throw e;
+      await this.closeTransports();
+      this.client = undefined;
+      try {
+        await connect(forward?.version);
+      } catch (second) {
+        // A trial of 2026-07-28 that fails too: the server's own refusal says more.
+        throw forward && !forward.sure ? e : second;
+      }
+    }
+    rememberVersion(this.def, this.protocolVersion);
+  }
+
+  private async connectClient(t: Transport, signal: AbortSignal, timeoutMs: number, pin?: string): Promise<void> {
+    const capabilities = (this.opts.capabilities ?? {}) as ClientCapabilities;
+    const client = new Client(CLIENT_INFO, {
+      capabilities,
+      jsonSchemaValidator: NO_OUTPUT_VALIDATION,
+      ...(pin && { versionNegotiation: { mode: { pin } } }),
+    });
     const answer = this.opts.onServerRequest;
     if (answer && capabilities.elicitation) {
-      client.setRequestHandler(ElicitRequestSchema, async (req, extra) => {
-        const result = await answer('elicitation/create', req.params, extra.signal);
-        return result;
+      client.setRequestHandler('elicitation/create', async (req, ctx) => {
+        const result = await answer('elicitation/create', req.params, ctx.mcpReq.signal);
+        return result as never;
       });
     }
     if (answer && capabilities.sampling) {
-      client.setRequestHandler(CreateMessageRequestSchema, async (req, extra) => {
-        const result = await answer('sampling/createMessage', req.params, extra.signal);
-        return result;
+      client.setRequestHandler('sampling/createMessage', async (req, ctx) => {
+        const result = await answer('sampling/createMessage', req.params, ctx.mcpReq.signal);
+        return result as never;
       });
     }
     if (answer && capabilities.roots) {
-      client.setRequestHandler(ListRootsRequestSchema, async (req, extra) => {
-        const result = await answer('roots/list', req.params, extra.signal);
-        return result;
+      client.setRequestHandler('roots/list', async (req, ctx) => {
+        const result = await answer('roots/list', req.params, ctx.mcpReq.signal);
+        return result as never;
       });
     }
     const notify = this.opts.onNotification;
@@ -348,6 +390,7 @@ export class ServerSession {
         listAllPages(request, 'tools/list', 'tools', maxPages).then((entries) => {
           const checked = checkToolEntries(entries);
           snap.tools = checked.tools;
+          for (const t of checked.tools) this.listedTools.set(t.name, t);
           if (checked.problems.length > 0) malformed = malformedToolsError(checked);
         }),
       );
@@ -372,7 +415,7 @@ export class ServerSession {
           (e) => void (snap.resourceTemplates = checkObjectEntries(e, 'resources/templates/list')),
           (e: unknown) => {
             // Older servers advertise resources but never implemented templates: that is "none", not a failure.
-            if (e instanceof McpError && e.code === ErrorCode.MethodNotFound) {
+            if (e instanceof ProtocolError && e.code === ProtocolErrorCode.MethodNotFound) {
               progress.end('resources/templates/list');
               snap.resourceTemplates = [];
               return;
@@ -390,6 +433,16 @@ export class ServerSession {
   async request(method: string, params: Record<string, unknown> | undefined, opts: RequestOptions) {
     const client = this.readyClient();
     const onprogress = opts.onprogress;
+    const withHeaders = method === 'tools/call' ? await this.headerParamTool(client, params, opts) : undefined;
+    if (withHeaders)
+      // SEP-2243: the SDK's callTool sends the Mcp-Param-* headers the definition's x-mcp-header asks for.
+      return client.callTool(params as never, {
+        signal: opts.signal,
+        timeout: opts.timeoutMs,
+        onprogress,
+        resetTimeoutOnProgress: onprogress !== undefined,
+        toolDefinition: withHeaders as never,
+      });
     if (!onprogress)
       return client.request({ method, params }, ResultSchema, { signal: opts.signal, timeout: opts.timeoutMs });
     // Progress reaches `onprogress` through the tap, in arrival order; the SDK's own handler only resets the
@@ -411,6 +464,26 @@ export class ServerSession {
     } finally {
       this.progressTap.forget(onprogress);
     }
+  }
+
+  /** On a 2026-07-28 connection, the listed definition of the called tool when its inputSchema has x-mcp-header. */
+  private async headerParamTool(
+    client: Client,
+    params: Record<string, unknown> | undefined,
+    opts: RequestOptions,
+  ): Promise<ToolSnapshot | undefined> {
+    const name = params?.name;
+    if (client.getProtocolEra() !== 'modern' || typeof name !== 'string') return undefined;
+    // A session that only calls (serve's lists came from the cache or another session) lists once, to know.
+    if (!this.listedTools.has(name)) {
+      this.listing ??= client
+        .listTools(undefined, { signal: opts.signal, timeout: opts.timeoutMs })
+        .then((r) => void r.tools.forEach((t) => this.listedTools.set(t.name, t as ToolSnapshot)))
+        .catch(() => undefined);
+      await this.listing;
+    }
+    const tool = this.listedTools.get(name);
+    return tool && JSON.stringify(tool.inputSchema ?? {}).includes('"x-mcp-header"') ? tool : undefined;
   }
 
   /** tools/call; the CallToolResult comes back unchanged (content, structuredContent, isError, _meta). */
@@ -458,7 +531,7 @@ export class ServerSession {
   }
 
   private readyClient(): Client {
-    if (this.state !== 'ready' || !this.client) throw new McpError(ErrorCode.ConnectionClosed, 'Connection closed');
+    if (this.state !== 'ready' || !this.client) throw new SdkError(SdkErrorCode.ConnectionClosed, 'Connection closed');
     return this.client;
   }
 

@@ -1,5 +1,5 @@
 /** One snapshot: start or reach a server, initialize, list everything it advertises, always clean up. */
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { Transport } from '@modelcontextprotocol/client';
 import type { SmartError } from '../../errors.js';
 import type { ServerDefinition, ServerSnapshot } from '../../types.js';
 import { redact } from './failure.js';
@@ -10,7 +10,9 @@ import {
   type OAuthOptions,
   type SmartOAuthProvider,
 } from './oauth-provider.js';
-import { listSignal, ServerSession, withLimit, type Listed } from './server-session.js';
+import type { DeclaredCapabilities } from '../declared-capabilities.js';
+import { listSignal, ServerSession, withLimit, type Listed, type ServerSessionOptions } from './server-session.js';
+import { unattendedAnswer } from './unattended.js';
 
 export { networkFailure, redact, secretValues } from './failure.js';
 
@@ -25,6 +27,8 @@ export interface SessionOptions {
   createTransport?: (def: ServerDefinition) => Transport;
   /** OAuth for remote servers (token store, and whether a browser may be opened). */
   oauth?: OAuthOptions;
+  /** Declared to the server; what it then asks is answered without a user (unattended.ts). */
+  capabilities?: DeclaredCapabilities;
 }
 
 /** Connects to one server under `timeoutMs` (start-up and listing together) and returns its snapshot; never throws. */
@@ -38,7 +42,12 @@ export async function connectServer(def: ServerDefinition, opts: SessionOptions)
     tools: [],
   };
   const controller = listSignal();
-  let session = new ServerSession(def, { createTransport: opts.createTransport });
+  const base: ServerSessionOptions = {
+    createTransport: opts.createTransport,
+    capabilities: opts.capabilities,
+    onServerRequest: (method) => unattendedAnswer(method),
+  };
+  let session = new ServerSession(def, base);
   let authProvider: SmartOAuthProvider | undefined;
   const attempt = async (): Promise<Listed> => {
     await session.open(controller.signal, opts.timeoutMs);
@@ -51,7 +60,7 @@ export async function connectServer(def: ServerDefinition, opts: SessionOptions)
   };
   const work = (async () => {
     authProvider = await createOAuthProvider(def, opts.oauth && { ...opts.oauth, signal: controller.signal });
-    if (authProvider) session = new ServerSession(def, { createTransport: opts.createTransport, authProvider });
+    if (authProvider) session = new ServerSession(def, { ...base, authProvider });
     for (let round = 1; ; round++) {
       try {
         return await attempt();
@@ -59,7 +68,7 @@ export async function connectServer(def: ServerDefinition, opts: SessionOptions)
         // A browser authorization just finished (the transport reports it as UnauthorizedError): connect again.
         if (!authProvider?.takeFreshAuthorization() || round > MAX_AUTHORIZATIONS) throw e;
         await session.close();
-        session = new ServerSession(def, { createTransport: opts.createTransport, authProvider });
+        session = new ServerSession(def, { ...base, authProvider });
       }
     }
   })();

@@ -7,6 +7,7 @@
 import type { DiscoverIndex } from './build.js';
 import { topK } from './candidates.js';
 import { actionsConflict, toolAction, type ActionClass } from './lexicon.js';
+import { isVerb } from './related.js';
 
 /** Candidates checked (the re-ranker's depth and then some, so that a penalised tool can leave its top). */
 export const ACTION_DEPTH = 40;
@@ -30,7 +31,7 @@ export function actionConflicts(
   if (!(top > 0)) return null;
   const out = new Map<number, number>();
   for (const i of cands) {
-    const action = toolAction(index.fieldsOf(i).name);
+    const action = toolAction(index.nameOf(i));
     if (action === undefined || asked.has(action)) continue;
     if (![...asked].every((a) => actionsConflict(a, action))) continue;
     const loss = -ACTION_PENALTY * top * (isDestructive(index, i, action) ? 2 : 1);
@@ -44,4 +45,36 @@ export function actionConflicts(
 export function isDestructive(index: DiscoverIndex, doc: number, action: ActionClass | undefined): boolean {
   const ann = index.tools[doc]!.tool.annotations as { destructiveHint?: unknown } | undefined;
   return action === 'delete' || ann?.destructiveHint === true;
+}
+
+/**
+ * Share of the best candidate's score a tool that acts loses when the intent is a question asking to read: the
+ * action check's share (chosen on the servers-111 questions among 0.05, 0.1, 0.2 and 0.35; bench/RESULTS.md).
+ */
+export const QUESTION_PENALTY = ACTION_PENALTY;
+
+/**
+ * A question asks to read (mood.ts): after the re-ranker (trained on commands, blind to the mood), the candidates
+ * whose name says they act lose QUESTION_PENALTY of the best score: a verb of another action class, or any word
+ * WordNet has mostly as a verb ("send", "deploy", "sync"; related.ts) that is not a read verb. Returns each loss.
+ */
+export function questionConflicts(
+  index: DiscoverIndex,
+  scores: Float32Array,
+  keep: (i: number) => boolean,
+): Map<number, number> | null {
+  const cands = topK(scores, ACTION_DEPTH, keep);
+  const top = cands.length > 0 ? scores[cands[0]!]! : 0;
+  if (!(top > 0)) return null;
+  const out = new Map<number, number>();
+  for (const i of cands) {
+    const name = index.nameOf(i);
+    const action = toolAction(name);
+    const acts = action !== undefined ? action !== 'read' : name.slice(0, 2).some((w) => isVerb(w));
+    if (!acts) continue;
+    const loss = -QUESTION_PENALTY * top;
+    scores[i] = scores[i]! + loss;
+    out.set(i, loss);
+  }
+  return out.size > 0 ? out : null;
 }

@@ -1,6 +1,7 @@
 /** Fielded BM25 (BM25F) over tool name, description, parameters and server, with an inverted index. */
 import type { ToolRef } from '../../types.js';
 import { PAYLOAD_WEIGHT, intentActions, toolVerbs, withoutPayload, type ActionClass } from './lexicon.js';
+import { relatedWords } from './related.js';
 import { analyzeWords, fileKindWords, splitWords, intentText, withoutBlobs, STOP_WORDS } from './tokenize.js';
 import type { HybridWeights } from './weights.js';
 
@@ -143,7 +144,12 @@ export interface Bm25Query {
   literal: string[];
   /** The action classes the intent asks for (lexicon.ts, intentActions): expanded here, checked by actions.ts. */
   actions: ReadonlySet<ActionClass>;
+  /** How many of `terms` (at their end) are words related to the intent's by WordNet (related.ts). */
+  related: number;
 }
+
+/** Weight of a word WordNet relates to one of the intent's ("remember" → memory): below the action verbs'. */
+export const RELATED_WEIGHT = 0.3;
 
 /**
  * Weight of a verb added for the action an intent asks (lexicon.ts): below a literal word, so that "remember that
@@ -179,7 +185,20 @@ export function bm25Query(intent: string, unstemmed?: (word: string) => boolean)
       weights.push(ACTION_EXPANSION_WEIGHT);
     }
   }
-  return { terms, weights, literal, actions };
+  // Words WordNet derives from the request's own (not its payload's): "remember" → memory, "deploy" → deployment.
+  const start = terms.length;
+  for (const word of splitWords(request)) {
+    if (isStop(word)) continue;
+    for (const rel of relatedWords(word)) {
+      for (const t of analyzeWords([rel], [], unstemmed)) {
+        if (seen.has(t)) continue;
+        seen.add(t);
+        terms.push(t);
+        weights.push(RELATED_WEIGHT);
+      }
+    }
+  }
+  return { terms, weights, literal, actions, related: terms.length - start };
 }
 
 /**

@@ -13,7 +13,7 @@ import {
 } from './semantic.js';
 import { indexParamsText } from './index-cache.js';
 import { overStemmed, productNames } from './lexicon.js';
-import { splitWords } from './tokenize.js';
+import { analyzeWords, splitWords } from './tokenize.js';
 import type { WordVectors } from './vectors.js';
 import { resolveWeights, type HybridWeights, type WeightsInput } from './weights.js';
 
@@ -25,6 +25,8 @@ export interface DiscoverIndex {
   fields: ReturnType<typeof analyzeFields>[];
   /** One tool's fields: from `fields` once analysed, else that tool alone (the re-ranker reads only its top 20). */
   fieldsOf: (doc: number) => ReturnType<typeof analyzeFields>;
+  /** One tool's analysed name words alone (the action checks read 40 names; a description can be pages long). */
+  nameOf: (doc: number) => readonly string[];
   /** Vectors used for queries (absent when none were given, or when `embeddings` came from a model). */
   vectors?: WordVectors;
   semantic?: SemanticIndex;
@@ -169,6 +171,17 @@ export function buildDiscoverIndex(tools: ToolRef[], opts: BuildOptions = {}): D
       single.set(doc, f);
     }
     return f;
+  };
+  const names = new Map<number, readonly string[]>();
+  index.nameOf = (doc) => {
+    if (fields) return fields[doc]!.name;
+    const known = single.get(doc)?.name ?? names.get(doc);
+    if (known) return known;
+    const t = sorted[doc]!.tool;
+    const name = analyzeWords(splitWords(t.name), [], index.unstemmed);
+    if (t.title) analyzeWords(splitWords(t.title), name, index.unstemmed);
+    names.set(doc, name);
+    return name;
   };
   if (cachedBm25) index.bm25ByParams.set(JSON.stringify(weights.bm25), cachedBm25);
   else bm25For(index, weights);

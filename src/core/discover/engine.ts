@@ -8,7 +8,8 @@ import { bm25For, type DiscoverIndex } from './build.js';
 import { bm25Query, matchedTerms } from './bm25.js';
 import { MAX_CLAUSES, topK } from './candidates.js';
 import { intentClauses } from './clauses.js';
-import { actionConflicts } from './actions.js';
+import { askedAs } from './mood.js';
+import { actionConflicts, questionConflicts } from './actions.js';
 import { withoutPayload } from './lexicon.js';
 import { RRF_K, fuseHybrid, type FusionMethod } from './fusion.js';
 import { intentWords, keywordDoc, keywordScore } from './keyword.js';
@@ -53,7 +54,7 @@ export {
 } from './build.js';
 export { openIndexCache, sealIndexCache, snapshotIndexKey, INDEX_CACHE_VERSION } from './index-cache.js';
 export { topK, topN } from './candidates.js';
-export { fuse, fuseHybrid, type FusionMethod, type HybridSignals } from './fusion.js';
+export { fuse, fuseHybrid, fuseRankings, type FusionMethod, type HybridSignals } from './fusion.js';
 export { serverGroups } from './signals.js';
 export type { RankedTool, Ranking } from './result.js';
 export { parseLabelledIntents, type LabelledIntent } from './intents.js';
@@ -113,10 +114,14 @@ export function rankTools(index: DiscoverIndex, intent: string, opts: RankOption
     explain = (i) => ({ strong: parts[i]!.strong, weak: parts[i]!.weak });
     matched = (i) => parts[i]!.matched;
   } else {
-    const query = bm25Query(intent, index.unstemmed);
+    // A question is ranked as the command it amounts to ("which channels do we have?" → "list which channels…",
+    // mood.ts): every signal and the re-ranker, trained on commands, then read its action.
+    const mood = askedAs(intent);
+    const text = mood.text;
+    const query = bm25Query(text, index.unstemmed);
     const terms = query.literal;
     const bmIndex = bm25For(index, weights);
-    const { bm, sem, bmHit, q, bmTop } = signals(index, bmIndex, query, intent, opts.engine, opts.queryVector);
+    const { bm, sem, bmHit, q, bmTop } = signals(index, bmIndex, query, text, opts.engine, opts.queryVector);
     matched = (i) => matchedTerms(bmIndex, terms, i);
     if (opts.engine === 'bm25') {
       scores.set(bm);
@@ -138,7 +143,7 @@ export function rankTools(index: DiscoverIndex, intent: string, opts: RankOption
       const cw = { semantic: weights.fusion.clauseSemantic, hybrid: weights.fusion.clauses };
       const clauses =
         any && (cw.semantic > 0 || cw.hybrid > 0) && !opts.queryVector && index.vectors
-          ? intentClauses(withoutPayload(intent)).slice(0, MAX_CLAUSES)
+          ? intentClauses(withoutPayload(text)).slice(0, MAX_CLAUSES)
           : [];
       let clause: Float32Array | null = null;
       if (clauses.length >= 2) {
@@ -183,7 +188,7 @@ export function rankTools(index: DiscoverIndex, intent: string, opts: RankOption
             server: (i) => (server ? server[i]! : 0),
             matched: (i) => matchedTerms(bmIndex, terms, i).length,
           },
-          intent,
+          text,
         );
         opts.onCandidates?.(
           cands.map((i) => index.tools[i]!.id),
@@ -205,6 +210,9 @@ export function rankTools(index: DiscoverIndex, intent: string, opts: RankOption
           });
         }
       }
+      // A question asks to read (mood.ts): its contradicting writers lose their action share again after the
+      // re-ranker, which was trained without the question's mood and would hand their place back.
+      const asked = any && mood.read ? questionConflicts(index, scores, allowed) : null;
       explain = (i) => ({
         bm25: parts.bm25(i),
         semantic: parts.semantic(i),
@@ -214,6 +222,7 @@ export function rankTools(index: DiscoverIndex, intent: string, opts: RankOption
         ...(memory && memory.scores[i]! > 0 ? { intents: intentWeight * memory.scores[i]! } : {}),
         ...(conflicts?.has(i) ? { action: conflicts.get(i)! } : {}),
         ...(reranked?.has(i) ? { rerank: reranked.get(i)! } : {}),
+        ...(asked?.has(i) ? { question: asked.get(i)! } : {}),
       });
     }
   }

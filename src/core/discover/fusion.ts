@@ -147,3 +147,14 @@ export function fuseHybrid(
   }
   return { parts, server };
 }
+
+/**
+ * Several rankings of one need (phrasings of it, as find_tool's `queries`) fused by reciprocal rank: each id gains
+ * 1 / (RRF_K + rank) from every list it is in. Deterministic: ties break by the id.
+ */
+export function fuseRankings(lists: readonly (readonly string[])[]): string[] {
+  if (lists.length === 1) return [...lists[0]!];
+  const score = new Map<string, number>();
+  for (const list of lists) list.forEach((id, r) => score.set(id, (score.get(id) ?? 0) + 1 / (RRF_K + r + 1)));
+  return [...score].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0)).map(([id]) => id);
+}

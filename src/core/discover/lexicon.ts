@@ -162,12 +162,28 @@ const PAYLOAD = new RegExp(
 export function payloadSpans(intent: string): [number, number][] {
   const out: [number, number][] = [];
   for (const m of intent.matchAll(PAYLOAD)) out.push([m.index, m.index + m[0].length]);
+  const that = keptClause(intent);
+  if (that >= 0 && !out.some(([a, b]) => a <= that && that < b)) out.push([that, intent.length]);
   return out;
 }
 
 /** The intent with its payload spans (payloadSpans) replaced by a space; the intent itself when it has none. */
 export function withoutPayload(intent: string): string {
-  return intent.replace(PAYLOAD, ' ');
+  const that = keptClause(intent);
+  const request = that >= 0 ? intent.slice(0, that) : intent;
+  return request.replace(PAYLOAD, ' ');
+}
+
+const THAT = /^(\W*)([\p{L}\p{N}]+)\s+that\s+(?=\S)/u;
+
+/**
+ * Where the clause a request asks to keep starts ("remember that alice works at acme", "note that the build is
+ * green"): the words after "that" when the request's first word is a verb of the create class. That clause is
+ * content to store, as quoted text is, not words saying which tool. -1 when there is none.
+ */
+export function keptClause(intent: string): number {
+  const m = THAT.exec(intent.toLowerCase());
+  return m && ACTIONS.get(stem(m[2]!)) === 'create' ? m[0].length : -1;
 }
 
 // Words of four letters or more, capitalised or lower case, standing alone (not inside an identifier).

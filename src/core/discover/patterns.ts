@@ -1,4 +1,5 @@
 /** Pattern rules (dynamic-discovery note): regex on tool ids with boost, pin, exclude, and an allow-list mode. */
+import { RE2JS } from 're2js';
 import { SmartError } from '../../errors.js';
 import type { PatternRule, SmartConfig } from '../../types.js';
 
@@ -9,11 +10,21 @@ export interface PatternEffect {
   boost: number;
 }
 
+/**
+ * A rule's `match` compiled by RE2 (re2js): matching takes time linear in the id whatever the pattern, so a
+ * catastrophic pattern like `(a+)+$` from a config file cannot freeze `discover` or `serve`. RE2 has no
+ * backreferences or lookaround; such a pattern is a config error. Throws the engine's syntax message.
+ */
+export function compilePattern(match: string): { test(id: string): boolean } {
+  const re = RE2JS.compile(match, RE2JS.CASE_INSENSITIVE);
+  return { test: (id) => re.matcher(id).find() };
+}
+
 /** Effect of the rules on each id (case-insensitive regex search, like the note's re.IGNORECASE). */
 export function applyPatterns(ids: string[], rules: PatternRule[], allowList = false): PatternEffect[] {
   const compiled = rules.map((rule, i) => {
     try {
-      return { rule, re: new RegExp(rule.match, 'i') };
+      return { rule, re: compilePattern(rule.match) };
     } catch (e) {
       throw new SmartError(
         'CONFIG_INVALID',

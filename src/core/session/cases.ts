@@ -10,6 +10,11 @@ export interface CaseCall {
   /** False when the result was not recorded (counted as a success). */
   known: boolean;
   latencyMs?: number;
+  /**
+   * The recorded name matched no loaded tool, or more than one (`mcp__a__b__c` is `a`/`b__c` and `a__b`/`c`):
+   * scored as a miss, never learned, since the usage would be credited to a tool nobody called.
+   */
+  unresolved?: true;
 }
 
 export interface ReplayCase {
@@ -34,6 +39,8 @@ export interface CaseSet {
   unknownTools: string[];
   /** Calls to those tools. */
   unknownCalls: number;
+  /** Recorded names that match more than one loaded tool, each with the ids it could be; sorted. */
+  ambiguous: { name: string; ids: string[] }[];
   /** User turns that called no MCP tool (nothing to score). */
   turnsWithoutCalls: number;
 }
@@ -47,9 +54,9 @@ export interface KnownTool {
 /** Claude Code rewrites server names to [a-zA-Z0-9_-] in tool names; compare on that form. */
 export const normalizeServerName = (name: string): string => name.replace(/[^a-zA-Z0-9_-]/g, '_');
 
-function makeResolver(
-  known: KnownTool[] | undefined,
-): (call: RecordedCall) => { id: string; server: string; known: boolean } {
+type Resolved = { id: string; server: string; known: boolean; ambiguous?: string[] };
+
+function makeResolver(known: KnownTool[] | undefined): (call: RecordedCall) => Resolved {
   const exact = new Map<string, KnownTool>();
   const loose = new Map<string, KnownTool>();
   for (const t of known ?? []) {
@@ -59,11 +66,16 @@ function makeResolver(
   }
   return (call) => {
     const readings = [{ server: call.server, tool: call.tool }, ...(call.alternatives ?? [])];
+    const matches = new Map<string, KnownTool>();
     for (const r of readings) {
       const t = exact.get(`${r.server}\u0000${r.tool}`) ?? loose.get(`${normalizeServerName(r.server)}\u0000${r.tool}`);
-      if (t !== undefined) return { id: t.id, server: t.server, known: true };
+      if (t !== undefined) matches.set(t.id, t);
     }
-    return { id: `${call.server}.${call.tool}`, server: call.server, known: known === undefined };
+    const [only, ...others] = [...matches.values()];
+    if (only !== undefined && others.length === 0) return { id: only.id, server: only.server, known: true };
+    const id = `${call.server}.${call.tool}`;
+    if (only !== undefined) return { id, server: call.server, known: false, ambiguous: [...matches.keys()].sort(cmp) };
+    return { id, server: call.server, known: known === undefined };
   };
 }
 
@@ -75,6 +87,7 @@ export function buildCases(sessions: RecordedSession[], known?: KnownTool[]): Ca
   const resolve = makeResolver(known);
   const cases: ReplayCase[] = [];
   const unknown = new Set<string>();
+  const ambiguous = new Map<string, string[]>();
   let unknownCalls = 0;
   let turnsWithoutCalls = 0;
   for (const s of sessions) {
@@ -86,11 +99,13 @@ export function buildCases(sessions: RecordedSession[], known?: KnownTool[]): Ca
       }
       const calls: CaseCall[] = turn.calls.map((c) => {
         const r = resolve(c);
-        if (!r.known) {
+        if (r.ambiguous) ambiguous.set(c.rawName ?? r.id, r.ambiguous);
+        else if (!r.known) {
           unknown.add(r.id);
           unknownCalls++;
         }
         const call: CaseCall = { id: r.id, server: r.server, ok: c.ok !== false, known: c.ok !== undefined };
+        if (!r.known) call.unresolved = true;
         if (c.latencyMs !== undefined) call.latencyMs = c.latencyMs;
         return call;
       });
@@ -110,7 +125,13 @@ export function buildCases(sessions: RecordedSession[], known?: KnownTool[]): Ca
     }
   }
   cases.sort((a, b) => a.time - b.time || cmp(a.sessionId, b.sessionId) || a.line - b.line);
-  return { cases, unknownTools: [...unknown].sort(cmp), unknownCalls, turnsWithoutCalls };
+  return {
+    cases,
+    unknownTools: [...unknown].sort(cmp),
+    unknownCalls,
+    ambiguous: [...ambiguous].map(([name, ids]) => ({ name, ids })).sort((a, b) => cmp(a.name, b.name)),
+    turnsWithoutCalls,
+  };
 }
 
 export const cmp = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);

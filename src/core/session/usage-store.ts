@@ -6,6 +6,7 @@ import { writeFileSafe } from '../../safe-write.js';
 import { SmartError, errorText } from '../../errors.js';
 import type { UsageStats } from '../../types.js';
 import { dict } from '../dict.js';
+import { keepUserTools, parseUserUsage, type UserUsage } from './users.js';
 import { DAY_MS, capIntents, forgetUsage, parseRememberedIntents, parseUsageTools } from './usage.js';
 
 export const USAGE_FORMAT = 'mcp-smart/usage@1';
@@ -18,6 +19,8 @@ export interface UsageStoreDoc {
   intents?: NonNullable<UsageStats['intents']>;
   /** Session id → cases already learned from it, so learning the same recordings twice counts nothing twice. */
   sessions: Record<string, number>;
+  /** User label → tool id → that user's counts (per-user attribution; absent when no call carried a user). */
+  users?: UserUsage;
 }
 
 export interface StoreRead {
@@ -155,6 +158,7 @@ export async function readUsageStore(file: string, now: number): Promise<StoreRe
     for (const [id, n] of Object.entries(p.sessions as Record<string, unknown>))
       if (typeof n === 'number' && n >= 0) sessions[id] = n;
   }
+  const users = parseUserUsage(p.users);
   return {
     doc: {
       format: USAGE_FORMAT,
@@ -162,6 +166,7 @@ export async function readUsageStore(file: string, now: number): Promise<StoreRe
       tools,
       intents: memo.intents,
       sessions,
+      ...(Object.keys(users).length > 0 ? { users } : {}),
     },
     warnings,
     ...(plain ? { plain: true as const } : {}),
@@ -275,12 +280,14 @@ export async function updateUsageStore(
     const newest = newestRecording(usageOfDoc(next)) ?? opts.now;
     const kept = forgetUsage(usageOfDoc(next), newest, { ttlMs: memoryToForget(opts.memory ?? {}).ttlMs });
     capIntents(kept);
+    const users = keepUserTools(next.users, kept.tools);
     const written: UsageStoreDoc = {
       format: USAGE_FORMAT,
       updatedAt: new Date(opts.now).toISOString(),
       tools: kept.tools,
       intents: kept.intents ?? dict(),
       sessions: next.sessions,
+      ...(Object.keys(users).length > 0 ? { users } : {}),
     };
     await writeFileSafe(file, JSON.stringify(written, null, 2) + '\n');
     return { doc: written, warnings };

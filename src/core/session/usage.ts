@@ -61,6 +61,15 @@ export function rememberIntent(stats: UsageStats, id: string, intent: string, ti
   all[id] = next;
 }
 
+/**
+ * The per-tool cap as a rule on a whole list: the `max` most used intents (ties: the most recent), the ones
+ * rememberIntent keeps one at a time. The PostgreSQL store trims by it after a batch of increments.
+ */
+export function strongestIntents(list: RememberedIntent[], max: number = MAX_INTENTS_PER_TOOL): RememberedIntent[] {
+  if (list.length <= max) return list;
+  return [...list].sort((a, b) => b.count - a.count || b.last - a.last).slice(0, max);
+}
+
 const weaker = (a: RememberedIntent, b: RememberedIntent): boolean =>
   a.count < b.count || (a.count === b.count && a.last < b.last);
 
@@ -106,7 +115,11 @@ export function learnFromCases(
   fallbackTime: number,
 ): UsageStats {
   const out = cloneUsage(stats);
-  for (const c of cases) recordCalls(out, c.calls, categorize(c.intent), c.time > 0 ? c.time : fallbackTime, c.intent);
+  for (const c of cases) {
+    // A call to no loaded tool, or to one of several, is credited to nobody.
+    const calls = c.calls.filter((call) => !call.unresolved);
+    if (calls.length > 0) recordCalls(out, calls, categorize(c.intent), c.time > 0 ? c.time : fallbackTime, c.intent);
+  }
   return out;
 }
 
@@ -204,11 +217,8 @@ export function parseRememberedIntents(value: unknown): {
       const text = intentMemoryText(r.text);
       if (text !== '') list.push({ text, count: r.count, last: r.last });
     }
-    if (list.length > MAX_INTENTS_PER_TOOL) {
-      list.sort((a, b) => b.count - a.count || b.last - a.last);
-      list.length = MAX_INTENTS_PER_TOOL;
-    }
-    if (list.length > 0) intents[id] = list;
+    const kept = strongestIntents(list);
+    if (kept.length > 0) intents[id] = kept;
   }
   return { intents, dropped };
 }

@@ -74,7 +74,9 @@ export function readClaudeCodeTranscript(text: string, file: string): ReadResult
   const sessions = new Map<string, RecordedSession>();
   const pending = new Map<string, Pending>();
   const seenToolUse = new Set<string>();
-  let turn: RecordedTurn | undefined;
+  // The turn in progress per session: one file may interleave the lines of several sessions (resumed or
+  // concurrent ones), and a call belongs to its own session's latest user turn.
+  const turns = new Map<string, RecordedTurn>();
   const fallbackId = file.replace(/^.*[\\/]/, '').replace(/\.jsonl?$/, '');
 
   const lines = text.split('\n');
@@ -144,9 +146,10 @@ export function readClaudeCodeTranscript(text: string, file: string): ReadResult
         session = { id: sessionId, file, format: 'claude-code', turns: [] };
         sessions.set(sessionId, session);
       }
-      turn = { intent, line: lineNo, calls: [] };
+      const turn: RecordedTurn = { intent, line: lineNo, calls: [] };
       if (time !== undefined) turn.time = time;
       session.turns.push(turn);
+      turns.set(sessionId, turn);
       continue;
     }
 
@@ -165,7 +168,8 @@ export function readClaudeCodeTranscript(text: string, file: string): ReadResult
       const id = typeof block.id === 'string' ? block.id : '';
       if (id !== '' && seenToolUse.has(id)) continue; // streamed message repeated across lines
       if (id !== '') seenToolUse.add(id);
-      if (!turn) continue; // calls before any user turn have no intent to score
+      const turn = turns.get(sessionId);
+      if (!turn) continue; // calls before any user turn of this session have no intent to score
       const call: RecordedCall = { server: parsed.server, tool: parsed.tool, rawName: block.name };
       if (parsed.alternatives.length > 0) call.alternatives = parsed.alternatives;
       turn.calls.push(call);

@@ -1,0 +1,134 @@
+// bench:cold — issue 29's start-up figures on the 2,781 tools of servers-111, each beside its baseline in the same
+// run: a cold `discover` (a new process, the index cache already written) and a warm `serve --mode meta` to its
+// first tools/list answer, interleaved with `node -e ""`, medians
+// of BENCH_COLD_ROUNDS (default 15) rounds; and the hybrid ranking find_tool runs, p50 over the 200 servers-111
+// questions and commands after one warm-up pass. Runs against dist/.
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { REPO, DATA, loadServers111 } from './helpers/datasets.mjs';
+import { buildDiscoverIndex, loadShippedWordVectors, rankTools } from '../dist/core/discover/index.js';
+
+const ROUNDS = Number(process.env.BENCH_COLD_ROUNDS ?? 15);
+const pct = (xs, q) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.ceil(q * xs.length) - 1)];
+const dir = mkdtempSync(join(tmpdir(), 'mcp-smart-bench-cold-'));
+const env = {
+  ...process.env,
+  NO_COLOR: '1',
+  HOME: dir,
+  MCP_SMART_CACHE_DIR: join(dir, 'cache'),
+  MCP_SMART_DATA_DIR: join(dir, 'data'),
+};
+const snapshot = join(DATA, 'servers-111', 'catalog.snapshot.json');
+const timed = (args) => {
+  const t = performance.now();
+  const r = spawnSync(process.execPath, args, { cwd: dir, env, timeout: 60_000 });
+  if (r.status !== 0) throw new Error(`${args.join(' ')}: exit ${r.status}: ${String(r.stderr).split('\n')[0]}`);
+  return performance.now() - t;
+};
+const discoverWith = (repo) => [
+  join(repo, 'bin', 'mcp-smart.js'),
+  '--snapshot',
+  snapshot,
+  'discover',
+  'what meetings do I have tomorrow',
+];
+const discover = discoverWith(REPO);
+// `serve --mode meta` from the snapshot: spawn → initialize → initialized → tools/list answered, raw JSON-RPC over
+// stdio (no client library on the clock). The snapshot's servers have no definitions here, so none is started.
+const serveArgs = (repo) => [join(repo, 'bin', 'mcp-smart.js'), '--snapshot', snapshot, 'serve', '--mode', 'meta'];
+const initialize = {
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'initialize',
+  params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'bench', version: '1' } },
+};
+const serveToList = (args) =>
+  new Promise((resolve, reject) => {
+    const t0 = performance.now();
+    const child = spawn(process.execPath, args, { cwd: dir, env, stdio: ['pipe', 'pipe', 'ignore'] });
+    let buf = '';
+    child.stdout.on('data', (d) => {
+      buf += String(d);
+      if (buf.includes('"id":1') && !buf.includes('"id":2')) {
+        child.stdin.write(JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }) + '\n');
+        child.stdin.write(JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' }) + '\n');
+      } else if (buf.includes('"id":2')) {
+        const wall = performance.now() - t0;
+        buf = '';
+        child.stdin.end();
+        child.once('exit', () => resolve(wall));
+        setTimeout(() => child.kill(), 5000).unref();
+      }
+    });
+    child.once('error', reject);
+    child.stdin.write(JSON.stringify(initialize) + '\n');
+  });
+// BENCH_COLD_BASE: another checkout (built) whose cold discover is interleaved too, the named baseline of a change.
+const baseRepo = process.env.BENCH_COLD_BASE;
+try {
+  const first = timed(discover); // writes the index cache
+  if (baseRepo) timed(discoverWith(baseRepo));
+  await serveToList(serveArgs(REPO)); // warms serve's caches
+  if (baseRepo) await serveToList(serveArgs(baseRepo));
+  const node = [];
+  const cold = [];
+  const base = [];
+  const served = [];
+  const servedBase = [];
+  for (let i = 0; i < ROUNDS; i++) {
+    node.push(timed(['-e', '']));
+    cold.push(timed(discover));
+    if (baseRepo) base.push(timed(discoverWith(baseRepo)));
+    served.push(await serveToList(serveArgs(REPO)));
+    if (baseRepo) servedBase.push(await serveToList(serveArgs(baseRepo)));
+  }
+  const n50 = pct(node, 0.5);
+  const c50 = pct(cold, 0.5);
+  console.log(`node ${process.version}; ${new Date().toISOString()}; ${ROUNDS} rounds`);
+  console.log(
+    `cold discover on 2,781 tools (cache written; first run ${first.toFixed(0)} ms): p50 ${c50.toFixed(0)} ms, node -e "" p50 ${n50.toFixed(0)} ms: ${(c50 / n50).toFixed(1)}× (goal ≤ 4×)`,
+  );
+  if (baseRepo)
+    console.log(
+      `  the same on ${baseRepo}: p50 ${pct(base, 0.5).toFixed(0)} ms: ${(pct(base, 0.5) / n50).toFixed(1)}×`,
+    );
+  const s50 = pct(served, 0.5);
+  console.log(
+    `serve --mode meta on 2,781 tools, spawn → tools/list answered (warm): p50 ${s50.toFixed(0)} ms: ${(s50 / n50).toFixed(1)}× (goal ≤ 4×)`,
+  );
+  if (baseRepo)
+    console.log(
+      `  the same on ${baseRepo}: p50 ${pct(servedBase, 0.5).toFixed(0)} ms: ${(pct(servedBase, 0.5) / n50).toFixed(1)}×`,
+    );
+
+  // The ranking find_tool runs (hybrid, k 5) on the same catalogue, in process.
+  const s = loadServers111();
+  const intents = [
+    ...loadServers111('servers-111-questions.jsonl').cases,
+    ...loadServers111('servers-111-commands.jsonl').cases,
+  ].map((c) => c.intent);
+  const engines = [['this tree', { buildDiscoverIndex, loadShippedWordVectors, rankTools }]];
+  if (baseRepo) engines.push([baseRepo, await import(join(baseRepo, 'dist', 'core', 'discover', 'index.js'))]);
+  const runs = [];
+  for (const [, m] of engines) {
+    const index = m.buildDiscoverIndex(s.tools, { vectors: await m.loadShippedWordVectors() });
+    for (const q of intents) m.rankTools(index, q, { engine: 'hybrid', k: 5 }); // warm-up pass
+    runs.push({ m, index, times: [] });
+  }
+  // Interleaved per intent, so that the machine's load weighs on both alike.
+  for (const q of intents)
+    for (const r of runs) {
+      const t = performance.now();
+      r.m.rankTools(r.index, q, { engine: 'hybrid', k: 5 });
+      r.times.push(performance.now() - t);
+    }
+  runs.forEach((r, i) =>
+    console.log(
+      `find_tool's ranking on 2,781 tools (${engines[i][0]}): p50 ${pct(r.times, 0.5).toFixed(3)} ms, p95 ${pct(r.times, 0.95).toFixed(3)} ms over ${intents.length} intents (goal p50 ≤ 0.6 ms)`,
+    ),
+  );
+} finally {
+  rmSync(dir, { recursive: true, force: true });
+}

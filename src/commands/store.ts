@@ -1,0 +1,60 @@
+/** `store init|import|export|forget`: the team store's set-up, moves between a file and PostgreSQL, forgetting. */
+import type { CommandContext, CommandOutcome } from '../app/context.js';
+import { optionalString, parseChoiceFlag } from '../app/flags.js';
+import { runStoreAdmin, type StoreAction, type StoreAdminOptions, type StoreAdminResult } from '../app/store-admin.js';
+import { SmartError } from '../errors.js';
+import { renderJson } from '../reporters/json.js';
+
+const ACTIONS: readonly StoreAction[] = ['init', 'import', 'export', 'forget'];
+
+export async function runStoreCommand(
+  ctx: CommandContext,
+  args: string[],
+  flags: Record<string, unknown>,
+): Promise<CommandOutcome<StoreAdminResult>> {
+  const { io } = ctx;
+  const action = parseChoiceFlag('<action>', args[0] ?? '', ACTIONS);
+  const options: StoreAdminOptions = { action, force: flags.force === true };
+  const store = optionalString(flags.store);
+  if (store) options.store = store;
+  if (action === 'import' || action === 'export') {
+    const file = args[1];
+    if (!file)
+      throw new SmartError('BAD_FLAG', {
+        flag: '<file>',
+        value: '',
+        hint: `store ${action} needs the usage store file: mcp-smart store ${action} usage.json --store postgres://…`,
+      });
+    options.file = file;
+  }
+  if (action === 'forget') {
+    const tools = Array.isArray(flags.tool) ? (flags.tool as string[]) : [];
+    const user = optionalString(flags.user);
+    if ((tools.length === 0) === (user === undefined))
+      throw new SmartError('BAD_FLAG', {
+        flag: '--tool',
+        value: '',
+        hint: 'Name what to forget: the tool id(s) with --tool server.tool, or one user with --user <name>',
+      });
+    if (user) options.user = user;
+    else options.tools = tools;
+  }
+  const result = await runStoreAdmin(ctx, options);
+  if (ctx.global.format === 'json') io.stdout(renderJson('store', result));
+  else io.stdout(describe(result));
+  return { result, exitCode: 0 };
+}
+
+function describe(r: StoreAdminResult): string {
+  const held = `${r.tools} tools, ${r.intents} remembered intents, ${r.sessions} learned sessions`;
+  switch (r.action) {
+    case 'init':
+      return `Usage store ${r.store} is ready (${r.kind}; holds ${held}).\n`;
+    case 'import':
+      return `Imported ${r.file} into ${r.store}: ${held}.\n`;
+    case 'export':
+      return `Exported ${r.store} to ${r.file}: ${held}.\n`;
+    case 'forget':
+      return `Forgot ${r.removed ?? 0} ${r.user ? `tool entr${r.removed === 1 ? 'y' : 'ies'} of user ${r.user}` : 'tool(s)'} in ${r.store}; it now holds ${held}.\n`;
+  }
+}

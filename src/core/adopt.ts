@@ -1,0 +1,132 @@
+/**
+ * `adopt <client>`: the client's loaded servers as mcp-smart.config.json entries. Values of env and headers are
+ * never written: a reference stays a `${VAR}` reference, a literal becomes one (the user sets the variable).
+ * Tool filters are kept under the keys serve reads (includeTools / excludeTools). Pure.
+ */
+import type { RawServer } from './config/server-entry.js';
+import type { ClientId, ServerDefinition } from '../types.js';
+
+/** One server to adopt: its merged definition and its entry as the client's file has it. */
+export interface AdoptInput {
+  def: ServerDefinition;
+  raw: RawServer;
+}
+
+/** A variable the user must set because the client's file held a literal value there (the value is never shown). */
+export interface AdoptVariable {
+  server: string;
+  /** `env.GITHUB_TOKEN`, `headers.Authorization`, `oauth.clientSecret`. */
+  key: string;
+  variable: string;
+}
+
+export interface AdoptedFile {
+  servers: Record<string, Record<string, unknown>>;
+  variables: AdoptVariable[];
+}
+
+const REF = /^\$\{(?:env:)?([A-Za-z_][A-Za-z0-9_]*)(?::-[^}]*)?\}$/;
+
+/** Gemini expands bare `$VAR` (gemini-cli packages/cli/src/utils/envVarResolver.ts); ours is `${VAR}`. */
+function ourSyntax(text: string, client: ClientId | undefined): string {
+  return client === 'gemini' ? text.replace(/\$([A-Za-z_][A-Za-z0-9_]*)/g, '$${$1}') : text;
+}
+
+const upperSnake = (text: string): string =>
+  text
+    .replace(/[^A-Za-z0-9]+/g, '_')
+    .replace(/^_+|_+$/g, '')
+    .toUpperCase();
+
+/** Turns each `key → value` into `key → ${VAR}`: references kept, literals replaced by a named variable. */
+function references(
+  server: string,
+  section: string,
+  values: Record<string, string>,
+  client: ClientId | undefined,
+  name: (key: string) => string,
+  taken: Map<string, string>,
+  variables: AdoptVariable[],
+): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [key, value] of Object.entries(values).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+    const written = ourSyntax(value, client);
+    if (REF.test(written.trim())) {
+      out[key] = written.trim();
+      continue;
+    }
+    // A variable of this name already stands for another server's literal: prefix this one with its server.
+    let variable = name(key);
+    if (taken.has(variable) && taken.get(variable) !== server) variable = upperSnake(`${server}_${variable}`);
+    taken.set(variable, server);
+    out[key] = `\${${variable}}`;
+    variables.push({ server, key: section === key ? section : `${section}.${key}`, variable });
+  }
+  return out;
+}
+
+function hasCredentials(url: string): boolean {
+  if (url.includes('$')) return false;
+  try {
+    const u = new URL(url);
+    return u.username !== '' || u.password !== '' || u.search !== '';
+  } catch {
+    return false;
+  }
+}
+
+/** The entries to write, in name order, and the variables the user must set. */
+export function adoptEntries(inputs: readonly AdoptInput[]): AdoptedFile {
+  const servers: AdoptedFile['servers'] = {};
+  const variables: AdoptVariable[] = [];
+  const taken = new Map<string, string>();
+  const sorted = [...inputs].sort((a, b) => (a.def.name < b.def.name ? -1 : a.def.name > b.def.name ? 1 : 0));
+  for (const { def, raw } of sorted) {
+    const client = def.client;
+    const entry: Record<string, unknown> = {};
+    if (def.transport === 'stdio') {
+      entry.command = ourSyntax(raw.command ?? '', client);
+      if (raw.args && raw.args.length > 0) entry.args = raw.args.map((a) => ourSyntax(a, client));
+      const env: Record<string, string> = { ...(raw.env ?? {}) };
+      // Codex env_vars pass variables on from Codex's own environment: the same reference in ours.
+      for (const v of raw.envVars ?? []) env[v] ??= `\${${v}}`;
+      if (Object.keys(env).length > 0)
+        entry.env = references(def.name, 'env', env, client, upperSnake, taken, variables);
+      if (def.cwd !== undefined) entry.cwd = def.cwd;
+    } else {
+      entry.type = def.transport;
+      if (raw.autoTransport) delete entry.type;
+      const url = ourSyntax(raw.url ?? '', client);
+      // Credentials in a URL (user:password@, a query such as ?api_key=…) are secrets like headers: a reference.
+      entry.url = hasCredentials(url)
+        ? references(def.name, 'url', { url }, client, () => upperSnake(`${def.name}_url`), taken, variables).url
+        : url;
+      const headers: Record<string, string> = { ...(raw.headers ?? {}) };
+      const named = (h: string): string => upperSnake(`${def.name}_${h === 'Authorization' ? 'token' : h}`);
+      const written = Object.keys(headers).length > 0;
+      const out = written ? references(def.name, 'headers', headers, client, named, taken, variables) : {};
+      for (const [h, v] of Object.entries(raw.headerVars ?? {})) out[h] = `${v.prefix}\${${v.variable}}`;
+      if (Object.keys(out).length > 0) entry.headers = out;
+    }
+    const f = def.toolFilter;
+    if (f?.include !== undefined) entry.includeTools = [...f.include];
+    if (f?.exclude !== undefined) entry.excludeTools = [...f.exclude];
+    if (raw.oauth) {
+      const { clientSecret, ...rest } = raw.oauth;
+      const oauth: Record<string, unknown> = { ...rest };
+      if (clientSecret !== undefined)
+        oauth.clientSecret = references(
+          def.name,
+          'oauth',
+          { clientSecret },
+          client,
+          () => upperSnake(`${def.name}_client_secret`),
+          taken,
+          variables,
+        ).clientSecret;
+      entry.oauth = oauth;
+    }
+    servers[def.name] = entry;
+  }
+  return { servers, variables };
+}

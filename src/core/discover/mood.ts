@@ -1,0 +1,139 @@
+/**
+ * The mood of a request: a question ("what meetings do I have tomorrow", "which channels…", "do I have…", "is
+ * there…") asks to know, so it asks to read, unless it asks how to do something else ("how do I delete…", "can you
+ * add…"). Grammar, not a list of requests: a question is a clause led by a wh-word, or by an auxiliary verb and
+ * its subject, or one ending in "?". bm25.ts adds the read action to a question that names no other.
+ */
+import { actionOf, type ActionClass } from './lexicon.js';
+import { STOP_WORDS, stem } from './tokenize.js';
+
+const WH = new Set(['what', 'which', 'who', 'whom', 'whose', 'where', 'when', 'how', 'why']);
+const AUX = new Set([
+  'do',
+  'does',
+  'did',
+  'is',
+  'are',
+  'was',
+  'were',
+  'am',
+  'have',
+  'has',
+  'had',
+  'can',
+  'could',
+  'should',
+  'will',
+  'would',
+  'may',
+  'might',
+]);
+// Auxiliaries of the past and perfect: an action verb after one is asked about, not asked for ("what did I change").
+const PAST = new Set(['did', 'was', 'were', 'has', 'have', 'had']);
+// Subjects an auxiliary-led question starts with ("do I…", "is there…", "are any…").
+const SUBJECT = new Set([
+  'i',
+  'we',
+  'you',
+  'there',
+  'it',
+  'they',
+  'my',
+  'our',
+  'any',
+  'this',
+  'that',
+  'these',
+  'those',
+]);
+// Subjects of a request put as a question ("can you add…", "could we create…", "would you…").
+const ASKED_OF = new Set(['you', 'we', 'i']);
+const WORD = /[\p{L}\p{N}]+/gu;
+
+/** The first clause of an intent: up to its first sentence end or line break. */
+function firstClause(intent: string): string {
+  const m = /[.!?\n]/.exec(intent);
+  return m ? intent.slice(0, m.index + (m[0] === '?' ? 1 : 0)) : intent;
+}
+
+/** Whether an intent asks a question (its first clause is one). */
+export function isQuestion(intent: string): boolean {
+  const clause = firstClause(intent.trim().toLowerCase());
+  const words = [...clause.matchAll(WORD)].map((m) => m[0]);
+  if (words.length === 0) return false;
+  const [w0, w1] = words;
+  if (WH.has(w0!)) return true;
+  if (AUX.has(w0!) && w1 !== undefined && SUBJECT.has(w1)) {
+    // "can you add…", "could we create…": a request put politely, not a question.
+    return !(ASKED_OF.has(w1) && !PAST.has(w0!) && w0 !== 'do' && w0 !== 'does' && w0 !== 'am');
+  }
+  return clause.endsWith('?');
+}
+
+// Words an action verb follows when the question asks for that action: "how do I delete…", "can you add…", "how
+// to rename…".
+const ASKER = new Set(['i', 'we', 'you', 'to']);
+
+/**
+ * The action a question asks for (undefined when the intent is no question): the action of a verb right after its
+ * asker ("how do I delete…" asks to delete, "can you add…" to add) unless a past auxiliary came first ("what did I
+ * change" asks about a change); read otherwise. `actionOf` gives a word's action class (lexicon.ts).
+ */
+export function questionAction(
+  intent: string,
+  actionOf: (word: string) => ActionClass | undefined,
+): ActionClass | undefined {
+  if (!isQuestion(intent)) return undefined;
+  const words = [...firstClause(intent.toLowerCase()).matchAll(WORD)].map((m) => m[0]);
+  let past = false;
+  for (let i = 0; i < words.length; i++) {
+    const w = words[i]!;
+    if (PAST.has(w)) past = true;
+    if (i === 0 || !ASKER.has(words[i - 1]!)) continue;
+    const cls = actionOf(w);
+    if (cls !== undefined) return past ? 'read' : cls;
+  }
+  return 'read';
+}
+
+/**
+ * Whether a question asks for many things ("which Slack channels…", "what meetings…", "are there Shortcut
+ * epics…", "do I have any…"), which a listing answers: the words after its wh-word or its "are there" hold a plural
+ * (the stemmer takes an "s" off it) before the next auxiliary or stop word, or it asks about "any".
+ */
+export function asksForMany(intent: string, isStop: (word: string) => boolean, stem: (w: string) => string): boolean {
+  if (!isQuestion(intent)) return false;
+  const words = [...firstClause(intent.toLowerCase()).matchAll(WORD)].map((m) => m[0]);
+  if (words.includes('any')) return true;
+  let i = 0;
+  while (i < words.length && (WH.has(words[i]!) || AUX.has(words[i]!) || words[i] === 'there')) i++;
+  for (; i < words.length && !isStop(words[i]!) && !AUX.has(words[i]!); i++) {
+    const w = words[i]!;
+    if (w.length > 3 && w.endsWith('s') && !w.endsWith('ss') && stem(w) !== w) return true;
+  }
+  return false;
+}
+
+/** An intent as it is ranked: a read question as its command, and whether it was a question. */
+export interface Asked {
+  text: string;
+  question: boolean;
+  /** A question asking to read. */
+  read: boolean;
+}
+
+const isStop = (w: string): boolean => w.length < 2 || STOP_WORDS.has(w);
+
+/**
+ * The command a question amounts to: a question asking after many things (asksForMany) gets the verb of its answer,
+ * "list", in front and loses its question mark, so the ranking reads the action as it reads a command's. Other
+ * intents are ranked as they are (a question asking to read is still one: `read`).
+ */
+export function askedAs(intent: string): Asked {
+  const action = questionAction(intent, (w) => actionOf(stem(w)));
+  if (action === undefined) return { text: intent, question: false, read: false };
+  if (action !== 'read') return { text: intent, question: true, read: false };
+  if (!asksForMany(intent, isStop, stem)) return { text: intent, question: true, read: true };
+  const verb = 'list';
+  return { text: `${verb} ${intent.trim().replace(/\?+$/, '')}`, question: true, read: true };
+}

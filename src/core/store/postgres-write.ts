@@ -1,0 +1,207 @@
+/**
+ * Writes to the PostgreSQL store as atomic increments (INSERT … ON CONFLICT DO UPDATE SET n = n + EXCLUDED.n), so
+ * any number of processes add at once and none reads the whole store to write it. The memory rules are the file
+ * store's own pure ones (strongestIntents, capIntents, memoryToForget), applied to the rows a write touched.
+ */
+import type { PoolClient } from 'pg';
+import type { RememberedIntent, UsageStats } from '../../types.js';
+import { dict } from '../dict.js';
+import { MAX_INTENTS_PER_TOOL, MAX_REMEMBERED_INTENTS, capIntents, strongestIntents } from '../session/usage.js';
+import { memoryToForget, type MemoryOptions } from '../session/usage-store.js';
+import type { UserUsage } from '../session/users.js';
+
+const TOOLS_SQL = `
+  INSERT INTO mcp_smart_tools AS t (tool_id, success, failure, last_used, avg_latency_ms, latency_samples)
+  SELECT * FROM unnest($1::text[], $2::float8[], $3::float8[], $4::float8[], $5::float8[], $6::float8[])
+  ON CONFLICT (tool_id) DO UPDATE SET
+    success = t.success + EXCLUDED.success,
+    failure = t.failure + EXCLUDED.failure,
+    last_used = GREATEST(t.last_used, EXCLUDED.last_used),
+    avg_latency_ms = CASE
+      WHEN EXCLUDED.avg_latency_ms IS NULL THEN t.avg_latency_ms
+      WHEN t.avg_latency_ms IS NULL THEN EXCLUDED.avg_latency_ms
+      ELSE (t.avg_latency_ms * COALESCE(t.latency_samples, 1) + EXCLUDED.avg_latency_ms * COALESCE(EXCLUDED.latency_samples, 1))
+        / (COALESCE(t.latency_samples, 1) + COALESCE(EXCLUDED.latency_samples, 1)) END,
+    latency_samples = CASE
+      WHEN EXCLUDED.avg_latency_ms IS NULL THEN t.latency_samples
+      WHEN t.avg_latency_ms IS NULL THEN EXCLUDED.latency_samples
+      ELSE COALESCE(t.latency_samples, 1) + COALESCE(EXCLUDED.latency_samples, 1) END`;
+
+const CATEGORIES_SQL = `
+  INSERT INTO mcp_smart_categories AS c (tool_id, category, n)
+  SELECT * FROM unnest($1::text[], $2::text[], $3::float8[])
+  ON CONFLICT (tool_id, category) DO UPDATE SET n = c.n + EXCLUDED.n`;
+
+const INTENTS_SQL = `
+  INSERT INTO mcp_smart_intents AS i (tool_id, key, text, count, last)
+  SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::float8[], $5::float8[])
+  ON CONFLICT (tool_id, key) DO UPDATE SET count = i.count + EXCLUDED.count, last = GREATEST(i.last, EXCLUDED.last)
+  RETURNING tool_id, (xmax = 0) AS inserted`;
+
+const SESSIONS_SQL = `
+  INSERT INTO mcp_smart_sessions AS s (session_id, cases)
+  SELECT * FROM unnest($1::text[], $2::int[])
+  ON CONFLICT (session_id) DO UPDATE SET cases = GREATEST(s.cases, EXCLUDED.cases)`;
+
+const USERS_SQL = `
+  INSERT INTO mcp_smart_user_tools AS u (user_label, tool_id, success, failure, last_used)
+  SELECT * FROM unnest($1::text[], $2::text[], $3::float8[], $4::float8[], $5::float8[])
+  ON CONFLICT (user_label, tool_id) DO UPDATE SET
+    success = u.success + EXCLUDED.success,
+    failure = u.failure + EXCLUDED.failure,
+    last_used = GREATEST(u.last_used, EXCLUDED.last_used)`;
+
+const DELETE_INTENTS_SQL = `
+  DELETE FROM mcp_smart_intents i USING unnest($1::text[], $2::text[]) AS d(tool_id, key)
+  WHERE i.tool_id = d.tool_id AND i.key = d.key`;
+
+/** Intent rows of `delta` (one per tool and text ignoring case, in the order remembered). */
+function intentRows(delta: UsageStats): { tool: string; key: string; r: RememberedIntent }[] {
+  const rows = new Map<string, { tool: string; key: string; r: RememberedIntent }>();
+  for (const tool of Object.keys(delta.intents ?? {}).sort())
+    for (const r of delta.intents![tool]!) {
+      const key = r.text.toLowerCase();
+      const seen = rows.get(`${tool}\u0000${key}`);
+      if (seen) seen.r = { text: seen.r.text, count: seen.r.count + r.count, last: Math.max(seen.r.last, r.last) };
+      else rows.set(`${tool}\u0000${key}`, { tool, key, r });
+    }
+  return [...rows.values()];
+}
+
+/** Adds `delta` and `sessions`, then applies the memory caps. Returns tool counts before and after the TTL cap. */
+export async function writeIncrements(
+  c: PoolClient,
+  delta: UsageStats,
+  sessions: Record<string, number>,
+  memory: MemoryOptions,
+  users: UserUsage = {},
+): Promise<{ before: number; tools: number }> {
+  // Rows go in key order, so two writers lock shared rows in the same order (no deadlock between them).
+  const ids = Object.keys(delta.tools).sort();
+  if (ids.length > 0) {
+    const u = ids.map((id) => delta.tools[id]!);
+    await c.query(TOOLS_SQL, [
+      ids,
+      u.map((t) => t.success),
+      u.map((t) => t.failure),
+      u.map((t) => t.lastUsed),
+      u.map((t) => t.avgLatencyMs ?? null),
+      u.map((t) => t.latencySamples ?? null),
+    ]);
+    const cats = ids.flatMap((id) =>
+      Object.keys(delta.tools[id]!.categories)
+        .sort()
+        .map((cat) => [id, cat, delta.tools[id]!.categories[cat]!] as const),
+    );
+    if (cats.length > 0)
+      await c.query(CATEGORIES_SQL, [cats.map((x) => x[0]), cats.map((x) => x[1]), cats.map((x) => x[2])]);
+  }
+  const rows = intentRows(delta);
+  if (rows.length > 0) {
+    const res = await c.query<{ tool_id: string; inserted: boolean }>(INTENTS_SQL, [
+      rows.map((x) => x.tool),
+      rows.map((x) => x.key),
+      rows.map((x) => x.r.text),
+      rows.map((x) => x.r.count),
+      rows.map((x) => x.r.last),
+    ]);
+    const grown = [...new Set(res.rows.filter((r) => r.inserted).map((r) => r.tool_id))];
+    if (grown.length > 0) await capRememberedIntents(c, grown);
+  }
+  const userRows = Object.keys(users)
+    .sort()
+    .flatMap((user) =>
+      Object.keys(users[user]!)
+        .sort()
+        .map((id) => ({ user, id, u: users[user]![id]! })),
+    );
+  if (userRows.length > 0)
+    await c.query(USERS_SQL, [
+      userRows.map((r) => r.user),
+      userRows.map((r) => r.id),
+      userRows.map((r) => r.u.success),
+      userRows.map((r) => r.u.failure),
+      userRows.map((r) => r.u.lastUsed),
+    ]);
+  const sids = Object.keys(sessions).sort();
+  if (sids.length > 0) await c.query(SESSIONS_SQL, [sids, sids.map((s) => sessions[s]!)]);
+  const before = await countTools(c);
+  const { ttlMs } = memoryToForget(memory);
+  if (ttlMs > 0) {
+    // The cap, relative to the newest recording (as forgetUsage: a tool unused for longer than the TTL before it).
+    const gone = await c.query<{ tool_id: string }>(
+      `DELETE FROM mcp_smart_tools WHERE last_used < (SELECT max(last_used) FROM mcp_smart_tools) - $1 RETURNING tool_id`,
+      [ttlMs],
+    );
+    if (gone.rows.length > 0)
+      await dropToolRows(
+        c,
+        gone.rows.map((r) => r.tool_id),
+        false,
+      );
+  }
+  return { before, tools: ttlMs > 0 ? await countTools(c) : before };
+}
+
+async function countTools(c: PoolClient): Promise<number> {
+  return (await c.query<{ n: number }>('SELECT count(*)::int AS n FROM mcp_smart_tools')).rows[0]!.n;
+}
+
+/** Removes a tool's categories and intents (and, with `tool`, its counts). */
+export async function dropToolRows(c: PoolClient, ids: string[], tool: boolean): Promise<void> {
+  if (tool) await c.query('DELETE FROM mcp_smart_tools WHERE tool_id = ANY($1)', [ids]);
+  await c.query('DELETE FROM mcp_smart_categories WHERE tool_id = ANY($1)', [ids]);
+  await c.query('DELETE FROM mcp_smart_intents WHERE tool_id = ANY($1)', [ids]);
+  await c.query('DELETE FROM mcp_smart_user_tools WHERE tool_id = ANY($1)', [ids]);
+}
+
+interface IntentRow {
+  tool_id: string;
+  key: string;
+  text: string;
+  count: number;
+  last: number;
+}
+
+/** The per-tool cap on the tools that gained an intent, then the store-wide cap when it is exceeded. */
+async function capRememberedIntents(c: PoolClient, grown: string[]): Promise<void> {
+  const drop: { tool: string; key: string }[] = [];
+  const over = await c.query<IntentRow>(
+    `SELECT tool_id, key, text, count, last FROM mcp_smart_intents WHERE tool_id IN (
+       SELECT tool_id FROM mcp_smart_intents WHERE tool_id = ANY($1) GROUP BY tool_id HAVING count(*) > $2)
+     ORDER BY tool_id, seq`,
+    [grown, MAX_INTENTS_PER_TOOL],
+  );
+  for (const [tool, list] of groupIntents(over.rows)) {
+    const keep = new Set(strongestIntents(list.map(toIntent)).map((r) => r.text.toLowerCase()));
+    for (const r of list) if (!keep.has(r.key)) drop.push({ tool, key: r.key });
+  }
+  await deleteIntents(c, drop);
+  const total = (await c.query<{ n: number }>('SELECT count(*)::int AS n FROM mcp_smart_intents')).rows[0]!.n;
+  if (total <= MAX_REMEMBERED_INTENTS) return;
+  const all = await c.query<IntentRow>('SELECT tool_id, key, text, count, last FROM mcp_smart_intents ORDER BY seq');
+  const stats: UsageStats = { tools: dict(), intents: dict() };
+  for (const [tool, list] of groupIntents(all.rows)) stats.intents![tool] = list.map(toIntent);
+  capIntents(stats);
+  const kept = new Set(
+    Object.entries(stats.intents ?? {}).flatMap(([tool, list]) =>
+      list.map((r) => `${tool}\u0000${r.text.toLowerCase()}`),
+    ),
+  );
+  await deleteIntents(
+    c,
+    all.rows.filter((r) => !kept.has(`${r.tool_id}\u0000${r.key}`)).map((r) => ({ tool: r.tool_id, key: r.key })),
+  );
+}
+
+const toIntent = (r: IntentRow): RememberedIntent => ({ text: r.text, count: Number(r.count), last: Number(r.last) });
+
+function groupIntents(rows: IntentRow[]): Map<string, IntentRow[]> {
+  const by = new Map<string, IntentRow[]>();
+  for (const r of rows) by.set(r.tool_id, [...(by.get(r.tool_id) ?? []), r]);
+  return by;
+}
+
+async function deleteIntents(c: PoolClient, rows: { tool: string; key: string }[]): Promise<void> {
+  if (rows.length > 0) await c.query(DELETE_INTENTS_SQL, [rows.map((r) => r.tool), rows.map((r) => r.key)]);
+}

@@ -1,0 +1,44 @@
+/** One interface for the usage store, whatever holds it: every reader and writer of usage goes through it. */
+import type { UsageStats } from '../../types.js';
+import type { MemoryOptions, StoreRead } from '../session/usage-store.js';
+import type { UserUsage } from '../session/users.js';
+
+/** What one learning step adds: usage to add (counts are increments) and, for replay, sessions learned. */
+export interface LearnPlan {
+  delta: UsageStats;
+  /** Session id → cases learned from it (kept as the larger of old and new). */
+  sessions: Record<string, number>;
+  /** Per-user counts to add (a moved store's; a learner's own come from `user`). */
+  users?: UserUsage;
+}
+
+export interface StoreWriteResult {
+  /** Tools in the store after the write's memory cap; `before` counts them before it. */
+  tools: number;
+  before: number;
+  warnings: string[];
+}
+
+export interface UsageStore {
+  readonly kind: 'file' | 'postgres';
+  /** How messages name the store: a file path, or the URL with its credentials redacted. */
+  readonly label: string;
+  /** The whole store as a document (tools, intents, sessions). `missing` when it holds nothing yet. */
+  read(now: number): Promise<StoreRead>;
+  /** Adds `delta` (atomic increments; serve's live learning). */
+  /** `user`: the label the calls are attributed to (per-user counts beside the totals). */
+  add(delta: UsageStats, opts: { now: number; memory?: MemoryOptions; user?: string }): Promise<StoreWriteResult>;
+  /**
+   * Learns under the store's session guard: `plan` sees the sessions already learned and returns what to add, so
+   * two `replay --learn` runs of the same recordings count nothing twice.
+   */
+  learn(
+    plan: (sessions: Readonly<Record<string, number>>) => LearnPlan,
+    opts: { now: number; memory?: MemoryOptions; user?: string },
+  ): Promise<StoreWriteResult>;
+  /** Forgets tools (counts, categories, intents, per-user counts); returns how many the store held. */
+  forgetTools(ids: string[], now: number): Promise<number>;
+  /** Forgets a user: their calls come off the tools' counts, their entries go; returns their tools' count. */
+  forgetUser(user: string, now: number): Promise<number>;
+  close(): Promise<void>;
+}

@@ -1,0 +1,48 @@
+/** A store spec: a file path, or a PostgreSQL URL whose credentials never reach a message. */
+import { SmartError } from '../../errors.js';
+
+const PG_SCHEME = /^postgres(?:ql)?:\/\//i;
+
+/** True for `postgres://…` and `postgresql://…` (anything else is a file path). */
+export const isPostgresUrl = (spec: string): boolean => PG_SCHEME.test(spec);
+
+/**
+ * The URL with `${VAR}` / `${env:VAR}` expanded from `env` (credentials stay in the environment, not in config files).
+ * An unset variable is STORE_URL_INVALID, naming the variable only.
+ */
+export function expandStoreUrl(url: string, env: Readonly<Record<string, string | undefined>>, where: string): string {
+  return url.replace(/\$\{(?:env:)?([A-Za-z_][A-Za-z0-9_]*)\}/g, (_m, name: string) => {
+    const value = env[name];
+    if (value === undefined || value === '')
+      throw new SmartError('STORE_URL_INVALID', {
+        where,
+        url: redactStoreUrl(url),
+        reason: `the environment variable ${name} it names is not set`,
+      });
+    return encodeURIComponent(value);
+  });
+}
+
+/** The URL as it may be shown: password (and any password/secret query parameter) replaced by `***`. */
+export function redactStoreUrl(url: string): string {
+  let out = url.replace(/^([a-z]+:\/\/)([^/@?#]*)@/i, (_m, scheme: string, auth: string) => {
+    const colon = auth.indexOf(':');
+    return colon < 0 ? `${scheme}${auth}@` : `${scheme}${auth.slice(0, colon)}:***@`;
+  });
+  out = out.replace(/([?&](?:password|pass|sslpassword|sslkey|secret|token)=)[^&#]*/gi, '$1***');
+  return out;
+}
+
+/** The connection string pg gets: the password from `PGPASSWORD` when the URL has none (pg ignores it then). */
+export function connectionString(url: string, env: Readonly<Record<string, string | undefined>>): string {
+  const m = /^([a-z]+:\/\/)([^/@?#]*)@/i.exec(url);
+  const password = env.PGPASSWORD;
+  if (!password) return url;
+  if (m) {
+    if (m[2]!.includes(':')) return url;
+    return url.replace(m[0], `${m[1]}${m[2]}:${encodeURIComponent(password)}@`);
+  }
+  const user = env.PGUSER;
+  if (!user) return url;
+  return url.replace(PG_SCHEME, (s) => `${s}${encodeURIComponent(user)}:${encodeURIComponent(password)}@`);
+}

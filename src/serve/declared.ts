@@ -1,0 +1,75 @@
+/**
+ * What `serve` declares to the servers behind it: the roots, elicitation and sampling capabilities its clients
+ * declared in their initialize requests, so each server lists the tools those clients would see if they connected
+ * to it directly (servers register some tools only for clients that declare a capability). The servers behind are
+ * shared by every client session, so over HTTP the declaration is the union of the clients that have initialized.
+ */
+import { capabilitiesKey, relayedCapabilities, type DeclaredCapabilities } from '../core/declared-capabilities.js';
+import { errorText } from '../errors.js';
+import type { ServerSnapshot } from '../types.js';
+import { readListing, storeListing, type ServeSetup } from './setup.js';
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** a ∪ b, one level deep (elicitation {form} and {url} give {form, url}). */
+export function mergeCapabilities(a: DeclaredCapabilities, b: DeclaredCapabilities): DeclaredCapabilities {
+  const out: Record<string, unknown> = { ...a };
+  for (const [key, value] of Object.entries(b)) {
+    const had = out[key];
+    out[key] = isObject(had) && isObject(value) ? { ...had, ...value } : value;
+  }
+  return out;
+}
+
+export class Declaration {
+  private caps: DeclaredCapabilities = {};
+
+  current(): DeclaredCapabilities {
+    return this.caps;
+  }
+
+  key(): string {
+    return capabilitiesKey(this.caps);
+  }
+
+  /** Adds what a client declared; true when the declaration changed. */
+  add(clientCapabilities: Record<string, unknown> | undefined): boolean {
+    const before = this.key();
+    this.caps = mergeCapabilities(this.caps, relayedCapabilities(clientCapabilities));
+    return this.key() !== before;
+  }
+}
+
+export interface Relisting {
+  definitions: ServeSetup['definitions'];
+  cache: ServeSetup['cache'];
+  /** Server name → its list; replaced in place. */
+  known: Map<string, ServerSnapshot>;
+  /** Lists a server live (starting it with the current declaration, unless a call keeps the old session busy). */
+  list: (server: string) => Promise<ServerSnapshot>;
+  /** What the server's running session declared: a list is cached under a declaration only when taken with it. */
+  declaredWith: (server: string) => DeclaredCapabilities | undefined;
+  now: () => number;
+  log: (text: string) => void;
+}
+
+/**
+ * Takes every server's list as seen with `caps` declared: from the tool-list cache (keyed by capabilities), else
+ * live, storing what was listed. A server that cannot be listed keeps the list it had, with a warning.
+ */
+export async function relistWith(caps: DeclaredCapabilities, r: Relisting): Promise<void> {
+  await Promise.all(
+    r.definitions.map(async (def) => {
+      const hit = await readListing(def, r.cache, r.now(), caps);
+      if (hit) return void r.known.set(def.name, hit);
+      try {
+        const snap = await r.list(def.name);
+        r.known.set(def.name, snap);
+        if (capabilitiesKey(r.declaredWith(def.name)) !== capabilitiesKey(caps)) return;
+        await storeListing(def, snap, r.cache, r.now(), caps).catch((e: unknown) => r.log(`warning: ${errorText(e)}`));
+      } catch (e) {
+        r.log(`warning: ${errorText(e)}; its list as this client would see it is not known yet`);
+      }
+    }),
+  );
+}

@@ -1,0 +1,109 @@
+/**
+ * The token budget of a find_tool answer. The ranking is kept whole first: every result is listed by id and summary
+ * in rank order (dropped from the end only when even those lines do not fit); then input schemas are added in rank
+ * order while they fit. A schema too big for what is left is left out, so one giant schema never pushes the results
+ * ranked after it out of the answer; the note says which schemas describe_tool gives. The whole answer, note
+ * included, stays within the budget.
+ *
+ * The answer is JSON with one result per line. Each line ends in "}\n", where the tokenizers' pre-tokenization
+ * (o200k_base and cl100k_base alike: a punctuation run takes the line break after it) always cuts, so the answer's
+ * count is exactly the sum of its lines' counts: each line is counted once per tool and remembered by the counter,
+ * and no answer-sized text is ever counted or cached.
+ */
+import { MIN_FIND_MAX_TOKENS } from '../core/config/validate.js';
+
+/** The budget of one find_tool answer when neither the call (`maxTokens`) nor the config sets one. */
+export const DEFAULT_FIND_MAX_TOKENS = 1500;
+/** The smallest budget accepted (room for a few ids, summaries and the note): the config check's floor. */
+export { MIN_FIND_MAX_TOKENS };
+
+export interface FindCandidate {
+  /** The result without its schema (id, summary, readOnly, tool, unavailable). */
+  brief: Record<string, unknown>;
+  /** Its compact input schema, when it has one. */
+  inputSchema?: unknown;
+}
+
+export interface BudgetedAnswer {
+  /** The answer as sent: `{"results":[` one result per line `], "note"?}`. */
+  text: string;
+  tokens: number;
+  /** Results listed (a prefix of the ranking). */
+  listed: number;
+  /** Ids listed without their schema. */
+  withoutSchema: string[];
+}
+
+const HEAD = '{"results":[\n';
+const tail = (note: string | undefined): string => (note ? `],"note":${JSON.stringify(note)}}` : ']}');
+/** One result's line: the first has no comma before it. */
+const line = (result: Record<string, unknown>, first: boolean): string =>
+  `${first ? '' : ','}${JSON.stringify(result)}\n`;
+
+function noteFor(withoutSchema: string[], dropped: number, maxTokens: number): string | undefined {
+  const parts: string[] = [];
+  if (withoutSchema.length > 0)
+    parts.push(
+      `Input schemas left out to stay within ${maxTokens} tokens: call describe_tool with the id for ${withoutSchema.join(', ')}.`,
+    );
+  if (dropped > 0)
+    parts.push(`${dropped} lower-ranked result${dropped === 1 ? '' : 's'} left out; ask with a larger maxTokens or k.`);
+  return parts.length > 0 ? parts.join(' ') : undefined;
+}
+
+/** The answer for `candidates` (in rank order) within `maxTokens`, its lines counted by `count`. */
+export function budgetFindAnswer(
+  candidates: readonly FindCandidate[],
+  maxTokens: number,
+  count: (text: string) => number,
+): BudgetedAnswer {
+  const idOf = (c: FindCandidate): string => String(c.brief.id);
+  const full = (c: FindCandidate): Record<string, unknown> =>
+    c.inputSchema === undefined ? c.brief : { ...c.brief, inputSchema: c.inputSchema };
+  const cost = (i: number, withSchema: boolean): number =>
+    count(line(withSchema ? full(candidates[i]!) : candidates[i]!.brief, i === 0));
+  // Room is kept for a note naming one id and dropped results; a longer note is made room for at the end.
+  const longestId = candidates.map(idOf).reduce((a, b) => (b.length > a.length ? b : a), '');
+  let used = count(HEAD) + count(tail(noteFor([longestId], 1, maxTokens)));
+  let listed = 0;
+  while (listed < candidates.length && used + cost(listed, false) <= maxTokens) used += cost(listed++, false);
+  const schemaOn: boolean[] = candidates.map(() => false);
+  for (let i = 0; i < listed; i++) {
+    if (candidates[i]!.inputSchema === undefined) continue;
+    const extra = cost(i, true) - cost(i, false);
+    if (used + extra <= maxTokens) {
+      schemaOn[i] = true;
+      used += extra;
+    }
+  }
+  const build = (): BudgetedAnswer => {
+    const withoutSchema = candidates
+      .slice(0, listed)
+      .filter((c, i) => c.inputSchema !== undefined && !schemaOn[i])
+      .map(idOf);
+    const end = tail(noteFor(withoutSchema, candidates.length - listed, maxTokens));
+    let text = HEAD;
+    let tokens = count(HEAD) + count(end);
+    for (let i = 0; i < listed; i++) {
+      text += line(schemaOn[i] ? full(candidates[i]!) : candidates[i]!.brief, i === 0);
+      tokens += cost(i, schemaOn[i]!);
+    }
+    return { text: text + end, tokens, listed, withoutSchema };
+  };
+  // The note grew past the room kept for it: the last schema added goes, else the last result, until it fits.
+  let answer = build();
+  while (answer.tokens > maxTokens && listed > 0) {
+    const last = schemaOn.lastIndexOf(true, listed - 1);
+    if (last >= 0) schemaOn[last] = false;
+    else listed--;
+    answer = build();
+  }
+  return answer;
+}
+
+/** The budget of one call: its `maxTokens` (whole numbers, at least MIN_FIND_MAX_TOKENS), else the config's, else the default. */
+export function findMaxTokens(perCall: unknown, configured: number | undefined): number {
+  if (typeof perCall === 'number' && Number.isFinite(perCall))
+    return Math.max(MIN_FIND_MAX_TOKENS, Math.floor(perCall));
+  return configured ?? DEFAULT_FIND_MAX_TOKENS;
+}

@@ -1,0 +1,227 @@
+// Four real `serve` processes (a fixture backend behind each) and a `replay --learn` write one PostgreSQL store at
+// once: every forwarded call is counted, none lost. A writer killed with SIGKILL mid-way leaves nothing half
+// written. A database that goes away does not stop serve: it keeps answering, keeps what it learned, and writes it
+// once the database is back.
+import { spawn } from 'node:child_process';
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BIN, fixture } from '../helpers/paths.js';
+import { PG_PASSWORD, startPostgres, type PgServer } from '../helpers/postgres.js';
+import { sandbox, node, type Sandbox } from './serve-harness.js';
+
+const TINY = fixture('servers', 'catalogs', 'tiny.json');
+const CALLED = ['echo', 'create_note', 'search_notes'] as const;
+const CALLS_PER_SERVE = 500;
+
+let pg: PgServer;
+let box: Sandbox;
+let config: string;
+let intents: string;
+beforeAll(async () => {
+  pg = await startPostgres();
+  box = await sandbox('team-concurrency');
+  config = await box.config('servers.json', { tiny: node(fixture('servers', 'catalog-server.mjs'), TINY) });
+  intents = join(box.dir, 'team-intents.jsonl');
+  const lines = Array.from({ length: 300 }, (_, i) =>
+    JSON.stringify({ intent: `team task ${i % 37} for ${CALLED[i % 3]}`, expected: [`tiny.${CALLED[i % 3]}`] }),
+  );
+  await writeFile(intents, lines.join('\n') + '\n');
+});
+afterAll(async () => {
+  await pg?.stop();
+  await box?.remove();
+});
+
+interface Serving {
+  client: Client;
+  transport: StdioClientTransport;
+  pid: number;
+  stderr: () => string;
+  names: Map<string, string>;
+}
+
+async function startServe(url: string): Promise<Serving> {
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [BIN, '--config', config, 'serve', '--mode', 'tools', '--store', url],
+    env: { ...box.env, PGPASSWORD: PG_PASSWORD },
+    stderr: 'pipe',
+  });
+  let err = '';
+  transport.stderr?.on('data', (d: Buffer) => (err += String(d)));
+  const client = new Client({ name: 'team-load', version: '1' });
+  await client.connect(transport);
+  const { tools } = await client.listTools();
+  const names = new Map<string, string>();
+  for (const t of CALLED) names.set(t, tools.find((x) => x.name.endsWith(t))!.name);
+  return { client, transport, pid: transport.pid!, stderr: () => err, names };
+}
+
+/** Calls `n` tools round-robin over CALLED; returns how many calls of each tool were answered. */
+async function callMany(
+  s: Serving,
+  n: number,
+  stopAt?: { after: number; kill: () => void },
+): Promise<Map<string, number>> {
+  const done = new Map<string, number>(CALLED.map((t) => [t, 0]));
+  for (let i = 0; i < n; i++) {
+    if (stopAt && i === stopAt.after) {
+      stopAt.kill();
+      break;
+    }
+    const tool = CALLED[i % CALLED.length]!;
+    const r = await s.client
+      .callTool({
+        name: s.names.get(tool)!,
+        arguments: tool === 'echo' ? { message: `m${i}` } : {},
+      })
+      .catch((e: unknown) => {
+        throw new Error(`call ${i} failed (${String(e)}); serve wrote:\n${s.stderr()}`, { cause: e });
+      });
+    expect(r.isError).toBeFalsy();
+    done.set(tool, done.get(tool)! + 1);
+  }
+  return done;
+}
+
+/** Closes the client; serve ends when its stdin closes, flushing what it learned. */
+async function closeServe(s: Serving): Promise<void> {
+  const gone = new Promise<void>((r) => {
+    const check = (): void => {
+      try {
+        process.kill(s.pid, 0);
+        setTimeout(check, 50);
+      } catch {
+        r();
+      }
+    };
+    check();
+  });
+  await s.client.close();
+  await gone;
+}
+
+const runCliProcess = (args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> =>
+  new Promise((resolve) => {
+    const child = spawn(process.execPath, [BIN, ...args], {
+      env: { ...box.env, PGPASSWORD: PG_PASSWORD },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += String(d)));
+    child.stderr.on('data', (d: Buffer) => (stderr += String(d)));
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+
+/** replay --learn of labelled intents for the same tools serve forwards (undated: learned as of now). */
+const replayLearn = (url: string) =>
+  runCliProcess(['--config', config, '--json', 'replay', intents, '--learn', '--store', url, '--ttl-days', '0']);
+
+async function toolRows(
+  db: string,
+): Promise<Map<string, { success: number; failure: number; cats: number; lastUsed: number }>> {
+  const rows = await pg.query(
+    db,
+    `SELECT t.tool_id, t.success, t.failure, t.last_used, COALESCE(sum(c.n), 0) AS cats
+       FROM mcp_smart_tools t LEFT JOIN mcp_smart_categories c USING (tool_id) GROUP BY t.tool_id, t.success, t.failure, t.last_used`,
+  );
+  return new Map(
+    rows.map((r) => [
+      r.tool_id as string,
+      {
+        success: Number(r.success),
+        failure: Number(r.failure),
+        cats: Number(r.cats),
+        lastUsed: Number(r.last_used),
+      },
+    ]),
+  );
+}
+
+describe('one PostgreSQL store, many writers', () => {
+  it('4 serve processes and replay --learn at once: every call counted, none lost', async () => {
+    // What replay --learn alone writes, to tell its share from serve's.
+    const alone = await pg.createDatabase('alone');
+    expect((await replayLearn(alone)).code).toBe(0);
+    const replayOnly = await toolRows('alone');
+
+    const url = await pg.createDatabase('shared');
+    const serves = await Promise.all([1, 2, 3, 4].map(() => startServe(url)));
+    const [counts, replay] = await Promise.all([
+      Promise.all(serves.map((s) => callMany(s, CALLS_PER_SERVE))),
+      replayLearn(url),
+    ]);
+    expect(replay.code).toBe(0);
+    await Promise.all(serves.map(closeServe));
+    const rows = await toolRows('shared');
+    for (const tool of CALLED) {
+      const made = counts.reduce((n, c) => n + c.get(tool)!, 0);
+      const learned = replayOnly.get(`tiny.${tool}`)!.success;
+      expect(learned, tool).toBe(100);
+      // Every forwarded call of the four serve processes plus every case replay learned, none lost.
+      expect(rows.get(`tiny.${tool}`)?.success, tool).toBe(made + learned);
+      expect(rows.get(`tiny.${tool}`)?.cats, tool).toBe(made + learned);
+    }
+    expect(counts.reduce((n, c) => n + [...c.values()].reduce((a, b) => a + b, 0), 0)).toBe(4 * CALLS_PER_SERVE);
+    const intentRows = await pg.query('shared', 'SELECT count(*)::int AS n FROM mcp_smart_intents');
+    expect(intentRows[0]!.n).toBe(
+      (await pg.query('alone', 'SELECT count(*)::int AS n FROM mcp_smart_intents'))[0]!.n as number,
+    );
+    for (const s of serves) expect(s.stderr()).not.toMatch(/could not record usage/);
+  }, 180_000);
+
+  it('a writer killed with SIGKILL mid-way leaves the store whole: the others fully counted, no half-written batch', async () => {
+    const url = await pg.createDatabase('killed');
+    const serves = await Promise.all([1, 2, 3].map(() => startServe(url)));
+    const victim = serves[0]!;
+    const [killedCounts, ...rest] = await Promise.all([
+      callMany(victim, 300, { after: 150, kill: () => process.kill(victim.pid, 'SIGKILL') }),
+      callMany(serves[1]!, 300),
+      callMany(serves[2]!, 300),
+    ]);
+    await victim.client.close().catch(() => undefined);
+    await Promise.all(serves.slice(1).map(closeServe));
+    const rows = await toolRows('killed');
+    for (const tool of CALLED) {
+      const others = rest.reduce((n, c) => n + c.get(tool)!, 0);
+      const got = rows.get(`tiny.${tool}`)!.success;
+      // The killed process's unwritten batch is lost whole; never more than it made, never less than the others.
+      expect(got).toBeGreaterThanOrEqual(others);
+      expect(got).toBeLessThanOrEqual(others + killedCounts.get(tool)!);
+    }
+    // Every batch is one transaction: a tool's calls and its category counts always agree.
+    for (const [id, r] of rows) expect(r.cats, id).toBe(r.success);
+    const exported = await runCliProcess([
+      '--json',
+      'store',
+      'export',
+      join(box.dir, 'after-kill.json'),
+      '--store',
+      url,
+    ]);
+    expect(exported.code).toBe(0);
+  }, 180_000);
+
+  it('the database going away does not stop serve: it answers, keeps what it learned, and writes it when back', async () => {
+    const url = await pg.createDatabase('flaky');
+    const s = await startServe(url);
+    await callMany(s, 9);
+    await pg.pause();
+    const during = await callMany(s, 30);
+    expect([...during.values()].reduce((a, b) => a + b, 0)).toBe(30);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(s.stderr()).toMatch(/could not record usage \(Cannot reach the usage store postgres:\/\/\S+@127\.0\.0\.1/);
+    expect(s.stderr()).not.toContain(PG_PASSWORD);
+    await pg.start();
+    const deadline = Date.now() + 60_000;
+    while (!/reachable again/.test(s.stderr()) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 200));
+    expect(s.stderr()).toMatch(/reachable again/);
+    await closeServe(s);
+    const rows = await toolRows('flaky');
+    expect(CALLED.reduce((n, t) => n + (rows.get(`tiny.${t}`)?.success ?? 0), 0)).toBe(39);
+  }, 180_000);
+});

@@ -1,0 +1,99 @@
+// adopt's file generation (pure): references kept, literals replaced by named variables (never the value),
+// Codex header variables and env_vars as references, filters under the keys serve reads, name collisions prefixed.
+import { describe, expect, it } from 'vitest';
+import { adoptEntries } from '../../src/core/adopt.js';
+import type { RawServer } from '../../src/core/config/server-entry.js';
+import type { ServerDefinition } from '../../src/types.js';
+
+const def = (name: string, over: Partial<ServerDefinition> = {}): ServerDefinition => ({
+  name,
+  transport: 'stdio',
+  enabled: true,
+  source: '/h/.claude.json',
+  scope: 'user',
+  client: 'claude-code',
+  ...over,
+});
+const raw = (name: string, over: Partial<RawServer> = {}): RawServer => ({
+  name,
+  transport: 'stdio',
+  autoTransport: false,
+  enabled: true,
+  warnings: [],
+  command: 'node',
+  ...over,
+});
+
+describe('adoptEntries', () => {
+  it('keeps references, replaces literals, and prefixes a variable another server already stands for', () => {
+    const out = adoptEntries([
+      { def: def('b'), raw: raw('b', { env: { TOKEN: 'literal-b' } }) },
+      { def: def('a'), raw: raw('a', { env: { TOKEN: 'literal-a', HOME_DIR: '${HOME}', X: '${env:X}' } }) },
+    ]);
+    expect(out.servers).toEqual({
+      a: { command: 'node', env: { HOME_DIR: '${HOME}', TOKEN: '${TOKEN}', X: '${env:X}' } },
+      b: { command: 'node', env: { TOKEN: '${B_TOKEN}' } },
+    });
+    expect(out.variables).toEqual([
+      { server: 'a', key: 'env.TOKEN', variable: 'TOKEN' },
+      { server: 'b', key: 'env.TOKEN', variable: 'B_TOKEN' },
+    ]);
+    expect(JSON.stringify(out)).not.toContain('literal-');
+  });
+
+  it('Codex: env_vars and bearer_token_env_var become references; filters become includeTools/excludeTools', () => {
+    const out = adoptEntries([
+      {
+        def: def('gh', {
+          client: 'codex',
+          transport: 'http',
+          toolFilter: { include: ['a', 'b'], exclude: ['b'], keys: [] },
+        }),
+        raw: raw('gh', {
+          transport: 'http',
+          command: undefined,
+          url: 'https://api.example.com/mcp',
+          headerVars: { Authorization: { prefix: 'Bearer ', variable: 'GH_PAT' } },
+        }),
+      },
+      { def: def('local', { client: 'codex' }), raw: raw('local', { envVars: ['PATH_EXTRA'] }) },
+    ]);
+    expect(out.servers).toEqual({
+      gh: {
+        type: 'http',
+        url: 'https://api.example.com/mcp',
+        headers: { Authorization: 'Bearer ${GH_PAT}' },
+        includeTools: ['a', 'b'],
+        excludeTools: ['b'],
+      },
+      local: { command: 'node', env: { PATH_EXTRA: '${PATH_EXTRA}' } },
+    });
+    expect(out.variables).toEqual([]);
+  });
+
+  it('a URL with credentials or a query is written as a variable, never as written', () => {
+    const out = adoptEntries([
+      {
+        def: def('r', { transport: 'http' }),
+        raw: raw('r', { transport: 'http', command: undefined, url: 'https://u:pw-secret@x.example/mcp?key=k-secret' }),
+      },
+    ]);
+    expect(out.servers).toEqual({ r: { type: 'http', url: '${R_URL}' } });
+    expect(out.variables).toEqual([{ server: 'r', key: 'url', variable: 'R_URL' }]);
+    expect(JSON.stringify(out)).not.toContain('secret');
+  });
+
+  it('Gemini: bare $VAR becomes ${VAR}; a URL server without type stays without type', () => {
+    const out = adoptEntries([
+      {
+        def: def('g', { client: 'gemini', transport: 'http' }),
+        raw: raw('g', { transport: 'http', autoTransport: true, command: undefined, url: 'https://x/$PATH_PART' }),
+      },
+      { def: def('s', { client: 'gemini' }), raw: raw('s', { args: ['--dir', '$HOME/work'], env: { K: '$KEY' } }) },
+    ]);
+    expect(out.servers).toEqual({
+      g: { url: 'https://x/${PATH_PART}' },
+      s: { command: 'node', args: ['--dir', '${HOME}/work'], env: { K: '${KEY}' } },
+    });
+  });
+});

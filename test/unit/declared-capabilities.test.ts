@@ -1,0 +1,77 @@
+// What is declared to servers: a client's roots/elicitation/sampling as declared, merged across clients, keyed
+// stably, and part of the tool-list cache key (one list per declaration; nothing declared keeps the old key).
+import { describe, expect, it } from 'vitest';
+import { toolCacheKey } from '../../src/core/connect/cache.js';
+import {
+  CLIENT_DECLARATIONS,
+  capabilitiesKey,
+  declaredCapabilities,
+  relayedCapabilities,
+} from '../../src/core/declared-capabilities.js';
+import { Declaration, mergeCapabilities } from '../../src/serve/declared.js';
+import type { ServerDefinition } from '../../src/types.js';
+
+const def: ServerDefinition = {
+  name: 'everything',
+  transport: 'stdio',
+  command: 'node',
+  args: ['index.js'],
+  enabled: true,
+  source: '/p/.mcp.json',
+  scope: 'project',
+};
+
+describe('declared capabilities', () => {
+  it('--client declares the measured client’s capabilities; nothing for mcp-smart itself or unmeasured clients', () => {
+    expect(declaredCapabilities('claude-code')).toEqual({
+      roots: { listChanged: true },
+      elicitation: { form: {}, url: {} },
+    });
+    expect(declaredCapabilities('gemini')).toEqual({ roots: { listChanged: true } });
+    expect(declaredCapabilities('codex')).toEqual({ elicitation: { form: {}, url: {} } });
+    expect(declaredCapabilities('cursor')).toEqual({});
+    expect(declaredCapabilities(undefined)).toEqual({});
+    for (const d of Object.values(CLIENT_DECLARATIONS)) expect(d.source).toContain(d.version);
+  });
+
+  it('relays roots, elicitation and sampling as declared; drops tasks, extensions and non-objects', () => {
+    expect(
+      relayedCapabilities({
+        roots: { listChanged: true },
+        elicitation: { form: { applyDefaults: true }, url: {} },
+        sampling: { tools: {} },
+        tasks: { requests: {} },
+        extensions: { x: {} },
+      }),
+    ).toEqual({
+      roots: { listChanged: true },
+      elicitation: { form: { applyDefaults: true }, url: {} },
+      sampling: { tools: {} },
+    });
+    expect(relayedCapabilities({ roots: true, elicitation: [] })).toEqual({});
+    expect(relayedCapabilities(undefined)).toEqual({});
+  });
+
+  it('keys do not depend on key order; the cache key changes with the declaration, and not without one', () => {
+    const a = { roots: { listChanged: true }, elicitation: { url: {}, form: {} } };
+    const b = { elicitation: { form: {}, url: {} }, roots: { listChanged: true } };
+    expect(capabilitiesKey(a)).toBe(capabilitiesKey(b));
+    expect(toolCacheKey(def, '', a)).toBe(toolCacheKey(def, '', b));
+    expect(toolCacheKey(def, '', {})).toBe(toolCacheKey(def));
+    expect(toolCacheKey(def, '', a)).not.toBe(toolCacheKey(def));
+    expect(toolCacheKey(def, '', { roots: { listChanged: true } })).not.toBe(toolCacheKey(def, '', a));
+  });
+
+  it('serve’s declaration is the union of its clients’; it reports a change only when it grows', () => {
+    expect(mergeCapabilities({ elicitation: { form: {} } }, { elicitation: { url: {} }, roots: {} })).toEqual({
+      elicitation: { form: {}, url: {} },
+      roots: {},
+    });
+    const d = new Declaration();
+    expect(d.add({ roots: { listChanged: true } })).toBe(true);
+    expect(d.add({ roots: { listChanged: true } })).toBe(false);
+    expect(d.add({})).toBe(false);
+    expect(d.add({ elicitation: {} })).toBe(true);
+    expect(d.current()).toEqual({ roots: { listChanged: true }, elicitation: {} });
+  });
+});

@@ -1,0 +1,107 @@
+import { describe, expect, it } from 'vitest';
+import { bm25Query } from '../../src/core/discover/bm25.js';
+import { fuseRankings } from '../../src/core/discover/index.js';
+import { askedAs, asksForMany, isQuestion, questionAction } from '../../src/core/discover/mood.js';
+import { actionOf, keptClause, payloadSpans, withoutPayload } from '../../src/core/discover/lexicon.js';
+import { isVerb, relatedWords } from '../../src/core/discover/related.js';
+import { STOP_WORDS, stem } from '../../src/core/discover/tokenize.js';
+
+const act = (w: string) => actionOf(stem(w));
+const isStop = (w: string): boolean => w.length < 2 || STOP_WORDS.has(w);
+
+describe('question mood (issue 29)', () => {
+  it('tells questions from commands and polite requests', () => {
+    expect(isQuestion('what meetings do I have tomorrow')).toBe(true);
+    expect(isQuestion('do I have any unread emails in Outlook?')).toBe(true);
+    expect(isQuestion('is there a Heroku app called billing')).toBe(true);
+    expect(isQuestion('list my calendar events for tomorrow')).toBe(false);
+    expect(isQuestion('can you add a task to Asana')).toBe(false);
+    expect(isQuestion('remember that alice works at acme')).toBe(false);
+  });
+
+  it('asks to read unless it asks how to do something else', () => {
+    expect(questionAction('what meetings do I have tomorrow', act)).toBe('read');
+    expect(questionAction('is the new-checkout flag on in production?', act)).toBe('read');
+    expect(questionAction('how do I delete a branch?', act)).toBe('delete');
+    expect(questionAction('what did I change in my working tree?', act)).toBe('read');
+    expect(questionAction('create an issue', act)).toBeUndefined();
+  });
+
+  it('a question after many things is answered by a listing', () => {
+    expect(asksForMany('which Slack channels do we have?', isStop, stem)).toBe(true);
+    expect(asksForMany('are there Shortcut epics about billing?', isStop, stem)).toBe(true);
+    expect(asksForMany('which branch am I on?', isStop, stem)).toBe(false);
+    expect(asksForMany('are there any open incidents?', isStop, stem)).toBe(true);
+    expect(asksForMany('what is the weather in Paris?', isStop, stem)).toBe(false);
+  });
+
+  it('ranks a question after many things as its listing command, and marks read questions', () => {
+    expect(askedAs('which Slack channels do we have?')).toEqual({
+      text: 'list which Slack channels do we have',
+      question: true,
+      read: true,
+    });
+    expect(askedAs('what is the weather in Paris tomorrow?')).toEqual({
+      text: 'what is the weather in Paris tomorrow?',
+      question: true,
+      read: true,
+    });
+    expect(askedAs('how do I delete a branch?')).toEqual({
+      text: 'how do I delete a branch?',
+      question: true,
+      read: false,
+    });
+    expect(askedAs('list the Slack channels')).toEqual({
+      text: 'list the Slack channels',
+      question: false,
+      read: false,
+    });
+  });
+
+  it("a command's query holds the words WordNet derives from its own", () => {
+    const c = bm25Query('remember that alice works at acme');
+    expect([...c.actions]).toEqual(['create']);
+    expect(c.terms).toContain('memori'); // remember → memory, stemmed
+    expect(c.weights[c.terms.indexOf('memori')]).toBe(0.3);
+  });
+});
+
+describe('WordNet derivations (data/wordnet-related.tsv.gz)', () => {
+  it('tell verbs from nouns by their tagged senses', () => {
+    expect(isVerb(stem('send'))).toBe(true);
+    expect(isVerb(stem('deploy'))).toBe(true);
+    expect(isVerb(stem('channel'))).toBe(false);
+    expect(isVerb(stem('list'))).toBe(false);
+  });
+
+  it('relate a verb to its noun, and keep rare senses out', () => {
+    expect(relatedWords('remember')).toContain('memory');
+    expect(relatedWords('deploy')).toEqual(['deployment']);
+    expect(relatedWords('create')).not.toContain('creature');
+    expect(relatedWords('zzzz')).toEqual([]);
+  });
+});
+
+describe('fuseRankings (find_tool queries)', () => {
+  it('sums reciprocal ranks and breaks ties by id', () => {
+    expect(fuseRankings([['a', 'b', 'c']])).toEqual(['a', 'b', 'c']);
+    expect(
+      fuseRankings([
+        ['b', 'a'],
+        ['a', 'c'],
+      ]),
+    ).toEqual(['a', 'b', 'c']);
+    expect(fuseRankings([['y'], ['x']])).toEqual(['x', 'y']);
+  });
+});
+
+describe('the clause a request asks to keep', () => {
+  it('is payload after a create verb and "that", and nowhere else', () => {
+    expect(keptClause('remember that alice works at acme')).toBe('remember that '.length);
+    expect(withoutPayload('save that the build is green').trim()).toBe('save that');
+    expect(keptClause('note that the build is green')).toBe(-1); // "note" names no action by itself
+    expect(keptClause('delete that file')).toBe(-1);
+    expect(keptClause('find files that changed today')).toBe(-1);
+    expect(payloadSpans('remember that alice works at acme')).toEqual([[14, 33]]);
+  });
+});
