@@ -57,13 +57,14 @@ describe('check (built CLI)', () => {
   it('budget over and under, with plan figures that add up', async () => {
     const under = await mcpSmart(['--snapshot', BASE, 'budget', '--max', '128000', '--json']);
     expect(under.code).toBe(0);
-    const over = await mcpSmart(['--snapshot', BASE, 'budget', '--max', '10000', '--limit', '600', '--json']);
+    // 620: web still fits beside the meta-tools once files and notes are deferred.
+    const over = await mcpSmart(['--snapshot', BASE, 'budget', '--max', '10000', '--limit', '620', '--json']);
     expect(over.code).toBe(1);
     const doc = JSON.parse(over.stdout) as { used: number; final: number; plan: { tokensSaved: number }[] };
     expect(doc.used).toBe(807);
-    expect(doc.plan.map((s) => s.tokensSaved)).toEqual([60, 73, 13, 11, -91, 175]);
+    expect(doc.plan.map((s) => s.tokensSaved)).toEqual([60, 73, 13, 11, -140, 175]);
     expect(doc.used - doc.plan.reduce((n, s) => n + s.tokensSaved, 0)).toBe(doc.final);
-    expect(doc.final).toBe(566);
+    expect(doc.final).toBe(615);
   });
 
   it('init --github with servers from a user-level config commits a snapshot for CI to check', async () => {

@@ -103,7 +103,8 @@ describe('login with an authorization endpoint of an unsafe scheme', () => {
     try {
       const run = await login(`${base}/authorize`);
       expect(run.code).toBe(3);
-      expect(run.output).toContain('publishes metadata for another issuer (https://attacker.example)');
+      expect(run.output).toMatch(/Issuer mismatch in authorization server metadata \(RFC 8414 §3\.3\)/);
+      expect(run.output).toContain('https://attacker.example');
       expect(run.opened).toBe('');
     } finally {
       issuer = undefined;

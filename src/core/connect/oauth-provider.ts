@@ -315,16 +315,9 @@ export class SmartOAuthProvider implements OAuthClientProvider {
     }
   }
 
+  // RFC 8414 §3.3 (the metadata's issuer is the URL it was fetched for) is checked by the SDK v2 during discovery:
+  // a mismatch never reaches here (test/e2e/oauth-untrusted-endpoint.test.ts).
   saveDiscoveryState(state: OAuthDiscoveryState): void {
-    // RFC 8414 §3.3: the metadata's issuer must be the identifier its well-known URL was built from; one that
-    // names another issuer is not this authorization server's, and none of its endpoints is used.
-    const issuer = state.authorizationServerMetadata?.issuer;
-    if (issuer !== undefined && !sameIssuer(issuer, state.authorizationServerUrl)) {
-      this.discovery = undefined;
-      throw new SmartError('AUTH_FAILED', {
-        reason: `the authorization server ${state.authorizationServerUrl} publishes metadata for another issuer (${issuer}); RFC 8414 requires them to be identical, so it is not trusted`,
-      });
-    }
     this.discovery = state;
   }
 
@@ -403,17 +396,4 @@ export async function createOAuthProvider(
   const provider = new SmartOAuthProvider({ ...def, url: def.url }, opts);
   await provider.prepare();
   return provider;
-}
-
-/** Issuer identifiers compared as URLs, so `https://as.example` and `https://as.example/` are the same. */
-function sameIssuer(a: string, b: string): boolean {
-  const norm = (v: string): string => {
-    try {
-      const u = new URL(v);
-      return u.href.replace(/\/$/, '');
-    } catch {
-      return v;
-    }
-  };
-  return norm(a) === norm(b);
 }
