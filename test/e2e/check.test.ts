@@ -105,7 +105,7 @@ describe('check (built CLI)', () => {
     };
     expect(config.servers.tiny?.command).toBe(process.execPath);
     expect(await readFile(join(dir, '.github', 'workflows', 'mcp-smart.yml'), 'utf8')).toContain(
-      `npx --yes -- mcp-smart@${VERSION} check --format github`,
+      `npx --yes -- mcp-smart@${VERSION} --trust-project check --format github`,
     );
     const check = await mcpSmart(['--no-cache', 'check']);
     expect(check.stderr).toBe('');
