@@ -89,6 +89,9 @@ describe('serve on an adopted config hides what the client hid', () => {
         mcpServers: { notes: { command: 'node', args: [SERVER, TINY], excludeTools: ['current_time'] } },
       });
       await writeFile(join(project, '.gemini', 'settings.json'), settings);
+      // Gemini loads a project's servers only in a folder the user trusts (client-trust.ts).
+      await mkdir(join(box.dir, '.gemini'), { recursive: true });
+      await writeFile(join(box.dir, '.gemini', 'trustedFolders.json'), JSON.stringify({ [project]: 'TRUST_FOLDER' }));
       await adoptAndServe(
         'gemini',
         project,
