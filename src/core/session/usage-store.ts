@@ -2,6 +2,7 @@
 import type { Stats } from 'node:fs';
 import { lstat, mkdir, readFile, rename, rmdir, stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
+import { withFileLock } from '../../file-lock.js';
 import { writeFileSafe } from '../../safe-write.js';
 import { SmartError, errorText } from '../../errors.js';
 import type { UsageStats } from '../../types.js';
@@ -262,15 +263,7 @@ export async function updateUsageStore(
     });
   await mkdir(dirname(file), { recursive: true });
   await probeLock(file);
-  // Loaded only here: the lock library subscribes to SIGINT/SIGTERM when loaded, which would keep every other
-  // phase from ending at once on a signal.
-  const { lock } = await import('proper-lockfile');
-  const release = await lock(file, {
-    realpath: false,
-    stale: 15_000,
-    retries: { retries: 200, factor: 1.3, minTimeout: 5, maxTimeout: 250, randomize: true },
-  });
-  try {
+  return withFileLock(file, async () => {
     const read = await readUsageStore(file, opts.now);
     const doc = read.doc;
     // Both reads see the same dropped entries; a file moved aside by the first is missing for the second.
@@ -291,7 +284,5 @@ export async function updateUsageStore(
     };
     await writeFileSafe(file, JSON.stringify(written, null, 2) + '\n');
     return { doc: written, warnings };
-  } finally {
-    await release();
-  }
+  });
 }
