@@ -63,16 +63,6 @@ export function createClientServer(runtime: ServeRuntime): Server {
     };
   };
 
-  /**
-   * The lists for this client's capabilities. A client may ask for tools right after `initialize`, before its
-   * `notifications/initialized` arrives (Claude Code does): its declaration is known from `initialize` already.
-   */
-  const declaredAndSettled = async (): Promise<void> => {
-    const caps = server.getClientCapabilities() as Record<string, unknown> | undefined;
-    if (caps) runtime.clientInitialized(caps);
-    await runtime.settled();
-  };
-
   server.oninitialized = () => {
     runtime.clientInitialized(server.getClientCapabilities());
     const asker = askerOf();
@@ -88,7 +78,7 @@ export function createClientServer(runtime: ServeRuntime): Server {
 
   // The list waits for the lists taken with this client's capabilities (a cache read, or the servers' restart).
   server.setRequestHandler('tools/list', async () => {
-    await declaredAndSettled();
+    await runtime.settled();
     return { tools: runtime.view.tools.map((t) => t.definition) as never };
   });
 
@@ -106,7 +96,7 @@ export function createClientServer(runtime: ServeRuntime): Server {
                 .notify({ method: 'notifications/progress', params: { ...p, progressToken: token } })
                 .catch(() => undefined),
     };
-    await declaredAndSettled();
+    await runtime.settled();
     const served = runtime.view.byName.get(req.params.name);
     const hidden = served ? undefined : hiddenError(runtime.view, req.params.name);
     if (hidden) throw routeError(hidden);
