@@ -5,6 +5,7 @@
  * shared by every client session, so over HTTP the declaration is the union of the clients that have initialized.
  */
 import { capabilitiesKey, relayedCapabilities, type DeclaredCapabilities } from '../core/declared-capabilities.js';
+import { mapLimited, SERVER_START_CONCURRENCY } from '../core/map-limited.js';
 import { errorText } from '../errors.js';
 import type { ServerSnapshot } from '../types.js';
 import { readListing, storeListing, type ServeSetup } from './setup.js';
@@ -58,18 +59,17 @@ export interface Relisting {
  * live, storing what was listed. A server that cannot be listed keeps the list it had, with a warning.
  */
 export async function relistWith(caps: DeclaredCapabilities, r: Relisting): Promise<void> {
-  await Promise.all(
-    r.definitions.map(async (def) => {
-      const hit = await readListing(def, r.cache, r.now(), caps);
-      if (hit) return void r.known.set(def.name, hit);
-      try {
-        const snap = await r.list(def.name);
-        r.known.set(def.name, snap);
-        if (capabilitiesKey(r.declaredWith(def.name)) !== capabilitiesKey(caps)) return;
-        await storeListing(def, snap, r.cache, r.now(), caps).catch((e: unknown) => r.log(`warning: ${errorText(e)}`));
-      } catch (e) {
-        r.log(`warning: ${errorText(e)}; its list as this client would see it is not known yet`);
-      }
-    }),
-  );
+  // Re-listing may restart every server: as many at once as any other start (map-limited.ts).
+  await mapLimited(r.definitions, SERVER_START_CONCURRENCY, async (def) => {
+    const hit = await readListing(def, r.cache, r.now(), caps);
+    if (hit) return void r.known.set(def.name, hit);
+    try {
+      const snap = await r.list(def.name);
+      r.known.set(def.name, snap);
+      if (capabilitiesKey(r.declaredWith(def.name)) !== capabilitiesKey(caps)) return;
+      await storeListing(def, snap, r.cache, r.now(), caps).catch((e: unknown) => r.log(`warning: ${errorText(e)}`));
+    } catch (e) {
+      r.log(`warning: ${errorText(e)}; its list as this client would see it is not known yet`);
+    }
+  });
 }
