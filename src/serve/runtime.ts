@@ -5,7 +5,7 @@
 import { secretValues } from '../core/connect/secrets.js';
 import { hybridIndex } from '../app/rank.js';
 import { visibilityRules, type VisibilityRules } from '../core/config/tool-filter.js';
-import { fuseRankings, patternsFromConfig, rankTools, type DiscoverIndex } from '../core/discover/index.js';
+import { fuseRankings, patternsFromConfig, rankTools, type DiscoverIndex } from '../core/discover/engine.js';
 import { newestRecording } from '../core/session/usage-store.js';
 import { SmartError, errorText, isSmartError } from '../errors.js';
 import type { ServerSnapshot, SmartConfig, UsageStats } from '../types.js';
