@@ -33,6 +33,7 @@ import { ServerPool, type PoolOptions } from './pool.js';
 import type { ServeSetup } from './setup.js';
 import { mapLimited, SERVER_START_CONCURRENCY } from '../core/map-limited.js';
 import { boundedInstructions } from '../core/audit/findings.js';
+import { Bridge, BRIDGE_DEFAULTS } from './bridge.js';
 
 export interface RuntimeOptions {
   setup: ServeSetup;
@@ -116,6 +117,9 @@ export class ServeRuntime {
   /** Re-listing for a new declaration; tools/list and find_tool wait for it. */
   private redeclaring?: Promise<void>;
 
+  /** 2026-07-28 clients' calls held open while a server behind waits for their input (bridge.ts). */
+  readonly bridge: Bridge;
+
   /** The usage load hints are planned from: the store as serve found it (live learning does not move them). */
   private readonly hintUsage: UsageStats;
 
@@ -150,6 +154,8 @@ export class ServeRuntime {
       ...opts.pool,
     });
     this.view = this.buildView();
+    const inputTimeout = this.config.serve?.inputTimeout;
+    this.bridge = new Bridge({ ...BRIDGE_DEFAULTS, ...(inputTimeout && { timeoutMs: inputTimeout }) }, opts.log);
   }
 
   /**
@@ -492,6 +498,7 @@ export class ServeRuntime {
   }
 
   async close(): Promise<void> {
+    this.bridge.close();
     await this.pool.closeAll();
     await this.learner.flush(true);
   }

@@ -1,11 +1,12 @@
 /** One client session: the SDK's low-level Server answering from the shared runtime. */
 import { ResultSchema } from '@modelcontextprotocol/core';
-import { ProtocolError, ProtocolErrorCode, Server } from '@modelcontextprotocol/server';
+import { CLIENT_CAPABILITIES_META_KEY, ProtocolError, ProtocolErrorCode, Server } from '@modelcontextprotocol/server';
 import type { ServerCapabilities, ServerContext } from '@modelcontextprotocol/server';
 import { SmartError, isSmartError } from '../errors.js';
 import { buildRoutes, serverForUri, type Routes } from './passthrough.js';
 import { hiddenError } from './meta.js';
 import { ServeRuntime, type Asker, type CallContext, type ToolResult } from './runtime.js';
+import { UnknownRequestState, type HeldContext } from './bridge.js';
 
 type CallExtra = ServerContext;
 
@@ -77,63 +78,91 @@ export function createClientServer(runtime: ServeRuntime): Server {
   });
 
   // The list waits for the lists taken with this client's capabilities (a cache read, or the servers' restart).
-  server.setRequestHandler('tools/list', async () => {
+  server.setRequestHandler('tools/list', async (_req, extra) => {
+    declareModern(extra);
     await runtime.settled();
     return { tools: runtime.view.tools.map((t) => t.definition) as never };
   });
 
   server.setRequestHandler('tools/call', async (req, extra) => {
     const token = req.params._meta?.progressToken;
-    const ctx: CallContext = {
-      signal: extra.mcpReq.signal,
-      asker: askerOf(extra),
-      _meta: req.params._meta,
-      onprogress:
-        token === undefined
-          ? undefined
-          : (p) =>
-              void extra.mcpReq
-                .notify({ method: 'notifications/progress', params: { ...p, progressToken: token } })
-                .catch(() => undefined),
-    };
+    const onprogress =
+      token === undefined
+        ? undefined
+        : (p: { progress: number; total?: number; message?: string }) =>
+            void extra.mcpReq
+              .notify({ method: 'notifications/progress', params: { ...p, progressToken: token } })
+              .catch(() => undefined);
+    const modern = declareModern(extra);
+    if (!modern)
+      return (await callServed(req.params, {
+        signal: extra.mcpReq.signal,
+        asker: askerOf(extra),
+        _meta: req.params._meta,
+        onprogress,
+      })) as never;
+    // A 2026-07-28 client: a server behind that asks mid-call is answered through input_required rounds.
+    const round = { name: req.params.name, capabilities: modern, signal: extra.mcpReq.signal, onprogress };
+    const state = extra.mcpReq.requestState();
+    try {
+      const run = (held: HeldContext) => callServed(req.params, { ...held, _meta: req.params._meta });
+      const result =
+        typeof state === 'string'
+          ? await runtime.bridge.resume(state, round, extra.mcpReq.inputResponses)
+          : await runtime.bridge.start(round, run);
+      return result as never;
+    } catch (e) {
+      if (e instanceof UnknownRequestState)
+        throw new ProtocolError(ProtocolErrorCode.InvalidParams, e.message, { reason: 'invalid_request_state' });
+      throw e;
+    }
+  });
+
+  /** A 2026-07-28 request's declared client capabilities (declared in turn to the servers behind); else undefined. */
+  function declareModern(extra: CallExtra): Record<string, unknown> | undefined {
+    const envelope = extra.mcpReq.envelope as Record<string, unknown> | undefined;
+    if (!envelope) return undefined;
+    const caps = (envelope[CLIENT_CAPABILITIES_META_KEY] as Record<string, unknown> | undefined) ?? {};
+    runtime.clientInitialized(caps);
+    return caps;
+  }
+
+  /** Runs a served tool: a meta-tool, or a call forwarded to its server. */
+  async function callServed(
+    params: { name: string; arguments?: Record<string, unknown> },
+    ctx: CallContext,
+  ): Promise<ToolResult> {
     await runtime.settled();
-    const served = runtime.view.byName.get(req.params.name);
-    const hidden = served ? undefined : hiddenError(runtime.view, req.params.name);
+    const served = runtime.view.byName.get(params.name);
+    const hidden = served ? undefined : hiddenError(runtime.view, params.name);
     if (hidden) throw routeError(hidden);
     if (!served)
       throw routeError(
         new SmartError('SERVE_UNKNOWN_TOOL', {
-          name: req.params.name,
+          name: params.name,
           hint: 'Call tools/list for the served names, or find_tool to search.',
         }),
       );
-    const args = req.params.arguments ?? {};
-    let result: ToolResult;
+    const args = params.arguments ?? {};
     try {
       switch (served.meta) {
         case 'find':
-          result = await runtime.findTool(args);
-          break;
+          return await runtime.findTool(args);
         case 'describe':
-          result = runtime.describeTool(args);
-          break;
+          return runtime.describeTool(args);
         case 'list':
-          result = runtime.listTools(args);
-          break;
+          return runtime.listTools(args);
         case 'call':
-          result = await runtime.callThroughMeta(args, false, ctx);
-          break;
+          return await runtime.callThroughMeta(args, false, ctx);
         case 'callRead':
-          result = await runtime.callThroughMeta(args, true, ctx);
-          break;
+          return await runtime.callThroughMeta(args, true, ctx);
         default:
-          result = await runtime.forward(served.entry!, req.params.arguments, ctx);
+          return await runtime.forward(served.entry!, params.arguments, ctx);
       }
     } catch (e) {
-      result = ServeRuntime.failureResult(e);
+      return ServeRuntime.failureResult(e);
     }
-    return result as never;
-  });
+  }
 
   const forward = async (
     server: string | undefined,
