@@ -61,6 +61,8 @@ class HeldCall {
   readonly asks = new Map<string, Ask>();
   /** Retries so far. */
   rounds = 0;
+  /** Held between rounds, waiting for the client's retry. */
+  held = false;
   private seq = 0;
   private wake?: () => void;
   round?: Round;
@@ -116,6 +118,7 @@ export class Bridge {
     const asker: Asker = {
       capabilities: round.capabilities,
       ask: (method, params, signal) => call.ask(method, params as Params, signal),
+      waiting: () => call.held,
     };
     call.outcome = run({
       signal: call.controller.signal,
@@ -134,6 +137,7 @@ export class Bridge {
     if (!call || call.name !== round.name) throw new UnknownRequestState();
     this.held.delete(state);
     clearTimeout(call.timer);
+    call.held = false;
     call.round = round;
     if (++call.rounds > this.limits.maxRounds) {
       call.release('too many rounds');
@@ -192,6 +196,7 @@ export class Bridge {
     }
     const state = mint();
     this.held.set(state, call);
+    call.held = true;
     call.round = undefined;
     call.timer = setTimeout(() => {
       if (this.held.get(state) !== call) return;

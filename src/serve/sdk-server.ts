@@ -48,7 +48,7 @@ export function createClientServer(runtime: ServeRuntime): Server {
   runtime.toolsChanged.add(toolsChanged);
   server.onclose = () => {
     runtime.toolsChanged.delete(toolsChanged);
-    runtime.askers.delete(server);
+    runtime.inFlight.askers.delete(server);
   };
 
   /** This client, when it accepts elicitation or sampling; asked on the given call's stream when there is one. */
@@ -67,7 +67,7 @@ export function createClientServer(runtime: ServeRuntime): Server {
   server.oninitialized = () => {
     runtime.clientInitialized(server.getClientCapabilities());
     const asker = askerOf();
-    if (asker) runtime.askers.set(server, asker);
+    if (asker) runtime.inFlight.askers.set(server, asker);
   };
 
   server.setNotificationHandler('notifications/roots/list_changed', () => runtime.rootsChanged());
@@ -84,8 +84,20 @@ export function createClientServer(runtime: ServeRuntime): Server {
     return { tools: runtime.view.tools.map((t) => t.definition) as never };
   });
 
-  server.setRequestHandler('tools/call', async (req, extra) => {
-    const token = req.params._meta?.progressToken;
+  server.setRequestHandler('tools/call', async (req, extra) =>
+    inRounds(req.params, extra, (ctx) => callServed(req.params, { ...ctx, _meta: req.params._meta })),
+  );
+
+  /**
+   * Answers a request that may reach a server behind: a 2025 client is asked the server's requests directly; for a
+   * 2026-07-28 client a server that asks mid-call is answered through input_required rounds (bridge.ts).
+   */
+  async function inRounds(
+    params: { name?: string; uri?: string; _meta?: { progressToken?: unknown } },
+    extra: CallExtra,
+    run: (ctx: CallContext) => Promise<ToolResult>,
+  ): Promise<never> {
+    const token = params._meta?.progressToken as string | number | undefined;
     const onprogress =
       token === undefined
         ? undefined
@@ -94,29 +106,22 @@ export function createClientServer(runtime: ServeRuntime): Server {
               .notify({ method: 'notifications/progress', params: { ...p, progressToken: token } })
               .catch(() => undefined);
     const modern = declareModern(extra);
-    if (!modern)
-      return (await callServed(req.params, {
-        signal: extra.mcpReq.signal,
-        asker: askerOf(extra),
-        _meta: req.params._meta,
-        onprogress,
-      })) as never;
-    // A 2026-07-28 client: a server behind that asks mid-call is answered through input_required rounds.
-    const round = { name: req.params.name, capabilities: modern, signal: extra.mcpReq.signal, onprogress };
+    if (!modern) return (await run({ signal: extra.mcpReq.signal, asker: askerOf(extra), onprogress })) as never;
+    const name = `${extra.mcpReq.method} ${params.name ?? params.uri ?? ''}`;
+    const round = { name, capabilities: modern, signal: extra.mcpReq.signal, onprogress };
     const state = extra.mcpReq.requestState();
     try {
-      const run = (held: HeldContext) => callServed(req.params, { ...held, _meta: req.params._meta });
-      const result =
+      return (
         typeof state === 'string'
           ? await runtime.bridge.resume(state, round, extra.mcpReq.inputResponses)
-          : await runtime.bridge.start(round, run);
-      return result as never;
+          : await runtime.bridge.start(round, (held: HeldContext) => run(held))
+      ) as never;
     } catch (e) {
       if (e instanceof UnknownRequestState)
         throw new ProtocolError(ProtocolErrorCode.InvalidParams, e.message, { reason: 'invalid_request_state' });
       throw e;
     }
-  });
+  }
 
   /** A 2026-07-28 request's declared client capabilities (declared in turn to the servers behind); else undefined. */
   function declareModern(extra: CallExtra): Record<string, unknown> | undefined {
@@ -168,7 +173,7 @@ export function createClientServer(runtime: ServeRuntime): Server {
     server: string | undefined,
     method: string,
     params: Record<string, unknown>,
-    signal: AbortSignal,
+    ctx: CallContext,
   ): Promise<never> => {
     if (!server)
       throw new ProtocolError(
@@ -176,14 +181,14 @@ export function createClientServer(runtime: ServeRuntime): Server {
         `mcp-smart: no server behind has ${JSON.stringify(params)}`,
       );
     try {
-      return (await runtime.pool.run(server, (s) =>
-        s.request(method, params, { timeoutMs: runtime.opts.callTimeoutMs, signal }),
-      )) as never;
+      return (await runtime.inCall(server, ctx, method, params)) as never;
     } catch (e) {
       if (isSmartError(e)) throw new ProtocolError(ProtocolErrorCode.InternalError, `mcp-smart: ${e.message}`);
       throw e;
     }
   };
+  /** A request that cannot ask the client (no input_required on it): in flight with this client as its asker. */
+  const plain = (extra: CallExtra): CallContext => ({ signal: extra.mcpReq.signal, asker: askerOf(extra) });
 
   if (capabilities.prompts) passPrompts();
   if (capabilities.resources) passResources();
@@ -194,10 +199,12 @@ export function createClientServer(runtime: ServeRuntime): Server {
     server.setRequestHandler('prompts/list', () => ({
       prompts: currentRoutes().prompts.map((p) => p.served) as never,
     }));
-    server.setRequestHandler('prompts/get', async (req, ctx) => {
+    server.setRequestHandler('prompts/get', async (req, extra) => {
       const route = currentRoutes().promptByName.get(req.params.name);
       if (!route) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `mcp-smart: no prompt "${req.params.name}"`);
-      return forward(route.server, 'prompts/get', { ...req.params, name: route.name }, ctx.mcpReq.signal);
+      return inRounds(req.params, extra, (ctx) =>
+        forward(route.server, 'prompts/get', { ...req.params, name: route.name }, ctx),
+      );
     });
   }
 
@@ -206,31 +213,27 @@ export function createClientServer(runtime: ServeRuntime): Server {
     server.setRequestHandler('resources/templates/list', () => ({
       resourceTemplates: currentRoutes().templates as never,
     }));
-    server.setRequestHandler('resources/read', async (req, ctx) =>
-      forward(byUri(req.params.uri), 'resources/read', req.params, ctx.mcpReq.signal),
+    server.setRequestHandler('resources/read', async (req, extra) =>
+      inRounds(req.params, extra, (ctx) => forward(byUri(req.params.uri), 'resources/read', req.params, ctx)),
     );
-    server.setRequestHandler('resources/subscribe', async (req, ctx) =>
-      forward(byUri(req.params.uri), 'resources/subscribe', req.params, ctx.mcpReq.signal),
+    server.setRequestHandler('resources/subscribe', async (req, extra) =>
+      forward(byUri(req.params.uri), 'resources/subscribe', req.params, plain(extra)),
     );
-    server.setRequestHandler('resources/unsubscribe', async (req, ctx) =>
-      forward(byUri(req.params.uri), 'resources/unsubscribe', req.params, ctx.mcpReq.signal),
+    server.setRequestHandler('resources/unsubscribe', async (req, extra) =>
+      forward(byUri(req.params.uri), 'resources/unsubscribe', req.params, plain(extra)),
     );
   }
 
   function passCompletions(): void {
-    server.setRequestHandler('completion/complete', async (req, ctx) => {
+    server.setRequestHandler('completion/complete', async (req, extra) => {
+      const ctx = plain(extra);
       const ref = req.params.ref;
       if (ref.type === 'ref/prompt') {
         const route = currentRoutes().promptByName.get(ref.name);
         if (!route) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `mcp-smart: no prompt "${ref.name}"`);
-        return forward(
-          route.server,
-          'completion/complete',
-          { ...req.params, ref: { ...ref, name: route.name } },
-          ctx.mcpReq.signal,
-        );
+        return forward(route.server, 'completion/complete', { ...req.params, ref: { ...ref, name: route.name } }, ctx);
       }
-      return forward(byUri(ref.uri), 'completion/complete', req.params, ctx.mcpReq.signal);
+      return forward(byUri(ref.uri), 'completion/complete', req.params, ctx);
     });
   }
 
