@@ -115,6 +115,7 @@ export class Bridge {
   /** A first request: runs the call; answers its result, or input_required when the server behind asks. */
   async start(round: Round, run: (ctx: HeldContext) => Promise<BridgeResult>): Promise<BridgeResult> {
     const call = new HeldCall(round.name);
+    call.round = round;
     const asker: Asker = {
       capabilities: round.capabilities,
       ask: (method, params, signal) => call.ask(method, params as Params, signal),
