@@ -9,7 +9,7 @@
  * overruns a bound is cancelled to the server behind (the SDK sends notifications/cancelled).
  */
 import { randomBytes } from 'node:crypto';
-import type { Asker } from './runtime.js';
+import type { Asker } from './in-flight.js';
 
 export const BRIDGE_DEFAULTS = { timeoutMs: 60_000, maxRounds: 8, maxOpen: 32 } as const;
 
