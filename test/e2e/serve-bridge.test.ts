@@ -4,7 +4,7 @@
 //   retries with inputResponses answer the server, and the server's real result comes back (stdio and HTTP);
 // - a 2025 client calls a 2026-07-28 server (modern-asks.mjs, SDK v2, 2025 handshake refused) that answers
 //   input_required: the client gets the server-initiated requests it understands (stdio);
-// - progress and cancellation cross both ways; a held call that is never retried is cancelled behind;
+// - progress and cancellation cross both ways (stdio and HTTP); a held call never retried is cancelled behind;
 // - a 2026-07-28 client's subscriptions/listen stream carries a server's tools/list_changed.
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -88,6 +88,25 @@ async function logged(log: string, pattern: RegExp, ms = 10_000): Promise<string
   }
 }
 
+/** Calls `wait`: two progress notifications arrive, then the client cancels; the server behind logs the cancel. */
+async function progressThenCancel(client: Client, log: string): Promise<void> {
+  const progress: number[] = [];
+  const abort = new AbortController();
+  const call = client.callTool(
+    { name: 'wait', arguments: { steps: 2 } },
+    {
+      signal: abort.signal,
+      onprogress: (p) => {
+        progress.push(p.progress);
+        if (progress.length === 2) abort.abort('the user stopped it');
+      },
+    },
+  );
+  await expect(call).rejects.toThrow();
+  expect(progress).toEqual([1, 2]);
+  expect(await logged(log, /cancelled wait/)).toBe('cancelled wait\n');
+}
+
 describe('a 2026-07-28 client, a 2025 server that asks mid-call', () => {
   it(
     'over stdio: the server is answered through input_required rounds and its real result comes back',
@@ -121,21 +140,7 @@ describe('a 2026-07-28 client, a 2025 server that asks mid-call', () => {
       const { config, log } = await backend('asks-client.mjs');
       const { client } = await connect(stdio(config), MODERN);
       try {
-        const progress: number[] = [];
-        const abort = new AbortController();
-        const call = client.callTool(
-          { name: 'wait', arguments: { steps: 2 } },
-          {
-            signal: abort.signal,
-            onprogress: (p) => {
-              progress.push(p.progress);
-              if (progress.length === 2) abort.abort('the user stopped it');
-            },
-          },
-        );
-        await expect(call).rejects.toThrow();
-        expect(progress).toEqual([1, 2]);
-        expect(await logged(log, /cancelled wait/)).toBe('cancelled wait\n');
+        await progressThenCancel(client, log);
       } finally {
         await client.close();
       }
@@ -270,6 +275,29 @@ describe('a 2026-07-28 client over Streamable HTTP, a 2025 server that asks mid-
   );
 });
 
+describe('progress and cancellation over Streamable HTTP, both ways', () => {
+  it(
+    'a 2026-07-28 client and a 2025 server; a 2025 client and a 2026-07-28 server',
+    async () => {
+      for (const [script, mode] of [
+        ['asks-client.mjs', MODERN],
+        ['modern-asks.mjs', 'legacy'],
+      ] as const) {
+        const { config, log } = await backend(script);
+        const serve = await startServeHttp(box.env, ARGS(config));
+        try {
+          const { client } = await connect(new StreamableHTTPClientTransport(new URL(serve.url)), mode);
+          await progressThenCancel(client, log);
+          await client.close();
+        } finally {
+          expect(await serve.stop()).toBe(143);
+        }
+      }
+    },
+    TIMEOUT_MS,
+  );
+});
+
 describe('a 2025 client, a 2026-07-28 server that answers input_required', () => {
   it(
     'over stdio: the client gets the server-initiated requests, and serve retries the server with the answers',
@@ -292,21 +320,7 @@ describe('a 2025 client, a 2026-07-28 server that answers input_required', () =>
       const { config, log } = await backend('modern-asks.mjs');
       const { client } = await connect(stdio(config), 'legacy');
       try {
-        const progress: number[] = [];
-        const abort = new AbortController();
-        const call = client.callTool(
-          { name: 'wait', arguments: { steps: 2 } },
-          {
-            signal: abort.signal,
-            onprogress: (p) => {
-              progress.push(p.progress);
-              if (progress.length === 2) abort.abort('the user stopped it');
-            },
-          },
-        );
-        await expect(call).rejects.toThrow();
-        expect(progress).toEqual([1, 2]);
-        expect(await logged(log, /cancelled wait/)).toBe('cancelled wait\n');
+        await progressThenCancel(client, log);
       } finally {
         await client.close();
       }
