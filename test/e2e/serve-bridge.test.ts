@@ -275,7 +275,7 @@ describe('a 2026-07-28 client over Streamable HTTP, a 2025 server that asks mid-
   );
 });
 
-describe('progress and cancellation over Streamable HTTP, both ways', () => {
+describe('over Streamable HTTP, both ways: asked mid-call, progress, cancellation', () => {
   it(
     'a 2026-07-28 client and a 2025 server; a 2025 client and a 2026-07-28 server',
     async () => {
@@ -286,7 +286,9 @@ describe('progress and cancellation over Streamable HTTP, both ways', () => {
         const { config, log } = await backend(script);
         const serve = await startServeHttp(box.env, ARGS(config));
         try {
-          const { client } = await connect(new StreamableHTTPClientTransport(new URL(serve.url)), mode);
+          const { client, asked } = await connect(new StreamableHTTPClientTransport(new URL(serve.url)), mode);
+          expect(textOf(await client.callTool({ name: 'sign_up', arguments: { team: 'red' } }))).toBe(ANSWERED);
+          expect([...asked].sort()).toEqual([...ASKED].sort());
           await progressThenCancel(client, log);
           await client.close();
         } finally {
