@@ -4,6 +4,8 @@
 import { describe, expect, it } from 'vitest';
 import { Bridge, UnknownRequestState, type HeldContext, type Round } from '../../src/serve/bridge.js';
 import { InFlight, type Asker, type CallContext } from '../../src/serve/in-flight.js';
+import { validateSmartConfig } from '../../src/core/config/validate.js';
+import { DEFAULT_WEIGHTS } from '../../src/core/discover/weights.js';
 
 const LIMITS = { timeoutMs: 5_000, maxRounds: 8, maxOpen: 32 };
 const round = (name = 'tools/call sign_up', signal = new AbortController().signal): Round => ({
@@ -184,5 +186,17 @@ describe('InFlight: which client answers a server’s request', () => {
     f.askers.set({}, asker({ roots: {} }, 'connected'));
     expect(await ask(f, 's', 'roots/list')).toBe('connected');
     expect(f.askerFor('s', 'elicitation/create')).toBeUndefined();
+  });
+});
+
+describe('serve.inputTimeout', () => {
+  it('is read as whole milliseconds; anything else is an issue naming the key', () => {
+    expect(validateSmartConfig({ serve: { inputTimeout: 1500 } }, DEFAULT_WEIGHTS).config.serve?.inputTimeout).toBe(
+      1500,
+    );
+    for (const bad of [0, -5, 1.5, '60s']) {
+      const r = validateSmartConfig({ serve: { inputTimeout: bad } }, DEFAULT_WEIGHTS);
+      expect(r.issues.map((i) => i.key)).toEqual(['serve.inputTimeout']);
+    }
   });
 });
