@@ -135,6 +135,29 @@ describe('a 2026-07-28 client, a 2025 server that asks mid-call', () => {
   );
 
   it(
+    'through call_tool in meta mode as well',
+    async () => {
+      const transport = new StdioClientTransport({
+        command: process.execPath,
+        args: [BIN, 'serve', '--config', legacyBackend, '--mode', 'meta', '--no-learn'],
+        env: box.env,
+      });
+      const { client, asked } = await connect(transport, MODERN);
+      try {
+        const result = await client.callTool({
+          name: 'call_tool',
+          arguments: { name: 'asks.sign_up', arguments: { team: 'red' } },
+        });
+        expect(textOf(result)).toBe(ANSWERED);
+        expect(asked).toEqual(ASKED);
+      } finally {
+        await client.close();
+      }
+    },
+    TIMEOUT_MS,
+  );
+
+  it(
     'progress reaches the client and a cancellation reaches the server behind',
     async () => {
       const { config, log } = await backend('asks-client.mjs');
