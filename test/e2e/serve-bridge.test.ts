@@ -323,13 +323,27 @@ describe('over Streamable HTTP, both ways: asked mid-call, progress, cancellatio
   );
 });
 
-describe('a 2025 client, a 2026-07-28 server that answers input_required', () => {
+describe('a 2026-07-28 server that answers input_required', () => {
   it(
     'over stdio: the client gets the server-initiated requests, and serve retries the server with the answers',
     async () => {
       const { client, asked } = await connect(stdio(modernBackend), 'legacy');
       try {
         expect(client.getNegotiatedProtocolVersion()).toBe('2025-11-25');
+        expect(textOf(await client.callTool({ name: 'sign_up', arguments: { team: 'red' } }))).toBe(ANSWERED);
+        expect([...asked].sort()).toEqual([...ASKED].sort());
+      } finally {
+        await client.close();
+      }
+    },
+    TIMEOUT_MS,
+  );
+
+  it(
+    'a 2026-07-28 client calling it gets the rounds as rounds',
+    async () => {
+      const { client, asked } = await connect(stdio(modernBackend), MODERN);
+      try {
         expect(textOf(await client.callTool({ name: 'sign_up', arguments: { team: 'red' } }))).toBe(ANSWERED);
         expect([...asked].sort()).toEqual([...ASKED].sort());
       } finally {
