@@ -191,6 +191,9 @@ export async function runServeCommand(
       // Loaded only for --transport http: the Streamable HTTP transport (and its web framework) costs a stdio start ~40 ms.
       const { startHttp } = await import('./http.js');
       http = await startHttp({ host, port, token, createServer: newClient, log });
+      const listening = http;
+      // 2026-07-28 clients hear of list changes on their subscriptions/listen stream (2025 ones on their session).
+      runtime.toolsChanged.add(() => listening.toolsChanged());
       log(`listening on ${http.url}${token ? ' (bearer token required)' : ''}`);
     }
     await finished;

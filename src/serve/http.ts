@@ -29,6 +29,8 @@ export interface HttpOptions {
 export interface HttpHandle {
   url: string;
   servers: () => Server[];
+  /** Tells the 2026-07-28 clients listening (subscriptions/listen) that the tool list changed. */
+  toolsChanged: () => void;
   close: () => Promise<void>;
 }
 
@@ -79,7 +81,8 @@ export async function startHttp(opts: HttpOptions): Promise<HttpHandle> {
   if (!isLoopback(opts.host) && !opts.token) throw new SmartError('SERVE_INSECURE_BIND', { host: opts.host });
   const sessions = new Map<string, { transport: NodeStreamableHTTPServerTransport; server: Server }>();
   let hosts = new Set<string>();
-  const modern = toNodeHandler(createMcpHandler(() => opts.createServer(), { legacy: 'reject' }));
+  const modernHandler = createMcpHandler(() => opts.createServer(), { legacy: 'reject' });
+  const modern = toNodeHandler(modernHandler);
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const host = (req.headers.host ?? '').toLowerCase();
@@ -143,7 +146,9 @@ export async function startHttp(opts: HttpOptions): Promise<HttpHandle> {
   return {
     url: `http://${shownHost}:${port}/mcp`,
     servers: () => [...sessions.values()].map((s) => s.server),
+    toolsChanged: () => modernHandler.notify.toolsChanged(),
     close: async () => {
+      await modernHandler.close();
       await Promise.all([...sessions.values()].map((s) => s.server.close().catch(() => undefined)));
       http.closeAllConnections();
       await new Promise<void>((resolve) => http.close(() => resolve()));

@@ -33,6 +33,10 @@ import { ServerPool, type PoolOptions } from './pool.js';
 import type { ServeSetup } from './setup.js';
 import { mapLimited, SERVER_START_CONCURRENCY } from '../core/map-limited.js';
 import { boundedInstructions } from '../core/audit/findings.js';
+import { Bridge, BRIDGE_DEFAULTS } from './bridge.js';
+import { InFlight, type CallContext } from './in-flight.js';
+
+export type { Asker, CallContext } from './in-flight.js';
 
 export interface RuntimeOptions {
   setup: ServeSetup;
@@ -63,25 +67,6 @@ export interface RuntimeOptions {
 
 export type ToolResult = Record<string, unknown>;
 
-/** A connected client that can answer a server's request ("elicitation", "sampling" in its capabilities). */
-export interface Asker {
-  capabilities: Record<string, unknown>;
-  ask: (method: string, params: unknown, signal: AbortSignal) => Promise<Record<string, unknown>>;
-}
-
-/** Hooks a client session gives the runtime for one call. */
-export interface CallContext {
-  signal: AbortSignal;
-  /**
-   * The calling client, asked in the context of this call: over Streamable HTTP its request travels on the
-   * call's own response stream (relatedRequestId), where a client waiting for the call's answer reads it.
-   */
-  asker?: Asker;
-  /** Progress from the server behind, to be sent to the client under its own token. */
-  onprogress?: (p: { progress: number; total?: number; message?: string }) => void;
-  _meta?: Record<string, unknown>;
-}
-
 const META_EXTRA_KEYS = new Set(['progressToken']);
 /** find_tool ranks at most this many phrasings of a need (its intent and `queries`). */
 const MAX_PHRASINGS = 5;
@@ -102,19 +87,17 @@ export class ServeRuntime {
   readonly toolsChanged = new Set<() => void>();
   /** Called for notifications a server behind sends that clients should see (resources/updated). */
   onServerNotification?: (server: string, method: string, params: Record<string, unknown> | undefined) => void;
-  /**
-   * Connected clients that can answer a server's request, by capability ("elicitation", "sampling").
-   * Elicitation and sampling are declared to the servers behind only when a client declared them.
-   */
-  readonly askers = new Map<object, Asker>();
-  /** The calls in flight per server behind, oldest first: a server's request is tied to one of them. */
-  private readonly calls = new Map<string, CallContext[]>();
+  /** The calls in flight to each server, and the connected clients that can answer a server's request. */
+  readonly inFlight = new InFlight();
   /** What the clients declared (roots, elicitation, sampling), declared in turn to the servers behind. */
   readonly declaration = new Declaration();
   /** The declaration the known lists were taken with. */
   private listedWith = '{}';
   /** Re-listing for a new declaration; tools/list and find_tool wait for it. */
   private redeclaring?: Promise<void>;
+
+  /** 2026-07-28 clients' calls held open while a server behind waits for their input (bridge.ts). */
+  readonly bridge: Bridge;
 
   /** The usage load hints are planned from: the store as serve found it (live learning does not move them). */
   private readonly hintUsage: UsageStats;
@@ -143,28 +126,15 @@ export class ServeRuntime {
       // With no connected client that accepts it (an HTTP client that declared it has left), the request is still
       // answered: no roots, elicitation declined, sampling refused.
       onServerRequest: (server, method, params, signal) =>
-        this.askerFor(server, method)?.ask(method, params, signal) ?? unattendedAnswer(method),
+        this.inFlight.askerFor(server, method)?.ask(method, params, signal) ?? unattendedAnswer(method),
       onNotification: (server, method, params) => this.serverNotification(server, method, params),
       log: opts.log,
       now: opts.now,
       ...opts.pool,
     });
     this.view = this.buildView();
-  }
-
-  /**
-   * Who answers a server's elicitation, sampling or roots request. MCP sends such a request inside the server's
-   * handling of a call, but the wire does not say which call: the client whose call to that server is in flight (the
-   * latest when several are) is asked in that call's context. When calls are in flight and none of their clients
-   * accepts it, nobody is asked (another client's user must not answer for this one): mcp-smart answers itself.
-   * With no call in flight (a server asking on its own), any connected client that accepts it.
-   */
-  private askerFor(server: string, method: string): Asker | undefined {
-    const want = method === 'elicitation/create' ? 'elicitation' : method === 'roots/list' ? 'roots' : 'sampling';
-    const accepts = (a: Asker | undefined): a is Asker => a?.capabilities[want] !== undefined;
-    const calls = this.calls.get(server) ?? [];
-    if (calls.length > 0) return [...calls].reverse().find((c) => accepts(c.asker))?.asker;
-    return [...this.askers.values()].find(accepts);
+    const inputTimeout = this.config.serve?.inputTimeout;
+    this.bridge = new Bridge({ ...BRIDGE_DEFAULTS, ...(inputTimeout && { timeoutMs: inputTimeout }) }, opts.log);
   }
 
   /**
@@ -408,9 +378,6 @@ export class ServeRuntime {
   async forward(entry: CatalogEntry, args: Record<string, unknown> | undefined, ctx: CallContext): Promise<ToolResult> {
     const started = this.opts.clock();
     let ok = false;
-    const inFlight = this.calls.get(entry.server) ?? [];
-    this.calls.set(entry.server, inFlight);
-    inFlight.push(ctx);
     try {
       const meta = ctx._meta
         ? Object.fromEntries(Object.entries(ctx._meta).filter(([k]) => !META_EXTRA_KEYS.has(k)))
@@ -420,16 +387,18 @@ export class ServeRuntime {
       };
       if (args !== undefined) params.arguments = args;
       if (Object.keys(meta).length > 0) params._meta = meta;
-      const result = await this.pool.run(entry.server, (s) =>
-        s.callTool(params, { timeoutMs: this.opts.callTimeoutMs, signal: ctx.signal, onprogress: ctx.onprogress }),
-      );
+      const result = await this.inCall(entry.server, ctx, 'tools/call', params);
       ok = result.isError !== true;
       return result;
     } finally {
-      inFlight.splice(inFlight.indexOf(ctx), 1);
-      if (inFlight.length === 0) this.calls.delete(entry.server);
       this.learner.called(entry.id, ok, Math.round(this.opts.clock() - started));
     }
+  }
+
+  /** A request to a server behind, in flight as `ctx`'s call: the server's requests meanwhile go to its client. */
+  inCall(server: string, ctx: CallContext, method: string, params: Record<string, unknown>): Promise<ToolResult> {
+    const opts = { timeoutMs: this.opts.callTimeoutMs, signal: ctx.signal, onprogress: ctx.onprogress };
+    return this.inFlight.track(server, ctx, () => this.pool.run(server, (s) => s.request(method, params, opts)));
   }
 
   /** --activate: the tool becomes first-class; least recently used ones leave when over the limit. */
@@ -492,6 +461,7 @@ export class ServeRuntime {
   }
 
   async close(): Promise<void> {
+    this.bridge.close();
     await this.pool.closeAll();
     await this.learner.flush(true);
   }
