@@ -10,6 +10,7 @@ import { chosenStore, openUsageStore, userLabelFor } from '../app/store.js';
 import { DEFAULT_LOAD_HINTS } from '../core/hints/load-hints.js';
 import { optionalString, parseChoiceFlag, parseIntFlag } from '../app/flags.js';
 import { loadUsage, servingCounts } from './deps.js';
+import { checkStoreWritable } from '../core/session/usage-store.js';
 import { countOf } from '../reporters/format.js';
 import { SmartError, errorText } from '../errors.js';
 import { appendFileSafe } from '../safe-write.js';
@@ -94,6 +95,8 @@ export async function runServeCommand(
     defaultFile: setup.usageStore,
     lazy: true,
   });
+  // A store learning may not write (read-only, another user's) is refused now, not found out at the first call.
+  if (opts.learn !== false && store.kind === 'file') await checkStoreWritable(store.label);
   const usage = await loadUsage(store, Date.now(), log);
 
   const runtime = new ServeRuntime({
