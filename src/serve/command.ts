@@ -2,7 +2,8 @@
 import { resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type { Server } from '@modelcontextprotocol/server';
-import { serveStdio, StdioServerTransport } from '@modelcontextprotocol/server/stdio';
+import { serveStdio } from '@modelcontextprotocol/server/stdio';
+import { StdioWire } from './stdio-wire.js';
 import type { CommandContext, CommandOutcome } from '../app/context.js';
 import { oauthOptions } from '../app/oauth.js';
 import { resolveLimits } from '../app/budget.js';
@@ -189,7 +190,7 @@ export async function runServeCommand(
       process.stdin.once('end', shutdown);
       process.stdin.once('close', shutdown);
       // Both eras on one connection: its opening (initialize, or a 2026-07-28 request) pins the era.
-      serveStdio(() => server, { transport: new StdioServerTransport(process.stdin, process.stdout) });
+      serveStdio(() => server, { transport: new StdioWire(process.stdin, process.stdout, log) });
     } else {
       // Loaded only for --transport http: the Streamable HTTP transport (and its web framework) costs a stdio start ~40 ms.
       const { startHttp } = await import('./http.js');
