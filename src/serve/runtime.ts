@@ -491,8 +491,8 @@ export class ServeRuntime {
     })();
   }
 
+  /** Ends the servers and writes what was learned, side by side: both are bounded, so exit is prompt. */
   async close(): Promise<void> {
-    await this.pool.closeAll();
-    await this.learner.flush(true);
+    await Promise.all([this.pool.closeAll(), this.learner.finalFlush()]);
   }
 }

@@ -20,6 +20,7 @@ export class StdioWire implements Transport {
   onmessage?: (message: JSONRPCMessage) => void;
   private closed = false;
   private readonly reader: LineReader;
+  private drained: Promise<void> | undefined;
 
   constructor(
     private readonly stdin: NodeJS.ReadableStream,
@@ -74,17 +75,19 @@ export class StdioWire implements Transport {
     return this.write(serializeMessage(message));
   }
 
+  /**
+   * Writes in order; while stdout's buffer is full every writer waits for the same 'drain' (a burst of thousands
+   * of answers adds one listener, not one each). A stdout error reaches `onerror` through the listener of start.
+   */
   private write(text: string): Promise<void> {
-    return new Promise((resolve, reject) => {
-      const onError = (e: Error): void => reject(e);
-      this.stdout.once('error', onError);
-      const done = (): void => {
-        this.stdout.off('error', onError);
+    if (this.stdout.write(text)) return this.drained ?? Promise.resolve();
+    this.drained ??= new Promise<void>((resolve) =>
+      this.stdout.once('drain', () => {
+        this.drained = undefined;
         resolve();
-      };
-      if (this.stdout.write(text)) done();
-      else this.stdout.once('drain', done);
-    });
+      }),
+    );
+    return this.drained;
   }
 
   close(): Promise<void> {
