@@ -33,6 +33,7 @@ import { ServerPool, type PoolOptions } from './pool.js';
 import type { ServeSetup } from './setup.js';
 import { mapLimited, SERVER_START_CONCURRENCY } from '../core/map-limited.js';
 import { boundedInstructions } from '../core/audit/findings.js';
+import { resultProblem } from './result-check.js';
 
 export interface RuntimeOptions {
   setup: ServeSetup;
@@ -423,6 +424,8 @@ export class ServeRuntime {
       const result = await this.pool.run(entry.server, (s) =>
         s.callTool(params, { timeoutMs: this.opts.callTimeoutMs, signal: ctx.signal, onprogress: ctx.onprogress }),
       );
+      const problem = resultProblem(result);
+      if (problem) throw new SmartError('SERVE_BAD_RESULT', { server: entry.server, tool: entry.tool.name, problem });
       ok = result.isError !== true;
       return result;
     } finally {

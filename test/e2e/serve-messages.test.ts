@@ -1,7 +1,8 @@
-// Large messages on serve's stdio, with real processes: a client message over the 10 MB limit gets a JSON-RPC error
+// Large and invalid messages on serve's stdio, with real processes: a client message over the 10 MB limit gets a JSON-RPC error
 // for that request (its id found at the start or the end of the line) and serve keeps serving — it used to close
 // the connection and exit 0 without a word; a 20 MB result that takes a while to arrive from the server behind is
-// relayed whole while pings keep being answered.
+// relayed whole while pings keep being answered; a result that is not a valid tool result is an error naming the
+// server and the tool with its first problem in one line (it was a -32602 with the schema report, no server named).
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -20,7 +21,7 @@ const MB = 1024 * 1024;
 interface Msg {
   id?: unknown;
   error?: { code: number; message: string };
-  result?: { content?: { type: string; text: string }[] } & Record<string, unknown>;
+  result?: { content?: { type: string; text: string }[]; isError?: boolean } & Record<string, unknown>;
 }
 
 interface Raw {
@@ -93,6 +94,22 @@ describe('serve over stdio: messages over the limit, and large results', () => {
     const echo = await serve.request('tools/call', { name: 'echo', arguments: { text: 'still here' } });
     expect(echo.result?.content).toEqual([{ type: 'text', text: 'still here' }]);
     expect(serve.child.exitCode).toBe(null);
+  });
+
+  it('an invalid tool result is an error naming the server and tool, with the first problem in one line', async () => {
+    const said = async (kind: string): Promise<string | undefined> => {
+      const r = await serve.request('tools/call', { name: 'bad_result', arguments: { kind } });
+      expect(r.error).toBeUndefined();
+      expect(r.result?.isError).toBe(true);
+      return r.result?.content?.[0]?.text;
+    };
+    const head = 'mcp-smart: server "big" answered tool "bad_result" with a result that is not a valid MCP tool result';
+    const tail = '; it was not passed on — the server needs fixing';
+    expect(await said('content-not-array')).toBe(`${head} (content: expected array, received string)${tail}`);
+    expect(await said('text-missing')).toBe(`${head} (content[0].text: expected string, got nothing)${tail}`);
+    expect(await said('unknown-type')).toBe(
+      `${head} (content[0].type is "hologram", not one of "text", "image", "audio", "resource_link", "resource")${tail}`,
+    );
   });
 
   it('pings are answered while a 20 MB result is on its way, and the result arrives whole', async () => {
