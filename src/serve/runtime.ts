@@ -9,7 +9,14 @@ import { fuseRankings, patternsFromConfig, rankTools, type DiscoverIndex } from 
 import { newestRecording } from '../core/session/usage-store.js';
 import { SmartError, errorText, isSmartError } from '../errors.js';
 import type { ServerSnapshot, SmartConfig, UsageStats } from '../types.js';
-import { buildServedView, type CatalogEntry, type ServeLevel, type ServeMode, type ServedView } from './catalog.js';
+import {
+  buildServedView,
+  idCollisions,
+  type CatalogEntry,
+  type ServeLevel,
+  type ServeMode,
+  type ServedView,
+} from './catalog.js';
 import type { Counting } from './deps.js';
 import type { LoadHintRules } from '../core/hints/load-hints.js';
 import { FileUsageStore } from '../core/store/file.js';
@@ -34,6 +41,7 @@ import type { ServeSetup } from './setup.js';
 import { mapLimited, SERVER_START_CONCURRENCY } from '../core/map-limited.js';
 import { boundedInstructions } from '../core/audit/findings.js';
 import { resultProblem } from './result-check.js';
+import { StartRetry, unstartedLine, type Unstarted } from './start-retry.js';
 
 export interface RuntimeOptions {
   setup: ServeSetup;
@@ -60,6 +68,8 @@ export interface RuntimeOptions {
   /** Monotonic ms for latency. */
   clock: () => number;
   pool?: Partial<PoolOptions>;
+  /** Waits before starting a server that failed at serve start again (tests shorten them). */
+  retry?: { firstMs?: number; maxMs?: number };
 }
 
 export type ToolResult = Record<string, unknown>;
@@ -215,26 +225,60 @@ export class ServeRuntime {
     return view;
   }
 
+  private warned = new Set<string>();
+
+  /** Tools whose ids collided are served under a suffixed id; each is warned about once. */
+  private warnCollisions(): void {
+    for (const line of idCollisions(this.view.entries.values()))
+      if (!this.warned.has(line)) {
+        this.warned.add(line);
+        this.opts.log(`warning: ${line}`);
+      }
+  }
+
   /** The first view, with exact counts; new counts are written to the count cache in the background. */
   async init(): Promise<void> {
     this.view = await this.countedView();
+    this.warnCollisions();
     void this.opts.counting.flush().catch(() => undefined);
   }
 
-  /** Lists, live, the servers whose tool list is not known yet (no snapshot, no cache entry). */
+  /**
+   * Lists, live, the servers whose tool list is not known yet (no snapshot, no cache entry). One that fails is tried
+   * again in the background (start-retry.ts) and served once it lists.
+   */
   async listUnknown(onListed: (def: string, snap: ServerSnapshot) => Promise<void>): Promise<void> {
     const missing = this.opts.setup.definitions.filter((d) => !this.known.has(d.name));
+    const listOne = async (server: string): Promise<void> => {
+      const snap = await this.pool.list(server);
+      this.known.set(server, snap);
+      await onListed(server, snap);
+    };
+    this.unstarted = new StartRetry({
+      list: async (server) => {
+        await listOne(server);
+        await this.refresh(true);
+      },
+      reasonOf: (server, e) => this.pool.health(server).lastError ?? errorText(e),
+      log: this.opts.log,
+      now: this.opts.now,
+      ...this.opts.retry,
+    });
     await mapLimited(missing, SERVER_START_CONCURRENCY, async (def) => {
       try {
-        const snap = await this.pool.list(def.name);
-        this.known.set(def.name, snap);
-        await onListed(def.name, snap);
+        await listOne(def.name);
       } catch (e) {
-        this.opts.log(`warning: ${errorText(e)}; its tools are not served until it starts`);
+        this.opts.log(
+          `warning: ${errorText(e)}; its tools are not served until it starts (tried again in the background)`,
+        );
+        this.unstarted?.failed(def.name, e);
       }
     });
     if (missing.length > 0) await this.refresh(false);
   }
+
+  /** Servers that failed to start at serve start and are being tried again. */
+  unstarted?: StartRetry;
 
   private buildView(): ServedView {
     const serve = this.config.serve ?? {};
@@ -257,6 +301,7 @@ export class ServeRuntime {
   async refresh(notify = true): Promise<void> {
     const before = this.view.tools.map((t) => `${t.name}\u0000${JSON.stringify(t.definition)}`).join('\n');
     this.view = await this.countedView();
+    this.warnCollisions();
     this.index = undefined;
     this.indexing = undefined;
     const after = this.view.tools.map((t) => `${t.name}\u0000${JSON.stringify(t.definition)}`).join('\n');
@@ -286,9 +331,13 @@ export class ServeRuntime {
   private async discoverIndex(): Promise<DiscoverIndex> {
     if (this.index) return this.index;
     this.indexing ??= (async () => {
+      // The index gets the served entries, each tool named so that "<server>.<name>" is its id (a collided id's
+      // `#2` included): what find_tool returns is always an id call_tool knows.
       const servers = [...this.known.values()].map((s) => ({
         ...s,
-        tools: s.tools.filter((t) => this.view.entries.has(`${s.name}.${t.name}`)),
+        tools: [...this.view.entries.values()]
+          .filter((e) => e.server === s.name)
+          .map((e) => ({ ...e.tool, name: e.id.slice(s.name.length + 1) })),
       }));
       const index = await hybridIndex(servers, this.config);
       this.index = index;
@@ -366,19 +415,24 @@ export class ServeRuntime {
     const answer = await this.withinBudget(
       candidates,
       findMaxTokens(args.maxTokens, this.config.serve?.findToolMaxTokens),
+      this.unstarted?.pending() ?? [],
     );
     return textResult(answer.text);
   }
 
   /** The find_tool answer within `maxTokens`, counted exactly (the tokenizer loads on the first uncached line). */
-  private async withinBudget(candidates: FindCandidate[], maxTokens: number): Promise<BudgetedAnswer> {
+  private async withinBudget(
+    candidates: FindCandidate[],
+    maxTokens: number,
+    unstarted: readonly Unstarted[],
+  ): Promise<BudgetedAnswer> {
     const { counting } = this.opts;
-    let answer = budgetFindAnswer(candidates, maxTokens, counting.countText);
+    let answer = budgetFindAnswer(candidates, maxTokens, counting.countText, unstarted);
     for (let i = 0; i < 4; i++) {
       const misses = counting.takeMisses();
       if (misses.length === 0) break;
       await counting.prepare(misses);
-      answer = budgetFindAnswer(candidates, maxTokens, counting.countText);
+      answer = budgetFindAnswer(candidates, maxTokens, counting.countText, unstarted);
     }
     return answer;
   }
@@ -388,7 +442,11 @@ export class ServeRuntime {
   }
 
   listTools(args: Record<string, unknown>): ToolResult {
-    return textResult(listEntries(this.view, typeof args.server === 'string' ? args.server : undefined));
+    const server = typeof args.server === 'string' ? args.server : undefined;
+    const unstarted = (this.unstarted?.pending() ?? []).filter((u) => server === undefined || u.server === server);
+    const notes = unstarted.map((u) => unstartedLine(u));
+    if (server !== undefined && notes.length > 0) return textResult(notes.join('\n'));
+    return textResult([listEntries(this.view, server), ...notes].filter((t) => t !== '').join('\n'));
   }
 
   /** call_tool / call_tool_read: resolve, check read-only, validate, forward. */
@@ -496,6 +554,7 @@ export class ServeRuntime {
 
   /** Ends the servers and writes what was learned, side by side: both are bounded, so exit is prompt. */
   async close(): Promise<void> {
+    this.unstarted?.stop();
     await Promise.all([this.pool.closeAll(), this.learner.finalFlush()]);
   }
 }
