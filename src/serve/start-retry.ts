@@ -4,6 +4,9 @@
  * serve runs; once it lists, its tools are served and clients hear tools/list_changed. Meanwhile find_tool and
  * list_tools name it with the reason it failed (redacted like every server error).
  */
+import { mapLimited, SERVER_START_CONCURRENCY } from '../core/map-limited.js';
+import { errorText } from '../errors.js';
+
 export const RETRY_FIRST_MS = 2000;
 export const RETRY_MAX_MS = 60_000;
 
@@ -15,8 +18,8 @@ export interface Unstarted {
 }
 
 export interface StartRetryOptions {
-  /** Starts and lists the server (throws when it cannot). */
-  list: (server: string) => Promise<void>;
+  /** Starts and lists the server (throws when it cannot); `later`: on a retry, not at serve start. */
+  list: (server: string, later: boolean) => Promise<void>;
   /** The reason the server failed, as the pool tells it (redacted). */
   reasonOf: (server: string, e: unknown) => string;
   log: (text: string) => void;
@@ -38,6 +41,20 @@ export class StartRetry {
 
   constructor(private readonly opts: StartRetryOptions) {}
 
+  /** Starts and lists the servers, at most 16 at a time; each that fails is tried again later. */
+  async startAll(servers: readonly string[]): Promise<void> {
+    await mapLimited(servers, SERVER_START_CONCURRENCY, async (server) => {
+      try {
+        await this.opts.list(server, false);
+      } catch (e) {
+        this.opts.log(
+          `warning: ${errorText(e)}; its tools are not served until it starts (tried again in the background)`,
+        );
+        this.failed(server, e);
+      }
+    });
+  }
+
   /** The server failed to start or list: try again later. */
   failed(server: string, e: unknown): void {
     if (this.stopped) return;
@@ -54,7 +71,7 @@ export class StartRetry {
     w.timer = undefined;
     if (this.stopped) return;
     try {
-      await this.opts.list(server);
+      await this.opts.list(server, true);
       this.waiting.delete(server);
       this.opts.log(`server "${server}" started on a later attempt; its tools are served now`);
     } catch (e) {
