@@ -46,6 +46,8 @@ export class StdioWire implements Transport {
     this.stdin.on('close', this.onend);
     this.stdin.on('error', this.onerr);
     this.stdout.on('error', this.onerr);
+    const ended = this.stdin as NodeJS.ReadableStream & { readableEnded?: boolean; destroyed?: boolean };
+    if (ended.readableEnded === true || ended.destroyed === true) setImmediate(this.onend);
     return Promise.resolve();
   }
 

@@ -28,8 +28,18 @@ describe('a server that fails when serve starts', () => {
     'is named with its reason by find_tool and list_tools, tried again, and served once it starts',
     async () => {
       const ready = join(box.dir, 'ready');
+      const flaky = {
+        ...node(
+          fixture('servers', 'misbehaving', 'crash-on-start.mjs'),
+          '--unless-file',
+          ready,
+          '--print-env',
+          'API_TOKEN',
+        ),
+        env: { API_TOKEN: 'tok-5f2a9c41e7d3b8' },
+      };
       const config = await box.config('servers.json', {
-        flaky: node(fixture('servers', 'misbehaving', 'crash-on-start.mjs'), '--unless-file', ready),
+        flaky,
         tiny: node(fixture('servers', 'catalog-server.mjs'), fixture('servers', 'catalogs', 'tiny.json')),
       });
       const started = await connectServeStdio(box.env, ['--config', config, '--mode', 'meta', '--no-learn']);
@@ -43,15 +53,19 @@ describe('a server that fails when serve starts', () => {
       expect(found.results.map((r) => r.id)).toContain('tiny.search_notes');
       expect(found.notStarted).toHaveLength(1);
       expect(found.notStarted[0]).toMatchObject({ server: 'flaky' });
-      expect(found.notStarted[0]!.reason).toContain('FIXTURE_API_URL is not set');
+      expect(found.notStarted[0]!.reason).toBe(
+        'exited with code 1 during initialize — last stderr line: Error: token *** was rejected',
+      );
       expect(found.notStarted[0]!.retryInSeconds).toBeGreaterThanOrEqual(0);
       expect(found.notStarted[0]!.retryInSeconds).toBeLessThanOrEqual(2);
       const listed = await call(client, 'list_tools');
       expect(listed).toContain('tiny.search_notes');
       expect(listed).toMatch(
-        /\n\(server "flaky" has not started: .*FIXTURE_API_URL is not set.*; its tools are not listed — mcp-smart tries it again (in \d s|now)\)$/,
+        /\n\(server "flaky" has not started: exited with code 1 .*token \*\*\* was rejected; its tools are not listed — mcp-smart tries it again (in \d s|now)\)$/,
       );
       expect(await call(client, 'list_tools', { server: 'flaky' })).toMatch(/^\(server "flaky" has not started: /);
+      // The server quoted its token in its error: the reason carries the error, never the token.
+      expect(JSON.stringify(found) + listed + started.stderr()).not.toContain('tok-5f2a9c41e7d3b8');
 
       // The setting is fixed: the next attempt (2 s after the failure) starts it.
       writeFileSync(ready, '');
