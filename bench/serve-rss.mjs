@@ -19,16 +19,24 @@ const env = {
   MCP_SMART_CACHE_DIR: join(dir, 'cache'),
   MCP_SMART_DATA_DIR: join(dir, 'data'),
 };
-const kb = (pid, key) => Number(new RegExp(`${key}:\\s+(\\d+) kB`).exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1]);
+const kb = (pid, key) =>
+  Number(new RegExp(`${key}:\\s+(\\d+) kB`).exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1]);
 const mb = (k) => `${(k / 1024).toFixed(0)} MB`;
 
 try {
   const config = join(dir, 'tiny.json');
-  const server = [join(REPO, 'fixtures', 'servers', 'catalog-server.mjs'), join(REPO, 'fixtures', 'servers', 'catalogs', 'tiny.json')];
+  const server = [
+    join(REPO, 'fixtures', 'servers', 'catalog-server.mjs'),
+    join(REPO, 'fixtures', 'servers', 'catalogs', 'tiny.json'),
+  ];
   writeFileSync(config, JSON.stringify({ mcpServers: { tiny: { command: process.execPath, args: server } } }));
   const base = [join(REPO, 'bin', 'mcp-smart.js'), '--config', config, 'serve', '--mode', 'meta'];
   const runs = {
-    learning: startRaw(process.execPath, [...base, '--store', join(dir, 'usage.json'), '--record', join(dir, 'cases.jsonl')], { env, cwd: dir }),
+    learning: startRaw(
+      process.execPath,
+      [...base, '--store', join(dir, 'usage.json'), '--record', join(dir, 'cases.jsonl')],
+      { env, cwd: dir },
+    ),
     'no-learn': startRaw(process.execPath, [...base, '--no-learn'], { env, cwd: dir }),
   };
   for (const c of Object.values(runs)) await c.open();
@@ -36,17 +44,23 @@ try {
   const t0 = performance.now();
   for (let done = 0, round = 0; done < CALLS; done += BURST, round++)
     for (const c of Object.values(runs)) {
-      const f = await c.request('tools/call', { name: 'find_tool', arguments: { intent: `search my notes for topic ${round}` } });
+      const f = await c.request('tools/call', {
+        name: 'find_tool',
+        arguments: { intent: `search my notes for topic ${round}` },
+      });
       const id = JSON.parse(f.result.content[0].text).results[0].id;
       const burst = Array.from({ length: BURST }, (_, i) =>
         c.request('tools/call', { name: 'call_tool', arguments: { name: id, arguments: { query: `q${round}-${i}` } } }),
       );
       const answers = await Promise.all(burst);
-      if (answers.some((a) => a.error || a.result?.isError)) throw new Error(`a call failed: ${JSON.stringify(answers.find((a) => a.error || a.result?.isError))}`);
+      if (answers.some((a) => a.error || a.result?.isError))
+        throw new Error(`a call failed: ${JSON.stringify(answers.find((a) => a.error || a.result?.isError))}`);
     }
   const secs = (performance.now() - t0) / 1000;
   await new Promise((r) => setTimeout(r, 1000));
-  console.log(`serve RSS under load — ${cpus()[0]?.model ?? 'cpu'} × ${cpus().length}, Node ${process.version}, ${new Date().toISOString().slice(0, 10)}; ${CALLS} calls each in bursts of ${BURST}, ${secs.toFixed(0)} s`);
+  console.log(
+    `serve RSS under load — ${cpus()[0]?.model ?? 'cpu'} × ${cpus().length}, Node ${process.version}, ${new Date().toISOString().slice(0, 10)}; ${CALLS} calls each in bursts of ${BURST}, ${secs.toFixed(0)} s`,
+  );
   console.log('| serve | RSS at start | RSS after the calls | peak RSS (VmHWM) |');
   console.log('| --- | ---: | ---: | ---: |');
   for (const [name, c] of Object.entries(runs))
