@@ -10,7 +10,7 @@ import { REPO } from './helpers/datasets.mjs';
 import { startRaw } from './helpers/raw-stdio.mjs';
 
 const CALLS = Number(process.env.BENCH_RSS_CALLS ?? 20_000);
-const BURST = 500;
+const BURST = Number(process.env.BENCH_RSS_BURST ?? 500);
 const dir = mkdtempSync(join(tmpdir(), 'mcp-smart-bench-rss-'));
 const env = {
   PATH: process.env.PATH ?? '',
