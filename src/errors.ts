@@ -223,6 +223,11 @@ export const ERROR_CATALOG = {
     message: (d) =>
       `server "${s(d.server)}" did not answer within ${s(d.ms)} ms; raise serve.callTimeout in mcp-smart.config.json if the tool is slow`,
   },
+  SERVE_BAD_RESULT: {
+    exitCode: 3,
+    message: (d) =>
+      `server "${s(d.server)}" answered tool "${s(d.tool)}" with a result that is not a valid MCP tool result (${s(d.problem)}); it was not passed on — the server needs fixing`,
+  },
   SERVE_UNKNOWN_TOOL: {
     exitCode: 2,
     message: (d) => `no tool "${s(d.name)}". ${s(d.hint)}`.trim(),

@@ -2,7 +2,8 @@
 import { resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type { Server } from '@modelcontextprotocol/server';
-import { serveStdio, StdioServerTransport } from '@modelcontextprotocol/server/stdio';
+import { serveStdio } from '@modelcontextprotocol/server/stdio';
+import { StdioWire } from './stdio-wire.js';
 import type { CommandContext, CommandOutcome } from '../app/context.js';
 import { oauthOptions } from '../app/oauth.js';
 import { resolveLimits } from '../app/budget.js';
@@ -10,6 +11,7 @@ import { chosenStore, openUsageStore, userLabelFor } from '../app/store.js';
 import { DEFAULT_LOAD_HINTS } from '../core/hints/load-hints.js';
 import { optionalString, parseChoiceFlag, parseIntFlag } from '../app/flags.js';
 import { loadUsage, servingCounts } from './deps.js';
+import { checkStoreWritable } from '../core/session/usage-store.js';
 import { countOf } from '../reporters/format.js';
 import { SmartError, errorText } from '../errors.js';
 import { appendFileSafe } from '../safe-write.js';
@@ -94,6 +96,8 @@ export async function runServeCommand(
     defaultFile: setup.usageStore,
     lazy: true,
   });
+  // A store learning may not write (read-only, another user's) is refused now, not found out at the first call.
+  if (opts.learn !== false && store.kind === 'file') await checkStoreWritable(store.label);
   const usage = await loadUsage(store, Date.now(), log);
 
   const runtime = new ServeRuntime({
@@ -186,7 +190,7 @@ export async function runServeCommand(
       process.stdin.once('end', shutdown);
       process.stdin.once('close', shutdown);
       // Both eras on one connection: its opening (initialize, or a 2026-07-28 request) pins the era.
-      serveStdio(() => server, { transport: new StdioServerTransport(process.stdin, process.stdout) });
+      serveStdio(() => server, { transport: new StdioWire(process.stdin, process.stdout, log) });
     } else {
       // Loaded only for --transport http: the Streamable HTTP transport (and its web framework) costs a stdio start ~40 ms.
       const { startHttp } = await import('./http.js');

@@ -8,13 +8,18 @@
 import { detectTaskContext } from '../core/discover/index.js';
 import { capIntents, emptyUsage, mergeUsage, recordCalls } from '../core/session/usage.js';
 import type { UsageStore } from '../core/store/types.js';
-import { errorText } from '../errors.js';
+import { errorText, isSmartError } from '../errors.js';
 import { appendFileSafe } from '../safe-write.js';
+import { finalWrites } from '../signals.js';
 import type { UsageStats } from '../types.js';
 
 /** How long a find_tool result counts as the reason for a later call. */
 const FIND_MEMORY_MS = 15 * 60_000;
 const FINDS_KEPT = 20;
+/** Labelled cases kept in memory (the newest; `--record` has them all). */
+const CASES_KEPT = 200;
+/** How long shutdown waits for the last write of what was learned (the signal path exits after 5 s anyway). */
+export const FINAL_FLUSH_MS = 3000;
 
 /** Token-like text: provider keys, bearer tokens, long hex or base64 runs, URL credentials. */
 const SECRET_PATTERNS = [
@@ -43,6 +48,8 @@ interface Find {
   intent: string;
   ids: string[];
   at: number;
+  /** The tools this find's intent was already credited to: a find labels each tool once, however often it is called. */
+  credited: Set<string>;
 }
 
 export interface LearnerOptions {
@@ -87,7 +94,7 @@ export class Learner {
 
   /** Remembers what find_tool returned for an intent. */
   found(intent: string, ids: string[]): void {
-    this.finds.push({ intent, ids, at: this.opts.now() });
+    this.finds.push({ intent, ids, at: this.opts.now(), credited: new Set() });
     if (this.finds.length > FINDS_KEPT) this.finds.shift();
   }
 
@@ -108,25 +115,47 @@ export class Learner {
     const find = this.reason(id);
     const category = find ? detectTaskContext(find.intent).type : 'other';
     const call = [{ id, ok, known: true, latencyMs }];
-    const labelled = ok && find ? { intent: redactIntent(find.intent, this.opts.secrets), expected: [id] } : undefined;
+    // The first successful call of a found tool makes the labelled case; calling it again adds calls, not cases.
+    const fresh = ok && find !== undefined && !find.credited.has(id);
+    if (fresh) find.credited.add(id);
+    const labelled = fresh ? { intent: redactIntent(find.intent, this.opts.secrets), expected: [id] } : undefined;
     // The intent find_tool was asked for is remembered for the tool called after it (remembered intents).
     recordCalls(this.opts.usage, call, category, time, labelled?.intent);
-    if (labelled) this.cases.push(labelled);
+    if (labelled) {
+      this.cases.push(labelled);
+      if (this.cases.length > CASES_KEPT) this.cases.splice(0, this.cases.length - CASES_KEPT);
+    }
     if (this.opts.store) {
       recordCalls(this.pending, call, category, time, labelled?.intent);
       capIntents(this.pending);
       this.pendingCalls++;
       this.kick();
     }
-    const { record } = this.opts;
-    if (record && labelled)
-      this.queue = this.queue.then(async () => {
+    if (this.opts.record && labelled) {
+      this.toRecord.push(JSON.stringify(labelled) + '\n');
+      this.queue = this.recording ??= this.appendRecorded(this.opts.record);
+    }
+  }
+
+  /** Lines for --record wait here while an append is in flight; the next append writes them all at once. */
+  private toRecord: string[] = [];
+  private recording: Promise<void> | undefined;
+
+  private async appendRecorded(record: string): Promise<void> {
+    try {
+      while (this.toRecord.length > 0) {
+        const lines = this.toRecord.join('');
+        const n = this.toRecord.length;
+        this.toRecord = [];
         try {
-          await appendFileSafe(record, JSON.stringify(labelled) + '\n');
+          await appendFileSafe(record, lines);
         } catch (e) {
-          this.opts.log(`could not record a labelled case: ${errorText(e)}`);
+          this.opts.log(`could not record ${n} labelled case(s): ${errorText(e)}`);
         }
-      });
+      }
+    } finally {
+      this.recording = undefined;
+    }
   }
 
   /** Calls learned and not yet in the store (a store that cannot be reached keeps them here). */
@@ -158,6 +187,8 @@ export class Learner {
         this.pending = mergeUsage(batch, this.pending);
         capIntents(this.pending);
         this.pendingCalls += n;
+        // A signal stopped the write before it began: shutdown's finalFlush writes it, no retry and no warning.
+        if (isSmartError(e) && (e.code === 'TERMINATED' || e.code === 'INTERRUPTED')) return;
         if (this.failingSince === undefined) {
           this.failingSince = this.opts.now();
           this.opts.log(
@@ -175,21 +206,41 @@ export class Learner {
     }
   }
 
-  /** Waits for the writes in flight; on shutdown (`final`), makes one last attempt at what is still unwritten. */
-  async flush(final = false): Promise<void> {
+  /** Waits for the writes in flight. */
+  async flush(): Promise<void> {
     await this.queue;
     await this.writing;
-    if (final && this.retryTimer) {
-      clearTimeout(this.retryTimer);
-      this.retryTimer = undefined;
-      this.kick();
+  }
+
+  /**
+   * Shutdown (a signal, the client gone): writes what is still unwritten, a store that failed included, within
+   * `withinMs`. These writes are made even after SIGTERM/SIGINT (they are atomic: whole or absent). What could
+   * not be written in time is counted in a warning, never lost silently.
+   */
+  async finalFlush(withinMs: number = FINAL_FLUSH_MS): Promise<void> {
+    let timer: NodeJS.Timeout | undefined;
+    const timeUp = new Promise<'late'>((r) => (timer = setTimeout(() => r('late'), withinMs)));
+    const done = finalWrites(async () => {
+      await this.queue;
       await this.writing;
       if (this.retryTimer) {
         clearTimeout(this.retryTimer);
         this.retryTimer = undefined;
       }
-      if (this.pendingCalls > 0)
-        this.opts.log(`warning: ${this.pendingCalls} learned call(s) could not be written to the usage store`);
+      // One more round for what came in meanwhile or was put back by a failed write.
+      this.kick();
+      await this.writing;
+      await this.queue;
+    });
+    const late = (await Promise.race([done.then(() => 'done' as const), timeUp])) === 'late';
+    clearTimeout(timer);
+    if (this.retryTimer) {
+      clearTimeout(this.retryTimer);
+      this.retryTimer = undefined;
     }
+    if (this.pendingCalls > 0)
+      this.opts.log(
+        `warning: ${this.pendingCalls} learned call(s) could not be written to the usage store${late ? ` within ${withinMs} ms` : ''}`,
+      );
   }
 }
