@@ -46,7 +46,9 @@ async function echoTimes(client, name, n) {
  * { REPO, BIN, env, dir, stats, span, ms }.
  */
 export async function erasAndStores(m, say) {
-  const { REPO, BIN, env, dir, stats, span, ms } = m;
+  const { REPO, env, dir, stats, span, ms } = m;
+  // BENCH_SERVE_BIN: another build's bin/mcp-smart.js (e.g. a copy of the previous commit's) measured the same way.
+  const BIN = process.env.BENCH_SERVE_BIN ?? m.BIN;
   const signed = (x) => `${x < 0 ? '−' : '+'}${ms(Math.abs(x))}`;
   const backend = [join(REPO, 'fixtures', 'servers', 'modern-server.mjs'), '--legacy', 'serve'];
   const config = join(dir, 'modern.json');
@@ -56,57 +58,61 @@ export async function erasAndStores(m, say) {
   const CALLS = Number(process.env.BENCH_SERVE_ERA_CALLS ?? 500);
   const ROUND = 25;
 
-  // Start-up, per era: spawn → connect → tools/list, serve (warm cache) and the backend directly, interleaved.
-  for (const [, negotiation] of ERAS) {
-    const c = await connect(negotiation, process.execPath, serveArgs(['--no-learn']), env); // fills the cache
-    await c.listTools();
-    await c.close();
-  }
-  const startup = async (negotiation, args) => {
-    const t = performance.now();
-    const c = await connect(negotiation, process.execPath, args, env);
-    const { tools } = await c.listTools();
-    const wall = performance.now() - t;
-    await c.close();
-    if (!tools.some((x) => x.name === 'echo')) throw new Error('no echo tool listed');
-    return wall;
-  };
-  const starts = ERAS.map(() => ({ serve: [], direct: [] }));
-  for (let i = 0; i < ROUNDS; i++)
-    for (const [e, [, negotiation]] of ERAS.entries()) {
-      starts[e].serve.push(await startup(negotiation, serveArgs(['--no-learn'])));
-      starts[e].direct.push(await startup(negotiation, backend));
+  // BENCH_SERVE_ONLY=stores skips the era measures.
+  if (process.env.BENCH_SERVE_ONLY !== 'stores') await eras();
+  async function eras() {
+    // Start-up, per era: spawn → connect → tools/list, serve (warm cache) and the backend directly, interleaved.
+    for (const [, negotiation] of ERAS) {
+      const c = await connect(negotiation, process.execPath, serveArgs(['--no-learn']), env); // fills the cache
+      await c.listTools();
+      await c.close();
     }
-  for (const [e, [label]] of ERAS.entries()) {
-    const s = stats(starts[e].serve);
-    const d = stats(starts[e].direct);
-    say(
-      `| spawn → connected → first tools/list answered, ${label} (SDK v2; ${ROUNDS} runs, warm cache) | ${span(s)} (${signed(s.p50 - d.p50)} at p50) | the backend spawned and listed directly by the same client: ${span(d)} | — |`,
-    );
-  }
+    const startup = async (negotiation, args) => {
+      const t = performance.now();
+      const c = await connect(negotiation, process.execPath, args, env);
+      const { tools } = await c.listTools();
+      const wall = performance.now() - t;
+      await c.close();
+      if (!tools.some((x) => x.name === 'echo')) throw new Error('no echo tool listed');
+      return wall;
+    };
+    const starts = ERAS.map(() => ({ serve: [], direct: [] }));
+    for (let i = 0; i < ROUNDS; i++)
+      for (const [e, [, negotiation]] of ERAS.entries()) {
+        starts[e].serve.push(await startup(negotiation, serveArgs(['--no-learn'])));
+        starts[e].direct.push(await startup(negotiation, backend));
+      }
+    for (const [e, [label]] of ERAS.entries()) {
+      const s = stats(starts[e].serve);
+      const d = stats(starts[e].direct);
+      say(
+        `| spawn → connected → first tools/list answered, ${label} (SDK v2; ${ROUNDS} runs, warm cache) | ${span(s)} (${signed(s.p50 - d.p50)} at p50) | the backend spawned and listed directly by the same client: ${span(d)} | — |`,
+      );
+    }
 
-  // Added latency per forwarded call, per era.
-  const pairs = [];
-  for (const [label, negotiation] of ERAS) {
-    const direct = await connect(negotiation, process.execPath, backend, env);
-    const via = await connect(negotiation, process.execPath, serveArgs(['--no-learn']), env);
-    pairs.push({ label, direct, via, d: [], v: [] });
-  }
-  for (const p of pairs) {
-    await echoTimes(p.direct, 'echo', 20);
-    await echoTimes(p.via, 'echo', 20);
-  }
-  for (let r = 0; r < CALLS / ROUND; r++)
-    for (const p of pairs) {
-      p.d.push(...(await echoTimes(p.direct, 'echo', ROUND)));
-      p.v.push(...(await echoTimes(p.via, 'echo', ROUND)));
+    // Added latency per forwarded call, per era.
+    const pairs = [];
+    for (const [label, negotiation] of ERAS) {
+      const direct = await connect(negotiation, process.execPath, backend, env);
+      const via = await connect(negotiation, process.execPath, serveArgs(['--no-learn']), env);
+      pairs.push({ label, direct, via, d: [], v: [] });
     }
-  for (const p of pairs) {
-    await Promise.all([p.direct.close(), p.via.close()]);
-    const [d, v] = [stats(p.d), stats(p.v)];
-    say(
-      `| forwarded call, ${p.label} (echo, ${CALLS} calls each, interleaved in rounds of ${ROUND}) | ${span(v)} (added ${signed(v.p50 - d.p50)} / ${signed(v.p95 - d.p95)}) | direct connection to the same backend, same era: ${span(d)} | added p50 < 1 ms |`,
-    );
+    for (const p of pairs) {
+      await echoTimes(p.direct, 'echo', 20);
+      await echoTimes(p.via, 'echo', 20);
+    }
+    for (let r = 0; r < CALLS / ROUND; r++)
+      for (const p of pairs) {
+        p.d.push(...(await echoTimes(p.direct, 'echo', ROUND)));
+        p.v.push(...(await echoTimes(p.via, 'echo', ROUND)));
+      }
+    for (const p of pairs) {
+      await Promise.all([p.direct.close(), p.via.close()]);
+      const [d, v] = [stats(p.d), stats(p.v)];
+      say(
+        `| forwarded call, ${p.label} (echo, ${CALLS} calls each, interleaved in rounds of ${ROUND}) | ${span(v)} (added ${signed(v.p50 - d.p50)} / ${signed(v.p95 - d.p95)}) | direct connection to the same backend, same era: ${span(d)} | added p50 < 1 ms |`,
+      );
+    }
   }
 
   // Added latency per forwarded call with learning into each store (2025 client), beside no store and direct.
