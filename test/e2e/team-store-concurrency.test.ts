@@ -1,14 +1,15 @@
 // Four real `serve` processes (a fixture backend behind each) and a `replay --learn` write one store at once, a
 // PostgreSQL database and then a file: every forwarded call is counted, none lost. A writer killed with SIGKILL
-// mid-way leaves nothing half written (a file lock it held is broken once stale; the others wait, then write). A database that goes away does not stop serve: it keeps answering, keeps what it learned, and writes it
+// mid-way leaves nothing half written. A file lock left by a writer killed inside it is broken once stale (15 s):
+// the others keep answering and write what they learned after that wait. A database that goes away does not stop serve: it keeps answering, keeps what it learned, and writes it
 // once the database is back.
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, fixture } from '../helpers/paths.js';
+import { BIN, REPO, fixture } from '../helpers/paths.js';
 import { PG_PASSWORD, startPostgres, type PgServer } from '../helpers/postgres.js';
 import { sandbox, node, type Sandbox } from './serve-harness.js';
 
@@ -87,12 +88,12 @@ async function callMany(
   return done;
 }
 
-/** Closes the client; serve ends when its stdin closes, flushing what it learned. */
-async function closeServe(s: Serving): Promise<void> {
-  const gone = new Promise<void>((r) => {
+/** Resolves once process `pid` is gone. */
+const gone = (pid: number): Promise<void> =>
+  new Promise<void>((r) => {
     const check = (): void => {
       try {
-        process.kill(s.pid, 0);
+        process.kill(pid, 0);
         setTimeout(check, 50);
       } catch {
         r();
@@ -100,8 +101,23 @@ async function closeServe(s: Serving): Promise<void> {
     };
     check();
   });
+
+/** Closes the client; serve ends when its stdin closes, flushing what it learned. */
+async function closeServe(s: Serving): Promise<void> {
+  const exited = gone(s.pid);
   await s.client.close();
-  await gone;
+  await exited;
+}
+
+/**
+ * Closes only serve's stdin and waits for it to exit, however long its last write takes. The SDK's close() sends
+ * SIGTERM 2 s after closing stdin (SIGKILL 2 s later): a serve still waiting out a file lock that a killed writer
+ * left would be stopped before it writes, and what it learned lost.
+ */
+async function endGently(s: Serving): Promise<void> {
+  (s.transport as unknown as { _process?: ChildProcess })._process?.stdin?.end();
+  await gone(s.pid);
+  void s.client.close();
 }
 
 const runCliProcess = (args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> =>
@@ -221,10 +237,16 @@ describe.each(Object.keys(STORES) as (keyof typeof STORES)[])('one %s store, man
     ]);
     await victim.client.close().catch(() => undefined);
     const callsDone = performance.now();
-    await Promise.all(serves.slice(1).map(closeServe));
+    await Promise.all(serves.slice(1).map(endGently));
     const waited = performance.now() - callsDone;
     // A file lock the killed process held is broken once stale (15 s); the others wait for it, then write.
     expect(waited).toBeLessThan(kind === 'file' ? 60_000 : 30_000);
+    expect(
+      serves
+        .slice(1)
+        .map((s) => s.stderr())
+        .join(''),
+    ).not.toMatch(/could not be written/);
     const rows = await exported(url);
     for (const tool of CALLED) {
       const others = rest.reduce((n, c) => n + c.get(tool)!, 0);
@@ -238,6 +260,37 @@ describe.each(Object.keys(STORES) as (keyof typeof STORES)[])('one %s store, man
     for (const [id, r] of rows) expect(r.cats, id).toBe(r.success);
     console.log(
       `${kind} store, a writer SIGKILLed: the others' last writes landed ${(waited / 1000).toFixed(1)} s after their last call`,
+    );
+  }, 180_000);
+});
+
+describe('one file store, a writer killed while it holds the lock', () => {
+  it('the others keep answering, wait until the lock is stale (15 s), then write every call', async () => {
+    const file = join(box.dir, 'f_locked.json');
+    // The worst moment for a SIGKILL: inside the lock. A process takes the store's lock exactly as mcp-smart does
+    // (src/file-lock.ts: proper-lockfile, `<file>.lock`, stale after 15 s) and is killed holding it.
+    const holder = spawn(
+      process.execPath,
+      [
+        '--input-type=module',
+        '-e',
+        `const { lock } = await import('proper-lockfile'); await lock(${JSON.stringify(file)}, { realpath: false, stale: 15000 }); console.log('locked'); setInterval(() => {}, 1000);`,
+      ],
+      { cwd: REPO, stdio: ['ignore', 'pipe', 'inherit'] },
+    );
+    await new Promise<void>((r) => holder.stdout.once('data', () => r()));
+    holder.kill('SIGKILL');
+    const serves = await Promise.all([1, 2].map(() => startServe(file)));
+    const started = performance.now();
+    const counts = await Promise.all(serves.map((s) => callMany(s, 150)));
+    const callsDone = performance.now();
+    await Promise.all(serves.map(endGently));
+    const waited = performance.now() - callsDone;
+    const rows = await exported(file);
+    for (const tool of CALLED) expect(rows.get(`tiny.${tool}`)?.success, tool).toBe(100);
+    expect(counts.reduce((n, c) => n + [...c.values()].reduce((a, b) => a + b, 0), 0)).toBe(300);
+    console.log(
+      `file store, lock left by a killed writer: 300 calls answered in ${((callsDone - started) / 1000).toFixed(1)} s; their learning written ${(waited / 1000).toFixed(1)} s after the last call`,
     );
   }, 180_000);
 });
