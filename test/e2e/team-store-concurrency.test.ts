@@ -1,8 +1,8 @@
 // Four real `serve` processes (a fixture backend behind each) and a `replay --learn` write one store at once, a
 // PostgreSQL database and then a file: every forwarded call is counted, none lost. A writer killed with SIGKILL
 // mid-way leaves nothing half written. A file lock left by a writer killed inside it is broken once stale (15 s):
-// the others keep answering and write what they learned after that wait. A database that goes away does not stop serve: it keeps answering, keeps what it learned, and writes it
-// once the database is back.
+// the others keep answering and write what they learned after that wait. A database that goes away does not stop
+// serve: it keeps answering, keeps what it learned, and writes it once the database is back.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
