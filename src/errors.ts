@@ -284,7 +284,7 @@ export const ERROR_CATALOG = {
   STORE_UNREACHABLE: {
     exitCode: 3,
     message: (d) =>
-      `Cannot reach the usage store ${s(d.store)}: ${s(d.reason)}. Check that the database is running and that the URL and its credentials (PGPASSWORD, or \${VAR} in the URL) are right.`,
+      `Cannot reach the usage store ${s(d.store)}: ${s(d.reason)}. Check that the database is running and that the URL and its credentials (PGPASSWORD, or \${VAR} in the URL) are right${/database ".*" does not exist/.test(s(d.reason)) ? '; `mcp-smart store init --store <url>` creates it' : ''}.`,
   },
   STORE_URL_INVALID: {
     exitCode: 2,

@@ -1,6 +1,6 @@
 /**
  * Live learning: every forwarded call updates the usage store (a file under its lock, or PostgreSQL by atomic
- * increments, beside `replay --learn` and other serve processes), in the background and in batches; a store that
+ * increments, beside `replay --learn` and other serve processes), in the background, in batches gathered for GATHER_MS; a store that
  * cannot be reached is retried while serving goes on; a call to a tool that a recent find_tool returned makes "intent → tool" a labelled
  * case, appended to `--record <file>` when asked. Only ids, outcomes, times and redacted intents are kept:
  * arguments and results are never recorded or logged.
@@ -67,10 +67,18 @@ export interface LearnerOptions {
   usage: UsageStats;
   /** First and longest wait before writing again to a store that failed (ms). */
   retry?: { firstMs: number; maxMs: number };
+  /** How long calls are gathered into one write (ms; default GATHER_MS). */
+  gatherMs?: number;
 }
 
 /** Waits before writing again to a store that could not be reached: 1 s, doubling, at most 30 s. */
 const RETRY = { firstMs: 1000, maxMs: 30_000 };
+/**
+ * How long calls are gathered before one batch is written: a client calling back to back causes one store write
+ * per interval, not one per call, so the writes' work (a file rewrite, a transaction's round trips) does not
+ * compete with the calls for the CPU. What a SIGKILL can lose is bounded by the same interval.
+ */
+const GATHER_MS = 100;
 
 export class Learner {
   private readonly finds: Find[] = [];
@@ -84,7 +92,10 @@ export class Learner {
   private pending: UsageStats = emptyUsage();
   private pendingCalls = 0;
   private writing: Promise<void> | undefined;
+  private gatherTimer: NodeJS.Timeout | undefined;
   private retryTimer: NodeJS.Timeout | undefined;
+  /** A signal stopped a write: nothing more is started until finalFlush. */
+  private halted = false;
   private retryMs: number;
   private failingSince: number | undefined;
 
@@ -163,53 +174,68 @@ export class Learner {
     return this.pendingCalls;
   }
 
+  /** A write is due: after GATHER_MS, unless one is in flight, gathering or waiting to retry. */
   private kick(): void {
+    if (this.writing || this.retryTimer || this.gatherTimer || this.halted) return;
+    this.gatherTimer = setTimeout(() => {
+      this.gatherTimer = undefined;
+      this.write();
+    }, this.opts.gatherMs ?? GATHER_MS);
+    this.gatherTimer.unref();
+  }
+
+  /** Writes what is pending now, as one batch; calls made meanwhile are gathered for the next one. */
+  private write(): void {
     if (this.writing || this.retryTimer) return;
-    this.writing = this.drain().finally(() => (this.writing = undefined));
+    this.writing = this.drain().finally(() => {
+      this.writing = undefined;
+      if (this.pendingCalls > 0) this.kick();
+    });
   }
 
   private async drain(): Promise<void> {
     const store = this.opts.store!;
-    while (this.pendingCalls > 0) {
-      const batch = this.pending;
-      const n = this.pendingCalls;
-      this.pending = emptyUsage();
-      this.pendingCalls = 0;
-      try {
-        await store.add(batch, { now: this.opts.now(), ...(this.opts.user ? { user: this.opts.user } : {}) });
-        if (this.failingSince !== undefined) {
-          this.opts.log(`usage store ${store.label} is reachable again; wrote what was learned meanwhile`);
-          this.failingSince = undefined;
-          this.retryMs = (this.opts.retry ?? RETRY).firstMs;
-        }
-      } catch (e) {
-        // Put the batch back (calls made meanwhile are added to it) and try again later: serving goes on.
-        this.pending = mergeUsage(batch, this.pending);
-        capIntents(this.pending);
-        this.pendingCalls += n;
-        // A signal stopped the write before it began: shutdown's finalFlush writes it, no retry and no warning.
-        if (isSmartError(e) && (e.code === 'TERMINATED' || e.code === 'INTERRUPTED')) return;
-        if (this.failingSince === undefined) {
-          this.failingSince = this.opts.now();
-          this.opts.log(
-            `warning: could not record usage (${errorText(e)}); serving goes on, keeping what is learned in memory and retrying`,
-          );
-        }
-        this.retryTimer = setTimeout(() => {
-          this.retryTimer = undefined;
-          this.kick();
-        }, this.retryMs);
-        this.retryTimer.unref();
-        this.retryMs = Math.min(this.retryMs * 2, (this.opts.retry ?? RETRY).maxMs);
+    if (this.pendingCalls === 0) return;
+    const batch = this.pending;
+    const n = this.pendingCalls;
+    this.pending = emptyUsage();
+    this.pendingCalls = 0;
+    try {
+      await store.add(batch, { now: this.opts.now(), ...(this.opts.user ? { user: this.opts.user } : {}) });
+      if (this.failingSince !== undefined) {
+        this.opts.log(`usage store ${store.label} is reachable again; wrote what was learned meanwhile`);
+        this.failingSince = undefined;
+        this.retryMs = (this.opts.retry ?? RETRY).firstMs;
+      }
+    } catch (e) {
+      // Put the batch back (calls made meanwhile are added to it) and try again later: serving goes on.
+      this.pending = mergeUsage(batch, this.pending);
+      capIntents(this.pending);
+      this.pendingCalls += n;
+      // A signal stopped the write before it began: shutdown's finalFlush writes it, no retry and no warning.
+      if (isSmartError(e) && (e.code === 'TERMINATED' || e.code === 'INTERRUPTED')) {
+        this.halted = true;
         return;
       }
+      if (this.failingSince === undefined) {
+        this.failingSince = this.opts.now();
+        this.opts.log(
+          `warning: could not record usage (${errorText(e)}); serving goes on, keeping what is learned in memory and retrying`,
+        );
+      }
+      this.retryTimer = setTimeout(() => {
+        this.retryTimer = undefined;
+        this.write();
+      }, this.retryMs);
+      this.retryTimer.unref();
+      this.retryMs = Math.min(this.retryMs * 2, (this.opts.retry ?? RETRY).maxMs);
     }
   }
 
-  /** Waits for the writes in flight. */
+  /** Waits for the writes in flight and writes what is gathered. */
   async flush(): Promise<void> {
     await this.queue;
-    await this.writing;
+    await this.settle();
   }
 
   /**
@@ -222,14 +248,15 @@ export class Learner {
     const timeUp = new Promise<'late'>((r) => (timer = setTimeout(() => r('late'), withinMs)));
     const done = finalWrites(async () => {
       await this.queue;
-      await this.writing;
+      await this.settle();
       if (this.retryTimer) {
         clearTimeout(this.retryTimer);
         this.retryTimer = undefined;
       }
-      // One more round for what came in meanwhile or was put back by a failed write.
-      this.kick();
-      await this.writing;
+      // One more round for what came in meanwhile, was put back by a failed write or stopped by the signal.
+      this.halted = false;
+      this.write();
+      await this.settle();
       await this.queue;
     });
     const late = (await Promise.race([done.then(() => 'done' as const), timeUp])) === 'late';
@@ -242,5 +269,18 @@ export class Learner {
       this.opts.log(
         `warning: ${this.pendingCalls} learned call(s) could not be written to the usage store${late ? ` within ${withinMs} ms` : ''}`,
       );
+  }
+
+  /** Until nothing is gathering or in flight: what is gathered is written now, and each write is waited for. */
+  private async settle(): Promise<void> {
+    for (;;) {
+      if (this.gatherTimer) {
+        clearTimeout(this.gatherTimer);
+        this.gatherTimer = undefined;
+        this.write();
+      }
+      if (!this.writing) return;
+      await this.writing;
+    }
   }
 }
