@@ -384,7 +384,7 @@ function report(part, scenarios, results, expected) {
     if (word === 'xfail') process.stdout.write(`        expected: ${reason}\n`);
     if (word === 'xpass')
       process.stdout.write(
-        `        listed as an expected failure but passed: remove ${part.replace(' ', '.')}.${scenario} from ${EXPECTED_FILE}\n`,
+        `        listed as an expected failure but passed: remove ${part.split(' ').reverse().join('.')}.${scenario} from ${EXPECTED_FILE}\n`,
       );
   }
   const line = summaryLine(part, scenarios.length, tally);
