@@ -16,8 +16,8 @@
 //           runs `mcp-smart --no-cache dump --auth-open <follower> --url <url>` (the OAuth client; the follower,
 //           fixtures/oauth/follow-redirects.mjs, follows the test server's redirects: its authorization endpoint
 //           approves at once), then `mcp-smart serve --mode tools` with that server as its only one, driven by an
-//           SDK client that lists the tools and calls each one whose required arguments it can fill from the
-//           input schema alone, accepts elicitation forms as prefilled with their defaults, and when a call
+//           SDK client that lists the tools and calls each one with the arguments the suite's context gives for it
+//           (toolCalls), else those it can fill from the input schema alone, accepts elicitation forms as prefilled with their defaults, and when a call
 //           answers "run `mcp-smart login <server>`" runs that login and calls once more. No scenario is named.
 // The suite needs Node 22: --node PATH, else this script's own Node when it is 22+, else the pinned npm package
 // `node@22` installed by `npm run conformance:setup` (this script's --install-node; CI's .ci/run does it) into
@@ -599,20 +599,24 @@ async function asClient(url) {
       const { tools } = await client.listTools();
       log(`serve lists ${tools.length} tools: ${tools.map((t) => t.name).join(', ')}`);
       for (const tool of tools) {
-        const args = argumentsFor(tool.inputSchema);
-        if (args === undefined) {
-          log(`${tool.name}: not called (a required argument its schema alone does not give)`);
-          continue;
+        // The calls the suite's context asks for (toolCalls: name + arguments), else one from the schema alone.
+        const asked = (context.toolCalls ?? []).filter((c) => c?.name === tool.name).map((c) => c.arguments ?? {});
+        const calls = asked.length > 0 ? asked : [argumentsFor(tool.inputSchema)];
+        for (const args of calls) {
+          if (args === undefined) {
+            log(`${tool.name}: not called (a required argument its schema alone does not give)`);
+            continue;
+          }
+          let result = await client.callTool({ name: tool.name, arguments: args });
+          const login = result.isError ? LOGIN_HINT.exec(JSON.stringify(result.content)) : null;
+          if (login) {
+            log(`${tool.name}: the call asks for a login; running it and calling once more`);
+            await cli('--auth-open', open, 'login', login[1]);
+            result = await client.callTool({ name: tool.name, arguments: args });
+          }
+          log(`${tool.name}: ${result.isError ? 'error' : 'ok'}`);
+          if (result.isError) failures++;
         }
-        let result = await client.callTool({ name: tool.name, arguments: args });
-        const login = result.isError ? LOGIN_HINT.exec(JSON.stringify(result.content)) : null;
-        if (login) {
-          log(`${tool.name}: the call asks for a login; running it and calling once more`);
-          await cli('--auth-open', open, 'login', login[1]);
-          result = await client.callTool({ name: tool.name, arguments: args });
-        }
-        log(`${tool.name}: ${result.isError ? 'error' : 'ok'}`);
-        if (result.isError) failures++;
       }
     } finally {
       await client.close();
