@@ -120,7 +120,7 @@ describe('authorization per 2026-07-28 (e2e)', () => {
     },
   );
 
-  it('credentials bound to another issuer are not presented: the command asks for a login, which registers again', async () => {
+  it('credentials bound to another issuer are not presented: mcp-smart registers again and asks for a login', async () => {
     // As if the server's authorization server had been https://old-as.example/ when mcp-smart logged in.
     const doc = readStore();
     const [key, entry] = Object.entries(doc.entries).find(([, e]) => e.url === url.plain) ?? [];
@@ -140,11 +140,15 @@ describe('authorization per 2026-07-28 (e2e)', () => {
     expect(run.stderr).toContain(
       `needs authorization (its authorization server changed to ${issuerOf('plain')}): run \`mcp-smart login plain\``,
     );
-    // The refresh token issued by the old authorization server was not sent to this one.
+    // The refresh token issued by the old authorization server was not sent to this one; the client registered
+    // with the old one was not presented here either: mcp-smart registered again (no browser is needed for that).
     expect((await admin<{ refreshes: number }>('plain', '/admin/stats')).refreshes).toBe(0);
+    expect((await admin<unknown[]>('plain', '/admin/registrations')).length).toBe(2);
+    expect(await admin<string[]>('plain', '/admin/authorized-clients')).toHaveLength(1);
 
     const login = await cli(['--auth-open', authOpen(), 'login', 'plain']);
     expect(login.code, login.stderr).toBe(0);
+    // The login used that new registration: no third one.
     expect((await admin<unknown[]>('plain', '/admin/registrations')).length).toBe(2);
     const after = entryFor('plain');
     expect(after?.clientInformation?.issuer).toBe(issuerOf('plain'));

@@ -78,6 +78,8 @@ export class SmartOAuthProvider implements OAuthClientProvider {
   private readonly grantedScopes = new Set<string>();
   private fresh = false;
   private hadTokens = false;
+  /** The issuer a server's authorization moved to, away from the one the stored credentials are bound to. */
+  private movedTo?: string;
   /** Set while a browser authorization's code is exchanged: the tokens it saves start a new login. */
   private exchanging = false;
   /** The scope a 403 insufficient_scope asked for, until a token covering it arrives. */
@@ -207,11 +209,11 @@ export class SmartOAuthProvider implements OAuthClientProvider {
     const byIssuer = ctx?.issuer ? this.entry?.registrations?.[ctx.issuer] : undefined;
     const stored = byIssuer ?? this.entry?.clientInformation;
     const stamp = stored && 'issuer' in stored && typeof stored.issuer === 'string' ? stored.issuer : undefined;
-    const moved = ctx?.issuer !== undefined && stamp !== undefined && !sameIssuer(stamp, ctx.issuer);
-    // Without a browser nothing new may be registered: that needs `mcp-smart login` first.
-    if ((!stored || moved) && !this.opts.interactive) {
-      throw moved ? this.loginNeeded(`its authorization server changed to ${ctx.issuer}`) : this.loginNeeded();
-    }
+    // The SDK sets a registration stamped with another issuer aside and registers again with this one (no browser
+    // needed for that); the tokens are bound to the old issuer too, so the login this then needs says why.
+    if (ctx?.issuer !== undefined && stamp !== undefined && !sameIssuer(stamp, ctx.issuer)) this.movedTo = ctx.issuer;
+    // Without a browser nothing new may be registered: a first registration needs `mcp-smart login`.
+    if (!stored && !this.opts.interactive) throw this.loginNeeded();
     return stored;
   }
 
@@ -375,11 +377,11 @@ export class SmartOAuthProvider implements OAuthClientProvider {
       if (typeof v === 'string' && v) this.seen.add(v);
   }
 
-  private loginNeeded(reason?: string): SmartError {
+  private loginNeeded(): SmartError {
     const d = this.discovery;
     const noMetadata = d !== undefined && !d.resourceMetadata && !d.authorizationServerMetadata;
-    const why = reason
-      ? reason
+    const why = this.movedTo
+      ? `its authorization server changed to ${this.movedTo}`
       : this.stepUpScope
         ? `the server asks for more scope: ${this.stepUpScope}`
         : this.hadTokens
