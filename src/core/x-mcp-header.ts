@@ -111,7 +111,7 @@ export function headerOnlySchema(schema: JsonObject | undefined): JsonObject | u
       if (i === path.length - 1) {
         props[key] = { type: (isObject(source) ? source.type : undefined) ?? 'string', [X_MCP_HEADER]: header };
       } else {
-        target = (props[key] = isObject(props[key]) ? props[key] : { type: 'object' });
+        target = props[key] = isObject(props[key]) ? props[key] : { type: 'object' };
       }
     });
   }

@@ -7,8 +7,13 @@ import type { ServerDefinition, ServerSnapshot } from '../../src/types.js';
 const local = (name: string): ServerDefinition => ({ name, transport: 'stdio', command: 'node' }) as ServerDefinition;
 const remote = (name: string): ServerDefinition =>
   ({ name, transport: 'http', url: `https://${name}.example/mcp` }) as ServerDefinition;
-const snap = (name: string, extra: Partial<ServerSnapshot> = {}): ServerSnapshot =>
-  ({ name, transport: 'stdio', status: 'ok', tools: [], ...extra });
+const snap = (name: string, extra: Partial<ServerSnapshot> = {}): ServerSnapshot => ({
+  name,
+  transport: 'stdio',
+  status: 'ok',
+  tools: [],
+  ...extra,
+});
 const hint = (ttlMs: number, cacheScope: 'public' | 'private') => ({ listCache: { ttlMs, cacheScope } });
 
 describe('toolListCacheHint', () => {
