@@ -115,6 +115,8 @@ export interface ServerSnapshot {
   errorCode?: string;
   serverInfo?: { name: string; version?: string; [key: string]: unknown };
   protocolVersion?: string;
+  /** A 2026-07-28 server's own cache hint on its tools/list result (ttlMs, cacheScope); absent for 2025 servers. */
+  listCache?: { ttlMs: number; cacheScope: 'public' | 'private' };
   instructions?: string;
   tools: ToolSnapshot[];
   prompts?: JsonObject[];

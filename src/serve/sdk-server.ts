@@ -1,8 +1,15 @@
 /** One client session: the SDK's low-level Server answering from the shared runtime. */
 import { ResultSchema } from '@modelcontextprotocol/core';
-import { CLIENT_CAPABILITIES_META_KEY, ProtocolError, ProtocolErrorCode, Server } from '@modelcontextprotocol/server';
+import {
+  CLIENT_CAPABILITIES_META_KEY,
+  PROTOCOL_VERSION_META_KEY,
+  ProtocolError,
+  ProtocolErrorCode,
+  Server,
+} from '@modelcontextprotocol/server';
 import type { ServerCapabilities, ServerContext } from '@modelcontextprotocol/server';
 import { SmartError, isSmartError } from '../errors.js';
+import { toolListCacheHint } from './cache-hint.js';
 import { buildRoutes, serverForUri, type Routes } from './passthrough.js';
 import { hiddenError } from './meta.js';
 import { ServeRuntime, type Asker, type CallContext, type ToolResult } from './runtime.js';
@@ -78,10 +85,20 @@ export function createClientServer(runtime: ServeRuntime): Server {
   });
 
   // The list waits for the lists taken with this client's capabilities (a cache read, or the servers' restart).
-  server.setRequestHandler('tools/list', async (_req, extra) => {
-    declareModern(extra);
+  server.setRequestHandler('tools/list', async (_req, ctx) => {
+    declareModern(ctx);
     await runtime.settled();
-    return { tools: runtime.view.tools.map((t) => t.definition) as never };
+    const tools = runtime.view.tools.map((t) => t.definition) as never;
+    // A 2026-07-28 request (its envelope names the version) gets the cache hint derived from the servers behind.
+    const envelope = ctx.mcpReq.envelope as Record<string, unknown> | undefined;
+    if (envelope?.[PROTOCOL_VERSION_META_KEY] === undefined) return { tools };
+    const hint = toolListCacheHint({
+      definitions: runtime.opts.setup.definitions,
+      known: runtime.known,
+      cacheTtlMs: runtime.opts.setup.cache?.ttlMs,
+      now: runtime.opts.now(),
+    });
+    return { tools, ...hint };
   });
 
   server.setRequestHandler('tools/call', async (req, extra) =>
