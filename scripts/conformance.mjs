@@ -258,13 +258,25 @@ async function startTarget(target, tmp) {
   let exited;
   child.once('exit', (code, signal) => (exited = { code, signal }));
   child.once('error', (e) => (exited = { error: e }));
-  const stop = () => {
+  // Resolves once the target has exited (it may write its last files after SIGTERM: serve flushes what it
+  // learned), so that the temporary folder is removed after it; SIGKILL to the group after 10 s.
+  const stop = async () => {
     if (exited || !child.pid) return;
+    const gone = new Promise((r) => child.once('exit', r));
     try {
       process.kill(-child.pid, 'SIGTERM');
     } catch {
-      /* already gone */
+      return;
     }
+    const late = setTimeout(() => {
+      try {
+        process.kill(-child.pid, 'SIGKILL');
+      } catch {
+        /* already gone */
+      }
+    }, 10_000);
+    await gone;
+    clearTimeout(late);
   };
   const deadline = Date.now() + 30_000;
   while (Date.now() < deadline) {
@@ -281,7 +293,7 @@ async function startTarget(target, tmp) {
     if (await portOpen(port)) return { url: `http://127.0.0.1:${port}/mcp`, stop };
     await new Promise((r) => setTimeout(r, 100));
   }
-  stop();
+  await stop();
   throw new SetupError(`the target (${argv.join(' ')}) did not listen on 127.0.0.1:${port} within 30 s`);
 }
 
@@ -423,7 +435,7 @@ async function serverPart(part, opts, suite, tmp) {
     };
   }
 
-  const started = target.url ? { url: target.url, stop: () => {} } : await startTarget(target, tmp);
+  const started = target.url ? { url: target.url, stop: async () => {} } : await startTarget(target, tmp);
   try {
     const results = join(tmp, `results-${part}-${requirements}`);
     const scenarios = opts.scenarios.length > 0 ? opts.scenarios.filter((s) => known.includes(s)) : undefined;
@@ -446,7 +458,7 @@ async function serverPart(part, opts, suite, tmp) {
     if (ran.length === 0) throw new SetupError(`the suite ran no scenario; rerun with --verbose to see its output`);
     return report(label, ran, got, expected);
   } finally {
-    started.stop();
+    await started.stop();
   }
 }
 
