@@ -1,6 +1,6 @@
 /** One client session: the SDK's low-level Server answering from the shared runtime. */
 import { ResultSchema } from '@modelcontextprotocol/core';
-import { ProtocolError, ProtocolErrorCode, Server } from '@modelcontextprotocol/server';
+import { CLIENT_CAPABILITIES_META_KEY, ProtocolError, ProtocolErrorCode, Server } from '@modelcontextprotocol/server';
 import type { ServerCapabilities, ServerContext } from '@modelcontextprotocol/server';
 import { SmartError, isSmartError } from '../errors.js';
 import { buildRoutes, serverForUri, type Routes } from './passthrough.js';
@@ -63,6 +63,17 @@ export function createClientServer(runtime: ServeRuntime): Server {
     };
   };
 
+  /**
+   * A client on the 2026-07-28 era sends no `initialize` (so `oninitialized` never fires): each request carries its
+   * declaration in its own `_meta` envelope. Claude Code 2.1.332 talks that era to serve (it probes with
+   * `server/discover` first), so without this its tools/list was answered from lists taken with nothing declared.
+   */
+  const declaredBy = (ctx: ServerContext): void => {
+    const envelope = ctx.mcpReq.envelope as Record<string, unknown> | undefined;
+    const caps = envelope?.[CLIENT_CAPABILITIES_META_KEY];
+    if (typeof caps === 'object' && caps !== null) runtime.clientInitialized(caps as Record<string, unknown>);
+  };
+
   server.oninitialized = () => {
     runtime.clientInitialized(server.getClientCapabilities());
     const asker = askerOf();
@@ -77,7 +88,8 @@ export function createClientServer(runtime: ServeRuntime): Server {
   });
 
   // The list waits for the lists taken with this client's capabilities (a cache read, or the servers' restart).
-  server.setRequestHandler('tools/list', async () => {
+  server.setRequestHandler('tools/list', async (_req, ctx) => {
+    declaredBy(ctx);
     await runtime.settled();
     return { tools: runtime.view.tools.map((t) => t.definition) as never };
   });
@@ -96,6 +108,7 @@ export function createClientServer(runtime: ServeRuntime): Server {
                 .notify({ method: 'notifications/progress', params: { ...p, progressToken: token } })
                 .catch(() => undefined),
     };
+    declaredBy(extra);
     await runtime.settled();
     const served = runtime.view.byName.get(req.params.name);
     const hidden = served ? undefined : hiddenError(runtime.view, req.params.name);

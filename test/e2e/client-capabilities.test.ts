@@ -45,10 +45,11 @@ async function directTools(caps: ClientCapabilities): Promise<string[]> {
   }
 }
 
-/** The tool names `serve --mode tools` lists to a client declaring `caps`. */
-async function servedTools(box: Sandbox, config: string, caps: ClientCapabilities): Promise<string[]> {
-  const { client } = await connectServeStdio(box.env, ['--config', config, '--mode', 'tools', '--no-learn'], caps);
-  answering(client, caps);
+/** The tool names `serve --mode tools` lists to a client declaring `caps` (on the 2026-07-28 era when `modern`). */
+async function servedTools(box: Sandbox, config: string, caps: ClientCapabilities, modern = false): Promise<string[]> {
+  const args = ['--config', config, '--mode', 'tools', '--no-learn'];
+  const { client } = await connectServeStdio(box.env, args, caps, modern);
+  if (!modern) answering(client, caps);
   try {
     return (await client.listTools()).tools.map((t) => t.name).sort();
   } finally {
@@ -83,6 +84,24 @@ describe('the client’s declared capabilities decide the tool list', () => {
       // The cache now holds both lists, each under its own declaration: neither answers for the other.
       expect(await servedTools(box, config, {})).toEqual(withNone);
       expect(await servedTools(box, config, ALL)).toEqual(withAll);
+    },
+    TIMEOUT_MS,
+  );
+
+  it(
+    'a 2026-07-28 client (no initialize; its declaration in every request’s _meta, as Claude Code 2.1.332 talks to ' +
+      'serve) sees the list a direct connection with its capabilities gets',
+    async () => {
+      const modernBox = await sandbox('caps-modern');
+      try {
+        const modernConfig = await modernBox.config('everything.json', { everything: node(EVERYTHING) });
+        // Cold cache, then the cache holding the list under the declaration the first request carried.
+        expect(await servedTools(modernBox, modernConfig, ALL, true)).toEqual(withAll);
+        expect(await servedTools(modernBox, modernConfig, ALL, true)).toEqual(withAll);
+        expect(await servedTools(modernBox, modernConfig, {}, true)).toEqual(withNone);
+      } finally {
+        await modernBox.remove();
+      }
     },
     TIMEOUT_MS,
   );
