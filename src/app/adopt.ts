@@ -15,7 +15,7 @@ import { SmartError } from '../errors.js';
 import { readTextFile } from '../read-file.js';
 import { writeFileSafe } from '../safe-write.js';
 import { launchThis } from '../serve/launcher.js';
-import { clientMode, printConfig, removeCommand, type ClientName } from '../serve/print-config.js';
+import { clientCommands, clientMode, printConfig, removeCommand, type ClientName } from '../serve/print-config.js';
 import { isSelfServe } from '../serve/setup.js';
 import type { ClientId, ServerDefinition, Transport } from '../types.js';
 import type { AppContext } from './context.js';
@@ -39,6 +39,8 @@ export interface AdoptResult {
   switchText: string;
   /** How to undo the switch. */
   back: string;
+  /** CLI clients: the switch and the way back as argv arrays (the client's own add and remove commands). */
+  commands?: { switch: string[]; back: string[] };
   /** The document written (or that would be). */
   text: string;
 }
@@ -122,15 +124,19 @@ export async function adoptClient(ctx: AppContext, opts: AdoptOptions): Promise<
       .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)),
     skipped,
     variables,
-    switchText: switchFor(printName(opts.client), file),
+    ...switchFor(printName(opts.client), file),
     back: wayBack(opts.client, sources),
     text,
   };
 }
 
 /** The client's switch to serve on the written file: this mcp-smart, started with `--config <file>`. */
-function switchFor(client: ClientName, file: string): string {
+function switchFor(client: ClientName, file: string): Pick<AdoptResult, 'switchText' | 'commands'> {
   const mode = clientMode(client);
   const launch = launchThis(['--config', file, 'serve', '--mode', mode]);
-  return printConfig({ client, name: 'mcp-smart', launch, mode, modeAsked: false });
+  const commands = clientCommands(client, 'mcp-smart', launch);
+  return {
+    switchText: printConfig({ client, name: 'mcp-smart', launch, mode, modeAsked: false }),
+    ...(commands && { commands }),
+  };
 }

@@ -184,6 +184,16 @@ export function printConfig(req: PrintRequest): string {
   return `${lines.join('\n')}\n${snippet}\n`;
 }
 
+/** A CLI client's own add and remove commands for the entry `name`, as argv arrays; undefined for GUI clients. */
+export function clientCommands(
+  client: ClientName,
+  name: string,
+  launch: Launch,
+): { switch: string[]; back: string[] } | undefined {
+  const cli = INFO[client].cli;
+  return cli && { switch: cli.add(name, launch), back: cli.remove(name) };
+}
+
 /** A CLI client's own command that removes the entry `name` added by the printed switch; undefined for GUI clients. */
 export function removeCommand(client: ClientName, name: string): string | undefined {
   return INFO[client].cli?.remove(name).map(shellQuote).join(' ');
