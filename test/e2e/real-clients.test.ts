@@ -83,9 +83,9 @@ async function configureDirectly(client: RealClient, defs: ServerDefinition[]): 
   const hidden = HIDDEN[client.kind];
   for (const def of defs) {
     const args = addArgs(client.kind, def);
-    // `gemini mcp add --exclude-tools <tool>`, before the `--` that ends its list.
-    if (client.kind === 'gemini' && hidden?.server === def.name)
-      args.splice(args.indexOf('--'), 0, '--exclude-tools', hidden.tool);
+    // `gemini mcp add --exclude-tools <tool> --scope …`: its list is ended by the next option (a `--` would be
+    // taken into the list, with the server's args after it).
+    if (client.kind === 'gemini' && hidden?.server === def.name) args.splice(2, 0, '--exclude-tools', hidden.tool);
     expectOk(await client.run(args), `${client.kind} mcp add ${def.name}`);
   }
   if (client.kind === 'codex' && hidden) {
