@@ -4,7 +4,7 @@
  * back. The client's own files are read, never written.
  */
 import { join } from 'node:path';
-import { adoptEntries, type AdoptVariable } from '../core/adopt.js';
+import { adoptEntries, referencedVariables, type AdoptVariable } from '../core/adopt.js';
 import { GATE_LABEL } from '../core/config/client-trust.js';
 import { clientLabel } from '../core/config/clients.js';
 import type { DefinitionResult } from '../core/config/index.js';
@@ -15,7 +15,14 @@ import { SmartError } from '../errors.js';
 import { readTextFile } from '../read-file.js';
 import { writeFileSafe } from '../safe-write.js';
 import { launchThis } from '../serve/launcher.js';
-import { clientCommands, clientMode, printConfig, removeCommand, type ClientName } from '../serve/print-config.js';
+import {
+  clientCommands,
+  clientMode,
+  passesOnlyListed,
+  printConfig,
+  removeCommand,
+  type ClientName,
+} from '../serve/print-config.js';
 import { isSelfServe } from '../serve/setup.js';
 import type { ClientId, ServerDefinition, Transport } from '../types.js';
 import type { AppContext } from './context.js';
@@ -41,6 +48,11 @@ export interface AdoptResult {
   back: string;
   /** CLI clients: the switch and the way back as argv arrays (the client's own add and remove commands). */
   commands?: { switch: string[]; back: string[] };
+  /**
+   * Codex: the variables the written file refers to, which Codex passes on to serve only when its mcp-smart entry
+   * lists them in `env_vars` (the switch says so; `codex mcp add` has no flag for it). Absent when none.
+   */
+  envVars?: string[];
   /** The document written (or that would be). */
   text: string;
 }
@@ -124,19 +136,25 @@ export async function adoptClient(ctx: AppContext, opts: AdoptOptions): Promise<
       .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)),
     skipped,
     variables,
-    ...switchFor(printName(opts.client), file),
+    ...switchFor(printName(opts.client), file, referencedVariables(servers)),
     back: wayBack(opts.client, sources),
     text,
   };
 }
 
 /** The client's switch to serve on the written file: this mcp-smart, started with `--config <file>`. */
-function switchFor(client: ClientName, file: string): Pick<AdoptResult, 'switchText' | 'commands'> {
+function switchFor(
+  client: ClientName,
+  file: string,
+  referenced: string[],
+): Pick<AdoptResult, 'switchText' | 'commands' | 'envVars'> {
   const mode = clientMode(client);
   const launch = launchThis(['--config', file, 'serve', '--mode', mode]);
   const commands = clientCommands(client, 'mcp-smart', launch);
+  const envVars = passesOnlyListed(client) && referenced.length > 0 ? referenced : undefined;
   return {
-    switchText: printConfig({ client, name: 'mcp-smart', launch, mode, modeAsked: false }),
+    switchText: printConfig({ client, name: 'mcp-smart', launch, mode, modeAsked: false, envVars }),
     ...(commands && { commands }),
+    ...(envVars && { envVars }),
   };
 }

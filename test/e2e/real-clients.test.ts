@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { demoServerDefinitions } from '../../src/core/config/demo.js';
 import type { ServerDefinition } from '../../src/types.js';
-import { requireBuild } from '../helpers/paths.js';
+import { fixture, requireBuild } from '../helpers/paths.js';
 import { RealClient, type ClientKind, type ClientRun, type ClientServerStatus } from '../helpers/real-clients.js';
 import { INSTALL_ARGS, npmEnv, packSourceTree, runProgram } from '../../scripts/pack.mjs';
 import { spawnCli } from '../helpers/spawn-cli.js';
@@ -72,6 +72,22 @@ async function capabilityGatedTools(def: ServerDefinition): Promise<string[]> {
   return all.filter((t) => !bare.has(t)).sort();
 }
 
+/**
+ * A fifth server with a secret in its env, as users have them: it serves one tool named after that value
+ * (env_tok_4711) beside two generated ones, so the client's tool list shows whether the value reached it — directly, and through serve,
+ * where the adopted file refers to ${NOTES_TOKEN} and the client must pass the variable on to serve.
+ */
+const NOTES: ServerDefinition = {
+  name: 'notes',
+  transport: 'stdio',
+  command: process.execPath,
+  args: [fixture('servers', 'catalog-server.mjs'), '--generate', '2', '--tool-from-env', 'NOTES_TOKEN'],
+  env: { NOTES_TOKEN: 'tok-4711' },
+  enabled: true,
+  source: 'test',
+  scope: 'user',
+};
+
 /** The tool the user hid in the client (Gemini excludeTools, Codex disabled_tools); Claude Code has no such key. */
 const HIDDEN: Partial<Record<ClientKind, { server: string; tool: string }>> = {
   gemini: { server: 'filesystem', tool: 'write_file' },
@@ -113,6 +129,8 @@ interface AdoptJson {
   servers: { name: string; excludeTools?: string[] }[];
   variables: { server: string; key: string; variable: string }[];
   commands?: { switch: string[]; back: string[] };
+  envVars?: string[];
+  switch: string;
 }
 
 /** Runs a command adopt printed as argv (no shell); its first word names this client. */
@@ -131,16 +149,20 @@ for (const kind of ['claude', 'gemini', 'codex'] as const) {
         const client = new RealClient(kind);
         if (kind === 'gemini') client.trustProject();
         // The folder --demo uses (os.tmpdir()/mcp-smart-demo), inside this client's TMPDIR.
-        const defs = await demoServerDefinitions({
-          nodePath: process.execPath,
-          scratchDir: join(client.tmp, 'mcp-smart-demo'),
-        });
+        const defs = [
+          ...(await demoServerDefinitions({
+            nodePath: process.execPath,
+            scratchDir: join(client.tmp, 'mcp-smart-demo'),
+          })),
+          NOTES,
+        ];
         await configureDirectly(client, defs);
 
         const direct = byName(await client.list());
         expect(direct.map((s) => [s.server, s.connected])).toEqual(defs.map((d) => [d.name, true]).sort());
         const directTools = await client.toolLists();
         const seenDirectly = toolNames(directTools);
+        expect(seenDirectly).toContain('env_tok_4711');
         const hidden = HIDDEN[kind];
         // The client itself hides what the user hid (the premise of "without the hidden tools" below).
         if (hidden) {
@@ -169,6 +191,16 @@ for (const kind of ['claude', 'gemini', 'codex'] as const) {
         }
         expect(doc.commands, adopted.stdout).toBeDefined();
         await runCommand(client, doc.commands!.switch, 'the switch adopt printed');
+        if (kind === 'codex') {
+          // Codex passes a server only a few variables of its own (HOME, PATH, …): the switch says to add the printed
+          // env_vars line to the mcp-smart entry, which the user does (`codex mcp add` has no flag for it).
+          expect(doc.envVars).toEqual(['MEMORY_FILE_PATH', 'NOTES_TOKEN']);
+          const line = doc.switch.split('\n').find((l) => l.startsWith('env_vars = '));
+          expect(line, doc.switch).toBe('env_vars = ["MEMORY_FILE_PATH", "NOTES_TOKEN"]');
+          const file = join(client.home, '.codex', 'config.toml');
+          const header = '[mcp_servers.mcp-smart]\n';
+          writeFileSync(file, readFileSync(file, 'utf8').replace(header, `${header}${line}\n`));
+        } else expect(doc.envVars).toBeUndefined();
 
         const switched = byName(await client.list());
         expect(switched.find((s) => s.server === 'mcp-smart')).toMatchObject({ connected: true });
