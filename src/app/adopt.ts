@@ -18,7 +18,7 @@ import { launchThis } from '../serve/launcher.js';
 import {
   clientCommands,
   clientMode,
-  passesOnlyListed,
+  withholdsEnv,
   printConfig,
   removeCommand,
   type ClientName,
@@ -49,8 +49,10 @@ export interface AdoptResult {
   /** CLI clients: the switch and the way back as argv arrays (the client's own add and remove commands). */
   commands?: { switch: string[]; back: string[] };
   /**
-   * Codex: the variables the written file refers to, which Codex passes on to serve only when its mcp-smart entry
-   * lists them in `env_vars` (the switch says so; `codex mcp add` has no flag for it). Absent when none.
+   * The variables the written file refers to, for clients that do not pass their whole environment on to serve
+   * (the switch text says what to do): Codex, when its mcp-smart entry lists them in `env_vars` (`codex mcp add` has
+   * no flag for it); Gemini CLI, which withholds secret-like ones, when each is given as `-e NAME=<value>` after
+   * `gemini mcp add` (the printed line has `-e "NAME=$NAME"`, which the shell fills in). Absent when none.
    */
   envVars?: string[];
   /** The document written (or that would be). */
@@ -151,7 +153,7 @@ function switchFor(
   const mode = clientMode(client);
   const launch = launchThis(['--config', file, 'serve', '--mode', mode]);
   const commands = clientCommands(client, 'mcp-smart', launch);
-  const envVars = passesOnlyListed(client) && referenced.length > 0 ? referenced : undefined;
+  const envVars = withholdsEnv(client) && referenced.length > 0 ? referenced : undefined;
   return {
     switchText: printConfig({ client, name: 'mcp-smart', launch, mode, modeAsked: false, envVars }),
     ...(commands && { commands }),

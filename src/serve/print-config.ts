@@ -30,6 +30,11 @@ interface ClientInfo {
    * whole environment on: the key of its entry and where that list is documented.
    */
   envAllowlist?: { key: string; note: string };
+  /**
+   * How the client's add command is given a variable it would withhold from the servers it starts (Gemini CLI: its
+   * env option, which stores the value in its own settings), and why.
+   */
+  envFlag?: { flag: string; note: string };
 }
 
 const OWN_SEARCH =
@@ -83,6 +88,15 @@ const INFO: Record<ClientName, ClientInfo> = {
     cli: {
       add: (name, l) => ['gemini', 'mcp', 'add', '--scope', 'user', name, l.command, '--', ...l.args],
       remove: (name) => ['gemini', 'mcp', 'remove', '--scope', 'user', name],
+    },
+    // Gemini CLI 0.61 starts a stdio server with its environment redacted, always (bundle connectToMcpServer →
+    // sanitizeEnvironment with enableEnvironmentVariableRedaction forced on): names matching TOKEN, KEY, AUTH,
+    // SECRET, PASSWORD, CREDENTIAL, CERT, … and values that look like GitHub tokens, Google API keys or private keys
+    // are dropped, and `$VAR` in an entry's env is expanded from that redacted environment. A value given with
+    // `-e NAME=value` is stored in its settings and passed as written.
+    envFlag: {
+      flag: '-e',
+      note: 'Gemini CLI withholds variables named like secrets (…_TOKEN, …_KEY, …) from the servers it starts; run this where they are set: the shell puts their values into its own settings, where your entries had them',
     },
   },
   codex: {
@@ -148,9 +162,18 @@ export function shellQuote(word: string): string {
 
 const TOML_BARE_KEY = /^[A-Za-z0-9_-]+$/;
 
-/** True when the client passes a server only the variables its entry lists (Codex), not its whole environment. */
-export function passesOnlyListed(client: ClientName): boolean {
-  return INFO[client].envAllowlist !== undefined;
+/** True when the client does not pass its whole environment on to a server it starts (Codex, Gemini CLI). */
+export function withholdsEnv(client: ClientName): boolean {
+  return INFO[client].envAllowlist !== undefined || INFO[client].envFlag !== undefined;
+}
+
+/** The add command as printed: with `-e "NAME=$NAME"` for each variable the client would withhold (Gemini CLI). */
+function addLine(info: ClientInfo, req: PrintRequest): string {
+  const words = info.cli!.add(req.name, req.launch).map(shellQuote);
+  const flag = info.envFlag;
+  if (!flag || !req.envVars?.length) return words.join(' ');
+  const given = req.envVars.flatMap((v) => [flag.flag, `"${v}=$${v}"`]);
+  return [...words.slice(0, 3), ...given, ...words.slice(3)].join(' ');
 }
 
 /** `["A", "B"]`: a TOML array of strings. */
@@ -206,7 +229,8 @@ export function printConfig(req: PrintRequest): string {
   if (info.cli) {
     lines.push(
       `# Switch: ${info.title} adds the entry to its own config.`,
-      info.cli.add(req.name, req.launch).map(shellQuote).join(' '),
+      ...(info.envFlag && req.envVars?.length ? [`# ${info.envFlag.note}.`] : []),
+      addLine(info, req),
       ...(passOn
         ? [
             `# Then add this line to the "${req.name}" entry in ${info.file} (${info.cli.add(req.name, req.launch).slice(0, 3).join(' ')} has no flag for it);`,

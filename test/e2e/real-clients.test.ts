@@ -14,6 +14,7 @@ import type { ServerDefinition } from '../../src/types.js';
 import { fixture, requireBuild } from '../helpers/paths.js';
 import { RealClient, type ClientKind, type ClientRun, type ClientServerStatus } from '../helpers/real-clients.js';
 import { INSTALL_ARGS, npmEnv, packSourceTree, runProgram } from '../../scripts/pack.mjs';
+import { shellQuote } from '../../src/serve/print-config.js';
 import { spawnCli } from '../helpers/spawn-cli.js';
 import { tempDir } from '../helpers/temp.js';
 
@@ -190,7 +191,17 @@ for (const kind of ['claude', 'gemini', 'codex'] as const) {
           client.env[v.variable] = value;
         }
         expect(doc.commands, adopted.stdout).toBeDefined();
-        await runCommand(client, doc.commands!.switch, 'the switch adopt printed');
+        const switchArgv = doc.commands!.switch;
+        if (kind === 'gemini') {
+          // Gemini CLI withholds secret-like variables from the servers it starts: the printed line gives each with
+          // `-e "NAME=$NAME"`, which the user's shell fills in; here the same words, filled in from the same values.
+          expect(doc.envVars).toEqual(['MEMORY_FILE_PATH', 'NOTES_TOKEN']);
+          const given = doc.envVars!.flatMap((v) => ['-e', `"${v}=$${v}"`]);
+          const line = [...switchArgv.slice(0, 3), ...given, ...switchArgv.slice(3).map(shellQuote)].join(' ');
+          expect(doc.switch.split('\n')).toContain(line);
+          const filled = doc.envVars!.flatMap((v) => ['-e', `${v}=${client.env[v]}`]);
+          await runCommand(client, [...switchArgv.slice(0, 3), ...filled, ...switchArgv.slice(3)], 'the switch');
+        } else await runCommand(client, switchArgv, 'the switch adopt printed');
         if (kind === 'codex') {
           // Codex passes a server only a few variables of its own (HOME, PATH, …): the switch says to add the printed
           // env_vars line to the mcp-smart entry, which the user does (`codex mcp add` has no flag for it).
@@ -200,7 +211,8 @@ for (const kind of ['claude', 'gemini', 'codex'] as const) {
           const file = join(client.home, '.codex', 'config.toml');
           const header = '[mcp_servers.mcp-smart]\n';
           writeFileSync(file, readFileSync(file, 'utf8').replace(header, `${header}${line}\n`));
-        } else expect(doc.envVars).toBeUndefined();
+        }
+        if (kind === 'claude') expect(doc.envVars).toBeUndefined();
 
         const switched = byName(await client.list());
         expect(switched.find((s) => s.server === 'mcp-smart')).toMatchObject({ connected: true });
