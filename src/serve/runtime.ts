@@ -256,6 +256,9 @@ export class ServeRuntime {
   async refresh(notify = true): Promise<void> {
     const before = this.view.tools.map((t) => `${t.name}\u0000${JSON.stringify(t.definition)}`).join('\n');
     this.view = await this.countedView();
+    // New counts (a re-list for a client's declaration brings tools the start did not have) go to the count cache,
+    // as at init: otherwise every serve start loads the tokenizer again to count them.
+    void this.opts.counting.flush().catch(() => undefined);
     this.index = undefined;
     this.indexing = undefined;
     const after = this.view.tools.map((t) => `${t.name}\u0000${JSON.stringify(t.definition)}`).join('\n');
