@@ -270,6 +270,9 @@ export class ServeRuntime {
     this.view = await this.countedView();
     this.warnCollisions();
     this.finder.invalidate();
+    // New counts (a re-list for a client's declaration brings tools the start did not have) go to the count cache,
+    // as at init: otherwise every serve start loads the tokenizer again to count them.
+    void this.opts.counting.flush().catch(() => undefined);
     const after = this.view.tools.map((t) => `${t.name}\u0000${JSON.stringify(t.definition)}`).join('\n');
     if (notify && before !== after) for (const f of this.toolsChanged) f();
   }

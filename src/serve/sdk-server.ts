@@ -140,7 +140,12 @@ export function createClientServer(runtime: ServeRuntime): Server {
     }
   }
 
-  /** A 2026-07-28 request's declared client capabilities (declared in turn to the servers behind); else undefined. */
+  /**
+   * A 2026-07-28 request's declared client capabilities (declared in turn to the servers behind); else undefined.
+   * A client on that era sends no `initialize` (so `oninitialized` never fires): each request carries its
+   * declaration in its own `_meta` envelope. Claude Code 2.1.332 talks that era to serve (it probes with
+   * `server/discover` first), so without this its tools/list was answered from lists taken with nothing declared.
+   */
   function declareModern(extra: CallExtra): Record<string, unknown> | undefined {
     const envelope = extra.mcpReq.envelope as Record<string, unknown> | undefined;
     if (!envelope) return undefined;
