@@ -154,7 +154,7 @@ export async function runServeCommand(
       // What is still held when serving ends: a check that requests and closed sessions left nothing behind.
       if (global.debug && http)
         log(
-          `at shutdown: ${countOf(http.servers().length, 'HTTP session')} open, ${countOf(clients.size, 'client connection')} held, ${countOf(runtime.toolsChanged.size, 'list-change listener')}`,
+          `at shutdown: ${countOf(http.servers().length, 'HTTP session')} open, ${countOf(clients.size, 'client connection')} held, ${countOf(runtime.toolsChanged.size, 'list-change listener')}, ${countOf(runtime.askers.size, 'client route', 'client routes')} for elicitation/sampling/roots`,
         );
       await http?.close();
       for (const s of clients) await s.close().catch(() => undefined);

@@ -61,17 +61,21 @@ function raw(url: string, method: string, headers: Record<string, string>, body?
 const post = (url: string, body: unknown, headers: Record<string, string> = {}): Promise<Answer> =>
   raw(url, 'POST', { ...JSON_AND_SSE, ...headers }, JSON.stringify(body));
 
-/** The counts serve --debug prints at shutdown: sessions open, client connections held, list-change listeners. */
-const HELD = /at shutdown: (\d+) HTTP sessions? open, (\d+) client connections? held, (\d+) list-change listeners?/;
+/**
+ * The counts serve --debug prints at shutdown: sessions open, client connections held, list-change listeners, and
+ * routes to clients that can be asked (elicitation, sampling, roots).
+ */
+const HELD =
+  /at shutdown: (\d+) HTTP sessions? open, (\d+) client connections? held, (\d+) list-change listeners?, (\d+) client routes?/;
 function heldAtShutdown(stderr: string): number[] {
   const m = HELD.exec(stderr);
   if (!m) throw new Error(`no shutdown counts on stderr:\n${stderr}`);
-  return [Number(m[1]), Number(m[2]), Number(m[3])];
+  return m.slice(1, 5).map(Number);
 }
 
-/** Opens a 2025 session by hand and returns its id. */
-async function openSession(url: string): Promise<string> {
-  const init = await post(url, INITIALIZE);
+/** Opens a 2025 session by hand, declaring `capabilities`, and returns its id. */
+async function openSession(url: string, capabilities: Record<string, unknown> = {}): Promise<string> {
+  const init = await post(url, { ...INITIALIZE, params: { ...INITIALIZE.params, capabilities } });
   expect(init.status, init.text).toBe(200);
   expect(init.session).toMatch(/^[0-9a-f-]{36}$/);
   return init.session!;
@@ -105,10 +109,19 @@ describe('serve --transport http keeps nothing a request does not need', () => {
           '2026 request 200': 750,
           'refused initialize 406': 750,
         });
-        // Sessions: one ended with DELETE, three abandoned, one kept busy by its open GET stream.
+        // Sessions: one ended with DELETE, three abandoned (each a client that could be asked for elicitation), one
+        // kept busy by its open GET stream.
         const ended = await openSession(serve.url);
         expect((await raw(serve.url, 'DELETE', { 'mcp-session-id': ended })).status).toBe(200);
-        for (let i = 0; i < 3; i++) await openSession(serve.url);
+        for (let i = 0; i < 3; i++) {
+          const id = await openSession(serve.url, { elicitation: { form: {} } });
+          const initialized = { jsonrpc: '2.0', method: 'notifications/initialized' };
+          const sent = await post(serve.url, initialized, {
+            'mcp-session-id': id,
+            'mcp-protocol-version': '2025-11-25',
+          });
+          expect(sent.status).toBe(202);
+        }
         const busy = await openSession(serve.url);
         const stream = request(new URL(serve.url), {
           method: 'GET',
@@ -132,7 +145,7 @@ describe('serve --transport http keeps nothing a request does not need', () => {
         await serve.stop();
       }
       // What serve still held when it stopped: the one session with a stream, nothing from the 3,000 requests.
-      expect(heldAtShutdown(serve.stderr())).toEqual([1, 1, 1]);
+      expect(heldAtShutdown(serve.stderr())).toEqual([1, 1, 1, 0]);
     },
     TIMEOUT_MS,
   );
@@ -163,7 +176,7 @@ describe('serve --transport http keeps nothing a request does not need', () => {
         await serve.stop();
         await Promise.all(clients.map((c) => c.close().catch(() => undefined)));
       }
-      expect(heldAtShutdown(serve.stderr())).toEqual([3, 3, 3]);
+      expect(heldAtShutdown(serve.stderr())).toEqual([3, 3, 3, 0]);
     },
     TIMEOUT_MS,
   );
