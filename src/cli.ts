@@ -478,9 +478,9 @@ export function buildProgram(io: Io, argv: readonly string[], state: ProgramStat
     program
       .command('store')
       .description(
-        'the usage store: set up a team store (init), move a file store into it and back (import, export), forget tools',
+        'the usage store: set up a team store (init), move a file store into it and back (import, export), forget a tool or a user',
       )
-      .argument('<action>', 'init, import <file>, export <file>, or forget --tool <id>')
+      .argument('<action>', 'init, import <file>, export <file>, or forget --tool <id> | --user <name>')
       .argument('[file]', 'import: the usage store file to read; export: the file to write')
       .option(
         '--store <file-or-url>',

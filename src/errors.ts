@@ -223,6 +223,11 @@ export const ERROR_CATALOG = {
     message: (d) =>
       `server "${s(d.server)}" did not answer within ${s(d.ms)} ms; raise serve.callTimeout in mcp-smart.config.json if the tool is slow`,
   },
+  SERVE_BAD_RESULT: {
+    exitCode: 3,
+    message: (d) =>
+      `server "${s(d.server)}" answered tool "${s(d.tool)}" with a result that is not a valid MCP tool result (${s(d.problem)}); it was not passed on — the server needs fixing`,
+  },
   SERVE_UNKNOWN_TOOL: {
     exitCode: 2,
     message: (d) => `no tool "${s(d.name)}". ${s(d.hint)}`.trim(),
@@ -294,7 +299,7 @@ export const ERROR_CATALOG = {
   STORE_UNREACHABLE: {
     exitCode: 3,
     message: (d) =>
-      `Cannot reach the usage store ${s(d.store)}: ${s(d.reason)}. Check that the database is running and that the URL and its credentials (PGPASSWORD, or \${VAR} in the URL) are right.`,
+      `Cannot reach the usage store ${s(d.store)}: ${s(d.reason)}. Check that the database is running and that the URL and its credentials (PGPASSWORD, or \${VAR} in the URL) are right${/database ".*" does not exist/.test(s(d.reason)) ? '; `mcp-smart store init --store <url>` creates it' : ''}.`,
   },
   STORE_URL_INVALID: {
     exitCode: 2,

@@ -2,7 +2,8 @@
 import { resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type { Server } from '@modelcontextprotocol/server';
-import { serveStdio, StdioServerTransport } from '@modelcontextprotocol/server/stdio';
+import { serveStdio } from '@modelcontextprotocol/server/stdio';
+import { StdioWire } from './stdio-wire.js';
 import type { CommandContext, CommandOutcome } from '../app/context.js';
 import { oauthOptions } from '../app/oauth.js';
 import { resolveLimits } from '../app/budget.js';
@@ -10,6 +11,7 @@ import { chosenStore, openUsageStore, userLabelFor } from '../app/store.js';
 import { DEFAULT_LOAD_HINTS } from '../core/hints/load-hints.js';
 import { optionalString, parseChoiceFlag, parseIntFlag } from '../app/flags.js';
 import { loadUsage, servingCounts } from './deps.js';
+import { checkStoreWritable } from '../core/session/usage-store.js';
 import { countOf } from '../reporters/format.js';
 import { SmartError, errorText } from '../errors.js';
 import { appendFileSafe } from '../safe-write.js';
@@ -96,6 +98,8 @@ export async function runServeCommand(
     defaultFile: setup.usageStore,
     lazy: true,
   });
+  // A store learning may not write (read-only, another user's) is refused now, not found out at the first call.
+  if (opts.learn !== false && store.kind === 'file') await checkStoreWritable(store.label);
   const usage = await loadUsage(store, Date.now(), log);
 
   const runtime = new ServeRuntime({
@@ -151,10 +155,11 @@ export async function runServeCommand(
       await serveUntilDone();
     } finally {
       io.signal?.removeEventListener('abort', shutdown);
-      // What is still held when serving ends: a check that requests and closed sessions left nothing behind.
+      // What is still held when serving ends: a check that requests and closed sessions left nothing behind (the
+      // listeners of client connections: the endpoint's own one for 2026-07-28 listen streams is not counted).
       if (global.debug && http)
         log(
-          `at shutdown: ${countOf(http.servers().length, 'HTTP session')} open, ${countOf(clients.size, 'client connection')} held, ${countOf(runtime.toolsChanged.size, 'list-change listener')}, ${countOf(runtime.askers.size, 'client route', 'client routes')} for elicitation/sampling/roots`,
+          `at shutdown: ${countOf(http.servers().length, 'HTTP session')} open, ${countOf(clients.size, 'client connection')} held, ${countOf(runtime.toolsChanged.size - 1, 'list-change listener')}, ${countOf(runtime.inFlight.askers.size, 'client route', 'client routes')} for elicitation/sampling/roots`,
         );
       await http?.close();
       for (const s of clients) await s.close().catch(() => undefined);
@@ -186,6 +191,9 @@ export async function runServeCommand(
       const { startHttp } = await import('./http.js');
       const debug = global.debug ? log : undefined;
       http = await startHttp({ host, port, token, createServer: newClient, log, debug, sessions, ready });
+      const listening = http;
+      // 2026-07-28 clients hear of list changes on their subscriptions/listen stream (2025 ones on their session).
+      runtime.toolsChanged.add(() => listening.toolsChanged());
     }
     await runtime.init();
     await runtime.listUnknown(async (name, snap) => {
@@ -202,7 +210,7 @@ export async function runServeCommand(
       process.stdin.once('end', shutdown);
       process.stdin.once('close', shutdown);
       // Both eras on one connection: its opening (initialize, or a 2026-07-28 request) pins the era.
-      serveStdio(() => server, { transport: new StdioServerTransport(process.stdin, process.stdout) });
+      serveStdio(() => server, { transport: new StdioWire(process.stdin, process.stdout, log) });
     } else if (http) {
       markReady();
       log(`listening on ${http.url}${token ? ' (bearer token required)' : ''}`);

@@ -13,8 +13,6 @@ export class HttpRefusal extends Error {
     readonly status: number,
     readonly code: number,
     message: string,
-    /** Close the connection after answering (the rest of the body is not read). */
-    readonly closeConnection = false,
   ) {
     super(message);
   }
@@ -30,7 +28,6 @@ export function tooLarge(limit: number): HttpRefusal {
     413,
     SERVER_ERROR,
     `Payload Too Large: the request body is over mcp-smart serve's limit of ${mib(limit)} (${limit} bytes); send a smaller request`,
-    true,
   );
 }
 
@@ -45,22 +42,37 @@ export function checkContentType(req: IncomingMessage): void {
     );
 }
 
-/** Reads and parses a POST body of at most `limit` bytes; undefined for an empty body. */
-export async function readJsonBody(req: IncomingMessage, limit = MAX_BODY_BYTES): Promise<unknown> {
-  const declared = Number(req.headers['content-length']);
-  if (Number.isFinite(declared) && declared > limit) throw tooLarge(limit);
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req) {
-    size += (chunk as Buffer).length;
-    if (size > limit) throw tooLarge(limit);
-    chunks.push(chunk as Buffer);
-  }
-  const text = Buffer.concat(chunks).toString('utf8');
-  if (text.trim() === '') return undefined;
-  try {
-    return JSON.parse(text);
-  } catch {
-    throw new HttpRefusal(400, PARSE_ERROR, 'Parse error: the request body is not valid JSON');
-  }
+/** Past the limit, up to this much more is read and dropped before answering 413, so the client can finish sending. */
+const DRAIN_BYTES = 8 * MAX_BODY_BYTES;
+
+/**
+ * Reads and parses a POST body of at most `limit` bytes; undefined for an empty body. A larger body is not kept:
+ * its rest is read and dropped, and the 413 comes once it has arrived (a client still sending would otherwise see
+ * the connection reset instead of the answer); one more than DRAIN_BYTES over is answered at once and the
+ * connection closed. The request timeout bounds how long either may take.
+ */
+export function readJsonBody(req: IncomingMessage, limit = MAX_BODY_BYTES): Promise<unknown> {
+  return new Promise((resolve, reject) => {
+    const declared = Number(req.headers['content-length']);
+    if (Number.isFinite(declared) && declared > limit + DRAIN_BYTES) return reject(tooLarge(limit));
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= limit) chunks.push(chunk);
+      else if (chunks.length) chunks.length = 0;
+      if (size > limit + DRAIN_BYTES) reject(tooLarge(limit));
+    });
+    req.on('error', reject);
+    req.on('end', () => {
+      if (size > limit) return reject(tooLarge(limit));
+      const text = Buffer.concat(chunks).toString('utf8');
+      if (text.trim() === '') return resolve(undefined);
+      try {
+        resolve(JSON.parse(text));
+      } catch {
+        reject(new HttpRefusal(400, PARSE_ERROR, 'Parse error: the request body is not valid JSON'));
+      }
+    });
+  });
 }

@@ -55,6 +55,8 @@ export interface HttpHandle {
   url: string;
   /** The Servers of the open 2025 sessions. */
   servers: () => Server[];
+  /** Tells the 2026-07-28 clients listening (subscriptions/listen) that the tool list changed. */
+  toolsChanged: () => void;
   close: () => Promise<void>;
 }
 
@@ -174,7 +176,8 @@ export async function startHttp(opts: HttpOptions): Promise<HttpHandle> {
     (req, res) => {
       handle(req, res).catch((e: unknown) => {
         if (e instanceof HttpRefusal) {
-          if (e.closeConnection) res.setHeader('connection', 'close');
+          // A body refused before it all arrived: the connection is not reused.
+          if (!req.complete) res.setHeader('connection', 'close');
           if (!res.headersSent) return reject(res, e.status, e.code, e.message);
           return;
         }
@@ -195,6 +198,7 @@ export async function startHttp(opts: HttpOptions): Promise<HttpHandle> {
   return {
     url: `http://${shownHost}:${port}/mcp`,
     servers: () => sessions.servers(),
+    toolsChanged: () => modernHandler.notify.toolsChanged(),
     close: async () => {
       await sessions.closeAll();
       await modernHandler.close().catch(() => undefined);
