@@ -252,6 +252,21 @@ export const ERROR_CATALOG = {
     message: (d) =>
       `Refusing to serve on ${s(d.host)} without a token: any machine that can reach it could call your tools. Pass --token-env <VAR> (clients then send "Authorization: Bearer <value of VAR>"), or bind to 127.0.0.1.`,
   },
+  SERVE_PORT_IN_USE: {
+    exitCode: 2,
+    message: (d) =>
+      `Cannot listen on ${s(d.host)} port ${s(d.port)}: another program is using that port (perhaps another mcp-smart serve). Pass another --port, or --port 0 for a free one (printed on stderr).`,
+  },
+  SERVE_PORT_DENIED: {
+    exitCode: 2,
+    message: (d) =>
+      `Cannot listen on ${s(d.host)} port ${s(d.port)}: permission denied (ports below 1024 need privileges). Pass --port 1024 or above, or --port 0 for a free one.`,
+  },
+  SERVE_HOST_UNAVAILABLE: {
+    exitCode: 2,
+    message: (d) =>
+      `Cannot listen on --host ${s(d.host)}: it is not an address of this machine. Pass one of its addresses, or 127.0.0.1 (the default).`,
+  },
   SERVE_TOKEN_MISSING: {
     exitCode: 2,
     message: (d) => `--token-env ${s(d.variable)}: that environment variable is not set or empty.`,

@@ -95,7 +95,7 @@ export async function startServeHttp(env: Record<string, string>, args: string[]
   const out = collect(child.stderr);
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   const url = await Promise.race([
-    out.waitForStderr(/http:\/\/127\.0\.0\.1:\d+\/mcp/),
+    out.waitForStderr(/http:\/\/[\w.[\]:-]+:\d+\/mcp/),
     exited.then((code) => Promise.reject(new Error(`serve exited ${code}: ${out.stderr()}`))),
   ]);
   return {
