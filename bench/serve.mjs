@@ -3,7 +3,10 @@
 // cache and 10 servers configured, added latency per forwarded call, find_tool latency on LiveMCPBench, and RSS.
 // Times are medians and p95 over many runs, interleaved with their baselines: `node -e ""` (the floor of any spawn),
 // one of the same servers spawned and listed directly, and a direct SDK connection to the server a call goes to.
-// BENCH_SERVE_ROUNDS (default 30) and BENCH_SERVE_CALLS (default 900, a multiple of 30) scale the runs.
+// Part 2 (bench/helpers/serve-eras-stores.mjs): start-up and added latency per call for a 2025 and a 2026-07-28
+// client, and added latency per call with learning into a PostgreSQL store, a file store and no store.
+// BENCH_SERVE_ROUNDS (default 30), BENCH_SERVE_CALLS (default 900, a multiple of 30) and BENCH_SERVE_ERA_CALLS
+// (default 500, a multiple of 25) scale the runs; BENCH_SERVE_PART=2 runs part 2 alone.
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -11,6 +14,7 @@ import { join } from 'node:path';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { Client } from '@modelcontextprotocol/client';
 import { REPO, loadLiveMcpBench } from './helpers/datasets.mjs';
+import { erasAndStores } from './helpers/serve-eras-stores.mjs';
 
 const dist = (p) => import(join(REPO, 'dist', p));
 const { buildServedView } = await dist('serve/catalog.js');
@@ -44,6 +48,16 @@ const say = (line) => {
 };
 
 try {
+  if (process.env.BENCH_SERVE_PART === '2') {
+    say('| measure | serve | baselines (same run) | goal |');
+    say('| --- | ---: | --- | --- |');
+    await erasAndStores({ REPO, BIN, env, dir, stats, span, ms }, say);
+  } else await partOne();
+} finally {
+  rmSync(dir, { recursive: true, force: true });
+}
+
+async function partOne() {
   const counter = await createTokenCounter('o200k_base');
   const counting = countingWith(counter);
 
@@ -77,6 +91,7 @@ try {
         mode,
         level: 'lossless',
         config: {},
+        rules: { filters: new Map() },
         limit,
         activated: [],
         key: 'mcp-smart',
@@ -298,6 +313,5 @@ try {
   const rssKb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
   await rssClient.close();
   say(`| RSS of serve with 527 tools (meta, after a find_tool) | ${(rssKb / 1024).toFixed(0)} MB | — | < 150 MB |`);
-} finally {
-  rmSync(dir, { recursive: true, force: true });
+  await erasAndStores({ REPO, BIN, env, dir, stats, span, ms }, say);
 }

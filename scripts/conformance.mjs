@@ -1,7 +1,13 @@
 #!/usr/bin/env node
 // Runs the official MCP conformance suite (@modelcontextprotocol/conformance, pinned) against mcp-smart in three parts
 // and compares each scenario's outcome with conformance/expected-failures.json (one section per part, a reason per
-// entry):
+// entry). Two requirement sets, each with its own pinned suite (both devDependencies):
+//   2025-11-25  conformance 0.1.16, every scenario of the server, serve and client parts
+//   2026-07-28  the prerelease conformance 0.2.0-alpha.12 (devDependency alias mcp-conformance-2026-07-28), exactly
+//               the scenarios that revision requires, at its wire: the serve and client parts (the fixture of the
+//               server part is a 2025 server; serve in front of it is what answers 2026-07-28 clients). Its expected
+//               failures are the file's "2026-07-28" section, again one section per part.
+// The parts:
 //   server  the server scenarios against fixtures/servers/conformance-server.mjs over Streamable HTTP (the fixture
 //           the serve part stands in front of: it shows what the fixture itself passes)
 //   serve   the server scenarios against `mcp-smart serve --mode tools --transport http` in front of that fixture
@@ -10,22 +16,27 @@
 //           runs `mcp-smart --no-cache dump --auth-open <follower> --url <url>` (the OAuth client; the follower,
 //           fixtures/oauth/follow-redirects.mjs, follows the test server's redirects: its authorization endpoint
 //           approves at once), then `mcp-smart serve --mode tools` with that server as its only one, driven by an
-//           SDK client that lists the tools and calls each one whose required arguments it can fill from the
-//           input schema alone, accepts elicitation forms as prefilled with their defaults, and when a call
+//           SDK client that lists the tools and calls each one with the arguments the suite's context gives for it
+//           (toolCalls), else those it can fill from the input schema alone, accepts elicitation forms as prefilled with their defaults, and when a call
 //           answers "run `mcp-smart login <server>`" runs that login and calls once more. No scenario is named.
-// The suite needs Node 22: a Node 22 already on the machine is used when given (--node, or when this script itself
-// runs on 22+); otherwise the npm package `node@22` is installed into a temporary folder whose package.json allows
-// its install script (that script fetches the binary; npm 11 warns about, or under strict-allow-scripts refuses,
-// scripts that allowScripts does not cover, and ignore-scripts would skip it: no binary would arrive). Everything
-// temporary is removed at the end. The serve and client parts run the build: `npm run build` first.
+// The suite needs Node 22: --node PATH, else this script's own Node when it is 22+, else the pinned npm package
+// `node@22` installed by `npm run conformance:setup` (this script's --install-node; CI's .ci/run does it) into
+// node_modules/.cache/mcp-smart-node22. Nothing is downloaded by a run itself. The install's folder has a
+// package.json that allows the package's install script (that script fetches the binary; npm 11 warns about, or under
+// strict-allow-scripts refuses, scripts that allowScripts does not cover, and ignore-scripts would skip it: no binary
+// would arrive). Everything temporary is removed at the end. The serve and client parts run the build: `npm run
+// build` first.
 //
 // Usage: node scripts/conformance.mjs [--server] [--serve] [--client] [--scenario NAME]... [--suite all|active|pending]
-//                                     [--target <url | "command with {port}">] [--node PATH] [--expected FILE]
-//                                     [--verbose] [--keep]
+//                                     [--requirements 2025-11-25|2026-07-28]... [--target <url | "command with {port}">]
+//                                     [--node PATH] [--expected FILE] [--verbose] [--keep]
+//        node scripts/conformance.mjs --install-node
 //   (no part named)  all three parts
 //   --server         the server part; --serve the serve part; --client the client part (any combination)
 //   --scenario NAME  only that scenario, in the named parts where it is one (repeatable)
-//   --suite          server and serve parts: all scenarios (default), or the suite's active or pending ones
+//   --suite          2025-11-25 server and serve parts: all scenarios (default), or the suite's active or pending ones
+//   --requirements R only that requirement set (repeatable; default both)
+//   --install-node   install the pinned node@22 into node_modules/.cache/mcp-smart-node22 (npm registry) and exit
 //   --target URL     the server part against an already running server instead of the fixture;
 //                    --target "cmd … {port} …" starts one ({port} = a free port; run from the repository root, split
 //                    on spaces, no shell). Only with the server part.
@@ -39,7 +50,15 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const REPO = join(dirname(fileURLToPath(import.meta.url)), '..');
-const SUITE_VERSION = '0.1.16';
+/** The requirement sets: each one's pinned suite (its folder in node_modules) and the parts that run it. */
+const SUITES = {
+  '2025-11-25': { version: '0.1.16', dir: '@modelcontextprotocol/conformance', parts: ['server', 'serve', 'client'] },
+  '2026-07-28': { version: '0.2.0-alpha.12', dir: 'mcp-conformance-2026-07-28', parts: ['serve', 'client'] },
+};
+const REQUIREMENTS = Object.keys(SUITES);
+/** The Node 22 that `--install-node` installs (pinned) and where; npm ci empties node_modules, so CI installs after it. */
+const NODE22_VERSION = '22.23.3';
+const NODE22_DIR = join(dirname(fileURLToPath(import.meta.url)), '..', 'node_modules', '.cache', 'mcp-smart-node22');
 const EXPECTED_DEFAULT = join(REPO, 'conformance', 'expected-failures.json');
 let EXPECTED_FILE = EXPECTED_DEFAULT;
 const FIXTURE = join(REPO, 'fixtures', 'servers', 'conformance-server.mjs');
@@ -57,7 +76,7 @@ class SetupError extends Error {}
 const PARTS = ['server', 'serve', 'client'];
 
 function parseCli(argv) {
-  const opts = { scenarios: [], suite: 'all', parts: [], verbose: false, keep: false };
+  const opts = { scenarios: [], suite: 'all', parts: [], requirements: [], verbose: false, keep: false };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     const value = () => {
@@ -68,6 +87,8 @@ function parseCli(argv) {
     if (a === '--target') opts.target = value();
     else if (a === '--scenario') opts.scenarios.push(value());
     else if (a === '--suite') opts.suite = value();
+    else if (a === '--requirements') opts.requirements.push(value());
+    else if (a === '--install-node') opts.installNode = true;
     else if (a === '--node') opts.node = value();
     else if (a === '--expected') EXPECTED_FILE = value();
     else if (PARTS.includes(a.slice(2)) && a.startsWith('--')) opts.parts.push(a.slice(2));
@@ -79,6 +100,11 @@ function parseCli(argv) {
   if (opts.target && opts.parts.some((p) => p !== 'server'))
     throw new SetupError('--target replaces the fixture of the server part: use it with --server alone');
   if (opts.target) opts.parts = ['server'];
+  for (const r of opts.requirements) {
+    if (!REQUIREMENTS.includes(r)) throw new SetupError(`--requirements must be ${REQUIREMENTS.join(' or ')}`);
+  }
+  if (opts.requirements.length === 0) opts.requirements = opts.target ? ['2025-11-25'] : [...REQUIREMENTS];
+  opts.requirements = REQUIREMENTS.filter((r) => opts.requirements.includes(r));
   if (opts.parts.length === 0) opts.parts = [...PARTS];
   opts.parts = PARTS.filter((p) => opts.parts.includes(p));
   if (!['all', 'active', 'pending'].includes(opts.suite))
@@ -105,8 +131,10 @@ function run(cmd, args, { cwd, env, timeoutMs = 600_000 } = {}) {
 
 const lastLines = (text, n = 8) => text.trim().split('\n').slice(-n).join('\n');
 
-/** A Node 22+ binary: --node, this process when it is 22+, or the `node@22` npm package in `tmp`. */
-async function node22(opts, tmp) {
+const NODE22_BIN = join(NODE22_DIR, 'node_modules', 'node', 'bin', process.platform === 'win32' ? 'node.exe' : 'node');
+
+/** A Node 22+ binary: --node, this process when it is 22+, or the one `--install-node` put in NODE22_DIR. */
+async function node22(opts) {
   const major = (v) => Number(/^v(\d+)/.exec(v)?.[1] ?? 0);
   if (opts.node) {
     const v = await run(opts.node, ['--version']);
@@ -115,52 +143,58 @@ async function node22(opts, tmp) {
     return opts.node;
   }
   if (major(process.version) >= 22) return process.execPath;
-  const dir = join(tmp, 'node22');
-  mkdirSync(dir);
-  // allowScripts: npm 11 runs a dependency's install script only when this field covers it.
-  writeFileSync(
-    join(dir, 'package.json'),
-    JSON.stringify({ name: 'mcp-smart-conformance-runner', private: true, allowScripts: { node: true } }),
+  if (existsSync(NODE22_BIN)) return NODE22_BIN;
+  throw new SetupError(
+    `the suite needs Node 22 and this is ${process.version}: run \`npm run conformance:setup\` once (installs the ` +
+      `pinned node@${NODE22_VERSION} from the npm registry into node_modules/.cache/mcp-smart-node22), ` +
+      'or pass --node <path to a Node 22+>',
   );
-  process.stderr.write('installing node@22 into a temporary folder (npm registry) …\n');
-  const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
-  const r = await run(npm, ['install', '--no-audit', '--no-fund', '--ignore-scripts=false', 'node@22'], { cwd: dir });
-  if (r.code !== 0) throw new SetupError(`npm install node@22 failed (exit ${r.code}):\n${lastLines(r.err)}`);
-  const bin = join(dir, 'node_modules', 'node', 'bin', process.platform === 'win32' ? 'node.exe' : 'node');
-  if (!existsSync(bin)) {
-    throw new SetupError(
-      'npm installed node@22 but no binary arrived: its install script did not run ' +
-        '(is ignore-scripts set in an .npmrc, or does npm deny install scripts?)',
-    );
-  }
-  return bin;
 }
 
-/** The pinned suite: the devDependency when it is the pinned version, else installed into `tmp`. */
-async function suiteEntry(tmp) {
-  const local = join(REPO, 'node_modules', '@modelcontextprotocol', 'conformance');
-  const version = (dir) => {
-    try {
-      return JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')).version;
-    } catch {
-      return undefined;
-    }
-  };
-  if (version(local) === SUITE_VERSION) return join(local, 'dist', 'index.js');
-  const dir = join(tmp, 'suite');
-  mkdirSync(dir);
-  writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'mcp-smart-conformance-suite', private: true }));
-  process.stderr.write(`installing @modelcontextprotocol/conformance@${SUITE_VERSION} into a temporary folder …\n`);
+/** --install-node: the pinned node@22 into NODE22_DIR (the only step that downloads; CI runs it after npm ci). */
+async function installNode22() {
+  rmSync(NODE22_DIR, { recursive: true, force: true });
+  mkdirSync(NODE22_DIR, { recursive: true });
+  // allowScripts: npm 11 runs a dependency's install script only when this field covers it.
+  writeFileSync(
+    join(NODE22_DIR, 'package.json'),
+    JSON.stringify({ name: 'mcp-smart-conformance-node22', private: true, allowScripts: { node: true } }),
+  );
+  process.stderr.write(`installing node@${NODE22_VERSION} into ${NODE22_DIR} (npm registry) …\n`);
   const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
   const r = await run(
     npm,
-    ['install', '--no-audit', '--no-fund', `@modelcontextprotocol/conformance@${SUITE_VERSION}`],
-    {
-      cwd: dir,
-    },
+    ['install', '--no-audit', '--no-fund', '--ignore-scripts=false', '--save-exact', `node@${NODE22_VERSION}`],
+    { cwd: NODE22_DIR },
   );
-  if (r.code !== 0) throw new SetupError(`npm install of the conformance suite failed:\n${lastLines(r.err)}`);
-  return join(dir, 'node_modules', '@modelcontextprotocol', 'conformance', 'dist', 'index.js');
+  if (r.code !== 0)
+    throw new SetupError(`npm install node@${NODE22_VERSION} failed (exit ${r.code}):\n${lastLines(r.err)}`);
+  if (!existsSync(NODE22_BIN)) {
+    throw new SetupError(
+      `npm installed node@${NODE22_VERSION} but no binary arrived: its install script did not run ` +
+        '(is ignore-scripts set in an .npmrc, or does npm deny install scripts?)',
+    );
+  }
+  const v = await run(NODE22_BIN, ['--version']);
+  process.stdout.write(`${NODE22_BIN}: ${v.out.trim()}\n`);
+}
+
+/** The pinned suite of a requirement set: its devDependency, which must be the pinned version. */
+function suiteEntry(requirements) {
+  const { version, dir } = SUITES[requirements];
+  const local = join(REPO, 'node_modules', ...dir.split('/'));
+  let found;
+  try {
+    found = JSON.parse(readFileSync(join(local, 'package.json'), 'utf8')).version;
+  } catch {
+    found = undefined;
+  }
+  if (found !== version) {
+    throw new SetupError(
+      `the ${requirements} suite is conformance ${version} in node_modules/${dir}, found ${found ?? 'nothing'}: run \`npm ci\``,
+    );
+  }
+  return join(local, 'dist', 'index.js');
 }
 
 function freePort() {
@@ -224,13 +258,25 @@ async function startTarget(target, tmp) {
   let exited;
   child.once('exit', (code, signal) => (exited = { code, signal }));
   child.once('error', (e) => (exited = { error: e }));
-  const stop = () => {
+  // Resolves once the target has exited (it may write its last files after SIGTERM: serve flushes what it
+  // learned), so that the temporary folder is removed after it; SIGKILL to the group after 10 s.
+  const stop = async () => {
     if (exited || !child.pid) return;
+    const gone = new Promise((r) => child.once('exit', r));
     try {
       process.kill(-child.pid, 'SIGTERM');
     } catch {
-      /* already gone */
+      return;
     }
+    const late = setTimeout(() => {
+      try {
+        process.kill(-child.pid, 'SIGKILL');
+      } catch {
+        /* already gone */
+      }
+    }, 10_000);
+    await gone;
+    clearTimeout(late);
   };
   const deadline = Date.now() + 30_000;
   while (Date.now() < deadline) {
@@ -247,15 +293,26 @@ async function startTarget(target, tmp) {
     if (await portOpen(port)) return { url: `http://127.0.0.1:${port}/mcp`, stop };
     await new Promise((r) => setTimeout(r, 100));
   }
-  stop();
+  await stop();
   throw new SetupError(`the target (${argv.join(' ')}) did not listen on 127.0.0.1:${port} within 30 s`);
 }
 
-/** `conformance list --server` → scenario names. */
-async function listScenarios(node, entry, mode) {
-  const r = await run(node, [entry, 'list', mode === 'server' ? '--server' : '--client']);
+/**
+ * Scenario names: `conformance list --server|--client`, or for a requirement set past 2025-11-25 the scenarios
+ * `list --requirements` names under the mode's heading (it lists both modes whatever the flag).
+ */
+async function listScenarios(node, entry, mode, requirements) {
+  const args = requirements === '2025-11-25' ? [] : ['--requirements', requirements];
+  const r = await run(node, [entry, 'list', mode === 'server' ? '--server' : '--client', ...args]);
   if (r.code !== 0) throw new SetupError(`conformance list failed:\n${lastLines(r.err || r.out)}`);
-  return [...r.out.matchAll(/^\s+- (\S+)/gm)].map((m) => m[1]);
+  let text = r.out;
+  if (args.length > 0) {
+    const heading = mode === 'server' ? 'Server scenarios' : 'Client scenarios';
+    const start = text.indexOf(heading);
+    if (start < 0) throw new SetupError(`conformance list --requirements ${requirements} printed no ${heading}`);
+    text = text.slice(start).split(/\n\s*\n/)[0];
+  }
+  return [...text.matchAll(/^\s+- (\S+)/gm)].map((m) => m[1]);
 }
 
 /** Reads `<results>/server-<scenario>-<timestamp>/checks.json` into scenario → checks. */
@@ -272,20 +329,36 @@ function readResults(dir, prefix) {
   return byScenario;
 }
 
-/** conformance/expected-failures.json: { server: {…}, serve: {…}, client: {…} }, each scenario → reason. */
-function loadExpected(part, known) {
+/**
+ * conformance/expected-failures.json: { server: {…}, serve: {…}, client: {…}, "2026-07-28": { serve: {…}, client: {…} } },
+ * each scenario → reason; the top-level parts are the 2025-11-25 set.
+ */
+function loadExpected(part, known, requirements) {
   const doc = JSON.parse(readFileSync(EXPECTED_FILE, 'utf8'));
+  const later = REQUIREMENTS.filter((r) => r !== '2025-11-25');
   for (const key of Object.keys(doc)) {
-    if (key !== '$comment' && !PARTS.includes(key))
-      throw new SetupError(`${EXPECTED_FILE}: unknown section ${key} (the parts are ${PARTS.join(', ')})`);
+    if (key !== '$comment' && !PARTS.includes(key) && !later.includes(key))
+      throw new SetupError(
+        `${EXPECTED_FILE}: unknown section ${key} (the parts are ${PARTS.join(', ')}; the later sets ${later.join(', ')})`,
+      );
   }
-  const entries = doc[part] ?? {};
+  const section = requirements === '2025-11-25' ? doc : (doc[requirements] ?? {});
+  const where = requirements === '2025-11-25' ? part : `${requirements}.${part}`;
+  for (const key of Object.keys(section)) {
+    if (section !== doc && key !== '$comment' && !SUITES[requirements].parts.includes(key))
+      throw new SetupError(
+        `${EXPECTED_FILE}: unknown section ${requirements}.${key} (that set runs ${SUITES[requirements].parts.join(', ')})`,
+      );
+  }
+  const entries = section[part] ?? {};
   for (const [scenario, reason] of Object.entries(entries)) {
     if (typeof reason !== 'string' || reason.trim().length < 10) {
-      throw new SetupError(`${EXPECTED_FILE}: ${part}.${scenario} needs a reason (a sentence saying why it fails)`);
+      throw new SetupError(`${EXPECTED_FILE}: ${where}.${scenario} needs a reason (a sentence saying why it fails)`);
     }
     if (!known.includes(scenario)) {
-      throw new SetupError(`${EXPECTED_FILE}: ${part}.${scenario} is not a scenario of conformance ${SUITE_VERSION}`);
+      throw new SetupError(
+        `${EXPECTED_FILE}: ${where}.${scenario} is not a ${requirements} scenario of conformance ${SUITES[requirements].version}`,
+      );
     }
   }
   return new Map(Object.entries(entries));
@@ -323,7 +396,7 @@ function report(part, scenarios, results, expected) {
     if (word === 'xfail') process.stdout.write(`        expected: ${reason}\n`);
     if (word === 'xpass')
       process.stdout.write(
-        `        listed as an expected failure but passed: remove ${part}.${scenario} from ${EXPECTED_FILE}\n`,
+        `        listed as an expected failure but passed: remove ${part.split(' ').reverse().join('.')}.${scenario} from ${EXPECTED_FILE}\n`,
       );
   }
   const line = summaryLine(part, scenarios.length, tally);
@@ -342,8 +415,9 @@ const needBuild = (part) => {
 
 /** The server part (the fixture, or --target) and the serve part (serve in front of the fixture). */
 async function serverPart(part, opts, suite, tmp) {
-  const { node, entry, known } = suite;
-  const expected = loadExpected(part, known);
+  const { node, entry, known, requirements } = suite;
+  const expected = loadExpected(part, known, requirements);
+  const label = requirements === '2025-11-25' ? part : `${part} ${requirements}`;
   let target;
   if (part === 'serve') {
     needBuild(part);
@@ -361,14 +435,17 @@ async function serverPart(part, opts, suite, tmp) {
     };
   }
 
-  const started = target.url ? { url: target.url, stop: () => {} } : await startTarget(target, tmp);
+  const started = target.url ? { url: target.url, stop: async () => {} } : await startTarget(target, tmp);
   try {
-    const results = join(tmp, `results-${part}`);
+    const results = join(tmp, `results-${part}-${requirements}`);
     const scenarios = opts.scenarios.length > 0 ? opts.scenarios.filter((s) => known.includes(s)) : undefined;
     process.stdout.write(
-      `== ${part}: conformance ${SUITE_VERSION} server scenarios against ${target.label}: ${started.url}\n\n`,
+      `== ${label}: conformance ${SUITES[requirements].version} server scenarios against ${target.label}: ${started.url}\n\n`,
     );
-    const runs = scenarios ? scenarios.map((s) => ['--scenario', s]) : [['--suite', opts.suite]];
+    // A requirement set runs exactly its scenarios at its wire; one scenario of it runs at that spec version.
+    const wire = requirements === '2025-11-25' ? [] : ['--spec-version', requirements];
+    const whole = requirements === '2025-11-25' ? ['--suite', opts.suite] : ['--requirements', requirements];
+    const runs = scenarios ? scenarios.map((s) => ['--scenario', s, ...wire]) : [whole];
     for (const args of runs) {
       const r = await run(node, [entry, 'server', '--url', started.url, ...args, '-o', results], { cwd: tmp });
       if (opts.verbose) process.stdout.write(r.out + r.err);
@@ -376,11 +453,12 @@ async function serverPart(part, opts, suite, tmp) {
     const got = readResults(results, 'server');
     // `all` must show every listed scenario; `active`/`pending` are whatever the runner started (it makes a
     // folder per scenario before running it, so one that crashed is still seen, as failed).
-    const ran = scenarios ?? (opts.suite === 'all' ? known : known.filter((s) => got.has(s)));
+    const ran =
+      scenarios ?? (opts.suite === 'all' || requirements !== '2025-11-25' ? known : known.filter((s) => got.has(s)));
     if (ran.length === 0) throw new SetupError(`the suite ran no scenario; rerun with --verbose to see its output`);
-    return report(part, ran, got, expected);
+    return report(label, ran, got, expected);
   } finally {
-    started.stop();
+    await started.stop();
   }
 }
 
@@ -401,16 +479,18 @@ function findChecks(dir) {
  * under test is this script's --as-client mode (see the top of the file). Two scenarios run at a time.
  */
 async function clientPart(opts, suite, tmp) {
-  const { node, entry, known } = suite;
+  const { node, entry, known, requirements } = suite;
   needBuild('client');
-  const expected = loadExpected('client', known);
+  const expected = loadExpected('client', known, requirements);
+  const label = requirements === '2025-11-25' ? 'client' : `client ${requirements}`;
+  const wire = requirements === '2025-11-25' ? [] : ['--spec-version', requirements];
   const command = `"${process.execPath}" "${SCRIPT}" --as-client`;
   // The suite passes its environment on to the client: the client's homes go into the run's temp folder.
-  const env = { ...scratchEnv(tmp), [CLIENT_TMP_ENV]: join(tmp, 'clients') };
+  const env = { ...scratchEnv(tmp), [CLIENT_TMP_ENV]: join(tmp, `clients-${requirements}`) };
   mkdirSync(env[CLIENT_TMP_ENV]);
   const scenarios = opts.scenarios.length > 0 ? opts.scenarios.filter((s) => known.includes(s)) : known;
   process.stdout.write(
-    `== client: conformance ${SUITE_VERSION} client scenarios with mcp-smart as the client (dump, then serve driven by an SDK client)\n\n`,
+    `== ${label}: conformance ${SUITES[requirements].version} client scenarios with mcp-smart as the client (dump, then serve driven by an SDK client)\n\n`,
   );
   const results = new Map();
   let next = 0;
@@ -418,15 +498,16 @@ async function clientPart(opts, suite, tmp) {
     while (next < scenarios.length) {
       const i = next++;
       const scenario = scenarios[i];
-      const out = join(tmp, 'client', String(i));
-      const args = [entry, 'client', '--command', command, '--scenario', scenario, '--timeout', '60000', '-o', out];
+      const out = join(tmp, `client-${requirements}`, String(i));
+      const args = [entry, 'client', '--command', command, '--scenario', scenario, ...wire];
+      args.push('--timeout', '60000', '-o', out);
       const r = await run(node, args, { cwd: tmp, env, timeoutMs: 180_000 });
       if (opts.verbose) process.stdout.write(`--- ${scenario}\n${r.out}${r.err}`);
       results.set(scenario, findChecks(out));
     }
   };
   await Promise.all([worker(), worker()]);
-  return report('client', scenarios, results, expected);
+  return report(label, scenarios, results, expected);
 }
 
 // ---- the client under test (--as-client <url>), run by the suite once per client scenario ----
@@ -530,20 +611,24 @@ async function asClient(url) {
       const { tools } = await client.listTools();
       log(`serve lists ${tools.length} tools: ${tools.map((t) => t.name).join(', ')}`);
       for (const tool of tools) {
-        const args = argumentsFor(tool.inputSchema);
-        if (args === undefined) {
-          log(`${tool.name}: not called (a required argument its schema alone does not give)`);
-          continue;
+        // The calls the suite's context asks for (toolCalls: name + arguments), else one from the schema alone.
+        const asked = (context.toolCalls ?? []).filter((c) => c?.name === tool.name).map((c) => c.arguments ?? {});
+        const calls = asked.length > 0 ? asked : [argumentsFor(tool.inputSchema)];
+        for (const args of calls) {
+          if (args === undefined) {
+            log(`${tool.name}: not called (a required argument its schema alone does not give)`);
+            continue;
+          }
+          let result = await client.callTool({ name: tool.name, arguments: args });
+          const login = result.isError ? LOGIN_HINT.exec(JSON.stringify(result.content)) : null;
+          if (login) {
+            log(`${tool.name}: the call asks for a login; running it and calling once more`);
+            await cli('--auth-open', open, 'login', login[1]);
+            result = await client.callTool({ name: tool.name, arguments: args });
+          }
+          log(`${tool.name}: ${result.isError ? 'error' : 'ok'}`);
+          if (result.isError) failures++;
         }
-        let result = await client.callTool({ name: tool.name, arguments: args });
-        const login = result.isError ? LOGIN_HINT.exec(JSON.stringify(result.content)) : null;
-        if (login) {
-          log(`${tool.name}: the call asks for a login; running it and calling once more`);
-          await cli('--auth-open', open, 'login', login[1]);
-          result = await client.callTool({ name: tool.name, arguments: args });
-        }
-        log(`${tool.name}: ${result.isError ? 'error' : 'ok'}`);
-        if (result.isError) failures++;
       }
     } finally {
       await client.close();
@@ -573,6 +658,15 @@ async function main() {
     process.stdout.write(head.map((l) => l.replace(/^\/\/ ?/, '')).join('\n') + '\n');
     return 0;
   }
+  if (opts.installNode) {
+    try {
+      await installNode22();
+      return 0;
+    } catch (e) {
+      process.stderr.write(`conformance: ${e instanceof SetupError ? e.message : e.stack}\n`);
+      return 2;
+    }
+  }
   const tmp = mkdtempSync(join(tmpdir(), 'mcp-smart-conformance-'));
   const cleanup = () => {
     if (!opts.keep) rmSync(tmp, { recursive: true, force: true });
@@ -586,25 +680,34 @@ async function main() {
     process.exit(143);
   });
   try {
-    const node = await node22(opts, tmp);
-    const entry = await suiteEntry(tmp);
-    const known = {
-      server: await listScenarios(node, entry, 'server'),
-      client: opts.parts.includes('client') ? await listScenarios(node, entry, 'client') : [],
-    };
-    const knownIn = (part) => (part === 'client' ? known.client : known.server);
+    const node = await node22(opts);
+    const sets = [];
+    for (const requirements of opts.requirements) {
+      const parts = opts.parts.filter((p) => SUITES[requirements].parts.includes(p));
+      if (parts.length === 0) continue;
+      const entry = suiteEntry(requirements);
+      const known = {
+        server: await listScenarios(node, entry, 'server', requirements),
+        client: parts.includes('client') ? await listScenarios(node, entry, 'client', requirements) : [],
+      };
+      sets.push({ requirements, parts, entry, known });
+    }
     for (const s of opts.scenarios) {
-      if (!opts.parts.some((p) => knownIn(p).includes(s)))
+      if (
+        !sets.some((set) => set.parts.some((p) => (p === 'client' ? set.known.client : set.known.server).includes(s)))
+      )
         throw new SetupError(`unknown scenario ${s} (not one of the ${opts.parts.join(', ')} part)`);
     }
     const lines = [];
     let surprises = 0;
-    for (const part of opts.parts) {
-      const suite = { node, entry, known: knownIn(part) };
-      if (opts.scenarios.length > 0 && !opts.scenarios.some((s) => suite.known.includes(s))) continue;
-      const r = part === 'client' ? await clientPart(opts, suite, tmp) : await serverPart(part, opts, suite, tmp);
-      lines.push(r.line);
-      surprises += r.surprises;
+    for (const { requirements, parts, entry, known } of sets) {
+      for (const part of parts) {
+        const suite = { node, entry, requirements, known: part === 'client' ? known.client : known.server };
+        if (opts.scenarios.length > 0 && !opts.scenarios.some((s) => suite.known.includes(s))) continue;
+        const r = part === 'client' ? await clientPart(opts, suite, tmp) : await serverPart(part, opts, suite, tmp);
+        lines.push(r.line);
+        surprises += r.surprises;
+      }
     }
     if (lines.length > 1) process.stdout.write(`${lines.join('\n')}\n`);
     return surprises > 0 ? 1 : 0;

@@ -367,6 +367,14 @@ export function buildProgram(io: Io, argv: readonly string[], state: ProgramStat
       .option('--port <n>', 'HTTP port (0: a free one, printed on stderr)', '0')
       .option('--host <address>', 'HTTP bind address; anything but loopback needs --token-env', '127.0.0.1')
       .option('--token-env <var>', 'HTTP: require "Authorization: Bearer <value of this variable>"')
+      .option(
+        '--session-idle <ms>',
+        'HTTP: close a 2025 session after this long with no request (default 1800000, 30 min)',
+      )
+      .option(
+        '--max-sessions <n>',
+        'HTTP: 2025 sessions kept open at most; past it the one unused longest closes (default 1000)',
+      )
       .option('--max <tokens>', 'auto mode: context window size (default budget.max, else 200000)')
       .option('--share <fraction>', 'auto mode: share of --max for tools (default 0.10)')
       .option('--limit <tokens>', 'auto mode: tokens the tool context may use (instead of --share)')
@@ -470,9 +478,9 @@ export function buildProgram(io: Io, argv: readonly string[], state: ProgramStat
     program
       .command('store')
       .description(
-        'the usage store: set up a team store (init), move a file store into it and back (import, export), forget tools',
+        'the usage store: set up a team store (init), move a file store into it and back (import, export), forget a tool or a user',
       )
-      .argument('<action>', 'init, import <file>, export <file>, or forget --tool <id>')
+      .argument('<action>', 'init, import <file>, export <file>, or forget --tool <id> | --user <name>')
       .argument('[file]', 'import: the usage store file to read; export: the file to write')
       .option(
         '--store <file-or-url>',

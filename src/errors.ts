@@ -223,6 +223,11 @@ export const ERROR_CATALOG = {
     message: (d) =>
       `server "${s(d.server)}" did not answer within ${s(d.ms)} ms; raise serve.callTimeout in mcp-smart.config.json if the tool is slow`,
   },
+  SERVE_BAD_RESULT: {
+    exitCode: 3,
+    message: (d) =>
+      `server "${s(d.server)}" answered tool "${s(d.tool)}" with a result that is not a valid MCP tool result (${s(d.problem)}); it was not passed on — the server needs fixing`,
+  },
   SERVE_UNKNOWN_TOOL: {
     exitCode: 2,
     message: (d) => `no tool "${s(d.name)}". ${s(d.hint)}`.trim(),
@@ -246,6 +251,21 @@ export const ERROR_CATALOG = {
     exitCode: 2,
     message: (d) =>
       `Refusing to serve on ${s(d.host)} without a token: any machine that can reach it could call your tools. Pass --token-env <VAR> (clients then send "Authorization: Bearer <value of VAR>"), or bind to 127.0.0.1.`,
+  },
+  SERVE_PORT_IN_USE: {
+    exitCode: 2,
+    message: (d) =>
+      `Cannot listen on ${s(d.host)} port ${s(d.port)}: another program is using that port (perhaps another mcp-smart serve). Pass another --port, or --port 0 for a free one (printed on stderr).`,
+  },
+  SERVE_PORT_DENIED: {
+    exitCode: 2,
+    message: (d) =>
+      `Cannot listen on ${s(d.host)} port ${s(d.port)}: permission denied (ports below 1024 need privileges). Pass --port 1024 or above, or --port 0 for a free one.`,
+  },
+  SERVE_HOST_UNAVAILABLE: {
+    exitCode: 2,
+    message: (d) =>
+      `Cannot listen on --host ${s(d.host)}: it is not an address of this machine. Pass one of its addresses, or 127.0.0.1 (the default).`,
   },
   SERVE_TOKEN_MISSING: {
     exitCode: 2,
@@ -279,7 +299,7 @@ export const ERROR_CATALOG = {
   STORE_UNREACHABLE: {
     exitCode: 3,
     message: (d) =>
-      `Cannot reach the usage store ${s(d.store)}: ${s(d.reason)}. Check that the database is running and that the URL and its credentials (PGPASSWORD, or \${VAR} in the URL) are right.`,
+      `Cannot reach the usage store ${s(d.store)}: ${s(d.reason)}. Check that the database is running and that the URL and its credentials (PGPASSWORD, or \${VAR} in the URL) are right${/database ".*" does not exist/.test(s(d.reason)) ? '; `mcp-smart store init --store <url>` creates it' : ''}.`,
   },
   STORE_URL_INVALID: {
     exitCode: 2,

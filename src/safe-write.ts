@@ -2,11 +2,12 @@
  * The one way mcp-smart writes a file. A regular file (or a new one) is replaced atomically: a temp file
  * beside it, then a rename, so readers see the old or the new content. A symlink is followed to its target
  * (the link stays a link). A FIFO or a character device (a pipe, /dev/stdout, /dev/null) is written directly
- * and never replaced. Anything else (a folder, a socket, a block device) is refused, left untouched.
+ * and never replaced. Anything else (a folder, a socket, a block device) is refused, left untouched, and so is a
+ * regular file that is read-only or belongs to another user (a rename would replace it anyway).
  */
 import { randomBytes } from 'node:crypto';
 import { constants } from 'node:fs';
-import { lstat, mkdir, open, readlink, realpath, rename, rm, stat } from 'node:fs/promises';
+import { access, lstat, mkdir, open, readlink, realpath, rename, rm, stat } from 'node:fs/promises';
 import type { Stats } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { SmartError } from './errors.js';
@@ -61,7 +62,32 @@ export async function writeFileSafe(file: string, data: string | Uint8Array, opt
       file,
       reason: 'it is not a regular file (a socket or a block device); give a file name',
     });
+  if (stats) {
+    const refusal = await replaceRefusal(target, stats);
+    if (refusal) throw new SmartError('FILE_UNWRITABLE', { file, reason: refusal });
+  }
   return whileHandlingSignals(() => writeAtomic(file, target, bytes, stats, opts.mode));
+}
+
+/**
+ * Why an existing regular file must not be replaced, or undefined. A rename would replace a read-only file (the
+ * folder is what the rename needs) and would hand another user's file to us: only a file we own and may write is
+ * replaced (root too: it is held to the file's write bits).
+ */
+export async function replaceRefusal(target: string, stats: Stats): Promise<string | undefined> {
+  const uid = process.getuid?.();
+  if (uid !== undefined && stats.uid !== uid)
+    return `it belongs to another user (uid ${stats.uid}); mcp-smart replaces only files it owns`;
+  // access() says yes to root for any file: root is held to the file's write bits.
+  const writable =
+    (await access(target, constants.W_OK).then(
+      () => true,
+      () => false,
+    )) &&
+    (uid !== 0 || (stats.mode & 0o222) !== 0);
+  if (!writable)
+    return `it is read-only (mode ${(stats.mode & 0o777).toString(8).padStart(4, '0')}); mcp-smart never replaces a file it may not write — make it writable (chmod u+w) or give another file`;
+  return undefined;
 }
 
 async function writeAtomic(

@@ -5,6 +5,7 @@
  * replaying, tuning, ranking, planning: see `computing`) subscribe handlers; short phases in between (reading a
  * file, printing) run under the default disposition, so a signal ends them at once — they write nothing.
  */
+import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Steps } from './core/steps.js';
 import { SmartError } from './errors.js';
 
@@ -35,9 +36,21 @@ export function stoppedBy(): StopSignal | undefined {
   return stopped;
 }
 
-/** Throws INTERRUPTED when a signal has stopped the run (call before writing anything). */
+/** Set inside `finalWrites`: the writes a shutdown must still make (atomic ones, so nothing is left half-done). */
+const finalScope = new AsyncLocalStorage<true>();
+
+/** Throws INTERRUPTED when a signal has stopped the run (call before writing anything), except in `finalWrites`. */
 export function throwIfStopped(): void {
-  if (stopped) throw interrupted(stopped);
+  if (stopped && finalScope.getStore() !== true) throw interrupted(stopped);
+}
+
+/**
+ * Runs the writes a shutdown owes (serve's learned calls) even after a signal: each is atomic (a temp file, then a
+ * rename), so it is whole or absent, and the caller bounds how long it may take (the signal path exits anyway
+ * after its grace).
+ */
+export function finalWrites<T>(fn: () => Promise<T>): Promise<T> {
+  return finalScope.run(true, fn);
 }
 
 export function interrupted(sig: StopSignal): SmartError {

@@ -115,6 +115,8 @@ export interface ServerSnapshot {
   errorCode?: string;
   serverInfo?: { name: string; version?: string; [key: string]: unknown };
   protocolVersion?: string;
+  /** A 2026-07-28 server's own cache hint on its tools/list result (ttlMs, cacheScope); absent for 2025 servers. */
+  listCache?: { ttlMs: number; cacheScope: 'public' | 'private' };
   instructions?: string;
   tools: ToolSnapshot[];
   prompts?: JsonObject[];
@@ -198,6 +200,8 @@ export interface ServeConfig {
   spawnTimeout?: number;
   /** Milliseconds for one forwarded call. */
   callTimeout?: number;
+  /** Milliseconds a 2026-07-28 client's call is held open waiting for its retry with inputResponses (default 60,000). */
+  inputTimeout?: number;
   /** `_meta` load hints on pass-through tools (anthropic/alwaysLoad, anthropic/searchHint); false: none. */
   loadHints?: false | { maxTools?: number; maxTokens?: number; coverage?: number; searchHint?: boolean };
   /** Token budget of one find_tool answer (default 1,500; a call's `maxTokens` overrides it). */

@@ -4,7 +4,7 @@
  * back. The client's own files are read, never written.
  */
 import { join } from 'node:path';
-import { adoptEntries, type AdoptVariable } from '../core/adopt.js';
+import { adoptEntries, referencedVariables, type AdoptVariable } from '../core/adopt.js';
 import { GATE_LABEL } from '../core/config/client-trust.js';
 import { clientLabel } from '../core/config/clients.js';
 import type { DefinitionResult } from '../core/config/index.js';
@@ -15,7 +15,14 @@ import { SmartError } from '../errors.js';
 import { readTextFile } from '../read-file.js';
 import { writeFileSafe } from '../safe-write.js';
 import { launchThis } from '../serve/launcher.js';
-import { clientMode, printConfig, removeCommand, type ClientName } from '../serve/print-config.js';
+import {
+  clientCommands,
+  clientMode,
+  withholdsEnv,
+  printConfig,
+  removeCommand,
+  type ClientName,
+} from '../serve/print-config.js';
 import { isSelfServe } from '../serve/setup.js';
 import type { ClientId, ServerDefinition, Transport } from '../types.js';
 import type { AppContext } from './context.js';
@@ -39,6 +46,15 @@ export interface AdoptResult {
   switchText: string;
   /** How to undo the switch. */
   back: string;
+  /** CLI clients: the switch and the way back as argv arrays (the client's own add and remove commands). */
+  commands?: { switch: string[]; back: string[] };
+  /**
+   * The variables the written file refers to, for clients that do not pass their whole environment on to serve
+   * (the switch text says what to do): Codex, when its mcp-smart entry lists them in `env_vars` (`codex mcp add` has
+   * no flag for it); Gemini CLI, which withholds secret-like ones, when each is given as `-e NAME=<value>` after
+   * `gemini mcp add` (the printed line has `-e "NAME=$NAME"`, which the shell fills in). Absent when none.
+   */
+  envVars?: string[];
   /** The document written (or that would be). */
   text: string;
 }
@@ -122,15 +138,25 @@ export async function adoptClient(ctx: AppContext, opts: AdoptOptions): Promise<
       .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)),
     skipped,
     variables,
-    switchText: switchFor(printName(opts.client), file),
+    ...switchFor(printName(opts.client), file, referencedVariables(servers)),
     back: wayBack(opts.client, sources),
     text,
   };
 }
 
 /** The client's switch to serve on the written file: this mcp-smart, started with `--config <file>`. */
-function switchFor(client: ClientName, file: string): string {
+function switchFor(
+  client: ClientName,
+  file: string,
+  referenced: string[],
+): Pick<AdoptResult, 'switchText' | 'commands' | 'envVars'> {
   const mode = clientMode(client);
   const launch = launchThis(['--config', file, 'serve', '--mode', mode]);
-  return printConfig({ client, name: 'mcp-smart', launch, mode, modeAsked: false });
+  const commands = clientCommands(client, 'mcp-smart', launch);
+  const envVars = withholdsEnv(client) && referenced.length > 0 ? referenced : undefined;
+  return {
+    switchText: printConfig({ client, name: 'mcp-smart', launch, mode, modeAsked: false, envVars }),
+    ...(commands && { commands }),
+    ...(envVars && { envVars }),
+  };
 }

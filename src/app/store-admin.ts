@@ -38,6 +38,8 @@ export interface StoreAdminResult {
   sessions: number;
   /** forget --user: the label forgotten. */
   user?: string;
+  /** init: the PostgreSQL database did not exist and was created. */
+  createdDatabase?: true;
   /** forget: tools removed (--tool), or the forgotten user's tool entries (--user). */
   removed?: number;
 }
@@ -49,10 +51,12 @@ export async function runStoreAdmin(ctx: AppContext, options: StoreAdminOptions)
   const { io, global } = ctx;
   const paths = resolvePaths(io, global.cache);
   const { config } = await loadDefinitions(global, io, paths);
+  let createdDatabase = false;
   const store = await openUsageStore(chosenStore(options.store, config.store), {
     cwd: io.cwd,
     env: io.env,
     defaultFile: paths.usageStore,
+    ...(options.action === 'init' ? { created: (yes: boolean) => (createdDatabase = yes) } : {}),
   });
   try {
     return await act(store);
@@ -70,7 +74,11 @@ export async function runStoreAdmin(ctx: AppContext, options: StoreAdminOptions)
     });
     switch (options.action) {
       case 'init':
-        return { ...base, ...summary((await store.read(now)).doc) };
+        return {
+          ...base,
+          ...(createdDatabase ? { createdDatabase: true as const } : {}),
+          ...summary((await store.read(now)).doc),
+        };
       case 'import': {
         const file = resolve(io.cwd, options.file!);
         const source = await readUsageStore(file, now);

@@ -29,14 +29,22 @@ export const storeLabel = (spec: string): string => (isPostgresUrl(spec) ? redac
  */
 export async function openUsageStore(
   chosen: StoreSpec | undefined,
-  opts: { cwd: string; env: Readonly<Record<string, string | undefined>>; defaultFile: string; lazy?: boolean },
+  opts: {
+    cwd: string;
+    env: Readonly<Record<string, string | undefined>>;
+    defaultFile: string;
+    lazy?: boolean;
+    /** `store init`: create a PostgreSQL database that does not exist yet (reported through `created`). */
+    created?: (yes: boolean) => void;
+  },
 ): Promise<UsageStore> {
   if (!chosen) return new FileUsageStore(opts.defaultFile);
   if (!isPostgresUrl(chosen.spec)) return new FileUsageStore(resolve(opts.cwd, chosen.spec));
   const url = expandStoreUrl(chosen.spec, opts.env, chosen.where);
   const { PostgresUsageStore } = await import('../core/store/postgres.js');
   const store = new PostgresUsageStore(connectionString(url, opts.env), redactStoreUrl(chosen.spec));
-  if (!opts.lazy) await store.open();
+  if (opts.created) opts.created((await store.open({ createDatabase: true })).created);
+  else if (!opts.lazy) await store.open();
   return store;
 }
 

@@ -49,7 +49,7 @@ function describe(r: StoreAdminResult): string {
   const held = `${r.tools} tools, ${r.intents} remembered intents, ${r.sessions} learned sessions`;
   switch (r.action) {
     case 'init':
-      return `Usage store ${r.store} is ready (${r.kind}; holds ${held}).\n`;
+      return `${r.createdDatabase ? 'Created the database; usage' : 'Usage'} store ${r.store} is ready (${r.kind}; holds ${held}).\n`;
     case 'import':
       return `Imported ${r.file} into ${r.store}: ${held}.\n`;
     case 'export':

@@ -130,3 +130,17 @@ export function adoptEntries(inputs: readonly AdoptInput[]): AdoptedFile {
   }
   return { servers, variables };
 }
+
+const ANY_REF = /\$\{(?:env:)?([A-Za-z_][A-Za-z0-9_]*)(?::-[^}]*)?\}/g;
+
+/** Every variable the written entries refer to (`${VAR}`, `${env:VAR}`, `${VAR:-default}`), sorted, once each. */
+export function referencedVariables(servers: AdoptedFile['servers']): string[] {
+  const names = new Set<string>();
+  const visit = (v: unknown): void => {
+    if (typeof v === 'string') for (const m of v.matchAll(ANY_REF)) names.add(m[1]!);
+    else if (Array.isArray(v)) v.forEach(visit);
+    else if (typeof v === 'object' && v !== null) Object.values(v).forEach(visit);
+  };
+  visit(servers);
+  return [...names].sort();
+}

@@ -5,6 +5,7 @@
  */
 import type { ToolSnapshot } from '../types.js';
 import { countOf, keptText } from './count-text.js';
+import { scanHeaderDeclarations } from './x-mcp-header.js';
 
 /** Deeper than any real schema (the deepest published ones nest about 20 levels), shallow enough for every walk. */
 export const MAX_SCHEMA_DEPTH = 200;
@@ -97,6 +98,9 @@ export function validateTools(entries: readonly unknown[], options: ValidateOpti
         `${where}: nested more than ${MAX_SCHEMA_DEPTH} levels deep (${depth}), so it is left out; ask its server's maintainer to flatten the schema`,
       );
     }
+    // MCP 2026-07-28: a client excludes a tool whose x-mcp-header declarations break the rules (SEP-2243).
+    const headers = scanHeaderDeclarations(entry.inputSchema as ToolSnapshot['inputSchema']);
+    if (!headers.valid) return void problems.push(`${where}: ${headers.reason}, so it is left out`);
     tools.push(entry as ToolSnapshot);
   });
   return { tools, problems };

@@ -79,13 +79,40 @@ export interface ViewRequest {
   hintUsage?: UsageStats;
 }
 
-/** Every callable tool, servers in name order, tools in server order; tools the visibility rule hides left out. */
+/**
+ * Every callable tool, servers in name order, tools in server order; tools the visibility rule hides left out.
+ * A tool's id is `<server>.<tool>`. Two tools can make the same id (server `a.b` tool `c` and server `a` tool `b.c`,
+ * or one server listing a name twice): in that order the first keeps it and each later one gets `#2`, `#3` …
+ * after it, so every tool stays reachable (`idCollisions` lists them for a warning).
+ */
 export function catalogEntries(servers: readonly ServerSnapshot[], rules: VisibilityRules): CatalogEntry[] {
+  const taken = new Set<string>();
+  const unique = (id: string): string => {
+    let out = id;
+    for (let n = 2; taken.has(out); n++) out = `${id}#${n}`;
+    taken.add(out);
+    return out;
+  };
   return sortedOk(servers).flatMap((s) =>
     s.tools
       .filter((t) => toolHiddenBy(rules, s.name, t.name) === undefined)
-      .map((tool) => ({ id: `${s.name}.${tool.name}`, server: s.name, tool })),
+      .map((tool) => ({ id: unique(`${s.name}.${tool.name}`), server: s.name, tool })),
   );
+}
+
+/** The entries whose id is not plain `<server>.<tool>` (it collided), as warning lines naming both tools. */
+export function idCollisions(entries: Iterable<CatalogEntry>): string[] {
+  const all = [...entries];
+  const byId = new Map(all.map((e) => [e.id, e]));
+  return all.flatMap((e) => {
+    const plain = `${e.server}.${e.tool.name}`;
+    if (e.id === plain) return [];
+    const first = byId.get(plain);
+    const other = first ? `server "${first.server}" tool "${first.tool.name}"` : 'another tool';
+    return [
+      `server "${e.server}" tool "${e.tool.name}" makes the id "${plain}", as ${other} does; it is served as "${e.id}"`,
+    ];
+  });
 }
 
 /** The tools the servers list that the visibility rule hides, by id. */

@@ -2,7 +2,8 @@
 import { resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type { Server } from '@modelcontextprotocol/server';
-import { serveStdio, StdioServerTransport } from '@modelcontextprotocol/server/stdio';
+import { serveStdio } from '@modelcontextprotocol/server/stdio';
+import { StdioWire } from './stdio-wire.js';
 import type { CommandContext, CommandOutcome } from '../app/context.js';
 import { oauthOptions } from '../app/oauth.js';
 import { resolveLimits } from '../app/budget.js';
@@ -10,6 +11,7 @@ import { chosenStore, openUsageStore, userLabelFor } from '../app/store.js';
 import { DEFAULT_LOAD_HINTS } from '../core/hints/load-hints.js';
 import { optionalString, parseChoiceFlag, parseIntFlag } from '../app/flags.js';
 import { loadUsage, servingCounts } from './deps.js';
+import { checkStoreWritable } from '../core/session/usage-store.js';
 import { countOf } from '../reporters/format.js';
 import { SmartError, errorText } from '../errors.js';
 import { appendFileSafe } from '../safe-write.js';
@@ -23,6 +25,7 @@ import { setupWords } from '../app/next-step.js';
 import { terminalNote } from './terminal-note.js';
 import { createClientServer } from './sdk-server.js';
 import { loadServeSetup, storeListing } from './setup.js';
+import { isLoopback } from './http-guard.js';
 
 const MODES: readonly ServeMode[] = ['auto', 'tools', 'meta'];
 const LEVELS: readonly ServeLevel[] = ['full', 'lossless', 'compact', 'minimal', 'names'];
@@ -58,10 +61,11 @@ export async function runServeCommand(
   const tokenEnv = optionalString(opts.tokenEnv);
   const token = tokenEnv ? io.env[tokenEnv] : undefined;
   if (tokenEnv && !token) throw new SmartError('SERVE_TOKEN_MISSING', { variable: tokenEnv });
-  if (transportKind === 'http') {
-    const { isLoopback } = await import('./http.js');
-    if (!isLoopback(host) && !token) throw new SmartError('SERVE_INSECURE_BIND', { host });
-  }
+  const sessions = {
+    idleMs: opts.sessionIdle ? parseIntFlag('--session-idle', opts.sessionIdle, { min: 1 }) : undefined,
+    max: opts.maxSessions ? parseIntFlag('--max-sessions', opts.maxSessions, { min: 1 }) : undefined,
+  };
+  if (transportKind === 'http' && !isLoopback(host) && !token) throw new SmartError('SERVE_INSECURE_BIND', { host });
 
   // A person at a terminal, not a client: say what this is (it still serves, e.g. for pasting JSON-RPC by hand).
   if (transportKind === 'stdio' && io.stdinIsTTY) io.stderr(terminalNote(setupWords(global)));
@@ -94,6 +98,8 @@ export async function runServeCommand(
     defaultFile: setup.usageStore,
     lazy: true,
   });
+  // A store learning may not write (read-only, another user's) is refused now, not found out at the first call.
+  if (opts.learn !== false && store.kind === 'file') await checkStoreWritable(store.label);
   const usage = await loadUsage(store, Date.now(), log);
 
   const runtime = new ServeRuntime({
@@ -149,6 +155,12 @@ export async function runServeCommand(
       await serveUntilDone();
     } finally {
       io.signal?.removeEventListener('abort', shutdown);
+      // What is still held when serving ends: a check that requests and closed sessions left nothing behind (the
+      // listeners of client connections: the endpoint's own one for 2026-07-28 listen streams is not counted).
+      if (global.debug && http)
+        log(
+          `at shutdown: ${countOf(http.servers().length, 'HTTP session')} open, ${countOf(clients.size, 'client connection')} held, ${countOf(runtime.toolsChanged.size - 1, 'list-change listener')}, ${countOf(runtime.inFlight.askers.size, 'client route', 'client routes')} for elicitation/sampling/roots`,
+        );
       await http?.close();
       for (const s of clients) await s.close().catch(() => undefined);
       await runtime.close();
@@ -160,16 +172,6 @@ export async function runServeCommand(
   return { result: { mode, transport: transportKind }, exitCode };
 
   async function serveUntilDone(): Promise<void> {
-    await runtime.init();
-    await runtime.listUnknown(async (name, snap) => {
-      const def = setup.definitions.find((d) => d.name === name);
-      if (def)
-        await storeListing(def, snap, setup.cache, Date.now()).catch((e: unknown) => log(`warning: ${errorText(e)}`));
-    });
-    const served = runtime.view;
-    log(
-      `${mode} mode: ${countOf(served.tools.length, 'tool')} served (${countOf(served.tokens, 'token')}), ${served.entries.size} behind from ${countOf(runtime.known.size, 'server')}${served.deferred.length ? `; deferred: ${served.deferred.join(', ')}` : ''}`,
-    );
     const newClient = (): Server => {
       const server = createClientServer(runtime);
       clients.add(server);
@@ -181,16 +183,36 @@ export async function runServeCommand(
       };
       return server;
     };
+    let markReady!: () => void;
+    const ready = new Promise<void>((r) => (markReady = r));
+    if (transportKind === 'http') {
+      // Loaded only for --transport http: the Streamable HTTP transport (and its web framework) costs a stdio start
+      // ~40 ms. Bound before the servers start, so a port in use fails at once; requests wait for `ready`.
+      const { startHttp } = await import('./http.js');
+      const debug = global.debug ? log : undefined;
+      http = await startHttp({ host, port, token, createServer: newClient, log, debug, sessions, ready });
+      const listening = http;
+      // 2026-07-28 clients hear of list changes on their subscriptions/listen stream (2025 ones on their session).
+      runtime.toolsChanged.add(() => listening.toolsChanged());
+    }
+    await runtime.init();
+    await runtime.listUnknown(async (name, snap) => {
+      const def = setup.definitions.find((d) => d.name === name);
+      if (def)
+        await storeListing(def, snap, setup.cache, Date.now()).catch((e: unknown) => log(`warning: ${errorText(e)}`));
+    });
+    const served = runtime.view;
+    log(
+      `${mode} mode: ${countOf(served.tools.length, 'tool')} served (${countOf(served.tokens, 'token')}), ${served.entries.size} behind from ${countOf(runtime.known.size, 'server')}${served.deferred.length ? `; deferred: ${served.deferred.join(', ')}` : ''}`,
+    );
     if (transportKind === 'stdio') {
       const server = newClient();
       process.stdin.once('end', shutdown);
       process.stdin.once('close', shutdown);
       // Both eras on one connection: its opening (initialize, or a 2026-07-28 request) pins the era.
-      serveStdio(() => server, { transport: new StdioServerTransport(process.stdin, process.stdout) });
-    } else {
-      // Loaded only for --transport http: the Streamable HTTP transport (and its web framework) costs a stdio start ~40 ms.
-      const { startHttp } = await import('./http.js');
-      http = await startHttp({ host, port, token, createServer: newClient, log });
+      serveStdio(() => server, { transport: new StdioWire(process.stdin, process.stdout, log) });
+    } else if (http) {
+      markReady();
       log(`listening on ${http.url}${token ? ' (bearer token required)' : ''}`);
     }
     await finished;

@@ -25,7 +25,7 @@ export interface FindCandidate {
 }
 
 export interface BudgetedAnswer {
-  /** The answer as sent: `{"results":[` one result per line `], "note"?}`. */
+  /** The answer as sent: `{"results":[` one result per line `], "note"?, "notStarted"?}`. */
   text: string;
   tokens: number;
   /** Results listed (a prefix of the ranking). */
@@ -35,7 +35,16 @@ export interface BudgetedAnswer {
 }
 
 const HEAD = '{"results":[\n';
-const tail = (note: string | undefined): string => (note ? `],"note":${JSON.stringify(note)}}` : ']}');
+/** A server whose tools are unknown because it has not started (start-retry.ts). */
+export interface UnstartedServer {
+  server: string;
+  reason: string;
+  retryInSeconds: number;
+}
+const tailWith =
+  (unstarted: readonly UnstartedServer[]) =>
+  (note: string | undefined): string =>
+    `]${note ? `,"note":${JSON.stringify(note)}` : ''}${unstarted.length > 0 ? `,"notStarted":${JSON.stringify(unstarted)}` : ''}}`;
 /** One result's line: the first has no comma before it. */
 const line = (result: Record<string, unknown>, first: boolean): string =>
   `${first ? '' : ','}${JSON.stringify(result)}\n`;
@@ -56,7 +65,10 @@ export function budgetFindAnswer(
   candidates: readonly FindCandidate[],
   maxTokens: number,
   count: (text: string) => number,
+  unstarted: readonly UnstartedServer[] = [],
 ): BudgetedAnswer {
+  // Servers that have not started are named after the results: their tools cannot be found until they start.
+  const tail = tailWith(unstarted);
   const idOf = (c: FindCandidate): string => String(c.brief.id);
   const full = (c: FindCandidate): Record<string, unknown> =>
     c.inputSchema === undefined ? c.brief : { ...c.brief, inputSchema: c.inputSchema };

@@ -1,21 +1,41 @@
 /**
- * Streamable HTTP for `serve`: one SDK Server per client session. Security: binds 127.0.0.1 by default,
- * checks Host and Origin against the bound address (DNS-rebinding protection), requires a bearer token
- * when --token-env is given, and refuses a non-loopback bind without one.
+ * Streamable HTTP for `serve`: a 2026-07-28 request is served statelessly by a fresh SDK Server (closed with its
+ * exchange); a 2025 client opens a session with initialize and keeps one Server until it leaves, goes idle
+ * (http-sessions.ts) or serve stops. A request that opens no session (any 2025 request without Mcp-Session-Id but
+ * initialize, or an initialize the transport refuses) keeps nothing. Security: binds 127.0.0.1 by default, checks
+ * Host and Origin (http-guard.ts), requires a bearer token when --token-env is given, and refuses a non-loopback
+ * bind without one. Limits and timeouts: HTTP_LIMITS, documented in the README's serve section.
  */
-import { randomUUID, timingSafeEqual } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createMcpHandler, isLegacyRequest, type Server } from '@modelcontextprotocol/server';
+import { createMcpHandler, isInitializeRequest, isLegacyRequest, type Server } from '@modelcontextprotocol/server';
 import { NodeStreamableHTTPServerTransport, toNodeHandler } from '@modelcontextprotocol/node';
 import { SmartError } from '../errors.js';
+import { checkContentType, HttpRefusal, MAX_BODY_BYTES, readJsonBody } from './http-body.js';
+import { hostGuard, isLoopback, tokenMatches, type HostGuard } from './http-guard.js';
+import { SessionTable, type SessionLimits } from './http-sessions.js';
 
-const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1', '[::1]']);
-const MAX_BODY_BYTES = 4 * 1024 * 1024;
+export { isLoopback } from './http-guard.js';
 
-export function isLoopback(host: string): boolean {
-  return LOOPBACK.has(host) || /^127\.\d+\.\d+\.\d+$/.test(host);
-}
+/** What `serve --transport http` accepts and for how long (README, serve: "Limits (HTTP)"). */
+export const HTTP_LIMITS = {
+  maxBodyBytes: MAX_BODY_BYTES,
+  /** A request's headers must arrive within this (slow or half-open requests are answered 408 and closed). */
+  headersTimeoutMs: 10_000,
+  /** A request, headers and body, must arrive within this. */
+  requestTimeoutMs: 60_000,
+  /** An idle keep-alive connection is closed after this. */
+  keepAliveTimeoutMs: 5_000,
+  /** TCP keep-alive probes start after this long without traffic on a connection. */
+  tcpKeepAliveMs: 60_000,
+  /** How often Node checks the two request timeouts. */
+  connectionsCheckingIntervalMs: 1_000,
+  /** A 2025 session with no request in flight this long is closed (--session-idle). */
+  sessionIdleMs: 30 * 60_000,
+  /** 2025 sessions kept open at most (--max-sessions). */
+  maxSessions: 1_000,
+} as const;
 
 export interface HttpOptions {
   host: string;
@@ -24,45 +44,30 @@ export interface HttpOptions {
   token?: string;
   createServer: () => Server;
   log: (text: string) => void;
+  /** Lines shown with --debug only (sessions closed for idleness or the cap). */
+  debug?: (text: string) => void;
+  sessions?: Partial<SessionLimits>;
+  /** Requests wait for this before they are served: the port is bound first, so a busy one fails fast. */
+  ready?: Promise<void>;
 }
 
 export interface HttpHandle {
   url: string;
+  /** The Servers of the open 2025 sessions. */
   servers: () => Server[];
+  /** Tells the 2026-07-28 clients listening (subscriptions/listen) that the tool list changed. */
+  toolsChanged: () => void;
   close: () => Promise<void>;
 }
 
-/** Host names a request may carry for this bind: the bound host, and the loopback names when bound to loopback. */
-function allowedHosts(host: string, port: number): Set<string> {
-  const names = isLoopback(host) ? ['127.0.0.1', 'localhost', '[::1]'] : [host.includes(':') ? `[${host}]` : host];
-  return new Set(names.map((n) => `${n}:${port}`.toLowerCase()));
-}
-
-function reject(res: ServerResponse, status: number, message: string): void {
+function reject(res: ServerResponse, status: number, code: number, message: string, id: unknown = null): void {
   res
     .writeHead(status, { 'content-type': 'application/json' })
-    .end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message }, id: null }));
+    .end(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id }));
 }
 
-function tokenMatches(header: string | undefined, token: string): boolean {
-  const m = /^Bearer\s+(.+)$/i.exec(header ?? '');
-  if (!m) return false;
-  const a = Buffer.from(m[1]!.trim());
-  const b = Buffer.from(token);
-  return a.length === b.length && timingSafeEqual(a, b);
-}
-
-async function readBody(req: IncomingMessage): Promise<unknown> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req) {
-    size += (chunk as Buffer).length;
-    if (size > MAX_BODY_BYTES) throw new Error('request body too large');
-    chunks.push(chunk as Buffer);
-  }
-  const text = Buffer.concat(chunks).toString('utf8');
-  return text === '' ? undefined : JSON.parse(text);
-}
+/** The id of a JSON-RPC request body, echoed in an error about it. */
+const idOf = (body: unknown): unknown => (typeof body === 'object' && body !== null && 'id' in body ? body.id : null);
 
 /** The request line and headers as a web Request, for the SDK's era classification (the body is passed parsed). */
 function webRequest(req: IncomingMessage): Request {
@@ -74,77 +79,129 @@ function webRequest(req: IncomingMessage): Request {
   return new Request(`http://${req.headers.host ?? 'localhost'}${req.url ?? '/'}`, { method: req.method, headers });
 }
 
-/** Starts listening; resolves once bound (port 0 picks a free one). */
+/** A listen failure as the usage error it is (exit 2), naming the flag to change. */
+function listenError(e: NodeJS.ErrnoException, host: string, port: number): Error {
+  if (e.code === 'EADDRINUSE') return new SmartError('SERVE_PORT_IN_USE', { host, port });
+  if (e.code === 'EACCES') return new SmartError('SERVE_PORT_DENIED', { host, port });
+  if (e.code === 'EADDRNOTAVAIL' || e.code === 'ENOTFOUND' || e.code === 'EAI_AGAIN')
+    return new SmartError('SERVE_HOST_UNAVAILABLE', { host });
+  return e;
+}
+
+/** Binds (port 0 picks a free one) and resolves once listening; requests are served once `ready` resolves. */
 export async function startHttp(opts: HttpOptions): Promise<HttpHandle> {
   if (!isLoopback(opts.host) && !opts.token) throw new SmartError('SERVE_INSECURE_BIND', { host: opts.host });
-  const sessions = new Map<string, { transport: NodeStreamableHTTPServerTransport; server: Server }>();
-  let hosts = new Set<string>();
-  const modern = toNodeHandler(createMcpHandler(() => opts.createServer(), { legacy: 'reject' }));
+  const bindHost = opts.host.replace(/^\[(.*)\]$/, '$1');
+  const sessions = new SessionTable(
+    {
+      idleMs: opts.sessions?.idleMs ?? HTTP_LIMITS.sessionIdleMs,
+      max: opts.sessions?.max ?? HTTP_LIMITS.maxSessions,
+    },
+    opts.debug,
+  );
+  // Known once bound (the port may be 0 until then); requests arrive only after.
+  const bound: { guard?: HostGuard } = {};
+  const modernHandler = createMcpHandler(() => opts.createServer(), {
+    legacy: 'reject',
+    maxRequestBodySize: HTTP_LIMITS.maxBodyBytes,
+  });
+  const modern = toNodeHandler(modernHandler);
 
-  const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
-    const host = (req.headers.host ?? '').toLowerCase();
-    // A remote bind is protected by its token and answers under any name; loopback answers only its own names.
-    const ownNames = isLoopback(opts.host) ? hosts : new Set([host]);
-    if (!ownNames.has(host)) return reject(res, 403, `Forbidden: Host "${host}" is not this server`);
-    const origin = req.headers.origin;
-    if (origin !== undefined) {
-      let originHost = '';
-      try {
-        originHost = new URL(origin).host.toLowerCase();
-      } catch {
-        // an unparsable Origin is refused below
-      }
-      if (!ownNames.has(originHost)) return reject(res, 403, `Forbidden: Origin "${origin}" is not allowed`);
-    }
-    if (opts.token && !tokenMatches(req.headers.authorization, opts.token))
-      return reject(res, 401, 'Unauthorized: send "Authorization: Bearer <token>"');
-    const path = (req.url ?? '/').split('?')[0];
-    if (path !== '/mcp') return reject(res, 404, 'Not found: the MCP endpoint is /mcp');
-    const sessionId = req.headers['mcp-session-id'];
-    let body: unknown;
-    if (req.method === 'POST') {
-      try {
-        body = await readBody(req);
-      } catch {
-        return reject(res, 400, 'Bad request: the body is not JSON');
-      }
-    }
-    // A 2026-07-28 request (its _meta names the version): stateless, one Server for the request.
-    if (typeof sessionId !== 'string' && !(await isLegacyRequest(webRequest(req), body))) return modern(req, res, body);
-    const known = typeof sessionId === 'string' ? sessions.get(sessionId) : undefined;
-    if (known) return known.transport.handleRequest(req, res, body);
-    if (typeof sessionId === 'string') return reject(res, 404, 'Session not found: initialize again');
-    if (req.method !== 'POST') return reject(res, 400, 'Bad request: no session; send initialize first');
+  /** A 2025 request without a session: only initialize opens one; a Server that opened none is closed again. */
+  const openSession = async (req: IncomingMessage, res: ServerResponse, body: unknown): Promise<void> => {
+    if (req.method !== 'POST' || !isInitializeRequest(body))
+      return reject(
+        res,
+        400,
+        -32000,
+        'Bad Request: no Mcp-Session-Id header; send initialize to open a session',
+        idOf(body),
+      );
+    if (!(await sessions.makeRoom()))
+      return reject(
+        res,
+        503,
+        -32000,
+        `Service Unavailable: all ${sessions.size} sessions are busy (--max-sessions); try again`,
+        idOf(body),
+      );
     const server = opts.createServer();
     const transport: NodeStreamableHTTPServerTransport = new NodeStreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
-      onsessioninitialized: (id) => void sessions.set(id, { transport, server }),
+      onsessioninitialized: (id) => sessions.add(id, { transport, server }),
     });
     transport.onclose = () => {
-      if (transport.sessionId) sessions.delete(transport.sessionId);
+      if (transport.sessionId) sessions.forget(transport.sessionId);
     };
     await server.connect(transport);
-    await transport.handleRequest(req, res, body);
+    try {
+      await transport.handleRequest(req, res, body);
+    } finally {
+      if (transport.sessionId === undefined || !sessions.get(transport.sessionId))
+        await server.close().catch(() => undefined);
+    }
   };
 
-  const http: HttpServer = createServer((req, res) => {
-    handle(req, res).catch((e: unknown) => {
-      opts.log(`HTTP request failed: ${e instanceof Error ? e.message : String(e)}`);
-      if (!res.headersSent) reject(res, 500, 'Internal error');
-    });
-  });
+  const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    if (!bound.guard!.host(req.headers.host))
+      return reject(res, 403, -32000, `Forbidden: Host "${req.headers.host ?? ''}" is not this server`);
+    if (!bound.guard!.origin(req.headers.origin, req.headers.host))
+      return reject(res, 403, -32000, `Forbidden: Origin "${req.headers.origin}" is not allowed`);
+    if (opts.token && !tokenMatches(req.headers.authorization, opts.token))
+      return reject(res, 401, -32000, 'Unauthorized: send "Authorization: Bearer <token>"');
+    const path = (req.url ?? '/').split('?')[0];
+    if (path !== '/mcp') return reject(res, 404, -32000, 'Not found: the MCP endpoint is /mcp');
+    let body: unknown;
+    if (req.method === 'POST') {
+      checkContentType(req);
+      body = await readJsonBody(req, HTTP_LIMITS.maxBodyBytes);
+    }
+    await opts.ready;
+    const sessionId = req.headers['mcp-session-id'];
+    // A 2026-07-28 request (its _meta names the version): stateless, one Server for the exchange.
+    if (typeof sessionId !== 'string' && !(await isLegacyRequest(webRequest(req), body))) return modern(req, res, body);
+    if (typeof sessionId !== 'string') return openSession(req, res, body);
+    if (!sessions.get(sessionId))
+      return reject(res, 404, -32001, 'Session not found (closed, or idle too long): initialize again', idOf(body));
+    return sessions.serve(sessionId, req, res, body);
+  };
+
+  const http: HttpServer = createServer(
+    {
+      headersTimeout: HTTP_LIMITS.headersTimeoutMs,
+      requestTimeout: HTTP_LIMITS.requestTimeoutMs,
+      keepAliveTimeout: HTTP_LIMITS.keepAliveTimeoutMs,
+      connectionsCheckingInterval: HTTP_LIMITS.connectionsCheckingIntervalMs,
+    },
+    (req, res) => {
+      handle(req, res).catch((e: unknown) => {
+        if (e instanceof HttpRefusal) {
+          // A body refused before it all arrived: the connection is not reused.
+          if (!req.complete) res.setHeader('connection', 'close');
+          if (!res.headersSent) return reject(res, e.status, e.code, e.message);
+          return;
+        }
+        opts.log(`HTTP request failed: ${e instanceof Error ? e.message : String(e)}`);
+        if (!res.headersSent) reject(res, 500, -32603, 'Internal error');
+      });
+    },
+  );
+  // A peer that vanished without closing (an open GET stream, a half-open request) is found by TCP keep-alive.
+  http.on('connection', (socket) => socket.setKeepAlive(true, HTTP_LIMITS.tcpKeepAliveMs));
   await new Promise<void>((resolve, fail) => {
-    http.once('error', fail);
-    http.listen(opts.port, opts.host, () => resolve());
+    http.once('error', (e: NodeJS.ErrnoException) => fail(listenError(e, opts.host, opts.port)));
+    http.listen(opts.port, bindHost, () => resolve());
   });
   const port = (http.address() as AddressInfo).port;
-  hosts = allowedHosts(opts.host, port);
-  const shownHost = opts.host.includes(':') ? `[${opts.host}]` : opts.host;
+  bound.guard = hostGuard(bindHost, port);
+  const shownHost = bindHost.includes(':') ? `[${bindHost}]` : bindHost;
   return {
     url: `http://${shownHost}:${port}/mcp`,
-    servers: () => [...sessions.values()].map((s) => s.server),
+    servers: () => sessions.servers(),
+    toolsChanged: () => modernHandler.notify.toolsChanged(),
     close: async () => {
-      await Promise.all([...sessions.values()].map((s) => s.server.close().catch(() => undefined)));
+      await sessions.closeAll();
+      await modernHandler.close().catch(() => undefined);
       http.closeAllConnections();
       await new Promise<void>((resolve) => http.close(() => resolve()));
     },

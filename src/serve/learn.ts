@@ -1,6 +1,6 @@
 /**
  * Live learning: every forwarded call updates the usage store (a file under its lock, or PostgreSQL by atomic
- * increments, beside `replay --learn` and other serve processes), in the background and in batches; a store that
+ * increments, beside `replay --learn` and other serve processes), in the background, in batches gathered for GATHER_MS; a store that
  * cannot be reached is retried while serving goes on; a call to a tool that a recent find_tool returned makes "intent → tool" a labelled
  * case, appended to `--record <file>` when asked. Only ids, outcomes, times and redacted intents are kept:
  * arguments and results are never recorded or logged.
@@ -8,13 +8,18 @@
 import { detectTaskContext } from '../core/discover/engine.js';
 import { capIntents, emptyUsage, mergeUsage, recordCalls } from '../core/session/usage.js';
 import type { UsageStore } from '../core/store/types.js';
-import { errorText } from '../errors.js';
+import { errorText, isSmartError } from '../errors.js';
 import { appendFileSafe } from '../safe-write.js';
+import { finalWrites } from '../signals.js';
 import type { UsageStats } from '../types.js';
 
 /** How long a find_tool result counts as the reason for a later call. */
 const FIND_MEMORY_MS = 15 * 60_000;
 const FINDS_KEPT = 20;
+/** Labelled cases kept in memory (the newest; `--record` has them all). */
+const CASES_KEPT = 200;
+/** How long shutdown waits for the last write of what was learned (the signal path exits after 5 s anyway). */
+export const FINAL_FLUSH_MS = 3000;
 
 /** Token-like text: provider keys, bearer tokens, long hex or base64 runs, URL credentials. */
 const SECRET_PATTERNS = [
@@ -43,6 +48,8 @@ interface Find {
   intent: string;
   ids: string[];
   at: number;
+  /** The tools this find's intent was already credited to: a find labels each tool once, however often it is called. */
+  credited: Set<string>;
 }
 
 export interface LearnerOptions {
@@ -60,10 +67,18 @@ export interface LearnerOptions {
   usage: UsageStats;
   /** First and longest wait before writing again to a store that failed (ms). */
   retry?: { firstMs: number; maxMs: number };
+  /** How long calls are gathered into one write (ms; default GATHER_MS). */
+  gatherMs?: number;
 }
 
 /** Waits before writing again to a store that could not be reached: 1 s, doubling, at most 30 s. */
 const RETRY = { firstMs: 1000, maxMs: 30_000 };
+/**
+ * How long calls are gathered before one batch is written: a client calling back to back causes one store write
+ * per interval, not one per call, so the writes' work (a file rewrite, a transaction's round trips) does not
+ * compete with the calls for the CPU. What a SIGKILL can lose is bounded by the same interval.
+ */
+const GATHER_MS = 100;
 
 export class Learner {
   private readonly finds: Find[] = [];
@@ -77,7 +92,10 @@ export class Learner {
   private pending: UsageStats = emptyUsage();
   private pendingCalls = 0;
   private writing: Promise<void> | undefined;
+  private gatherTimer: NodeJS.Timeout | undefined;
   private retryTimer: NodeJS.Timeout | undefined;
+  /** A signal stopped a write: nothing more is started until finalFlush. */
+  private halted = false;
   private retryMs: number;
   private failingSince: number | undefined;
 
@@ -87,7 +105,7 @@ export class Learner {
 
   /** Remembers what find_tool returned for an intent. */
   found(intent: string, ids: string[]): void {
-    this.finds.push({ intent, ids, at: this.opts.now() });
+    this.finds.push({ intent, ids, at: this.opts.now(), credited: new Set() });
     if (this.finds.length > FINDS_KEPT) this.finds.shift();
   }
 
@@ -108,25 +126,47 @@ export class Learner {
     const find = this.reason(id);
     const category = find ? detectTaskContext(find.intent).type : 'other';
     const call = [{ id, ok, known: true, latencyMs }];
-    const labelled = ok && find ? { intent: redactIntent(find.intent, this.opts.secrets), expected: [id] } : undefined;
+    // The first successful call of a found tool makes the labelled case; calling it again adds calls, not cases.
+    const fresh = ok && find !== undefined && !find.credited.has(id);
+    if (fresh) find.credited.add(id);
+    const labelled = fresh ? { intent: redactIntent(find.intent, this.opts.secrets), expected: [id] } : undefined;
     // The intent find_tool was asked for is remembered for the tool called after it (remembered intents).
     recordCalls(this.opts.usage, call, category, time, labelled?.intent);
-    if (labelled) this.cases.push(labelled);
+    if (labelled) {
+      this.cases.push(labelled);
+      if (this.cases.length > CASES_KEPT) this.cases.splice(0, this.cases.length - CASES_KEPT);
+    }
     if (this.opts.store) {
       recordCalls(this.pending, call, category, time, labelled?.intent);
       capIntents(this.pending);
       this.pendingCalls++;
       this.kick();
     }
-    const { record } = this.opts;
-    if (record && labelled)
-      this.queue = this.queue.then(async () => {
+    if (this.opts.record && labelled) {
+      this.toRecord.push(JSON.stringify(labelled) + '\n');
+      this.queue = this.recording ??= this.appendRecorded(this.opts.record);
+    }
+  }
+
+  /** Lines for --record wait here while an append is in flight; the next append writes them all at once. */
+  private toRecord: string[] = [];
+  private recording: Promise<void> | undefined;
+
+  private async appendRecorded(record: string): Promise<void> {
+    try {
+      while (this.toRecord.length > 0) {
+        const lines = this.toRecord.join('');
+        const n = this.toRecord.length;
+        this.toRecord = [];
         try {
-          await appendFileSafe(record, JSON.stringify(labelled) + '\n');
+          await appendFileSafe(record, lines);
         } catch (e) {
-          this.opts.log(`could not record a labelled case: ${errorText(e)}`);
+          this.opts.log(`could not record ${n} labelled case(s): ${errorText(e)}`);
         }
-      });
+      }
+    } finally {
+      this.recording = undefined;
+    }
   }
 
   /** Calls learned and not yet in the store (a store that cannot be reached keeps them here). */
@@ -134,62 +174,113 @@ export class Learner {
     return this.pendingCalls;
   }
 
+  /** A write is due: after GATHER_MS, unless one is in flight, gathering or waiting to retry. */
   private kick(): void {
+    if (this.writing || this.retryTimer || this.gatherTimer || this.halted) return;
+    this.gatherTimer = setTimeout(() => {
+      this.gatherTimer = undefined;
+      this.write();
+    }, this.opts.gatherMs ?? GATHER_MS);
+    this.gatherTimer.unref();
+  }
+
+  /** Writes what is pending now, as one batch; calls made meanwhile are gathered for the next one. */
+  private write(): void {
     if (this.writing || this.retryTimer) return;
-    this.writing = this.drain().finally(() => (this.writing = undefined));
+    this.writing = this.drain().finally(() => {
+      this.writing = undefined;
+      if (this.pendingCalls > 0) this.kick();
+    });
   }
 
   private async drain(): Promise<void> {
     const store = this.opts.store!;
-    while (this.pendingCalls > 0) {
-      const batch = this.pending;
-      const n = this.pendingCalls;
-      this.pending = emptyUsage();
-      this.pendingCalls = 0;
-      try {
-        await store.add(batch, { now: this.opts.now(), ...(this.opts.user ? { user: this.opts.user } : {}) });
-        if (this.failingSince !== undefined) {
-          this.opts.log(`usage store ${store.label} is reachable again; wrote what was learned meanwhile`);
-          this.failingSince = undefined;
-          this.retryMs = (this.opts.retry ?? RETRY).firstMs;
-        }
-      } catch (e) {
-        // Put the batch back (calls made meanwhile are added to it) and try again later: serving goes on.
-        this.pending = mergeUsage(batch, this.pending);
-        capIntents(this.pending);
-        this.pendingCalls += n;
-        if (this.failingSince === undefined) {
-          this.failingSince = this.opts.now();
-          this.opts.log(
-            `warning: could not record usage (${errorText(e)}); serving goes on, keeping what is learned in memory and retrying`,
-          );
-        }
-        this.retryTimer = setTimeout(() => {
-          this.retryTimer = undefined;
-          this.kick();
-        }, this.retryMs);
-        this.retryTimer.unref();
-        this.retryMs = Math.min(this.retryMs * 2, (this.opts.retry ?? RETRY).maxMs);
+    if (this.pendingCalls === 0) return;
+    const batch = this.pending;
+    const n = this.pendingCalls;
+    this.pending = emptyUsage();
+    this.pendingCalls = 0;
+    try {
+      await store.add(batch, { now: this.opts.now(), ...(this.opts.user ? { user: this.opts.user } : {}) });
+      if (this.failingSince !== undefined) {
+        this.opts.log(`usage store ${store.label} is reachable again; wrote what was learned meanwhile`);
+        this.failingSince = undefined;
+        this.retryMs = (this.opts.retry ?? RETRY).firstMs;
+      }
+    } catch (e) {
+      // Put the batch back (calls made meanwhile are added to it) and try again later: serving goes on.
+      this.pending = mergeUsage(batch, this.pending);
+      capIntents(this.pending);
+      this.pendingCalls += n;
+      // A signal stopped the write before it began: shutdown's finalFlush writes it, no retry and no warning.
+      if (isSmartError(e) && (e.code === 'TERMINATED' || e.code === 'INTERRUPTED')) {
+        this.halted = true;
         return;
       }
+      if (this.failingSince === undefined) {
+        this.failingSince = this.opts.now();
+        this.opts.log(
+          `warning: could not record usage (${errorText(e)}); serving goes on, keeping what is learned in memory and retrying`,
+        );
+      }
+      this.retryTimer = setTimeout(() => {
+        this.retryTimer = undefined;
+        this.write();
+      }, this.retryMs);
+      this.retryTimer.unref();
+      this.retryMs = Math.min(this.retryMs * 2, (this.opts.retry ?? RETRY).maxMs);
     }
   }
 
-  /** Waits for the writes in flight; on shutdown (`final`), makes one last attempt at what is still unwritten. */
-  async flush(final = false): Promise<void> {
+  /** Waits for the writes in flight and writes what is gathered. */
+  async flush(): Promise<void> {
     await this.queue;
-    await this.writing;
-    if (final && this.retryTimer) {
-      clearTimeout(this.retryTimer);
-      this.retryTimer = undefined;
-      this.kick();
-      await this.writing;
+    await this.settle();
+  }
+
+  /**
+   * Shutdown (a signal, the client gone): writes what is still unwritten, a store that failed included, within
+   * `withinMs`. These writes are made even after SIGTERM/SIGINT (they are atomic: whole or absent). What could
+   * not be written in time is counted in a warning, never lost silently.
+   */
+  async finalFlush(withinMs: number = FINAL_FLUSH_MS): Promise<void> {
+    let timer: NodeJS.Timeout | undefined;
+    const timeUp = new Promise<'late'>((r) => (timer = setTimeout(() => r('late'), withinMs)));
+    const done = finalWrites(async () => {
+      await this.queue;
+      await this.settle();
       if (this.retryTimer) {
         clearTimeout(this.retryTimer);
         this.retryTimer = undefined;
       }
-      if (this.pendingCalls > 0)
-        this.opts.log(`warning: ${this.pendingCalls} learned call(s) could not be written to the usage store`);
+      // One more round for what came in meanwhile, was put back by a failed write or stopped by the signal.
+      this.halted = false;
+      this.write();
+      await this.settle();
+      await this.queue;
+    });
+    const late = (await Promise.race([done.then(() => 'done' as const), timeUp])) === 'late';
+    clearTimeout(timer);
+    if (this.retryTimer) {
+      clearTimeout(this.retryTimer);
+      this.retryTimer = undefined;
+    }
+    if (this.pendingCalls > 0)
+      this.opts.log(
+        `warning: ${this.pendingCalls} learned call(s) could not be written to the usage store${late ? ` within ${withinMs} ms` : ''}`,
+      );
+  }
+
+  /** Until nothing is gathering or in flight: what is gathered is written now, and each write is waited for. */
+  private async settle(): Promise<void> {
+    for (;;) {
+      if (this.gatherTimer) {
+        clearTimeout(this.gatherTimer);
+        this.gatherTimer = undefined;
+        this.write();
+      }
+      if (!this.writing) return;
+      await this.writing;
     }
   }
 }

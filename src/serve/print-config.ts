@@ -25,6 +25,16 @@ interface ClientInfo {
   why: string;
   /** CLI clients: their own add and remove commands (they write their config; mcp-smart never does). */
   cli?: { add: (name: string, launch: Launch) => string[]; remove: (name: string) => string[] };
+  /**
+   * How the client names the variables of its own environment a server it starts may see, when it does not pass its
+   * whole environment on: the key of its entry and where that list is documented.
+   */
+  envAllowlist?: { key: string; note: string };
+  /**
+   * How the client's add command is given a variable it would withhold from the servers it starts (Gemini CLI: its
+   * env option, which stores the value in its own settings), and why.
+   */
+  envFlag?: { flag: string; note: string };
 }
 
 const OWN_SEARCH =
@@ -79,6 +89,15 @@ const INFO: Record<ClientName, ClientInfo> = {
       add: (name, l) => ['gemini', 'mcp', 'add', '--scope', 'user', name, l.command, '--', ...l.args],
       remove: (name) => ['gemini', 'mcp', 'remove', '--scope', 'user', name],
     },
+    // Gemini CLI 0.61 starts a stdio server with its environment redacted, always (bundle connectToMcpServer →
+    // sanitizeEnvironment with enableEnvironmentVariableRedaction forced on): names matching TOKEN, KEY, AUTH,
+    // SECRET, PASSWORD, CREDENTIAL, CERT, … and values that look like GitHub tokens, Google API keys or private keys
+    // are dropped, and `$VAR` in an entry's env is expanded from that redacted environment. A value given with
+    // `-e NAME=value` is stored in its settings and passed as written.
+    envFlag: {
+      flag: '-e',
+      note: 'Gemini CLI withholds variables named like secrets (…_TOKEN, …_KEY, …) from the servers it starts; run this where they are set: the shell puts their values into its own settings, where your entries had them',
+    },
   },
   codex: {
     title: 'Codex',
@@ -90,6 +109,13 @@ const INFO: Record<ClientName, ClientInfo> = {
     cli: {
       add: (name, l) => ['codex', 'mcp', 'add', name, '--', l.command, ...l.args],
       remove: (name) => ['codex', 'mcp', 'remove', name],
+    },
+    // Codex starts a stdio server with HOME, PATH, TMPDIR and a few more of its own variables, plus the entry's env
+    // and env_vars (codex-rs rmcp-client create_env_for_mcp_server, DEFAULT_ENV_VARS; seen with 0.171.0: a variable
+    // set where Codex ran did not reach the server). `codex mcp add` has --env KEY=VALUE but no env_vars flag.
+    envAllowlist: {
+      key: 'env_vars',
+      note: 'Codex gives a server only HOME, PATH and a few other variables of its own, so serve would start your servers without these',
     },
   },
   cline: {
@@ -136,13 +162,40 @@ export function shellQuote(word: string): string {
 
 const TOML_BARE_KEY = /^[A-Za-z0-9_-]+$/;
 
-/** The entry a client's own config file holds for `name`, in that client's format. */
-export function configSnippet(client: ClientName, name: string, launch: Launch): string {
+/** True when the client does not pass its whole environment on to a server it starts (Codex, Gemini CLI). */
+export function withholdsEnv(client: ClientName): boolean {
+  return INFO[client].envAllowlist !== undefined || INFO[client].envFlag !== undefined;
+}
+
+/** The add command as printed: with `-e "NAME=$NAME"` for each variable the client would withhold (Gemini CLI). */
+function addLine(info: ClientInfo, req: PrintRequest): string {
+  const words = info.cli!.add(req.name, req.launch).map(shellQuote);
+  const flag = info.envFlag;
+  if (!flag || !req.envVars?.length) return words.join(' ');
+  const given = req.envVars.flatMap((v) => [flag.flag, `"${v}=$${v}"`]);
+  return [...words.slice(0, 3), ...given, ...words.slice(3)].join(' ');
+}
+
+/** `["A", "B"]`: a TOML array of strings. */
+const tomlStrings = (values: string[]): string => `[${values.map((v) => JSON.stringify(v)).join(', ')}]`;
+
+/** The variables the client must pass on to serve, where it would not by itself (Codex: `env_vars = [...]`). */
+function passOnLine(client: ClientName, envVars: string[] | undefined): string | undefined {
+  const allow = INFO[client].envAllowlist;
+  return allow && envVars?.length ? `${allow.key} = ${tomlStrings(envVars)}` : undefined;
+}
+
+/**
+ * The entry a client's own config file holds for `name`, in that client's format. `envVars`: the variables the
+ * servers behind serve refer to, listed where the client passes on only the variables an entry names (Codex).
+ */
+export function configSnippet(client: ClientName, name: string, launch: Launch, envVars?: string[]): string {
   const { command, args } = launch;
   const shape = INFO[client].shape;
   if (shape === 'toml') {
     const key = TOML_BARE_KEY.test(name) ? name : JSON.stringify(name);
-    return `[mcp_servers.${key}]\ncommand = ${JSON.stringify(command)}\nargs = [${args.map((a) => JSON.stringify(a)).join(', ')}]`;
+    const passOn = passOnLine(client, envVars);
+    return `[mcp_servers.${key}]\ncommand = ${JSON.stringify(command)}\nargs = ${tomlStrings(args)}${passOn ? `\n${passOn}` : ''}`;
   }
   if (shape === 'vscode') return JSON.stringify({ servers: { [name]: { type: 'stdio', command, args } } }, null, 2);
   return JSON.stringify({ mcpServers: { [name]: { command, args } } }, null, 2);
@@ -156,6 +209,8 @@ export interface PrintRequest {
   mode: ServeMode;
   /** True when --mode chose the mode. */
   modeAsked: boolean;
+  /** The variables the servers behind serve refer to (`${VAR}` in the file serve reads). */
+  envVars?: string[];
 }
 
 /** The snippet, the client's own switch and way back (CLI clients), and the reasoning, as printed text. */
@@ -169,11 +224,20 @@ export function printConfig(req: PrintRequest): string {
       ? `# Starts mcp-smart ${req.launch.args[1]?.split('@')[1] ?? ''} from the npm registry (npx, pinned to this version).`
       : `# Starts this copy of mcp-smart by its path; after moving or reinstalling it, print this again.`,
   ];
-  const snippet = configSnippet(req.client, req.name, req.launch);
+  const snippet = configSnippet(req.client, req.name, req.launch, req.envVars);
+  const passOn = passOnLine(req.client, req.envVars);
   if (info.cli) {
     lines.push(
       `# Switch: ${info.title} adds the entry to its own config.`,
-      info.cli.add(req.name, req.launch).map(shellQuote).join(' '),
+      ...(info.envFlag && req.envVars?.length ? [`# ${info.envFlag.note}.`] : []),
+      addLine(info, req),
+      ...(passOn
+        ? [
+            `# Then add this line to the "${req.name}" entry in ${info.file} (${info.cli.add(req.name, req.launch).slice(0, 3).join(' ')} has no flag for it);`,
+            `# ${info.envAllowlist!.note}:`,
+            passOn,
+          ]
+        : []),
       '# Way back:',
       removeCommand(req.client, req.name)!,
       `# Or by hand, in ${info.file}:`,
@@ -182,6 +246,16 @@ export function printConfig(req: PrintRequest): string {
     lines.push(`# Add this to ${info.file}; to go back, remove it and restore your own entries.`);
   }
   return `${lines.join('\n')}\n${snippet}\n`;
+}
+
+/** A CLI client's own add and remove commands for the entry `name`, as argv arrays; undefined for GUI clients. */
+export function clientCommands(
+  client: ClientName,
+  name: string,
+  launch: Launch,
+): { switch: string[]; back: string[] } | undefined {
+  const cli = INFO[client].cli;
+  return cli && { switch: cli.add(name, launch), back: cli.remove(name) };
 }
 
 /** A CLI client's own command that removes the entry `name` added by the printed switch; undefined for GUI clients. */

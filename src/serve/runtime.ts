@@ -1,15 +1,19 @@
 /**
  * The state `serve` shares across client sessions: the servers behind (lazy pool), their known lists,
- * the served view, the ranking index, and the learner. Client sessions (sdk-server.ts) call into it.
+ * the served view, find_tool (find.ts), and the learner. Client sessions (sdk-server.ts) call into it.
  */
 import { secretValues } from '../core/connect/secrets.js';
-import { hybridIndex } from '../app/rank.js';
 import { visibilityRules, type VisibilityRules } from '../core/config/tool-filter.js';
-import { fuseRankings, patternsFromConfig, rankTools, type DiscoverIndex } from '../core/discover/engine.js';
-import { newestRecording } from '../core/session/usage-store.js';
 import { SmartError, errorText, isSmartError } from '../errors.js';
 import type { ServerSnapshot, SmartConfig, UsageStats } from '../types.js';
-import { buildServedView, type CatalogEntry, type ServeLevel, type ServeMode, type ServedView } from './catalog.js';
+import {
+  buildServedView,
+  idCollisions,
+  type CatalogEntry,
+  type ServeLevel,
+  type ServeMode,
+  type ServedView,
+} from './catalog.js';
 import type { Counting } from './deps.js';
 import type { LoadHintRules } from '../core/hints/load-hints.js';
 import { FileUsageStore } from '../core/store/file.js';
@@ -20,7 +24,6 @@ import {
   ArgumentValidator,
   argumentsObject,
   describeEntry,
-  findCandidate,
   isReadOnly,
   listEntries,
   resolveTool,
@@ -28,11 +31,17 @@ import {
 } from './meta.js';
 import { unattendedAnswer } from '../core/connect/unattended.js';
 import { Declaration, relistWith } from './declared.js';
-import { budgetFindAnswer, findMaxTokens, type BudgetedAnswer, type FindCandidate } from './find-budget.js';
 import { ServerPool, type PoolOptions } from './pool.js';
 import type { ServeSetup } from './setup.js';
-import { mapLimited, SERVER_START_CONCURRENCY } from '../core/map-limited.js';
 import { boundedInstructions } from '../core/audit/findings.js';
+import { Bridge, BRIDGE_DEFAULTS } from './bridge.js';
+import { InFlight, type CallContext } from './in-flight.js';
+
+export type { Asker, CallContext } from './in-flight.js';
+import { resultProblem } from './result-check.js';
+import { StartRetry, unstartedLine } from './start-retry.js';
+import { ToolFinder } from './find.js';
+import { Relister } from './relist.js';
 
 export interface RuntimeOptions {
   setup: ServeSetup;
@@ -63,36 +72,22 @@ export interface RuntimeOptions {
 
 export type ToolResult = Record<string, unknown>;
 
-/** A connected client that can answer a server's request ("elicitation", "sampling" in its capabilities). */
-export interface Asker {
-  capabilities: Record<string, unknown>;
-  ask: (method: string, params: unknown, signal: AbortSignal) => Promise<Record<string, unknown>>;
-}
-
-/** Hooks a client session gives the runtime for one call. */
-export interface CallContext {
-  signal: AbortSignal;
-  /**
-   * The calling client, asked in the context of this call: over Streamable HTTP its request travels on the
-   * call's own response stream (relatedRequestId), where a client waiting for the call's answer reads it.
-   */
-  asker?: Asker;
-  /** Progress from the server behind, to be sent to the client under its own token. */
-  onprogress?: (p: { progress: number; total?: number; message?: string }) => void;
-  _meta?: Record<string, unknown>;
-}
-
 const META_EXTRA_KEYS = new Set(['progressToken']);
-/** find_tool ranks at most this many phrasings of a need (its intent and `queries`). */
-const MAX_PHRASINGS = 5;
 
 export class ServeRuntime {
   readonly pool: ServerPool;
   readonly known: Map<string, ServerSnapshot>;
   view: ServedView;
   readonly learner: Learner;
-  private index?: DiscoverIndex;
-  private indexing?: Promise<DiscoverIndex>;
+  private readonly finder: ToolFinder;
+  /** Re-lists a server after its list_changed (a storm costs one re-list in flight and one after it). */
+  private readonly relister = new Relister({
+    list: async (server) => {
+      this.known.set(server, await this.pool.list(server));
+      await this.refresh(true);
+    },
+    log: (text) => this.opts.log(text),
+  });
   private readonly validator = new ArgumentValidator();
   private readonly activated: string[] = [];
   private readonly config: SmartConfig;
@@ -102,19 +97,17 @@ export class ServeRuntime {
   readonly toolsChanged = new Set<() => void>();
   /** Called for notifications a server behind sends that clients should see (resources/updated). */
   onServerNotification?: (server: string, method: string, params: Record<string, unknown> | undefined) => void;
-  /**
-   * Connected clients that can answer a server's request, by capability ("elicitation", "sampling").
-   * Elicitation and sampling are declared to the servers behind only when a client declared them.
-   */
-  readonly askers = new Map<object, Asker>();
-  /** The calls in flight per server behind, oldest first: a server's request is tied to one of them. */
-  private readonly calls = new Map<string, CallContext[]>();
+  /** The calls in flight to each server, and the connected clients that can answer a server's request. */
+  readonly inFlight = new InFlight();
   /** What the clients declared (roots, elicitation, sampling), declared in turn to the servers behind. */
   readonly declaration = new Declaration();
   /** The declaration the known lists were taken with. */
   private listedWith = '{}';
   /** Re-listing for a new declaration; tools/list and find_tool wait for it. */
   private redeclaring?: Promise<void>;
+
+  /** 2026-07-28 clients' calls held open while a server behind waits for their input (bridge.ts). */
+  readonly bridge: Bridge;
 
   /** The usage load hints are planned from: the store as serve found it (live learning does not move them). */
   private readonly hintUsage: UsageStats;
@@ -143,28 +136,26 @@ export class ServeRuntime {
       // With no connected client that accepts it (an HTTP client that declared it has left), the request is still
       // answered: no roots, elicitation declined, sampling refused.
       onServerRequest: (server, method, params, signal) =>
-        this.askerFor(server, method)?.ask(method, params, signal) ?? unattendedAnswer(method),
+        this.inFlight.askerFor(server, method)?.ask(method, params, signal) ?? unattendedAnswer(method),
       onNotification: (server, method, params) => this.serverNotification(server, method, params),
       log: opts.log,
       now: opts.now,
       ...opts.pool,
     });
     this.view = this.buildView();
-  }
-
-  /**
-   * Who answers a server's elicitation, sampling or roots request. MCP sends such a request inside the server's
-   * handling of a call, but the wire does not say which call: the client whose call to that server is in flight (the
-   * latest when several are) is asked in that call's context. When calls are in flight and none of their clients
-   * accepts it, nobody is asked (another client's user must not answer for this one): mcp-smart answers itself.
-   * With no call in flight (a server asking on its own), any connected client that accepts it.
-   */
-  private askerFor(server: string, method: string): Asker | undefined {
-    const want = method === 'elicitation/create' ? 'elicitation' : method === 'roots/list' ? 'roots' : 'sampling';
-    const accepts = (a: Asker | undefined): a is Asker => a?.capabilities[want] !== undefined;
-    const calls = this.calls.get(server) ?? [];
-    if (calls.length > 0) return [...calls].reverse().find((c) => accepts(c.asker))?.asker;
-    return [...this.askers.values()].find(accepts);
+    const inputTimeout = this.config.serve?.inputTimeout;
+    this.bridge = new Bridge({ ...BRIDGE_DEFAULTS, ...(inputTimeout && { timeoutMs: inputTimeout }) }, opts.log);
+    this.finder = new ToolFinder({
+      view: () => this.view,
+      known: () => this.known.values(),
+      config: this.config,
+      usage: opts.usage,
+      now: opts.now,
+      counting: opts.counting,
+      found: (intent, ids) => this.learner.found(intent, ids),
+      unavailable: (server) => this.unavailable(server),
+      unstarted: () => this.unstarted?.pending() ?? [],
+    });
   }
 
   /**
@@ -214,26 +205,47 @@ export class ServeRuntime {
     return view;
   }
 
+  private warned = new Set<string>();
+
+  /** Tools whose ids collided are served under a suffixed id; each is warned about once. */
+  private warnCollisions(): void {
+    for (const line of idCollisions(this.view.entries.values()))
+      if (!this.warned.has(line)) {
+        this.warned.add(line);
+        this.opts.log(`warning: ${line}`);
+      }
+  }
+
   /** The first view, with exact counts; new counts are written to the count cache in the background. */
   async init(): Promise<void> {
     this.view = await this.countedView();
+    this.warnCollisions();
     void this.opts.counting.flush().catch(() => undefined);
   }
 
-  /** Lists, live, the servers whose tool list is not known yet (no snapshot, no cache entry). */
+  /**
+   * Lists, live, the servers whose tool list is not known yet (no snapshot, no cache entry). One that fails is tried
+   * again in the background (start-retry.ts) and served once it lists.
+   */
   async listUnknown(onListed: (def: string, snap: ServerSnapshot) => Promise<void>): Promise<void> {
-    const missing = this.opts.setup.definitions.filter((d) => !this.known.has(d.name));
-    await mapLimited(missing, SERVER_START_CONCURRENCY, async (def) => {
-      try {
-        const snap = await this.pool.list(def.name);
-        this.known.set(def.name, snap);
-        await onListed(def.name, snap);
-      } catch (e) {
-        this.opts.log(`warning: ${errorText(e)}; its tools are not served until it starts`);
-      }
+    const missing = this.opts.setup.definitions.filter((d) => !this.known.has(d.name)).map((d) => d.name);
+    this.unstarted = new StartRetry({
+      list: async (server, later) => {
+        const snap = await this.pool.list(server);
+        this.known.set(server, snap);
+        await onListed(server, snap);
+        if (later) await this.refresh(true);
+      },
+      reasonOf: (server, e) => this.pool.health(server).lastError ?? errorText(e),
+      log: this.opts.log,
+      now: this.opts.now,
     });
+    await this.unstarted.startAll(missing);
     if (missing.length > 0) await this.refresh(false);
   }
+
+  /** Servers that failed to start at serve start and are being tried again. */
+  unstarted?: StartRetry;
 
   private buildView(): ServedView {
     const serve = this.config.serve ?? {};
@@ -256,8 +268,11 @@ export class ServeRuntime {
   async refresh(notify = true): Promise<void> {
     const before = this.view.tools.map((t) => `${t.name}\u0000${JSON.stringify(t.definition)}`).join('\n');
     this.view = await this.countedView();
-    this.index = undefined;
-    this.indexing = undefined;
+    this.warnCollisions();
+    this.finder.invalidate();
+    // New counts (a re-list for a client's declaration brings tools the start did not have) go to the count cache,
+    // as at init: otherwise every serve start loads the tokenizer again to count them.
+    void this.opts.counting.flush().catch(() => undefined);
     const after = this.view.tools.map((t) => `${t.name}\u0000${JSON.stringify(t.definition)}`).join('\n');
     if (notify && before !== after) for (const f of this.toolsChanged) f();
   }
@@ -282,20 +297,6 @@ export class ServeRuntime {
     return parts.join(' ').replace(/ \n/g, '\n');
   }
 
-  private async discoverIndex(): Promise<DiscoverIndex> {
-    if (this.index) return this.index;
-    this.indexing ??= (async () => {
-      const servers = [...this.known.values()].map((s) => ({
-        ...s,
-        tools: s.tools.filter((t) => this.view.entries.has(`${s.name}.${t.name}`)),
-      }));
-      const index = await hybridIndex(servers, this.config);
-      this.index = index;
-      return index;
-    })();
-    return this.indexing;
-  }
-
   /** logging/setLevel from a client: passed to every running server that logs (a failure is not the client's). */
   async setLogLevel(level: string): Promise<void> {
     await Promise.all(
@@ -317,7 +318,7 @@ export class ServeRuntime {
 
   /** Builds the ranking index now (otherwise the first find_tool does). */
   async warm(): Promise<void> {
-    await this.discoverIndex();
+    await this.finder.warm();
   }
 
   private unavailable(server: string): string | undefined {
@@ -328,58 +329,8 @@ export class ServeRuntime {
     return undefined;
   }
 
-  async findTool(args: Record<string, unknown>): Promise<ToolResult> {
-    const intent = typeof args.intent === 'string' ? args.intent.trim() : '';
-    if (!intent) return textResult('find_tool needs "intent": the task in plain words.', true);
-    const k = typeof args.k === 'number' && Number.isInteger(args.k) ? Math.min(20, Math.max(1, args.k)) : 5;
-    const server = typeof args.server === 'string' && args.server !== '' ? args.server : undefined;
-    const index = await this.discoverIndex();
-    // Other phrasings of the same need (`queries`), each ranked, fused by reciprocal rank with the intent's ranking.
-    const phrasings = [
-      ...new Set([
-        intent,
-        ...(Array.isArray(args.queries) ? args.queries : [])
-          .filter((q): q is string => typeof q === 'string' && q.trim() !== '')
-          .map((q) => q.trim()),
-      ]),
-    ].slice(0, MAX_PHRASINGS);
-    const rankOne = (text: string): string[] =>
-      rankTools(index, text, {
-        engine: 'hybrid',
-        k: server ? index.tools.length : phrasings.length > 1 ? Math.max(20, k) : k,
-        usage: this.opts.usage,
-        // Recency is measured from the newest recording, as the store's memory is (usageForRanking): a store
-        // learned from last month's sessions still ranks by what was used most recently then.
-        now: newestRecording(this.opts.usage) ?? this.opts.now(),
-        patterns: patternsFromConfig(this.config),
-      }).results.map((r) => r.id);
-    const ids = fuseRankings(phrasings.map(rankOne)).filter(
-      (id) => !server || this.view.entries.get(id)?.server === server,
-    );
-    const top = ids.slice(0, k);
-    this.learner.found(intent, top);
-    const candidates = top.flatMap((id) => {
-      const e = this.view.entries.get(id);
-      return e ? [findCandidate(e, this.view, this.unavailable(e.server))] : [];
-    });
-    const answer = await this.withinBudget(
-      candidates,
-      findMaxTokens(args.maxTokens, this.config.serve?.findToolMaxTokens),
-    );
-    return textResult(answer.text);
-  }
-
-  /** The find_tool answer within `maxTokens`, counted exactly (the tokenizer loads on the first uncached line). */
-  private async withinBudget(candidates: FindCandidate[], maxTokens: number): Promise<BudgetedAnswer> {
-    const { counting } = this.opts;
-    let answer = budgetFindAnswer(candidates, maxTokens, counting.countText);
-    for (let i = 0; i < 4; i++) {
-      const misses = counting.takeMisses();
-      if (misses.length === 0) break;
-      await counting.prepare(misses);
-      answer = budgetFindAnswer(candidates, maxTokens, counting.countText);
-    }
-    return answer;
+  findTool(args: Record<string, unknown>): Promise<ToolResult> {
+    return this.finder.find(args);
   }
 
   describeTool(args: Record<string, unknown>): ToolResult {
@@ -387,7 +338,11 @@ export class ServeRuntime {
   }
 
   listTools(args: Record<string, unknown>): ToolResult {
-    return textResult(listEntries(this.view, typeof args.server === 'string' ? args.server : undefined));
+    const server = typeof args.server === 'string' ? args.server : undefined;
+    const unstarted = (this.unstarted?.pending() ?? []).filter((u) => server === undefined || u.server === server);
+    const notes = unstarted.map((u) => unstartedLine(u));
+    if (server !== undefined && notes.length > 0) return textResult(notes.join('\n'));
+    return textResult([listEntries(this.view, server), ...notes].filter((t) => t !== '').join('\n'));
   }
 
   /** call_tool / call_tool_read: resolve, check read-only, validate, forward. */
@@ -408,9 +363,6 @@ export class ServeRuntime {
   async forward(entry: CatalogEntry, args: Record<string, unknown> | undefined, ctx: CallContext): Promise<ToolResult> {
     const started = this.opts.clock();
     let ok = false;
-    const inFlight = this.calls.get(entry.server) ?? [];
-    this.calls.set(entry.server, inFlight);
-    inFlight.push(ctx);
     try {
       const meta = ctx._meta
         ? Object.fromEntries(Object.entries(ctx._meta).filter(([k]) => !META_EXTRA_KEYS.has(k)))
@@ -420,16 +372,20 @@ export class ServeRuntime {
       };
       if (args !== undefined) params.arguments = args;
       if (Object.keys(meta).length > 0) params._meta = meta;
-      const result = await this.pool.run(entry.server, (s) =>
-        s.callTool(params, { timeoutMs: this.opts.callTimeoutMs, signal: ctx.signal, onprogress: ctx.onprogress }),
-      );
+      const result = await this.inCall(entry.server, ctx, 'tools/call', params);
+      const problem = resultProblem(result);
+      if (problem) throw new SmartError('SERVE_BAD_RESULT', { server: entry.server, tool: entry.tool.name, problem });
       ok = result.isError !== true;
       return result;
     } finally {
-      inFlight.splice(inFlight.indexOf(ctx), 1);
-      if (inFlight.length === 0) this.calls.delete(entry.server);
       this.learner.called(entry.id, ok, Math.round(this.opts.clock() - started));
     }
+  }
+
+  /** A request to a server behind, in flight as `ctx`'s call: the server's requests meanwhile go to its client. */
+  inCall(server: string, ctx: CallContext, method: string, params: Record<string, unknown>): Promise<ToolResult> {
+    const opts = { timeoutMs: this.opts.callTimeoutMs, signal: ctx.signal, onprogress: ctx.onprogress };
+    return this.inFlight.track(server, ctx, () => this.pool.run(server, (s) => s.request(method, params, opts)));
   }
 
   /** --activate: the tool becomes first-class; least recently used ones leave when over the limit. */
@@ -454,45 +410,16 @@ export class ServeRuntime {
 
   private serverNotification(server: string, method: string, params: Record<string, unknown> | undefined): void {
     if (method.endsWith('/list_changed')) {
-      this.relist(server);
+      this.relister.changed(server);
       return;
     }
     this.onServerNotification?.(server, method, params);
   }
 
-  /** Servers being re-listed after a list_changed, and whether another came in meanwhile. */
-  private readonly relisting = new Map<string, { again: boolean }>();
-
-  /**
-   * Re-lists a server after its list_changed. A storm of them costs one re-list in flight and at most one
-   * more after it (which sees the latest list), so clients are told of a change a few times, not once each.
-   */
-  private relist(server: string): void {
-    const running = this.relisting.get(server);
-    if (running) {
-      running.again = true;
-      return;
-    }
-    const state = { again: false };
-    this.relisting.set(server, state);
-    void (async () => {
-      try {
-        do {
-          state.again = false;
-          const snap = await this.pool.list(server);
-          this.known.set(server, snap);
-          await this.refresh(true);
-        } while (state.again);
-      } catch (e) {
-        this.opts.log(`warning: could not re-list ${server}: ${errorText(e)}`);
-      } finally {
-        this.relisting.delete(server);
-      }
-    })();
-  }
-
+  /** Ends the servers and writes what was learned, side by side: both are bounded, so exit is prompt. */
   async close(): Promise<void> {
-    await this.pool.closeAll();
-    await this.learner.flush(true);
+    this.bridge.close();
+    this.unstarted?.stop();
+    await Promise.all([this.pool.closeAll(), this.learner.finalFlush()]);
   }
 }

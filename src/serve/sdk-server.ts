@@ -1,11 +1,19 @@
 /** One client session: the SDK's low-level Server answering from the shared runtime. */
 import { ResultSchema } from '@modelcontextprotocol/core';
-import { ProtocolError, ProtocolErrorCode, Server } from '@modelcontextprotocol/server';
+import {
+  CLIENT_CAPABILITIES_META_KEY,
+  PROTOCOL_VERSION_META_KEY,
+  ProtocolError,
+  ProtocolErrorCode,
+  Server,
+} from '@modelcontextprotocol/server';
 import type { ServerCapabilities, ServerContext } from '@modelcontextprotocol/server';
 import { SmartError, isSmartError } from '../errors.js';
+import { toolListCacheHint } from './cache-hint.js';
 import { buildRoutes, serverForUri, type Routes } from './passthrough.js';
 import { hiddenError } from './meta.js';
 import { ServeRuntime, type Asker, type CallContext, type ToolResult } from './runtime.js';
+import { UnknownRequestState, type HeldContext } from './bridge.js';
 
 type CallExtra = ServerContext;
 
@@ -47,7 +55,7 @@ export function createClientServer(runtime: ServeRuntime): Server {
   runtime.toolsChanged.add(toolsChanged);
   server.onclose = () => {
     runtime.toolsChanged.delete(toolsChanged);
-    runtime.askers.delete(server);
+    runtime.inFlight.askers.delete(server);
   };
 
   /** This client, when it accepts elicitation or sampling; asked on the given call's stream when there is one. */
@@ -66,7 +74,7 @@ export function createClientServer(runtime: ServeRuntime): Server {
   server.oninitialized = () => {
     runtime.clientInitialized(server.getClientCapabilities());
     const asker = askerOf();
-    if (asker) runtime.askers.set(server, asker);
+    if (asker) runtime.inFlight.askers.set(server, asker);
   };
 
   server.setNotificationHandler('notifications/roots/list_changed', () => runtime.rootsChanged());
@@ -77,69 +85,117 @@ export function createClientServer(runtime: ServeRuntime): Server {
   });
 
   // The list waits for the lists taken with this client's capabilities (a cache read, or the servers' restart).
-  server.setRequestHandler('tools/list', async () => {
+  server.setRequestHandler('tools/list', async (_req, ctx) => {
+    declareModern(ctx);
     await runtime.settled();
-    return { tools: runtime.view.tools.map((t) => t.definition) as never };
+    const tools = runtime.view.tools.map((t) => t.definition) as never;
+    // A 2026-07-28 request (its envelope names the version) gets the cache hint derived from the servers behind.
+    const envelope = ctx.mcpReq.envelope as Record<string, unknown> | undefined;
+    if (envelope?.[PROTOCOL_VERSION_META_KEY] === undefined) return { tools };
+    const hint = toolListCacheHint({
+      definitions: runtime.opts.setup.definitions,
+      known: runtime.known,
+      cacheTtlMs: runtime.opts.setup.cache?.ttlMs,
+      now: runtime.opts.now(),
+    });
+    return { tools, ...hint };
   });
 
-  server.setRequestHandler('tools/call', async (req, extra) => {
-    const token = req.params._meta?.progressToken;
-    const ctx: CallContext = {
-      signal: extra.mcpReq.signal,
-      asker: askerOf(extra),
-      _meta: req.params._meta,
-      onprogress:
-        token === undefined
-          ? undefined
-          : (p) =>
-              void extra.mcpReq
-                .notify({ method: 'notifications/progress', params: { ...p, progressToken: token } })
-                .catch(() => undefined),
-    };
+  server.setRequestHandler('tools/call', async (req, extra) =>
+    inRounds(req.params, extra, (ctx) => callServed(req.params, { ...ctx, _meta: req.params._meta })),
+  );
+
+  /**
+   * Answers a request that may reach a server behind: a 2025 client is asked the server's requests directly; for a
+   * 2026-07-28 client a server that asks mid-call is answered through input_required rounds (bridge.ts).
+   */
+  async function inRounds(
+    params: { name?: string; uri?: string; _meta?: { progressToken?: unknown } },
+    extra: CallExtra,
+    run: (ctx: CallContext) => Promise<ToolResult>,
+  ): Promise<never> {
+    const token = params._meta?.progressToken as string | number | undefined;
+    const onprogress =
+      token === undefined
+        ? undefined
+        : (p: { progress: number; total?: number; message?: string }) =>
+            void extra.mcpReq
+              .notify({ method: 'notifications/progress', params: { ...p, progressToken: token } })
+              .catch(() => undefined);
+    const modern = declareModern(extra);
+    if (!modern) return (await run({ signal: extra.mcpReq.signal, asker: askerOf(extra), onprogress })) as never;
+    const name = `${extra.mcpReq.method} ${params.name ?? params.uri ?? ''}`;
+    const round = { name, capabilities: modern, signal: extra.mcpReq.signal, onprogress };
+    const state = extra.mcpReq.requestState();
+    try {
+      return (
+        typeof state === 'string'
+          ? await runtime.bridge.resume(state, round, extra.mcpReq.inputResponses)
+          : await runtime.bridge.start(round, (held: HeldContext) => run(held))
+      ) as never;
+    } catch (e) {
+      if (e instanceof UnknownRequestState)
+        throw new ProtocolError(ProtocolErrorCode.InvalidParams, e.message, { reason: 'invalid_request_state' });
+      throw e;
+    }
+  }
+
+  /**
+   * A 2026-07-28 request's declared client capabilities (declared in turn to the servers behind); else undefined.
+   * A client on that era sends no `initialize` (so `oninitialized` never fires): each request carries its
+   * declaration in its own `_meta` envelope. Claude Code 2.1.332 talks that era to serve (it probes with
+   * `server/discover` first), so without this its tools/list was answered from lists taken with nothing declared.
+   */
+  function declareModern(extra: CallExtra): Record<string, unknown> | undefined {
+    const envelope = extra.mcpReq.envelope as Record<string, unknown> | undefined;
+    if (!envelope) return undefined;
+    const caps = (envelope[CLIENT_CAPABILITIES_META_KEY] as Record<string, unknown> | undefined) ?? {};
+    runtime.clientInitialized(caps);
+    return caps;
+  }
+
+  /** Runs a served tool: a meta-tool, or a call forwarded to its server. */
+  async function callServed(
+    params: { name: string; arguments?: Record<string, unknown> },
+    ctx: CallContext,
+  ): Promise<ToolResult> {
     await runtime.settled();
-    const served = runtime.view.byName.get(req.params.name);
-    const hidden = served ? undefined : hiddenError(runtime.view, req.params.name);
+    const served = runtime.view.byName.get(params.name);
+    const hidden = served ? undefined : hiddenError(runtime.view, params.name);
     if (hidden) throw routeError(hidden);
     if (!served)
       throw routeError(
         new SmartError('SERVE_UNKNOWN_TOOL', {
-          name: req.params.name,
+          name: params.name,
           hint: 'Call tools/list for the served names, or find_tool to search.',
         }),
       );
-    const args = req.params.arguments ?? {};
-    let result: ToolResult;
+    const args = params.arguments ?? {};
     try {
       switch (served.meta) {
         case 'find':
-          result = await runtime.findTool(args);
-          break;
+          return await runtime.findTool(args);
         case 'describe':
-          result = runtime.describeTool(args);
-          break;
+          return runtime.describeTool(args);
         case 'list':
-          result = runtime.listTools(args);
-          break;
+          return runtime.listTools(args);
         case 'call':
-          result = await runtime.callThroughMeta(args, false, ctx);
-          break;
+          return await runtime.callThroughMeta(args, false, ctx);
         case 'callRead':
-          result = await runtime.callThroughMeta(args, true, ctx);
-          break;
+          return await runtime.callThroughMeta(args, true, ctx);
         default:
-          result = await runtime.forward(served.entry!, req.params.arguments, ctx);
+          return await runtime.forward(served.entry!, params.arguments, ctx);
       }
     } catch (e) {
-      result = ServeRuntime.failureResult(e);
+      return ServeRuntime.failureResult(e);
     }
-    return result as never;
-  });
+  }
 
   const forward = async (
     server: string | undefined,
     method: string,
     params: Record<string, unknown>,
-    signal: AbortSignal,
+    ctx: CallContext,
   ): Promise<never> => {
     if (!server)
       throw new ProtocolError(
@@ -147,14 +203,14 @@ export function createClientServer(runtime: ServeRuntime): Server {
         `mcp-smart: no server behind has ${JSON.stringify(params)}`,
       );
     try {
-      return (await runtime.pool.run(server, (s) =>
-        s.request(method, params, { timeoutMs: runtime.opts.callTimeoutMs, signal }),
-      )) as never;
+      return (await runtime.inCall(server, ctx, method, params)) as never;
     } catch (e) {
       if (isSmartError(e)) throw new ProtocolError(ProtocolErrorCode.InternalError, `mcp-smart: ${e.message}`);
       throw e;
     }
   };
+  /** A request that cannot ask the client (no input_required on it): in flight with this client as its asker. */
+  const plain = (extra: CallExtra): CallContext => ({ signal: extra.mcpReq.signal, asker: askerOf(extra) });
 
   if (capabilities.prompts) passPrompts();
   if (capabilities.resources) passResources();
@@ -165,10 +221,12 @@ export function createClientServer(runtime: ServeRuntime): Server {
     server.setRequestHandler('prompts/list', () => ({
       prompts: currentRoutes().prompts.map((p) => p.served) as never,
     }));
-    server.setRequestHandler('prompts/get', async (req, ctx) => {
+    server.setRequestHandler('prompts/get', async (req, extra) => {
       const route = currentRoutes().promptByName.get(req.params.name);
       if (!route) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `mcp-smart: no prompt "${req.params.name}"`);
-      return forward(route.server, 'prompts/get', { ...req.params, name: route.name }, ctx.mcpReq.signal);
+      return inRounds(req.params, extra, (ctx) =>
+        forward(route.server, 'prompts/get', { ...req.params, name: route.name }, ctx),
+      );
     });
   }
 
@@ -177,31 +235,27 @@ export function createClientServer(runtime: ServeRuntime): Server {
     server.setRequestHandler('resources/templates/list', () => ({
       resourceTemplates: currentRoutes().templates as never,
     }));
-    server.setRequestHandler('resources/read', async (req, ctx) =>
-      forward(byUri(req.params.uri), 'resources/read', req.params, ctx.mcpReq.signal),
+    server.setRequestHandler('resources/read', async (req, extra) =>
+      inRounds(req.params, extra, (ctx) => forward(byUri(req.params.uri), 'resources/read', req.params, ctx)),
     );
-    server.setRequestHandler('resources/subscribe', async (req, ctx) =>
-      forward(byUri(req.params.uri), 'resources/subscribe', req.params, ctx.mcpReq.signal),
+    server.setRequestHandler('resources/subscribe', async (req, extra) =>
+      forward(byUri(req.params.uri), 'resources/subscribe', req.params, plain(extra)),
     );
-    server.setRequestHandler('resources/unsubscribe', async (req, ctx) =>
-      forward(byUri(req.params.uri), 'resources/unsubscribe', req.params, ctx.mcpReq.signal),
+    server.setRequestHandler('resources/unsubscribe', async (req, extra) =>
+      forward(byUri(req.params.uri), 'resources/unsubscribe', req.params, plain(extra)),
     );
   }
 
   function passCompletions(): void {
-    server.setRequestHandler('completion/complete', async (req, ctx) => {
+    server.setRequestHandler('completion/complete', async (req, extra) => {
+      const ctx = plain(extra);
       const ref = req.params.ref;
       if (ref.type === 'ref/prompt') {
         const route = currentRoutes().promptByName.get(ref.name);
         if (!route) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `mcp-smart: no prompt "${ref.name}"`);
-        return forward(
-          route.server,
-          'completion/complete',
-          { ...req.params, ref: { ...ref, name: route.name } },
-          ctx.mcpReq.signal,
-        );
+        return forward(route.server, 'completion/complete', { ...req.params, ref: { ...ref, name: route.name } }, ctx);
       }
-      return forward(byUri(ref.uri), 'completion/complete', req.params, ctx.mcpReq.signal);
+      return forward(byUri(ref.uri), 'completion/complete', req.params, ctx);
     });
   }
 

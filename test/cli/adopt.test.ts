@@ -146,11 +146,32 @@ describe('adopt codex', () => {
         },
       },
     });
-    const doc = JSON.parse(r.stdout) as { command: string; action: string; variables: unknown[]; back: string };
+    const doc = JSON.parse(r.stdout) as {
+      command: string;
+      action: string;
+      variables: unknown[];
+      back: string;
+      switch: string;
+      commands: { switch: string[]; back: string[] };
+      envVars: string[];
+    };
     expect(doc.command).toBe('adopt');
     expect(doc.action).toBe('written');
     expect(doc.variables).toEqual([]);
     expect(doc.back).toContain('codex mcp remove mcp-smart');
+    // The switch and the way back as argv arrays: serve on the written file, and Codex's own remove.
+    expect(doc.commands.switch.slice(0, 5)).toEqual(['codex', 'mcp', 'add', 'mcp-smart', '--']);
+    expect(doc.commands.switch.slice(-5)).toEqual([
+      '--config',
+      join(project, 'mcp-smart.config.json'),
+      'serve',
+      '--mode',
+      'tools',
+    ]);
+    expect(doc.commands.back).toEqual(['codex', 'mcp', 'remove', 'mcp-smart']);
+    // Codex passes GITHUB_TOKEN on to serve only when the mcp-smart entry lists it: the switch says so.
+    expect(doc.envVars).toEqual(['GITHUB_TOKEN']);
+    expect(doc.switch).toContain('\nenv_vars = ["GITHUB_TOKEN"]\n');
   });
 
   it('the adopted file hides in audit what Codex hid (one rule)', async () => {

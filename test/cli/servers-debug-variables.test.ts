@@ -27,4 +27,23 @@ describe('servers --debug and expanded variables', () => {
     expect(doc).not.toContain('${SERVICE_DIR}"');
     expect(doc).not.toContain('/srv/app');
   });
+
+  it('keeps the written form inside an argument, with ${env:VAR} and a ${VAR:-default} whose variable is unset', async () => {
+    const dir = tempDir('mcp-smart-debug-vars-');
+    const config = join(dir, 'servers.json');
+    writeFileSync(
+      config,
+      JSON.stringify({
+        mcpServers: {
+          app: { command: 'app-server', args: ['--dir=${WORK}/x', '${env:OTHER}', '${MISSING:-/srv/app}'] },
+        },
+      }),
+    );
+    const env = sandboxEnv(dir, { WORK: '/srv/app', OTHER: '/srv/app' });
+    const r = await runCli(['--config', config, 'servers', '--debug'], { cwd: dir, env });
+    expect(r.code).toBe(0);
+    const doc = r.stdout + r.stderr;
+    expect(doc).toContain('"--dir=${WORK}/x",\n        "${env:OTHER}",\n        "${MISSING:-/srv/app}"');
+    expect(doc).not.toContain('/srv/app/x');
+  });
 });

@@ -149,6 +149,29 @@ describe('PostgreSQL usage store', () => {
     expect(r.stderr).toMatch(/schema is version 99/);
   });
 
+  it('init creates a database that does not exist yet (one command); every other command leaves it missing', async () => {
+    const cwd = tmp();
+    const url = pg.url('team_not_yet');
+    const other = await cli(cwd, ['--json', 'discover', 'read a file', '--snapshot', SNAP, '--store', url]);
+    expect(other.code).toBe(3);
+    expect(other.stdout).toMatch(
+      /database \\"team_not_yet\\" does not exist.*`mcp-smart store init --store <url>` creates it/,
+    );
+    const first = await cli(cwd, ['--json', 'store', 'init', '--store', url]);
+    expect(first.code, first.stderr).toBe(0);
+    expect(JSON.parse(first.stdout)).toMatchObject({
+      action: 'init',
+      kind: 'postgres',
+      createdDatabase: true,
+      tools: 0,
+    });
+    const again = await cli(cwd, ['store', 'init', '--store', url]);
+    expect(again.stdout).toMatch(/^Usage store postgres:\/\/mcp@127\.0\.0\.1:\d+\/team_not_yet is ready/);
+    expect(await pg.query('team_not_yet', 'SELECT max(version) AS v FROM mcp_smart_schema_version')).toEqual([
+      { v: 2 },
+    ]);
+  });
+
   it('credentials come from the environment or ${VAR} and are never printed; unreachable is exit 3', async () => {
     const cwd = tmp();
     const url = await freshDb();

@@ -2,7 +2,7 @@
 // trigger-sampling-request only for a client that declares roots / elicitation (url) / sampling. A list taken "as a
 // client sees it" must be taken with that client's declaration: through `serve` (the connected client's), and by
 // `audit --client X` (X's, from the measured table). Each expected list is taken here by a direct SDK connection.
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import type { ClientCapabilities } from '@modelcontextprotocol/client';
@@ -45,10 +45,11 @@ async function directTools(caps: ClientCapabilities): Promise<string[]> {
   }
 }
 
-/** The tool names `serve --mode tools` lists to a client declaring `caps`. */
-async function servedTools(box: Sandbox, config: string, caps: ClientCapabilities): Promise<string[]> {
-  const { client } = await connectServeStdio(box.env, ['--config', config, '--mode', 'tools', '--no-learn'], caps);
-  answering(client, caps);
+/** The tool names `serve --mode tools` lists to a client declaring `caps` (on the 2026-07-28 era when `modern`). */
+async function servedTools(box: Sandbox, config: string, caps: ClientCapabilities, modern = false): Promise<string[]> {
+  const args = ['--config', config, '--mode', 'tools', '--no-learn'];
+  const { client } = await connectServeStdio(box.env, args, caps, modern);
+  if (!modern) answering(client, caps);
   try {
     return (await client.listTools()).tools.map((t) => t.name).sort();
   } finally {
@@ -83,6 +84,61 @@ describe('the client’s declared capabilities decide the tool list', () => {
       // The cache now holds both lists, each under its own declaration: neither answers for the other.
       expect(await servedTools(box, config, {})).toEqual(withNone);
       expect(await servedTools(box, config, ALL)).toEqual(withAll);
+    },
+    TIMEOUT_MS,
+  );
+
+  it(
+    'a 2026-07-28 client (no initialize; its declaration in every request’s _meta, as Claude Code 2.1.332 talks to ' +
+      'serve) sees the list a direct connection with its capabilities gets',
+    async () => {
+      const modernBox = await sandbox('caps-modern');
+      try {
+        const modernConfig = await modernBox.config('everything.json', { everything: node(EVERYTHING) });
+        // Cold cache, then the cache holding the list under the declaration the first request carried.
+        expect(await servedTools(modernBox, modernConfig, ALL, true)).toEqual(withAll);
+        expect(await servedTools(modernBox, modernConfig, ALL, true)).toEqual(withAll);
+        expect(await servedTools(modernBox, modernConfig, {}, true)).toEqual(withNone);
+      } finally {
+        await modernBox.remove();
+      }
+    },
+    TIMEOUT_MS,
+  );
+
+  it(
+    'the counts of tools listed after serve started (cold, or for a client’s declaration) are written to the count cache: the next start needs no tokenizer',
+    async () => {
+      const countBox = await sandbox('caps-counts');
+      try {
+        const file = await countBox.config('everything.json', { everything: node(EVERYTHING) });
+        const counted = async (): Promise<number> => {
+          const dir = join(countBox.dir, 'cache', 'token-counts');
+          let n = 0;
+          for (const name of await readdir(dir).catch(() => [] as string[]))
+            n += Object.keys((JSON.parse(await readFile(join(dir, name), 'utf8')) as { counts: object }).counts).length;
+          return n;
+        };
+        /** The entry count once it has settled (the cache is written in the background). */
+        const settledCount = async (): Promise<number> => {
+          let last = -1;
+          for (let i = 0; i < 50; i++) {
+            const n = await counted();
+            if (n === last && n > 0) return n;
+            last = n;
+            await new Promise((r) => setTimeout(r, 200));
+          }
+          return last;
+        };
+        // Cold caches: serve lists the server after its first view, and the counts of that list are written too.
+        expect(await servedTools(countBox, file, {})).toEqual(withNone);
+        expect(await settledCount()).toBe(withNone.length);
+        // A client declaring everything: serve lists again and counts the tools only that declaration brings.
+        expect(await servedTools(countBox, file, ALL)).toEqual(withAll);
+        expect(await settledCount()).toBe(withAll.length);
+      } finally {
+        await countBox.remove();
+      }
     },
     TIMEOUT_MS,
   );

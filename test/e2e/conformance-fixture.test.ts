@@ -41,13 +41,15 @@ describe('conformance fixture over stdio', () => {
       completions: {},
     });
     const tools = (await client.listTools()).tools.map((t) => t.name);
-    expect(tools).toHaveLength(14);
+    // 14 for the 0.1.16 scenarios, 8 for 0.2.0's input-required-result-* (asked the 2025 way, bridged by serve).
+    expect(tools).toHaveLength(22);
     expect(tools).toEqual(expect.arrayContaining(['test_simple_text', 'test_sampling', 'json_schema_2020_12_tool']));
     expect((await client.listPrompts()).prompts.map((p) => p.name)).toEqual([
       'test_simple_prompt',
       'test_prompt_with_arguments',
       'test_prompt_with_embedded_resource',
       'test_prompt_with_image',
+      'test_input_required_result_prompt',
     ]);
     const templates = (await client.listResourceTemplates()).resourceTemplates;
     expect(templates.map((t) => t.uriTemplate)).toEqual(['test://template/{id}/data']);

@@ -32,6 +32,7 @@ describe('conformance script', () => {
     ],
     [['--suite', 'some'], '--suite must be all, active or pending'],
     [['--target'], '--target needs a value'],
+    [['--requirements', '2025-06-18'], '--requirements must be 2025-11-25 or 2026-07-28'],
   ])('%j is a usage error (exit 2)', (args, message) => {
     const r = run(...args);
     expect(r.status).toBe(2);
@@ -45,15 +46,33 @@ describe('conformance script', () => {
     expect(r.stderr).not.toContain('installing');
   });
 
-  it('one expected-failures file, a section per part, every entry with a reason', () => {
+  it('one expected-failures file, a section per part and one for 2026-07-28, every entry with a reason', () => {
     const doc = JSON.parse(readFileSync(join(REPO, 'conformance', 'expected-failures.json'), 'utf8'));
-    expect(Object.keys(doc)).toEqual(['$comment', 'server', 'serve', 'client']);
+    expect(Object.keys(doc)).toEqual(['$comment', 'server', 'serve', 'client', '2026-07-28']);
+    // The 2026-07-28 set runs serve and mcp-smart as client (the server part's fixture is a 2025 server).
+    expect(Object.keys(doc['2026-07-28'])).toEqual(['serve', 'client']);
     expect(readdirSync(join(REPO, 'conformance'))).toEqual(['expected-failures.json']);
-    for (const mode of ['server', 'serve', 'client']) {
-      for (const [scenario, reason] of Object.entries(doc[mode] as Record<string, unknown>)) {
-        expect(typeof reason, `${mode}.${scenario}`).toBe('string');
-        expect((reason as string).length, `${mode}.${scenario}`).toBeGreaterThanOrEqual(40);
+    const sections: [string, Record<string, unknown>][] = [
+      ...['server', 'serve', 'client'].map((m): [string, Record<string, unknown>] => [m, doc[m]]),
+      ...['serve', 'client'].map((m): [string, Record<string, unknown>] => [`2026-07-28.${m}`, doc['2026-07-28'][m]]),
+    ];
+    for (const [where, section] of sections) {
+      for (const [scenario, reason] of Object.entries(section)) {
+        expect(typeof reason, `${where}.${scenario}`).toBe('string');
+        expect((reason as string).length, `${where}.${scenario}`).toBeGreaterThanOrEqual(40);
       }
     }
+  });
+
+  it('both suites are pinned devDependencies: 0.1.16 for 2025-11-25, the 0.2.0-alpha.12 prerelease for 2026-07-28', () => {
+    const pkg = JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8'));
+    expect(pkg.devDependencies['@modelcontextprotocol/conformance']).toBe('0.1.16');
+    expect(pkg.devDependencies['mcp-conformance-2026-07-28']).toBe(
+      'npm:@modelcontextprotocol/conformance@0.2.0-alpha.12',
+    );
+    const installed = JSON.parse(
+      readFileSync(join(REPO, 'node_modules', 'mcp-conformance-2026-07-28', 'package.json'), 'utf8'),
+    );
+    expect(installed.version).toBe('0.2.0-alpha.12');
   });
 });

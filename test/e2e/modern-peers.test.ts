@@ -27,6 +27,7 @@ interface Snap {
 let box: Sandbox;
 let config: string;
 let strictLog: string;
+let headerLog: string;
 const children: ChildProcess[] = [];
 
 const run = (args: string[]): Promise<SpawnRun> =>
@@ -35,7 +36,8 @@ const run = (args: string[]): Promise<SpawnRun> =>
 beforeAll(async () => {
   box = await sandbox('modern-peers');
   strictLog = join(box.dir, 'strict.log');
-  const url = await startHttpFixture(MODERN, ['--http', '0'], children);
+  headerLog = join(box.dir, 'modern-http-headers.log');
+  const url = await startHttpFixture(MODERN, ['--http', '0', '--log-headers', headerLog], children);
   const file = join(box.dir, 'servers.json');
   const servers = {
     modern: node(MODERN),
@@ -119,6 +121,11 @@ describe('mcp-smart reaches both eras', () => {
         expect(result.isError, textOf(result)).toBeFalsy();
         expect(textOf(result)).toBe(want);
       }
+      // The client called `modern-http.echo` (serve's name); the backend's Mcp-Name header names its own tool.
+      const calls = readFileSync(headerLog, 'utf8')
+        .split('\n')
+        .filter((l) => l.startsWith('tools/call '));
+      expect(calls).toEqual(['tools/call echo']);
     } finally {
       await served.client.close();
     }

@@ -56,7 +56,7 @@ describe('serve forwards a server’s requests to the client of the call', () =>
         const client = new Client({ name: 'e2e-asks', version: '1' }, { capabilities: ALL });
         const asked = answerAll(client);
         await client.connect(new StreamableHTTPClientTransport(new URL(serve.url), { fetch: postOnly }));
-        expect((await client.listTools()).tools.map((t) => t.name)).toEqual(['sign_up', 'echo']);
+        expect((await client.listTools()).tools.map((t) => t.name)).toEqual(['sign_up', 'echo', 'wait']);
         const result = await client.callTool(
           { name: 'sign_up', arguments: { team: 'red' } },
           {

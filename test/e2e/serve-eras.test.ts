@@ -108,7 +108,8 @@ describe('serve over Streamable HTTP speaks both eras on one endpoint', () => {
     const list = await post('tools/list', {}, { 'mcp-method': 'tools/list' });
     expect(list.status).toBe(200);
     expect(list.session).toBeNull();
-    expect(list.body.result).toMatchObject({ resultType: 'complete', ttlMs: 0, cacheScope: 'private' });
+    // Derived from the one server behind: a local 2025 server (no promise: ttlMs 0; nothing per-user: public).
+    expect(list.body.result).toMatchObject({ resultType: 'complete', ttlMs: 0, cacheScope: 'public' });
     const call = { name: 'list_tools', arguments: {} };
     const ok = await post('tools/call', call, { 'mcp-method': 'tools/call', 'mcp-name': 'list_tools' });
     expect(ok.body.result?.resultType).toBe('complete');

@@ -95,7 +95,7 @@ export async function startServeHttp(env: Record<string, string>, args: string[]
   const out = collect(child.stderr);
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   const url = await Promise.race([
-    out.waitForStderr(/http:\/\/127\.0\.0\.1:\d+\/mcp/),
+    out.waitForStderr(/http:\/\/[\w.[\]:-]+:\d+\/mcp/),
     exited.then((code) => Promise.reject(new Error(`serve exited ${code}: ${out.stderr()}`))),
   ]);
   return {
@@ -109,11 +109,15 @@ export async function startServeHttp(env: Record<string, string>, args: string[]
   };
 }
 
-/** `mcp-smart serve <args>` over stdio, driven by an SDK client declaring `capabilities`. */
+/**
+ * `mcp-smart serve <args>` over stdio, driven by an SDK client declaring `capabilities`; `modern` pins the
+ * 2026-07-28 era (no initialize: the declaration rides in every request's _meta envelope, as Claude Code sends it).
+ */
 export async function connectServeStdio(
   env: Record<string, string>,
   args: string[],
   capabilities: ClientCapabilities = {},
+  modern = false,
 ): Promise<{ client: Client; transport: StdioClientTransport } & Pick<StartedServe, 'stderr' | 'waitForStderr'>> {
   const transport = new StdioClientTransport({
     command: process.execPath,
@@ -122,7 +126,10 @@ export async function connectServeStdio(
     stderr: 'pipe',
   });
   const out = collect(transport.stderr as Readable);
-  const client = new Client({ name: 'e2e-serve', version: '1' }, { capabilities });
+  const client = new Client(
+    { name: 'e2e-serve', version: '1' },
+    { capabilities, ...(modern && { versionNegotiation: { mode: { pin: '2026-07-28' } } }) },
+  );
   await client.connect(transport);
   return { client, transport, ...out };
 }

@@ -35,8 +35,8 @@ afterAll(async () => {
   await box?.remove();
 });
 
-const metaOf = async (args: string[]): Promise<Record<string, Record<string, unknown> | undefined>> => {
-  const { client } = await connectServeStdio(box.env, ['--config', config, '--mode', 'tools', ...args], {});
+const metaOf = async (args: string[], mode = 'tools'): Promise<Record<string, Record<string, unknown> | undefined>> => {
+  const { client } = await connectServeStdio(box.env, ['--config', config, '--mode', mode, ...args], {});
   try {
     const { tools } = await client.listTools();
     return Object.fromEntries(tools.map((t) => [t.name, t._meta]));
@@ -57,6 +57,16 @@ describe('serve load hints', () => {
     expect(meta.create_note?.['anthropic/alwaysLoad']).toBeUndefined();
     expect(meta.delete_note).toBeUndefined();
     expect(meta.echo).toBeUndefined();
+  });
+
+  it('auto mode sets the same hints on the tools it serves first-class', async () => {
+    const meta = await metaOf([], 'auto');
+    expect(meta.search_notes).toEqual({
+      'anthropic/alwaysLoad': true,
+      'anthropic/searchHint': 'find meeting minutes tuesday',
+    });
+    expect(meta.create_note?.['anthropic/alwaysLoad']).toBeUndefined();
+    expect(meta.delete_note).toBeUndefined();
   });
 
   it('--no-load-hints sets none', async () => {

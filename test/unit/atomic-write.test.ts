@@ -25,3 +25,18 @@ describe('writeFileSafe', () => {
     expect(statSync(file).mode & 0o777).toBe(0o600);
   });
 });
+
+describe('writeFileSafe never replaces a file it may not write', () => {
+  it('a read-only file is refused naming it, and stays as it was (a rename in a writable folder would replace it)', async () => {
+    const dir = tempDir('mcp-smart-atomic-');
+    const file = join(dir, 'usage.json');
+    writeFileSync(file, 'kept');
+    chmodSync(file, 0o444);
+    await expect(writeFileSafe(file, 'new')).rejects.toThrow(
+      `Cannot write ${file}: it is read-only (mode 0444); mcp-smart never replaces a file it may not write`,
+    );
+    expect(readFileSync(file, 'utf8')).toBe('kept');
+    expect(statSync(file).mode & 0o777).toBe(0o444);
+    expect(readdirSync(dir)).toEqual(['usage.json']);
+  });
+});

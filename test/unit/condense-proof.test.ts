@@ -43,6 +43,9 @@ const isObj = (v: unknown): v is JsonObject => typeof v === 'object' && v !== nu
 
 function resolveRef(root: JsonObject, ref: string): JsonValue | undefined {
   if (!ref.startsWith('#')) return undefined;
+  // A plain-name anchor (2020-12 `$anchor` in `$defs`).
+  if (/^#[A-Za-z_]/.test(ref) && isObj(root.$defs))
+    return Object.values(root.$defs).find((d) => isObj(d) && d.$anchor === ref.slice(1));
   let cur: JsonValue | undefined = root;
   for (const part of ref.slice(1).split('/').filter(Boolean)) {
     const key = decodeURIComponent(part).replace(/~1/g, '/').replace(/~0/g, '~');
@@ -294,6 +297,38 @@ describe('lossless condensing is validation-equivalent (ajv proof)', () => {
     expect(sensor.c!.title).toBe('C++');
     expect(sensor.user_id!.title).toBeUndefined();
     expect(sensor.limit!.title).toBeUndefined();
+  });
+
+  it('gives the same verdict on 2020-12 schemas, and keeps $schema where dropping it would switch dialect (fixtures/condense/schemas-2020-12)', () => {
+    const doc = JSON.parse(readFileSync(join(FIXTURES, 'condense', 'schemas-2020-12.json'), 'utf8')) as {
+      tools: ToolSnapshot[];
+    };
+    const stats = prove(doc.tools);
+    expect(stats.tools).toBe(5);
+    expect(stats.mismatches).toEqual([]);
+    expect(stats.uncompilable).toBe(0);
+    expect(stats.validOriginal).toBeGreaterThan(10);
+    expect(stats.instances - stats.validOriginal).toBeGreaterThan(100);
+    // Four lose a title or $comment; plot_points has none, and its `additionalProperties: {}` stays because
+    // prefixItems and minContains make the schema draft-sensitive.
+    expect(stats.changedSchemas).toBe(4);
+    expect(
+      condenseTool(
+        doc.tools.find((t) => t.name === 'plot_points')!,
+        'lossless',
+      ),
+    ).toEqual(doc.tools.find((t) => t.name === 'plot_points'));
+    // Why the draft-07 tools keep $schema: without it a 2020-12 validator (the MCP default) decides otherwise.
+    const legacy = doc.tools.find((t) => t.name === 'legacy_contains')!.inputSchema!;
+    const { $schema: _dialect, ...undeclared } = legacy;
+    const once = { flags: ['on', 'off'] };
+    expect(draft07.compile(legacy)(once)).toBe(true);
+    expect(draft2020.compile(undeclared)(once)).toBe(false);
+    const tuple = doc.tools.find((t) => t.name === 'legacy_tuple')!.inputSchema!;
+    const { $schema: _tupleDialect, ...tupleUndeclared } = tuple;
+    expect(draft07.compile(tuple)({ pair: ['a', 'b'] })).toBe(false);
+    // 2020-12 has no items list (that is prefixItems): a client would refuse the schema outright.
+    expect(() => draft2020.compile(tupleUndeclared)).toThrow(/items/);
   });
 
   it('keeps every description of every tool of the LiveMCPBench slice', () => {

@@ -177,3 +177,18 @@ describe('find_tool answer budget', () => {
     expect(perCall).toBe(wide);
   });
 });
+
+describe('find_tool names the servers that have not started', () => {
+  it('after the results, within the budget, with the count exact', () => {
+    const unstarted = [{ server: 'flaky', reason: 'exited with code 1: Error: API_URL is not set', retryInSeconds: 8 }];
+    for (const max of [300, 800, 1500]) {
+      const answer = budgetFindAnswer(all.slice(0, 12), max, count, unstarted);
+      expect(answer.tokens).toBeLessThanOrEqual(max);
+      expect(count(answer.text)).toBe(answer.tokens);
+      expect((JSON.parse(answer.text) as { notStarted: unknown }).notStarted).toEqual(unstarted);
+      // The note takes room from the results, never the other way round.
+      expect(answer.listed).toBeLessThanOrEqual(budgetFindAnswer(all.slice(0, 12), max, count).listed);
+    }
+    expect(JSON.parse(budgetFindAnswer(all.slice(0, 3), 1500, count).text)).not.toHaveProperty('notStarted');
+  });
+});

@@ -8,7 +8,7 @@ import { parse as parseToml } from 'smol-toml';
 import { describe, expect, it } from 'vitest';
 import { splitCommandLine } from '../../src/core/config/shell-split.js';
 import { installedFromRegistry, launchThis } from '../../src/serve/launcher.js';
-import { shellQuote } from '../../src/serve/print-config.js';
+import { clientCommands, configSnippet, printConfig, shellQuote } from '../../src/serve/print-config.js';
 import { VERSION } from '../../src/version.js';
 import { runCli } from '../helpers/fake-io.js';
 import { REPO } from '../helpers/paths.js';
@@ -127,6 +127,51 @@ describe('serve --print-config: the CLI clients write their own config', () => {
       expect(run.stdout).toContain("never edits a client's config");
     });
   }
+});
+
+describe('variables the servers behind serve refer to', () => {
+  const launch = { command: '/usr/bin/node', args: ['/m/bin/mcp-smart.js', 'serve'], via: 'path' as const };
+  const req = { name: 'mcp-smart', launch, mode: 'tools' as const, modeAsked: false, envVars: ['NOTES_TOKEN', 'X'] };
+
+  it('codex: its entry lists them as env_vars (Codex passes a server only a few variables of its own)', () => {
+    const text = printConfig({ ...req, client: 'codex' });
+    const toml = parseToml(text.slice(text.indexOf('[mcp_servers.'))) as { mcp_servers: Record<string, unknown> };
+    expect(toml.mcp_servers['mcp-smart']).toEqual({
+      command: launch.command,
+      args: launch.args,
+      env_vars: ['NOTES_TOKEN', 'X'],
+    });
+    // After the add command, the line to add by hand: `codex mcp add` has no flag for it.
+    const lines = text.split('\n');
+    const add = lines.findIndex((l) => l.startsWith('codex mcp add '));
+    expect(lines.slice(add + 1, add + 4).join('\n')).toMatch(/^# Then add this line .*codex mcp add has no flag/);
+    expect(lines[add + 3]).toBe('env_vars = ["NOTES_TOKEN", "X"]');
+    expect(lines[add + 4]).toBe('# Way back:');
+    // The argv arrays are the same commands.
+    expect(clientCommands('codex', 'mcp-smart', launch)).toEqual({
+      switch: ['codex', 'mcp', 'add', 'mcp-smart', '--', ...[launch.command, ...launch.args]],
+      back: ['codex', 'mcp', 'remove', 'mcp-smart'],
+    });
+  });
+
+  it('gemini-cli: its add command gives each with -e "NAME=$NAME" (it withholds secret-like variables)', () => {
+    const lines = printConfig({ ...req, client: 'gemini-cli' }).split('\n');
+    const add = lines.find((l) => l.startsWith('gemini mcp add '));
+    expect(add).toBe(
+      'gemini mcp add -e "NOTES_TOKEN=$NOTES_TOKEN" -e "X=$X" --scope user mcp-smart /usr/bin/node -- /m/bin/mcp-smart.js serve',
+    );
+    expect(lines[lines.indexOf(add!) - 1]).toMatch(/^# Gemini CLI withholds variables named like secrets/);
+    // A shell splits the printed words back, the references left for it to fill in.
+    expect(splitCommandLine(add!).slice(3, 7)).toEqual(['-e', 'NOTES_TOKEN=$NOTES_TOKEN', '-e', 'X=$X']);
+  });
+
+  it('clients that pass their whole environment on get no such line; without variables Codex gets none either', () => {
+    for (const client of ['claude-code', 'cursor'] as const)
+      expect(printConfig({ ...req, client })).not.toContain('NOTES_TOKEN');
+    expect(printConfig({ ...req, client: 'codex', envVars: [] })).not.toContain('env_vars');
+    expect(configSnippet('codex', 'mcp-smart', launch)).not.toContain('env_vars');
+    expect(clientCommands('cursor', 'mcp-smart', launch)).toBeUndefined();
+  });
 });
 
 describe('which mcp-smart the snippet starts', () => {

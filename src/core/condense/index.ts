@@ -5,6 +5,7 @@ import { condenseSchemaLossless } from './lossless.js';
 import { metaTools } from './meta.js';
 import { shortenProse } from './prose.js';
 import { argumentSignature } from './signature.js';
+import { headerOnlySchema } from '../x-mcp-header.js';
 
 export { metaTools } from './meta.js';
 export { toolSignature, argumentSignature } from './signature.js';
@@ -72,12 +73,13 @@ export function condenseTool(tool: ToolSnapshot, level: CondenseLevel): ToolSnap
       const description = [signature ? `(${signature})` : '', summary].filter((x) => x !== '').join(' ');
       const out: ToolSnapshot = { name: tool.name };
       if (description !== '') out.description = description;
-      if (tool.inputSchema !== undefined) out.inputSchema = OBJECT;
+      // x-mcp-header declarations survive (SEP-2243): a gateway in front of serve routes on those headers.
+      if (tool.inputSchema !== undefined) out.inputSchema = headerOnlySchema(tool.inputSchema) ?? OBJECT;
       return out;
     }
     case 'names':
     case 'meta':
-      return { name: tool.name, inputSchema: OBJECT };
+      return { name: tool.name, inputSchema: headerOnlySchema(tool.inputSchema) ?? OBJECT };
   }
 }
 

@@ -26,6 +26,10 @@ const DRAFT_SENSITIVE = [
   'unevaluatedProperties',
   'unevaluatedItems',
   '$vocabulary',
+  // 2019-09 keywords a draft-07 validator ignores: dropping `$schema` would switch them on.
+  'minContains',
+  'maxContains',
+  'contentSchema',
 ] as const;
 
 const DRAFT_SENSITIVE_SET: ReadonlySet<string> = new Set(DRAFT_SENSITIVE);
@@ -139,6 +143,8 @@ function losslessNode(node: JsonObject, place: SchemaPlace, toolName: string, st
 export function condenseSchemaLossless(schema: JsonObject, toolName: string): JsonObject {
   const sensitive = someSchema(schema, (node) => {
     for (const k in node) if (DRAFT_SENSITIVE_SET.has(k)) return true;
+    // The tuple form of `items` is draft-07's; 2020-12 spells it `prefixItems` and rejects an `items` list.
+    if (Array.isArray(node.items)) return true;
     return typeof node.exclusiveMinimum === 'boolean' || typeof node.exclusiveMaximum === 'boolean';
   });
   const rebuilt = mapSchema(schema, (node, place) => losslessNode(node, place, toolName, !sensitive));

@@ -197,6 +197,7 @@ class Validator {
       activate: isBoolean,
       spawnTimeout: positiveInt,
       callTimeout: positiveInt,
+      inputTimeout: positiveInt,
       loadHints: () => undefined,
       findToolMaxTokens: (v) =>
         typeof v === 'number' && Number.isInteger(v) && v >= MIN_FIND_MAX_TOKENS

@@ -35,12 +35,36 @@ async function requestPage(request: RequestFn, method: string, params: Record<st
 }
 
 /** Follows nextCursor until it is absent; throws CONNECT_PAGINATION on a repeated cursor or past `maxPages`. */
+/** A 2026-07-28 list result's own cache hint (SEP-2549), across its pages: the shortest TTL, private if any is. */
+export interface ListCacheHint {
+  ttlMs: number;
+  cacheScope: 'public' | 'private';
+}
+
+/** Folds one page's `ttlMs`/`cacheScope` into the hint so far; a page without them leaves it unknown. */
+function foldHint(hint: ListCacheHint | undefined | null, page: Record<string, unknown>): ListCacheHint | null {
+  const { ttlMs, cacheScope } = page;
+  const valid =
+    typeof ttlMs === 'number' &&
+    Number.isSafeInteger(ttlMs) &&
+    ttlMs >= 0 &&
+    (cacheScope === 'public' || cacheScope === 'private');
+  if (!valid || hint === null) return null;
+  if (hint === undefined) return { ttlMs, cacheScope };
+  return {
+    ttlMs: Math.min(hint.ttlMs, ttlMs),
+    cacheScope: hint.cacheScope === 'private' || cacheScope === 'private' ? 'private' : 'public',
+  };
+}
+
 export async function listAllPages(
   request: RequestFn,
   method: string,
   key: string,
   maxPages: number,
+  onHint?: (hint: ListCacheHint | undefined) => void,
 ): Promise<unknown[]> {
+  let hint: ListCacheHint | undefined | null;
   const seen = new Set<string>();
   const items: unknown[] = [];
   let cursor: string | undefined;
@@ -51,8 +75,12 @@ export async function listAllPages(
       throw new SmartError('CONNECT_PROTOCOL', { phase: method, reason: `the result has no "${key}" array` });
     }
     items.push(...(list as unknown[]));
+    hint = foldHint(hint, result);
     const next = result.nextCursor;
-    if (next === undefined || next === null || next === '') return items;
+    if (next === undefined || next === null || next === '') {
+      onHint?.(hint ?? undefined);
+      return items;
+    }
     if (typeof next !== 'string') {
       throw new SmartError('CONNECT_PROTOCOL', {
         phase: method,

@@ -7,8 +7,15 @@
  * access tokens are refreshed without a restart.
  */
 import { randomBytes } from 'node:crypto';
-import { auth, OAuthError, OAuthErrorCode } from '@modelcontextprotocol/client';
+import {
+  auth,
+  AuthorizationServerMismatchError,
+  IssuerMismatchError,
+  OAuthError,
+  OAuthErrorCode,
+} from '@modelcontextprotocol/client';
 import type {
+  OAuthClientInformationContext,
   OAuthClientInformationMixed,
   OAuthClientMetadata,
   OAuthClientProvider,
@@ -71,6 +78,8 @@ export class SmartOAuthProvider implements OAuthClientProvider {
   private readonly grantedScopes = new Set<string>();
   private fresh = false;
   private hadTokens = false;
+  /** The issuer a server's authorization moved to, away from the one the stored credentials are bound to. */
+  private movedTo?: string;
   /** Set while a browser authorization's code is exchanged: the tokens it saves start a new login. */
   private exchanging = false;
   /** The scope a 403 insufficient_scope asked for, until a token covering it arrives. */
@@ -104,6 +113,7 @@ export class SmartOAuthProvider implements OAuthClientProvider {
     this.hadTokens = this.entry?.tokens !== undefined;
     this.remember(this.entry?.tokens);
     this.remember(this.entry?.clientInformation);
+    for (const info of Object.values(this.entry?.registrations ?? {})) this.remember(info);
     if (this.opts.interactive) {
       this.listener = await startLoopbackListener(portOf(this.entry?.clientInformation));
       this.redirect = this.listener.redirectUrl;
@@ -173,6 +183,9 @@ export class SmartOAuthProvider implements OAuthClientProvider {
   get clientMetadata(): OAuthClientMetadata {
     return {
       client_name: CLIENT_NAME,
+      // A command-line program on the user's machine with a loopback redirect (RFC 8252), said outright rather than
+      // left to the SDK's guess from the redirect URI: sent when mcp-smart registers itself (DCR).
+      application_type: 'native',
       redirect_uris: [this.redirect],
       grant_types: ['authorization_code', 'refresh_token'],
       response_types: ['code'],
@@ -186,21 +199,36 @@ export class SmartOAuthProvider implements OAuthClientProvider {
     return this.pendingState;
   }
 
-  clientInformation(): OAuthClientInformationMixed | undefined {
+  /**
+   * The client registered with the authorization server the SDK resolved (`ctx.issuer`): registrations are kept per
+   * issuer, and each carries the SDK's issuer stamp, so a client registered with one authorization server is never
+   * presented to another (SEP-2352) — when the server moves to another issuer, mcp-smart registers again there.
+   */
+  clientInformation(ctx?: OAuthClientInformationContext): OAuthClientInformationMixed | undefined {
     if (this.configuredClient) return this.configuredClient;
-    const stored = this.entry?.clientInformation;
-    // Without a browser nothing new may be registered: that needs `mcp-smart login` first.
+    const byIssuer = ctx?.issuer ? this.entry?.registrations?.[ctx.issuer] : undefined;
+    const stored = byIssuer ?? this.entry?.clientInformation;
+    const stamp = stored && 'issuer' in stored && typeof stored.issuer === 'string' ? stored.issuer : undefined;
+    // The SDK sets a registration stamped with another issuer aside and registers again with this one (no browser
+    // needed for that); the tokens are bound to the old issuer too, so the login this then needs says why.
+    if (ctx?.issuer !== undefined && stamp !== undefined && !sameIssuer(stamp, ctx.issuer)) this.movedTo = ctx.issuer;
+    // Without a browser nothing new may be registered: a first registration needs `mcp-smart login`.
     if (!stored && !this.opts.interactive) throw this.loginNeeded();
     return stored;
   }
 
-  async saveClientInformation(info: OAuthClientInformationMixed): Promise<void> {
+  async saveClientInformation(info: OAuthClientInformationMixed, ctx?: OAuthClientInformationContext): Promise<void> {
     if (this.configuredClient) {
       this.configuredClient = info;
       return;
     }
     this.remember(info);
-    await this.write((e) => ({ ...e, clientInformation: info }));
+    const issuer = ('issuer' in info && typeof info.issuer === 'string' ? info.issuer : undefined) ?? ctx?.issuer;
+    await this.write((e) => ({
+      ...e,
+      clientInformation: info,
+      ...(issuer ? { registrations: { ...e.registrations, [issuer]: info } } : {}),
+    }));
   }
 
   async tokens(): Promise<OAuthTokens | undefined> {
@@ -310,7 +338,7 @@ export class SmartOAuthProvider implements OAuthClientProvider {
       await this.write((e) => ({
         ...e,
         tokens: undefined,
-        ...(dropClient ? { clientInformation: undefined } : {}),
+        ...(dropClient ? { clientInformation: undefined, registrations: undefined } : {}),
       }));
     }
   }
@@ -352,13 +380,15 @@ export class SmartOAuthProvider implements OAuthClientProvider {
   private loginNeeded(): SmartError {
     const d = this.discovery;
     const noMetadata = d !== undefined && !d.resourceMetadata && !d.authorizationServerMetadata;
-    const why = this.stepUpScope
-      ? `the server asks for more scope: ${this.stepUpScope}`
-      : this.hadTokens
-        ? 'the stored tokens were refused and could not be refreshed'
-        : noMetadata
-          ? 'HTTP 401 and no OAuth metadata published; if it takes an API key, put it in "headers"'
-          : 'no stored tokens';
+    const why = this.movedTo
+      ? `its authorization server changed to ${this.movedTo}`
+      : this.stepUpScope
+        ? `the server asks for more scope: ${this.stepUpScope}`
+        : this.hadTokens
+          ? 'the stored tokens were refused and could not be refreshed'
+          : noMetadata
+            ? 'HTTP 401 and no OAuth metadata published; if it takes an API key, put it in "headers"'
+            : 'no stored tokens';
     return new SmartError('AUTH_REQUIRED', { server: this.def.name, why });
   }
 
@@ -373,6 +403,11 @@ export class SmartOAuthProvider implements OAuthClientProvider {
   }
 }
 
+/** Issuer identity as the SDK compares it (SEP-2352): equal, or equal but for one trailing slash. */
+function sameIssuer(a: string, b: string): boolean {
+  return a === b || a.replace(/\/$/, '') === b.replace(/\/$/, '');
+}
+
 /** An OAuth error the SDK threw (an authorization server's answer) as a catalogued failure, else undefined. */
 export function oauthFailure(e: unknown, def: ServerDefinition): SmartError | undefined {
   if (e instanceof OAuthError && e.code === OAuthErrorCode.InvalidGrant)
@@ -383,6 +418,9 @@ export function oauthFailure(e: unknown, def: ServerDefinition): SmartError | un
     );
   if (e instanceof OAuthError)
     return new SmartError('AUTH_FAILED', { reason: `${e.code}: ${e.message.slice(0, 300)}` }, { cause: e });
+  // The mix-up defences of 2026-07-28 (RFC 9207 `iss`, RFC 8414 §3.3 metadata issuer, SEP-2352 credential binding).
+  if (e instanceof IssuerMismatchError || e instanceof AuthorizationServerMismatchError)
+    return new SmartError('AUTH_FAILED', { reason: e.message.slice(0, 300) }, { cause: e });
   return undefined;
 }
 

@@ -19,6 +19,12 @@ export interface TokenStoreEntry {
   client: string;
   /** Only for clients mcp-smart registered itself; a configured client secret is never copied here. */
   clientInformation?: OAuthClientInformationMixed;
+  /**
+   * Every client mcp-smart registered for this server, by the issuer of the authorization server it registered with
+   * (each also carries the SDK's `issuer` stamp): a server that moves to another authorization server gets a new
+   * registration there, and one that moves back finds its earlier one. `clientInformation` is the latest.
+   */
+  registrations?: Record<string, OAuthClientInformationMixed>;
   tokens?: OAuthTokens;
   /**
    * A random id made at each browser login and kept through refreshes: the tool-list cache keys a remote

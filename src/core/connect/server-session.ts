@@ -75,7 +75,7 @@ export interface RequestOptions {
 
 export type SessionState = 'new' | 'starting' | 'ready' | 'closed';
 
-export type Lists = Pick<ServerSnapshot, 'tools' | 'prompts' | 'resources' | 'resourceTemplates'>;
+export type Lists = Pick<ServerSnapshot, 'tools' | 'prompts' | 'resources' | 'resourceTemplates' | 'listCache'>;
 
 export interface Listed {
   lists: Lists;
@@ -387,7 +387,10 @@ export class ServerSession {
     const jobs: Promise<void>[] = [];
     if (caps.tools) {
       jobs.push(
-        listAllPages(request, 'tools/list', 'tools', maxPages).then((entries) => {
+        // A 2026-07-28 server's own cache hint for its tool list goes into the snapshot (serve derives its own).
+        listAllPages(request, 'tools/list', 'tools', maxPages, (hint) => {
+          if (hint) snap.listCache = hint;
+        }).then((entries) => {
           const checked = checkToolEntries(entries);
           snap.tools = checked.tools;
           for (const t of checked.tools) this.listedTools.set(t.name, t);

@@ -9,15 +9,18 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync, readdirSync } from 'node:fs';
 import { platform } from 'node:os';
-import { ReadBuffer, serializeMessage } from '@modelcontextprotocol/client';
+import { deserializeMessage, serializeMessage } from '@modelcontextprotocol/client';
 import type { Transport, JSONRPCMessage } from '@modelcontextprotocol/client';
 import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { LineReader, messageIdOf } from '../line-reader.js';
 
 export interface StdioParams {
   command: string;
   args: string[];
   env?: Record<string, string>;
   cwd?: string;
+  /** The largest message read from the server (default MAX_MESSAGE_BYTES); a larger one is dropped, see receive. */
+  maxMessageBytes?: number;
 }
 
 export interface ProcessExit {
@@ -37,7 +40,8 @@ export interface StdioHandle {
 }
 
 const STDERR_LIMIT = 64 * 1024;
-const MAX_MESSAGE_BYTES = 256 * 1024 * 1024;
+/** The largest message a server may send: far above any real result, low enough to keep memory bounded. */
+export const MAX_MESSAGE_BYTES = 256 * 1024 * 1024;
 const STDIN_GRACE_MS = 250;
 const SIGTERM_GRACE_MS = 1000;
 const SIGKILL_GRACE_MS = 500;
@@ -135,11 +139,18 @@ class ProcessGroupTransport implements Transport {
   exit?: ProcessExit;
   spawnError?: NodeJS.ErrnoException;
   readonly stderr = new TailBuffer();
-  private readonly readBuffer = new ReadBuffer({ maxBufferSize: MAX_MESSAGE_BYTES });
+  private readonly reader: LineReader;
   private closed?: Promise<void>;
   private terminating?: Promise<void>;
 
-  constructor(private readonly params: StdioParams) {}
+  constructor(private readonly params: StdioParams) {
+    const maxBytes = params.maxMessageBytes ?? MAX_MESSAGE_BYTES;
+    this.reader = new LineReader({
+      maxBytes,
+      onLine: (line) => this.receive(line),
+      onOversize: (line) => this.oversize(line, maxBytes),
+    });
+  }
 
   start(): Promise<void> {
     return new Promise((resolve, reject) => {
@@ -165,7 +176,7 @@ class ProcessGroupTransport implements Transport {
       });
       child.stdin?.on('error', (error) => this.onerror?.(error));
       child.stdin?.setMaxListeners(0); // each write waiting for 'drain' adds one
-      child.stdout?.on('data', (chunk: Buffer) => this.receive(chunk));
+      child.stdout?.on('data', (chunk: Buffer) => this.reader.push(chunk));
       child.stdout?.on('error', (error) => this.onerror?.(error));
       child.stderr?.setEncoding('utf8');
       child.stderr?.on('data', (text: string) => this.stderr.append(text));
@@ -173,27 +184,38 @@ class ProcessGroupTransport implements Transport {
     });
   }
 
-  private receive(chunk: Buffer): void {
+  private receive(line: string): void {
+    if (line.trim() === '') return;
+    let message: JSONRPCMessage;
     try {
-      this.readBuffer.append(chunk);
+      message = deserializeMessage(line);
     } catch (error) {
+      // A line that is not JSON (a banner, logging on stdout) is skipped quietly, as the SDK does; JSON that is
+      // not JSON-RPC is skipped with a note for --debug.
+      if (error instanceof SyntaxError) return;
+      this.stderr.append(
+        `[mcp-smart] skipped a stdout line that is not JSON-RPC: ${String((error as Error).message).slice(0, 200)}\n`,
+      );
       this.onerror?.(error as Error);
-      void this.terminate();
       return;
     }
-    for (;;) {
-      try {
-        const message = this.readBuffer.readMessage();
-        if (message === null) break;
-        this.onmessage?.(message);
-      } catch (error) {
-        // A line that is not JSON-RPC (e.g. a banner printed to stdout) is skipped, with a note for --debug.
-        this.stderr.append(
-          `[mcp-smart] skipped a stdout line that is not JSON-RPC: ${String((error as Error).message).slice(0, 200)}\n`,
-        );
-        this.onerror?.(error as Error);
-      }
-    }
+    this.onmessage?.(message);
+  }
+
+  /**
+   * A message over the limit is dropped without being kept. When it answers one of our requests (an id, no
+   * method), that request gets an error saying so at once instead of waiting for its timeout; the server keeps
+   * running, and the note stays in its stderr for the failure text.
+   */
+  private oversize(line: { head: string; tail: string; bytes: number }, maxBytes: number): void {
+    const mb = (n: number): string => `${Math.round(n / 1024 / 1024)} MB`;
+    const text = `the server sent a message of ${mb(line.bytes)}, over the ${mb(maxBytes)} limit for one message; it was dropped`;
+    this.stderr.append(`[mcp-smart] ${text}\n`);
+    const id = messageIdOf(line.head, line.tail);
+    const isRequest = /"method"\s*:/.test(line.head) || /"method"\s*:\s*"[^"]*"\s*[,}]\s*$/.test(line.tail);
+    if (id !== undefined && !isRequest)
+      this.onmessage?.({ jsonrpc: '2.0', id, error: { code: -32603, message: text } });
+    else this.onerror?.(new Error(text));
   }
 
   send(message: JSONRPCMessage): Promise<void> {
@@ -236,7 +258,7 @@ class ProcessGroupTransport implements Transport {
         await waitUntil(() => exited() && !groupAlive(pid), SIGKILL_GRACE_MS);
       }
     }
-    this.readBuffer.clear();
+    this.reader.clear();
     if (this.closed) await waitAtMost(this.closed, SIGKILL_GRACE_MS);
   }
 }

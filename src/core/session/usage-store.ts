@@ -3,7 +3,7 @@ import type { Stats } from 'node:fs';
 import { lstat, mkdir, readFile, rename, rmdir, stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { withFileLock } from '../../file-lock.js';
-import { writeFileSafe } from '../../safe-write.js';
+import { replaceRefusal, writeFileSafe } from '../../safe-write.js';
 import { SmartError, errorText } from '../../errors.js';
 import type { UsageStats } from '../../types.js';
 import { dict } from '../dict.js';
@@ -245,6 +245,21 @@ async function probeLock(file: string): Promise<void> {
 }
 
 /**
+ * Refuses (STORE_REFUSED) a store file that learning must not replace: read-only, or another user's. The folder
+ * may allow the rename, which would silently swap a file the user protected for a new one.
+ */
+export async function checkStoreWritable(file: string): Promise<void> {
+  const st = await checkStorePath(file);
+  const refusal = st ? await replaceRefusal(file, st) : undefined;
+  if (refusal)
+    throw new SmartError('STORE_REFUSED', {
+      file,
+      reason: refusal,
+      hint: 'make it writable, pass --store with another file, or --no-learn to serve without learning',
+    });
+}
+
+/**
  * Read-modify-write under an exclusive lock (`<file>.lock`), so concurrent processes lose no update.
  * Tools past the TTL are dropped on write. Returns the document written.
  */
@@ -261,6 +276,7 @@ export async function updateUsageStore(
       reason: 'it is a plain usage document (no "format"), which mcp-smart reads for ranking but never writes over',
       hint: 'learn into another file with --store <file>',
     });
+  await checkStoreWritable(file);
   await mkdir(dirname(file), { recursive: true });
   await probeLock(file);
   return withFileLock(file, async () => {

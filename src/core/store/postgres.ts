@@ -28,9 +28,48 @@ export class PostgresUsageStore implements UsageStore {
     private readonly opts: { connectTimeoutMs?: number } = {},
   ) {}
 
-  /** Connects and brings the schema to this version (once per store object). */
-  async open(): Promise<void> {
+  /**
+   * Connects and brings the schema to this version (once per store object). With `createDatabase`, a database
+   * that does not exist yet (3D000) is created first, through the server's `postgres` database with the same
+   * credentials (which need the CREATEDB right); returns whether it was created.
+   */
+  async open(opts: { createDatabase?: boolean } = {}): Promise<{ created: boolean }> {
+    try {
+      await this.run(() => Promise.resolve());
+      return { created: false };
+    } catch (e) {
+      const code = ((e as { cause?: { code?: string } }).cause ?? {}).code;
+      if (!opts.createDatabase || code !== '3D000') throw e;
+    }
+    await this.createDatabase();
     await this.run(() => Promise.resolve());
+    return { created: true };
+  }
+
+  private async createDatabase(): Promise<void> {
+    const url = new URL(this.conn);
+    const name = decodeURIComponent(url.pathname.slice(1));
+    url.pathname = '/postgres';
+    const pg = (await import('pg')).default;
+    const admin = new pg.Client({
+      connectionString: url.toString(),
+      connectionTimeoutMillis: this.opts.connectTimeoutMs ?? 5000,
+    });
+    admin.on('error', () => undefined);
+    try {
+      await admin.connect();
+      await admin.query(`CREATE DATABASE "${name.replace(/"/g, '""')}"`);
+    } catch (e) {
+      // Another init created it meanwhile: as good.
+      if ((e as { code?: string }).code === '42P04') return;
+      throw new SmartError(
+        'STORE_UNREACHABLE',
+        { store: this.label, reason: `could not create the database: ${scrub(errorText(e), this.conn)}` },
+        { cause: e },
+      );
+    } finally {
+      await admin.end().catch(() => undefined);
+    }
   }
 
   async read(now: number): Promise<StoreRead> {

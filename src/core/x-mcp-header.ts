@@ -1,0 +1,119 @@
+/**
+ * SEP-2243 `x-mcp-header` declarations in a tool's inputSchema (MCP 2026-07-28, Streamable HTTP "Schema
+ * Extension"): a property reached from the root through `properties` alone may name an HTTP header its value is
+ * also sent in (`Mcp-Param-<name>`). The rules a client checks before it uses a tool, the same as the SDK v2's:
+ * a non-empty RFC 9110 token, on a string, integer or boolean property, unique regardless of case, and nowhere
+ * else in the schema (not under items, combinators, conditionals, definitions). A tool that breaks one is invalid
+ * and clients exclude it.
+ */
+import type { JsonObject, JsonValue } from '../types.js';
+
+export const X_MCP_HEADER = 'x-mcp-header';
+
+const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
+const PERMITTED_TYPES = new Set(['string', 'integer', 'boolean']);
+/** Subschema places a declaration may not sit under (list- or schema-valued). */
+const UNREACHABLE = [
+  'items',
+  'prefixItems',
+  'contains',
+  'additionalProperties',
+  'unevaluatedProperties',
+  'unevaluatedItems',
+  'propertyNames',
+  'oneOf',
+  'anyOf',
+  'allOf',
+  'not',
+  'if',
+  'then',
+  'else',
+];
+/** Subschema maps a declaration may not sit under. */
+const UNREACHABLE_MAPS = ['patternProperties', 'dependentSchemas', '$defs', 'definitions'];
+
+export interface HeaderDeclaration {
+  /** The property names from the root to the declaring property. */
+  path: string[];
+  header: string;
+}
+
+export type HeaderScan = { valid: true; declarations: HeaderDeclaration[] } | { valid: false; reason: string };
+
+const isObject = (v: unknown): v is JsonObject => typeof v === 'object' && v !== null && !Array.isArray(v);
+const where = (path: string[]): string => (path.length === 0 ? '<root>' : path.join('.'));
+
+/** Every declaration of a schema, or the first rule it breaks. */
+export function scanHeaderDeclarations(schema: JsonValue | undefined): HeaderScan {
+  const declarations: HeaderDeclaration[] = [];
+  const seen = new Map<string, string>();
+  // An explicit stack: schemas come from servers, and the walk must not recurse on their depth.
+  const stack: { node: JsonValue; path: string[]; reachable: boolean }[] = [
+    { node: schema ?? null, path: [], reachable: true },
+  ];
+  while (stack.length > 0) {
+    const { node, path, reachable } = stack.pop()!;
+    if (!isObject(node)) continue;
+    if (X_MCP_HEADER in node) {
+      const raw = node[X_MCP_HEADER];
+      if (!reachable || path.length === 0)
+        return { valid: false, reason: `${where(path)}: x-mcp-header outside a chain of properties` };
+      if (typeof raw !== 'string' || raw === '')
+        return { valid: false, reason: `${where(path)}: x-mcp-header must be a non-empty string` };
+      if (!TOKEN.test(raw))
+        return { valid: false, reason: `${where(path)}: x-mcp-header "${raw}" is not an HTTP header name` };
+      const type = typeof node.type === 'string' ? node.type : '<none>';
+      if (!PERMITTED_TYPES.has(type))
+        return {
+          valid: false,
+          reason: `${where(path)}: x-mcp-header on a ${type} property (string, integer, boolean)`,
+        };
+      const prior = seen.get(raw.toLowerCase());
+      if (prior !== undefined)
+        return { valid: false, reason: `x-mcp-header "${raw}" is declared twice (also as "${prior}")` };
+      seen.set(raw.toLowerCase(), raw);
+      declarations.push({ path, header: raw });
+    }
+    if (isObject(node.properties))
+      for (const [key, child] of Object.entries(node.properties))
+        stack.push({ node: child ?? null, path: [...path, key], reachable });
+    for (const k of UNREACHABLE) {
+      const sub = node[k];
+      for (const branch of Array.isArray(sub) ? sub : [sub])
+        stack.push({ node: branch ?? null, path: [...path, `<${k}>`], reachable: false });
+    }
+    for (const k of UNREACHABLE_MAPS) {
+      const sub = node[k];
+      if (isObject(sub))
+        for (const branch of Object.values(sub))
+          stack.push({ node: branch ?? null, path: [...path, `<${k}>`], reachable: false });
+    }
+  }
+  declarations.sort((a, b) => where(a.path).localeCompare(where(b.path)));
+  return { valid: true, declarations };
+}
+
+/**
+ * The smallest schema that still carries every declaration: `{type: "object"}` with, along each declaration's
+ * chain of properties, the property's type and its `x-mcp-header` (for the levels that otherwise send no schema,
+ * so that a gateway in front of serve still sees which arguments travel as headers). Undefined when there is none.
+ */
+export function headerOnlySchema(schema: JsonObject | undefined): JsonObject | undefined {
+  const scan = scanHeaderDeclarations(schema);
+  if (!scan.valid || scan.declarations.length === 0) return undefined;
+  const out: JsonObject = { type: 'object' };
+  for (const { path, header } of scan.declarations) {
+    let source: JsonValue | undefined = schema;
+    let target = out;
+    path.forEach((key, i) => {
+      source = isObject(source) && isObject(source.properties) ? source.properties[key] : undefined;
+      const props = (target.properties = isObject(target.properties) ? target.properties : {});
+      if (i === path.length - 1) {
+        props[key] = { type: (isObject(source) ? source.type : undefined) ?? 'string', [X_MCP_HEADER]: header };
+      } else {
+        target = props[key] = isObject(props[key]) ? props[key] : { type: 'object' };
+      }
+    });
+  }
+  return out;
+}

@@ -1,0 +1,220 @@
+/**
+ * The era bridge for 2026-07-28 clients: a server behind that asks its client mid-call (a 2025 server's
+ * elicitation/create, sampling/createMessage or roots/list request; a 2026 server's input_required, which the SDK
+ * client turns into the same requests) is answered through Multi Round-Trip Requests. The call to the server stays
+ * open; the client gets `resultType: "input_required"` with the requests as `inputRequests` and a `requestState`
+ * naming the held call; its retry with `inputResponses` answers them, and the next round waits for the server's
+ * result or its next request. A held call is bounded: each wait for the client's retry (`timeoutMs`), the rounds
+ * per call (`maxRounds`) and the calls held at once (`maxOpen`). A call whose client never retries, cancels or
+ * overruns a bound is cancelled to the server behind (the SDK sends notifications/cancelled).
+ */
+import { randomBytes } from 'node:crypto';
+import type { Asker } from './in-flight.js';
+
+export const BRIDGE_DEFAULTS = { timeoutMs: 60_000, maxRounds: 8, maxOpen: 32 } as const;
+
+export type BridgeLimits = { timeoutMs: number; maxRounds: number; maxOpen: number };
+
+type Params = Record<string, unknown> | undefined;
+type Progress = { progress: number; total?: number; message?: string };
+
+/** One round: a request from the client (the first call, or a retry). */
+export interface Round {
+  /** The served tool name (a retry must name the same tool as the call it resumes). */
+  name: string;
+  /** The client capabilities this request declares (its _meta envelope). */
+  capabilities: Record<string, unknown>;
+  signal: AbortSignal;
+  onprogress?: (p: Progress) => void;
+}
+
+/** What the bridged call runs with: the held call's signal, asker and progress. */
+export interface HeldContext {
+  signal: AbortSignal;
+  asker: Asker;
+  onprogress: (p: Progress) => void;
+}
+
+export type BridgeResult = Record<string, unknown>;
+
+interface Ask {
+  method: string;
+  params: Params;
+  resolve: (r: Record<string, unknown>) => void;
+  reject: (e: unknown) => void;
+}
+
+/** The token a client echoes: unguessable, new each round (an old round's token is spent). */
+const mint = (): string => randomBytes(18).toString('base64url');
+
+/** The error a retry gets for a requestState that names no held call (tampered, spent, expired or released). */
+export class UnknownRequestState extends Error {
+  constructor() {
+    super(
+      'Invalid or expired requestState: no call is waiting for this input (it completed, timed out or was cancelled)',
+    );
+  }
+}
+
+class HeldCall {
+  readonly controller = new AbortController();
+  readonly asks = new Map<string, Ask>();
+  /** Retries so far. */
+  rounds = 0;
+  /** Held between rounds, waiting for the client's retry. */
+  held = false;
+  private seq = 0;
+  private wake?: () => void;
+  round?: Round;
+  outcome!: Promise<{ ok: true; value: BridgeResult } | { ok: false; error: unknown }>;
+  timer?: NodeJS.Timeout;
+
+  constructor(readonly name: string) {}
+
+  ask(method: string, params: Params, signal: AbortSignal): Promise<Record<string, unknown>> {
+    if (this.controller.signal.aborted) return Promise.reject(new Error('the call was released'));
+    const key = `${method.split('/')[0]}-${++this.seq}`;
+    return new Promise((resolve, reject) => {
+      this.asks.set(key, { method, params, resolve, reject });
+      const gone = (): void => void (this.asks.delete(key) && reject(new Error('the server withdrew its request')));
+      signal.addEventListener('abort', gone, { once: true });
+      this.wake?.();
+    });
+  }
+
+  /** Resolves when a request is waiting for the client. */
+  asked(): Promise<void> {
+    if (this.asks.size > 0) return Promise.resolve();
+    return new Promise<void>((resolve) => (this.wake = resolve)).then(() => {
+      this.wake = undefined;
+    });
+  }
+
+  release(reason: string): void {
+    clearTimeout(this.timer);
+    const error = new Error(reason);
+    for (const a of this.asks.values()) a.reject(error);
+    this.asks.clear();
+    if (!this.controller.signal.aborted) this.controller.abort(error);
+  }
+}
+
+export class Bridge {
+  private readonly held = new Map<string, HeldCall>();
+
+  constructor(
+    private readonly limits: BridgeLimits,
+    private readonly log: (text: string) => void,
+  ) {}
+
+  /** Calls held open now, waiting for their client's retry. */
+  get open(): number {
+    return this.held.size;
+  }
+
+  /** A first request: runs the call; answers its result, or input_required when the server behind asks. */
+  async start(round: Round, run: (ctx: HeldContext) => Promise<BridgeResult>): Promise<BridgeResult> {
+    const call = new HeldCall(round.name);
+    call.round = round;
+    const asker: Asker = {
+      capabilities: round.capabilities,
+      ask: (method, params, signal) => call.ask(method, params as Params, signal),
+      waiting: () => call.held,
+    };
+    call.outcome = run({
+      signal: call.controller.signal,
+      asker,
+      onprogress: (p) => call.round?.onprogress?.(p),
+    }).then(
+      (value) => ({ ok: true as const, value }),
+      (error: unknown) => ({ ok: false as const, error }),
+    );
+    return this.next(call, round);
+  }
+
+  /** A retry carrying `requestState`: answers the held call's requests, then its next round. */
+  async resume(state: string, round: Round, responses: Record<string, unknown> | undefined): Promise<BridgeResult> {
+    const call = this.held.get(state);
+    if (!call || call.name !== round.name) throw new UnknownRequestState();
+    this.held.delete(state);
+    clearTimeout(call.timer);
+    call.held = false;
+    call.round = round;
+    if (++call.rounds > this.limits.maxRounds) {
+      call.release('too many rounds');
+      return {
+        content: [
+          {
+            type: 'text',
+            text: `mcp-smart: the server behind still asked for input after ${this.limits.maxRounds} rounds; the call was cancelled.`,
+          },
+        ],
+        isError: true,
+      };
+    }
+    for (const [key, ask] of call.asks) {
+      const answer = responses?.[key];
+      // An entry that is missing or not an object is asked again in the next round.
+      if (typeof answer !== 'object' || answer === null || Array.isArray(answer)) continue;
+      call.asks.delete(key);
+      ask.resolve(answer as Record<string, unknown>);
+    }
+    return this.next(call, round);
+  }
+
+  /** Waits for the call's result or its next requests; holds the call between rounds. */
+  private async next(call: HeldCall, round: Round): Promise<BridgeResult> {
+    call.round = round;
+    const cancel = (): void => call.release('the client cancelled the call');
+    if (round.signal.aborted) cancel();
+    round.signal.addEventListener('abort', cancel, { once: true });
+    try {
+      const first = await Promise.race([call.outcome, call.asked().then(() => undefined)]);
+      if (first) {
+        if (first.ok) return first.value;
+        throw first.error;
+      }
+      // Requests a server sends together (a 2026 server's several inputRequests) go out in one round.
+      await new Promise((r) => setTimeout(r, 5));
+      if (call.asks.size === 0) return this.next(call, round);
+    } finally {
+      round.signal.removeEventListener('abort', cancel);
+    }
+    if (this.held.size >= this.limits.maxOpen) {
+      call.release('too many calls held');
+      this.log(
+        `warning: ${this.limits.maxOpen} calls are already waiting for their client's input; one more was cancelled`,
+      );
+      return {
+        content: [
+          {
+            type: 'text',
+            text: `mcp-smart: ${this.limits.maxOpen} calls are already waiting for input from their client; answer or abandon one, then call again.`,
+          },
+        ],
+        isError: true,
+      };
+    }
+    const state = mint();
+    this.held.set(state, call);
+    call.held = true;
+    call.round = undefined;
+    call.timer = setTimeout(() => {
+      if (this.held.get(state) !== call) return;
+      this.held.delete(state);
+      call.release(`no retry within ${this.limits.timeoutMs} ms`);
+      this.log(`a call to "${call.name}" waited ${this.limits.timeoutMs} ms for its client's input and was cancelled`);
+    }, this.limits.timeoutMs);
+    call.timer.unref();
+    const inputRequests = Object.fromEntries(
+      [...call.asks].map(([key, a]) => [key, { method: a.method, params: a.params ?? {} }]),
+    );
+    return { resultType: 'input_required', inputRequests, requestState: state };
+  }
+
+  /** Releases every held call (serve is stopping). */
+  close(): void {
+    for (const call of this.held.values()) call.release('serve is stopping');
+    this.held.clear();
+  }
+}

@@ -1,0 +1,128 @@
+/**
+ * find_tool: ranks the served catalogue (hybrid engine over the entries the view serves, usage and patterns from
+ * the config), fuses the rankings of several phrasings of one need, and answers within its token budget, naming
+ * the servers that have not started (their tools cannot be found until they do).
+ */
+import { hybridIndex } from '../app/rank.js';
+import { fuseRankings, patternsFromConfig, rankTools, type DiscoverIndex } from '../core/discover/engine.js';
+import { newestRecording } from '../core/session/usage-store.js';
+import type { ServerSnapshot, SmartConfig, UsageStats } from '../types.js';
+import type { ServedView } from './catalog.js';
+import type { Counting } from './deps.js';
+import { budgetFindAnswer, findMaxTokens, type BudgetedAnswer, type FindCandidate } from './find-budget.js';
+import { findCandidate, textResult } from './meta.js';
+import type { Unstarted } from './start-retry.js';
+
+/** find_tool ranks at most this many phrasings of a need (its intent and `queries`). */
+const MAX_PHRASINGS = 5;
+
+export interface FinderDeps {
+  view: () => ServedView;
+  known: () => Iterable<ServerSnapshot>;
+  config: SmartConfig;
+  /** In-memory usage the ranking reads (learning updates it). */
+  usage: UsageStats;
+  now: () => number;
+  counting: Counting;
+  /** Told what each find returned (learning pairs it with the call that follows). */
+  found: (intent: string, ids: string[]) => void;
+  /** Why a server's tools cannot be called right now, if so. */
+  unavailable: (server: string) => string | undefined;
+  unstarted: () => readonly Unstarted[];
+}
+
+export class ToolFinder {
+  private index?: DiscoverIndex;
+  private indexing?: Promise<DiscoverIndex>;
+
+  constructor(private readonly deps: FinderDeps) {}
+
+  /** The served view changed: the index is built again on the next find. */
+  invalidate(): void {
+    this.index = undefined;
+    this.indexing = undefined;
+  }
+
+  /** Builds the ranking index now (otherwise the first find does). */
+  async warm(): Promise<void> {
+    await this.discoverIndex();
+  }
+
+  private async discoverIndex(): Promise<DiscoverIndex> {
+    if (this.index) return this.index;
+    this.indexing ??= (async () => {
+      // The index gets the served entries, each tool named so that "<server>.<name>" is its id (a collided id's
+      // `#2` included): what find_tool returns is always an id call_tool knows.
+      const entries = [...this.deps.view().entries.values()];
+      const servers = [...this.deps.known()].map((s) => ({
+        ...s,
+        tools: entries
+          .filter((e) => e.server === s.name)
+          .map((e) => ({ ...e.tool, name: e.id.slice(s.name.length + 1) })),
+      }));
+      const index = await hybridIndex(servers, this.deps.config);
+      this.index = index;
+      return index;
+    })();
+    return this.indexing;
+  }
+
+  async find(args: Record<string, unknown>): Promise<ReturnType<typeof textResult>> {
+    const intent = typeof args.intent === 'string' ? args.intent.trim() : '';
+    if (!intent) return textResult('find_tool needs "intent": the task in plain words.', true);
+    const k = typeof args.k === 'number' && Number.isInteger(args.k) ? Math.min(20, Math.max(1, args.k)) : 5;
+    const server = typeof args.server === 'string' && args.server !== '' ? args.server : undefined;
+    const index = await this.discoverIndex();
+    const view = this.deps.view();
+    // Other phrasings of the same need (`queries`), each ranked, fused by reciprocal rank with the intent's ranking.
+    const phrasings = [
+      ...new Set([
+        intent,
+        ...(Array.isArray(args.queries) ? args.queries : [])
+          .filter((q): q is string => typeof q === 'string' && q.trim() !== '')
+          .map((q) => q.trim()),
+      ]),
+    ].slice(0, MAX_PHRASINGS);
+    const { usage } = this.deps;
+    const rankOne = (text: string): string[] =>
+      rankTools(index, text, {
+        engine: 'hybrid',
+        k: server ? index.tools.length : phrasings.length > 1 ? Math.max(20, k) : k,
+        usage,
+        // Recency is measured from the newest recording, as the store's memory is (usageForRanking): a store
+        // learned from last month's sessions still ranks by what was used most recently then.
+        now: newestRecording(usage) ?? this.deps.now(),
+        patterns: patternsFromConfig(this.deps.config),
+      }).results.map((r) => r.id);
+    const ids = fuseRankings(phrasings.map(rankOne)).filter((id) => !server || view.entries.get(id)?.server === server);
+    const top = ids.slice(0, k);
+    this.deps.found(intent, top);
+    const candidates = top.flatMap((id) => {
+      const e = view.entries.get(id);
+      return e ? [findCandidate(e, view, this.deps.unavailable(e.server))] : [];
+    });
+    const answer = await this.withinBudget(
+      candidates,
+      findMaxTokens(args.maxTokens, this.deps.config.serve?.findToolMaxTokens),
+      this.deps.unstarted(),
+    );
+    return textResult(answer.text);
+  }
+
+  /** The answer within `maxTokens`, counted exactly (the tokenizer loads on the first uncached line). */
+  private async withinBudget(
+    candidates: FindCandidate[],
+    maxTokens: number,
+    unstarted: readonly Unstarted[],
+  ): Promise<BudgetedAnswer> {
+    const { counting } = this.deps;
+    let answer = budgetFindAnswer(candidates, maxTokens, counting.countText, unstarted);
+    for (let i = 0; i < 4; i++) {
+      const misses = counting.takeMisses();
+      if (misses.length === 0) break;
+      await counting.prepare(misses);
+      answer = budgetFindAnswer(candidates, maxTokens, counting.countText, unstarted);
+    }
+    return answer;
+  }
+}

@@ -1,0 +1,128 @@
+/**
+ * The 2025-era sessions of `serve --transport http`: each one an SDK Server on its own transport, kept while the
+ * client uses it. A session with no request in flight and no open GET stream for `idleMs` is closed (a client that
+ * left without DELETE), and at most `max` are kept: a new session past the cap closes the one whose last request
+ * is the oldest, among those with none in flight. Closing a session closes
+ * its Server, which releases what it holds in the runtime (list-change listener, elicitation/sampling asker).
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Server } from '@modelcontextprotocol/server';
+import type { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node';
+
+export interface SessionLimits {
+  /** A session with nothing in flight this long is closed. */
+  idleMs: number;
+  /** Sessions kept open at most. */
+  max: number;
+}
+
+export interface Session {
+  transport: NodeStreamableHTTPServerTransport;
+  server: Server;
+}
+
+interface Entry extends Session {
+  /** POST/DELETE requests of this session not yet answered. */
+  requests: number;
+  /** Open GET streams (a client that is still connected). */
+  streams: number;
+  /** When the last request arrived or was answered. */
+  lastUsed: number;
+  timer?: NodeJS.Timeout;
+}
+
+export class SessionTable {
+  private readonly entries = new Map<string, Entry>();
+
+  constructor(
+    private readonly limits: SessionLimits,
+    private readonly log: (text: string) => void = () => undefined,
+    private readonly now: () => number = () => Date.now(),
+  ) {}
+
+  get size(): number {
+    return this.entries.size;
+  }
+
+  servers(): Server[] {
+    return [...this.entries.values()].map((e) => e.server);
+  }
+
+  get(id: string): Session | undefined {
+    return this.entries.get(id);
+  }
+
+  /**
+   * Room for one more session: true when under the cap, or once the session unused the longest (no request in
+   * flight; an open GET stream does not count) has been closed; false when every session has a request in flight.
+   */
+  async makeRoom(): Promise<boolean> {
+    if (this.entries.size < this.limits.max) return true;
+    let oldest: [string, Entry] | undefined;
+    for (const pair of this.entries)
+      if (pair[1].requests === 0 && (!oldest || pair[1].lastUsed < oldest[1].lastUsed)) oldest = pair;
+    if (!oldest) return false;
+    this.log(`closing the session unused the longest: ${this.entries.size} are open, the limit (--max-sessions)`);
+    await this.close(oldest[0]);
+    return this.entries.size < this.limits.max;
+  }
+
+  add(id: string, session: Session): void {
+    const entry: Entry = { ...session, requests: 0, streams: 0, lastUsed: this.now() };
+    this.entries.set(id, entry);
+    this.arm(id, entry);
+  }
+
+  /** Removes a session whose transport has closed (DELETE, or closed here). */
+  forget(id: string): void {
+    const entry = this.entries.get(id);
+    if (!entry) return;
+    clearTimeout(entry.timer);
+    this.entries.delete(id);
+  }
+
+  /** Serves one request of a known session, counting it as in flight until its response is finished or dropped. */
+  async serve(id: string, req: IncomingMessage, res: ServerResponse, body: unknown): Promise<void> {
+    const entry = this.entries.get(id);
+    if (!entry) return;
+    const kind = req.method === 'GET' ? 'streams' : 'requests';
+    entry[kind] += 1;
+    if (kind === 'requests') entry.lastUsed = this.now();
+    clearTimeout(entry.timer);
+    entry.timer = undefined;
+    let done = false;
+    const finish = (): void => {
+      if (done) return;
+      done = true;
+      entry[kind] -= 1;
+      if (kind === 'requests') entry.lastUsed = this.now();
+      if (entry.requests + entry.streams === 0 && this.entries.get(id) === entry) this.arm(id, entry);
+    };
+    res.once('close', finish);
+    try {
+      await entry.transport.handleRequest(req, res, body);
+    } finally {
+      if (res.writableEnded || res.destroyed) finish();
+    }
+  }
+
+  async close(id: string): Promise<void> {
+    const entry = this.entries.get(id);
+    if (!entry) return;
+    this.forget(id);
+    await entry.server.close().catch(() => undefined);
+  }
+
+  async closeAll(): Promise<void> {
+    await Promise.all([...this.entries.keys()].map((id) => this.close(id)));
+  }
+
+  private arm(id: string, entry: Entry): void {
+    entry.timer = setTimeout(() => {
+      if (entry.requests + entry.streams > 0) return;
+      this.log(`closing a session idle for ${this.limits.idleMs} ms (--session-idle)`);
+      void this.close(id);
+    }, this.limits.idleMs);
+    entry.timer.unref();
+  }
+}

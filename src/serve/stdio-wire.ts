@@ -1,0 +1,107 @@
+/**
+ * serve's stdio connection to its client: newline-delimited JSON-RPC on stdin/stdout, read in linear time
+ * (core/line-reader.ts). A message over MAX_CLIENT_MESSAGE_BYTES is refused on its own — the client gets a JSON-RPC
+ * error for that request (its id read from the message's first and last bytes; null when they do not show it) and
+ * stderr says so — and serve goes on reading the next one. The SDK's transport closed the whole connection
+ * instead, and serve then exited 0 without a word.
+ */
+import { deserializeMessage, serializeMessage } from '@modelcontextprotocol/server';
+import type { JSONRPCMessage, Transport } from '@modelcontextprotocol/server';
+import { LineReader, messageIdOf } from '../core/line-reader.js';
+
+/** The largest message a client may send serve over stdio (the MCP SDKs' own stdio limit). */
+export const MAX_CLIENT_MESSAGE_BYTES = 10 * 1024 * 1024;
+/** JSON-RPC "Invalid Request". */
+const INVALID_REQUEST = -32600;
+
+export class StdioWire implements Transport {
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  onmessage?: (message: JSONRPCMessage) => void;
+  private closed = false;
+  private readonly reader: LineReader;
+  private drained: Promise<void> | undefined;
+
+  constructor(
+    private readonly stdin: NodeJS.ReadableStream,
+    private readonly stdout: NodeJS.WritableStream,
+    private readonly log: (text: string) => void,
+    maxBytes = MAX_CLIENT_MESSAGE_BYTES,
+  ) {
+    this.reader = new LineReader({
+      maxBytes,
+      onLine: (line) => this.receive(line),
+      onOversize: ({ head, tail, bytes }) => this.refuse(messageIdOf(head, tail), bytes, maxBytes),
+    });
+  }
+
+  private readonly ondata = (chunk: Buffer | string): void =>
+    this.reader.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
+  private readonly onend = (): void => void this.close();
+  private readonly onerr = (e: Error): void => this.onerror?.(e);
+
+  start(): Promise<void> {
+    this.stdin.on('data', this.ondata);
+    this.stdin.on('end', this.onend);
+    this.stdin.on('close', this.onend);
+    this.stdin.on('error', this.onerr);
+    this.stdout.on('error', this.onerr);
+    const ended = this.stdin as NodeJS.ReadableStream & { readableEnded?: boolean; destroyed?: boolean };
+    if (ended.readableEnded === true || ended.destroyed === true) setImmediate(this.onend);
+    return Promise.resolve();
+  }
+
+  private receive(line: string): void {
+    if (line.trim() === '') return;
+    let message: JSONRPCMessage;
+    try {
+      message = deserializeMessage(line);
+    } catch (e) {
+      this.onerror?.(e as Error);
+      return;
+    }
+    this.onmessage?.(message);
+  }
+
+  private refuse(id: string | number | undefined, bytes: number, maxBytes: number): void {
+    const mb = (n: number): string => `${(n / 1024 / 1024).toFixed(1)} MB`;
+    const text = `a message of ${mb(bytes)} is over the ${mb(maxBytes)} limit for one message on stdio; it was not read`;
+    this.log(`refused ${id === undefined ? 'a message' : `request ${JSON.stringify(id)}`} from the client: ${text}`);
+    const error = { code: INVALID_REQUEST, message: `mcp-smart: ${text}` };
+    // JSON-RPC: an error whose request id cannot be read carries id null.
+    void this.write(JSON.stringify({ jsonrpc: '2.0', id: id ?? null, error }) + '\n').catch(() => undefined);
+  }
+
+  send(message: JSONRPCMessage): Promise<void> {
+    if (this.closed) return Promise.reject(new Error('the stdio connection is closed'));
+    return this.write(serializeMessage(message));
+  }
+
+  /**
+   * Writes in order; while stdout's buffer is full every writer waits for the same 'drain' (a burst of thousands
+   * of answers adds one listener, not one each). A stdout error reaches `onerror` through the listener of start.
+   */
+  private write(text: string): Promise<void> {
+    if (this.stdout.write(text)) return this.drained ?? Promise.resolve();
+    this.drained ??= new Promise<void>((resolve) =>
+      this.stdout.once('drain', () => {
+        this.drained = undefined;
+        resolve();
+      }),
+    );
+    return this.drained;
+  }
+
+  close(): Promise<void> {
+    if (this.closed) return Promise.resolve();
+    this.closed = true;
+    this.stdin.off('data', this.ondata);
+    this.stdin.off('end', this.onend);
+    this.stdin.off('close', this.onend);
+    this.stdin.off('error', this.onerr);
+    if (this.stdin.listenerCount('data') === 0) this.stdin.pause();
+    this.reader.clear();
+    this.onclose?.();
+    return Promise.resolve();
+  }
+}

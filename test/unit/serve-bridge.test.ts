@@ -1,0 +1,202 @@
+// The era bridge's rounds and bounds (bridge.ts), and which call a server's request is tied to (in-flight.ts).
+// The calls here are plain async functions that ask through the asker the bridge hands them, as the SDK client's
+// request handlers do for a server behind serve; the end-to-end path with real processes is serve-bridge.test.ts.
+import { describe, expect, it } from 'vitest';
+import { Bridge, UnknownRequestState, type HeldContext, type Round } from '../../src/serve/bridge.js';
+import { InFlight, type Asker, type CallContext } from '../../src/serve/in-flight.js';
+import { validateSmartConfig } from '../../src/core/config/validate.js';
+import { DEFAULT_WEIGHTS } from '../../src/core/discover/weights.js';
+
+const LIMITS = { timeoutMs: 5_000, maxRounds: 8, maxOpen: 32 };
+const round = (name = 'tools/call sign_up', signal = new AbortController().signal): Round => ({
+  name,
+  capabilities: { elicitation: {}, sampling: {} },
+  signal,
+});
+const elicit = (ctx: HeldContext, message: string) =>
+  ctx.asker.ask('elicitation/create', { message, requestedSchema: { type: 'object' } }, ctx.signal);
+const text = (t: string) => ({ content: [{ type: 'text', text: t }] });
+
+type InputRequired = { resultType: string; inputRequests: Record<string, { method: string }>; requestState: string };
+
+describe('Bridge', () => {
+  it('a call that asks nothing answers at once; nothing is held', async () => {
+    const bridge = new Bridge(LIMITS, () => undefined);
+    expect(await bridge.start(round(), async () => text('done'))).toEqual(text('done'));
+    expect(bridge.open).toBe(0);
+  });
+
+  it('asks become input_required rounds; each retry answers them and gets the next round, with a new requestState', async () => {
+    const bridge = new Bridge(LIMITS, () => undefined);
+    const first = (await bridge.start(round(), async (ctx) => {
+      const a = await elicit(ctx, 'name?');
+      const b = await elicit(ctx, 'colour?');
+      return text(`${String((a.content as { v: string }).v)} likes ${String((b.content as { v: string }).v)}`);
+    })) as InputRequired;
+    expect(first.resultType).toBe('input_required');
+    expect(first.inputRequests).toEqual({
+      'elicitation-1': {
+        method: 'elicitation/create',
+        params: { message: 'name?', requestedSchema: { type: 'object' } },
+      },
+    });
+    expect(bridge.open).toBe(1);
+    const second = (await bridge.resume(first.requestState, round(), {
+      'elicitation-1': { action: 'accept', content: { v: 'ada' } },
+    })) as InputRequired;
+    expect(Object.keys(second.inputRequests)).toEqual(['elicitation-2']);
+    expect(second.requestState).not.toBe(first.requestState);
+    // The spent state is refused; so is one naming another tool.
+    await expect(bridge.resume(first.requestState, round(), {})).rejects.toBeInstanceOf(UnknownRequestState);
+    await expect(bridge.resume(second.requestState, round('tools/call other'), {})).rejects.toBeInstanceOf(
+      UnknownRequestState,
+    );
+  });
+
+  it('an entry left unanswered (or not an object) is asked again; requests sent together share one round', async () => {
+    const bridge = new Bridge(LIMITS, () => undefined);
+    const first = (await bridge.start(round(), async (ctx) => {
+      const [a, b] = await Promise.all([
+        elicit(ctx, 'one?'),
+        ctx.asker.ask('sampling/createMessage', { messages: [], maxTokens: 5 }, ctx.signal),
+      ]);
+      return text(`${String(a.action)} ${String(b.model)}`);
+    })) as InputRequired;
+    expect(Object.keys(first.inputRequests)).toEqual(['elicitation-1', 'sampling-2']);
+    const again = (await bridge.resume(first.requestState, round(), {
+      'elicitation-1': { action: 'accept' },
+      'sampling-2': 12345,
+      extra: { action: 'accept' },
+    })) as InputRequired;
+    expect(Object.keys(again.inputRequests)).toEqual(['sampling-2']);
+    const done = await bridge.resume(again.requestState, round(), { 'sampling-2': { model: 'm' } });
+    expect(done).toEqual(text('accept m'));
+    expect(bridge.open).toBe(0);
+  });
+
+  it('more retries than maxRounds end the call with an error result and cancel it', async () => {
+    const bridge = new Bridge({ ...LIMITS, maxRounds: 2 }, () => undefined);
+    let signal: AbortSignal | undefined;
+    let state = (
+      (await bridge.start(round(), async (ctx) => {
+        signal = ctx.signal;
+        for (;;) await elicit(ctx, 'again?');
+      })) as InputRequired
+    ).requestState;
+    for (let i = 0; i < 2; i++) {
+      const next = (await bridge.resume(state, round(), {
+        [`elicitation-${i + 1}`]: { action: 'accept' },
+      })) as InputRequired;
+      state = next.requestState;
+    }
+    const over = await bridge.resume(state, round(), { 'elicitation-3': { action: 'accept' } });
+    expect(over).toMatchObject({ isError: true });
+    expect(JSON.stringify(over)).toContain('after 2 rounds');
+    expect(signal?.aborted).toBe(true);
+  });
+
+  it('past maxOpen held calls, another that asks gets an error result and is cancelled', async () => {
+    const logged: string[] = [];
+    const bridge = new Bridge({ ...LIMITS, maxOpen: 1 }, (t) => logged.push(t));
+    const asks = async (ctx: HeldContext) => text(String((await elicit(ctx, 'x')).action));
+    expect(((await bridge.start(round(), asks)) as InputRequired).resultType).toBe('input_required');
+    let second: AbortSignal | undefined;
+    const refused = await bridge.start(round(), (ctx) => {
+      second = ctx.signal;
+      return asks(ctx);
+    });
+    expect(refused).toMatchObject({ isError: true });
+    expect(second?.aborted).toBe(true);
+    expect(bridge.open).toBe(1);
+    expect(logged.join('\n')).toContain('1 calls are already waiting');
+  });
+
+  it('a call not retried within timeoutMs is cancelled and its requestState refused', async () => {
+    const logged: string[] = [];
+    const bridge = new Bridge({ ...LIMITS, timeoutMs: 30 }, (t) => logged.push(t));
+    let signal: AbortSignal | undefined;
+    const first = (await bridge.start(round(), async (ctx) => {
+      signal = ctx.signal;
+      return text(String((await elicit(ctx, 'x')).action));
+    })) as InputRequired;
+    await new Promise((r) => setTimeout(r, 80));
+    expect(signal?.aborted).toBe(true);
+    expect(bridge.open).toBe(0);
+    expect(logged.join('\n')).toContain('waited 30 ms');
+    await expect(bridge.resume(first.requestState, round(), {})).rejects.toBeInstanceOf(UnknownRequestState);
+  });
+
+  it('the client cancelling a round cancels the call behind', async () => {
+    const bridge = new Bridge(LIMITS, () => undefined);
+    const client = new AbortController();
+    let signal: AbortSignal | undefined;
+    const pending = bridge.start(round('tools/call wait', client.signal), (ctx) => {
+      signal = ctx.signal;
+      return new Promise((_, reject) => ctx.signal.addEventListener('abort', () => reject(new Error('cancelled'))));
+    });
+    client.abort();
+    await expect(pending).rejects.toThrow('cancelled');
+    expect(signal?.aborted).toBe(true);
+  });
+
+  it('progress goes to the round in flight', async () => {
+    const bridge = new Bridge(LIMITS, () => undefined);
+    const seen: number[] = [];
+    const result = await bridge.start({ ...round(), onprogress: (p) => seen.push(p.progress) }, async (ctx) => {
+      ctx.onprogress({ progress: 1 });
+      ctx.onprogress({ progress: 2 });
+      return text('ok');
+    });
+    expect(result).toEqual(text('ok'));
+    expect(seen).toEqual([1, 2]);
+  });
+});
+
+describe('InFlight: which client answers a server’s request', () => {
+  const asker = (caps: Record<string, unknown>, label: string, waiting = false): Asker => ({
+    capabilities: caps,
+    ask: () => Promise.resolve({ label }),
+    waiting: () => waiting,
+  });
+  const ctx = (a?: Asker): CallContext => ({ signal: new AbortController().signal, asker: a });
+  const ask = async (f: InFlight, server: string, method: string) =>
+    (await f.askerFor(server, method)?.ask(method, {}, new AbortController().signal))?.label;
+
+  it('the latest call in flight is asked; when it does not accept, nobody is (not an older call)', async () => {
+    const f = new InFlight();
+    let release!: () => void;
+    const open = new Promise<void>((r) => (release = r));
+    const older = f.track('s', ctx(asker({ elicitation: {} }, 'older')), () => open);
+    const newer = f.track('s', ctx(asker({ sampling: {} }, 'newer')), () => open);
+    expect(await ask(f, 's', 'sampling/createMessage')).toBe('newer');
+    expect(f.askerFor('s', 'elicitation/create')).toBeUndefined();
+    release();
+    await Promise.all([older, newer]);
+  });
+
+  it('a call held waiting for its client is passed over; with no call in flight any connected client that accepts', async () => {
+    const f = new InFlight();
+    let release!: () => void;
+    const open = new Promise<void>((r) => (release = r));
+    const active = f.track('s', ctx(asker({ elicitation: {} }, 'active')), () => open);
+    const held = f.track('s', ctx(asker({ elicitation: {} }, 'held', true)), () => open);
+    expect(await ask(f, 's', 'elicitation/create')).toBe('active');
+    release();
+    await Promise.all([active, held]);
+    f.askers.set({}, asker({ roots: {} }, 'connected'));
+    expect(await ask(f, 's', 'roots/list')).toBe('connected');
+    expect(f.askerFor('s', 'elicitation/create')).toBeUndefined();
+  });
+});
+
+describe('serve.inputTimeout', () => {
+  it('is read as whole milliseconds; anything else is an issue naming the key', () => {
+    expect(validateSmartConfig({ serve: { inputTimeout: 1500 } }, DEFAULT_WEIGHTS).config.serve?.inputTimeout).toBe(
+      1500,
+    );
+    for (const bad of [0, -5, 1.5, '60s']) {
+      const r = validateSmartConfig({ serve: { inputTimeout: bad } }, DEFAULT_WEIGHTS);
+      expect(r.issues.map((i) => i.key)).toEqual(['serve.inputTimeout']);
+    }
+  });
+});
