@@ -18,6 +18,7 @@ import { rememberedMatch, type RememberedMatch } from './remembered.js';
 import { rankedResults, type Ranking } from './result.js';
 import { RERANK_DEPTH, rerankFeatures, rerankOrder, rerankScore, type RerankModel } from './rerank.js';
 import { RERANK_MODEL } from './rerank-model.js';
+import { namedServers } from './named.js';
 import { multiStep, serverSignals, signals, usagePriors } from './signals.js';
 import { detectTaskContext } from './usage.js';
 import { resolveWeights, type WeightsInput } from './weights.js';
@@ -118,7 +119,7 @@ export function rankTools(index: DiscoverIndex, intent: string, opts: RankOption
     // mood.ts): every signal and the re-ranker, trained on commands, then read its action.
     const mood = askedAs(intent);
     const text = mood.text;
-    const query = bm25Query(text, index.unstemmed);
+    const { query } = namedServers(index, bm25Query(text, index.unstemmed));
     const terms = query.literal;
     const bmIndex = bm25For(index, weights);
     const { bm, sem, bmHit, q, bmTop } = signals(index, bmIndex, query, text, opts.engine, opts.queryVector);

@@ -102,9 +102,14 @@ export function intentVector(vectors: WordVectors, text: string): Float32Array |
   const request = sentenceVector(vectors, withoutPayload(text));
   const payload = sentenceVector(vectors, spans.map(([a, b]) => text.slice(a, b)).join(' '));
   if (!request || !payload) return request ?? payload;
-  for (let d = 0; d < request.length; d++) request[d] = request[d]! + PAYLOAD_WEIGHT * payload[d]!;
+  // Each part at unit length first: a payload of many words (a pasted document, a long kept clause) weighs
+  // PAYLOAD_WEIGHT of the request however long it is, not PAYLOAD_WEIGHT per word.
+  const scale = PAYLOAD_WEIGHT * (norm(request) / (norm(payload) || 1));
+  for (let d = 0; d < request.length; d++) request[d] = request[d]! + scale * payload[d]!;
   return request;
 }
+
+const norm = (v: Float32Array): number => Math.hypot(...v);
 
 /** The table row a word's vector is read from (-1: unknown, a stop word or one letter), memoised per table. */
 export function wordRow(vectors: WordVectors, word: string): number {
