@@ -138,7 +138,7 @@ describe('a server named through a WordNet derivation', () => {
   it('weighs the derived term as a literal word when it is a whole server name', () => {
     const q = bm25Query('remember that alice works at acme');
     const { query, named } = namedServers(index, q);
-    expect(named).toEqual(['memori']);
+    expect(named).toEqual(['memory']);
     expect(query.weights[query.terms.indexOf('memori')]).toBe(1);
     expect(q.weights[q.terms.indexOf('memori')]).toBe(0.3); // the query it was given is left as it was
   });

@@ -6,26 +6,27 @@
  */
 import type { Bm25Query } from './bm25.js';
 import type { DiscoverIndex } from './build.js';
+import { keptClause } from './lexicon.js';
 import { analyzeWords, splitWords } from './tokenize.js';
 
-const names = new WeakMap<DiscoverIndex, Set<string>>();
+const names = new WeakMap<DiscoverIndex, Map<string, string>>();
 
-/** The analysed names of the index's servers that are one term each, computed once per index. */
-function serverTerms(index: DiscoverIndex): Set<string> {
+/** The analysed names of the index's servers that are one term each (term → server), computed once per index. */
+function serverTerms(index: DiscoverIndex): Map<string, string> {
   let out = names.get(index);
   if (out) return out;
-  out = new Set();
+  out = new Map();
   for (const server of new Set(index.tools.map((t) => t.server))) {
     const terms = analyzeWords(splitWords(server), [], index.unstemmed);
-    if (terms.length === 1) out.add(terms[0]!);
+    if (terms.length === 1) out.set(terms[0]!, server);
   }
   names.set(index, out);
   return out;
 }
 
 /**
- * The query with its WordNet-related terms (the last `query.related`) that name a server weighing 1; the terms
- * raised (for --explain's `named` reason). The query itself when none does.
+ * The query with its WordNet-related terms (the last `query.related`) that name a server weighing 1, and the servers
+ * so named (for --explain). The query itself when none does.
  */
 export function namedServers(index: DiscoverIndex, query: Bm25Query): { query: Bm25Query; named: string[] } {
   if (query.related === 0) return { query, named: [] };
@@ -34,10 +35,24 @@ export function namedServers(index: DiscoverIndex, query: Bm25Query): { query: B
   const named: string[] = [];
   let weights: number[] | null = null;
   for (let k = start; k < query.terms.length; k++) {
-    if (!servers.has(query.terms[k]!)) continue;
+    const server = servers.get(query.terms[k]!);
+    if (server === undefined) continue;
     weights ??= [...query.weights];
     weights[k] = 1;
-    named.push(query.terms[k]!);
+    named.push(server);
   }
   return weights ? { query: { ...query, weights }, named } : { query, named: [] };
+}
+
+/**
+ * The notes of --explain on how an intent was read: the command a question was ranked as (`text`, mood.ts), the
+ * clause it asks to keep and is not ranked on, and the servers named through a derivation (`named`).
+ */
+export function readingNotes(intent: string, text: string, named: readonly string[]): string[] {
+  const out: string[] = [];
+  if (text !== intent) out.push(`ranked as the command "${text}"`);
+  const that = keptClause(text);
+  if (that >= 0) out.push(`kept clause, content to store, not ranked on: "${text.slice(that).trim()}"`);
+  if (named.length > 0) out.push(`server named through a WordNet derivation: ${named.join(', ')}`);
+  return out;
 }
