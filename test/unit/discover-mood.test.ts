@@ -80,6 +80,12 @@ describe('question mood (issue 29)', () => {
     expect([...c.actions]).toEqual(['create']);
     expect(c.terms).toContain('memori'); // remember → memory, stemmed
     expect(c.weights[c.terms.indexOf('memori')]).toBe(0.3);
+    // The kept clause is content to store: its words are not ranked on; the request's own verb is.
+    expect(c.weights[c.terms.indexOf(stem('works'))]).toBe(0);
+    expect(c.weights[c.terms.indexOf(stem('remember'))]).toBe(1);
+    // Quoted payload still weighs a little (a quoted name can say which tool).
+    const q = bm25Query('search the docs for "retention policy"');
+    expect(q.weights[q.terms.indexOf(stem('retention'))]).toBe(0.3);
   });
 });
 
