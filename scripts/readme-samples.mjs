@@ -144,6 +144,15 @@ export const SAMPLES = {
     return fence([prompt(args), r.stdout]);
   },
 
+  /** Everyday requests out of the box (issue 29): a request to keep and one to forget, with an empty store. */
+  async 'discover-everyday'(box) {
+    const keep = ['--demo', 'discover', 'remember that alice works at acme', '-k', '3', '--explain'];
+    const forget = ['--demo', 'discover', 'forget that bob likes tea', '-k', '3'];
+    const a = await cli(box, keep);
+    const b = await cli(box, forget);
+    return fence([prompt(keep), a.stdout, prompt(forget), b.stdout]);
+  },
+
   /** One labelled case learned, then the ranking that uses it. */
   async 'discover-remember'(box) {
     const intent = 'remember that alice works at acme';

@@ -153,7 +153,15 @@ export async function discoverTools(
     };
   } else {
     const ranking = await rank(intent!, k);
-    result = { kind: 'ranking', intent: intent!, engine, k, fallback: ranking.fallback, results: ranking.results };
+    result = {
+      kind: 'ranking',
+      intent: intent!,
+      engine,
+      k,
+      fallback: ranking.fallback,
+      results: ranking.results,
+      ...(ranking.reading ? { reading: ranking.reading } : {}),
+    };
   }
   return { result, exitCode };
 }

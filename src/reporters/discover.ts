@@ -97,5 +97,8 @@ function discoverText(r: DiscoverResult, explain: boolean, table: (spec: TableSp
       `${r.engine} on ${r.cases} labelled intents from ${r.queries}\n${table(evaluationTable(r))}\n` + missesText(r)
     );
   if (r.results.length === 0) return `${headline(r)}\nNo tools to rank.\n`;
+  // --explain says how the intent was read before the table of what each signal gave.
+  if (explain && r.reading)
+    return `${headline(r)}\n${r.reading.map((n) => `  read: ${n}\n`).join('')}${table(rankingTable(r, explain))}\n`;
   return `${headline(r)}\n${table(rankingTable(r, explain))}\n`;
 }

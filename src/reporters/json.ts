@@ -52,6 +52,7 @@ export function discoverDocument(r: DiscoverResult, explain: boolean): object {
     engine: r.engine,
     k: r.k,
     fallback: r.fallback,
+    ...(explain && r.reading ? { reading: r.reading } : {}),
     results: r.results.map((t) => ({
       rank: t.rank,
       id: t.id,

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { bm25Query } from '../../src/core/discover/bm25.js';
-import { fuseRankings } from '../../src/core/discover/index.js';
-import { askedAs, asksForMany, isQuestion, questionAction } from '../../src/core/discover/mood.js';
+import { buildDiscoverIndex, fuseRankings } from '../../src/core/discover/index.js';
+import { namedServers } from '../../src/core/discover/named.js';
+import { askedAs, asksForMany, isQuestion, narrowsMany, questionAction } from '../../src/core/discover/mood.js';
 import { actionOf, keptClause, payloadSpans, withoutPayload } from '../../src/core/discover/lexicon.js';
 import { isVerb, relatedWords } from '../../src/core/discover/related.js';
 import { STOP_WORDS, stem } from '../../src/core/discover/tokenize.js';
@@ -35,6 +36,22 @@ describe('question mood (issue 29)', () => {
     expect(asksForMany('what is the weather in Paris?', isStop, stem)).toBe(false);
   });
 
+  it('a question narrowing many things by what they hold or do is answered by a search', () => {
+    expect(narrowsMany('which Linear issues mention the login bug?', isStop, stem)).toBe(true);
+    expect(narrowsMany('are there Shortcut epics about billing?', isStop, stem)).toBe(true);
+    expect(narrowsMany('which Replicate models can upscale images?', isStop, stem)).toBe(true);
+    // Where they are, that they exist, what happened to them, an inverted subject: all of them, a listing.
+    expect(narrowsMany('which files are in my project folder?', isStop, stem)).toBe(false);
+    expect(narrowsMany('which Slack channels do we have?', isStop, stem)).toBe(false);
+    expect(narrowsMany('which Azure DevOps pipeline runs failed last night?', isStop, stem)).toBe(false);
+    expect(narrowsMany('which hosts report to Datadog?', isStop, stem)).toBe(false);
+    expect(narrowsMany('how many LINE messages can I still send?', isStop, stem)).toBe(false);
+    expect(narrowsMany('what is the weather in Paris?', isStop, stem)).toBe(false);
+    expect(askedAs('which Notion pages talk about onboarding?').text).toBe(
+      'search which Notion pages talk about onboarding',
+    );
+  });
+
   it('ranks a question after many things as its listing command, and marks read questions', () => {
     expect(askedAs('which Slack channels do we have?')).toEqual({
       text: 'list which Slack channels do we have',
@@ -63,6 +80,12 @@ describe('question mood (issue 29)', () => {
     expect([...c.actions]).toEqual(['create']);
     expect(c.terms).toContain('memori'); // remember → memory, stemmed
     expect(c.weights[c.terms.indexOf('memori')]).toBe(0.3);
+    // The kept clause is content to store: its words are not ranked on; the request's own verb is.
+    expect(c.weights[c.terms.indexOf(stem('works'))]).toBe(0);
+    expect(c.weights[c.terms.indexOf(stem('remember'))]).toBe(1);
+    // Quoted payload still weighs a little (a quoted name can say which tool).
+    const q = bm25Query('search the docs for "retention policy"');
+    expect(q.weights[q.terms.indexOf(stem('retention'))]).toBe(0.3);
   });
 });
 
@@ -103,5 +126,34 @@ describe('the clause a request asks to keep', () => {
     expect(keptClause('delete that file')).toBe(-1);
     expect(keptClause('find files that changed today')).toBe(-1);
     expect(payloadSpans('remember that alice works at acme')).toEqual([[14, 33]]);
+  });
+});
+
+describe('a server named through a WordNet derivation', () => {
+  const ref = (server: string, name: string, description: string) => ({
+    id: `${server}.${name}`,
+    server,
+    tool: { name, description, inputSchema: { type: 'object' } },
+  });
+  const index = buildDiscoverIndex([
+    ref('memory', 'create_entities', 'Create multiple new entities in the knowledge graph'),
+    ref('filesystem', 'write_file', 'Create a new file or overwrite an existing file'),
+    ref('memory-bank', 'memory_bank_write', 'Write a memory bank file'),
+  ]);
+
+  it('weighs the derived term as a literal word when it is a whole server name', () => {
+    const q = bm25Query('remember that alice works at acme');
+    const { query, named } = namedServers(index, q);
+    expect(named).toEqual(['memory']);
+    expect(query.weights[query.terms.indexOf('memori')]).toBe(1);
+    expect(q.weights[q.terms.indexOf('memori')]).toBe(0.3); // the query it was given is left as it was
+  });
+
+  it('leaves a derivation that names no server, or only part of one, at its related weight', () => {
+    const only = buildDiscoverIndex([ref('memory-bank', 'memory_bank_write', 'Write a memory bank file')]);
+    const q = bm25Query('remember that alice works at acme');
+    expect(namedServers(only, q)).toEqual({ query: q, named: [] });
+    const d = bm25Query('deploy the site');
+    expect(namedServers(index, d).named).toEqual([]);
   });
 });

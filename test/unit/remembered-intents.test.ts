@@ -106,15 +106,14 @@ describe('remembered intents', () => {
     expect(m.intents).toEqual({ 't.x': [{ text: 'open the file', count: 2, last: 9 }] });
   });
 
-  it('lifts the tool a team called for an intent to the top three for that intent, and says which intent matched', () => {
+  it('lifts the tool a team called for an intent to the top for that intent, and says which intent matched', () => {
     const intent = 'remember that alice works at acme';
     const target = 'memory.create_entities';
     const before = rankOf(intent, undefined, target);
-    expect(before).toBeGreaterThan(3);
+    // Out of the box it is 3rd (issue 29: the kept clause is not ranked on); what the team called puts it first.
+    expect(before).toBeGreaterThan(1);
     const learned = learnFromCases(emptyUsage(), [kase(intent, 1000, [target])], () => 'other', 0);
-    const after = rankOf(intent, learned, target);
-    expect(after).toBeGreaterThan(0);
-    expect(after).toBeLessThanOrEqual(3);
+    expect(rankOf(intent, learned, target)).toBe(1);
     const row = rankTools(index, intent, { engine: 'hybrid', k: 10, usage: learned, now: 1000 }).results.find(
       (r) => r.id === target,
     )!;

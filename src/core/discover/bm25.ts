@@ -1,6 +1,14 @@
 /** Fielded BM25 (BM25F) over tool name, description, parameters and server, with an inverted index. */
 import type { ToolRef } from '../../types.js';
-import { PAYLOAD_WEIGHT, intentActions, toolVerbs, withoutPayload, type ActionClass } from './lexicon.js';
+import {
+  KEPT_WEIGHT,
+  PAYLOAD_WEIGHT,
+  intentActions,
+  keptClause,
+  toolVerbs,
+  withoutPayload,
+  type ActionClass,
+} from './lexicon.js';
 import { relatedWords } from './related.js';
 import { analyzeWords, fileKindWords, splitWords, intentText, withoutBlobs, STOP_WORDS } from './tokenize.js';
 import type { HybridWeights } from './weights.js';
@@ -173,7 +181,10 @@ export function bm25Query(intent: string, unstemmed?: (word: string) => boolean)
     const strong = new Set(
       analyzeWords(splitWords(`${request} ${fileKindWords(withoutBlobs(intent))}`), [], unstemmed),
     );
-    weights = terms.map((t) => (strong.has(t) ? 1 : PAYLOAD_WEIGHT));
+    // Terms found only in the kept clause (keptClause) weigh KEPT_WEIGHT, those of other payload PAYLOAD_WEIGHT.
+    const that = keptClause(intent);
+    const other = that >= 0 ? new Set(queryTerms(intent.slice(0, that), unstemmed)) : null;
+    weights = terms.map((t) => (strong.has(t) ? 1 : other && !other.has(t) ? KEPT_WEIGHT : PAYLOAD_WEIGHT));
   }
   const seen = new Set(terms);
   const actions = intentActions(intent, isStop);

@@ -10,7 +10,7 @@ import { MAX_CLAUSES, topK } from './candidates.js';
 import { intentClauses } from './clauses.js';
 import { askedAs } from './mood.js';
 import { actionConflicts, questionConflicts } from './actions.js';
-import { withoutPayload } from './lexicon.js';
+import { keptClause, withoutPayload } from './lexicon.js';
 import { RRF_K, fuseHybrid, type FusionMethod } from './fusion.js';
 import { intentWords, keywordDoc, keywordScore } from './keyword.js';
 import { patternStage } from './patterns.js';
@@ -18,6 +18,7 @@ import { rememberedMatch, type RememberedMatch } from './remembered.js';
 import { rankedResults, type Ranking } from './result.js';
 import { RERANK_DEPTH, rerankFeatures, rerankOrder, rerankScore, type RerankModel } from './rerank.js';
 import { RERANK_MODEL } from './rerank-model.js';
+import { namedServers, readingNotes } from './named.js';
 import { multiStep, serverSignals, signals, usagePriors } from './signals.js';
 import { detectTaskContext } from './usage.js';
 import { resolveWeights, type WeightsInput } from './weights.js';
@@ -102,6 +103,8 @@ export function rankTools(index: DiscoverIndex, intent: string, opts: RankOption
   let memory: RememberedMatch | null = null;
   /** The hybrid's server shares: they order tools, but do not by themselves make a tool match. */
   let shares: Float32Array | null = null;
+  /** How the intent was read (Ranking.reading). */
+  let reading: string[] = [];
 
   if (opts.engine === 'keyword') {
     index.keywordDocs ??= index.tools.map((t) => keywordDoc(t, index.keywords));
@@ -118,11 +121,14 @@ export function rankTools(index: DiscoverIndex, intent: string, opts: RankOption
     // mood.ts): every signal and the re-ranker, trained on commands, then read its action.
     const mood = askedAs(intent);
     const text = mood.text;
-    const query = bm25Query(text, index.unstemmed);
+    const { query, named } = namedServers(index, bm25Query(text, index.unstemmed));
+    reading = readingNotes(intent, text, named);
     const terms = query.literal;
+    // What a tool matched, shown: the intent's own terms less those it weighs 0 (the kept clause's).
+    const shown = terms.filter((_, k) => query.weights[k] !== 0);
     const bmIndex = bm25For(index, weights);
     const { bm, sem, bmHit, q, bmTop } = signals(index, bmIndex, query, text, opts.engine, opts.queryVector);
-    matched = (i) => matchedTerms(bmIndex, terms, i);
+    matched = (i) => matchedTerms(bmIndex, shown, i);
     if (opts.engine === 'bm25') {
       scores.set(bm);
       any = bmHit;
@@ -213,6 +219,11 @@ export function rankTools(index: DiscoverIndex, intent: string, opts: RankOption
       // A question asks to read (mood.ts): its contradicting writers lose their action share again after the
       // re-ranker, which was trained without the question's mood and would hand their place back.
       const asked = any && mood.read ? questionConflicts(index, scores, allowed) : null;
+      // The same for a request to keep a statement ("remember that …", lexicon.ts keptClause), which asks to store
+      // beyond doubt: the re-ranker, blind to the kept clause, may hand a reader its place back. (Checking every
+      // request naming an action again lost one hit@5 each on two development sets: bench/RESULTS.md.)
+      const again =
+        any && reranked && keptClause(text) >= 0 ? actionConflicts(index, query.actions, scores, allowed) : null;
       explain = (i) => ({
         bm25: parts.bm25(i),
         semantic: parts.semantic(i),
@@ -220,7 +231,7 @@ export function rankTools(index: DiscoverIndex, intent: string, opts: RankOption
         ...(clause ? { clauses: clause[i]! } : {}),
         ...(server ? { server: server[i]! } : {}),
         ...(memory && memory.scores[i]! > 0 ? { intents: intentWeight * memory.scores[i]! } : {}),
-        ...(conflicts?.has(i) ? { action: conflicts.get(i)! } : {}),
+        ...(conflicts?.has(i) || again?.has(i) ? { action: (conflicts?.get(i) ?? 0) + (again?.get(i) ?? 0) } : {}),
         ...(reranked?.has(i) ? { rerank: reranked.get(i)! } : {}),
         ...(asked?.has(i) ? { question: asked.get(i)! } : {}),
       });
@@ -248,5 +259,5 @@ export function rankTools(index: DiscoverIndex, intent: string, opts: RankOption
   });
   // The ranking holds none of the arrays: the next one may reuse them.
   spare = buffers;
-  return ranking;
+  return reading.length > 0 ? { ...ranking, reading } : ranking;
 }

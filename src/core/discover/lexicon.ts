@@ -139,6 +139,13 @@ export function intentActions(intent: string, isStop: (word: string) => boolean)
  */
 export const PAYLOAD_WEIGHT = 0.3;
 
+/**
+ * Weight of a term the intent holds only in the clause it asks to keep ("remember that alice works at acme"): what
+ * is to be stored says nothing about the store ("works" pulled in every tool that "only works within allowed
+ * directories"), so neither BM25 nor the sentence vector reads it.
+ */
+export const KEPT_WEIGHT = 0;
+
 // Payload inside an intent: text the request carries, not words that say which tool. Quoted or back-quoted text,
 // braces and brackets (JSON, lists), URLs, paths, and SQL statements.
 const PAYLOAD = new RegExp(

@@ -104,14 +104,44 @@ export function questionAction(
 export function asksForMany(intent: string, isStop: (word: string) => boolean, stem: (w: string) => string): boolean {
   if (!isQuestion(intent)) return false;
   const words = [...firstClause(intent.toLowerCase()).matchAll(WORD)].map((m) => m[0]);
-  if (words.includes('any')) return true;
+  return words.includes('any') || pluralAt(words, isStop, stem) >= 0;
+}
+
+/**
+ * Where the plural a question asks after stands in its words (asksForMany), or -1: the last plural of the words
+ * after its wh-word, before the next auxiliary or stop word ("Kubernetes events" asks after events).
+ */
+function pluralAt(words: readonly string[], isStop: (word: string) => boolean, stem: (w: string) => string): number {
   let i = 0;
+  let at = -1;
   while (i < words.length && (WH.has(words[i]!) || AUX.has(words[i]!) || words[i] === 'there')) i++;
   for (; i < words.length && !isStop(words[i]!) && !AUX.has(words[i]!); i++) {
     const w = words[i]!;
-    if (w.length > 3 && w.endsWith('s') && !w.endsWith('ss') && stem(w) !== w) return true;
+    if (w.length > 3 && w.endsWith('s') && !w.endsWith('ss') && stem(w) !== w) at = i;
   }
-  return false;
+  return at;
+}
+
+// What follows a plural when it says where the things are, or only that they exist ("which files are in…", "what
+// meetings do I have", "which monitors are alerting"): the question asks for all of them, a listing.
+const WHERE = new Set(['in', 'on', 'at', 'from', 'of', 'for', 'under', 'inside', 'this', 'today', 'right', 'now']);
+const BEING = new Set(['are', 'is', 'am', 'was', 'were', 'do', 'does', 'did', 'have', 'has', 'had', 'exist']);
+
+/**
+ * Whether a question after many things narrows them by what they hold or do ("which Linear issues mention…", "are
+ * there Shortcut epics about billing", "which contacts work at Acme", "which models can upscale…"): the word right
+ * after its plural is no auxiliary of being, no word of place or time, no auxiliary before its subject ("can I…"),
+ * no past tense ("failed last night": what happened to them, a listing's filter) and not followed by "to" ("report
+ * to…"). A search answers that, not a listing.
+ */
+export function narrowsMany(intent: string, isStop: (word: string) => boolean, stem: (w: string) => string): boolean {
+  if (!isQuestion(intent)) return false;
+  const words = [...firstClause(intent.toLowerCase()).matchAll(WORD)].map((m) => m[0]);
+  const at = pluralAt(words, isStop, stem);
+  const next = at >= 0 ? words[at + 1] : undefined;
+  if (next === undefined || BEING.has(next) || WHERE.has(next) || next.endsWith('ed')) return false;
+  const after = words[at + 2];
+  return after !== 'to' && !(AUX.has(next) && after !== undefined && SUBJECT.has(after));
 }
 
 /** An intent as it is ranked: a read question as its command, and whether it was a question. */
@@ -134,6 +164,7 @@ export function askedAs(intent: string): Asked {
   if (action === undefined) return { text: intent, question: false, read: false };
   if (action !== 'read') return { text: intent, question: true, read: false };
   if (!asksForMany(intent, isStop, stem)) return { text: intent, question: true, read: true };
-  const verb = 'list';
+  // A question narrowing many things asks to search them; one asking after all of them, to list them.
+  const verb = narrowsMany(intent, isStop, stem) ? 'search' : 'list';
   return { text: `${verb} ${intent.trim().replace(/\?+$/, '')}`, question: true, read: true };
 }

@@ -11,6 +11,8 @@ export interface DiscoverRanking {
   k: number;
   fallback: boolean;
   results: RankedTool[];
+  /** How the intent was read before ranking (Ranking.reading), shown by --explain. */
+  reading?: string[];
 }
 
 export interface DiscoverEvaluation extends RankingMetrics {
@@ -48,6 +50,12 @@ export interface RankedTool {
 export interface Ranking {
   fallback: boolean;
   results: RankedTool[];
+  /**
+   * How the intent was read before ranking, one note per mechanism that changed it: the command a question was
+   * ranked as (mood.ts), the clause kept out of the ranking (lexicon.ts, keptClause), a server named through a
+   * WordNet derivation (named.ts). Absent when none did.
+   */
+  reading?: string[];
 }
 
 /** How the ranked list is cut: what may be offered, what is pinned, the pattern boosts and the server shares. */

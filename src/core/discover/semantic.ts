@@ -1,5 +1,5 @@
 /** Sentence vectors by SIF (smooth inverse frequency) averaging of word vectors, with common-component removal. */
-import { PAYLOAD_WEIGHT, payloadSpans, withoutPayload } from './lexicon.js';
+import { KEPT_WEIGHT, PAYLOAD_WEIGHT, keptClause, payloadSpans, withoutPayload } from './lexicon.js';
 import { splitWords, STOP_WORDS, intentText } from './tokenize.js';
 import { lookupWord, type WordVectors } from './vectors.js';
 
@@ -97,14 +97,21 @@ export function sentenceVector(vectors: WordVectors, text: string): Float32Array
  * request's words count fully, quoted text, code, JSON, URLs and paths a third; null when no word is known.
  */
 export function intentVector(vectors: WordVectors, text: string): Float32Array | null {
-  const spans = payloadSpans(text);
-  if (spans.length === 0) return sentenceVector(vectors, text);
+  // The kept clause (lexicon.ts, keptClause) is read at KEPT_WEIGHT, other payload at PAYLOAD_WEIGHT.
+  const that = keptClause(text);
+  const spans = payloadSpans(text).filter(([a]) => KEPT_WEIGHT > 0 || a !== that);
+  if (spans.length === 0) return sentenceVector(vectors, that >= 0 ? text.slice(0, that) : text);
   const request = sentenceVector(vectors, withoutPayload(text));
   const payload = sentenceVector(vectors, spans.map(([a, b]) => text.slice(a, b)).join(' '));
   if (!request || !payload) return request ?? payload;
-  for (let d = 0; d < request.length; d++) request[d] = request[d]! + PAYLOAD_WEIGHT * payload[d]!;
+  // Each part at unit length first: a payload of many words (a pasted document, a long kept clause) weighs
+  // PAYLOAD_WEIGHT of the request however long it is, not PAYLOAD_WEIGHT per word.
+  const scale = PAYLOAD_WEIGHT * (norm(request) / (norm(payload) || 1));
+  for (let d = 0; d < request.length; d++) request[d] = request[d]! + scale * payload[d]!;
   return request;
 }
+
+const norm = (v: Float32Array): number => Math.hypot(...v);
 
 /** The table row a word's vector is read from (-1: unknown, a stop word or one letter), memoised per table. */
 export function wordRow(vectors: WordVectors, word: string): number {
