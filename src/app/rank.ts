@@ -6,7 +6,7 @@ import {
   rankTools,
   toolRefsFromSnapshots,
   type DiscoverIndex,
-} from '../core/discover/index.js';
+} from '../core/discover/engine.js';
 import type { ServerSnapshot, SmartConfig } from '../types.js';
 import type { RankingUsage } from './usage.js';
 

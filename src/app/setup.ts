@@ -117,7 +117,7 @@ export function selectServers<T extends { name: string }>(items: T[], wanted: st
  * snapshot read again skips the depth walk of its tools. A record holds the digest it was written for: an edited,
  * truncated or renamed record is not trusted. Best effort: nothing is recorded with --no-cache or on a write error.
  */
-function checkedSnapshots(paths: SetupPaths): CheckedSnapshots | undefined {
+export function checkedSnapshots(paths: SetupPaths): CheckedSnapshots | undefined {
   const dir = paths.activeCacheDir;
   if (dir === undefined) return undefined;
   const record = (digest: string): string => `mcp-smart/snapshot-checked@1 ${digest} well-formed\n`;

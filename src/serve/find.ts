@@ -4,7 +4,7 @@
  * the servers that have not started (their tools cannot be found until they do).
  */
 import { hybridIndex } from '../app/rank.js';
-import { fuseRankings, patternsFromConfig, rankTools, type DiscoverIndex } from '../core/discover/index.js';
+import { fuseRankings, patternsFromConfig, rankTools, type DiscoverIndex } from '../core/discover/engine.js';
 import { newestRecording } from '../core/session/usage-store.js';
 import type { ServerSnapshot, SmartConfig, UsageStats } from '../types.js';
 import type { ServedView } from './catalog.js';

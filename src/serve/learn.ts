@@ -5,7 +5,7 @@
  * case, appended to `--record <file>` when asked. Only ids, outcomes, times and redacted intents are kept:
  * arguments and results are never recorded or logged.
  */
-import { detectTaskContext } from '../core/discover/index.js';
+import { detectTaskContext } from '../core/discover/engine.js';
 import { capIntents, emptyUsage, mergeUsage, recordCalls } from '../core/session/usage.js';
 import type { UsageStore } from '../core/store/types.js';
 import { errorText, isSmartError } from '../errors.js';

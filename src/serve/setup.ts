@@ -5,11 +5,11 @@
 import { basename } from 'node:path';
 import type { CommandContext } from '../app/context.js';
 import { resolvePaths } from '../app/paths.js';
-import { DEFAULT_CACHE_TTL_SECONDS, loadDefinitions, selectServers } from '../app/setup.js';
+import { DEFAULT_CACHE_TTL_SECONDS, checkedSnapshots, loadDefinitions, selectServers } from '../app/setup.js';
 import { readCachedSnapshot, writeCachedSnapshot } from '../core/connect/cache.js';
 import type { DeclaredCapabilities } from '../core/declared-capabilities.js';
 import { oauthTokenStorePath } from '../core/paths.js';
-import { readSnapshotFiles } from '../core/snapshot.js';
+import { readSnapshotSet } from '../core/snapshot.js';
 import { SmartError } from '../errors.js';
 import type { ServerDefinition, ServerSnapshot, SmartConfig } from '../types.js';
 
@@ -62,8 +62,10 @@ export async function loadServeSetup(ctx: CommandContext, now: number): Promise<
       : null;
   const known = new Map<string, ServerSnapshot>();
   if (global.snapshot.length > 0) {
-    // A server only in the snapshot is listed and searchable; calling it needs a definition to start it.
-    for (const snap of await readSnapshotFiles(global.snapshot, io.cwd)) {
+    // A server only in the snapshot is listed and searchable; calling it needs a definition to start it. A file
+    // checked before (the same record discover and audit keep) skips the depth walk of its tools.
+    const { servers } = await readSnapshotSet(global.snapshot, io.cwd, checkedSnapshots(paths));
+    for (const snap of servers) {
       if (snap.status !== 'ok' || (global.server.length > 0 && !global.server.includes(snap.name))) continue;
       known.set(snap.name, snap);
     }

@@ -1,6 +1,7 @@
 /** Parses config text as JSON (with comments and trailing commas, as VS Code writes it) or TOML. */
 import { parseTree, printParseErrorCode, type Node, type ParseError } from 'jsonc-parser';
-import { parse as parseToml } from 'smol-toml';
+import { createRequire } from 'node:module';
+import type { parse as TomlParse } from 'smol-toml';
 import { SmartError } from '../../errors.js';
 import { stripBom } from '../../read-file.js';
 import { formatKeyPath, type KeyPart } from './key-path.js';
@@ -98,6 +99,11 @@ function parseJson(text: string, file: string): ParsedConfig {
   }
   return tree ? valueOfTree(tree) : { value: undefined, duplicateKeys: [] };
 }
+
+let tomlParse: typeof TomlParse | undefined;
+/** smol-toml (9 modules) is loaded when a TOML file is read (Codex's config), not on every start. */
+const parseToml = (text: string): unknown =>
+  (tomlParse ??= (createRequire(import.meta.url)('smol-toml') as { parse: typeof TomlParse }).parse)(text);
 
 function parseTomlText(text: string, file: string): unknown {
   try {

@@ -3,7 +3,6 @@
  * no connected client that accepts the request). A declared capability is always answered, never left waiting:
  * roots → none shared, elicitation → declined, sampling → refused (the spec's "user rejected" error).
  */
-import { ProtocolError } from '@modelcontextprotocol/client';
 
 /** The JSON-RPC code the MCP spec's sampling example uses for a rejected request. */
 export const SAMPLING_REFUSED = -1;
@@ -11,10 +10,14 @@ export const SAMPLING_REFUSED = -1;
 export function unattendedAnswer(method: string): Promise<Record<string, unknown>> {
   if (method === 'roots/list') return Promise.resolve({ roots: [] });
   if (method === 'elicitation/create') return Promise.resolve({ action: 'decline' });
-  return Promise.reject(
-    new ProtocolError(
-      SAMPLING_REFUSED,
-      `mcp-smart has no model to answer ${method} here (no connected client accepts it)`,
+  // The client SDK's own error class (its request handlers answer with its code); imported here, when a server
+  // asks, so that serve's start does not load the client SDK for it.
+  return import('@modelcontextprotocol/client').then(({ ProtocolError }) =>
+    Promise.reject(
+      new ProtocolError(
+        SAMPLING_REFUSED,
+        `mcp-smart has no model to answer ${method} here (no connected client accepts it)`,
+      ),
     ),
   );
 }

@@ -1,5 +1,6 @@
 /** Pattern rules (dynamic-discovery note): regex on tool ids with boost, pin, exclude, and an allow-list mode. */
-import { RE2JS } from 're2js';
+import { createRequire } from 'node:module';
+import type { RE2JS as Re2Class } from 're2js';
 import { SmartError } from '../../errors.js';
 import type { PatternRule, SmartConfig } from '../../types.js';
 
@@ -16,9 +17,15 @@ export interface PatternEffect {
  * backreferences or lookaround; such a pattern is a config error. Throws the engine's syntax message.
  */
 export function compilePattern(match: string): { test(id: string): boolean } {
+  const RE2JS = re2();
   const re = RE2JS.compile(match, RE2JS.CASE_INSENSITIVE);
   return { test: (id) => re.matcher(id).find() };
 }
+
+type Re2 = typeof Re2Class;
+let loaded: Re2 | undefined;
+/** re2js (260 KB) is loaded when a config has rules, not on every start of discover and serve. */
+const re2 = (): Re2 => (loaded ??= (createRequire(import.meta.url)('re2js') as { RE2JS: Re2 }).RE2JS);
 
 /** Effect of the rules on each id (case-insensitive regex search, like the note's re.IGNORECASE). */
 export function applyPatterns(ids: string[], rules: PatternRule[], allowList = false): PatternEffect[] {

@@ -22,7 +22,9 @@ export interface WordVectors {
   /** Rows dequantised and premultiplied by their SIF weight (semantic.ts), each filled on first use. */
   weighted?: Float32Array;
   weightedReady?: Uint8Array;
-  /** Rows of the Latin words by their first two letters, for the lazily built stem map. */
+  /** Word of each row, as read from the file (absent in tables built in memory). */
+  words?: readonly string[];
+  /** The prefixes already stemmed into the lazily built stem map. */
   byPrefix?: PrefixBuckets;
 }
 
@@ -72,7 +74,7 @@ export function parseWordVectors(buf: Uint8Array): WordVectors {
   if (words.length !== size || data.length !== size * dims) throw new Error('word-vector table is truncated');
   const index = new Map<string, number>();
   for (let i = 0; i < size; i++) index.set(words[i]!, i);
-  return { dims, size, index, scales, ranks, data };
+  return { dims, size, index, scales, ranks, data, words };
 }
 
 /** Encodes a table (used by the build script and by tests that make tiny tables). */
@@ -126,62 +128,41 @@ export function lookupWord(vectors: WordVectors, word: string): number | undefin
  * The stem map is built lazily, one bucket of table words at a time. Porter stemming only rewrites
  * suffixes after a stem of at least two letters, so a word and its stem share their first two letters, and
  * their first three when the stem has four letters or more: every word with stem `s` lies in the bucket of
- * s's first three letters (long stems) or of its first two (short ones). A bucket is stemmed once.
+ * s's first three letters (long stems) or of its first two (short ones). A bucket is stemmed once; it is found by
+ * a scan of the words' first letters (no map of all buckets is built: that cost a cold start ~20 ms).
  */
 function stemBucket(vectors: WordVectors, s: string): void {
-  const b = (vectors.byPrefix ??= prefixBuckets(vectors));
+  const b = (vectors.byPrefix ??= { words: vectors.words ?? [...vectors.index.keys()], done: new Set() });
   const k2 = s.slice(0, 2);
   if (b.done.has(k2)) return;
-  if (s.length < 4) {
-    for (const k3 of b.children.get(k2) ?? []) stemWords(vectors, b, k3);
-    b.done.add(k2);
-  } else {
-    stemWords(vectors, b, s.slice(0, 3));
-  }
-}
-
-function stemWords(vectors: WordVectors, b: PrefixBuckets, k3: string): void {
-  const list = b.words.get(k3);
-  if (!list) return;
-  b.words.delete(k3);
+  const long = s.length >= 4;
+  const k = long ? s.slice(0, 3) : k2;
+  if (b.done.has(k)) return;
+  const c0 = k.charCodeAt(0);
   const stems = vectors.stems!;
-  for (const [w, r] of list) {
+  const words = b.words;
+  // Rows in ascending order, as the table's index map holds them (a repeated word keeps its last row).
+  for (let r = 0; r < words.length; r++) {
+    const w = words[r]!;
+    if (w.charCodeAt(0) !== c0 || !w.startsWith(k)) continue;
+    const row = vectors.words ? r : vectors.index.get(w)!;
+    if (vectors.index.get(w) !== row || !LATIN.test(w)) continue;
     const ws = stem(w);
     const prev = stems.get(ws);
-    // Rows are visited in ascending order within a bucket, so the first row wins a tie on rank.
+    // The first row wins a tie on rank.
     if (
       prev === undefined ||
-      vectors.ranks[r]! < vectors.ranks[prev]! ||
-      (vectors.ranks[r] === vectors.ranks[prev] && r < prev)
+      vectors.ranks[row]! < vectors.ranks[prev]! ||
+      (vectors.ranks[row] === vectors.ranks[prev] && row < prev)
     )
-      stems.set(ws, r);
+      stems.set(ws, row);
   }
+  b.done.add(k);
 }
 
 export interface PrefixBuckets {
-  /** First three letters → Latin table words (and rows) not yet stemmed. */
-  words: Map<string, [string, number][]>;
-  /** First two letters → the three-letter keys under them. */
-  children: Map<string, string[]>;
-  /** Two-letter keys whose words are all stemmed. */
+  /** The table's words by row (or the index map's words in its order, for a table built without them). */
+  words: readonly string[];
+  /** Two- and three-letter prefixes whose words are all stemmed. */
   done: Set<string>;
-}
-
-function prefixBuckets(vectors: WordVectors): PrefixBuckets {
-  const words = new Map<string, [string, number][]>();
-  const children = new Map<string, string[]>();
-  for (const [w, r] of vectors.index) {
-    if (!LATIN.test(w)) continue;
-    const k3 = w.slice(0, 3);
-    let list = words.get(k3);
-    if (!list) {
-      words.set(k3, (list = []));
-      const k2 = w.slice(0, 2);
-      const c = children.get(k2);
-      if (c) c.push(k3);
-      else children.set(k2, [k3]);
-    }
-    list.push([w, r]);
-  }
-  return { words, children, done: new Set() };
 }
