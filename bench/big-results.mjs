@@ -7,19 +7,14 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { REPO } from './helpers/datasets.mjs';
+import { scratchEnv } from './helpers/scratch.mjs';
 import { startRaw } from './helpers/raw-stdio.mjs';
 
 const FIXTURE = join(REPO, 'fixtures', 'servers', 'misbehaving', 'big-results.mjs');
 const sizes = (process.env.BENCH_BIG_SIZES ?? '5,20,40,60').split(',').map(Number);
 const rounds = Number(process.env.BENCH_BIG_ROUNDS ?? 3);
 const dir = mkdtempSync(join(tmpdir(), 'mcp-smart-bench-big-'));
-const env = {
-  PATH: process.env.PATH ?? '',
-  HOME: dir,
-  NO_COLOR: '1',
-  MCP_SMART_CACHE_DIR: join(dir, 'cache'),
-  MCP_SMART_DATA_DIR: join(dir, 'data'),
-};
+const env = scratchEnv(dir);
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 try {

@@ -13,6 +13,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { REPO } from './helpers/datasets.mjs';
+import { scratchEnv, writeTinyConfig } from './helpers/scratch.mjs';
 
 const REQUESTS = Number(process.env.BENCH_HTTP_REQUESTS ?? 15_000);
 const SESSIONS = Number(process.env.BENCH_HTTP_SESSIONS ?? 1_500);
@@ -22,33 +23,14 @@ targets.push({ label: 'this build', repo: REPO });
 
 const dir = mkdtempSync(join(tmpdir(), 'mcp-smart-bench-http-'));
 const config = join(dir, 'servers.json');
-writeFileSync(
-  config,
-  JSON.stringify({
-    mcpServers: {
-      tiny: {
-        command: process.execPath,
-        args: [
-          join(REPO, 'fixtures', 'servers', 'catalog-server.mjs'),
-          join(REPO, 'fixtures', 'servers', 'catalogs', 'tiny.json'),
-        ],
-      },
-    },
-  }),
-);
+writeTinyConfig(config);
 // Preloaded into serve: on SIGUSR2, collect garbage twice and append the heap in use (KB) to GC_OUT.
 const hook = join(dir, 'gc-hook.cjs');
 writeFileSync(
   hook,
   `process.on('SIGUSR2', () => { gc(); gc(); require('fs').appendFileSync(process.env.GC_OUT, Math.round(process.memoryUsage().heapUsed / 1024) + '\\n'); });`,
 );
-const env = {
-  PATH: process.env.PATH ?? '',
-  NO_COLOR: '1',
-  HOME: dir,
-  MCP_SMART_CACHE_DIR: join(dir, 'cache'),
-  NODE_OPTIONS: `--expose-gc --require ${hook}`,
-};
+const env = scratchEnv(dir, { NODE_OPTIONS: `--expose-gc --require ${hook}` });
 const ENVELOPE = {
   'io.modelcontextprotocol/protocolVersion': '2026-07-28',
   'io.modelcontextprotocol/clientInfo': { name: 'bench', version: '1' },

@@ -3,33 +3,24 @@
 // a find_tool with a new intent before each burst, against the tiny fixture server. Reported: serve's resident memory
 // (VmRSS) after the load and its peak (VmHWM), read from /proc (Linux), and the heap after a forced GC is not
 // available from outside, so RSS is what counts. Bursts alternate learning on and off processes started side by side.
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { REPO } from './helpers/datasets.mjs';
 import { startRaw } from './helpers/raw-stdio.mjs';
+import { scratchEnv, writeTinyConfig } from './helpers/scratch.mjs';
 
 const CALLS = Number(process.env.BENCH_RSS_CALLS ?? 20_000);
 const BURST = Number(process.env.BENCH_RSS_BURST ?? 500);
 const dir = mkdtempSync(join(tmpdir(), 'mcp-smart-bench-rss-'));
-const env = {
-  PATH: process.env.PATH ?? '',
-  HOME: dir,
-  NO_COLOR: '1',
-  MCP_SMART_CACHE_DIR: join(dir, 'cache'),
-  MCP_SMART_DATA_DIR: join(dir, 'data'),
-};
+const env = scratchEnv(dir);
 const kb = (pid, key) =>
   Number(new RegExp(`${key}:\\s+(\\d+) kB`).exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1]);
 const mb = (k) => `${(k / 1024).toFixed(0)} MB`;
 
 try {
   const config = join(dir, 'tiny.json');
-  const server = [
-    join(REPO, 'fixtures', 'servers', 'catalog-server.mjs'),
-    join(REPO, 'fixtures', 'servers', 'catalogs', 'tiny.json'),
-  ];
-  writeFileSync(config, JSON.stringify({ mcpServers: { tiny: { command: process.execPath, args: server } } }));
+  writeTinyConfig(config);
   const base = [join(REPO, 'bin', 'mcp-smart.js'), '--config', config, 'serve', '--mode', 'meta'];
   const runs = {
     learning: startRaw(

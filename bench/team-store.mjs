@@ -12,6 +12,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { PG_PASSWORD, startPostgresIn } from '../test/helpers/postgres-server.mjs';
 import { REPO } from './helpers/datasets.mjs';
+import { writeTinyConfig } from './helpers/scratch.mjs';
 
 const BIN = join(REPO, 'bin', 'mcp-smart.js');
 const CALLS = Number(process.env.BENCH_TEAM_CALLS ?? 500);
@@ -30,20 +31,7 @@ const pct = (xs, q) => {
   return s[Math.min(s.length - 1, Math.max(0, Math.ceil(q * s.length) - 1))];
 };
 const config = join(dir, 'servers.json');
-writeFileSync(
-  config,
-  JSON.stringify({
-    mcpServers: {
-      tiny: {
-        command: process.execPath,
-        args: [
-          join(REPO, 'fixtures', 'servers', 'catalog-server.mjs'),
-          join(REPO, 'fixtures', 'servers', 'catalogs', 'tiny.json'),
-        ],
-      },
-    },
-  }),
-);
+writeTinyConfig(config);
 const intents = join(dir, 'intents.jsonl');
 writeFileSync(
   intents,
