@@ -37,13 +37,22 @@ export function isSelfServe(def: ServerDefinition): boolean {
   return at >= 0 && words.slice(at + 1).includes('serve');
 }
 
-/** The definitions serve starts: enabled, selected by -s, without mcp-smart's own serve (said in `warnings`). */
-function servedDefinitions(defs: DefinitionResult, wanted: string[], warnings: string[]): ServerDefinition[] {
+/**
+ * The definitions serve starts: enabled, selected by -s, without mcp-smart's own serve (said in `warnings`). A name
+ * -s gives that no definition has is UNKNOWN_SERVER, unless `lenient` (a demo or snapshot server: not read here).
+ */
+function servedDefinitions(
+  defs: DefinitionResult,
+  wanted: string[],
+  warnings: string[],
+  lenient = false,
+): ServerDefinition[] {
+  const enabled = defs.servers.filter((s) => s.enabled);
+  const chosen = lenient
+    ? enabled.filter((s) => wanted.length === 0 || wanted.includes(s.name))
+    : selectServers(enabled, wanted);
   const definitions: ServerDefinition[] = [];
-  for (const def of selectServers(
-    defs.servers.filter((s) => s.enabled),
-    wanted,
-  )) {
+  for (const def of chosen) {
     if (isSelfServe(def)) warnings.push(`skipped server "${def.name}" (${def.source}): it is mcp-smart serve itself`);
     else definitions.push(def);
   }
@@ -57,9 +66,13 @@ function servedDefinitions(defs: DefinitionResult, wanted: string[], warnings: s
  */
 export async function servedVariables(ctx: CommandContext): Promise<string[]> {
   const { io, global } = ctx;
+  // The demo servers refer to no variable, and loading them would make their scratch folder: only the -c files
+  // given beside --demo are read (with -c, no default location is searched either way).
+  if (global.demo && global.config.length === 0) return [];
   // Not asking about or reporting project approval here: serve, started by a client, cannot ask either.
-  const defs = await loadDefinitions(global, io, resolvePaths(io, global.cache), { ask: false });
-  const entries = servedDefinitions(defs, global.server, []).flatMap((def) => {
+  const opts = { ...global, demo: false };
+  const defs = await loadDefinitions(opts, io, resolvePaths(io, global.cache), { ask: false });
+  const entries = servedDefinitions(defs, global.server, [], true).flatMap((def) => {
     const raw = defs.rawEntryOf(def);
     return raw ? [{ raw, ...(def.client ? { client: def.client } : {}) }] : [];
   });

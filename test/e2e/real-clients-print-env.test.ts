@@ -80,7 +80,8 @@ describe('serve --print-config passes on the variables a -c config refers to (re
   );
 
   it(
-    'Gemini CLI: the printed add command with -e "NOTES_TOKEN=$NOTES_TOKEN", run in a shell, brings it to the server',
+    'Gemini CLI: the printed add command with -e "NOTES_TOKEN=$NOTES_TOKEN", run in a shell, and the printed JSON entry ' +
+      'with "$NOTES_TOKEN" bring it to the server',
     async () => {
       const client = new RealClient('gemini');
       client.trustProject();
@@ -98,6 +99,14 @@ describe('serve --print-config passes on the variables a -c config refers to (re
       expectOk(await client.runInShell(add!), 'the printed gemini mcp add');
       expect(await envToolThroughServe(client)).toBe('env_tok_4711');
       expectOk(await client.runInShell(remove), 'the printed way back');
+      // By hand: the printed JSON entry, with "$NOTES_TOKEN" (a reference, no value), merged into ~/.gemini/settings.json.
+      const json = lines.slice(lines.findIndex((l) => l === '{')).join('\n');
+      const snippet = JSON.parse(json) as { mcpServers: Record<string, { env?: Record<string, string> }> };
+      expect(snippet.mcpServers['mcp-smart']?.env).toEqual({ NOTES_TOKEN: '$NOTES_TOKEN' });
+      const file = join(client.home, '.gemini', 'settings.json');
+      const settings = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
+      writeFileSync(file, JSON.stringify({ ...settings, mcpServers: snippet.mcpServers }, null, 2));
+      expect(await envToolThroughServe(client)).toBe('env_tok_4711');
     },
     TIMEOUT_MS,
   );
