@@ -246,7 +246,9 @@ export function printConfig(req: PrintRequest): string {
         : []),
       '# Way back:',
       removeCommand(req.client, req.name)!,
-      `# Or by hand, in ${info.file}:`,
+      info.envFlag && req.envVars?.length
+        ? `# Or by hand, in ${info.file} ("$NAME" is filled in from ${info.title}'s environment when it reads the file):`
+        : `# Or by hand, in ${info.file}:`,
     );
   } else {
     lines.push(`# Add this to ${info.file}; to go back, remove it and restore your own entries.`);
