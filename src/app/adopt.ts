@@ -4,7 +4,7 @@
  * back. The client's own files are read, never written.
  */
 import { join } from 'node:path';
-import { adoptEntries, referencedVariables, type AdoptVariable } from '../core/adopt.js';
+import { adoptEntries, writtenVariables, type AdoptVariable } from '../core/adopt.js';
 import { GATE_LABEL } from '../core/config/client-trust.js';
 import { clientLabel } from '../core/config/clients.js';
 import type { DefinitionResult } from '../core/config/index.js';
@@ -138,7 +138,7 @@ export async function adoptClient(ctx: AppContext, opts: AdoptOptions): Promise<
       .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)),
     skipped,
     variables,
-    ...switchFor(printName(opts.client), file, referencedVariables(servers)),
+    ...switchFor(printName(opts.client), file, writtenVariables(servers)),
     back: wayBack(opts.client, sources),
     text,
   };

@@ -3,7 +3,9 @@
  * never written: a reference stays a `${VAR}` reference, a literal becomes one (the user sets the variable).
  * Tool filters are kept under the keys serve reads (includeTools / excludeTools). Pure.
  */
-import type { RawServer } from './config/server-entry.js';
+import { SMART_CONFIG_NAME } from './config/locate.js';
+import { referencedVariables } from './config/referenced-vars.js';
+import { normalizeServerEntry, type RawServer } from './config/server-entry.js';
 import type { ClientId, ServerDefinition } from '../types.js';
 
 /** One server to adopt: its merged definition and its entry as the client's file has it. */
@@ -131,16 +133,14 @@ export function adoptEntries(inputs: readonly AdoptInput[]): AdoptedFile {
   return { servers, variables };
 }
 
-const ANY_REF = /\$\{(?:env:)?([A-Za-z_][A-Za-z0-9_]*)(?::-[^}]*)?\}/g;
-
-/** Every variable the written entries refer to (`${VAR}`, `${env:VAR}`, `${VAR:-default}`), sorted, once each. */
-export function referencedVariables(servers: AdoptedFile['servers']): string[] {
-  const names = new Set<string>();
-  const visit = (v: unknown): void => {
-    if (typeof v === 'string') for (const m of v.matchAll(ANY_REF)) names.add(m[1]!);
-    else if (Array.isArray(v)) v.forEach(visit);
-    else if (typeof v === 'object' && v !== null) Object.values(v).forEach(visit);
-  };
-  visit(servers);
-  return [...names].sort();
+/**
+ * Every variable the written entries refer to, sorted, once each: the file read back as serve reads it (our own
+ * syntax), through the one function print-config uses too.
+ */
+export function writtenVariables(servers: AdoptedFile['servers']): string[] {
+  return referencedVariables(
+    Object.entries(servers).map(([name, entry]) => ({
+      raw: normalizeServerEntry(name, entry, ['mcpServers', name], SMART_CONFIG_NAME, undefined),
+    })),
+  );
 }

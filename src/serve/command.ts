@@ -19,12 +19,12 @@ import { STOP_EXIT_CODES, stoppedBy, whileHandlingSignals } from '../signals.js'
 import type { ServeLevel, ServeMode } from './catalog.js';
 import type { HttpHandle } from './http.js';
 import { launchThis, setupArgs } from './launcher.js';
-import { clientMode, parseClientName, printConfig } from './print-config.js';
+import { clientMode, parseClientName, printConfig, withholdsEnv } from './print-config.js';
 import { ServeRuntime } from './runtime.js';
 import { setupWords } from '../app/next-step.js';
 import { terminalNote } from './terminal-note.js';
 import { createClientServer } from './sdk-server.js';
-import { loadServeSetup, storeListing } from './setup.js';
+import { loadServeSetup, servedVariables, storeListing } from './setup.js';
 import { isLoopback } from './http-guard.js';
 
 const MODES: readonly ServeMode[] = ['auto', 'tools', 'meta'];
@@ -52,7 +52,12 @@ export async function runServeCommand(
     const mode = asked ?? clientMode(client);
     const args = [...setupArgs(global, io.cwd), 'serve', '--mode', mode, ...serveArgs(opts, io.cwd)];
     const name = optionalString(opts.key) ?? 'mcp-smart';
-    io.stdout(printConfig({ client, name, launch: launchThis(args), mode, modeAsked: asked !== undefined }));
+    // Codex and Gemini CLI do not pass their whole environment on to serve: the variables the setup refers to are
+    // printed for them to pass (names only).
+    const vars = withholdsEnv(client) ? await servedVariables(ctx) : [];
+    const launch = launchThis(args);
+    const envVars = vars.length > 0 ? vars : undefined;
+    io.stdout(printConfig({ client, name, launch, mode, modeAsked: asked !== undefined, envVars }));
     return { result: { mode, transport: 'stdio' }, exitCode: 0 };
   }
   const transportKind = parseChoiceFlag('--transport', opts.transport ?? 'stdio', ['stdio', 'http'] as const);

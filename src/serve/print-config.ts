@@ -92,8 +92,10 @@ const INFO: Record<ClientName, ClientInfo> = {
     // Gemini CLI 0.61 starts a stdio server with its environment redacted, always (bundle connectToMcpServer →
     // sanitizeEnvironment with enableEnvironmentVariableRedaction forced on): names matching TOKEN, KEY, AUTH,
     // SECRET, PASSWORD, CREDENTIAL, CERT, … and values that look like GitHub tokens, Google API keys or private keys
-    // are dropped, and `$VAR` in an entry's env is expanded from that redacted environment. A value given with
-    // `-e NAME=value` is stored in its settings and passed as written.
+    // are dropped, and `$VAR` left in an entry's env at that point is expanded from the redacted environment. A
+    // value given with `-e NAME=value` is stored in its settings and passed as written; a `$NAME` written in
+    // settings.json is filled earlier, when the settings are read, from the full environment
+    // (test/e2e/real-clients-print-env.test.ts shows both reach serve).
     envFlag: {
       flag: '-e',
       note: 'Gemini CLI withholds variables named like secrets (…_TOKEN, …_KEY, …) from the servers it starts; run this where they are set: the shell puts their values into its own settings, where your entries had them',
@@ -198,7 +200,11 @@ export function configSnippet(client: ClientName, name: string, launch: Launch, 
     return `[mcp_servers.${key}]\ncommand = ${JSON.stringify(command)}\nargs = ${tomlStrings(args)}${passOn ? `\n${passOn}` : ''}`;
   }
   if (shape === 'vscode') return JSON.stringify({ servers: { [name]: { type: 'stdio', command, args } } }, null, 2);
-  return JSON.stringify({ mcpServers: { [name]: { command, args } } }, null, 2);
+  // Gemini CLI fills `$NAME` in its settings from its own, unredacted environment when it reads them (bundle
+  // loadSettings → resolveEnvVarsInObject), before it redacts what a server is started with: references, no values.
+  const refs =
+    INFO[client].envFlag && envVars?.length ? { env: Object.fromEntries(envVars.map((v) => [v, `$${v}`])) } : {};
+  return JSON.stringify({ mcpServers: { [name]: { command, args, ...refs } } }, null, 2);
 }
 
 export interface PrintRequest {
@@ -240,7 +246,9 @@ export function printConfig(req: PrintRequest): string {
         : []),
       '# Way back:',
       removeCommand(req.client, req.name)!,
-      `# Or by hand, in ${info.file}:`,
+      info.envFlag && req.envVars?.length
+        ? `# Or by hand, in ${info.file} ("$NAME" is filled in from ${info.title}'s environment when it reads the file):`
+        : `# Or by hand, in ${info.file}:`,
     );
   } else {
     lines.push(`# Add this to ${info.file}; to go back, remove it and restore your own entries.`);

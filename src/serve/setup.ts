@@ -10,6 +10,8 @@ import { readCachedSnapshot, writeCachedSnapshot } from '../core/connect/cache.j
 import type { DeclaredCapabilities } from '../core/declared-capabilities.js';
 import { oauthTokenStorePath } from '../core/paths.js';
 import { readSnapshotSet } from '../core/snapshot.js';
+import type { DefinitionResult } from '../core/config/index.js';
+import { referencedVariables } from '../core/config/referenced-vars.js';
 import { SmartError } from '../errors.js';
 import type { ServerDefinition, ServerSnapshot, SmartConfig } from '../types.js';
 
@@ -35,21 +37,55 @@ export function isSelfServe(def: ServerDefinition): boolean {
   return at >= 0 && words.slice(at + 1).includes('serve');
 }
 
+/**
+ * The definitions serve starts: enabled, selected by -s, without mcp-smart's own serve (said in `warnings`). A name
+ * -s gives that no definition has is UNKNOWN_SERVER, unless `lenient` (a demo or snapshot server: not read here).
+ */
+function servedDefinitions(
+  defs: DefinitionResult,
+  wanted: string[],
+  warnings: string[],
+  lenient = false,
+): ServerDefinition[] {
+  const enabled = defs.servers.filter((s) => s.enabled);
+  const chosen = lenient
+    ? enabled.filter((s) => wanted.length === 0 || wanted.includes(s.name))
+    : selectServers(enabled, wanted);
+  const definitions: ServerDefinition[] = [];
+  for (const def of chosen) {
+    if (isSelfServe(def)) warnings.push(`skipped server "${def.name}" (${def.source}): it is mcp-smart serve itself`);
+    else definitions.push(def);
+  }
+  return definitions;
+}
+
+/**
+ * The variables the servers serve would start refer to (`${VAR}` in env, headers, args, url, an envFile's path; a
+ * client file's own forms): serve needs them in its environment, so print-config names them for the clients that
+ * do not pass theirs on. Values are never read. An envFile's contents are read by serve itself: nothing to pass.
+ */
+export async function servedVariables(ctx: CommandContext): Promise<string[]> {
+  const { io, global } = ctx;
+  // The demo servers refer to no variable, and loading them would make their scratch folder: only the -c files
+  // given beside --demo are read (with -c, no default location is searched either way).
+  if (global.demo && global.config.length === 0) return [];
+  // Not asking about or reporting project approval here: serve, started by a client, cannot ask either.
+  const opts = { ...global, demo: false };
+  const defs = await loadDefinitions(opts, io, resolvePaths(io, global.cache), { ask: false });
+  const entries = servedDefinitions(defs, global.server, [], true).flatMap((def) => {
+    const raw = defs.rawEntryOf(def);
+    return raw ? [{ raw, ...(def.client ? { client: def.client } : {}) }] : [];
+  });
+  return referencedVariables(entries);
+}
+
 /** Reads definitions and whatever tool lists are known already; connects to nothing. */
 export async function loadServeSetup(ctx: CommandContext, now: number): Promise<ServeSetup> {
   const { io, global } = ctx;
   const paths = resolvePaths(io, global.cache);
   const defs = await loadDefinitions(global, io, paths);
   const warnings = [...defs.warnings];
-  const enabled = selectServers(
-    defs.servers.filter((s) => s.enabled),
-    global.server,
-  );
-  const definitions: ServerDefinition[] = [];
-  for (const def of enabled) {
-    if (isSelfServe(def)) warnings.push(`skipped server "${def.name}" (${def.source}): it is mcp-smart serve itself`);
-    else definitions.push(def);
-  }
+  const definitions = servedDefinitions(defs, global.server, warnings);
   const ttlSeconds = defs.config.cache?.ttlSeconds ?? DEFAULT_CACHE_TTL_SECONDS;
   // Remote lists are keyed by the login they were seen through (the token store), like every other command's.
   const cache =

@@ -191,6 +191,23 @@ export class RealClient {
     return this.run(rest);
   }
 
+  /**
+   * Runs a printed command line in a POSIX shell, as the user pastes it (its `$NAME` filled in from this client's
+   * environment); the client's name is found on PATH as a small script that starts its package's bin.
+   */
+  runInShell(line: string): Promise<ClientRun> {
+    if (!line.startsWith(`${this.kind} `)) throw new Error(`expected a ${this.kind} command, got: ${line}`);
+    const bin = join(this.dir, 'bin');
+    mkdirSync(bin, { recursive: true });
+    const [cmd, args] = argv(this.kind, []);
+    const quote = (w: string): string => `'${w.replace(/'/g, `'\\''`)}'`;
+    writeFileSync(join(bin, this.kind), `#!/bin/sh\nexec ${[cmd, ...args].map(quote).join(' ')} "$@"\n`, {
+      mode: 0o755,
+    });
+    const env = { ...this.env, PATH: `${bin}:${this.env.PATH ?? ''}` };
+    return runGroup('/bin/sh', ['-c', line], { cwd: this.project, env, timeoutMs: 90_000 });
+  }
+
   /** The client's own server list with its health check (Codex: app-server `mcpServerStatus/list`). */
   async list(): Promise<ClientServerStatus[]> {
     if (this.kind === 'codex') return this.codexStatus();

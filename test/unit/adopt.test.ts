@@ -1,7 +1,7 @@
 // adopt's file generation (pure): references kept, literals replaced by named variables (never the value),
 // Codex header variables and env_vars as references, filters under the keys serve reads, name collisions prefixed.
 import { describe, expect, it } from 'vitest';
-import { adoptEntries, referencedVariables } from '../../src/core/adopt.js';
+import { adoptEntries, writtenVariables } from '../../src/core/adopt.js';
 import type { RawServer } from '../../src/core/config/server-entry.js';
 import type { ServerDefinition } from '../../src/types.js';
 
@@ -98,15 +98,15 @@ describe('adoptEntries', () => {
   });
 });
 
-describe('referencedVariables', () => {
+describe('writtenVariables', () => {
   it('names every variable the written entries refer to, in any form and place, once each and sorted', () => {
     expect(
-      referencedVariables({
+      writtenVariables({
         a: { command: 'node', args: ['${HOME_DIR}/x', 'plain $NOT_OURS'], env: { T: '${TOKEN}', U: '${env:USER_ID}' } },
         b: { url: 'https://x/${PATH_PART:-v1}', headers: { Authorization: 'Bearer ${TOKEN}' } },
         c: { command: 'node' },
       }),
     ).toEqual(['HOME_DIR', 'PATH_PART', 'TOKEN', 'USER_ID']);
-    expect(referencedVariables({ c: { command: 'node', args: ['a'] } })).toEqual([]);
+    expect(writtenVariables({ c: { command: 'node', args: ['a'] } })).toEqual([]);
   });
 });

@@ -46,6 +46,14 @@ const setupWords = (cwd: string): string[] => [
   '--client',
   'cursor',
 ];
+/** A temporary folder holding conf.json, the -c file the flags name (print-config reads it for Codex and Gemini CLI). */
+function printFolder(sub?: string): string {
+  const cwd = sub === undefined ? tempDir('mcp-smart-print-') : join(tempDir('mcp-smart-print-'), sub);
+  mkdirSync(cwd, { recursive: true });
+  writeFileSync(join(cwd, 'conf.json'), JSON.stringify({ mcpServers: {} }));
+  return cwd;
+}
+
 const SETUP_FLAGS = [
   '--demo',
   '-c',
@@ -61,7 +69,7 @@ const SETUP_FLAGS = [
 describe('serve --print-config: GUI clients, checked against each documented format', () => {
   for (const [client, doc] of Object.entries(DOCUMENTED)) {
     it(`${client}: a ${doc.top} entry with the documented keys, starting this mcp-smart with the whole setup`, async () => {
-      const cwd = tempDir('mcp-smart-print-');
+      const cwd = printFolder();
       const run = await runCli([...SETUP_FLAGS, 'serve', '--print-config', client, '--max', '64000'], { cwd });
       expect(run.code).toBe(0);
       const json = JSON.parse(run.stdout.slice(run.stdout.indexOf('\n{') + 1)) as Record<
@@ -81,7 +89,7 @@ describe('serve --print-config: GUI clients, checked against each documented for
   }
 
   it('codex: a [mcp_servers.<name>] table with command and args (TOML)', async () => {
-    const cwd = tempDir('mcp-smart-print-');
+    const cwd = printFolder();
     const run = await runCli([...SETUP_FLAGS, 'serve', '--print-config', 'codex', '--key', 'smart'], { cwd });
     const toml = parseToml(run.stdout.slice(run.stdout.indexOf('[mcp_servers.'))) as {
       mcp_servers: Record<string, { command: string; args: string[] }>;
@@ -113,8 +121,7 @@ describe('serve --print-config: the CLI clients write their own config', () => {
   ] as const;
   for (const [client, bin, addHead, remove] of cases) {
     it(`${client}: the add command and the way back, which a shell splits back into the exact words`, async () => {
-      const cwd = join(tempDir('mcp-smart-print-'), "it's a folder");
-      mkdirSync(cwd);
+      const cwd = printFolder("it's a folder");
       const run = await runCli(['-c', 'conf.json', 'serve', '--print-config', client], { cwd });
       const lines = run.stdout.split('\n');
       const add = splitCommandLine(lines.find((l) => l.startsWith(`${bin} mcp add `))!);
@@ -163,6 +170,11 @@ describe('variables the servers behind serve refer to', () => {
     expect(lines[lines.indexOf(add!) - 1]).toMatch(/^# Gemini CLI withholds variables named like secrets/);
     // A shell splits the printed words back, the references left for it to fill in.
     expect(splitCommandLine(add!).slice(3, 7)).toEqual(['-e', 'NOTES_TOKEN=$NOTES_TOKEN', '-e', 'X=$X']);
+    // The entry by hand refers to them as Gemini fills them in when it reads its settings: "$NAME", no value.
+    const json = JSON.parse(lines.slice(lines.indexOf('{')).join('\n')) as {
+      mcpServers: Record<string, { env?: Record<string, string> }>;
+    };
+    expect(json.mcpServers['mcp-smart']?.env).toEqual({ NOTES_TOKEN: '$NOTES_TOKEN', X: '$X' });
   });
 
   it('clients that pass their whole environment on get no such line; without variables Codex gets none either', () => {

@@ -122,7 +122,9 @@ export function expandServer(raw: RawServer, origin: ExpandOrigin, ctx: ExpandCo
     def.enabled = false;
     def.notLoaded = notLoaded;
   }
+  // Expanded before `used` is read: a variable in the envFile's path is one the entry refers to too.
+  const envFile = raw.envFile === undefined ? undefined : resolvePath(base, x(raw.envFile));
   const out: ExpandedServer = { def, used: [...used].sort(), warnings };
-  if (raw.envFile !== undefined) out.envFile = resolvePath(base, x(raw.envFile));
+  if (envFile !== undefined) out.envFile = envFile;
   return out;
 }
