@@ -24,6 +24,8 @@ export interface PoolOptions {
   /** What to declare to the servers (decided once the client has initialized). */
   capabilities: () => DeclaredCapabilities;
   onServerRequest?: (server: string, ...rest: Parameters<ServerRequestHandler>) => ReturnType<ServerRequestHandler>;
+  /** A server asked for a capability not declared to it (see ServerSessionOptions.onUndeclaredRequest). */
+  onUndeclaredRequest?: (server: string, method: string) => void;
   onNotification?: (server: string, method: string, params: Record<string, unknown> | undefined) => void;
   log: (text: string) => void;
   now: () => number;
@@ -172,6 +174,7 @@ export class ServerPool {
       capabilities: declared,
       onServerRequest: answer ? (method, params, signal) => answer(name, method, params, signal) : undefined,
       onNotification: notify ? (method, params) => notify(name, method, params) : undefined,
+      onUndeclaredRequest: (method) => this.opts.onUndeclaredRequest?.(name, method),
       onClose: () => {
         if (slot.session !== session) return;
         slot.session = undefined;

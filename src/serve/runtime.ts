@@ -137,6 +137,7 @@ export class ServeRuntime {
       // answered: no roots, elicitation declined, sampling refused.
       onServerRequest: (server, method, params, signal) =>
         this.inFlight.askerFor(server, method)?.ask(method, params, signal) ?? unattendedAnswer(method),
+      onUndeclaredRequest: (server, method) => this.inFlight.unmet(server, method),
       onNotification: (server, method, params) => this.serverNotification(server, method, params),
       log: opts.log,
       now: opts.now,
@@ -413,6 +414,9 @@ export class ServeRuntime {
       this.relister.changed(server);
       return;
     }
+    // A log message during a 2026-07-28 call goes on that call's stream, as its request asked (call-log.ts).
+    const toCall = method === 'notifications/message' && params ? this.inFlight.logTo(server) : undefined;
+    if (toCall) return toCall(params!);
     this.onServerNotification?.(server, method, params);
   }
 
