@@ -6,9 +6,9 @@
  * naming the held call; its retry with `inputResponses` answers them, and the next round waits for the server's
  * result or its next request. A held call is bounded: each wait for the client's retry (`timeoutMs`), the rounds
  * per call (`maxRounds`) and the calls held at once (`maxOpen`). A call whose client never retries, cancels or
- * overruns a bound is cancelled to the server behind (the SDK sends notifications/cancelled). A server that asks for
- * what the request did not declare in its capabilities (a 2025 server relying on sampling the client lacks) fails the
- * call with MissingCapability (-32021 on the wire), and the call to the server is cancelled.
+ * overruns a bound is cancelled to the server behind (the SDK sends notifications/cancelled). A server that cannot go
+ * on without a capability the request did not declare (in-flight.ts: it asked for sampling, or for what serve never
+ * declared to it) fails the call with MissingCapability (-32021 on the wire), and the call to it is cancelled.
  */
 import { randomBytes } from 'node:crypto';
 import type { Asker } from './in-flight.js';

@@ -62,23 +62,24 @@ export class InFlight {
     }
   }
 
-  askerFor(server: string, method: string): Asker | undefined {
+  /**
+   * Who answers `method` from `server`: the client of its call in flight, if it accepts; else undefined (then
+   * mcp-smart answers). `undeclared`: serve did not declare that capability to the server (nobody else is asked).
+   * A call's client that does not accept it is told (`unmet`) when the server cannot go on without an answer: it
+   * asked for what was not declared to it, or for sampling (an unattended refusal is an error to it; elicitation
+   * declined and no roots are answers it can go on with).
+   */
+  askerFor(server: string, method: string, undeclared = false): Asker | undefined {
     const want = CAPABILITY_OF[method] ?? method;
     const accepts = (a: Asker | undefined): a is Asker => a?.capabilities[want] !== undefined;
     const latest = this.latest(server);
     if (latest) {
       const asker: Asker | undefined = latest.asker;
       if (accepts(asker)) return asker;
-      latest.asker?.unmet?.(want);
+      if (undeclared || want === 'sampling') latest.asker?.unmet?.(want);
       return undefined;
     }
-    return [...this.askers.values()].find(accepts);
-  }
-
-  /** The server asked for a capability not declared to it: the call it asked in learns its client lacks it too. */
-  unmet(server: string, method: string): void {
-    const want = CAPABILITY_OF[method];
-    if (want) this.latest(server)?.asker?.unmet?.(want);
+    return undeclared ? undefined : [...this.askers.values()].find(accepts);
   }
 
   /** Where a log message the server sent now goes on its call's own stream (undefined: no such call). */

@@ -62,10 +62,10 @@ export interface ServerSessionOptions {
   capabilities?: DeclaredCapabilities;
   onServerRequest?: ServerRequestHandler;
   /**
-   * Told when the server sends elicitation/create, sampling/createMessage or roots/list although that capability was
-   * not declared to it (the request is still answered -32601 Method not found, as the SDK does without a handler).
+   * Asked when the server sends elicitation/create, sampling/createMessage or roots/list although that capability was
+   * not declared to it: an answer, or undefined for -32601 Method not found (what the SDK answers without a handler).
    */
-  onUndeclaredRequest?: (method: string) => void;
+  onUndeclaredRequest?: (...args: Parameters<ServerRequestHandler>) => ReturnType<ServerRequestHandler> | undefined;
   /** Every notification the server sends that the SDK does not consume itself (list changes, resource updates, logs). */
   onNotification?: (method: string, params: Record<string, unknown> | undefined) => void;
   /** The connection ended after a successful start (the server exited, crashed or hung up). */
@@ -357,9 +357,9 @@ export class ServerSession {
     }
     const undeclared = this.opts.onUndeclaredRequest;
     if (undeclared) {
-      client.fallbackRequestHandler = (req) => {
-        if (ASKS.has(req.method)) undeclared(req.method);
-        return Promise.reject(new ProtocolError(ProtocolErrorCode.MethodNotFound, 'Method not found'));
+      client.fallbackRequestHandler = (req, ctx) => {
+        const answer = ASKS.has(req.method) ? undeclared(req.method, req.params, ctx.mcpReq.signal) : undefined;
+        return answer ?? Promise.reject(new ProtocolError(ProtocolErrorCode.MethodNotFound, 'Method not found'));
       };
     }
     const notify = this.opts.onNotification;
