@@ -6,7 +6,9 @@
  * naming the held call; its retry with `inputResponses` answers them, and the next round waits for the server's
  * result or its next request. A held call is bounded: each wait for the client's retry (`timeoutMs`), the rounds
  * per call (`maxRounds`) and the calls held at once (`maxOpen`). A call whose client never retries, cancels or
- * overruns a bound is cancelled to the server behind (the SDK sends notifications/cancelled).
+ * overruns a bound is cancelled to the server behind (the SDK sends notifications/cancelled). A server that cannot go
+ * on without a capability the request did not declare (in-flight.ts: it asked for sampling, or for what serve never
+ * declared to it) fails the call with MissingCapability (-32021 on the wire), and the call to it is cancelled.
  */
 import { randomBytes } from 'node:crypto';
 import type { Asker } from './in-flight.js';
@@ -26,6 +28,8 @@ export interface Round {
   capabilities: Record<string, unknown>;
   signal: AbortSignal;
   onprogress?: (p: Progress) => void;
+  /** Log messages for this round's stream (set when its request named a log level). */
+  onlog?: (params: Record<string, unknown>) => void;
 }
 
 /** What the bridged call runs with: the held call's signal, asker and progress. */
@@ -33,6 +37,7 @@ export interface HeldContext {
   signal: AbortSignal;
   asker: Asker;
   onprogress: (p: Progress) => void;
+  onlog: (params: Record<string, unknown>) => void;
 }
 
 export type BridgeResult = Record<string, unknown>;
@@ -48,6 +53,13 @@ interface Ask {
 const mint = (): string => randomBytes(18).toString('base64url');
 
 /** The error a retry gets for a requestState that names no held call (tampered, spent, expired or released). */
+/** A request that needs a capability its client did not declare: the server behind asked for `capability`. */
+export class MissingCapability extends Error {
+  constructor(readonly capability: string) {
+    super(`The server behind needs the client's ${capability} capability, which this request did not declare`);
+  }
+}
+
 export class UnknownRequestState extends Error {
   constructor() {
     super(
@@ -66,6 +78,8 @@ class HeldCall {
   private seq = 0;
   private wake?: () => void;
   round?: Round;
+  /** A capability the server behind asked for that the request did not declare. */
+  missing?: string;
   outcome!: Promise<{ ok: true; value: BridgeResult } | { ok: false; error: unknown }>;
   timer?: NodeJS.Timeout;
 
@@ -82,9 +96,14 @@ class HeldCall {
     });
   }
 
-  /** Resolves when a request is waiting for the client. */
+  unmet(capability: string): void {
+    this.missing ??= capability;
+    this.wake?.();
+  }
+
+  /** Resolves when a request is waiting for the client (or one it cannot answer was made). */
   asked(): Promise<void> {
-    if (this.asks.size > 0) return Promise.resolve();
+    if (this.asks.size > 0 || this.missing !== undefined) return Promise.resolve();
     return new Promise<void>((resolve) => (this.wake = resolve)).then(() => {
       this.wake = undefined;
     });
@@ -120,11 +139,13 @@ export class Bridge {
       capabilities: round.capabilities,
       ask: (method, params, signal) => call.ask(method, params as Params, signal),
       waiting: () => call.held,
+      unmet: (capability) => call.unmet(capability),
     };
     call.outcome = run({
       signal: call.controller.signal,
       asker,
       onprogress: (p) => call.round?.onprogress?.(p),
+      onlog: (params) => call.round?.onlog?.(params),
     }).then(
       (value) => ({ ok: true as const, value }),
       (error: unknown) => ({ ok: false as const, error }),
@@ -170,6 +191,10 @@ export class Bridge {
     round.signal.addEventListener('abort', cancel, { once: true });
     try {
       const first = await Promise.race([call.outcome, call.asked().then(() => undefined)]);
+      if (call.missing !== undefined) {
+        call.release(`the client did not declare ${call.missing}`);
+        throw new MissingCapability(call.missing);
+      }
       if (first) {
         if (first.ok) return first.value;
         throw first.error;

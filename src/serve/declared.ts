@@ -46,7 +46,7 @@ export interface Relisting {
   cache: ServeSetup['cache'];
   /** Server name → its list; replaced in place. */
   known: Map<string, ServerSnapshot>;
-  /** Lists a server live (starting it with the current declaration, unless a call keeps the old session busy). */
+  /** Lists a server live (restarting it with the current declaration; calls on the old process finish there). */
   list: (server: string) => Promise<ServerSnapshot>;
   /** What the server's running session declared: a list is cached under a declaration only when taken with it. */
   declaredWith: (server: string) => DeclaredCapabilities | undefined;

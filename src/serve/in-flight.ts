@@ -12,6 +12,11 @@ export interface Asker {
   ask: (method: string, params: unknown, signal: AbortSignal) => Promise<Record<string, unknown>>;
   /** True while the call waits for its client's next round (bridge.ts): a server's new request is not this call's. */
   waiting?: () => boolean;
+  /**
+   * Told that the server behind asked for a capability this client's request did not declare (a 2026-07-28 request
+   * then fails with MissingRequiredClientCapability, bridge.ts); the server itself is answered as before.
+   */
+  unmet?: (capability: string) => void;
 }
 
 /** Hooks a client session gives the runtime for one call. */
@@ -24,6 +29,11 @@ export interface CallContext {
   asker?: Asker;
   /** Progress from the server behind, to be sent to the client under its own token. */
   onprogress?: (p: { progress: number; total?: number; message?: string }) => void;
+  /**
+   * Log messages (notifications/message) from the server behind while the call runs, for a client that takes them
+   * per request (a 2026-07-28 request that set a log level; the level filter is the caller's).
+   */
+  onlog?: (params: Record<string, unknown>) => void;
   _meta?: Record<string, unknown>;
 }
 
@@ -52,13 +62,34 @@ export class InFlight {
     }
   }
 
-  askerFor(server: string, method: string): Asker | undefined {
+  /**
+   * Who answers `method` from `server`: the client of its call in flight, if it accepts; else undefined (then
+   * mcp-smart answers). `undeclared`: serve did not declare that capability to the server (nobody else is asked).
+   * A call's client that does not accept it is told (`unmet`) when the server cannot go on without an answer: it
+   * asked for what was not declared to it, or for sampling (an unattended refusal is an error to it; elicitation
+   * declined and no roots are answers it can go on with).
+   */
+  askerFor(server: string, method: string, undeclared = false): Asker | undefined {
     const want = CAPABILITY_OF[method] ?? method;
     const accepts = (a: Asker | undefined): a is Asker => a?.capabilities[want] !== undefined;
+    const latest = this.latest(server);
+    if (latest) {
+      const asker: Asker | undefined = latest.asker;
+      if (accepts(asker)) return asker;
+      if (undeclared || want === 'sampling') latest.asker?.unmet?.(want);
+      return undefined;
+    }
+    return undeclared ? undefined : [...this.askers.values()].find(accepts);
+  }
+
+  /** Where a log message the server sent now goes on its call's own stream (undefined: no such call). */
+  logTo(server: string): CallContext['onlog'] {
+    return this.latest(server)?.onlog;
+  }
+
+  /** The latest call not held waiting for its client (a call its client abandoned between rounds stays held a while). */
+  private latest(server: string): CallContext | undefined {
     const calls = this.calls.get(server) ?? [];
-    // The latest call not held waiting for its client (a call its client abandoned between rounds stays held a while).
-    const latest = [...calls].reverse().find((c) => c.asker?.waiting?.() !== true) ?? calls.at(-1);
-    if (latest) return accepts(latest.asker) ? latest.asker : undefined;
-    return [...this.askers.values()].find(accepts);
+    return [...calls].reverse().find((c) => c.asker?.waiting?.() !== true) ?? calls.at(-1);
   }
 }

@@ -10,6 +10,7 @@ import { DEFAULT_MAX_PAGES } from '../core/connect/list.js';
 import type { OAuthOptions, SmartOAuthProvider } from '../core/connect/oauth-provider.js';
 import { SmartError, errorText } from '../errors.js';
 import type { ServerDefinition, ServerSnapshot } from '../types.js';
+import { SessionCalls } from './draining.js';
 
 /** Failures in a row after which a server is reported unhealthy. */
 export const UNHEALTHY_AFTER = 3;
@@ -24,6 +25,11 @@ export interface PoolOptions {
   /** What to declare to the servers (decided once the client has initialized). */
   capabilities: () => DeclaredCapabilities;
   onServerRequest?: (server: string, ...rest: Parameters<ServerRequestHandler>) => ReturnType<ServerRequestHandler>;
+  /** A server asked for a capability not declared to it (see ServerSessionOptions.onUndeclaredRequest). */
+  onUndeclaredRequest?: (
+    server: string,
+    ...rest: Parameters<ServerRequestHandler>
+  ) => ReturnType<ServerRequestHandler> | undefined;
   onNotification?: (server: string, method: string, params: Record<string, unknown> | undefined) => void;
   log: (text: string) => void;
   now: () => number;
@@ -60,6 +66,7 @@ export function backoffMs(failures: number): number {
 
 export class ServerPool {
   private readonly slots = new Map<string, Slot>();
+  private readonly calls = new SessionCalls<ServerSession>();
   private closed = false;
 
   constructor(
@@ -100,15 +107,15 @@ export class ServerPool {
 
   /** Process ids of the running stdio servers. */
   pids(): number[] {
-    return [...this.slots.values()].flatMap((s) => {
-      const pid = s.session?.pid();
+    const sessions = [...this.slots.values()].map((s) => s.session);
+    return [...sessions, ...this.calls.draining()].flatMap((s) => {
+      const pid = s?.pid();
       return pid === undefined ? [] : [pid];
     });
   }
 
-  /** True when what is declared now (the connected clients' roots, elicitation, sampling) differs from the idle session's. */
+  /** True when what is declared now (the connected clients' roots, elicitation, sampling) differs from the session's. */
   private lacksCapabilities(slot: Slot): boolean {
-    if (slot.inFlight > 0) return false;
     return capabilitiesKey(this.opts.capabilities()) !== capabilitiesKey(slot.declared);
   }
 
@@ -133,12 +140,17 @@ export class ServerPool {
     if (slot.session?.state === 'ready') {
       if (!this.lacksCapabilities(slot)) return slot.session;
       // A client that declares other capabilities (elicitation, sampling, roots) arrived after this server started:
-      // restart it between calls, so it lists the tools that client sees and its requests can reach that client.
+      // restart it, so it lists the tools that client sees and its requests can reach that client. Calls running on
+      // the old session finish there (draining.ts).
       const stale = slot.session;
       slot.session = undefined;
       this.clearIdle(slot);
-      this.opts.log(`server "${server}" restarts to declare what a newly connected client accepts`);
-      await stale.close();
+      const running = this.calls.count(stale);
+      this.opts.log(
+        `server "${server}" restarts to declare what a newly connected client accepts` +
+          (running > 0 ? ` (the old process ends when its ${running} call(s) in flight do)` : ''),
+      );
+      await this.calls.retire(stale);
     }
     if (slot.starting) return slot.starting;
     const wait = slot.retryAt - this.opts.now();
@@ -172,6 +184,7 @@ export class ServerPool {
       capabilities: declared,
       onServerRequest: answer ? (method, params, signal) => answer(name, method, params, signal) : undefined,
       onNotification: notify ? (method, params) => notify(name, method, params) : undefined,
+      onUndeclaredRequest: (method, params, signal) => this.opts.onUndeclaredRequest?.(name, method, params, signal),
       onClose: () => {
         if (slot.session !== session) return;
         slot.session = undefined;
@@ -206,6 +219,7 @@ export class ServerPool {
     const slot = this.slot(server);
     const session = await this.session(server);
     slot.inFlight++;
+    this.calls.begin(session);
     this.clearIdle(slot);
     try {
       const out = await fn(session);
@@ -225,6 +239,7 @@ export class ServerPool {
       throw e;
     } finally {
       slot.inFlight--;
+      this.calls.end(session);
       this.armIdle(slot);
     }
   }
@@ -270,6 +285,7 @@ export class ServerPool {
   /** Ends every server and its whole process tree. */
   async closeAll(): Promise<void> {
     this.closed = true;
+    const draining = this.calls.closeAll();
     await Promise.all(
       [...this.slots.values()].map(async (slot) => {
         this.clearIdle(slot);
@@ -282,6 +298,7 @@ export class ServerPool {
         await (await slot.auth?.catch(() => undefined))?.close();
       }),
     );
+    await draining;
   }
 }
 

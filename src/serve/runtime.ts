@@ -137,6 +137,10 @@ export class ServeRuntime {
       // answered: no roots, elicitation declined, sampling refused.
       onServerRequest: (server, method, params, signal) =>
         this.inFlight.askerFor(server, method)?.ask(method, params, signal) ?? unattendedAnswer(method),
+      // A server asking for what serve did not declare to it (its session predates the declaration, held by a call):
+      // the calling client is asked when its request declared it; else -32601, and a 2026-07-28 call fails -32021.
+      onUndeclaredRequest: (server, method, params, signal) =>
+        this.inFlight.askerFor(server, method, true)?.ask(method, params, signal),
       onNotification: (server, method, params) => this.serverNotification(server, method, params),
       log: opts.log,
       now: opts.now,
@@ -413,6 +417,9 @@ export class ServeRuntime {
       this.relister.changed(server);
       return;
     }
+    // A log message during a 2026-07-28 call goes on that call's stream, as its request asked (call-log.ts).
+    const toCall = method === 'notifications/message' && params ? this.inFlight.logTo(server) : undefined;
+    if (toCall) return toCall(params!);
     this.onServerNotification?.(server, method, params);
   }
 

@@ -2,6 +2,8 @@
 import { ResultSchema } from '@modelcontextprotocol/core';
 import {
   CLIENT_CAPABILITIES_META_KEY,
+  LOG_LEVEL_META_KEY,
+  MissingRequiredClientCapabilityError,
   PROTOCOL_VERSION_META_KEY,
   ProtocolError,
   ProtocolErrorCode,
@@ -13,7 +15,8 @@ import { toolListCacheHint } from './cache-hint.js';
 import { buildRoutes, serverForUri, type Routes } from './passthrough.js';
 import { hiddenError } from './meta.js';
 import { ServeRuntime, type Asker, type CallContext, type ToolResult } from './runtime.js';
-import { UnknownRequestState, type HeldContext } from './bridge.js';
+import { MissingCapability, UnknownRequestState, type HeldContext } from './bridge.js';
+import { callLog } from './call-log.js';
 
 type CallExtra = ServerContext;
 
@@ -125,7 +128,11 @@ export function createClientServer(runtime: ServeRuntime): Server {
     const modern = declareModern(extra);
     if (!modern) return (await run({ signal: extra.mcpReq.signal, asker: askerOf(extra), onprogress })) as never;
     const name = `${extra.mcpReq.method} ${params.name ?? params.uri ?? ''}`;
-    const round = { name, capabilities: modern, signal: extra.mcpReq.signal, onprogress };
+    const envelope = extra.mcpReq.envelope as Record<string, unknown>;
+    const onlog = callLog(envelope[LOG_LEVEL_META_KEY], (p) => {
+      void extra.mcpReq.notify({ method: 'notifications/message', params: p }).catch(() => undefined);
+    });
+    const round = { name, capabilities: modern, signal: extra.mcpReq.signal, onprogress, onlog };
     const state = extra.mcpReq.requestState();
     try {
       return (
@@ -136,6 +143,8 @@ export function createClientServer(runtime: ServeRuntime): Server {
     } catch (e) {
       if (e instanceof UnknownRequestState)
         throw new ProtocolError(ProtocolErrorCode.InvalidParams, e.message, { reason: 'invalid_request_state' });
+      if (e instanceof MissingCapability)
+        throw new MissingRequiredClientCapabilityError({ requiredCapabilities: { [e.capability]: {} } }, e.message);
       throw e;
     }
   }

@@ -41,8 +41,9 @@ describe('conformance fixture over stdio', () => {
       completions: {},
     });
     const tools = (await client.listTools()).tools.map((t) => t.name);
-    // 14 for the 0.1.16 scenarios, 8 for 0.2.0's input-required-result-* (asked the 2025 way, bridged by serve).
-    expect(tools).toHaveLength(22);
+    // 14 for the 0.1.16 scenarios, 8 for 0.2.0's input-required-result-* (asked the 2025 way, bridged by serve),
+    // 3 for 0.2.0's server-stateless (test_missing_capability, test_streaming_elicitation, test_logging_tool).
+    expect(tools).toHaveLength(25);
     expect(tools).toEqual(expect.arrayContaining(['test_simple_text', 'test_sampling', 'json_schema_2020_12_tool']));
     expect((await client.listPrompts()).prompts.map((p) => p.name)).toEqual([
       'test_simple_prompt',
@@ -95,6 +96,29 @@ describe('conformance fixture over stdio', () => {
     await client.setLoggingLevel('info');
     await client.callTool({ name: 'test_tool_with_logging', arguments: {} });
     expect(logs).toEqual(['Tool execution started', 'Tool processing data', 'Tool execution completed']);
+  });
+
+  it("server-stateless's tools ask and log the 2025 way, inside the call", async () => {
+    sampled.length = 0;
+    elicited.length = 0;
+    logs.length = 0;
+    const m = await client.callTool({ name: 'test_missing_capability', arguments: {} });
+    expect(m.content).toEqual([{ type: 'text', text: 'Model said: a reply' }]);
+    expect(sampled).toEqual([
+      { messages: [{ role: 'user', content: { type: 'text', text: 'Say hello' } }], maxTokens: 20 },
+    ]);
+    const e = await client.callTool({ name: 'test_streaming_elicitation', arguments: {} });
+    expect(e.content).toEqual([
+      {
+        type: 'text',
+        text: 'Elicitation: action=accept, content={"username":"alice","email":"alice@example.com"}',
+      },
+    ]);
+    expect((elicited[0] as { message: string }).message).toBe('Please confirm');
+    await client.setLoggingLevel('info');
+    const l = await client.callTool({ name: 'test_logging_tool', arguments: {} });
+    expect(l.content).toEqual([{ type: 'text', text: 'Logged two info messages.' }]);
+    expect(logs).toEqual(['test_logging_tool started', 'test_logging_tool finished']);
   });
 
   it('binary resources, templates, prompt arguments and completion', async () => {

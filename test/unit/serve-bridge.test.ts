@@ -2,7 +2,14 @@
 // The calls here are plain async functions that ask through the asker the bridge hands them, as the SDK client's
 // request handlers do for a server behind serve; the end-to-end path with real processes is serve-bridge.test.ts.
 import { describe, expect, it } from 'vitest';
-import { Bridge, UnknownRequestState, type HeldContext, type Round } from '../../src/serve/bridge.js';
+import {
+  Bridge,
+  MissingCapability,
+  UnknownRequestState,
+  type HeldContext,
+  type Round,
+} from '../../src/serve/bridge.js';
+import { SessionCalls } from '../../src/serve/draining.js';
 import { InFlight, type Asker, type CallContext } from '../../src/serve/in-flight.js';
 import { validateSmartConfig } from '../../src/core/config/validate.js';
 import { DEFAULT_WEIGHTS } from '../../src/core/discover/weights.js';
@@ -186,6 +193,79 @@ describe('InFlight: which client answers a server’s request', () => {
     f.askers.set({}, asker({ roots: {} }, 'connected'));
     expect(await ask(f, 's', 'roots/list')).toBe('connected');
     expect(f.askerFor('s', 'elicitation/create')).toBeUndefined();
+  });
+});
+
+describe('a capability the request did not declare', () => {
+  const bare = (): Round => ({ name: 'tools/call t', capabilities: {}, signal: new AbortController().signal });
+
+  it('a server that cannot go on without it fails the call with MissingCapability and is cancelled', async () => {
+    const f = new InFlight();
+    const bridge = new Bridge(LIMITS, () => undefined);
+    let cancelled = false;
+    const failed = bridge.start(bare(), (ctx) =>
+      f.track('s', ctx, async () => {
+        ctx.signal.addEventListener('abort', () => (cancelled = true));
+        // sampling: mcp-smart has no answer the server can go on with.
+        expect(f.askerFor('s', 'sampling/createMessage')).toBeUndefined();
+        await new Promise((r) => setTimeout(r, 20));
+        return text('unreachable');
+      }),
+    );
+    await expect(failed).rejects.toEqual(new MissingCapability('sampling'));
+    expect(cancelled).toBe(true);
+    expect(bridge.open).toBe(0);
+  });
+
+  it('elicitation or roots serve declared for other clients: answered by mcp-smart, the call goes on', async () => {
+    const f = new InFlight();
+    const bridge = new Bridge(LIMITS, () => undefined);
+    const done = await bridge.start(bare(), (ctx) =>
+      f.track('s', ctx, async () => text(String(f.askerFor('s', 'elicitation/create') === undefined))),
+    );
+    expect(done).toEqual(text('true'));
+  });
+
+  it('anything serve never declared to the server (undeclared): MissingCapability', async () => {
+    const f = new InFlight();
+    const bridge = new Bridge(LIMITS, () => undefined);
+    const failed = bridge.start(bare(), (ctx) =>
+      f.track('s', ctx, async () => {
+        expect(f.askerFor('s', 'roots/list', true)).toBeUndefined();
+        await new Promise((r) => setTimeout(r, 20));
+        return text('unreachable');
+      }),
+    );
+    await expect(failed).rejects.toEqual(new MissingCapability('roots'));
+  });
+});
+
+describe('SessionCalls: a retired session closes when its last call ends', () => {
+  const session = () => {
+    const s = { closed: 0, close: async () => void s.closed++ };
+    return s;
+  };
+
+  it('idle: closed at once; busy: closed after its last call, not before', async () => {
+    const calls = new SessionCalls<ReturnType<typeof session>>();
+    const idle = session();
+    await calls.retire(idle);
+    expect(idle.closed).toBe(1);
+    const busy = session();
+    calls.begin(busy);
+    calls.begin(busy);
+    await calls.retire(busy);
+    expect(calls.draining()).toEqual([busy]);
+    calls.end(busy);
+    expect(busy.closed).toBe(0);
+    calls.end(busy);
+    await Promise.resolve();
+    expect(busy.closed).toBe(1);
+    expect(calls.draining()).toEqual([]);
+    const live = session();
+    calls.begin(live);
+    calls.end(live);
+    expect(live.closed).toBe(0);
   });
 });
 

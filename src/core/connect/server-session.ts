@@ -31,6 +31,9 @@ import type { SmartOAuthProvider } from './oauth-provider.js';
 import type { DeclaredCapabilities } from '../declared-capabilities.js';
 import { createStdioHandle, type StdioHandle } from './stdio.js';
 
+/** The requests a server sends its client mid-call, each behind a client capability. */
+const ASKS = new Set(['elicitation/create', 'sampling/createMessage', 'roots/list']);
+
 const CLIENT_INFO = { name: 'mcp-smart', version: '0.1.0' };
 
 /**
@@ -58,6 +61,11 @@ export interface ServerSessionOptions {
   /** Capabilities declared to the server; elicitation/sampling/roots only when `onServerRequest` can answer them. */
   capabilities?: DeclaredCapabilities;
   onServerRequest?: ServerRequestHandler;
+  /**
+   * Asked when the server sends elicitation/create, sampling/createMessage or roots/list although that capability was
+   * not declared to it: an answer, or undefined for -32601 Method not found (what the SDK answers without a handler).
+   */
+  onUndeclaredRequest?: (...args: Parameters<ServerRequestHandler>) => ReturnType<ServerRequestHandler> | undefined;
   /** Every notification the server sends that the SDK does not consume itself (list changes, resource updates, logs). */
   onNotification?: (method: string, params: Record<string, unknown> | undefined) => void;
   /** The connection ended after a successful start (the server exited, crashed or hung up). */
@@ -346,6 +354,13 @@ export class ServerSession {
         const result = await answer('roots/list', req.params, ctx.mcpReq.signal);
         return result as never;
       });
+    }
+    const undeclared = this.opts.onUndeclaredRequest;
+    if (undeclared) {
+      client.fallbackRequestHandler = (req, ctx) => {
+        const answer = ASKS.has(req.method) ? undeclared(req.method, req.params, ctx.mcpReq.signal) : undefined;
+        return answer ?? Promise.reject(new ProtocolError(ProtocolErrorCode.MethodNotFound, 'Method not found'));
+      };
     }
     const notify = this.opts.onNotification;
     if (notify) {
