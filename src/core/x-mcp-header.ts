@@ -43,9 +43,32 @@ export type HeaderScan = { valid: true; declarations: HeaderDeclaration[] } | { 
 const isObject = (v: unknown): v is JsonObject => typeof v === 'object' && v !== null && !Array.isArray(v);
 const where = (path: string[]): string => (path.length === 0 ? '<root>' : path.join('.'));
 
+/**
+ * Whether any object in the value has an `x-mcp-header` key: a walk that allocates nothing per node, so that the
+ * schemas of a large catalogue (almost none of which declare headers) skip the scan below, which keeps a path per node.
+ */
+function mentionsHeader(value: JsonValue | undefined): boolean {
+  const stack: unknown[] = [value];
+  while (stack.length > 0) {
+    const v = stack.pop();
+    if (typeof v !== 'object' || v === null) continue;
+    if (Array.isArray(v)) {
+      for (const child of v) if (typeof child === 'object' && child !== null) stack.push(child);
+      continue;
+    }
+    if (X_MCP_HEADER in v) return true;
+    for (const key in v) {
+      const child = (v as Record<string, unknown>)[key];
+      if (typeof child === 'object' && child !== null) stack.push(child);
+    }
+  }
+  return false;
+}
+
 /** Every declaration of a schema, or the first rule it breaks. */
 export function scanHeaderDeclarations(schema: JsonValue | undefined): HeaderScan {
   const declarations: HeaderDeclaration[] = [];
+  if (!mentionsHeader(schema)) return { valid: true, declarations };
   const seen = new Map<string, string>();
   // An explicit stack: schemas come from servers, and the walk must not recurse on their depth.
   const stack: { node: JsonValue; path: string[]; reachable: boolean }[] = [
