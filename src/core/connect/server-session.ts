@@ -97,16 +97,20 @@ function tapProtocolVersion(t: Transport, onVersion: (v: string) => void): Trans
 }
 
 /**
+ * The SDK marks every error that escaped its authorization flow with this registered symbol (an issuer mismatch,
+ * a refused registration, a 401 after re-authorization): the server speaks HTTP and wants credentials.
+ */
+const AUTH_SEAM = Symbol.for('mcp.authSeamEscape');
+
+/**
  * Whether a failed `server/discover` probe leaves the 2025 handshake worth trying: not after an authorization
- * answer (the server speaks HTTP and wants credentials) nor when nothing is listening at the address.
+ * answer (another handshake would only authorize a second time) nor when nothing is listening at the address.
  */
 function probeFallsBack(e: unknown): boolean {
   if (e instanceof UnauthorizedError || e instanceof SmartError) return false;
-  if (
-    e instanceof SdkError &&
-    (e.code === SdkErrorCode.ClientHttpAuthentication || e.code === SdkErrorCode.ClientHttpForbidden)
-  )
-    return false;
+  if (typeof e === 'object' && e !== null && (e as Record<symbol, unknown>)[AUTH_SEAM] === true) return false;
+  const auth = [SdkErrorCode.ClientHttpAuthentication, SdkErrorCode.ClientHttpForbidden] as string[];
+  if (e instanceof SdkError && auth.includes(e.code)) return false;
   return networkFailure(e) === undefined;
 }
 
