@@ -7,7 +7,9 @@
  * era (`server/discover`) and falls back to `initialize` when the server does not speak it (http-era.ts).
  * The era a server answered in is remembered (era-memo.ts; serve's restarts go straight to it).
  */
-import { ProtocolError, SdkHttpError } from '@modelcontextprotocol/client';
+import { ProtocolError, SdkError, SdkErrorCode, SdkHttpError, UnauthorizedError } from '@modelcontextprotocol/client';
+import { SmartError } from '../../errors.js';
+import { networkFailure } from './failure.js';
 
 /** JSON-RPC error code of "Unsupported protocol version" (2026-07-28). */
 export const UNSUPPORTED_PROTOCOL_VERSION = -32022;
@@ -65,3 +67,24 @@ export function fallForward(e: unknown): { version: string; sure: boolean } | un
   if (answered && MODERN_VERSIONS.includes(answered)) return { version: answered, sure: true };
   return undefined;
 }
+
+/**
+ * The SDK marks every error that escaped its authorization flow with this registered symbol (an issuer mismatch,
+ * a refused registration, a 401 after re-authorization): the server speaks HTTP and wants credentials.
+ */
+const AUTH_SEAM = Symbol.for('mcp.authSeamEscape');
+
+/**
+ * Whether a failed `server/discover` probe leaves the 2025 handshake worth trying: not after an authorization
+ * answer (another handshake would only authorize a second time) nor when nothing is listening at the address.
+ */
+export function probeFallsBack(e: unknown): boolean {
+  if (e instanceof UnauthorizedError || e instanceof SmartError) return false;
+  if (typeof e === 'object' && e !== null && (e as Record<symbol, unknown>)[AUTH_SEAM] === true) return false;
+  const auth = [SdkErrorCode.ClientHttpAuthentication, SdkErrorCode.ClientHttpForbidden] as string[];
+  if (e instanceof SdkError && auth.includes(e.code)) return false;
+  return networkFailure(e) === undefined;
+}
+
+/** A silent probe is given a third of the start-up time, so the 2025 handshake still has the rest. */
+export const probeTimeout = (timeoutMs: number): number => Math.max(500, Math.floor(timeoutMs / 3));

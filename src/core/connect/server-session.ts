@@ -23,7 +23,7 @@ import type {
 } from '@modelcontextprotocol/client';
 import { SmartError, errorText } from '../../errors.js';
 import type { ServerDefinition, ServerSnapshot, ToolSnapshot, Transport as TransportKind } from '../../types.js';
-import { eraOf, fallForward } from './era.js';
+import { eraOf, fallForward, probeFallsBack, probeTimeout } from './era.js';
 import { rememberedVersion, rememberVersion } from './era-memo.js';
 import { describeFailure, networkFailure, Progress, reasonOf, redact, secretValues, Stop } from './failure.js';
 import { optionalListNote } from './failure-text.js';
@@ -95,27 +95,6 @@ function tapProtocolVersion(t: Transport, onVersion: (v: string) => void): Trans
   };
   return t;
 }
-
-/**
- * The SDK marks every error that escaped its authorization flow with this registered symbol (an issuer mismatch,
- * a refused registration, a 401 after re-authorization): the server speaks HTTP and wants credentials.
- */
-const AUTH_SEAM = Symbol.for('mcp.authSeamEscape');
-
-/**
- * Whether a failed `server/discover` probe leaves the 2025 handshake worth trying: not after an authorization
- * answer (another handshake would only authorize a second time) nor when nothing is listening at the address.
- */
-function probeFallsBack(e: unknown): boolean {
-  if (e instanceof UnauthorizedError || e instanceof SmartError) return false;
-  if (typeof e === 'object' && e !== null && (e as Record<symbol, unknown>)[AUTH_SEAM] === true) return false;
-  const auth = [SdkErrorCode.ClientHttpAuthentication, SdkErrorCode.ClientHttpForbidden] as string[];
-  if (e instanceof SdkError && auth.includes(e.code)) return false;
-  return networkFailure(e) === undefined;
-}
-
-/** A silent probe is given a third of the start-up time, so the 2025 handshake still has the rest. */
-const probeTimeout = (timeoutMs: number): number => Math.max(500, Math.floor(timeoutMs / 3));
 
 type ProgressHandler = (progress: ProgressInfo) => void;
 
