@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { InMemoryTransport } from '@modelcontextprotocol/server';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { connectServers, toolCacheFile, toolCacheKey, type ConnectOptions } from '../../src/core/connect/index.js';
-import { oauthLogin, readCachedSnapshot, writeCachedSnapshot } from '../../src/core/connect/cache.js';
+import { ERA_HORIZON_MS, oauthLogin, readCachedSnapshot, writeCachedSnapshot } from '../../src/core/connect/cache.js';
+import { rememberedVersion, rememberVersion } from '../../src/core/connect/era-memo.js';
 import { TokenStore, tokenStoreKey, type TokenStoreEntry } from '../../src/core/connect/oauth-token-store.js';
 import type { ServerDefinition, ServerSnapshot } from '../../src/types.js';
 import { createCatalogServer } from '../../fixtures/servers/lib.mjs';
@@ -130,6 +131,21 @@ describe('readCachedSnapshot / writeCachedSnapshot', () => {
       cached: true,
       cachedAt: 1,
     });
+  });
+
+  it('an expired entry still tells the era its server answered in, until the era horizon', async () => {
+    const remote = def({ transport: 'http', url: 'http://127.0.0.1:1/mcp', command: undefined, args: undefined });
+    await writeCachedSnapshot(remote, { ...ok, protocolVersion: '2025-11-25' }, { dir, now: 1 });
+    rememberVersion(remote, undefined);
+    expect(await readCachedSnapshot(remote, { dir, ttlMs: 1000, now: 1 + ERA_HORIZON_MS })).toBeUndefined();
+    expect(rememberedVersion(remote)).toBeUndefined();
+    expect(await readCachedSnapshot(remote, { dir, ttlMs: 1000, now: 5000 })).toBeUndefined();
+    expect(rememberedVersion(remote)).toBe('2025-11-25');
+    // What this process saw itself outranks the cache.
+    rememberVersion(remote, '2026-07-28');
+    expect((await readCachedSnapshot(remote, { dir, ttlMs: 10_000, now: 5000 }))?.protocolVersion).toBe('2025-11-25');
+    expect(rememberedVersion(remote)).toBe('2026-07-28');
+    rememberVersion(remote, undefined);
   });
 
   it('treats a damaged file or one from the future as a miss', async () => {

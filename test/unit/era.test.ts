@@ -1,8 +1,8 @@
 // When a server's refusal of the 2025 handshake sends mcp-smart forward to 2026-07-28, and how sure that is; the
 // errors are the SDK v2 client's own classes, shaped as the e2e peers and the conformance servers produce them.
-import { ProtocolError, SdkErrorCode, SdkHttpError } from '@modelcontextprotocol/client';
+import { ProtocolError, SdkError, SdkErrorCode, SdkHttpError, UnauthorizedError } from '@modelcontextprotocol/client';
 import { describe, expect, it } from 'vitest';
-import { eraOf, fallForward } from '../../src/core/connect/era.js';
+import { eraOf, fallForward, probeFallsBack, probeTimeout } from '../../src/core/connect/era.js';
 
 const http400 = (error: unknown): SdkHttpError =>
   new SdkHttpError(SdkErrorCode.ClientHttpNotImplemented, 'Error POSTing to endpoint', {
@@ -70,5 +70,36 @@ describe('eraOf', () => {
       'legacy',
       'modern',
     ]);
+  });
+});
+
+describe('probeFallsBack (a failed server/discover probe over Streamable HTTP)', () => {
+  it('a 500, a dropped connection or a probe timeout gets the 2025 handshake', () => {
+    const status500 = new SdkHttpError(SdkErrorCode.EraNegotiationFailed, 'HTTP 500', { status: 500, text: '<h1>' });
+    const closed = new SdkError(SdkErrorCode.EraNegotiationFailed, 'probe failed: fetch failed', undefined, {
+      cause: Object.assign(new TypeError('fetch failed'), { cause: { code: 'UND_ERR_SOCKET' } }),
+    });
+    const timeout = new SdkError(SdkErrorCode.RequestTimeout, 'Version negotiation probe timed out after 10ms');
+    expect([status500, closed, timeout].map(probeFallsBack)).toEqual([true, true, true]);
+  });
+
+  it('an authorization answer or nothing listening does not', () => {
+    const refused = new SdkError(SdkErrorCode.EraNegotiationFailed, 'probe failed', undefined, {
+      cause: Object.assign(new TypeError('fetch failed'), { cause: { code: 'ECONNREFUSED' } }),
+    });
+    const issuer = Object.defineProperty(new Error('Issuer mismatch'), Symbol.for('mcp.authSeamEscape'), {
+      value: true,
+    });
+    const forbidden = new SdkHttpError(SdkErrorCode.ClientHttpForbidden, 'HTTP 403', { status: 403 });
+    expect([refused, issuer, forbidden, new UnauthorizedError()].map(probeFallsBack)).toEqual([
+      false,
+      false,
+      false,
+      false,
+    ]);
+  });
+
+  it('the probe gets a third of the start-up time, at least 500 ms', () => {
+    expect([probeTimeout(30_000), probeTimeout(900)]).toEqual([10_000, 500]);
   });
 });

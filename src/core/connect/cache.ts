@@ -11,10 +11,17 @@ import { join } from 'node:path';
 import { writeFileSafe } from '../../safe-write.js';
 import type { ServerDefinition, ServerSnapshot } from '../../types.js';
 import { capabilitiesKey, type DeclaredCapabilities } from '../declared-capabilities.js';
+import { seedVersion } from './era-memo.js';
 import { DYNAMIC_CLIENT, TokenStore, tokenStoreKey } from './oauth-token-store.js';
 
 export const TOOL_CACHE_FORMAT = 'mcp-smart/tool-list-cache@1';
 const CACHE_SUBDIR = 'tool-lists';
+/**
+ * How long an entry's protocol version still decides how the server is opened after the entry itself expired (a
+ * 2025 HTTP server is then not probed with server/discover); past it the server is probed again, in case it was
+ * upgraded (a 2025 verdict would otherwise hold forever: an upgraded server still answers initialize).
+ */
+export const ERA_HORIZON_MS = 7 * 24 * 60 * 60 * 1000;
 
 interface CacheFile {
   format: typeof TOOL_CACHE_FORMAT;
@@ -111,6 +118,7 @@ export async function readCachedSnapshot(
   const snapshot = doc.snapshot;
   if (!isObject(snapshot) || snapshot.status !== 'ok' || !Array.isArray(snapshot.tools)) return undefined;
   const age = cache.now - doc.storedAt;
+  if (age >= 0 && age < Math.max(cache.ttlMs, ERA_HORIZON_MS)) seedVersion(def, snapshot.protocolVersion);
   if (age < 0 || age >= cache.ttlMs) return undefined;
   return {
     ...(snapshot as unknown as ServerSnapshot),

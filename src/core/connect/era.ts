@@ -1,12 +1,15 @@
 /**
  * Protocol eras. A 2025-era server (2024-10-07 … 2025-11-25) opens with the `initialize` handshake; a 2026-07-28
  * ("modern") server is stateless and may refuse that handshake with -32022, naming the versions it speaks in
- * `data.supported`. mcp-smart opens with `initialize` — a strict 2025 stdio server never sees a request it does not
- * know, so none is left broken by a probe — and falls forward to a pinned 2026-07-28 connection on that refusal.
- * The era a server answered in is remembered for the rest of the process (serve's restarts go straight to it).
+ * `data.supported`. Over stdio mcp-smart opens with `initialize` — a strict 2025 stdio server never sees a request
+ * it does not know, so none is left broken by a probe — and falls forward to a pinned 2026-07-28 connection on that
+ * refusal. Over Streamable HTTP, where every POST stands alone and a probe harms nothing, it opens in the 2026-07-28
+ * era (`server/discover`) and falls back to `initialize` when the server does not speak it (http-era.ts).
+ * The era a server answered in is remembered (era-memo.ts; serve's restarts go straight to it).
  */
-import { ProtocolError, SdkHttpError } from '@modelcontextprotocol/client';
-import type { ServerDefinition } from '../../types.js';
+import { ProtocolError, SdkError, SdkErrorCode, SdkHttpError, UnauthorizedError } from '@modelcontextprotocol/client';
+import { SmartError } from '../../errors.js';
+import { networkFailure } from './failure.js';
 
 /** JSON-RPC error code of "Unsupported protocol version" (2026-07-28). */
 export const UNSUPPORTED_PROTOCOL_VERSION = -32022;
@@ -65,20 +68,23 @@ export function fallForward(e: unknown): { version: string; sure: boolean } | un
   return undefined;
 }
 
-const remembered = new Map<string, string>();
+/**
+ * The SDK marks every error that escaped its authorization flow with this registered symbol (an issuer mismatch,
+ * a refused registration, a 401 after re-authorization): the server speaks HTTP and wants credentials.
+ */
+const AUTH_SEAM = Symbol.for('mcp.authSeamEscape');
 
-/** Who a server is for the era memo: how it is reached, never its secrets' values (only their names). */
-function identity(def: ServerDefinition): string {
-  return JSON.stringify([def.transport, def.url, def.command, def.args, def.cwd, Object.keys(def.env ?? {})]);
+/**
+ * Whether a failed `server/discover` probe leaves the 2025 handshake worth trying: not after an authorization
+ * answer (another handshake would only authorize a second time) nor when nothing is listening at the address.
+ */
+export function probeFallsBack(e: unknown): boolean {
+  if (e instanceof UnauthorizedError || e instanceof SmartError) return false;
+  if (typeof e === 'object' && e !== null && (e as Record<symbol, unknown>)[AUTH_SEAM] === true) return false;
+  const auth = [SdkErrorCode.ClientHttpAuthentication, SdkErrorCode.ClientHttpForbidden] as string[];
+  if (e instanceof SdkError && auth.includes(e.code)) return false;
+  return networkFailure(e) === undefined;
 }
 
-/** The modern version this server answered in earlier in this process, if it did. */
-export function rememberedModern(def: ServerDefinition): string | undefined {
-  return remembered.get(identity(def));
-}
-
-/** Records the version a server answered in (a 2025 answer forgets an earlier modern one). */
-export function rememberVersion(def: ServerDefinition, version: string | undefined): void {
-  if (version && eraOf(version) === 'modern') remembered.set(identity(def), version);
-  else remembered.delete(identity(def));
-}
+/** A silent probe is given a third of the start-up time, so the 2025 handshake still has the rest. */
+export const probeTimeout = (timeoutMs: number): number => Math.max(500, Math.floor(timeoutMs / 3));

@@ -23,7 +23,8 @@ import type {
 } from '@modelcontextprotocol/client';
 import { SmartError, errorText } from '../../errors.js';
 import type { ServerDefinition, ServerSnapshot, ToolSnapshot, Transport as TransportKind } from '../../types.js';
-import { fallForward, rememberedModern, rememberVersion } from './era.js';
+import { eraOf, fallForward, probeFallsBack, probeTimeout } from './era.js';
+import { rememberedVersion, rememberVersion } from './era-memo.js';
 import { describeFailure, networkFailure, Progress, reasonOf, redact, secretValues, Stop } from './failure.js';
 import { optionalListNote } from './failure-text.js';
 import { checkObjectEntries, checkToolEntries, listAllPages, malformedToolsError, type RequestFn } from './list.js';
@@ -241,7 +242,7 @@ export class ServerSession {
       if (!def.command)
         throw new SmartError('CONNECT_SPAWN_FAILED', { command: '(none)', reason: 'the definition has no command' });
       const command = def.command;
-      await this.connectEra(signal, (pin) => {
+      await this.connectEra(signal, false, (pin) => {
         this.stdio = createStdioHandle({ command, args: def.args ?? [], env: def.env, cwd: def.cwd });
         return this.connectClient(this.stdio.transport, signal, timeoutMs, pin);
       });
@@ -277,7 +278,7 @@ export class ServerSession {
       return;
     }
     try {
-      await this.connectEra(signal, (pin) =>
+      await this.connectEra(signal, true, (pin) =>
         this.connectClient(new StreamableHTTPClientTransport(url, options), signal, timeoutMs, pin),
       );
     } catch (httpError) {
@@ -304,12 +305,32 @@ export class ServerSession {
   }
 
   /**
-   * Connects in the 2025 era first; a server that refuses it with -32022 naming 2026-07-28 gets a fresh connection
-   * pinned to that version (a new process on stdio: the refused client closed the first). A server seen modern
-   * earlier in this process is reached pinned at once.
+   * Over Streamable HTTP (`probe`), a server not seen before is opened in the 2026-07-28 era: the SDK's `auto`
+   * negotiation sends `server/discover` and itself falls back to `initialize` on the answers a 2025 server gives
+   * (400, 404, 405, -32601); anything else it rejects on (a 500, a dropped connection, a probe timeout) gets a
+   * fresh 2025 connection here. Otherwise — and always on stdio — the 2025 era first: a server that refuses it with
+   * -32022 naming 2026-07-28 gets a fresh connection pinned to that version (a new process on stdio: the refused
+   * client closed the first). A server seen modern earlier (in this process or the cache) is reached pinned at once.
    */
-  private async connectEra(signal: AbortSignal, connect: (pin?: string) => Promise<void>): Promise<void> {
-    const known = rememberedModern(this.def);
+  private async connectEra(
+    signal: AbortSignal,
+    probe: boolean,
+    connect: (pin?: string) => Promise<void>,
+  ): Promise<void> {
+    const seen = rememberedVersion(this.def);
+    if (probe && seen === undefined) {
+      try {
+        await connect('auto');
+        rememberVersion(this.def, this.protocolVersion);
+        return;
+      } catch (e) {
+        if (!probeFallsBack(e) || signal.aborted) throw e;
+        await this.closeTransports();
+        this.client = undefined;
+        this.protocolVersion = undefined;
+      }
+    }
+    const known = seen !== undefined && eraOf(seen) === 'modern' ? seen : undefined;
     try {
       await connect(known);
     } catch (e) {
@@ -334,7 +355,8 @@ export class ServerSession {
     const client = new Client(CLIENT_INFO, {
       capabilities,
       jsonSchemaValidator: NO_OUTPUT_VALIDATION,
-      ...(pin && { versionNegotiation: { mode: { pin } } }),
+      ...(pin === 'auto' && { versionNegotiation: { mode: 'auto', probe: { timeoutMs: probeTimeout(timeoutMs) } } }),
+      ...(pin && pin !== 'auto' && { versionNegotiation: { mode: { pin } } }),
     });
     const answer = this.opts.onServerRequest;
     if (answer && capabilities.elicitation) {
