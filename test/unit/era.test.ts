@@ -80,7 +80,15 @@ describe('probeFallsBack (a failed server/discover probe over Streamable HTTP)',
       cause: Object.assign(new TypeError('fetch failed'), { cause: { code: 'UND_ERR_SOCKET' } }),
     });
     const timeout = new SdkError(SdkErrorCode.RequestTimeout, 'Version negotiation probe timed out after 10ms');
-    expect([status500, closed, timeout].map(probeFallsBack)).toEqual([true, true, true]);
+    expect([status500, closed, timeout].map((e) => probeFallsBack(e))).toEqual([true, true, true]);
+  });
+
+  it('a plain 401 or 403 with no OAuth in play (static headers) gets the 2025 handshake, whose error quotes the server', () => {
+    const unauthorized = new SdkHttpError(SdkErrorCode.ClientHttpAuthentication, 'HTTP 401', { status: 401 });
+    const forbidden = new SdkHttpError(SdkErrorCode.ClientHttpForbidden, 'HTTP 403', { status: 403 });
+    expect([unauthorized, forbidden].map((e) => probeFallsBack(e, false))).toEqual([true, true]);
+    expect([unauthorized, forbidden].map((e) => probeFallsBack(e, true))).toEqual([false, false]);
+    expect(probeFallsBack(new UnauthorizedError(), false)).toBe(false);
   });
 
   it('an authorization answer or nothing listening does not', () => {
@@ -91,7 +99,7 @@ describe('probeFallsBack (a failed server/discover probe over Streamable HTTP)',
       value: true,
     });
     const forbidden = new SdkHttpError(SdkErrorCode.ClientHttpForbidden, 'HTTP 403', { status: 403 });
-    expect([refused, issuer, forbidden, new UnauthorizedError()].map(probeFallsBack)).toEqual([
+    expect([refused, issuer, forbidden, new UnauthorizedError()].map((e) => probeFallsBack(e))).toEqual([
       false,
       false,
       false,

@@ -75,14 +75,16 @@ export function fallForward(e: unknown): { version: string; sure: boolean } | un
 const AUTH_SEAM = Symbol.for('mcp.authSeamEscape');
 
 /**
- * Whether a failed `server/discover` probe leaves the 2025 handshake worth trying: not after an authorization
- * answer (another handshake would only authorize a second time) nor when nothing is listening at the address.
+ * Whether a failed `server/discover` probe leaves the 2025 handshake worth trying: not after an answer from the
+ * OAuth flow (another handshake would only authorize a second time) nor when nothing is listening at the address.
+ * A plain 401/403 with no OAuth in play (static headers, URL credentials) does fall back: the 2025 handshake's
+ * error carries the server's own words (e.g. which credential it refused), the probe's does not.
  */
-export function probeFallsBack(e: unknown): boolean {
+export function probeFallsBack(e: unknown, oauth = true): boolean {
   if (e instanceof UnauthorizedError || e instanceof SmartError) return false;
   if (typeof e === 'object' && e !== null && (e as Record<symbol, unknown>)[AUTH_SEAM] === true) return false;
   const auth = [SdkErrorCode.ClientHttpAuthentication, SdkErrorCode.ClientHttpForbidden] as string[];
-  if (e instanceof SdkError && auth.includes(e.code)) return false;
+  if (e instanceof SdkError && auth.includes(e.code)) return !oauth;
   return networkFailure(e) === undefined;
 }
 

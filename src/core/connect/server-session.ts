@@ -324,7 +324,7 @@ export class ServerSession {
         rememberVersion(this.def, this.protocolVersion);
         return;
       } catch (e) {
-        if (!probeFallsBack(e) || signal.aborted) throw e;
+        if (!probeFallsBack(e, this.opts.authProvider !== undefined) || signal.aborted) throw e;
         await this.closeTransports();
         this.client = undefined;
         this.protocolVersion = undefined;
