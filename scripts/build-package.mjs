@@ -1,10 +1,13 @@
 // `prepack`: a clean build of dist/ for the tarball — no stale files from deleted sources, no source maps
-// (they would point at src/, which is not shipped). `npm run build` restores the maps for development.
+// (they would point at src/, which is not shipped) — and the bundle bin/mcp-smart.js runs (scripts/bundle.mjs).
+// `npm run build` restores the maps for development.
 import { spawnSync } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { bundle } from './bundle.mjs';
 
 rmSync('dist', { recursive: true, force: true });
 const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
 const r = spawnSync(process.execPath, [tsc, '-p', 'tsconfig.json', '--sourceMap', 'false'], { stdio: 'inherit' });
-process.exit(r.status ?? 1);
+if (r.status !== 0) process.exit(r.status ?? 1);
+await bundle({ sourcemap: false });

@@ -70,6 +70,9 @@ describe('package-install: the packed tarball installed into a fresh prefix', ()
     () => {
       const paths = packed!.files.map((f) => f.path).sort();
       expect(paths).toContain('dist/cli.js');
+      // The start path bin/mcp-smart.js runs: esbuild's bundle with its lazy chunks (scripts/bundle.mjs).
+      expect(paths).toContain('dist/bundle/cli.js');
+      expect(paths.filter((p) => /^dist\/bundle\/chunk-\w+\.js$/.test(p)).length).toBeGreaterThan(5);
       expect(paths).toContain('bin/mcp-smart.js');
       for (const f of [
         'LICENSE',

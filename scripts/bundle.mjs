@@ -1,0 +1,81 @@
+// The start path as a bundle: after tsc, esbuild joins dist/cli.js and what it imports into a few ES modules in
+// dist/bundle/, so a start compiles a handful of files instead of ~100 (discover) or ~280 (serve: zod, the SDK).
+// Every dynamic import() in the source stays a lazy chunk; a few large packages used off the start path stay
+// outside (loaded from node_modules when asked for). bin/mcp-smart.js runs dist/bundle/cli.js.
+//
+//   node scripts/bundle.mjs [--no-sourcemap]
+//
+// Files that find data next to themselves (`new URL('../../../data/…', import.meta.url)`) keep working: in each
+// dist/ module, import.meta.url is replaced by the URL that module had in dist/, computed from the chunk's own
+// URL, so every relative lookup (data/, package.json, createRequire) lands where it did.
+import { readFileSync, rmSync } from 'node:fs';
+import { dirname, join, relative, resolve, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+
+const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const DIST = join(REPO, 'dist');
+const BUNDLE = join(DIST, 'bundle');
+
+/**
+ * Kept out of the bundle, each loaded only off the start path: the PostgreSQL client (CommonJS, with an optional
+ * native add-on it probes for), the interactive prompts (init, a confirmation), the BPE rank tables (several MB of
+ * data; token counts are cached) and the file lock. Bundling them would only grow the tarball.
+ */
+export const EXTERNAL = ['pg', '@inquirer/prompts', 'gpt-tokenizer', 'gpt-tokenizer/*', 'proper-lockfile'];
+
+/** esbuild plugin: import.meta.url in a dist/ module means that module's own URL in dist/, not the chunk's. */
+const distMetaUrl = (out) => ({
+  name: 'dist-import-meta-url',
+  setup(b) {
+    b.onLoad({ filter: /\.js$/ }, (args) => {
+      if (!args.path.startsWith(DIST + sep) || args.path.startsWith(out + sep)) return undefined;
+      const text = readFileSync(args.path, 'utf8');
+      if (!text.includes('import.meta.url')) return { contents: text, loader: 'js' };
+      const fromChunk = relative(out, args.path).split(sep).join('/');
+      const own = `new URL(${JSON.stringify(fromChunk)}, import.meta.url).href`;
+      return { contents: text.replaceAll('import.meta.url', own), loader: 'js' };
+    });
+  },
+});
+
+/** Writes dist/bundle/ from dist/ (tsc's output); `sourcemap` maps the bundle back through tsc's maps when dist/ has them. */
+export async function bundle({ sourcemap = true, out = BUNDLE } = {}) {
+  rmSync(out, { recursive: true, force: true });
+  const result = await build({
+    absWorkingDir: REPO,
+    entryPoints: { cli: join(DIST, 'cli.js') },
+    outdir: out,
+    bundle: true,
+    splitting: true,
+    format: 'esm',
+    platform: 'node',
+    // jsonc-parser's `main` is a UMD build whose require() calls esbuild cannot follow; its `module` build is plain ESM.
+    mainFields: ['module', 'main'],
+    target: 'node20',
+    outExtension: { '.js': '.js' },
+    chunkNames: 'chunk-[hash]',
+    // Minified, but with the functions' own names, so a stack trace without the source map still says where.
+    minify: true,
+    keepNames: true,
+    sourcemap: sourcemap ? 'linked' : false,
+    sourcesContent: false,
+    legalComments: 'eof',
+    external: EXTERNAL,
+    plugins: [distMetaUrl(out)],
+    // CommonJS packages in the bundle (commander, …) require Node's built-ins; ES module output has no `require`.
+    banner: {
+      js: "import{createRequire as __mcpSmartRequire}from'node:module';const require=__mcpSmartRequire(import.meta.url);",
+    },
+    logLevel: 'warning',
+    metafile: true,
+  });
+  return result;
+}
+
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  const r = await bundle({ sourcemap: !process.argv.includes('--no-sourcemap') });
+  const outputs = Object.entries(r.metafile.outputs).filter(([f]) => f.endsWith('.js'));
+  const bytes = outputs.reduce((n, [, o]) => n + o.bytes, 0);
+  console.log(`bundle: ${outputs.length} files, ${(bytes / 1024).toFixed(0)} KB in ${relative(REPO, BUNDLE)}/`);
+}
