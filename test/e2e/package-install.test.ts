@@ -86,7 +86,16 @@ describe('package-install: the packed tarball installed into a fresh prefix', ()
         'data/glossary-zh.tsv.gz',
       ])
         expect(paths).toContain(f);
-      expect(paths.filter((p) => p.endsWith('.map') || p.endsWith('.ts'))).toEqual([]);
+      // Source maps only for the minified bundle (to the shipped dist/ files, for stack traces under --debug).
+      expect(paths.filter((p) => (p.endsWith('.map') && !/^dist\/bundle\//.test(p)) || p.endsWith('.ts'))).toEqual([]);
+      expect(paths).toContain('dist/bundle/cli.js.map');
+      const installed = join(prefix, 'node_modules', 'mcp-smart');
+      const map = JSON.parse(readFileSync(join(installed, 'dist', 'bundle', 'cli.js.map'), 'utf8')) as {
+        sources: string[];
+      };
+      const own = map.sources.filter((f) => !f.includes('node_modules/'));
+      expect(own).toContain('../cli.js');
+      expect(own.filter((f) => !existsSync(join(installed, 'dist', 'bundle', f)))).toEqual([]);
       expect(paths.filter((p) => !/^(dist|bin|data)\/|^(LICENSE|README\.md|package\.json)$/.test(p))).toEqual([]);
       expect(readFileSync(join(prefix, 'node_modules', 'mcp-smart', 'LICENSE'), 'utf8')).toMatch(/^MIT License/);
       // Development-only packages stay out of a user's install, unless a runtime dependency needs them too (ajv).
