@@ -6,7 +6,7 @@ import { join } from 'node:path';
 // Node 22.1+ (not 20): V8 keeps the compiled code of our modules in our cache folder, so a start does not compile
 // them again. `--no-cache` leaves it off; so does Node's own NODE_DISABLE_COMPILE_CACHE.
 if (typeof module.enableCompileCache === 'function' && !process.argv.includes('--no-cache')) {
-  const { userCacheDir } = await import('../dist/core/paths.js');
+  const { userCacheDir } = await import('../dist/bundle/paths.js');
   const inherited = process.env.NODE_COMPILE_CACHE;
   const env = { env: process.env, platform: process.platform, home: homedir() };
   module.enableCompileCache(join(userCacheDir(env), 'compile'));

@@ -57,7 +57,8 @@ export async function bundle({ sourcemap = true, out = BUNDLE } = {}) {
   rmSync(out, { recursive: true, force: true });
   const result = await build({
     absWorkingDir: REPO,
-    entryPoints: { cli: join(DIST, 'cli.js') },
+    // paths: the cache folder bin/mcp-smart.js gives V8's compile cache (Node ≥ 22.1) before it loads cli.
+    entryPoints: { cli: join(DIST, 'cli.js'), paths: join(DIST, 'core', 'paths.js') },
     outdir: out,
     bundle: true,
     splitting: true,
