@@ -493,7 +493,11 @@ export class ServerSession {
   async request(method: string, params: Record<string, unknown> | undefined, opts: RequestOptions) {
     const client = this.readyClient();
     const onprogress = opts.onprogress;
-    const withHeaders = method === 'tools/call' ? await this.headerParamTool(client, params, opts) : undefined;
+    // Only a 2026-07-28 session sends header parameters (checked here: a 2025 call skips the await).
+    const withHeaders =
+      method === 'tools/call' && client.getProtocolEra() === 'modern'
+        ? await this.headerParamTool(client, params, opts)
+        : undefined;
     if (withHeaders)
       // SEP-2243: the SDK's callTool sends the Mcp-Param-* headers the definition's x-mcp-header asks for.
       return client.callTool(params as never, {
