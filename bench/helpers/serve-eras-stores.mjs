@@ -132,11 +132,15 @@ export async function erasAndStores(m, say) {
       await echoTimes(p.via, 'echo', 20);
       for (const o of p.others) await echoTimes(o.client, 'echo', 20);
     }
+    // The serve builds take turns going first after the direct block, round by round (no build always follows it).
     for (let r = 0; r < CALLS / ROUND; r++)
       for (const p of pairs) {
         p.d.push(...(await echoTimes(p.direct, 'echo', ROUND)));
-        p.v.push(...(await echoTimes(p.via, 'echo', ROUND)));
-        for (const o of p.others) o.t.push(...(await echoTimes(o.client, 'echo', ROUND)));
+        const builds = [{ client: p.via, t: p.v }, ...p.others];
+        for (let i = 0; i < builds.length; i++) {
+          const b = builds[(i + r) % builds.length];
+          b.t.push(...(await echoTimes(b.client, 'echo', ROUND)));
+        }
       }
     for (const p of pairs) {
       await Promise.all([p.direct.close(), p.via.close(), ...p.others.map((o) => o.client.close())]);
