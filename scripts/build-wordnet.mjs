@@ -144,4 +144,4 @@ const vgz = gzipSync(Buffer.from(verbs.join('\n') + '\n', 'utf8'), { level: 9 })
 await writeFileSafe(VERBS_OUT, vgz);
 console.log(`${VERBS_OUT}: ${verbs.length} verbs, ${vgz.byteLength} bytes gzip`);
 
-await writeLexical({ synsets, senseIndex, byCodeUnit, out: LEXICAL_OUT, word: WORD });
+await writeLexical({ synsets, senseIndex, vocab, byCodeUnit, out: LEXICAL_OUT, word: WORD });

@@ -17,9 +17,12 @@ const MAX = 3;
 const SENSES = 2;
 const PERSON = 18; // WordNet's lexicographer file noun.person
 
-export async function writeLexical({ synsets, senseIndex, byCodeUnit, out, word: WORD }) {
+export async function writeLexical({ synsets, senseIndex, vocab, byCodeUnit, out, word: WORD }) {
   const one = (w) => w !== undefined && WORD.test(w);
   const fresh = (list, w, from) => one(w) && !list.includes(w) && stem(w) !== stem(from);
+  // An attribute must be a word of the vocabulary (common English and tool texts): "how many" asks for no
+  // "numerousness". (An agent need not be: "sender" is not in it.)
+  const common = (list, w, from) => fresh(list, w, from) && vocab.has(w);
   const rows = new Map();
   const row = (w) => rows.get(w) ?? rows.set(w, { attributes: [], agents: [] }).get(w);
 
@@ -36,7 +39,7 @@ export async function writeLexical({ synsets, senseIndex, byCodeUnit, out, word:
         for (const h of heads) {
           for (const ptr of h?.pointers ?? []) {
             if (ptr.symbol !== '=' || !ptr.target.startsWith('n')) continue;
-            for (const t of synsets.get(ptr.target)?.words.slice(0, 2) ?? []) if (fresh(list, t, w)) list.push(t);
+            for (const t of synsets.get(ptr.target)?.words.slice(0, 2) ?? []) if (common(list, t, w)) list.push(t);
           }
           if (list.length > before) break;
         }

@@ -69,7 +69,9 @@ function verbForms(word: string): string[] {
 }
 
 const HOW = /\bhow\s+(\p{L}+)/giu;
-const WHO = /\bwho\s+(\p{L}+)/giu;
+// "who" opening a question or clause ("who owns…", "…, and who approved it"), not a relative pronoun ("a friend who
+// loves cooking").
+const WHO = /(?:^|[.!?;:,]\s*|\band\s+)who\s+(\p{L}+)/giu;
 
 /**
  * The words a request asks for through others: the attributes of the adjective after "how" and the agents of the
