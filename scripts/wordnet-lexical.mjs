@@ -4,7 +4,8 @@
 //   word  attributes  agents
 // - attributes: the nouns WordNet's attribute pointer (=) gives an adjective's first two senses, through the head
 //   adjective for a satellite ("big" → size, "far" → distance, "old" → age, "long" → duration length, "heavy" →
-//   weight). discover reads them after "how" ("how big is report.pdf" asks for its size).
+//   weight), and for an adverb those of the adjective its pertainym pointer names ("quickly" → speed). discover
+//   reads them after "how" ("how big is report.pdf" asks for its size).
 // - agents: the person nouns (lexicographer file noun.person, in the noun's first sense) WordNet derives from a
 //   verb's first two senses ("own" → owner, "send" → sender). discover reads them after "who".
 // Synonyms and hypernyms of nouns were tried as weak expansions and not kept (bench/RESULTS.md, issue 29 round 3).
@@ -26,23 +27,42 @@ export async function writeLexical({ synsets, senseIndex, vocab, byCodeUnit, out
   const rows = new Map();
   const row = (w) => rows.get(w) ?? rows.set(w, { attributes: [], agents: [] }).get(w);
 
+  // The attributes of an adjective synset, or of the head adjectives a satellite is similar to.
+  const attributesOf = (s, w, list) => {
+    const heads = [s, ...s.pointers.filter((x) => x.symbol === '&').map((x) => synsets.get(x.target))];
+    const before = list.length;
+    for (const h of heads) {
+      for (const ptr of h?.pointers ?? []) {
+        if (ptr.symbol !== '=' || !ptr.target.startsWith('n')) continue;
+        for (const t of synsets.get(ptr.target)?.words.slice(0, 2) ?? []) if (common(list, t, w)) list.push(t);
+      }
+      if (list.length > before) break;
+    }
+  };
   for (const [key, offsets] of senseIndex) {
     const [p, w] = key.split(':');
-    if (p === 'a') {
+    if (p === 'r') {
+      // An adverb asks for the attribute of the adjective it is derived from (its synset's pertainym, \):
+      // "how often" → frequent → frequency, "how quickly" → quick → speed. After the adjective's own, if any.
+      const list = [...(rows.get(w)?.attributes ?? [])];
+      if (list.length > 0) continue;
+      for (const off of offsets.slice(0, SENSES)) {
+        const r = synsets.get(`r${off}`);
+        const self = r ? r.words.indexOf(w) + 1 : 0;
+        for (const ptr of r?.pointers ?? []) {
+          // The pertainym of this word itself (from "quickly", not from its synonym "rapidly").
+          const adj = ptr.symbol === '\\' && ptr.src === self ? synsets.get(ptr.target) : undefined;
+          if (adj && ptr.target.startsWith('a')) attributesOf(adj, w, list);
+        }
+      }
+      if (list.length > 0) row(w).attributes = list.slice(0, MAX);
+    } else if (p === 'a') {
       const list = [];
       for (const off of offsets.slice(0, SENSES)) {
         const s = synsets.get(`a${off}`);
         if (!s) continue;
         // A satellite ("big") has its attribute on the head adjective it is similar to ("large").
-        const heads = [s, ...s.pointers.filter((x) => x.symbol === '&').map((x) => synsets.get(x.target))];
-        const before = list.length;
-        for (const h of heads) {
-          for (const ptr of h?.pointers ?? []) {
-            if (ptr.symbol !== '=' || !ptr.target.startsWith('n')) continue;
-            for (const t of synsets.get(ptr.target)?.words.slice(0, 2) ?? []) if (common(list, t, w)) list.push(t);
-          }
-          if (list.length > before) break;
-        }
+        attributesOf(s, w, list);
       }
       if (list.length > 0) row(w).attributes = list.slice(0, MAX);
     } else if (p === 'v') {

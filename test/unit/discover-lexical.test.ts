@@ -24,6 +24,13 @@ describe('WordNet attributes and agents (data/wordnet-lexical.tsv.gz)', () => {
     expect(words('how long will the build take')).toEqual(['long>duration:attribute', 'long>length:attribute']);
   });
 
+  it('reads "how <adverb>" as the attribute of the adjective it comes from, that word\'s own', () => {
+    expect(lexicalExpansions('how quickly does the page load?').map((e) => e.word)).toEqual(['speed']);
+    expect(lexicalExpansions('how deeply is it nested').map((e) => e.word)).toEqual(['depth']);
+    // An adjective that is also an adverb keeps the adjective's attributes ("far" → distance first).
+    expect(lexicalExpansions('how far is it').map((e) => e.word)[0]).toBe('distance');
+  });
+
   it('reads "who <verb>" as the person WordNet derives from it, whatever its inflection', () => {
     expect(lexicalExpansions('who owns the billing repo?')).toEqual([{ word: 'owner', from: 'owns', kind: 'agent' }]);
     expect(lexicalExpansions('who sends the invoices').map((e) => e.word)).toEqual(['sender']);
