@@ -2,7 +2,7 @@
  * What an intent's words name in other words, from WordNet (data/wordnet-lexical.tsv.gz, built by
  * scripts/build-wordnet.mjs from WordNet 3.0):
  * - a question "how <adjective>" asks for the adjective's attribute: "how big is report.pdf" → size, "how far" →
- *   distance, "how old" → age (WordNet's attribute pointer);
+ *   distance, "how old" → age (WordNet's attribute pointer); "how <adverb>" for its adjective's ("quickly" → speed);
  * - a question "who <verb>" asks for the verb's agent: "who owns" → owner, "who sent" → sender (WordNet's
  *   derivations that are persons);
  * bm25.ts adds them to the intent's query below a literal word's weight; --explain lists them (`read:` lines).
