@@ -1,5 +1,5 @@
 // The start path as a bundle: after tsc, esbuild joins dist/cli.js and what it imports into a few ES modules in
-// dist/bundle/, so a start compiles a handful of files instead of ~100 (discover) or ~280 (serve: zod, the SDK).
+// dist/bundle/, so a start loads ~30 files instead of ~100 (discover) or ~50 instead of ~280 (serve: zod, the SDK).
 // Every dynamic import() in the source stays a lazy chunk; a few large packages used off the start path stay
 // outside (loaded from node_modules when asked for). bin/mcp-smart.js runs dist/bundle/cli.js.
 //
@@ -31,6 +31,9 @@ const distMetaUrl = (out) => ({
     b.onLoad({ filter: /\.js$/ }, (args) => {
       if (!args.path.startsWith(DIST + sep) || args.path.startsWith(out + sep)) return undefined;
       const text = readFileSync(args.path, 'utf8');
+      // Node's import.meta.dirname/filename would name the chunk's folder: say so at build time, not at run time.
+      const other = /import\.meta\.(dirname|filename)/.exec(text);
+      if (other) throw new Error(`${relative(REPO, args.path)} uses ${other[0]}: use new URL(…, import.meta.url)`);
       if (!text.includes('import.meta.url')) return { contents: text, loader: 'js' };
       const fromChunk = relative(out, args.path).split(sep).join('/');
       const own = `new URL(${JSON.stringify(fromChunk)}, import.meta.url).href`;
@@ -39,7 +42,6 @@ const distMetaUrl = (out) => ({
   },
 });
 
-/** Writes dist/bundle/ from dist/ (tsc's output); `sourcemap` maps the bundle back through tsc's maps when dist/ has them. */
 /**
  * esbuild plugin: the server SDK's `_shims` (Node's `process` and ajv as the default JSON Schema validator) becomes
  * dist/serve/sdk-shims.js, whose validator loads ajv on first use — ajv is then no part of the start path.
@@ -53,6 +55,7 @@ const lazySdkShims = {
   },
 };
 
+/** Writes dist/bundle/ from dist/ (tsc's output); `sourcemap` maps the bundle back through tsc's maps when dist/ has them. */
 export async function bundle({ sourcemap = true, out = BUNDLE } = {}) {
   rmSync(out, { recursive: true, force: true });
   const result = await build({
