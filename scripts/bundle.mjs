@@ -69,6 +69,9 @@ export async function bundle({ sourcemap = true, out = BUNDLE } = {}) {
     platform: 'node',
     // jsonc-parser's `main` is a UMD build whose require() calls esbuild cannot follow; its `module` build is plain ESM.
     mainFields: ['module', 'main'],
+    // Paths as seen, not resolved through symlinks (scripts/pack.mjs links node_modules into its copy): the maps'
+    // sources and the chunk names then do not depend on where the build ran.
+    preserveSymlinks: true,
     target: 'node20',
     outExtension: { '.js': '.js' },
     chunkNames: 'chunk-[hash]',
