@@ -2,16 +2,19 @@
 import module from 'node:module';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { userCacheDir } from '../dist/core/paths.js';
 
 // Node 22.1+ (not 20): V8 keeps the compiled code of our modules in our cache folder, so a start does not compile
 // them again. `--no-cache` leaves it off; so does Node's own NODE_DISABLE_COMPILE_CACHE.
 if (typeof module.enableCompileCache === 'function' && !process.argv.includes('--no-cache')) {
+  const { userCacheDir } = await import('../dist/bundle/paths.js');
   const inherited = process.env.NODE_COMPILE_CACHE;
   const env = { env: process.env, platform: process.platform, home: homedir() };
   module.enableCompileCache(join(userCacheDir(env), 'compile'));
   // Node may export the folder to child processes; the servers we start keep the environment they were given.
   if (inherited === undefined) delete process.env.NODE_COMPILE_CACHE;
 }
-const { main } = await import('../dist/cli.js');
+// The start path as esbuild bundled it, minified (scripts/bundle.mjs): a few files to compile instead of hundreds.
+// With --debug, stack traces name the original files and lines through the bundle's source maps.
+if (process.argv.includes('--debug')) process.setSourceMapsEnabled(true);
+const { main } = await import('../dist/bundle/cli.js');
 process.exitCode = await main(process);

@@ -17,6 +17,7 @@ import { hiddenError } from './meta.js';
 import { ServeRuntime, type Asker, type CallContext, type ToolResult } from './runtime.js';
 import { MissingCapability, UnknownRequestState, type HeldContext } from './bridge.js';
 import { callLog } from './call-log.js';
+import { LazyAjvValidator } from './sdk-shims.js';
 
 type CallExtra = ServerContext;
 
@@ -47,6 +48,7 @@ export function createClientServer(runtime: ServeRuntime): Server {
   const server = new Server(SERVER_INFO, {
     capabilities,
     instructions: runtime.instructions(),
+    jsonSchemaValidator: new LazyAjvValidator(),
   });
   let routes: Routes | undefined;
   let routesOf: unknown;

@@ -69,7 +69,10 @@ describe('package-install: the packed tarball installed into a fresh prefix', ()
     'ships the built code, the licences and the data, and nothing that does not run',
     () => {
       const paths = packed!.files.map((f) => f.path).sort();
-      expect(paths).toContain('dist/cli.js');
+      // The code is the bundle bin/mcp-smart.js runs (scripts/bundle.mjs): esbuild's chunks, not tsc's dist/ files.
+      expect(paths).toContain('dist/bundle/cli.js');
+      expect(paths.filter((p) => /^dist\/bundle\/chunk-\w+\.js$/.test(p)).length).toBeGreaterThan(5);
+      expect(paths.filter((p) => p.startsWith('dist/') && !p.startsWith('dist/bundle/'))).toEqual([]);
       expect(paths).toContain('bin/mcp-smart.js');
       for (const f of [
         'LICENSE',
@@ -83,7 +86,17 @@ describe('package-install: the packed tarball installed into a fresh prefix', ()
         'data/glossary-zh.tsv.gz',
       ])
         expect(paths).toContain(f);
-      expect(paths.filter((p) => p.endsWith('.map') || p.endsWith('.ts'))).toEqual([]);
+      expect(paths.filter((p) => p.endsWith('.ts'))).toEqual([]);
+      // Each bundle file has its source map (for stack traces under --debug), through tsc's maps to src/.
+      const code = paths.filter((p) => p.endsWith('.js') && p.startsWith('dist/'));
+      expect(paths.filter((p) => p.endsWith('.map')).sort()).toEqual(code.map((p) => `${p}.map`).sort());
+      const installed = join(prefix, 'node_modules', 'mcp-smart');
+      const map = JSON.parse(readFileSync(join(installed, 'dist', 'bundle', 'cli.js.map'), 'utf8')) as {
+        sources: string[];
+      };
+      const own = map.sources.filter((f) => !f.includes('node_modules/'));
+      expect(own).toContain('../../src/cli.ts');
+      expect(own.filter((f) => !/^\.\.\/\.\.\/src\/.+\.ts$/.test(f))).toEqual([]);
       expect(paths.filter((p) => !/^(dist|bin|data)\/|^(LICENSE|README\.md|package\.json)$/.test(p))).toEqual([]);
       expect(readFileSync(join(prefix, 'node_modules', 'mcp-smart', 'LICENSE'), 'utf8')).toMatch(/^MIT License/);
       // Development-only packages stay out of a user's install, unless a runtime dependency needs them too (ajv).

@@ -8,8 +8,9 @@ export const FIXTURES = join(REPO, 'fixtures');
 export const BIN = join(REPO, 'bin', 'mcp-smart.js');
 export const fixture = (...parts: string[]): string => join(FIXTURES, ...parts);
 
-/** e2e suites run the built CLI: without dist/ they fail (not skip), saying how to build it. */
+/** e2e suites run the built CLI (bin/ runs the bundle): without it they fail (not skip), saying how to build it. */
 export function requireBuild(): void {
-  if (!existsSync(join(REPO, 'dist', 'cli.js')))
-    throw new Error('dist/cli.js is missing: run npm run build before the e2e tests (npm test builds first).');
+  for (const built of ['dist/cli.js', 'dist/bundle/cli.js'])
+    if (!existsSync(join(REPO, built)))
+      throw new Error(`${built} is missing: run npm run build before the e2e tests (npm test builds first).`);
 }

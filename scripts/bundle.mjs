@@ -1,0 +1,102 @@
+// The start path as a bundle: after tsc, esbuild joins dist/cli.js and what it imports into a few ES modules in
+// dist/bundle/, so a start loads ~30 files instead of ~100 (discover) or ~50 instead of ~280 (serve: zod, the SDK).
+// Every dynamic import() in the source stays a lazy chunk; a few large packages used off the start path stay
+// outside (loaded from node_modules when asked for). bin/mcp-smart.js runs dist/bundle/cli.js.
+//
+//   node scripts/bundle.mjs [--no-sourcemap]
+//
+// Files that find data next to themselves (`new URL('../../../data/…', import.meta.url)`) keep working: in each
+// dist/ module, import.meta.url is replaced by the URL that module had in dist/, computed from the chunk's own
+// URL, so every relative lookup (data/, package.json, createRequire) lands where it did.
+import { readFileSync, rmSync } from 'node:fs';
+import { dirname, join, relative, resolve, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+
+const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const DIST = join(REPO, 'dist');
+const BUNDLE = join(DIST, 'bundle');
+
+/**
+ * Kept out of the bundle, each loaded only off the start path: the PostgreSQL client (CommonJS, with an optional
+ * native add-on it probes for), the interactive prompts (init, a confirmation), the BPE rank tables (several MB of
+ * data; token counts are cached) and the file lock. Bundling them would only grow the tarball.
+ */
+export const EXTERNAL = ['pg', '@inquirer/prompts', 'gpt-tokenizer', 'gpt-tokenizer/*', 'proper-lockfile'];
+
+/** esbuild plugin: import.meta.url in a dist/ module means that module's own URL in dist/, not the chunk's. */
+const distMetaUrl = (out) => ({
+  name: 'dist-import-meta-url',
+  setup(b) {
+    b.onLoad({ filter: /\.js$/ }, (args) => {
+      if (!args.path.startsWith(DIST + sep) || args.path.startsWith(out + sep)) return undefined;
+      const text = readFileSync(args.path, 'utf8');
+      // Node's import.meta.dirname/filename would name the chunk's folder: say so at build time, not at run time.
+      const other = /import\.meta\.(dirname|filename)/.exec(text);
+      if (other) throw new Error(`${relative(REPO, args.path)} uses ${other[0]}: use new URL(…, import.meta.url)`);
+      if (!text.includes('import.meta.url')) return { contents: text, loader: 'js' };
+      const fromChunk = relative(out, args.path).split(sep).join('/');
+      const own = `new URL(${JSON.stringify(fromChunk)}, import.meta.url).href`;
+      return { contents: text.replaceAll('import.meta.url', own), loader: 'js' };
+    });
+  },
+});
+
+/**
+ * esbuild plugin: the server SDK's `_shims` (Node's `process` and ajv as the default JSON Schema validator) becomes
+ * dist/serve/sdk-shims.js, whose validator loads ajv on first use — ajv is then no part of the start path.
+ */
+const lazySdkShims = {
+  name: 'lazy-sdk-shims',
+  setup(b) {
+    b.onResolve({ filter: /^@modelcontextprotocol\/server\/_shims$/ }, () => ({
+      path: join(DIST, 'serve', 'sdk-shims.js'),
+    }));
+  },
+};
+
+/** Writes dist/bundle/ from dist/ (tsc's output); `sourcemap` maps the bundle back through tsc's maps when dist/ has them. */
+export async function bundle({ sourcemap = true, out = BUNDLE } = {}) {
+  rmSync(out, { recursive: true, force: true });
+  const result = await build({
+    absWorkingDir: REPO,
+    // paths: the cache folder bin/mcp-smart.js gives V8's compile cache (Node ≥ 22.1) before it loads cli.
+    entryPoints: { cli: join(DIST, 'cli.js'), paths: join(DIST, 'core', 'paths.js') },
+    outdir: out,
+    bundle: true,
+    splitting: true,
+    format: 'esm',
+    platform: 'node',
+    // jsonc-parser's `main` is a UMD build whose require() calls esbuild cannot follow; its `module` build is plain ESM.
+    mainFields: ['module', 'main'],
+    // Paths as seen, not resolved through symlinks (scripts/pack.mjs links node_modules into its copy): the maps'
+    // sources and the chunk names then do not depend on where the build ran.
+    preserveSymlinks: true,
+    target: 'node20',
+    outExtension: { '.js': '.js' },
+    chunkNames: 'chunk-[hash]',
+    // Minified: less to parse at each start. Stack traces go through the source map (bin/mcp-smart.js turns maps
+    // on for --debug). esbuild's keepNames would keep function names without it, at ~6 % of a start (a call for
+    // each function and class made).
+    minify: true,
+    sourcemap: sourcemap ? 'linked' : false,
+    sourcesContent: false,
+    legalComments: 'eof',
+    external: EXTERNAL,
+    plugins: [distMetaUrl(out), lazySdkShims],
+    // CommonJS packages in the bundle (commander, …) require Node's built-ins; ES module output has no `require`.
+    banner: {
+      js: "import{createRequire as __mcpSmartRequire}from'node:module';const require=__mcpSmartRequire(import.meta.url);",
+    },
+    logLevel: 'warning',
+    metafile: true,
+  });
+  return result;
+}
+
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  const r = await bundle({ sourcemap: !process.argv.includes('--no-sourcemap') });
+  const outputs = Object.entries(r.metafile.outputs).filter(([f]) => f.endsWith('.js'));
+  const bytes = outputs.reduce((n, [, o]) => n + o.bytes, 0);
+  console.log(`bundle: ${outputs.length} files, ${(bytes / 1024).toFixed(0)} KB in ${relative(REPO, BUNDLE)}/`);
+}

@@ -1,0 +1,27 @@
+/**
+ * The server SDK's JSON Schema validator (ajv), loaded when it first validates something — an elicitation answer —
+ * not at start. The SDK's `Server` makes an `AjvJsonSchemaValidator` unless it is given one, and its node shims
+ * module imports ajv with it (~290 KB); serve passes this one instead, and the bundle (scripts/bundle.mjs) puts this
+ * module in place of `@modelcontextprotocol/server/_shims`, so the start path does not compile ajv at all.
+ */
+import { createRequire } from 'node:module';
+import type { JsonSchemaType, JsonSchemaValidator, jsonSchemaValidator } from '@modelcontextprotocol/server';
+
+type AjvModule = { AjvJsonSchemaValidator: new () => jsonSchemaValidator };
+
+export class LazyAjvValidator implements jsonSchemaValidator {
+  private real?: jsonSchemaValidator;
+
+  getValidator<T>(schema: JsonSchemaType): JsonSchemaValidator<T> {
+    // getValidator is synchronous, so the validator comes from the SDK's CommonJS build (require, not import()).
+    this.real ??= new (
+      createRequire(import.meta.url)('@modelcontextprotocol/server/validators/ajv') as AjvModule
+    ).AjvJsonSchemaValidator();
+    return this.real.getValidator<T>(schema);
+  }
+}
+
+// The two names the SDK's `_shims` module gives its own modules.
+export { LazyAjvValidator as DefaultJsonSchemaValidator };
+const nodeProcess = process;
+export { nodeProcess as process };
