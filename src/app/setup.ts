@@ -24,6 +24,7 @@ import { oauthOptions } from './oauth.js';
 import { gateProjectServers, printHeld } from './project-trust.js';
 import { resolvePaths, type SetupPaths } from './paths.js';
 import { createProgress } from './progress.js';
+import { readCatalogue } from './catalogue.js';
 
 /** The global options the setup depends on (a GlobalOptions satisfies it). */
 export type SetupOptions = Pick<
@@ -45,6 +46,11 @@ export type SetupOptions = Pick<
 /** How one run loads: `fresh` lists every live server anew (gates never answer from the tool-list cache). */
 export interface SetupLoad {
   fresh?: boolean;
+  /**
+   * --snapshot runs may answer from the catalogue start cache (app/catalogue.ts): tools then carry no schemas, only
+   * what ranking reads. For commands that rank and print ids (discover), never for ones that count or show schemas.
+   */
+  lean?: boolean;
 }
 
 export interface Setup {
@@ -59,6 +65,8 @@ export interface Setup {
   hidden?: Record<string, string[]>;
   /** SHA-256 of the --snapshot files' bytes when the servers came from them (a cache key for what follows). */
   snapshotDigest?: string;
+  /** The servers came from the catalogue start cache: their tools carry no schemas (SetupLoad.lean). */
+  lean?: boolean;
   paths: SetupPaths;
 }
 
@@ -158,7 +166,10 @@ async function isMissing(file: string): Promise<boolean> {
 export async function loadSetup(opts: SetupOptions, io: Io, load: SetupLoad = {}): Promise<Setup> {
   const paths = resolvePaths(io, opts.cache);
   if (opts.snapshot.length > 0) {
-    const { servers, digest } = await readSnapshotSet(opts.snapshot, io.cwd, checkedSnapshots(paths));
+    const checked = checkedSnapshots(paths);
+    const { servers, digest, lean } = load.lean
+      ? await readCatalogue(opts.snapshot, io.cwd, { cacheDir: paths.activeCacheDir, checked, now: Date.now })
+      : { ...(await readSnapshotSet(opts.snapshot, io.cwd, checked)), lean: false };
     if (opts.adhoc.length > 0 || opts.demo) {
       io.stderr('warning: --snapshot replaces connecting, so --stdio, --url and --demo were ignored.\n');
     }
@@ -177,6 +188,7 @@ export async function loadSetup(opts: SetupOptions, io: Io, load: SetupLoad = {}
       configFile: defs.configFile,
       hidden,
       snapshotDigest: digest,
+      ...(lean ? { lean } : {}),
       paths,
     };
   }
