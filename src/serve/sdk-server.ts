@@ -92,6 +92,7 @@ export function createClientServer(runtime: ServeRuntime): Server {
     declareModern(ctx);
     await runtime.settled();
     const tools = runtime.view.tools.map((t) => t.definition) as never;
+    runtime.loadSoon();
     // A 2026-07-28 request (its envelope names the version) gets the cache hint derived from the servers behind.
     const envelope = ctx.mcpReq.envelope as Record<string, unknown> | undefined;
     if (envelope?.[PROTOCOL_VERSION_META_KEY] === undefined) return { tools };
@@ -181,6 +182,8 @@ export function createClientServer(runtime: ServeRuntime): Server {
       );
     const args = params.arguments ?? {};
     try {
+      // Serve may have started from the catalogue start cache: every call waits for the schemas (once).
+      await runtime.loaded();
       switch (served.meta) {
         case 'find':
           return await runtime.findTool(args);
