@@ -333,7 +333,10 @@ export class ServeRuntime {
     if (!full) return Promise.resolve();
     this.fullLoad ??= (async () => {
       const lists = await full();
-      for (const [name, snap] of lists) if (this.known.get(name) === setup.known.get(name)) this.known.set(name, snap);
+      const lean = (name: string): boolean => this.known.get(name) === setup.known.get(name);
+      // A file edited since the start: its servers as they are now (one gone from it is gone from serve too).
+      for (const name of setup.known.keys()) if (!lists.has(name) && lean(name)) this.known.delete(name);
+      for (const [name, snap] of lists) if (lean(name)) this.known.set(name, snap);
       delete setup.full;
       await this.refresh(true);
     })().catch((e: unknown) => {
