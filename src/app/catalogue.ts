@@ -12,11 +12,13 @@
  */
 import { createHash } from 'node:crypto';
 import { readFileSync, statSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { CATALOGUE_CACHE_VERSION, decodeCatalogue, encodeCatalogue } from '../core/catalogue-cache.js';
 import { openSealed, sealBytes } from '../core/sealed-file.js';
 import { readSnapshotSet, type CheckedSnapshots, type SnapshotSet } from '../core/snapshot.js';
 import { writeFileSafe } from '../safe-write.js';
+import type { SetupPaths } from './paths.js';
 
 /** Older than this (ms, by the file's own times) a file cannot change within the tick it was read in. */
 export const RACY_MS = 3000;
@@ -96,4 +98,20 @@ function readCached(file: string, key: string): SnapshotSet | null {
   }
   const payload = openSealed(MAGIC, key, bytes);
   return payload ? decodeCatalogue(payload) : null;
+}
+
+/**
+ * The record of snapshot files already checked (cache folder `snapshot-checked/<sha256 of the bytes>`), so a big
+ * snapshot read again skips the depth walk of its tools. A record holds the digest it was written for: an edited,
+ * truncated or renamed record is not trusted. Best effort: nothing is recorded with --no-cache or on a write error.
+ */
+export function checkedSnapshots(paths: SetupPaths): CheckedSnapshots | undefined {
+  const dir = paths.activeCacheDir;
+  if (dir === undefined) return undefined;
+  const record = (digest: string): string => `mcp-smart/snapshot-checked@1 ${digest} well-formed\n`;
+  const file = (digest: string): string => join(dir, 'snapshot-checked', digest);
+  return {
+    known: async (digest) => (await readFile(file(digest), 'utf8').catch(() => '')) === record(digest),
+    remember: (digest) => writeFileSafe(file(digest), record(digest)).catch(() => undefined),
+  };
 }

@@ -54,7 +54,7 @@ export async function discoverTools(
   const cases = queries ? await readLabelledIntents(queries, io.cwd) : undefined;
 
   const { servers, config, paths, snapshotDigest, lean } = await loadSetup(global, io, { lean: true });
-  if (lean) debugPhase(ctx, 'snapshot read from the catalogue start cache');
+  if (lean) debugPhase(ctx, 'tool lists read from the catalogue start cache');
   const exitCode = serverFailureCode(servers);
   const tools = toolRefsFromSnapshots(servers);
   const now = Date.now();

@@ -4,9 +4,9 @@
  */
 import { basename } from 'node:path';
 import type { CommandContext } from '../app/context.js';
-import { readCatalogue } from '../app/catalogue.js';
+import { checkedSnapshots, readCatalogue } from '../app/catalogue.js';
 import { resolvePaths } from '../app/paths.js';
-import { DEFAULT_CACHE_TTL_SECONDS, checkedSnapshots, loadDefinitions, selectServers } from '../app/setup.js';
+import { DEFAULT_CACHE_TTL_SECONDS, loadDefinitions, selectServers } from '../app/setup.js';
 import { readCachedSnapshot, writeCachedSnapshot } from '../core/connect/cache.js';
 import type { DeclaredCapabilities } from '../core/declared-capabilities.js';
 import { oauthTokenStorePath } from '../core/paths.js';

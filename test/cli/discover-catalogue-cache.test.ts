@@ -10,7 +10,7 @@ import {
 } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { RACY_MS, catalogueCacheFile, readCatalogue } from '../../src/app/catalogue.js';
 import { readSnapshotSet } from '../../src/core/snapshot.js';
 import { fixture } from '../helpers/paths.js';
@@ -55,7 +55,7 @@ describe('catalogue start cache of a --snapshot run', () => {
     ]) {
       const fresh = await runCli(['--no-cache', '--snapshot', snap, ...argv], { env });
       const hit = await runCli(['--debug', '--snapshot', snap, ...argv], { env });
-      expect(hit.stderr).toContain('debug: snapshot read from the catalogue start cache');
+      expect(hit.stderr).toContain('debug: tool lists read from the catalogue start cache');
       expect(hit.stdout).toBe(fresh.stdout);
       expect(hit.code).toBe(fresh.code);
     }
@@ -72,17 +72,20 @@ describe('catalogue start cache of a --snapshot run', () => {
 
   it('a same-size edit with the modification time put back is seen (its change time moved): never stale', async () => {
     const { dir, snap, cache } = setup();
+    // Whole seconds, so that the times put back below are exactly these (utimes takes seconds as a double).
+    const stamp = Math.floor(Date.now() / 1000) - 60;
+    utimesSync(snap, stamp, stamp);
     await readCatalogue([snap], dir, { cacheDir: cache, now: later });
     expect((await readCatalogue([snap], dir, { cacheDir: cache, now: later })).lean).toBe(true);
-    const { atime, mtime, size } = statSync(snap);
+    const { mtimeNs, size } = statSync(snap, { bigint: true });
     await sleep(50); // past the file system's timestamp tick
     const text = readFileSync(snap, 'utf8');
     const edited = text.replace('listPullRequests', 'listPullRequestz');
     expect(edited).not.toBe(text);
     writeFileSync(snap, edited);
-    utimesSync(snap, atime, mtime);
-    expect(statSync(snap).size).toBe(size);
-    expect(statSync(snap).mtimeMs).toBe(mtime.getTime());
+    utimesSync(snap, stamp, stamp);
+    expect(statSync(snap, { bigint: true }).size).toBe(size);
+    expect(statSync(snap, { bigint: true }).mtimeNs).toBe(mtimeNs);
     const after = await readCatalogue([snap], dir, { cacheDir: cache, now: later });
     expect(after.lean).toBe(false);
     expect(toolNames(after.servers)).toContain('github.listPullRequestz');
@@ -123,4 +126,68 @@ describe('catalogue start cache of a --snapshot run', () => {
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('tools.snapshot.json');
   });
+});
+
+describe('catalogue start cache of configured servers answered from the tool-list cache', () => {
+  const SERVER = fixture('servers', 'catalog-server.mjs');
+
+  /** Two configured fixture servers, listed once live so that their lists are in the tool-list cache. */
+  async function configured(): Promise<{ dir: string; config: string; cache: string; env: Record<string, string> }> {
+    const dir = tempDir('mcp-smart-catalogue-configured-');
+    const catalog = join(dir, 'notes.json');
+    copyFileSync(fixture('servers', 'catalogs', 'tiny.json'), catalog);
+    const config = join(dir, 'servers.json');
+    writeFileSync(
+      config,
+      JSON.stringify({
+        mcpServers: {
+          notes: { command: process.execPath, args: [SERVER, catalog] },
+          more: { command: process.execPath, args: [SERVER, fixture('servers', 'catalogs', 'duplicate-names.json')] },
+        },
+      }),
+    );
+    const cache = join(dir, 'cache');
+    const env = { NO_COLOR: '1', MCP_SMART_CACHE_DIR: cache, MCP_SMART_DATA_DIR: dir, HOME: dir };
+    expect((await runCli(['-c', config, 'discover', 'search my notes'], { env, cwd: dir })).code).toBe(0);
+    return { dir, config, cache, env };
+  }
+
+  afterEach(() => vi.useRealTimers());
+
+  it('lists all from the cache: cached once settled, then ranked from it with the same output; never past their lifetime', async () => {
+    const { dir, config, env } = await configured();
+    const argv = ['--debug', '-c', config, '--json', 'discover', 'delete a note', '--explain'];
+    const live = await runCli(argv, { env, cwd: dir });
+    expect(live.stderr).not.toContain('catalogue start cache');
+    vi.useFakeTimers({ toFake: ['Date'], now: Date.now() + RACY_MS + 1000 });
+    const writes = await runCli(argv, { env, cwd: dir });
+    expect(writes.stderr).not.toContain('catalogue start cache');
+    const hit = await runCli(argv, { env, cwd: dir });
+    expect(hit.stderr).toContain('debug: tool lists read from the catalogue start cache');
+    expect(hit.stdout).toBe(live.stdout);
+    expect(hit.stdout).toContain('notes.delete_note');
+    // Two hours on, the tool-list entries have expired: the servers are listed live, not taken from the start cache.
+    vi.setSystemTime(Date.now() + 2 * 3600_000);
+    const expired = await runCli(argv, { env, cwd: dir });
+    expect(expired.stderr).not.toContain('catalogue start cache');
+    expect(expired.stdout).toBe(live.stdout);
+  }, 30_000);
+
+  it('a tool-list entry rewritten since is seen: its new text ranks, nothing stale is served', async () => {
+    const { dir, config, cache, env } = await configured();
+    vi.useFakeTimers({ toFake: ['Date'], now: Date.now() + RACY_MS + 1000 });
+    const argv = ['--debug', '-c', config, '--json', 'discover', 'archive the quarterly ledger'];
+    await runCli(argv, { env, cwd: dir });
+    expect((await runCli(argv, { env, cwd: dir })).stderr).toContain('catalogue start cache');
+    const entries = readdirSync(join(cache, 'tool-lists')).map((f) => join(cache, 'tool-lists', f));
+    const notes = entries.find((f) => readFileSync(f, 'utf8').includes('search_notes'))!;
+    writeFileSync(
+      notes,
+      readFileSync(notes, 'utf8').replace('Echo the message back.', 'Archive the quarterly ledger.'),
+    );
+    const after = await runCli(argv, { env, cwd: dir });
+    expect(after.stderr).not.toContain('catalogue start cache');
+    const top = (JSON.parse(after.stdout) as { results: { id: string }[] }).results[0]!.id;
+    expect(top).toBe('notes.echo');
+  }, 30_000);
 });
