@@ -155,7 +155,7 @@ describe('catalogue start cache of configured servers answered from the tool-lis
   afterEach(() => vi.useRealTimers());
 
   it('lists all from the cache: cached once settled, then ranked from it with the same output; never past their lifetime', async () => {
-    const { dir, config, env } = await configured();
+    const { dir, config, cache, env } = await configured();
     const argv = ['--debug', '-c', config, '--json', 'discover', 'delete a note', '--explain'];
     const live = await runCli(argv, { env, cwd: dir });
     expect(live.stderr).not.toContain('catalogue start cache');
@@ -166,6 +166,16 @@ describe('catalogue start cache of configured servers answered from the tool-lis
     expect(hit.stderr).toContain('debug: tool lists read from the catalogue start cache');
     expect(hit.stdout).toBe(live.stdout);
     expect(hit.stdout).toContain('notes.delete_note');
+    // A damaged start-cache file is not trusted: the lists are read from the tool-list cache and the file rewritten.
+    const startFile = readdirSync(join(cache, 'catalogue')).map((f) => join(cache, 'catalogue', f))[0]!;
+    const good = readFileSync(startFile);
+    const bad = Buffer.from(good);
+    bad[Math.floor(good.byteLength / 2)]! ^= 0x20;
+    writeFileSync(startFile, bad);
+    const damaged = await runCli(argv, { env, cwd: dir });
+    expect(damaged.stderr).not.toContain('catalogue start cache');
+    expect(damaged.stdout).toBe(live.stdout);
+    expect(readFileSync(startFile).equals(good)).toBe(true);
     // Two hours on, the tool-list entries have expired: the servers are listed live, not taken from the start cache.
     vi.setSystemTime(Date.now() + 2 * 3600_000);
     const expired = await runCli(argv, { env, cwd: dir });
