@@ -74,7 +74,11 @@ export async function runServeCommand(
 
   // A person at a terminal, not a client: say what this is (it still serves, e.g. for pasting JSON-RPC by hand).
   if (transportKind === 'stdio' && io.stdinIsTTY) io.stderr(terminalNote(setupWords(global)));
-  const setup = await loadServeSetup(ctx, Date.now());
+  // Meta mode (as asked, else as configured) may start from the catalogue start cache; a bad --mode is still
+  // reported below, after the setup's own errors, as before.
+  const setup = await loadServeSetup(ctx, Date.now(), (config) =>
+    metaOnlyStart(modeFlag ?? config.serve?.mode ?? 'auto', config),
+  );
   for (const w of setup.warnings) log(`warning: ${w}`);
   const serveConfig = setup.config.serve ?? {};
   const mode = modeFlag ? parseChoiceFlag('--mode', modeFlag, MODES) : (serveConfig.mode ?? 'auto');

@@ -104,7 +104,12 @@ export async function servedVariables(ctx: CommandContext): Promise<string[]> {
 }
 
 /** Reads definitions and whatever tool lists are known already; connects to nothing. */
-export async function loadServeSetup(ctx: CommandContext, now: number): Promise<ServeSetup> {
+export async function loadServeSetup(
+  ctx: CommandContext,
+  now: number,
+  /** Given the config read: may the lists come from the catalogue start cache (metaOnlyStart)? */
+  leanStart: (config: SmartConfig) => boolean = () => false,
+): Promise<ServeSetup> {
   const { io, global } = ctx;
   const paths = resolvePaths(io, global.cache);
   const defs = await loadDefinitions(global, io, paths);
@@ -133,11 +138,9 @@ export async function loadServeSetup(ctx: CommandContext, now: number): Promise<
           .filter((s) => s.status === 'ok' && (global.server.length === 0 || global.server.includes(s.name)))
           .map((s) => [s.name, s]),
       );
-    const set = await readCatalogue(global.snapshot, io.cwd, {
-      cacheDir: paths.activeCacheDir,
-      checked,
-      now: Date.now,
-    });
+    const set = leanStart(defs.config)
+      ? await readCatalogue(global.snapshot, io.cwd, { cacheDir: paths.activeCacheDir, checked, now: Date.now })
+      : { ...(await readSnapshotSet(global.snapshot, io.cwd, checked)), lean: false };
     known = served(set.servers);
     if (set.lean) full = async () => served((await readSnapshotSet(global.snapshot, io.cwd, checked)).servers);
   } else if (cache) {
