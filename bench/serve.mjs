@@ -6,7 +6,8 @@
 // Part 2 (bench/helpers/serve-eras-stores.mjs): start-up and added latency per call for a 2025 and a 2026-07-28
 // client, and added latency per call with learning into a PostgreSQL store, a file store and no store.
 // BENCH_SERVE_ROUNDS (default 30), BENCH_SERVE_CALLS (default 900, a multiple of 30) and BENCH_SERVE_ERA_CALLS
-// (default 500, a multiple of 25) scale the runs; BENCH_SERVE_PART=2 runs part 2 alone.
+// (default 500, a multiple of 25) scale the runs; BENCH_SERVE_PART=2 runs part 2 alone; BENCH_SERVE_ALSO and
+// BENCH_SERVE_ONLY are described in bench/helpers/serve-eras-stores.mjs.
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

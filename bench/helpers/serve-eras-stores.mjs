@@ -58,8 +58,21 @@ export async function erasAndStores(m, say) {
   const CALLS = Number(process.env.BENCH_SERVE_ERA_CALLS ?? 500);
   const ROUND = 25;
 
-  // BENCH_SERVE_ONLY=stores skips the era measures.
+  // BENCH_SERVE_ALSO="label=path/to/bin/mcp-smart.js,…": other builds of serve whose forwarded calls are measured
+  // in the same rounds (a baseline build beside this one, in the same run); a build that cannot serve an era (one
+  // from before 2026-07-28 support, for that client) is left out of that era's rows.
+  const also = (process.env.BENCH_SERVE_ALSO ?? '')
+    .split(',')
+    .filter(Boolean)
+    .map((entry) => {
+      const at = entry.indexOf('=');
+      return { label: entry.slice(0, at), bin: entry.slice(at + 1) };
+    });
+  const argsWith = (bin, extra) => [bin, '-c', config, 'serve', '--mode', 'tools', ...extra];
+
+  // BENCH_SERVE_ONLY=stores skips the era measures; BENCH_SERVE_ONLY=calls measures only the forwarded calls.
   if (process.env.BENCH_SERVE_ONLY !== 'stores') await eras();
+  if (process.env.BENCH_SERVE_ONLY === 'calls') return;
   async function eras() {
     // Start-up, per era: spawn → connect → tools/list, serve (warm cache) and the backend directly, interleaved.
     for (const [, negotiation] of ERAS) {
@@ -77,12 +90,13 @@ export async function erasAndStores(m, say) {
       return wall;
     };
     const starts = ERAS.map(() => ({ serve: [], direct: [] }));
-    for (let i = 0; i < ROUNDS; i++)
+    for (let i = 0; process.env.BENCH_SERVE_ONLY !== 'calls' && i < ROUNDS; i++)
       for (const [e, [, negotiation]] of ERAS.entries()) {
         starts[e].serve.push(await startup(negotiation, serveArgs(['--no-learn'])));
         starts[e].direct.push(await startup(negotiation, backend));
       }
     for (const [e, [label]] of ERAS.entries()) {
+      if (starts[e].serve.length === 0) continue;
       const s = stats(starts[e].serve);
       const d = stats(starts[e].direct);
       say(
@@ -95,23 +109,51 @@ export async function erasAndStores(m, say) {
     for (const [label, negotiation] of ERAS) {
       const direct = await connect(negotiation, process.execPath, backend, env);
       const via = await connect(negotiation, process.execPath, serveArgs(['--no-learn']), env);
-      pairs.push({ label, direct, via, d: [], v: [] });
+      const others = [];
+      for (const o of also) {
+        const client = await connect(negotiation, process.execPath, argsWith(o.bin, ['--no-learn']), env).catch(
+          () => undefined,
+        );
+        // A build that connects but cannot answer this era's call is left out too.
+        if (
+          client &&
+          (await echoTimes(client, 'echo', 1).then(
+            () => true,
+            () => false,
+          ))
+        )
+          others.push({ ...o, client, t: [] });
+        else await client?.close();
+      }
+      pairs.push({ label, direct, via, others, d: [], v: [] });
     }
     for (const p of pairs) {
       await echoTimes(p.direct, 'echo', 20);
       await echoTimes(p.via, 'echo', 20);
+      for (const o of p.others) await echoTimes(o.client, 'echo', 20);
     }
+    // The serve builds take turns going first after the direct block, round by round (no build always follows it).
     for (let r = 0; r < CALLS / ROUND; r++)
       for (const p of pairs) {
         p.d.push(...(await echoTimes(p.direct, 'echo', ROUND)));
-        p.v.push(...(await echoTimes(p.via, 'echo', ROUND)));
+        const builds = [{ client: p.via, t: p.v }, ...p.others];
+        for (let i = 0; i < builds.length; i++) {
+          const b = builds[(i + r) % builds.length];
+          b.t.push(...(await echoTimes(b.client, 'echo', ROUND)));
+        }
       }
     for (const p of pairs) {
-      await Promise.all([p.direct.close(), p.via.close()]);
+      await Promise.all([p.direct.close(), p.via.close(), ...p.others.map((o) => o.client.close())]);
       const [d, v] = [stats(p.d), stats(p.v)];
       say(
         `| forwarded call, ${p.label} (echo, ${CALLS} calls each, interleaved in rounds of ${ROUND}) | ${span(v)} (added ${signed(v.p50 - d.p50)} / ${signed(v.p95 - d.p95)}) | direct connection to the same backend, same era: ${span(d)} | added p50 < 1 ms |`,
       );
+      for (const o of p.others) {
+        const st = stats(o.t);
+        say(
+          `| forwarded call, ${p.label}, serve built from ${o.label} (same rounds) | ${span(st)} (added ${signed(st.p50 - d.p50)} / ${signed(st.p95 - d.p95)}; this build against it ${signed(v.p50 - st.p50)} at p50) | direct, as above | — |`,
+        );
+      }
     }
   }
 

@@ -36,7 +36,8 @@ export interface Round {
 export interface HeldContext {
   signal: AbortSignal;
   asker: Asker;
-  onprogress: (p: Progress) => void;
+  /** Set when the first request asked for progress. */
+  onprogress?: (p: Progress) => void;
   onlog: (params: Record<string, unknown>) => void;
 }
 
@@ -141,10 +142,12 @@ export class Bridge {
       waiting: () => call.held,
       unmet: (capability) => call.unmet(capability),
     };
+    // Progress is asked of the server behind only when the first request asked for it (its call is made once, with
+    // or without a progress token); it then reaches the round waiting at the time. Without it no token is sent.
     call.outcome = run({
       signal: call.controller.signal,
       asker,
-      onprogress: (p) => call.round?.onprogress?.(p),
+      onprogress: round.onprogress ? (p) => call.round?.onprogress?.(p) : undefined,
       onlog: (params) => call.round?.onlog?.(params),
     }).then(
       (value) => ({ ok: true as const, value }),

@@ -22,22 +22,46 @@ export function mergeCapabilities(a: DeclaredCapabilities, b: DeclaredCapabiliti
   return out;
 }
 
+/** Whether merging `more` into `caps` would change nothing (mergeCapabilities replaces values one level down). */
+function covers(caps: DeclaredCapabilities, more: DeclaredCapabilities): boolean {
+  const have = caps as Record<string, unknown>;
+  for (const [key, value] of Object.entries(more)) {
+    if (!(key in have)) return false;
+    const had = have[key];
+    if (!isObject(value)) {
+      if (had !== value) return false;
+      continue;
+    }
+    if (!isObject(had)) return false;
+    for (const [sub, v] of Object.entries(value))
+      if (!(sub in had) || capabilitiesKey(had[sub] as never) !== capabilitiesKey(v as never)) return false;
+  }
+  return true;
+}
+
 export class Declaration {
   private caps: DeclaredCapabilities = {};
+  private keyOf = capabilitiesKey({});
 
   current(): DeclaredCapabilities {
     return this.caps;
   }
 
   key(): string {
-    return capabilitiesKey(this.caps);
+    return this.keyOf;
   }
 
-  /** Adds what a client declared; true when the declaration changed. */
+  /**
+   * Adds what a client declared; true when the declaration changed. A 2026-07-28 client declares on every request,
+   * so a declaration already held returns at once (no merge, no key).
+   */
   add(clientCapabilities: Record<string, unknown> | undefined): boolean {
-    const before = this.key();
-    this.caps = mergeCapabilities(this.caps, relayedCapabilities(clientCapabilities));
-    return this.key() !== before;
+    const relayed = relayedCapabilities(clientCapabilities);
+    if (covers(this.caps, relayed)) return false;
+    const before = this.keyOf;
+    this.caps = mergeCapabilities(this.caps, relayed);
+    this.keyOf = capabilitiesKey(this.caps);
+    return this.keyOf !== before;
   }
 }
 

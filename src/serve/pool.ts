@@ -116,7 +116,10 @@ export class ServerPool {
 
   /** True when what is declared now (the connected clients' roots, elicitation, sampling) differs from the session's. */
   private lacksCapabilities(slot: Slot): boolean {
-    return capabilitiesKey(this.opts.capabilities()) !== capabilitiesKey(slot.declared);
+    const now = this.opts.capabilities();
+    // The same declaration object (serve's Declaration replaces it only when it changes): nothing to compare.
+    if (now === slot.declared) return false;
+    return capabilitiesKey(now) !== capabilitiesKey(slot.declared);
   }
 
   private slot(server: string): Slot {

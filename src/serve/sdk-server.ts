@@ -11,7 +11,7 @@ import {
 } from '@modelcontextprotocol/server';
 import type { ServerCapabilities, ServerContext } from '@modelcontextprotocol/server';
 import { SmartError, isSmartError } from '../errors.js';
-import { toolListCacheHint } from './cache-hint.js';
+import { listCacheHint, readCacheHint, type HintedList, type ListCacheHint } from './cache-hint.js';
 import { buildRoutes, serverForUri, type Routes } from './passthrough.js';
 import { hiddenError } from './meta.js';
 import { ServeRuntime, type Asker, type CallContext, type ToolResult } from './runtime.js';
@@ -33,6 +33,10 @@ export function serveCapabilities(runtime: ServeRuntime): ServerCapabilities {
   if (caps.prompts || caps.resources) caps.completions = {};
   return caps;
 }
+
+/** Whether a request is a 2026-07-28 one: its `_meta` envelope names the version. */
+const modernRequest = (ctx: ServerContext): boolean =>
+  (ctx.mcpReq.envelope as Record<string, unknown> | undefined)?.[PROTOCOL_VERSION_META_KEY] !== undefined;
 
 /** JSON-RPC error for a request the proxy itself cannot route. */
 const routeError = (e: SmartError): ProtocolError => new ProtocolError(ProtocolErrorCode.InvalidParams, e.message);
@@ -93,17 +97,22 @@ export function createClientServer(runtime: ServeRuntime): Server {
     await runtime.settled();
     const tools = runtime.view.tools.map((t) => t.definition) as never;
     runtime.loadSoon();
-    // A 2026-07-28 request (its envelope names the version) gets the cache hint derived from the servers behind.
-    const envelope = ctx.mcpReq.envelope as Record<string, unknown> | undefined;
-    if (envelope?.[PROTOCOL_VERSION_META_KEY] === undefined) return { tools };
-    const hint = toolListCacheHint({
-      definitions: runtime.opts.setup.definitions,
-      known: runtime.known,
-      cacheTtlMs: runtime.opts.setup.cache?.ttlMs,
-      now: runtime.opts.now(),
-    });
-    return { tools, ...hint };
+    return { tools, ...hintFor(ctx, 'tools') };
   });
+
+  /** A 2026-07-28 request (its envelope names the version) gets the cache hint derived from the servers behind. */
+  function hintFor(ctx: CallExtra, list: HintedList): ListCacheHint | Record<string, never> {
+    if (!modernRequest(ctx)) return {};
+    return listCacheHint(
+      {
+        definitions: runtime.opts.setup.definitions,
+        known: runtime.known,
+        cacheTtlMs: runtime.opts.setup.cache?.ttlMs,
+        now: runtime.opts.now(),
+      },
+      list,
+    );
+  }
 
   server.setRequestHandler('tools/call', async (req, extra) =>
     inRounds(req.params, extra, (ctx) => callServed(req.params, { ...ctx, _meta: req.params._meta })),
@@ -230,8 +239,9 @@ export function createClientServer(runtime: ServeRuntime): Server {
   return server;
 
   function passPrompts(): void {
-    server.setRequestHandler('prompts/list', () => ({
+    server.setRequestHandler('prompts/list', (_req, ctx) => ({
       prompts: currentRoutes().prompts.map((p) => p.served) as never,
+      ...hintFor(ctx, 'prompts'),
     }));
     server.setRequestHandler('prompts/get', async (req, extra) => {
       const route = currentRoutes().promptByName.get(req.params.name);
@@ -243,13 +253,24 @@ export function createClientServer(runtime: ServeRuntime): Server {
   }
 
   function passResources(): void {
-    server.setRequestHandler('resources/list', () => ({ resources: currentRoutes().resources as never }));
-    server.setRequestHandler('resources/templates/list', () => ({
-      resourceTemplates: currentRoutes().templates as never,
+    server.setRequestHandler('resources/list', (_req, ctx) => ({
+      resources: currentRoutes().resources as never,
+      ...hintFor(ctx, 'resources'),
     }));
-    server.setRequestHandler('resources/read', async (req, extra) =>
-      inRounds(req.params, extra, (ctx) => forward(byUri(req.params.uri), 'resources/read', req.params, ctx)),
-    );
+    server.setRequestHandler('resources/templates/list', (_req, ctx) => ({
+      resourceTemplates: currentRoutes().templates as never,
+      ...hintFor(ctx, 'resourceTemplates'),
+    }));
+    server.setRequestHandler('resources/read', async (req, extra) => {
+      const owner = byUri(req.params.uri);
+      const result: Record<string, unknown> = await inRounds(req.params, extra, (ctx) =>
+        forward(owner, 'resources/read', req.params, ctx),
+      );
+      // A 2026-07-28 read keeps its server's own hint, private when that server is credentialed (cache-hint.ts).
+      if (!modernRequest(extra) || result.resultType === 'input_required') return result as never;
+      const def = runtime.opts.setup.definitions.find((d) => d.name === owner);
+      return { ...result, ...readCacheHint(def, result) } as never;
+    });
     server.setRequestHandler('resources/subscribe', async (req, extra) =>
       forward(byUri(req.params.uri), 'resources/subscribe', req.params, plain(extra)),
     );

@@ -73,5 +73,14 @@ describe('declared capabilities', () => {
     expect(d.add({})).toBe(false);
     expect(d.add({ elicitation: {} })).toBe(true);
     expect(d.current()).toEqual({ roots: { listChanged: true }, elicitation: {} });
+    // A 2026-07-28 client declares on every request: what is held already changes nothing; a new value one level
+    // down (merged by replacement) does, and so does a new sub-capability.
+    expect(d.add({ roots: {}, elicitation: {} })).toBe(false);
+    expect(d.add({ roots: { listChanged: false } })).toBe(true);
+    expect(d.add({ elicitation: { form: {} } })).toBe(true);
+    expect(d.add({ elicitation: { form: {} }, sampling: { tools: {} } })).toBe(true);
+    expect(d.add({ sampling: { tools: {} }, tools: { ignored: true } })).toBe(false);
+    expect(d.current()).toEqual({ roots: { listChanged: false }, elicitation: { form: {} }, sampling: { tools: {} } });
+    expect(d.key()).toBe(capabilitiesKey(d.current()));
   });
 });

@@ -150,12 +150,22 @@ describe('Bridge', () => {
     const bridge = new Bridge(LIMITS, () => undefined);
     const seen: number[] = [];
     const result = await bridge.start({ ...round(), onprogress: (p) => seen.push(p.progress) }, async (ctx) => {
-      ctx.onprogress({ progress: 1 });
-      ctx.onprogress({ progress: 2 });
+      ctx.onprogress?.({ progress: 1 });
+      ctx.onprogress?.({ progress: 2 });
       return text('ok');
     });
     expect(result).toEqual(text('ok'));
     expect(seen).toEqual([1, 2]);
+  });
+
+  it('a first request that asked for no progress asks none of the server behind (no progress token goes out)', async () => {
+    const bridge = new Bridge(LIMITS, () => undefined);
+    let given: unknown = 'unset';
+    await bridge.start(round(), async (ctx) => {
+      given = ctx.onprogress;
+      return text('ok');
+    });
+    expect(given).toBeUndefined();
   });
 });
 

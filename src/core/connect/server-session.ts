@@ -27,7 +27,14 @@ import { eraOf, fallForward, probeFallsBack, probeTimeout } from './era.js';
 import { rememberedVersion, rememberVersion } from './era-memo.js';
 import { describeFailure, networkFailure, Progress, reasonOf, redact, secretValues, Stop } from './failure.js';
 import { optionalListNote } from './failure-text.js';
-import { checkObjectEntries, checkToolEntries, listAllPages, malformedToolsError, type RequestFn } from './list.js';
+import {
+  checkObjectEntries,
+  checkToolEntries,
+  listAllPages,
+  malformedToolsError,
+  type ListCacheHint,
+  type RequestFn,
+} from './list.js';
 import type { SmartOAuthProvider } from './oauth-provider.js';
 import type { DeclaredCapabilities } from '../declared-capabilities.js';
 import { createStdioHandle, type StdioHandle } from './stdio.js';
@@ -84,7 +91,10 @@ export interface RequestOptions {
 
 export type SessionState = 'new' | 'starting' | 'ready' | 'closed';
 
-export type Lists = Pick<ServerSnapshot, 'tools' | 'prompts' | 'resources' | 'resourceTemplates' | 'listCache'>;
+export type Lists = Pick<
+  ServerSnapshot,
+  'tools' | 'prompts' | 'resources' | 'resourceTemplates' | 'listCache' | 'listCaches'
+>;
 
 export interface Listed {
   lists: Lists;
@@ -422,6 +432,10 @@ export class ServerSession {
       notes.push(optionalListNote(method, reasonOf(e)));
     };
     const jobs: Promise<void>[] = [];
+    // A 2026-07-28 server's own hint on its prompts, resources and templates lists (serve derives its own from them).
+    const keepHint = (key: 'prompts' | 'resources' | 'resourceTemplates') => (hint: ListCacheHint | undefined) => {
+      if (hint) snap.listCaches = { ...snap.listCaches, [key]: hint };
+    };
     if (caps.tools) {
       jobs.push(
         // A 2026-07-28 server's own cache hint for its tool list goes into the snapshot (serve derives its own).
@@ -437,7 +451,7 @@ export class ServerSession {
     }
     if (caps.prompts) {
       jobs.push(
-        listAllPages(request, 'prompts/list', 'prompts', maxPages).then(
+        listAllPages(request, 'prompts/list', 'prompts', maxPages, keepHint('prompts')).then(
           (e) => void (snap.prompts = checkObjectEntries(e, 'prompts/list')),
           optional('prompts/list'),
         ),
@@ -445,13 +459,19 @@ export class ServerSession {
     }
     if (caps.resources) {
       jobs.push(
-        listAllPages(request, 'resources/list', 'resources', maxPages).then(
+        listAllPages(request, 'resources/list', 'resources', maxPages, keepHint('resources')).then(
           (e) => void (snap.resources = checkObjectEntries(e, 'resources/list')),
           optional('resources/list'),
         ),
       );
       jobs.push(
-        listAllPages(request, 'resources/templates/list', 'resourceTemplates', maxPages).then(
+        listAllPages(
+          request,
+          'resources/templates/list',
+          'resourceTemplates',
+          maxPages,
+          keepHint('resourceTemplates'),
+        ).then(
           (e) => void (snap.resourceTemplates = checkObjectEntries(e, 'resources/templates/list')),
           (e: unknown) => {
             // Older servers advertise resources but never implemented templates: that is "none", not a failure.
@@ -473,7 +493,11 @@ export class ServerSession {
   async request(method: string, params: Record<string, unknown> | undefined, opts: RequestOptions) {
     const client = this.readyClient();
     const onprogress = opts.onprogress;
-    const withHeaders = method === 'tools/call' ? await this.headerParamTool(client, params, opts) : undefined;
+    // Only a 2026-07-28 session sends header parameters (checked here: a 2025 call skips the await).
+    const withHeaders =
+      method === 'tools/call' && client.getProtocolEra() === 'modern'
+        ? await this.headerParamTool(client, params, opts)
+        : undefined;
     if (withHeaders)
       // SEP-2243: the SDK's callTool sends the Mcp-Param-* headers the definition's x-mcp-header asks for.
       return client.callTool(params as never, {

@@ -122,7 +122,7 @@ export function rankTools(index: DiscoverIndex, intent: string, opts: RankOption
     const mood = askedAs(intent);
     const text = mood.text;
     const { query, named } = namedServers(index, bm25Query(text, index.unstemmed));
-    reading = readingNotes(intent, text, named);
+    reading = readingNotes(intent, text, named, query.expansions);
     const terms = query.literal;
     // What a tool matched, shown: the intent's own terms less those it weighs 0 (the kept clause's).
     const shown = terms.filter((_, k) => query.weights[k] !== 0);

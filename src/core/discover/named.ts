@@ -7,6 +7,7 @@
 import type { Bm25Query } from './bm25.js';
 import type { DiscoverIndex } from './build.js';
 import { keptClause } from './lexicon.js';
+import { expansionNote, type Expansion } from './lexical.js';
 import { analyzeWords, splitWords } from './tokenize.js';
 
 const names = new WeakMap<DiscoverIndex, Map<string, string>>();
@@ -46,13 +47,20 @@ export function namedServers(index: DiscoverIndex, query: Bm25Query): { query: B
 
 /**
  * The notes of --explain on how an intent was read: the command a question was ranked as (`text`, mood.ts), the
- * clause it asks to keep and is not ranked on, and the servers named through a derivation (`named`).
+ * clause it asks to keep and is not ranked on, the servers named through a derivation (`named`), and the words the
+ * intent's words were read as (`expansions`, lexical.ts).
  */
-export function readingNotes(intent: string, text: string, named: readonly string[]): string[] {
+export function readingNotes(
+  intent: string,
+  text: string,
+  named: readonly string[],
+  expansions: readonly Expansion[] = [],
+): string[] {
   const out: string[] = [];
   if (text !== intent) out.push(`ranked as the command "${text}"`);
   const that = keptClause(text);
   if (that >= 0) out.push(`kept clause, content to store, not ranked on: "${text.slice(that).trim()}"`);
   if (named.length > 0) out.push(`server named through a WordNet derivation: ${named.join(', ')}`);
+  for (const e of expansions) out.push(expansionNote(e));
   return out;
 }
