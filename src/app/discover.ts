@@ -53,7 +53,8 @@ export async function discoverTools(
   const { intent, queries, engine, k, model } = options;
   const cases = queries ? await readLabelledIntents(queries, io.cwd) : undefined;
 
-  const { servers, config, paths, snapshotDigest } = await loadSetup(global, io);
+  const { servers, config, paths, snapshotDigest, lean } = await loadSetup(global, io, { lean: true });
+  if (lean) debugPhase(ctx, 'tool lists read from the catalogue start cache');
   const exitCode = serverFailureCode(servers);
   const tools = toolRefsFromSnapshots(servers);
   const now = Date.now();

@@ -3,15 +3,14 @@
  * through the tool-list cache, our own config, and the per-user paths. Every command and `serve` start here.
  */
 import { SmartError } from '../errors.js';
-import { access, readFile } from 'node:fs/promises';
+import { access } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { DefinitionRequest, DefinitionResult } from '../core/config/index.js';
 import { GATE_LABEL } from '../core/config/client-trust.js';
 import { SMART_CONFIG_NAME } from '../core/config/locate.js';
 import { hiddenToolsBySnapshot, visibilityRules } from '../core/config/tool-filter.js';
 import { declaredCapabilities } from '../core/declared-capabilities.js';
-import { readSnapshotSet, type CheckedSnapshots } from '../core/snapshot.js';
-import { writeFileSafe } from '../safe-write.js';
+import { readSnapshotSet } from '../core/snapshot.js';
 import { secretValuesOf } from '../core/redact.js';
 import { shortReason } from '../core/connect/failure-text.js';
 import { malformedToolsNote, validateTools } from '../core/tool-validate.js';
@@ -24,6 +23,8 @@ import { oauthOptions } from './oauth.js';
 import { gateProjectServers, printHeld } from './project-trust.js';
 import { resolvePaths, type SetupPaths } from './paths.js';
 import { createProgress } from './progress.js';
+import { checkedSnapshots, readCatalogue } from './catalogue.js';
+import { configuredKey, readConfiguredCatalogue, writeConfiguredCatalogue } from './configured-catalogue.js';
 
 /** The global options the setup depends on (a GlobalOptions satisfies it). */
 export type SetupOptions = Pick<
@@ -45,6 +46,11 @@ export type SetupOptions = Pick<
 /** How one run loads: `fresh` lists every live server anew (gates never answer from the tool-list cache). */
 export interface SetupLoad {
   fresh?: boolean;
+  /**
+   * --snapshot runs may answer from the catalogue start cache (app/catalogue.ts): tools then carry no schemas, only
+   * what ranking reads. For commands that rank and print ids (discover), never for ones that count or show schemas.
+   */
+  lean?: boolean;
 }
 
 export interface Setup {
@@ -59,6 +65,8 @@ export interface Setup {
   hidden?: Record<string, string[]>;
   /** SHA-256 of the --snapshot files' bytes when the servers came from them (a cache key for what follows). */
   snapshotDigest?: string;
+  /** The servers came from the catalogue start cache: their tools carry no schemas (SetupLoad.lean). */
+  lean?: boolean;
   paths: SetupPaths;
 }
 
@@ -113,22 +121,6 @@ export function selectServers<T extends { name: string }>(items: T[], wanted: st
 }
 
 /**
- * The record of snapshot files already checked (cache folder `snapshot-checked/<sha256 of the bytes>`), so a big
- * snapshot read again skips the depth walk of its tools. A record holds the digest it was written for: an edited,
- * truncated or renamed record is not trusted. Best effort: nothing is recorded with --no-cache or on a write error.
- */
-export function checkedSnapshots(paths: SetupPaths): CheckedSnapshots | undefined {
-  const dir = paths.activeCacheDir;
-  if (dir === undefined) return undefined;
-  const record = (digest: string): string => `mcp-smart/snapshot-checked@1 ${digest} well-formed\n`;
-  const file = (digest: string): string => join(dir, 'snapshot-checked', digest);
-  return {
-    known: async (digest) => (await readFile(file(digest), 'utf8').catch(() => '')) === record(digest),
-    remember: (digest) => writeFileSafe(file(digest), record(digest)).catch(() => undefined),
-  };
-}
-
-/**
  * The --config files and the project's own config of a --snapshot run. With neither (no --config, no
  * mcp-smart.config.json in the folder) there is nothing to read, and the config loader with its JSONC and TOML
  * parsers is not even loaded (about a third of a cold snapshot run's module loading).
@@ -158,7 +150,10 @@ async function isMissing(file: string): Promise<boolean> {
 export async function loadSetup(opts: SetupOptions, io: Io, load: SetupLoad = {}): Promise<Setup> {
   const paths = resolvePaths(io, opts.cache);
   if (opts.snapshot.length > 0) {
-    const { servers, digest } = await readSnapshotSet(opts.snapshot, io.cwd, checkedSnapshots(paths));
+    const checked = checkedSnapshots(paths);
+    const { servers, digest, lean } = load.lean
+      ? await readCatalogue(opts.snapshot, io.cwd, { cacheDir: paths.activeCacheDir, checked, now: Date.now })
+      : { ...(await readSnapshotSet(opts.snapshot, io.cwd, checked)), lean: false };
     if (opts.adhoc.length > 0 || opts.demo) {
       io.stderr('warning: --snapshot replaces connecting, so --stdio, --url and --demo were ignored.\n');
     }
@@ -177,6 +172,7 @@ export async function loadSetup(opts: SetupOptions, io: Io, load: SetupLoad = {}
       configFile: defs.configFile,
       hidden,
       snapshotDigest: digest,
+      ...(lean ? { lean } : {}),
       paths,
     };
   }
@@ -197,12 +193,26 @@ export async function loadSetup(opts: SetupOptions, io: Io, load: SetupLoad = {}
       });
     throw new SmartError('NO_SERVERS');
   }
-  const servers = await connectDefinitions(opts, io, enabled, { config: definitions.config, paths, fresh: load.fresh });
+  let lean = false;
+  const servers = await connectDefinitions(opts, io, enabled, {
+    config: definitions.config,
+    paths,
+    fresh: load.fresh,
+    ...(load.lean ? { lean: () => (lean = true) } : {}),
+  });
   const hidden = hiddenToolsBySnapshot(
     servers,
     visibilityRules(enabled, definitions.config.serve, definitions.configFile),
   );
-  return { servers, config: definitions.config, configFile: definitions.configFile, definitions, hidden, paths };
+  return {
+    servers,
+    config: definitions.config,
+    configFile: definitions.configFile,
+    definitions,
+    hidden,
+    ...(lean ? { lean } : {}),
+    paths,
+  };
 }
 
 /**
@@ -219,12 +229,32 @@ export async function connectDefinitions(
     fresh?: boolean;
     /** False when an earlier connect of this run already said that answers come from the cache. */
     cacheNote?: boolean;
+    /**
+     * Servers all answered from the tool-list cache may come from the catalogue start cache (SetupLoad.lean); called
+     * when they did.
+     */
+    lean?: () => void;
   },
 ): Promise<ServerSnapshot[]> {
   const { paths } = ctx;
   const load = { fresh: ctx.fresh };
   const ttlSeconds = ctx.config.cache?.ttlSeconds ?? DEFAULT_CACHE_TTL_SECONDS;
   const progress = createProgress(io, opts.format, enabled.length);
+  const cache =
+    opts.cache && ttlSeconds > 0 && load.fresh !== true
+      ? { dir: paths.cacheDir, ttlMs: ttlSeconds * 1000, now: Date.now() }
+      : null;
+  const oauth = oauthOptions({ io, global: opts });
+  // As that client sees them: servers may register tools only for clients that declare roots or elicitation.
+  const capabilities = declaredCapabilities(opts.client);
+  const start = cache && ctx.lean ? { ...cache, oauthStore: oauth.storeFile, capabilities } : undefined;
+  const at = start && (await configuredKey(enabled, start));
+  const lean = at && readConfiguredCatalogue(at, start);
+  if (lean) {
+    ctx.lean?.();
+    progress.done();
+    return finishConnect(opts, io, lean, ctx.cacheNote);
+  }
   // The SDK is loaded only when connecting live, so snapshot runs start fast.
   const { connectServers } = await import('../core/connect/index.js');
   // Live server processes must be ended on a signal: this phase handles SIGINT/SIGTERM itself.
@@ -232,15 +262,11 @@ export async function connectDefinitions(
     connectServers(enabled, {
       timeoutMs: opts.timeoutMs,
       signal: io.signal,
-      cache:
-        opts.cache && ttlSeconds > 0 && load.fresh !== true
-          ? { dir: paths.cacheDir, ttlMs: ttlSeconds * 1000, now: Date.now() }
-          : null,
+      cache,
       onProgress: progress.update,
       captureStderr: opts.debug,
-      oauth: oauthOptions({ io, global: opts }),
-      // As that client sees them: servers may register tools only for clients that declare roots or elicitation.
-      capabilities: declaredCapabilities(opts.client),
+      oauth,
+      capabilities,
     }),
   );
   progress.done();
@@ -251,8 +277,19 @@ export async function connectDefinitions(
     ...(s.notes !== undefined ? { notes: s.notes.map(scrubServerText) } : {}),
     ...(s.stderr !== undefined ? { stderr: scrubServerText(s.stderr) } : {}),
   }));
+  if (at && start) await writeConfiguredCatalogue(at, servers, start);
+  return finishConnect(opts, io, servers, ctx.cacheNote);
+}
+
+/** Notes, the cache age, the end of a stopped run and (--debug) each server's stderr, after connecting. */
+function finishConnect(
+  opts: SetupOptions,
+  io: Io,
+  servers: ServerSnapshot[],
+  cacheNote: boolean | undefined,
+): ServerSnapshot[] {
   printNotes(io, servers);
-  if (ctx.cacheNote !== false) printCacheAge(io, servers);
+  if (cacheNote !== false) printCacheAge(io, servers);
   // A signal during connecting ends the run here: nothing is measured or written from aborted servers.
   throwIfStopped();
   if (opts.debug) {

@@ -24,7 +24,7 @@ import { ServeRuntime } from './runtime.js';
 import { setupWords } from '../app/next-step.js';
 import { terminalNote } from './terminal-note.js';
 import { createClientServer } from './sdk-server.js';
-import { loadServeSetup, servedVariables, storeListing } from './setup.js';
+import { completeServeSetup, loadServeSetup, metaOnlyStart, servedVariables, storeListing } from './setup.js';
 import { isLoopback } from './http-guard.js';
 
 const MODES: readonly ServeMode[] = ['auto', 'tools', 'meta'];
@@ -74,7 +74,11 @@ export async function runServeCommand(
 
   // A person at a terminal, not a client: say what this is (it still serves, e.g. for pasting JSON-RPC by hand).
   if (transportKind === 'stdio' && io.stdinIsTTY) io.stderr(terminalNote(setupWords(global)));
-  const setup = await loadServeSetup(ctx, Date.now());
+  // Meta mode (as asked, else as configured) may start from the catalogue start cache; a bad --mode is still
+  // reported below, after the setup's own errors, as before.
+  const setup = await loadServeSetup(ctx, Date.now(), (config) =>
+    metaOnlyStart(modeFlag ?? config.serve?.mode ?? 'auto', config),
+  );
   for (const w of setup.warnings) log(`warning: ${w}`);
   const serveConfig = setup.config.serve ?? {};
   const mode = modeFlag ? parseChoiceFlag('--mode', modeFlag, MODES) : (serveConfig.mode ?? 'auto');
@@ -85,6 +89,10 @@ export async function runServeCommand(
   const { limit } = resolveLimits(opts, {
     budget: { max: DEFAULT_MAX, ...setup.config.budget, ...serveConfig.budget },
   });
+  // Only meta mode's first answers go without schemas: any other start reads the snapshot in full now.
+  if (!metaOnlyStart(mode, setup.config)) await completeServeSetup(setup);
+  else if (setup.full && global.debug)
+    log('tool lists from the catalogue start cache; the snapshot is read in full before the first call');
   const spawnTimeoutMs = opts.spawnTimeout
     ? parseIntFlag('--spawn-timeout', opts.spawnTimeout, { min: 1 })
     : (serveConfig.spawnTimeout ?? global.timeoutMs);

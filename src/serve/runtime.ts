@@ -320,8 +320,41 @@ export class ServeRuntime {
     );
   }
 
+  private fullLoad?: Promise<void>;
+
+  /**
+   * Resolves once every list has its schemas. Serve may start from the catalogue start cache (ServeSetup.full: meta
+   * mode, whose first answers need none); the snapshot is then read in full here, once, before the first tool call
+   * (a failed read is tried again on the next one). Lists taken live meanwhile are kept.
+   */
+  loaded(): Promise<void> {
+    const { setup } = this.opts;
+    const full = setup.full;
+    if (!full) return Promise.resolve();
+    this.fullLoad ??= (async () => {
+      const lists = await full();
+      const lean = (name: string): boolean => this.known.get(name) === setup.known.get(name);
+      // A file edited since the start: its servers as they are now (one gone from it is gone from serve too).
+      for (const name of setup.known.keys()) if (!lists.has(name) && lean(name)) this.known.delete(name);
+      for (const [name, snap] of lists) if (lean(name)) this.known.set(name, snap);
+      delete setup.full;
+      await this.refresh(true);
+    })().catch((e: unknown) => {
+      this.fullLoad = undefined;
+      throw e;
+    });
+    return this.fullLoad;
+  }
+
+  /** Starts loaded() after the current answer went out (the first tools/list), so that the first call finds it done. */
+  loadSoon(): void {
+    if (this.opts.setup.full)
+      setImmediate(() => void this.loaded().catch((e: unknown) => this.opts.log(`warning: ${errorText(e)}`)));
+  }
+
   /** Builds the ranking index now (otherwise the first find_tool does). */
   async warm(): Promise<void> {
+    await this.loaded();
     await this.finder.warm();
   }
 

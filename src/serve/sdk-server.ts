@@ -97,7 +97,9 @@ export function createClientServer(runtime: ServeRuntime): Server {
   server.setRequestHandler('tools/list', async (_req, ctx) => {
     declareModern(ctx);
     await runtime.settled();
-    return { tools: runtime.view.tools.map((t) => t.definition) as never, ...hintFor(ctx, 'tools') };
+    const tools = runtime.view.tools.map((t) => t.definition) as never;
+    runtime.loadSoon();
+    return { tools, ...hintFor(ctx, 'tools') };
   });
 
   /** A 2026-07-28 request (its envelope names the version) gets the cache hint derived from the servers behind. */
@@ -191,6 +193,8 @@ export function createClientServer(runtime: ServeRuntime): Server {
       );
     const args = params.arguments ?? {};
     try {
+      // Serve may have started from the catalogue start cache: every call waits for the schemas (once).
+      await runtime.loaded();
       switch (served.meta) {
         case 'find':
           return await runtime.findTool(args);

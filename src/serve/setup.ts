@@ -4,8 +4,9 @@
  */
 import { basename } from 'node:path';
 import type { CommandContext } from '../app/context.js';
+import { checkedSnapshots, readCatalogue } from '../app/catalogue.js';
 import { resolvePaths } from '../app/paths.js';
-import { DEFAULT_CACHE_TTL_SECONDS, checkedSnapshots, loadDefinitions, selectServers } from '../app/setup.js';
+import { DEFAULT_CACHE_TTL_SECONDS, loadDefinitions, selectServers } from '../app/setup.js';
 import { readCachedSnapshot, writeCachedSnapshot } from '../core/connect/cache.js';
 import type { DeclaredCapabilities } from '../core/declared-capabilities.js';
 import { oauthTokenStorePath } from '../core/paths.js';
@@ -27,6 +28,29 @@ export interface ServeSetup {
   usageStore: string;
   /** The lists came from --snapshot files: they are served as saved, never re-listed for a client's capabilities. */
   fromSnapshot?: boolean;
+  /**
+   * Set when `known` came from the catalogue start cache (app/catalogue.ts): its tools carry no schemas. Reads the
+   * snapshot files in full, the same servers with their schemas (serve awaits it before anything needs a schema).
+   */
+  full?: () => Promise<Map<string, ServerSnapshot>>;
+}
+
+/**
+ * True when serve's first answers need no tool schema: meta mode with no server loaded eagerly and no pinned tool,
+ * so the served list is the meta-tools alone (a start-cache `known` then serves until a tool is called).
+ */
+export function metaOnlyStart(mode: string, config: SmartConfig): boolean {
+  if (mode !== 'meta') return false;
+  return Object.values(config.serve?.servers ?? {}).every((s) => s?.load !== 'eager' && (s?.pin ?? []).length === 0);
+}
+
+/** Replaces a start-cache `known` with the full lists (a no-op when they are full already). */
+export async function completeServeSetup(setup: ServeSetup): Promise<void> {
+  if (!setup.full) return;
+  const full = await setup.full();
+  setup.known.clear();
+  for (const [name, snap] of full) setup.known.set(name, snap);
+  delete setup.full;
 }
 
 /** True when a stdio definition starts mcp-smart's own `serve` (directly, via node, or through npx). */
@@ -80,7 +104,12 @@ export async function servedVariables(ctx: CommandContext): Promise<string[]> {
 }
 
 /** Reads definitions and whatever tool lists are known already; connects to nothing. */
-export async function loadServeSetup(ctx: CommandContext, now: number): Promise<ServeSetup> {
+export async function loadServeSetup(
+  ctx: CommandContext,
+  now: number,
+  /** Given the config read: may the lists come from the catalogue start cache (metaOnlyStart)? */
+  leanStart: (config: SmartConfig) => boolean = () => false,
+): Promise<ServeSetup> {
   const { io, global } = ctx;
   const paths = resolvePaths(io, global.cache);
   const defs = await loadDefinitions(global, io, paths);
@@ -96,15 +125,24 @@ export async function loadServeSetup(ctx: CommandContext, now: number): Promise<
           oauthStore: oauthTokenStorePath(paths.pathEnv),
         }
       : null;
-  const known = new Map<string, ServerSnapshot>();
+  let known = new Map<string, ServerSnapshot>();
+  let full: ServeSetup['full'];
   if (global.snapshot.length > 0) {
     // A server only in the snapshot is listed and searchable; calling it needs a definition to start it. A file
-    // checked before (the same record discover and audit keep) skips the depth walk of its tools.
-    const { servers } = await readSnapshotSet(global.snapshot, io.cwd, checkedSnapshots(paths));
-    for (const snap of servers) {
-      if (snap.status !== 'ok' || (global.server.length > 0 && !global.server.includes(snap.name))) continue;
-      known.set(snap.name, snap);
-    }
+    // checked before (the same record discover and audit keep) skips the depth walk of its tools. The catalogue
+    // start cache answers first when it holds these files; the full read waits until a schema is needed.
+    const checked = checkedSnapshots(paths);
+    const served = (servers: ServerSnapshot[]): Map<string, ServerSnapshot> =>
+      new Map(
+        servers
+          .filter((s) => s.status === 'ok' && (global.server.length === 0 || global.server.includes(s.name)))
+          .map((s) => [s.name, s]),
+      );
+    const set = leanStart(defs.config)
+      ? await readCatalogue(global.snapshot, io.cwd, { cacheDir: paths.activeCacheDir, checked, now: Date.now })
+      : { ...(await readSnapshotSet(global.snapshot, io.cwd, checked)), lean: false };
+    known = served(set.servers);
+    if (set.lean) full = async () => served((await readSnapshotSet(global.snapshot, io.cwd, checked)).servers);
   } else if (cache) {
     const hits = await Promise.all(definitions.map((d) => readCachedSnapshot(d, { ...cache, now })));
     hits.forEach((hit, i) => {
@@ -121,6 +159,7 @@ export async function loadServeSetup(ctx: CommandContext, now: number): Promise<
     cache,
     usageStore: paths.usageStore,
     fromSnapshot: global.snapshot.length > 0,
+    ...(full ? { full } : {}),
   };
 }
 

@@ -34,8 +34,16 @@ export function toolFields(ref: ToolRef): Record<Field, string> {
   };
 }
 
+/**
+ * On a tool read back from the catalogue start cache (core/catalogue-cache.ts), which keeps no schemas: the
+ * paramText its schema gave when the cache was written.
+ */
+export const PARAM_TEXT = Symbol('mcp-smart.paramText');
+
 /** Parameter names (split like tool names) and descriptions of a tool's input schema, three levels deep. */
 export function paramText(ref: ToolRef): string {
+  const kept = (ref.tool as { [PARAM_TEXT]?: string })[PARAM_TEXT];
+  if (kept !== undefined) return kept;
   const params: string[] = [];
   collectParams(ref.tool.inputSchema, params, 0);
   return params.join(' ');

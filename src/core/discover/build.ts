@@ -55,7 +55,7 @@ export interface BuildOptions {
 
 /**
  * A 64-bit hex digest (the head of a SHA-256) of everything a cached index depends on: the tools (ids, names,
- * titles, descriptions, parameter schemas, servers and instructions), the BM25 parameters and the word-vector table.
+ * titles, descriptions, parameter texts, servers and instructions), the BM25 parameters and the word-vector table.
  * Tools read from snapshot files are keyed by the files' bytes instead (snapshotIndexKey), which is cheaper.
  */
 export function indexCacheKey(tools: ToolRef[], vectors: WordVectors | undefined, weights?: WeightsInput): string {
@@ -73,7 +73,8 @@ export function indexCacheKey(tools: ToolRef[], vectors: WordVectors | undefined
     add(t.tool.name);
     add(t.tool.title ?? '');
     add(t.tool.description ?? '');
-    add(t.tool.inputSchema === undefined ? '' : JSON.stringify(t.tool.inputSchema));
+    // The schema counts only through its parameter text (a tool from the catalogue start cache keeps just that).
+    add(paramText(t));
   }
   return h.digest('hex').slice(0, 16);
 }

@@ -4,6 +4,7 @@
  * another key is not trusted (the caller rebuilds the index instead).
  */
 import { createHash } from 'node:crypto';
+import { openSealed, sealBytes } from '../sealed-file.js';
 import type { WordVectors } from './vectors.js';
 import { resolveWeights, type WeightsInput } from './weights.js';
 
@@ -11,8 +12,6 @@ import { resolveWeights, type WeightsInput } from './weights.js';
 export const INDEX_CACHE_VERSION = 'index-v5';
 
 const MAGIC = new TextEncoder().encode('mcp-smart/discover-index'); // 24 bytes: the payload stays 8-aligned
-const KEY_BYTES = 32;
-const SUM_BYTES = 32;
 
 /** What an index depends on besides its tools: the BM25 parameters and the word-vector table. */
 export function indexParamsText(vectors: WordVectors | undefined, weights?: WeightsInput): string {
@@ -39,24 +38,12 @@ export function snapshotIndexKey(
   return h.digest('hex').slice(0, 16);
 }
 
-/** The file's bytes: magic, SHA-256 of the key, SHA-256 of the payload, payload. */
+/** The file's bytes: magic, SHA-256 of the key, SHA-256 of the payload, payload (sealed-file.ts). */
 export function sealIndexCache(key: string, payload: Uint8Array): Uint8Array {
-  const out = new Uint8Array(MAGIC.byteLength + KEY_BYTES + SUM_BYTES + payload.byteLength);
-  out.set(MAGIC, 0);
-  out.set(createHash('sha256').update(key).digest(), MAGIC.byteLength);
-  out.set(createHash('sha256').update(payload).digest(), MAGIC.byteLength + KEY_BYTES);
-  out.set(payload, MAGIC.byteLength + KEY_BYTES + SUM_BYTES);
-  return out;
+  return sealBytes(MAGIC, key, payload);
 }
 
 /** The payload sealed under `key`, or null when the file is not one, was written under another key, or was altered. */
 export function openIndexCache(key: string, file: Uint8Array): Uint8Array | null {
-  const head = MAGIC.byteLength + KEY_BYTES + SUM_BYTES;
-  if (file.byteLength < head) return null;
-  for (let i = 0; i < MAGIC.byteLength; i++) if (file[i] !== MAGIC[i]) return null;
-  const payload = file.subarray(head);
-  const same = (a: Uint8Array, at: number): boolean => a.every((b, i) => file[at + i] === b);
-  if (!same(createHash('sha256').update(key).digest(), MAGIC.byteLength)) return null;
-  if (!same(createHash('sha256').update(payload).digest(), MAGIC.byteLength + KEY_BYTES)) return null;
-  return payload;
+  return openSealed(MAGIC, key, file);
 }

@@ -1,0 +1,83 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { decodeCatalogue, encodeCatalogue } from '../../src/core/catalogue-cache.js';
+import { PARAM_TEXT, paramText } from '../../src/core/discover/bm25.js';
+import { fixture } from '../helpers/paths.js';
+import type { ServerSnapshot, Snapshot, ToolSnapshot } from '../../src/types.js';
+
+const servers: ServerSnapshot[] = [
+  {
+    name: 'notes',
+    transport: 'stdio',
+    status: 'ok',
+    instructions: 'Keeps notes.',
+    notes: ['a note'],
+    prompts: [{ name: 'p' }] as never,
+    tools: [
+      {
+        name: 'add_note',
+        title: 'Add a note',
+        description: 'Adds a note – with “curly” quotes and an emoji 📝',
+        inputSchema: {
+          type: 'object',
+          properties: { text: { type: 'string', description: 'The note' }, tags: { type: 'array' } },
+        },
+        annotations: { destructiveHint: false },
+      },
+      { name: 'bare', inputSchema: { type: 'object' } },
+      // A lone surrogate (JSON.parse makes one from "\ud800"): UTF-8 would turn it into U+FFFD.
+      { name: 'odd', description: 'half \ud800 a pair', inputSchema: { type: 'object' } },
+      { name: 'latin', description: 'café, naïve', inputSchema: { type: 'object', properties: { 'über-name': {} } } },
+    ],
+  },
+  { name: 'down', transport: 'http', status: 'error', error: 'refused', tools: [] },
+];
+
+describe('catalogue start cache payload', () => {
+  it('reads back every server field and each tool cut to name, title, description, annotations and its params text', () => {
+    const lean = decodeCatalogue(encodeCatalogue(servers, 'd1'))!;
+    expect(lean.digest).toBe('d1');
+    expect(lean.servers.map(({ tools: _t, ...rest }) => rest)).toEqual(servers.map(({ tools: _t, ...rest }) => rest));
+    lean.servers.forEach((s, i) =>
+      s.tools.forEach((t, j) => {
+        const full = servers[i]!.tools[j]!;
+        const { inputSchema: _schema, ...kept } = full;
+        const { [PARAM_TEXT]: _params, ...named } = t as ToolSnapshot & { [PARAM_TEXT]: string };
+        expect(named).toEqual(kept);
+        expect(t.inputSchema).toBeUndefined();
+        expect((t as ToolSnapshot & { [PARAM_TEXT]: string })[PARAM_TEXT]).toBe(
+          paramText({ id: '', server: s.name, tool: full }),
+        );
+        // paramText reads the kept text when there is no schema left to walk.
+        expect(paramText({ id: '', server: s.name, tool: t })).toBe(paramText({ id: '', server: s.name, tool: full }));
+      }),
+    );
+    expect(lean.servers[0]!.tools[2]!.description).toBe('half \ud800 a pair');
+    expect(lean.servers[0]!.tools[0]!.description).toContain('📝');
+  });
+
+  it('holds the 111-server fixture-sized catalogue exactly (every description and params text)', () => {
+    const doc = JSON.parse(readFileSync(fixture('snapshots', 'many-tools.json'), 'utf8')) as Snapshot;
+    const lean = decodeCatalogue(encodeCatalogue(doc.servers, 'x'))!;
+    const texts = (list: ServerSnapshot[]): string[] =>
+      list.flatMap((s) =>
+        s.tools.map((t) => `${t.name}|${t.description}|${paramText({ id: '', server: s.name, tool: t })}`),
+      );
+    expect(texts(lean.servers)).toEqual(texts(doc.servers));
+    expect(texts(lean.servers).length).toBeGreaterThan(10);
+  });
+
+  it('refuses bytes that do not hold a payload: truncated, lengths past the end, a head that is not JSON', () => {
+    const good = Buffer.from(encodeCatalogue(servers, 'd1'));
+    expect(decodeCatalogue(good.subarray(0, good.byteLength - 2))).toBeNull();
+    expect(decodeCatalogue(good.subarray(0, 5))).toBeNull();
+    const longHead = Buffer.from(good);
+    longHead.writeUInt32LE(good.byteLength, 0);
+    expect(decodeCatalogue(longHead)).toBeNull();
+    const badHead = Buffer.from(good);
+    badHead[8] = 0x7b + 1;
+    expect(decodeCatalogue(badHead)).toBeNull();
+    // One text byte more than the rows account for.
+    expect(decodeCatalogue(Buffer.concat([good, Buffer.from([0x41, 0x41])]))).toBeNull();
+  });
+});
