@@ -19,6 +19,7 @@ import { rankedResults, type Ranking } from './result.js';
 import { RERANK_DEPTH, rerankFeatures, rerankOrder, rerankScore, type RerankModel } from './rerank.js';
 import { RERANK_MODEL } from './rerank-model.js';
 import { namedServers, readingNotes } from './named.js';
+import { numberConflicts } from './number.js';
 import { multiStep, serverSignals, signals, usagePriors } from './signals.js';
 import { detectTaskContext } from './usage.js';
 import { resolveWeights, type WeightsInput } from './weights.js';
@@ -122,7 +123,7 @@ export function rankTools(index: DiscoverIndex, intent: string, opts: RankOption
     const mood = askedAs(intent);
     const text = mood.text;
     const { query, named } = namedServers(index, bm25Query(text, index.unstemmed));
-    reading = readingNotes(intent, text, named);
+    reading = readingNotes(intent, text, named, mood.rule);
     const terms = query.literal;
     // What a tool matched, shown: the intent's own terms less those it weighs 0 (the kept clause's).
     const shown = terms.filter((_, k) => query.weights[k] !== 0);
@@ -224,6 +225,8 @@ export function rankTools(index: DiscoverIndex, intent: string, opts: RankOption
       // request naming an action again lost one hit@5 each on two development sets: bench/RESULTS.md.)
       const again =
         any && reranked && keptClause(text) >= 0 ? actionConflicts(index, query.actions, scores, allowed) : null;
+      // Number, which the stems erase (number.ts): a name holding a question's word in the other number loses a share.
+      const numbered = any && mood.question ? numberConflicts(index, withoutPayload(text), scores, allowed) : null;
       explain = (i) => ({
         bm25: parts.bm25(i),
         semantic: parts.semantic(i),
@@ -234,6 +237,7 @@ export function rankTools(index: DiscoverIndex, intent: string, opts: RankOption
         ...(conflicts?.has(i) || again?.has(i) ? { action: (conflicts?.get(i) ?? 0) + (again?.get(i) ?? 0) } : {}),
         ...(reranked?.has(i) ? { rerank: reranked.get(i)! } : {}),
         ...(asked?.has(i) ? { question: asked.get(i)! } : {}),
+        ...(numbered?.has(i) ? { number: numbered.get(i)! } : {}),
       });
     }
   }

@@ -5,9 +5,12 @@
  * its subject, or one ending in "?". bm25.ts adds the read action to a question that names no other.
  */
 import { actionOf, type ActionClass } from './lexicon.js';
+import { questionCommand, tokens, type QuestionCommand } from './questions.js';
 import { STOP_WORDS, stem } from './tokenize.js';
 
 const WH = new Set(['what', 'which', 'who', 'whom', 'whose', 'where', 'when', 'how', 'why']);
+// The wh-words a noun may follow ("which channels", "what meetings", "whose tasks").
+const NOUN_WH = new Set(['what', 'which', 'whose']);
 const AUX = new Set([
   'do',
   'does',
@@ -50,10 +53,18 @@ const SUBJECT = new Set([
 const ASKED_OF = new Set(['you', 'we', 'i']);
 const WORD = /[\p{L}\p{N}]+/gu;
 
-/** The first clause of an intent: up to its first sentence end or line break. */
+/**
+ * Where the first clause of an intent ends: at its first sentence end (a full stop, "!" or "?" before a space or the
+ * end; not the dot of "config.yaml") or line break, a question mark included.
+ */
+function clauseEnd(intent: string): number {
+  const m = /[.!?](?=\s|$)|\n/.exec(intent);
+  return m ? m.index + (m[0] === '?' ? 1 : 0) : intent.length;
+}
+
+/** The first clause of an intent (clauseEnd). */
 function firstClause(intent: string): string {
-  const m = /[.!?\n]/.exec(intent);
-  return m ? intent.slice(0, m.index + (m[0] === '?' ? 1 : 0)) : intent;
+  return intent.slice(0, clauseEnd(intent));
 }
 
 /** Whether an intent asks a question (its first clause is one). */
@@ -114,10 +125,13 @@ export function asksForMany(intent: string, isStop: (word: string) => boolean, s
 function pluralAt(words: readonly string[], isStop: (word: string) => boolean, stem: (w: string) => string): number {
   let i = 0;
   let at = -1;
+  // "who", "how", "where"… stand for a person, a manner, a place: a verb follows them ("who follows…"), not a noun.
+  if (WH.has(words[0]!) && !NOUN_WH.has(words[0]!)) return -1;
   while (i < words.length && (WH.has(words[i]!) || AUX.has(words[i]!) || words[i] === 'there')) i++;
   for (; i < words.length && !isStop(words[i]!) && !AUX.has(words[i]!); i++) {
     const w = words[i]!;
-    if (w.length > 3 && w.endsWith('s') && !w.endsWith('ss') && stem(w) !== w) at = i;
+    // "status", "analysis", "access" end in "s" and are singular.
+    if (w.length > 3 && w.endsWith('s') && !/(?:ss|us|is)$/.test(w) && stem(w) !== w) at = i;
   }
   return at;
 }
@@ -150,6 +164,8 @@ export interface Asked {
   question: boolean;
   /** A question asking to read. */
   read: boolean;
+  /** The question grammar's rule that gave `text` (questions.ts; 'many' and 'narrows' for the plural rules). */
+  rule?: QuestionCommand['rule'] | 'many' | 'narrows';
 }
 
 const isStop = (w: string): boolean => w.length < 2 || STOP_WORDS.has(w);
@@ -163,8 +179,17 @@ export function askedAs(intent: string): Asked {
   const action = questionAction(intent, (w) => actionOf(stem(w)));
   if (action === undefined) return { text: intent, question: false, read: false };
   if (action !== 'read') return { text: intent, question: true, read: false };
+  const trimmed = intent.trim();
+  const end = clauseEnd(trimmed);
+  const command = questionCommand(trimmed, tokens(trimmed.slice(0, end)), end);
+  if (command) return { text: command.text, question: true, read: true, rule: command.rule };
   if (!asksForMany(intent, isStop, stem)) return { text: intent, question: true, read: true };
   // A question narrowing many things asks to search them; one asking after all of them, to list them.
-  const verb = narrowsMany(intent, isStop, stem) ? 'search' : 'list';
-  return { text: `${verb} ${intent.trim().replace(/\?+$/, '')}`, question: true, read: true };
+  const narrows = narrowsMany(intent, isStop, stem);
+  return {
+    text: `${narrows ? 'search' : 'list'} ${trimmed.replace(/\?+$/, '')}`,
+    question: true,
+    read: true,
+    rule: narrows ? 'narrows' : 'many',
+  };
 }

@@ -7,6 +7,7 @@
 import type { Bm25Query } from './bm25.js';
 import type { DiscoverIndex } from './build.js';
 import { keptClause } from './lexicon.js';
+import { RULE_NOTES } from './questions.js';
 import { analyzeWords, splitWords } from './tokenize.js';
 
 const names = new WeakMap<DiscoverIndex, Map<string, string>>();
@@ -48,9 +49,15 @@ export function namedServers(index: DiscoverIndex, query: Bm25Query): { query: B
  * The notes of --explain on how an intent was read: the command a question was ranked as (`text`, mood.ts), the
  * clause it asks to keep and is not ranked on, and the servers named through a derivation (`named`).
  */
-export function readingNotes(intent: string, text: string, named: readonly string[]): string[] {
+export function readingNotes(
+  intent: string,
+  text: string,
+  named: readonly string[],
+  rule?: keyof typeof RULE_NOTES,
+): string[] {
   const out: string[] = [];
-  if (text !== intent) out.push(`ranked as the command "${text}"`);
+  if (text !== intent)
+    out.push(`ranked as the command "${text}"${rule ? ` (question grammar, ${rule}: ${RULE_NOTES[rule]})` : ''}`);
   const that = keptClause(text);
   if (that >= 0) out.push(`kept clause, content to store, not ranked on: "${text.slice(that).trim()}"`);
   if (named.length > 0) out.push(`server named through a WordNet derivation: ${named.join(', ')}`);
