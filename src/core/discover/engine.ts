@@ -20,6 +20,7 @@ import { RERANK_DEPTH, rerankFeatures, rerankOrder, rerankScore, type RerankMode
 import { RERANK_MODEL } from './rerank-model.js';
 import { namedServers, readingNotes } from './named.js';
 import { numberConflicts } from './number.js';
+import { joinedWords } from './joined.js';
 import { multiStep, serverSignals, signals, usagePriors } from './signals.js';
 import { detectTaskContext } from './usage.js';
 import { resolveWeights, type WeightsInput } from './weights.js';
@@ -122,12 +123,14 @@ export function rankTools(index: DiscoverIndex, intent: string, opts: RankOption
     // mood.ts): every signal and the re-ranker, trained on commands, then read its action.
     const mood = askedAs(intent);
     const text = mood.text;
-    const { query, named } = namedServers(index, bm25Query(text, index.unstemmed));
-    reading = readingNotes(intent, text, named, mood.rule);
+    const bmIndex = bm25For(index, weights);
+    const derived = namedServers(index, bm25Query(text, index.unstemmed));
+    // Adjacent words the catalogue writes as one ("To Do" → todo; joined.ts).
+    const { query, joined } = joinedWords(index, bmIndex, derived.query, withoutPayload(text), index.unstemmed);
+    reading = readingNotes(intent, text, derived.named, mood.rule, joined);
     const terms = query.literal;
     // What a tool matched, shown: the intent's own terms less those it weighs 0 (the kept clause's).
     const shown = terms.filter((_, k) => query.weights[k] !== 0);
-    const bmIndex = bm25For(index, weights);
     const { bm, sem, bmHit, q, bmTop } = signals(index, bmIndex, query, text, opts.engine, opts.queryVector);
     matched = (i) => matchedTerms(bmIndex, shown, i);
     if (opts.engine === 'bm25') {

@@ -138,7 +138,7 @@ function pluralAt(words: readonly string[], isStop: (word: string) => boolean, s
 
 // What follows a plural when it says where the things are, or only that they exist ("which files are in…", "what
 // meetings do I have", "which monitors are alerting"): the question asks for all of them, a listing.
-const WHERE = new Set(['in', 'on', 'at', 'from', 'of', 'for', 'under', 'inside', 'this', 'today', 'right', 'now']);
+const WHERE = new Set(['in', 'on', 'at', 'from', 'of', 'under', 'inside', 'this', 'today', 'right', 'now']);
 const BEING = new Set(['are', 'is', 'am', 'was', 'were', 'do', 'does', 'did', 'have', 'has', 'had', 'exist']);
 
 /**
@@ -158,6 +158,26 @@ export function narrowsMany(intent: string, isStop: (word: string) => boolean, s
   return after !== 'to' && !(AUX.has(next) && after !== undefined && SUBJECT.has(after));
 }
 
+/**
+ * Whether a question after many things asks for the parts of one thing it names ("which fields does the Airtable
+ * table Leads have?", "what columns do the orders rows hold?"): the plural is followed by do/does/did and a subject
+ * that is no pronoun. The thing is to be described, not its kind listed ("which sites do I have" lists).
+ */
+export function asksForParts(intent: string, isStop: (word: string) => boolean, stem: (w: string) => string): boolean {
+  if (!isQuestion(intent)) return false;
+  const words = [...firstClause(intent.toLowerCase()).matchAll(WORD)].map((m) => m[0]);
+  const at = pluralAt(words, isStop, stem);
+  const aux = at >= 0 ? words[at + 1] : undefined;
+  const subject = at >= 0 ? words[at + 2] : undefined;
+  return (
+    (aux === 'do' || aux === 'does' || aux === 'did') &&
+    subject !== undefined &&
+    !SUBJECT.has(subject) &&
+    !ASKED_OF.has(subject) &&
+    subject !== 'they'
+  );
+}
+
 /** An intent as it is ranked: a read question as its command, and whether it was a question. */
 export interface Asked {
   text: string;
@@ -165,7 +185,7 @@ export interface Asked {
   /** A question asking to read. */
   read: boolean;
   /** The question grammar's rule that gave `text` (questions.ts; 'many' and 'narrows' for the plural rules). */
-  rule?: QuestionCommand['rule'] | 'many' | 'narrows';
+  rule?: QuestionCommand['rule'] | 'many' | 'narrows' | 'parts';
 }
 
 const isStop = (w: string): boolean => w.length < 2 || STOP_WORDS.has(w);
@@ -184,6 +204,10 @@ export function askedAs(intent: string): Asked {
   const command = questionCommand(trimmed, tokens(trimmed.slice(0, end)), end);
   if (command) return { text: command.text, question: true, read: true, rule: command.rule };
   if (!asksForMany(intent, isStop, stem)) return { text: intent, question: true, read: true };
+  // Many things a named thing holds or did ("which fields does the table have"): that thing described.
+  if (asksForParts(intent, isStop, stem)) {
+    return { text: `describe ${trimmed.replace(/\?+$/, '')}`, question: true, read: true, rule: 'parts' };
+  }
   // A question narrowing many things asks to search them; one asking after all of them, to list them.
   const narrows = narrowsMany(intent, isStop, stem);
   return {

@@ -10,6 +10,7 @@ import type { DiscoverIndex } from './build.js';
 import { topK } from './candidates.js';
 import { ACTION_PENALTY } from './actions.js';
 import { actionOf } from './lexicon.js';
+import { isVerb } from './related.js';
 import { expandAbbreviation, splitWords, stem, STOP_WORDS } from './tokenize.js';
 
 /** Candidates checked (as actions.ts ACTION_DEPTH). */
@@ -49,6 +50,11 @@ function nameWords(index: DiscoverIndex, doc: number): string[] {
   return v;
 }
 
+/** Whether one of a name's first two (analysed) words is a verb: an action class's, or mostly a verb in WordNet. */
+function acts(name: readonly string[]): boolean {
+  return name.slice(0, 2).some((w) => actionOf(w) !== undefined || isVerb(w));
+}
+
 /** Whether a name holds one of the asked words in the other number (and not also in the same). */
 function disagrees(asked: readonly string[], name: readonly string[]): boolean {
   for (const t of name) {
@@ -75,7 +81,8 @@ export function numberConflicts(
   if (!(top > 0)) return null;
   const out = new Map<number, number>();
   for (const i of cands) {
-    if (!disagrees(asked, nameWords(index, i))) continue;
+    // Only a name that acts on an object ("listCalendars", "getWorkspace"), not a product's ("PodcastTool").
+    if (!acts(index.nameOf(i)) || !disagrees(asked, nameWords(index, i))) continue;
     const loss = -NUMBER_PENALTY * top;
     scores[i] = scores[i]! + loss;
     out.set(i, loss);

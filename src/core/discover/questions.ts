@@ -62,8 +62,9 @@ export function questionCommand(text: string, clause: readonly Token[], end: num
   // "how many X …": a count of X.
   if (w(0) === 'how' && w(1) === 'many' && clause.length > 2) return done(`count ${from(2)}`, 'count');
 
-  // "what's in X", "what is on X": X's contents, a listing (a search of X when a topic follows). "what is written /
-  // stored in X": what X holds, read. ("what's happening in X" asks for events, not contents: no rule.)
+  // "what's in X", "what is on X", "what's left in X": X's contents, a listing (a search of X when a topic follows).
+  // "what is written / stored in X", with a participle: what X holds, read. ("what's happening in X" asks for
+  // events, not contents: no rule.)
   if (w(0) === 'what' && BE.has(w(1)!)) {
     const filler = IN.has(w(2)!) ? undefined : w(2);
     const p = filler === undefined ? 2 : IN.has(w(3)!) && !DO.has(filler) && !filler.endsWith('ing') ? 3 : -1;
@@ -72,7 +73,8 @@ export function questionCommand(text: string, clause: readonly Token[], end: num
         const place = text.slice(clause[p + 1]!.at, clause[about - 1]!.end);
         return done(`search ${place} for ${from(about + 1)}`, 'contents');
       }
-      return done(`${filler === undefined ? 'list' : 'read'} ${from(p + 1)}`, 'contents');
+      const participle = filler !== undefined && /(?:ed|en)$/.test(filler);
+      return done(`${participle ? 'read' : 'list'} ${from(p + 1)}`, 'contents');
     }
   }
 
@@ -99,7 +101,7 @@ export function questionCommand(text: string, clause: readonly Token[], end: num
 }
 
 /** What each rule of the question grammar read, as --explain says it (mood.ts adds the plural rules). */
-export const RULE_NOTES: Record<QuestionCommand['rule'] | 'many' | 'narrows', string> = {
+export const RULE_NOTES: Record<QuestionCommand['rule'] | 'many' | 'narrows' | 'parts', string> = {
   count: '"how many" asks for a count',
   contents: '"what is in X" asks for what X holds',
   says: '"what does X say" asks to read X',
@@ -107,4 +109,5 @@ export const RULE_NOTES: Record<QuestionCommand['rule'] | 'many' | 'narrows', st
   topic: 'a question about a topic asks to search',
   many: 'a question after many things asks for their list',
   narrows: 'a question narrowing many things asks to search them',
+  parts: '"which Ns does X have" asks to describe X',
 };
