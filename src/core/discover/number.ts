@@ -50,9 +50,14 @@ function nameWords(index: DiscoverIndex, doc: number): string[] {
   return v;
 }
 
-/** Whether one of a name's first two (analysed) words is a verb: an action class's, or mostly a verb in WordNet. */
-function acts(name: readonly string[]): boolean {
-  return name.slice(0, 2).some((w) => actionOf(w) !== undefined || isVerb(w));
+/**
+ * Whether one of a name's first two words (as written: "get" is a stop word the analysed name drops) is a verb: an
+ * action class's, or mostly a verb in WordNet.
+ */
+function acts(index: DiscoverIndex, doc: number): boolean {
+  return splitWords(index.tools[doc]!.tool.name)
+    .slice(0, 2)
+    .some((w) => actionOf(stem(w)) !== undefined || isVerb(stem(w)));
 }
 
 /** Whether a name holds one of the asked words in the other number (and not also in the same). */
@@ -82,7 +87,7 @@ export function numberConflicts(
   const out = new Map<number, number>();
   for (const i of cands) {
     // Only a name that acts on an object ("listCalendars", "getWorkspace"), not a product's ("PodcastTool").
-    if (!acts(index.nameOf(i)) || !disagrees(asked, nameWords(index, i))) continue;
+    if (!acts(index, i) || !disagrees(asked, nameWords(index, i))) continue;
     const loss = -NUMBER_PENALTY * top;
     scores[i] = scores[i]! + loss;
     out.set(i, loss);
