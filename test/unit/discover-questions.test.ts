@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { bm25Query } from '../../src/core/discover/bm25.js';
 import { bm25For } from '../../src/core/discover/build.js';
 import { buildDiscoverIndex, rankTools } from '../../src/core/discover/index.js';
-import { joinedWords } from '../../src/core/discover/joined.js';
+import { joinedWords, mutedState } from '../../src/core/discover/joined.js';
 import { askedAs } from '../../src/core/discover/mood.js';
 import { nounWords, pluralOf } from '../../src/core/discover/number.js';
 import { joinedCompounds, intentText } from '../../src/core/discover/tokenize.js';
@@ -87,6 +87,26 @@ describe('question grammar: the command a read question amounts to (issue 29)', 
     expect(askedAs('who follows my LINE bot?').rule).toBeUndefined();
   });
 
+  it('the state many things are asked in filters the listing and weighs less than what it lists', () => {
+    expect(askedAs('which Datadog monitors are alerting?').state).toEqual(['alerting']);
+    expect(askedAs('which Azure DevOps pipeline runs failed last night?').state).toEqual(['failed', 'last', 'night']);
+    // A place ends the state; a question after no plural, or narrowing its plural, has none.
+    expect(askedAs('what pull requests are waiting in the GitHub repository?').state).toEqual(['waiting']);
+    expect(askedAs('which Netlify sites do I have?').state).toBeUndefined();
+    expect(askedAs('which Linear issues mention the login bug?').state).toBeUndefined();
+    const asked = askedAs('which monitors are alerting?');
+    const q = mutedState(bm25Query(asked.text), asked.text, asked.state);
+    expect(q.weights[q.terms.indexOf('alert')]).toBe(0.5);
+    expect(q.weights[q.terms.indexOf('monitor')]).toBe(1);
+    // A word the question also says outside its state keeps its weight.
+    const both = askedAs('which alert monitors are alerting?');
+    const b = mutedState(bm25Query(both.text), both.text, both.state);
+    expect(b.weights[b.terms.indexOf('alert')]).toBe(1);
+    const index = buildDiscoverIndex([ref('datadog', 'get_monitors', 'Get the monitors of the account')]);
+    const r = rankTools(index, 'which monitors are alerting?', { engine: 'bm25', k: 1 });
+    expect(r.reading).toContain('the state the things asked for are in, weighed less: "alerting"');
+  });
+
   it('a dot inside a file name does not end the first clause', () => {
     // With the clause cut at "config.", the verb would be "config" and no rule would read it.
     expect(askedAs('what does the config.yaml file say? It is in the repo root.').text).toBe(
@@ -137,6 +157,17 @@ describe('grammatical number in a question', () => {
     expect(pluralOf('workspaces', 'workspace')).toBe(false);
     // Abbreviations are written out; stop words and the verbs of an action class ("list") are left out.
     expect(nounWords(['which', 'prs', 'list', 'are', 'stale'])).toEqual(['pull', 'requests', 'stale']);
+  });
+
+  it('a getter is no acting tool for a question, although its analysed name drops "get"', () => {
+    // "get_monitors" analysed is "monitor", which WordNet has mostly as a verb: it read as acting before.
+    const index = buildDiscoverIndex([
+      ref('datadog', 'get_monitors', 'Get the monitors'),
+      ref('datadog', 'mute_monitors', 'Mute the monitors'),
+    ]);
+    const r = rankTools(index, 'which monitors are there?', { engine: 'hybrid', k: 2 }).results;
+    expect(r.find((t) => t.id === 'datadog.get_monitors')?.reasons?.question).toBeUndefined();
+    expect(r.find((t) => t.id === 'datadog.mute_monitors')?.reasons?.question).toBeLessThan(0);
   });
 
   it('a question after many things ranks the plural getter above the singular one; a command is not checked', () => {

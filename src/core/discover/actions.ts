@@ -6,8 +6,9 @@
  */
 import type { DiscoverIndex } from './build.js';
 import { topK } from './candidates.js';
-import { actionsConflict, toolAction, type ActionClass } from './lexicon.js';
+import { actionOf, actionsConflict, toolAction, type ActionClass } from './lexicon.js';
 import { isVerb } from './related.js';
+import { splitWords, stem, STOP_WORDS } from './tokenize.js';
 
 /** Candidates checked (the re-ranker's depth and then some, so that a penalised tool can leave its top). */
 export const ACTION_DEPTH = 40;
@@ -48,6 +49,16 @@ export function isDestructive(index: DiscoverIndex, doc: number, action: ActionC
 }
 
 /**
+ * A tool's name words as the question check reads them: analysed, but keeping the stop words that are verbs of an
+ * action class ("get": the analysed name drops it and reads "get_monitors" as "monitor", mostly a verb in WordNet).
+ */
+export function verbName(index: DiscoverIndex, doc: number): string[] {
+  return splitWords(index.tools[doc]!.tool.name)
+    .filter((w) => !STOP_WORDS.has(w) || actionOf(stem(w)) !== undefined)
+    .map((w) => stem(w));
+}
+
+/**
  * Share of the best candidate's score a tool that acts loses when the intent is a question asking to read: the
  * action check's share (chosen on the servers-111 questions among 0.05, 0.1, 0.2 and 0.35; bench/RESULTS.md).
  */
@@ -68,7 +79,7 @@ export function questionConflicts(
   if (!(top > 0)) return null;
   const out = new Map<number, number>();
   for (const i of cands) {
-    const name = index.nameOf(i);
+    const name = verbName(index, i);
     const action = toolAction(name);
     const acts = action !== undefined ? action !== 'read' : name.slice(0, 2).some((w) => isVerb(w));
     if (!acts) continue;

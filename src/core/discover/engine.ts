@@ -20,7 +20,7 @@ import { RERANK_DEPTH, rerankFeatures, rerankOrder, rerankScore, type RerankMode
 import { RERANK_MODEL } from './rerank-model.js';
 import { namedServers, readingNotes } from './named.js';
 import { numberConflicts } from './number.js';
-import { joinedWords } from './joined.js';
+import { joinedWords, mutedState } from './joined.js';
 import { multiStep, serverSignals, signals, usagePriors } from './signals.js';
 import { detectTaskContext } from './usage.js';
 import { resolveWeights, type WeightsInput } from './weights.js';
@@ -126,8 +126,11 @@ export function rankTools(index: DiscoverIndex, intent: string, opts: RankOption
     const bmIndex = bm25For(index, weights);
     const derived = namedServers(index, bm25Query(text, index.unstemmed));
     // Adjacent words the catalogue writes as one ("To Do" → todo; joined.ts).
-    const { query, joined } = joinedWords(index, bmIndex, derived.query, withoutPayload(text), index.unstemmed);
-    reading = readingNotes(intent, text, derived.named, mood.rule, joined);
+    const both = joinedWords(index, bmIndex, derived.query, withoutPayload(text), index.unstemmed);
+    const { joined } = both;
+    // The state a listing question filters by ("which monitors are alerting") weighs less than what it lists.
+    const query = mutedState(both.query, text, mood.state, index.unstemmed);
+    reading = readingNotes(intent, text, derived.named, mood.rule, joined, mood.state);
     const terms = query.literal;
     // What a tool matched, shown: the intent's own terms less those it weighs 0 (the kept clause's).
     const shown = terms.filter((_, k) => query.weights[k] !== 0);

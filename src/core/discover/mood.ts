@@ -178,6 +178,29 @@ export function asksForParts(intent: string, isStop: (word: string) => boolean, 
   );
 }
 
+// Words that end a state: prepositions and words of time ("waiting in the repository" says where; "this week").
+const STATE_END = new Set([...WHERE, 'to', 'by', 'with', 'since', 'during', 'within', 'yesterday', 'tonight']);
+
+/**
+ * The words of the state a question asks many things to be in ("which monitors are alerting", "which merge
+ * requests are open", "which runs failed last night"): after the plural, "are" / "is" / "were" / "was" and the
+ * words up to a preposition or a stop word, or a past tense and the words after it. They filter the listing; they
+ * do not say what to list (engine.ts weighs them STATE_WEIGHT). None when the question asks after no plural.
+ */
+export function stateWords(intent: string, isStop: (word: string) => boolean, stem: (w: string) => string): string[] {
+  if (!isQuestion(intent)) return [];
+  const words = [...firstClause(intent.toLowerCase()).matchAll(WORD)].map((m) => m[0]);
+  const at = pluralAt(words, isStop, stem);
+  if (at < 0) return [];
+  let i = at + 1;
+  const next = words[i];
+  if (next === 'are' || next === 'is' || next === 'were' || next === 'was') i++;
+  else if (next === undefined || !next.endsWith('ed')) return [];
+  const out: string[] = [];
+  for (; i < words.length && !STATE_END.has(words[i]!) && !isStop(words[i]!); i++) out.push(words[i]!);
+  return out;
+}
+
 /** An intent as it is ranked: a read question as its command, and whether it was a question. */
 export interface Asked {
   text: string;
@@ -186,6 +209,8 @@ export interface Asked {
   read: boolean;
   /** The question grammar's rule that gave `text` (questions.ts; 'many' and 'narrows' for the plural rules). */
   rule?: QuestionCommand['rule'] | 'many' | 'narrows' | 'parts';
+  /** The words of the state a listing is filtered by (stateWords), weighed less. */
+  state?: string[];
 }
 
 const isStop = (w: string): boolean => w.length < 2 || STOP_WORDS.has(w);
@@ -210,10 +235,12 @@ export function askedAs(intent: string): Asked {
   }
   // A question narrowing many things asks to search them; one asking after all of them, to list them.
   const narrows = narrowsMany(intent, isStop, stem);
+  const state = narrows ? [] : stateWords(intent, isStop, stem);
   return {
     text: `${narrows ? 'search' : 'list'} ${trimmed.replace(/\?+$/, '')}`,
     question: true,
     read: true,
     rule: narrows ? 'narrows' : 'many',
+    ...(state.length > 0 ? { state } : {}),
   };
 }

@@ -55,6 +55,7 @@ export function readingNotes(
   named: readonly string[],
   rule?: keyof typeof RULE_NOTES,
   joined: readonly string[] = [],
+  state: readonly string[] = [],
 ): string[] {
   const out: string[] = [];
   if (text !== intent)
@@ -62,6 +63,7 @@ export function readingNotes(
   const that = keptClause(text);
   if (that >= 0) out.push(`kept clause, content to store, not ranked on: "${text.slice(that).trim()}"`);
   if (named.length > 0) out.push(`server named through a WordNet derivation: ${named.join(', ')}`);
+  if (state.length > 0) out.push(`the state the things asked for are in, weighed less: "${state.join(' ')}"`);
   if (joined.length > 0) out.push(`words the catalogue writes as one: ${joined.join(', ')}`);
   return out;
 }

@@ -8,7 +8,7 @@
  */
 import type { DiscoverIndex } from './build.js';
 import { topK } from './candidates.js';
-import { ACTION_PENALTY } from './actions.js';
+import { ACTION_PENALTY, verbName } from './actions.js';
 import { actionOf } from './lexicon.js';
 import { isVerb } from './related.js';
 import { expandAbbreviation, splitWords, stem, STOP_WORDS } from './tokenize.js';
@@ -50,14 +50,11 @@ function nameWords(index: DiscoverIndex, doc: number): string[] {
   return v;
 }
 
-/**
- * Whether one of a name's first two words (as written: "get" is a stop word the analysed name drops) is a verb: an
- * action class's, or mostly a verb in WordNet.
- */
+/** Whether one of a name's first two words is a verb (actions.ts verbName): an action class's, or mostly a verb. */
 function acts(index: DiscoverIndex, doc: number): boolean {
-  return splitWords(index.tools[doc]!.tool.name)
+  return verbName(index, doc)
     .slice(0, 2)
-    .some((w) => actionOf(stem(w)) !== undefined || isVerb(stem(w)));
+    .some((w) => actionOf(w) !== undefined || isVerb(w));
 }
 
 /** Whether a name holds one of the asked words in the other number (and not also in the same). */
