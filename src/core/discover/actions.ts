@@ -52,11 +52,20 @@ export function isDestructive(index: DiscoverIndex, doc: number, action: ActionC
  * A tool's name words as the question check reads them: analysed, but keeping the stop words that are verbs of an
  * action class ("get": the analysed name drops it and reads "get_monitors" as "monitor", mostly a verb in WordNet).
  */
-export function verbName(index: DiscoverIndex, doc: number): string[] {
-  return splitWords(index.tools[doc]!.tool.name)
-    .filter((w) => !STOP_WORDS.has(w) || actionOf(stem(w)) !== undefined)
-    .map((w) => stem(w));
+export function verbName(index: DiscoverIndex, doc: number): readonly string[] {
+  let memo = verbNames.get(index);
+  if (!memo) verbNames.set(index, (memo = new Map<number, string[]>()));
+  let v = memo.get(doc);
+  if (!v) {
+    if (memo.size > 4096) memo.clear();
+    v = splitWords(index.tools[doc]!.tool.name)
+      .filter((w) => !STOP_WORDS.has(w) || actionOf(stem(w)) !== undefined)
+      .map((w) => stem(w));
+    memo.set(doc, v);
+  }
+  return v;
 }
+const verbNames = new WeakMap<DiscoverIndex, Map<number, string[]>>();
 
 /**
  * Share of the best candidate's score a tool that acts loses when the intent is a question asking to read: the
@@ -73,8 +82,9 @@ export function questionConflicts(
   index: DiscoverIndex,
   scores: Float32Array,
   keep: (i: number) => boolean,
+  /** The best candidates, best first, when the caller has them (topK over every tool costs as much as the check). */
+  cands: readonly number[] = topK(scores, ACTION_DEPTH, keep),
 ): Map<number, number> | null {
-  const cands = topK(scores, ACTION_DEPTH, keep);
   const top = cands.length > 0 ? scores[cands[0]!]! : 0;
   if (!(top > 0)) return null;
   const out = new Map<number, number>();

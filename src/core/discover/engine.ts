@@ -9,7 +9,7 @@ import { bm25Query, matchedTerms } from './bm25.js';
 import { MAX_CLAUSES, topK } from './candidates.js';
 import { intentClauses } from './clauses.js';
 import { askedAs } from './mood.js';
-import { actionConflicts, questionConflicts } from './actions.js';
+import { ACTION_DEPTH, actionConflicts, questionConflicts } from './actions.js';
 import { keptClause, withoutPayload } from './lexicon.js';
 import { RRF_K, fuseHybrid, type FusionMethod } from './fusion.js';
 import { intentWords, keywordDoc, keywordScore } from './keyword.js';
@@ -225,14 +225,15 @@ export function rankTools(index: DiscoverIndex, intent: string, opts: RankOption
       }
       // A question asks to read (mood.ts): its contradicting writers lose their action share again after the
       // re-ranker, which was trained without the question's mood and would hand their place back.
-      const asked = any && mood.read ? questionConflicts(index, scores, allowed) : null;
+      const best = any && mood.question ? topK(scores, ACTION_DEPTH, allowed) : undefined;
+      const asked = best && mood.read ? questionConflicts(index, scores, allowed, best) : null;
       // The same for a request to keep a statement ("remember that …", lexicon.ts keptClause), which asks to store
       // beyond doubt: the re-ranker, blind to the kept clause, may hand a reader its place back. (Checking every
       // request naming an action again lost one hit@5 each on two development sets: bench/RESULTS.md.)
       const again =
         any && reranked && keptClause(text) >= 0 ? actionConflicts(index, query.actions, scores, allowed) : null;
       // Number, which the stems erase (number.ts): a name holding a question's word in the other number loses a share.
-      const numbered = any && mood.question ? numberConflicts(index, withoutPayload(text), scores, allowed) : null;
+      const numbered = best ? numberConflicts(index, withoutPayload(text), scores, allowed, best) : null;
       explain = (i) => ({
         bm25: parts.bm25(i),
         semantic: parts.semantic(i),

@@ -67,10 +67,29 @@ function firstClause(intent: string): string {
   return intent.slice(0, clauseEnd(intent));
 }
 
+// The last intent's first clause words and whether it asks a question: askedAs reads them several times.
+let lastIntent: string | undefined;
+let lastWords: string[] = [];
+let lastQuestion = false;
+
+/** The lower-case words of an intent's first clause. */
+function clauseWords(intent: string): string[] {
+  if (intent !== lastIntent) {
+    lastIntent = intent;
+    lastWords = [...firstClause(intent.toLowerCase()).matchAll(WORD)].map((m) => m[0]);
+    lastQuestion = asksQuestion(intent, lastWords);
+  }
+  return lastWords;
+}
+
 /** Whether an intent asks a question (its first clause is one). */
 export function isQuestion(intent: string): boolean {
+  clauseWords(intent);
+  return lastQuestion;
+}
+
+function asksQuestion(intent: string, words: readonly string[]): boolean {
   const clause = firstClause(intent.trim().toLowerCase());
-  const words = [...clause.matchAll(WORD)].map((m) => m[0]);
   if (words.length === 0) return false;
   const [w0, w1] = words;
   if (WH.has(w0!)) return true;
@@ -95,7 +114,7 @@ export function questionAction(
   actionOf: (word: string) => ActionClass | undefined,
 ): ActionClass | undefined {
   if (!isQuestion(intent)) return undefined;
-  const words = [...firstClause(intent.toLowerCase()).matchAll(WORD)].map((m) => m[0]);
+  const words = clauseWords(intent);
   let past = false;
   for (let i = 0; i < words.length; i++) {
     const w = words[i]!;
@@ -114,7 +133,7 @@ export function questionAction(
  */
 export function asksForMany(intent: string, isStop: (word: string) => boolean, stem: (w: string) => string): boolean {
   if (!isQuestion(intent)) return false;
-  const words = [...firstClause(intent.toLowerCase()).matchAll(WORD)].map((m) => m[0]);
+  const words = clauseWords(intent);
   return words.includes('any') || pluralAt(words, isStop, stem) >= 0;
 }
 
@@ -150,7 +169,7 @@ const BEING = new Set(['are', 'is', 'am', 'was', 'were', 'do', 'does', 'did', 'h
  */
 export function narrowsMany(intent: string, isStop: (word: string) => boolean, stem: (w: string) => string): boolean {
   if (!isQuestion(intent)) return false;
-  const words = [...firstClause(intent.toLowerCase()).matchAll(WORD)].map((m) => m[0]);
+  const words = clauseWords(intent);
   const at = pluralAt(words, isStop, stem);
   const next = at >= 0 ? words[at + 1] : undefined;
   if (next === undefined || BEING.has(next) || WHERE.has(next) || next.endsWith('ed')) return false;
@@ -165,7 +184,7 @@ export function narrowsMany(intent: string, isStop: (word: string) => boolean, s
  */
 export function asksForParts(intent: string, isStop: (word: string) => boolean, stem: (w: string) => string): boolean {
   if (!isQuestion(intent)) return false;
-  const words = [...firstClause(intent.toLowerCase()).matchAll(WORD)].map((m) => m[0]);
+  const words = clauseWords(intent);
   const at = pluralAt(words, isStop, stem);
   const aux = at >= 0 ? words[at + 1] : undefined;
   const subject = at >= 0 ? words[at + 2] : undefined;
@@ -189,7 +208,7 @@ const STATE_END = new Set([...WHERE, 'to', 'by', 'with', 'since', 'during', 'wit
  */
 export function stateWords(intent: string, isStop: (word: string) => boolean, stem: (w: string) => string): string[] {
   if (!isQuestion(intent)) return [];
-  const words = [...firstClause(intent.toLowerCase()).matchAll(WORD)].map((m) => m[0]);
+  const words = clauseWords(intent);
   const at = pluralAt(words, isStop, stem);
   if (at < 0) return [];
   let i = at + 1;

@@ -75,11 +75,14 @@ export function numberConflicts(
   text: string,
   scores: Float32Array,
   keep: (i: number) => boolean,
+  /** The best candidates, when the caller has them (the question check's). */
+  given?: readonly number[],
 ): Map<number, number> | null {
   const asked = nounWords(splitWords(text));
   if (asked.length === 0) return null;
-  const cands = topK(scores, DEPTH, keep);
-  const top = cands.length > 0 ? scores[cands[0]!]! : 0;
+  const cands = given ?? topK(scores, DEPTH, keep);
+  let top = 0;
+  for (const i of cands) top = Math.max(top, scores[i]!);
   if (!(top > 0)) return null;
   const out = new Map<number, number>();
   for (const i of cands) {
