@@ -149,6 +149,29 @@ describe('compounds and words the catalogue writes as one', () => {
   });
 });
 
+describe('the container of a contents question', () => {
+  it('raises the tools that take the container as input, not those listing the containers', () => {
+    expect(askedAs("what's in the R2 bucket assets?").container).toBe('the R2 bucket assets');
+    expect(askedAs('list the objects in the R2 bucket assets').container).toBeUndefined();
+    const index = buildDiscoverIndex([
+      { ...ref('r2', 'list_buckets', 'List all R2 buckets in your account') },
+      {
+        ...ref('r2', 'list_objects', 'List objects in an R2 bucket'),
+        tool: {
+          name: 'list_objects',
+          description: 'List objects in an R2 bucket',
+          inputSchema: { type: 'object', properties: { bucket: { type: 'string' }, prefix: { type: 'string' } } },
+        },
+      },
+    ]);
+    const r = rankTools(index, "what's in the R2 bucket assets?", { engine: 'hybrid', k: 2 }).results;
+    expect(r.find((t) => t.id === 'r2.list_objects')?.reasons?.container).toBeGreaterThan(0);
+    expect(r.find((t) => t.id === 'r2.list_buckets')?.reasons?.container).toBeUndefined();
+    // And the tool listing the containers names "buckets" for one bucket: it loses the number share.
+    expect(r.find((t) => t.id === 'r2.list_buckets')?.reasons?.number).toBeLessThan(0);
+  });
+});
+
 describe('grammatical number in a question', () => {
   it('tells a plural from its singular by the surface, not the stem', () => {
     expect(pluralOf('workspace', 'workspaces')).toBe(true);

@@ -20,6 +20,7 @@ import { RERANK_DEPTH, rerankFeatures, rerankOrder, rerankScore, type RerankMode
 import { RERANK_MODEL } from './rerank-model.js';
 import { namedServers, readingNotes } from './named.js';
 import { numberConflicts } from './number.js';
+import { containerInputs } from './container.js';
 import { joinedWords, mutedState } from './joined.js';
 import { multiStep, serverSignals, signals, usagePriors } from './signals.js';
 import { detectTaskContext } from './usage.js';
@@ -234,6 +235,9 @@ export function rankTools(index: DiscoverIndex, intent: string, opts: RankOption
         any && reranked && keptClause(text) >= 0 ? actionConflicts(index, query.actions, scores, allowed) : null;
       // Number, which the stems erase (number.ts): a name holding a question's word in the other number loses a share.
       const numbered = best ? numberConflicts(index, withoutPayload(text), scores, allowed, best) : null;
+      // A contents question's container is the input of the tool that answers it (container.ts).
+      const inside =
+        best && mood.container ? containerInputs(index, mood.container, scores, best, index.unstemmed) : null;
       explain = (i) => ({
         bm25: parts.bm25(i),
         semantic: parts.semantic(i),
@@ -245,6 +249,7 @@ export function rankTools(index: DiscoverIndex, intent: string, opts: RankOption
         ...(reranked?.has(i) ? { rerank: reranked.get(i)! } : {}),
         ...(asked?.has(i) ? { question: asked.get(i)! } : {}),
         ...(numbered?.has(i) ? { number: numbered.get(i)! } : {}),
+        ...(inside?.has(i) ? { container: inside.get(i)! } : {}),
       });
     }
   }

@@ -230,6 +230,8 @@ export interface Asked {
   rule?: QuestionCommand['rule'] | 'many' | 'narrows' | 'parts';
   /** The words of the state a listing is filtered by (stateWords), weighed less. */
   state?: string[];
+  /** The container a contents question asks into (questions.ts): the tool to answer takes it as input. */
+  container?: string;
 }
 
 const isStop = (w: string): boolean => w.length < 2 || STOP_WORDS.has(w);
@@ -246,7 +248,10 @@ export function askedAs(intent: string): Asked {
   const trimmed = intent.trim();
   const end = clauseEnd(trimmed);
   const command = questionCommand(trimmed, tokens(trimmed.slice(0, end)), end);
-  if (command) return { text: command.text, question: true, read: true, rule: command.rule };
+  if (command) {
+    const { text, rule, container } = command;
+    return { text, question: true, read: true, rule, ...(container ? { container } : {}) };
+  }
   if (!asksForMany(intent, isStop, stem)) return { text: intent, question: true, read: true };
   // Many things a named thing holds or did ("which fields does the table have"): that thing described.
   if (asksForParts(intent, isStop, stem)) {

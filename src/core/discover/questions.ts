@@ -24,6 +24,8 @@ export interface Token {
 /** The command a question was read as, and the rule that read it. */
 export interface QuestionCommand {
   text: string;
+  /** The container a contents question asks into ("the R2 bucket assets"): the tool to answer takes it as input. */
+  container?: string;
   rule: 'count' | 'contents' | 'says' | 'status' | 'topic';
 }
 
@@ -74,7 +76,10 @@ export function questionCommand(text: string, clause: readonly Token[], end: num
         return done(`search ${place} for ${from(about + 1)}`, 'contents');
       }
       const participle = filler !== undefined && /(?:ed|en)$/.test(filler);
-      return done(`${participle ? 'read' : 'list'} ${from(p + 1)}`, 'contents');
+      return {
+        ...done(`${participle ? 'read' : 'list'} ${from(p + 1)}`, 'contents'),
+        container: from(p + 1).replace(/\s*\?+\s*$/, ''),
+      };
     }
   }
 
