@@ -65,6 +65,14 @@ describe('question grammar: the command a read question amounts to (issue 29)', 
     expect(askedAs('is it raining in Paris?').rule).toBeUndefined();
   });
 
+  it('"where is X" asks to look for X; "where can I find" is already a request to find', () => {
+    expect(askedAs('where is the Q3 budget spreadsheet on my OneDrive?')).toMatchObject({
+      text: 'look for the Q3 budget spreadsheet on my OneDrive',
+      rule: 'where',
+    });
+    expect(askedAs('Where can I find free picture books?').rule).toBeUndefined();
+  });
+
   it('a topic makes a search only in a question led by a wh-word or an auxiliary', () => {
     expect(askedAs('what news is there about the Mars mission?').rule).toBe('topic');
     expect(askedAs('I want to learn more about history, can you recommend a podcast?').rule).toBeUndefined();

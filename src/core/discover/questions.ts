@@ -9,6 +9,7 @@
  * - says:     "what does the config.yaml file say" → "read the config.yaml file" (what a thing says, holds or
  *             reported is its content: the question's object is the thing itself)
  * - status:   "is the checkout flag on in production" → "check the status of the checkout flag on in production"
+ * - where:    "where is the Q3 budget spreadsheet" → "look for the Q3 budget spreadsheet"
  * - topic:    "what do we know about alice" → "search what do we know about alice" (a question about a topic)
  */
 import { isVerb } from './related.js';
@@ -26,7 +27,7 @@ export interface QuestionCommand {
   text: string;
   /** The container a contents question asks into ("the R2 bucket assets"): the tool to answer takes it as input. */
   container?: string;
-  rule: 'count' | 'contents' | 'says' | 'status' | 'topic';
+  rule: 'count' | 'contents' | 'says' | 'status' | 'topic' | 'where';
 }
 
 const WORD = /[\p{L}\p{N}]+/gu;
@@ -93,6 +94,9 @@ export function questionCommand(text: string, clause: readonly Token[], end: num
     }
   }
 
+  // "where is X", "where are my notes": a search for X.
+  if (w(0) === 'where' && BE.has(w(1)!) && clause.length > 2) return done(`look for ${from(2)}`, 'where');
+
   // "is X on", "are the checks passing": X's status.
   if ((w(0) === 'is' || w(0) === 'are') && !PRONOUN.has(w(1)!) && clause.length > 2) {
     return done(`check the status of ${from(1)}`, 'status');
@@ -112,6 +116,7 @@ export const RULE_NOTES: Record<QuestionCommand['rule'] | 'many' | 'narrows' | '
   says: '"what does X say" asks to read X',
   status: '"is X …" asks for the state of X',
   topic: 'a question about a topic asks to search',
+  where: '"where is X" asks to look for X',
   many: 'a question after many things asks for their list',
   narrows: 'a question narrowing many things asks to search them',
   parts: '"which Ns does X have" asks to describe X',
