@@ -19,7 +19,7 @@ import { rankedResults, type Ranking } from './result.js';
 import { RERANK_DEPTH, rerankFeatures, rerankOrder, rerankScore, type RerankModel } from './rerank.js';
 import { RERANK_MODEL } from './rerank-model.js';
 import { namedServers, readingNotes } from './named.js';
-import { numberConflicts } from './number.js';
+import { NUMBER_DEPTH, numberConflicts } from './number.js';
 import { containerInputs } from './container.js';
 import { joinedWords, mutedState } from './joined.js';
 import { multiStep, serverSignals, signals, usagePriors } from './signals.js';
@@ -234,10 +234,14 @@ export function rankTools(index: DiscoverIndex, intent: string, opts: RankOption
       const again =
         any && reranked && keptClause(text) >= 0 ? actionConflicts(index, query.actions, scores, allowed) : null;
       // Number, which the stems erase (number.ts): a name holding a question's word in the other number loses a share.
-      const numbered = best ? numberConflicts(index, withoutPayload(text), scores, allowed, best) : null;
+      const numbered = best
+        ? numberConflicts(index, withoutPayload(text), scores, allowed, best.slice(0, NUMBER_DEPTH))
+        : null;
       // A contents question's container is the input of the tool that answers it (container.ts).
       const inside =
-        best && mood.container ? containerInputs(index, mood.container, scores, best, index.unstemmed) : null;
+        best && mood.container
+          ? containerInputs(index, mood.container, scores, best.slice(0, NUMBER_DEPTH), index.unstemmed)
+          : null;
       explain = (i) => ({
         bm25: parts.bm25(i),
         semantic: parts.semantic(i),

@@ -13,8 +13,11 @@ import { actionOf } from './lexicon.js';
 import { isVerb } from './related.js';
 import { expandAbbreviation, splitWords, stem, STOP_WORDS } from './tokenize.js';
 
-/** Candidates checked (as actions.ts ACTION_DEPTH). */
-const DEPTH = 40;
+/**
+ * Candidates checked: the re-ranker's ten and as many again (a share of the best score moves a tool among the top,
+ * not up from far below). engine.ts hands the container check the same.
+ */
+export const NUMBER_DEPTH = 20;
 /**
  * Share of the best candidate's score a tool whose name disagrees in number loses: the action check's share
  * (chosen on the development sets among 0.05, 0.1 and 0.2: bench/RESULTS.md).
@@ -23,8 +26,12 @@ export const NUMBER_PENALTY = ACTION_PENALTY;
 
 /** Whether `many` is the plural `one` takes: +s, +es, or y → ies ("workspace" → "workspaces", "query" → "queries"). */
 export function pluralOf(one: string, many: string): boolean {
-  if (many.length <= one.length || !many.startsWith(one.slice(0, -1))) return false;
-  return many === `${one}s` || many === `${one}es` || (one.endsWith('y') && many === `${one.slice(0, -1)}ies`);
+  // Lengths first: the check runs for every pair of question and name words of 40 candidates.
+  const d = many.length - one.length;
+  if (d === 1) return many.endsWith('s') && many.startsWith(one);
+  if (d !== 2) return false;
+  if (many.endsWith('es') && many.startsWith(one)) return true;
+  return one.endsWith('y') && many.endsWith('ies') && many.startsWith(one.slice(0, -1));
 }
 
 /** The words of a text as the number check reads them: lower case, abbreviations written out, stop words out. */
@@ -80,7 +87,7 @@ export function numberConflicts(
 ): Map<number, number> | null {
   const asked = nounWords(splitWords(text));
   if (asked.length === 0) return null;
-  const cands = given ?? topK(scores, DEPTH, keep);
+  const cands = given ?? topK(scores, NUMBER_DEPTH, keep);
   let top = 0;
   for (const i of cands) top = Math.max(top, scores[i]!);
   if (!(top > 0)) return null;
