@@ -204,7 +204,7 @@ const STATE_END = new Set([...WHERE, 'to', 'by', 'with', 'since', 'during', 'wit
  * The words of the state a question asks many things to be in ("which monitors are alerting", "which merge
  * requests are open", "which runs failed last night"): after the plural, "are" / "is" / "were" / "was" and the
  * words up to a preposition or a stop word, or a past tense and the words after it. They filter the listing; they
- * do not say what to list (engine.ts weighs them STATE_WEIGHT). None when the question asks after no plural.
+ * do not say what to list (state.ts weighs them STATE_WEIGHT). None when the question asks after no plural.
  */
 export function stateWords(intent: string, isStop: (word: string) => boolean, stem: (w: string) => string): string[] {
   if (!isQuestion(intent)) return [];
