@@ -72,10 +72,9 @@ describe('WordNet attributes and agents (data/wordnet-lexical.tsv.gz)', () => {
     const literal = bm25Query('how big is the size of report.pdf');
     expect(literal.weights[literal.terms.indexOf(stem('size'))]).toBe(1);
     expect(literal.expansions.map((e) => e.word)).toEqual(['importance']);
-    expect(readingNotes('how big is report.pdf', 'how big is report.pdf', [], q.expansions)).toEqual([
-      '"how big" asks for the size (WordNet attribute)',
-      '"how big" asks for the importance (WordNet attribute)',
-    ]);
+    expect(readingNotes('how big is report.pdf', 'how big is report.pdf', [], undefined, [], [], q.expansions)).toEqual(
+      ['"how big" asks for the size (WordNet attribute)', '"how big" asks for the importance (WordNet attribute)'],
+    );
   });
 
   it('ranks the tool naming the attribute first, and explains why in the reading', () => {

@@ -57,6 +57,7 @@ describe('question mood (issue 29)', () => {
       text: 'list which Slack channels do we have',
       question: true,
       read: true,
+      rule: 'many',
     });
     expect(askedAs('what is the weather in Paris tomorrow?')).toEqual({
       text: 'what is the weather in Paris tomorrow?',

@@ -6,8 +6,9 @@
  */
 import type { DiscoverIndex } from './build.js';
 import { topK } from './candidates.js';
-import { actionsConflict, toolAction, type ActionClass } from './lexicon.js';
+import { actionOf, actionsConflict, toolAction, type ActionClass } from './lexicon.js';
 import { isVerb } from './related.js';
+import { splitWords, stem, STOP_WORDS } from './tokenize.js';
 
 /** Candidates checked (the re-ranker's depth and then some, so that a penalised tool can leave its top). */
 export const ACTION_DEPTH = 40;
@@ -48,6 +49,25 @@ export function isDestructive(index: DiscoverIndex, doc: number, action: ActionC
 }
 
 /**
+ * A tool's name words as the question check reads them: analysed, but keeping the stop words that are verbs of an
+ * action class ("get": the analysed name drops it and reads "get_monitors" as "monitor", mostly a verb in WordNet).
+ */
+export function verbName(index: DiscoverIndex, doc: number): readonly string[] {
+  let memo = verbNames.get(index);
+  if (!memo) verbNames.set(index, (memo = new Map<number, string[]>()));
+  let v = memo.get(doc);
+  if (!v) {
+    if (memo.size > 4096) memo.clear();
+    v = splitWords(index.tools[doc]!.tool.name)
+      .filter((w) => !STOP_WORDS.has(w) || actionOf(stem(w)) !== undefined)
+      .map((w) => stem(w));
+    memo.set(doc, v);
+  }
+  return v;
+}
+const verbNames = new WeakMap<DiscoverIndex, Map<number, string[]>>();
+
+/**
  * Share of the best candidate's score a tool that acts loses when the intent is a question asking to read: the
  * action check's share (chosen on the servers-111 questions among 0.05, 0.1, 0.2 and 0.35; bench/RESULTS.md).
  */
@@ -62,13 +82,14 @@ export function questionConflicts(
   index: DiscoverIndex,
   scores: Float32Array,
   keep: (i: number) => boolean,
+  /** The best candidates, best first, when the caller has them (topK over every tool costs as much as the check). */
+  cands: readonly number[] = topK(scores, ACTION_DEPTH, keep),
 ): Map<number, number> | null {
-  const cands = topK(scores, ACTION_DEPTH, keep);
   const top = cands.length > 0 ? scores[cands[0]!]! : 0;
   if (!(top > 0)) return null;
   const out = new Map<number, number>();
   for (const i of cands) {
-    const name = index.nameOf(i);
+    const name = verbName(index, i);
     const action = toolAction(name);
     const acts = action !== undefined ? action !== 'read' : name.slice(0, 2).some((w) => isVerb(w));
     if (!acts) continue;

@@ -9,7 +9,7 @@ import { bm25Query, matchedTerms } from './bm25.js';
 import { MAX_CLAUSES, topK } from './candidates.js';
 import { intentClauses } from './clauses.js';
 import { askedAs } from './mood.js';
-import { actionConflicts, questionConflicts } from './actions.js';
+import { ACTION_DEPTH, actionConflicts, questionConflicts } from './actions.js';
 import { keptClause, withoutPayload } from './lexicon.js';
 import { RRF_K, fuseHybrid, type FusionMethod } from './fusion.js';
 import { intentWords, keywordDoc, keywordScore } from './keyword.js';
@@ -19,6 +19,10 @@ import { rankedResults, type Ranking } from './result.js';
 import { RERANK_DEPTH, rerankFeatures, rerankOrder, rerankScore, type RerankModel } from './rerank.js';
 import { RERANK_MODEL } from './rerank-model.js';
 import { namedServers, readingNotes } from './named.js';
+import { NUMBER_DEPTH, numberConflicts } from './number.js';
+import { containerInputs } from './container.js';
+import { joinedWords } from './joined.js';
+import { mutedState } from './state.js';
 import { multiStep, serverSignals, signals, usagePriors } from './signals.js';
 import { detectTaskContext } from './usage.js';
 import { resolveWeights, type WeightsInput } from './weights.js';
@@ -121,12 +125,17 @@ export function rankTools(index: DiscoverIndex, intent: string, opts: RankOption
     // mood.ts): every signal and the re-ranker, trained on commands, then read its action.
     const mood = askedAs(intent);
     const text = mood.text;
-    const { query, named } = namedServers(index, bm25Query(text, index.unstemmed));
-    reading = readingNotes(intent, text, named, query.expansions);
+    const bmIndex = bm25For(index, weights);
+    const derived = namedServers(index, bm25Query(text, index.unstemmed));
+    // Adjacent words the catalogue writes as one ("To Do" → todo; joined.ts).
+    const both = joinedWords(index, bmIndex, derived.query, withoutPayload(text), index.unstemmed);
+    const { joined } = both;
+    // The state a listing question filters by ("which monitors are alerting") weighs less than what it lists.
+    const query = mutedState(both.query, text, mood.state, index.unstemmed);
+    reading = readingNotes(intent, text, derived.named, mood.rule, joined, mood.state, derived.query.expansions);
     const terms = query.literal;
     // What a tool matched, shown: the intent's own terms less those it weighs 0 (the kept clause's).
     const shown = terms.filter((_, k) => query.weights[k] !== 0);
-    const bmIndex = bm25For(index, weights);
     const { bm, sem, bmHit, q, bmTop } = signals(index, bmIndex, query, text, opts.engine, opts.queryVector);
     matched = (i) => matchedTerms(bmIndex, shown, i);
     if (opts.engine === 'bm25') {
@@ -218,12 +227,22 @@ export function rankTools(index: DiscoverIndex, intent: string, opts: RankOption
       }
       // A question asks to read (mood.ts): its contradicting writers lose their action share again after the
       // re-ranker, which was trained without the question's mood and would hand their place back.
-      const asked = any && mood.read ? questionConflicts(index, scores, allowed) : null;
+      const best = any && mood.question ? topK(scores, ACTION_DEPTH, allowed) : undefined;
+      const asked = best && mood.read ? questionConflicts(index, scores, allowed, best) : null;
       // The same for a request to keep a statement ("remember that …", lexicon.ts keptClause), which asks to store
       // beyond doubt: the re-ranker, blind to the kept clause, may hand a reader its place back. (Checking every
       // request naming an action again lost one hit@5 each on two development sets: bench/RESULTS.md.)
       const again =
         any && reranked && keptClause(text) >= 0 ? actionConflicts(index, query.actions, scores, allowed) : null;
+      // Number, which the stems erase (number.ts): a name holding a question's word in the other number loses a share.
+      const numbered = best
+        ? numberConflicts(index, withoutPayload(text), scores, allowed, best.slice(0, NUMBER_DEPTH))
+        : null;
+      // A contents question's container is the input of the tool that answers it (container.ts).
+      const inside =
+        best && mood.container
+          ? containerInputs(index, mood.container, scores, best.slice(0, NUMBER_DEPTH), index.unstemmed)
+          : null;
       explain = (i) => ({
         bm25: parts.bm25(i),
         semantic: parts.semantic(i),
@@ -234,6 +253,8 @@ export function rankTools(index: DiscoverIndex, intent: string, opts: RankOption
         ...(conflicts?.has(i) || again?.has(i) ? { action: (conflicts?.get(i) ?? 0) + (again?.get(i) ?? 0) } : {}),
         ...(reranked?.has(i) ? { rerank: reranked.get(i)! } : {}),
         ...(asked?.has(i) ? { question: asked.get(i)! } : {}),
+        ...(numbered?.has(i) ? { number: numbered.get(i)! } : {}),
+        ...(inside?.has(i) ? { container: inside.get(i)! } : {}),
       });
     }
   }

@@ -5,9 +5,12 @@
  * its subject, or one ending in "?". bm25.ts adds the read action to a question that names no other.
  */
 import { actionOf, type ActionClass } from './lexicon.js';
+import { questionCommand, tokens, type QuestionCommand } from './questions.js';
 import { STOP_WORDS, stem } from './tokenize.js';
 
 const WH = new Set(['what', 'which', 'who', 'whom', 'whose', 'where', 'when', 'how', 'why']);
+// The wh-words a noun may follow ("which channels", "what meetings", "whose tasks").
+const NOUN_WH = new Set(['what', 'which', 'whose']);
 const AUX = new Set([
   'do',
   'does',
@@ -50,16 +53,43 @@ const SUBJECT = new Set([
 const ASKED_OF = new Set(['you', 'we', 'i']);
 const WORD = /[\p{L}\p{N}]+/gu;
 
-/** The first clause of an intent: up to its first sentence end or line break. */
+/**
+ * Where the first clause of an intent ends: at its first sentence end (a full stop, "!" or "?" before a space or the
+ * end; not the dot of "config.yaml") or line break, a question mark included.
+ */
+function clauseEnd(intent: string): number {
+  const m = /[.!?](?=\s|$)|\n/.exec(intent);
+  return m ? m.index + (m[0] === '?' ? 1 : 0) : intent.length;
+}
+
+/** The first clause of an intent (clauseEnd). */
 function firstClause(intent: string): string {
-  const m = /[.!?\n]/.exec(intent);
-  return m ? intent.slice(0, m.index + (m[0] === '?' ? 1 : 0)) : intent;
+  return intent.slice(0, clauseEnd(intent));
+}
+
+// The last intent's first clause words and whether it asks a question: askedAs reads them several times.
+let lastIntent: string | undefined;
+let lastWords: string[] = [];
+let lastQuestion = false;
+
+/** The lower-case words of an intent's first clause. */
+function clauseWords(intent: string): string[] {
+  if (intent !== lastIntent) {
+    lastIntent = intent;
+    lastWords = [...firstClause(intent.toLowerCase()).matchAll(WORD)].map((m) => m[0]);
+    lastQuestion = asksQuestion(intent, lastWords);
+  }
+  return lastWords;
 }
 
 /** Whether an intent asks a question (its first clause is one). */
 export function isQuestion(intent: string): boolean {
+  clauseWords(intent);
+  return lastQuestion;
+}
+
+function asksQuestion(intent: string, words: readonly string[]): boolean {
   const clause = firstClause(intent.trim().toLowerCase());
-  const words = [...clause.matchAll(WORD)].map((m) => m[0]);
   if (words.length === 0) return false;
   const [w0, w1] = words;
   if (WH.has(w0!)) return true;
@@ -84,7 +114,7 @@ export function questionAction(
   actionOf: (word: string) => ActionClass | undefined,
 ): ActionClass | undefined {
   if (!isQuestion(intent)) return undefined;
-  const words = [...firstClause(intent.toLowerCase()).matchAll(WORD)].map((m) => m[0]);
+  const words = clauseWords(intent);
   let past = false;
   for (let i = 0; i < words.length; i++) {
     const w = words[i]!;
@@ -103,7 +133,7 @@ export function questionAction(
  */
 export function asksForMany(intent: string, isStop: (word: string) => boolean, stem: (w: string) => string): boolean {
   if (!isQuestion(intent)) return false;
-  const words = [...firstClause(intent.toLowerCase()).matchAll(WORD)].map((m) => m[0]);
+  const words = clauseWords(intent);
   return words.includes('any') || pluralAt(words, isStop, stem) >= 0;
 }
 
@@ -114,17 +144,20 @@ export function asksForMany(intent: string, isStop: (word: string) => boolean, s
 function pluralAt(words: readonly string[], isStop: (word: string) => boolean, stem: (w: string) => string): number {
   let i = 0;
   let at = -1;
+  // "who", "how", "where"… stand for a person, a manner, a place: a verb follows them ("who follows…"), not a noun.
+  if (WH.has(words[0]!) && !NOUN_WH.has(words[0]!)) return -1;
   while (i < words.length && (WH.has(words[i]!) || AUX.has(words[i]!) || words[i] === 'there')) i++;
   for (; i < words.length && !isStop(words[i]!) && !AUX.has(words[i]!); i++) {
     const w = words[i]!;
-    if (w.length > 3 && w.endsWith('s') && !w.endsWith('ss') && stem(w) !== w) at = i;
+    // "status", "analysis", "access" end in "s" and are singular.
+    if (w.length > 3 && w.endsWith('s') && !/(?:ss|us|is)$/.test(w) && stem(w) !== w) at = i;
   }
   return at;
 }
 
 // What follows a plural when it says where the things are, or only that they exist ("which files are in…", "what
 // meetings do I have", "which monitors are alerting"): the question asks for all of them, a listing.
-const WHERE = new Set(['in', 'on', 'at', 'from', 'of', 'for', 'under', 'inside', 'this', 'today', 'right', 'now']);
+const WHERE = new Set(['in', 'on', 'at', 'from', 'of', 'under', 'inside', 'this', 'today', 'right', 'now']);
 const BEING = new Set(['are', 'is', 'am', 'was', 'were', 'do', 'does', 'did', 'have', 'has', 'had', 'exist']);
 
 /**
@@ -136,12 +169,55 @@ const BEING = new Set(['are', 'is', 'am', 'was', 'were', 'do', 'does', 'did', 'h
  */
 export function narrowsMany(intent: string, isStop: (word: string) => boolean, stem: (w: string) => string): boolean {
   if (!isQuestion(intent)) return false;
-  const words = [...firstClause(intent.toLowerCase()).matchAll(WORD)].map((m) => m[0]);
+  const words = clauseWords(intent);
   const at = pluralAt(words, isStop, stem);
   const next = at >= 0 ? words[at + 1] : undefined;
   if (next === undefined || BEING.has(next) || WHERE.has(next) || next.endsWith('ed')) return false;
   const after = words[at + 2];
   return after !== 'to' && !(AUX.has(next) && after !== undefined && SUBJECT.has(after));
+}
+
+/**
+ * Whether a question after many things asks for the parts of one thing it names ("which fields does the Airtable
+ * table Leads have?", "what columns do the orders rows hold?"): the plural is followed by do/does/did and a subject
+ * that is no pronoun. The thing is to be described, not its kind listed ("which sites do I have" lists).
+ */
+export function asksForParts(intent: string, isStop: (word: string) => boolean, stem: (w: string) => string): boolean {
+  if (!isQuestion(intent)) return false;
+  const words = clauseWords(intent);
+  const at = pluralAt(words, isStop, stem);
+  const aux = at >= 0 ? words[at + 1] : undefined;
+  const subject = at >= 0 ? words[at + 2] : undefined;
+  return (
+    (aux === 'do' || aux === 'does' || aux === 'did') &&
+    subject !== undefined &&
+    !SUBJECT.has(subject) &&
+    !ASKED_OF.has(subject) &&
+    subject !== 'they'
+  );
+}
+
+// Words that end a state: prepositions and words of time ("waiting in the repository" says where; "this week").
+const STATE_END = new Set([...WHERE, 'to', 'by', 'with', 'since', 'during', 'within', 'yesterday', 'tonight']);
+
+/**
+ * The words of the state a question asks many things to be in ("which monitors are alerting", "which merge
+ * requests are open", "which runs failed last night"): after the plural, "are" / "is" / "were" / "was" and the
+ * words up to a preposition or a stop word, or a past tense and the words after it. They filter the listing; they
+ * do not say what to list (state.ts weighs them STATE_WEIGHT). None when the question asks after no plural.
+ */
+export function stateWords(intent: string, isStop: (word: string) => boolean, stem: (w: string) => string): string[] {
+  if (!isQuestion(intent)) return [];
+  const words = clauseWords(intent);
+  const at = pluralAt(words, isStop, stem);
+  if (at < 0) return [];
+  let i = at + 1;
+  const next = words[i];
+  if (next === 'are' || next === 'is' || next === 'were' || next === 'was') i++;
+  else if (next === undefined || !next.endsWith('ed')) return [];
+  const out: string[] = [];
+  for (; i < words.length && !STATE_END.has(words[i]!) && !isStop(words[i]!); i++) out.push(words[i]!);
+  return out;
 }
 
 /** An intent as it is ranked: a read question as its command, and whether it was a question. */
@@ -150,6 +226,12 @@ export interface Asked {
   question: boolean;
   /** A question asking to read. */
   read: boolean;
+  /** The question grammar's rule that gave `text` (questions.ts; 'many' and 'narrows' for the plural rules). */
+  rule?: QuestionCommand['rule'] | 'many' | 'narrows' | 'parts';
+  /** The words of the state a listing is filtered by (stateWords), weighed less. */
+  state?: string[];
+  /** The container a contents question asks into (questions.ts): the tool to answer takes it as input. */
+  container?: string;
 }
 
 const isStop = (w: string): boolean => w.length < 2 || STOP_WORDS.has(w);
@@ -163,8 +245,26 @@ export function askedAs(intent: string): Asked {
   const action = questionAction(intent, (w) => actionOf(stem(w)));
   if (action === undefined) return { text: intent, question: false, read: false };
   if (action !== 'read') return { text: intent, question: true, read: false };
+  const trimmed = intent.trim();
+  const end = clauseEnd(trimmed);
+  const command = questionCommand(trimmed, tokens(trimmed.slice(0, end)), end);
+  if (command) {
+    const { text, rule, container } = command;
+    return { text, question: true, read: true, rule, ...(container ? { container } : {}) };
+  }
   if (!asksForMany(intent, isStop, stem)) return { text: intent, question: true, read: true };
+  // Many things a named thing holds or did ("which fields does the table have"): that thing described.
+  if (asksForParts(intent, isStop, stem)) {
+    return { text: `describe ${trimmed.replace(/\?+$/, '')}`, question: true, read: true, rule: 'parts' };
+  }
   // A question narrowing many things asks to search them; one asking after all of them, to list them.
-  const verb = narrowsMany(intent, isStop, stem) ? 'search' : 'list';
-  return { text: `${verb} ${intent.trim().replace(/\?+$/, '')}`, question: true, read: true };
+  const narrows = narrowsMany(intent, isStop, stem);
+  const state = narrows ? [] : stateWords(intent, isStop, stem);
+  return {
+    text: `${narrows ? 'search' : 'list'} ${trimmed.replace(/\?+$/, '')}`,
+    question: true,
+    read: true,
+    rule: narrows ? 'narrows' : 'many',
+    ...(state.length > 0 ? { state } : {}),
+  };
 }

@@ -8,6 +8,7 @@ import type { Bm25Query } from './bm25.js';
 import type { DiscoverIndex } from './build.js';
 import { keptClause } from './lexicon.js';
 import { expansionNote, type Expansion } from './lexical.js';
+import { RULE_NOTES } from './questions.js';
 import { analyzeWords, splitWords } from './tokenize.js';
 
 const names = new WeakMap<DiscoverIndex, Map<string, string>>();
@@ -54,13 +55,19 @@ export function readingNotes(
   intent: string,
   text: string,
   named: readonly string[],
+  rule?: keyof typeof RULE_NOTES,
+  joined: readonly string[] = [],
+  state: readonly string[] = [],
   expansions: readonly Expansion[] = [],
 ): string[] {
   const out: string[] = [];
-  if (text !== intent) out.push(`ranked as the command "${text}"`);
+  if (text !== intent)
+    out.push(`ranked as the command "${text}"${rule ? ` (question grammar, ${rule}: ${RULE_NOTES[rule]})` : ''}`);
   const that = keptClause(text);
   if (that >= 0) out.push(`kept clause, content to store, not ranked on: "${text.slice(that).trim()}"`);
   if (named.length > 0) out.push(`server named through a WordNet derivation: ${named.join(', ')}`);
+  if (state.length > 0) out.push(`the state the things asked for are in, weighed less: "${state.join(' ')}"`);
+  if (joined.length > 0) out.push(`words the catalogue writes as one: ${joined.join(', ')}`);
   for (const e of expansions) out.push(expansionNote(e));
   return out;
 }

@@ -293,12 +293,27 @@ export function withoutBlobs(text: string): string {
   return text.length < 100 ? text : text.replace(BLOB, (run) => (isBlob(run) ? ' ' : run));
 }
 
+// Words joined by a hyphen or a slash ("to-do", "free/busy", "e-mail", "CI/CD"), not inside a path or a URL.
+const COMPOUND = /(?<![\w/.:-])[A-Za-z]+(?:[-/][A-Za-z]+)+(?![\w/.:-])/g;
+
+/**
+ * The joined forms of the compounds a text writes with a hyphen or a slash ("to-do" → "todo", "free/busy" →
+ * "freebusy"): tool names write them as one word (list_todos, get-freebusy), and the tokenizer splits the text's
+ * at the hyphen (where "to" and "do" are stop words). '' when there are none.
+ */
+export function joinedCompounds(text: string): string {
+  if (text.indexOf('-') < 0 && text.indexOf('/') < 0) return '';
+  const out = new Set<string>();
+  for (const m of text.matchAll(COMPOUND)) out.add(m[0].replace(/[-/]/g, '').toLowerCase());
+  return [...out].join(' ');
+}
+
 /**
  * What queries are analysed and embedded from: the intent without encoded blobs, with the kinds of the files it
- * names appended.
+ * names and the joined forms of its compounds appended.
  */
 export function intentText(intent: string): string {
   const text = withoutBlobs(intent);
-  const kinds = fileKindWords(text);
-  return kinds ? `${text} ${kinds}` : text;
+  const extra = [fileKindWords(text), joinedCompounds(text)].filter((x) => x !== '');
+  return extra.length > 0 ? `${text} ${extra.join(' ')}` : text;
 }

@@ -1,0 +1,56 @@
+/**
+ * The container of a contents question ("what's in the R2 bucket assets?"): the tool that answers takes the
+ * container as input (r2_list_objects has a `bucket` parameter), where a tool listing the containers themselves
+ * (r2_list_buckets) takes none. After the re-ranker, the best candidates whose top-level parameter names hold a
+ * word of the container gain a share of the best score. The tool's own schema, not a list.
+ */
+import type { DiscoverIndex } from './build.js';
+import { ACTION_PENALTY } from './actions.js';
+import { analyzeWords, splitWords } from './tokenize.js';
+
+/** Share of the best candidate's score a tool taking the container as input gains: the action check's share. */
+export const CONTAINER_SHARE = ACTION_PENALTY;
+
+const params = new WeakMap<DiscoverIndex, Map<number, Set<string>>>();
+
+/** The analysed words of a tool's top-level parameter names ("bucket", "calendarId" → calendar, id). */
+function paramTerms(index: DiscoverIndex, doc: number): Set<string> {
+  let memo = params.get(index);
+  if (!memo) params.set(index, (memo = new Map<number, Set<string>>()));
+  let v = memo.get(doc);
+  if (!v) {
+    if (memo.size > 4096) memo.clear();
+    const props = (index.tools[doc]!.tool.inputSchema as { properties?: unknown } | undefined)?.properties;
+    const names = props !== null && typeof props === 'object' ? Object.keys(props) : [];
+    v = new Set(analyzeWords(names.flatMap((n) => splitWords(n))));
+    memo.set(doc, v);
+  }
+  return v;
+}
+
+/**
+ * Raises `scores` of the candidates (`cands`, the best first) whose parameter names hold a word of `container`, in
+ * place; returns what each gained (the `container` reason of --explain), or null when none did.
+ */
+export function containerInputs(
+  index: DiscoverIndex,
+  container: string,
+  scores: Float32Array,
+  cands: readonly number[],
+  unstemmed?: (word: string) => boolean,
+): Map<number, number> | null {
+  const words = new Set(analyzeWords(splitWords(container), [], unstemmed));
+  if (words.size === 0 || CONTAINER_SHARE <= 0) return null;
+  let top = 0;
+  for (const i of cands) top = Math.max(top, scores[i]!);
+  if (!(top > 0)) return null;
+  const out = new Map<number, number>();
+  for (const i of cands) {
+    const takes = paramTerms(index, i);
+    if (![...words].some((w) => takes.has(w))) continue;
+    const gain = CONTAINER_SHARE * top;
+    scores[i] = scores[i]! + gain;
+    out.set(i, gain);
+  }
+  return out.size > 0 ? out : null;
+}
