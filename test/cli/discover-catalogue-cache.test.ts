@@ -190,7 +190,8 @@ describe('catalogue start cache of configured servers answered from the tool-lis
     await runCli(argv, { env, cwd: dir });
     expect((await runCli(argv, { env, cwd: dir })).stderr).toContain('catalogue start cache');
     const entries = readdirSync(join(cache, 'tool-lists')).map((f) => join(cache, 'tool-lists', f));
-    const notes = entries.find((f) => readFileSync(f, 'utf8').includes('search_notes'))!;
+    // The notes server's entry: the only one with echo (both catalogues have a search_notes).
+    const notes = entries.find((f) => readFileSync(f, 'utf8').includes('Echo the message back.'))!;
     writeFileSync(
       notes,
       readFileSync(notes, 'utf8').replace('Echo the message back.', 'Archive the quarterly ledger.'),
