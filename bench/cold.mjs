@@ -1,6 +1,6 @@
 // bench:cold — issue 29's start-up figures on the 2,781 tools of servers-111, each beside its baseline in the same
 // run: a cold `discover` (a new process, the index cache already written) and a warm `serve --mode meta` to its
-// first tools/list answer, interleaved with `node -e ""`, medians
+// first tools/list answer and to its first find_tool answer, interleaved with `node -e ""`, medians
 // of BENCH_COLD_ROUNDS (default 15) rounds; and the hybrid ranking find_tool runs, p50 over the 200 servers-111
 // questions and commands after one warm-up pass. Runs against dist/.
 import { spawn, spawnSync } from 'node:child_process';
@@ -65,6 +65,39 @@ const serveToList = (args) =>
     child.once('error', reject);
     child.stdin.write(JSON.stringify(initialize) + '\n');
   });
+// The same start, then one find_tool answered (spawn → initialize → tools/list → find_tool), warm caches: the first
+// search a client makes after serve starts. `linger` keeps serve up a while after the answer (the warm-up runs let
+// it write its caches).
+const FIND_INTENT = 'what meetings do I have tomorrow';
+const serveToFind = (args, linger = 0) =>
+  new Promise((resolve, reject) => {
+    const t0 = performance.now();
+    const child = spawn(process.execPath, args, { cwd: dir, env, stdio: ['pipe', 'pipe', 'ignore'] });
+    const send = (m) => child.stdin.write(JSON.stringify({ jsonrpc: '2.0', ...m }) + '\n');
+    let buf = '';
+    child.stdout.on('data', (d) => {
+      buf += String(d);
+      let i;
+      while ((i = buf.indexOf('\n')) >= 0) {
+        const m = JSON.parse(buf.slice(0, i));
+        buf = buf.slice(i + 1);
+        if (m.id === 1) {
+          send({ method: 'notifications/initialized' });
+          send({ id: 2, method: 'tools/list' });
+        } else if (m.id === 2)
+          send({ id: 3, method: 'tools/call', params: { name: 'find_tool', arguments: { intent: FIND_INTENT } } });
+        else if (m.id === 3) {
+          const wall = performance.now() - t0;
+          if (m.error || m.result?.isError) reject(new Error(`find_tool failed: ${JSON.stringify(m).slice(0, 200)}`));
+          setTimeout(() => child.stdin.end(), linger);
+          child.once('exit', () => resolve(wall));
+          setTimeout(() => child.kill(), linger + 5000).unref();
+        }
+      }
+    });
+    child.once('error', reject);
+    send(initialize);
+  });
 // BENCH_COLD_BASE: another checkout (built) whose cold discover is interleaved too, the named baseline of a change.
 const baseRepo = process.env.BENCH_COLD_BASE;
 try {
@@ -72,17 +105,25 @@ try {
   if (baseRepo) timed(discoverWith(baseRepo));
   await serveToList(serveArgs(REPO)); // warms serve's caches
   if (baseRepo) await serveToList(serveArgs(baseRepo));
+  for (let i = 0; i < 2; i++) {
+    await serveToFind(serveArgs(REPO), 1000); // writes the index and count caches
+    if (baseRepo) await serveToFind(serveArgs(baseRepo), 1000);
+  }
   const node = [];
   const cold = [];
   const base = [];
   const served = [];
   const servedBase = [];
+  const found = [];
+  const foundBase = [];
   for (let i = 0; i < ROUNDS; i++) {
     node.push(timed(['-e', '']));
     cold.push(timed(discover));
     if (baseRepo) base.push(timed(discoverWith(baseRepo)));
     served.push(await serveToList(serveArgs(REPO)));
     if (baseRepo) servedBase.push(await serveToList(serveArgs(baseRepo)));
+    found.push(await serveToFind(serveArgs(REPO)));
+    if (baseRepo) foundBase.push(await serveToFind(serveArgs(baseRepo)));
   }
   const n50 = pct(node, 0.5);
   const c50 = pct(cold, 0.5);
@@ -101,6 +142,14 @@ try {
   if (baseRepo)
     console.log(
       `  the same on ${baseRepo}: p50 ${pct(servedBase, 0.5).toFixed(0)} ms: ${(pct(servedBase, 0.5) / n50).toFixed(1)}×`,
+    );
+  const f50 = pct(found, 0.5);
+  console.log(
+    `serve --mode meta on 2,781 tools, spawn → first find_tool answered (warm): p50 ${f50.toFixed(0)} ms: ${(f50 / n50).toFixed(1)}×; cold discover ${c50.toFixed(0)} ms`,
+  );
+  if (baseRepo)
+    console.log(
+      `  the same on ${baseRepo}: p50 ${pct(foundBase, 0.5).toFixed(0)} ms: ${(pct(foundBase, 0.5) / n50).toFixed(1)}×`,
     );
 
   // The ranking find_tool runs (hybrid, k 5) on the same catalogue, in process.

@@ -1,19 +1,14 @@
 /** The `discover` use case: rank the tools of the selected servers for an intent, or evaluate labelled intents. */
-import { readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 // engine.js, not index.js: the optional model support loads only with --model.
 import {
   buildDiscoverIndex,
-  decodeIndexCache,
-  encodeIndexCache,
   evaluateRankings,
   evaluationMisses,
   indexCacheKey,
   loadShippedWordVectors,
-  openIndexCache,
   patternsFromConfig,
   rankTools,
-  sealIndexCache,
   semanticText,
   snapshotIndexKey,
   toolRefsFromSnapshots,
@@ -23,9 +18,9 @@ import {
 } from '../core/discover/engine.js';
 import type { DiscoverResult } from '../core/discover/result.js';
 import { countOf } from '../reporters/format.js';
-import { writeFileSafe } from '../safe-write.js';
 import { SmartError } from '../errors.js';
 import { computing } from '../signals.js';
+import { indexThroughCache } from './index-file.js';
 import { debugPhase, warnUnknownExpected } from './progress.js';
 import type { EngineName } from '../types.js';
 import type { AppContext } from './context.js';
@@ -84,18 +79,22 @@ export async function discoverTools(
     const vectors = needsVectors ? await shippedVectors(engine) : undefined;
     // The built indexes are cached on disk, keyed by a hash of the tools (of the snapshot files' bytes when they
     // came from --snapshot), weights and vector table; the file is sealed with that key and a hash of its bytes.
-    const key = global.cache
-      ? snapshotDigest !== undefined
+    const key = !global.cache
+      ? undefined
+      : snapshotDigest !== undefined
         ? snapshotIndexKey(snapshotDigest, global.server, vectors, config.weights)
-        : indexCacheKey(tools, vectors, config.weights)
-      : null;
-    const cacheFile = key ? join(paths.cacheDir, 'discover-index', `${key}.bin`) : null;
-    const cached = key && cacheFile ? readIndexCache(cacheFile, key, tools.length, vectors?.dims) : undefined;
+        : indexCacheKey(tools, vectors, config.weights);
     debugPhase(ctx, `indexing ${countOf(tools.length, 'tool')}`);
-    index = await computing(() =>
-      buildDiscoverIndex(tools, { weights: config.weights, keywords: config.keywords, vectors, ...cached }),
+    const built = await computing(() =>
+      indexThroughCache(
+        tools,
+        { weights: config.weights, keywords: config.keywords, vectors },
+        paths.activeCacheDir,
+        key,
+      ),
     );
-    if (key && cacheFile && !cached) await writeIndexCache(cacheFile, sealIndexCache(key, encodeIndexCache(index)));
+    index = built.index;
+    await built.store();
   }
 
   const stored =
@@ -165,30 +164,6 @@ export async function discoverTools(
     };
   }
   return { result, exitCode };
-}
-
-/**
- * The indexes of an earlier run on the same tools (keyed by a hash of them); undefined when absent, unreadable,
- * sealed under another key or altered.
- */
-function readIndexCache(
-  file: string,
-  key: string,
-  size: number,
-  dims: number | undefined,
-): ReturnType<typeof decodeIndexCache> | undefined {
-  try {
-    // One read call: the file is megabytes, which fs/promises reads in 512 KiB thread-pool steps.
-    const payload = openIndexCache(key, readFileSync(file));
-    return (payload && decodeIndexCache(payload, size, dims)) ?? undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-/** Best effort: a failed write costs the next run its build time, nothing else. */
-async function writeIndexCache(file: string, bytes: Uint8Array): Promise<void> {
-  await writeFileSafe(file, bytes).catch(() => undefined);
 }
 
 /** The shipped table; hybrid still works (bm25 + usage) in an install that dropped it, semantic does not. */

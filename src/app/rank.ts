@@ -1,6 +1,6 @@
 /** Hybrid ranking over a setup's servers, as budget --intent, check --queries and serve's find_tool use it. */
 import {
-  buildDiscoverIndex,
+  indexCacheKey,
   loadShippedWordVectors,
   patternsFromConfig,
   rankTools,
@@ -8,16 +8,28 @@ import {
   type DiscoverIndex,
 } from '../core/discover/engine.js';
 import type { ServerSnapshot, SmartConfig } from '../types.js';
+import { indexThroughCache, type CachedIndex } from './index-file.js';
 import type { RankingUsage } from './usage.js';
+
+/**
+ * The discover index of the servers' tools with the config's weights and keywords; the shipped word vectors when
+ * present. With a cache folder its BM25 and semantic parts are read from discover's index cache, keyed by the tools
+ * themselves (indexCacheKey), and a built one can be stored there (CachedIndex.store).
+ */
+export async function cachedHybridIndex(
+  servers: ServerSnapshot[],
+  config: SmartConfig,
+  cacheDir: string | undefined,
+): Promise<CachedIndex> {
+  const vectors = await loadShippedWordVectors();
+  const tools = toolRefsFromSnapshots(servers);
+  const key = cacheDir !== undefined ? indexCacheKey(tools, vectors, config.weights) : undefined;
+  return indexThroughCache(tools, { weights: config.weights, vectors, keywords: config.keywords }, cacheDir, key);
+}
 
 /** The discover index of the servers' tools with the config's weights and keywords; the shipped word vectors when present. */
 export async function hybridIndex(servers: ServerSnapshot[], config: SmartConfig): Promise<DiscoverIndex> {
-  const vectors = await loadShippedWordVectors();
-  return buildDiscoverIndex(toolRefsFromSnapshots(servers), {
-    weights: config.weights,
-    vectors,
-    keywords: config.keywords,
-  });
+  return (await cachedHybridIndex(servers, config, undefined)).index;
 }
 
 /** Ranks with hybrid discovery over the servers; the shipped word vectors when present; the usage store's prior when given. */

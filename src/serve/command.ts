@@ -6,6 +6,7 @@ import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import { StdioWire } from './stdio-wire.js';
 import type { CommandContext, CommandOutcome } from '../app/context.js';
 import { oauthOptions } from '../app/oauth.js';
+import { resolvePaths } from '../app/paths.js';
 import { resolveLimits } from '../app/budget.js';
 import { chosenStore, openUsageStore, userLabelFor } from '../app/store.js';
 import { DEFAULT_LOAD_HINTS } from '../core/hints/load-hints.js';
@@ -134,6 +135,8 @@ export async function runServeCommand(
     spawnTimeoutMs,
     callTimeoutMs,
     log,
+    ...(global.debug ? { debug: log } : {}),
+    indexCacheDir: resolvePaths(io, global.cache).activeCacheDir,
     now: () => Date.now(),
     clock: () => performance.now(),
     // Stored tokens only: a server process never opens a browser (`mcp-smart login` does that).

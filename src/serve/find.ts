@@ -3,7 +3,7 @@
  * the config), fuses the rankings of several phrasings of one need, and answers within its token budget, naming
  * the servers that have not started (their tools cannot be found until they do).
  */
-import { hybridIndex } from '../app/rank.js';
+import { cachedHybridIndex } from '../app/rank.js';
 import { fuseRankings, patternsFromConfig, rankTools, type DiscoverIndex } from '../core/discover/engine.js';
 import { newestRecording } from '../core/session/usage-store.js';
 import type { ServerSnapshot, SmartConfig, UsageStats } from '../types.js';
@@ -29,6 +29,10 @@ export interface FinderDeps {
   /** Why a server's tools cannot be called right now, if so. */
   unavailable: (server: string) => string | undefined;
   unstarted: () => readonly Unstarted[];
+  /** The cache folder discover's index cache is in (undefined with --no-cache): the index is read from it, not built. */
+  indexCacheDir: string | undefined;
+  /** --debug lines (where the index came from). */
+  debug?: (text: string) => void;
 }
 
 export class ToolFinder {
@@ -60,7 +64,12 @@ export class ToolFinder {
           .filter((e) => e.server === s.name)
           .map((e) => ({ ...e.tool, name: e.id.slice(s.name.length + 1) })),
       }));
-      const index = await hybridIndex(servers, this.deps.config);
+      const { index, fromCache, store } = await cachedHybridIndex(servers, this.deps.config, this.deps.indexCacheDir);
+      this.deps.debug?.(
+        `find_tool index of ${index.tools.length} tools ${fromCache ? 'read from the index cache' : 'built'}`,
+      );
+      // A built index is written after this answer has gone out (the next start reads it instead of building it).
+      if (!fromCache && this.deps.indexCacheDir !== undefined) setImmediate(() => void store().catch(() => undefined));
       this.index = index;
       return index;
     })();
@@ -117,12 +126,17 @@ export class ToolFinder {
   ): Promise<BudgetedAnswer> {
     const { counting } = this.deps;
     let answer = budgetFindAnswer(candidates, maxTokens, counting.countText, unstarted);
+    let counted = false;
     for (let i = 0; i < 4; i++) {
       const misses = counting.takeMisses();
       if (misses.length === 0) break;
       await counting.prepare(misses);
+      counted = true;
       answer = budgetFindAnswer(candidates, maxTokens, counting.countText, unstarted);
     }
+    // The lines' new counts go to the count cache, as the view's do: a later start answering the same tools then
+    // needs no tokenizer.
+    if (counted) void counting.flush().catch(() => undefined);
     return answer;
   }
 }

@@ -64,6 +64,10 @@ export interface RuntimeOptions {
   spawnTimeoutMs: number;
   callTimeoutMs: number;
   log: (text: string) => void;
+  /** --debug lines (undefined: none). */
+  debug?: (text: string) => void;
+  /** The cache folder find_tool's index is read from and written to (undefined: --no-cache). */
+  indexCacheDir?: string;
   now: () => number;
   /** Monotonic ms for latency. */
   clock: () => number;
@@ -159,6 +163,8 @@ export class ServeRuntime {
       found: (intent, ids) => this.learner.found(intent, ids),
       unavailable: (server) => this.unavailable(server),
       unstarted: () => this.unstarted?.pending() ?? [],
+      indexCacheDir: opts.indexCacheDir,
+      ...(opts.debug ? { debug: opts.debug } : {}),
     });
   }
 
@@ -460,6 +466,8 @@ export class ServeRuntime {
   async close(): Promise<void> {
     this.bridge.close();
     this.unstarted?.stop();
-    await Promise.all([this.pool.closeAll(), this.learner.finalFlush()]);
+    // Counts taken since the last flush (a find_tool's lines) are kept for the next start.
+    const counts = this.opts.counting.flush().catch(() => undefined);
+    await Promise.all([this.pool.closeAll(), this.learner.finalFlush(), counts]);
   }
 }

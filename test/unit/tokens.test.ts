@@ -139,6 +139,21 @@ describe('count cache', () => {
     expect(cold.count('never seen')).toBe(2);
   });
 
+  it('a count added while a flush is writing is kept by the next flush', async () => {
+    const cacheDir = tmp();
+    let calls = 0;
+    const counter = await createTokenCounter('o200k_base', { cacheDir, tokenize: (t) => (calls++, t.length) });
+    counter.count('counted before the flush');
+    const writing = counter.flush?.();
+    counter.count('counted while it writes');
+    await writing;
+    await counter.flush?.();
+    const again = await createTokenCounter('o200k_base', { cacheDir, tokenize: (t) => (calls++, t.length) });
+    expect(again.count('counted before the flush')).toBe(24);
+    expect(again.count('counted while it writes')).toBe(23);
+    expect(calls).toBe(2);
+  });
+
   it('a corrupt cache file is an empty cache', async () => {
     const cacheDir = tmp();
     const { mkdirSync, writeFileSync } = await import('node:fs');

@@ -41,6 +41,9 @@ export async function openCountCache(cacheDir: string, encoding: Encoding): Prom
     // Missing, corrupt or unreadable (EACCES, ENOTDIR, EISDIR…): start empty; it is only a cache.
   }
   let dirty = false;
+  // Flushes run one after another, each writing what was added up to its start: a count added while a write is
+  // under way stays dirty for the next flush (and an older write never lands after a newer one).
+  let writing: Promise<void> = Promise.resolve();
   return {
     file,
     get: (key) => entries.get(key),
@@ -48,16 +51,17 @@ export async function openCountCache(cacheDir: string, encoding: Encoding): Prom
       entries.set(key, count);
       dirty = true;
     },
-    flush: async () => {
-      if (!dirty) return;
-      const keys = [...entries.keys()];
-      for (const k of keys.slice(0, Math.max(0, keys.length - MAX_ENTRIES))) entries.delete(k);
-      // A cache that cannot be written (read-only or misplaced folder) must not fail the run.
-      await writeFileSafe(
-        file,
-        JSON.stringify({ format: FORMAT, encoding, counts: Object.fromEntries(entries) }),
-      ).catch(() => undefined);
-      dirty = false;
-    },
+    flush: () =>
+      (writing = writing.then(async () => {
+        if (!dirty) return;
+        dirty = false;
+        const keys = [...entries.keys()];
+        for (const k of keys.slice(0, Math.max(0, keys.length - MAX_ENTRIES))) entries.delete(k);
+        // A cache that cannot be written (read-only or misplaced folder) must not fail the run.
+        await writeFileSafe(
+          file,
+          JSON.stringify({ format: FORMAT, encoding, counts: Object.fromEntries(entries) }),
+        ).catch(() => undefined);
+      })),
   };
 }
