@@ -19,7 +19,7 @@ import { rankedResults, type Ranking } from './result.js';
 import { RERANK_DEPTH, rerankFeatures, rerankOrder, rerankScore, type RerankModel } from './rerank.js';
 import { RERANK_MODEL } from './rerank-model.js';
 import { namedServers, readingNotes } from './named.js';
-import { NUMBER_DEPTH, numberConflicts } from './number.js';
+import { NUMBER_DEPTH, numberConflicts, siblingConflicts } from './number.js';
 import { containerInputs } from './container.js';
 import { joinedWords } from './joined.js';
 import { mutedState } from './state.js';
@@ -235,9 +235,13 @@ export function rankTools(index: DiscoverIndex, intent: string, opts: RankOption
       const again =
         any && reranked && keptClause(text) >= 0 ? actionConflicts(index, query.actions, scores, allowed) : null;
       // Number, which the stems erase (number.ts): a name holding a question's word in the other number loses a share.
-      const numbered = best
+      const numbered0 = best
         ? numberConflicts(index, withoutPayload(text), scores, allowed, best.slice(0, NUMBER_DEPTH))
         : null;
+      const numbered =
+        best && mood.rule === 'many'
+          ? siblingConflicts(index, withoutPayload(text), scores, best.slice(0, NUMBER_DEPTH), numbered0)
+          : numbered0;
       // A contents question's container is the input of the tool that answers it (container.ts).
       const inside =
         best && mood.container
