@@ -4,6 +4,7 @@ import { bm25For } from '../../src/core/discover/build.js';
 import { buildDiscoverIndex, rankTools } from '../../src/core/discover/index.js';
 import { joinedWords } from '../../src/core/discover/joined.js';
 import { mutedState } from '../../src/core/discover/state.js';
+import { describedObject } from '../../src/core/discover/described.js';
 import { askedAs } from '../../src/core/discover/mood.js';
 import { nounWords, pluralOf, singularSibling } from '../../src/core/discover/number.js';
 import { joinedCompounds, intentText } from '../../src/core/discover/tokenize.js';
@@ -240,5 +241,26 @@ describe('grammatical number in a question', () => {
     // A command is not checked; nor a question after one thing.
     expect(rank('get my unread emails').every((t) => t.reasons?.number === undefined)).toBe(true);
     expect(rank('what does the unread email say?').every((t) => t.reasons?.number === undefined)).toBe(true);
+  });
+
+  it('a read question gains the tools whose description opens by returning what it asks for', () => {
+    expect(describedObject('List KV namespaces in your account')).toBe('namespaces');
+    expect(describedObject('Get the message quota and consumption of the account.')).toBe('quota');
+    // A description opening with a verb that does not read says nothing of what the tool returns.
+    expect(describedObject('Delete a KV namespace')).toBeUndefined();
+    const index = buildDiscoverIndex([
+      ref('cf', 'kv_list', 'List the keys of a KV namespace'),
+      ref('cf', 'get_kvs', 'List KV namespaces in your account'),
+    ]);
+    const rank = (intent: string) => rankTools(index, intent, { engine: 'hybrid', k: 2 }).results;
+    const asked = rank('which KV namespaces do I have on Cloudflare?');
+    expect(asked[0]!.id).toBe('cf.get_kvs');
+    expect(asked[0]!.reasons?.described).toBeGreaterThan(0);
+    expect(asked.find((t) => t.id === 'cf.kv_list')?.reasons?.described).toBeUndefined();
+    // Only the thing asked counts, not the place asked in ("namespace" after "in"); a command is not checked.
+    expect(
+      rank('which keys are in my KV namespaces?').find((t) => t.id === 'cf.get_kvs')?.reasons?.described,
+    ).toBeUndefined();
+    expect(rank('list my KV namespaces').every((t) => t.reasons?.described === undefined)).toBe(true);
   });
 });

@@ -19,6 +19,7 @@ import { rankedResults, type Ranking } from './result.js';
 import { RERANK_DEPTH, rerankFeatures, rerankOrder, rerankScore, type RerankModel } from './rerank.js';
 import { RERANK_MODEL } from './rerank-model.js';
 import { namedServers, readingNotes } from './named.js';
+import { describedObjects } from './described.js';
 import { NUMBER_DEPTH, numberConflicts, siblingConflicts } from './number.js';
 import { containerInputs } from './container.js';
 import { joinedWords } from './joined.js';
@@ -247,6 +248,9 @@ export function rankTools(index: DiscoverIndex, intent: string, opts: RankOption
         best && mood.container
           ? containerInputs(index, mood.container, scores, best.slice(0, NUMBER_DEPTH), index.unstemmed)
           : null;
+      // A read question naming what a tool's description says it returns ("List KV namespaces…"; described.ts).
+      const described =
+        best && mood.read ? describedObjects(index, withoutPayload(text), scores, best.slice(0, NUMBER_DEPTH)) : null;
       explain = (i) => ({
         bm25: parts.bm25(i),
         semantic: parts.semantic(i),
@@ -259,6 +263,7 @@ export function rankTools(index: DiscoverIndex, intent: string, opts: RankOption
         ...(asked?.has(i) ? { question: asked.get(i)! } : {}),
         ...(numbered?.has(i) ? { number: numbered.get(i)! } : {}),
         ...(inside?.has(i) ? { container: inside.get(i)! } : {}),
+        ...(described?.has(i) ? { described: described.get(i)! } : {}),
       });
     }
   }
