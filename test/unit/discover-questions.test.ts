@@ -4,8 +4,9 @@ import { bm25For } from '../../src/core/discover/build.js';
 import { buildDiscoverIndex, rankTools } from '../../src/core/discover/index.js';
 import { joinedWords } from '../../src/core/discover/joined.js';
 import { mutedState } from '../../src/core/discover/state.js';
+import { describedObject } from '../../src/core/discover/described.js';
 import { askedAs } from '../../src/core/discover/mood.js';
-import { nounWords, pluralOf } from '../../src/core/discover/number.js';
+import { nounWords, pluralOf, singularSibling } from '../../src/core/discover/number.js';
 import { joinedCompounds, intentText } from '../../src/core/discover/tokenize.js';
 
 const ref = (server: string, name: string, description: string) => ({
@@ -28,7 +29,12 @@ describe('question grammar: the command a read question amounts to (issue 29)', 
       text: 'list the R2 bucket assets',
       rule: 'contents',
     });
-    expect(askedAs("what's left in the current directory?").text).toBe('list the current directory');
+    // A word between "what's" and "in" says what of X is asked, and is kept.
+    expect(askedAs("what's left in the current directory?").text).toBe('list left the current directory');
+    expect(askedAs("what's hot in r/programming right now?")).toMatchObject({
+      text: 'list hot r/programming right now',
+      container: 'r/programming right now',
+    });
     expect(askedAs('what is written in my Google Doc Meeting Notes?')).toMatchObject({
       text: 'read my Google Doc Meeting Notes',
       rule: 'contents',
@@ -216,5 +222,45 @@ describe('grammatical number in a question', () => {
     expect(many.find((t) => t.id === 'postman.getWorkspace')?.reasons?.number).toBeLessThan(0);
     const told = ids('get my Postman workspaces');
     expect(told.every((t) => t.reasons?.number === undefined)).toBe(true);
+  });
+
+  it('a question after many things, in other words than the tools, prefers the plural of two sibling names', () => {
+    expect(singularSibling(['mail', 'message'], ['mail', 'messages'])).toBe(true);
+    expect(singularSibling(['mail', 'messages'], ['mail', 'message'])).toBe(false);
+    expect(singularSibling(['mail', 'message'], ['mail', 'folder', 'messages'])).toBe(false);
+    // A word the question gives in the singular names one thing: it is not checked.
+    expect(singularSibling(['collection'], ['collections'], ['requests', 'collection'])).toBe(false);
+    const index = buildDiscoverIndex([
+      ref('mail', 'get-mail-message', 'Get an email message from the mailbox, with unread and read flags'),
+      ref('mail', 'list-mail-messages', 'List mail messages'),
+    ]);
+    const rank = (intent: string) => rankTools(index, intent, { engine: 'hybrid', k: 2 }).results;
+    const asked = rank('do I have any unread emails?');
+    expect(asked.find((t) => t.id === 'mail.get-mail-message')?.reasons?.number).toBeLessThan(0);
+    expect(asked.find((t) => t.id === 'mail.list-mail-messages')?.reasons?.number).toBeUndefined();
+    // A command is not checked; nor a question after one thing.
+    expect(rank('get my unread emails').every((t) => t.reasons?.number === undefined)).toBe(true);
+    expect(rank('what does the unread email say?').every((t) => t.reasons?.number === undefined)).toBe(true);
+  });
+
+  it('a read question gains the tools whose description opens by returning what it asks for', () => {
+    expect(describedObject('List KV namespaces in your account')).toBe('namespaces');
+    expect(describedObject('Get the message quota and consumption of the account.')).toBe('quota');
+    // A description opening with a verb that does not read says nothing of what the tool returns.
+    expect(describedObject('Delete a KV namespace')).toBeUndefined();
+    const index = buildDiscoverIndex([
+      ref('cf', 'kv_list', 'List the keys of a KV namespace'),
+      ref('cf', 'get_kvs', 'List KV namespaces in your account'),
+    ]);
+    const rank = (intent: string) => rankTools(index, intent, { engine: 'hybrid', k: 2 }).results;
+    const asked = rank('which KV namespaces do I have on Cloudflare?');
+    expect(asked[0]!.id).toBe('cf.get_kvs');
+    expect(asked[0]!.reasons?.described).toBeGreaterThan(0);
+    expect(asked.find((t) => t.id === 'cf.kv_list')?.reasons?.described).toBeUndefined();
+    // Only the thing asked counts, not the place asked in ("namespace" after "in"); a command is not checked.
+    expect(
+      rank('which keys are in my KV namespaces?').find((t) => t.id === 'cf.get_kvs')?.reasons?.described,
+    ).toBeUndefined();
+    expect(rank('list my KV namespaces').every((t) => t.reasons?.described === undefined)).toBe(true);
   });
 });

@@ -67,6 +67,13 @@ export function verbName(index: DiscoverIndex, doc: number): readonly string[] {
 }
 const verbNames = new WeakMap<DiscoverIndex, Map<number, string[]>>();
 
+/** Whether a tool's name says it acts: a verb of an action class other than read, or a word WordNet has mostly as a verb. */
+export function nameActs(index: DiscoverIndex, doc: number): boolean {
+  const name = verbName(index, doc);
+  const action = toolAction(name);
+  return action !== undefined ? action !== 'read' : name.slice(0, 2).some((w) => isVerb(w));
+}
+
 /**
  * Share of the best candidate's score a tool that acts loses when the intent is a question asking to read: the
  * action check's share (chosen on the servers-111 questions among 0.05, 0.1, 0.2 and 0.35; bench/RESULTS.md).
@@ -89,10 +96,7 @@ export function questionConflicts(
   if (!(top > 0)) return null;
   const out = new Map<number, number>();
   for (const i of cands) {
-    const name = verbName(index, i);
-    const action = toolAction(name);
-    const acts = action !== undefined ? action !== 'read' : name.slice(0, 2).some((w) => isVerb(w));
-    if (!acts) continue;
+    if (!nameActs(index, i)) continue;
     const loss = -QUESTION_PENALTY * top;
     scores[i] = scores[i]! + loss;
     out.set(i, loss);

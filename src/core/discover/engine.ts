@@ -19,7 +19,8 @@ import { rankedResults, type Ranking } from './result.js';
 import { RERANK_DEPTH, rerankFeatures, rerankOrder, rerankScore, type RerankModel } from './rerank.js';
 import { RERANK_MODEL } from './rerank-model.js';
 import { namedServers, readingNotes } from './named.js';
-import { NUMBER_DEPTH, numberConflicts } from './number.js';
+import { describedObjects } from './described.js';
+import { NUMBER_DEPTH, numberConflicts, siblingConflicts } from './number.js';
 import { containerInputs } from './container.js';
 import { joinedWords } from './joined.js';
 import { mutedState } from './state.js';
@@ -235,14 +236,21 @@ export function rankTools(index: DiscoverIndex, intent: string, opts: RankOption
       const again =
         any && reranked && keptClause(text) >= 0 ? actionConflicts(index, query.actions, scores, allowed) : null;
       // Number, which the stems erase (number.ts): a name holding a question's word in the other number loses a share.
-      const numbered = best
+      const numbered0 = best
         ? numberConflicts(index, withoutPayload(text), scores, allowed, best.slice(0, NUMBER_DEPTH))
         : null;
+      const numbered =
+        best && mood.rule === 'many'
+          ? siblingConflicts(index, withoutPayload(text), scores, best.slice(0, NUMBER_DEPTH), numbered0)
+          : numbered0;
       // A contents question's container is the input of the tool that answers it (container.ts).
       const inside =
         best && mood.container
           ? containerInputs(index, mood.container, scores, best.slice(0, NUMBER_DEPTH), index.unstemmed)
           : null;
+      // A read question naming what a tool's description says it returns ("List KV namespaces…"; described.ts).
+      const described =
+        best && mood.read ? describedObjects(index, withoutPayload(text), scores, best.slice(0, NUMBER_DEPTH)) : null;
       explain = (i) => ({
         bm25: parts.bm25(i),
         semantic: parts.semantic(i),
@@ -255,6 +263,7 @@ export function rankTools(index: DiscoverIndex, intent: string, opts: RankOption
         ...(asked?.has(i) ? { question: asked.get(i)! } : {}),
         ...(numbered?.has(i) ? { number: numbered.get(i)! } : {}),
         ...(inside?.has(i) ? { container: inside.get(i)! } : {}),
+        ...(described?.has(i) ? { described: described.get(i)! } : {}),
       });
     }
   }

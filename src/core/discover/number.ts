@@ -101,3 +101,49 @@ export function numberConflicts(
   }
   return out.size > 0 ? out : null;
 }
+
+/** Whether name `one` is name `many` with one word in the singular where `many` has its plural, the rest the same. */
+export function singularSibling(
+  one: readonly string[],
+  many: readonly string[],
+  asked: readonly string[] = [],
+): boolean {
+  if (one.length !== many.length || one.length === 0) return false;
+  let differ = 0;
+  for (let k = 0; k < one.length; k++) {
+    if (one[k] === many[k]) continue;
+    if (!pluralOf(one[k]!, many[k]!) || asked.includes(one[k]!) || ++differ > 1) return false;
+  }
+  return differ === 1;
+}
+
+/**
+ * A question after many things ("do I have any unread emails?", mood.ts 'many') asks for a list: among the best
+ * candidates, a name naming its object in the singular where another candidate's name is the same with that object
+ * in the plural (get-mail-message beside list-mail-messages) reads one item, and loses the number share. The
+ * question's own nouns need not be the tools' ("emails" against "messages"); a word it gives in the singular is
+ * not checked. Returns each loss (reason `number`).
+ */
+export function siblingConflicts(
+  index: DiscoverIndex,
+  text: string,
+  scores: Float32Array,
+  cands: readonly number[],
+  had: Map<number, number> | null,
+): Map<number, number> | null {
+  let top = 0;
+  for (const i of cands) top = Math.max(top, scores[i]!);
+  if (!(top > 0)) return had;
+  // A word the question itself gives in the singular names one thing ("the requests in the collection X").
+  const asked = nounWords(splitWords(text));
+  const out = had ?? new Map<number, number>();
+  for (const i of cands) {
+    if (out.has(i) || !acts(index, i)) continue;
+    const one = nameWords(index, i);
+    if (!cands.some((j) => j !== i && singularSibling(one, nameWords(index, j), asked))) continue;
+    const loss = -NUMBER_PENALTY * top;
+    scores[i] = scores[i]! + loss;
+    out.set(i, loss);
+  }
+  return out.size > 0 ? out : null;
+}

@@ -4,7 +4,7 @@
  * lists are closed classes: wh-words, auxiliaries, pronouns and prepositions.
  *
  * - count:    "how many documents are in the orders collection" → "count documents are in the orders collection"
- * - contents: "what's in the R2 bucket assets" → "list the contents of the R2 bucket assets"; with a topic after it,
+ * - contents: "what's in the R2 bucket assets" → "list the R2 bucket assets" ("what's hot in X" → "list hot X"); with a topic after it,
  *             "what's on the web about Rust" → "search the web for Rust"
  * - says:     "what does the config.yaml file say" → "read the config.yaml file" (what a thing says, holds or
  *             reported is its content: the question's object is the thing itself)
@@ -77,8 +77,10 @@ export function questionCommand(text: string, clause: readonly Token[], end: num
         return done(`search ${place} for ${from(about + 1)}`, 'contents');
       }
       const participle = filler !== undefined && /(?:ed|en)$/.test(filler);
+      // Any other word there says what of X is asked ("what's hot in r/rust", "what's left in the budget"): kept.
+      const kept = filler !== undefined && !participle ? `${filler} ` : '';
       return {
-        ...done(`${participle ? 'read' : 'list'} ${from(p + 1)}`, 'contents'),
+        ...done(`${participle ? 'read' : 'list'} ${kept}${from(p + 1)}`, 'contents'),
         container: from(p + 1).replace(/\s*\?+\s*$/, ''),
       };
     }

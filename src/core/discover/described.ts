@@ -1,0 +1,54 @@
+/**
+ * What a tool's description says it does first: "List KV namespaces in your account" lists namespaces. A read
+ * question whose own words hold that object's head noun in the same surface form (the number the stems erase)
+ * asks for what the tool says it returns: among the best candidates, such a tool gains a share of the best score.
+ */
+import type { DiscoverIndex } from './build.js';
+import { ACTION_PENALTY } from './actions.js';
+import { actionOf } from './lexicon.js';
+import { splitWords, stem, STOP_WORDS } from './tokenize.js';
+
+/** Share of the best candidate's score gained by a tool whose description's object the question names. */
+export const DESCRIBED_SHARE = ACTION_PENALTY;
+
+const HEAD =
+  /^\s*([A-Za-z]+)\s+([^.,;:()\n]*?)(?=\s+(?:in|for|of|from|on|with|by|to|and|that|which|using|via)\b|[.,;:()\n]|$)/;
+
+/** The read verb's object head of a description ("List KV namespaces in …" → "namespaces"), or undefined. */
+export function describedObject(description: string): string | undefined {
+  const m = HEAD.exec(description);
+  if (!m || actionOf(stem(m[1]!.toLowerCase())) !== 'read') return undefined;
+  const words = splitWords(m[2]!).filter((w) => !STOP_WORDS.has(w));
+  return words.length > 0 ? words[words.length - 1] : undefined;
+}
+
+const PLACE = /\s(?:in|on|of|for|from|at|inside|within|under|about|to|by|with)\s/i;
+
+const memo = new WeakMap<DiscoverIndex, Map<number, string | null>>();
+
+/** Raises `scores` of the candidates whose description's object is one of the question's words; returns each gain. */
+export function describedObjects(
+  index: DiscoverIndex,
+  text: string,
+  scores: Float32Array,
+  cands: readonly number[],
+): Map<number, number> | null {
+  // The thing asked comes before the place asked in: the words before the first preposition.
+  const cut = PLACE.exec(text);
+  const asked = new Set(splitWords(cut ? text.slice(0, cut.index) : text));
+  let top = 0;
+  for (const i of cands) top = Math.max(top, scores[i]!);
+  if (!(top > 0)) return null;
+  let m = memo.get(index);
+  if (!m) memo.set(index, (m = new Map<number, string | null>()));
+  const out = new Map<number, number>();
+  for (const i of cands) {
+    let o = m.get(i);
+    if (o === undefined) m.set(i, (o = describedObject(index.tools[i]!.tool.description ?? '') ?? null));
+    if (o === null || !asked.has(o)) continue;
+    const gain = DESCRIBED_SHARE * top;
+    scores[i] = scores[i]! + gain;
+    out.set(i, gain);
+  }
+  return out.size > 0 ? out : null;
+}
