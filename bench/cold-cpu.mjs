@@ -9,17 +9,13 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { REPO, DATA } from './helpers/datasets.mjs';
+import { INITIALIZE } from './helpers/raw-stdio.mjs';
+import { scratchEnv } from './helpers/scratch.mjs';
 
 const ROUNDS = Number(process.env.BENCH_COLD_ROUNDS ?? 11);
 const dir = mkdtempSync(join(tmpdir(), 'mcp-smart-bench-cold-cpu-'));
 const timeFile = join(dir, 'time.txt');
-const env = {
-  ...process.env,
-  NO_COLOR: '1',
-  HOME: dir,
-  MCP_SMART_CACHE_DIR: join(dir, 'cache'),
-  MCP_SMART_DATA_DIR: join(dir, 'data'),
-};
+const env = scratchEnv(dir);
 const snapshot = join(DATA, 'servers-111', 'catalog.snapshot.json');
 const timeArgs = ['-f', '%U %S', '-o', timeFile, process.execPath];
 const cpuMs = () => {
@@ -34,12 +30,7 @@ const timed = (args) => {
 const bin = (repo) => join(repo, 'bin', 'mcp-smart.js');
 const discover = (repo) => [bin(repo), '--snapshot', snapshot, 'discover', 'what meetings do I have tomorrow'];
 const line = (msg) => JSON.stringify(msg) + '\n';
-const initialize = {
-  jsonrpc: '2.0',
-  id: 1,
-  method: 'initialize',
-  params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'bench', version: '1' } },
-};
+const initialize = INITIALIZE;
 /** serve --mode meta: initialize, initialized, tools/list answered, then stdin closed; the CPU time to its exit. */
 const serve = (repo) =>
   new Promise((resolve, reject) => {

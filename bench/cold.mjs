@@ -8,6 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { REPO, DATA, loadServers111 } from './helpers/datasets.mjs';
+import { INITIALIZE } from './helpers/raw-stdio.mjs';
 import { buildDiscoverIndex, loadShippedWordVectors, rankTools } from '../dist/core/discover/index.js';
 
 const ROUNDS = Number(process.env.BENCH_COLD_ROUNDS ?? 15);
@@ -38,12 +39,7 @@ const discover = discoverWith(REPO);
 // `serve --mode meta` from the snapshot: spawn → initialize → initialized → tools/list answered, raw JSON-RPC over
 // stdio (no client library on the clock). The snapshot's servers have no definitions here, so none is started.
 const serveArgs = (repo) => [join(repo, 'bin', 'mcp-smart.js'), '--snapshot', snapshot, 'serve', '--mode', 'meta'];
-const initialize = {
-  jsonrpc: '2.0',
-  id: 1,
-  method: 'initialize',
-  params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'bench', version: '1' } },
-};
+const initialize = INITIALIZE;
 const serveToList = (args) =>
   new Promise((resolve, reject) => {
     const t0 = performance.now();

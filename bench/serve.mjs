@@ -16,6 +16,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { Client } from '@modelcontextprotocol/client';
 import { REPO, loadLiveMcpBench } from './helpers/datasets.mjs';
 import { erasAndStores } from './helpers/serve-eras-stores.mjs';
+import { INITIALIZE } from './helpers/raw-stdio.mjs';
 
 const dist = (p) => import(join(REPO, 'dist', p));
 const { buildServedView } = await dist('serve/catalog.js');
@@ -119,12 +120,7 @@ async function partOne() {
       ],
     };
   writeFileSync(config, JSON.stringify({ servers }));
-  const initialize = {
-    jsonrpc: '2.0',
-    id: 1,
-    method: 'initialize',
-    params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'bench', version: '1' } },
-  };
+  const initialize = INITIALIZE;
   // Spawn → initialize → initialized → tools/list answered, raw JSON-RPC over stdio (no client library on the clock),
   // for any command; the number of children the process has at that moment is recorded too.
   const spawnToList = (cmd, args) =>

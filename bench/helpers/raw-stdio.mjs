@@ -86,3 +86,11 @@ export function startRaw(command, args, { env, cwd } = {}) {
     },
   };
 }
+
+/** The 2025 `initialize` request (id 1) the start-up benches send by hand, as one JSON-RPC message. */
+export const INITIALIZE = {
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'initialize',
+  params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'bench', version: '1' } },
+};
