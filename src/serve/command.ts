@@ -22,6 +22,7 @@ import type { HttpHandle } from './http.js';
 import { launchThis, setupArgs } from './launcher.js';
 import { clientMode, parseClientName, printConfig, withholdsEnv } from './print-config.js';
 import { ServeRuntime } from './runtime.js';
+import { CLIENT_GONE_FLUSH_MS, FINAL_FLUSH_MS } from './learn.js';
 import { setupWords } from '../app/next-step.js';
 import { terminalNote } from './terminal-note.js';
 import { createClientServer } from './sdk-server.js';
@@ -155,10 +156,17 @@ export async function runServeCommand(
   let shutdownStarted = false;
   let done!: () => void;
   const finished = new Promise<void>((r) => (done = r));
+  // Why serving ends: the client going away (stdin closed) leaves time for the last write of what was learned to
+  // wait out a stale store lock; a signal keeps it short.
+  let clientWent = false;
   const shutdown = (): void => {
     if (shutdownStarted) return;
     shutdownStarted = true;
     done();
+  };
+  const clientGone = (): void => {
+    if (!shutdownStarted) clientWent = true;
+    shutdown();
   };
   // SIGINT/SIGTERM go through the one signal path: it aborts io.signal, which ends serving here.
   io.signal?.addEventListener('abort', shutdown, { once: true });
@@ -179,7 +187,7 @@ export async function runServeCommand(
         );
       await http?.close();
       for (const s of clients) await s.close().catch(() => undefined);
-      await runtime.close();
+      await runtime.close(clientWent ? CLIENT_GONE_FLUSH_MS : FINAL_FLUSH_MS);
       await store.close();
     }
   });
@@ -195,7 +203,7 @@ export async function runServeCommand(
       server.onclose = () => {
         unsubscribe?.();
         clients.delete(server);
-        if (transportKind === 'stdio') shutdown();
+        if (transportKind === 'stdio') clientGone();
       };
       return server;
     };
@@ -223,8 +231,8 @@ export async function runServeCommand(
     );
     if (transportKind === 'stdio') {
       const server = newClient();
-      process.stdin.once('end', shutdown);
-      process.stdin.once('close', shutdown);
+      process.stdin.once('end', clientGone);
+      process.stdin.once('close', clientGone);
       // Both eras on one connection: its opening (initialize, or a 2026-07-28 request) pins the era.
       serveStdio(() => server, { transport: new StdioWire(process.stdin, process.stdout, log) });
     } else if (http) {

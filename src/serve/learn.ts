@@ -10,6 +10,7 @@ import { capIntents, emptyUsage, mergeUsage, recordCalls } from '../core/session
 import type { UsageStore } from '../core/store/types.js';
 import { errorText, isSmartError } from '../errors.js';
 import { appendFileSafe } from '../safe-write.js';
+import { LOCK_STALE_MS } from '../file-lock.js';
 import { finalWrites } from '../signals.js';
 import type { UsageStats } from '../types.js';
 
@@ -18,8 +19,13 @@ const FIND_MEMORY_MS = 15 * 60_000;
 const FINDS_KEPT = 20;
 /** Labelled cases kept in memory (the newest; `--record` has them all). */
 const CASES_KEPT = 200;
-/** How long shutdown waits for the last write of what was learned (the signal path exits after 5 s anyway). */
+/** How long shutdown on a signal waits for the last write of what was learned (the signal path exits after 5 s anyway). */
 export const FINAL_FLUSH_MS = 3000;
+/**
+ * How long shutdown waits for it when the client went away (stdin closed): past a file lock's stale age, so a writer
+ * killed while holding the store's lock delays this write rather than losing it. A signal still ends it within 5 s.
+ */
+export const CLIENT_GONE_FLUSH_MS = LOCK_STALE_MS + 5000;
 
 /** Token-like text: provider keys, bearer tokens, long hex or base64 runs, URL credentials. */
 const SECRET_PATTERNS = [

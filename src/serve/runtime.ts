@@ -462,12 +462,15 @@ export class ServeRuntime {
     this.onServerNotification?.(server, method, params);
   }
 
-  /** Ends the servers and writes what was learned, side by side: both are bounded, so exit is prompt. */
-  async close(): Promise<void> {
+  /**
+   * Ends the servers and writes what was learned, side by side: both are bounded, so exit is prompt. `flushWithinMs`
+   * bounds the last write (learn.ts: shorter on a signal than when the client went away).
+   */
+  async close(flushWithinMs?: number): Promise<void> {
     this.bridge.close();
     this.unstarted?.stop();
     // Counts taken since the last flush (a find_tool's lines) are kept for the next start.
     const counts = this.opts.counting.flush().catch(() => undefined);
-    await Promise.all([this.pool.closeAll(), this.learner.finalFlush(), counts]);
+    await Promise.all([this.pool.closeAll(), this.learner.finalFlush(flushWithinMs), counts]);
   }
 }
