@@ -7,6 +7,7 @@
 import type { DiscoverIndex } from './build.js';
 import { topK } from './candidates.js';
 import { actionOf, actionsConflict, toolAction, type ActionClass } from './lexicon.js';
+import { kept, shiftScores } from './per-tool.js';
 import { isVerb } from './related.js';
 import { splitWords, stem, STOP_WORDS } from './tokenize.js';
 
@@ -30,16 +31,12 @@ export function actionConflicts(
   if (cands.length === 0) return null;
   const top = scores[cands[0]!]!;
   if (!(top > 0)) return null;
-  const out = new Map<number, number>();
-  for (const i of cands) {
+  return shiftScores(scores, cands, -ACTION_PENALTY * top, (i) => {
     const action = toolAction(index.nameOf(i));
-    if (action === undefined || asked.has(action)) continue;
-    if (![...asked].every((a) => actionsConflict(a, action))) continue;
-    const loss = -ACTION_PENALTY * top * (isDestructive(index, i, action) ? 2 : 1);
-    scores[i] = scores[i]! + loss;
-    out.set(i, loss);
-  }
-  return out.size > 0 ? out : null;
+    if (action === undefined || asked.has(action)) return 0;
+    if (![...asked].every((a) => actionsConflict(a, action))) return 0;
+    return isDestructive(index, i, action) ? 2 : 1;
+  });
 }
 
 /** Whether a tool doing `action` destroys: a delete verb, or the destructiveHint annotation. */
@@ -53,17 +50,11 @@ export function isDestructive(index: DiscoverIndex, doc: number, action: ActionC
  * action class ("get": the analysed name drops it and reads "get_monitors" as "monitor", mostly a verb in WordNet).
  */
 export function verbName(index: DiscoverIndex, doc: number): readonly string[] {
-  let memo = verbNames.get(index);
-  if (!memo) verbNames.set(index, (memo = new Map<number, string[]>()));
-  let v = memo.get(doc);
-  if (!v) {
-    if (memo.size > 4096) memo.clear();
-    v = splitWords(index.tools[doc]!.tool.name)
+  return kept(verbNames, index, doc, () =>
+    splitWords(index.tools[doc]!.tool.name)
       .filter((w) => !STOP_WORDS.has(w) || actionOf(stem(w)) !== undefined)
-      .map((w) => stem(w));
-    memo.set(doc, v);
-  }
-  return v;
+      .map((w) => stem(w)),
+  );
 }
 const verbNames = new WeakMap<DiscoverIndex, Map<number, string[]>>();
 
@@ -94,12 +85,5 @@ export function questionConflicts(
 ): Map<number, number> | null {
   const top = cands.length > 0 ? scores[cands[0]!]! : 0;
   if (!(top > 0)) return null;
-  const out = new Map<number, number>();
-  for (const i of cands) {
-    if (!nameActs(index, i)) continue;
-    const loss = -QUESTION_PENALTY * top;
-    scores[i] = scores[i]! + loss;
-    out.set(i, loss);
-  }
-  return out.size > 0 ? out : null;
+  return shiftScores(scores, cands, -QUESTION_PENALTY * top, (i) => (nameActs(index, i) ? 1 : 0));
 }

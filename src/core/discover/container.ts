@@ -6,6 +6,7 @@
  */
 import type { DiscoverIndex } from './build.js';
 import { ACTION_PENALTY } from './actions.js';
+import { bestScore, kept, shiftScores } from './per-tool.js';
 import { analyzeWords, splitWords } from './tokenize.js';
 
 /** Share of the best candidate's score a tool taking the container as input gains: the action check's share. */
@@ -15,17 +16,11 @@ const params = new WeakMap<DiscoverIndex, Map<number, Set<string>>>();
 
 /** The analysed words of a tool's top-level parameter names ("bucket", "calendarId" → calendar, id). */
 function paramTerms(index: DiscoverIndex, doc: number): Set<string> {
-  let memo = params.get(index);
-  if (!memo) params.set(index, (memo = new Map<number, Set<string>>()));
-  let v = memo.get(doc);
-  if (!v) {
-    if (memo.size > 4096) memo.clear();
+  return kept(params, index, doc, () => {
     const props = (index.tools[doc]!.tool.inputSchema as { properties?: unknown } | undefined)?.properties;
     const names = props !== null && typeof props === 'object' ? Object.keys(props) : [];
-    v = new Set(analyzeWords(names.flatMap((n) => splitWords(n))));
-    memo.set(doc, v);
-  }
-  return v;
+    return new Set(analyzeWords(names.flatMap((n) => splitWords(n))));
+  });
 }
 
 /**
@@ -41,16 +36,10 @@ export function containerInputs(
 ): Map<number, number> | null {
   const words = new Set(analyzeWords(splitWords(container), [], unstemmed));
   if (words.size === 0 || CONTAINER_SHARE <= 0) return null;
-  let top = 0;
-  for (const i of cands) top = Math.max(top, scores[i]!);
+  const top = bestScore(scores, cands);
   if (!(top > 0)) return null;
-  const out = new Map<number, number>();
-  for (const i of cands) {
+  return shiftScores(scores, cands, CONTAINER_SHARE * top, (i) => {
     const takes = paramTerms(index, i);
-    if (![...words].some((w) => takes.has(w))) continue;
-    const gain = CONTAINER_SHARE * top;
-    scores[i] = scores[i]! + gain;
-    out.set(i, gain);
-  }
-  return out.size > 0 ? out : null;
+    return [...words].some((w) => takes.has(w)) ? 1 : 0;
+  });
 }

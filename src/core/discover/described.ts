@@ -6,6 +6,7 @@
 import type { DiscoverIndex } from './build.js';
 import { ACTION_PENALTY } from './actions.js';
 import { actionOf } from './lexicon.js';
+import { bestScore, kept, shiftScores } from './per-tool.js';
 import { splitWords, stem, STOP_WORDS } from './tokenize.js';
 
 /** Share of the best candidate's score gained by a tool whose description's object the question names. */
@@ -36,19 +37,10 @@ export function describedObjects(
   // The thing asked comes before the place asked in: the words before the first preposition.
   const cut = PLACE.exec(text);
   const asked = new Set(splitWords(cut ? text.slice(0, cut.index) : text));
-  let top = 0;
-  for (const i of cands) top = Math.max(top, scores[i]!);
+  const top = bestScore(scores, cands);
   if (!(top > 0)) return null;
-  let m = memo.get(index);
-  if (!m) memo.set(index, (m = new Map<number, string | null>()));
-  const out = new Map<number, number>();
-  for (const i of cands) {
-    let o = m.get(i);
-    if (o === undefined) m.set(i, (o = describedObject(index.tools[i]!.tool.description ?? '') ?? null));
-    if (o === null || !asked.has(o)) continue;
-    const gain = DESCRIBED_SHARE * top;
-    scores[i] = scores[i]! + gain;
-    out.set(i, gain);
-  }
-  return out.size > 0 ? out : null;
+  return shiftScores(scores, cands, DESCRIBED_SHARE * top, (i) => {
+    const o = kept(memo, index, i, () => describedObject(index.tools[i]!.tool.description ?? '') ?? null);
+    return o !== null && asked.has(o) ? 1 : 0;
+  });
 }

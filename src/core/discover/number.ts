@@ -10,6 +10,7 @@ import type { DiscoverIndex } from './build.js';
 import { topK } from './candidates.js';
 import { ACTION_PENALTY, verbName } from './actions.js';
 import { actionOf } from './lexicon.js';
+import { bestScore, kept, shiftScores } from './per-tool.js';
 import { isVerb } from './related.js';
 import { expandAbbreviation, splitWords, stem, STOP_WORDS } from './tokenize.js';
 
@@ -47,14 +48,7 @@ export function nounWords(words: readonly string[]): string[] {
 const names = new WeakMap<DiscoverIndex, Map<number, string[]>>();
 
 function nameWords(index: DiscoverIndex, doc: number): string[] {
-  let memo = names.get(index);
-  if (!memo) names.set(index, (memo = new Map<number, string[]>()));
-  let v = memo.get(doc);
-  if (!v) {
-    if (memo.size > 4096) memo.clear();
-    memo.set(doc, (v = nounWords(splitWords(index.tools[doc]!.tool.name))));
-  }
-  return v;
+  return kept(names, index, doc, () => nounWords(splitWords(index.tools[doc]!.tool.name)));
 }
 
 /** Whether one of a name's first two words is a verb (actions.ts verbName): an action class's, or mostly a verb. */
@@ -88,18 +82,12 @@ export function numberConflicts(
   const asked = nounWords(splitWords(text));
   if (asked.length === 0) return null;
   const cands = given ?? topK(scores, NUMBER_DEPTH, keep);
-  let top = 0;
-  for (const i of cands) top = Math.max(top, scores[i]!);
+  const top = bestScore(scores, cands);
   if (!(top > 0)) return null;
-  const out = new Map<number, number>();
-  for (const i of cands) {
-    // Only a name that acts on an object ("listCalendars", "getWorkspace"), not a product's ("PodcastTool").
-    if (!acts(index, i) || !disagrees(asked, nameWords(index, i))) continue;
-    const loss = -NUMBER_PENALTY * top;
-    scores[i] = scores[i]! + loss;
-    out.set(i, loss);
-  }
-  return out.size > 0 ? out : null;
+  // Only a name that acts on an object ("listCalendars", "getWorkspace"), not a product's ("PodcastTool").
+  return shiftScores(scores, cands, -NUMBER_PENALTY * top, (i) =>
+    acts(index, i) && disagrees(asked, nameWords(index, i)) ? 1 : 0,
+  );
 }
 
 /** Whether name `one` is name `many` with one word in the singular where `many` has its plural, the rest the same. */
@@ -131,19 +119,19 @@ export function siblingConflicts(
   cands: readonly number[],
   had: Map<number, number> | null,
 ): Map<number, number> | null {
-  let top = 0;
-  for (const i of cands) top = Math.max(top, scores[i]!);
+  const top = bestScore(scores, cands);
   if (!(top > 0)) return had;
   // A word the question itself gives in the singular names one thing ("the requests in the collection X").
   const asked = nounWords(splitWords(text));
-  const out = had ?? new Map<number, number>();
-  for (const i of cands) {
-    if (out.has(i) || !acts(index, i)) continue;
+  const sibling = (i: number): boolean => {
     const one = nameWords(index, i);
-    if (!cands.some((j) => j !== i && singularSibling(one, nameWords(index, j), asked))) continue;
-    const loss = -NUMBER_PENALTY * top;
-    scores[i] = scores[i]! + loss;
-    out.set(i, loss);
-  }
-  return out.size > 0 ? out : null;
+    return cands.some((j) => j !== i && singularSibling(one, nameWords(index, j), asked));
+  };
+  return shiftScores(
+    scores,
+    cands,
+    -NUMBER_PENALTY * top,
+    (i) => (!had?.has(i) && acts(index, i) && sibling(i) ? 1 : 0),
+    had ?? undefined,
+  );
 }

@@ -6,6 +6,7 @@
 import { isDestructive } from './actions.js';
 import type { DiscoverIndex } from './build.js';
 import { actionOf, withoutPayload } from './lexicon.js';
+import { kept } from './per-tool.js';
 import { addWords, dot, leadPassage, weightedRow, wordRow } from './semantic.js';
 import { intentText, splitWords } from './tokenize.js';
 import type { WordVectors } from './vectors.js';
@@ -207,22 +208,8 @@ interface ToolSets {
   server: ReadonlySet<string>;
 }
 
-/** How many candidates' views an index keeps of each kind (a candidate recurs across a session's intents). */
-const VIEWS_KEPT = 4096;
 const toolWords = new WeakMap<DiscoverIndex, Map<number, ToolWords>>();
 const toolSets = new WeakMap<DiscoverIndex, Map<number, ToolSets>>();
-
-/** A candidate's view kept per index; past VIEWS_KEPT (a few MB) the store starts again. */
-function kept<T>(store: WeakMap<DiscoverIndex, Map<number, T>>, index: DiscoverIndex, doc: number, make: () => T): T {
-  let memo = store.get(index);
-  if (!memo) store.set(index, (memo = new Map<number, T>()));
-  let v = memo.get(doc);
-  if (v === undefined) {
-    if (memo.size >= VIEWS_KEPT) memo.clear();
-    memo.set(doc, (v = make()));
-  }
-  return v;
-}
 
 function setsOf(index: DiscoverIndex, doc: number, f: ReturnType<DiscoverIndex['fieldsOf']>): ToolSets {
   return kept(toolSets, index, doc, () => ({

@@ -1,0 +1,53 @@
+/**
+ * What the checks after the re-ranker share: a view of a tool kept per index (its name words, its parameters,
+ * its description's object), and moving the best candidates' scores by a share of the best one.
+ */
+import type { DiscoverIndex } from './build.js';
+
+/** How many candidates' views an index keeps of each kind (a candidate recurs across a session's intents). */
+const VIEWS_KEPT = 4096;
+
+/** A candidate's view kept per index; past VIEWS_KEPT (a few MB) the store starts again. */
+export function kept<T>(
+  store: WeakMap<DiscoverIndex, Map<number, T>>,
+  index: DiscoverIndex,
+  doc: number,
+  make: () => T,
+): T {
+  let memo = store.get(index);
+  if (!memo) store.set(index, (memo = new Map<number, T>()));
+  let v = memo.get(doc);
+  if (v === undefined) {
+    if (memo.size >= VIEWS_KEPT) memo.clear();
+    memo.set(doc, (v = make()));
+  }
+  return v;
+}
+
+/** The best score among `cands` (0 when there are none). */
+export function bestScore(scores: Float32Array, cands: readonly number[]): number {
+  let top = 0;
+  for (const i of cands) top = Math.max(top, scores[i]!);
+  return top;
+}
+
+/**
+ * Adds `amount × weight(i)` to the score of each candidate whose weight is not 0, in place, and records each change
+ * in `out` (the reason --explain shows); returns `out`, or null when it is empty.
+ */
+export function shiftScores(
+  scores: Float32Array,
+  cands: readonly number[],
+  amount: number,
+  weight: (i: number) => number,
+  out: Map<number, number> = new Map(),
+): Map<number, number> | null {
+  for (const i of cands) {
+    const w = weight(i);
+    if (w === 0) continue;
+    const delta = amount * w;
+    scores[i] = scores[i]! + delta;
+    out.set(i, delta);
+  }
+  return out.size > 0 ? out : null;
+}
