@@ -42,7 +42,8 @@ export class LineReader {
 
   private take(part: Buffer, ends: boolean): void {
     if (!this.skipped && this.size + part.length > this.opts.maxBytes) {
-      const head = Buffer.concat([...this.parts, part.subarray(0, OVERSIZE_KEEP_BYTES)]);
+      // Only the first bytes are kept: a total length copies that much, not everything buffered so far.
+      const head = Buffer.concat([...this.parts, part], Math.min(OVERSIZE_KEEP_BYTES, this.size + part.length));
       this.skipped = { head: head.subarray(0, OVERSIZE_KEEP_BYTES), tail: Buffer.alloc(0), bytes: this.size };
       this.parts = [];
       this.size = 0;
