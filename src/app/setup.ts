@@ -10,7 +10,6 @@ import { GATE_LABEL } from '../core/config/client-trust.js';
 import { SMART_CONFIG_NAME } from '../core/config/locate.js';
 import { hiddenToolsBySnapshot, visibilityRules } from '../core/config/tool-filter.js';
 import { declaredCapabilities } from '../core/declared-capabilities.js';
-import { readSnapshotSet } from '../core/snapshot.js';
 import { secretValuesOf } from '../core/redact.js';
 import { shortReason } from '../core/connect/failure-text.js';
 import { malformedToolsNote, validateTools } from '../core/tool-validate.js';
@@ -151,9 +150,9 @@ export async function loadSetup(opts: SetupOptions, io: Io, load: SetupLoad = {}
   const paths = resolvePaths(io, opts.cache);
   if (opts.snapshot.length > 0) {
     const checked = checkedSnapshots(paths);
-    const { servers, digest, lean } = load.lean
-      ? await readCatalogue(opts.snapshot, io.cwd, { cacheDir: paths.activeCacheDir, checked, now: Date.now })
-      : { ...(await readSnapshotSet(opts.snapshot, io.cwd, checked)), lean: false };
+    // Without a cache folder readCatalogue reads the files in full (readSnapshotSet) and caches nothing.
+    const cacheDir = load.lean ? paths.activeCacheDir : undefined;
+    const { servers, digest, lean } = await readCatalogue(opts.snapshot, io.cwd, { cacheDir, checked, now: Date.now });
     if (opts.adhoc.length > 0 || opts.demo) {
       io.stderr('warning: --snapshot replaces connecting, so --stdio, --url and --demo were ignored.\n');
     }

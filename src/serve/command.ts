@@ -26,7 +26,7 @@ import { CLIENT_GONE_FLUSH_MS, FINAL_FLUSH_MS } from './learn.js';
 import { setupWords } from '../app/next-step.js';
 import { terminalNote } from './terminal-note.js';
 import { createClientServer } from './sdk-server.js';
-import { completeServeSetup, loadServeSetup, metaOnlyStart, servedVariables, storeListing } from './setup.js';
+import { loadServeSetup, metaOnlyStart, servedVariables, storeListing } from './setup.js';
 import { isLoopback } from './http-guard.js';
 
 const MODES: readonly ServeMode[] = ['auto', 'tools', 'meta'];
@@ -91,9 +91,8 @@ export async function runServeCommand(
   const { limit } = resolveLimits(opts, {
     budget: { max: DEFAULT_MAX, ...setup.config.budget, ...serveConfig.budget },
   });
-  // Only meta mode's first answers go without schemas: any other start reads the snapshot in full now.
-  if (!metaOnlyStart(mode, setup.config)) await completeServeSetup(setup);
-  else if (setup.full && global.debug)
+  // Only meta mode's first answers go without schemas (loadServeSetup read any other start in full).
+  if (setup.full && global.debug)
     log('tool lists from the catalogue start cache; the snapshot is read in full before the first call');
   const spawnTimeoutMs = opts.spawnTimeout
     ? parseIntFlag('--spawn-timeout', opts.spawnTimeout, { min: 1 })

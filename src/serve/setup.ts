@@ -44,15 +44,6 @@ export function metaOnlyStart(mode: string, config: SmartConfig): boolean {
   return Object.values(config.serve?.servers ?? {}).every((s) => s?.load !== 'eager' && (s?.pin ?? []).length === 0);
 }
 
-/** Replaces a start-cache `known` with the full lists (a no-op when they are full already). */
-export async function completeServeSetup(setup: ServeSetup): Promise<void> {
-  if (!setup.full) return;
-  const full = await setup.full();
-  setup.known.clear();
-  for (const [name, snap] of full) setup.known.set(name, snap);
-  delete setup.full;
-}
-
 /** True when a stdio definition starts mcp-smart's own `serve` (directly, via node, or through npx). */
 export function isSelfServe(def: ServerDefinition): boolean {
   if (def.transport !== 'stdio' || !def.command) return false;
@@ -138,9 +129,9 @@ export async function loadServeSetup(
           .filter((s) => s.status === 'ok' && (global.server.length === 0 || global.server.includes(s.name)))
           .map((s) => [s.name, s]),
       );
-    const set = leanStart(defs.config)
-      ? await readCatalogue(global.snapshot, io.cwd, { cacheDir: paths.activeCacheDir, checked, now: Date.now })
-      : { ...(await readSnapshotSet(global.snapshot, io.cwd, checked)), lean: false };
+    // Without a cache folder readCatalogue reads the files in full (readSnapshotSet) and caches nothing.
+    const cacheDir = leanStart(defs.config) ? paths.activeCacheDir : undefined;
+    const set = await readCatalogue(global.snapshot, io.cwd, { cacheDir, checked, now: Date.now });
     known = served(set.servers);
     if (set.lean) full = async () => served((await readSnapshotSet(global.snapshot, io.cwd, checked)).servers);
   } else if (cache) {
