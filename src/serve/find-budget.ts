@@ -11,6 +11,7 @@
  * and no answer-sized text is ever counted or cached.
  */
 import { MIN_FIND_MAX_TOKENS } from '../core/config/validate.js';
+import type { Unstarted } from './start-retry.js';
 
 /** The budget of one find_tool answer when neither the call (`maxTokens`) nor the config sets one. */
 export const DEFAULT_FIND_MAX_TOKENS = 1500;
@@ -35,14 +36,8 @@ export interface BudgetedAnswer {
 }
 
 const HEAD = '{"results":[\n';
-/** A server whose tools are unknown because it has not started (start-retry.ts). */
-export interface UnstartedServer {
-  server: string;
-  reason: string;
-  retryInSeconds: number;
-}
 const tailWith =
-  (unstarted: readonly UnstartedServer[]) =>
+  (unstarted: readonly Unstarted[]) =>
   (note: string | undefined): string =>
     `]${note ? `,"note":${JSON.stringify(note)}` : ''}${unstarted.length > 0 ? `,"notStarted":${JSON.stringify(unstarted)}` : ''}}`;
 /** One result's line: the first has no comma before it. */
@@ -65,7 +60,7 @@ export function budgetFindAnswer(
   candidates: readonly FindCandidate[],
   maxTokens: number,
   count: (text: string) => number,
-  unstarted: readonly UnstartedServer[] = [],
+  unstarted: readonly Unstarted[] = [],
 ): BudgetedAnswer {
   // Servers that have not started are named after the results: their tools cannot be found until they start.
   const tail = tailWith(unstarted);
