@@ -26,7 +26,7 @@ import {
 import { isSelfServe } from '../serve/setup.js';
 import type { ClientId, ServerDefinition, Transport } from '../types.js';
 import type { AppContext } from './context.js';
-import { loadDefinitions } from './setup.js';
+import { loadDefinitions } from './definitions.js';
 
 export interface AdoptOptions {
   client: ClientId;

@@ -29,7 +29,8 @@ import { counterForTexts } from './counter.js';
 import { loadHintRules, summarizeLoadHints } from '../core/hints/summary.js';
 import { readRankingUsage } from './usage.js';
 import { createWorkProgress, debugPhase } from './progress.js';
-import { connectDefinitions, loadSetup, serverFailureCode, type Setup } from './setup.js';
+import { connectDefinitions } from './connect-definitions.js';
+import { loadSetup, serverFailureCode, type Setup } from './setup.js';
 
 export interface AuditOptions {
   failOn?: Severity;

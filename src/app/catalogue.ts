@@ -10,18 +10,22 @@
  * before and after the read, so a change while reading is not cached either. The entry is sealed (sealed-file.ts)
  * under a key holding those stats: a damaged, truncated or stale file is rebuilt, never trusted.
  */
-import { createHash } from 'node:crypto';
-import { readFileSync, statSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { CATALOGUE_CACHE_VERSION, decodeCatalogue, encodeCatalogue } from '../core/catalogue-cache.js';
-import { openSealed, sealBytes } from '../core/sealed-file.js';
+import { CATALOGUE_CACHE_VERSION } from '../core/catalogue-cache.js';
 import { readSnapshotSet, type CheckedSnapshots, type SnapshotSet } from '../core/snapshot.js';
 import { writeFileSafe } from '../safe-write.js';
+import {
+  catalogueFile,
+  readSealedCatalogue,
+  settled,
+  stampOf,
+  writeSealedCatalogue,
+  type FileStamp,
+} from './catalogue-file.js';
 import type { SetupPaths } from './paths.js';
 
-/** Older than this (ms, by the file's own times) a file cannot change within the tick it was read in. */
-export const RACY_MS = 3000;
+export { RACY_MS } from './catalogue-file.js';
 
 const MAGIC = new TextEncoder().encode('mcp-smart/catalogue-cache'); // 25 bytes
 
@@ -38,35 +42,21 @@ export interface CatalogueOptions {
   now: () => number;
 }
 
-/** The files' identities as one line each: absolute path, device, inode, size, mtime and ctime in ns. */
-function identities(files: readonly string[], cwd: string): string[] | undefined {
-  try {
-    return files.map((f) => {
-      const path = resolve(cwd, f);
-      const st = statSync(path, { bigint: true });
-      if (!st.isFile()) throw new Error('not a file');
-      return `${path}\0${st.dev}:${st.ino}:${st.size}:${st.mtimeNs}:${st.ctimeNs}`;
-    });
-  } catch {
-    return undefined; // missing or special: the full read reports it
+/** Each file's stamp and identity line (absolute path, then the stamp's id); undefined when one is missing or special. */
+function stamps(files: readonly string[], cwd: string): { line: string; stamp: FileStamp }[] | undefined {
+  const out: { line: string; stamp: FileStamp }[] = [];
+  for (const f of files) {
+    const path = resolve(cwd, f);
+    const stamp = stampOf(path);
+    if (stamp === undefined) return undefined; // the full read reports it
+    out.push({ line: `${path}\0${stamp.id}`, stamp });
   }
+  return out;
 }
-
-/** True when every file was last changed RACY_MS or more before `now` (and not in the future). */
-function settled(files: readonly string[], cwd: string, now: number): boolean {
-  return files.every((f) => {
-    const st = statSync(resolve(cwd, f));
-    const changed = Math.max(st.mtimeMs, st.ctimeMs);
-    return changed <= now - RACY_MS;
-  });
-}
-
-const sha256 = (text: string): string => createHash('sha256').update(text).digest('hex');
 
 /** The cache file of these paths (one per list of files: a changed file replaces its entry). */
 export function catalogueCacheFile(cacheDir: string, files: readonly string[], cwd: string): string {
-  const name = sha256(`${CATALOGUE_CACHE_VERSION}\0${files.map((f) => resolve(cwd, f)).join('\0')}`).slice(0, 16);
-  return join(cacheDir, 'catalogue', `${name}.bin`);
+  return catalogueFile(cacheDir, '', [files.map((f) => resolve(cwd, f)).join('\0')]);
 }
 
 /**
@@ -74,30 +64,22 @@ export function catalogueCacheFile(cacheDir: string, files: readonly string[], c
  * (readSnapshotSet, with every check and error it makes) and cached for the next run when the files are settled.
  */
 export async function readCatalogue(files: string[], cwd: string, opts: CatalogueOptions): Promise<CatalogueSet> {
-  const before = opts.cacheDir !== undefined ? identities(files, cwd) : undefined;
+  const before = opts.cacheDir !== undefined ? stamps(files, cwd) : undefined;
   if (before === undefined || opts.cacheDir === undefined)
     return { ...(await readSnapshotSet(files, cwd, opts.checked)), lean: false };
   const file = catalogueCacheFile(opts.cacheDir, files, cwd);
-  const key = `${CATALOGUE_CACHE_VERSION}\n${before.join('\n')}`;
-  const cached = readCached(file, key);
+  const key = `${CATALOGUE_CACHE_VERSION}\n${before.map((b) => b.line).join('\n')}`;
+  const cached = readSealedCatalogue(file, MAGIC, key);
   if (cached) return { ...cached, lean: true };
   const set = await readSnapshotSet(files, cwd, opts.checked);
-  const after = identities(files, cwd);
-  const unchanged = after !== undefined && after.every((line, i) => line === before[i]);
-  if (unchanged && settled(files, cwd, opts.now()))
-    await writeFileSafe(file, sealBytes(MAGIC, key, encodeCatalogue(set.servers, set.digest))).catch(() => undefined);
-  return { ...set, lean: false };
-}
-
-function readCached(file: string, key: string): SnapshotSet | null {
-  let bytes: Buffer;
-  try {
-    bytes = readFileSync(file);
-  } catch {
-    return null;
+  // Stat'ed again after the read: a file changed while it was read, or changed too recently, is not cached.
+  const after = stamps(files, cwd);
+  if (after !== undefined && after.every((a, i) => a.line === before[i]!.line)) {
+    const now = opts.now();
+    if (after.every((a) => settled(a.stamp, now)))
+      await writeSealedCatalogue(file, MAGIC, key, set.servers, set.digest);
   }
-  const payload = openSealed(MAGIC, key, bytes);
-  return payload ? decodeCatalogue(payload) : null;
+  return { ...set, lean: false };
 }
 
 /**

@@ -6,16 +6,10 @@
  * inode, size, modification and change time, while the servers keep their names and sources, and while every entry
  * is still within the tool-list cache's lifetime; entries changed less than RACY_MS before are not cached.
  */
-import { createHash } from 'node:crypto';
-import { readFileSync, statSync } from 'node:fs';
-import { join } from 'node:path';
-import { CATALOGUE_CACHE_VERSION, decodeCatalogue, encodeCatalogue } from '../core/catalogue-cache.js';
 import { oauthLogin, toolCacheFile, toolCacheKey } from '../core/connect/cache.js';
 import type { DeclaredCapabilities } from '../core/declared-capabilities.js';
-import { openSealed, sealBytes } from '../core/sealed-file.js';
-import { writeFileSafe } from '../safe-write.js';
 import type { ServerDefinition, ServerSnapshot } from '../types.js';
-import { RACY_MS } from './catalogue.js';
+import { catalogueFile, readSealedCatalogue, settled, stampOf, writeSealedCatalogue } from './catalogue-file.js';
 
 const MAGIC = new TextEncoder().encode('mcp-smart/configured-catalogue'); // 30 bytes
 
@@ -33,6 +27,8 @@ export interface ConfiguredKey {
   file: string;
   key: string;
   entries: string[];
+  /** Each entry's identity when the key was taken (the key holds them too). */
+  ids: string[];
 }
 
 /** The key of these definitions' entries; undefined when one has no entry (it must be listed) or no login to key. */
@@ -40,31 +36,23 @@ export async function configuredKey(
   defs: readonly ServerDefinition[],
   opts: ConfiguredCatalogueOptions,
 ): Promise<ConfiguredKey | undefined> {
+  // The logins are independent reads of the OAuth store: taken together, not one server after another.
+  const logins = await Promise.all(defs.map((def) => oauthLogin(def, opts.oauthStore)));
   const entries: string[] = [];
+  const ids: string[] = [];
   const lines: string[] = [];
-  for (const def of defs) {
-    const login = await oauthLogin(def, opts.oauthStore);
+  for (const [i, def] of defs.entries()) {
+    const login = logins[i];
     if (login === undefined) return undefined;
     const entry = toolCacheFile(opts.dir, toolCacheKey(def, login, opts.capabilities));
-    const id = identity(entry);
+    const id = stampOf(entry)?.id;
     if (id === undefined) return undefined;
     entries.push(entry);
+    ids.push(id);
     lines.push(JSON.stringify([def.name, def.source ?? null, entry, id]));
   }
-  const name = createHash('sha256')
-    .update(`${CATALOGUE_CACHE_VERSION}\0configured\0${defs.map((d) => d.name).join('\0')}`)
-    .digest('hex')
-    .slice(0, 16);
-  return { file: join(opts.dir, 'catalogue', `c-${name}.bin`), key: lines.join('\n'), entries };
-}
-
-function identity(file: string): string | undefined {
-  try {
-    const st = statSync(file, { bigint: true });
-    return `${st.dev}:${st.ino}:${st.size}:${st.mtimeNs}:${st.ctimeNs}`;
-  } catch {
-    return undefined;
-  }
+  const file = catalogueFile(opts.dir, 'c-', ['configured', defs.map((d) => d.name).join('\0')]);
+  return { file, key: lines.join('\n'), entries, ids };
 }
 
 /** The servers as the last run that read them all from the tool-list cache left them; undefined when not trusted. */
@@ -72,14 +60,7 @@ export function readConfiguredCatalogue(
   at: ConfiguredKey,
   opts: ConfiguredCatalogueOptions,
 ): ServerSnapshot[] | undefined {
-  let bytes: Buffer;
-  try {
-    bytes = readFileSync(at.file);
-  } catch {
-    return undefined;
-  }
-  const payload = openSealed(MAGIC, at.key, bytes);
-  const servers = payload ? decodeCatalogue(payload)?.servers : undefined;
+  const servers = readSealedCatalogue(at.file, MAGIC, at.key)?.servers;
   // Each entry answers for the tool-list cache's lifetime from when it was listed, as readCachedSnapshot decides.
   const fresh = (s: ServerSnapshot): boolean =>
     s.cachedAt !== undefined && opts.now - s.cachedAt >= 0 && opts.now - s.cachedAt < opts.ttlMs;
@@ -93,11 +74,10 @@ export async function writeConfiguredCatalogue(
   opts: ConfiguredCatalogueOptions,
 ): Promise<void> {
   if (!servers.every((s) => s.cached === true && s.status === 'ok')) return;
-  const same = at.entries.every((entry, i) => at.key.split('\n')[i]!.endsWith(`,${JSON.stringify(identity(entry))}]`));
-  const settled = at.entries.every((entry) => {
-    const st = statSync(entry, { throwIfNoEntry: false });
-    return st !== undefined && Math.max(st.mtimeMs, st.ctimeMs) <= opts.now - RACY_MS;
+  // One stat per entry answers both: the same file as when the key was taken, and changed long enough ago.
+  const unchangedAndSettled = at.entries.every((entry, i) => {
+    const stamp = stampOf(entry);
+    return stamp !== undefined && stamp.id === at.ids[i] && settled(stamp, opts.now);
   });
-  if (!same || !settled) return;
-  await writeFileSafe(at.file, sealBytes(MAGIC, at.key, encodeCatalogue(servers, ''))).catch(() => undefined);
+  if (unchangedAndSettled) await writeSealedCatalogue(at.file, MAGIC, at.key, servers, '');
 }

@@ -22,7 +22,8 @@ import type { ServerDefinition, ServerSnapshot } from '../types.js';
 import { VERSION } from '../version.js';
 import type { AppContext } from './context.js';
 import { counterFor } from './counter.js';
-import { loadDefinitions, loadSetup } from './setup.js';
+import { loadDefinitions } from './definitions.js';
+import { loadSetup } from './setup.js';
 
 /** The settings init writes; the flags give them, an interactive run may change them. */
 export interface InitSettings {

@@ -7,7 +7,7 @@ import type { ServerDefinition, ServerSnapshot } from '../types.js';
 import type { AppContext } from './context.js';
 import { createOpener, oauthOptions } from './oauth.js';
 import { resolvePaths } from './paths.js';
-import { loadDefinitions } from './setup.js';
+import { loadDefinitions } from './definitions.js';
 
 /** How long `login` waits for the browser to come back to the loopback redirect. */
 export const LOGIN_WAIT_MS = 300_000;

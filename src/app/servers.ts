@@ -6,7 +6,7 @@ import type { ServerDefinition } from '../types.js';
 import type { NextStep } from '../core/next-step.js';
 import type { AppContext } from './context.js';
 import { nextStepFor } from './next-step.js';
-import { loadDefinitions, selectServers } from './setup.js';
+import { loadDefinitions, selectServers } from './definitions.js';
 
 export const REDACTED = '<redacted>';
 

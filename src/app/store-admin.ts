@@ -10,7 +10,7 @@ import { SmartError } from '../errors.js';
 import { writeFileSafe } from '../safe-write.js';
 import type { AppContext } from './context.js';
 import { resolvePaths } from './paths.js';
-import { loadDefinitions } from './setup.js';
+import { loadDefinitions } from './definitions.js';
 import { chosenStore, openUsageStore, userLabelFor } from './store.js';
 
 export type StoreAction = 'init' | 'import' | 'export' | 'forget';

@@ -3,7 +3,7 @@ import { redactUrl } from '../core/redact.js';
 import type { AppContext } from './context.js';
 import { resolvePaths } from './paths.js';
 import { approveProject, trustListFile, unapprovedProjectServers } from './project-trust.js';
-import { loadDefinitions } from './setup.js';
+import { loadDefinitions } from './definitions.js';
 
 export interface TrustResult {
   project: string;

@@ -7,30 +7,12 @@
  * and clients exclude it.
  */
 import type { JsonObject, JsonValue } from '../types.js';
+import { eachSubschema } from './schema-keywords.js';
 
 export const X_MCP_HEADER = 'x-mcp-header';
 
 const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 const PERMITTED_TYPES = new Set(['string', 'integer', 'boolean']);
-/** Subschema places a declaration may not sit under (list- or schema-valued). */
-const UNREACHABLE = [
-  'items',
-  'prefixItems',
-  'contains',
-  'additionalProperties',
-  'unevaluatedProperties',
-  'unevaluatedItems',
-  'propertyNames',
-  'oneOf',
-  'anyOf',
-  'allOf',
-  'not',
-  'if',
-  'then',
-  'else',
-];
-/** Subschema maps a declaration may not sit under. */
-const UNREACHABLE_MAPS = ['patternProperties', 'dependentSchemas', '$defs', 'definitions'];
 
 export interface HeaderDeclaration {
   /** The property names from the root to the declaring property. */
@@ -97,20 +79,11 @@ export function scanHeaderDeclarations(schema: JsonValue | undefined): HeaderSca
       seen.set(raw.toLowerCase(), raw);
       declarations.push({ path, header: raw });
     }
-    if (isObject(node.properties))
-      for (const [key, child] of Object.entries(node.properties))
-        stack.push({ node: child ?? null, path: [...path, key], reachable });
-    for (const k of UNREACHABLE) {
-      const sub = node[k];
-      for (const branch of Array.isArray(sub) ? sub : [sub])
-        stack.push({ node: branch ?? null, path: [...path, `<${k}>`], reachable: false });
-    }
-    for (const k of UNREACHABLE_MAPS) {
-      const sub = node[k];
-      if (isObject(sub))
-        for (const branch of Object.values(sub))
-          stack.push({ node: branch ?? null, path: [...path, `<${k}>`], reachable: false });
-    }
+    // Only `properties` continues a chain; below any other subschema keyword a declaration is out of reach.
+    eachSubschema(node, (sub, keyword, name) => {
+      const chain = keyword === 'properties' && name !== undefined;
+      stack.push({ node: sub, path: [...path, chain ? name : `<${keyword}>`], reachable: reachable && chain });
+    });
   }
   declarations.sort((a, b) => where(a.path).localeCompare(where(b.path)));
   return { valid: true, declarations };

@@ -35,14 +35,20 @@ export interface FinderDeps {
   debug?: (text: string) => void;
 }
 
+/** How many times one find builds the index again when the list keeps changing during the build. */
+const MAX_REBUILDS = 3;
+
 export class ToolFinder {
   private index?: DiscoverIndex;
   private indexing?: Promise<DiscoverIndex>;
+  /** Counts list changes: a build is kept only when no change came while it ran (it ranks the list it read). */
+  private generation = 0;
 
   constructor(private readonly deps: FinderDeps) {}
 
-  /** The served view changed: the index is built again on the next find. */
+  /** The served view changed: the index is built again on the next find, and a build under way is discarded. */
   invalidate(): void {
+    this.generation++;
     this.index = undefined;
     this.indexing = undefined;
   }
@@ -52,28 +58,37 @@ export class ToolFinder {
     await this.discoverIndex();
   }
 
+  /** The index of the current list; a build the list changed under is not used (nor kept), but built again. */
   private async discoverIndex(): Promise<DiscoverIndex> {
-    if (this.index) return this.index;
-    this.indexing ??= (async () => {
-      // The index gets the served entries, each tool named so that "<server>.<name>" is its id (a collided id's
-      // `#2` included): what find_tool returns is always an id call_tool knows.
-      const entries = [...this.deps.view().entries.values()];
-      const servers = [...this.deps.known()].map((s) => ({
-        ...s,
-        tools: entries
-          .filter((e) => e.server === s.name)
-          .map((e) => ({ ...e.tool, name: e.id.slice(s.name.length + 1) })),
-      }));
-      const { index, fromCache, store } = await cachedHybridIndex(servers, this.deps.config, this.deps.indexCacheDir);
-      this.deps.debug?.(
-        `find_tool index of ${index.tools.length} tools ${fromCache ? 'read from the index cache' : 'built'}`,
-      );
-      // A built index is written after this answer has gone out (the next start reads it instead of building it).
-      if (!fromCache && this.deps.indexCacheDir !== undefined) setImmediate(() => void store().catch(() => undefined));
-      this.index = index;
-      return index;
-    })();
-    return this.indexing;
+    for (let attempt = 0; ; attempt++) {
+      if (this.index) return this.index;
+      const generation = this.generation;
+      this.indexing ??= this.build(generation);
+      const index = await this.indexing;
+      // A list that changes on every build still gets an answer: find filters its ids by the current view.
+      if (generation === this.generation || attempt >= MAX_REBUILDS) return index;
+    }
+  }
+
+  private async build(generation: number): Promise<DiscoverIndex> {
+    // The index gets the served entries, each tool named so that "<server>.<name>" is its id (a collided id's
+    // `#2` included): what find_tool returns is always an id call_tool knows.
+    const entries = [...this.deps.view().entries.values()];
+    const servers = [...this.deps.known()].map((s) => ({
+      ...s,
+      tools: entries
+        .filter((e) => e.server === s.name)
+        .map((e) => ({ ...e.tool, name: e.id.slice(s.name.length + 1) })),
+    }));
+    const { index, fromCache, store } = await cachedHybridIndex(servers, this.deps.config, this.deps.indexCacheDir);
+    this.deps.debug?.(
+      `find_tool index of ${index.tools.length} tools ${fromCache ? 'read from the index cache' : 'built'}`,
+    );
+    // A built index is written after this answer has gone out (the next start reads it instead of building it); the
+    // index cache is keyed by the tools it was built from, so even a build the list changed under is stored rightly.
+    if (!fromCache && this.deps.indexCacheDir !== undefined) setImmediate(() => void store().catch(() => undefined));
+    if (generation === this.generation) this.index = index;
+    return index;
   }
 
   async find(args: Record<string, unknown>): Promise<ReturnType<typeof textResult>> {

@@ -1,36 +1,8 @@
 /** Where JSON Schema keeps subschemas, so rewrites never touch values (enum, const, default) or property names. */
 import type { JsonObject, JsonValue } from '../../types.js';
 import { dict } from '../dict.js';
+import { someSubschema, subschemaKind } from '../schema-keywords.js';
 import { MAX_SCHEMA_DEPTH } from '../tool-validate.js';
-
-/** Keywords whose value is a map from names to subschemas. */
-export const SCHEMA_MAP_KEYWORDS = [
-  'properties',
-  'patternProperties',
-  'definitions',
-  '$defs',
-  'dependentSchemas',
-] as const;
-/** Keywords whose value is one subschema. */
-export const SCHEMA_KEYWORDS = [
-  'additionalProperties',
-  'additionalItems',
-  'contains',
-  'not',
-  'if',
-  'then',
-  'else',
-  'propertyNames',
-  'unevaluatedProperties',
-  'unevaluatedItems',
-  'contentSchema',
-] as const;
-/** Keywords whose value is a list of subschemas (`items` may also be one schema). */
-export const SCHEMA_LIST_KEYWORDS = ['allOf', 'anyOf', 'oneOf', 'prefixItems'] as const;
-
-const MAP_SET: ReadonlySet<string> = new Set(SCHEMA_MAP_KEYWORDS);
-const ONE_SET: ReadonlySet<string> = new Set(SCHEMA_KEYWORDS);
-const LIST_SET: ReadonlySet<string> = new Set(SCHEMA_LIST_KEYWORDS);
 
 export const isObject = (v: unknown): v is JsonObject => typeof v === 'object' && v !== null && !Array.isArray(v);
 
@@ -58,20 +30,21 @@ export function mapSchema(
     mapSchema(v, visit, { key, depth: place.depth + 1, root: false });
   for (const [k, v] of Object.entries(schema)) {
     if (v === undefined) continue;
-    if (MAP_SET.has(k) && isObject(v)) {
+    const kind = subschemaKind(k);
+    if ((kind === 'map' || kind === 'dependencies') && isObject(v)) {
       const m: JsonObject = dict();
-      for (const [name, sub] of Object.entries(v)) if (sub !== undefined) m[name] = child(sub, name);
+      for (const [name, sub] of Object.entries(v)) {
+        if (sub === undefined) continue;
+        // A dependency's list of property names is data, not a subschema.
+        if (kind === 'dependencies') m[name] = Array.isArray(sub) ? sub : child(sub);
+        else m[name] = child(sub, name);
+      }
       out[k] = m;
-    } else if (k === 'dependencies' && isObject(v)) {
-      const m: JsonObject = dict();
-      for (const [name, sub] of Object.entries(v))
-        if (sub !== undefined) m[name] = Array.isArray(sub) ? sub : child(sub);
-      out[k] = m;
-    } else if (ONE_SET.has(k)) {
+    } else if (kind === 'one') {
       out[k] = child(v);
-    } else if (k === 'items') {
+    } else if (kind === 'items') {
       out[k] = Array.isArray(v) ? v.map((s) => child(s)) : child(v);
-    } else if (LIST_SET.has(k) && Array.isArray(v)) {
+    } else if (kind === 'list' && Array.isArray(v)) {
       out[k] = v.map((s) => child(s));
     } else {
       out[k] = v;
@@ -84,18 +57,7 @@ export function mapSchema(
 export function someSchema(schema: JsonValue | undefined, fn: (node: JsonObject) => boolean, depth = 0): boolean {
   if (!isObject(schema) || depth > MAX_SCHEMA_DEPTH) return false;
   if (fn(schema)) return true;
-  for (const [k, v] of Object.entries(schema)) {
-    if (v === undefined) continue;
-    if ((MAP_SET.has(k) || k === 'dependencies') && isObject(v)) {
-      for (const sub of Object.values(v))
-        if (sub !== undefined && !Array.isArray(sub) && someSchema(sub, fn, depth + 1)) return true;
-    } else if (ONE_SET.has(k)) {
-      if (someSchema(v, fn, depth + 1)) return true;
-    } else if (k === 'items' || LIST_SET.has(k)) {
-      if (Array.isArray(v) ? v.some((x) => someSchema(x, fn, depth + 1)) : someSchema(v, fn, depth + 1)) return true;
-    }
-  }
-  return false;
+  return someSubschema(schema, (sub) => someSchema(sub, fn, depth + 1));
 }
 
 /** Calls `fn` on every schema object. */

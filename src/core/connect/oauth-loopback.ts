@@ -133,3 +133,28 @@ export async function startLoopbackListener(preferredPort?: number): Promise<Loo
     },
   };
 }
+
+/**
+ * Shows the authorization URL (the opener) and resolves with the code the redirect brings. The wait starts first,
+ * so a redirect faster than the opener is not missed.
+ */
+export async function codeFromBrowser(
+  listener: LoopbackListener,
+  url: URL,
+  opts: {
+    state: string;
+    open: (url: URL, server: string) => Promise<void>;
+    timeoutMs: number;
+    signal?: AbortSignal;
+    server: string;
+  },
+): Promise<string> {
+  const code = listener.waitForCode(opts.state, {
+    timeoutMs: opts.timeoutMs,
+    signal: opts.signal,
+    server: opts.server,
+  });
+  code.catch(() => undefined); // observed below; an opener failure must not leave it unhandled
+  await opts.open(url, opts.server);
+  return code;
+}

@@ -1,0 +1,29 @@
+/** Every credential an OAuth provider held in a run (tokens, client secrets, codes, verifiers), for redaction. */
+import type { OAuthClientInformationMixed, OAuthTokens } from '@modelcontextprotocol/client';
+
+export class SeenCredentials {
+  private readonly seen = new Set<string>();
+
+  /** One value (an authorization code, a PKCE verifier). */
+  add(value: string): void {
+    this.seen.add(value);
+  }
+
+  /** The secret fields of tokens or of a client's information. */
+  remember(x: OAuthTokens | OAuthClientInformationMixed | undefined): void {
+    if (!x) return;
+    for (const v of [
+      'access_token' in x ? x.access_token : undefined,
+      'refresh_token' in x ? x.refresh_token : undefined,
+      'id_token' in x ? x.id_token : undefined,
+      'client_secret' in x ? x.client_secret : undefined,
+      'registration_access_token' in x ? x.registration_access_token : undefined,
+    ])
+      if (typeof v === 'string' && v) this.seen.add(v);
+  }
+
+  /** The values long enough to redact without hiding ordinary words. */
+  list(): string[] {
+    return [...this.seen].filter((v) => v.length >= 4);
+  }
+}
