@@ -12,7 +12,7 @@ import { platform } from 'node:os';
 import { deserializeMessage, serializeMessage } from '@modelcontextprotocol/client';
 import type { Transport, JSONRPCMessage } from '@modelcontextprotocol/client';
 import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/client/stdio';
-import { LineReader, messageIdOf } from '../line-reader.js';
+import { LineReader, messageIdOf, topLevelValueAt } from '../line-reader.js';
 
 export interface StdioParams {
   command: string;
@@ -212,7 +212,9 @@ class ProcessGroupTransport implements Transport {
     const text = `the server sent a message of ${mb(line.bytes)}, over the ${mb(maxBytes)} limit for one message; it was dropped`;
     this.stderr.append(`[mcp-smart] ${text}\n`);
     const id = messageIdOf(line.head, line.tail);
-    const isRequest = /"method"\s*:/.test(line.head) || /"method"\s*:\s*"[^"]*"\s*[,}]\s*$/.test(line.tail);
+    // A request has a top-level method; a result may hold "method" keys of its own (a schema, a log entry).
+    const isRequest =
+      topLevelValueAt(line.head, 'method') !== -1 || /"method"\s*:\s*"[^"]*"\s*[,}]\s*$/.test(line.tail);
     if (id !== undefined && !isRequest)
       this.onmessage?.({ jsonrpc: '2.0', id, error: { code: -32603, message: text } });
     else this.onerror?.(new Error(text));
