@@ -7,6 +7,7 @@
  */
 import { deserializeMessage, serializeMessage } from '@modelcontextprotocol/server';
 import type { JSONRPCMessage, Transport } from '@modelcontextprotocol/server';
+import { readMessage } from '../core/jsonrpc-message.js';
 import { LineReader, messageIdOf } from '../core/line-reader.js';
 
 /** The largest message a client may send serve over stdio (the MCP SDKs' own stdio limit). */
@@ -55,7 +56,8 @@ export class StdioWire implements Transport {
     if (line.trim() === '') return;
     let message: JSONRPCMessage;
     try {
-      message = deserializeMessage(line);
+      // The SDK's parse, without zod for the shapes that plainly pass it (the SDK's own for anything else).
+      message = readMessage(line, deserializeMessage);
     } catch (e) {
       this.onerror?.(e as Error);
       return;

@@ -12,6 +12,7 @@ import { platform } from 'node:os';
 import { deserializeMessage, serializeMessage } from '@modelcontextprotocol/client';
 import type { Transport, JSONRPCMessage } from '@modelcontextprotocol/client';
 import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { readMessage } from '../jsonrpc-message.js';
 import { LineReader, messageIdOf, topLevelValueAt } from '../line-reader.js';
 
 export interface StdioParams {
@@ -188,7 +189,7 @@ class ProcessGroupTransport implements Transport {
     if (line.trim() === '') return;
     let message: JSONRPCMessage;
     try {
-      message = deserializeMessage(line);
+      message = readMessage(line, deserializeMessage); // the SDK's parse; zod only where it is needed
     } catch (error) {
       // A line that is not JSON (a banner, logging on stdout) is skipped quietly, as the SDK does; JSON that is
       // not JSON-RPC is skipped with a note for --debug.
