@@ -159,6 +159,19 @@ class ProgressTap {
   }
 }
 
+/** Whether a listed tool's inputSchema mentions x-mcp-header, per schema object: a call should not stringify it. */
+const headerScans = new WeakMap<object, boolean>();
+
+function declaresHeaders(schema: object | undefined): boolean {
+  if (schema === undefined) return false;
+  let found = headerScans.get(schema);
+  if (found === undefined) {
+    found = JSON.stringify(schema).includes('"x-mcp-header"');
+    headerScans.set(schema, found);
+  }
+  return found;
+}
+
 /** Resolves with `work`, or rejects with Stop on the time limit or the caller's abort. */
 export async function withLimit<T>(work: Promise<T>, ms: number, signal: AbortSignal | undefined): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
@@ -299,8 +312,7 @@ export class ServerSession {
       const unreachable = networkFailure(httpError);
       if (unreachable)
         throw new SmartError('CONNECT_FAILED', { target: def.url, reason: unreachable }, { cause: httpError });
-      await this.closeTransports();
-      this.client = undefined;
+      await this.resetClient();
       this.transportKind = 'sse';
       try {
         await this.connectClient(new SSEClientTransport(url, options), signal, timeoutMs);
@@ -335,9 +347,7 @@ export class ServerSession {
         return;
       } catch (e) {
         if (!probeFallsBack(e, this.opts.authProvider !== undefined) || signal.aborted) throw e;
-        await this.closeTransports();
-        this.client = undefined;
-        this.protocolVersion = undefined;
+        await this.resetClient();
       }
     }
     const known = seen !== undefined && eraOf(seen) === 'modern' ? seen : undefined;
@@ -348,8 +358,7 @@ export class ServerSession {
       const downgraded = known !== undefined && e instanceof SdkError && e.code === SdkErrorCode.EraNegotiationFailed;
       const forward = known ? undefined : fallForward(e);
       if ((!forward && !downgraded) || signal.aborted) throw e;
-      await this.closeTransports();
-      this.client = undefined;
+      await this.resetClient();
       try {
         await connect(forward?.version);
       } catch (second) {
@@ -358,6 +367,13 @@ export class ServerSession {
       }
     }
     rememberVersion(this.def, this.protocolVersion);
+  }
+
+  /** Drops a failed attempt's client and transports before the next attempt (the version it heard goes too). */
+  private async resetClient(): Promise<void> {
+    await this.closeTransports();
+    this.client = undefined;
+    this.protocolVersion = undefined;
   }
 
   private async connectClient(t: Transport, signal: AbortSignal, timeoutMs: number, pin?: string): Promise<void> {
@@ -530,14 +546,14 @@ export class ServerSession {
     }
   }
 
-  /** On a 2026-07-28 connection, the listed definition of the called tool when its inputSchema has x-mcp-header. */
+  /** The listed definition of the called tool when its inputSchema has x-mcp-header (asked on 2026-07-28 only). */
   private async headerParamTool(
     client: Client,
     params: Record<string, unknown> | undefined,
     opts: RequestOptions,
   ): Promise<ToolSnapshot | undefined> {
     const name = params?.name;
-    if (client.getProtocolEra() !== 'modern' || typeof name !== 'string') return undefined;
+    if (typeof name !== 'string') return undefined;
     // A session that only calls (serve's lists came from the cache or another session) lists once, to know.
     if (!this.listedTools.has(name)) {
       this.listing ??= client
@@ -547,7 +563,7 @@ export class ServerSession {
       await this.listing;
     }
     const tool = this.listedTools.get(name);
-    return tool && JSON.stringify(tool.inputSchema ?? {}).includes('"x-mcp-header"') ? tool : undefined;
+    return tool && declaresHeaders(tool.inputSchema) ? tool : undefined;
   }
 
   /** tools/call; the CallToolResult comes back unchanged (content, structuredContent, isError, _meta). */
