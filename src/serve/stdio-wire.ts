@@ -12,6 +12,8 @@ import { LineReader, messageIdOf } from '../core/line-reader.js';
 
 /** The largest message a client may send serve over stdio (the MCP SDKs' own stdio limit). */
 export const MAX_CLIENT_MESSAGE_BYTES = 10 * 1024 * 1024;
+/** What a write stdout took at once returns: one shared promise, not one per message. */
+const WRITTEN: Promise<void> = Promise.resolve();
 /** JSON-RPC "Invalid Request". */
 const INVALID_REQUEST = -32600;
 
@@ -84,7 +86,7 @@ export class StdioWire implements Transport {
    * of answers adds one listener, not one each). A stdout error reaches `onerror` through the listener of start.
    */
   private write(text: string): Promise<void> {
-    if (this.stdout.write(text)) return this.drained ?? Promise.resolve();
+    if (this.stdout.write(text)) return this.drained ?? WRITTEN;
     this.drained ??= new Promise<void>((resolve) =>
       this.stdout.once('drain', () => {
         this.drained = undefined;

@@ -116,6 +116,9 @@ function tapProtocolVersion(t: Transport, onVersion: (v: string) => void): Trans
 
 type ProgressHandler = (progress: ProgressInfo) => void;
 
+/** A result as the server sent it. */
+type Answer = Record<string, unknown>;
+
 /**
  * Delivers progress in the order it arrived. The SDK's Protocol dispatches notifications a microtask later but
  * handles a response at once, deleting the request's progress handler: a server that sends its last progress and
@@ -506,27 +509,49 @@ export class ServerSession {
   }
 
   /** Any request, its result returned exactly as the server sent it (no schema reshapes it). */
-  async request(method: string, params: Record<string, unknown> | undefined, opts: RequestOptions) {
-    const client = this.readyClient();
+  request(method: string, params: Record<string, unknown> | undefined, opts: RequestOptions): Promise<Answer> {
+    try {
+      const client = this.readyClient();
+      // Only a 2026-07-28 session sends header parameters; any other request goes out at once, no async layer.
+      if (method === 'tools/call' && client.getProtocolEra() === 'modern') return this.modernCall(client, params, opts);
+      return this.send(client, method, params, opts);
+    } catch (e) {
+      // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors -- rejects with what was thrown, as an async function would
+      return Promise.reject(e);
+    }
+  }
+
+  private async modernCall(client: Client, params: Record<string, unknown> | undefined, opts: RequestOptions) {
+    const withHeaders = await this.headerParamTool(client, params, opts);
+    if (!withHeaders) return this.send(client, 'tools/call', params, opts);
+    // SEP-2243: the SDK's callTool sends the Mcp-Param-* headers the definition's x-mcp-header asks for.
+    return client.callTool(params as never, {
+      signal: opts.signal,
+      timeout: opts.timeoutMs,
+      onprogress: opts.onprogress,
+      resetTimeoutOnProgress: opts.onprogress !== undefined,
+      toolDefinition: withHeaders as never,
+    });
+  }
+
+  private send(client: Client, method: string, params: Record<string, unknown> | undefined, opts: RequestOptions) {
     const onprogress = opts.onprogress;
-    // Only a 2026-07-28 session sends header parameters (checked here: a 2025 call skips the await).
-    const withHeaders =
-      method === 'tools/call' && client.getProtocolEra() === 'modern'
-        ? await this.headerParamTool(client, params, opts)
-        : undefined;
-    if (withHeaders)
-      // SEP-2243: the SDK's callTool sends the Mcp-Param-* headers the definition's x-mcp-header asks for.
-      return client.callTool(params as never, {
-        signal: opts.signal,
-        timeout: opts.timeoutMs,
-        onprogress,
-        resetTimeoutOnProgress: onprogress !== undefined,
-        toolDefinition: withHeaders as never,
-      });
     if (!onprogress)
       return client.request({ method, params }, ResultSchema, { signal: opts.signal, timeout: opts.timeoutMs });
-    // Progress reaches `onprogress` through the tap, in arrival order; the SDK's own handler only resets the
-    // timeout — and delivers, should the tap not have learnt the token on send.
+    return this.withProgress(client, method, params, opts, onprogress);
+  }
+
+  /**
+   * Progress reaches `onprogress` through the tap, in arrival order; the SDK's own handler only resets the timeout —
+   * and delivers, should the tap not have learnt the token on send.
+   */
+  private async withProgress(
+    client: Client,
+    method: string,
+    params: Record<string, unknown> | undefined,
+    opts: RequestOptions,
+    onprogress: ProgressHandler,
+  ) {
     this.progressTap.pending = onprogress;
     let tapped = false;
     try {

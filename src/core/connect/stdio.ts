@@ -44,6 +44,7 @@ const STDERR_LIMIT = 64 * 1024;
 /** The largest message a server may send: far above any real result, low enough to keep memory bounded. */
 export const MAX_MESSAGE_BYTES = 256 * 1024 * 1024;
 const STDIN_GRACE_MS = 250;
+const SENT: Promise<void> = Promise.resolve();
 const SIGTERM_GRACE_MS = 1000;
 const SIGKILL_GRACE_MS = 500;
 
@@ -222,15 +223,16 @@ class ProcessGroupTransport implements Transport {
   }
 
   send(message: JSONRPCMessage): Promise<void> {
-    return new Promise((resolve, reject) => {
-      const stdin = this.child?.stdin;
-      if (!stdin || stdin.destroyed || this.exit) {
-        reject(new Error('Not connected'));
-        return;
-      }
-      if (stdin.write(serializeMessage(message))) resolve();
-      else stdin.once('drain', resolve);
-    });
+    const stdin = this.child?.stdin;
+    if (!stdin || stdin.destroyed || this.exit) return Promise.reject(new Error('Not connected'));
+    try {
+      // A write the pipe takes at once (nearly all) answers with one shared promise, not a new one per message.
+      if (stdin.write(serializeMessage(message))) return SENT;
+    } catch (error) {
+      // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors -- rejects with what was thrown, as the executor did
+      return Promise.reject(error);
+    }
+    return new Promise((resolve) => stdin.once('drain', () => resolve()));
   }
 
   close(): Promise<void> {
