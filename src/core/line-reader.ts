@@ -88,22 +88,32 @@ export function messageIdOf(head: string, tail: string): string | number | undef
 }
 
 function topLevelIdInHead(head: string): string | number | undefined {
+  const at = topLevelValueAt(head, 'id');
+  const m = at === -1 ? null : new RegExp(String.raw`^${ID_VALUE}`).exec(head.slice(at));
+  return m ? parseId(m[1]!) : undefined;
+}
+
+/**
+ * Where the value of a top-level `"key"` starts in the first bytes of a JSON object (keys nested in its values, and
+ * strings that only contain the key, are passed over), or -1 when the head does not show one.
+ */
+export function topLevelValueAt(head: string, key: string): number {
   let depth = 0;
-  const value = new RegExp(String.raw`^"id"\s*:\s*${ID_VALUE}`);
+  const name = new RegExp(String.raw`^${JSON.stringify(key).replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\s*:\s*`);
   for (let i = 0; i < head.length; i++) {
     const c = head[i];
     if (c === '{' || c === '[') depth++;
     else if (c === '}' || c === ']') depth--;
     else if (c === '"') {
       if (depth === 1) {
-        const m = value.exec(head.slice(i));
-        if (m) return parseId(m[1]!);
+        const m = name.exec(head.slice(i));
+        if (m) return i + m[0].length;
       }
       // Skip the string (a key or a value), escapes included.
       for (i++; i < head.length && head[i] !== '"'; i++) if (head[i] === '\\') i++;
     }
   }
-  return undefined;
+  return -1;
 }
 
 function parseId(raw: string): string | number | undefined {

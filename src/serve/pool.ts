@@ -220,7 +220,12 @@ export class ServerPool {
   /** Runs `fn` on the server's session: starts it if needed, accounts failures, keeps the idle clock. */
   async run<T>(server: string, fn: (session: ServerSession) => Promise<T>): Promise<T> {
     const slot = this.slot(server);
-    const session = await this.session(server);
+    // A running session that takes the call as it is (nearly every call) is used without session()'s await.
+    const running = slot.session;
+    const session =
+      !this.closed && running?.state === 'ready' && !this.lacksCapabilities(slot)
+        ? running
+        : await this.session(server);
     slot.inFlight++;
     this.calls.begin(session);
     this.clearIdle(slot);

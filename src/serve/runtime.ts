@@ -77,6 +77,15 @@ export interface RuntimeOptions {
 export type ToolResult = Record<string, unknown>;
 
 const META_EXTRA_KEYS = new Set(['progressToken']);
+/** What settled() and loaded() return when nothing is pending: one promise, not one per call. */
+const DONE: Promise<void> = Promise.resolve();
+
+/** The client's `_meta` for the server behind, without serve's own keys; undefined when nothing is left. */
+function forwardedMeta(meta: Record<string, unknown> | undefined): Record<string, unknown> | undefined {
+  if (meta === undefined) return undefined;
+  const kept = Object.fromEntries(Object.entries(meta).filter(([k]) => !META_EXTRA_KEYS.has(k)));
+  return Object.keys(kept).length > 0 ? kept : undefined;
+}
 
 export class ServeRuntime {
   readonly pool: ServerPool;
@@ -180,9 +189,9 @@ export class ServeRuntime {
       .catch((e: unknown) => this.opts.log(`warning: could not take the lists again: ${errorText(e)}`));
   }
 
-  /** Resolves once the lists match the current declaration. */
-  async settled(): Promise<void> {
-    await this.redeclaring;
+  /** Resolves once the lists match the current declaration (no promise of its own per call: every call asks). */
+  settled(): Promise<void> {
+    return this.redeclaring ?? DONE;
   }
 
   private async relistDeclared(): Promise<void> {
@@ -336,7 +345,7 @@ export class ServeRuntime {
   loaded(): Promise<void> {
     const { setup } = this.opts;
     const full = setup.full;
-    if (!full) return Promise.resolve();
+    if (!full) return DONE;
     this.fullLoad ??= (async () => {
       const lists = await full();
       const lean = (name: string): boolean => this.known.get(name) === setup.known.get(name);
@@ -407,14 +416,12 @@ export class ServeRuntime {
     const started = this.opts.clock();
     let ok = false;
     try {
-      const meta = ctx._meta
-        ? Object.fromEntries(Object.entries(ctx._meta).filter(([k]) => !META_EXTRA_KEYS.has(k)))
-        : {};
       const params: { name: string; arguments?: Record<string, unknown>; _meta?: Record<string, unknown> } = {
         name: entry.tool.name,
       };
       if (args !== undefined) params.arguments = args;
-      if (Object.keys(meta).length > 0) params._meta = meta;
+      const meta = forwardedMeta(ctx._meta);
+      if (meta) params._meta = meta;
       const result = await this.inCall(entry.server, ctx, 'tools/call', params);
       const problem = resultProblem(result);
       if (problem) throw new SmartError('SERVE_BAD_RESULT', { server: entry.server, tool: entry.tool.name, problem });

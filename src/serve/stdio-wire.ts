@@ -7,10 +7,13 @@
  */
 import { deserializeMessage, serializeMessage } from '@modelcontextprotocol/server';
 import type { JSONRPCMessage, Transport } from '@modelcontextprotocol/server';
+import { readMessage } from '../core/jsonrpc-message.js';
 import { LineReader, messageIdOf } from '../core/line-reader.js';
 
 /** The largest message a client may send serve over stdio (the MCP SDKs' own stdio limit). */
 export const MAX_CLIENT_MESSAGE_BYTES = 10 * 1024 * 1024;
+/** What a write stdout took at once returns: one shared promise, not one per message. */
+const WRITTEN: Promise<void> = Promise.resolve();
 /** JSON-RPC "Invalid Request". */
 const INVALID_REQUEST = -32600;
 
@@ -55,7 +58,8 @@ export class StdioWire implements Transport {
     if (line.trim() === '') return;
     let message: JSONRPCMessage;
     try {
-      message = deserializeMessage(line);
+      // The SDK's parse, without zod for the shapes that plainly pass it (the SDK's own for anything else).
+      message = readMessage(line, deserializeMessage);
     } catch (e) {
       this.onerror?.(e as Error);
       return;
@@ -82,7 +86,7 @@ export class StdioWire implements Transport {
    * of answers adds one listener, not one each). A stdout error reaches `onerror` through the listener of start.
    */
   private write(text: string): Promise<void> {
-    if (this.stdout.write(text)) return this.drained ?? Promise.resolve();
+    if (this.stdout.write(text)) return this.drained ?? WRITTEN;
     this.drained ??= new Promise<void>((resolve) =>
       this.stdout.once('drain', () => {
         this.drained = undefined;

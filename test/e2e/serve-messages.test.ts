@@ -164,4 +164,27 @@ describe('a server behind sending a message over the limit', () => {
       await handle.terminate();
     }
   });
+
+  it('a result over the limit with a "method" key nested near its start still fails its call at once', async () => {
+    // The result's first bytes hold `"method":` inside _meta; only a top-level method makes a message a request.
+    // It was taken for one, reported through onerror, and the call waited for its timeout.
+    const handle = createStdioHandle({ command: process.execPath, args: [BIG], maxMessageBytes: MB });
+    const client = new Client({ name: 'oversize-nested', version: '1' });
+    try {
+      await client.connect(handle.transport);
+      const started = performance.now();
+      const failed = await client
+        .callTool({ name: 'big', arguments: { mb: 2, nested: true } }, { timeout: 20_000 })
+        .catch((e: unknown) => e);
+      expect(String(failed)).toContain(
+        'the server sent a message of 2 MB, over the 1 MB limit for one message; it was dropped',
+      );
+      expect(performance.now() - started).toBeLessThan(10_000);
+      const echo = await client.callTool({ name: 'echo', arguments: { text: 'after' } });
+      expect(echo.content).toEqual([{ type: 'text', text: 'after' }]);
+    } finally {
+      await client.close();
+      await handle.terminate();
+    }
+  });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { LineReader, messageIdOf } from '../../src/core/line-reader.js';
+import { LineReader, messageIdOf, topLevelValueAt } from '../../src/core/line-reader.js';
 
 function reader(maxBytes: number) {
   const lines: string[] = [];
@@ -46,5 +46,19 @@ describe('messageIdOf', () => {
     expect(messageIdOf('{"method":"x","params":{"id":5,"t":"…', '"}},"jsonrpc":"2.0","id":"abc"}')).toBe('abc');
     expect(messageIdOf('{"method":"x","params":{"id":5,"t":"…', '"}}}')).toBeUndefined();
     expect(messageIdOf('{"params":{"a":"\\"id\\":3"},"id":"q\\"1","x":', '')).toBe('q"1');
+  });
+});
+
+describe('topLevelValueAt', () => {
+  it('finds a top-level key, not one nested in a value or a string that only holds the key', () => {
+    const request = '{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"x":"';
+    expect(request.slice(topLevelValueAt(request, 'method'))).toMatch(/^"tools\/call"/);
+    const result = '{"result":{"_meta":{"request":{"method":"GET"}},"content":[{"type":"text","text":"abc';
+    expect(topLevelValueAt(result, 'method')).toBe(-1);
+    expect(topLevelValueAt('{"note":"\\"method\\": no","id":1}', 'method')).toBe(-1);
+    expect(topLevelValueAt('{"x":"method","y":[{"method":1}]', 'method')).toBe(-1);
+    expect(topLevelValueAt('{"x":[1,2], "method" : "m"}', 'method')).toBe(23);
+    expect(topLevelValueAt('{"a.b":1}', 'a.b')).toBe(7);
+    expect(topLevelValueAt('{"axb":1}', 'a.b')).toBe(-1);
   });
 });

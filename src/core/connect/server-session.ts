@@ -116,6 +116,9 @@ function tapProtocolVersion(t: Transport, onVersion: (v: string) => void): Trans
 
 type ProgressHandler = (progress: ProgressInfo) => void;
 
+/** A result as the server sent it. */
+type Answer = Record<string, unknown>;
+
 /**
  * Delivers progress in the order it arrived. The SDK's Protocol dispatches notifications a microtask later but
  * handles a response at once, deleting the request's progress handler: a server that sends its last progress and
@@ -157,6 +160,19 @@ class ProgressTap {
     for (const [token, h] of this.handlers) if (h === handler) this.handlers.delete(token);
     if (this.pending === handler) this.pending = undefined;
   }
+}
+
+/** Whether a listed tool's inputSchema mentions x-mcp-header, per schema object: a call should not stringify it. */
+const headerScans = new WeakMap<object, boolean>();
+
+function declaresHeaders(schema: object | undefined): boolean {
+  if (schema === undefined) return false;
+  let found = headerScans.get(schema);
+  if (found === undefined) {
+    found = JSON.stringify(schema).includes('"x-mcp-header"');
+    headerScans.set(schema, found);
+  }
+  return found;
 }
 
 /** Resolves with `work`, or rejects with Stop on the time limit or the caller's abort. */
@@ -299,8 +315,7 @@ export class ServerSession {
       const unreachable = networkFailure(httpError);
       if (unreachable)
         throw new SmartError('CONNECT_FAILED', { target: def.url, reason: unreachable }, { cause: httpError });
-      await this.closeTransports();
-      this.client = undefined;
+      await this.resetClient();
       this.transportKind = 'sse';
       try {
         await this.connectClient(new SSEClientTransport(url, options), signal, timeoutMs);
@@ -335,9 +350,7 @@ export class ServerSession {
         return;
       } catch (e) {
         if (!probeFallsBack(e, this.opts.authProvider !== undefined) || signal.aborted) throw e;
-        await this.closeTransports();
-        this.client = undefined;
-        this.protocolVersion = undefined;
+        await this.resetClient();
       }
     }
     const known = seen !== undefined && eraOf(seen) === 'modern' ? seen : undefined;
@@ -348,8 +361,7 @@ export class ServerSession {
       const downgraded = known !== undefined && e instanceof SdkError && e.code === SdkErrorCode.EraNegotiationFailed;
       const forward = known ? undefined : fallForward(e);
       if ((!forward && !downgraded) || signal.aborted) throw e;
-      await this.closeTransports();
-      this.client = undefined;
+      await this.resetClient();
       try {
         await connect(forward?.version);
       } catch (second) {
@@ -358,6 +370,13 @@ export class ServerSession {
       }
     }
     rememberVersion(this.def, this.protocolVersion);
+  }
+
+  /** Drops a failed attempt's client and transports before the next attempt (the version it heard goes too). */
+  private async resetClient(): Promise<void> {
+    await this.closeTransports();
+    this.client = undefined;
+    this.protocolVersion = undefined;
   }
 
   private async connectClient(t: Transport, signal: AbortSignal, timeoutMs: number, pin?: string): Promise<void> {
@@ -490,27 +509,49 @@ export class ServerSession {
   }
 
   /** Any request, its result returned exactly as the server sent it (no schema reshapes it). */
-  async request(method: string, params: Record<string, unknown> | undefined, opts: RequestOptions) {
-    const client = this.readyClient();
+  request(method: string, params: Record<string, unknown> | undefined, opts: RequestOptions): Promise<Answer> {
+    try {
+      const client = this.readyClient();
+      // Only a 2026-07-28 session sends header parameters; any other request goes out at once, no async layer.
+      if (method === 'tools/call' && client.getProtocolEra() === 'modern') return this.modernCall(client, params, opts);
+      return this.send(client, method, params, opts);
+    } catch (e) {
+      // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors -- rejects with what was thrown, as an async function would
+      return Promise.reject(e);
+    }
+  }
+
+  private async modernCall(client: Client, params: Record<string, unknown> | undefined, opts: RequestOptions) {
+    const withHeaders = await this.headerParamTool(client, params, opts);
+    if (!withHeaders) return this.send(client, 'tools/call', params, opts);
+    // SEP-2243: the SDK's callTool sends the Mcp-Param-* headers the definition's x-mcp-header asks for.
+    return client.callTool(params as never, {
+      signal: opts.signal,
+      timeout: opts.timeoutMs,
+      onprogress: opts.onprogress,
+      resetTimeoutOnProgress: opts.onprogress !== undefined,
+      toolDefinition: withHeaders as never,
+    });
+  }
+
+  private send(client: Client, method: string, params: Record<string, unknown> | undefined, opts: RequestOptions) {
     const onprogress = opts.onprogress;
-    // Only a 2026-07-28 session sends header parameters (checked here: a 2025 call skips the await).
-    const withHeaders =
-      method === 'tools/call' && client.getProtocolEra() === 'modern'
-        ? await this.headerParamTool(client, params, opts)
-        : undefined;
-    if (withHeaders)
-      // SEP-2243: the SDK's callTool sends the Mcp-Param-* headers the definition's x-mcp-header asks for.
-      return client.callTool(params as never, {
-        signal: opts.signal,
-        timeout: opts.timeoutMs,
-        onprogress,
-        resetTimeoutOnProgress: onprogress !== undefined,
-        toolDefinition: withHeaders as never,
-      });
     if (!onprogress)
       return client.request({ method, params }, ResultSchema, { signal: opts.signal, timeout: opts.timeoutMs });
-    // Progress reaches `onprogress` through the tap, in arrival order; the SDK's own handler only resets the
-    // timeout — and delivers, should the tap not have learnt the token on send.
+    return this.withProgress(client, method, params, opts, onprogress);
+  }
+
+  /**
+   * Progress reaches `onprogress` through the tap, in arrival order; the SDK's own handler only resets the timeout —
+   * and delivers, should the tap not have learnt the token on send.
+   */
+  private async withProgress(
+    client: Client,
+    method: string,
+    params: Record<string, unknown> | undefined,
+    opts: RequestOptions,
+    onprogress: ProgressHandler,
+  ) {
     this.progressTap.pending = onprogress;
     let tapped = false;
     try {
@@ -530,14 +571,14 @@ export class ServerSession {
     }
   }
 
-  /** On a 2026-07-28 connection, the listed definition of the called tool when its inputSchema has x-mcp-header. */
+  /** The listed definition of the called tool when its inputSchema has x-mcp-header (asked on 2026-07-28 only). */
   private async headerParamTool(
     client: Client,
     params: Record<string, unknown> | undefined,
     opts: RequestOptions,
   ): Promise<ToolSnapshot | undefined> {
     const name = params?.name;
-    if (client.getProtocolEra() !== 'modern' || typeof name !== 'string') return undefined;
+    if (typeof name !== 'string') return undefined;
     // A session that only calls (serve's lists came from the cache or another session) lists once, to know.
     if (!this.listedTools.has(name)) {
       this.listing ??= client
@@ -547,7 +588,7 @@ export class ServerSession {
       await this.listing;
     }
     const tool = this.listedTools.get(name);
-    return tool && JSON.stringify(tool.inputSchema ?? {}).includes('"x-mcp-header"') ? tool : undefined;
+    return tool && declaresHeaders(tool.inputSchema) ? tool : undefined;
   }
 
   /** tools/call; the CallToolResult comes back unchanged (content, structuredContent, isError, _meta). */

@@ -12,7 +12,8 @@ import { platform } from 'node:os';
 import { deserializeMessage, serializeMessage } from '@modelcontextprotocol/client';
 import type { Transport, JSONRPCMessage } from '@modelcontextprotocol/client';
 import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/client/stdio';
-import { LineReader, messageIdOf } from '../line-reader.js';
+import { readMessage } from '../jsonrpc-message.js';
+import { LineReader, messageIdOf, topLevelValueAt } from '../line-reader.js';
 
 export interface StdioParams {
   command: string;
@@ -43,6 +44,7 @@ const STDERR_LIMIT = 64 * 1024;
 /** The largest message a server may send: far above any real result, low enough to keep memory bounded. */
 export const MAX_MESSAGE_BYTES = 256 * 1024 * 1024;
 const STDIN_GRACE_MS = 250;
+const SENT: Promise<void> = Promise.resolve();
 const SIGTERM_GRACE_MS = 1000;
 const SIGKILL_GRACE_MS = 500;
 
@@ -188,7 +190,7 @@ class ProcessGroupTransport implements Transport {
     if (line.trim() === '') return;
     let message: JSONRPCMessage;
     try {
-      message = deserializeMessage(line);
+      message = readMessage(line, deserializeMessage); // the SDK's parse; zod only where it is needed
     } catch (error) {
       // A line that is not JSON (a banner, logging on stdout) is skipped quietly, as the SDK does; JSON that is
       // not JSON-RPC is skipped with a note for --debug.
@@ -212,22 +214,25 @@ class ProcessGroupTransport implements Transport {
     const text = `the server sent a message of ${mb(line.bytes)}, over the ${mb(maxBytes)} limit for one message; it was dropped`;
     this.stderr.append(`[mcp-smart] ${text}\n`);
     const id = messageIdOf(line.head, line.tail);
-    const isRequest = /"method"\s*:/.test(line.head) || /"method"\s*:\s*"[^"]*"\s*[,}]\s*$/.test(line.tail);
+    // A request has a top-level method; a result may hold "method" keys of its own (a schema, a log entry).
+    const isRequest =
+      topLevelValueAt(line.head, 'method') !== -1 || /"method"\s*:\s*"[^"]*"\s*[,}]\s*$/.test(line.tail);
     if (id !== undefined && !isRequest)
       this.onmessage?.({ jsonrpc: '2.0', id, error: { code: -32603, message: text } });
     else this.onerror?.(new Error(text));
   }
 
   send(message: JSONRPCMessage): Promise<void> {
-    return new Promise((resolve, reject) => {
-      const stdin = this.child?.stdin;
-      if (!stdin || stdin.destroyed || this.exit) {
-        reject(new Error('Not connected'));
-        return;
-      }
-      if (stdin.write(serializeMessage(message))) resolve();
-      else stdin.once('drain', resolve);
-    });
+    const stdin = this.child?.stdin;
+    if (!stdin || stdin.destroyed || this.exit) return Promise.reject(new Error('Not connected'));
+    try {
+      // A write the pipe takes at once (nearly all) answers with one shared promise, not a new one per message.
+      if (stdin.write(serializeMessage(message))) return SENT;
+    } catch (error) {
+      // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors -- rejects with what was thrown, as the executor did
+      return Promise.reject(error);
+    }
+    return new Promise((resolve) => stdin.once('drain', () => resolve()));
   }
 
   close(): Promise<void> {
