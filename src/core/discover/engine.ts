@@ -23,6 +23,7 @@ import { describedObjects } from './described.js';
 import { NUMBER_DEPTH, numberConflicts, siblingConflicts } from './number.js';
 import { containerInputs } from './container.js';
 import { joinedWords } from './joined.js';
+import { namedProducts } from './product.js';
 import { mutedState } from './state.js';
 import { multiStep, serverSignals, signals, usagePriors } from './signals.js';
 import { detectTaskContext } from './usage.js';
@@ -251,6 +252,10 @@ export function rankTools(index: DiscoverIndex, intent: string, opts: RankOption
       // A read question naming what a tool's description says it returns ("List KV namespaces…"; described.ts).
       const described =
         best && mood.read ? describedObjects(index, withoutPayload(text), scores, best.slice(0, NUMBER_DEPTH)) : null;
+      // A product the intent names by its proper name ranks that server's tools over others speaking of it (product.ts).
+      const product = any
+        ? namedProducts(index, withoutPayload(intent), scores, () => topK(scores, NUMBER_DEPTH, allowed))
+        : null;
       explain = (i) => ({
         bm25: parts.bm25(i),
         semantic: parts.semantic(i),
@@ -264,6 +269,7 @@ export function rankTools(index: DiscoverIndex, intent: string, opts: RankOption
         ...(numbered?.has(i) ? { number: numbered.get(i)! } : {}),
         ...(inside?.has(i) ? { container: inside.get(i)! } : {}),
         ...(described?.has(i) ? { described: described.get(i)! } : {}),
+        ...(product?.has(i) ? { product: product.get(i)! } : {}),
       });
     }
   }
