@@ -19,7 +19,7 @@ import { rankedResults, type Ranking } from './result.js';
 import { RERANK_DEPTH, rerankFeatures, rerankOrder, rerankScore, type RerankModel } from './rerank.js';
 import { RERANK_MODEL } from './rerank-model.js';
 import { namedServers, readingNotes } from './named.js';
-import { describedObjects } from './described.js';
+import { describedObjects, opensWithRead } from './described.js';
 import { NUMBER_DEPTH, numberConflicts, siblingConflicts } from './number.js';
 import { containerInputs } from './container.js';
 import { joinedWords } from './joined.js';
@@ -250,8 +250,16 @@ export function rankTools(index: DiscoverIndex, intent: string, opts: RankOption
           ? containerInputs(index, mood.container, scores, best.slice(0, NUMBER_DEPTH), index.unstemmed)
           : null;
       // A read question naming what a tool's description says it returns ("List KV namespaces…"; described.ts).
+      const reads = mood.question ? mood.read : opensWithRead(text);
       const described =
-        best && mood.read ? describedObjects(index, withoutPayload(text), scores, best.slice(0, NUMBER_DEPTH)) : null;
+        any && reads
+          ? describedObjects(
+              index,
+              withoutPayload(text),
+              scores,
+              (best ?? topK(scores, NUMBER_DEPTH, allowed)).slice(0, NUMBER_DEPTH),
+            )
+          : null;
       // A product the intent names by its proper name ranks that server's tools over others speaking of it (product.ts).
       const product = any
         ? namedProducts(index, withoutPayload(intent), scores, () => topK(scores, NUMBER_DEPTH, allowed))
