@@ -9,7 +9,7 @@
 import type { DiscoverIndex } from './build.js';
 import { ACTION_PENALTY } from './actions.js';
 import { bestScore, shiftScores } from './per-tool.js';
-import { splitWords } from './tokenize.js';
+import { splitWords, STOP_WORDS } from './tokenize.js';
 
 /** Share of the best candidate's score a candidate of a server not named loses (0.05 and 0.1 tried: bench/RESULTS.md). */
 export const PRODUCT_SHARE = ACTION_PENALTY;
@@ -17,9 +17,11 @@ export const PRODUCT_SHARE = ACTION_PENALTY;
 /** Capitalised words that do not open a sentence, lower-cased whole ("GitHub" → github, not git hub). */
 export function properNouns(text: string): string[] {
   const out: string[] = [];
-  for (const m of text.matchAll(/([.!?:;]\s+|^\s*)?\b([A-Z][A-Za-z0-9]*)\b/g)) {
-    if (m[1] !== undefined) continue;
-    out.push(m[2]!.toLowerCase());
+  for (const m of text.matchAll(/\b[A-Z][A-Za-z0-9]*\b/g)) {
+    const w = m[0].toLowerCase();
+    // The word opening a sentence is capitalised whatever it is; "I", "R" and stop words ("The") name no product.
+    if (/(?:^|[.!?:;])\s*$/.test(text.slice(0, m.index)) || w.length < 2 || STOP_WORDS.has(w)) continue;
+    out.push(w);
   }
   return out;
 }
@@ -29,7 +31,7 @@ const serverWords = new WeakMap<DiscoverIndex, Map<string, Set<string>>>();
 /** A server's name words, lower case ("github-archived" → github, archived), kept per index. */
 function wordsOf(index: DiscoverIndex, server: string): Set<string> {
   let memo = serverWords.get(index);
-  if (!memo) serverWords.set(index, (memo = new Map()));
+  if (!memo) serverWords.set(index, (memo = new Map<string, Set<string>>()));
   let w = memo.get(server);
   if (!w) memo.set(server, (w = new Set(splitWords(server))));
   return w;
