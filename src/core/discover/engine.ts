@@ -192,6 +192,8 @@ export function rankTools(index: DiscoverIndex, intent: string, opts: RankOption
       const conflicts = any ? actionConflicts(index, query.actions, scores, allowed) : null;
       const model = opts.rerank === undefined ? RERANK_MODEL : opts.rerank;
       let reranked: Map<number, number> | null = null;
+      // The re-ranker's candidates: the checks after it that a command gets read these, not every tool again.
+      let pool: readonly number[] = [];
       if (any && (model || opts.onCandidates)) {
         const cands = topK(scores, model ? (model.depth ?? RERANK_DEPTH) : RERANK_DEPTH, allowed);
         const feats = rerankFeatures(
@@ -207,6 +209,7 @@ export function rankTools(index: DiscoverIndex, intent: string, opts: RankOption
           },
           text,
         );
+        pool = cands;
         opts.onCandidates?.(
           cands.map((i) => index.tools[i]!.id),
           feats,
@@ -249,20 +252,15 @@ export function rankTools(index: DiscoverIndex, intent: string, opts: RankOption
         best && mood.container
           ? containerInputs(index, mood.container, scores, best.slice(0, NUMBER_DEPTH), index.unstemmed)
           : null;
-      // A read question naming what a tool's description says it returns ("List KV namespaces…"; described.ts).
-      const reads = mood.question ? mood.read : opensWithRead(text);
+      // A read question, or a command opening with a read verb, naming what a tool's description says it returns
+      // ("List KV namespaces…"; described.ts).
       const described =
-        any && reads
-          ? describedObjects(
-              index,
-              withoutPayload(text),
-              scores,
-              (best ?? topK(scores, NUMBER_DEPTH, allowed)).slice(0, NUMBER_DEPTH),
-            )
+        any && (mood.question ? mood.read : opensWithRead(text))
+          ? describedObjects(index, withoutPayload(text), scores, best ? best.slice(0, NUMBER_DEPTH) : pool)
           : null;
       // A product the intent names by its proper name ranks that server's tools over others speaking of it (product.ts).
       const product = any
-        ? namedProducts(index, withoutPayload(intent), scores, () => topK(scores, NUMBER_DEPTH, allowed))
+        ? namedProducts(index, withoutPayload(intent), scores, () => (best ? best.slice(0, NUMBER_DEPTH) : pool))
         : null;
       explain = (i) => ({
         bm25: parts.bm25(i),
