@@ -3,6 +3,7 @@ import { buildDiscoverIndex, rankTools } from '../../src/core/discover/index.js'
 import { opensWithRead } from '../../src/core/discover/described.js';
 import { nounForm, notActions } from '../../src/core/discover/forms.js';
 import { PRODUCT_SHARE, properNouns } from '../../src/core/discover/product.js';
+import { namesFile } from '../../src/core/discover/filename.js';
 import { stem } from '../../src/core/discover/tokenize.js';
 
 const ref = (server: string, name: string, description: string) => ({
@@ -79,5 +80,39 @@ describe('a command that opens with a read verb', () => {
     expect(opensWithRead('get the reviews of GitHub PR 17')).toBe(true);
     expect(opensWithRead('run our Postman collection and show which tests failed')).toBe(false);
     expect(opensWithRead('delete the old flag')).toBe(false);
+  });
+});
+
+describe('a file the intent names by its file name', () => {
+  it('is a name with an extension, not a host name, a URL or a path', () => {
+    expect(namesFile('what does the config.yaml file say?')).toBe(true);
+    expect(namesFile('read Sheet1 of budget.xlsx')).toBe(true);
+    expect(namesFile('show me the DNS records for mysite.com')).toBe(false);
+    expect(namesFile('find the contact for jane@acme.com')).toBe(false);
+    expect(namesFile('fetch https://example.com/pricing.html')).toBe(false);
+    expect(namesFile('list my files')).toBe(false);
+  });
+
+  it('raises the tools taking a path over those taking a cloud id, in a one-step request', () => {
+    const withParams = (server: string, name: string, description: string, params: string[]) => ({
+      ...ref(server, name, description),
+      tool: {
+        name,
+        description,
+        inputSchema: { type: 'object', properties: Object.fromEntries(params.map((p) => [p, { type: 'string' }])) },
+      },
+    });
+    const index = buildDiscoverIndex([
+      withParams('excel', 'excel_read_sheet', 'Read values from an Excel sheet', ['fileAbsolutePath', 'sheetName']),
+      withParams('gsheets', 'gsheets_read', 'Read values from a Google Sheet', ['spreadsheetId', 'ranges']),
+    ]);
+    const r = rankTools(index, 'read Sheet1 of budget.xlsx', { engine: 'hybrid', k: 2 }).results;
+    expect(r.find((t) => t.id === 'excel.excel_read_sheet')?.reasons?.file).toBeGreaterThan(0);
+    expect(r.find((t) => t.id === 'gsheets.gsheets_read')?.reasons?.file).toBeUndefined();
+    expect(
+      rankTools(index, 'read Sheet1 of the budget sheet', { engine: 'hybrid', k: 2 }).results.every(
+        (t) => t.reasons?.file === undefined,
+      ),
+    ).toBe(true);
   });
 });

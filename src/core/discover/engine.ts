@@ -24,6 +24,7 @@ import { NUMBER_DEPTH, numberConflicts, siblingConflicts } from './number.js';
 import { containerInputs } from './container.js';
 import { joinedWords } from './joined.js';
 import { namedProducts } from './product.js';
+import { fileInputs } from './filename.js';
 import { mutedState } from './state.js';
 import { multiStep, serverSignals, signals, usagePriors } from './signals.js';
 import { detectTaskContext } from './usage.js';
@@ -262,6 +263,12 @@ export function rankTools(index: DiscoverIndex, intent: string, opts: RankOption
       const product = any
         ? namedProducts(index, withoutPayload(intent), scores, () => (best ? best.slice(0, NUMBER_DEPTH) : pool))
         : null;
+      // A file named by its file name asks for a tool taking a path (filename.ts); in one step only, since in a task
+      // of several the file may be one step's object.
+      const file =
+        any && clauses.length < 2
+          ? fileInputs(index, withoutPayload(intent), scores, best ? best.slice(0, NUMBER_DEPTH) : pool)
+          : null;
       explain = (i) => ({
         bm25: parts.bm25(i),
         semantic: parts.semantic(i),
@@ -276,6 +283,7 @@ export function rankTools(index: DiscoverIndex, intent: string, opts: RankOption
         ...(inside?.has(i) ? { container: inside.get(i)! } : {}),
         ...(described?.has(i) ? { described: described.get(i)! } : {}),
         ...(product?.has(i) ? { product: product.get(i)! } : {}),
+        ...(file?.has(i) ? { file: file.get(i)! } : {}),
       });
     }
   }
