@@ -8,6 +8,7 @@
 import type { DiscoverIndex } from './build.js';
 import { ACTION_PENALTY } from './actions.js';
 import { bestScore, kept, shiftScores } from './per-tool.js';
+import { topParams } from './param-names.js';
 
 /** Share of the best candidate's score a tool taking a file path gains when the intent names a file. */
 export const FILENAME_SHARE = ACTION_PENALTY;
@@ -28,9 +29,9 @@ const takes = new WeakMap<DiscoverIndex, Map<number, boolean>>();
 /** Whether a tool takes a file path: a top-level parameter whose name ends in "path", "file" or "filename". */
 export function takesPath(index: DiscoverIndex, doc: number): boolean {
   return kept(takes, index, doc, () => {
-    const props = (index.tools[doc]!.tool.inputSchema as { properties?: unknown } | undefined)?.properties;
-    if (props === null || typeof props !== 'object') return false;
-    return Object.keys(props).some((p) => /(?:path|file|filename)$/.test(p.toLowerCase().replace(/[_-]/g, '')));
+    return topParams(index.tools[doc]!.tool).some((p) =>
+      /(?:path|file|filename)$/.test(p.toLowerCase().replace(/[_-]/g, '')),
+    );
   });
 }
 
