@@ -47,7 +47,7 @@ describe('catalogue start cache payload', () => {
           [PARAM_TEXT]: _params,
           [PARAM_NAMES]: _names,
           ...named
-        } = t as ToolSnapshot & { [PARAM_TEXT]: string; [PARAM_NAMES]: string[] };
+        } = t as ToolSnapshot & { [PARAM_TEXT]: string; [PARAM_NAMES]: string };
         expect(named).toEqual(kept);
         expect(t.inputSchema).toBeUndefined();
         expect((t as ToolSnapshot & { [PARAM_TEXT]: string })[PARAM_TEXT]).toBe(
