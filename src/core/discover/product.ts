@@ -20,10 +20,17 @@ export function properNouns(text: string): string[] {
   for (const m of text.matchAll(/\b[A-Z][A-Za-z0-9]*\b/g)) {
     const w = m[0].toLowerCase();
     // The word opening a sentence is capitalised whatever it is; "I", "R" and stop words ("The") name no product.
-    if (/(?:^|[.!?:;])\s*$/.test(text.slice(0, m.index)) || w.length < 2 || STOP_WORDS.has(w)) continue;
+    if (opensSentence(text, m.index) || w.length < 2 || STOP_WORDS.has(w)) continue;
     out.push(w);
   }
   return out;
+}
+
+/** Whether only spaces stand between `at` and the text's start or a sentence's end before it. */
+function opensSentence(text: string, at: number): boolean {
+  let i = at - 1;
+  while (i >= 0 && /\s/.test(text[i]!)) i--;
+  return i < 0 || '.!?:;'.includes(text[i]!);
 }
 
 const serverWords = new WeakMap<DiscoverIndex, Map<string, Set<string>>>();
