@@ -265,8 +265,8 @@ describe('grammatical number in a question', () => {
     const told = rank('list my KV namespaces');
     expect(told[0]!.id).toBe('cf.get_kvs');
     expect(told[0]!.reasons?.described).toBeGreaterThan(0);
-    expect(
-      rank('since we are done, show my KV namespaces').every((t) => t.reasons?.described === undefined),
-    ).toBe(true);
+    expect(rank('since we are done, show my KV namespaces').every((t) => t.reasons?.described === undefined)).toBe(
+      true,
+    );
   });
 });
