@@ -10,13 +10,17 @@
  * exactly (lone surrogates included, which UTF-8 would not).
  */
 import { PARAM_TEXT, paramText } from './discover/bm25.js';
+import { PARAM_NAMES, joinedParams, topParams } from './discover/param-names.js';
 import type { JsonObject, ServerSnapshot, ToolSnapshot } from '../types.js';
 
 /** Bump whenever the payload's layout or what goes into it changes. */
-export const CATALOGUE_CACHE_VERSION = 'catalogue-v1';
+export const CATALOGUE_CACHE_VERSION = 'catalogue-v2';
 
-/** A tool as the start cache holds it: no schemas; its parameters' text under PARAM_TEXT (paramText reads it). */
-export type LeanTool = ToolSnapshot & { [PARAM_TEXT]: string };
+/**
+ * A tool as the start cache holds it: no schemas; its parameters' text under PARAM_TEXT (paramText reads it) and its
+ * top-level parameter names under PARAM_NAMES (topParams reads them).
+ */
+export type LeanTool = ToolSnapshot & { [PARAM_TEXT]: string; [PARAM_NAMES]: string };
 
 export interface LeanCatalogue {
   /** The servers, each tool a LeanTool. */
@@ -25,13 +29,17 @@ export interface LeanCatalogue {
   digest: string;
 }
 
-/** Per tool: name, title, annotations, then each text as length · 2 + its part (0 Latin-1, 1 UTF-16), -1 when absent. */
+/**
+ * Per tool: name, title, annotations, then each text as length · 2 + its part (0 Latin-1, 1 UTF-16), -1 when absent,
+ * the last the top-level parameter names (param-names.ts joinedParams).
+ */
 type ToolRow = [
   name: string,
   title: string | null,
   annotations: JsonObject | null,
   description: number,
   params: number,
+  names: number,
 ];
 interface Head {
   digest: string;
@@ -57,7 +65,8 @@ export function encodeCatalogue(servers: readonly ServerSnapshot[], digest: stri
       tools: tools.map((t): ToolRow => {
         const description = t.description === undefined ? -1 : put(t.description);
         const params = put(paramText({ id: '', server: rest.name, tool: t }));
-        return [t.name, t.title ?? null, t.annotations ?? null, description, params];
+        const names = put(joinedParams(topParams(t)));
+        return [t.name, t.title ?? null, t.annotations ?? null, description, params, names];
       }),
     })),
   };
@@ -98,13 +107,14 @@ export function decodeCatalogue(payload: Uint8Array): LeanCatalogue | null {
     };
     const servers = head.servers.map(({ tools, ...rest }): ServerSnapshot => ({
       ...rest,
-      tools: tools.map(([name, title, annotations, description, params]) => {
+      tools: tools.map(([name, title, annotations, description, params, names]) => {
         if (typeof name !== 'string') throw new Error('bad tool');
         const tool: ToolSnapshot = { name };
         if (title !== null) tool.title = title;
         if (description !== -1) tool.description = take(description);
         if (annotations !== null) tool.annotations = annotations;
         (tool as LeanTool)[PARAM_TEXT] = take(params);
+        (tool as LeanTool)[PARAM_NAMES] = take(names);
         return tool;
       }),
     }));

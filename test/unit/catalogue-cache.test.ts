@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { decodeCatalogue, encodeCatalogue } from '../../src/core/catalogue-cache.js';
 import { PARAM_TEXT, paramText } from '../../src/core/discover/bm25.js';
+import { PARAM_NAMES, topParams } from '../../src/core/discover/param-names.js';
 import { fixture } from '../helpers/paths.js';
 import type { ServerSnapshot, Snapshot, ToolSnapshot } from '../../src/types.js';
 
@@ -42,16 +43,23 @@ describe('catalogue start cache payload', () => {
       s.tools.forEach((t, j) => {
         const full = servers[i]!.tools[j]!;
         const { inputSchema: _schema, ...kept } = full;
-        const { [PARAM_TEXT]: _params, ...named } = t as ToolSnapshot & { [PARAM_TEXT]: string };
+        const {
+          [PARAM_TEXT]: _params,
+          [PARAM_NAMES]: _names,
+          ...named
+        } = t as ToolSnapshot & { [PARAM_TEXT]: string; [PARAM_NAMES]: string };
         expect(named).toEqual(kept);
         expect(t.inputSchema).toBeUndefined();
         expect((t as ToolSnapshot & { [PARAM_TEXT]: string })[PARAM_TEXT]).toBe(
           paramText({ id: '', server: s.name, tool: full }),
         );
+        // The top-level parameter names are kept for the checks that read them (container.ts, filename.ts).
+        expect(topParams(t)).toEqual(topParams(full));
         // paramText reads the kept text when there is no schema left to walk.
         expect(paramText({ id: '', server: s.name, tool: t })).toBe(paramText({ id: '', server: s.name, tool: full }));
       }),
     );
+    expect(topParams(lean.servers[0]!.tools[0]!)).toEqual(['text', 'tags']);
     expect(lean.servers[0]!.tools[2]!.description).toBe('half \ud800 a pair');
     expect(lean.servers[0]!.tools[0]!.description).toContain('📝');
   });

@@ -9,6 +9,7 @@ import { topK } from './candidates.js';
 import { actionOf, actionsConflict, toolAction, type ActionClass } from './lexicon.js';
 import { kept, shiftScores } from './per-tool.js';
 import { isVerb } from './related.js';
+import { actionReading } from './forms.js';
 import { splitWords, stem, STOP_WORDS } from './tokenize.js';
 
 /** Candidates checked (the re-ranker's depth and then some, so that a penalised tool can leave its top). */
@@ -32,7 +33,7 @@ export function actionConflicts(
   const top = scores[cands[0]!]!;
   if (!(top > 0)) return null;
   return shiftScores(scores, cands, -ACTION_PENALTY * top, (i) => {
-    const action = toolAction(index.nameOf(i));
+    const action = toolAction(actionReading(index, i, index.nameOf(i)));
     if (action === undefined || asked.has(action)) return 0;
     if (![...asked].every((a) => actionsConflict(a, action))) return 0;
     return isDestructive(index, i, action) ? 2 : 1;
@@ -51,12 +52,16 @@ export function isDestructive(index: DiscoverIndex, doc: number, action: ActionC
  */
 export function verbName(index: DiscoverIndex, doc: number): readonly string[] {
   return kept(verbNames, index, doc, () =>
-    splitWords(index.tools[doc]!.tool.name)
-      .filter((w) => !STOP_WORDS.has(w) || actionOf(stem(w)) !== undefined)
-      .map((w) => stem(w)),
+    actionReading(
+      index,
+      doc,
+      splitWords(index.tools[doc]!.tool.name)
+        .filter((w) => !STOP_WORDS.has(w) || actionOf(stem(w)) !== undefined)
+        .map((w) => stem(w)),
+    ),
   );
 }
-const verbNames = new WeakMap<DiscoverIndex, Map<number, string[]>>();
+const verbNames = new WeakMap<DiscoverIndex, Map<number, readonly string[]>>();
 
 /** Whether a tool's name says it acts: a verb of an action class other than read, or a word WordNet has mostly as a verb. */
 export function nameActs(index: DiscoverIndex, doc: number): boolean {

@@ -8,6 +8,7 @@ import type { DiscoverIndex } from './build.js';
 import { ACTION_PENALTY } from './actions.js';
 import { bestScore, kept, shiftScores } from './per-tool.js';
 import { analyzeWords, splitWords } from './tokenize.js';
+import { topParams } from './param-names.js';
 
 /** Share of the best candidate's score a tool taking the container as input gains: the action check's share. */
 export const CONTAINER_SHARE = ACTION_PENALTY;
@@ -17,9 +18,7 @@ const params = new WeakMap<DiscoverIndex, Map<number, Set<string>>>();
 /** The analysed words of a tool's top-level parameter names ("bucket", "calendarId" → calendar, id). */
 function paramTerms(index: DiscoverIndex, doc: number): Set<string> {
   return kept(params, index, doc, () => {
-    const props = (index.tools[doc]!.tool.inputSchema as { properties?: unknown } | undefined)?.properties;
-    const names = props !== null && typeof props === 'object' ? Object.keys(props) : [];
-    return new Set(analyzeWords(names.flatMap((n) => splitWords(n))));
+    return new Set(analyzeWords(topParams(index.tools[doc]!.tool).flatMap((n) => splitWords(n))));
   });
 }
 

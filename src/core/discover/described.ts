@@ -23,6 +23,16 @@ export function describedObject(description: string): string | undefined {
   return words.length > 0 ? words[words.length - 1] : undefined;
 }
 
+/**
+ * Whether a command opens with a read verb ("list my KV namespaces", "get the reviews of PR 17"): it asks for the
+ * verb's object as surely as a read question does. (Any command asking to read, its verb anywhere, lost a hit@5 on
+ * BFCL turns: bench/RESULTS.md.)
+ */
+export function opensWithRead(text: string): boolean {
+  const first = /^\s*([A-Za-z]+)/.exec(text);
+  return first !== null && actionOf(stem(first[1]!.toLowerCase())) === 'read';
+}
+
 const PLACE = /\s(?:in|on|of|for|from|at|inside|within|under|about|to|by|with)\s/i;
 
 const memo = new WeakMap<DiscoverIndex, Map<number, string | null>>();

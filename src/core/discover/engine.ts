@@ -19,10 +19,12 @@ import { rankedResults, type Ranking } from './result.js';
 import { RERANK_DEPTH, rerankFeatures, rerankOrder, rerankScore, type RerankModel } from './rerank.js';
 import { RERANK_MODEL } from './rerank-model.js';
 import { namedServers, readingNotes } from './named.js';
-import { describedObjects } from './described.js';
+import { describedObjects, opensWithRead } from './described.js';
 import { NUMBER_DEPTH, numberConflicts, siblingConflicts } from './number.js';
 import { containerInputs } from './container.js';
 import { joinedWords } from './joined.js';
+import { namedProducts } from './product.js';
+import { fileInputs } from './filename.js';
 import { mutedState } from './state.js';
 import { multiStep, serverSignals, signals, usagePriors } from './signals.js';
 import { detectTaskContext } from './usage.js';
@@ -191,6 +193,8 @@ export function rankTools(index: DiscoverIndex, intent: string, opts: RankOption
       const conflicts = any ? actionConflicts(index, query.actions, scores, allowed) : null;
       const model = opts.rerank === undefined ? RERANK_MODEL : opts.rerank;
       let reranked: Map<number, number> | null = null;
+      // The re-ranker's candidates: the checks after it that a command gets read these, not every tool again.
+      let pool: readonly number[] = [];
       if (any && (model || opts.onCandidates)) {
         const cands = topK(scores, model ? (model.depth ?? RERANK_DEPTH) : RERANK_DEPTH, allowed);
         const feats = rerankFeatures(
@@ -206,6 +210,7 @@ export function rankTools(index: DiscoverIndex, intent: string, opts: RankOption
           },
           text,
         );
+        pool = cands;
         opts.onCandidates?.(
           cands.map((i) => index.tools[i]!.id),
           feats,
@@ -248,9 +253,22 @@ export function rankTools(index: DiscoverIndex, intent: string, opts: RankOption
         best && mood.container
           ? containerInputs(index, mood.container, scores, best.slice(0, NUMBER_DEPTH), index.unstemmed)
           : null;
-      // A read question naming what a tool's description says it returns ("List KV namespaces…"; described.ts).
+      // A read question, or a command opening with a read verb, naming what a tool's description says it returns
+      // ("List KV namespaces…"; described.ts).
       const described =
-        best && mood.read ? describedObjects(index, withoutPayload(text), scores, best.slice(0, NUMBER_DEPTH)) : null;
+        any && (mood.question ? mood.read : opensWithRead(text))
+          ? describedObjects(index, withoutPayload(text), scores, best ? best.slice(0, NUMBER_DEPTH) : pool)
+          : null;
+      // A product the intent names by its proper name ranks that server's tools over others speaking of it (product.ts).
+      const product = any
+        ? namedProducts(index, withoutPayload(intent), scores, () => (best ? best.slice(0, NUMBER_DEPTH) : pool))
+        : null;
+      // A file named by its file name asks for a tool taking a path (filename.ts); in one step only, since in a task
+      // of several the file may be one step's object.
+      const file =
+        any && clauses.length < 2
+          ? fileInputs(index, withoutPayload(intent), scores, best ? best.slice(0, NUMBER_DEPTH) : pool)
+          : null;
       explain = (i) => ({
         bm25: parts.bm25(i),
         semantic: parts.semantic(i),
@@ -264,6 +282,8 @@ export function rankTools(index: DiscoverIndex, intent: string, opts: RankOption
         ...(numbered?.has(i) ? { number: numbered.get(i)! } : {}),
         ...(inside?.has(i) ? { container: inside.get(i)! } : {}),
         ...(described?.has(i) ? { described: described.get(i)! } : {}),
+        ...(product?.has(i) ? { product: product.get(i)! } : {}),
+        ...(file?.has(i) ? { file: file.get(i)! } : {}),
       });
     }
   }

@@ -48,9 +48,14 @@ const PHRASES: [RegExp, ActionClass][] = [
 ];
 
 const ACTIONS = new Map<string, ActionClass>();
+/** The classes' verbs as written (actionWord). */
+const ACTION_WORDS = new Set<string>();
 const TOOL_VERBS = new Map<ActionClass, string[]>();
 for (const [cls, { tool, everyday }] of Object.entries(CLASSES) as [ActionClass, (typeof CLASSES)[ActionClass]][]) {
-  for (const w of `${tool} ${everyday}`.split(' ')) ACTIONS.set(stem(w), cls);
+  for (const w of `${tool} ${everyday}`.split(' ')) {
+    ACTIONS.set(stem(w), cls);
+    ACTION_WORDS.add(w);
+  }
   TOOL_VERBS.set(
     cls,
     tool.split(' ').map((w) => stem(w)),
@@ -60,6 +65,11 @@ for (const [cls, { tool, everyday }] of Object.entries(CLASSES) as [ActionClass,
 /** The action class an (analysed) term names, or undefined. */
 export function actionOf(term: string | undefined): ActionClass | undefined {
   return term === undefined ? undefined : ACTIONS.get(term);
+}
+
+/** Whether a lower-case word, as written, is one of the action classes' verbs ("list", "new"; not "news"). */
+export function actionWord(word: string): boolean {
+  return ACTION_WORDS.has(word);
 }
 
 /**

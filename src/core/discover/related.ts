@@ -42,6 +42,8 @@ function load(): Map<string, readonly string[]> | null {
 }
 
 let verbs: Set<string> | null | undefined;
+/** The list's words as written (isVerbWord). */
+let verbWords: Set<string> | null = null;
 let verbsFile: string | null = fileURLToPath(new URL('../../../data/wordnet-verbs.txt.gz', import.meta.url));
 
 /** Points the verb list at another file (or none, with null); forgets what was read. */
@@ -55,18 +57,30 @@ export function setVerbsFile(path: string | null): void {
  * "list" or "channel", nouns as often). False when the list is missing.
  */
 export function isVerb(term: string): boolean {
+  return loadVerbs()?.has(term) === true;
+}
+
+/** Whether a lower-case word, as written (not stemmed), is one of the list's verbs ("collect", not "collection"). */
+export function isVerbWord(word: string): boolean {
+  loadVerbs();
+  return verbWords?.has(word) === true;
+}
+
+function loadVerbs(): Set<string> | null {
   if (verbs === undefined) {
     verbs = null;
+    verbWords = null;
     try {
       if (verbsFile !== null) {
         const words = gunzipSync(readFileSync(verbsFile)).toString('utf8').split('\n');
-        verbs = new Set(words.filter((w) => w !== '').map((w) => stem(w)));
+        verbWords = new Set(words.filter((w) => w !== ''));
+        verbs = new Set([...verbWords].map((w) => stem(w)));
       }
     } catch {
       // Missing or unreadable: no verbs.
     }
   }
-  return verbs?.has(term) === true;
+  return verbs;
 }
 
 /** The words related to a lower-case word (none when it has none or the table is missing). */

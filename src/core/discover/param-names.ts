@@ -1,0 +1,25 @@
+/**
+ * A tool's top-level parameter names, which checks after the re-ranker read (container.ts, filename.ts): from its
+ * input schema, or, for a tool from the catalogue start cache (which keeps no schemas), from what the cache kept of
+ * them under PARAM_NAMES.
+ */
+import type { ToolSnapshot } from '../../types.js';
+
+/**
+ * Where a lean tool (catalogue-cache.ts) keeps its top-level parameter names: one string, each name ended by a line
+ * feed (a string is read from the cache at copying speed; an array per tool would be parsed).
+ */
+export const PARAM_NAMES = Symbol('mcp-smart.paramNames');
+
+/** The names as a lean tool keeps them (joinedParams(["a", "b"]) = "a\nb\n"). */
+export function joinedParams(names: readonly string[]): string {
+  return names.map((n) => `${n}\n`).join('');
+}
+
+/** The tool's top-level parameter names, in schema order. */
+export function topParams(tool: ToolSnapshot): readonly string[] {
+  const kept = (tool as { [PARAM_NAMES]?: string })[PARAM_NAMES];
+  if (kept !== undefined) return kept === '' ? [] : kept.slice(0, -1).split('\n');
+  const props = (tool.inputSchema as { properties?: unknown } | undefined)?.properties;
+  return props !== null && typeof props === 'object' ? Object.keys(props) : [];
+}
