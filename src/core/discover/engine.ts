@@ -8,8 +8,9 @@ import { bm25For, type DiscoverIndex } from './build.js';
 import { bm25Query, matchedTerms } from './bm25.js';
 import { MAX_CLAUSES, topK } from './candidates.js';
 import { intentClauses } from './clauses.js';
-import { askedAs } from './mood.js';
-import { ACTION_DEPTH, actionConflicts, questionConflicts } from './actions.js';
+import { askedAs, isQuestion } from './mood.js';
+import { actsEvidence, actsReasons, asksToActBesides } from './acts.js';
+import { ACTION_DEPTH, actionConflicts, nameActs, questionConflicts } from './actions.js';
 import { keptClause, withoutPayload } from './lexicon.js';
 import { RRF_K, fuseHybrid, type FusionMethod } from './fusion.js';
 import { intentWords, keywordDoc, keywordScore } from './keyword.js';
@@ -229,7 +230,11 @@ export function rankTools(index: DiscoverIndex, intent: string, opts: RankOption
       // A question asks to read (mood.ts): its contradicting writers lose their action share again after the
       // re-ranker, which was trained without the question's mood and would hand their place back.
       const best = any && mood.question ? topK(scores, ACTION_DEPTH, allowed) : undefined;
-      const asked = best && mood.read ? questionConflicts(index, scores, allowed, best) : null;
+      // (Not when a sentence after the question asks to act: "Where are my notes? Forward them to Bob.")
+      const asked =
+        best && mood.read && !asksToActBesides(intent, isQuestion)
+          ? questionConflicts(index, scores, allowed, best)
+          : null;
       // The same for a request to keep a statement ("remember that …", lexicon.ts keptClause), which asks to store
       // beyond doubt: the re-ranker, blind to the kept clause, may hand a reader its place back. (Checking every
       // request naming an action again lost one hit@5 each on two development sets: bench/RESULTS.md.)
@@ -260,7 +265,7 @@ export function rankTools(index: DiscoverIndex, intent: string, opts: RankOption
         ...(memory && memory.scores[i]! > 0 ? { intents: intentWeight * memory.scores[i]! } : {}),
         ...(conflicts?.has(i) || again?.has(i) ? { action: (conflicts?.get(i) ?? 0) + (again?.get(i) ?? 0) } : {}),
         ...(reranked?.has(i) ? { rerank: reranked.get(i)! } : {}),
-        ...(asked?.has(i) ? { question: asked.get(i)! } : {}),
+        ...(asked?.has(i) ? actsReasons(actsEvidence(index, i, nameActs), asked.get(i)!) : {}),
         ...(numbered?.has(i) ? { number: numbered.get(i)! } : {}),
         ...(inside?.has(i) ? { container: inside.get(i)! } : {}),
         ...(described?.has(i) ? { described: described.get(i)! } : {}),
