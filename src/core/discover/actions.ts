@@ -8,7 +8,7 @@ import type { DiscoverIndex } from './build.js';
 import { topK } from './candidates.js';
 import { actionOf, actionsConflict, toolAction, type ActionClass } from './lexicon.js';
 import { kept, shiftScores } from './per-tool.js';
-import { actsEvidence } from './acts.js';
+import { actsEvidence, actsShares } from './acts.js';
 import { isVerb } from './related.js';
 import { splitWords, stem, STOP_WORDS } from './tokenize.js';
 
@@ -74,9 +74,9 @@ export const QUESTION_PENALTY = ACTION_PENALTY;
 
 /**
  * A question asks to read (mood.ts): after the re-ranker (trained on commands, blind to the mood), the candidates
- * that act lose QUESTION_PENALTY of the best score for each kind of evidence that they do (acts.ts): their name (a
+ * that act lose QUESTION_PENALTY of the best score for each share of evidence that they do (acts.ts): their name (a
  * verb of another action class, or a word WordNet has mostly as a verb: "send", "deploy", "sync"), their
- * annotations (destructiveHint, readOnlyHint false), their description's opening verb. Returns each loss.
+ * annotations (destructiveHint, readOnlyHint false; two shares), their description's opening verb. Returns each loss.
  */
 export function questionConflicts(
   index: DiscoverIndex,
@@ -87,5 +87,5 @@ export function questionConflicts(
 ): Map<number, number> | null {
   const top = cands.length > 0 ? scores[cands[0]!]! : 0;
   if (!(top > 0)) return null;
-  return shiftScores(scores, cands, -QUESTION_PENALTY * top, (i) => actsEvidence(index, i, nameActs).length);
+  return shiftScores(scores, cands, -QUESTION_PENALTY * top, (i) => actsShares(actsEvidence(index, i, nameActs)));
 }

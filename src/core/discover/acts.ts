@@ -19,6 +19,13 @@ import { splitWords, stem, STOP_WORDS } from './tokenize.js';
 /** The kinds of evidence that a tool acts (--explain names them). */
 export type ActsSource = 'name' | 'annotations' | 'description';
 
+/**
+ * How many question shares (actions.ts QUESTION_PENALTY) each kind of evidence costs: the server's own statement
+ * two, a name or description read by the lexicon one (annotations at 2 and 3 gained one hit@5 each on the
+ * servers-111 intents and questions and moved nothing else; the description at 2 lost hit@1 on MetaTool and BFCL).
+ */
+export const SHARES: Readonly<Record<ActsSource, number>> = { name: 1, annotations: 2, description: 1 };
+
 const AGENT_SUFFIXES = ['er', 'or', 'r'];
 
 /**
@@ -120,11 +127,19 @@ export function asksToActBesides(intent: string, isQuestion: (sentence: string) 
 const REASON: Record<ActsSource, string> = { name: 'question', annotations: 'hints', description: 'opening' };
 
 /**
- * A question check's loss of a tool (`total`, each kind of evidence an equal share) as --explain reasons:
- * `question` for its name, `hints` for its annotations, `opening` for its description's opening verb.
+ * A question check's loss of a tool (`total`, shared among its kinds of evidence by their SHARES) as --explain
+ * reasons: `question` for its name, `hints` for its annotations, `opening` for its description's opening verb.
  */
 export function actsReasons(sources: readonly ActsSource[], total: number): Record<string, number> {
+  const shares = actsShares(sources);
   const out: Record<string, number> = {};
-  for (const s of sources) out[REASON[s]] = total / sources.length;
+  for (const s of sources) out[REASON[s]] = (total * SHARES[s]) / shares;
   return out;
+}
+
+/** The question shares a tool's evidence costs (SHARES summed). */
+export function actsShares(sources: readonly ActsSource[]): number {
+  let n = 0;
+  for (const s of sources) n += SHARES[s];
+  return n;
 }
