@@ -24,6 +24,7 @@ import { describedObjects } from './described.js';
 import { NUMBER_DEPTH, numberConflicts, siblingConflicts } from './number.js';
 import { containerInputs } from './container.js';
 import { joinedWords } from './joined.js';
+import { productConflicts } from './product.js';
 import { mutedState } from './state.js';
 import { multiStep, serverSignals, signals, usagePriors } from './signals.js';
 import { detectTaskContext } from './usage.js';
@@ -240,6 +241,8 @@ export function rankTools(index: DiscoverIndex, intent: string, opts: RankOption
       // request naming an action again lost one hit@5 each on two development sets: bench/RESULTS.md.)
       const again =
         any && reranked && keptClause(text) >= 0 ? actionConflicts(index, query.actions, scores, allowed) : null;
+      // A product the intent names by a capitalised word ("which Netlify sites…"): other servers' tools lose a share.
+      const product = any ? productConflicts(index, intent, scores, best ?? topK(scores, ACTION_DEPTH, allowed)) : null;
       // Number, which the stems erase (number.ts): a name holding a question's word in the other number loses a share.
       const numbered0 = best
         ? numberConflicts(index, withoutPayload(text), scores, allowed, best.slice(0, NUMBER_DEPTH))
@@ -266,6 +269,7 @@ export function rankTools(index: DiscoverIndex, intent: string, opts: RankOption
         ...(conflicts?.has(i) || again?.has(i) ? { action: (conflicts?.get(i) ?? 0) + (again?.get(i) ?? 0) } : {}),
         ...(reranked?.has(i) ? { rerank: reranked.get(i)! } : {}),
         ...(asked?.has(i) ? actsReasons(actsEvidence(index, i, nameActs), asked.get(i)!) : {}),
+        ...(product?.has(i) ? { product: product.get(i)! } : {}),
         ...(numbered?.has(i) ? { number: numbered.get(i)! } : {}),
         ...(inside?.has(i) ? { container: inside.get(i)! } : {}),
         ...(described?.has(i) ? { described: described.get(i)! } : {}),
