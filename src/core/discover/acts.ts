@@ -110,6 +110,8 @@ const memo = new WeakMap<DiscoverIndex, Map<number, readonly ActsSource[]>>();
  * which reads the first sentence's mood, then holds no tool that acts back.
  */
 export function asksToActBesides(intent: string, isQuestion: (sentence: string) => boolean): boolean {
+  // One sentence (most intents): nothing after it.
+  if (!/[.!?]\s+\S|\n\s*\S/.test(intent)) return false;
   const sentences = intent.split(/(?<=[.!?])\s+|\n+/).filter((s) => s.trim() !== '');
   for (const s of sentences.slice(1)) {
     if (isQuestion(s)) continue;

@@ -242,7 +242,9 @@ export function rankTools(index: DiscoverIndex, intent: string, opts: RankOption
       const again =
         any && reranked && keptClause(text) >= 0 ? actionConflicts(index, query.actions, scores, allowed) : null;
       // A product the intent names by a capitalised word ("which Netlify sites…"): other servers' tools lose a share.
-      const product = any ? productConflicts(index, intent, scores, best ?? topK(scores, ACTION_DEPTH, allowed)) : null;
+      const product = any
+        ? productConflicts(index, intent, scores, () => best ?? topK(scores, ACTION_DEPTH, allowed))
+        : null;
       // Number, which the stems erase (number.ts): a name holding a question's word in the other number loses a share.
       const numbered0 = best
         ? numberConflicts(index, withoutPayload(text), scores, allowed, best.slice(0, NUMBER_DEPTH))

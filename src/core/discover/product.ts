@@ -37,6 +37,8 @@ function serversByFirstWord(index: DiscoverIndex): Map<string, string[]> {
 /** The servers an intent names by a capitalised word past its first (none when it names none). */
 export function namedProducts(index: DiscoverIndex, intent: string): Set<string> {
   const named = new Set<string>();
+  // No capital past the first letter (most commands): no product named.
+  if (!/\p{Lu}/u.test(intent.slice(1))) return named;
   const byFirst = serversByFirstWord(index);
   let k = 0;
   for (const m of intent.matchAll(/[\p{L}\p{N}]+/gu)) {
@@ -51,10 +53,12 @@ export function productConflicts(
   index: DiscoverIndex,
   intent: string,
   scores: Float32Array,
-  cands: readonly number[],
+  /** The best candidates, best first (asked for only when the intent names a product: topK costs a pass). */
+  candidates: () => readonly number[],
 ): Map<number, number> | null {
   const named = namedProducts(index, intent);
   if (named.size === 0) return null;
+  const cands = candidates();
   const top = bestScore(scores, cands);
   if (!(top > 0)) return null;
   return shiftScores(scores, cands, -PRODUCT_SHARE * top, (i) => (named.has(index.tools[i]!.server) ? 0 : 1));
