@@ -25,6 +25,7 @@ import { NUMBER_DEPTH, numberConflicts, siblingConflicts } from './number.js';
 import { containerInputs } from './container.js';
 import { joinedWords } from './joined.js';
 import { productConflicts } from './product.js';
+import { agentNames } from './who.js';
 import { mutedState } from './state.js';
 import { multiStep, serverSignals, signals, usagePriors } from './signals.js';
 import { detectTaskContext } from './usage.js';
@@ -258,6 +259,8 @@ export function rankTools(index: DiscoverIndex, intent: string, opts: RankOption
         best && mood.container
           ? containerInputs(index, mood.container, scores, best.slice(0, NUMBER_DEPTH), index.unstemmed)
           : null;
+      // "who <verb>" asks for the verb's agents: a name holding the agent noun ("get_follower_ids"; who.ts).
+      const agents = best && mood.read ? agentNames(index, intent, scores, best.slice(0, NUMBER_DEPTH)) : null;
       // A read question naming what a tool's description says it returns ("List KV namespaces…"; described.ts).
       const described =
         best && mood.read ? describedObjects(index, withoutPayload(text), scores, best.slice(0, NUMBER_DEPTH)) : null;
@@ -275,6 +278,7 @@ export function rankTools(index: DiscoverIndex, intent: string, opts: RankOption
         ...(numbered?.has(i) ? { number: numbered.get(i)! } : {}),
         ...(inside?.has(i) ? { container: inside.get(i)! } : {}),
         ...(described?.has(i) ? { described: described.get(i)! } : {}),
+        ...(agents?.has(i) ? { agent: agents.get(i)! } : {}),
       });
     }
   }
