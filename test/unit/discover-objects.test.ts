@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { buildDiscoverIndex, rankTools } from '../../src/core/discover/index.js';
 import { opensWithRead } from '../../src/core/discover/described.js';
 import { nounForm, notActions } from '../../src/core/discover/forms.js';
-import { PRODUCT_SHARE, properNouns } from '../../src/core/discover/product.js';
+import { PRODUCT_SHARE } from '../../src/core/discover/product.js';
 import { namesFile } from '../../src/core/discover/filename.js';
 import { stem } from '../../src/core/discover/tokenize.js';
 
@@ -48,13 +48,6 @@ describe('the words of a tool name that cannot be its verb (issue 29)', () => {
 });
 
 describe('the product an intent names with a capital (issue 29)', () => {
-  it('reads capitalised words inside a sentence, whole, and not the word opening it', () => {
-    expect(properNouns('which Postman workspaces do I have?')).toEqual(['postman']);
-    expect(properNouns('list the pull requests of the GitHub repository')).toEqual(['github']);
-    expect(properNouns('Postman workspaces. Slack channels')).toEqual([]);
-    expect(properNouns('list my workspaces')).toEqual([]);
-  });
-
   it('lowers the candidates of servers whose name does not hold the named product, by a share of the best score', () => {
     const index = buildDiscoverIndex([
       ref('codacy', 'codacy_list_pull_requests', 'List the pull requests of a repository on GitHub'),

@@ -8,6 +8,7 @@ import type { DiscoverIndex } from './build.js';
 import { topK } from './candidates.js';
 import { actionOf, actionsConflict, toolAction, type ActionClass } from './lexicon.js';
 import { kept, shiftScores } from './per-tool.js';
+import { actsEvidence, actsShares } from './acts.js';
 import { isVerb } from './related.js';
 import { actionReading } from './forms.js';
 import { splitWords, stem, STOP_WORDS } from './tokenize.js';
@@ -78,8 +79,9 @@ export const QUESTION_PENALTY = ACTION_PENALTY;
 
 /**
  * A question asks to read (mood.ts): after the re-ranker (trained on commands, blind to the mood), the candidates
- * whose name says they act lose QUESTION_PENALTY of the best score: a verb of another action class, or any word
- * WordNet has mostly as a verb ("send", "deploy", "sync"; related.ts) that is not a read verb. Returns each loss.
+ * that act lose QUESTION_PENALTY of the best score for each share of evidence that they do (acts.ts): their name (a
+ * verb of another action class, or a word WordNet has mostly as a verb: "send", "deploy", "sync"), their
+ * annotations (destructiveHint, readOnlyHint false; two shares), their description's opening verb. Returns each loss.
  */
 export function questionConflicts(
   index: DiscoverIndex,
@@ -90,5 +92,5 @@ export function questionConflicts(
 ): Map<number, number> | null {
   const top = cands.length > 0 ? scores[cands[0]!]! : 0;
   if (!(top > 0)) return null;
-  return shiftScores(scores, cands, -QUESTION_PENALTY * top, (i) => (nameActs(index, i) ? 1 : 0));
+  return shiftScores(scores, cands, -QUESTION_PENALTY * top, (i) => actsShares(actsEvidence(index, i, nameActs)));
 }

@@ -8,8 +8,9 @@ import { bm25For, type DiscoverIndex } from './build.js';
 import { bm25Query, matchedTerms } from './bm25.js';
 import { MAX_CLAUSES, topK } from './candidates.js';
 import { intentClauses } from './clauses.js';
-import { askedAs } from './mood.js';
-import { ACTION_DEPTH, actionConflicts, questionConflicts } from './actions.js';
+import { askedAs, isQuestion } from './mood.js';
+import { actsEvidence, actsReasons, asksToActBesides } from './acts.js';
+import { ACTION_DEPTH, actionConflicts, nameActs, questionConflicts } from './actions.js';
 import { keptClause, withoutPayload } from './lexicon.js';
 import { RRF_K, fuseHybrid, type FusionMethod } from './fusion.js';
 import { intentWords, keywordDoc, keywordScore } from './keyword.js';
@@ -23,8 +24,9 @@ import { describedObjects, opensWithRead } from './described.js';
 import { NUMBER_DEPTH, numberConflicts, siblingConflicts } from './number.js';
 import { containerInputs } from './container.js';
 import { joinedWords } from './joined.js';
-import { namedProducts } from './product.js';
+import { productConflicts } from './product.js';
 import { fileInputs } from './filename.js';
+import { agentNames } from './who.js';
 import { mutedState } from './state.js';
 import { multiStep, serverSignals, signals, usagePriors } from './signals.js';
 import { detectTaskContext } from './usage.js';
@@ -234,7 +236,11 @@ export function rankTools(index: DiscoverIndex, intent: string, opts: RankOption
       // A question asks to read (mood.ts): its contradicting writers lose their action share again after the
       // re-ranker, which was trained without the question's mood and would hand their place back.
       const best = any && mood.question ? topK(scores, ACTION_DEPTH, allowed) : undefined;
-      const asked = best && mood.read ? questionConflicts(index, scores, allowed, best) : null;
+      // (Not when a sentence after the question asks to act: "Where are my notes? Forward them to Bob.")
+      const asked =
+        best && mood.read && !asksToActBesides(intent, isQuestion)
+          ? questionConflicts(index, scores, allowed, best)
+          : null;
       // The same for a request to keep a statement ("remember that …", lexicon.ts keptClause), which asks to store
       // beyond doubt: the re-ranker, blind to the kept clause, may hand a reader its place back. (Checking every
       // request naming an action again lost one hit@5 each on two development sets: bench/RESULTS.md.)
@@ -253,6 +259,8 @@ export function rankTools(index: DiscoverIndex, intent: string, opts: RankOption
         best && mood.container
           ? containerInputs(index, mood.container, scores, best.slice(0, NUMBER_DEPTH), index.unstemmed)
           : null;
+      // "who <verb>" asks for the verb's agents: a name holding the agent noun ("get_follower_ids"; who.ts).
+      const agents = best && mood.read ? agentNames(index, intent, scores, best.slice(0, NUMBER_DEPTH)) : null;
       // A read question, or a command opening with a read verb, naming what a tool's description says it returns
       // ("List KV namespaces…"; described.ts).
       const described =
@@ -261,7 +269,7 @@ export function rankTools(index: DiscoverIndex, intent: string, opts: RankOption
           : null;
       // A product the intent names by its proper name ranks that server's tools over others speaking of it (product.ts).
       const product = any
-        ? namedProducts(index, withoutPayload(intent), scores, () => (best ? best.slice(0, NUMBER_DEPTH) : pool))
+        ? productConflicts(index, intent, scores, () => best ?? topK(scores, ACTION_DEPTH, allowed))
         : null;
       // A file named by its file name asks for a tool taking a path (filename.ts); in one step only, since in a task
       // of several the file may be one step's object.
@@ -278,12 +286,13 @@ export function rankTools(index: DiscoverIndex, intent: string, opts: RankOption
         ...(memory && memory.scores[i]! > 0 ? { intents: intentWeight * memory.scores[i]! } : {}),
         ...(conflicts?.has(i) || again?.has(i) ? { action: (conflicts?.get(i) ?? 0) + (again?.get(i) ?? 0) } : {}),
         ...(reranked?.has(i) ? { rerank: reranked.get(i)! } : {}),
-        ...(asked?.has(i) ? { question: asked.get(i)! } : {}),
+        ...(asked?.has(i) ? actsReasons(actsEvidence(index, i, nameActs), asked.get(i)!) : {}),
         ...(numbered?.has(i) ? { number: numbered.get(i)! } : {}),
         ...(inside?.has(i) ? { container: inside.get(i)! } : {}),
         ...(described?.has(i) ? { described: described.get(i)! } : {}),
         ...(product?.has(i) ? { product: product.get(i)! } : {}),
         ...(file?.has(i) ? { file: file.get(i)! } : {}),
+        ...(agents?.has(i) ? { agent: agents.get(i)! } : {}),
       });
     }
   }

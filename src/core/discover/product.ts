@@ -1,73 +1,65 @@
 /**
- * The product an intent names: a word written with a capital inside the sentence ("the GitHub repository", "my
- * Postman workspaces", "the LINE bot") that is a word of a server's name names that server. Other servers' tools
- * often speak of the product too (a code-quality server's "pull requests of a GitHub repository"), and their many
- * shared words can outscore the product's own tools. After the re-ranker, the best candidates of servers whose
- * names hold fewer of the named products than the best-named candidate's lose a share of the best score.
- * Proper nouns by their capital: a lower-case word ("time", "memory", "fetch") names a thing, not a server.
+ * A product the intent names: a word written with a capital inside the intent ("which Netlify sites…", "who follows
+ * my LINE bot?", "open a PR on GitHub…") that is the first word of one or more servers' names (`netlify`,
+ * `line-bot`, `github-archived`) names those servers. After the re-ranker, which sees a server only through its
+ * share, the best candidates of the servers it does not name lose PRODUCT_SHARE of the best score (the `product`
+ * reason of --explain): a user naming a product wants that product's tool, not another's that matches more words.
+ * The intent's first word is not read (every sentence starts with a capital).
  */
 import type { DiscoverIndex } from './build.js';
-import { ACTION_PENALTY } from './actions.js';
 import { bestScore, shiftScores } from './per-tool.js';
-import { splitWords, STOP_WORDS } from './tokenize.js';
 
-/** Share of the best candidate's score a candidate of a server not named loses (0.05 and 0.1 tried: bench/RESULTS.md). */
-export const PRODUCT_SHARE = ACTION_PENALTY;
+/**
+ * Share of the best candidate's score a candidate of an unnamed server loses (chosen on the development sets among
+ * 0.05, 0.1, 0.15, 0.2 and 0.3: bench/RESULTS.md, issue 29, "tools that act").
+ */
+export const PRODUCT_SHARE = 0.2;
 
-/** Capitalised words that do not open a sentence, lower-cased whole ("GitHub" → github, not git hub). */
-export function properNouns(text: string): string[] {
-  const out: string[] = [];
-  for (const m of text.matchAll(/\b[A-Z][A-Za-z0-9]*\b/g)) {
-    const w = m[0].toLowerCase();
-    // The word opening a sentence is capitalised whatever it is; "I", "R" and stop words ("The") name no product.
-    if (opensSentence(text, m.index) || w.length < 2 || STOP_WORDS.has(w)) continue;
-    out.push(w);
+/** Server names shorter than this first word name nothing ("mx-…", "k8"). */
+const MIN_LENGTH = 3;
+
+const firsts = new WeakMap<DiscoverIndex, Map<string, string[]>>();
+
+/** The index's servers by the first word of their name, lower case (once per index). */
+function serversByFirstWord(index: DiscoverIndex): Map<string, string[]> {
+  let out = firsts.get(index);
+  if (out) return out;
+  out = new Map();
+  for (const server of new Set(index.tools.map((t) => t.server))) {
+    const first = /^[\p{L}\p{N}]+/u.exec(server.toLowerCase())?.[0] ?? '';
+    if (first.length < MIN_LENGTH) continue;
+    out.set(first, [...(out.get(first) ?? []), server]);
   }
+  firsts.set(index, out);
   return out;
 }
 
-/** Whether only spaces stand between `at` and the text's start or a sentence's end before it. */
-function opensSentence(text: string, at: number): boolean {
-  let i = at - 1;
-  while (i >= 0 && /\s/.test(text[i]!)) i--;
-  return i < 0 || '.!?:;'.includes(text[i]!);
+/** The servers an intent names by a capitalised word past its first (none when it names none). */
+export function namedProducts(index: DiscoverIndex, intent: string): Set<string> {
+  const named = new Set<string>();
+  // No capital past the first letter (most commands): no product named.
+  if (!/\p{Lu}/u.test(intent.slice(1))) return named;
+  const byFirst = serversByFirstWord(index);
+  let k = 0;
+  for (const m of intent.matchAll(/[\p{L}\p{N}]+/gu)) {
+    const w = m[0];
+    if (k++ > 0 && /^\p{Lu}/u.test(w)) for (const s of byFirst.get(w.toLowerCase()) ?? []) named.add(s);
+  }
+  return named;
 }
 
-const serverWords = new WeakMap<DiscoverIndex, Map<string, Set<string>>>();
-
-/** A server's name words, lower case ("github-archived" → github, archived), kept per index. */
-function wordsOf(index: DiscoverIndex, server: string): Set<string> {
-  let memo = serverWords.get(index);
-  if (!memo) serverWords.set(index, (memo = new Map<string, Set<string>>()));
-  let w = memo.get(server);
-  if (!w) memo.set(server, (w = new Set(splitWords(server))));
-  return w;
-}
-
-/**
- * Lowers `scores` of the best candidates (`best()`, asked for only when the intent has a proper noun) whose server's name holds fewer of the intent's proper
- * nouns than the best-named candidate's; returns what each lost (the `product` reason of --explain), or null.
- */
-export function namedProducts(
+/** Lowers `scores` of the candidates of servers the intent does not name, when it names one; returns each loss. */
+export function productConflicts(
   index: DiscoverIndex,
   intent: string,
   scores: Float32Array,
-  best: () => readonly number[],
+  /** The best candidates, best first (asked for only when the intent names a product: topK costs a pass). */
+  candidates: () => readonly number[],
 ): Map<number, number> | null {
-  const nouns = properNouns(intent);
-  if (nouns.length === 0) return null;
-  const cands = best();
-  if (cands.length < 2) return null;
-  const held = cands.map((i) => {
-    const words = wordsOf(index, index.tools[i]!.server);
-    let n = 0;
-    for (const w of new Set(nouns)) if (words.has(w)) n++;
-    return n;
-  });
-  const most = Math.max(...held);
-  if (most === 0) return null;
+  const named = namedProducts(index, intent);
+  if (named.size === 0) return null;
+  const cands = candidates();
   const top = bestScore(scores, cands);
   if (!(top > 0)) return null;
-  const by = new Map(cands.map((i, k) => [i, held[k]!]));
-  return shiftScores(scores, cands, -PRODUCT_SHARE * top, (i) => (most - by.get(i)!) / most);
+  return shiftScores(scores, cands, -PRODUCT_SHARE * top, (i) => (named.has(index.tools[i]!.server) ? 0 : 1));
 }
