@@ -11,19 +11,9 @@ import {
 import { nameActs } from '../../src/core/discover/actions.js';
 import { buildDiscoverIndex, rankTools } from '../../src/core/discover/index.js';
 import { isQuestion } from '../../src/core/discover/mood.js';
-import type { JsonObject } from '../../src/types.js';
+import { catalogueEntry as tool } from '../helpers/catalogue-entry.js';
 
 // Tool shapes as their servers publish them (the 111-server catalogue, ../shared/data/servers-111).
-const tool = (server: string, name: string, description: string, annotations?: JsonObject) => ({
-  id: `${server}.${name}`,
-  server,
-  tool: {
-    name,
-    description,
-    inputSchema: { type: 'object' as const },
-    ...(annotations ? { annotations } : {}),
-  },
-});
 const LINE = [
   tool(
     'line-bot',

@@ -6,6 +6,7 @@ import { askedAs, asksForMany, isQuestion, narrowsMany, questionAction } from '.
 import { actionOf, keptClause, payloadSpans, withoutPayload } from '../../src/core/discover/lexicon.js';
 import { isVerb, relatedWords } from '../../src/core/discover/related.js';
 import { STOP_WORDS, stem } from '../../src/core/discover/tokenize.js';
+import { catalogueEntry as ref } from '../helpers/catalogue-entry.js';
 
 const act = (w: string) => actionOf(stem(w));
 const isStop = (w: string): boolean => w.length < 2 || STOP_WORDS.has(w);
@@ -131,11 +132,6 @@ describe('the clause a request asks to keep', () => {
 });
 
 describe('a server named through a WordNet derivation', () => {
-  const ref = (server: string, name: string, description: string) => ({
-    id: `${server}.${name}`,
-    server,
-    tool: { name, description, inputSchema: { type: 'object' } },
-  });
   const index = buildDiscoverIndex([
     ref('memory', 'create_entities', 'Create multiple new entities in the knowledge graph'),
     ref('filesystem', 'write_file', 'Create a new file or overwrite an existing file'),

@@ -5,12 +5,7 @@ import { nounForm, notActions } from '../../src/core/discover/forms.js';
 import { PRODUCT_SHARE } from '../../src/core/discover/product.js';
 import { namesFile } from '../../src/core/discover/filename.js';
 import { stem } from '../../src/core/discover/tokenize.js';
-
-const ref = (server: string, name: string, description: string) => ({
-  id: `${server}.${name}`,
-  server,
-  tool: { name, description, inputSchema: { type: 'object' } },
-});
+import { catalogueEntry as ref } from '../helpers/catalogue-entry.js';
 
 describe('the words of a tool name that cannot be its verb (issue 29)', () => {
   it('a noun form the stemmer joins to a verb is no verb; the verb as written is', () => {

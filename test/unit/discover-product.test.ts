@@ -1,13 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { buildDiscoverIndex, rankTools } from '../../src/core/discover/index.js';
 import { namedProducts, PRODUCT_SHARE } from '../../src/core/discover/product.js';
+import { catalogueEntry as tool } from '../helpers/catalogue-entry.js';
 
 // Tool shapes as their servers publish them (the 111-server catalogue, ../shared/data/servers-111).
-const tool = (server: string, name: string, description: string) => ({
-  id: `${server}.${name}`,
-  server,
-  tool: { name, description, inputSchema: { type: 'object' as const } },
-});
 const TOOLS = [
   tool('line-bot', 'get_follower_ids', 'Get a list of user IDs of users who have added the LINE Official Account.'),
   tool('netlify', 'netlify-project-services-reader', 'Select and run one of the following Netlify read operations'),

@@ -8,12 +8,7 @@ import { describedObject } from '../../src/core/discover/described.js';
 import { askedAs } from '../../src/core/discover/mood.js';
 import { nounWords, pluralOf, singularSibling } from '../../src/core/discover/number.js';
 import { joinedCompounds, intentText } from '../../src/core/discover/tokenize.js';
-
-const ref = (server: string, name: string, description: string) => ({
-  id: `${server}.${name}`,
-  server,
-  tool: { name, description, inputSchema: { type: 'object' } },
-});
+import { catalogueEntry as ref } from '../helpers/catalogue-entry.js';
 
 describe('question grammar: the command a read question amounts to (issue 29)', () => {
   it('"how many X" asks for a count of X', () => {
