@@ -113,23 +113,28 @@ function quickselect(copy: Float32Array, n: number): number {
 
 /** Indexes of the k best scores among docs that pass `keep`, best first, ties by lower index. */
 export function topK(scores: Float32Array, k: number, keep: (i: number) => boolean): number[] {
-  const idx: number[] = [];
-  const val: number[] = [];
-  if (k <= 0) return idx;
+  if (k <= 0) return [];
+  // The best so far in two typed arrays, one slot past k (an insertion shifts the last one out): no splice, no
+  // growing arrays; the same order and ties as inserting into sorted lists.
+  const room = Math.min(k, scores.length) + 1;
+  const idx = new Int32Array(room);
+  const val = new Float64Array(room);
+  let len = 0;
   for (let i = 0; i < scores.length; i++) {
     const s = scores[i]!;
-    if (idx.length === k && s <= val[k - 1]!) continue;
+    if (len === k && s <= val[k - 1]!) continue;
     if (!keep(i)) continue;
-    let pos = idx.length;
-    while (pos > 0 && val[pos - 1]! < s) pos--;
-    idx.splice(pos, 0, i);
-    val.splice(pos, 0, s);
-    if (idx.length > k) {
-      idx.pop();
-      val.pop();
+    let pos = len;
+    while (pos > 0 && val[pos - 1]! < s) {
+      idx[pos] = idx[pos - 1]!;
+      val[pos] = val[pos - 1]!;
+      pos--;
     }
+    idx[pos] = i;
+    val[pos] = s;
+    if (len < k) len++;
   }
-  return idx;
+  return Array.from(idx.subarray(0, len));
 }
 
 /** The docs of several ascending lists, each once, ascending (a merge: the lists are topN's, already in order). */
