@@ -6,12 +6,11 @@
  */
 import type { DiscoverIndex } from './build.js';
 import { topK } from './candidates.js';
-import { actionOf, actionsConflict, toolAction, type ActionClass } from './lexicon.js';
+import { actionNameWords, actionsConflict, toolAction, type ActionClass } from './lexicon.js';
 import { kept, shiftScores } from './per-tool.js';
 import { actsEvidence, actsShares } from './acts.js';
 import { isVerb } from './related.js';
 import { actionReading } from './forms.js';
-import { splitWords, stem, STOP_WORDS } from './tokenize.js';
 
 /** Candidates checked (the re-ranker's depth and then some, so that a penalised tool can leave its top). */
 export const ACTION_DEPTH = 40;
@@ -48,19 +47,11 @@ export function isDestructive(index: DiscoverIndex, doc: number, action: ActionC
 }
 
 /**
- * A tool's name words as the question check reads them: analysed, but keeping the stop words that are verbs of an
- * action class ("get": the analysed name drops it and reads "get_monitors" as "monitor", mostly a verb in WordNet).
+ * A tool's name words as the question check reads them (lexicon.ts actionNameWords), less the words that cannot
+ * be its verb (forms.ts).
  */
 export function verbName(index: DiscoverIndex, doc: number): readonly string[] {
-  return kept(verbNames, index, doc, () =>
-    actionReading(
-      index,
-      doc,
-      splitWords(index.tools[doc]!.tool.name)
-        .filter((w) => !STOP_WORDS.has(w) || actionOf(stem(w)) !== undefined)
-        .map((w) => stem(w)),
-    ),
-  );
+  return kept(verbNames, index, doc, () => actionReading(index, doc, actionNameWords(index.tools[doc]!.tool.name)));
 }
 const verbNames = new WeakMap<DiscoverIndex, Map<number, readonly string[]>>();
 

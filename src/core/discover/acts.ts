@@ -11,7 +11,7 @@
  * those wrong more often than their names (bench/RESULTS.md, issue 29: tools that act).
  */
 import type { DiscoverIndex } from './build.js';
-import { actionOf, toolAction, toolVerbs, type ActionClass } from './lexicon.js';
+import { actionNameWords, actionOf, toolAction, toolVerbs, type ActionClass } from './lexicon.js';
 import { kept } from './per-tool.js';
 import { isVerb } from './related.js';
 import { splitWords, stem, STOP_WORDS } from './tokenize.js';
@@ -71,13 +71,6 @@ export function annotationsAct(annotations: unknown): boolean {
   return a?.destructiveHint === true || a?.readOnlyHint === false;
 }
 
-/** The words of a name as the action lexicon reads them (stop words kept when they are verbs: "get"). */
-function nameWords(name: string): string[] {
-  return splitWords(name)
-    .filter((w) => !STOP_WORDS.has(w) || actionOf(stem(w)) !== undefined)
-    .map((w) => stem(w));
-}
-
 const NONE: readonly ActsSource[] = [];
 
 /**
@@ -92,7 +85,7 @@ export function actsEvidence(
   return kept(memo, index, doc, () => {
     const tool = index.tools[doc]!.tool;
     const agent = nameAgent(tool.name);
-    const named = agent ?? toolAction(nameWords(tool.name));
+    const named = agent ?? toolAction(actionNameWords(tool.name));
     if (named === 'read') return NONE;
     const out: ActsSource[] = [];
     if (agent !== undefined || nameActs(index, doc)) out.push('name');

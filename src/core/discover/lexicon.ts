@@ -87,6 +87,16 @@ export function toolAction(name: readonly string[]): ActionClass | undefined {
 }
 const HTTP_METHODS = new Set(['post', 'put', 'patch'].map((w) => stem(w)));
 
+/**
+ * A tool name's words as toolAction reads them: stemmed, without stop words unless they are verbs of an action class
+ * ("get": analysed names drop it, and "get_monitors" would read as "monitor", mostly a verb in WordNet).
+ */
+export function actionNameWords(name: string): string[] {
+  return splitWords(name)
+    .filter((w) => !STOP_WORDS.has(w) || actionOf(stem(w)) !== undefined)
+    .map((w) => stem(w));
+}
+
 /** The (analysed) verbs tool names use for an action class. */
 export function toolVerbs(cls: ActionClass): readonly string[] {
   return TOOL_VERBS.get(cls)!;
