@@ -246,26 +246,25 @@ export function rankTools(index: DiscoverIndex, intent: string, opts: RankOption
       // request naming an action again lost one hit@5 each on two development sets: bench/RESULTS.md.)
       const again =
         any && reranked && keptClause(text) >= 0 ? actionConflicts(index, query.actions, scores, allowed) : null;
+      // The checks below read the best candidates of a question, or the re-ranker's of a command, and the request
+      // without its payload (each once per query).
+      const near = best ? best.slice(0, NUMBER_DEPTH) : pool;
+      let plain: string | undefined;
+      const request = (): string => (plain ??= withoutPayload(text));
       // Number, which the stems erase (number.ts): a name holding a question's word in the other number loses a share.
-      const numbered0 = best
-        ? numberConflicts(index, withoutPayload(text), scores, allowed, best.slice(0, NUMBER_DEPTH))
-        : null;
+      const numbered0 = best ? numberConflicts(index, request(), scores, allowed, near) : null;
       const numbered =
-        best && mood.rule === 'many'
-          ? siblingConflicts(index, withoutPayload(text), scores, best.slice(0, NUMBER_DEPTH), numbered0)
-          : numbered0;
+        best && mood.rule === 'many' ? siblingConflicts(index, request(), scores, near, numbered0) : numbered0;
       // A contents question's container is the input of the tool that answers it (container.ts).
       const inside =
-        best && mood.container
-          ? containerInputs(index, mood.container, scores, best.slice(0, NUMBER_DEPTH), index.unstemmed)
-          : null;
+        best && mood.container ? containerInputs(index, mood.container, scores, near, index.unstemmed) : null;
       // "who <verb>" asks for the verb's agents: a name holding the agent noun ("get_follower_ids"; who.ts).
-      const agents = best && mood.read ? agentNames(index, intent, scores, best.slice(0, NUMBER_DEPTH)) : null;
+      const agents = best && mood.read ? agentNames(index, intent, scores, near) : null;
       // A read question, or a command opening with a read verb, naming what a tool's description says it returns
       // ("List KV namespaces…"; described.ts).
       const described =
         any && (mood.question ? mood.read : opensWithRead(text))
-          ? describedObjects(index, withoutPayload(text), scores, best ? best.slice(0, NUMBER_DEPTH) : pool)
+          ? describedObjects(index, request(), scores, near)
           : null;
       // A product the intent names by its proper name ranks that server's tools over others speaking of it (product.ts).
       const product = any
@@ -273,10 +272,7 @@ export function rankTools(index: DiscoverIndex, intent: string, opts: RankOption
         : null;
       // A file named by its file name asks for a tool taking a path (filename.ts); in one step only, since in a task
       // of several the file may be one step's object.
-      const file =
-        any && clauses.length < 2
-          ? fileInputs(index, withoutPayload(intent), scores, best ? best.slice(0, NUMBER_DEPTH) : pool)
-          : null;
+      const file = any && clauses.length < 2 ? fileInputs(index, withoutPayload(intent), scores, near) : null;
       explain = (i) => ({
         bm25: parts.bm25(i),
         semantic: parts.semantic(i),
