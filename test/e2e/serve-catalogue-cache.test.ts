@@ -7,19 +7,13 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { RACY_MS, catalogueCacheFile, readCatalogue } from '../../src/app/catalogue.js';
 import { BIN, fixture, requireBuild } from '../helpers/paths.js';
-import { openRawStdio, type RawStdio } from '../helpers/raw-stdio.js';
+import { closeRawStdio, openRawStdio, type RawStdio } from '../helpers/raw-stdio.js';
 import { sandboxEnv } from '../helpers/spawn-cli.js';
 import { tempDir } from '../helpers/temp.js';
 
 requireBuild();
 const open: RawStdio[] = [];
-afterEach(async () => {
-  for (const s of open.splice(0)) {
-    s.child.stdin?.end();
-    s.kill();
-    await s.exited;
-  }
-});
+afterEach(() => closeRawStdio(open));
 
 /** A snapshot copy and a cache folder whose start cache already holds it (as a run some seconds after the copy). */
 async function setup(): Promise<{ dir: string; snap: string; env: NodeJS.ProcessEnv }> {

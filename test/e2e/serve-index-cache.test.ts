@@ -7,19 +7,13 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { countCacheFile, hashText } from '../../src/core/tokens/count-cache.js';
 import { BIN, fixture, requireBuild } from '../helpers/paths.js';
-import { openRawStdio, type RawStdio } from '../helpers/raw-stdio.js';
+import { closeRawStdio, openRawStdio, type RawStdio } from '../helpers/raw-stdio.js';
 import { sandboxEnv } from '../helpers/spawn-cli.js';
 import { tempDir } from '../helpers/temp.js';
 
 requireBuild();
 const open: RawStdio[] = [];
-afterEach(async () => {
-  for (const s of open.splice(0)) {
-    s.child.stdin?.end();
-    s.kill();
-    await s.exited;
-  }
-});
+afterEach(() => closeRawStdio(open));
 
 const INTENTS = ['create a new issue', 'list the pull requests', 'search the code for a function'];
 

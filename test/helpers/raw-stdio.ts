@@ -104,3 +104,15 @@ export function openRawStdio(command: string, args: string[], env: NodeJS.Proces
     },
   };
 }
+
+/**
+ * Closes the sessions a test opened, and empties `open`: each gets its stdin ended, its process group killed, and
+ * is awaited until it has exited (for an afterEach, so that no server outlives its test).
+ */
+export async function closeRawStdio(open: RawStdio[]): Promise<void> {
+  for (const s of open.splice(0)) {
+    s.child.stdin?.end();
+    s.kill();
+    await s.exited;
+  }
+}
