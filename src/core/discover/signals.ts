@@ -131,7 +131,7 @@ function scratch(n: number): [Float32Array, Float32Array, Float32Array] {
 export function multiStep(
   index: DiscoverIndex,
   bmIndex: Bm25Index,
-  clauses: string[],
+  clauses: readonly string[],
   bm: Float32Array,
   sem: Float32Array,
   weights: HybridWeights,
