@@ -9,6 +9,10 @@ import { buildDiscoverIndex, rankTools, toolRefsFromSnapshots } from '../../src/
 import { CHECKS } from '../../src/core/discover/checks/index.js';
 import { CATALOGUE_FIELDS, fieldsRead } from '../../src/core/discover/checks/fields.js';
 import { reasonsMarkdown, SIGNAL_REASONS } from '../../src/core/discover/checks/reasons.js';
+import { readIntent } from '../../src/core/discover/intent.js';
+import { askedAs } from '../../src/core/discover/mood.js';
+import { keptClause, withoutPayload } from '../../src/core/discover/lexicon.js';
+import { intentClauses } from '../../src/core/discover/clauses.js';
 import { REPO } from '../helpers/paths.js';
 import type { ServerSnapshot } from '../../src/types.js';
 
@@ -125,5 +129,24 @@ describe('the catalogue start cache keeps what the checks read', () => {
     expect(fired(intents[0]!, 'file')).toEqual(['files.read_file']);
     // The tool taking the bucket as input gains (container-input), the one listing buckets does not.
     expect(fired(intents[1]!, 'container')).toEqual(['storage.list_objects']);
+  });
+});
+
+describe('the intent read once (intent.ts)', () => {
+  it('holds its mood, the text ranked, that text without its payload, its clauses and its kept clause', () => {
+    const asked = readIntent('which channels do we have?');
+    expect(asked.mood.question).toBe(true);
+    expect(asked.text).toBe(askedAs('which channels do we have?').text);
+    expect(asked.text).not.toBe(asked.raw);
+    const kept = readIntent('remember that alice works at acme');
+    expect(kept.kept).toBe(keptClause(kept.text));
+    expect(kept.kept).toBeGreaterThan(0);
+    const quoted = readIntent('add a note saying "run the SQL query on the orders table", then email it to bob');
+    expect(quoted.plain).toBe(withoutPayload(quoted.text));
+    expect(quoted.plain).not.toContain('SQL');
+    // Clauses are cut from the request without its payload: the quoted text is no step.
+    expect(quoted.clauses).toEqual(intentClauses(quoted.plain));
+    expect(quoted.clauses.some((c) => c.includes('SQL'))).toBe(false);
+    expect(quoted.clauses.length).toBe(2);
   });
 });

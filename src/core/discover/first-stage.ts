@@ -20,8 +20,8 @@ import type { HybridWeights } from './weights.js';
 export interface QuerySignals extends Signals {
   bmIndex: Bm25Index;
   query: Bm25Query;
-  /** The text ranked (Intent.text). */
-  text: string;
+  /** The text ranked without its payload (Intent.plain): the re-ranker's word-vector features read it. */
+  plain: string;
   /** The intent's own terms (the re-ranker's). */
   terms: string[];
   /** What a tool's match shows: the intent's own terms less those it weighs 0 (the kept clause's). */
@@ -40,23 +40,23 @@ export function querySignals(
 ): QuerySignals {
   const { text, mood } = intent;
   const bmIndex = bm25For(index, weights);
-  const derived = namedServers(index, bm25Query(text, index.unstemmed));
+  const derived = namedServers(index, bm25Query(text, index.unstemmed, intent));
   // Adjacent words the catalogue writes as one ("To Do" → todo; joined.ts).
   const { query: joinedQuery, joined } = joinedWords(index, bmIndex, derived.query, intent.plain, index.unstemmed);
   // The state a listing question filters by ("which monitors are alerting") weighs less than what it lists.
   const query = mutedState(joinedQuery, text, mood.state, index.unstemmed);
-  const reading = readingNotes(
-    intent.raw,
-    text,
-    derived.named,
-    mood.rule,
-    joined,
-    mood.state,
-    derived.query.expansions,
-  );
+  const reading = readingNotes(intent, derived.named, joined, derived.query.expansions);
   const terms = query.literal;
   const shown = terms.filter((_, k) => query.weights[k] !== 0);
-  return { bmIndex, query, text, terms, shown, reading, ...signals(index, bmIndex, query, text, engine, queryVector) };
+  return {
+    bmIndex,
+    query,
+    plain: intent.plain,
+    terms,
+    shown,
+    reading,
+    ...signals(index, bmIndex, query, text, engine, queryVector, intent),
+  };
 }
 
 export interface FuseOptions {

@@ -40,7 +40,7 @@ export function rerankStage(
       server: (i) => (server ? server[i]! : 0),
       matched: (i) => matchedTerms(s.bmIndex, s.terms, i).length,
     },
-    s.text,
+    s.plain,
   );
   onCandidates?.(
     cands.map((i) => index.tools[i]!.id),
