@@ -3,7 +3,7 @@
 // tuning on the MetaTool tuning split only (LiveMCPBench is never tuned on); latency, scaling and the fidelity
 // of the large-index sketch. Runs against dist/.
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { closeSync, mkdtempSync, openSync, readFileSync, writeFileSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
@@ -33,6 +33,9 @@ const argAfter = (flag) => {
 const only = argAfter('--only');
 const against = argAfter('--against') ? JSON.parse(readFileSync(argAfter('--against'), 'utf8')) : null;
 const saved = {};
+// --stages only: --dump FILE writes every query's full ranking (ids, scores, reasons, reading) of every engine, one
+// JSON line per set, engine and query, so that two trees' files compare byte for byte (a refactor's proof).
+const dump = argAfter('--dump') ? openSync(argAfter('--dump'), 'w') : null;
 const pct = (xs, p) => {
   const s = [...xs].sort((a, b) => a - b);
   return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))] ?? 0;
@@ -160,16 +163,21 @@ function stageRows(title, tools, cases, vectors, key = 'name') {
     cases.map((c) => {
       return rankMetrics(rank(c.intent), new Set(c.expected));
     });
+  // rankTools with the options, its ranking dumped (--dump) under the set's title and the ranker's name.
+  const ranked = (name, opts) => (q) => {
+    const r = rankTools(index, q, opts);
+    if (dump) writeSync(dump, JSON.stringify({ set: title, ranker: name, intent: q, ...r }) + '\n');
+    return r.results.map(out);
+  };
+  if (dump)
+    for (const engine of ['keyword', 'semantic']) for (const c of cases) ranked(engine, { engine, k: 30 })(c.intent);
   const rows = [
     ['fielded BM25', perCase((q) => fielded(q, 30).map(ref))],
-    ['bm25 (1st stage)', perCase((q) => rankTools(index, q, { engine: 'bm25', k: 30 }).results.map(out))],
-    [
-      'hybrid, 1st stage',
-      perCase((q) => rankTools(index, q, { engine: 'hybrid', k: 30, rerank: false }).results.map(out)),
-    ],
+    ['bm25 (1st stage)', perCase(ranked('bm25', { engine: 'bm25', k: 30 }))],
+    ['hybrid, 1st stage', perCase(ranked('hybrid, 1st stage', { engine: 'hybrid', k: 30, rerank: false }))],
     // The shipped re-ranker (src/core/discover/rerank-model.ts): trained on a third of MetaTool's tuning split, BFCL
     // turns and the servers-111 intents, so in-sample there; scripts/train-reranker.mjs prints held-out figures.
-    ['hybrid+rerank', perCase((q) => rankTools(index, q, { engine: 'hybrid', k: 30 }).results.map(out))],
+    ['hybrid+rerank', perCase(ranked('hybrid+rerank', { engine: 'hybrid', k: 30 }))],
   ];
   const mean = (xs) => xs.reduce((a, x) => a + x, 0) / Math.max(1, xs.length);
   const base = rows[0][1];
@@ -312,6 +320,7 @@ if (process.argv.includes('--stages')) {
   const l = loadLiveMcpBench();
   stageRows('held out: LiveMCPBench (the re-ranker never trained on it)', l.tools, l.cases, vectors);
   if (argAfter('--save')) writeFileSync(argAfter('--save'), JSON.stringify(saved));
+  if (dump) closeSync(dump);
   process.exit(0);
 }
 const live = loadLiveMcpBench();

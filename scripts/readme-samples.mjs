@@ -167,6 +167,12 @@ export const SAMPLES = {
     return fence([`$ echo '${line}' > remember.jsonl`, prompt(learn), '…', ...learned, prompt(rank), r.stdout]);
   },
 
+  /** The list of --explain reasons, made from the checks' declarations (src/core/discover/checks/reasons.ts). */
+  async 'explain-reasons'() {
+    const { reasonsMarkdown } = await import('../dist/core/discover/checks/reasons.js');
+    return reasonsMarkdown();
+  },
+
   async budget(box) {
     const args = ['--demo', 'budget', '--max', '20000'];
     const r = await cli(box, args);

@@ -53,7 +53,7 @@ describe('catalogue start cache payload', () => {
         expect((t as ToolSnapshot & { [PARAM_TEXT]: string })[PARAM_TEXT]).toBe(
           paramText({ id: '', server: s.name, tool: full }),
         );
-        // The top-level parameter names are kept for the checks that read them (container.ts, filename.ts).
+        // The top-level parameter names are kept for the checks that read them (checks/container-input.ts, checks/file-path.ts).
         expect(topParams(t)).toEqual(topParams(full));
         // paramText reads the kept text when there is no schema left to walk.
         expect(paramText({ id: '', server: s.name, tool: t })).toBe(paramText({ id: '', server: s.name, tool: full }));

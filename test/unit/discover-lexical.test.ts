@@ -7,6 +7,7 @@ import { EXPANSION_WEIGHT, bm25Query } from '../../src/core/discover/bm25.js';
 import { buildDiscoverIndex, rankTools } from '../../src/core/discover/index.js';
 import { lexicalExpansions, setLexicalFile } from '../../src/core/discover/lexical.js';
 import { readingNotes } from '../../src/core/discover/named.js';
+import { readIntent } from '../../src/core/discover/intent.js';
 import { stem } from '../../src/core/discover/tokenize.js';
 
 const shipped = (): void => setLexicalFile(new URL('../../data/wordnet-lexical.tsv.gz', import.meta.url).pathname);
@@ -72,9 +73,10 @@ describe('WordNet attributes and agents (data/wordnet-lexical.tsv.gz)', () => {
     const literal = bm25Query('how big is the size of report.pdf');
     expect(literal.weights[literal.terms.indexOf(stem('size'))]).toBe(1);
     expect(literal.expansions.map((e) => e.word)).toEqual(['importance']);
-    expect(readingNotes('how big is report.pdf', 'how big is report.pdf', [], undefined, [], [], q.expansions)).toEqual(
-      ['"how big" asks for the size (WordNet attribute)', '"how big" asks for the importance (WordNet attribute)'],
-    );
+    expect(readingNotes(readIntent('how big is report.pdf'), [], [], q.expansions)).toEqual([
+      '"how big" asks for the size (WordNet attribute)',
+      '"how big" asks for the importance (WordNet attribute)',
+    ]);
   });
 
   it('ranks the tool naming the attribute first, and explains why in the reading', () => {

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { buildDiscoverIndex, rankTools } from '../../src/core/discover/index.js';
-import { opensWithRead } from '../../src/core/discover/described.js';
+import { opensWithRead } from '../../src/core/discover/checks/described-object.js';
 import { nounForm, notActions } from '../../src/core/discover/forms.js';
-import { PRODUCT_SHARE } from '../../src/core/discover/product.js';
-import { namesFile } from '../../src/core/discover/filename.js';
+import { PRODUCT_SHARE } from '../../src/core/discover/checks/named-product.js';
+import { namesFile } from '../../src/core/discover/checks/file-path.js';
 import { stem } from '../../src/core/discover/tokenize.js';
 import { catalogueEntry as ref } from '../helpers/catalogue-entry.js';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { buildDiscoverIndex, rankTools } from '../../src/core/discover/index.js';
-import { namedProducts, PRODUCT_SHARE } from '../../src/core/discover/product.js';
+import { namedProducts, PRODUCT_SHARE } from '../../src/core/discover/checks/named-product.js';
 import { catalogueEntry as tool } from '../helpers/catalogue-entry.js';
 
 // Tool shapes as their servers publish them (the 111-server catalogue, ../shared/data/servers-111).

@@ -4,9 +4,10 @@ import { bm25For } from '../../src/core/discover/build.js';
 import { buildDiscoverIndex, rankTools } from '../../src/core/discover/index.js';
 import { joinedWords } from '../../src/core/discover/joined.js';
 import { mutedState } from '../../src/core/discover/state.js';
-import { describedObject } from '../../src/core/discover/described.js';
+import { describedObject } from '../../src/core/discover/checks/described-object.js';
 import { askedAs } from '../../src/core/discover/mood.js';
-import { nounWords, pluralOf, singularSibling } from '../../src/core/discover/number.js';
+import { nounWords, pluralOf } from '../../src/core/discover/checks/noun-number.js';
+import { singularSibling } from '../../src/core/discover/checks/plural-sibling.js';
 import { joinedCompounds, intentText } from '../../src/core/discover/tokenize.js';
 import { catalogueEntry as ref } from '../helpers/catalogue-entry.js';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { buildDiscoverIndex, rankTools } from '../../src/core/discover/index.js';
-import { AGENT_SHARE, askedAgents } from '../../src/core/discover/who.js';
+import { AGENT_SHARE, askedAgents } from '../../src/core/discover/checks/agent-noun.js';
 
 // Tool shapes as their servers publish them (the 111-server catalogue, ../shared/data/servers-111).
 const tool = (name: string, description: string) => ({

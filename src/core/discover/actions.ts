@@ -8,7 +8,6 @@ import type { DiscoverIndex } from './build.js';
 import { topK } from './candidates.js';
 import { actionNameWords, actionsConflict, toolAction, type ActionClass } from './lexicon.js';
 import { kept, shiftScores } from './per-tool.js';
-import { actsEvidence, actsShares } from './acts.js';
 import { isVerb } from './related.js';
 import { actionReading } from './forms.js';
 
@@ -26,9 +25,11 @@ export function actionConflicts(
   asked: ReadonlySet<ActionClass>,
   scores: Float32Array,
   keep: (i: number) => boolean,
+  /** The candidates, best first (asked for only when the intent names an action). */
+  pool: () => readonly number[] = () => topK(scores, ACTION_DEPTH, keep),
 ): Map<number, number> | null {
   if (asked.size === 0) return null;
-  const cands = topK(scores, ACTION_DEPTH, keep);
+  const cands = pool();
   if (cands.length === 0) return null;
   const top = scores[cands[0]!]!;
   if (!(top > 0)) return null;
@@ -60,28 +61,4 @@ export function nameActs(index: DiscoverIndex, doc: number): boolean {
   const name = verbName(index, doc);
   const action = toolAction(name);
   return action !== undefined ? action !== 'read' : name.slice(0, 2).some((w) => isVerb(w));
-}
-
-/**
- * Share of the best candidate's score a tool that acts loses when the intent is a question asking to read: the
- * action check's share (chosen on the servers-111 questions among 0.05, 0.1, 0.2 and 0.35; bench/RESULTS.md).
- */
-export const QUESTION_PENALTY = ACTION_PENALTY;
-
-/**
- * A question asks to read (mood.ts): after the re-ranker (trained on commands, blind to the mood), the candidates
- * that act lose QUESTION_PENALTY of the best score for each share of evidence that they do (acts.ts): their name (a
- * verb of another action class, or a word WordNet has mostly as a verb: "send", "deploy", "sync"), their
- * annotations (destructiveHint, readOnlyHint false; two shares), their description's opening verb. Returns each loss.
- */
-export function questionConflicts(
-  index: DiscoverIndex,
-  scores: Float32Array,
-  keep: (i: number) => boolean,
-  /** The best candidates, best first, when the caller has them (topK over every tool costs as much as the check). */
-  cands: readonly number[] = topK(scores, ACTION_DEPTH, keep),
-): Map<number, number> | null {
-  const top = cands.length > 0 ? scores[cands[0]!]! : 0;
-  if (!(top > 0)) return null;
-  return shiftScores(scores, cands, -QUESTION_PENALTY * top, (i) => actsShares(actsEvidence(index, i, nameActs)));
 }

@@ -1,6 +1,6 @@
 /**
  * Whether a tool acts (writes, sends, changes) rather than reads, from the tool itself: what the question check
- * after the re-ranker (actions.ts questionConflicts) weighs. Each kind of evidence counts once:
+ * after the re-ranker (checks/acting-tool.ts questionConflicts) weighs. Each kind of evidence counts once:
  * - `name`: the name's verb is of an action class other than read, or a word WordNet has mostly as a verb
  *   (actions.ts nameActs); an agent noun ending the name, the head of the compound, decides instead
  *   ("netlify-deploy-services-updater" updates, "netlify-deploy-services-reader" reads);
@@ -20,7 +20,7 @@ import { splitWords, stem, STOP_WORDS } from './tokenize.js';
 export type ActsSource = 'name' | 'annotations' | 'description';
 
 /**
- * How many question shares (actions.ts QUESTION_PENALTY) each kind of evidence costs: the server's own statement
+ * How many question shares (checks/acting-tool.ts QUESTION_PENALTY) each kind of evidence costs: the server's own statement
  * two, a name or description read by the lexicon one (annotations at 2 and 3 gained one hit@5 each on the
  * servers-111 intents and questions and moved nothing else; the description at 2 lost hit@1 on MetaTool and BFCL).
  */

@@ -8,6 +8,7 @@ import {
   toolVerbs,
   withoutPayload,
   type ActionClass,
+  type ReadText,
 } from './lexicon.js';
 import { relatedWords } from './related.js';
 import { lexicalExpansions, type Expansion } from './lexical.js';
@@ -188,18 +189,23 @@ const isStop = (w: string): boolean => w.length < 2 || STOP_WORDS.has(w);
  * payload), then the verbs tool names use for each action the intent asks for in everyday words ("jot down" →
  * create, add, store, save, …), at ACTION_EXPANSION_WEIGHT.
  */
-export function bm25Query(intent: string, unstemmed?: (word: string) => boolean): Bm25Query {
+export function bm25Query(
+  intent: string,
+  unstemmed?: (word: string) => boolean,
+  /** What the ranking has read of `intent` already (intent.ts), so that it is not read again. */
+  read?: ReadText,
+): Bm25Query {
   const literal = queryTerms(intent, unstemmed);
   const terms = [...literal];
   let weights = terms.map(() => 1);
-  const request = withoutPayload(intent);
+  const request = read ? read.plain : withoutPayload(intent);
   if (request !== intent) {
     // Terms outside the payload, and the kinds of the files named anywhere, keep their full weight.
     const strong = new Set(
       analyzeWords(splitWords(`${request} ${fileKindWords(withoutBlobs(intent))}`), [], unstemmed),
     );
     // Terms found only in the kept clause (keptClause) weigh KEPT_WEIGHT, those of other payload PAYLOAD_WEIGHT.
-    const that = keptClause(intent);
+    const that = read ? read.kept : keptClause(intent);
     const other = that >= 0 ? new Set(queryTerms(intent.slice(0, that), unstemmed)) : null;
     weights = terms.map((t) => (strong.has(t) ? 1 : other && !other.has(t) ? KEPT_WEIGHT : PAYLOAD_WEIGHT));
   }

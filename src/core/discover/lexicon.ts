@@ -194,6 +194,14 @@ export function payloadSpans(intent: string): [number, number][] {
   return out;
 }
 
+/** What a ranking has already read of an intent's text (intent.ts Intent): its request and kept clause. */
+export interface ReadText {
+  /** withoutPayload(text). */
+  readonly plain: string;
+  /** keptClause(text). */
+  readonly kept: number;
+}
+
 /** The intent with its payload spans (payloadSpans) replaced by a space; the intent itself when it has none. */
 export function withoutPayload(intent: string): string {
   const that = keptClause(intent);

@@ -6,7 +6,7 @@
  */
 import type { Bm25Query } from './bm25.js';
 import type { DiscoverIndex } from './build.js';
-import { keptClause } from './lexicon.js';
+import type { Intent } from './intent.js';
 import { expansionNote, type Expansion } from './lexical.js';
 import { RULE_NOTES } from './questions.js';
 import { analyzeWords, splitWords } from './tokenize.js';
@@ -52,18 +52,17 @@ export function namedServers(index: DiscoverIndex, query: Bm25Query): { query: B
  * intent's words were read as (`expansions`, lexical.ts).
  */
 export function readingNotes(
-  intent: string,
-  text: string,
+  intent: Intent,
   named: readonly string[],
-  rule?: keyof typeof RULE_NOTES,
   joined: readonly string[] = [],
-  state: readonly string[] = [],
   expansions: readonly Expansion[] = [],
 ): string[] {
   const out: string[] = [];
-  if (text !== intent)
+  const { text, mood } = intent;
+  const { rule, state = [] } = mood;
+  if (text !== intent.raw)
     out.push(`ranked as the command "${text}"${rule ? ` (question grammar, ${rule}: ${RULE_NOTES[rule]})` : ''}`);
-  const that = keptClause(text);
+  const that = intent.kept;
   if (that >= 0) out.push(`kept clause, content to store, not ranked on: "${text.slice(that).trim()}"`);
   if (named.length > 0) out.push(`server named through a WordNet derivation: ${named.join(', ')}`);
   if (state.length > 0) out.push(`the state the things asked for are in, weighed less: "${state.join(' ')}"`);

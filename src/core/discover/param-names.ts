@@ -1,7 +1,7 @@
 /**
- * A tool's top-level parameter names, which checks after the re-ranker read (container.ts, filename.ts): from its
- * input schema, or, for a tool from the catalogue start cache (which keeps no schemas), from what the cache kept of
- * them under PARAM_NAMES.
+ * A tool's top-level parameter names, which checks after the re-ranker read (checks/container-input.ts,
+ * checks/file-path.ts): from its input schema, or, for a tool from the catalogue start cache (which keeps no
+ * schemas), from what the cache kept of them under PARAM_NAMES.
  */
 import type { ToolSnapshot } from '../../types.js';
 

@@ -5,7 +5,7 @@
  */
 import { isDestructive } from './actions.js';
 import type { DiscoverIndex } from './build.js';
-import { actionOf, withoutPayload } from './lexicon.js';
+import { actionOf } from './lexicon.js';
 import { kept } from './per-tool.js';
 import { addWords, dot, leadPassage, weightedRow, wordRow } from './semantic.js';
 import { intentText, splitWords } from './tokenize.js';
@@ -81,10 +81,11 @@ export function rerankFeatures(
   terms: readonly string[],
   candidates: readonly number[],
   s: CandidateSignals,
-  intent = '',
+  /** The intent's text without its payload (lexicon.ts withoutPayload; intent.ts Intent.plain). */
+  request = '',
 ): number[][] {
   const q = new Set(terms);
-  const soft = index.vectors ? softFeatures(index, index.vectors, intent) : null;
+  const soft = index.vectors ? softFeatures(index, index.vectors, request) : null;
   const fields = candidates.map((i) => index.fieldsOf(i));
   // Each candidate's words as sets (a long intent's terms are looked up in them, not scanned for).
   const sets = candidates.map((i, r) => setsOf(index, i, fields[r]!));
@@ -298,8 +299,8 @@ function normOf(vectors: WordVectors, s: Scratch, row: number): number {
  * matched by some intent word, and each intent word by some word of the name or lead (a paraphrase the averaged
  * vectors blur: "tweets" for a Twitter search, "forecast" for a weather tool).
  */
-function softFeatures(index: DiscoverIndex, vectors: WordVectors, intent: string): (doc: number) => number[] {
-  const words = splitWords(intentText(withoutPayload(intent)));
+function softFeatures(index: DiscoverIndex, vectors: WordVectors, request: string): (doc: number) => number[] {
+  const words = splitWords(intentText(request));
   const q = unitVector(vectors, words);
   const dims = vectors.dims;
   const s = scratchOf(vectors);

@@ -1,5 +1,5 @@
 /** Sentence vectors by SIF (smooth inverse frequency) averaging of word vectors, with common-component removal. */
-import { KEPT_WEIGHT, PAYLOAD_WEIGHT, keptClause, payloadSpans, withoutPayload } from './lexicon.js';
+import { KEPT_WEIGHT, PAYLOAD_WEIGHT, keptClause, payloadSpans, withoutPayload, type ReadText } from './lexicon.js';
 import { splitWords, STOP_WORDS, intentText } from './tokenize.js';
 import { lookupWord, type WordVectors } from './vectors.js';
 
@@ -96,12 +96,12 @@ export function sentenceVector(vectors: WordVectors, text: string): Float32Array
  * An intent's sentence vector with its payload (lexicon.ts, payloadSpans) weighed down to PAYLOAD_WEIGHT: the
  * request's words count fully, quoted text, code, JSON, URLs and paths a third; null when no word is known.
  */
-export function intentVector(vectors: WordVectors, text: string): Float32Array | null {
+export function intentVector(vectors: WordVectors, text: string, read?: ReadText): Float32Array | null {
   // The kept clause (lexicon.ts, keptClause) is read at KEPT_WEIGHT, other payload at PAYLOAD_WEIGHT.
-  const that = keptClause(text);
+  const that = read ? read.kept : keptClause(text);
   const spans = payloadSpans(text).filter(([a]) => KEPT_WEIGHT > 0 || a !== that);
   if (spans.length === 0) return sentenceVector(vectors, that >= 0 ? text.slice(0, that) : text);
-  const request = sentenceVector(vectors, withoutPayload(text));
+  const request = sentenceVector(vectors, read ? read.plain : withoutPayload(text));
   const payload = sentenceVector(vectors, spans.map(([a, b]) => text.slice(a, b)).join(' '));
   if (!request || !payload) return request ?? payload;
   // Each part at unit length first: a payload of many words (a pasted document, a long kept clause) weighs

@@ -15,6 +15,7 @@ import {
 import { groupServers, serverLexicalScores, serverSemanticScores } from './servers.js';
 import { usagePrior, usagePriorTotal, type TaskType, type UsageParts } from './usage.js';
 import type { HybridWeights } from './weights.js';
+import type { ReadText } from './lexicon.js';
 
 export interface Signals {
   bm: Float32Array;
@@ -37,6 +38,8 @@ export function signals(
   text: string,
   engine: EngineName,
   given?: Float32Array,
+  /** What the ranking has read of `text` already (intent.ts). */
+  read?: ReadText,
 ): Signals {
   const n = index.tools.length;
   const bm = new Float32Array(n);
@@ -45,7 +48,7 @@ export function signals(
   let q: Float32Array | null = null;
   let bmTop: Int32Array | undefined;
   if (engine !== 'bm25' && index.semantic) {
-    const raw = given ?? (index.vectors ? intentVector(index.vectors, text) : null);
+    const raw = given ?? (index.vectors ? intentVector(index.vectors, text, read) : null);
     if (raw) {
       q = queryVector(index.semantic, raw);
       if (index.semantic.sketch) {
@@ -131,7 +134,7 @@ function scratch(n: number): [Float32Array, Float32Array, Float32Array] {
 export function multiStep(
   index: DiscoverIndex,
   bmIndex: Bm25Index,
-  clauses: string[],
+  clauses: readonly string[],
   bm: Float32Array,
   sem: Float32Array,
   weights: HybridWeights,

@@ -3,11 +3,12 @@
  * question whose own words hold that object's head noun in the same surface form (the number the stems erase)
  * asks for what the tool says it returns: among the best candidates, such a tool gains a share of the best score.
  */
-import type { DiscoverIndex } from './build.js';
-import { ACTION_PENALTY } from './actions.js';
-import { actionOf } from './lexicon.js';
-import { bestScore, kept, shiftScores } from './per-tool.js';
-import { splitWords, stem, STOP_WORDS } from './tokenize.js';
+import type { Check } from './check.js';
+import type { DiscoverIndex } from '../build.js';
+import { ACTION_PENALTY } from '../actions.js';
+import { actionOf } from '../lexicon.js';
+import { bestScore, kept, shiftScores } from '../per-tool.js';
+import { splitWords, stem, STOP_WORDS } from '../tokenize.js';
 
 /** Share of the best candidate's score gained by a tool whose description's object the question names. */
 export const DESCRIBED_SHARE = ACTION_PENALTY;
@@ -54,3 +55,14 @@ export function describedObjects(
     return o !== null && asked.has(o) ? 1 : 0;
   });
 }
+
+export const describedObjectCheck: Check = {
+  name: 'described-object',
+  reason: 'described',
+  doc: 'a tool whose description opens by returning what a read question or a command opening with a read verb asks for ("List KV namespaces…" for "which KV namespaces do I have?") gains 5 % of the best score',
+  stage: 'reranked',
+  pool: 'near',
+  reads: ['description'],
+  applies: (c) => (c.intent.mood.question ? c.intent.mood.read : opensWithRead(c.intent.text)),
+  shift: (c, pool) => describedObjects(c.index, c.intent.plain, c.scores, pool()),
+};

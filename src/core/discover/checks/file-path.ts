@@ -5,10 +5,11 @@
  * score among the best candidates, over tools of the same topic that take a cloud document's id or no file at all.
  * The tool's own schema, not a list of tools; host names ("mysite.com") are no files.
  */
-import type { DiscoverIndex } from './build.js';
-import { ACTION_PENALTY } from './actions.js';
-import { bestScore, kept, shiftScores } from './per-tool.js';
-import { topParams } from './param-names.js';
+import type { Check } from './check.js';
+import type { DiscoverIndex } from '../build.js';
+import { ACTION_PENALTY } from '../actions.js';
+import { bestScore, kept, shiftScores } from '../per-tool.js';
+import { topParams } from '../param-names.js';
 
 /** Share of the best candidate's score a tool taking a file path gains when the intent names a file. */
 export const FILENAME_SHARE = ACTION_PENALTY;
@@ -47,3 +48,14 @@ export function fileInputs(
   if (!(top > 0)) return null;
   return shiftScores(scores, cands, FILENAME_SHARE * top, (i) => (takesPath(index, i) ? 1 : 0));
 }
+
+export const filePathCheck: Check = {
+  name: 'file-path',
+  reason: 'file',
+  doc: 'when a one-step intent names a file by its file name ("how big is report.pdf"), a tool taking a path gains 5 % of the best score',
+  stage: 'reranked',
+  pool: 'near',
+  reads: ['parameters'],
+  applies: (c) => c.steps < 2,
+  shift: (c, pool) => fileInputs(c.index, c.intent.rawPlain, c.scores, pool()),
+};

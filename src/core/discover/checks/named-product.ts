@@ -6,8 +6,9 @@
  * reason of --explain): a user naming a product wants that product's tool, not another's that matches more words.
  * The intent's first word is not read (every sentence starts with a capital).
  */
-import type { DiscoverIndex } from './build.js';
-import { bestScore, shiftScores } from './per-tool.js';
+import type { Check } from './check.js';
+import type { DiscoverIndex } from '../build.js';
+import { bestScore, shiftScores } from '../per-tool.js';
 
 /**
  * Share of the best candidate's score a candidate of an unnamed server loses (chosen on the development sets among
@@ -63,3 +64,14 @@ export function productConflicts(
   if (!(top > 0)) return null;
   return shiftScores(scores, cands, -PRODUCT_SHARE * top, (i) => (named.has(index.tools[i]!.server) ? 0 : 1));
 }
+
+export const namedProductCheck: Check = {
+  name: 'named-product',
+  reason: 'product',
+  doc: 'when a word written with a capital past the intent\'s first is the first word of server names ("GitHub", "which Netlify sites…"), the tools of the other servers lose 20 % of the best score',
+  stage: 'reranked',
+  pool: 'best',
+  reads: ['server'],
+  applies: () => true,
+  shift: (c, pool) => productConflicts(c.index, c.intent.raw, c.scores, pool),
+};

@@ -4,11 +4,12 @@
  * (r2_list_buckets) takes none. After the re-ranker, the best candidates whose top-level parameter names hold a
  * word of the container gain a share of the best score. The tool's own schema, not a list.
  */
-import type { DiscoverIndex } from './build.js';
-import { ACTION_PENALTY } from './actions.js';
-import { bestScore, kept, shiftScores } from './per-tool.js';
-import { analyzeWords, splitWords } from './tokenize.js';
-import { topParams } from './param-names.js';
+import type { Check } from './check.js';
+import type { DiscoverIndex } from '../build.js';
+import { ACTION_PENALTY } from '../actions.js';
+import { bestScore, kept, shiftScores } from '../per-tool.js';
+import { analyzeWords, splitWords } from '../tokenize.js';
+import { topParams } from '../param-names.js';
 
 /** Share of the best candidate's score a tool taking the container as input gains: the action check's share. */
 export const CONTAINER_SHARE = ACTION_PENALTY;
@@ -42,3 +43,14 @@ export function containerInputs(
     return [...words].some((w) => takes.has(w)) ? 1 : 0;
   });
 }
+
+export const containerInputCheck: Check = {
+  name: 'container-input',
+  reason: 'container',
+  doc: 'a tool taking as input the container a "what\'s in X" question names (a `bucket` parameter for "what\'s in the bucket assets?") gains 5 % of the best score',
+  stage: 'reranked',
+  pool: 'near',
+  reads: ['parameters'],
+  applies: (c) => c.intent.mood.question && !!c.intent.mood.container,
+  shift: (c, pool) => containerInputs(c.index, c.intent.mood.container!, c.scores, pool(), c.index.unstemmed),
+};

@@ -6,17 +6,18 @@
  * is marked ("which workspaces are…", "what is in the bucket"); a command's plural may ask for one call per item
  * ("delete these files" → delete_file), and checking commands too lost hit@5 on two development sets.
  */
-import type { DiscoverIndex } from './build.js';
-import { topK } from './candidates.js';
-import { ACTION_PENALTY, verbName } from './actions.js';
-import { actionOf } from './lexicon.js';
-import { bestScore, kept, shiftScores } from './per-tool.js';
-import { isVerb } from './related.js';
-import { expandAbbreviation, splitWords, stem, STOP_WORDS } from './tokenize.js';
+import type { DiscoverIndex } from '../build.js';
+import type { Check } from './check.js';
+import { topK } from '../candidates.js';
+import { ACTION_PENALTY, verbName } from '../actions.js';
+import { actionOf } from '../lexicon.js';
+import { bestScore, kept, shiftScores } from '../per-tool.js';
+import { isVerb } from '../related.js';
+import { expandAbbreviation, splitWords, stem, STOP_WORDS } from '../tokenize.js';
 
 /**
  * Candidates checked: the re-ranker's ten and as many again (a share of the best score moves a tool among the top,
- * not up from far below). engine.ts hands the container check the same.
+ * not up from far below). The checks' `near` pool (index.ts).
  */
 export const NUMBER_DEPTH = 20;
 /**
@@ -47,12 +48,13 @@ export function nounWords(words: readonly string[]): string[] {
 
 const names = new WeakMap<DiscoverIndex, Map<number, string[]>>();
 
-function nameWords(index: DiscoverIndex, doc: number): string[] {
+/** A tool's name as the number checks read it (nounWords). */
+export function nameWords(index: DiscoverIndex, doc: number): string[] {
   return kept(names, index, doc, () => nounWords(splitWords(index.tools[doc]!.tool.name)));
 }
 
 /** Whether one of a name's first two words is a verb (actions.ts verbName): an action class's, or mostly a verb. */
-function acts(index: DiscoverIndex, doc: number): boolean {
+export function acts(index: DiscoverIndex, doc: number): boolean {
   return verbName(index, doc)
     .slice(0, 2)
     .some((w) => actionOf(w) !== undefined || isVerb(w));
@@ -90,48 +92,13 @@ export function numberConflicts(
   );
 }
 
-/** Whether name `one` is name `many` with one word in the singular where `many` has its plural, the rest the same. */
-export function singularSibling(
-  one: readonly string[],
-  many: readonly string[],
-  asked: readonly string[] = [],
-): boolean {
-  if (one.length !== many.length || one.length === 0) return false;
-  let differ = 0;
-  for (let k = 0; k < one.length; k++) {
-    if (one[k] === many[k]) continue;
-    if (!pluralOf(one[k]!, many[k]!) || asked.includes(one[k]!) || ++differ > 1) return false;
-  }
-  return differ === 1;
-}
-
-/**
- * A question after many things ("do I have any unread emails?", mood.ts 'many') asks for a list: among the best
- * candidates, a name naming its object in the singular where another candidate's name is the same with that object
- * in the plural (get-mail-message beside list-mail-messages) reads one item, and loses the number share. The
- * question's own nouns need not be the tools' ("emails" against "messages"); a word it gives in the singular is
- * not checked. Returns each loss (reason `number`).
- */
-export function siblingConflicts(
-  index: DiscoverIndex,
-  text: string,
-  scores: Float32Array,
-  cands: readonly number[],
-  had: Map<number, number> | null,
-): Map<number, number> | null {
-  const top = bestScore(scores, cands);
-  if (!(top > 0)) return had;
-  // A word the question itself gives in the singular names one thing ("the requests in the collection X").
-  const asked = nounWords(splitWords(text));
-  const sibling = (i: number): boolean => {
-    const one = nameWords(index, i);
-    return cands.some((j) => j !== i && singularSibling(one, nameWords(index, j), asked));
-  };
-  return shiftScores(
-    scores,
-    cands,
-    -NUMBER_PENALTY * top,
-    (i) => (!had?.has(i) && acts(index, i) && sibling(i) ? 1 : 0),
-    had ?? undefined,
-  );
-}
+export const nounNumberCheck: Check = {
+  name: 'noun-number',
+  reason: 'number',
+  doc: "a tool whose name holds a question's noun in the other number (`listCalendars` for what is in one calendar) loses 5 % of the best score",
+  stage: 'reranked',
+  pool: 'near',
+  reads: ['name', 'server'],
+  applies: (c) => c.intent.mood.question,
+  shift: (c, pool) => numberConflicts(c.index, c.intent.plain, c.scores, c.allowed, pool()),
+};

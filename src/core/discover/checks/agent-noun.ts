@@ -4,9 +4,10 @@
  * writes it ("get_follower_ids"), gains a share of the best score (the `agent` reason of --explain). Morphology,
  * not a word list; lexical.ts adds WordNet's agents ("owns" → owner) to the query, this checks the names.
  */
-import type { DiscoverIndex } from './build.js';
-import { bestScore, kept, shiftScores } from './per-tool.js';
-import { splitWords, STOP_WORDS } from './tokenize.js';
+import type { Check } from './check.js';
+import type { DiscoverIndex } from '../build.js';
+import { bestScore, kept, shiftScores } from '../per-tool.js';
+import { splitWords, STOP_WORDS } from '../tokenize.js';
 
 /** Share of the best candidate's score gained by a tool whose name holds the question's agent noun. */
 export const AGENT_SHARE = 0.05;
@@ -47,3 +48,14 @@ export function agentNames(
     kept(names, index, i, () => splitWords(index.tools[i]!.tool.name)).some((w) => agents.has(w)) ? 1 : 0,
   );
 }
+
+export const agentNounCheck: Check = {
+  name: 'agent-noun',
+  reason: 'agent',
+  doc: 'a tool whose name holds the agent noun a "who <verb>" question asks for ("who follows" → `get_follower_ids`) gains 5 % of the best score',
+  stage: 'reranked',
+  pool: 'near',
+  reads: ['name'],
+  applies: (c) => c.intent.mood.question && c.intent.mood.read,
+  shift: (c, pool) => agentNames(c.index, c.intent.raw, c.scores, pool()),
+};
