@@ -9,7 +9,6 @@ import { ACTION_DEPTH } from '../actions.js';
 import type { Intent } from '../intent.js';
 import type { ActionClass } from '../lexicon.js';
 import { actingToolCheck } from './acting-tool.js';
-import { agentNounCheck } from './agent-noun.js';
 import type { Check, CheckContext, CheckPool, CheckStage } from './check.js';
 import { containerInputCheck } from './container-input.js';
 import { contraryActionCheck } from './contrary-action.js';
@@ -30,7 +29,6 @@ export const CHECKS: readonly Check[] = [
   nounNumberCheck,
   pluralSiblingCheck,
   containerInputCheck,
-  agentNounCheck,
   describedObjectCheck,
   namedProductCheck,
   filePathCheck,
