@@ -1,0 +1,135 @@
+// Whose question is it: a 2025 server (asks-client.mjs) asks elicitation/create inside sign_up, and the wire does not
+// say for which call. Many calls at once, from one 2026-07-28 client over stdio and from several clients over
+// Streamable HTTP: every question reaches the client whose call asked it (its team is in the question), every
+// answer reaches the call that asked, nothing hangs, and the server stays healthy.
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { Client, StreamableHTTPClientTransport, type Transport } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BIN, fixture } from '../helpers/paths.js';
+import { node, sandbox, startServeHttp, textOf, type Sandbox } from './serve-harness.js';
+
+const TIMEOUT_MS = 90_000;
+const MODERN = { pin: '2026-07-28' } as const;
+const ALL = { roots: { listChanged: true }, elicitation: {}, sampling: {} };
+
+let box: Sandbox;
+let config: string;
+beforeAll(async () => {
+  box = await sandbox('serve-ask-attribution');
+  await mkdir(join(box.dir, 'p'));
+  config = join(box.dir, 'p', 'mcp-smart.config.json');
+  // inputTimeout 20 s, as in the report: a question sent to the wrong call held its own call that long.
+  await writeFile(
+    config,
+    JSON.stringify({
+      mcpServers: { asks: node(fixture('servers', 'asks-client.mjs')) },
+      serve: { inputTimeout: 20_000 },
+    }),
+  );
+});
+afterAll(async () => box.remove());
+
+const ARGS = ['--mode', 'tools', '--no-learn'];
+
+/** A client that declares roots, elicitation and sampling; it answers each question with the team it names. */
+async function connect(
+  transport: Transport,
+  mode: 'legacy' | typeof MODERN,
+  label: string,
+): Promise<{ client: Client; seen: string[] }> {
+  const client = new Client(
+    { name: `e2e-${label}`, version: '1' },
+    { capabilities: ALL, versionNegotiation: { mode } },
+  );
+  const seen: string[] = [];
+  client.setRequestHandler('roots/list', () => ({ roots: [{ uri: `file:///${label}`, name: label }] }));
+  client.setRequestHandler('sampling/createMessage', () => ({
+    model: label,
+    role: 'assistant',
+    content: { type: 'text', text: 'hello' },
+  }));
+  client.setRequestHandler('elicitation/create', (req) => {
+    const team = /team (\S+)\?/.exec(req.params.message)?.[1] ?? '?';
+    seen.push(team);
+    return { action: 'accept', content: { username: `user-${team}` } };
+  });
+  await client.connect(transport);
+  return { client, seen };
+}
+
+/** Calls sign_up for each team at once; returns the teams whose result carries another team's answer. */
+async function signUpAll(client: Client, teams: string[]): Promise<{ crossed: string[]; ms: number }> {
+  const started = Date.now();
+  const results = await Promise.all(
+    teams.map((team) => client.callTool({ name: 'sign_up', arguments: { team } }, { timeout: 60_000 })),
+  );
+  const crossed = teams.filter((team, i) => !textOf(results[i]).includes(`"username":"user-${team}"`));
+  return { crossed, ms: Date.now() - started };
+}
+
+describe('a 2025 server asks mid-call while many calls are in flight', () => {
+  it(
+    'over stdio, 40 concurrent calls of one 2026-07-28 client: each question reaches its own call, none hangs',
+    async () => {
+      const transport = new StdioClientTransport({
+        command: process.execPath,
+        args: [BIN, 'serve', '--config', config, ...ARGS],
+        env: box.env,
+        stderr: 'pipe',
+      });
+      let stderr = '';
+      transport.stderr?.on('data', (d: Buffer) => (stderr += String(d)));
+      const { client, seen } = await connect(transport, MODERN, 'stdio');
+      try {
+        const teams = Array.from({ length: 40 }, (_, i) => `t${i}`);
+        const { crossed, ms } = await signUpAll(client, teams);
+        // Questions seen by the wrong call: 0; each question asked once.
+        expect(crossed).toEqual([]);
+        expect([...seen].sort()).toEqual([...teams].sort());
+        // Serialised, not hung: all 40 calls (three rounds each, one call at a time) end within one input timeout.
+        expect(ms).toBeLessThan(20_000);
+        // The server behind is still healthy and answers a plain call.
+        const again = await signUpAll(client, ['after']);
+        expect(again.crossed).toEqual([]);
+        expect(stderr).not.toMatch(/unhealthy|waited \d+ ms for its client's input/);
+      } finally {
+        await client.close();
+      }
+    },
+    TIMEOUT_MS,
+  );
+
+  it(
+    'over Streamable HTTP, three clients at once (2025 and 2026-07-28 eras): no client is shown another’s question',
+    async () => {
+      const serve = await startServeHttp(box.env, ['--config', config, ...ARGS]);
+      try {
+        for (let round = 0; round < 3; round++) {
+          const clients = await Promise.all(
+            (['legacy', MODERN, 'legacy'] as const).map((mode, c) =>
+              connect(new StreamableHTTPClientTransport(new URL(serve.url)), mode, `c${c}`),
+            ),
+          );
+          try {
+            const teams = clients.map((_, c) => Array.from({ length: 4 }, (_, i) => `r${round}c${c}n${i}`));
+            const outcomes = await Promise.all(clients.map(({ client }, c) => signUpAll(client, teams[c]!)));
+            for (const [c, { seen }] of clients.entries()) {
+              // Questions seen by the wrong client: 0.
+              expect(seen.filter((team) => !team.startsWith(`r${round}c${c}n`))).toEqual([]);
+              expect([...seen].sort()).toEqual([...teams[c]!].sort());
+              expect(outcomes[c]!.crossed).toEqual([]);
+            }
+          } finally {
+            await Promise.all(clients.map(({ client }) => client.close()));
+          }
+        }
+        expect(serve.stderr()).not.toMatch(/unhealthy/);
+      } finally {
+        expect(await serve.stop()).toBe(143);
+      }
+    },
+    TIMEOUT_MS,
+  );
+});
