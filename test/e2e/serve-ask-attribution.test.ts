@@ -132,4 +132,55 @@ describe('a 2025 server asks mid-call while many calls are in flight', () => {
     },
     TIMEOUT_MS,
   );
+
+  it(
+    'calls cancelled by their client or by serve (a held call never retried) leave the server healthy',
+    async () => {
+      // Our own config file (named mcp-smart.config.json: its `serve` section is read).
+      await mkdir(join(box.dir, 'held'));
+      const held = join(box.dir, 'held', 'mcp-smart.config.json');
+      await writeFile(
+        held,
+        JSON.stringify({
+          mcpServers: { asks: node(fixture('servers', 'asks-client.mjs')) },
+          serve: { inputTimeout: 300 },
+        }),
+      );
+      const serve = await startServeHttp(box.env, ['--config', held, ...ARGS]);
+      try {
+        const { client } = await connect(new StreamableHTTPClientTransport(new URL(serve.url)), 'legacy', 'cancel');
+        for (let i = 0; i < 4; i++) {
+          const abort = new AbortController();
+          const call = client.callTool(
+            { name: 'wait', arguments: { steps: 1 } },
+            { signal: abort.signal, onprogress: () => abort.abort('the user stopped it') },
+          );
+          await expect(call).rejects.toThrow();
+        }
+        // Four 2026-07-28 calls held for input and never retried: serve cancels each after 300 ms.
+        const modern = new Client(
+          { name: 'raw', version: '1' },
+          { capabilities: ALL, versionNegotiation: { mode: MODERN } },
+        );
+        await modern.connect(new StreamableHTTPClientTransport(new URL(serve.url)));
+        for (let i = 0; i < 4; i++) {
+          const first = await modern.request(
+            { method: 'tools/call', params: { name: 'sign_up', arguments: { team: `gone${i}` } } },
+            { allowInputRequired: true },
+          );
+          expect(first).toMatchObject({ resultType: 'input_required' });
+          await serve.waitForStderr(
+            new RegExp(`(waited 300 ms for its client's input and was cancelled[^]*){${i + 1}}`),
+          );
+        }
+        await modern.close();
+        expect(textOf(await client.callTool({ name: 'echo', arguments: { text: 'still here' } }))).toBe('still here');
+        expect(serve.stderr()).not.toMatch(/unhealthy|restarting after a failure/);
+        await client.close();
+      } finally {
+        expect(await serve.stop()).toBe(143);
+      }
+    },
+    TIMEOUT_MS,
+  );
 });
