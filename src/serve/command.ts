@@ -199,10 +199,11 @@ export async function runServeCommand(
       const server = createClientServer(runtime);
       clients.add(server);
       const unsubscribe = server.onclose;
+      // Over stdio the connection's end is the wire's (below): an instance the SDK discards (a 2026-07-28 probe
+      // followed by a 2025 request) is not the client going away.
       server.onclose = () => {
         unsubscribe?.();
         clients.delete(server);
-        if (transportKind === 'stdio') clientGone();
       };
       return server;
     };
@@ -229,11 +230,17 @@ export async function runServeCommand(
       `${mode} mode: ${countOf(served.tools.length, 'tool')} served (${countOf(served.tokens, 'token')}), ${served.entries.size} behind from ${countOf(runtime.known.size, 'server')}${served.deferred.length ? `; deferred: ${served.deferred.join(', ')}` : ''}`,
     );
     if (transportKind === 'stdio') {
-      const server = newClient();
       process.stdin.once('end', clientGone);
       process.stdin.once('close', clientGone);
-      // Both eras on one connection: its opening (initialize, or a 2026-07-28 request) pins the era.
-      serveStdio(() => server, { transport: new StdioWire(process.stdin, process.stdout, log) });
+      // Both eras on one connection: its opening (initialize, or a 2026-07-28 request) pins the era. Each instance
+      // the SDK asks for is a fresh Server (one configured for one era is never reused for the other).
+      const wire = new StdioWire(process.stdin, process.stdout, log);
+      serveStdio(() => newClient(), { transport: wire });
+      const closeConnection = wire.onclose;
+      wire.onclose = () => {
+        closeConnection?.();
+        clientGone();
+      };
     } else if (http) {
       markReady();
       log(`listening on ${http.url}${token ? ' (bearer token required)' : ''}`);
