@@ -33,6 +33,8 @@ const MODES: readonly ServeMode[] = ['auto', 'tools', 'meta'];
 const LEVELS: readonly ServeLevel[] = ['full', 'lossless', 'compact', 'minimal', 'names'];
 const DEFAULT_MAX = 200_000;
 const DEFAULT_CALL_TIMEOUT_MS = 120_000;
+/** Node's timers hold at most 2^31 - 1 ms (about 24.8 days): a longer one fires at once, so it is refused. */
+const MAX_TIMER_MS = 2_147_483_647;
 
 export interface ServeResult {
   mode: ServeMode;
@@ -69,7 +71,9 @@ export async function runServeCommand(
   const token = tokenEnv ? io.env[tokenEnv] : undefined;
   if (tokenEnv && !token) throw new SmartError('SERVE_TOKEN_MISSING', { variable: tokenEnv });
   const sessions = {
-    idleMs: opts.sessionIdle ? parseIntFlag('--session-idle', opts.sessionIdle, { min: 1 }) : undefined,
+    idleMs: opts.sessionIdle
+      ? parseIntFlag('--session-idle', opts.sessionIdle, { min: 1, max: MAX_TIMER_MS })
+      : undefined,
     max: opts.maxSessions ? parseIntFlag('--max-sessions', opts.maxSessions, { min: 1 }) : undefined,
   };
   if (transportKind === 'http' && !isLoopback(host) && !token) throw new SmartError('SERVE_INSECURE_BIND', { host });
@@ -95,10 +99,10 @@ export async function runServeCommand(
   if (setup.full && global.debug)
     log('tool lists from the catalogue start cache; the snapshot is read in full before the first call');
   const spawnTimeoutMs = opts.spawnTimeout
-    ? parseIntFlag('--spawn-timeout', opts.spawnTimeout, { min: 1 })
+    ? parseIntFlag('--spawn-timeout', opts.spawnTimeout, { min: 1, max: MAX_TIMER_MS })
     : (serveConfig.spawnTimeout ?? global.timeoutMs);
   const callTimeoutMs = opts.callTimeout
-    ? parseIntFlag('--call-timeout', opts.callTimeout, { min: 1 })
+    ? parseIntFlag('--call-timeout', opts.callTimeout, { min: 1, max: MAX_TIMER_MS })
     : (serveConfig.callTimeout ?? DEFAULT_CALL_TIMEOUT_MS);
   const record = optionalString(opts.record);
   // A record file that cannot be appended to (a FIFO nobody reads, a folder) is refused before serving starts.

@@ -14,7 +14,7 @@ const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
 
 /** a ∪ b at every level (elicitation {form} and {url} give {form, url}); a `true` flag stays once declared. */
 export function mergeCapabilities(a: DeclaredCapabilities, b: DeclaredCapabilities): DeclaredCapabilities {
-  return union(a as Record<string, unknown>, b as Record<string, unknown>) as DeclaredCapabilities;
+  return union(a as Record<string, unknown>, b as Record<string, unknown>);
 }
 
 function union(a: Record<string, unknown>, b: Record<string, unknown>): Record<string, unknown> {
