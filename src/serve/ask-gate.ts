@@ -9,7 +9,12 @@
  * input_required rounds, for at most serve.inputTimeout).
  */
 
+import { SmartError } from '../errors.js';
+
 type Mode = 'alone' | 'shared';
+
+/** Calls that wait at most for one server (a client sending thousands at once is refused past this, not queued). */
+export const MAX_WAITING = 64;
 
 interface Waiter {
   mode: Mode;
@@ -25,6 +30,8 @@ interface Lane {
 
 export class AskGate {
   private readonly lanes = new Map<string, Lane>();
+
+  constructor(private readonly maxWaiting = MAX_WAITING) {}
 
   /** Runs `fn` once `server` admits it: `alone` (a call that may be asked) or `shared`; gives up when `signal` aborts. */
   async run<T>(server: string, mode: Mode, signal: AbortSignal | undefined, fn: () => Promise<T>): Promise<T> {
@@ -60,6 +67,13 @@ export class AskGate {
       return Promise.resolve();
     }
     if (signal?.aborted) return Promise.reject(signal.reason as Error);
+    if (lane.queue.length >= this.maxWaiting)
+      return Promise.reject(
+        new SmartError('SERVE_SERVER_UNAVAILABLE', {
+          server,
+          reason: `${this.maxWaiting} calls are already waiting for it (calls that may be asked run one at a time, so that its questions reach the right client); try again when one has ended`,
+        }),
+      );
     return new Promise<void>((resolve, reject) => {
       const waiter: Waiter = {
         mode,
