@@ -57,11 +57,13 @@ export function readFindArgs(args: Record<string, unknown>): FindArgs | { error:
   const queries: string[] = [];
   if (args.queries !== undefined) {
     const q = args.queries;
-    if (!Array.isArray(q) || q.length > MAX_QUERIES || q.some((x) => typeof x !== 'string'))
+    if (!Array.isArray(q) || q.length > MAX_QUERIES)
       return {
-        error: `find_tool "queries" must be a list of at most ${MAX_QUERIES} strings (other phrasings of the intent), got ${Array.isArray(q) ? `a list of ${q.length} entries${q.some((x) => typeof x !== 'string') ? ', not all strings' : ''}` : show(q)}.`,
+        error: `find_tool "queries" must be a list of at most ${MAX_QUERIES} strings (other phrasings of the intent), got ${Array.isArray(q) ? `a list of ${q.length} entries` : show(q)}.`,
       };
-    for (const [i, text] of (q as string[]).entries()) {
+    // An entry that is not a string, or is empty, is passed over (as before).
+    for (const [i, text] of (q as unknown[]).entries()) {
+      if (typeof text !== 'string') continue;
       const trimmed = text.trim();
       if (trimmed === '') continue;
       const capped = capIntent(trimmed);
