@@ -6,8 +6,9 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Client, StreamableHTTPClientTransport, type Transport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, fixture } from '../helpers/paths.js';
+import { closeRawStdio, openRawStdio, type RawStdio } from '../helpers/raw-stdio.js';
 import { node, sandbox, startServeHttp, textOf, type Sandbox } from './serve-harness.js';
 
 const TIMEOUT_MS = 90_000;
@@ -69,7 +70,52 @@ async function signUpAll(client: Client, teams: string[]): Promise<{ crossed: st
   return { crossed, ms: Date.now() - started };
 }
 
+const raws: RawStdio[] = [];
+afterEach(async () => closeRawStdio(raws));
+
 describe('a 2025 server asks mid-call while many calls are in flight', () => {
+  it(
+    'over stdio, 40 raw 2026-07-28 calls written at once: each input_required round holds its own call’s question only',
+    async () => {
+      const s = openRawStdio(process.execPath, [BIN, 'serve', '--config', config, ...ARGS], box.env);
+      raws.push(s);
+      const meta = {
+        'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+        'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1' },
+        'io.modelcontextprotocol/clientCapabilities': { elicitation: {} },
+      };
+      expect((await s.request('tools/list', { _meta: meta }, 30_000)).error).toBeUndefined();
+      const wrong: string[] = [];
+      const outcomes = await Promise.all(
+        Array.from({ length: 40 }, async (_, i) => {
+          const call = { name: 'sign_up', arguments: { team: `t${i}` }, _meta: meta };
+          let reply = await s.request('tools/call', call, 60_000);
+          for (let round = 0; round < 4; round++) {
+            const result = reply.result as Record<string, unknown> | undefined;
+            if (result?.resultType !== 'input_required') break;
+            const asked = Object.entries(result.inputRequests as Record<string, { params: { message?: string } }>);
+            const answers: Record<string, unknown> = {};
+            for (const [key, req] of asked) {
+              const team = /team (\S+)\?/.exec(req.params.message ?? '')?.[1];
+              if (team !== `t${i}`) wrong.push(`call t${i} was asked for ${team}`);
+              answers[key] = { action: 'accept', content: { username: `user-${team}` } };
+            }
+            reply = await s.request(
+              'tools/call',
+              { ...call, requestState: result.requestState, inputResponses: answers },
+              60_000,
+            );
+          }
+          return textOf(reply.result);
+        }),
+      );
+      // Questions seen by the wrong call: 0; every call got its own answer back.
+      expect(wrong).toEqual([]);
+      expect(outcomes.filter((text, i) => !text.includes(`"username":"user-t${i}"`))).toEqual([]);
+    },
+    TIMEOUT_MS,
+  );
+
   it(
     'over stdio, 40 concurrent calls of one 2026-07-28 client: each question reaches its own call, none hangs',
     async () => {
