@@ -253,7 +253,7 @@ export async function checkServers(
 
   let retrieval: RetrievalResult | undefined;
   if (queries) {
-    const cases = await readLabelledIntents(queries, io.cwd);
+    const cases = await readLabelledIntents(queries, io.cwd, (w) => io.stderr(`warning: ${w}\n`));
     // The gate stays reproducible: it reads a usage store only when one is named on the command line.
     const usage = options.store
       ? await readRankingUsage({

@@ -25,6 +25,7 @@ import { debugPhase, warnUnknownExpected } from './progress.js';
 import type { EngineName } from '../types.js';
 import type { AppContext } from './context.js';
 import { readLabelledIntents } from './queries.js';
+import { capIntent, cutIntentNote } from '../core/intent-limit.js';
 import { loadSetup, serverFailureCode } from './setup.js';
 import { readRankingUsage } from './usage.js';
 
@@ -45,8 +46,12 @@ export async function discoverTools(
   options: DiscoverOptions,
 ): Promise<{ result: DiscoverResult; exitCode: number }> {
   const { io, global } = ctx;
-  const { intent, queries, engine, k, model } = options;
-  const cases = queries ? await readLabelledIntents(queries, io.cwd) : undefined;
+  const { queries, engine, k, model } = options;
+  const warn = (w: string): void => io.stderr(`warning: ${w}\n`);
+  const capped = options.intent === undefined ? undefined : capIntent(options.intent);
+  if (capped?.cutFrom !== undefined) warn(`${cutIntentNote('the intent', capped.cutFrom)}.`);
+  const intent = capped?.text;
+  const cases = queries ? await readLabelledIntents(queries, io.cwd, warn) : undefined;
 
   const { servers, config, paths, snapshotDigest, lean } = await loadSetup(global, io, { lean: true });
   if (lean) debugPhase(ctx, 'tool lists read from the catalogue start cache');

@@ -58,14 +58,42 @@ export function declaredCapabilities(client: ClientId | undefined): DeclaredCapa
 }
 
 /**
- * The part of a client's declared capabilities that is passed on to servers: roots, elicitation and sampling, as the
- * client declared them (tasks and extensions are not relayed). Anything that is not an object is dropped.
+ * What of each relayed capability is passed on: the fields the MCP schema defines (2025-11-25), each flag only when
+ * true. Anything else a client puts there (unknown keys, other values) is dropped, so the declarations serve can
+ * relay form a small finite set and their union (declared.ts) changes a bounded number of times: a client that
+ * varies its declaration on every 2026-07-28 request cannot restart the servers behind or write cache files
+ * without end.
+ */
+const RELAYED_SHAPE = {
+  roots: { listChanged: true },
+  elicitation: { form: { applyDefaults: true }, url: {} },
+  sampling: { context: {}, tools: {} },
+} as const;
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** `value` cut to `shape`: objects keep the shape's keys (recursively), `true` flags only when true. */
+function cut(value: Record<string, unknown>, shape: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [key, kind] of Object.entries(shape)) {
+    const v = value[key];
+    if (kind === true) {
+      if (v === true) out[key] = true;
+    } else if (isObject(v)) out[key] = cut(v, kind as Record<string, unknown>);
+  }
+  return out;
+}
+
+/**
+ * The part of a client's declared capabilities that is passed on to servers: roots, elicitation and sampling, cut to
+ * the fields MCP defines (RELAYED_SHAPE; tasks and extensions are not relayed). Anything that is not an object is
+ * dropped.
  */
 export function relayedCapabilities(caps: Record<string, unknown> | undefined): DeclaredCapabilities {
   const out: Record<string, unknown> = {};
-  for (const key of ['roots', 'elicitation', 'sampling'] as const) {
+  for (const [key, shape] of Object.entries(RELAYED_SHAPE)) {
     const v = caps?.[key];
-    if (typeof v === 'object' && v !== null && !Array.isArray(v)) out[key] = v;
+    if (isObject(v)) out[key] = cut(v, shape);
   }
   return out;
 }

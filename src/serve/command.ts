@@ -33,6 +33,8 @@ const MODES: readonly ServeMode[] = ['auto', 'tools', 'meta'];
 const LEVELS: readonly ServeLevel[] = ['full', 'lossless', 'compact', 'minimal', 'names'];
 const DEFAULT_MAX = 200_000;
 const DEFAULT_CALL_TIMEOUT_MS = 120_000;
+/** Node's timers hold at most 2^31 - 1 ms (about 24.8 days): a longer one fires at once, so it is refused. */
+const MAX_TIMER_MS = 2_147_483_647;
 
 export interface ServeResult {
   mode: ServeMode;
@@ -69,7 +71,9 @@ export async function runServeCommand(
   const token = tokenEnv ? io.env[tokenEnv] : undefined;
   if (tokenEnv && !token) throw new SmartError('SERVE_TOKEN_MISSING', { variable: tokenEnv });
   const sessions = {
-    idleMs: opts.sessionIdle ? parseIntFlag('--session-idle', opts.sessionIdle, { min: 1 }) : undefined,
+    idleMs: opts.sessionIdle
+      ? parseIntFlag('--session-idle', opts.sessionIdle, { min: 1, max: MAX_TIMER_MS })
+      : undefined,
     max: opts.maxSessions ? parseIntFlag('--max-sessions', opts.maxSessions, { min: 1 }) : undefined,
   };
   if (transportKind === 'http' && !isLoopback(host) && !token) throw new SmartError('SERVE_INSECURE_BIND', { host });
@@ -95,10 +99,10 @@ export async function runServeCommand(
   if (setup.full && global.debug)
     log('tool lists from the catalogue start cache; the snapshot is read in full before the first call');
   const spawnTimeoutMs = opts.spawnTimeout
-    ? parseIntFlag('--spawn-timeout', opts.spawnTimeout, { min: 1 })
+    ? parseIntFlag('--spawn-timeout', opts.spawnTimeout, { min: 1, max: MAX_TIMER_MS })
     : (serveConfig.spawnTimeout ?? global.timeoutMs);
   const callTimeoutMs = opts.callTimeout
-    ? parseIntFlag('--call-timeout', opts.callTimeout, { min: 1 })
+    ? parseIntFlag('--call-timeout', opts.callTimeout, { min: 1, max: MAX_TIMER_MS })
     : (serveConfig.callTimeout ?? DEFAULT_CALL_TIMEOUT_MS);
   const record = optionalString(opts.record);
   // A record file that cannot be appended to (a FIFO nobody reads, a folder) is refused before serving starts.
@@ -199,10 +203,11 @@ export async function runServeCommand(
       const server = createClientServer(runtime);
       clients.add(server);
       const unsubscribe = server.onclose;
+      // Over stdio the connection's end is the wire's (below): an instance the SDK discards (a 2026-07-28 probe
+      // followed by a 2025 request) is not the client going away.
       server.onclose = () => {
         unsubscribe?.();
         clients.delete(server);
-        if (transportKind === 'stdio') clientGone();
       };
       return server;
     };
@@ -229,11 +234,17 @@ export async function runServeCommand(
       `${mode} mode: ${countOf(served.tools.length, 'tool')} served (${countOf(served.tokens, 'token')}), ${served.entries.size} behind from ${countOf(runtime.known.size, 'server')}${served.deferred.length ? `; deferred: ${served.deferred.join(', ')}` : ''}`,
     );
     if (transportKind === 'stdio') {
-      const server = newClient();
       process.stdin.once('end', clientGone);
       process.stdin.once('close', clientGone);
-      // Both eras on one connection: its opening (initialize, or a 2026-07-28 request) pins the era.
-      serveStdio(() => server, { transport: new StdioWire(process.stdin, process.stdout, log) });
+      // Both eras on one connection: its opening (initialize, or a 2026-07-28 request) pins the era. Each instance
+      // the SDK asks for is a fresh Server (one configured for one era is never reused for the other).
+      const wire = new StdioWire(process.stdin, process.stdout, log);
+      serveStdio(() => newClient(), { transport: wire });
+      const closeConnection = wire.onclose;
+      wire.onclose = () => {
+        closeConnection?.();
+        clientGone();
+      };
     } else if (http) {
       markReady();
       log(`listening on ${http.url}${token ? ' (bearer token required)' : ''}`);

@@ -12,29 +12,26 @@ import { readListing, storeListing, type ServeSetup } from './setup.js';
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-/** a ∪ b, one level deep (elicitation {form} and {url} give {form, url}). */
+/** a ∪ b at every level (elicitation {form} and {url} give {form, url}); a `true` flag stays once declared. */
 export function mergeCapabilities(a: DeclaredCapabilities, b: DeclaredCapabilities): DeclaredCapabilities {
+  return union(a as Record<string, unknown>, b as Record<string, unknown>);
+}
+
+function union(a: Record<string, unknown>, b: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = { ...a };
   for (const [key, value] of Object.entries(b)) {
     const had = out[key];
-    out[key] = isObject(had) && isObject(value) ? { ...had, ...value } : value;
+    out[key] = isObject(had) && isObject(value) ? union(had, value) : had === true ? true : value;
   }
   return out;
 }
 
-/** Whether merging `more` into `caps` would change nothing (mergeCapabilities replaces values one level down). */
-function covers(caps: DeclaredCapabilities, more: DeclaredCapabilities): boolean {
-  const have = caps as Record<string, unknown>;
+/** Whether merging `more` into `caps` would change nothing. */
+function covers(caps: Record<string, unknown>, more: Record<string, unknown>): boolean {
   for (const [key, value] of Object.entries(more)) {
-    if (!(key in have)) return false;
-    const had = have[key];
-    if (!isObject(value)) {
-      if (had !== value) return false;
-      continue;
-    }
-    if (!isObject(had)) return false;
-    for (const [sub, v] of Object.entries(value))
-      if (!(sub in had) || capabilitiesKey(had[sub] as never) !== capabilitiesKey(v as never)) return false;
+    if (!(key in caps)) return false;
+    const had = caps[key];
+    if (isObject(value) ? !isObject(had) || !covers(had, value) : had !== value && had !== true) return false;
   }
   return true;
 }
@@ -53,11 +50,12 @@ export class Declaration {
 
   /**
    * Adds what a client declared; true when the declaration changed. A 2026-07-28 client declares on every request,
-   * so a declaration already held returns at once (no merge, no key).
+   * so a declaration already held returns at once (no merge, no key). The union only grows, over the few forms a
+   * relayed declaration can take (core/declared-capabilities.ts), so it changes a bounded number of times.
    */
   add(clientCapabilities: Record<string, unknown> | undefined): boolean {
     const relayed = relayedCapabilities(clientCapabilities);
-    if (covers(this.caps, relayed)) return false;
+    if (covers(this.caps as Record<string, unknown>, relayed as Record<string, unknown>)) return false;
     const before = this.keyOf;
     this.caps = mergeCapabilities(this.caps, relayed);
     this.keyOf = capabilitiesKey(this.caps);

@@ -11,10 +11,11 @@ import type { ServedView } from './catalog.js';
 import type { Counting } from './deps.js';
 import { budgetFindAnswer, findMaxTokens, type BudgetedAnswer, type FindCandidate } from './find-budget.js';
 import { findCandidate, textResult } from './meta.js';
+import { MAX_RANKED_QUERIES, readFindArgs } from './find-args.js';
 import type { Unstarted } from './start-retry.js';
 
 /** find_tool ranks at most this many phrasings of a need (its intent and `queries`). */
-const MAX_PHRASINGS = 5;
+const MAX_PHRASINGS = 1 + MAX_RANKED_QUERIES;
 
 export interface FinderDeps {
   view: () => ServedView;
@@ -92,21 +93,13 @@ export class ToolFinder {
   }
 
   async find(args: Record<string, unknown>): Promise<ReturnType<typeof textResult>> {
-    const intent = typeof args.intent === 'string' ? args.intent.trim() : '';
-    if (!intent) return textResult('find_tool needs "intent": the task in plain words.', true);
-    const k = typeof args.k === 'number' && Number.isInteger(args.k) ? Math.min(20, Math.max(1, args.k)) : 5;
-    const server = typeof args.server === 'string' && args.server !== '' ? args.server : undefined;
+    const read = readFindArgs(args);
+    if ('error' in read) return textResult(read.error, true);
+    const { intent, k, server } = read;
     const index = await this.discoverIndex();
     const view = this.deps.view();
     // Other phrasings of the same need (`queries`), each ranked, fused by reciprocal rank with the intent's ranking.
-    const phrasings = [
-      ...new Set([
-        intent,
-        ...(Array.isArray(args.queries) ? args.queries : [])
-          .filter((q): q is string => typeof q === 'string' && q.trim() !== '')
-          .map((q) => q.trim()),
-      ]),
-    ].slice(0, MAX_PHRASINGS);
+    const phrasings = [...new Set([intent, ...read.queries])].slice(0, MAX_PHRASINGS);
     const { usage } = this.deps;
     const rankOne = (text: string): string[] =>
       rankTools(index, text, {
@@ -127,10 +120,13 @@ export class ToolFinder {
     });
     const answer = await this.withinBudget(
       candidates,
-      findMaxTokens(args.maxTokens, this.deps.config.serve?.findToolMaxTokens),
+      findMaxTokens(read.maxTokens, this.deps.config.serve?.findToolMaxTokens),
       this.deps.unstarted(),
     );
-    return textResult(answer.text);
+    const result = textResult(answer.text);
+    // What was cut is said beside the answer (its JSON stays as budgeted).
+    if (read.notes.length > 0) result.content.push({ type: 'text', text: `mcp-smart: ${read.notes.join(' ')}` });
+    return result;
   }
 
   /** The answer within `maxTokens`, counted exactly (the tokenizer loads on the first uncached line). */

@@ -1,10 +1,12 @@
 /**
  * The calls in flight to each server behind, and who answers a server's elicitation, sampling or roots request.
- * MCP sends such a request inside the server's handling of a call, but the wire does not say which call: the client
- * whose call to that server is in flight (the latest when several are) is asked in that call's context. When that
- * client does not accept it, nobody is asked (another client's user must not answer for this one): mcp-smart answers
- * itself. With no call in flight (a server asking on its own), any connected client that accepts it.
+ * MCP sends such a request inside the server's handling of a call, but the wire does not say which call; so a call
+ * whose client could be asked runs alone on its server (ask-gate.ts), and the client of the call in flight is asked
+ * in that call's context. When that client does not accept it, or only calls that cannot be asked are in flight,
+ * nobody is asked (another client's user must not answer for this one): mcp-smart answers itself. With no call in
+ * flight (a server asking on its own), the one connected client that accepts it; with several, none (mcp-smart).
  */
+import { AskGate } from './ask-gate.js';
 
 /** A connected client that can answer a server's request ("elicitation", "sampling" in its capabilities). */
 export interface Asker {
@@ -37,11 +39,18 @@ export interface CallContext {
   _meta?: Record<string, unknown>;
 }
 
+/** Whether a call's client could be asked something by the server behind (it declared one of the three). */
+export function mayBeAsked(ctx: CallContext): boolean {
+  const caps = ctx.asker?.capabilities;
+  return caps !== undefined && ASKABLE.some((c) => caps[c] !== undefined);
+}
+
 const CAPABILITY_OF: Record<string, string> = {
   'elicitation/create': 'elicitation',
   'roots/list': 'roots',
   'sampling/createMessage': 'sampling',
 };
+const ASKABLE = Object.values(CAPABILITY_OF);
 
 export class InFlight {
   /** The calls in flight per server behind, oldest first. */
@@ -49,8 +58,15 @@ export class InFlight {
   /** Connected clients that can answer a server's request, by capability. */
   readonly askers = new Map<object, Asker>();
 
-  /** Runs `fn` with `ctx` in flight to `server`. */
-  async track<T>(server: string, ctx: CallContext, fn: () => Promise<T>): Promise<T> {
+  /** Per server behind: a call that may be asked runs alone, the others side by side. */
+  readonly gate = new AskGate();
+
+  /** Runs `fn` with `ctx` in flight to `server`, once the server's gate admits it. */
+  track<T>(server: string, ctx: CallContext, fn: () => Promise<T>): Promise<T> {
+    return this.gate.run(server, mayBeAsked(ctx) ? 'alone' : 'shared', ctx.signal, () => this.during(server, ctx, fn));
+  }
+
+  private async during<T>(server: string, ctx: CallContext, fn: () => Promise<T>): Promise<T> {
     const inFlight = this.calls.get(server) ?? [];
     this.calls.set(server, inFlight);
     inFlight.push(ctx);
@@ -79,7 +95,10 @@ export class InFlight {
       if (undeclared || want === 'sampling') latest.asker?.unmet?.(want);
       return undefined;
     }
-    return undeclared ? undefined : [...this.askers.values()].find(accepts);
+    if (undeclared) return undefined;
+    // Asked outside any call: only the one client that could answer, never a guess among several.
+    const able = [...this.askers.values()].filter(accepts);
+    return able.length === 1 ? able[0] : undefined;
   }
 
   /** Where a log message the server sent now goes on its call's own stream (undefined: no such call). */

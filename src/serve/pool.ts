@@ -217,8 +217,11 @@ export class ServerPool {
     return session;
   }
 
-  /** Runs `fn` on the server's session: starts it if needed, accounts failures, keeps the idle clock. */
-  async run<T>(server: string, fn: (session: ServerSession) => Promise<T>): Promise<T> {
+  /**
+   * Runs `fn` on the server's session: starts it if needed, accounts failures, keeps the idle clock. A call whose
+   * `signal` aborted (its client cancelled it, or serve did: a held call's bound) is not the server's failure.
+   */
+  async run<T>(server: string, fn: (session: ServerSession) => Promise<T>, signal?: AbortSignal): Promise<T> {
     const slot = this.slot(server);
     // A running session that takes the call as it is (nearly every call) is used without session()'s await.
     const running = slot.session;
@@ -240,6 +243,7 @@ export class ServerPool {
         const reason = session.describe(e, this.opts.callTimeoutMs).message;
         throw new SmartError('SERVE_SERVER_UNAVAILABLE', { server, reason }, { cause: e });
       }
+      if (signal?.aborted) throw e;
       if (isTimeout(e)) {
         this.fail(slot, `no answer within ${this.opts.callTimeoutMs} ms`);
         throw new SmartError('SERVE_CALL_TIMEOUT', { server, ms: this.opts.callTimeoutMs }, { cause: e });

@@ -435,7 +435,9 @@ export class ServeRuntime {
   /** A request to a server behind, in flight as `ctx`'s call: the server's requests meanwhile go to its client. */
   inCall(server: string, ctx: CallContext, method: string, params: Record<string, unknown>): Promise<ToolResult> {
     const opts = { timeoutMs: this.opts.callTimeoutMs, signal: ctx.signal, onprogress: ctx.onprogress };
-    return this.inFlight.track(server, ctx, () => this.pool.run(server, (s) => s.request(method, params, opts)));
+    return this.inFlight.track(server, ctx, () =>
+      this.pool.run(server, (s) => s.request(method, params, opts), ctx.signal),
+    );
   }
 
   /** --activate: the tool becomes first-class; least recently used ones leave when over the limit. */

@@ -66,6 +66,14 @@ export function createClientServer(runtime: ServeRuntime): Server {
     runtime.toolsChanged.delete(toolsChanged);
     runtime.inFlight.askers.delete(server);
   };
+  // An instance closed without ever being connected fires no onclose (the SDK's HTTP handler makes one for each
+  // subscriptions/listen stream, reads its capabilities and closes it): what it holds is released all the same.
+  const close = server.close.bind(server);
+  server.close = async () => {
+    const connected = server.transport !== undefined;
+    await close();
+    if (!connected) server.onclose?.();
+  };
 
   /** This client, when it accepts elicitation or sampling; asked on the given call's stream when there is one. */
   const askerOf = (extra?: CallExtra): Asker | undefined => {

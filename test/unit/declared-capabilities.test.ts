@@ -52,6 +52,30 @@ describe('declared capabilities', () => {
     expect(relayedCapabilities(undefined)).toEqual({});
   });
 
+  it('cuts what is relayed to the fields MCP defines, flags only when true: a varying declaration has few forms', () => {
+    expect(
+      relayedCapabilities({
+        roots: { listChanged: false, extra: 1 },
+        elicitation: { form: { applyDefaults: 'yes', n: 7 }, url: { x: {} }, other: {} },
+        sampling: { context: { deep: 1 }, tools: {}, seed: {} },
+      }),
+    ).toEqual({ roots: {}, elicitation: { form: {}, url: {} }, sampling: { context: {}, tools: {} } });
+    // 1,000 different declarations (a counter in every field) relay as at most the 2 x 4 x 2 x 2 x 2 forms there are.
+    const keys = new Set<string>();
+    for (let i = 0; i < 1000; i++)
+      keys.add(
+        capabilitiesKey(
+          relayedCapabilities({
+            roots: { listChanged: i % 2 === 0, [`k${i}`]: i },
+            elicitation: { form: { applyDefaults: i % 3 === 0, [`f${i}`]: {} }, ...(i % 5 ? { url: { i } } : {}) },
+            sampling: { [`s${i}`]: {}, ...(i % 7 ? { tools: { i } } : {}) },
+          }),
+        ),
+      );
+    expect(keys.size).toBeLessThanOrEqual(2 * 4 * 2 * 2 * 2);
+    expect(keys.size).toBeGreaterThan(1);
+  });
+
   it('keys do not depend on key order; the cache key changes with the declaration, and not without one', () => {
     const a = { roots: { listChanged: true }, elicitation: { url: {}, form: {} } };
     const b = { elicitation: { form: {}, url: {} }, roots: { listChanged: true } };
@@ -73,14 +97,21 @@ describe('declared capabilities', () => {
     expect(d.add({})).toBe(false);
     expect(d.add({ elicitation: {} })).toBe(true);
     expect(d.current()).toEqual({ roots: { listChanged: true }, elicitation: {} });
-    // A 2026-07-28 client declares on every request: what is held already changes nothing; a new value one level
-    // down (merged by replacement) does, and so does a new sub-capability.
+    // A 2026-07-28 client declares on every request: what is held already changes nothing, nor does a flag turned
+    // off again (the union only grows, so a flip-flopping client cannot restart the servers each time); a new
+    // sub-capability does.
     expect(d.add({ roots: {}, elicitation: {} })).toBe(false);
-    expect(d.add({ roots: { listChanged: false } })).toBe(true);
+    expect(d.add({ roots: { listChanged: false } })).toBe(false);
     expect(d.add({ elicitation: { form: {} } })).toBe(true);
+    expect(d.add({ elicitation: { form: { applyDefaults: true } } })).toBe(true);
+    expect(d.add({ elicitation: { form: {} } })).toBe(false);
     expect(d.add({ elicitation: { form: {} }, sampling: { tools: {} } })).toBe(true);
     expect(d.add({ sampling: { tools: {} }, tools: { ignored: true } })).toBe(false);
-    expect(d.current()).toEqual({ roots: { listChanged: false }, elicitation: { form: {} }, sampling: { tools: {} } });
+    expect(d.current()).toEqual({
+      roots: { listChanged: true },
+      elicitation: { form: { applyDefaults: true } },
+      sampling: { tools: {} },
+    });
     expect(d.key()).toBe(capabilitiesKey(d.current()));
   });
 });

@@ -179,30 +179,44 @@ describe('InFlight: which client answers a server’s request', () => {
   const ask = async (f: InFlight, server: string, method: string) =>
     (await f.askerFor(server, method)?.ask(method, {}, new AbortController().signal))?.label;
 
-  it('the latest call in flight is asked; when it does not accept, nobody is (not an older call)', async () => {
+  it('calls that may be asked run one at a time per server: the one in flight is asked, never a later one', async () => {
     const f = new InFlight();
     let release!: () => void;
     const open = new Promise<void>((r) => (release = r));
+    let newerRan = false;
     const older = f.track('s', ctx(asker({ elicitation: {} }, 'older')), () => open);
-    const newer = f.track('s', ctx(asker({ sampling: {} }, 'newer')), () => open);
-    expect(await ask(f, 's', 'sampling/createMessage')).toBe('newer');
-    expect(f.askerFor('s', 'elicitation/create')).toBeUndefined();
+    const newer = f.track('s', ctx(asker({ sampling: {} }, 'newer')), async () => {
+      newerRan = true;
+      // Alone now: its question is its own.
+      expect(await ask(f, 's', 'sampling/createMessage')).toBe('newer');
+    });
+    await new Promise((r) => setImmediate(r));
+    // Only the older call is in flight: a sampling question is not the newer call's to answer (it has not started).
+    expect(f.askerFor('s', 'sampling/createMessage')).toBeUndefined();
+    expect(await ask(f, 's', 'elicitation/create')).toBe('older');
+    expect(newerRan).toBe(false);
+    // A call that cannot be asked waits behind them too, and other servers are not held up.
+    expect(await f.track('t', ctx(), () => Promise.resolve('other server'))).toBe('other server');
     release();
     await Promise.all([older, newer]);
+    expect(newerRan).toBe(true);
   });
 
-  it('a call held waiting for its client is passed over; with no call in flight any connected client that accepts', async () => {
+  it('calls that cannot be asked run side by side, and a question then is nobody’s; outside any call, only a sole client is asked', async () => {
     const f = new InFlight();
     let release!: () => void;
     const open = new Promise<void>((r) => (release = r));
-    const active = f.track('s', ctx(asker({ elicitation: {} }, 'active')), () => open);
-    const held = f.track('s', ctx(asker({ elicitation: {} }, 'held', true)), () => open);
-    expect(await ask(f, 's', 'elicitation/create')).toBe('active');
+    const plain = [f.track('s', ctx(), () => open), f.track('s', ctx(asker({}, 'declared nothing')), () => open)];
+    await new Promise((r) => setImmediate(r));
+    expect(f.askerFor('s', 'elicitation/create')).toBeUndefined();
     release();
-    await Promise.all([active, held]);
+    await Promise.all(plain);
     f.askers.set({}, asker({ roots: {} }, 'connected'));
     expect(await ask(f, 's', 'roots/list')).toBe('connected');
     expect(f.askerFor('s', 'elicitation/create')).toBeUndefined();
+    // Two connected clients could answer: serve does not pick one.
+    f.askers.set({}, asker({ roots: {} }, 'another'));
+    expect(f.askerFor('s', 'roots/list')).toBeUndefined();
   });
 });
 

@@ -59,6 +59,16 @@ const positiveInt: Check = (v) =>
   typeof v === 'number' && Number.isInteger(v) && v > 0
     ? undefined
     : `expected a whole number of tokens above 0, got ${show(v)}.`;
+/** Node's timers hold at most 2^31 - 1 ms (about 24.8 days); a longer one fires at once. */
+const MAX_TIMER_MS = 2_147_483_647;
+const milliseconds: Check = (v) =>
+  typeof v === 'number' && Number.isInteger(v) && v > 0 && v <= MAX_TIMER_MS
+    ? undefined
+    : `expected a whole number of milliseconds from 1 to ${MAX_TIMER_MS} (about 24.8 days), got ${show(v)}.`;
+const idleSeconds: Check = (v) =>
+  typeof v === 'number' && Number.isFinite(v) && v >= 0 && v * 1000 <= MAX_TIMER_MS
+    ? undefined
+    : `expected a number of seconds from 0 (never) to ${Math.floor(MAX_TIMER_MS / 1000)} (about 24.8 days), got ${show(v)}.`;
 const nonNegative: Check = (v) =>
   typeof v === 'number' && Number.isFinite(v) && v >= 0 ? undefined : `expected a number of 0 or more, got ${show(v)}.`;
 const fraction: Check = (v) =>
@@ -195,9 +205,9 @@ class Validator {
       prefix: namePart,
       key: () => undefined,
       activate: isBoolean,
-      spawnTimeout: positiveInt,
-      callTimeout: positiveInt,
-      inputTimeout: positiveInt,
+      spawnTimeout: milliseconds,
+      callTimeout: milliseconds,
+      inputTimeout: milliseconds,
       loadHints: () => undefined,
       findToolMaxTokens: (v) =>
         typeof v === 'number' && Number.isInteger(v) && v >= MIN_FIND_MAX_TOKENS
@@ -239,7 +249,7 @@ class Validator {
         for (const [name, entry] of Object.entries(out.servers)) {
           const e = this.section(entry, [...at, 'servers', name], {
             load: oneOf(LOADS),
-            idleTimeout: nonNegative,
+            idleTimeout: idleSeconds,
             disable: stringList,
             pin: stringList,
             loadHints: isBoolean,

@@ -1,0 +1,77 @@
+// The ask gate: per server, a call that may be asked runs alone, the others side by side; first come, first served;
+// a waiting call whose signal aborts leaves the queue; past the cap a call is refused naming the server.
+import { describe, expect, it } from 'vitest';
+import { AskGate } from '../../src/serve/ask-gate.js';
+
+/** A call that records when it runs and ends when `release` is called. */
+function call(gate: AskGate, log: string[], name: string, mode: 'alone' | 'shared', signal?: AbortSignal) {
+  let release!: () => void;
+  const ended = new Promise<void>((r) => (release = r));
+  const done = gate.run('s', mode, signal, async () => {
+    log.push(`${name} runs`);
+    await ended;
+    log.push(`${name} ends`);
+  });
+  return { release, done };
+}
+
+const tick = (): Promise<void> => new Promise((r) => setImmediate(r));
+
+describe('AskGate', () => {
+  it('a call that may be asked runs alone; calls that cannot run together; order is kept', async () => {
+    const gate = new AskGate();
+    const log: string[] = [];
+    const a = call(gate, log, 'a', 'shared');
+    const b = call(gate, log, 'b', 'shared');
+    const c = call(gate, log, 'c', 'alone');
+    const d = call(gate, log, 'd', 'shared');
+    await tick();
+    expect(log).toEqual(['a runs', 'b runs']);
+    expect(gate.waiting('s')).toBe(2);
+    a.release();
+    b.release();
+    await Promise.all([a.done, b.done]);
+    await tick();
+    expect(log.slice(4)).toEqual(['c runs']);
+    c.release();
+    await c.done;
+    await tick();
+    expect(log.slice(6)).toEqual(['d runs']);
+    d.release();
+    await d.done;
+    expect(gate.waiting('s')).toBe(0);
+  });
+
+  it('a waiting call whose signal aborts leaves the queue, and the next is admitted', async () => {
+    const gate = new AskGate();
+    const log: string[] = [];
+    const a = call(gate, log, 'a', 'alone');
+    const abort = new AbortController();
+    const b = call(gate, log, 'b', 'alone', abort.signal);
+    const c = call(gate, log, 'c', 'alone');
+    await tick();
+    abort.abort(new Error('the client cancelled'));
+    await expect(b.done).rejects.toThrow('the client cancelled');
+    a.release();
+    await a.done;
+    await tick();
+    expect(log).toEqual(['a runs', 'a ends', 'c runs']);
+    c.release();
+    await c.done;
+  });
+
+  it('past the cap a call is refused at once, naming the server', async () => {
+    const gate = new AskGate(2);
+    const log: string[] = [];
+    const calls = [0, 1, 2].map((i) => call(gate, log, `c${i}`, 'alone'));
+    await expect(call(gate, log, 'late', 'alone').done).rejects.toThrow(
+      /server "s" is unavailable: 2 calls are already waiting for it/,
+    );
+    for (const c of calls) {
+      c.release();
+      await c.done;
+      await tick();
+    }
+    expect(log.filter((l) => l.endsWith('runs'))).toEqual(['c0 runs', 'c1 runs', 'c2 runs']);
+  });
+});
