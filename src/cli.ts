@@ -8,6 +8,7 @@ import { reportError } from './run.js';
 import { resetSecrets, scrubOutput } from './secrets.js';
 import { escapeControls } from './terminal-text.js';
 import { closeHttpConnections } from './close-connections.js';
+import { installForeignOutput } from './foreign-output.js';
 import { guardStdout, type GuardedStream } from './output-guard.js';
 import { STOP_EXIT_CODES, installSignalPath, interrupted, stoppedBy } from './signals.js';
 import type { AdhocServer, CommandContext, GlobalOptions } from './app/context.js';
@@ -504,11 +505,14 @@ export async function main(proc: ProcessLike): Promise<number> {
   const controller = new AbortController();
   const uninstall = installSignalPath(process, controller);
   const stdout = guardStdout(proc.stdout as GuardedStream);
+  // What dependencies print (console, warnings, stderr writes) is redacted and cut from here on (foreign-output.ts);
+  // our own stderr text goes past that filter, already scrubbed below.
+  const foreign = installForeignOutput(process, { debug: proc.argv.includes('--debug') });
   // Every byte we print passes the secret scrub: the last defence for a value some path forgot.
   const guarded: ProcessLike = {
     ...proc,
     stdout: { write: (t: string) => stdout.write(escapeControls(scrubOutput(t))), isTTY: proc.stdout.isTTY },
-    stderr: { write: (t: string) => proc.stderr.write(escapeControls(scrubOutput(t))), isTTY: proc.stderr.isTTY },
+    stderr: { write: (t: string) => foreign.ownStderr(escapeControls(scrubOutput(t))), isTTY: proc.stderr.isTTY },
   };
   const io = processIo(guarded, controller.signal);
   if (proc.stdin.isTTY === true && proc.stderr.isTTY === true) {
@@ -535,6 +539,7 @@ export async function main(proc: ProcessLike): Promise<number> {
   } finally {
     uninstall();
     await closeHttpConnections();
+    foreign.uninstall();
   }
 }
 

@@ -34,14 +34,25 @@ export function reportError(e: unknown, io: Io, opts: RunErrorOptions): number {
   }
   if (opts.debug || known.exitCode === EXIT_CODES.internal) {
     const stack = e instanceof Error && e.stack ? e.stack : String(e);
-    io.stderr(`${scrubMessage(stack)}\n`);
+    io.stderr(`${debugText(stack)}\n`);
     let cause = e instanceof Error ? e.cause : undefined;
     while (cause !== undefined) {
       io.stderr(
-        `Caused by: ${scrubMessage(cause instanceof Error && cause.stack ? cause.stack : String(JSON.stringify(cause)))}\n`,
+        `Caused by: ${debugText(cause instanceof Error && cause.stack ? cause.stack : String(JSON.stringify(cause)))}\n`,
       );
       cause = cause instanceof Error ? cause.cause : undefined;
     }
   }
   return known.exitCode;
+}
+
+/** The most of one stack or cause --debug prints: a library's error may carry a server's whole answer (100 KB of HTML). */
+const MAX_DEBUG_TEXT = 4_000;
+
+/** A stack or cause for --debug: redacted (credential pairs too: it may quote a server), then cut. */
+function debugText(text: string): string {
+  const safe = scrubMessage(text);
+  return safe.length <= MAX_DEBUG_TEXT
+    ? safe
+    : `${safe.slice(0, MAX_DEBUG_TEXT)}… (${safe.length} characters; cut by mcp-smart)`;
 }

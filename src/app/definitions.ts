@@ -48,7 +48,11 @@ export async function loadDefinitions(
   const defs = await loadServerDefinitions(definitionRequest(opts, io, at));
   rememberSecrets(secretValuesOf(defs.servers, io.env, defs.referencedVars));
   if (gate.skip !== true) {
-    const held = await gateProjectServers(defs, io, at, { trustProject: opts.trustProject, ask: gate.ask });
+    const held = await gateProjectServers(defs, io, at, {
+      trustProject: opts.trustProject,
+      ask: gate.ask,
+      configFiles: opts.config,
+    });
     if (gate.ask !== false) printHeld(io, held);
   }
   return defs;
@@ -77,7 +81,19 @@ export async function ownConfig(
 ): Promise<Pick<DefinitionResult, 'config' | 'configFile'>> {
   if (opts.config.length === 0 && (await isMissing(join(io.cwd, SMART_CONFIG_NAME)))) return { config: {} };
   const { loadServerDefinitions } = await import('../core/config/index.js');
-  return loadServerDefinitions({ ...definitionRequest(opts, io, paths), adhoc: [], demo: false, ownConfigOnly: true });
+  const own = await loadServerDefinitions({
+    ...definitionRequest(opts, io, paths),
+    adhoc: [],
+    demo: false,
+    ownConfigOnly: true,
+  });
+  // A --snapshot run starts no server, but the config's store is a connection all the same (issue 41, class 1).
+  const held = await gateProjectServers({ ...own, servers: [] }, io, paths, {
+    trustProject: opts.trustProject,
+    configFiles: opts.config,
+  });
+  printHeld(io, held);
+  return own;
 }
 
 /** True only when the path surely does not exist; anything else goes to the loader, which reports it. */

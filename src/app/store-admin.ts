@@ -87,10 +87,12 @@ export async function runStoreAdmin(ctx: AppContext, options: StoreAdminOptions)
         for (const w of source.warnings) io.stderr(`warning: ${w}\n`);
         // Added as increments with no memory cap: what the file held arrives whole (a fresh store then equals it).
         const moved = { delta: usageOfDoc(source.doc), sessions: source.doc.sessions, users: source.doc.users ?? {} };
-        await store.learn(() => moved, {
+        const written = await store.learn(() => moved, {
           now,
           memory: { ttlDays: 0 },
         });
+        // Times from the future clamped on the way in (store/retention.ts) are said, not hidden.
+        for (const w of written.warnings) io.stderr(`warning: ${w}\n`);
         return { ...base, file, ...summary(source.doc) };
       }
       case 'export': {

@@ -1,8 +1,16 @@
 /** The `trust` use case: records the approval of this project's own server definitions in mcp-smart's trust list. */
+import { resolve } from 'node:path';
 import { redactUrl } from '../core/redact.js';
+import { storeLabel } from './store.js';
 import type { AppContext } from './context.js';
 import { resolvePaths } from './paths.js';
-import { approveProject, trustListFile, unapprovedProjectServers } from './project-trust.js';
+import {
+  approveConfigFiles,
+  approveProject,
+  projectSettings,
+  trustListFile,
+  unapprovedProjectServers,
+} from './project-trust.js';
 import { loadDefinitions } from './definitions.js';
 
 export interface TrustResult {
@@ -10,6 +18,10 @@ export interface TrustResult {
   /** The project-file servers approved now: name, source file and what runs (URLs without their query). */
   approved: { name: string; source: string; runs: string }[];
   trustList: string;
+  /** The usage store the project's config names, approved now when it reaches outside the project (redacted). */
+  store?: string;
+  /** The --config files approved as they are now. */
+  configFiles?: string[];
 }
 
 export async function trustProject(ctx: AppContext): Promise<TrustResult> {
@@ -17,7 +29,10 @@ export async function trustProject(ctx: AppContext): Promise<TrustResult> {
   const paths = resolvePaths(io, global.cache);
   const defs = await loadDefinitions(global, io, paths, { skip: true });
   const pending = unapprovedProjectServers(defs.servers);
-  if (pending.length > 0) await approveProject(paths, io.cwd, defs.servers);
+  const settings = projectSettings(defs, io.cwd, global.config);
+  if (pending.length > 0 || settings.store !== undefined) await approveProject(paths, io.cwd, defs.servers, settings);
+  // `trust -c <file>`: the named files as they are now (a changed --config file is asked about again).
+  if (global.config.length > 0) await approveConfigFiles(paths, defs, io.cwd, global.config);
   return {
     project: io.cwd,
     approved: pending.map((d) => ({
@@ -26,5 +41,7 @@ export async function trustProject(ctx: AppContext): Promise<TrustResult> {
       runs: d.url !== undefined ? redactUrl(d.url) : [d.command ?? '', ...(d.args ?? [])].join(' '),
     })),
     trustList: trustListFile(paths),
+    ...(settings.store !== undefined ? { store: storeLabel(settings.store) } : {}),
+    ...(global.config.length > 0 ? { configFiles: global.config.map((f) => resolve(io.cwd, f)) } : {}),
   };
 }

@@ -10,7 +10,10 @@ export async function runTrustCommand(ctx: CommandContext): Promise<CommandOutco
     io.stdout(renderJson('trust', result));
     return { result, exitCode: 0 };
   }
+  if (result.store !== undefined) io.stdout(`Approved the usage store ${result.store} for ${result.project}.\n`);
+  for (const f of result.configFiles ?? []) io.stdout(`Approved ${f} as it is now; a change to it asks again.\n`);
   if (result.approved.length === 0) {
+    if (result.store !== undefined || result.configFiles !== undefined) return { result, exitCode: 0 };
     io.stdout(`Nothing to approve: no server in ${result.project}'s config files is waiting for approval.\n`);
     return { result, exitCode: 0 };
   }

@@ -127,7 +127,13 @@ function looksLikeToken(v: string): boolean {
 const URL_IN_TEXT = /\b[a-z][a-z0-9+.-]*:\/\/[^\s"'<>`]*[^\s"'<>`.,;:)\]]/gi;
 const BEARER_IN_TEXT = /\b(Bearer|Basic|Token)\s+[A-Za-z0-9._~+/=-]{8,}/g;
 
-/** `text` with secret values, URL user-info/query values and bearer tokens replaced. */
+/**
+ * `refresh_token=…`, `"access_token": "…"`, `password: …`: a value after a name that says it is a credential
+ * (isSecretName), as form bodies, JSON and debug pages quote them. Plain words (`token: none`) stay.
+ */
+const PAIR_IN_TEXT = /(["']?)([A-Za-z][A-Za-z0-9_.-]{0,60})\1(\s{0,3}[:=]\s{0,3})(["']?)([^\s"'&<>,;{}()[\]]{4,})/g;
+
+/** `text` with secret values, URL user-info/query values, bearer tokens and credential pairs replaced. */
 export function redactText(text: string, secrets: readonly string[] = []): string {
   let out = text;
   for (const s of secrets) {
@@ -136,6 +142,11 @@ export function redactText(text: string, secrets: readonly string[] = []): strin
     if (encoded !== s && out.includes(encoded)) out = out.split(encoded).join(REDACTED_MARK);
   }
   out = out.replace(URL_IN_TEXT, (u) => redactUrl(u));
+  out = out.replace(PAIR_IN_TEXT, (m, q: string, name: string, sep: string, q2: string, value: string) =>
+    isSecretName(name) && !isPlainWord(value) && value !== REDACTED_MARK
+      ? `${q}${name}${q}${sep}${q2}${REDACTED_MARK}`
+      : m,
+  );
   return out.replace(BEARER_IN_TEXT, (_m, scheme: string) => `${scheme} ${REDACTED_MARK}`);
 }
 

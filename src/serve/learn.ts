@@ -207,7 +207,12 @@ export class Learner {
     this.pending = emptyUsage();
     this.pendingCalls = 0;
     try {
-      await store.add(batch, { now: this.opts.now(), ...(this.opts.user ? { user: this.opts.user } : {}) });
+      const written = await store.add(batch, {
+        now: this.opts.now(),
+        ...(this.opts.user ? { user: this.opts.user } : {}),
+      });
+      // Future times clamped, a cap that forgot a large share (store/retention.ts): said on serve's log.
+      for (const w of written.warnings) this.opts.log(`warning: ${w}`);
       if (this.failingSince !== undefined) {
         this.opts.log(`usage store ${store.label} is reachable again; wrote what was learned meanwhile`);
         this.failingSince = undefined;

@@ -5,6 +5,7 @@ import {
   isApprovedInList,
   parseTrustList,
   projectDefinitionsHash,
+  reachingSettings,
   withApproval,
 } from '../../src/core/trust/project-gate.js';
 import type { ServerDefinition } from '../../src/types.js';
@@ -21,7 +22,7 @@ const def = (name: string, extra: Partial<ServerDefinition> = {}): ServerDefinit
 });
 
 describe('projectDefinitionsHash', () => {
-  it('changes when what would run changes, not with env values (secrets never enter it) or the order', () => {
+  it('changes when what would run changes, not with credential values (they never enter it) or the order', () => {
     const base = projectDefinitionsHash([def('a', { env: { TOKEN: 'one' } }), def('b')]);
     expect(projectDefinitionsHash([def('b'), def('a', { env: { TOKEN: 'two' } })])).toBe(base);
     expect(projectDefinitionsHash([def('a', { env: { TOKEN: 'one' }, args: ['evil.js'] }), def('b')])).not.toBe(base);
@@ -79,5 +80,37 @@ describe('trust list', () => {
     expect(parseTrustList(null)).toBeUndefined();
     const list = parseTrustList({ projects: [{ project: '/p', hash: 'h' }, { project: 3 }, 'x'] });
     expect(list?.projects).toEqual([{ project: '/p', hash: 'h' }]);
+  });
+});
+
+describe('what an approval covers (issue 41, classes 1 and 3)', () => {
+  it('env values that change what runs enter the hash; credential-named values do not', () => {
+    const base = projectDefinitionsHash([def('a', { env: { NODE_OPTIONS: '', API_TOKEN: 'one' } })]);
+    // A rotated token asks nothing again.
+    expect(projectDefinitionsHash([def('a', { env: { NODE_OPTIONS: '', API_TOKEN: 'two' } })])).toBe(base);
+    for (const [k, v] of [
+      ['NODE_OPTIONS', '--require /tmp/payload.js'],
+      ['LD_PRELOAD', '/tmp/evil.so'],
+      ['PYTHONPATH', '/tmp/evil'],
+      ['PATH', '/tmp/bin'],
+    ] as const)
+      expect(projectDefinitionsHash([def('a', { env: { NODE_OPTIONS: '', API_TOKEN: 'one', [k]: v } })])).not.toBe(
+        base,
+      );
+  });
+
+  it('a store reaching outside the project enters the hash; one inside is not a reaching setting', () => {
+    expect(reachingSettings('postgres://mcp@db.example/team', '/p')).toEqual({
+      store: 'postgres://mcp@db.example/team',
+    });
+    expect(reachingSettings('../elsewhere/usage.json', '/p')).toEqual({ store: '../elsewhere/usage.json' });
+    expect(reachingSettings('/home/u/usage.json', '/p')).toEqual({ store: '/home/u/usage.json' });
+    expect(reachingSettings('data/usage.json', '/p')).toEqual({});
+    expect(reachingSettings(undefined, '/p')).toEqual({});
+    const servers = [def('a')];
+    expect(projectDefinitionsHash(servers, { store: 'postgres://a/x' })).not.toBe(projectDefinitionsHash(servers));
+    expect(projectDefinitionsHash(servers, { store: 'postgres://a/x' })).not.toBe(
+      projectDefinitionsHash(servers, { store: 'postgres://b/x' }),
+    );
   });
 });

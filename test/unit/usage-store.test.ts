@@ -75,7 +75,11 @@ describe('usage store', () => {
     const all = await loadUsageStats(file, NOW, { ttlDays: 0, halfLifeDays: 0 });
     expect(Object.keys(all.stats.tools)).toEqual(['a.new', 'b.month', 'c.old']);
     expect(all.stats.tools['c.old']!.success).toBe(4);
-    // The write-time cap is relative to the newest recording as well: a 7-day cap drops only the older tools.
+    // The write-time cap is relative to the newest recording as well: a 7-day cap drops only the older tools, at
+    // most half the store per write (the oldest first, store/retention.ts), so the second write takes the last one.
+    const first = await updateUsageStore(file, (d) => d, { now: NOW + 1000 * DAY_MS, memory: { ttlDays: 7 } });
+    expect(Object.keys(JSON.parse(readFileSync(file, 'utf8')).tools)).toEqual(['a.new', 'b.month']);
+    expect(first.warnings.join('\n')).toContain('the retention cap forgot 1 of 3 tools in this write and kept 1 more');
     await updateUsageStore(file, (d) => d, { now: NOW + 1000 * DAY_MS, memory: { ttlDays: 7 } });
     expect(Object.keys(JSON.parse(readFileSync(file, 'utf8')).tools)).toEqual(['a.new']);
   });

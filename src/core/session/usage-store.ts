@@ -9,6 +9,7 @@ import type { UsageStats } from '../../types.js';
 import { dict } from '../dict.js';
 import { keepUserTools, parseUserUsage, type UserUsage } from './users.js';
 import { DAY_MS, capIntents, forgetUsage, parseRememberedIntents, parseUsageTools } from './usage.js';
+import { applyRetention, clampFutureTimes, retentionReference, retentionWarnings } from '../store/retention.js';
 
 export const USAGE_FORMAT = 'mcp-smart/usage@1';
 
@@ -204,7 +205,8 @@ export function usageForRanking(
   now: number,
   memory: MemoryOptions = {},
 ): { stats: UsageStats; reference: number } {
-  const reference = newestRecording(usage) ?? now;
+  // Never measured from the future: a row dated 2999 would age every other tool out (store/retention.ts).
+  const reference = retentionReference(newestRecording(usage), now);
   const forget = memoryToForget({ halfLifeDays: DEFAULT_STORE_HALF_LIFE_DAYS, ...memory });
   return { stats: forgetUsage(usage, reference, forget), reference };
 }
@@ -285,9 +287,15 @@ export async function updateUsageStore(
     // Both reads see the same dropped entries; a file moved aside by the first is missing for the second.
     const warnings = [...new Set([...early.warnings, ...read.warnings])];
     const next = update(doc);
-    // The cap applies relative to the newest recording (decay is applied on reading, so counts stay exact).
-    const newest = newestRecording(usageOfDoc(next)) ?? opts.now;
-    const kept = forgetUsage(usageOfDoc(next), newest, { ttlMs: memoryToForget(opts.memory ?? {}).ttlMs });
+    // Times later than this writer's clock are clamped; the cap applies relative to the newest recording but never
+    // from later than now, and forgets a bounded share per write (store/retention.ts). Decay is applied on reading.
+    const clamped = clampFutureTimes(usageOfDoc(next), opts.now);
+    const reference = retentionReference(newestRecording(clamped.stats), opts.now);
+    const ttlMs = memoryToForget(opts.memory ?? {}).ttlMs;
+    const total = Object.keys(clamped.stats.tools).length;
+    const cut = applyRetention(clamped.stats, reference, ttlMs);
+    const kept = cut.kept;
+    warnings.push(...retentionWarnings(clamped, { ...cut, total }, opts.now));
     capIntents(kept);
     const users = keepUserTools(next.users, kept.tools);
     const written: UsageStoreDoc = {

@@ -9,6 +9,7 @@ import { dict } from '../dict.js';
 import { MAX_INTENTS_PER_TOOL, MAX_REMEMBERED_INTENTS, capIntents, strongestIntents } from '../session/usage.js';
 import { memoryToForget, type MemoryOptions } from '../session/usage-store.js';
 import type { UserUsage } from '../session/users.js';
+import { forgetLimit, retentionWarnings } from './retention.js';
 
 const TOOLS_SQL = `
   INSERT INTO mcp_smart_tools AS t (tool_id, success, failure, last_used, avg_latency_ms, latency_samples)
@@ -75,7 +76,7 @@ export async function writeIncrements(
   sessions: Record<string, number>,
   memory: MemoryOptions,
   users: UserUsage = {},
-): Promise<{ before: number; tools: number }> {
+): Promise<{ before: number; tools: number; warnings: string[] }> {
   // Rows go in key order, so two writers lock shared rows in the same order (no deadlock between them).
   const ids = Object.keys(delta.tools).sort();
   if (ids.length > 0) {
@@ -126,13 +127,27 @@ export async function writeIncrements(
   const sids = Object.keys(sessions).sort();
   if (sids.length > 0) await c.query(SESSIONS_SQL, [sids, sids.map((s) => sessions[s]!)]);
   const before = await countTools(c);
+  // Rows dated later than the database's clock (another writer's clock ahead, an imported 2999) are clamped to it.
+  const future = (await c.query<{ n: number; latest: number | null; now: number }>(FUTURE_SQL)).rows[0]!;
+  const clamped = { clamped: future.n, ...(future.latest !== null ? { latest: future.latest } : {}) };
   const { ttlMs } = memoryToForget(memory);
+  let forgotten = 0;
+  let deferred = 0;
   if (ttlMs > 0) {
-    // The cap, relative to the newest recording (as forgetUsage: a tool unused for longer than the TTL before it).
+    // The cap, relative to the newest recording but never later than now() (store/retention.ts), forgetting at most
+    // forgetLimit(before) tools, the oldest first.
+    const past = await c.query<{ n: number }>(`SELECT count(*)::int AS n FROM mcp_smart_tools WHERE ${PAST_CAP}`, [
+      ttlMs,
+    ]);
+    const limit = forgetLimit(before);
     const gone = await c.query<{ tool_id: string }>(
-      `DELETE FROM mcp_smart_tools WHERE last_used < (SELECT max(last_used) FROM mcp_smart_tools) - $1 RETURNING tool_id`,
-      [ttlMs],
+      `DELETE FROM mcp_smart_tools WHERE tool_id IN (
+         SELECT tool_id FROM mcp_smart_tools WHERE ${PAST_CAP} ORDER BY last_used, tool_id LIMIT $2)
+       RETURNING tool_id`,
+      [ttlMs, limit],
     );
+    forgotten = gone.rows.length;
+    deferred = Math.max(0, past.rows[0]!.n - forgotten);
     if (gone.rows.length > 0)
       await dropToolRows(
         c,
@@ -140,8 +155,25 @@ export async function writeIncrements(
         false,
       );
   }
-  return { before, tools: ttlMs > 0 ? await countTools(c) : before };
+  const warnings = retentionWarnings(clamped, { forgotten, deferred, total: before }, future.now, "the database's");
+  return { before, tools: ttlMs > 0 ? await countTools(c) : before, warnings };
 }
+
+/** The database's clock in ms since the epoch, as SQL. */
+const DB_NOW = `(extract(epoch FROM now()) * 1000)::float8`;
+
+/** Clamps every future time (tools, intents, per-user rows) to the database's clock; counts what it clamped. */
+const FUTURE_SQL = `
+  WITH old AS (SELECT tool_id, last_used AS was FROM mcp_smart_tools WHERE last_used > ${DB_NOW}),
+       t AS (UPDATE mcp_smart_tools x SET last_used = ${DB_NOW} FROM old WHERE x.tool_id = old.tool_id
+             RETURNING old.was),
+       i AS (UPDATE mcp_smart_intents SET last = ${DB_NOW} WHERE last > ${DB_NOW} RETURNING last),
+       u AS (UPDATE mcp_smart_user_tools SET last_used = ${DB_NOW} WHERE last_used > ${DB_NOW} RETURNING 1)
+  SELECT (SELECT count(*) FROM t)::int + (SELECT count(*) FROM i)::int AS n, (SELECT max(was) FROM t) AS latest,
+         ${DB_NOW} AS now`;
+
+/** A tool past the TTL ($1 ms) before the newest recording, the newest taken no later than the database's clock. */
+const PAST_CAP = `last_used < LEAST((SELECT max(last_used) FROM mcp_smart_tools), ${DB_NOW}) - $1`;
 
 async function countTools(c: PoolClient): Promise<number> {
   return (await c.query<{ n: number }>('SELECT count(*)::int AS n FROM mcp_smart_tools')).rows[0]!.n;

@@ -138,7 +138,6 @@ export class PostgresUsageStore implements UsageStore {
   add(delta: UsageStats, opts: { now: number; memory?: MemoryOptions; user?: string }): Promise<StoreWriteResult> {
     return this.transaction(async (c) => ({
       ...(await writeIncrements(c, delta, {}, opts.memory ?? {}, opts.user ? userUsageOf(delta, opts.user) : {})),
-      warnings: [],
     }));
   }
 
@@ -156,7 +155,7 @@ export class PostgresUsageStore implements UsageStore {
       for (const r of rows.rows) known[r.session_id] = r.cases;
       const { delta, sessions, users } = plan(known);
       const added = mergeUserUsage(users ?? {}, opts.user ? userUsageOf(delta, opts.user) : {});
-      return { ...(await writeIncrements(c, delta, sessions, opts.memory ?? {}, added)), warnings: [] };
+      return writeIncrements(c, delta, sessions, opts.memory ?? {}, added);
     });
   }
 

@@ -6,6 +6,9 @@
  * the trust list.
  */
 import { createHash } from 'node:crypto';
+import { isAbsolute, relative, resolve, sep } from 'node:path';
+import { isSecretName } from '../redact.js';
+import { isPostgresUrl } from '../store/url.js';
 import type { ServerDefinition } from '../../types.js';
 
 /** One approval in the trust list. */
@@ -26,12 +29,43 @@ export function isProjectFileServer(d: ServerDefinition): boolean {
 }
 
 /**
- * The hash the approval is keyed by: every project-file definition's launch-relevant fields (what would run), in a
- * stable order. Env and header values are secrets: only their names enter, so the hash never carries them.
+ * The settings of our own config file that reach outside the project (issue 41, class 1): a PostgreSQL store (a
+ * connection made with the user's PGPASSWORD / ~/.pgpass) or a store file outside the project folder. A project file
+ * that sets one needs the same approval as a server it defines.
  */
-export function projectDefinitionsHash(defs: readonly ServerDefinition[]): string {
+export interface ReachingSettings {
+  store?: string;
+}
+
+export function reachingSettings(store: string | undefined, projectDir: string): ReachingSettings {
+  if (store === undefined || store === '') return {};
+  if (isPostgresUrl(store)) return { store };
+  const rel = relative(projectDir, resolve(projectDir, store));
+  return rel === '..' || rel.startsWith(`..${sep}`) || isAbsolute(rel) ? { store } : {};
+}
+
+/**
+ * The env values that enter the approval: every value except those of variables named as credentials (…_TOKEN,
+ * …_KEY, PASSWORD, …; a rotated token does not ask again). So NODE_OPTIONS, LD_PRELOAD, PYTHONPATH, PATH — anything
+ * that can change what runs — is covered by value, whatever an envFile or the entry sets it to. Values only ever
+ * enter the SHA-256 below; nothing stores them.
+ */
+const approvedEnv = (env: Readonly<Record<string, string>> | undefined): [string, string | null][] =>
+  Object.keys(env ?? {})
+    .sort()
+    .map((k) => [k, isSecretName(k) ? null : env![k]!]);
+
+/**
+ * The hash the approval is keyed by: every project-file definition's launch-relevant fields (command, args, cwd, URL,
+ * env values per approvedEnv, header names), in a stable order, and the settings that reach outside the project.
+ */
+export function projectDefinitionsHash(
+  defs: readonly ServerDefinition[],
+  settings: ReachingSettings = {},
+  include: (d: ServerDefinition) => boolean = isProjectFileServer,
+): string {
   const parts = defs
-    .filter(isProjectFileServer)
+    .filter(include)
     .map((d) => ({
       name: d.name,
       source: d.source,
@@ -40,11 +74,12 @@ export function projectDefinitionsHash(defs: readonly ServerDefinition[]): strin
       args: d.args ?? [],
       cwd: d.cwd ?? null,
       url: d.url ?? null,
-      env: Object.keys(d.env ?? {}).sort(),
+      env: approvedEnv(d.env),
       headers: Object.keys(d.headers ?? {}).sort(),
     }))
     .sort((a, b) => (a.source + a.name < b.source + b.name ? -1 : a.source + a.name > b.source + b.name ? 1 : 0));
-  return createHash('sha256').update(JSON.stringify(parts)).digest('hex');
+  const doc = settings.store === undefined ? parts : { servers: parts, store: settings.store };
+  return createHash('sha256').update(JSON.stringify(doc)).digest('hex');
 }
 
 export function isApprovedInList(list: TrustList | undefined, project: string, hash: string): boolean {
