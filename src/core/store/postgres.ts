@@ -83,10 +83,11 @@ export class PostgresUsageStore implements UsageStore {
     }
   }
 
-  async read(now: number): Promise<StoreRead> {
+  async read(now: number, opts: { lockTimeoutMs?: number } = {}): Promise<StoreRead> {
     return this.run(async (c, schema) => {
       if (schema === 'absent') return { doc: emptyDoc(now), warnings: [], missing: true as const };
       await c.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
+      await limitLockWait(c, opts.lockTimeoutMs);
       try {
         const tools = await c.query<{
           tool_id: string;
@@ -148,15 +149,18 @@ export class PostgresUsageStore implements UsageStore {
    */
   async add(
     delta: UsageStats,
-    opts: { now: number; memory?: MemoryOptions; user?: string },
+    opts: { now: number; memory?: MemoryOptions; user?: string; lockTimeoutMs?: number },
   ): Promise<StoreWriteResult> {
     const safe = pgSafeUsage(delta);
     const user = opts.user === undefined ? undefined : pgText(opts.user);
     const one = (d: UsageStats): Promise<StoreWriteResult> =>
-      this.transaction(async (c) => ({
-        ...(await writeIncrements(c, d, {}, opts.memory ?? {}, user ? userUsageOf(d, user) : {})),
-        warnings: [],
-      }));
+      this.transaction(
+        async (c) => ({
+          ...(await writeIncrements(c, d, {}, opts.memory ?? {}, user ? userUsageOf(d, user) : {})),
+          warnings: [],
+        }),
+        opts.lockTimeoutMs,
+      );
     const ids = Object.keys(safe.tools);
     try {
       return await one(safe);
@@ -234,11 +238,12 @@ export class PostgresUsageStore implements UsageStore {
     await pool?.end().catch(() => undefined);
   }
 
-  private async transaction<T>(fn: (c: PoolClient) => Promise<T>): Promise<T> {
+  private async transaction<T>(fn: (c: PoolClient) => Promise<T>, lockTimeoutMs?: number): Promise<T> {
     return this.run(async (c) => {
       for (let attempt = 1; ; attempt++) {
         await c.query('BEGIN');
         try {
+          await limitLockWait(c, lockTimeoutMs);
           const out = await fn(c);
           await c.query('COMMIT');
           return out;
@@ -306,6 +311,11 @@ export class PostgresUsageStore implements UsageStore {
     this.pool = pool;
     return pool;
   }
+}
+
+/** A shorter wait for locks than the connection's, for this transaction only. */
+async function limitLockWait(c: PoolClient, ms: number | undefined): Promise<void> {
+  if (ms !== undefined) await c.query(`SET LOCAL lock_timeout = ${Math.max(1, Math.round(ms))}`);
 }
 
 function emptyDoc(now: number): UsageStoreDoc {
