@@ -301,6 +301,11 @@ export const ERROR_CATALOG = {
     message: (d) =>
       `Cannot reach the usage store ${s(d.store)}: ${s(d.reason)}. Check that the database is running and that the URL and its credentials (PGPASSWORD, or \${VAR} in the URL) are right${/database ".*" does not exist/.test(s(d.reason)) ? '; `mcp-smart store init --store <url>` creates it' : ''}.`,
   },
+  STORE_FAILED: {
+    exitCode: 3,
+    message: (d) =>
+      `The usage store ${s(d.store)} failed: ${s(d.reason)}. Nothing of this write was kept; ${s(d.hint)}.`,
+  },
   STORE_URL_INVALID: {
     exitCode: 2,
     message: (d) => `${s(d.where)}: the store URL ${s(d.url)} cannot be used: ${s(d.reason)}.`,

@@ -15,6 +15,7 @@ import type { GlobalOptions } from './context.js';
 import { oauthOptions } from './oauth.js';
 import type { SetupPaths } from './paths.js';
 import { createProgress } from './progress.js';
+import { messageCap } from './message-cap.js';
 
 /** How long a cached tool list answers before its server is asked again, unless the config sets cache.ttlSeconds. */
 export const DEFAULT_CACHE_TTL_SECONDS = 3600;
@@ -74,6 +75,7 @@ export async function connectDefinitions(
       captureStderr: opts.debug,
       oauth,
       capabilities,
+      ...messageCap(io.env),
     }),
   );
   progress.done();

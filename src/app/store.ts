@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import { userLabel } from '../core/session/users.js';
 import { FileUsageStore } from '../core/store/file.js';
 import type { UsageStore } from '../core/store/types.js';
+import type { PostgresStoreOptions } from '../core/store/postgres.js';
 import type { SmartConfig } from '../types.js';
 import { connectionString, expandStoreUrl, isPostgresUrl, redactStoreUrl } from '../core/store/url.js';
 
@@ -36,13 +37,15 @@ export async function openUsageStore(
     lazy?: boolean;
     /** `store init`: create a PostgreSQL database that does not exist yet (reported through `created`). */
     created?: (yes: boolean) => void;
+    /** A PostgreSQL store's waits (serve keeps them short: learning must never hold up serving). */
+    timeouts?: PostgresStoreOptions;
   },
 ): Promise<UsageStore> {
   if (!chosen) return new FileUsageStore(opts.defaultFile);
   if (!isPostgresUrl(chosen.spec)) return new FileUsageStore(resolve(opts.cwd, chosen.spec));
   const url = expandStoreUrl(chosen.spec, opts.env, chosen.where);
   const { PostgresUsageStore } = await import('../core/store/postgres.js');
-  const store = new PostgresUsageStore(connectionString(url, opts.env), redactStoreUrl(chosen.spec));
+  const store = new PostgresUsageStore(connectionString(url, opts.env), redactStoreUrl(chosen.spec), opts.timeouts);
   if (opts.created) opts.created((await store.open({ createDatabase: true })).created);
   else if (!opts.lazy) await store.open();
   return store;

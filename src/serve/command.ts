@@ -22,7 +22,7 @@ import type { HttpHandle } from './http.js';
 import { launchThis, setupArgs } from './launcher.js';
 import { clientMode, parseClientName, printConfig, withholdsEnv } from './print-config.js';
 import { ServeRuntime } from './runtime.js';
-import { CLIENT_GONE_FLUSH_MS, FINAL_FLUSH_MS } from './learn.js';
+import { CLIENT_GONE_FLUSH_MS, FINAL_FLUSH_MS, SERVE_STORE_TIMEOUTS, STARTUP_READ_LOCK_MS } from './learn.js';
 import { setupWords } from '../app/next-step.js';
 import { terminalNote } from './terminal-note.js';
 import { createClientServer } from './sdk-server.js';
@@ -115,10 +115,12 @@ export async function runServeCommand(
     env: io.env,
     defaultFile: setup.usageStore,
     lazy: true,
+    timeouts: SERVE_STORE_TIMEOUTS,
   });
   // A store learning may not write (read-only, another user's) is refused now, not found out at the first call.
   if (opts.learn !== false && store.kind === 'file') await checkStoreWritable(store.label);
-  const usage = await loadUsage(store, Date.now(), log);
+  // A locked table delays serving by at most STARTUP_READ_LOCK_MS: then it ranks without the usage prior.
+  const usage = await loadUsage(store, Date.now(), log, { lockTimeoutMs: STARTUP_READ_LOCK_MS });
 
   const runtime = new ServeRuntime({
     setup,
@@ -146,6 +148,12 @@ export async function runServeCommand(
     // Stored tokens only: a server process never opens a browser (`mcp-smart login` does that).
     pool: { oauth: { ...oauthOptions(ctx), interactive: undefined } },
   });
+
+  // Calls an earlier serve of this database kept at its shutdown (unwritten.ts) are written now, in the background.
+  void runtime.learner.takeUnwritten().then(
+    (n) => n > 0 && log(`${n} learned call(s) kept by an earlier serve are being written to ${store.label}`),
+    (e: unknown) => log(`warning: could not take kept calls (${errorText(e)})`),
+  );
 
   const clients = new Set<Server>();
   runtime.onServerNotification = (server, method, params) => {
@@ -190,7 +198,9 @@ export async function runServeCommand(
         );
       await http?.close();
       for (const s of clients) await s.close().catch(() => undefined);
-      await runtime.close(clientWent ? CLIENT_GONE_FLUSH_MS : FINAL_FLUSH_MS);
+      // A database's waits are bounded (lock_timeout) and what is left is kept for the next serve: no stale lock to
+      // wait out as with a file.
+      await runtime.close(clientWent && store.kind === 'file' ? CLIENT_GONE_FLUSH_MS : FINAL_FLUSH_MS);
       await store.close();
     }
   });

@@ -62,9 +62,14 @@ export async function servingCounts(ctx: CommandContext): Promise<Counting> {
 }
 
 /** The store's usage by the rule every ranking reads it; a store that cannot be read is a warning, not a stop. */
-export async function loadUsage(store: UsageStore, now: number, log: (text: string) => void): Promise<UsageStats> {
+export async function loadUsage(
+  store: UsageStore,
+  now: number,
+  log: (text: string) => void,
+  opts: { lockTimeoutMs?: number } = {},
+): Promise<UsageStats> {
   try {
-    const { doc, warnings } = await store.read(now);
+    const { doc, warnings } = await store.read(now, opts);
     for (const w of warnings) log(`warning: ${w}`);
     return usageForRanking(usageOfDoc(doc), now).stats;
   } catch (e) {

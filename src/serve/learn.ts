@@ -12,6 +12,7 @@ import { errorText, isSmartError } from '../errors.js';
 import { appendFileSafe } from '../safe-write.js';
 import { LOCK_STALE_MS } from '../file-lock.js';
 import { finalWrites } from '../signals.js';
+import { claimUnwritten, keepUnwritten } from './unwritten.js';
 import type { UsageStats } from '../types.js';
 
 /** How long a find_tool result counts as the reason for a later call. */
@@ -26,6 +27,12 @@ export const FINAL_FLUSH_MS = 3000;
  * killed while holding the store's lock delays this write rather than losing it. A signal still ends it within 5 s.
  */
 export const CLIENT_GONE_FLUSH_MS = LOCK_STALE_MS + 5000;
+/**
+ * A PostgreSQL store's waits in serve: a write waits at most 2 s for a lock (then it is retried later, serving
+ * going on), the start-up read of usage 1 s (then serve ranks without it), a connection 3 s.
+ */
+export const SERVE_STORE_TIMEOUTS = { lockTimeoutMs: 2000, connectTimeoutMs: 3000, statementTimeoutMs: 10_000 };
+export const STARTUP_READ_LOCK_MS = 1000;
 
 /** Token-like text: provider keys, bearer tokens, long hex or base64 runs, URL credentials. */
 const SECRET_PATTERNS = [
@@ -75,6 +82,8 @@ export interface LearnerOptions {
   retry?: { firstMs: number; maxMs: number };
   /** How long calls are gathered into one write (ms; default GATHER_MS). */
   gatherMs?: number;
+  /** Where calls a shutdown could not write are kept for the next serve (unwritten.ts); undefined: not kept. */
+  keepDir?: string;
 }
 
 /** Waits before writing again to a store that could not be reached: 1 s, doubling, at most 30 s. */
@@ -104,6 +113,8 @@ export class Learner {
   private halted = false;
   private retryMs: number;
   private failingSince: number | undefined;
+  /** During the final flush: when it must be over (Date.now() time); writes then wait for locks only until it. */
+  private deadline: number | undefined;
 
   constructor(private readonly opts: LearnerOptions) {
     this.retryMs = (opts.retry ?? RETRY).firstMs;
@@ -207,12 +218,14 @@ export class Learner {
     this.pending = emptyUsage();
     this.pendingCalls = 0;
     try {
-      const written = await store.add(batch, {
+      const wait = this.deadline === undefined ? {} : { lockTimeoutMs: Math.max(50, (this.deadline - Date.now()) / 2) };
+      const { warnings } = await store.add(batch, {
         now: this.opts.now(),
         ...(this.opts.user ? { user: this.opts.user } : {}),
+        ...wait,
       });
-      // Future times clamped, a cap that forgot a large share (store/retention.ts): said on serve's log.
-      for (const w of written.warnings) this.opts.log(`warning: ${w}`);
+      // Future times clamped, a cap that forgot a large share (store/retention.ts), rows the database refused.
+      for (const w of warnings) this.opts.log(`warning: ${w}`);
       if (this.failingSince !== undefined) {
         this.opts.log(`usage store ${store.label} is reachable again; wrote what was learned meanwhile`);
         this.failingSince = undefined;
@@ -255,6 +268,7 @@ export class Learner {
    * not be written in time is counted in a warning, never lost silently.
    */
   async finalFlush(withinMs: number = FINAL_FLUSH_MS): Promise<void> {
+    this.deadline = Date.now() + withinMs;
     let timer: NodeJS.Timeout | undefined;
     const timeUp = new Promise<'late'>((r) => (timer = setTimeout(() => r('late'), withinMs)));
     const done = finalWrites(async () => {
@@ -276,10 +290,57 @@ export class Learner {
       clearTimeout(this.retryTimer);
       this.retryTimer = undefined;
     }
-    if (this.pendingCalls > 0)
+    if (this.pendingCalls > 0 && !(await this.keep())) {
       this.opts.log(
         `warning: ${this.pendingCalls} learned call(s) could not be written to the usage store${late ? ` within ${withinMs} ms` : ''}`,
       );
+    }
+  }
+
+  /** Keeps what is still unwritten for the next serve of this store; false when it cannot be kept. */
+  private async keep(): Promise<boolean> {
+    const dir = this.opts.keepDir;
+    const store = this.opts.store;
+    if (!dir || !store) return false;
+    try {
+      const file = await finalWrites(() =>
+        keepUnwritten(dir, store.label, { usage: this.pending, user: this.opts.user, calls: this.pendingCalls }),
+      );
+      this.opts.log(
+        `warning: ${this.pendingCalls} learned call(s) could not be written to the usage store ${store.label} in time; kept in ${file}, the next serve of this store writes them`,
+      );
+      this.pending = emptyUsage();
+      this.pendingCalls = 0;
+      return true;
+    } catch (e) {
+      this.opts.log(`warning: could not keep unwritten calls (${errorText(e)})`);
+      return false;
+    }
+  }
+
+  /**
+   * Takes the calls earlier serves of this store could not write (unwritten.ts) into this one: its own user's
+   * join what is pending; another user's are written on their own (and kept again if that fails).
+   */
+  async takeUnwritten(): Promise<number> {
+    const dir = this.opts.keepDir;
+    const store = this.opts.store;
+    if (!dir || !store) return 0;
+    let calls = 0;
+    for (const u of await claimUnwritten(dir)) {
+      calls += u.calls;
+      if (u.user === this.opts.user) {
+        this.pending = mergeUsage(this.pending, u.usage);
+        capIntents(this.pending);
+        this.pendingCalls += u.calls;
+        this.kick();
+      } else
+        await store
+          .add(u.usage, { now: this.opts.now(), ...(u.user ? { user: u.user } : {}) })
+          .catch(() => keepUnwritten(dir, store.label, u))
+          .catch((e: unknown) => this.opts.log(`warning: ${u.calls} kept call(s) lost (${errorText(e)})`));
+    }
+    return calls;
   }
 
   /** Until nothing is gathering or in flight: what is gathered is written now, and each write is waited for. */

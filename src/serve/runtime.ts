@@ -20,6 +20,8 @@ import { FileUsageStore } from '../core/store/file.js';
 import { cloneUsage } from '../core/session/usage.js';
 import type { UsageStore } from '../core/store/types.js';
 import { Learner } from './learn.js';
+import { unwrittenDir } from './unwritten.js';
+import { dirname } from 'node:path';
 import {
   ArgumentValidator,
   argumentsObject,
@@ -131,8 +133,11 @@ export class ServeRuntime {
     this.rules = visibilityRules(opts.setup.definitions, this.config.serve, opts.setup.configFile);
     this.known = new Map(opts.setup.known);
     const secrets = opts.setup.definitions.flatMap((d) => secretValues(d));
+    const store = opts.learn ? (opts.store ?? new FileUsageStore(opts.setup.usageStore)) : undefined;
     this.learner = new Learner({
-      store: opts.learn ? (opts.store ?? new FileUsageStore(opts.setup.usageStore)) : undefined,
+      store,
+      // A database's calls a shutdown could not write are kept beside the user's own store, for the next serve.
+      ...(store?.kind === 'postgres' ? { keepDir: unwrittenDir(dirname(opts.setup.usageStore), store.label) } : {}),
       record: opts.record,
       user: opts.user,
       secrets,

@@ -36,6 +36,12 @@ function mapAt(doc: Record<string, unknown>, at: KeyPart[], file: string): Recor
   return v;
 }
 
+function valueAt(doc: Record<string, unknown>, at: KeyPart[]): unknown {
+  let v: unknown = doc;
+  for (const k of at) v = isPlainObject(v) ? v[k as string] : undefined;
+  return v;
+}
+
 const ALL_MAPS: KeyPart[][] = [['mcpServers'], ['servers'], ['mcp', 'servers'], ['mcp.servers'], ['mcp_servers']];
 
 /**
@@ -57,6 +63,8 @@ export interface ServerGroups {
   groups: ServerGroup[];
   /** Server maps in the file that its client does not read, as key paths. */
   ignored: string[];
+  /** Keys holding no servers because their value has the wrong shape (null, a number …): warnings naming key and fix. */
+  problems: string[];
 }
 
 /**
@@ -77,10 +85,21 @@ export function findServerGroups(
   }
   const groups: ServerGroup[] = [];
   const ignored: string[] = [];
+  const problems: string[] = [];
+  const problem = (at: KeyPart[], got: unknown, expected: string, fix: string): void => {
+    problems.push(
+      `${file}: ${formatKeyPath(at)}: expected ${expected}, got ${describeType(got)}, so no servers are read from it. ${fix}`,
+    );
+  };
   let recognised = opts.client !== undefined;
   const read = new Set(mapsReadBy(opts.client).map((at) => at.join('\u0000')));
   for (const at of ALL_MAPS) {
-    if (at.length === 2 && !isPlainObject(doc.mcp)) continue;
+    if (at.length === 2 && !isPlainObject(doc.mcp)) {
+      // VS Code's settings.json keeps servers under "mcp": a value there that is not an object holds none.
+      if (read.has(at.join('\u0000')) && doc.mcp !== undefined && opts.client === 'vscode')
+        problem(['mcp'], doc.mcp, 'an object with "servers"', 'Write it as {"servers": {…}} or remove it.');
+      continue;
+    }
     if (!keyPresent(doc, at)) continue;
     if (!read.has(at.join('\u0000'))) {
       ignored.push(formatKeyPath(at));
@@ -89,19 +108,35 @@ export function findServerGroups(
     const entries = mapAt(doc, at, file);
     recognised = true;
     if (entries) groups.push({ at, entries });
+    else if (valueAt(doc, at) === null)
+      problem(at, null, 'an object mapping server names to their settings', 'Write {} or remove the key.');
   }
   // Only Claude Code keeps per-project servers in its user file (a Codex [projects] table holds trust levels).
+  const claudeUser = opts.client === 'claude-code' && basename(file).toLowerCase() === '.claude.json';
+  if (claudeUser && doc.projects !== undefined && !isPlainObject(doc.projects))
+    problem(
+      ['projects'],
+      doc.projects,
+      'an object mapping project folders to their settings',
+      'Fix or remove the key.',
+    );
   if ((opts.client === undefined || opts.client === 'claude-code') && isPlainObject(doc.projects)) {
     const want = normalizeProjectPath(opts.cwd, opts.platform);
     recognised = true;
     for (const [key, project] of Object.entries(doc.projects)) {
-      if (normalizeProjectPath(key, opts.platform) !== want || !isPlainObject(project)) continue;
+      if (normalizeProjectPath(key, opts.platform) !== want) continue;
+      if (!isPlainObject(project)) {
+        problem(['projects', key], project, "an object with this project's settings", 'Fix or remove the entry.');
+        continue;
+      }
       const at = ['projects', key, 'mcpServers'];
       const entries = mapAt(doc, at, file);
       if (entries) groups.push({ at, entries, projectEntry: key });
+      else if (project.mcpServers === null)
+        problem(at, null, 'an object mapping server names to their settings', 'Write {} or remove the key.');
     }
   }
-  return recognised ? { groups, ignored } : undefined;
+  return recognised ? { groups, ignored, problems } : undefined;
 }
 
 /** The `projects[<cwd>]` object of a user file, if any (Claude Code: local servers and approval state; Codex: trust). */

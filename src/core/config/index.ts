@@ -185,6 +185,7 @@ class Loader {
       return;
     }
     for (const key of found.ignored) this.warnings.push(ignoredMapWarning(file, key, client));
+    this.warnings.push(...found.problems);
     if (client === 'gemini') {
       const lists = geminiServerLists(doc, file, source.layer ?? 'project');
       if (lists) this.geminiLists.push(lists);

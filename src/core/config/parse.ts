@@ -152,6 +152,14 @@ export interface ParsedConfig {
 export function parseConfigDocument(file: string, raw: string): ParsedConfig {
   // Editors on Windows often save UTF-8 with a byte-order mark; it is not part of the document.
   const text = stripBom(raw);
+  // UTF-16 (Windows editors' "Unicode") read as UTF-8: a NUL after every ASCII character, or its mark as U+FFFD.
+  if (text.includes('\u0000') || /^\uFFFD\uFFFD/.test(text))
+    throw new SmartError('FILE_PARSE', {
+      file,
+      kind: /\.toml$/i.test(file) ? 'TOML' : 'JSON',
+      reason:
+        'it is not UTF-8 text (it holds NUL bytes, as a file saved as UTF-16 does). Save it as UTF-8 and run again.',
+    });
   return detectSyntax(file, text) === 'toml'
     ? { value: parseTomlText(text, file), duplicateKeys: [] }
     : parseJson(text, file);

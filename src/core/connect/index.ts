@@ -28,6 +28,8 @@ export interface ToolListCacheOptions {
 }
 
 export interface ConnectOptions {
+  /** The largest message read from a server (stdio line or HTTP answer); default 256 MB. */
+  maxMessageBytes?: number;
   timeoutMs: number;
   signal?: AbortSignal;
   /** null/undefined: neither read nor write the cache. */
@@ -75,6 +77,7 @@ async function snapshotOne(def: ServerDefinition, opts: ConnectOptions): Promise
     createTransport: opts.createTransport,
     oauth: opts.oauth,
     capabilities: opts.capabilities,
+    ...(opts.maxMessageBytes ? { maxMessageBytes: opts.maxMessageBytes } : {}),
   });
   opts.onProgress?.({ server: def.name, phase: snap.status === 'ok' ? 'done' : 'error', elapsedMs: snap.elapsedMs });
   if (cache && snap.status === 'ok') {

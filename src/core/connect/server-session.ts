@@ -37,7 +37,8 @@ import {
 } from './list.js';
 import type { SmartOAuthProvider } from './oauth-provider.js';
 import type { DeclaredCapabilities } from '../declared-capabilities.js';
-import { createStdioHandle, type StdioHandle } from './stdio.js';
+import { MAX_MESSAGE_BYTES, createStdioHandle, type StdioHandle } from './stdio.js';
+import { boundedFetch } from './bounded-fetch.js';
 
 /** The requests a server sends its client mid-call, each behind a client capability. */
 const ASKS = new Set(['elicitation/create', 'sampling/createMessage', 'roots/list']);
@@ -80,6 +81,8 @@ export interface ServerSessionOptions {
   onClose?: () => void;
   /** OAuth for a remote server: supplies tokens to the transport and refreshes them on a 401. */
   authProvider?: SmartOAuthProvider;
+  /** The largest message read from the server, over stdio or HTTP (default MAX_MESSAGE_BYTES, 256 MB). */
+  maxMessageBytes?: number;
 }
 
 export interface RequestOptions {
@@ -269,7 +272,13 @@ export class ServerSession {
         throw new SmartError('CONNECT_SPAWN_FAILED', { command: '(none)', reason: 'the definition has no command' });
       const command = def.command;
       await this.connectEra(signal, false, (pin) => {
-        this.stdio = createStdioHandle({ command, args: def.args ?? [], env: def.env, cwd: def.cwd });
+        this.stdio = createStdioHandle({
+          command,
+          args: def.args ?? [],
+          env: def.env,
+          cwd: def.cwd,
+          maxMessageBytes: this.opts.maxMessageBytes ?? MAX_MESSAGE_BYTES,
+        });
         return this.connectClient(this.stdio.transport, signal, timeoutMs, pin);
       });
     } else {
@@ -297,7 +306,9 @@ export class ServerSession {
     }
     const requestInit = def.headers ? { headers: { ...def.headers } } : undefined;
     const authProvider = this.opts.authProvider;
-    const options = { requestInit, authProvider, fetch: authProvider?.fetch };
+    // Answers are capped as stdio messages are, counted after decompression (bounded-fetch.ts).
+    const fetch = boundedFetch(authProvider?.fetch, this.opts.maxMessageBytes ?? MAX_MESSAGE_BYTES);
+    const options = { requestInit, authProvider, fetch };
     if (def.transport === 'sse') {
       this.transportKind = 'sse';
       await this.connectClient(new SSEClientTransport(url, options), signal, timeoutMs);

@@ -13,6 +13,8 @@ export { networkFailure, redact, secretValues } from './failure.js';
 
 export interface SessionOptions {
   timeoutMs: number;
+  /** The largest message read from a server (stdio line or HTTP answer); default 256 MB. */
+  maxMessageBytes?: number;
   signal?: AbortSignal;
   maxPages: number;
   captureStderr: boolean;
@@ -38,6 +40,7 @@ export async function connectServer(def: ServerDefinition, opts: SessionOptions)
   };
   const controller = listSignal();
   const base: ServerSessionOptions = {
+    ...(opts.maxMessageBytes ? { maxMessageBytes: opts.maxMessageBytes } : {}),
     createTransport: opts.createTransport,
     capabilities: opts.capabilities,
     onServerRequest: (method) => unattendedAnswer(method),

@@ -41,6 +41,8 @@ export const MIGRATIONS: readonly string[] = [
      last_used double precision NOT NULL,
      PRIMARY KEY (user_label, tool_id)
    );`,
+  // 3: a session's case count is any number a file store holds (an integer column refused 2^31 and rounded 1.5).
+  `ALTER TABLE mcp_smart_sessions ALTER COLUMN cases TYPE double precision;`,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

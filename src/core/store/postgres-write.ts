@@ -41,7 +41,7 @@ const INTENTS_SQL = `
 
 const SESSIONS_SQL = `
   INSERT INTO mcp_smart_sessions AS s (session_id, cases)
-  SELECT * FROM unnest($1::text[], $2::int[])
+  SELECT * FROM unnest($1::text[], $2::float8[])
   ON CONFLICT (session_id) DO UPDATE SET cases = GREATEST(s.cases, EXCLUDED.cases)`;
 
 const USERS_SQL = `

@@ -1,14 +1,19 @@
 /**
  * The PostgreSQL backend: one store for a team. The `pg` client is loaded only when a postgres URL is used, so the
- * file store's start-up stays as fast as before. Every failure to reach the database is STORE_UNREACHABLE (exit 3),
- * with the URL's credentials redacted; serve turns it into a logged, retried condition (serve/learn.ts).
+ * file store's start-up stays as fast as before. A failure names what failed, with its SQLSTATE (pg-errors.ts), and
+ * the URL's credentials redacted; serve turns it into a logged, retried condition (serve/learn.ts). Reads need
+ * only SELECT; every wait for a lock and every statement is bounded (lock_timeout, statement_timeout); text is
+ * made safe for PostgreSQL before it is sent (pg-text.ts).
  */
 import type { Pool, PoolClient } from 'pg';
-import { SmartError, errorText } from '../../errors.js';
+import { errorText } from '../../errors.js';
 import type { ToolUsage, UsageStats } from '../../types.js';
 import { dict } from '../dict.js';
 import { USAGE_FORMAT, type MemoryOptions, type StoreRead, type UsageStoreDoc } from '../session/usage-store.js';
-import { MIGRATIONS, MIGRATION_LOCK, SCHEMA_VERSION, SESSIONS_LOCK } from './postgres-schema.js';
+import { SESSIONS_LOCK } from './postgres-schema.js';
+import { ensureSchema, type SchemaState } from './postgres-migrate.js';
+import { kindOf, storeFailure } from './pg-errors.js';
+import { pgSafeSessions, pgSafeUsage, pgSafeUsers, pgText } from './pg-text.js';
 import { mergeUserUsage, userUsageOf } from '../session/users.js';
 import { dropToolRows, writeIncrements } from './postgres-write.js';
 import type { LearnPlan, StoreWriteResult, UsageStore } from './types.js';
@@ -16,16 +21,24 @@ import type { LearnPlan, StoreWriteResult, UsageStore } from './types.js';
 /** Conflicts two concurrent writers can meet; the transaction is simply run again. */
 const RETRIED = new Set(['40P01', '40001']);
 
+export interface PostgresStoreOptions {
+  connectTimeoutMs?: number;
+  /** The longest wait for a lock another session holds (default 10 s); then the work fails as `lock`. */
+  lockTimeoutMs?: number;
+  /** The longest one statement may run (default 60 s). */
+  statementTimeoutMs?: number;
+}
+
 export class PostgresUsageStore implements UsageStore {
   readonly kind = 'postgres';
   private pool: Pool | undefined;
-  private migrated: Promise<void> | undefined;
+  private schema: Promise<SchemaState> | undefined;
 
   /** `conn` holds the credentials and is never shown; `label` is the redacted URL. */
   constructor(
     private readonly conn: string,
     readonly label: string,
-    private readonly opts: { connectTimeoutMs?: number } = {},
+    private readonly opts: PostgresStoreOptions = {},
   ) {}
 
   /**
@@ -34,15 +47,17 @@ export class PostgresUsageStore implements UsageStore {
    * credentials (which need the CREATEDB right); returns whether it was created.
    */
   async open(opts: { createDatabase?: boolean } = {}): Promise<{ created: boolean }> {
+    // `store init` creates the schema; any other command only checks it (a reader needs no more than SELECT).
+    const write = opts.createDatabase === true;
     try {
-      await this.run(() => Promise.resolve());
+      await this.run(() => Promise.resolve(), write);
       return { created: false };
     } catch (e) {
       const code = ((e as { cause?: { code?: string } }).cause ?? {}).code;
       if (!opts.createDatabase || code !== '3D000') throw e;
     }
     await this.createDatabase();
-    await this.run(() => Promise.resolve());
+    await this.run(() => Promise.resolve(), write);
     return { created: true };
   }
 
@@ -62,19 +77,17 @@ export class PostgresUsageStore implements UsageStore {
     } catch (e) {
       // Another init created it meanwhile: as good.
       if ((e as { code?: string }).code === '42P04') return;
-      throw new SmartError(
-        'STORE_UNREACHABLE',
-        { store: this.label, reason: `could not create the database: ${scrub(errorText(e), this.conn)}` },
-        { cause: e },
-      );
+      throw storeFailure(e, this.label, this.conn, 'could not create the database');
     } finally {
       await admin.end().catch(() => undefined);
     }
   }
 
-  async read(now: number): Promise<StoreRead> {
-    return this.run(async (c) => {
+  async read(now: number, opts: { lockTimeoutMs?: number } = {}): Promise<StoreRead> {
+    return this.run(async (c, schema) => {
+      if (schema === 'absent') return { doc: emptyDoc(now), warnings: [], missing: true as const };
       await c.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
+      await limitLockWait(c, opts.lockTimeoutMs);
       try {
         const tools = await c.query<{
           tool_id: string;
@@ -100,13 +113,7 @@ export class PostgresUsageStore implements UsageStore {
           failure: number;
           last_used: number;
         }>('SELECT * FROM mcp_smart_user_tools ORDER BY user_label, tool_id');
-        const doc: UsageStoreDoc = {
-          format: USAGE_FORMAT,
-          updatedAt: new Date(now).toISOString(),
-          tools: dict(),
-          intents: dict(),
-          sessions: dict(),
-        };
+        const doc = emptyDoc(now);
         for (const t of tools.rows) {
           const u: ToolUsage = { success: t.success, failure: t.failure, lastUsed: t.last_used, categories: dict() };
           if (t.avg_latency_ms !== null) u.avgLatencyMs = t.avg_latency_ms;
@@ -135,10 +142,47 @@ export class PostgresUsageStore implements UsageStore {
     });
   }
 
-  add(delta: UsageStats, opts: { now: number; memory?: MemoryOptions; user?: string }): Promise<StoreWriteResult> {
-    return this.transaction(async (c) => ({
-      ...(await writeIncrements(c, delta, {}, opts.memory ?? {}, opts.user ? userUsageOf(delta, opts.user) : {})),
-    }));
+  /**
+   * Adds a batch (serve's live learning). When the database rejects the batch's rows (a constraint, a trigger, a
+   * value it cannot take), each tool is written on its own, so one bad row costs its own calls, said in a warning,
+   * never the whole batch again and again.
+   */
+  async add(
+    delta: UsageStats,
+    opts: { now: number; memory?: MemoryOptions; user?: string; lockTimeoutMs?: number },
+  ): Promise<StoreWriteResult> {
+    const safe = pgSafeUsage(delta);
+    const user = opts.user === undefined ? undefined : pgText(opts.user);
+    const one = (d: UsageStats): Promise<StoreWriteResult> =>
+      this.transaction(
+        async (c) => ({
+          ...(await writeIncrements(c, d, {}, opts.memory ?? {}, user ? userUsageOf(d, user) : {})),
+        }),
+        opts.lockTimeoutMs,
+      );
+    const ids = Object.keys(safe.tools);
+    try {
+      return await one(safe);
+    } catch (e) {
+      const kind = kindOf(e);
+      if (ids.length < 2 || (kind !== 'constraint' && kind !== 'data')) throw e;
+    }
+    const warnings: string[] = [];
+    let last: StoreWriteResult | undefined;
+    for (const id of ids.sort()) {
+      const part: UsageStats = { tools: { [id]: safe.tools[id]! } };
+      if (safe.intents?.[id]) part.intents = { [id]: safe.intents[id] };
+      try {
+        last = await one(part);
+        warnings.push(...last.warnings);
+      } catch (e) {
+        const u = safe.tools[id]!;
+        warnings.push(
+          `${u.success + u.failure} learned call(s) of ${JSON.stringify(id)} were not written: ${errorText(e)}`,
+        );
+      }
+    }
+    return { tools: last?.tools ?? 0, before: last?.before ?? 0, warnings };
   }
 
   learn(
@@ -153,14 +197,19 @@ export class PostgresUsageStore implements UsageStore {
       );
       const known = dict<number>();
       for (const r of rows.rows) known[r.session_id] = r.cases;
-      const { delta, sessions, users } = plan(known);
-      const added = mergeUserUsage(users ?? {}, opts.user ? userUsageOf(delta, opts.user) : {});
-      return writeIncrements(c, delta, sessions, opts.memory ?? {}, added);
+      const planned = plan(known);
+      const delta = pgSafeUsage(planned.delta);
+      const users = pgSafeUsers(planned.users ?? {});
+      const added = mergeUserUsage(users, opts.user ? userUsageOf(delta, pgText(opts.user)) : {});
+      return {
+        ...(await writeIncrements(c, delta, pgSafeSessions(planned.sessions), opts.memory ?? {}, added)),
+      };
     });
   }
 
   /** Forgets tools: their counts, categories and intents. Returns how many tools were removed. */
-  forgetTools(ids: string[], _now?: number): Promise<number> {
+  forgetTools(given: string[], _now?: number): Promise<number> {
+    const ids = given.map(pgText);
     return this.transaction(async (c) => {
       const n = (await c.query('SELECT 1 FROM mcp_smart_tools WHERE tool_id = ANY($1)', [ids])).rowCount ?? 0;
       await dropToolRows(c, ids, true);
@@ -169,7 +218,8 @@ export class PostgresUsageStore implements UsageStore {
   }
 
   /** Takes a user's calls off the tools' counts and removes their per-user rows. */
-  forgetUser(user: string): Promise<number> {
+  forgetUser(given: string): Promise<number> {
+    const user = pgText(given);
     return this.transaction(async (c) => {
       await c.query(
         `UPDATE mcp_smart_tools t SET success = GREATEST(0, t.success - u.success), failure = GREATEST(0, t.failure - u.failure)
@@ -183,15 +233,16 @@ export class PostgresUsageStore implements UsageStore {
   async close(): Promise<void> {
     const pool = this.pool;
     this.pool = undefined;
-    this.migrated = undefined;
+    this.schema = undefined;
     await pool?.end().catch(() => undefined);
   }
 
-  private async transaction<T>(fn: (c: PoolClient) => Promise<T>): Promise<T> {
+  private async transaction<T>(fn: (c: PoolClient) => Promise<T>, lockTimeoutMs?: number): Promise<T> {
     return this.run(async (c) => {
       for (let attempt = 1; ; attempt++) {
         await c.query('BEGIN');
         try {
+          await limitLockWait(c, lockTimeoutMs);
           const out = await fn(c);
           await c.query('COMMIT');
           return out;
@@ -202,31 +253,43 @@ export class PostgresUsageStore implements UsageStore {
           throw e;
         }
       }
-    });
+    }, true);
   }
 
-  /** A pooled connection with the schema in place; any failure becomes STORE_UNREACHABLE. */
-  private async run<T>(fn: (c: PoolClient) => Promise<T>): Promise<T> {
+  /**
+   * A pooled connection with the schema checked (`write`: made current, creating it if need be); any failure
+   * becomes an error naming what failed (pg-errors.ts).
+   */
+  private async run<T>(fn: (c: PoolClient, schema: SchemaState) => Promise<T>, write = false): Promise<T> {
     let client: PoolClient | undefined;
+    let doing = '';
     try {
       const pool = await this.connectPool();
       client = await pool.connect();
-      this.migrated ??= migrate(client).catch((e: unknown) => {
-        this.migrated = undefined;
-        throw e;
-      });
-      await this.migrated;
-      return await fn(client);
+      doing = write ? 'preparing the schema' : 'checking the schema';
+      const c = client;
+      let schema = await this.checked(() => ensureSchema(c, write));
+      // Read as absent (a reader may not create it), and now a write: create it, or fail naming why.
+      if (write && schema === 'absent') {
+        this.schema = undefined;
+        schema = await this.checked(() => ensureSchema(c, true));
+      }
+      doing = '';
+      return await fn(client, schema);
     } catch (e) {
-      if (e instanceof SmartError) throw e;
-      throw new SmartError(
-        'STORE_UNREACHABLE',
-        { store: this.label, reason: scrub(errorText(e), this.conn) },
-        { cause: e },
-      );
+      throw storeFailure(e, this.label, this.conn, doing || undefined);
     } finally {
       client?.release();
     }
+  }
+
+  /** The schema check, once per store object while it succeeds. */
+  private checked(check: () => Promise<SchemaState>): Promise<SchemaState> {
+    this.schema ??= check().catch((e: unknown) => {
+      this.schema = undefined;
+      throw e;
+    });
+    return this.schema;
   }
 
   private async connectPool(): Promise<Pool> {
@@ -237,6 +300,8 @@ export class PostgresUsageStore implements UsageStore {
       max: 2,
       connectionTimeoutMillis: this.opts.connectTimeoutMs ?? 5000,
       idleTimeoutMillis: 10_000,
+      lock_timeout: this.opts.lockTimeoutMs ?? 10_000,
+      statement_timeout: this.opts.statementTimeoutMs ?? 60_000,
     });
     // A connection the server drops emits 'error' (on the pool when idle, on the client otherwise), which would end
     // the process unheard; the query that needs it fails instead (STORE_UNREACHABLE), and the next one reconnects.
@@ -247,40 +312,17 @@ export class PostgresUsageStore implements UsageStore {
   }
 }
 
-/** Creates or migrates the schema, once across processes (advisory lock), in one transaction. */
-async function migrate(c: PoolClient): Promise<void> {
-  await c.query('BEGIN');
-  try {
-    await c.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK]);
-    await c.query('CREATE TABLE IF NOT EXISTS mcp_smart_schema_version (version integer NOT NULL)');
-    const row = (await c.query<{ version: number }>('SELECT max(version) AS version FROM mcp_smart_schema_version'))
-      .rows[0];
-    const at = row?.version ?? 0;
-    if (at > SCHEMA_VERSION)
-      throw new SmartError('STORE_REFUSED', {
-        file: 'the PostgreSQL store',
-        reason: `its schema is version ${at}, newer than this mcp-smart's ${SCHEMA_VERSION}`,
-        hint: 'upgrade mcp-smart',
-      });
-    for (let v = at; v < SCHEMA_VERSION; v++) {
-      await c.query(MIGRATIONS[v]!);
-      await c.query('INSERT INTO mcp_smart_schema_version (version) VALUES ($1)', [v + 1]);
-    }
-    await c.query('COMMIT');
-  } catch (e) {
-    await c.query('ROLLBACK').catch(() => undefined);
-    throw e;
-  }
+/** A shorter wait for locks than the connection's, for this transaction only. */
+async function limitLockWait(c: PoolClient, ms: number | undefined): Promise<void> {
+  if (ms !== undefined) await c.query(`SET LOCAL lock_timeout = ${Math.max(1, Math.round(ms))}`);
 }
 
-/** An error text without the connection string or its password, whatever the driver put in it. */
-function scrub(text: string, conn: string): string {
-  let out = text.split(conn).join('<store>');
-  const pw = /^[a-z]+:\/\/[^:/@]*:([^@/]*)@/i.exec(conn)?.[1];
-  if (pw) {
-    out = out.split(pw).join('***');
-    const plain = decodeURIComponent(pw);
-    if (plain) out = out.split(plain).join('***');
-  }
-  return out;
+function emptyDoc(now: number): UsageStoreDoc {
+  return {
+    format: USAGE_FORMAT,
+    updatedAt: new Date(now).toISOString(),
+    tools: dict(),
+    intents: dict(),
+    sessions: dict(),
+  };
 }

@@ -24,10 +24,14 @@ export interface UsageStore {
   /** How messages name the store: a file path, or the URL with its credentials redacted. */
   readonly label: string;
   /** The whole store as a document (tools, intents, sessions). `missing` when it holds nothing yet. */
-  read(now: number): Promise<StoreRead>;
+  read(now: number, opts?: { lockTimeoutMs?: number }): Promise<StoreRead>;
   /** Adds `delta` (atomic increments; serve's live learning). */
   /** `user`: the label the calls are attributed to (per-user counts beside the totals). */
-  add(delta: UsageStats, opts: { now: number; memory?: MemoryOptions; user?: string }): Promise<StoreWriteResult>;
+  /** `lockTimeoutMs`: the longest this write waits for a lock another session holds (PostgreSQL; then it fails). */
+  add(
+    delta: UsageStats,
+    opts: { now: number; memory?: MemoryOptions; user?: string; lockTimeoutMs?: number },
+  ): Promise<StoreWriteResult>;
   /**
    * Learns under the store's session guard: `plan` sees the sessions already learned and returns what to add, so
    * two `replay --learn` runs of the same recordings count nothing twice.
