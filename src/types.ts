@@ -52,6 +52,11 @@ export interface ServerDefinition {
   toolFilter?: ToolFilter;
   /** Why the client would not load this server although the file lists it (enabled is false then). */
   notLoaded?: string;
+  /**
+   * Variables the definition refers to that are not set and have no default (names only). The client would start
+   * the server with "" in their place; serve does not start it, and says which variable is missing.
+   */
+  unsetVariables?: string[];
   /** The client trust gate that keeps this server from loading (core/config/client-trust.ts). */
   gate?:
     | 'claude-pending'

@@ -28,6 +28,8 @@ import { terminalNote } from './terminal-note.js';
 import { createClientServer } from './sdk-server.js';
 import { loadServeSetup, metaOnlyStart, servedVariables, storeListing } from './setup.js';
 import { isLoopback } from './http-guard.js';
+import { CLIENT_CAPABILITIES_META_KEY } from '@modelcontextprotocol/server';
+import { declaredBy, START_WITHOUT_CLIENT_MS } from './first-answer.js';
 
 const MODES: readonly ServeMode[] = ['auto', 'tools', 'meta'];
 const LEVELS: readonly ServeLevel[] = ['full', 'lossless', 'compact', 'minimal', 'names'];
@@ -219,22 +221,57 @@ export async function runServeCommand(
       runtime.toolsChanged.add(() => listening.toolsChanged());
     }
     await runtime.init();
-    await runtime.listUnknown(async (name, snap) => {
-      const def = setup.definitions.find((d) => d.name === name);
-      if (def)
-        await storeListing(def, snap, setup.cache, Date.now()).catch((e: unknown) => log(`warning: ${errorText(e)}`));
-    });
-    const served = runtime.view;
-    log(
-      `${mode} mode: ${countOf(served.tools.length, 'tool')} served (${countOf(served.tokens, 'token')}), ${served.entries.size} behind from ${countOf(runtime.known.size, 'server')}${served.deferred.length ? `; deferred: ${served.deferred.join(', ')}` : ''}`,
-    );
+    // The servers whose lists are not known start in the background (at most 16 at a time): the client is answered
+    // meanwhile (first-answer.ts), and hears tools/list_changed as their lists arrive.
+    // After the lists for the client's declaration (cache, else live — that starts each server declaring it): what
+    // is still not known then is started here.
+    runtime.first.begin = () =>
+      runtime
+        .settled()
+        .then(() =>
+          runtime.listUnknown(async (name, snap) => {
+            const def = setup.definitions.find((d) => d.name === name);
+            // Stored under what the server was started declaring: a list a client's capabilities unlocked is never
+            // served from the cache to a client that declares nothing.
+            const capabilities = runtime.pool.declaredWith(name);
+            if (def)
+              await storeListing(def, snap, setup.cache, Date.now(), capabilities).catch((e: unknown) =>
+                log(`warning: ${errorText(e)}`),
+              );
+          }),
+        )
+        .then(() => {
+          const served = runtime.view;
+          log(
+            `${mode} mode: ${countOf(served.tools.length, 'tool')} served (${countOf(served.tokens, 'token')}), ${served.entries.size} behind from ${countOf(runtime.known.size, 'server')}${served.deferred.length ? `; deferred: ${served.deferred.join(', ')}` : ''}`,
+          );
+        });
+    // Meta mode starts them once its first tools/list is out (runtime.listReady) or a tool is called.
+    const startServers = (): void => {
+      if (!runtime.metaOnly) void runtime.first.start();
+    };
     if (transportKind === 'stdio') {
       const server = newClient();
       process.stdin.once('end', clientGone);
       process.stdin.once('close', clientGone);
+      const wire = new StdioWire(process.stdin, process.stdout, log);
       // Both eras on one connection: its opening (initialize, or a 2026-07-28 request) pins the era.
-      serveStdio(() => server, { transport: new StdioWire(process.stdin, process.stdout, log) });
+      serveStdio(() => server, { transport: wire });
+      // The servers start once the client's first message said what it declares, so each starts once, declaring
+      // it (a server lists some tools only to a client that declares roots or elicitation); or after a second.
+      const unprompted = setTimeout(startServers, START_WITHOUT_CLIENT_MS);
+      unprompted.unref();
+      const deliver = wire.onmessage;
+      wire.onmessage = (message) => {
+        wire.onmessage = deliver;
+        clearTimeout(unprompted);
+        const caps = declaredBy(message, CLIENT_CAPABILITIES_META_KEY);
+        if (caps) runtime.clientInitialized(caps);
+        startServers();
+        deliver?.(message);
+      };
     } else if (http) {
+      startServers();
       markReady();
       log(`listening on ${http.url}${token ? ' (bearer token required)' : ''}`);
     }
