@@ -211,6 +211,8 @@ export interface ServeConfig {
   callTimeout?: number;
   /** Milliseconds a 2026-07-28 client's call is held open waiting for its retry with inputResponses (default 60,000). */
   inputTimeout?: number;
+  /** Milliseconds a first tools/list waits for servers still starting before it is answered with what is ready. */
+  firstListWait?: number;
   /** `_meta` load hints on pass-through tools (anthropic/alwaysLoad, anthropic/searchHint); false: none. */
   loadHints?: false | { maxTools?: number; maxTokens?: number; coverage?: number; searchHint?: boolean };
   /** Token budget of one find_tool answer (default 1,500; a call's `maxTokens` overrides it). */

@@ -30,6 +30,7 @@ import { loadServeSetup, metaOnlyStart, servedVariables, storeListing } from './
 import { isLoopback } from './http-guard.js';
 import { CLIENT_CAPABILITIES_META_KEY } from '@modelcontextprotocol/server';
 import { declaredBy, START_WITHOUT_CLIENT_MS } from './first-answer.js';
+import { LegacyListens } from './legacy-listen.js';
 
 const MODES: readonly ServeMode[] = ['auto', 'tools', 'meta'];
 const LEVELS: readonly ServeLevel[] = ['full', 'lossless', 'compact', 'minimal', 'names'];
@@ -102,6 +103,9 @@ export async function runServeCommand(
   const callTimeoutMs = opts.callTimeout
     ? parseIntFlag('--call-timeout', opts.callTimeout, { min: 1 })
     : (serveConfig.callTimeout ?? DEFAULT_CALL_TIMEOUT_MS);
+  const firstListWaitMs = opts.firstListWait
+    ? parseIntFlag('--first-list-wait', opts.firstListWait, { min: 1 })
+    : serveConfig.firstListWait;
   const record = optionalString(opts.record);
   // A record file that cannot be appended to (a FIFO nobody reads, a folder) is refused before serving starts.
   if (record) await appendFileSafe(record, '');
@@ -136,6 +140,7 @@ export async function runServeCommand(
     record,
     spawnTimeoutMs,
     callTimeoutMs,
+    ...(firstListWaitMs !== undefined ? { firstListWaitMs } : {}),
     log,
     ...(global.debug ? { debug: log } : {}),
     indexCacheDir: resolvePaths(io, global.cache).activeCacheDir,
@@ -263,7 +268,13 @@ export async function runServeCommand(
       unprompted.unref();
       const deliver = wire.onmessage;
       wire.onmessage = (message) => {
-        wire.onmessage = deliver;
+        // A connection opened with initialize is a 2025 one: its subscriptions/listen is answered on the wire.
+        const legacy = (message as { method?: string }).method === 'initialize';
+        const listens = new LegacyListens(
+          (m) => wire.send(m),
+          () => server.getCapabilities(),
+        );
+        wire.onmessage = legacy ? (m) => void (listens.take(m) || deliver?.(m)) : deliver;
         clearTimeout(unprompted);
         const caps = declaredBy(message, CLIENT_CAPABILITIES_META_KEY);
         if (caps) runtime.clientInitialized(caps);
@@ -295,5 +306,6 @@ function serveArgs(opts: Record<string, unknown>, cwd: string): string[] {
   carry('--key', opts.key);
   carry('--spawn-timeout', opts.spawnTimeout);
   carry('--call-timeout', opts.callTimeout);
+  carry('--first-list-wait', opts.firstListWait);
   return args;
 }

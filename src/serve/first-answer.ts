@@ -6,7 +6,7 @@
  */
 
 /** Default for `serve.firstListWait` / `--first-list-wait`: how long a first tools/list waits for starting servers. */
-export const DEFAULT_FIRST_LIST_WAIT_MS = 5000;
+export const DEFAULT_FIRST_LIST_WAIT_MS = 10_000;
 /** Over stdio the servers start once the client's first message said what it declares, or after this long. */
 export const START_WITHOUT_CLIENT_MS = 1000;
 

@@ -1,12 +1,12 @@
 /**
- * `subscriptions/listen` on a 2025-11-25 connection. On a 2026-07-28 connection the SDK's entry (serveStdio,
- * createMcpHandler) serves it before the request reaches the Server, so this handler only ever sees a client that
- * initialized the 2025 way and still opens a listen stream — Claude Code does after falling back from its
- * `server/discover` probe, and got "Method not found" three times. It is answered as the 2026 entry answers it:
- * acknowledged with the honored filter, held open until the client cancels it or the connection ends, then closed
- * with an empty result. Change notifications reach a 2025 connection unsolicited, as that era delivers them.
+ * `subscriptions/listen` on a 2025-11-25 stdio connection. On a 2026-07-28 connection the SDK's entry (serveStdio)
+ * serves it; a connection opened with `initialize` answered it "Method not found" (the SDK's 2025 method table has no
+ * such method, whatever handler is set), which Claude Code logged three times after falling back from its
+ * `server/discover` probe. It is answered here, on the wire, as the 2026 entry answers it: acknowledged with the
+ * honored filter, held open until the client cancels it, then closed with an empty result. Change notifications
+ * reach a 2025 connection unsolicited, as that era delivers them.
  */
-import { SUBSCRIPTION_ID_META_KEY, type Server, type ServerCapabilities } from '@modelcontextprotocol/server';
+import { SUBSCRIPTION_ID_META_KEY, type JSONRPCMessage, type ServerCapabilities } from '@modelcontextprotocol/server';
 
 interface Filter {
   toolsListChanged?: boolean;
@@ -26,30 +26,41 @@ export function honoredFilter(asked: Filter, caps: ServerCapabilities): Filter {
   return out;
 }
 
-/** Registers the handler; returns what ends every open subscription (called when the connection closes). */
-export function answerListen(server: Server): () => void {
-  const open = new Set<() => void>();
-  server.setRequestHandler('subscriptions/listen', async (req, ctx) => {
-    const id = ctx.mcpReq.id;
-    const params = (req.params ?? {}) as { notifications?: Filter };
-    const honored = honoredFilter(params.notifications ?? {}, server.getCapabilities());
-    await ctx.mcpReq.notify({
-      method: 'notifications/subscriptions/acknowledged',
-      params: { notifications: honored, _meta: { [SUBSCRIPTION_ID_META_KEY]: id } },
-    });
-    const signal = ctx.mcpReq.signal;
-    await new Promise<void>((resolve) => {
-      if (signal.aborted) return resolve();
-      const end = (): void => {
-        open.delete(end);
-        resolve();
-      };
-      open.add(end);
-      signal.addEventListener('abort', end, { once: true });
-    });
-    return { _meta: { [SUBSCRIPTION_ID_META_KEY]: id } };
-  });
-  return () => {
-    for (const end of [...open]) end();
-  };
+type Id = string | number;
+interface Message {
+  id?: Id;
+  method?: string;
+  params?: { notifications?: Filter; requestId?: Id };
+}
+
+export class LegacyListens {
+  private readonly open = new Set<Id>();
+
+  constructor(
+    private readonly send: (message: JSONRPCMessage) => Promise<void>,
+    private readonly capabilities: () => ServerCapabilities,
+  ) {}
+
+  /** Answers a listen request, or the cancel of one; true when `message` was one (not passed on). */
+  take(message: JSONRPCMessage): boolean {
+    const m = message as Message;
+    if (m.method === 'subscriptions/listen' && m.id !== undefined) {
+      const notifications = honoredFilter(m.params?.notifications ?? {}, this.capabilities());
+      this.open.add(m.id);
+      this.write({
+        jsonrpc: '2.0',
+        method: 'notifications/subscriptions/acknowledged',
+        params: { notifications, _meta: { [SUBSCRIPTION_ID_META_KEY]: m.id } },
+      });
+      return true;
+    }
+    const id = m.params?.requestId;
+    if (m.method !== 'notifications/cancelled' || id === undefined || !this.open.delete(id)) return false;
+    this.write({ jsonrpc: '2.0', id, result: { _meta: { [SUBSCRIPTION_ID_META_KEY]: id } } });
+    return true;
+  }
+
+  private write(message: Record<string, unknown>): void {
+    void this.send(message as JSONRPCMessage).catch(() => undefined);
+  }
 }

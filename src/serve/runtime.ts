@@ -75,7 +75,7 @@ export interface RuntimeOptions {
   /** Monotonic ms for latency. */
   clock: () => number;
   pool?: Partial<PoolOptions>;
-  /** How long a tools/list waits for servers still starting (first-answer.ts; default 5 s). */
+  /** How long a tools/list waits for servers still starting (first-answer.ts; default 10 s). */
   firstListWaitMs?: number;
 }
 

@@ -18,7 +18,6 @@ import { ServeRuntime, type Asker, type CallContext, type ToolResult } from './r
 import { MissingCapability, UnknownRequestState, type HeldContext } from './bridge.js';
 import { callLog } from './call-log.js';
 import { LazyAjvValidator } from './sdk-shims.js';
-import { answerListen } from './legacy-listen.js';
 
 type CallExtra = ServerContext;
 
@@ -79,9 +78,7 @@ export function createClientServer(runtime: ServeRuntime): Server {
     if (capabilities.resources) void server.sendResourceListChanged().catch(() => undefined);
   };
   runtime.toolsChanged.add(toolsChanged);
-  const endListens = answerListen(server);
   server.onclose = () => {
-    endListens();
     runtime.toolsChanged.delete(toolsChanged);
     runtime.inFlight.askers.delete(server);
   };

@@ -198,6 +198,7 @@ class Validator {
       spawnTimeout: positiveInt,
       callTimeout: positiveInt,
       inputTimeout: positiveInt,
+      firstListWait: positiveInt,
       loadHints: () => undefined,
       findToolMaxTokens: (v) =>
         typeof v === 'number' && Number.isInteger(v) && v >= MIN_FIND_MAX_TOKENS
