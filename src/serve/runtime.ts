@@ -290,8 +290,9 @@ export class ServeRuntime {
   async listReady(): Promise<void> {
     if (!this.metaOnly && !this.first.settled) {
       await this.first.within(Promise.all([this.first.listed(), this.settled()]));
-      // Out of time: what has been listed so far is served (each server still starting follows as it arrives).
-      if (!this.first.settled) await this.refresh(true);
+      // Out of time: what has been listed so far is served (each server still starting follows as it arrives; a
+      // client answered before heard of each arrival already).
+      if (!this.first.settled) await this.refresh(false);
     }
     // Meta mode: the servers start once this answer is out, so that starting them does not delay it.
     if (!this.answered && this.metaOnly) setImmediate(() => void this.first.start().then(() => this.refresh(true)));
