@@ -102,16 +102,16 @@ async function claudeRun(client: RealClient): Promise<ClaudeRun> {
       mcp_servers?: { name: string; status: string }[];
     };
     const prefix = 'mcp__smart__';
-    const first = model.requests.find((r) => r.tools?.length);
-    const named = (first?.tools ?? []).map((t) => t.name);
-    const deferred = JSON.stringify(first ?? {});
+    // Every request Claude Code sent the stand-in: the served tools appear there by name (in `tools`, or named in
+    // the system text when Claude Code defers them behind its ToolSearch).
+    const sentText = JSON.stringify(model.requests);
     return {
       tools: (init.tools ?? [])
         .filter((t) => t.startsWith(prefix))
         .map((t) => t.slice(prefix.length))
         .sort(),
       status: init.mcp_servers?.find((s) => s.name === 'smart')?.status ?? 'absent',
-      sent: [...new Set([...named, ...(deferred.match(/mcp__smart__[A-Za-z0-9_-]+/g) ?? [])])]
+      sent: [...new Set(sentText.match(/mcp__smart__[A-Za-z0-9_-]+/g) ?? [])]
         .filter((t) => t.startsWith(prefix))
         .map((t) => t.slice(prefix.length))
         .sort(),
