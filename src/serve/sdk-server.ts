@@ -198,7 +198,13 @@ export function createClientServer(runtime: ServeRuntime): Server {
     ctx: CallContext,
   ): Promise<ToolResult> {
     await runtime.settled();
-    const served = runtime.view.byName.get(params.name);
+    let served = runtime.view.byName.get(params.name);
+    // A name not served yet, while servers are still starting (a client that calls without listing first): it is
+    // looked up again once they have listed (each start is bounded by --spawn-timeout).
+    if (!served && !runtime.first.settled) {
+      await runtime.first.listed();
+      served = runtime.view.byName.get(params.name);
+    }
     const hidden = served ? undefined : hiddenError(runtime.view, params.name);
     if (hidden) throw routeError(hidden);
     if (!served)
@@ -265,6 +271,7 @@ export function createClientServer(runtime: ServeRuntime): Server {
       ...hintFor(ctx, 'prompts'),
     }));
     server.setRequestHandler('prompts/get', async (req, extra) => {
+      if (!runtime.first.settled) await runtime.first.listed();
       const route = currentRoutes().promptByName.get(req.params.name);
       if (!route) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `mcp-smart: no prompt "${req.params.name}"`);
       return inRounds(req.params, extra, (ctx) =>
@@ -283,6 +290,7 @@ export function createClientServer(runtime: ServeRuntime): Server {
       ...hintFor(ctx, 'resourceTemplates'),
     }));
     server.setRequestHandler('resources/read', async (req, extra) => {
+      if (!runtime.first.settled) await runtime.first.listed();
       const owner = byUri(req.params.uri);
       const result: Record<string, unknown> = await inRounds(req.params, extra, (ctx) =>
         forward(owner, 'resources/read', req.params, ctx),

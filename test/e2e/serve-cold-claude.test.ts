@@ -68,7 +68,7 @@ function readTree(dir: string): string {
 async function claudeAttempts(client: RealClient, cold: boolean): Promise<ClaudeRun & { attempts: number }> {
   let run!: ClaudeRun;
   let attempts = 0;
-  while (attempts < 5) {
+  while (attempts < 8) {
     attempts++;
     if (cold) for (const d of ['cache', 'data']) rmSync(join(client.dir, d), { recursive: true, force: true });
     run = await claudeRun(client);
