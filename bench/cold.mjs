@@ -2,7 +2,8 @@
 // run: a cold `discover` (a new process, the index cache already written) and a warm `serve --mode meta` to its
 // first tools/list answer and to its first find_tool answer, interleaved with `node -e ""`, medians
 // of BENCH_COLD_ROUNDS (default 15) rounds; and the hybrid ranking find_tool runs, p50 over the 200 servers-111
-// questions and commands after one warm-up pass. Runs against dist/.
+// questions and commands after one warm-up pass; then the cold serve case (bench/helpers/serve-cold.mjs). Runs
+// against dist/.
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -10,8 +11,14 @@ import { join } from 'node:path';
 import { REPO, DATA, loadServers111 } from './helpers/datasets.mjs';
 import { INITIALIZE } from './helpers/raw-stdio.mjs';
 import { buildDiscoverIndex, loadShippedWordVectors, rankTools } from '../dist/core/discover/index.js';
+import { serveCold } from './helpers/serve-cold.mjs';
 
 const ROUNDS = Number(process.env.BENCH_COLD_ROUNDS ?? 15);
+// BENCH_COLD_PART=serve: only the cold serve case (fresh HOME, 4 and 50 servers; bench/helpers/serve-cold.mjs).
+if (process.env.BENCH_COLD_PART === 'serve') {
+  await serveCold({ REPO, rounds: Number(process.env.BENCH_COLD_SERVE_ROUNDS ?? 7) }, console.log);
+  process.exit(0);
+}
 const pct = (xs, q) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.ceil(q * xs.length) - 1)];
 const dir = mkdtempSync(join(tmpdir(), 'mcp-smart-bench-cold-'));
 const env = {
@@ -174,6 +181,7 @@ try {
       `find_tool's ranking on 2,781 tools (${engines[i][0]}): p50 ${pct(r.times, 0.5).toFixed(3)} ms, p95 ${pct(r.times, 0.95).toFixed(3)} ms over ${intents.length} intents (goal p50 ≤ 0.6 ms)`,
     ),
   );
+  await serveCold({ REPO, rounds: Number(process.env.BENCH_COLD_SERVE_ROUNDS ?? 7) }, console.log);
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }

@@ -398,6 +398,10 @@ export function buildProgram(io: Io, argv: readonly string[], state: ProgramStat
       .option('--spawn-timeout <ms>', 'limit for a server to start and initialize (default --timeout)')
       .option('--call-timeout <ms>', 'limit for one forwarded call (default 120000)')
       .option(
+        '--first-list-wait <ms>',
+        'how long a tools/list waits for servers still starting before answering with what is ready (default 10000)',
+      )
+      .option(
         '--print-config <client>',
         'print the snippet that makes a client start mcp-smart serve, and the mode that suits it',
       )

@@ -52,6 +52,11 @@ export interface ServerDefinition {
   toolFilter?: ToolFilter;
   /** Why the client would not load this server although the file lists it (enabled is false then). */
   notLoaded?: string;
+  /**
+   * Variables the definition refers to that are not set and have no default (names only). The client would start
+   * the server with "" in their place; serve does not start it, and says which variable is missing.
+   */
+  unsetVariables?: string[];
   /** The client trust gate that keeps this server from loading (core/config/client-trust.ts). */
   gate?:
     | 'claude-pending'
@@ -206,6 +211,8 @@ export interface ServeConfig {
   callTimeout?: number;
   /** Milliseconds a 2026-07-28 client's call is held open waiting for its retry with inputResponses (default 60,000). */
   inputTimeout?: number;
+  /** Milliseconds a first tools/list waits for servers still starting before it is answered with what is ready. */
+  firstListWait?: number;
   /** `_meta` load hints on pass-through tools (anthropic/alwaysLoad, anthropic/searchHint); false: none. */
   loadHints?: false | { maxTools?: number; maxTokens?: number; coverage?: number; searchHint?: boolean };
   /** Token budget of one find_tool answer (default 1,500; a call's `maxTokens` overrides it). */

@@ -28,6 +28,9 @@ import { terminalNote } from './terminal-note.js';
 import { createClientServer } from './sdk-server.js';
 import { loadServeSetup, metaOnlyStart, servedVariables, storeListing } from './setup.js';
 import { isLoopback } from './http-guard.js';
+import { CLIENT_CAPABILITIES_META_KEY } from '@modelcontextprotocol/server';
+import { declaredBy, START_WITHOUT_CLIENT_MS } from './first-answer.js';
+import { LegacyListens } from './legacy-listen.js';
 
 const MODES: readonly ServeMode[] = ['auto', 'tools', 'meta'];
 const LEVELS: readonly ServeLevel[] = ['full', 'lossless', 'compact', 'minimal', 'names'];
@@ -104,6 +107,9 @@ export async function runServeCommand(
   const callTimeoutMs = opts.callTimeout
     ? parseIntFlag('--call-timeout', opts.callTimeout, { min: 1, max: MAX_TIMER_MS })
     : (serveConfig.callTimeout ?? DEFAULT_CALL_TIMEOUT_MS);
+  const firstListWaitMs = opts.firstListWait
+    ? parseIntFlag('--first-list-wait', opts.firstListWait, { min: 1, max: MAX_TIMER_MS })
+    : serveConfig.firstListWait;
   const record = optionalString(opts.record);
   // A record file that cannot be appended to (a FIFO nobody reads, a folder) is refused before serving starts.
   if (record) await appendFileSafe(record, '');
@@ -140,6 +146,7 @@ export async function runServeCommand(
     record,
     spawnTimeoutMs,
     callTimeoutMs,
+    ...(firstListWaitMs !== undefined ? { firstListWaitMs } : {}),
     log,
     ...(global.debug ? { debug: log } : {}),
     indexCacheDir: resolvePaths(io, global.cache).activeCacheDir,
@@ -234,28 +241,69 @@ export async function runServeCommand(
       runtime.toolsChanged.add(() => listening.toolsChanged());
     }
     await runtime.init();
-    await runtime.listUnknown(async (name, snap) => {
-      const def = setup.definitions.find((d) => d.name === name);
-      if (def)
-        await storeListing(def, snap, setup.cache, Date.now()).catch((e: unknown) => log(`warning: ${errorText(e)}`));
-    });
-    const served = runtime.view;
-    log(
-      `${mode} mode: ${countOf(served.tools.length, 'tool')} served (${countOf(served.tokens, 'token')}), ${served.entries.size} behind from ${countOf(runtime.known.size, 'server')}${served.deferred.length ? `; deferred: ${served.deferred.join(', ')}` : ''}`,
-    );
+    // The servers whose lists are not known start in the background (at most 16 at a time): the client is answered
+    // meanwhile (first-answer.ts), and hears tools/list_changed as their lists arrive.
+    // After the lists for the client's declaration (cache, else live — that starts each server declaring it): what
+    // is still not known then is started here.
+    runtime.first.begin = () =>
+      runtime
+        .settled()
+        .then(() =>
+          runtime.listUnknown(async (name, snap) => {
+            const def = setup.definitions.find((d) => d.name === name);
+            // Stored under what the server was started declaring: a list a client's capabilities unlocked is never
+            // served from the cache to a client that declares nothing.
+            const capabilities = runtime.pool.declaredWith(name);
+            if (def)
+              await storeListing(def, snap, setup.cache, Date.now(), capabilities).catch((e: unknown) =>
+                log(`warning: ${errorText(e)}`),
+              );
+          }),
+        )
+        .then(() => {
+          const served = runtime.view;
+          log(
+            `${mode} mode: ${countOf(served.tools.length, 'tool')} served (${countOf(served.tokens, 'token')}), ${served.entries.size} behind from ${countOf(runtime.known.size, 'server')}${served.deferred.length ? `; deferred: ${served.deferred.join(', ')}` : ''}`,
+          );
+        });
+    // Meta mode starts them once its first tools/list is out (runtime.listReady) or a tool is called.
+    const startServers = (): void => {
+      if (!runtime.metaOnly) void runtime.first.start();
+    };
     if (transportKind === 'stdio') {
       process.stdin.once('end', clientGone);
       process.stdin.once('close', clientGone);
       // Both eras on one connection: its opening (initialize, or a 2026-07-28 request) pins the era. Each instance
       // the SDK asks for is a fresh Server (one configured for one era is never reused for the other).
       const wire = new StdioWire(process.stdin, process.stdout, log);
-      serveStdio(() => newClient(), { transport: wire });
+      let current: ReturnType<typeof newClient> | undefined;
+      serveStdio(() => (current = newClient()), { transport: wire });
       const closeConnection = wire.onclose;
       wire.onclose = () => {
         closeConnection?.();
         clientGone();
       };
+      // The servers start once the client's first message said what it declares, so each starts once, declaring
+      // it (a server lists some tools only to a client that declares roots or elicitation); or after a second.
+      const unprompted = setTimeout(startServers, START_WITHOUT_CLIENT_MS);
+      unprompted.unref();
+      const deliver = wire.onmessage;
+      wire.onmessage = (message) => {
+        // A connection opened with initialize is a 2025 one: its subscriptions/listen is answered on the wire.
+        const legacy = (message as { method?: string }).method === 'initialize';
+        const listens = new LegacyListens(
+          (m) => wire.send(m),
+          () => (current ?? (current = newClient())).getCapabilities(),
+        );
+        wire.onmessage = legacy ? (m) => void (listens.take(m) || deliver?.(m)) : deliver;
+        clearTimeout(unprompted);
+        const caps = declaredBy(message, CLIENT_CAPABILITIES_META_KEY);
+        if (caps) runtime.clientInitialized(caps);
+        startServers();
+        deliver?.(message);
+      };
     } else if (http) {
+      startServers();
       markReady();
       log(`listening on ${http.url}${token ? ' (bearer token required)' : ''}`);
     }
@@ -279,5 +327,6 @@ function serveArgs(opts: Record<string, unknown>, cwd: string): string[] {
   carry('--key', opts.key);
   carry('--spawn-timeout', opts.spawnTimeout);
   carry('--call-timeout', opts.callTimeout);
+  carry('--first-list-wait', opts.firstListWait);
   return args;
 }

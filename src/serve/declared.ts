@@ -74,6 +74,8 @@ export interface Relisting {
   declaredWith: (server: string) => DeclaredCapabilities | undefined;
   now: () => number;
   log: (text: string) => void;
+  /** A server's list arrived (serve re-serves as each arrives once a client has been answered). */
+  listed?: (server: string) => Promise<void>;
 }
 
 /**
@@ -85,9 +87,12 @@ export async function relistWith(caps: DeclaredCapabilities, r: Relisting): Prom
   await mapLimited(r.definitions, SERVER_START_CONCURRENCY, async (def) => {
     const hit = await readListing(def, r.cache, r.now(), caps);
     if (hit) return void r.known.set(def.name, hit);
+    // Never listed yet: its first start (runtime.listUnknown) declares `caps` already; not started twice.
+    if (!r.known.has(def.name)) return;
     try {
       const snap = await r.list(def.name);
       r.known.set(def.name, snap);
+      await r.listed?.(def.name);
       if (capabilitiesKey(r.declaredWith(def.name)) !== capabilitiesKey(caps)) return;
       await storeListing(def, snap, r.cache, r.now(), caps).catch((e: unknown) => r.log(`warning: ${errorText(e)}`));
     } catch (e) {

@@ -83,6 +83,8 @@ export class ServerPool {
   health(server: string): { state: Health; failures: number; lastError?: string } {
     const slot = this.slots.get(server);
     if (!slot) return { state: 'unhealthy', failures: 0, lastError: 'no definition to start it' };
+    const unset = unsetReason(slot.def);
+    if (unset) return { state: 'unhealthy', failures: slot.failures, lastError: unset };
     let state: Health = slot.session?.state === 'ready' ? 'running' : slot.starting ? 'starting' : 'idle';
     if (state !== 'running' && slot.failures >= UNHEALTHY_AFTER) state = 'unhealthy';
     else if (state === 'idle' && slot.retryAt > this.opts.now()) state = 'backoff';
@@ -155,7 +157,12 @@ export class ServerPool {
       );
       await this.calls.retire(stale);
     }
-    if (slot.starting) return slot.starting;
+    if (slot.starting) {
+      // A start under way declares what was declared when it began: one that a client's declaration has overtaken
+      // since (a cold start racing the client's first request) is restarted, or that client misses its tools.
+      const started = await slot.starting;
+      return slot.session === started && this.lacksCapabilities(slot) ? this.session(server) : started;
+    }
     const wait = slot.retryAt - this.opts.now();
     if (wait > 0)
       throw new SmartError('SERVE_SERVER_BACKOFF', {
@@ -169,6 +176,12 @@ export class ServerPool {
 
   private async start(slot: Slot): Promise<ServerSession> {
     const name = slot.def.name;
+    // A variable the definition needs is not set: the server is not started with an empty string in its place.
+    const unset = unsetReason(slot.def);
+    if (unset) {
+      this.fail(slot, unset);
+      throw new SmartError('SERVE_SERVER_UNAVAILABLE', { server: name, reason: unset });
+    }
     const answer = this.opts.onServerRequest;
     const notify = this.opts.onNotification;
     // The SDK client loads only when a server first starts: a start answered from the cache never needs it.
@@ -312,6 +325,14 @@ export class ServerPool {
     );
     await draining;
   }
+}
+
+/** Why a definition cannot start as written: the variables it refers to that are not set (names, never values). */
+export function unsetReason(def: ServerDefinition): string | undefined {
+  const names = def.unsetVariables ?? [];
+  if (names.length === 0) return undefined;
+  const list = names.map((v) => `\${${v}}`).join(', ');
+  return `${list} ${names.length === 1 ? 'is' : 'are'} not set in the environment serve runs in (set ${names.length === 1 ? 'it' : 'them'} where the client starts mcp-smart, then restart serve)`;
 }
 
 function isTimeout(e: unknown): boolean {

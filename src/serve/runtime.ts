@@ -3,6 +3,7 @@
  * the served view, find_tool (find.ts), and the learner. Client sessions (sdk-server.ts) call into it.
  */
 import { secretValues } from '../core/connect/secrets.js';
+import { capabilitiesKey } from '../core/declared-capabilities.js';
 import { visibilityRules, type VisibilityRules } from '../core/config/tool-filter.js';
 import { SmartError, errorText, isSmartError } from '../errors.js';
 import type { ServerSnapshot, SmartConfig, UsageStats } from '../types.js';
@@ -44,6 +45,8 @@ import { resultProblem } from './result-check.js';
 import { StartRetry, unstartedLine } from './start-retry.js';
 import { ToolFinder } from './find.js';
 import { Relister } from './relist.js';
+import { DEFAULT_FIRST_LIST_WAIT_MS, FirstAnswer } from './first-answer.js';
+import { metaOnlyStart } from './setup.js';
 
 export interface RuntimeOptions {
   setup: ServeSetup;
@@ -74,6 +77,8 @@ export interface RuntimeOptions {
   /** Monotonic ms for latency. */
   clock: () => number;
   pool?: Partial<PoolOptions>;
+  /** How long a tools/list waits for servers still starting (first-answer.ts; default 10 s). */
+  firstListWaitMs?: number;
 }
 
 export type ToolResult = Record<string, unknown>;
@@ -126,9 +131,17 @@ export class ServeRuntime {
 
   /** The usage load hints are planned from: the store as serve found it (live learning does not move them). */
   private readonly hintUsage: UsageStats;
+  /** The servers' first listing, and how long a tools/list waits for it (first-answer.ts). */
+  readonly first: FirstAnswer;
+  /** A tools/list was answered: each server listed from now on is served as it arrives (tools/list_changed). */
+  private answered = false;
+  /** The first answers need no server: meta mode's own tools (setup.ts metaOnlyStart). */
+  readonly metaOnly: boolean;
 
   constructor(readonly opts: RuntimeOptions) {
     this.hintUsage = cloneUsage(opts.usage);
+    this.first = new FirstAnswer(opts.firstListWaitMs ?? DEFAULT_FIRST_LIST_WAIT_MS);
+    this.metaOnly = metaOnlyStart(opts.mode, opts.setup.config);
     this.config = opts.setup.config;
     this.rules = visibilityRules(opts.setup.definitions, this.config.serve, opts.setup.configFile);
     this.known = new Map(opts.setup.known);
@@ -210,6 +223,7 @@ export class ServeRuntime {
       known: this.known,
       list: (server) => this.pool.list(server),
       declaredWith: (server) => this.pool.declaredWith(server),
+      listed: () => (this.answered ? this.refresh(true) : Promise.resolve()),
       now: this.opts.now,
       log: this.opts.log,
     });
@@ -242,6 +256,9 @@ export class ServeRuntime {
 
   /** The first view, with exact counts; new counts are written to the count cache in the background. */
   async init(): Promise<void> {
+    // Meta mode's first answers need no count: the tokenizer (0.3 s and more to load) is not waited for on a cold
+    // start; the counts follow once the first tools/list is out (listReady).
+    if (this.metaOnly) return void (this.view = this.buildView());
     this.view = await this.countedView();
     this.warnCollisions();
     void this.opts.counting.flush().catch(() => undefined);
@@ -255,17 +272,36 @@ export class ServeRuntime {
     const missing = this.opts.setup.definitions.filter((d) => !this.known.has(d.name)).map((d) => d.name);
     this.unstarted = new StartRetry({
       list: async (server, later) => {
-        const snap = await this.pool.list(server);
+        let snap = await this.pool.list(server);
+        // A client declared more while this server was listing: list it again (the pool restarts it declaring that).
+        if (capabilitiesKey(this.pool.declaredWith(server)) !== this.declaration.key())
+          snap = await this.pool.list(server);
         this.known.set(server, snap);
         await onListed(server, snap);
-        if (later) await this.refresh(true);
+        if (later || this.answered) await this.refresh(true);
       },
       reasonOf: (server, e) => this.pool.health(server).lastError ?? errorText(e),
       log: this.opts.log,
       now: this.opts.now,
     });
     await this.unstarted.startAll(missing);
-    if (missing.length > 0) await this.refresh(false);
+    if (missing.length > 0) await this.refresh(true);
+  }
+
+  /**
+   * What a tools/list waits for: nothing when the served list is serve's own (meta mode), else the servers' first
+   * lists and those for the client's declaration, at most the first-list wait (then what is ready is served).
+   */
+  async listReady(): Promise<void> {
+    if (!this.metaOnly && !this.first.settled) {
+      await this.first.within(Promise.all([this.first.listed(), this.settled()]));
+      // Out of time: what has been listed so far is served (each server still starting follows as it arrives; a
+      // client answered before heard of each arrival already).
+      if (!this.first.settled) await this.refresh(false);
+    }
+    // Meta mode: the servers start once this answer is out, so that starting them does not delay it.
+    if (!this.answered && this.metaOnly) setImmediate(() => void this.first.start().then(() => this.refresh(true)));
+    this.answered = true;
   }
 
   /** Servers that failed to start at serve start and are being tried again. */

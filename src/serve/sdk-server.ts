@@ -23,17 +23,26 @@ type CallExtra = ServerContext;
 
 const SERVER_INFO = { name: 'mcp-smart', version: '0.1.0' };
 
-/** What this proxy declares: tools always; prompts, resources and completion when a server behind has them. */
+/**
+ * What this proxy declares: tools always; prompts, resources and completion when a server behind has them — or may
+ * have them: a client that connects while servers are still starting is answered at once (first-answer.ts), and
+ * what it is told it can use must not depend on how warm the machine was.
+ */
 export function serveCapabilities(runtime: ServeRuntime): ServerCapabilities {
   const servers = [...runtime.known.values()];
+  const starting = stillStarting(runtime);
   // logging: the servers' log messages are forwarded, and logging/setLevel reaches the running ones.
   const caps: ServerCapabilities = { tools: { listChanged: true }, logging: {} };
-  if (servers.some((s) => s.prompts !== undefined)) caps.prompts = { listChanged: true };
-  if (servers.some((s) => s.resources !== undefined || s.resourceTemplates !== undefined))
+  if (starting || servers.some((s) => s.prompts !== undefined)) caps.prompts = { listChanged: true };
+  if (starting || servers.some((s) => s.resources !== undefined || s.resourceTemplates !== undefined))
     caps.resources = { subscribe: true, listChanged: true };
   if (caps.prompts || caps.resources) caps.completions = {};
   return caps;
 }
+
+/** True while a server serve fronts has not listed yet (a client connecting now is answered before it has). */
+const stillStarting = (runtime: ServeRuntime): boolean =>
+  !runtime.first.settled && runtime.opts.setup.definitions.some((d) => !runtime.known.has(d.name));
 
 /** Whether a request is a 2026-07-28 one: its `_meta` envelope names the version. */
 const modernRequest = (ctx: ServerContext): boolean =>
@@ -45,6 +54,7 @@ const routeError = (e: SmartError): ProtocolError => new ProtocolError(ProtocolE
 /** Creates a Server for one client connection, wired to the shared runtime. */
 export function createClientServer(runtime: ServeRuntime): Server {
   const capabilities = serveCapabilities(runtime);
+  const early = stillStarting(runtime);
   const server = new Server(SERVER_INFO, {
     capabilities,
     instructions: runtime.instructions(),
@@ -60,7 +70,13 @@ export function createClientServer(runtime: ServeRuntime): Server {
     return routes;
   };
 
-  const toolsChanged = (): void => void server.sendToolListChanged().catch(() => undefined);
+  const toolsChanged = (): void => {
+    void server.sendToolListChanged().catch(() => undefined);
+    // Servers that were still starting when this client connected bring their prompts and resources too.
+    if (!early) return;
+    if (capabilities.prompts) void server.sendPromptListChanged().catch(() => undefined);
+    if (capabilities.resources) void server.sendResourceListChanged().catch(() => undefined);
+  };
   runtime.toolsChanged.add(toolsChanged);
   server.onclose = () => {
     runtime.toolsChanged.delete(toolsChanged);
@@ -104,7 +120,8 @@ export function createClientServer(runtime: ServeRuntime): Server {
   // The list waits for the lists taken with this client's capabilities (a cache read, or the servers' restart).
   server.setRequestHandler('tools/list', async (_req, ctx) => {
     declareModern(ctx);
-    await runtime.settled();
+    // At once from serve's own tools or the cache; servers still starting are waited for a short while at most.
+    await runtime.listReady();
     const tools = runtime.view.tools.map((t) => t.definition) as never;
     runtime.loadSoon();
     return { tools, ...hintFor(ctx, 'tools') };
@@ -189,7 +206,13 @@ export function createClientServer(runtime: ServeRuntime): Server {
     ctx: CallContext,
   ): Promise<ToolResult> {
     await runtime.settled();
-    const served = runtime.view.byName.get(params.name);
+    let served = runtime.view.byName.get(params.name);
+    // A name not served yet, while servers are still starting (a client that calls without listing first): it is
+    // looked up again once they have listed (each start is bounded by --spawn-timeout).
+    if (!served && !runtime.first.settled) {
+      await runtime.first.listed();
+      served = runtime.view.byName.get(params.name);
+    }
     const hidden = served ? undefined : hiddenError(runtime.view, params.name);
     if (hidden) throw routeError(hidden);
     if (!served)
@@ -203,6 +226,8 @@ export function createClientServer(runtime: ServeRuntime): Server {
     try {
       // Serve may have started from the catalogue start cache: every call waits for the schemas (once).
       await runtime.loaded();
+      // A meta-tool answers from every server's list: it waits for the servers still starting (each bounded).
+      if (served.meta) await runtime.first.listed();
       switch (served.meta) {
         case 'find':
           return await runtime.findTool(args);
@@ -254,6 +279,7 @@ export function createClientServer(runtime: ServeRuntime): Server {
       ...hintFor(ctx, 'prompts'),
     }));
     server.setRequestHandler('prompts/get', async (req, extra) => {
+      if (!runtime.first.settled) await runtime.first.listed();
       const route = currentRoutes().promptByName.get(req.params.name);
       if (!route) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `mcp-smart: no prompt "${req.params.name}"`);
       return inRounds(req.params, extra, (ctx) =>
@@ -272,6 +298,7 @@ export function createClientServer(runtime: ServeRuntime): Server {
       ...hintFor(ctx, 'resourceTemplates'),
     }));
     server.setRequestHandler('resources/read', async (req, extra) => {
+      if (!runtime.first.settled) await runtime.first.listed();
       const owner = byUri(req.params.uri);
       const result: Record<string, unknown> = await inRounds(req.params, extra, (ctx) =>
         forward(owner, 'resources/read', req.params, ctx),

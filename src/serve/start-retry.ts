@@ -47,6 +47,8 @@ export class StartRetry {
       try {
         await this.opts.list(server, false);
       } catch (e) {
+        // Serve is ending (the client left while this server was starting): nothing to warn about or retry.
+        if (this.stopped) return;
         this.opts.log(
           `warning: ${errorText(e)}; its tools are not served until it starts (tried again in the background)`,
         );

@@ -39,6 +39,7 @@ export function expandServer(raw: RawServer, origin: ExpandOrigin, ctx: ExpandCo
   const reported = new Set<string>();
   const ownEnv = new Set(Object.keys(raw.env ?? {}));
   let refused: string | undefined;
+  const unset = new Set<string>();
   const once = (key: string, message: string): void => {
     if (reported.has(key)) return;
     reported.add(key);
@@ -47,7 +48,10 @@ export function expandServer(raw: RawServer, origin: ExpandOrigin, ctx: ExpandCo
   const x = (text: string): string => {
     const r = expandString(text, ctx, syntax);
     for (const v of r.used) used.add(v);
-    for (const v of r.missing) once(v, `${where}: \${${v}} is not set; using an empty string.`);
+    for (const v of r.missing) {
+      unset.add(v);
+      once(v, `${where}: \${${v}} is not set; using an empty string.`);
+    }
     for (const v of r.keptLiteral) once(v, `${where}: $${v} is not set; ${label} keeps it as written.`);
     for (const v of r.unsupported)
       once(v, `${where}: \${${v}} can only be resolved by the client that owns this file; using an empty string.`);
@@ -117,6 +121,7 @@ export function expandServer(raw: RawServer, origin: ExpandOrigin, ctx: ExpandCo
     def.oauth = { ...raw.oauth, ...(raw.oauth.clientSecret ? { clientSecret: x(raw.oauth.clientSecret) } : {}) };
   if (raw.autoTransport) def.autoTransport = true;
   if (raw.toolFilter) def.toolFilter = raw.toolFilter;
+  if (unset.size > 0) def.unsetVariables = [...unset].sort();
   const notLoaded = raw.notLoaded ?? refused;
   if (notLoaded !== undefined) {
     def.enabled = false;

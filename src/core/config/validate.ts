@@ -208,6 +208,7 @@ class Validator {
       spawnTimeout: milliseconds,
       callTimeout: milliseconds,
       inputTimeout: milliseconds,
+      firstListWait: milliseconds,
       loadHints: () => undefined,
       findToolMaxTokens: (v) =>
         typeof v === 'number' && Number.isInteger(v) && v >= MIN_FIND_MAX_TOKENS
