@@ -12,6 +12,7 @@ import { loadTokenizer } from '../../src/core/tokens/index.js';
 import type { ServerDefinition } from '../../src/types.js';
 import { runGroup, type ClientServerStatus, type RealClient } from './real-clients.js';
 import { BIN } from './paths.js';
+import { scriptedModel, systemText, type ModelRequest } from './scripted-model.js';
 
 export const ADOPT_NAME = { claude: 'claude-code', gemini: 'gemini', codex: 'codex' } as const;
 
@@ -129,4 +130,46 @@ export async function rememberThroughEntry(
   } finally {
     await client.close();
   }
+}
+
+/**
+ * The MCP tools Claude Code sends the model: `claude -p` against the local Messages API stand-in
+ * (test/helpers/scripted-model.ts), which answers "done". Claude Code defers MCP tools behind its own ToolSearch:
+ * a deferred tool reaches the model as its name (`mcp__<server>__<tool>` in the system text or a `defer_loading`
+ * entry), a loaded one as its whole definition. Per server: each tool, and what the model receives for it.
+ */
+export async function claudeModelTools(client: RealClient): Promise<ClientServerStatus[]> {
+  const model = await scriptedModel(() => [{ type: 'text', text: 'done' }]);
+  try {
+    const run = await client.run(['-p', 'say hi', '--output-format', 'stream-json', '--verbose'], 240_000, {
+      ANTHROPIC_API_KEY: 'sk-ant-placeholder-offline',
+      ANTHROPIC_BASE_URL: model.baseUrl,
+    });
+    if (run.code !== 0) throw new Error(`claude -p exited ${run.code}: ${run.stderr.slice(-2000)}`);
+  } finally {
+    await model.close();
+  }
+  const mention = /mcp__([A-Za-z0-9_-]+?)__([A-Za-z0-9_-]+)/g;
+  const received = (r: ModelRequest): Map<string, unknown> => {
+    const out = new Map<string, unknown>();
+    for (const m of systemText(r).matchAll(mention)) out.set(m[0], m[0]);
+    for (const t of r.tools ?? [])
+      if (t.name.startsWith('mcp__')) out.set(t.name, t.defer_loading === true ? t.name : t);
+    return out;
+  };
+  const best = [...model.requests].map(received).sort((a, b) => b.size - a.size)[0] ?? new Map<string, unknown>();
+  const byServer = new Map<string, { tools: string[]; definitions: unknown[] }>();
+  for (const [name, def] of best) {
+    const [, server = '', ...rest] = name.split('__');
+    if (!byServer.has(server)) byServer.set(server, { tools: [], definitions: [] });
+    byServer.get(server)!.tools.push(rest.join('__'));
+    byServer.get(server)!.definitions.push(def);
+  }
+  return [...byServer].map(([server, v]) => ({
+    server,
+    connected: true,
+    status: 'sent to the model',
+    tools: v.tools.sort(),
+    definitions: v.definitions,
+  }));
 }
