@@ -33,7 +33,7 @@ describe('journey: Claude Code', () => {
     await configureClient(client, defs);
     const memoryFile = defs.find((d) => d.name === 'memory')!.env!.MEMORY_FILE_PATH!;
 
-    const direct = await claudeModelTools(client);
+    const direct = await claudeModelTools(client, defs.length);
     expect(direct.map((s) => s.server).sort()).toEqual(defs.map((d) => d.name).sort());
     const directTokens = await toolTokens(direct);
     // Claude Code writes its own state into ~/.claude.json as it runs: the copy is taken after it ran directly.
@@ -48,7 +48,7 @@ describe('journey: Claude Code', () => {
     expect(applied.code, applied.stdout + applied.stderr).toBe(0);
 
     const status = await client.toolLists();
-    const after = await claudeModelTools(client);
+    const after = await claudeModelTools(client, 1);
     const sending = after.map((s) => s.server);
     console.info(
       `journey claude: claude -p init after the switch: ${status.map((s) => `${s.server} ${s.status}`).join(', ')}`,

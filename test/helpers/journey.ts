@@ -138,12 +138,21 @@ export async function rememberThroughEntry(
  * a deferred tool reaches the model as its name (`mcp__<server>__<tool>` in the system text or a `defer_loading`
  * entry), a loaded one as its whole definition. Per server: each tool, and what the model receives for it.
  */
-export async function claudeModelTools(client: RealClient): Promise<ClientServerStatus[]> {
+export async function claudeModelTools(client: RealClient, expected: number): Promise<ClientServerStatus[]> {
+  // `claude -p` sends its first request after a short wait for the servers; one still starting on a busy machine is
+  // left out of that request. Ask again, as a user would, until every expected server is in.
+  let got: ClientServerStatus[] = [];
+  for (let attempt = 0; attempt < 4 && got.length < expected; attempt++) got = await claudeOnce(client);
+  return got;
+}
+
+async function claudeOnce(client: RealClient): Promise<ClientServerStatus[]> {
   const model = await scriptedModel(() => [{ type: 'text', text: 'done' }]);
   try {
     const run = await client.run(['-p', 'say hi', '--output-format', 'stream-json', '--verbose'], 240_000, {
       ANTHROPIC_API_KEY: 'sk-ant-placeholder-offline',
       ANTHROPIC_BASE_URL: model.baseUrl,
+      MCP_TIMEOUT: '60000',
     });
     if (run.code !== 0) throw new Error(`claude -p exited ${run.code}: ${run.stderr.slice(-2000)}`);
   } finally {
