@@ -416,12 +416,26 @@ export function buildProgram(io: Io, argv: readonly string[], state: ProgramStat
     program
       .command('adopt')
       .description(
-        'write mcp-smart.config.json from the servers a client loads (tool filters kept, secrets as ${VAR}); print its switch to serve and the way back',
+        'write mcp-smart.config.json from the servers a client loads (tool filters and plain values kept, secrets as ${VAR}); print the switch that runs mcp-smart instead of them, and the way back',
       )
       .argument('<client>', 'claude-code, claude-desktop, cursor, vscode, windsurf, gemini, codex, cline or roo')
-      .option('--force', 'replace the servers of an existing, different mcp-smart.config.json')
+      .option(
+        '--force',
+        'replace the servers of an existing, different mcp-smart.config.json (a regular file, never a link; the old one is copied to a .bak beside it)',
+      )
       .option('--dry-run', 'print what would be written; write nothing')
-      .addHelpText('after', '\nExamples:\n  mcp-smart adopt claude-code\n  mcp-smart adopt codex --dry-run --json'),
+      .option(
+        '--apply',
+        "make the switch in the client's own files: turn the adopted servers off there (Claude Code disabledMcpServers, Gemini mcp.excluded, Codex enabled = false, …) and add mcp-smart; a copy of each file is kept",
+      )
+      .option(
+        '--undo',
+        'take back the switch --apply made: each file as it was, byte for byte (changes made since are kept)',
+      )
+      .addHelpText(
+        'after',
+        '\nExamples:\n  mcp-smart adopt claude-code\n  mcp-smart adopt claude-code --apply\n  mcp-smart adopt claude-code --undo\n  mcp-smart adopt codex --dry-run --json',
+      ),
     'adopt',
   );
 

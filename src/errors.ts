@@ -157,6 +157,31 @@ export const ERROR_CATALOG = {
     message: (d) =>
       `${s(d.file)} already exists with other content. Not overwriting it: run with --dry-run to see what adopting ${s(d.client)} would write, then --force to replace its servers (its other keys are kept).`,
   },
+  ADOPT_LINK: {
+    exitCode: 2,
+    message: (d) =>
+      `${s(d.file)} is a symbolic link${d.target ? ` (to ${s(d.target)})` : ''}. adopt never writes through a link, even with --force: it could replace another program's file outside this project. Remove the link (rm ${s(d.file)}) and run adopt again.`,
+  },
+  ADOPT_NOT_FILE: {
+    exitCode: 2,
+    message: (d) =>
+      `${s(d.file)} is not a regular file (${s(d.kind)}). adopt replaces only a regular file it may write; move it away and run adopt again.`,
+  },
+  ADOPT_CONCURRENT: {
+    exitCode: 2,
+    message: (d) =>
+      `${s(d.file)} changed while adopt ran (another adopt, or an editor, wrote it first). Nothing written by this run; run adopt again to see what the file holds now.`,
+  },
+  ADOPT_CHANGED: {
+    exitCode: 2,
+    message: (d) =>
+      `${s(d.file)} changed while adopt --apply ran (the client or another program wrote it). Nothing more written; run adopt --apply again.`,
+  },
+  ADOPT_NO_SWITCH: {
+    exitCode: 2,
+    message: (d) =>
+      `No switch of ${s(d.client)} was applied in ${s(d.project)} (adopt ${s(d.client)} --apply records one). Nothing to undo; run --undo in the project folder where --apply ran.`,
+  },
   FILE_EXISTS: {
     exitCode: 2,
     message: (d) => `${s(d.file)} already exists. Pass --force to overwrite it.`,

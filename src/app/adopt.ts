@@ -1,7 +1,8 @@
 /**
  * The `adopt <client>` use case: the servers that client loads (its scopes, its precedence, its filters) written to
- * mcp-smart.config.json with env/header values as `${VAR}` references, the client's switch to `serve`, and the way
- * back. The client's own files are read, never written.
+ * mcp-smart.config.json (plain values as written, secrets as `${VAR}` references), the client's switch to `serve`
+ * that turns those servers off in the client, and the way back. The client's own files are changed only with
+ * `--apply` (adopt-switch.ts: a copy kept, `--undo` puts them back).
  */
 import { join } from 'node:path';
 import { adoptEntries, writtenVariables, type AdoptVariable } from '../core/adopt.js';
@@ -12,17 +13,20 @@ import { SMART_CONFIG_NAME } from '../core/config/locate.js';
 import { parseConfigText } from '../core/config/parse.js';
 import { isPlainObject } from '../core/config/key-path.js';
 import { SmartError } from '../errors.js';
-import { readTextFile } from '../read-file.js';
-import { writeFileSafe } from '../safe-write.js';
 import { launchThis } from '../serve/launcher.js';
+import { applySwitch, readState } from './adopt-switch.js';
+import { readOwnFile, writeOwnFile } from './adopt-write.js';
+import { adoptLine, switchOf, type SwitchOutline } from './adopt-plan.js';
 import {
   clientCommands,
   clientMode,
   withholdsEnv,
   printConfig,
   removeCommand,
+  shellQuote,
   type ClientName,
 } from '../serve/print-config.js';
+import type { Launch } from '../serve/launcher.js';
 import { isSelfServe } from '../serve/setup.js';
 import type { ClientId, ServerDefinition, Transport } from '../types.js';
 import type { AppContext } from './context.js';
@@ -32,13 +36,25 @@ export interface AdoptOptions {
   client: ClientId;
   force: boolean;
   dryRun: boolean;
+  /** Change the client's files: turn the adopted servers off there and add mcp-smart (a copy is kept). */
+  apply?: boolean;
 }
 
 export interface AdoptResult {
   client: ClientId;
   file: string;
-  /** `written`, `unchanged` (the file already says this), or `dry-run` (nothing written). */
-  action: 'written' | 'unchanged' | 'dry-run';
+  /**
+   * `written`, `unchanged` (the file already says this), `dry-run` (nothing written), `switched` (the client already
+   * runs mcp-smart instead of these servers: nothing to do), `changed` (switched, and the client has servers it did
+   * not have then: nothing written, see `changedSince`).
+   */
+  action: 'written' | 'unchanged' | 'dry-run' | 'switched' | 'changed';
+  /** With --force over a different file: where the replaced file was copied. */
+  backup?: string;
+  /** The switch in the client's own files: what it changes there, whether it was applied, and the commands. */
+  clientSwitch?: SwitchOutline;
+  /** After a switch: the servers the client loads now that it did not at the switch. */
+  changedSince?: string[];
   servers: { name: string; transport: Transport; source: string; includeTools?: string[]; excludeTools?: string[] }[];
   skipped: { name: string; source: string; reason: string }[];
   variables: AdoptVariable[];
@@ -64,8 +80,10 @@ export interface AdoptResult {
  * trust gate (client-trust.ts) is said in the client's words; a server only waiting for mcp-smart's own project
  * approval is loaded by the client, so it is adopted (serve then runs it from the file the user names with -c).
  */
+const SELF_SERVE = 'it is mcp-smart serve itself (already switched)';
+
 function loadedByClient(def: ServerDefinition): string | undefined {
-  if (isSelfServe(def)) return 'it is mcp-smart serve itself (already switched)';
+  if (isSelfServe(def)) return SELF_SERVE;
   if (def.gate !== undefined) return GATE_LABEL[def.gate];
   if (!def.enabled && def.pendingTrust !== true) return def.notLoaded ?? 'disabled in the client';
   return undefined;
@@ -74,23 +92,30 @@ function loadedByClient(def: ServerDefinition): string | undefined {
 /** print-config's names: `gemini` is `gemini-cli` there. */
 const printName = (client: ClientId): ClientName => (client === 'gemini' ? 'gemini-cli' : client);
 
-function wayBack(client: ClientId, sources: string[]): string {
+function wayBack(client: ClientId, sources: string[], backup: string | undefined): string {
   const label = clientLabel(client);
   const remove =
     removeCommand(printName(client), 'mcp-smart') ?? `delete the "mcp-smart" entry you added to ${label}'s config`;
   return [
-    `To go back: ${remove}.`,
-    `Your own entries in ${sources.join(', ')} were not touched: mcp-smart never edits ${label}'s files, so ${label} loads them again as before.`,
+    `To go back after --apply: ${adoptLine(client, '--undo')}`,
+    `  (puts back each file --apply changed, byte for byte; a change made since, by you or ${label}, is kept and named).`,
+    `After the switch by hand: ${remove}, and turn your servers in ${sources.join(', ')} back on.`,
+    ...(backup
+      ? [
+          `Your previous ${SMART_CONFIG_NAME} was copied to ${backup}; to restore it: mv ${shellQuote(backup)} ${SMART_CONFIG_NAME}`,
+        ]
+      : []),
   ].join('\n');
 }
 
-async function existingDoc(file: string): Promise<{ text?: string; doc: Record<string, unknown> }> {
-  const text = await readTextFile(file, '/');
-  if (text === undefined) return { doc: {} };
-  const doc = parseConfigText(file, text);
+async function existingDoc(file: string): Promise<{ bytes?: Buffer; text?: string; doc: Record<string, unknown> }> {
+  const bytes = await readOwnFile(file);
+  if (bytes === undefined) return { doc: {} };
+  const text = bytes.toString('utf8');
+  const doc = parseConfigText(file, text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
   if (!isPlainObject(doc))
     throw new SmartError('CONFIG_INVALID', { file, key: '(top level)', reason: 'expected an object.' });
-  return { text, doc };
+  return { bytes, text, doc };
 }
 
 /** Reads what the client loads and writes (or, with dryRun, shows) mcp-smart.config.json. */
@@ -105,10 +130,17 @@ export async function adoptClient(ctx: AppContext, opts: AdoptOptions): Promise<
     if (reason === undefined && defs.rawEntryOf(def)) adopted.push(def);
     else skipped.push({ name: def.name, source: def.source, reason: reason ?? 'no entry to copy' });
   }
-  if (adopted.length === 0) throw new SmartError('ADOPT_NOTHING', { client: clientLabel(opts.client) });
-  const { servers, variables } = adoptEntries(adopted.map((def) => ({ def, raw: defs.rawEntryOf(def)! })));
-
   const file = join(io.cwd, SMART_CONFIG_NAME);
+  const state = readState(ctx, opts.client);
+  if (state) return alreadySwitched(opts.client, file, adopted, skipped, state.appliedAt);
+  if (adopted.length === 0) {
+    // Switched by hand: the client runs mcp-smart and none of its own servers is left to adopt.
+    if (skipped.some((s) => s.reason === SELF_SERVE)) return alreadySwitched(opts.client, file, [], skipped, 'by hand');
+    throw new SmartError('ADOPT_NOTHING', { client: clientLabel(opts.client) });
+  }
+  const inputs = adopted.map((def) => ({ def, raw: defs.rawEntryOf(def)! }));
+  const { servers, variables } = adoptEntries(inputs);
+
   const existing = await existingDoc(file);
   // Our other keys (budget, serve, …) stay; the server map is the client's.
   const rest = Object.fromEntries(
@@ -120,13 +152,24 @@ export async function adoptClient(ctx: AppContext, opts: AdoptOptions): Promise<
   if (existing.text === text) action = 'unchanged';
   else if (existing.text !== undefined && !opts.force && !opts.dryRun)
     throw new SmartError('ADOPT_EXISTS', { file, client: clientLabel(opts.client) });
-  if (action === 'written') await writeFileSafe(file, text);
+  const backup = action === 'written' ? await writeOwnFile(file, text, existing.bytes) : undefined;
 
+  const launch = launchThis(['--config', file, 'serve', '--mode', clientMode(printName(opts.client))]);
+  const plan = switchOf(ctx, opts.client, inputs, variables, writtenVariables(servers), launch);
+  if (opts.apply && !opts.dryRun) {
+    const smartConfig =
+      backup !== undefined && existing.bytes
+        ? { file, before: existing.bytes.toString('base64'), written: text }
+        : undefined;
+    await applySwitch(ctx, opts.client, plan.plans, plan.read, smartConfig);
+  }
   const sources = [...new Set(adopted.map((d) => d.source))];
   return {
     client: opts.client,
     file,
     action,
+    ...(backup ? { backup } : {}),
+    clientSwitch: { ...plan.outline, applied: opts.apply === true && !opts.dryRun },
     servers: adopted
       .map((d) => ({
         name: d.name,
@@ -138,24 +181,60 @@ export async function adoptClient(ctx: AppContext, opts: AdoptOptions): Promise<
       .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)),
     skipped,
     variables,
-    ...switchFor(printName(opts.client), file, writtenVariables(servers)),
-    back: wayBack(opts.client, sources),
+    ...switchFor(printName(opts.client), launch, carried(opts.client, variables, writtenVariables(servers))),
+    back: wayBack(opts.client, sources, backup),
     text,
+  };
+}
+
+/**
+ * The variables the printed add command carries: for a client that withholds its environment (Codex, Gemini CLI)
+ * every one the file refers to; for Claude Code, which passes its own on, the secrets adopt made variables of.
+ */
+function carried(client: ClientId, made: AdoptVariable[], referenced: string[]): string[] {
+  if (withholdsEnv(printName(client))) return referenced;
+  return [...new Set(made.map((v) => v.variable))].sort();
+}
+
+/** A second adopt after --apply: nothing to do, or the servers the client gained since, named (nothing written). */
+function alreadySwitched(
+  client: ClientId,
+  file: string,
+  now: ServerDefinition[],
+  skipped: AdoptResult['skipped'],
+  at: string,
+): AdoptResult {
+  const label = clientLabel(client);
+  const back = `To go back: ${adoptLine(client, '--undo')}  (puts ${label}'s files back as they were before ${at})`;
+  const names = now.map((d) => d.name).sort();
+  return {
+    client,
+    file,
+    action: names.length === 0 ? 'switched' : 'changed',
+    ...(names.length > 0 ? { changedSince: names } : {}),
+    servers: [],
+    skipped,
+    variables: [],
+    switchText:
+      names.length === 0
+        ? `${label} already runs mcp-smart instead of the adopted servers (switched ${at}): nothing to do.\n`
+        : `${label} loads servers it did not load at the switch (${at}): ${names.join(', ')}. Nothing written: they are not behind mcp-smart and your edit stays as it is. To put them behind it too: ${adoptLine(client, '--undo')}, then ${adoptLine(client, '--apply')}.\n`,
+    back,
+    text: '',
   };
 }
 
 /** The client's switch to serve on the written file: this mcp-smart, started with `--config <file>`. */
 function switchFor(
   client: ClientName,
-  file: string,
-  referenced: string[],
+  launch: Launch,
+  carry: string[],
 ): Pick<AdoptResult, 'switchText' | 'commands' | 'envVars'> {
   const mode = clientMode(client);
-  const launch = launchThis(['--config', file, 'serve', '--mode', mode]);
   const commands = clientCommands(client, 'mcp-smart', launch);
-  const envVars = withholdsEnv(client) && referenced.length > 0 ? referenced : undefined;
+  const envVars = carry.length > 0 ? carry : undefined;
   return {
-    switchText: printConfig({ client, name: 'mcp-smart', launch, mode, modeAsked: false, envVars }),
+    switchText: printConfig({ client, name: 'mcp-smart', launch, mode, modeAsked: false, envVars, carry: envVars }),
     ...(commands && { commands }),
     ...(envVars && { envVars }),
   };

@@ -1,9 +1,13 @@
 /**
- * `adopt <client>`: the client's loaded servers as mcp-smart.config.json entries. Values of env and headers are
- * never written: a reference stays a `${VAR}` reference, a literal becomes one (the user sets the variable).
- * Tool filters are kept under the keys serve reads (includeTools / excludeTools). Pure.
+ * `adopt <client>`: the client's loaded servers as mcp-smart.config.json entries. A value stays a value: a plain
+ * setting (`MEMORY_FILE_PATH: "/home/me/graph.json"`) is copied as written, so the server behaves as it did in the
+ * client. Only a secret (named like one: `GITHUB_TOKEN`, `Authorization`; or shaped like one: a bearer token, a
+ * URL with credentials) becomes a `${VAR}` reference, and a reference the client's file already had stays one;
+ * a secret's value is never written. Tool filters are kept under the keys serve reads (includeTools / excludeTools).
+ * Pure.
  */
 import { SMART_CONFIG_NAME } from './config/locate.js';
+import { isSecretName, looksLikeToken, redactText } from './redact.js';
 import { referencedVariables } from './config/referenced-vars.js';
 import { normalizeServerEntry, type RawServer } from './config/server-entry.js';
 import type { ClientId, ServerDefinition } from '../types.js';
@@ -28,6 +32,13 @@ export interface AdoptedFile {
 }
 
 const REF = /^\$\{(?:env:)?([A-Za-z_][A-Za-z0-9_]*)(?::-[^}]*)?\}$/;
+/** A `${VAR}` reference anywhere in a value (in our syntax): the value already comes from the environment. */
+const HAS_REF = /\$\{(?:env:)?[A-Za-z_][A-Za-z0-9_]*(?::-[^}]*)?\}/;
+
+/** True when a literal is a credential: its key is named like one, or the value looks like a token or credentials. */
+export function isSecretValue(key: string, value: string): boolean {
+  return isSecretName(key) || looksLikeToken(value) || redactText(value) !== value;
+}
 
 /** Gemini expands bare `$VAR` (gemini-cli packages/cli/src/utils/envVarResolver.ts); ours is `${VAR}`. */
 function ourSyntax(text: string, client: ClientId | undefined): string {
@@ -40,7 +51,10 @@ const upperSnake = (text: string): string =>
     .replace(/^_+|_+$/g, '')
     .toUpperCase();
 
-/** Turns each `key → value` into `key → ${VAR}`: references kept, literals replaced by a named variable. */
+/**
+ * Each `key → value` as written to mcp-smart.config.json: references kept, plain values copied, and a secret literal
+ * replaced by a named variable (listed in `variables`; its value is never written).
+ */
 function references(
   server: string,
   section: string,
@@ -55,6 +69,10 @@ function references(
     const written = ourSyntax(value, client);
     if (REF.test(written.trim())) {
       out[key] = written.trim();
+      continue;
+    }
+    if (HAS_REF.test(written) || !isSecretValue(key, written)) {
+      out[key] = written;
       continue;
     }
     // A variable of this name already stands for another server's literal: prefix this one with its server.

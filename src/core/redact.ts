@@ -120,7 +120,7 @@ export function secretValuesOf(
 }
 
 /** Long, spaceless, mixed letters and digits: an API key whatever its variable is called. */
-function looksLikeToken(v: string): boolean {
+export function looksLikeToken(v: string): boolean {
   return v.length >= 16 && !/\s/.test(v) && /[A-Za-z]/.test(v) && /[0-9]/.test(v) && !/^[./~]/.test(v);
 }
 

@@ -35,6 +35,8 @@ interface ClientInfo {
    * env option, which stores the value in its own settings), and why.
    */
   envFlag?: { flag: string; note: string };
+  /** The client passes its whole environment on to a server (its env flag then only carries what adopt made). */
+  passesEnv?: true;
 }
 
 const OWN_SEARCH =
@@ -54,6 +56,13 @@ const INFO: Record<ClientName, ClientInfo> = {
       add: (name, l) => ['claude', 'mcp', 'add', '--scope', 'local', name, '--', l.command, ...l.args],
       remove: (name) => ['claude', 'mcp', 'remove', '--scope', 'local', name],
     },
+    // `claude mcp add -e KEY=value` stores the value in the entry's env (~/.claude.json): the secrets adopt turned
+    // into variables reach serve wherever Claude Code is started from.
+    envFlag: {
+      flag: '-e',
+      note: 'Claude Code stores these values in its own config for the mcp-smart entry, as it stored them in your entries; run this where each is set to the value your entry had (adopt never prints it)',
+    },
+    passesEnv: true,
   },
   'claude-desktop': {
     title: 'Claude Desktop',
@@ -166,15 +175,17 @@ const TOML_BARE_KEY = /^[A-Za-z0-9_-]+$/;
 
 /** True when the client does not pass its whole environment on to a server it starts (Codex, Gemini CLI). */
 export function withholdsEnv(client: ClientName): boolean {
-  return INFO[client].envAllowlist !== undefined || INFO[client].envFlag !== undefined;
+  const info = INFO[client];
+  return info.envAllowlist !== undefined || (info.envFlag !== undefined && info.passesEnv !== true);
 }
 
 /** The add command as printed: with `-e "NAME=$NAME"` for each variable the client would withhold (Gemini CLI). */
 function addLine(info: ClientInfo, req: PrintRequest): string {
   const words = info.cli!.add(req.name, req.launch).map(shellQuote);
   const flag = info.envFlag;
-  if (!flag || !req.envVars?.length) return words.join(' ');
-  const given = req.envVars.flatMap((v) => [flag.flag, `"${v}=$${v}"`]);
+  const vars = carriedVars(info, req);
+  if (!flag || !vars?.length) return words.join(' ');
+  const given = vars.flatMap((v) => [flag.flag, `"${v}=$${v}"`]);
   return [...words.slice(0, 3), ...given, ...words.slice(3)].join(' ');
 }
 
@@ -203,7 +214,9 @@ export function configSnippet(client: ClientName, name: string, launch: Launch, 
   // Gemini CLI fills `$NAME` in its settings from its own, unredacted environment when it reads them (bundle
   // loadSettings → resolveEnvVarsInObject), before it redacts what a server is started with: references, no values.
   const refs =
-    INFO[client].envFlag && envVars?.length ? { env: Object.fromEntries(envVars.map((v) => [v, `$${v}`])) } : {};
+    INFO[client].envFlag && envVars?.length
+      ? { env: Object.fromEntries(envVars.map((v) => [v, INFO[client].passesEnv ? `\${${v}}` : `$${v}`])) }
+      : {};
   return JSON.stringify({ mcpServers: { [name]: { command, args, ...refs } } }, null, 2);
 }
 
@@ -217,6 +230,16 @@ export interface PrintRequest {
   modeAsked: boolean;
   /** The variables the servers behind serve refer to (`${VAR}` in the file serve reads). */
   envVars?: string[];
+  /**
+   * For a client that passes its whole environment on (Claude Code): the variables its add command still carries
+   * with its env flag — the secrets adopt turned into variables, which nothing else sets. `envVars` is ignored there.
+   */
+  carry?: string[];
+}
+
+/** The variables a client's add command gives with its env flag. */
+function carriedVars(info: ClientInfo, req: PrintRequest): string[] | undefined {
+  return info.passesEnv ? req.carry : req.envVars;
 }
 
 /** The snippet, the client's own switch and way back (CLI clients), and the reasoning, as printed text. */
@@ -230,12 +253,13 @@ export function printConfig(req: PrintRequest): string {
       ? `# Starts mcp-smart ${req.launch.args[1]?.split('@')[1] ?? ''} from the npm registry (npx, pinned to this version).`
       : `# Starts this copy of mcp-smart by its path; after moving or reinstalling it, print this again.`,
   ];
-  const snippet = configSnippet(req.client, req.name, req.launch, req.envVars);
+  const carried = carriedVars(info, req);
+  const snippet = configSnippet(req.client, req.name, req.launch, carried);
   const passOn = passOnLine(req.client, req.envVars);
   if (info.cli) {
     lines.push(
       `# Switch: ${info.title} adds the entry to its own config.`,
-      ...(info.envFlag && req.envVars?.length ? [`# ${info.envFlag.note}.`] : []),
+      ...(info.envFlag && carried?.length ? [`# ${info.envFlag.note}.`] : []),
       addLine(info, req),
       ...(passOn
         ? [
@@ -246,7 +270,7 @@ export function printConfig(req: PrintRequest): string {
         : []),
       '# Way back:',
       removeCommand(req.client, req.name)!,
-      info.envFlag && req.envVars?.length
+      info.envFlag && carried?.length && !info.passesEnv
         ? `# Or by hand, in ${info.file} ("$NAME" is filled in from ${info.title}'s environment when it reads the file):`
         : `# Or by hand, in ${info.file}:`,
     );

@@ -94,11 +94,16 @@ describe('adopt claude-code', () => {
     }
     expect(r.stdout).toContain('API_KEY  (notes env.API_KEY)');
     expect(r.stdout).toContain('REMOTE_TOKEN  (remote headers.Authorization)');
+    // The switch by hand carries the secrets adopt made variables of (Claude Code stores them in its entry).
     expect(r.stdout).toContain(
-      `claude mcp add --scope local mcp-smart -- ${process.execPath} ${realpathSync(BIN)} --config ${join(project, 'mcp-smart.config.json')} serve --mode tools`,
+      `claude mcp add -e "API_KEY=$API_KEY" -e "REMOTE_TOKEN=$REMOTE_TOKEN" --scope local mcp-smart -- ${process.execPath} ${realpathSync(BIN)} --config ${join(project, 'mcp-smart.config.json')} serve --mode tools`,
     );
-    expect(r.stdout).toContain('To go back: claude mcp remove --scope local mcp-smart.');
-    expect(r.stdout).toContain('were not touched: mcp-smart never edits Claude Code');
+    // The one-command switch and its way back, as this copy is started.
+    expect(r.stdout).toContain(`${process.execPath} ${realpathSync(BIN)} adopt claude-code --apply`);
+    expect(r.stdout).toContain(
+      `To go back after --apply: ${process.execPath} ${realpathSync(BIN)} adopt claude-code --undo`,
+    );
+    expect(r.stdout).toContain('After the switch by hand: claude mcp remove --scope local mcp-smart');
     // The client's own file is exactly as it was.
     expect(readFileSync(join(home, '.claude.json'), 'utf8')).toContain(SECRET);
   });

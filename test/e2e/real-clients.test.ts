@@ -184,7 +184,8 @@ for (const kind of ['claude', 'gemini', 'codex'] as const) {
         const doc = JSON.parse(adopted.stdout) as AdoptJson;
         expect(doc.servers.map((s) => s.name).sort()).toEqual(defs.map((d) => d.name).sort());
         if (hidden) expect(doc.servers.find((s) => s.name === hidden.server)?.excludeTools).toEqual([hidden.tool]);
-        // The memory server's literal env value became a variable: the user sets it where the client starts.
+        // The secret (NOTES_TOKEN) became a variable, the memory server's plain file path stayed a value: the user sets
+        // the variable where the client starts.
         for (const v of doc.variables) {
           const value = defs.find((d) => d.name === v.server)?.env?.[v.key.replace(/^env\./, '')];
           expect(value, JSON.stringify(v)).toBeDefined();
@@ -195,7 +196,7 @@ for (const kind of ['claude', 'gemini', 'codex'] as const) {
         if (kind === 'gemini') {
           // Gemini CLI withholds secret-like variables from the servers it starts: the printed line gives each with
           // `-e "NAME=$NAME"`, which the user's shell fills in; here the same words, filled in from the same values.
-          expect(doc.envVars).toEqual(['MEMORY_FILE_PATH', 'NOTES_TOKEN']);
+          expect(doc.envVars).toEqual(['NOTES_TOKEN']);
           const given = doc.envVars!.flatMap((v) => ['-e', `"${v}=$${v}"`]);
           const line = [...switchArgv.slice(0, 3), ...given, ...switchArgv.slice(3).map(shellQuote)].join(' ');
           expect(doc.switch.split('\n')).toContain(line);
@@ -205,14 +206,15 @@ for (const kind of ['claude', 'gemini', 'codex'] as const) {
         if (kind === 'codex') {
           // Codex passes a server only a few variables of its own (HOME, PATH, …): the switch says to add the printed
           // env_vars line to the mcp-smart entry, which the user does (`codex mcp add` has no flag for it).
-          expect(doc.envVars).toEqual(['MEMORY_FILE_PATH', 'NOTES_TOKEN']);
+          expect(doc.envVars).toEqual(['NOTES_TOKEN']);
           const line = doc.switch.split('\n').find((l) => l.startsWith('env_vars = '));
-          expect(line, doc.switch).toBe('env_vars = ["MEMORY_FILE_PATH", "NOTES_TOKEN"]');
+          expect(line, doc.switch).toBe('env_vars = ["NOTES_TOKEN"]');
           const file = join(client.home, '.codex', 'config.toml');
           const header = '[mcp_servers.mcp-smart]\n';
           writeFileSync(file, readFileSync(file, 'utf8').replace(header, `${header}${line}\n`));
         }
-        if (kind === 'claude') expect(doc.envVars).toBeUndefined();
+        // Claude Code's add command carries the secret too (-e "NOTES_TOKEN=$NOTES_TOKEN" in the printed line).
+        if (kind === 'claude') expect(doc.envVars).toEqual(['NOTES_TOKEN']);
 
         const switched = byName(await client.list());
         expect(switched.find((s) => s.server === 'mcp-smart')).toMatchObject({ connected: true });

@@ -27,6 +27,8 @@ export interface ClientServerStatus {
   status: string;
   /** Only where the client reports its tools. */
   tools?: string[];
+  /** The tool definitions as the client holds them (Codex app-server), where it reports them. */
+  definitions?: unknown[];
 }
 
 const BINS: Record<ClientKind, string> = {
@@ -278,8 +280,8 @@ export class RealClient {
    */
   private async geminiToolLists(): Promise<ClientServerStatus[]> {
     const servers = await this.list();
-    let captured!: (names: string[]) => void;
-    const declarations = new Promise<string[]>((r) => (captured = r));
+    let captured!: (decls: { name: string }[]) => void;
+    const declarations = new Promise<{ name: string }[]>((r) => (captured = r));
     const model = createHttpServer((req, res) => {
       let body = '';
       req.on('data', (d: Buffer) => (body += d.toString()));
@@ -290,8 +292,8 @@ export class RealClient {
         } catch {
           /* not a generate request */
         }
-        const names = (doc.tools ?? []).flatMap((t) => t.functionDeclarations ?? []).map((d) => d.name);
-        if (names.length > 0) captured(names);
+        const decls = (doc.tools ?? []).flatMap((t) => t.functionDeclarations ?? []);
+        if (decls.length > 0) captured(decls);
         res.writeHead(400, { 'content-type': 'application/json' });
         res.end(JSON.stringify({ error: { code: 400, message: 'offline test endpoint', status: 'INVALID_ARGUMENT' } }));
       });
@@ -311,10 +313,11 @@ export class RealClient {
       model.closeAllConnections();
       await new Promise<void>((r) => model.close(() => r()));
     }
-    const names = await declarations;
+    const decls = await declarations;
     return servers.map((s) => {
       const prefix = `mcp_${s.server}_`;
-      return { ...s, tools: names.filter((n) => n.startsWith(prefix)).map((n) => n.slice(prefix.length)) };
+      const own = decls.filter((d) => d.name.startsWith(prefix));
+      return { ...s, tools: own.map((d) => d.name.slice(prefix.length)), definitions: own };
     });
   }
 
@@ -372,6 +375,9 @@ function codexServer(s: CodexStatusPage['data'][number]): ClientServerStatus {
     connected,
     status: s.toolsError ?? (connected ? 'connected' : 'not started'),
     tools: Object.keys(s.tools).sort(),
+    definitions: Object.keys(s.tools)
+      .sort()
+      .map((k) => s.tools[k]),
   };
 }
 

@@ -41,6 +41,42 @@ describe('adoptEntries', () => {
     expect(JSON.stringify(out)).not.toContain('literal-');
   });
 
+  it('a plain value stays a value; only a secret (by name or by shape) becomes a variable', () => {
+    const out = adoptEntries([
+      {
+        def: def('memory'),
+        raw: raw('memory', {
+          env: {
+            MEMORY_FILE_PATH: '/home/me/graph.json',
+            LOG_LEVEL: 'debug',
+            GITHUB_TOKEN: 'plain-but-named-secret',
+            SOME_SETTING: 'ghp_1234567890abcdefghij',
+            DATA_DIR: '${HOME}/data',
+          },
+        }),
+      },
+      {
+        def: def('remote', { transport: 'http' }),
+        raw: raw('remote', {
+          transport: 'http',
+          command: undefined,
+          url: 'https://x.example/mcp',
+          headers: { 'X-Client-Name': 'my-laptop', Authorization: 'Bearer abc-123-def-456' },
+        }),
+      },
+    ]);
+    expect(out.servers.memory!.env).toEqual({
+      DATA_DIR: '${HOME}/data',
+      GITHUB_TOKEN: '${GITHUB_TOKEN}',
+      LOG_LEVEL: 'debug',
+      MEMORY_FILE_PATH: '/home/me/graph.json',
+      SOME_SETTING: '${SOME_SETTING}',
+    });
+    expect(out.servers.remote!.headers).toEqual({ Authorization: '${REMOTE_TOKEN}', 'X-Client-Name': 'my-laptop' });
+    expect(out.variables.map((v) => v.variable)).toEqual(['GITHUB_TOKEN', 'SOME_SETTING', 'REMOTE_TOKEN']);
+    expect(JSON.stringify(out)).not.toMatch(/plain-but-named-secret|ghp_|abc-123/);
+  });
+
   it('Codex: env_vars and bearer_token_env_var become references; filters become includeTools/excludeTools', () => {
     const out = adoptEntries([
       {

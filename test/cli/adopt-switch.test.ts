@@ -1,0 +1,257 @@
+// `adopt <client> --apply` and `--undo` on each client's own files, written the way that client writes them:
+// the adopted servers are turned off in the client's terms (Claude Code disabledMcpServers, Gemini mcp.excluded,
+// Codex enabled = false, Cursor: entry removed), mcp-smart is added with the secrets the entries had, servers kept
+// out stay as they were, a second adopt is a no-op, a server added since is named and left alone, and --undo gives
+// back every file byte for byte. Plus the safe writes of mcp-smart.config.json: never through a link, a replaced
+// file backed up (the way back says where), and two concurrent adopt runs never both "written".
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, readdirSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parse as parseToml } from 'smol-toml';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { runCli } from '../helpers/fake-io.js';
+import { BIN, fixture } from '../helpers/paths.js';
+import { tempDir } from '../helpers/temp.js';
+
+const SERVER = fixture('servers', 'catalog-server.mjs');
+const TINY = fixture('servers', 'catalogs', 'tiny.json');
+const SECRET = 'sk-literal-secret-value-42';
+const GRAPH = '/data/my-graph.json';
+
+let home: string;
+let project: string;
+beforeEach(() => {
+  home = realpathSync(tempDir('mcp-smart-adopt-switch-'));
+  project = join(home, 'proj');
+  mkdirSync(project);
+});
+
+const env = (): Record<string, string> => ({
+  NO_COLOR: '1',
+  HOME: home,
+  MCP_SMART_CACHE_DIR: join(home, 'cache'),
+  GEMINI_CLI_SYSTEM_SETTINGS_PATH: join(home, 'no-system', 'settings.json'),
+  GEMINI_CLI_SYSTEM_DEFAULTS_PATH: join(home, 'no-system', 'system-defaults.json'),
+});
+const cli = (...args: string[]): ReturnType<typeof runCli> => runCli(args, { env: env(), cwd: project });
+const bytes = (file: string): Buffer => readFileSync(file);
+const json = (file: string): Record<string, unknown> =>
+  JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
+/** The value at a key path of a parsed document. */
+const get = (doc: unknown, ...path: string[]): unknown =>
+  path.reduce<unknown>((at, k) => (at as Record<string, unknown> | undefined)?.[k], doc);
+const entry = (extra: Record<string, unknown> = {}): Record<string, unknown> => ({
+  command: 'node',
+  args: [SERVER, TINY],
+  ...extra,
+});
+
+function claudeFile(): string {
+  const file = join(home, '.claude.json');
+  // As Claude Code writes it: two-space JSON, user scope at the top, local scope under projects[<folder>].
+  const doc = {
+    numStartups: 3,
+    mcpServers: { notes: entry({ type: 'stdio', env: { API_KEY: SECRET, MEMORY_FILE_PATH: GRAPH } }) },
+    projects: { [project]: { allowedTools: [], mcpServers: { local1: entry({ type: 'stdio' }), keep: entry() } } },
+  };
+  writeFileSync(file, `${JSON.stringify(doc, null, 2)}\n`, { mode: 0o600 });
+  return file;
+}
+
+describe('adopt claude-code --apply / --undo', () => {
+  it('turns the adopted servers off, adds mcp-smart with the secret, keeps -s-excluded servers, and undoes byte for byte', async () => {
+    const file = claudeFile();
+    const before = bytes(file);
+    const r = await cli('-s', 'notes', '-s', 'local1', 'adopt', 'claude-code', '--apply');
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain('Switched: Claude Code now starts mcp-smart instead of the adopted servers');
+    for (const out of [r.stdout, r.stderr]) expect(out).not.toContain(SECRET);
+    // mcp-smart.config.json: the plain value stays a value, the secret a variable.
+    expect(get(json(join(project, 'mcp-smart.config.json')), 'mcpServers', 'notes', 'env')).toEqual({
+      API_KEY: '${API_KEY}',
+      MEMORY_FILE_PATH: GRAPH,
+    });
+    const local = get(json(file), 'projects', project);
+    expect([...(get(local, 'disabledMcpServers') as string[])].sort()).toEqual(['local1', 'notes']);
+    expect(get(local, 'mcpServers', 'keep')).toEqual(entry());
+    expect(get(local, 'mcpServers', 'mcp-smart', 'env')).toEqual({ API_KEY: SECRET });
+    expect(get(local, 'mcpServers', 'mcp-smart', 'args')).toContain('serve');
+    // What the client loads now, read the client's way: the two adopted are off, keep and mcp-smart are on.
+    const servers = await cli('--client', 'claude-code', 'servers', '--json');
+    const enabled = (JSON.parse(servers.stdout) as { servers: { name: string; enabled: boolean }[] }).servers
+      .filter((s) => s.enabled)
+      .map((s) => s.name)
+      .sort();
+    expect(enabled).toEqual(['keep', 'mcp-smart']);
+
+    // A second adopt is a no-op: nothing written.
+    const switched = bytes(file);
+    const again = await cli('-s', 'notes', '-s', 'local1', 'adopt', 'claude-code', '--apply');
+    expect(again.code).toBe(0);
+    expect(again.stdout).toContain('already runs mcp-smart instead of the adopted servers');
+    expect(bytes(file).equals(switched)).toBe(true);
+
+    const undo = await cli('adopt', 'claude-code', '--undo');
+    expect(undo.code, undo.stderr).toBe(0);
+    expect(undo.stdout).toContain(`${file}: put back as it was, byte for byte`);
+    expect(bytes(file).equals(before)).toBe(true);
+    // Nothing left to undo.
+    const twice = await cli('adopt', 'claude-code', '--undo');
+    expect(twice.code).toBe(2);
+    expect(twice.stderr).toContain('Nothing to undo');
+  });
+
+  it('a server added in the client since the switch is named and left alone, and --undo keeps it', async () => {
+    const file = claudeFile();
+    expect((await cli('adopt', 'claude-code', '--apply')).code).toBe(0);
+    const doc = json(file);
+    (doc.mcpServers as Record<string, unknown>).later = entry();
+    writeFileSync(file, `${JSON.stringify(doc, null, 2)}\n`);
+    const edited = bytes(file);
+    const r = await cli('adopt', 'claude-code');
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('loads servers it did not load at the switch');
+    expect(r.stdout).toContain(': later. Nothing written');
+    expect(bytes(file).equals(edited)).toBe(true);
+
+    const undo = await cli('adopt', 'claude-code', '--undo');
+    expect(undo.stdout).toContain('changed since the switch and kept as it is now (mcpServers)');
+    const back = json(file);
+    expect(Object.keys(get(back, 'mcpServers') as object).sort()).toEqual(['later', 'notes']);
+    expect(get(back, 'projects', project, 'disabledMcpServers')).toBeUndefined();
+    expect(get(back, 'projects', project, 'mcpServers', 'mcp-smart')).toBeUndefined();
+  });
+});
+
+describe('adopt --apply / --undo in the other clients', () => {
+  it('codex: enabled = false in each adopted table, a [mcp_servers.mcp-smart] table; undo byte for byte', async () => {
+    mkdirSync(join(home, '.codex'));
+    const file = join(home, '.codex', 'config.toml');
+    const text = [
+      '# my codex config',
+      'model = "o4"',
+      '',
+      '[mcp_servers.notes]',
+      'command = "node"',
+      `args = [${JSON.stringify(SERVER)}, ${JSON.stringify(TINY)}]`,
+      `env = { API_KEY = "${SECRET}", MEMORY_FILE_PATH = "${GRAPH}" }`,
+      '',
+      '[mcp_servers.other]',
+      'command = "node"',
+      `args = [${JSON.stringify(SERVER)}, ${JSON.stringify(TINY)}]`,
+      'enabled = true',
+      '',
+    ].join('\n');
+    writeFileSync(file, text);
+    const r = await cli('adopt', 'codex', '--apply');
+    expect(r.code, r.stderr).toBe(0);
+    const doc = parseToml(readFileSync(file, 'utf8')) as { mcp_servers: Record<string, Record<string, unknown>> };
+    expect(doc.mcp_servers.notes!.enabled).toBe(false);
+    expect(doc.mcp_servers.other!.enabled).toBe(false);
+    expect(doc.mcp_servers['mcp-smart']!.env).toEqual({ API_KEY: SECRET });
+    expect(readFileSync(file, 'utf8')).toContain('# my codex config');
+    const undo = await cli('adopt', 'codex', '--undo');
+    expect(undo.code, undo.stderr).toBe(0);
+    expect(readFileSync(file, 'utf8')).toBe(text);
+  });
+
+  it('gemini: the names in mcp.excluded, mcp-smart in the user settings; undo byte for byte', async () => {
+    mkdirSync(join(home, '.gemini'));
+    const file = join(home, '.gemini', 'settings.json');
+    writeFileSync(file, JSON.stringify({ security: { auth: { selectedType: 'x' } }, mcpServers: { notes: entry() } }));
+    writeFileSync(join(home, '.gemini', 'trustedFolders.json'), JSON.stringify({ [project]: 'TRUST_FOLDER' }));
+    const before = bytes(file);
+    expect((await cli('adopt', 'gemini', '--apply')).code).toBe(0);
+    const doc = json(file);
+    expect(get(doc, 'mcp', 'excluded')).toEqual(['notes']);
+    expect(get(doc, 'mcpServers', 'mcp-smart', 'args')).toContain('serve');
+    expect(get(doc, 'mcpServers', 'notes')).toEqual(entry());
+    expect((await cli('adopt', 'gemini', '--undo')).code).toBe(0);
+    expect(bytes(file).equals(before)).toBe(true);
+  });
+
+  it('cursor: the adopted entry is removed (Cursor has no off switch in its file) and comes back byte for byte', async () => {
+    mkdirSync(join(project, '.cursor'));
+    const file = join(project, '.cursor', 'mcp.json');
+    const text = `{\n\t// my servers\n\t"mcpServers": {\n\t\t"notes": {"command": "node", "args": ["${SERVER}", "${TINY}"]}\n\t}\n}\n`;
+    writeFileSync(file, text);
+    const r = await cli('adopt', 'cursor', '--apply');
+    expect(r.code, r.stderr).toBe(0);
+    const now = readFileSync(file, 'utf8');
+    expect(now).toContain('// my servers');
+    expect(now).not.toContain('"notes"');
+    expect(now).toContain('"mcp-smart"');
+    expect((await cli('adopt', 'cursor', '--undo')).code).toBe(0);
+    expect(readFileSync(file, 'utf8')).toBe(text);
+  });
+});
+
+describe('writing mcp-smart.config.json safely', () => {
+  function cursorUser(): string {
+    mkdirSync(join(home, '.cursor'));
+    const file = join(home, '.cursor', 'mcp.json');
+    writeFileSync(file, JSON.stringify({ mcpServers: { notes: entry({ env: { API_KEY: SECRET } }) } }));
+    return file;
+  }
+
+  it('never writes through a symbolic link, even with --force (the link target stays as it was)', async () => {
+    const target = cursorUser();
+    const before = bytes(target);
+    symlinkSync(target, join(project, 'mcp-smart.config.json'));
+    const r = await cli('adopt', 'cursor', '--force');
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(`${join(project, 'mcp-smart.config.json')} is a symbolic link (to ${target})`);
+    expect(bytes(target).equals(before)).toBe(true);
+  });
+
+  it('a dangling link is refused too: nothing is created where it points', async () => {
+    cursorUser();
+    const outside = join(home, 'outside', 'planted.json');
+    symlinkSync(outside, join(project, 'mcp-smart.config.json'));
+    const r = await cli('adopt', 'cursor');
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('is a symbolic link');
+    expect(existsSync(outside)).toBe(false);
+  });
+
+  it('--force backs up a hand-written file and the way back says where and how to restore it', async () => {
+    cursorUser();
+    const file = join(project, 'mcp-smart.config.json');
+    const mine = '{\n  "mcpServers": { "hand": { "command": "node", "args": ["x"] } }\n}\n';
+    writeFileSync(file, mine);
+    expect((await cli('adopt', 'cursor')).code).toBe(2);
+    const r = await cli('adopt', 'cursor', '--force');
+    expect(r.code, r.stderr).toBe(0);
+    const backups = readdirSync(project).filter((f) => f.startsWith('mcp-smart.config.json.adopt-'));
+    expect(backups).toHaveLength(1);
+    expect(readFileSync(join(project, backups[0]!), 'utf8')).toBe(mine);
+    expect(r.stdout).toContain(`Your previous mcp-smart.config.json was copied to ${join(project, backups[0]!)}`);
+    expect(r.stdout).toContain(`mv ${join(project, backups[0]!)} mcp-smart.config.json`);
+  });
+
+  it('two adopt runs at once: never both "written"; the file holds the winner\'s servers', async () => {
+    writeFileSync(
+      join(home, '.claude.json'),
+      JSON.stringify({ mcpServers: { a: entry(), b: entry({ args: [SERVER, TINY, 'b'] }) } }),
+    );
+    const run = (server: string): Promise<{ code: number | null; out: string }> =>
+      new Promise((resolve) => {
+        const child = spawn(process.execPath, [BIN, '-s', server, 'adopt', 'claude-code'], {
+          cwd: project,
+          env: { ...env(), PATH: process.env.PATH ?? '' },
+        });
+        let out = '';
+        child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+        child.stderr.on('data', (d: Buffer) => (out += d.toString()));
+        child.on('close', (code) => resolve({ code, out }));
+      });
+    const results = await Promise.all([run('a'), run('b')]);
+    const wrote = results.filter((r) => r.out.includes('Wrote '));
+    expect(wrote, results.map((r) => r.out).join('\n---\n')).toHaveLength(1);
+    const loser = results.find((r) => r !== wrote[0])!;
+    expect(loser.code).toBe(2);
+    expect(loser.out).toMatch(/changed while adopt ran|already exists with other content/);
+    const winner = wrote[0] === results[0] ? 'a' : 'b';
+    expect(Object.keys(get(json(join(project, 'mcp-smart.config.json')), 'mcpServers') as object)).toEqual([winner]);
+  });
+});

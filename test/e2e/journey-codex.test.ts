@@ -1,0 +1,84 @@
+// Issue 36's journey in the real Codex CLI (offline, temporary HOME): the four demo servers added with `codex mcp
+// add` (filesystem's write_file hidden with disabled_tools, memory with a literal MEMORY_FILE_PATH) → `mcp-smart
+// adopt codex` as a user runs it → the switch it printed, run in a shell as printed → what Codex lists through its
+// app-server (`mcpServerStatus/list`): no tool twice, the adopted servers not started by Codex, tool tokens not more
+// than direct → the memory server, started through the switched entry, writes the user's file → the printed way
+// back → config.toml byte for byte as before.
+import { Buffer } from 'node:buffer';
+import { readFileSync } from 'node:fs';
+import { parse as parseToml } from 'smol-toml';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { requireBuild } from '../helpers/paths.js';
+import {
+  clientFiles,
+  configureClient,
+  duplicates,
+  inShell,
+  journeyServers,
+  listed,
+  mcpSmart,
+  printedLines,
+  rememberThroughEntry,
+  toolTokens,
+} from '../helpers/journey.js';
+import { RealClient } from '../helpers/real-clients.js';
+
+beforeAll(requireBuild);
+
+describe('journey: Codex', () => {
+  it('adopt → the printed switch → Codex lists each tool once, no more tokens → memory in the user file → way back byte for byte', async () => {
+    const client = new RealClient('codex');
+    const defs = await journeyServers(client);
+    await configureClient(client, defs);
+    const memoryFile = defs.find((d) => d.name === 'memory')!.env!.MEMORY_FILE_PATH!;
+    const files = clientFiles(client);
+    const before = files.map((f) => readFileSync(f));
+
+    const direct = await client.toolLists();
+    const directTools = listed(direct);
+    expect(
+      direct
+        .filter((s) => s.connected)
+        .map((s) => s.server)
+        .sort(),
+    ).toEqual(defs.map((d) => d.name).sort());
+    expect(directTools.names).not.toContain('write_file');
+    const directTokens = await toolTokens(direct);
+
+    const adopt = await mcpSmart(client, ['adopt', 'codex']);
+    expect(adopt.code, adopt.stderr).toBe(0);
+    // A value stays a value: the memory server's file path is copied as written.
+    expect(readFileSync(`${client.project}/mcp-smart.config.json`, 'utf8')).toContain(memoryFile);
+    const printed = printedLines(adopt.stdout);
+    const applied = await inShell(client, printed.apply);
+    expect(applied.code, applied.stdout + applied.stderr).toBe(0);
+
+    const after = await client.toolLists();
+    const afterTools = listed(after);
+    const connected = after.filter((s) => s.connected).map((s) => s.server);
+    // Codex starts only mcp-smart now: the servers behind it are started once, by serve.
+    expect(connected).toEqual(['mcp-smart']);
+    expect(duplicates(afterTools.names)).toEqual([]);
+    expect([...(after.find((s) => s.server === 'mcp-smart')?.tools ?? [])].sort()).toEqual(directTools.names);
+    const afterTokens = await toolTokens(after.filter((s) => s.connected));
+    console.info(
+      `journey codex: direct ${directTools.names.length} tools, ${directTokens} tokens; after adopt ` +
+        `${afterTools.names.length} tools, ${afterTokens} tokens (servers Codex starts: ${connected.join(', ')})`,
+    );
+    expect(afterTokens).toBeLessThanOrEqual(directTokens);
+
+    // The memory server, started through the switched entry exactly as config.toml holds it, writes the user's file.
+    const toml = parseToml(readFileSync(files[0]!, 'utf8')) as {
+      mcp_servers: Record<string, { command: string; args: string[]; env?: Record<string, string> }>;
+    };
+    const entity = `journey-codex-${Date.now()}`;
+    await rememberThroughEntry(toml.mcp_servers['mcp-smart']!, { PATH: client.env.PATH, HOME: client.home }, entity);
+    expect(readFileSync(memoryFile, 'utf8')).toContain(entity);
+
+    const back = await inShell(client, printed.undo);
+    expect(back.code, back.stdout + back.stderr).toBe(0);
+    files.forEach((f, i) => expect(Buffer.compare(readFileSync(f), before[i]!), f).toBe(0));
+    const restored = await client.toolLists();
+    expect(listed(restored).ids).toEqual(directTools.ids);
+  }, 600_000);
+});

@@ -1,0 +1,184 @@
+// The adopt journey of issue 36, shared by test/e2e/journey-*.test.ts and bench/journey.mjs's figures: a real client
+// (test/helpers/real-clients.ts) given the four demo servers its own way (the filesystem server with write_file
+// hidden where the client can hide a tool; the memory server with a literal MEMORY_FILE_PATH), `adopt` run as a
+// user runs it, the printed switch and way back run in a shell exactly as printed, and the tools and tokens the
+// client sends to the model counted before and after.
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { demoServerDefinitions } from '../../src/core/config/demo.js';
+import { loadTokenizer } from '../../src/core/tokens/index.js';
+import type { ServerDefinition } from '../../src/types.js';
+import { runGroup, type ClientServerStatus, type RealClient } from './real-clients.js';
+import { BIN } from './paths.js';
+import { scriptedModel, systemText, type ModelRequest } from './scripted-model.js';
+
+export const ADOPT_NAME = { claude: 'claude-code', gemini: 'gemini', codex: 'codex' } as const;
+
+/** The four demo servers, their scratch folder inside the client's TMPDIR (memory's file there too). */
+export async function journeyServers(client: RealClient): Promise<ServerDefinition[]> {
+  return demoServerDefinitions({ nodePath: process.execPath, scratchDir: join(client.tmp, 'mcp-smart-demo') });
+}
+
+/** Adds each server with the client's own add command; hides filesystem.write_file the client's own way. */
+export async function configureClient(client: RealClient, defs: ServerDefinition[]): Promise<void> {
+  for (const def of defs) {
+    const env = Object.entries(def.env ?? {});
+    const words = [def.command!, ...(def.args ?? [])];
+    const args =
+      client.kind === 'claude'
+        ? ['mcp', 'add', def.name, ...env.flatMap(([k, v]) => ['-e', `${k}=${v}`]), '--', ...words]
+        : client.kind === 'gemini'
+          ? [
+              'mcp',
+              'add',
+              ...(def.name === 'filesystem' ? ['--exclude-tools', 'write_file'] : []),
+              '--scope',
+              'user',
+              def.name,
+              words[0]!,
+              ...env.flatMap(([k, v]) => ['-e', `${k}=${v}`]),
+              '--',
+              ...words.slice(1),
+            ]
+          : ['mcp', 'add', def.name, ...env.flatMap(([k, v]) => ['--env', `${k}=${v}`]), '--', ...words];
+    const run = await client.run(args);
+    if (run.code !== 0) throw new Error(`${client.kind} ${args.join(' ')}: ${run.stdout}\n${run.stderr}`);
+  }
+  if (client.kind === 'codex') {
+    const file = join(client.home, '.codex', 'config.toml');
+    const header = '[mcp_servers.filesystem]\n';
+    writeFileSync(file, readFileSync(file, 'utf8').replace(header, `${header}disabled_tools = ["write_file"]\n`));
+  }
+}
+
+/** The client's own files the journey compares byte for byte. */
+export function clientFiles(client: RealClient): string[] {
+  if (client.kind === 'claude') return [join(client.home, '.claude.json')];
+  if (client.kind === 'gemini') return [join(client.home, '.gemini', 'settings.json')];
+  return [join(client.home, '.codex', 'config.toml')];
+}
+
+/** Runs this worktree's mcp-smart as a user would, in the client's project with the client's environment. */
+export async function mcpSmart(
+  client: RealClient,
+  args: string[],
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return runGroup(process.execPath, [BIN, ...args], { cwd: client.project, env: client.env, timeoutMs: 120_000 });
+}
+
+/** Runs a printed command line in a POSIX shell, as pasted. */
+export async function inShell(
+  client: RealClient,
+  line: string,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return runGroup('/bin/sh', ['-c', line], { cwd: client.project, env: client.env, timeoutMs: 120_000 });
+}
+
+/** The switch and the way back as adopt printed them (the line under "One command…", the "To go back after --apply" line). */
+export function printedLines(stdout: string): { apply: string; undo: string } {
+  const lines = stdout.split('\n');
+  const at = lines.findIndex((l) => l.includes('One command, which keeps a copy of each file it changes:'));
+  const apply = lines[at + 1]?.trim();
+  const undo = lines
+    .find((l) => l.startsWith('To go back after --apply: '))
+    ?.slice('To go back after --apply: '.length);
+  if (at < 0 || !apply || !undo) throw new Error(`adopt printed no switch:\n${stdout}`);
+  return { apply, undo };
+}
+
+/** Tokens of what the client sends the model for each tool (its definitions as sent), o200k_base. */
+export async function toolTokens(list: ClientServerStatus[]): Promise<number> {
+  const count = await loadTokenizer('o200k_base');
+  return list.flatMap((s) => s.definitions ?? []).reduce<number>((sum, d) => sum + count(JSON.stringify(d)), 0);
+}
+
+/** Every tool id the client lists, over connected servers: `<server>.<tool>`; and the bare names, for duplicates. */
+export function listed(list: ClientServerStatus[]): { ids: string[]; names: string[] } {
+  const on = list.filter((s) => s.connected);
+  return {
+    ids: on.flatMap((s) => (s.tools ?? []).map((t) => `${s.server}.${t}`)).sort(),
+    names: on.flatMap((s) => s.tools ?? []).sort(),
+  };
+}
+
+/** Names that appear more than once (a tool the model would get twice). */
+export const duplicates = (names: string[]): string[] => [...new Set(names.filter((n, i) => names.indexOf(n) !== i))];
+
+/**
+ * Starts the mcp-smart entry exactly as the switched client config holds it (command, args, env) through the MCP SDK
+ * and calls the memory server's create_entities through it; returns the served tool name used.
+ */
+export async function rememberThroughEntry(
+  entry: { command: string; args: string[]; env?: Record<string, string> },
+  baseEnv: NodeJS.ProcessEnv,
+  entity: string,
+): Promise<string> {
+  const env = { ...(baseEnv as Record<string, string>), ...(entry.env ?? {}) };
+  const client = new Client({ name: 'journey', version: '0' });
+  await client.connect(new StdioClientTransport({ command: entry.command, args: entry.args, env, stderr: 'ignore' }));
+  try {
+    const tools = (await client.listTools()).tools.map((t) => t.name);
+    const name = tools.find((t) => /create_entities$/.test(t));
+    if (!name) throw new Error(`no create_entities among ${tools.join(', ')}`);
+    await client.callTool({
+      name,
+      arguments: { entities: [{ name: entity, entityType: 'test', observations: ['journey'] }] },
+    });
+    return name;
+  } finally {
+    await client.close();
+  }
+}
+
+/**
+ * The MCP tools Claude Code sends the model: `claude -p` against the local Messages API stand-in
+ * (test/helpers/scripted-model.ts), which answers "done". Claude Code defers MCP tools behind its own ToolSearch:
+ * a deferred tool reaches the model as its name (`mcp__<server>__<tool>` in the system text or a `defer_loading`
+ * entry), a loaded one as its whole definition. Per server: each tool, and what the model receives for it.
+ */
+export async function claudeModelTools(client: RealClient, expected: number): Promise<ClientServerStatus[]> {
+  // `claude -p` sends its first request after a short wait for the servers; one still starting on a busy machine is
+  // left out of that request. Ask again, as a user would, until every expected server is in.
+  let got: ClientServerStatus[] = [];
+  for (let attempt = 0; attempt < 4 && got.length < expected; attempt++) got = await claudeOnce(client);
+  return got;
+}
+
+async function claudeOnce(client: RealClient): Promise<ClientServerStatus[]> {
+  const model = await scriptedModel(() => [{ type: 'text', text: 'done' }]);
+  try {
+    const run = await client.run(['-p', 'say hi', '--output-format', 'stream-json', '--verbose'], 240_000, {
+      ANTHROPIC_API_KEY: 'sk-ant-placeholder-offline',
+      ANTHROPIC_BASE_URL: model.baseUrl,
+      MCP_TIMEOUT: '60000',
+    });
+    if (run.code !== 0) throw new Error(`claude -p exited ${run.code}: ${run.stderr.slice(-2000)}`);
+  } finally {
+    await model.close();
+  }
+  const mention = /mcp__([A-Za-z0-9_-]+?)__([A-Za-z0-9_-]+)/g;
+  const received = (r: ModelRequest): Map<string, unknown> => {
+    const out = new Map<string, unknown>();
+    for (const m of systemText(r).matchAll(mention)) out.set(m[0], m[0]);
+    for (const t of r.tools ?? [])
+      if (t.name.startsWith('mcp__')) out.set(t.name, t.defer_loading === true ? t.name : t);
+    return out;
+  };
+  const best = [...model.requests].map(received).sort((a, b) => b.size - a.size)[0] ?? new Map<string, unknown>();
+  const byServer = new Map<string, { tools: string[]; definitions: unknown[] }>();
+  for (const [name, def] of best) {
+    const [, server = '', ...rest] = name.split('__');
+    if (!byServer.has(server)) byServer.set(server, { tools: [], definitions: [] });
+    byServer.get(server)!.tools.push(rest.join('__'));
+    byServer.get(server)!.definitions.push(def);
+  }
+  return [...byServer].map(([server, v]) => ({
+    server,
+    connected: true,
+    status: 'sent to the model',
+    tools: v.tools.sort(),
+    definitions: v.definitions,
+  }));
+}
