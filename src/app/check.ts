@@ -186,8 +186,8 @@ export async function checkServers(
   const { update, queries, k } = options;
   const opts = options.thresholds;
 
-  // A gate never decides on cached tool lists.
-  const loaded = await loadSetup(global, io, { fresh: true });
+  // A gate never decides on cached tool lists, unless --cache asks for them.
+  const loaded = await loadSetup(global, io, { fresh: global.cacheAsked !== true });
   const flagBaseline = options.baseline ?? DEFAULT_BASELINE;
   const baselineFile =
     flagBaseline === DEFAULT_BASELINE && loaded.config.baseline ? loaded.config.baseline : flagBaseline;
