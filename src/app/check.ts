@@ -35,7 +35,9 @@ import type { Encoding, ServerSnapshot, SmartConfig } from '../types.js';
 import type { AppContext } from './context.js';
 import { optionalString, parseFloatFlag, parseIntFlag } from './flags.js';
 import { readLabelledIntents } from './queries.js';
+import { setupWords } from './next-step.js';
 import { loadSetup } from './setup.js';
+import { shellQuote } from '../core/ci-workflow.js';
 
 async function readBaselineFile(file: string, cwd: string): Promise<Baseline | undefined> {
   const doc = await readJsonFile(file, cwd);
@@ -107,6 +109,22 @@ function baselineThresholds(t: Thresholds): BaselineThresholds {
   return out;
 }
 
+/**
+ * The `check --update` that applies to this run: its setup words (-c, --snapshot, -s, …) repeated, so it works as
+ * printed where the run needed them (a project whose .mcp.json no client approved, a committed snapshot).
+ */
+function updateCommand(global: AppContext['global'], baseline: string | undefined): string {
+  const words = [
+    'mcp-smart',
+    ...setupWords(global),
+    ...(global.trustProject === true ? ['--trust-project'] : []),
+    'check',
+    '--update',
+    ...(baseline !== undefined && baseline !== DEFAULT_BASELINE ? ['--baseline', baseline] : []),
+  ];
+  return words.map(shellQuote).join(' ');
+}
+
 async function measure(ctx: AppContext, servers: ServerSnapshot[], encoding: Encoding): Promise<MeasuredServer[]> {
   const counter = await counterFor(encoding);
   return computing(async (pause) => {
@@ -129,6 +147,7 @@ const fmtPct = (n: number): string => `${n > 0 ? '+' : ''}${n.toFixed(1)}%`;
 function describe(
   comparison: BaselineComparison,
   baselineFile: string,
+  update: string,
 ): { failures: CheckResult['failures']; warnings: CheckResult['warnings'] } {
   const failures: CheckResult['failures'] = [];
   const top = comparison.grown
@@ -142,7 +161,7 @@ function describe(
         code: f.code,
         message:
           `tool tokens grew by ${f.delta} (${fmtPct(pct)}), from ${f.before} to ${f.after}; allowed ` +
-          `${f.limit}${top ? `. Largest growth: ${top}` : ''}. If intended, run: mcp-smart check --update and commit ${baselineFile}`,
+          `${f.limit}${top ? `. Largest growth: ${top}` : ''}. If intended, run: ${update} and commit ${baselineFile}`,
       });
     } else {
       failures.push({
@@ -249,7 +268,7 @@ export async function checkServers(
   }
 
   const comparison = compareBaseline(reference, measured, { thresholds, unavailable, only: global.server });
-  const { failures, warnings } = describe(comparison, baselineFile);
+  const { failures, warnings } = describe(comparison, baselineFile, updateCommand(global, options.baseline));
 
   let retrieval: RetrievalResult | undefined;
   if (queries) {

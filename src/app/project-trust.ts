@@ -69,9 +69,24 @@ export async function gateProjectServers(
 ): Promise<ServerDefinition[]> {
   const candidates = unapprovedProjectServers(defs.servers);
   if (candidates.length === 0) return [];
-  if (opts.trustProject === true || io.env[TRUST_ENV] === '1') return [];
+  if (await projectApproved(defs, io, paths, opts, candidates)) return [];
+  return holdUnapproved(defs.servers, false);
+}
+
+/**
+ * Whether mcp-smart may start `candidates` (this project's own servers): --trust-project or the environment, the trust
+ * list for the project's current definitions, or — on a terminal, unless `ask` is false — the user's answer now (saved).
+ */
+export async function projectApproved(
+  defs: DefinitionResult,
+  io: Io,
+  paths: SetupPaths,
+  opts: GateOptions,
+  candidates: readonly ServerDefinition[],
+): Promise<boolean> {
+  if (opts.trustProject === true || io.env[TRUST_ENV] === '1') return true;
   const hash = projectDefinitionsHash(defs.servers);
-  if (isApprovedInList(await readTrustList(trustListFile(paths)), io.cwd, hash)) return [];
+  if (isApprovedInList(await readTrustList(trustListFile(paths)), io.cwd, hash)) return true;
   if (opts.ask !== false && io.confirm) {
     const names = candidates.map((d) => `${d.name} (${d.command ?? d.url ?? ''})`).join(', ');
     const yes = await io.confirm(
@@ -79,10 +94,22 @@ export async function gateProjectServers(
     );
     if (yes) {
       await approveProject(paths, io.cwd, defs.servers);
-      return [];
+      return true;
     }
   }
-  return holdUnapproved(defs.servers, false);
+  return false;
+}
+
+/** Gates that only wait for an approval nobody gave yet (a server the user rejected or switched off is not one). */
+const WAITING: ReadonlySet<string> = new Set(['claude-pending', 'gemini-folder-untrusted', 'codex-project-untrusted']);
+
+/**
+ * Project-file servers a client keeps from loading until it is approved (Claude Code's pending .mcp.json approval, an
+ * untrusted Codex project or Gemini folder): mcp-smart's own approval cannot load them in that client, but commands
+ * that name their file with --config read them (CI, where no client approved anything).
+ */
+export function clientHeldProjectServers(defs: readonly ServerDefinition[]): ServerDefinition[] {
+  return defs.filter((d) => d.gate !== undefined && WAITING.has(d.gate) && isProjectFileServer(d));
 }
 
 /** One stderr line per held server, saying how to approve. */

@@ -1,8 +1,11 @@
 /** The `trust` use case: records the approval of this project's own server definitions in mcp-smart's trust list. */
+import { relative } from 'node:path';
+import { GATE_LABEL } from '../core/config/client-trust.js';
 import { redactUrl } from '../core/redact.js';
+import type { ServerDefinition } from '../types.js';
 import type { AppContext } from './context.js';
 import { resolvePaths } from './paths.js';
-import { approveProject, trustListFile, unapprovedProjectServers } from './project-trust.js';
+import { approveProject, clientHeldProjectServers, trustListFile, unapprovedProjectServers } from './project-trust.js';
 import { loadDefinitions } from './definitions.js';
 
 export interface TrustResult {
@@ -10,21 +13,31 @@ export interface TrustResult {
   /** The project-file servers approved now: name, source file and what runs (URLs without their query). */
   approved: { name: string; source: string; runs: string }[];
   trustList: string;
+  /**
+   * Servers approved here that their client still holds back (Claude Code's pending .mcp.json approval, …): mcp-smart
+   * cannot approve them in the client. Commands read them when their file is named with --config (`config`).
+   */
+  clientHeld: { name: string; source: string; client: string; config: string }[];
 }
 
 export async function trustProject(ctx: AppContext): Promise<TrustResult> {
   const { io, global } = ctx;
   const paths = resolvePaths(io, global.cache);
   const defs = await loadDefinitions(global, io, paths, { skip: true });
-  const pending = unapprovedProjectServers(defs.servers);
+  const held = clientHeldProjectServers(defs.servers);
+  const pending = [...unapprovedProjectServers(defs.servers), ...held];
   if (pending.length > 0) await approveProject(paths, io.cwd, defs.servers);
+  const runs = (d: ServerDefinition): string =>
+    d.url !== undefined ? redactUrl(d.url) : [d.command ?? '', ...(d.args ?? [])].join(' ');
   return {
     project: io.cwd,
-    approved: pending.map((d) => ({
+    approved: pending.map((d) => ({ name: d.name, source: d.source, runs: runs(d) })),
+    trustList: trustListFile(paths),
+    clientHeld: held.map((d) => ({
       name: d.name,
       source: d.source,
-      runs: d.url !== undefined ? redactUrl(d.url) : [d.command ?? '', ...(d.args ?? [])].join(' '),
+      client: GATE_LABEL[d.gate!],
+      config: relative(io.cwd, d.source) || d.source,
     })),
-    trustList: trustListFile(paths),
   };
 }
