@@ -73,6 +73,7 @@ function globalsFrom(opts: Record<string, unknown>, argv: readonly string[]): Gl
     // Node timers overflow past 2^31-1 ms and fire at once: refuse rather than fail every server.
     timeoutMs: parseIntFlag('--timeout', opts.timeout ?? '30000', { min: 1, max: 2_147_483_647 }),
     cache: opts.cache !== false,
+    ...(opts.cache === true ? { cacheAsked: true } : {}),
     demo: opts.demo === true,
     color: opts.color !== false,
     debug: opts.debug === true,
@@ -140,6 +141,7 @@ export function buildProgram(io: Io, argv: readonly string[], state: ProgramStat
         .default('o200k_base'),
     )
     .option('--timeout <ms>', 'per-server connect + list limit in milliseconds', '30000')
+    .option('--cache', 'answer from the tool-list cache even where lists are taken anew (check, dump -o, CI=true)')
     .option('--no-cache', 'ignore and do not write the tool-list cache')
     .option('--demo', 'use the bundled demo servers (real MCP servers installed with mcp-smart)')
     .option(

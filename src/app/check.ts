@@ -23,6 +23,7 @@ import {
   type BaselineThresholds,
   type GrowthLimit,
   type MeasuredServer,
+  findMissingServers,
 } from '../core/budget/index.js';
 import { evaluateRankings, evaluationMisses, toolRefsFromSnapshots } from '../core/discover/index.js';
 import { countToolTokens, renderTool } from '../core/tokens/index.js';
@@ -35,6 +36,7 @@ import type { Encoding, ServerSnapshot, SmartConfig } from '../types.js';
 import type { AppContext } from './context.js';
 import { optionalString, parseFloatFlag, parseIntFlag } from './flags.js';
 import { readLabelledIntents } from './queries.js';
+import { missingFailures, updateCommand } from './check-messages.js';
 import { loadSetup } from './setup.js';
 
 async function readBaselineFile(file: string, cwd: string): Promise<Baseline | undefined> {
@@ -129,6 +131,7 @@ const fmtPct = (n: number): string => `${n > 0 ? '+' : ''}${n.toFixed(1)}%`;
 function describe(
   comparison: BaselineComparison,
   baselineFile: string,
+  update: string,
 ): { failures: CheckResult['failures']; warnings: CheckResult['warnings'] } {
   const failures: CheckResult['failures'] = [];
   const top = comparison.grown
@@ -142,7 +145,7 @@ function describe(
         code: f.code,
         message:
           `tool tokens grew by ${f.delta} (${fmtPct(pct)}), from ${f.before} to ${f.after}; allowed ` +
-          `${f.limit}${top ? `. Largest growth: ${top}` : ''}. If intended, run: mcp-smart check --update and commit ${baselineFile}`,
+          `${f.limit}${top ? `. Largest growth: ${top}` : ''}. If intended, run: ${update} and commit ${baselineFile}`,
       });
     } else {
       failures.push({
@@ -186,8 +189,8 @@ export async function checkServers(
   const { update, queries, k } = options;
   const opts = options.thresholds;
 
-  // A gate never decides on cached tool lists.
-  const loaded = await loadSetup(global, io, { fresh: true });
+  // A gate never decides on cached tool lists, unless --cache asks for them.
+  const loaded = await loadSetup(global, io, { fresh: global.cacheAsked !== true });
   const flagBaseline = options.baseline ?? DEFAULT_BASELINE;
   const baselineFile =
     flagBaseline === DEFAULT_BASELINE && loaded.config.baseline ? loaded.config.baseline : flagBaseline;
@@ -195,6 +198,11 @@ export async function checkServers(
   if (!existing && !update) throw new SmartError('BASELINE_MISSING', { file: baselineFile });
 
   const thresholds = resolveThresholds(opts, loaded.config, existing?.thresholds);
+  // The baseline's servers this run did not reach although still defined (failed, or waiting for an approval).
+  const missing = existing
+    ? findMissingServers(existing, loaded.servers, loaded.definitions?.servers, global.server)
+    : [];
+  const held = missing.filter((m) => m.reason !== 'failed').map((m) => m.server);
   const unavailable = loaded.servers.filter((s) => s.status === 'error').map((s) => s.name);
   const causeOf = (n: string): string => loaded.servers.find((s) => s.name === n)?.error ?? 'no reason given';
   const notes: string[] = unavailable.map(
@@ -233,6 +241,10 @@ export async function checkServers(
       const prev = own(existing?.servers, name);
       if (prev && !fresh.servers[name]) fresh.servers[name] = prev;
     }
+    for (const m of missing.filter((x) => x.reason !== 'failed'))
+      notes.push(
+        `server ${m.server} (${m.reason}: ${m.detail}) is not in the new baseline; its ${m.tools.length} tools (${m.tokens} tokens) no longer count`,
+      );
     const text = serializeBaseline(fresh);
     const path = resolve(io.cwd, baselineFile);
     const current = existing ? await readFile(path, 'utf8') : undefined;
@@ -248,8 +260,14 @@ export async function checkServers(
     reference = existing as Baseline;
   }
 
-  const comparison = compareBaseline(reference, measured, { thresholds, unavailable, only: global.server });
-  const { failures, warnings } = describe(comparison, baselineFile);
+  // Held servers are left out of both sides like failed ones: their tools did not go, they were not seen.
+  const comparison = compareBaseline(reference, measured, {
+    thresholds,
+    unavailable: [...unavailable, ...held],
+    only: global.server,
+  });
+  const updateText = updateCommand(global, options.baseline);
+  const { failures, warnings } = describe(comparison, baselineFile, updateText);
 
   let retrieval: RetrievalResult | undefined;
   if (queries) {
@@ -302,6 +320,7 @@ export async function checkServers(
     }
   }
 
+  if (!update && !noneAnswered && missing.length > 0) failures.unshift(...missingFailures(missing, updateText));
   if (!update && noneAnswered) {
     // Nothing was measured: 0 → 0 is not a pass.
     failures.unshift({
@@ -309,7 +328,7 @@ export async function checkServers(
       message: `no server could be reached, so nothing was compared: ${unavailable.map((n) => `${n}: ${causeOf(n)}`).join('; ')}`,
     });
   }
-  const gatePassed = update ? true : comparison.passed && !noneAnswered;
+  const gatePassed = update ? true : comparison.passed && !noneAnswered && missing.length === 0;
   const passed = gatePassed && (retrieval?.passed ?? true);
   const th: CheckResult['thresholds'] = {
     maxGrowth: formatGrowthLimit(thresholds.maxGrowth),
@@ -335,6 +354,7 @@ export async function checkServers(
     warnings: update ? [] : warnings,
     servers: comparison.servers,
     unavailable,
+    missing,
   };
   if (retrieval) result.retrieval = retrieval;
   if (updated) result.updated = updated;

@@ -7,6 +7,7 @@
  * is still within the tool-list cache's lifetime; entries changed less than RACY_MS before are not cached.
  */
 import { oauthLogin, toolCacheFile, toolCacheKey } from '../core/connect/cache.js';
+import { serverIdentity, type ServerOrigin } from '../core/connect/server-identity.js';
 import type { DeclaredCapabilities } from '../core/declared-capabilities.js';
 import type { ServerDefinition, ServerSnapshot } from '../types.js';
 import { catalogueFile, readSealedCatalogue, settled, stampOf, writeSealedCatalogue } from './catalogue-file.js';
@@ -20,6 +21,8 @@ export interface ConfiguredCatalogueOptions {
   now: number;
   oauthStore?: string;
   capabilities?: DeclaredCapabilities;
+  /** Where local servers start from: their entries' keys follow their files (server-identity.ts). */
+  origin?: ServerOrigin;
 }
 
 /** Where the entries of these definitions stand: the start cache's file and key, and the entries' identities. */
@@ -44,7 +47,10 @@ export async function configuredKey(
   for (const [i, def] of defs.entries()) {
     const login = logins[i];
     if (login === undefined) return undefined;
-    const entry = toolCacheFile(opts.dir, toolCacheKey(def, login, opts.capabilities));
+    const entry = toolCacheFile(
+      opts.dir,
+      toolCacheKey(def, login, opts.capabilities, serverIdentity(def, opts.origin)),
+    );
     const id = stampOf(entry)?.id;
     if (id === undefined) return undefined;
     entries.push(entry);

@@ -4,6 +4,7 @@
  * servers' notes and the cache's age are said once on stderr.
  */
 import { shortReason } from '../core/connect/failure-text.js';
+import type { ServerOrigin } from '../core/connect/server-identity.js';
 import { declaredCapabilities } from '../core/declared-capabilities.js';
 import { malformedToolsNote, validateTools } from '../core/tool-validate.js';
 import type { Io } from '../io.js';
@@ -48,14 +49,22 @@ export async function connectDefinitions(
   const load = { fresh: ctx.fresh };
   const ttlSeconds = ctx.config.cache?.ttlSeconds ?? DEFAULT_CACHE_TTL_SECONDS;
   const progress = createProgress(io, opts.format, enabled.length);
+  // A fresh run reads no cached list but stores what it listed, so the next run starts from the current lists.
   const cache =
-    opts.cache && ttlSeconds > 0 && load.fresh !== true
-      ? { dir: paths.cacheDir, ttlMs: ttlSeconds * 1000, now: Date.now() }
+    opts.cache && ttlSeconds > 0
+      ? {
+          dir: paths.cacheDir,
+          ttlMs: ttlSeconds * 1000,
+          now: Date.now(),
+          origin: serverOrigin(io),
+          ...(load.fresh === true ? { writeOnly: true } : {}),
+        }
       : null;
   const oauth = oauthOptions({ io, global: opts });
   // As that client sees them: servers may register tools only for clients that declare roots or elicitation.
   const capabilities = declaredCapabilities(opts.client);
-  const start = cache && ctx.lean ? { ...cache, oauthStore: oauth.storeFile, capabilities } : undefined;
+  const start =
+    cache && ctx.lean && load.fresh !== true ? { ...cache, oauthStore: oauth.storeFile, capabilities } : undefined;
   const at = start && (await configuredKey(enabled, start));
   const lean = at && readConfiguredCatalogue(at, start);
   if (lean) {
@@ -88,6 +97,11 @@ export async function connectDefinitions(
   }));
   if (at && start) await writeConfiguredCatalogue(at, servers, start);
   return finishConnect(opts, io, servers, ctx.cacheNote);
+}
+
+/** Where this run starts local servers from: the tool-list cache checks their files against it (server-identity.ts). */
+export function serverOrigin(io: Io): ServerOrigin {
+  return { cwd: io.cwd, ...(io.env.PATH !== undefined ? { path: io.env.PATH } : {}) };
 }
 
 /** Notes, the cache age, the end of a stopped run and (--debug) each server's stderr, after connecting. */

@@ -18,6 +18,8 @@ export interface GlobalOptions {
   encoding: Encoding;
   timeoutMs: number;
   cache: boolean;
+  /** `--cache`: read the tool-list cache even where a gate lists anew (check, dump -o, dump under CI=true). */
+  cacheAsked?: boolean;
   demo: boolean;
   color: boolean;
   debug: boolean;

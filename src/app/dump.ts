@@ -22,7 +22,10 @@ export interface DumpOutcome {
 
 export async function dumpServers(ctx: AppContext, options: DumpOptions): Promise<DumpOutcome> {
   const { io } = ctx;
-  const { servers, paths } = await loadSetup(ctx.global, io);
+  // A snapshot written to a file, or any dump in CI, is what a gate reads: it lists every server now (issue 36),
+  // never a cached list, unless --cache asks for one.
+  const fresh = (options.output !== undefined || io.env.CI === 'true') && ctx.global.cacheAsked !== true;
+  const { servers, paths } = await loadSetup(ctx.global, io, { fresh });
   // A Ctrl-C mid-connect must not replace a good snapshot with a half-finished one.
   if (io.signal?.aborted) throw new SmartError('CONNECT_ABORTED', { phase: 'dump; nothing was written' });
   // `source` is written relative to the project (or with ~), so the snapshot does not carry this machine's paths.

@@ -23,6 +23,9 @@ import { VERSION } from '../version.js';
 import type { AppContext } from './context.js';
 import { counterFor } from './counter.js';
 import { loadDefinitions } from './definitions.js';
+import { resolvePaths } from './paths.js';
+import { clientHeldProjectServers, projectApproved } from './project-trust.js';
+import { isProjectFileServer } from '../core/trust/project-gate.js';
 import { loadSetup } from './setup.js';
 
 /** The settings init writes; the flags give them, an interactive run may change them. */
@@ -58,6 +61,8 @@ export interface InitOutcome {
   exitCode: number;
   /** The snapshot the check reads, when it reads one (the reporter says how to refresh it). */
   snapshotFile?: string;
+  /** The words after `mcp-smart` that refresh that snapshot (`--config` files, `-s` servers, `dump -o <file>`). */
+  refreshWords?: string[];
   /** The command(s) that refresh the baseline (and snapshot) after an intended change, with --github. */
   updateCommand?: string;
 }
@@ -80,7 +85,7 @@ export async function initProject(
 ): Promise<InitOutcome> {
   const { io, global } = ctx;
   const fromSnapshot = global.snapshot.length > 0;
-  const { found, definitions } = await findServers(ctx);
+  const { found, definitions, configFiles } = await findServers(ctx);
   const wanted = options.servers ?? (global.server.length > 0 ? global.server : found);
   for (const name of wanted) {
     if (!found.includes(name)) throw new SmartError('UNKNOWN_SERVER', { name, known: [...found].sort().join(', ') });
@@ -92,13 +97,18 @@ export async function initProject(
   const selected = settings.servers;
   const subset = selected.length < found.length;
   const adhoc = definitions.filter((d) => selected.includes(d.name) && d.scope === 'adhoc');
-  const userScoped = definitions.some((d) => selected.includes(d.name) && d.scope !== 'project' && d.scope !== 'adhoc');
-  // A snapshot inside the project is referenced relative to it (CI checks out there); anything else as given.
-  const snapshotRef = (f: string): string => {
-    const rel = relative(io.cwd, resolve(io.cwd, f));
-    return rel === '' || rel.startsWith('..') || isAbsolute(rel) ? f : rel;
-  };
-  const snapshotArgs = fromSnapshot ? global.snapshot.flatMap((f) => ['--snapshot', snapshotRef(f)]) : [];
+  // A file named with --config is the project's when it lies in the project: CI checks it out and reads it too.
+  const inProject = (f: string): boolean => !isAbsolute(projectPath(io.cwd, f));
+  const userScoped = definitions.some(
+    (d) =>
+      selected.includes(d.name) &&
+      d.scope !== 'project' &&
+      d.scope !== 'adhoc' &&
+      !(d.scope === 'explicit' && inProject(d.source)),
+  );
+  // A snapshot or config inside the project is referenced relative to it (CI checks out there); anything else as given.
+  const snapshotArgs = fromSnapshot ? global.snapshot.flatMap((f) => ['--snapshot', projectPath(io.cwd, f)]) : [];
+  const configArgs = configFiles.flatMap((f) => ['--config', projectPath(io.cwd, f)]);
   // CI has no user-level configs: servers found there are checked from a committed snapshot. Project servers
   // would be started on the CI runner: say so, and offer the snapshot there too (--ci-snapshot).
   let ciSnapshot = options.ciSnapshot;
@@ -106,7 +116,7 @@ export async function initProject(
   if (liveInCi && !ciSnapshot && questions) ciSnapshot = await questions.ciSnapshot(selected);
   const writeSnapshot = settings.github && !fromSnapshot && (userScoped || ciSnapshot);
   const checkArgs = [
-    ...(writeSnapshot ? ['--snapshot', INIT_SNAPSHOT_FILE] : snapshotArgs),
+    ...(writeSnapshot ? ['--snapshot', INIT_SNAPSHOT_FILE] : fromSnapshot ? snapshotArgs : configArgs),
     ...(subset ? selected.flatMap((s) => ['-s', s]) : []),
   ];
 
@@ -128,7 +138,8 @@ export async function initProject(
   };
   if (adhoc.length > 0) config.servers = Object.fromEntries(adhoc.map((d) => [d.name, configEntry(d)]));
 
-  const servers = options.baseline || writeSnapshot ? await reachServers(ctx, selected, options.baseline) : [];
+  const servers =
+    options.baseline || writeSnapshot ? await reachServers(ctx, selected, options.baseline, configFiles) : [];
   const unavailable = servers.filter((s) => s.status === 'error').map((s) => s.name);
   let plan: CiWorkflowPlan | undefined;
   if (settings.github) {
@@ -139,7 +150,7 @@ export async function initProject(
     );
     const snapshots = checkArgs.filter((_, i) => checkArgs[i - 1] === '--snapshot');
     // The snapshot init writes holds the chosen servers only; a user's own snapshot is refreshed as a whole.
-    const dumpArgs = writeSnapshot && subset ? selected.flatMap((n) => ['-s', n]) : [];
+    const dumpArgs = [...configArgs, ...(writeSnapshot && subset ? selected.flatMap((n) => ['-s', n]) : [])];
     plan = { install, args: checkArgs, snapshots, dumpArgs, writtenBy: VERSION };
   }
   const baselineTokens = await writeFiles(ctx, plannedFiles, {
@@ -168,32 +179,83 @@ export async function initProject(
   return {
     result,
     exitCode: unavailable.length > 0 ? 3 : 0,
-    ...(snapshotAt >= 0 ? { snapshotFile: checkArgs[snapshotAt + 1] } : {}),
+    ...(snapshotAt >= 0
+      ? {
+          snapshotFile: checkArgs[snapshotAt + 1],
+          refreshWords: [
+            ...configArgs,
+            ...(writeSnapshot && subset ? selected.flatMap((n) => ['-s', n]) : []),
+            'dump',
+            '-o',
+            checkArgs[snapshotAt + 1]!,
+          ],
+        }
+      : {}),
     ...(plan ? { updateCommand: updateCommands(plan).join(' && ') } : {}),
   };
 }
 
-/** The servers init can track: from the saved snapshots, or the enabled ones of the user's configs and flags. */
-async function findServers(ctx: AppContext): Promise<{ found: string[]; definitions: ServerDefinition[] }> {
+/**
+ * The servers init can track: from the saved snapshots, or the enabled ones of the user's configs and flags. In a
+ * project whose own servers a client has not approved (Claude Code's pending .mcp.json; every CI machine), init reads
+ * the project's files by name (`configFiles`), once mcp-smart may start them, so that CI does the same.
+ */
+async function findServers(
+  ctx: AppContext,
+): Promise<{ found: string[]; definitions: ServerDefinition[]; configFiles: string[] }> {
   const { io, global } = ctx;
   let definitions: ServerDefinition[] = [];
   let found: string[];
+  let configFiles = global.config;
   if (global.snapshot.length > 0) {
     found = (await loadSetup({ ...global, server: [] }, io, { fresh: true })).servers.map((s) => s.name);
   } else {
-    const defs = await loadDefinitions(global, io);
+    const paths = resolvePaths(io, global.cache);
+    let defs = await loadDefinitions(global, io, paths);
+    const held = defaultSearch(global) ? clientHeldProjectServers(defs.servers) : [];
+    if (held.length > 0 && defs.servers.every((d) => !d.enabled || isProjectFileServer(d))) {
+      if (!(await projectApproved(defs, io, paths, { trustProject: global.trustProject }, held)))
+        throw new SmartError('PROJECT_NOT_TRUSTED');
+      configFiles = [...new Set(defs.servers.filter(isProjectFileServer).map((d) => projectPath(io.cwd, d.source)))];
+      io.stderr(
+        `note: ${held.map((d) => d.name).join(', ')} wait${held.length === 1 ? 's' : ''} for approval in ${clientsOf(held)}; init reads ${configFiles.join(', ')} by name (--config), as the workflow will.\n`,
+      );
+      defs = await loadDefinitions({ ...global, config: configFiles }, io, paths);
+    }
     for (const w of defs.warnings) io.stderr(`warning: ${w}\n`);
     definitions = defs.servers.filter((s) => s.enabled);
     found = definitions.map((s) => s.name);
   }
   if (found.length === 0) throw new SmartError('NO_SERVERS');
-  return { found, definitions };
+  return { found, definitions, configFiles };
 }
 
+const defaultSearch = (g: AppContext['global']): boolean => g.config.length === 0 && g.adhoc.length === 0 && !g.demo;
+
+/** A file inside the project as a path relative to it (what CI checks out); anything else as given. */
+function projectPath(cwd: string, file: string): string {
+  const rel = relative(cwd, resolve(cwd, file));
+  return rel === '' || rel.startsWith('..') || isAbsolute(rel) ? file : rel;
+}
+
+const clientsOf = (defs: readonly ServerDefinition[]): string =>
+  [
+    ...new Set(
+      defs.map((d) =>
+        d.gate?.startsWith('claude') ? 'Claude Code' : d.gate?.startsWith('gemini') ? 'Gemini CLI' : 'Codex',
+      ),
+    ),
+  ].join(', ');
+
 /** Lists the selected servers afresh; fails when none answered, or when one failed and a baseline is wanted. */
-async function reachServers(ctx: AppContext, selected: string[], baseline: boolean): Promise<ServerSnapshot[]> {
+async function reachServers(
+  ctx: AppContext,
+  selected: string[],
+  baseline: boolean,
+  config: string[],
+): Promise<ServerSnapshot[]> {
   const { io, global } = ctx;
-  const servers = (await loadSetup({ ...global, server: selected }, io, { fresh: true })).servers;
+  const servers = (await loadSetup({ ...global, config, server: selected }, io, { fresh: true })).servers;
   const failed = servers.filter((s) => s.status === 'error');
   for (const u of failed) io.stderr(`warning: server ${u.name} could not be reached; it is not in the baseline\n`);
   if (servers.length > 0 && failed.length === servers.length)

@@ -161,6 +161,46 @@ export async function gateProjectServers(
   return held;
 }
 
+/**
+ * Whether mcp-smart may start `candidates` (this project's own servers): --trust-project or the environment, the trust
+ * list for the project's current definitions, or — on a terminal, unless `ask` is false — the user's answer now (saved).
+ */
+export async function projectApproved(
+  defs: DefinitionResult,
+  io: Io,
+  paths: SetupPaths,
+  opts: GateOptions,
+  candidates: readonly ServerDefinition[],
+): Promise<boolean> {
+  if (opts.trustProject === true || io.env[TRUST_ENV] === '1') return true;
+  const settings = projectSettings(defs, io.cwd, []);
+  const hash = projectDefinitionsHash(defs.servers, settings);
+  if (isApprovedInList(await readTrustList(trustListFile(paths)), io.cwd, hash)) return true;
+  if (opts.ask !== false && io.confirm) {
+    const names = candidates.map((d) => `${d.name} (${d.command ?? d.url ?? ''})`).join(', ');
+    const yes = await io.confirm(
+      `This project's config files define servers mcp-smart would start: ${names}. Start them now and remember this answer for ${io.cwd}?`,
+    );
+    if (yes) {
+      await approveProject(paths, io.cwd, defs.servers, settings);
+      return true;
+    }
+  }
+  return false;
+}
+
+/** Gates that only wait for an approval nobody gave yet (a server the user rejected or switched off is not one). */
+const WAITING: ReadonlySet<string> = new Set(['claude-pending', 'gemini-folder-untrusted', 'codex-project-untrusted']);
+
+/**
+ * Project-file servers a client keeps from loading until it is approved (Claude Code's pending .mcp.json approval, an
+ * untrusted Codex project or Gemini folder): mcp-smart's own approval cannot load them in that client, but commands
+ * that name their file with --config read them (CI, where no client approved anything).
+ */
+export function clientHeldProjectServers(defs: readonly ServerDefinition[]): ServerDefinition[] {
+  return defs.filter((d) => d.gate !== undefined && WAITING.has(d.gate) && isProjectFileServer(d));
+}
+
 /** Approves the --config files as they are now (`trust -c`). */
 export async function approveConfigFiles(
   paths: SetupPaths,

@@ -1,4 +1,5 @@
 /** `init`: writes mcp-smart.config.json, a first baseline and optionally a GitHub Actions workflow. */
+import { shellQuote } from '../core/ci-workflow.js';
 import type * as InquirerPrompts from '@inquirer/prompts';
 import type { CommandContext, CommandOutcome } from '../app/context.js';
 import { optionalString, parseFloatFlag, parseIntFlag } from '../app/flags.js';
@@ -116,12 +117,15 @@ export async function runInitCommand(
     },
     prompts ? questionsOf(prompts) : undefined,
   );
-  const { result, snapshotFile, updateCommand } = outcome;
+  const { result, snapshotFile, refreshWords, updateCommand } = outcome;
   io.stdout(
     renderInit(result, {
       format: global.format,
       encoding: global.encoding,
       ...(snapshotFile !== undefined ? { snapshotFile } : {}),
+      ...(refreshWords !== undefined
+        ? { refreshCommand: ['mcp-smart', ...refreshWords].map(shellQuote).join(' ') }
+        : {}),
       ...(updateCommand !== undefined ? { updateCommand } : {}),
     }),
   );

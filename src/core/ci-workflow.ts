@@ -9,11 +9,14 @@ export type CiInstall = { kind: 'lockfile'; version: string } | { kind: 'pinned'
 
 export interface CiWorkflowPlan {
   install: CiInstall;
-  /** Global options before `check` (`--snapshot <file>`, `-s <server>`). */
+  /** Global options before `check` (`--snapshot <file>` or `--config <file>`, `-s <server>`). */
   args: string[];
   /** The committed snapshots the check reads; none: the check starts the servers on the runner. */
   snapshots: string[];
-  /** Global options for refreshing the one snapshot with `dump -o` (e.g. `-s` for the servers init put in it). */
+  /**
+   * Global options for refreshing the one snapshot with `dump -o`: `--config` for the files the servers come from (a
+   * project no client approved is read by name), `-s` for the servers init put in it.
+   */
   dumpArgs: string[];
   /** The mcp-smart version that wrote the file (named in its header). */
   writtenBy: string;
@@ -60,10 +63,13 @@ export function ciWorkflowYaml(plan: CiWorkflowPlan): string {
     install.kind === 'lockfile'
       ? `# It runs the mcp-smart of this project's package-lock.json (${install.version} when written): \`npm ci\` installs it\n# and \`npx --no -- mcp-smart\` refuses to download anything else. Upgrade with \`npm install -D mcp-smart@<version>\`.`
       : `# It runs mcp-smart ${install.version} exactly (\`npx --yes -- mcp-smart@${install.version}\`), the version that wrote it; change the\n# version here (or run a newer \`mcp-smart init --github --force\`) to upgrade.`;
+  const named = plan.args.filter((_, i) => plan.args[i - 1] === '--config');
   const what =
     plan.snapshots.length > 0
       ? `# The check reads the committed snapshot ${plan.snapshots.join(', ')}: no MCP server is started on the runner.`
-      : "# The check starts the MCP servers of mcp-smart.config.json / the project config files on the runner\n# (--trust-project approves this repository's own servers for the run: nobody is there to answer the prompt).";
+      : named.length > 0
+        ? `# The check starts the MCP servers of ${named.join(', ')} on the runner: named with --config, they are read\n# whether or not a client (Claude Code's .mcp.json approval) approved them, as on every CI machine.`
+        : "# The check starts the MCP servers of mcp-smart.config.json / the project config files on the runner\n# (--trust-project approves this repository's own servers for the run: nobody is there to answer the prompt).";
   const cache =
     install.kind === 'lockfile'
       ? '          cache: npm\n'
@@ -97,7 +103,7 @@ jobs:
         with:
           node-version: 20
 ${cache}${npmCi}      - name: Check MCP tool-context size against the baseline
-        run: ${ciCommand(plan, [...plan.args, ...(plan.snapshots.length > 0 ? [] : ['--trust-project']), 'check', '--format', 'github'])}
+        run: ${ciCommand(plan, [...plan.args, ...(plan.snapshots.length > 0 || named.length > 0 ? [] : ['--trust-project']), 'check', '--format', 'github'])}
 `;
 }
 

@@ -17,7 +17,7 @@ export interface RenderOptions {
 const ACTION_TEXT: Record<string, string> = {
   'condense-lossless': 'condense lossless (same validation, every description kept)',
   'condense-compact': 'condense compact (prose shortened)',
-  defer: 'defer behind the meta-tools (find_tool, describe_tool, list_tools, call_tool)',
+  defer: 'defer behind the meta-tools (find_tool, describe_tool, list_tools, call_tool, call_tool_read)',
   'drop-unused': 'drop tools never used',
   'names-only': 'names only for tools outside the intent top-k',
 };

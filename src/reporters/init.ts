@@ -10,6 +10,8 @@ export function renderInit(
     format: OutputFormat;
     encoding: Encoding;
     snapshotFile?: string;
+    /** The command that refreshes that snapshot. */
+    refreshCommand?: string;
     /** The command(s) that refresh the baseline after an intended change (default: the check command with --update). */
     updateCommand?: string;
   },
@@ -27,7 +29,7 @@ export function renderInit(
     );
   if (opts.snapshotFile !== undefined)
     lines.push(
-      `The check reads ${opts.snapshotFile}: refresh it with \`mcp-smart dump -o <file>\` when your servers change, and commit it.`,
+      `The check reads ${opts.snapshotFile}: refresh it with \`${opts.refreshCommand ?? `mcp-smart dump -o ${opts.snapshotFile}`}\` when your servers change, and commit it.`,
     );
   const workflow = result.workflow;
   if (workflow && workflow.checks === 'live')

@@ -68,7 +68,9 @@ function lines(r: ReplayResult, chalk: ChalkInstance | undefined): { intro: stri
   const outro: string[] = [];
   const t = r.tokens;
   outro.push(
-    `Tokens: top ${countOf(t.k, 'tool')} ${formatTokens(t.topK)} on average vs all tools ${formatTokens(t.all)} (${pct(t.saved)} saved).`,
+    r.cases === 0
+      ? `Tokens: no case was replayed, so no saving is claimed (all tools ${formatTokens(t.all)}).`
+      : `Tokens: top ${countOf(t.k, 'tool')} ${formatTokens(t.topK)} on average vs all tools ${formatTokens(t.all)} (${pct(t.saved)} saved).`,
   );
   if (r.tuned) {
     const u = r.tuned;

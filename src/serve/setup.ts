@@ -6,9 +6,10 @@ import { basename } from 'node:path';
 import type { CommandContext } from '../app/context.js';
 import { checkedSnapshots, readCatalogue } from '../app/catalogue.js';
 import { resolvePaths } from '../app/paths.js';
-import { DEFAULT_CACHE_TTL_SECONDS } from '../app/connect-definitions.js';
+import { DEFAULT_CACHE_TTL_SECONDS, serverOrigin } from '../app/connect-definitions.js';
 import { loadDefinitions, selectServers } from '../app/definitions.js';
 import { readCachedSnapshot, writeCachedSnapshot } from '../core/connect/cache.js';
+import type { ServerOrigin } from '../core/connect/server-identity.js';
 import type { DeclaredCapabilities } from '../core/declared-capabilities.js';
 import { oauthTokenStorePath } from '../core/paths.js';
 import { readSnapshotSet } from '../core/snapshot.js';
@@ -25,7 +26,7 @@ export interface ServeSetup {
   config: SmartConfig;
   configFile?: string;
   warnings: string[];
-  cache: { dir: string; ttlMs: number; oauthStore: string } | null;
+  cache: { dir: string; ttlMs: number; oauthStore: string; origin: ServerOrigin } | null;
   usageStore: string;
   /** The lists came from --snapshot files: they are served as saved, never re-listed for a client's capabilities. */
   fromSnapshot?: boolean;
@@ -115,6 +116,8 @@ export async function loadServeSetup(
           dir: paths.cacheDir,
           ttlMs: ttlSeconds * 1000,
           oauthStore: oauthTokenStorePath(paths.pathEnv),
+          // A local server's list answers only while its files are unchanged (an edited script is listed again).
+          origin: serverOrigin(io),
         }
       : null;
   let known = new Map<string, ServerSnapshot>();
@@ -175,5 +178,11 @@ export async function storeListing(
   capabilities?: DeclaredCapabilities,
 ): Promise<void> {
   if (!cache) return;
-  await writeCachedSnapshot(def, snap, { dir: cache.dir, now, oauthStore: cache.oauthStore, capabilities });
+  await writeCachedSnapshot(def, snap, {
+    dir: cache.dir,
+    now,
+    oauthStore: cache.oauthStore,
+    capabilities,
+    origin: cache.origin,
+  });
 }

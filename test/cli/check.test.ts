@@ -164,15 +164,21 @@ describe('check', () => {
     expect((await cli(['--snapshot', GROWN, 'check'])).code).toBe(0);
   });
 
-  it('an unreachable server is left out: exit 3 when the rest passes, 1 when the rest regresses', async () => {
+  it('an unreachable server of the baseline is left out of the totals and fails the gate (issue 36: exit 1)', async () => {
     const ok = await cli(['--snapshot', fixture('snapshots', 'check-unreachable.json'), 'check', '--json']);
-    expect(ok.code).toBe(3);
-    expect(JSON.parse(ok.stdout)).toMatchObject({
-      passed: true,
+    expect(ok.code).toBe(1);
+    const doc = JSON.parse(ok.stdout) as {
+      missing: { server: string; reason: string }[];
+      failures: { code: string }[];
+    };
+    expect(doc).toMatchObject({
+      passed: false,
       unavailable: ['web'],
       totals: { before: 623, after: 623, delta: 0 },
       changes: [],
     });
+    expect(doc.missing.map((m) => [m.server, m.reason])).toEqual([['web', 'failed']]);
+    expect(doc.failures.map((f) => f.code)).toEqual(['SERVER_MISSING']);
     const bad = await cli(['--snapshot', fixture('snapshots', 'check-grown-unreachable.json'), 'check']);
     expect(bad.code).toBe(1);
     expect(bad.stderr).toContain('server web could not be reached');

@@ -1,5 +1,6 @@
 /** What `check` returns: the comparison with the committed baseline and the optional retrieval gate. */
 import type { Encoding } from '../../types.js';
+import type { MissingServer } from './missing.js';
 
 /** The baseline file `check` and `init` use when neither a flag nor the config names one. */
 export const DEFAULT_BASELINE = 'mcp-smart.lock.json';
@@ -38,6 +39,8 @@ export interface CheckResult {
   warnings: { code: string; id?: string; message: string }[];
   servers: { name: string; status: string; before: number; after: number; delta: number }[];
   unavailable: string[];
+  /** Baseline servers not reached although still defined: failed, or waiting for an approval (issue 36). */
+  missing: MissingServer[];
   retrieval?: RetrievalResult;
   /** Set by --update. */
   updated?: { written: boolean; servers: number; tokens: number };

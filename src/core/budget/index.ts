@@ -5,3 +5,4 @@ export * from './baseline.js';
 export * from './plan.js';
 export * from './result.js';
 export * from './check-result.js';
+export * from './missing.js';

@@ -12,6 +12,7 @@ import { writeFileSafe } from '../../safe-write.js';
 import type { ServerDefinition, ServerSnapshot } from '../../types.js';
 import { capabilitiesKey, type DeclaredCapabilities } from '../declared-capabilities.js';
 import { seedVersion } from './era-memo.js';
+import { serverIdentity, type ServerOrigin } from './server-identity.js';
 import { DYNAMIC_CLIENT, TokenStore, tokenStoreKey } from './oauth-token-store.js';
 
 export const TOOL_CACHE_FORMAT = 'mcp-smart/tool-list-cache@1';
@@ -37,9 +38,15 @@ const sortedEntries = (o: Record<string, string> | undefined): [string, string][
 /**
  * sha256 over everything that changes what the server answers; not its name, source or shadowing. `login` is
  * what `oauthLogin` gives for the server ('' when OAuth does not apply); `capabilities` what was declared to it
- * (none declared keeps the key entries had before capabilities were part of it).
+ * (none declared keeps the key entries had before capabilities were part of it); `identity` what serverIdentity
+ * says of a local server's files (an edited script or an upgraded package is a new key, so it is listed again).
  */
-export function toolCacheKey(def: ServerDefinition, login = '', capabilities?: DeclaredCapabilities): string {
+export function toolCacheKey(
+  def: ServerDefinition,
+  login = '',
+  capabilities?: DeclaredCapabilities,
+  identity = '',
+): string {
   const oauth = def.oauth;
   const material = {
     v: 1,
@@ -61,6 +68,7 @@ export function toolCacheKey(def: ServerDefinition, login = '', capabilities?: D
       : null,
     login,
     ...(Object.keys(capabilities ?? {}).length > 0 ? { capabilities: capabilitiesKey(capabilities) } : {}),
+    ...(identity !== '' ? { identity } : {}),
   };
   return createHash('sha256').update(JSON.stringify(material)).digest('hex');
 }
@@ -96,11 +104,21 @@ const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
 /** A fresh cached snapshot for `def`, or undefined (missing, expired, from the future, or unreadable). */
 export async function readCachedSnapshot(
   def: ServerDefinition,
-  cache: { dir: string; ttlMs: number; now: number; oauthStore?: string; capabilities?: DeclaredCapabilities },
+  cache: {
+    dir: string;
+    ttlMs: number;
+    now: number;
+    oauthStore?: string;
+    capabilities?: DeclaredCapabilities;
+    /** Where local servers start from: with it, an entry answers only while the server's files are unchanged. */
+    origin?: ServerOrigin;
+    /** serverIdentity(def, origin), when the caller took it already. */
+    identity?: string;
+  },
 ): Promise<ServerSnapshot | undefined> {
   const login = await oauthLogin(def, cache.oauthStore);
   if (login === undefined) return undefined;
-  const key = toolCacheKey(def, login, cache.capabilities);
+  const key = toolCacheKey(def, login, cache.capabilities, cache.identity ?? serverIdentity(def, cache.origin));
   let text: string;
   try {
     // One synchronous read: a warm start reads one entry per server, and through the thread pool (4 threads) 111
@@ -135,14 +153,22 @@ export async function readCachedSnapshot(
 export async function writeCachedSnapshot(
   def: ServerDefinition,
   snap: ServerSnapshot,
-  cache: { dir: string; now: number; oauthStore?: string; capabilities?: DeclaredCapabilities },
+  cache: {
+    dir: string;
+    now: number;
+    oauthStore?: string;
+    capabilities?: DeclaredCapabilities;
+    origin?: ServerOrigin;
+    /** The identity taken before connecting (a change while listing then keys the old list to the old files). */
+    identity?: string;
+  },
 ): Promise<void> {
   if (snap.status !== 'ok') return;
   // Read after connecting: a login made during this connection is the one the list was seen through.
   const login = await oauthLogin(def, cache.oauthStore);
   if (login === undefined) return;
   const { stderr: _stderr, elapsedMs: _elapsed, cached: _cached, cachedAt: _at, source: _source, ...kept } = snap;
-  const key = toolCacheKey(def, login, cache.capabilities);
+  const key = toolCacheKey(def, login, cache.capabilities, cache.identity ?? serverIdentity(def, cache.origin));
   const doc: CacheFile = { format: TOOL_CACHE_FORMAT, key, storedAt: cache.now, snapshot: kept };
   await writeFileSafe(toolCacheFile(cache.dir, key), JSON.stringify(doc) + '\n');
 }

@@ -5,6 +5,7 @@ import type { Transport as SdkTransport } from '@modelcontextprotocol/client';
 import { errorText } from '../../errors.js';
 import type { ServerDefinition, ServerSnapshot } from '../../types.js';
 import { readCachedSnapshot, writeCachedSnapshot } from './cache.js';
+import { serverIdentity, type ServerOrigin } from './server-identity.js';
 import { DEFAULT_MAX_PAGES } from './list.js';
 import { connectServer } from './session.js';
 import type { OAuthOptions } from './oauth-provider.js';
@@ -25,6 +26,10 @@ export interface ToolListCacheOptions {
   ttlMs: number;
   /** Current time in ms (passed in: core never reads the clock itself). */
   now: number;
+  /** Where local servers start from: entries answer only while a server's files are unchanged (server-identity.ts). */
+  origin?: ServerOrigin;
+  /** List every server anew and store the lists (a gate's fresh run keeps the cache current for the next one). */
+  writeOnly?: boolean;
 }
 
 export interface ConnectOptions {
@@ -56,9 +61,11 @@ export interface ConnectOptions {
 
 async function snapshotOne(def: ServerDefinition, opts: ConnectOptions): Promise<ServerSnapshot> {
   const cache = opts.cache ?? null;
-  if (cache) {
+  const identity = cache ? serverIdentity(def, cache.origin) : '';
+  if (cache && cache.writeOnly !== true) {
     const hit = await readCachedSnapshot(def, {
       ...cache,
+      identity,
       oauthStore: opts.oauth?.storeFile,
       capabilities: opts.capabilities,
     });
@@ -84,6 +91,7 @@ async function snapshotOne(def: ServerDefinition, opts: ConnectOptions): Promise
     try {
       await writeCachedSnapshot(def, snap, {
         ...cache,
+        identity,
         oauthStore: opts.oauth?.storeFile,
         capabilities: opts.capabilities,
       });

@@ -196,7 +196,8 @@ export function compareTokens(topIds: string[][], k: number, tokensOf: Map<strin
   let sum = 0;
   for (const ids of topIds) for (const id of ids.slice(0, k)) sum += tokensOf.get(id) ?? 0;
   const topK = topIds.length > 0 ? Math.round(sum / topIds.length) : 0;
-  return { k, all, topK, saved: round(all > 0 ? 1 - topK / all : 0) };
+  // No case: nothing was loaded instead of anything, so nothing was saved (not 100 %).
+  return { k, all, topK, saved: round(all > 0 && topIds.length > 0 ? 1 - topK / all : 0) };
 }
 
 export const round = (v: number): number => Math.round(v * 10000) / 10000;
