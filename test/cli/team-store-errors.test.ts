@@ -220,7 +220,8 @@ describe('values on their way in and out', () => {
         'n.big': {
           success: 2 ** 53,
           failure: 0.1 + 0.2,
-          lastUsed: 8_640_000_000_000_000,
+          // A time in the past, to the millisecond (a future one is clamped and reported: store-future-dates.test.ts).
+          lastUsed: 1_700_000_000_123,
           categories: { other: Number.MAX_VALUE },
           avgLatencyMs: 5e-324,
           latencySamples: 3,

@@ -247,6 +247,11 @@ export class RealClient {
         ...this.env,
         ANTHROPIC_API_KEY: 'sk-ant-placeholder-offline',
         ANTHROPIC_BASE_URL: `http://127.0.0.1:${port}`,
+        // Claude Code's own setting: `-p` waits for its servers to connect before its init event, instead of
+        // listing one that is still connecting as "pending". serve now answers initialize at once and its first
+        // tools/list when the servers behind are up (or serve.firstListWait passed); this process group is killed
+        // once the init line is in, so without it the list depends on how loaded the machine is.
+        MCP_CONNECTION_NONBLOCKING: 'false',
       },
       timeoutMs: 90_000,
       stop: (out) => out.includes('\n'),
