@@ -304,6 +304,17 @@ export class ServeRuntime {
     this.answered = true;
   }
 
+  /**
+   * What a prompts or resources list waits for: the servers' first lists, as a tools/list outside meta mode (the
+   * servers behind own every prompt and resource, in meta mode too), at most the first-list wait.
+   */
+  async otherListReady(): Promise<void> {
+    if (this.first.settled) return;
+    if (this.metaOnly) void this.first.start().then(() => this.refresh(true));
+    await this.first.within(Promise.all([this.first.listed(), this.settled()]));
+    if (!this.first.settled) await this.refresh(false);
+  }
+
   /** Servers that failed to start at serve start and are being tried again. */
   unstarted?: StartRetry;
 

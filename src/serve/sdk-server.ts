@@ -274,10 +274,10 @@ export function createClientServer(runtime: ServeRuntime): Server {
   return server;
 
   function passPrompts(): void {
-    server.setRequestHandler('prompts/list', (_req, ctx) => ({
-      prompts: currentRoutes().prompts.map((p) => p.served) as never,
-      ...hintFor(ctx, 'prompts'),
-    }));
+    server.setRequestHandler('prompts/list', async (_req, ctx) => {
+      await runtime.otherListReady();
+      return { prompts: currentRoutes().prompts.map((p) => p.served) as never, ...hintFor(ctx, 'prompts') };
+    });
     server.setRequestHandler('prompts/get', async (req, extra) => {
       if (!runtime.first.settled) await runtime.first.listed();
       const route = currentRoutes().promptByName.get(req.params.name);
@@ -289,14 +289,15 @@ export function createClientServer(runtime: ServeRuntime): Server {
   }
 
   function passResources(): void {
-    server.setRequestHandler('resources/list', (_req, ctx) => ({
-      resources: currentRoutes().resources as never,
-      ...hintFor(ctx, 'resources'),
-    }));
-    server.setRequestHandler('resources/templates/list', (_req, ctx) => ({
-      resourceTemplates: currentRoutes().templates as never,
-      ...hintFor(ctx, 'resourceTemplates'),
-    }));
+    // Like tools/list, the first lists wait for the servers still starting (a short while at most).
+    server.setRequestHandler('resources/list', async (_req, ctx) => {
+      await runtime.otherListReady();
+      return { resources: currentRoutes().resources as never, ...hintFor(ctx, 'resources') };
+    });
+    server.setRequestHandler('resources/templates/list', async (_req, ctx) => {
+      await runtime.otherListReady();
+      return { resourceTemplates: currentRoutes().templates as never, ...hintFor(ctx, 'resourceTemplates') };
+    });
     server.setRequestHandler('resources/read', async (req, extra) => {
       if (!runtime.first.settled) await runtime.first.listed();
       const owner = byUri(req.params.uri);
