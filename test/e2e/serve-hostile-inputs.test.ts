@@ -168,6 +168,11 @@ describe('a backend with very long instructions', () => {
       expect(findings.filter((f) => f.code === 'INSTRUCTIONS_TOO_LONG')).toEqual([
         expect.objectContaining({ server: 'chatty', value: huge.length }),
       ]);
+      // A cold serve answers initialize before the servers behind are up, so their instructions reach the clients
+      // that connect once serve has listed them (here: from the tool-list cache the first connection filled).
+      const first = await connectServeStdio(box.env, ['--config', cfg, '--mode', 'meta', '--no-learn']);
+      await first.client.callTool({ name: 'find_tool', arguments: { intent: 'notes' } });
+      await first.client.close();
       const { client } = await connectServeStdio(box.env, ['--config', cfg, '--mode', 'meta', '--no-learn']);
       try {
         await client.callTool({ name: 'find_tool', arguments: { intent: 'notes' } });
