@@ -263,7 +263,7 @@ export async function runServeCommand(
         .then(() => {
           const served = runtime.view;
           log(
-            `${mode} mode: ${countOf(served.tools.length, 'tool')} served (${countOf(served.tokens, 'token')}), ${served.entries.size} behind from ${countOf(runtime.known.size, 'server')}${served.deferred.length ? `; deferred: ${served.deferred.join(', ')}` : ''}`,
+            `${mode} mode: ${countOf(served.tools.length, 'tool')} served (${countOf(served.tokens, 'token')}); behind it ${countOf(served.entries.size, 'tool')} from ${countOf(runtime.known.size, 'server')}${served.deferred.length ? `; deferred: ${served.deferred.join(', ')}` : ''}`,
           );
         });
     // Meta mode starts them once its first tools/list is out (runtime.listReady) or a tool is called.
