@@ -77,6 +77,9 @@ async function claudeWithServe(hints: boolean): Promise<Seen> {
       ANTHROPIC_BASE_URL: model.baseUrl,
       // The data folder of the served mcp-smart is inside this client's temporary folder.
       MCP_SMART_DATA_DIR: join(client.dir, 'data'),
+      // Claude Code's own setting: `-p` waits for its servers to connect before the first model request (serve answers
+      // initialize at once and its first tools/list once the servers behind are up).
+      MCP_CONNECTION_NONBLOCKING: 'false',
     });
     expect(run.code, run.stderr.slice(-2000)).toBe(0);
   } finally {
