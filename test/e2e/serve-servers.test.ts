@@ -44,6 +44,8 @@ describe('a server that fails when serve starts', () => {
       });
       const started = await connectServeStdio(box.env, ['--config', config, '--mode', 'meta', '--no-learn']);
       client = started.client;
+      // Meta mode answers the first tools/list from its own five tools and starts the servers once it is out.
+      await client.listTools();
       await started.waitForStderr(/tried again in the background/);
 
       const found = JSON.parse(await call(client, 'find_tool', { intent: 'search my notes' })) as {
