@@ -303,7 +303,10 @@ export async function runServeCommand(
         deliver?.(message);
       };
     } else if (http) {
+      // A shared HTTP gateway answers once its servers have listed (bounded by their spawn timeouts): a server that
+      // arrived mid-call put tools/list_changed on that call's stream (conformance server-stateless).
       startServers();
+      if (!runtime.metaOnly) await runtime.first.start();
       markReady();
       log(`listening on ${http.url}${token ? ' (bearer token required)' : ''}`);
     }

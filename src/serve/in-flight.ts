@@ -61,8 +61,14 @@ export class InFlight {
   /** Per server behind: a call that may be asked runs alone, the others side by side. */
   readonly gate = new AskGate();
 
-  /** Runs `fn` with `ctx` in flight to `server`, once the server's gate admits it. */
+  /**
+   * Runs `fn` with `ctx` in flight to `server`, once the server's gate admits it. A 2026-07-28 call held between its
+   * input_required rounds (bridge.ts: its asker says whether it is `waiting`) is not gated: holding the lane across
+   * rounds stalled the official conformance suite's input_required scenarios (10 of 37 aborted), so such calls keep
+   * the latest-call rule (`latest` skips a call waiting for its client).
+   */
   track<T>(server: string, ctx: CallContext, fn: () => Promise<T>): Promise<T> {
+    if (ctx.asker?.waiting !== undefined) return this.during(server, ctx, fn);
     return this.gate.run(server, mayBeAsked(ctx) ? 'alone' : 'shared', ctx.signal, () => this.during(server, ctx, fn));
   }
 
