@@ -170,10 +170,11 @@ describe('Bridge', () => {
 });
 
 describe('InFlight: which client answers a server’s request', () => {
-  const asker = (caps: Record<string, unknown>, label: string, waiting = false): Asker => ({
+  // A 2025 session's asker (no `waiting`: only a 2026-07-28 call held by the bridge has one, and is not gated).
+  const asker = (caps: Record<string, unknown>, label: string, waiting?: boolean): Asker => ({
     capabilities: caps,
     ask: () => Promise.resolve({ label }),
-    waiting: () => waiting,
+    ...(waiting === undefined ? {} : { waiting: () => waiting }),
   });
   const ctx = (a?: Asker): CallContext => ({ signal: new AbortController().signal, asker: a });
   const ask = async (f: InFlight, server: string, method: string) =>
