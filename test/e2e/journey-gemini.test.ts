@@ -8,18 +8,7 @@ import { Buffer } from 'node:buffer';
 import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { requireBuild } from '../helpers/paths.js';
-import {
-  clientFiles,
-  configureClient,
-  duplicates,
-  inShell,
-  journeyServers,
-  listed,
-  mcpSmart,
-  printedLines,
-  rememberThroughEntry,
-  toolTokens,
-} from '../helpers/journey.js';
+import { duplicates, inShell, rememberThroughEntry, switchClient, toolTokens } from '../helpers/journey.js';
 import { RealClient } from '../helpers/real-clients.js';
 
 beforeAll(requireBuild);
@@ -28,30 +17,7 @@ describe('journey: Gemini CLI', () => {
   it('adopt → the printed switch → Gemini sends each tool once, tokens measured → memory in the user file → way back byte for byte', async () => {
     const client = new RealClient('gemini');
     client.trustProject();
-    const defs = await journeyServers(client);
-    await configureClient(client, defs);
-    const memoryFile = defs.find((d) => d.name === 'memory')!.env!.MEMORY_FILE_PATH!;
-    const files = clientFiles(client);
-    const before = files.map((f) => readFileSync(f));
-
-    const direct = await client.toolLists();
-    const directTools = listed(direct);
-    expect(
-      direct
-        .filter((s) => s.connected)
-        .map((s) => s.server)
-        .sort(),
-    ).toEqual(defs.map((d) => d.name).sort());
-    expect(directTools.names).not.toContain('write_file');
-    const directTokens = await toolTokens(direct);
-
-    const adopt = await mcpSmart(client, ['adopt', 'gemini']);
-    expect(adopt.code, adopt.stderr).toBe(0);
-    // A value stays a value: the memory server's file path is copied as written.
-    expect(readFileSync(`${client.project}/mcp-smart.config.json`, 'utf8')).toContain(memoryFile);
-    const printed = printedLines(adopt.stdout);
-    const applied = await inShell(client, printed.apply);
-    expect(applied.code, applied.stdout + applied.stderr).toBe(0);
+    const { memoryFile, files, before, directTools, directTokens, printed } = await switchClient(client);
 
     const after = await client.toolLists();
     const afterTools = { names: after.flatMap((s) => s.tools ?? []).sort() };

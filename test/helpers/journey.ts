@@ -6,6 +6,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { readFileSync, writeFileSync } from 'node:fs';
+import { expect } from 'vitest';
 import { join } from 'node:path';
 import { demoServerDefinitions } from '../../src/core/config/demo.js';
 import { loadTokenizer } from '../../src/core/tokens/index.js';
@@ -181,4 +182,42 @@ async function claudeOnce(client: RealClient): Promise<ClientServerStatus[]> {
     tools: v.tools.sort(),
     definitions: v.definitions,
   }));
+}
+
+/**
+ * The journey up to the switch, the same for every client: the demo servers configured the client's way, what the
+ * client lists directly (each server connected, the hidden tool left out), `adopt` as a user runs it (a literal stays a
+ * literal), and the printed `--apply` run in a shell. Returns what the rest of a journey compares with.
+ */
+export async function switchClient(client: RealClient): Promise<{
+  memoryFile: string;
+  files: string[];
+  before: Buffer[];
+  directTools: { ids: string[]; names: string[] };
+  directTokens: number;
+  printed: { apply: string; undo: string };
+}> {
+  const defs = await journeyServers(client);
+  await configureClient(client, defs);
+  const memoryFile = defs.find((d) => d.name === 'memory')!.env!.MEMORY_FILE_PATH!;
+  const files = clientFiles(client);
+  const before = files.map((f) => readFileSync(f));
+  const direct = await client.toolLists();
+  const directTools = listed(direct);
+  expect(
+    direct
+      .filter((s) => s.connected)
+      .map((s) => s.server)
+      .sort(),
+  ).toEqual(defs.map((d) => d.name).sort());
+  expect(directTools.names).not.toContain('write_file');
+  const directTokens = await toolTokens(direct);
+  const adopt = await mcpSmart(client, ['adopt', ADOPT_NAME[client.kind]]);
+  expect(adopt.code, adopt.stderr).toBe(0);
+  // A value stays a value: the memory server's file path is copied as written.
+  expect(readFileSync(join(client.project, 'mcp-smart.config.json'), 'utf8')).toContain(memoryFile);
+  const printed = printedLines(adopt.stdout);
+  const applied = await inShell(client, printed.apply);
+  expect(applied.code, applied.stdout + applied.stderr).toBe(0);
+  return { memoryFile, files, before, directTools, directTokens, printed };
 }
