@@ -33,12 +33,18 @@ interface SnapshotServer {
   [key: string]: unknown;
 }
 
+/** CI=true makes dump read no cache (a gate must see what the servers answer now); these cases test the cache itself. */
+function withoutCi(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const { CI: _ci, ...rest } = env;
+  return rest;
+}
+
 /** Runs the built CLI in a scratch folder with its own HOME and cache; kills the process group after TIMEOUT_MS. */
 function mcpSmart(args: string[], opts: { onSpawn?: (child: ChildProcess) => void } = {}): Promise<Run> {
   return spawnCli(args, {
     cwd: dir,
     env: {
-      ...process.env,
+      ...withoutCi(process.env),
       NO_COLOR: '1',
       HOME: dir,
       USERPROFILE: dir,
