@@ -3,6 +3,7 @@
 // - a 2026-07-28 call held on one replica is resumed by its retries on the others (sealed requestState, forwarded
 //   to the owner), and an altered state is refused;
 // - through HAProxy an SDK client's input_required rounds complete, and a 2025 client keeps its session;
+// - with the database down, a round still reaches the replica holding it;
 // - one replica SIGKILLed: a round for a call it held ends in a clear error result at once, a call in flight on it
 //   ends with an error its client sees, the others keep answering; the store's learned calls equal those that
 //   succeeded.
@@ -180,6 +181,23 @@ describe('serve replicas sharing a state key and a PostgreSQL store', () => {
         succeeded.echo++;
       }
       await legacy.close();
+    },
+    TIMEOUT_MS,
+  );
+
+  it(
+    'with the database down, a round still reaches the replica holding it (its sealed address), and learning catches up',
+    async () => {
+      const [a, b] = replicas.map((r) => r.url);
+      await pg.pause();
+      try {
+        const done = await signUp([a!, b!]);
+        expect(textOf(done)).toBe(ANSWERED);
+        succeeded.sign_up++;
+      } finally {
+        await pg.start();
+      }
+      // Written once the store is back (the SIGKILL case below checks the store's counts against every success).
     },
     TIMEOUT_MS,
   );
