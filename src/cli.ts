@@ -371,6 +371,10 @@ export function buildProgram(io: Io, argv: readonly string[], state: ProgramStat
       .option('--host <address>', 'HTTP bind address; anything but loopback needs --token-env', '127.0.0.1')
       .option('--token-env <var>', 'HTTP: require "Authorization: Bearer <value of this variable>"')
       .option(
+        '--state-key-file <file>',
+        'HTTP: seal input_required state with the keys in this file (one per line, the first seals), shared by every replica',
+      )
+      .option(
         '--session-idle <ms>',
         'HTTP: close a 2025 session after this long with no request (default 1800000, 30 min)',
       )

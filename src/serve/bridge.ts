@@ -53,7 +53,6 @@ interface Ask {
 /** The token a client echoes: unguessable, new each round (an old round's token is spent). */
 const mint = (): string => randomBytes(18).toString('base64url');
 
-/** The error a retry gets for a requestState that names no held call (tampered, spent, expired or released). */
 /** A request that needs a capability its client did not declare: the server behind asked for `capability`. */
 export class MissingCapability extends Error {
   constructor(readonly capability: string) {
@@ -61,12 +60,30 @@ export class MissingCapability extends Error {
   }
 }
 
+/** The error a retry gets for a requestState that names no held call (tampered, spent, expired or released). */
 export class UnknownRequestState extends Error {
-  constructor() {
+  constructor(why?: string) {
     super(
-      'Invalid or expired requestState: no call is waiting for this input (it completed, timed out or was cancelled)',
+      why
+        ? `Invalid requestState: ${why}`
+        : 'Invalid or expired requestState: no call is waiting for this input (it completed, timed out or was cancelled)',
     );
   }
+}
+
+/**
+ * How held calls are named to clients when several replicas serve (replica/replicas.ts): a sealed state naming the
+ * replica that holds the call; opening one held elsewhere gives the way to resume it there.
+ */
+export interface StateCodec {
+  seal(id: string, name: string, expiresAt: number): string;
+  /** Throws UnknownRequestState for a state that is not a valid one of ours. */
+  open(
+    state: string,
+    name: string,
+  ):
+    | { local: string }
+    | { remote: (round: Round, responses: Record<string, unknown> | undefined) => Promise<BridgeResult> };
 }
 
 class HeldCall {
@@ -121,6 +138,8 @@ class HeldCall {
 
 export class Bridge {
   private readonly held = new Map<string, HeldCall>();
+  /** Set when serve runs as one of several replicas (or over HTTP): requestStates are sealed. */
+  states?: StateCodec;
 
   constructor(
     private readonly limits: BridgeLimits,
@@ -158,9 +177,12 @@ export class Bridge {
 
   /** A retry carrying `requestState`: answers the held call's requests, then its next round. */
   async resume(state: string, round: Round, responses: Record<string, unknown> | undefined): Promise<BridgeResult> {
-    const call = this.held.get(state);
+    const where = this.states ? this.states.open(state, round.name) : { local: state };
+    if ('remote' in where) return where.remote(round, responses);
+    const id = where.local;
+    const call = this.held.get(id);
     if (!call || call.name !== round.name) throw new UnknownRequestState();
-    this.held.delete(state);
+    this.held.delete(id);
     clearTimeout(call.timer);
     call.held = false;
     call.round = round;
@@ -223,13 +245,13 @@ export class Bridge {
         isError: true,
       };
     }
-    const state = mint();
-    this.held.set(state, call);
+    const id = mint();
+    this.held.set(id, call);
     call.held = true;
     call.round = undefined;
     call.timer = setTimeout(() => {
-      if (this.held.get(state) !== call) return;
-      this.held.delete(state);
+      if (this.held.get(id) !== call) return;
+      this.held.delete(id);
       call.release(`no retry within ${this.limits.timeoutMs} ms`);
       this.log(`a call to "${call.name}" waited ${this.limits.timeoutMs} ms for its client's input and was cancelled`);
     }, this.limits.timeoutMs);
@@ -237,7 +259,8 @@ export class Bridge {
     const inputRequests = Object.fromEntries(
       [...call.asks].map(([key, a]) => [key, { method: a.method, params: a.params ?? {} }]),
     );
-    return { resultType: 'input_required', inputRequests, requestState: state };
+    const requestState = this.states?.seal(id, call.name, Date.now() + this.limits.timeoutMs) ?? id;
+    return { resultType: 'input_required', inputRequests, requestState };
   }
 
   /** Releases every held call (serve is stopping). */

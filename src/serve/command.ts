@@ -31,6 +31,7 @@ import { isLoopback } from './http-guard.js';
 import { CLIENT_CAPABILITIES_META_KEY } from '@modelcontextprotocol/server';
 import { declaredBy, START_WITHOUT_CLIENT_MS } from './first-answer.js';
 import { LegacyListens } from './legacy-listen.js';
+import { startReplica, stateKeys, type ReplicaHandle } from './replica/setup.js';
 
 const MODES: readonly ServeMode[] = ['auto', 'tools', 'meta'];
 const LEVELS: readonly ServeLevel[] = ['full', 'lossless', 'compact', 'minimal', 'names'];
@@ -80,6 +81,8 @@ export async function runServeCommand(
     max: opts.maxSessions ? parseIntFlag('--max-sessions', opts.maxSessions, { min: 1 }) : undefined,
   };
   if (transportKind === 'http' && !isLoopback(host) && !token) throw new SmartError('SERVE_INSECURE_BIND', { host });
+  // Several replicas share these keys: a 2026-07-28 client's round may reach any of them (replica/).
+  const keys = transportKind === 'http' ? stateKeys(optionalString(opts.stateKeyFile), io.env) : undefined;
 
   // A person at a terminal, not a client: say what this is (it still serves, e.g. for pasting JSON-RPC by hand).
   if (transportKind === 'stdio' && io.stdinIsTTY) io.stderr(terminalNote(setupWords(global)));
@@ -116,7 +119,8 @@ export async function runServeCommand(
   const counting = await servingCounts(ctx);
   // --store, else the config's `store`, else the default file; a database is connected on first use, so one that
   // is down does not keep serve from starting (learning retries in the background).
-  const store = await openUsageStore(chosenStore(optionalString(opts.store), setup.config.store), {
+  const chosen = chosenStore(optionalString(opts.store), setup.config.store);
+  const store = await openUsageStore(chosen, {
     cwd: io.cwd,
     env: io.env,
     defaultFile: setup.usageStore,
@@ -190,6 +194,7 @@ export async function runServeCommand(
   io.signal?.addEventListener('abort', shutdown, { once: true });
 
   let http: HttpHandle | undefined;
+  let replica: ReplicaHandle | undefined;
   // Handlers stay subscribed through the shutdown too, so a second Ctrl-C cannot kill serve before the servers'
   // process groups are ended.
   await whileHandlingSignals(async () => {
@@ -204,6 +209,7 @@ export async function runServeCommand(
           `at shutdown: ${countOf(http.servers().length, 'HTTP session')} open, ${countOf(clients.size, 'client connection')} held, ${countOf(runtime.toolsChanged.size - 1, 'list-change listener')}, ${countOf(runtime.inFlight.askers.size, 'client route', 'client routes')} for elicitation/sampling/roots`,
         );
       await http?.close();
+      await replica?.close();
       for (const s of clients) await s.close().catch(() => undefined);
       // A database's waits are bounded (lock_timeout) and what is left is kept for the next serve: no stale lock to
       // wait out as with a file.
@@ -235,8 +241,20 @@ export async function runServeCommand(
       // ~40 ms. Bound before the servers start, so a port in use fails at once; requests wait for `ready`.
       const { startHttp } = await import('./http.js');
       const debug = global.debug ? log : undefined;
-      http = await startHttp({ host, port, token, createServer: newClient, log, debug, sessions, ready });
+      const internal: NonNullable<Parameters<typeof startHttp>[0]['internal']> = (path, req, res) =>
+        replica ? replica.internal(path, req, res) : Promise.resolve(false);
+      http = await startHttp({ host, port, token, createServer: newClient, log, debug, sessions, ready, internal });
       const listening = http;
+      replica = startReplica({
+        keys: keys!,
+        bridge: runtime.bridge,
+        url: http.url,
+        env: io.env,
+        store: chosen,
+        roundTimeoutMs: callTimeoutMs + 5_000,
+        log,
+        debug,
+      });
       // 2026-07-28 clients hear of list changes on their subscriptions/listen stream (2025 ones on their session).
       runtime.toolsChanged.add(() => listening.toolsChanged());
     }

@@ -47,6 +47,11 @@ export interface HttpOptions {
   /** Lines shown with --debug only (sessions closed for idleness or the cap). */
   debug?: (text: string) => void;
   sessions?: Partial<SessionLimits>;
+  /**
+   * Replica to replica (replica/replicas.ts): answers its own path (signed with the shared key, so before the bearer
+   * token check) and says whether it did.
+   */
+  internal?: (path: string, req: IncomingMessage, res: ServerResponse) => Promise<boolean>;
   /** Requests wait for this before they are served: the port is bound first, so a busy one fails fast. */
   ready?: Promise<void>;
 }
@@ -147,9 +152,10 @@ export async function startHttp(opts: HttpOptions): Promise<HttpHandle> {
       return reject(res, 403, -32000, `Forbidden: Host "${req.headers.host ?? ''}" is not this server`);
     if (!bound.guard!.origin(req.headers.origin, req.headers.host))
       return reject(res, 403, -32000, `Forbidden: Origin "${req.headers.origin}" is not allowed`);
+    const path = (req.url ?? '/').split('?')[0];
+    if (opts.internal && path !== '/mcp' && (await opts.internal(path ?? '', req, res))) return;
     if (opts.token && !tokenMatches(req.headers.authorization, opts.token))
       return reject(res, 401, -32000, 'Unauthorized: send "Authorization: Bearer <token>"');
-    const path = (req.url ?? '/').split('?')[0];
     if (path !== '/mcp') return reject(res, 404, -32000, 'Not found: the MCP endpoint is /mcp');
     let body: unknown;
     if (req.method === 'POST') {

@@ -1,0 +1,293 @@
+// bench:gateway — a team's gateway (issue 38.2): 3 `serve --transport http` replicas behind a real HAProxy
+// (Debian's /usr/sbin/haproxy, the README's config) sharing a real PostgreSQL store and one state key, against the
+// same load on one replica alone. BENCH_GATEWAY_CLIENTS concurrent clients (default 100): half 2025-11-25 SDK
+// clients with a session (stuck to one replica by HAProxy), half 2026-07-28 clients on the wire (each request to
+// any replica). BENCH_GATEWAY_CALLS calls in all (default 20,000): every 10th is `sign_up` on a 2025 server that
+// asks its client three times mid-call (input_required rounds for a 2026-07-28 client, whose retries round-robin to
+// other replicas than the one holding the call), the rest `echo` on a server that does not ask. Reports p50/p99 per kind for the gateway and for
+// one replica alone (added latency = the difference), how many rounds were forwarded between replicas, and — with
+// the gateway run — one replica SIGKILLed half-way: what ended how, and the store's learned calls against the calls
+// that succeeded. Every call is bounded (BENCH_GATEWAY_CALL_MS, default 30 s): one that overruns counts as hung.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { PG_PASSWORD, startPostgresIn } from '../test/helpers/postgres-server.mjs';
+import { freePort, haproxyConfig } from '../test/helpers/haproxy-config.mjs';
+import { REPO } from './helpers/datasets.mjs';
+import { scratchEnv } from './helpers/scratch.mjs';
+
+const BIN = join(REPO, 'bin', 'mcp-smart.js');
+const CLIENTS = Number(process.env.BENCH_GATEWAY_CLIENTS ?? 100);
+const CALLS = Number(process.env.BENCH_GATEWAY_CALLS ?? 20_000);
+const CALL_MS = Number(process.env.BENCH_GATEWAY_CALL_MS ?? 30_000);
+/**
+ * Asking servers behind each replica: a 2025 server's request mid-call does not say which call it belongs to, and
+ * concurrent 2026-07-28 calls held between rounds on one server are not told apart yet (README, "How the bridge
+ * attributes a 2025 server's questions"): each 2026-07-28 client w asks through server asks<w % ASKERS>.
+ */
+const ASKERS = Number(process.env.BENCH_GATEWAY_ASKERS ?? 5);
+const HAPROXY = '/usr/sbin/haproxy';
+const dir = mkdtempSync(join(tmpdir(), 'mcp-smart-bench-gateway-'));
+const env = scratchEnv(dir, { PGPASSWORD: PG_PASSWORD });
+const ALL = { roots: {}, elicitation: {}, sampling: {} };
+const ANSWERS = {
+  'roots-1': { roots: [{ uri: 'file:///bench', name: 'bench' }] },
+  'elicitation-2': { action: 'accept', content: { username: 'alice' } },
+  'sampling-3': { model: 'bench-model', role: 'assistant', content: { type: 'text', text: 'Hi' } },
+};
+const EXPECTED = 'roots: file:///bench\nelicitation: accept {"username":"alice"}\nsampling: bench-model said Hi';
+const pct = (xs, q) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length ? s[Math.min(s.length - 1, Math.max(0, Math.ceil(q * s.length) - 1))] : NaN;
+};
+const textOf = (r) => (r?.content ?? []).map((c) => c.text ?? '').join('\n');
+
+function startServe(args) {
+  const child = spawn(process.execPath, [BIN, 'serve', '--transport', 'http', ...args], {
+    env,
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let err = '';
+  child.stderr.on('data', (d) => (err += d));
+  return new Promise((resolve, reject) => {
+    const timer = setInterval(() => {
+      const m = /listening on (http:\/\/[\d.:]+\/mcp)/.exec(err);
+      if (m) {
+        clearInterval(timer);
+        const exited = new Promise((r) => child.once('exit', r));
+        resolve({ child, url: m[1], stderr: () => err, stop: () => (child.kill('SIGTERM'), exited) });
+      } else if (child.exitCode !== null) {
+        clearInterval(timer);
+        reject(new Error(`serve exited: ${err}`));
+      }
+    }, 50);
+  });
+}
+
+async function startHaproxy(replicas) {
+  const port = await freePort();
+  const file = join(dir, 'haproxy.cfg');
+  writeFileSync(
+    file,
+    haproxyConfig(
+      `127.0.0.1:${port}`,
+      replicas.map((r) => new URL(r.url).host),
+    ),
+  );
+  const child = spawn(HAPROXY, ['-db', '-f', file], { stdio: ['ignore', 'ignore', 'inherit'] });
+  const exited = new Promise((r) => child.once('exit', r));
+  await new Promise((r) => setTimeout(r, 1500));
+  return { url: `http://127.0.0.1:${port}/mcp`, stop: () => (child.kill('SIGTERM'), exited) };
+}
+
+/** A 2026-07-28 tools/call on the wire; the JSON-RPC answer. */
+async function post(url, params, signal) {
+  const res = await fetch(url, {
+    method: 'POST',
+    signal,
+    headers: {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      'mcp-protocol-version': '2026-07-28',
+      'mcp-method': 'tools/call',
+      'mcp-name': params.name,
+    },
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'tools/call',
+      params: {
+        ...params,
+        _meta: {
+          'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+          'io.modelcontextprotocol/clientInfo': { name: 'bench', version: '1' },
+          'io.modelcontextprotocol/clientCapabilities': ALL,
+        },
+      },
+    }),
+  });
+  const text = await res.text();
+  const msgs = res.headers.get('content-type')?.includes('text/event-stream')
+    ? text.split('\n').flatMap((l) => (l.startsWith('data:') ? [JSON.parse(l.slice(5))] : []))
+    : [JSON.parse(text)];
+  const m = msgs.find((x) => x.id === 1);
+  if (!m) throw new Error(`HTTP ${res.status}: no answer`);
+  if (m.error) throw new Error(`JSON-RPC ${m.error.code}: ${m.error.message}`);
+  return m.result;
+}
+
+async function modernCall(url, name, args, signal) {
+  const call = { name, arguments: args };
+  let r = await post(url, call, signal);
+  let rounds = 0;
+  while (r.resultType === 'input_required') {
+    const inputResponses = Object.fromEntries(Object.keys(r.inputRequests).map((k) => [k, ANSWERS[k]]));
+    r = await post(url, { ...call, requestState: r.requestState, inputResponses }, signal);
+    rounds++;
+  }
+  return { r, rounds };
+}
+
+async function legacyClient(url) {
+  const client = new Client(
+    { name: 'bench', version: '1' },
+    { capabilities: ALL, versionNegotiation: { mode: 'legacy' } },
+  );
+  client.setRequestHandler('roots/list', () => ANSWERS['roots-1']);
+  client.setRequestHandler('elicitation/create', () => ANSWERS['elicitation-2']);
+  client.setRequestHandler('sampling/createMessage', () => ANSWERS['sampling-3']);
+  await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+  return client;
+}
+
+/** Runs CALLS calls from CLIENTS clients against `url`; `midway` runs once half of them were made. */
+async function load(url, midway) {
+  const lat = { echo: [], sign_up: [] };
+  const outcome = { ok: 0, wrong: 0, errorResult: 0, thrown: 0, hung: 0, reconnected: 0 };
+  const errors = new Map();
+  const succeeded = { echo: 0, sign_up: 0 };
+  let next = 0;
+  let rounds = 0;
+  let half = false;
+  const note = (key) => errors.set(key, (errors.get(key) ?? 0) + 1);
+  const worker = async (w) => {
+    const legacy = w % 2 === 0;
+    let client = legacy ? await legacyClient(url) : undefined;
+    for (;;) {
+      const i = next++;
+      if (i >= CALLS) break;
+      if (!half && i >= CALLS / 2 && midway) {
+        half = true;
+        midway();
+      }
+      // sign_up from 2026-07-28 clients only, each on its own asking server (below); 2025 clients call echo.
+      const tool = !legacy && i % 10 === 0 ? 'sign_up' : 'echo';
+      const name = tool === 'echo' ? 'tiny_echo' : `asks${w % ASKERS}_sign_up`;
+      const args = tool === 'echo' ? { message: `m${i}` } : { team: 'bench' };
+      const t0 = performance.now();
+      const abort = new AbortController();
+      const timer = setTimeout(() => abort.abort(), CALL_MS);
+      try {
+        let r;
+        if (legacy) {
+          if (!client) {
+            client = await legacyClient(url);
+            outcome.reconnected++;
+          }
+          r = await client.callTool({ name, arguments: args }, undefined, { signal: abort.signal, timeout: CALL_MS });
+        } else {
+          const res = await modernCall(url, name, args, abort.signal);
+          r = res.r;
+          rounds += res.rounds;
+        }
+        const want = tool === 'echo' ? args.message : EXPECTED;
+        if (r.isError) {
+          outcome.errorResult++;
+          note(
+            `error result: ${textOf(r)
+              .replace(/\([0-9a-f-]{36}\)/, '(…)')
+              .slice(0, 140)}`,
+          );
+        } else if (textOf(r) !== want) {
+          outcome.wrong++;
+          succeeded[tool]++;
+        } else {
+          outcome.ok++;
+          succeeded[tool]++;
+          lat[tool].push(performance.now() - t0);
+        }
+      } catch (e) {
+        if (abort.signal.aborted) outcome.hung++;
+        else outcome.thrown++;
+        note(`${legacy ? '2025' : '2026'} thrown: ${String(e?.message ?? e).slice(0, 120)}`);
+        // A 2025 session lost with its replica: initialize again (HAProxy sends it to a live one).
+        if (legacy) {
+          await client?.close().catch(() => undefined);
+          client = undefined;
+        }
+      } finally {
+        clearTimeout(timer);
+      }
+    }
+    await client?.close().catch(() => undefined);
+  };
+  const t0 = performance.now();
+  await Promise.all(Array.from({ length: CLIENTS }, (_, w) => worker(w)));
+  return { lat, outcome, errors, succeeded, rounds, seconds: (performance.now() - t0) / 1000 };
+}
+
+async function learned(pg, db) {
+  const rows = await pg.query(db, 'SELECT tool_id, success FROM mcp_smart_tools');
+  const of = (t) => rows.filter((r) => r.tool_id.endsWith(t)).reduce((n, r) => n + Number(r.success), 0);
+  return { echo: of('echo'), sign_up: of('sign_up') };
+}
+
+const line = (label, res) => {
+  const f = (xs) => `p50 ${pct(xs, 0.5).toFixed(1)} ms, p99 ${pct(xs, 0.99).toFixed(1)} ms`;
+  return `${label}: ${res.seconds.toFixed(1)} s, ${Math.round(CALLS / res.seconds)} calls/s; echo ${f(res.lat.echo)}; sign_up (3 rounds) ${f(res.lat.sign_up)}`;
+};
+
+const pg = await startPostgresIn(mkdtempSync(join(dir, 'pg-')));
+const keyFile = join(dir, 'state.keys');
+writeFileSync(keyFile, 'bench-state-key-0123456789abcdefghijklmnopqrstuvwxyz\n');
+const config = join(dir, 'servers.json');
+const asks = { command: process.execPath, args: [join(REPO, 'fixtures', 'servers', 'asks-client.mjs')] };
+const tinyArgs = ['catalog-server.mjs', join('catalogs', 'tiny.json')].map((f) => join(REPO, 'fixtures', 'servers', f));
+const servers = { tiny: { command: process.execPath, args: tinyArgs } };
+for (let k = 0; k < ASKERS; k++) servers[`asks${k}`] = asks;
+writeFileSync(config, JSON.stringify({ mcpServers: servers }));
+const started = new Date().toISOString();
+const load0 = loadavg()[0].toFixed(1);
+const running = [];
+try {
+  // One replica alone: the baseline.
+  const alone = await startServe(['--config', config, '--mode', 'tools', '--store', await pg.createDatabase('alone')]);
+  running.push(alone);
+  const base = await load(alone.url);
+  await alone.stop();
+  running.length = 0;
+
+  // Three replicas behind HAProxy; one SIGKILLed half-way.
+  const db = await pg.createDatabase('gateway');
+  const args = ['--config', config, '--mode', 'tools', '--store', db, '--state-key-file', keyFile, '--debug'];
+  for (let i = 0; i < 3; i++) running.push(await startServe(args));
+  const lb = await startHaproxy(running);
+  let killedAt;
+  const gw = await load(lb.url, () => {
+    killedAt = new Date().toISOString();
+    running[2].child.kill('SIGKILL');
+  });
+  const forwarded = running.reduce((n, r) => n + (r.stderr().match(/forwarded to replica/g) ?? []).length, 0);
+  await lb.stop();
+  await running[0].stop();
+  await running[1].stop();
+  running.length = 0;
+  const store = await learned(pg, 'gateway');
+
+  console.log(`bench:gateway — ${started}, node ${process.version}, ${cpus().length}× ${cpus()[0]?.model ?? '?'}`);
+  console.log(
+    `load average at start ${load0}, at end ${loadavg()[0].toFixed(1)} (a shared machine: other work runs beside)`,
+  );
+  console.log(
+    `${CLIENTS} clients (half 2025-11-25 with sessions calling echo, half 2026-07-28 calling echo and, 1 call in 10, sign_up on one of ${ASKERS} asking servers), ${CALLS} calls each run`,
+  );
+  console.log(line('one replica alone', base));
+  console.log(`  outcomes: ${JSON.stringify(base.outcome)}`);
+  for (const [k, n] of [...base.errors].sort((x, y) => y[1] - x[1]).slice(0, 5)) console.log(`    ${n} × ${k}`);
+  console.log(line('3 replicas + HAProxy', gw));
+  console.log(
+    `  added latency: echo p50 ${(pct(gw.lat.echo, 0.5) - pct(base.lat.echo, 0.5)).toFixed(1)} ms, p99 ${(pct(gw.lat.echo, 0.99) - pct(base.lat.echo, 0.99)).toFixed(1)} ms; sign_up p50 ${(pct(gw.lat.sign_up, 0.5) - pct(base.lat.sign_up, 0.5)).toFixed(1)} ms, p99 ${(pct(gw.lat.sign_up, 0.99) - pct(base.lat.sign_up, 0.99)).toFixed(1)} ms`,
+  );
+  console.log(`  2026-07-28 retries: ${gw.rounds}; forwarded to the replica holding the call: ${forwarded}`);
+  console.log(`  replica 3 SIGKILLed at ${killedAt}; outcomes: ${JSON.stringify(gw.outcome)}`);
+  for (const [k, n] of [...gw.errors].sort((a, b) => b[1] - a[1]).slice(0, 8)) console.log(`    ${n} × ${k}`);
+  console.log(
+    `  learned in PostgreSQL: ${JSON.stringify(store)}; succeeded at the clients: ${JSON.stringify(gw.succeeded)}`,
+  );
+} finally {
+  for (const r of running) r.child.kill('SIGKILL');
+  await pg.stop();
+  rmSync(dir, { recursive: true, force: true });
+}

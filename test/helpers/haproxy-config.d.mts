@@ -1,0 +1,3 @@
+// Types for haproxy-config.mjs, so TypeScript tests can import it (the bench imports the .mjs directly).
+export function haproxyConfig(listen: string, replicas: readonly string[]): string;
+export function freePort(): Promise<number>;
