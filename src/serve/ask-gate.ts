@@ -5,8 +5,12 @@
  * server behind, a call whose client could be asked (it declared elicitation, sampling or roots) runs alone, and calls
  * that cannot be asked run side by side with each other. A question then arrives while exactly one call that can
  * answer it is in flight — it is that call's — or while none is, and serve answers it itself (declined, no roots,
- * refused). The price: calls of askers to one server wait for each other (a held 2026-07-28 call, between its
- * input_required rounds, for at most serve.inputTimeout).
+ * refused). The price: calls of askers to one server wait for each other.
+ *
+ * A 2026-07-28 call held by the bridge between its input_required rounds keeps a Pass: its server is blocked on the
+ * answer, so it cannot ask again, and the call leaves the gate while its client decides (a client that never comes
+ * back holds up nobody); the retry that resumes it enters again, ahead of calls not yet started, before its answers
+ * reach the server. So at any moment at most one call that may be asked is running on a server, whichever era.
  */
 
 import { SmartError } from '../errors.js';
@@ -18,7 +22,55 @@ export const MAX_WAITING = 64;
 
 interface Waiter {
   mode: Mode;
+  /** A held call resuming: admitted before calls not yet started (after other resuming calls). */
+  resuming: boolean;
   grant: () => void;
+}
+
+/**
+ * One call's place on a server's gate, which it can leave while held (waiting for its client) and enter again to
+ * resume. `close` ends it for good: a re-entry still waiting then gives its place straight back.
+ */
+export class Pass {
+  private state: 'in' | 'out' | 'closed' = 'in';
+
+  constructor(
+    private readonly gate: AskGate,
+    readonly server: string,
+    readonly mode: Mode,
+  ) {}
+
+  /** True while the call holds its place (running, not held). */
+  get inside(): boolean {
+    return this.state === 'in';
+  }
+
+  private get ended(): boolean {
+    return this.state === 'closed';
+  }
+
+  /** The call waits for its client: the server's next call may run. */
+  leave(): void {
+    if (this.state !== 'in') return;
+    this.state = 'out';
+    this.gate.leave(this.server);
+  }
+
+  /** The call resumes: waits for the gate (ahead of new calls) unless `signal` aborts first. */
+  async enter(signal: AbortSignal): Promise<void> {
+    if (this.state !== 'out') return;
+    await this.gate.enter(this.server, this.mode, signal, true);
+    // Closed while it waited (the call ended meanwhile): its place goes straight back.
+    if (this.ended) return this.gate.leave(this.server);
+    this.state = 'in';
+  }
+
+  /** The call ended (answered, failed, cancelled or released). */
+  close(): void {
+    const was = this.state;
+    this.state = 'closed';
+    if (was === 'in') this.gate.leave(this.server);
+  }
 }
 
 interface Lane {
@@ -35,12 +87,18 @@ export class AskGate {
 
   /** Runs `fn` once `server` admits it: `alone` (a call that may be asked) or `shared`; gives up when `signal` aborts. */
   async run<T>(server: string, mode: Mode, signal: AbortSignal | undefined, fn: () => Promise<T>): Promise<T> {
-    await this.enter(server, mode, signal);
+    const pass = await this.admit(server, mode, signal);
     try {
       return await fn();
     } finally {
-      this.leave(server);
+      pass.close();
     }
+  }
+
+  /** Waits until `server` admits a call (as `run`); the Pass it gets can leave and enter again (a held call). */
+  async admit(server: string, mode: Mode, signal: AbortSignal | undefined): Promise<Pass> {
+    await this.enter(server, mode, signal, false);
+    return new Pass(this, server, mode);
   }
 
   /** Calls waiting to be admitted to `server` (for tests and --debug). */
@@ -58,16 +116,19 @@ export class AskGate {
     return lane.running === 0 || (mode === 'shared' && lane.mode === 'shared');
   }
 
-  private enter(server: string, mode: Mode, signal: AbortSignal | undefined): Promise<void> {
+  /** @internal (Pass) */
+  enter(server: string, mode: Mode, signal: AbortSignal | undefined, resuming: boolean): Promise<void> {
     const lane = this.lane(server);
-    // First come, first served: a shared call does not pass a call waiting to run alone.
-    if (lane.queue.length === 0 && this.admits(lane, mode)) {
+    // First come, first served: a shared call does not pass a call waiting to run alone; a resuming call passes
+    // calls that have not started (its client has answered; the server is waiting for that answer).
+    const ahead = resuming ? lane.queue.filter((w) => w.resuming).length : lane.queue.length;
+    if (ahead === 0 && this.admits(lane, mode)) {
       lane.running++;
       lane.mode = mode;
       return Promise.resolve();
     }
     if (signal?.aborted) return Promise.reject(signal.reason as Error);
-    if (lane.queue.length >= this.maxWaiting)
+    if (!resuming && lane.queue.length >= this.maxWaiting)
       return Promise.reject(
         new SmartError('SERVE_SERVER_UNAVAILABLE', {
           server,
@@ -77,6 +138,7 @@ export class AskGate {
     return new Promise<void>((resolve, reject) => {
       const waiter: Waiter = {
         mode,
+        resuming,
         grant: () => {
           signal?.removeEventListener('abort', gone);
           resolve();
@@ -90,11 +152,12 @@ export class AskGate {
         reject(signal!.reason as Error);
       };
       signal?.addEventListener('abort', gone, { once: true });
-      lane.queue.push(waiter);
+      lane.queue.splice(ahead, 0, waiter);
     });
   }
 
-  private leave(server: string): void {
+  /** @internal (Pass) */
+  leave(server: string): void {
     const lane = this.lanes.get(server);
     if (!lane) return;
     lane.running--;

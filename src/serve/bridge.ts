@@ -9,8 +9,11 @@
  * overruns a bound is cancelled to the server behind (the SDK sends notifications/cancelled). A server that cannot go
  * on without a capability the request did not declare (in-flight.ts: it asked for sampling, or for what serve never
  * declared to it) fails the call with MissingCapability (-32021 on the wire), and the call to it is cancelled.
+ * Whose question it is (in-flight.ts): a held call leaves its server's ask gate while held and its retry enters again
+ * before the answers reach the server, so the server's next question is asked while this call is the one running.
  */
 import { randomBytes } from 'node:crypto';
+import type { Pass } from './ask-gate.js';
 import type { Asker } from './in-flight.js';
 
 export const BRIDGE_DEFAULTS = { timeoutMs: 60_000, maxRounds: 8, maxOpen: 32 } as const;
@@ -100,6 +103,8 @@ class HeldCall {
   missing?: string;
   outcome!: Promise<{ ok: true; value: BridgeResult } | { ok: false; error: unknown }>;
   timer?: NodeJS.Timeout;
+  /** Its place on the ask gate of each server it runs on (in-flight.ts), left while held. */
+  readonly passes = new Set<Pass>();
 
   constructor(readonly name: string) {}
 
@@ -159,6 +164,10 @@ export class Bridge {
       capabilities: round.capabilities,
       ask: (method, params, signal) => call.ask(method, params as Params, signal),
       waiting: () => call.held,
+      onPass: (pass) => {
+        call.passes.add(pass);
+        return () => call.passes.delete(pass);
+      },
       unmet: (capability) => call.unmet(capability),
     };
     // Progress is asked of the server behind only when the first request asked for it (its call is made once, with
@@ -184,7 +193,6 @@ export class Bridge {
     if (!call || call.name !== round.name) throw new UnknownRequestState();
     this.held.delete(id);
     clearTimeout(call.timer);
-    call.held = false;
     call.round = round;
     if (++call.rounds > this.limits.maxRounds) {
       call.release('too many rounds');
@@ -198,6 +206,16 @@ export class Bridge {
         isError: true,
       };
     }
+    // Back on the gate before the server gets its answers (it may ask again at once); other calls that may be asked
+    // are let finish first, calls not started yet wait. The client cancelling, or serve releasing the call, ends it.
+    try {
+      const stop = AbortSignal.any([round.signal, call.controller.signal]);
+      for (const pass of call.passes) await pass.enter(stop);
+    } catch {
+      call.release('the client cancelled the call');
+      return this.next(call, round);
+    }
+    call.held = false;
     for (const [key, ask] of call.asks) {
       const answer = responses?.[key];
       // An entry that is missing or not an object is asked again in the next round.
@@ -249,6 +267,8 @@ export class Bridge {
     this.held.set(id, call);
     call.held = true;
     call.round = undefined;
+    // Held: its server waits for the answer, so the next call that may be asked can run meanwhile.
+    for (const pass of call.passes) pass.leave();
     call.timer = setTimeout(() => {
       if (this.held.get(id) !== call) return;
       this.held.delete(id);

@@ -1,12 +1,15 @@
 /**
  * The calls in flight to each server behind, and who answers a server's elicitation, sampling or roots request.
  * MCP sends such a request inside the server's handling of a call, but the wire does not say which call; so a call
- * whose client could be asked runs alone on its server (ask-gate.ts), and the client of the call in flight is asked
- * in that call's context. When that client does not accept it, or only calls that cannot be asked are in flight,
- * nobody is asked (another client's user must not answer for this one): mcp-smart answers itself. With no call in
- * flight (a server asking on its own), the one connected client that accepts it; with several, none (mcp-smart).
+ * whose client could be asked runs alone on its server (ask-gate.ts), and the client of the call running is asked
+ * in that call's context. A 2026-07-28 call the bridge holds between input_required rounds leaves the gate while
+ * held (its server waits for the answer, so it asks nothing new) and enters again before the answer goes out: the
+ * call running is the only one a question can belong to, in either era. When that client does not accept it, or
+ * only calls that cannot be asked are running, or several held calls and none running, nobody is asked (another
+ * client's user must not answer for this one): mcp-smart answers itself. With no call in flight (a server asking on
+ * its own), the one connected client that accepts it; with several, none (mcp-smart).
  */
-import { AskGate } from './ask-gate.js';
+import { AskGate, type Pass } from './ask-gate.js';
 
 /** A connected client that can answer a server's request ("elicitation", "sampling" in its capabilities). */
 export interface Asker {
@@ -14,6 +17,11 @@ export interface Asker {
   ask: (method: string, params: unknown, signal: AbortSignal) => Promise<Record<string, unknown>>;
   /** True while the call waits for its client's next round (bridge.ts): a server's new request is not this call's. */
   waiting?: () => boolean;
+  /**
+   * A call held between rounds (bridge.ts) is given its Pass on the gate of each server it runs on: it leaves the
+   * gate while held and enters again before its client's answers reach the server. Returns the hook's removal.
+   */
+  onPass?: (pass: Pass) => () => void;
   /**
    * Told that the server behind asked for a capability this client's request did not declare (a 2026-07-28 request
    * then fails with MissingRequiredClientCapability, bridge.ts); the server itself is answered as before.
@@ -63,13 +71,19 @@ export class InFlight {
 
   /**
    * Runs `fn` with `ctx` in flight to `server`, once the server's gate admits it. A 2026-07-28 call held between its
-   * input_required rounds (bridge.ts: its asker says whether it is `waiting`) is not gated: holding the lane across
-   * rounds stalled the official conformance suite's input_required scenarios (10 of 37 aborted), so such calls keep
-   * the latest-call rule (`latest` skips a call waiting for its client).
+   * input_required rounds gets its Pass (`onPass`): it does not keep the gate while its client decides (holding it
+   * across rounds stalled 10 of the official conformance suite's 37 2026-07-28 serve scenarios, whose clients drop
+   * held calls), and its retry enters again ahead of calls not started yet.
    */
-  track<T>(server: string, ctx: CallContext, fn: () => Promise<T>): Promise<T> {
-    if (ctx.asker?.waiting !== undefined) return this.during(server, ctx, fn);
-    return this.gate.run(server, mayBeAsked(ctx) ? 'alone' : 'shared', ctx.signal, () => this.during(server, ctx, fn));
+  async track<T>(server: string, ctx: CallContext, fn: () => Promise<T>): Promise<T> {
+    const pass = await this.gate.admit(server, mayBeAsked(ctx) ? 'alone' : 'shared', ctx.signal);
+    const detach = ctx.asker?.onPass?.(pass);
+    try {
+      return await this.during(server, ctx, fn);
+    } finally {
+      detach?.();
+      pass.close();
+    }
   }
 
   private async during<T>(server: string, ctx: CallContext, fn: () => Promise<T>): Promise<T> {
@@ -94,8 +108,10 @@ export class InFlight {
   askerFor(server: string, method: string, undeclared = false): Asker | undefined {
     const want = CAPABILITY_OF[method] ?? method;
     const accepts = (a: Asker | undefined): a is Asker => a?.capabilities[want] !== undefined;
-    const latest = this.latest(server);
-    if (latest) {
+    if (this.calls.has(server)) {
+      const latest = this.latest(server);
+      // Several calls held for their clients and none running: whose it is cannot be known (mcp-smart answers).
+      if (!latest) return undefined;
       const asker: Asker | undefined = latest.asker;
       if (accepts(asker)) return asker;
       if (undeclared || want === 'sampling') latest.asker?.unmet?.(want);
@@ -112,9 +128,15 @@ export class InFlight {
     return this.latest(server)?.onlog;
   }
 
-  /** The latest call not held waiting for its client (a call its client abandoned between rounds stays held a while). */
+  /**
+   * The call a request from `server` now belongs to: the latest one running (not held waiting for its client; the
+   * gate lets only one that may be asked run at a time), else the only call in flight; undefined when several are
+   * held and none runs.
+   */
   private latest(server: string): CallContext | undefined {
     const calls = this.calls.get(server) ?? [];
-    return [...calls].reverse().find((c) => c.asker?.waiting?.() !== true) ?? calls.at(-1);
+    return (
+      [...calls].reverse().find((c) => c.asker?.waiting?.() !== true) ?? (calls.length === 1 ? calls[0] : undefined)
+    );
   }
 }

@@ -1,8 +1,10 @@
 // Whose question is it: a 2025 server (asks-client.mjs) asks elicitation/create inside sign_up, and the wire does not
 // say for which call. Many calls at once, from one 2026-07-28 client over stdio and from several clients over
 // Streamable HTTP: every question reaches the client whose call asked it (its team is in the question), every
-// answer reaches the call that asked, nothing hangs, and the server stays healthy.
-import { mkdir, writeFile } from 'node:fs/promises';
+// answer reaches the call that asked, nothing hangs, and the server stays healthy. A 2026-07-28 call held between
+// input_required rounds leaves the server's ask gate while its client decides and enters again to resume: a round its
+// client abandons holds up no other call.
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Client, StreamableHTTPClientTransport, type Transport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
@@ -74,10 +76,7 @@ const raws: RawStdio[] = [];
 afterEach(async () => closeRawStdio(raws));
 
 describe('a 2025 server asks mid-call while many calls are in flight', () => {
-  // Skipped, not done: a 2026-07-28 call held between input_required rounds is no longer gated (holding the lane
-  // across rounds stalled 10 of the official conformance suite's 37 2026-07-28 serve scenarios), so 2026 calls to one
-  // server can still be asked each other's questions. Open in issue 41.
-  it.skip(
+  it(
     'over stdio, 40 raw 2026-07-28 calls written at once: each input_required round holds its own call’s question only',
     async () => {
       const s = openRawStdio(process.execPath, [BIN, 'serve', '--config', config, ...ARGS], box.env);
@@ -150,17 +149,14 @@ describe('a 2025 server asks mid-call while many calls are in flight', () => {
     TIMEOUT_MS,
   );
 
-  // Skipped, not done: a 2026-07-28 call held between input_required rounds is no longer gated (holding the lane
-  // across rounds stalled 10 of the official conformance suite's 37 2026-07-28 serve scenarios), so 2026 calls to one
-  // server can still be asked each other's questions. Open in issue 41.
-  it.skip(
-    'over Streamable HTTP, three clients at once (2025 and 2026-07-28 eras): no client is shown another’s question',
+  it(
+    'over Streamable HTTP, four clients at once (two of each era): no client is shown another’s question',
     async () => {
       const serve = await startServeHttp(box.env, ['--config', config, ...ARGS]);
       try {
         for (let round = 0; round < 3; round++) {
           const clients = await Promise.all(
-            (['legacy', MODERN, 'legacy'] as const).map((mode, c) =>
+            (['legacy', MODERN, 'legacy', MODERN] as const).map((mode, c) =>
               connect(new StreamableHTTPClientTransport(new URL(serve.url)), mode, `c${c}`),
             ),
           );
@@ -178,6 +174,79 @@ describe('a 2025 server asks mid-call while many calls are in flight', () => {
           }
         }
         expect(serve.stderr()).not.toMatch(/unhealthy/);
+      } finally {
+        expect(await serve.stop()).toBe(143);
+      }
+    },
+    TIMEOUT_MS,
+  );
+
+  it(
+    'a 2026-07-28 round its client abandons holds up no other call, then is cancelled to the server, and its retry refused',
+    async () => {
+      await mkdir(join(box.dir, 'abandoned'));
+      const log = join(box.dir, 'abandoned', 'server.log');
+      const abandoned = join(box.dir, 'abandoned', 'mcp-smart.config.json');
+      await writeFile(
+        abandoned,
+        JSON.stringify({
+          mcpServers: { asks: node(fixture('servers', 'asks-client.mjs'), '--log', log) },
+          serve: { inputTimeout: 12_000 },
+        }),
+      );
+      const serve = await startServeHttp(box.env, ['--config', abandoned, ...ARGS]);
+      try {
+        const gone = new Client(
+          { name: 'gone', version: '1' },
+          { capabilities: ALL, versionNegotiation: { mode: MODERN } },
+        );
+        await gone.connect(new StreamableHTTPClientTransport(new URL(serve.url)));
+        const call = { name: 'sign_up', arguments: { team: 'gone' } };
+        const first = (await gone.request({ method: 'tools/call', params: call }, { allowInputRequired: true })) as {
+          resultType?: string;
+          requestState?: string;
+        };
+        expect(first.resultType).toBe('input_required');
+        // Its client never comes back. Two other clients (each era) call the same server at once, and are neither
+        // kept waiting for the abandoned call (released after 12 s) nor shown its question. (The 2025 client's
+        // declaration restarts the server behind; the held call stays on the old process until released.)
+        const others = await Promise.all(
+          (['legacy', MODERN] as const).map((mode, c) =>
+            connect(new StreamableHTTPClientTransport(new URL(serve.url)), mode, `o${c}`),
+          ),
+        );
+        try {
+          const outcomes = await Promise.all(others.map(({ client }, c) => signUpAll(client, [`o${c}a`, `o${c}b`])));
+          for (const [c, { seen }] of others.entries()) {
+            expect([...seen].sort()).toEqual([`o${c}a`, `o${c}b`]);
+            expect(outcomes[c]!.crossed).toEqual([]);
+            expect(outcomes[c]!.ms).toBeLessThan(12_000);
+          }
+          // Both were answered while the abandoned call was still held.
+          expect(serve.stderr()).not.toMatch(/waited \d+ ms for its client's input/);
+        } finally {
+          await Promise.all(others.map(({ client }) => client.close()));
+        }
+        // After serve.inputTimeout the abandoned call is cancelled to the server behind, and a late retry is refused.
+        await serve.waitForStderr(/waited 12000 ms for its client's input and was cancelled/);
+        await expect
+          .poll(async () => readFile(log, 'utf8').catch(() => ''), { timeout: 5_000 })
+          .toContain('cancelled sign_up');
+        await expect(
+          gone.request(
+            {
+              method: 'tools/call',
+              params: {
+                ...call,
+                requestState: first.requestState,
+                inputResponses: { 'roots-1': { roots: [] } },
+              },
+            },
+            { allowInputRequired: true },
+          ),
+        ).rejects.toThrow(/Invalid or expired requestState/);
+        await gone.close();
+        expect(serve.stderr()).not.toMatch(/unhealthy|restarting after a failure/);
       } finally {
         expect(await serve.stop()).toBe(143);
       }

@@ -1,5 +1,6 @@
 // The ask gate: per server, a call that may be asked runs alone, the others side by side; first come, first served;
-// a waiting call whose signal aborts leaves the queue; past the cap a call is refused naming the server.
+// a waiting call whose signal aborts leaves the queue; past the cap a call is refused naming the server. A Pass (a held
+// 2026-07-28 call) leaves and enters again ahead of calls not started; closed while it waits, it gives its place back.
 import { describe, expect, it } from 'vitest';
 import { AskGate } from '../../src/serve/ask-gate.js';
 
@@ -73,5 +74,52 @@ describe('AskGate', () => {
       await tick();
     }
     expect(log.filter((l) => l.endsWith('runs'))).toEqual(['c0 runs', 'c1 runs', 'c2 runs']);
+  });
+
+  it('a Pass left while its call is held lets the next call run; entering again goes before calls not started', async () => {
+    const gate = new AskGate();
+    const log: string[] = [];
+    const held = await gate.admit('s', 'alone', undefined);
+    const b = call(gate, log, 'b', 'alone');
+    await tick();
+    expect(log).toEqual([]);
+    held.leave();
+    await tick();
+    expect(log).toEqual(['b runs']);
+    const c = call(gate, log, 'c', 'alone');
+    const back = held.enter(new AbortController().signal);
+    await tick();
+    expect(gate.waiting('s')).toBe(2);
+    b.release();
+    await back;
+    expect(held.inside).toBe(true);
+    expect(log).toEqual(['b runs', 'b ends']);
+    held.close();
+    await tick();
+    expect(log.slice(2)).toEqual(['c runs']);
+    c.release();
+    await c.done;
+    expect(gate.waiting('s')).toBe(0);
+  });
+
+  it('a Pass closed while it waits to enter again (its call ended) gives its place straight to the next call', async () => {
+    const gate = new AskGate();
+    const log: string[] = [];
+    const held = await gate.admit('s', 'alone', undefined);
+    held.leave();
+    const b = call(gate, log, 'b', 'alone');
+    await tick();
+    const back = held.enter(new AbortController().signal);
+    const c = call(gate, log, 'c', 'alone');
+    await tick();
+    held.close();
+    b.release();
+    await Promise.all([b.done, back]);
+    await tick();
+    expect(held.inside).toBe(false);
+    expect(log).toEqual(['b runs', 'b ends', 'c runs']);
+    c.release();
+    await c.done;
+    expect(gate.waiting('s')).toBe(0);
   });
 });

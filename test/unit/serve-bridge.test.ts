@@ -170,7 +170,7 @@ describe('Bridge', () => {
 });
 
 describe('InFlight: which client answers a server’s request', () => {
-  // A 2025 session's asker (no `waiting`: only a 2026-07-28 call held by the bridge has one, and is not gated).
+  // A 2025 session's asker (no `waiting`: only a 2026-07-28 call held by the bridge has one; in-flight-held.test.ts).
   const asker = (caps: Record<string, unknown>, label: string, waiting?: boolean): Asker => ({
     capabilities: caps,
     ask: () => Promise.resolve({ label }),
