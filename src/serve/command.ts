@@ -31,6 +31,8 @@ import { isLoopback } from './http-guard.js';
 import { CLIENT_CAPABILITIES_META_KEY } from '@modelcontextprotocol/server';
 import { declaredBy, START_WITHOUT_CLIENT_MS } from './first-answer.js';
 import { LegacyListens } from './legacy-listen.js';
+import { serveIdentity } from './auth/setup.js';
+import { AuditLog } from './auth/audit.js';
 
 const MODES: readonly ServeMode[] = ['auto', 'tools', 'meta'];
 const LEVELS: readonly ServeLevel[] = ['full', 'lossless', 'compact', 'minimal', 'names'];
@@ -79,7 +81,9 @@ export async function runServeCommand(
       : undefined,
     max: opts.maxSessions ? parseIntFlag('--max-sessions', opts.maxSessions, { min: 1 }) : undefined,
   };
-  if (transportKind === 'http' && !isLoopback(host) && !token) throw new SmartError('SERVE_INSECURE_BIND', { host });
+  // An issuer given by flag: a non-loopback bind is protected by its tokens (one in the config is checked below).
+  if (transportKind === 'http' && !isLoopback(host) && !token && !optionalString(opts.issuer))
+    throw new SmartError('SERVE_INSECURE_BIND', { host });
 
   // A person at a terminal, not a client: say what this is (it still serves, e.g. for pasting JSON-RPC by hand).
   if (transportKind === 'stdio' && io.stdinIsTTY) io.stderr(terminalNote(setupWords(global)));
@@ -90,6 +94,22 @@ export async function runServeCommand(
   );
   for (const w of setup.warnings) log(`warning: ${w}`);
   const serveConfig = setup.config.serve ?? {};
+  const userConfig = setup.config.user;
+  const identity =
+    transportKind === 'http'
+      ? serveIdentity(opts, serveConfig.auth, {
+          ...(setup.configFile ? { configFile: setup.configFile } : {}),
+          ...(tokenEnv ? { tokenEnv } : {}),
+          ...(typeof userConfig === 'object' && userConfig.label ? { userLabel: userConfig.label } : {}),
+          log,
+        })
+      : undefined;
+  if (transportKind === 'http' && !isLoopback(host) && !token && !identity)
+    throw new SmartError('SERVE_INSECURE_BIND', { host });
+  // --audit-log: created (0600) now, so a path that cannot be written is refused before serving starts.
+  const auditFile = optionalString(opts.auditLog);
+  const audit = auditFile ? new AuditLog(auditFile, log) : undefined;
+  await audit?.open();
   const mode = modeFlag ? parseChoiceFlag('--mode', modeFlag, MODES) : (serveConfig.mode ?? 'auto');
   const levelFlag = optionalString(opts.level);
   const level = levelFlag ? parseChoiceFlag('--level', levelFlag, LEVELS) : (serveConfig.level ?? 'lossless');
@@ -154,6 +174,8 @@ export async function runServeCommand(
     clock: () => performance.now(),
     // Stored tokens only: a server process never opens a browser (`mcp-smart login` does that).
     pool: { oauth: { ...oauthOptions(ctx), interactive: undefined } },
+    ...(audit ? { audit } : {}),
+    ...(identity ? { subjectLabel: identity.subjectLabel } : {}),
   });
 
   // Calls an earlier serve of this database kept at its shutdown (unwritten.ts) are written now, in the background.
@@ -209,6 +231,7 @@ export async function runServeCommand(
       // wait out as with a file.
       await runtime.close(clientWent && store.kind === 'file' ? CLIENT_GONE_FLUSH_MS : FINAL_FLUSH_MS);
       await store.close();
+      await audit?.flush();
     }
   });
   const stopped = stoppedBy();
@@ -235,7 +258,8 @@ export async function runServeCommand(
       // ~40 ms. Bound before the servers start, so a port in use fails at once; requests wait for `ready`.
       const { startHttp } = await import('./http.js');
       const debug = global.debug ? log : undefined;
-      http = await startHttp({ host, port, token, createServer: newClient, log, debug, sessions, ready });
+      const auth = identity?.gate;
+      http = await startHttp({ host, port, token, auth, createServer: newClient, log, debug, sessions, ready });
       const listening = http;
       // 2026-07-28 clients hear of list changes on their subscriptions/listen stream (2025 ones on their session).
       runtime.toolsChanged.add(() => listening.toolsChanged());
@@ -308,7 +332,8 @@ export async function runServeCommand(
       startServers();
       if (!runtime.metaOnly) await runtime.first.start();
       markReady();
-      log(`listening on ${http.url}${token ? ' (bearer token required)' : ''}`);
+      const guard = identity ? ` (access tokens of ${identity.issuer} required)` : token ? ' (bearer token required)' : '';
+      log(`listening on ${http.url}${guard}`);
     }
     await finished;
   }
