@@ -160,11 +160,7 @@ export async function appendFileSafe(file: string, data: string, mode = 0o666): 
   let handle;
   try {
     await mkdir(dirname(resolve(file)), { recursive: true });
-    handle = await open(
-      file,
-      constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_NONBLOCK,
-      mode,
-    );
+    handle = await open(file, constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_NONBLOCK, mode);
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === 'ENXIO')
       throw new SmartError('FILE_UNWRITABLE', { file, reason: 'it is a pipe (FIFO) that nothing is reading' });

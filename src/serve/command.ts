@@ -332,7 +332,11 @@ export async function runServeCommand(
       startServers();
       if (!runtime.metaOnly) await runtime.first.start();
       markReady();
-      const guard = identity ? ` (access tokens of ${identity.issuer} required)` : token ? ' (bearer token required)' : '';
+      const guard = identity
+        ? ` (access tokens of ${identity.issuer} required)`
+        : token
+          ? ' (bearer token required)'
+          : '';
       log(`listening on ${http.url}${guard}`);
     }
     await finished;

@@ -93,7 +93,8 @@ function listenError(e: NodeJS.ErrnoException, host: string, port: number): Erro
 
 /** Binds (port 0 picks a free one) and resolves once listening; requests are served once `ready` resolves. */
 export async function startHttp(opts: HttpOptions): Promise<HttpHandle> {
-  if (!isLoopback(opts.host) && !opts.token && !opts.auth) throw new SmartError('SERVE_INSECURE_BIND', { host: opts.host });
+  if (!isLoopback(opts.host) && !opts.token && !opts.auth)
+    throw new SmartError('SERVE_INSECURE_BIND', { host: opts.host });
   const bindHost = opts.host.replace(/^\[(.*)\]$/, '$1');
   const sessions = new SessionTable(
     {

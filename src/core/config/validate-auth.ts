@@ -60,7 +60,7 @@ export function validateServeAuth(value: unknown, at: KeyPart[], v: SectionValid
     const filters: Record<string, IdentityToolFilter> = {};
     for (const [name, entry] of Object.entries(given)) {
       const f = v.section(entry, [...at, kind, name], { includeTools: patterns, excludeTools: patterns });
-      if (f) filters[name] = f as IdentityToolFilter;
+      if (f) filters[name] = f;
     }
     result[kind] = filters;
   }
