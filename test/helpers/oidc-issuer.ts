@@ -74,7 +74,7 @@ export async function startIssuer(clients: IssuerClient[], opts: { key?: JWK; sc
       return groups ? { groups } : undefined;
     },
   });
-  slot.handler = provider.callback() as never;
+  slot.handler = provider.callback();
   return {
     url,
     token: async (client, resource, scope) => {
