@@ -92,12 +92,16 @@ export class ToolFinder {
     return index;
   }
 
-  /** `view`: the caller's (a subset of the shared one the index was built from). */
-  async find(args: Record<string, unknown>, view = this.deps.view()): Promise<ReturnType<typeof textResult>> {
+  /** `viewOf`: the caller's view of the shared one once the index is ready (a subset: identity filters). */
+  async find(
+    args: Record<string, unknown>,
+    viewOf: (shared: ServedView) => ServedView = (v) => v,
+  ): Promise<ReturnType<typeof textResult>> {
     const read = readFindArgs(args);
     if ('error' in read) return textResult(read.error, true);
     const { intent, k, server } = read;
     const index = await this.discoverIndex();
+    const view = viewOf(this.deps.view());
     // Other phrasings of the same need (`queries`), each ranked, fused by reciprocal rank with the intent's ranking.
     const phrasings = [...new Set([intent, ...read.queries])].slice(0, MAX_PHRASINGS);
     const { usage } = this.deps;

@@ -443,9 +443,9 @@ export class ServeRuntime {
     return undefined;
   }
 
-  /** `view`: the caller's (identities.viewFor); the shared one by default. */
-  findTool(args: Record<string, unknown>, view = this.view): Promise<ToolResult> {
-    return this.finder.find(args, view);
+  /** `caller`: whose view it searches (identities); `view`: the caller's (identities.viewFor), default the shared one. */
+  findTool(args: Record<string, unknown>, caller?: CallContext['caller']): Promise<ToolResult> {
+    return this.finder.find(args, (shared) => this.identities.viewFor(shared, caller));
   }
 
   describeTool(args: Record<string, unknown>, view = this.view): ToolResult {
