@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixture } from '../helpers/paths.js';
 import { signingKey, startIssuer, type Issuer, type IssuerClient } from '../helpers/oidc-issuer.js';
 import { userLabel } from '../../src/core/session/users.js';
+import { PG_PASSWORD, startPostgres, type PgServer } from '../helpers/postgres.js';
 import { node, sandbox, startServeHttp, textOf, type Sandbox, type StartedServe } from './serve-harness.js';
 
 const TIMEOUT_MS = 120_000;
@@ -23,6 +24,7 @@ let impostor: Issuer;
 let serve: StartedServe;
 let storeFile: string;
 let auditFile: string;
+let config: string;
 
 beforeAll(async () => {
   box = await sandbox('serve-identity');
@@ -30,7 +32,7 @@ beforeAll(async () => {
   issuer = await startIssuer([ALICE, BOB, BRIEF], { key });
   // Another issuer signing with the very same key: only the `iss` check tells its tokens apart.
   impostor = await startIssuer([ALICE], { key });
-  const config = join(box.dir, 'mcp-smart.config.json');
+  config = join(box.dir, 'mcp-smart.config.json');
   await writeFile(
     config,
     JSON.stringify({
@@ -88,12 +90,14 @@ async function post(token?: string): Promise<{ status: number; challenge: string
   return { status: res.status, challenge: res.headers.get('www-authenticate'), body: await res.text() };
 }
 
-async function connect(token: string): Promise<Client> {
-  const client = new Client({ name: 'e2e-identity', version: '1' });
+/** An SDK client of `url` sending this token; `modern`: the 2026-07-28 era (stateless, no initialize). */
+async function connect(token: string, url = serve.url, modern = false): Promise<Client> {
+  const client = new Client(
+    { name: 'e2e-identity', version: '1' },
+    modern ? { versionNegotiation: { mode: { pin: '2026-07-28' } } } : {},
+  );
   await client.connect(
-    new StreamableHTTPClientTransport(new URL(serve.url), {
-      requestInit: { headers: { authorization: `Bearer ${token}` } },
-    }),
+    new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: { authorization: `Bearer ${token}` } } }),
   );
   return client;
 }
@@ -209,6 +213,83 @@ describe('serve --transport http with serve.auth (a real OpenID provider)', () =
       expect(text).not.toContain(aliceToken);
       expect(text).not.toContain(bobToken);
       expect(serve.stderr()).not.toContain(aliceToken.slice(-20));
+    },
+    TIMEOUT_MS,
+  );
+});
+
+describe('meta mode with a PostgreSQL store: find_tool, list_tools and call_tool per caller', () => {
+  let pg: PgServer | undefined;
+  afterAll(async () => pg?.stop());
+
+  it(
+    "a 2026-07-28 caller's find_tool and list_tools leave out what their group may not use, call_tool refuses it; each subject's calls are their own rows",
+    async () => {
+      pg = await startPostgres();
+      const db = 'identity';
+      const meta = await startServeHttp({ ...box.env, PGPASSWORD: PG_PASSWORD }, [
+        '--config',
+        config,
+        '--mode',
+        'meta',
+        '--store',
+        await pg.createDatabase(db),
+      ]);
+      try {
+        const alice = await connect(await issuer.token(ALICE, meta.url, 'mcp'), meta.url);
+        const bob = await connect(await issuer.token(BOB, meta.url, 'mcp'), meta.url, true);
+        try {
+          const find = { name: 'find_tool', arguments: { intent: 'delete a note', k: 5 } };
+          // The filter is what keeps it from Bob: the same search finds it for Alice.
+          expect(textOf(await alice.callTool(find))).toContain('tiny.delete_note');
+          const bobFound = textOf(await bob.callTool(find));
+          expect(bobFound).not.toContain('tiny.delete_note');
+          expect(bobFound).toContain('tiny.');
+          expect(textOf(await alice.callTool({ name: 'list_tools', arguments: {} }))).toContain('tiny.create_note');
+          const bobList = textOf(await bob.callTool({ name: 'list_tools', arguments: {} }));
+          expect(bobList).not.toContain('tiny.create_note');
+          expect(bobList).not.toContain('tiny.delete_note');
+          expect(bobList).toContain('tiny.echo');
+
+          const refused = await bob.callTool({
+            name: 'call_tool',
+            arguments: { name: 'tiny.delete_note', arguments: { id: 'n1' } },
+          });
+          expect(refused.isError).toBe(true);
+          expect(textOf(refused)).toContain('serve.auth.groups.readers.excludeTools');
+          for (const client of [alice, bob]) {
+            const r = await client.callTool({
+              name: 'call_tool',
+              arguments: { name: 'tiny.echo', arguments: { message: 'hi' } },
+            });
+            expect(r.isError).toBeFalsy();
+          }
+          expect(
+            (await alice.callTool({ name: 'call_tool', arguments: { name: 'tiny.current_time', arguments: {} } }))
+              .isError,
+          ).toBeFalsy();
+        } finally {
+          await alice.close();
+          await bob.close();
+        }
+      } finally {
+        expect(await meta.stop()).toBe(143);
+      }
+      const rows = await pg.query(
+        db,
+        'SELECT user_label, tool_id, success, failure FROM mcp_smart_user_tools ORDER BY tool_id, user_label',
+      );
+      const [a, b] = [userLabel('alice', 'hashed'), userLabel('bob', 'hashed')];
+      const expected = [
+        { user_label: a, tool_id: 'tiny.current_time', success: 1, failure: 0 },
+        ...[
+          { user_label: a, tool_id: 'tiny.echo', success: 1, failure: 0 },
+          { user_label: b, tool_id: 'tiny.echo', success: 1, failure: 0 },
+        ].sort((x, y) => x.user_label.localeCompare(y.user_label)),
+      ];
+      expect(rows.map((r) => ({ ...r, success: Number(r.success), failure: Number(r.failure) }))).toEqual(expected);
+      const totals = await pg.query(db, "SELECT success FROM mcp_smart_tools WHERE tool_id = 'tiny.echo'");
+      expect(Number(totals[0]?.success)).toBe(2);
     },
     TIMEOUT_MS,
   );
