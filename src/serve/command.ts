@@ -81,9 +81,6 @@ export async function runServeCommand(
       : undefined,
     max: opts.maxSessions ? parseIntFlag('--max-sessions', opts.maxSessions, { min: 1 }) : undefined,
   };
-  // An issuer given by flag: a non-loopback bind is protected by its tokens (one in the config is checked below).
-  if (transportKind === 'http' && !isLoopback(host) && !token && !optionalString(opts.issuer))
-    throw new SmartError('SERVE_INSECURE_BIND', { host });
 
   // A person at a terminal, not a client: say what this is (it still serves, e.g. for pasting JSON-RPC by hand).
   if (transportKind === 'stdio' && io.stdinIsTTY) io.stderr(terminalNote(setupWords(global)));
@@ -104,6 +101,7 @@ export async function runServeCommand(
           log,
         })
       : undefined;
+  // Anything but loopback needs a token: the fixed one, or an issuer's (by flag or serve.auth, so after the setup).
   if (transportKind === 'http' && !isLoopback(host) && !token && !identity)
     throw new SmartError('SERVE_INSECURE_BIND', { host });
   // --audit-log: created (0600) now, so a path that cannot be written is refused before serving starts.
