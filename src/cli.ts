@@ -368,8 +368,12 @@ export function buildProgram(io: Io, argv: readonly string[], state: ProgramStat
         new Option('--transport <transport>', 'stdio, or Streamable HTTP').choices(['stdio', 'http']).default('stdio'),
       )
       .option('--port <n>', 'HTTP port (0: a free one, printed on stderr)', '0')
-      .option('--host <address>', 'HTTP bind address; anything but loopback needs --token-env', '127.0.0.1')
+      .option('--host <address>', 'HTTP bind address; anything but loopback needs --token-env or --issuer', '127.0.0.1')
       .option('--token-env <var>', 'HTTP: require "Authorization: Bearer <value of this variable>"')
+      .option('--issuer <url>', 'HTTP: accept OAuth access tokens (JWT) of this issuer (default serve.auth.issuer)')
+      .option('--audience <url>', 'HTTP: the audience tokens must name (default serve.auth.audience, else this URL)')
+      .option('--scope <scopes>', 'HTTP: scopes every token must carry, comma-separated (default serve.auth.scopes)')
+      .option('--audit-log <file>', 'append who called which tool, outcome and duration as JSON lines (no values)')
       .option(
         '--state-key-file <file>',
         'HTTP: seal input_required state with the keys in this file (one per line, the first seals), shared by every replica',

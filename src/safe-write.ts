@@ -154,17 +154,13 @@ async function writeDirect(file: string, target: string, data: string | Uint8Arr
 /**
  * Appends `data` to `file` (created if missing): a regular file, or a FIFO or device that something reads.
  * The open never blocks: a FIFO nobody reads is refused (FILE_UNWRITABLE) instead of hanging the process,
- * which would also keep it from answering signals.
+ * which would also keep it from answering signals. `mode`: the permissions of a file it creates.
  */
-export async function appendFileSafe(file: string, data: string): Promise<void> {
+export async function appendFileSafe(file: string, data: string, mode = 0o666): Promise<void> {
   let handle;
   try {
     await mkdir(dirname(resolve(file)), { recursive: true });
-    handle = await open(
-      file,
-      constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_NONBLOCK,
-      0o666,
-    );
+    handle = await open(file, constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_NONBLOCK, mode);
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === 'ENXIO')
       throw new SmartError('FILE_UNWRITABLE', { file, reason: 'it is a pipe (FIFO) that nothing is reading' });

@@ -217,6 +217,31 @@ export interface ServeConfig {
   loadHints?: false | { maxTools?: number; maxTokens?: number; coverage?: number; searchHint?: boolean };
   /** Token budget of one find_tool answer (default 1,500; a call's `maxTokens` overrides it). */
   findToolMaxTokens?: number;
+  /** `serve --transport http` as an OAuth 2.1 protected resource (src/serve/auth/): issuer, audience, per-user filters. */
+  auth?: ServeAuthConfig;
+}
+
+/** Which served tools (ids "server.tool", `*` any run of characters) one user or group sees and may call. */
+export interface IdentityToolFilter {
+  includeTools?: string[];
+  excludeTools?: string[];
+}
+
+export interface ServeAuthConfig {
+  /** The issuer whose JWT access tokens are accepted (its discovery document names the JWKS). */
+  issuer?: string;
+  /** The token audience this gateway accepts (default: its own URL, e.g. http://127.0.0.1:8808/mcp). */
+  audience?: string;
+  /** Scopes every token must carry (403 insufficient_scope otherwise). */
+  scopes?: string[];
+  /** The issuer's JWKS URL, when discovery should not be asked for it. */
+  jwksUri?: string;
+  /** The claim naming the user's groups (default "groups"). */
+  groupsClaim?: string;
+  /** Per-user (token subject) tool filters. */
+  users?: Record<string, IdentityToolFilter>;
+  /** Per-group tool filters. */
+  groups?: Record<string, IdentityToolFilter>;
 }
 
 export interface ServeServerConfig {

@@ -32,6 +32,8 @@ import { CLIENT_CAPABILITIES_META_KEY } from '@modelcontextprotocol/server';
 import { declaredBy, START_WITHOUT_CLIENT_MS } from './first-answer.js';
 import { LegacyListens } from './legacy-listen.js';
 import { startReplica, stateKeys, type ReplicaHandle } from './replica/setup.js';
+import { serveIdentity } from './auth/setup.js';
+import { AuditLog } from './auth/audit.js';
 
 const MODES: readonly ServeMode[] = ['auto', 'tools', 'meta'];
 const LEVELS: readonly ServeLevel[] = ['full', 'lossless', 'compact', 'minimal', 'names'];
@@ -80,7 +82,6 @@ export async function runServeCommand(
       : undefined,
     max: opts.maxSessions ? parseIntFlag('--max-sessions', opts.maxSessions, { min: 1 }) : undefined,
   };
-  if (transportKind === 'http' && !isLoopback(host) && !token) throw new SmartError('SERVE_INSECURE_BIND', { host });
   // Several replicas share these keys: a 2026-07-28 client's round may reach any of them (replica/).
   const keys = transportKind === 'http' ? stateKeys(optionalString(opts.stateKeyFile), io.env) : undefined;
 
@@ -93,6 +94,23 @@ export async function runServeCommand(
   );
   for (const w of setup.warnings) log(`warning: ${w}`);
   const serveConfig = setup.config.serve ?? {};
+  const userConfig = setup.config.user;
+  const identity =
+    transportKind === 'http'
+      ? serveIdentity(opts, serveConfig.auth, {
+          ...(setup.configFile ? { configFile: setup.configFile } : {}),
+          ...(tokenEnv ? { tokenEnv } : {}),
+          ...(typeof userConfig === 'object' && userConfig.label ? { userLabel: userConfig.label } : {}),
+          log,
+        })
+      : undefined;
+  // Anything but loopback needs a token: the fixed one, or an issuer's (by flag or serve.auth, so after the setup).
+  if (transportKind === 'http' && !isLoopback(host) && !token && !identity)
+    throw new SmartError('SERVE_INSECURE_BIND', { host });
+  // --audit-log: created (0600) now, so a path that cannot be written is refused before serving starts.
+  const auditFile = optionalString(opts.auditLog);
+  const audit = auditFile ? new AuditLog(auditFile, log) : undefined;
+  await audit?.open();
   const mode = modeFlag ? parseChoiceFlag('--mode', modeFlag, MODES) : (serveConfig.mode ?? 'auto');
   const levelFlag = optionalString(opts.level);
   const level = levelFlag ? parseChoiceFlag('--level', levelFlag, LEVELS) : (serveConfig.level ?? 'lossless');
@@ -158,6 +176,8 @@ export async function runServeCommand(
     clock: () => performance.now(),
     // Stored tokens only: a server process never opens a browser (`mcp-smart login` does that).
     pool: { oauth: { ...oauthOptions(ctx), interactive: undefined } },
+    ...(audit ? { audit } : {}),
+    ...(identity ? { subjectLabel: identity.subjectLabel } : {}),
   });
 
   // Calls an earlier serve of this database kept at its shutdown (unwritten.ts) are written now, in the background.
@@ -215,6 +235,7 @@ export async function runServeCommand(
       // wait out as with a file.
       await runtime.close(clientWent && store.kind === 'file' ? CLIENT_GONE_FLUSH_MS : FINAL_FLUSH_MS);
       await store.close();
+      await audit?.flush();
     }
   });
   const stopped = stoppedBy();
@@ -243,7 +264,19 @@ export async function runServeCommand(
       const debug = global.debug ? log : undefined;
       const internal: NonNullable<Parameters<typeof startHttp>[0]['internal']> = (path, req, res) =>
         replica ? replica.internal(path, req, res) : Promise.resolve(false);
-      http = await startHttp({ host, port, token, createServer: newClient, log, debug, sessions, ready, internal });
+      const auth = identity?.gate;
+      http = await startHttp({
+        host,
+        port,
+        token,
+        auth,
+        createServer: newClient,
+        log,
+        debug,
+        sessions,
+        ready,
+        internal,
+      });
       const listening = http;
       replica = startReplica({
         keys: keys!,
@@ -326,7 +359,12 @@ export async function runServeCommand(
       startServers();
       if (!runtime.metaOnly) await runtime.first.start();
       markReady();
-      log(`listening on ${http.url}${token ? ' (bearer token required)' : ''}`);
+      const guard = identity
+        ? ` (access tokens of ${identity.issuer} required)`
+        : token
+          ? ' (bearer token required)'
+          : '';
+      log(`listening on ${http.url}${guard}`);
     }
     await finished;
   }

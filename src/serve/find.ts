@@ -92,12 +92,16 @@ export class ToolFinder {
     return index;
   }
 
-  async find(args: Record<string, unknown>): Promise<ReturnType<typeof textResult>> {
+  /** `viewOf`: the caller's view of the shared one once the index is ready (a subset: identity filters). */
+  async find(
+    args: Record<string, unknown>,
+    viewOf: (shared: ServedView) => ServedView = (v) => v,
+  ): Promise<ReturnType<typeof textResult>> {
     const read = readFindArgs(args);
     if ('error' in read) return textResult(read.error, true);
     const { intent, k, server } = read;
     const index = await this.discoverIndex();
-    const view = this.deps.view();
+    const view = viewOf(this.deps.view());
     // Other phrasings of the same need (`queries`), each ranked, fused by reciprocal rank with the intent's ranking.
     const phrasings = [...new Set([intent, ...read.queries])].slice(0, MAX_PHRASINGS);
     const { usage } = this.deps;
@@ -111,7 +115,10 @@ export class ToolFinder {
         now: newestRecording(usage) ?? this.deps.now(),
         patterns: patternsFromConfig(this.deps.config),
       }).results.map((r) => r.id);
-    const ids = fuseRankings(phrasings.map(rankOne)).filter((id) => !server || view.entries.get(id)?.server === server);
+    const ids = fuseRankings(phrasings.map(rankOne)).filter((id) => {
+      const e = view.entries.get(id);
+      return e !== undefined && (!server || e.server === server);
+    });
     const top = ids.slice(0, k);
     this.deps.found(intent, top);
     const candidates = top.flatMap((id) => {

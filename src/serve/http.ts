@@ -15,6 +15,7 @@ import { SmartError } from '../errors.js';
 import { checkContentType, HttpRefusal, MAX_BODY_BYTES, readJsonBody } from './http-body.js';
 import { hostGuard, isLoopback, tokenMatches, type HostGuard } from './http-guard.js';
 import { SessionTable, type SessionLimits } from './http-sessions.js';
+import type { AuthGate } from './auth/gate.js';
 
 export { isLoopback } from './http-guard.js';
 
@@ -42,6 +43,8 @@ export interface HttpOptions {
   port: number;
   /** The bearer token clients must send; undefined: none (loopback only). */
   token?: string;
+  /** Tokens of an OpenID issuer (auth/gate.ts), made once the bound URL (the default audience) is known. */
+  auth?: (url: string) => AuthGate;
   createServer: () => Server;
   log: (text: string) => void;
   /** Lines shown with --debug only (sessions closed for idleness or the cap). */
@@ -95,7 +98,8 @@ function listenError(e: NodeJS.ErrnoException, host: string, port: number): Erro
 
 /** Binds (port 0 picks a free one) and resolves once listening; requests are served once `ready` resolves. */
 export async function startHttp(opts: HttpOptions): Promise<HttpHandle> {
-  if (!isLoopback(opts.host) && !opts.token) throw new SmartError('SERVE_INSECURE_BIND', { host: opts.host });
+  if (!isLoopback(opts.host) && !opts.token && !opts.auth)
+    throw new SmartError('SERVE_INSECURE_BIND', { host: opts.host });
   const bindHost = opts.host.replace(/^\[(.*)\]$/, '$1');
   const sessions = new SessionTable(
     {
@@ -105,7 +109,7 @@ export async function startHttp(opts: HttpOptions): Promise<HttpHandle> {
     opts.debug,
   );
   // Known once bound (the port may be 0 until then); requests arrive only after.
-  const bound: { guard?: HostGuard } = {};
+  const bound: { guard?: HostGuard; auth?: AuthGate } = {};
   const modernHandler = createMcpHandler(() => opts.createServer(), {
     legacy: 'reject',
     maxRequestBodySize: HTTP_LIMITS.maxBodyBytes,
@@ -156,6 +160,8 @@ export async function startHttp(opts: HttpOptions): Promise<HttpHandle> {
     if (opts.internal && path !== '/mcp' && (await opts.internal(path ?? '', req, res))) return;
     if (opts.token && !tokenMatches(req.headers.authorization, opts.token))
       return reject(res, 401, -32000, 'Unauthorized: send "Authorization: Bearer <token>"');
+    // The metadata documents, and a refusal of a request without a valid token; else the token rides on req.auth.
+    if (bound.auth && (await bound.auth.answer(req, res))) return;
     if (path !== '/mcp') return reject(res, 404, -32000, 'Not found: the MCP endpoint is /mcp');
     let body: unknown;
     if (req.method === 'POST') {
@@ -201,8 +207,10 @@ export async function startHttp(opts: HttpOptions): Promise<HttpHandle> {
   const port = (http.address() as AddressInfo).port;
   bound.guard = hostGuard(bindHost, port);
   const shownHost = bindHost.includes(':') ? `[${bindHost}]` : bindHost;
+  const url = `http://${shownHost}:${port}/mcp`;
+  if (opts.auth) bound.auth = opts.auth(url);
   return {
-    url: `http://${shownHost}:${port}/mcp`,
+    url,
     servers: () => sessions.servers(),
     toolsChanged: () => modernHandler.notify.toolsChanged(),
     close: async () => {

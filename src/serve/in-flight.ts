@@ -45,6 +45,8 @@ export interface CallContext {
    */
   onlog?: (params: Record<string, unknown>) => void;
   _meta?: Record<string, unknown>;
+  /** Who calls (a verified token's subject and groups; serve.auth), for learning and the audit log. */
+  caller?: { subject: string; groups: readonly string[] };
 }
 
 /** Whether a call's client could be asked something by the server behind (it declared one of the three). */

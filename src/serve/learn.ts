@@ -14,6 +14,7 @@ import { LOCK_STALE_MS } from '../file-lock.js';
 import { finalWrites } from '../signals.js';
 import { claimUnwritten, keepUnwritten } from './unwritten.js';
 import type { UsageStats } from '../types.js';
+import { mergeUserUsage, userUsageOf, type UserUsage } from '../core/session/users.js';
 
 /** How long a find_tool result counts as the reason for a later call. */
 const FIND_MEMORY_MS = 15 * 60_000;
@@ -95,6 +96,10 @@ const RETRY = { firstMs: 1000, maxMs: 30_000 };
  */
 const GATHER_MS = 100;
 
+/** A kept batch's per-user counts: as kept per caller, else all under its serve's --user. */
+const usersOf = (u: { usage: UsageStats; user?: string | undefined; users?: UserUsage }): UserUsage =>
+  u.users ?? (u.user ? userUsageOf(u.usage, u.user) : {});
+
 export class Learner {
   private readonly finds: Find[] = [];
   private queue: Promise<void> = Promise.resolve();
@@ -105,6 +110,8 @@ export class Learner {
    * while a write is in flight are written together by the next one, off every call's path.
    */
   private pending: UsageStats = emptyUsage();
+  /** The pending calls' per-user counts, each call under its caller's label (a token's subject, else --user). */
+  private pendingUsers: UserUsage = {};
   private pendingCalls = 0;
   private writing: Promise<void> | undefined;
   private gatherTimer: NodeJS.Timeout | undefined;
@@ -137,8 +144,11 @@ export class Learner {
     return undefined;
   }
 
-  /** Records one forwarded call. Writes happen in the background; `flush` waits for them. */
-  called(id: string, ok: boolean, latencyMs: number): void {
+  /**
+   * Records one forwarded call. Writes happen in the background; `flush` waits for them. `user`: the label of the
+   * call's own caller (a token's subject), instead of serve's --user.
+   */
+  called(id: string, ok: boolean, latencyMs: number, user?: string): void {
     const time = this.opts.now();
     const find = this.reason(id);
     const category = find ? detectTaskContext(find.intent).type : 'other';
@@ -156,6 +166,12 @@ export class Learner {
     if (this.opts.store) {
       recordCalls(this.pending, call, category, time, labelled?.intent);
       capIntents(this.pending);
+      const label = user ?? this.opts.user;
+      if (label !== undefined) {
+        const one = emptyUsage();
+        recordCalls(one, call, category, time);
+        this.pendingUsers = mergeUserUsage(this.pendingUsers, userUsageOf(one, label));
+      }
       this.pendingCalls++;
       this.kick();
     }
@@ -214,16 +230,14 @@ export class Learner {
     const store = this.opts.store!;
     if (this.pendingCalls === 0) return;
     const batch = this.pending;
+    const users = this.pendingUsers;
     const n = this.pendingCalls;
     this.pending = emptyUsage();
+    this.pendingUsers = {};
     this.pendingCalls = 0;
     try {
       const wait = this.deadline === undefined ? {} : { lockTimeoutMs: Math.max(50, (this.deadline - Date.now()) / 2) };
-      const { warnings } = await store.add(batch, {
-        now: this.opts.now(),
-        ...(this.opts.user ? { user: this.opts.user } : {}),
-        ...wait,
-      });
+      const { warnings } = await store.add(batch, { now: this.opts.now(), users, ...wait });
       // Future times clamped, a cap that forgot a large share (store/retention.ts), rows the database refused.
       for (const w of warnings) this.opts.log(`warning: ${w}`);
       if (this.failingSince !== undefined) {
@@ -234,6 +248,7 @@ export class Learner {
     } catch (e) {
       // Put the batch back (calls made meanwhile are added to it) and try again later: serving goes on.
       this.pending = mergeUsage(batch, this.pending);
+      this.pendingUsers = mergeUserUsage(users, this.pendingUsers);
       capIntents(this.pending);
       this.pendingCalls += n;
       // A signal stopped the write before it began: shutdown's finalFlush writes it, no retry and no warning.
@@ -304,12 +319,18 @@ export class Learner {
     if (!dir || !store) return false;
     try {
       const file = await finalWrites(() =>
-        keepUnwritten(dir, store.label, { usage: this.pending, user: this.opts.user, calls: this.pendingCalls }),
+        keepUnwritten(dir, store.label, {
+          usage: this.pending,
+          user: this.opts.user,
+          users: this.pendingUsers,
+          calls: this.pendingCalls,
+        }),
       );
       this.opts.log(
         `warning: ${this.pendingCalls} learned call(s) could not be written to the usage store ${store.label} in time; kept in ${file}, the next serve of this store writes them`,
       );
       this.pending = emptyUsage();
+      this.pendingUsers = {};
       this.pendingCalls = 0;
       return true;
     } catch (e) {
@@ -331,12 +352,13 @@ export class Learner {
       calls += u.calls;
       if (u.user === this.opts.user) {
         this.pending = mergeUsage(this.pending, u.usage);
+        this.pendingUsers = mergeUserUsage(this.pendingUsers, usersOf(u));
         capIntents(this.pending);
         this.pendingCalls += u.calls;
         this.kick();
       } else
         await store
-          .add(u.usage, { now: this.opts.now(), ...(u.user ? { user: u.user } : {}) })
+          .add(u.usage, { now: this.opts.now(), users: usersOf(u) })
           .catch(() => keepUnwritten(dir, store.label, u))
           .catch((e: unknown) => this.opts.log(`warning: ${u.calls} kept call(s) lost (${errorText(e)})`));
     }

@@ -47,6 +47,8 @@ import { ToolFinder } from './find.js';
 import { Relister } from './relist.js';
 import { DEFAULT_FIRST_LIST_WAIT_MS, FirstAnswer } from './first-answer.js';
 import { metaOnlyStart } from './setup.js';
+import { IdentityViews } from './auth/identity-view.js';
+import type { AuditLog } from './auth/audit.js';
 
 export interface RuntimeOptions {
   setup: ServeSetup;
@@ -79,6 +81,10 @@ export interface RuntimeOptions {
   pool?: Partial<PoolOptions>;
   /** How long a tools/list waits for servers still starting (first-answer.ts; default 10 s). */
   firstListWaitMs?: number;
+  /** --audit-log: who called which tool, with which outcome (auth/audit.ts). */
+  audit?: AuditLog;
+  /** The label a token subject's learned calls are stored under (hashed unless the config says plain). */
+  subjectLabel?: (subject: string) => string;
 }
 
 export type ToolResult = Record<string, unknown>;
@@ -126,6 +132,9 @@ export class ServeRuntime {
   /** Re-listing for a new declaration; tools/list and find_tool wait for it. */
   private redeclaring?: Promise<void>;
 
+  /** Each caller's view: the shared one without what their serve.auth user or group filters refuse. */
+  readonly identities: IdentityViews;
+
   /** 2026-07-28 clients' calls held open while a server behind waits for their input (bridge.ts). */
   readonly bridge: Bridge;
 
@@ -145,6 +154,7 @@ export class ServeRuntime {
     this.config = opts.setup.config;
     this.rules = visibilityRules(opts.setup.definitions, this.config.serve, opts.setup.configFile);
     this.known = new Map(opts.setup.known);
+    this.identities = new IdentityViews(this.config.serve?.auth, opts.setup.configFile);
     const secrets = opts.setup.definitions.flatMap((d) => secretValues(d));
     const store = opts.learn ? (opts.store ?? new FileUsageStore(opts.setup.usageStore)) : undefined;
     this.learner = new Learner({
@@ -433,25 +443,31 @@ export class ServeRuntime {
     return undefined;
   }
 
-  findTool(args: Record<string, unknown>): Promise<ToolResult> {
-    return this.finder.find(args);
+  /** `caller`: whose view it searches (identities); `view`: the caller's (identities.viewFor), default the shared one. */
+  findTool(args: Record<string, unknown>, caller?: CallContext['caller']): Promise<ToolResult> {
+    return this.finder.find(args, (shared) => this.identities.viewFor(shared, caller));
   }
 
-  describeTool(args: Record<string, unknown>): ToolResult {
-    return textResult(describeEntry(resolveTool(this.view, args.name), this.view));
+  describeTool(args: Record<string, unknown>, view = this.view): ToolResult {
+    return textResult(describeEntry(resolveTool(view, args.name), view));
   }
 
-  listTools(args: Record<string, unknown>): ToolResult {
+  listTools(args: Record<string, unknown>, view = this.view): ToolResult {
     const server = typeof args.server === 'string' ? args.server : undefined;
     const unstarted = (this.unstarted?.pending() ?? []).filter((u) => server === undefined || u.server === server);
     const notes = unstarted.map((u) => unstartedLine(u));
     if (server !== undefined && notes.length > 0) return textResult(notes.join('\n'));
-    return textResult([listEntries(this.view, server), ...notes].filter((t) => t !== '').join('\n'));
+    return textResult([listEntries(view, server), ...notes].filter((t) => t !== '').join('\n'));
   }
 
   /** call_tool / call_tool_read: resolve, check read-only, validate, forward. */
-  async callThroughMeta(args: Record<string, unknown>, readOnly: boolean, ctx: CallContext): Promise<ToolResult> {
-    const entry = resolveTool(this.view, args.name);
+  async callThroughMeta(
+    args: Record<string, unknown>,
+    readOnly: boolean,
+    ctx: CallContext,
+    view = this.view,
+  ): Promise<ToolResult> {
+    const entry = resolveTool(view, args.name);
     if (readOnly && !isReadOnly(entry.tool)) {
       const call = this.view.tools.find((t) => t.meta === 'call')?.name ?? 'call_tool';
       throw new SmartError('SERVE_NOT_READ_ONLY', { name: entry.id, call });
@@ -480,7 +496,9 @@ export class ServeRuntime {
       ok = result.isError !== true;
       return result;
     } finally {
-      this.learner.called(entry.id, ok, Math.round(this.opts.clock() - started));
+      const subject = ctx.caller?.subject;
+      const user = subject !== undefined && this.opts.subjectLabel ? this.opts.subjectLabel(subject) : undefined;
+      this.learner.called(entry.id, ok, Math.round(this.opts.clock() - started), user);
     }
   }
 

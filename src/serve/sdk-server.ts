@@ -18,6 +18,8 @@ import { ServeRuntime, type Asker, type CallContext, type ToolResult } from './r
 import { MissingCapability, UnknownRequestState, type HeldContext } from './bridge.js';
 import { callLog } from './call-log.js';
 import { LazyAjvValidator } from './sdk-shims.js';
+import { callerOf } from './auth/verify.js';
+import { audited } from './auth/audit-call.js';
 
 type CallExtra = ServerContext;
 
@@ -122,7 +124,9 @@ export function createClientServer(runtime: ServeRuntime): Server {
     declareModern(ctx);
     // At once from serve's own tools or the cache; servers still starting are waited for a short while at most.
     await runtime.listReady();
-    const tools = runtime.view.tools.map((t) => t.definition) as never;
+    // A caller with a verified token sees what their serve.auth user and group filters let through.
+    const view = runtime.identities.viewFor(runtime.view, callerOf(ctx.http?.authInfo));
+    const tools = view.tools.map((t) => t.definition) as never;
     runtime.loadSoon();
     return { tools, ...hintFor(ctx, 'tools') };
   });
@@ -141,9 +145,15 @@ export function createClientServer(runtime: ServeRuntime): Server {
     );
   }
 
-  server.setRequestHandler('tools/call', async (req, extra) =>
-    inRounds(req.params, extra, (ctx) => callServed(req.params, { ...ctx, _meta: req.params._meta })),
-  );
+  server.setRequestHandler('tools/call', async (req, extra) => {
+    const authInfo = extra.http?.authInfo;
+    const caller = callerOf(authInfo);
+    return audited(runtime, req.params, authInfo, caller, () =>
+      inRounds(req.params, extra, (ctx) =>
+        callServed(req.params, { ...ctx, _meta: req.params._meta, ...(caller ? { caller } : {}) }),
+      ),
+    );
+  });
 
   /**
    * Answers a request that may reach a server behind: a 2025 client is asked the server's requests directly; for a
@@ -206,14 +216,17 @@ export function createClientServer(runtime: ServeRuntime): Server {
     ctx: CallContext,
   ): Promise<ToolResult> {
     await runtime.settled();
-    let served = runtime.view.byName.get(params.name);
+    const viewNow = () => runtime.identities.viewFor(runtime.view, ctx.caller);
+    let served = viewNow().byName.get(params.name);
     // A name not served yet, while servers are still starting (a client that calls without listing first): it is
     // looked up again once they have listed (each start is bounded by --spawn-timeout).
     if (!served && !runtime.first.settled) {
       await runtime.first.listed();
-      served = runtime.view.byName.get(params.name);
+      served = viewNow().byName.get(params.name);
     }
-    const hidden = served ? undefined : hiddenError(runtime.view, params.name);
+    const hidden = served ? undefined : hiddenError(viewNow(), params.name);
+    // Refused by the caller's serve.auth filter (the tool is served to others): an error result naming the rule.
+    if (hidden && runtime.view.byName.has(params.name)) return ServeRuntime.failureResult(hidden);
     if (hidden) throw routeError(hidden);
     if (!served)
       throw routeError(
@@ -228,17 +241,19 @@ export function createClientServer(runtime: ServeRuntime): Server {
       await runtime.loaded();
       // A meta-tool answers from every server's list: it waits for the servers still starting (each bounded).
       if (served.meta) await runtime.first.listed();
+      // The caller's view as it is now (a meta-tool waited for the servers' lists).
+      const view = viewNow();
       switch (served.meta) {
         case 'find':
-          return await runtime.findTool(args);
+          return await runtime.findTool(args, ctx.caller);
         case 'describe':
-          return runtime.describeTool(args);
+          return runtime.describeTool(args, view);
         case 'list':
-          return runtime.listTools(args);
+          return runtime.listTools(args, view);
         case 'call':
-          return await runtime.callThroughMeta(args, false, ctx);
+          return await runtime.callThroughMeta(args, false, ctx, view);
         case 'callRead':
-          return await runtime.callThroughMeta(args, true, ctx);
+          return await runtime.callThroughMeta(args, true, ctx, view);
         default:
           return await runtime.forward(served.entry!, params.arguments, ctx);
       }

@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { parseUsageTools, parseRememberedIntents } from '../core/session/usage.js';
 import { writeFileSafe } from '../safe-write.js';
 import type { UsageStats } from '../types.js';
+import { parseUserUsage, type UserUsage } from '../core/session/users.js';
 
 const FORMAT = 'mcp-smart/unwritten@1';
 
@@ -18,6 +19,8 @@ export interface Unwritten {
   usage: UsageStats;
   /** The user label the calls are attributed to. */
   user?: string | undefined;
+  /** The calls' per-user counts (each caller's own label: a token's subject); absent in files of older serves. */
+  users?: UserUsage;
   calls: number;
 }
 
@@ -30,7 +33,14 @@ export function unwrittenDir(dataDir: string, storeLabel: string): string {
 /** Keeps calls for the next serve; returns the file written. */
 export async function keepUnwritten(dir: string, storeLabel: string, entry: Unwritten): Promise<string> {
   const file = join(dir, `${Date.now()}-${process.pid}.json`);
-  const doc = { format: FORMAT, store: storeLabel, calls: entry.calls, user: entry.user, usage: entry.usage };
+  const doc = {
+    format: FORMAT,
+    store: storeLabel,
+    calls: entry.calls,
+    user: entry.user,
+    ...(entry.users ? { users: entry.users } : {}),
+    usage: entry.usage,
+  };
   await writeFileSafe(file, JSON.stringify(doc) + '\n', { mode: 0o600 });
   return file;
 }
@@ -53,7 +63,12 @@ export async function claimUnwritten(dir: string): Promise<Unwritten[]> {
       const { tools } = parseUsageTools(usage.tools);
       const { intents } = parseRememberedIntents(usage.intents);
       const calls = typeof doc.calls === 'number' ? doc.calls : 0;
-      out.push({ usage: { tools, intents }, calls, ...(typeof doc.user === 'string' ? { user: doc.user } : {}) });
+      out.push({
+        usage: { tools, intents },
+        calls,
+        ...(typeof doc.user === 'string' ? { user: doc.user } : {}),
+        ...(doc.users !== undefined ? { users: parseUserUsage(doc.users) } : {}),
+      });
     } catch {
       // Unreadable: nothing to add.
     } finally {

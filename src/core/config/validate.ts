@@ -2,6 +2,7 @@
 import { compilePattern } from '../discover/patterns.js';
 import type { PatternRule, SmartConfig } from '../../types.js';
 import { describeType, formatKeyPath, isPlainObject, unknownKeyReason, type KeyPart } from './key-path.js';
+import { validateServeAuth } from './validate-auth.js';
 
 export interface ConfigIssue {
   /** Dotted key path, e.g. `budget.share`. */
@@ -210,6 +211,7 @@ class Validator {
       inputTimeout: milliseconds,
       firstListWait: milliseconds,
       loadHints: () => undefined,
+      auth: () => undefined,
       findToolMaxTokens: (v) =>
         typeof v === 'number' && Number.isInteger(v) && v >= MIN_FIND_MAX_TOKENS
           ? undefined
@@ -222,6 +224,11 @@ class Validator {
         this.add([...at, 'key'], `expected the name your client gives this server, got ${describeType(out.key)}.`);
         delete result.key;
       }
+    }
+    if (out.auth !== undefined) {
+      delete result.auth;
+      const auth = validateServeAuth(out.auth, [...at, 'auth'], this);
+      if (auth) result.auth = auth;
     }
     if (out.loadHints !== undefined) {
       delete result.loadHints;

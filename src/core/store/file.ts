@@ -15,7 +15,10 @@ export class FileUsageStore implements UsageStore {
   }
 
   add(delta: UsageStats, opts: Parameters<UsageStore['add']>[1]): Promise<StoreWriteResult> {
-    return this.learn(() => ({ delta, sessions: {} }), opts);
+    const { users, ...rest } = opts;
+    if (users === undefined) return this.learn(() => ({ delta, sessions: {} }), rest);
+    const { user: _user, ...noUser } = rest;
+    return this.learn(() => ({ delta, sessions: {}, users }), noUser);
   }
 
   async learn(

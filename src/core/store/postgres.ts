@@ -14,7 +14,7 @@ import { SESSIONS_LOCK } from './postgres-schema.js';
 import { ensureSchema, type SchemaState } from './postgres-migrate.js';
 import { kindOf, storeFailure } from './pg-errors.js';
 import { pgSafeSessions, pgSafeUsage, pgSafeUsers, pgText } from './pg-text.js';
-import { mergeUserUsage, userUsageOf } from '../session/users.js';
+import { keepUserTools, mergeUserUsage, userUsageOf, type UserUsage } from '../session/users.js';
 import { dropToolRows, writeIncrements } from './postgres-write.js';
 import type { LearnPlan, StoreWriteResult, UsageStore } from './types.js';
 
@@ -149,14 +149,18 @@ export class PostgresUsageStore implements UsageStore {
    */
   async add(
     delta: UsageStats,
-    opts: { now: number; memory?: MemoryOptions; user?: string; lockTimeoutMs?: number },
+    opts: { now: number; memory?: MemoryOptions; user?: string; users?: UserUsage; lockTimeoutMs?: number },
   ): Promise<StoreWriteResult> {
     const safe = pgSafeUsage(delta);
     const user = opts.user === undefined ? undefined : pgText(opts.user);
+    const given = opts.users === undefined ? undefined : pgSafeUsers(opts.users);
+    // Each caller's counts for the tools of `d` (a batch written tool by tool keeps each tool's own).
+    const usersFor = (d: UsageStats): UserUsage =>
+      given ? keepUserTools(given, d.tools) : user ? userUsageOf(d, user) : {};
     const one = (d: UsageStats): Promise<StoreWriteResult> =>
       this.transaction(
         async (c) => ({
-          ...(await writeIncrements(c, d, {}, opts.memory ?? {}, user ? userUsageOf(d, user) : {})),
+          ...(await writeIncrements(c, d, {}, opts.memory ?? {}, usersFor(d))),
         }),
         opts.lockTimeoutMs,
       );

@@ -27,10 +27,11 @@ export interface UsageStore {
   read(now: number, opts?: { lockTimeoutMs?: number }): Promise<StoreRead>;
   /** Adds `delta` (atomic increments; serve's live learning). */
   /** `user`: the label the calls are attributed to (per-user counts beside the totals). */
+  /** `users`: per-user counts to add instead (each call under its own caller's label); `user` is then not used. */
   /** `lockTimeoutMs`: the longest this write waits for a lock another session holds (PostgreSQL; then it fails). */
   add(
     delta: UsageStats,
-    opts: { now: number; memory?: MemoryOptions; user?: string; lockTimeoutMs?: number },
+    opts: { now: number; memory?: MemoryOptions; user?: string; users?: UserUsage; lockTimeoutMs?: number },
   ): Promise<StoreWriteResult>;
   /**
    * Learns under the store's session guard: `plan` sees the sessions already learned and returns what to add, so
