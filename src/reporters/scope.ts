@@ -17,5 +17,17 @@ export function describeScopes(scopes: readonly DerivedScope[], here: string, st
   return lines.join('\n') + '\n';
 }
 
+/** One line per scope for replay: its key, then its first tools with their calls. */
+export function scopeLines(scopes: readonly DerivedScope[], tools = 5): string[] {
+  return scopes.map((s) => {
+    const more = s.tools.length > tools ? `, … ${s.tools.length - tools} more` : '';
+    const list = s.tools
+      .slice(0, tools)
+      .map((t) => `${t.id} ${fmt(t.calls)}`)
+      .join(', ');
+    return `  ${s.kind} ${s.key} (${fmt(s.calls)} calls): ${list}${more}`;
+  });
+}
+
 /** Counts are whole unless a decayed store made them fractional. */
 const fmt = (n: number): string => (Number.isInteger(n) ? String(n) : n.toFixed(1));

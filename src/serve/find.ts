@@ -23,6 +23,8 @@ export interface FinderDeps {
   config: SmartConfig;
   /** In-memory usage the ranking reads (learning updates it). */
   usage: UsageStats;
+  /** The scope derived from use (scope.ts): tool id → weight; absent or empty: rankings as without it. */
+  scope?: () => ReadonlyMap<string, number>;
   now: () => number;
   counting: Counting;
   /** Told what each find returned (learning pairs it with the call that follows). */
@@ -101,6 +103,7 @@ export class ToolFinder {
     // Other phrasings of the same need (`queries`), each ranked, fused by reciprocal rank with the intent's ranking.
     const phrasings = [...new Set([intent, ...read.queries])].slice(0, MAX_PHRASINGS);
     const { usage } = this.deps;
+    const scope = this.deps.scope?.();
     const rankOne = (text: string): string[] =>
       rankTools(index, text, {
         engine: 'hybrid',
@@ -110,6 +113,7 @@ export class ToolFinder {
         // learned from last month's sessions still ranks by what was used most recently then.
         now: newestRecording(usage) ?? this.deps.now(),
         patterns: patternsFromConfig(this.deps.config),
+        ...(scope && scope.size > 0 ? { scope } : {}),
       }).results.map((r) => r.id);
     const ids = fuseRankings(phrasings.map(rankOne)).filter((id) => !server || view.entries.get(id)?.server === server);
     const top = ids.slice(0, k);

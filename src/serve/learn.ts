@@ -14,6 +14,7 @@ import { LOCK_STALE_MS } from '../file-lock.js';
 import { finalWrites } from '../signals.js';
 import { claimUnwritten, keepUnwritten } from './unwritten.js';
 import type { UsageStats } from '../types.js';
+import type { ServeScope } from './scope.js';
 
 /** How long a find_tool result counts as the reason for a later call. */
 const FIND_MEMORY_MS = 15 * 60_000;
@@ -72,6 +73,8 @@ export interface LearnerOptions {
   record?: string;
   /** The label learned calls are attributed to in the store. */
   user?: string | undefined;
+  /** The project the calls come from (scope.ts): counted per project in the store and in its scope at once. */
+  scope?: ServeScope;
   /** Env and header values of every server, never written. */
   secrets: readonly string[];
   now: () => number;
@@ -149,6 +152,7 @@ export class Learner {
     const labelled = fresh ? { intent: redactIntent(find.intent, this.opts.secrets), expected: [id] } : undefined;
     // The intent find_tool was asked for is remembered for the tool called after it (remembered intents).
     recordCalls(this.opts.usage, call, category, time, labelled?.intent);
+    this.opts.scope?.called(id, ok, time);
     if (labelled) {
       this.cases.push(labelled);
       if (this.cases.length > CASES_KEPT) this.cases.splice(0, this.cases.length - CASES_KEPT);
@@ -222,6 +226,7 @@ export class Learner {
       const { warnings } = await store.add(batch, {
         now: this.opts.now(),
         ...(this.opts.user ? { user: this.opts.user } : {}),
+        ...(this.opts.scope ? { project: this.opts.scope.project } : {}),
         ...wait,
       });
       // Future times clamped, a cap that forgot a large share (store/retention.ts), rows the database refused.
@@ -304,7 +309,12 @@ export class Learner {
     if (!dir || !store) return false;
     try {
       const file = await finalWrites(() =>
-        keepUnwritten(dir, store.label, { usage: this.pending, user: this.opts.user, calls: this.pendingCalls }),
+        keepUnwritten(dir, store.label, {
+          usage: this.pending,
+          user: this.opts.user,
+          project: this.opts.scope?.project,
+          calls: this.pendingCalls,
+        }),
       );
       this.opts.log(
         `warning: ${this.pendingCalls} learned call(s) could not be written to the usage store ${store.label} in time; kept in ${file}, the next serve of this store writes them`,
@@ -329,14 +339,18 @@ export class Learner {
     let calls = 0;
     for (const u of await claimUnwritten(dir)) {
       calls += u.calls;
-      if (u.user === this.opts.user) {
+      if (u.user === this.opts.user && u.project === this.opts.scope?.project) {
         this.pending = mergeUsage(this.pending, u.usage);
         capIntents(this.pending);
         this.pendingCalls += u.calls;
         this.kick();
       } else
         await store
-          .add(u.usage, { now: this.opts.now(), ...(u.user ? { user: u.user } : {}) })
+          .add(u.usage, {
+            now: this.opts.now(),
+            ...(u.user ? { user: u.user } : {}),
+            ...(u.project ? { project: u.project } : {}),
+          })
           .catch(() => keepUnwritten(dir, store.label, u))
           .catch((e: unknown) => this.opts.log(`warning: ${u.calls} kept call(s) lost (${errorText(e)})`));
     }

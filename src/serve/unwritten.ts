@@ -18,6 +18,8 @@ export interface Unwritten {
   usage: UsageStats;
   /** The user label the calls are attributed to. */
   user?: string | undefined;
+  /** The project key the calls came from (core/session/scope.ts). */
+  project?: string | undefined;
   calls: number;
 }
 
@@ -30,7 +32,14 @@ export function unwrittenDir(dataDir: string, storeLabel: string): string {
 /** Keeps calls for the next serve; returns the file written. */
 export async function keepUnwritten(dir: string, storeLabel: string, entry: Unwritten): Promise<string> {
   const file = join(dir, `${Date.now()}-${process.pid}.json`);
-  const doc = { format: FORMAT, store: storeLabel, calls: entry.calls, user: entry.user, usage: entry.usage };
+  const doc = {
+    format: FORMAT,
+    store: storeLabel,
+    calls: entry.calls,
+    user: entry.user,
+    project: entry.project,
+    usage: entry.usage,
+  };
   await writeFileSafe(file, JSON.stringify(doc) + '\n', { mode: 0o600 });
   return file;
 }
@@ -53,7 +62,12 @@ export async function claimUnwritten(dir: string): Promise<Unwritten[]> {
       const { tools } = parseUsageTools(usage.tools);
       const { intents } = parseRememberedIntents(usage.intents);
       const calls = typeof doc.calls === 'number' ? doc.calls : 0;
-      out.push({ usage: { tools, intents }, calls, ...(typeof doc.user === 'string' ? { user: doc.user } : {}) });
+      out.push({
+        usage: { tools, intents },
+        calls,
+        ...(typeof doc.user === 'string' ? { user: doc.user } : {}),
+        ...(typeof doc.project === 'string' ? { project: doc.project } : {}),
+      });
     } catch {
       // Unreadable: nothing to add.
     } finally {

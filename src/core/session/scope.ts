@@ -7,6 +7,8 @@
  * first; find_tool ranks them first for that project (discover/checks/project-scope.ts).
  */
 import { createHash } from 'node:crypto';
+import { dict } from '../dict.js';
+import type { ReplayCase } from './cases.js';
 import type { UserUsage } from './users.js';
 
 /** Project key → tool id → that project's counts (the per-user counts' shape). */
@@ -47,7 +49,8 @@ export function deriveScopes(projects: ProjectUsage | undefined, users: UserUsag
 /**
  * The scoped prior a ranking reads: tool id → weight in (0, 1], from the successful calls of the project and of
  * the user (added): log-damped and relative to the most used tool, so a tool called once still counts and one
- * called a thousand times does not drown the intent. Empty when neither has any calls.
+ * called a thousand times does not drown the intent. Empty while the project has no successful call: a store
+ * written before per-project counts (per-user counts only) ranks exactly as it did.
  */
 export function scopePrior(
   projects: ProjectUsage | undefined,
@@ -59,10 +62,37 @@ export function scopePrior(
     for (const [id, u] of Object.entries(list ?? {})) if (u.success > 0) sums.set(id, (sums.get(id) ?? 0) + u.success);
   };
   if (at.project) add(projects?.[at.project]);
+  if (sums.size === 0) return new Map();
   if (at.user) add(users?.[at.user]);
   const max = Math.max(0, ...sums.values());
   const out = new Map<string, number>();
   if (max <= 0) return out;
   for (const id of [...sums.keys()].sort()) out.set(id, Math.log1p(sums.get(id)!) / Math.log1p(max));
+  return out;
+}
+
+/**
+ * Per-project counts from replayed cases whose session names its directory (`projectOf`: session id → directory):
+ * each resolved call counts for that directory's project (a call to no loaded tool, or to one of several, for none).
+ */
+export function projectsOfCases(
+  cases: readonly ReplayCase[],
+  projectOf: (sessionId: string) => string | undefined,
+  fallbackTime: number,
+): ProjectUsage {
+  const out = dict<UserUsage[string]>();
+  for (const c of cases) {
+    const dir = projectOf(c.sessionId);
+    if (dir === undefined) continue;
+    const tools = (out[projectKey(dir)] ??= dict());
+    for (const call of c.calls) {
+      if (call.unresolved) continue;
+      const u = (tools[call.id] ??= { success: 0, failure: 0, lastUsed: 0 });
+      if (call.ok) u.success++;
+      else u.failure++;
+      u.lastUsed = Math.max(u.lastUsed, c.time > 0 ? c.time : fallbackTime);
+    }
+  }
+  for (const key of Object.keys(out)) if (Object.keys(out[key]!).length === 0) delete out[key];
   return out;
 }
