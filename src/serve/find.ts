@@ -24,7 +24,7 @@ export interface FinderDeps {
   /** In-memory usage the ranking reads (learning updates it). */
   usage: UsageStats;
   /** The scope derived from use (scope.ts): tool id → weight; absent or empty: rankings as without it. */
-  scope?: () => ReadonlyMap<string, number>;
+  scope?: (subject?: string) => ReadonlyMap<string, number>;
   now: () => number;
   counting: Counting;
   /** Told what each find returned (learning pairs it with the call that follows). */
@@ -94,7 +94,8 @@ export class ToolFinder {
     return index;
   }
 
-  async find(args: Record<string, unknown>): Promise<ReturnType<typeof textResult>> {
+  /** `subject`: the caller's user label when the request carries one (its scope ranks first). */
+  async find(args: Record<string, unknown>, subject?: string): Promise<ReturnType<typeof textResult>> {
     const read = readFindArgs(args);
     if ('error' in read) return textResult(read.error, true);
     const { intent, k, server } = read;
@@ -103,7 +104,7 @@ export class ToolFinder {
     // Other phrasings of the same need (`queries`), each ranked, fused by reciprocal rank with the intent's ranking.
     const phrasings = [...new Set([intent, ...read.queries])].slice(0, MAX_PHRASINGS);
     const { usage } = this.deps;
-    const scope = this.deps.scope?.();
+    const scope = this.deps.scope?.(subject);
     const rankOne = (text: string): string[] =>
       rankTools(index, text, {
         engine: 'hybrid',

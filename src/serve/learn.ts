@@ -140,8 +140,12 @@ export class Learner {
     return undefined;
   }
 
-  /** Records one forwarded call. Writes happen in the background; `flush` waits for them. */
-  called(id: string, ok: boolean, latencyMs: number): void {
+  /**
+   * Records one forwarded call. Writes happen in the background; `flush` waits for them. `subject`: the caller's
+   * user label when the call carries one (issue 38.1's token subject); it counts in that user's scope at once (the
+   * store attributes a batch to `user`).
+   */
+  called(id: string, ok: boolean, latencyMs: number, subject?: string): void {
     const time = this.opts.now();
     const find = this.reason(id);
     const category = find ? detectTaskContext(find.intent).type : 'other';
@@ -152,7 +156,7 @@ export class Learner {
     const labelled = fresh ? { intent: redactIntent(find.intent, this.opts.secrets), expected: [id] } : undefined;
     // The intent find_tool was asked for is remembered for the tool called after it (remembered intents).
     recordCalls(this.opts.usage, call, category, time, labelled?.intent);
-    this.opts.scope?.called(id, ok, time);
+    this.opts.scope?.called(id, ok, time, subject);
     if (labelled) {
       this.cases.push(labelled);
       if (this.cases.length > CASES_KEPT) this.cases.splice(0, this.cases.length - CASES_KEPT);

@@ -189,7 +189,7 @@ export class ServeRuntime {
       known: () => this.known.values(),
       config: this.config,
       usage: opts.usage,
-      ...(opts.scope ? { scope: () => opts.scope!.weights() } : {}),
+      ...(opts.scope ? { scope: (subject?: string) => opts.scope!.weights(subject) } : {}),
       now: opts.now,
       counting: opts.counting,
       found: (intent, ids) => this.learner.found(intent, ids),

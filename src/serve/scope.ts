@@ -28,8 +28,11 @@ export class ServeScope {
     this.users = mergeUserUsage(doc?.users, {});
   }
 
-  /** A forwarded call: a successful one joins this project's (and user's) scope at once. */
-  called(id: string, ok: boolean, time: number): void {
+  /**
+   * A forwarded call: a successful one joins this project's (and its user's) scope at once. `subject`: the caller's
+   * user label when the call carries one (an HTTP caller's token subject, issue 38.1), else serve's own user.
+   */
+  called(id: string, ok: boolean, time: number, subject?: string): void {
     if (!ok) return;
     const add = (map: UserUsage, key: string): void => {
       const tools = (map[key] ??= dict());
@@ -38,12 +41,26 @@ export class ServeScope {
       u.lastUsed = Math.max(u.lastUsed, time);
     };
     add(this.projects, this.project);
-    if (this.user) add(this.users, this.user);
+    const user = subject ?? this.user;
+    if (user) add(this.users, user);
     this.prior = undefined;
+    this.priors.clear();
   }
 
-  /** Tool id → weight for find_tool (empty: no project or user data, and rankings are as without scope). */
-  weights(): Map<string, number> {
+  /** Per-subject priors, made on first use (cleared by every call). */
+  private readonly priors = new Map<string, Map<string, number>>();
+
+  /**
+   * Tool id → weight for find_tool (empty: no project data, and rankings are as without scope). `subject`: the
+   * caller's user label when the request carries one, else serve's own user.
+   */
+  weights(subject?: string): Map<string, number> {
+    if (subject !== undefined && subject !== this.user) {
+      let p = this.priors.get(subject);
+      if (!p)
+        this.priors.set(subject, (p = scopePrior(this.projects, this.users, { project: this.project, user: subject })));
+      return p;
+    }
     return (this.prior ??= scopePrior(this.projects, this.users, { project: this.project, user: this.user }));
   }
 

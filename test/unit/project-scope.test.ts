@@ -165,6 +165,21 @@ describe('per-project counts in the file store', () => {
 });
 
 describe("serve's scope", () => {
+  it("a caller's subject adds that user's tools to the project's scope; serve's own user otherwise", () => {
+    const doc = {
+      projects: { [projectKey('/w/a')]: { 'jira.create_issue': counts(2) } },
+      users: { alice: { 'github.create_pull_request': counts(5) } },
+    };
+    const scope = new ServeScope('/w/a', doc, undefined);
+    expect([...scope.weights().keys()]).toEqual(['jira.create_issue']);
+    expect([...scope.weights('alice').keys()]).toEqual(['github.create_pull_request', 'jira.create_issue']);
+    // A call of bob's counts for bob (and the project) at once.
+    scope.called('notes.search_notes', true, 10, 'bob');
+    expect([...scope.weights('bob').keys()]).toEqual(['jira.create_issue', 'notes.search_notes']);
+    expect(scope.weights('alice').has('notes.search_notes')).toBe(true);
+    expect(scope.weights('alice').get('github.create_pull_request')).toBe(1);
+  });
+
   it("counts successful calls for its project at once and plans load hints from the project's counts", () => {
     const team = {
       tools: {
