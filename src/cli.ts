@@ -507,9 +507,9 @@ export function buildProgram(io: Io, argv: readonly string[], state: ProgramStat
     program
       .command('store')
       .description(
-        'the usage store: set up a team store (init), move a file store into it and back (import, export), forget a tool or a user',
+        'the usage store: set up a team store (init), move a file store into it and back (import, export), forget a tool or a user, show the scope derived from use (scope)',
       )
-      .argument('<action>', 'init, import <file>, export <file>, or forget --tool <id> | --user <name>')
+      .argument('<action>', 'init, import <file>, export <file>, forget --tool <id> | --user <name>, or scope')
       .argument('[file]', 'import: the usage store file to read; export: the file to write')
       .option(
         '--store <file-or-url>',
@@ -518,6 +518,7 @@ export function buildProgram(io: Io, argv: readonly string[], state: ProgramStat
       .option('--tool <id>', 'forget: a tool id (repeatable)', (v: string, prev: string[] = []) => [...prev, v])
       .option('--user <name>', "forget: a user's calls (the name, labelled as the config says, or the stored label)")
       .option('--force', 'export: replace an existing file')
+      .option('--project <dir>', "scope: only this directory's project (its key is a hash of the path)")
       .addHelpText(
         'after',
         '\nExamples:\n  mcp-smart store init --store postgres://mcp@db.internal/mcp_smart\n  mcp-smart store import ~/.local/share/mcp-smart/usage.json --store postgres://mcp@db.internal/mcp_smart',

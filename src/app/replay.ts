@@ -26,6 +26,7 @@ import { countToolTokens, createTokenCounter } from '../core/tokens/index.js';
 import { SmartError } from '../errors.js';
 import { computing, runStepsPausing, whileHandlingSignals } from '../signals.js';
 import { dict } from '../core/dict.js';
+import { deriveScopes, projectsOfCases } from '../core/session/scope.js';
 import { readJsonFile } from '../read-file.js';
 import type { EngineName, UsageStats } from '../types.js';
 import type { AppContext } from './context.js';
@@ -95,6 +96,7 @@ export async function replaySessions(
     warn(
       `${a.name} could be any of ${a.ids.join(', ')}: scored as a miss and not learned (rename a server so the names differ)`,
     );
+  const cwdOf = new Map(read.sessions.flatMap((s) => (s.cwd === undefined ? [] : [[s.id, s.cwd] as const])));
   const vectors = await loadShippedWordVectors();
   const index = buildDiscoverIndex(refs, { weights: config.weights, vectors });
   const base = resolveWeights(config.weights);
@@ -194,6 +196,9 @@ export async function replaySessions(
       misses: metrics.misses,
       ...(start ? { startedFrom: start.info } : {}),
     };
+    // The scope derived from use: per project (the directory a recording names), its tools and call counts.
+    const projects = projectsOfCases(set.cases, (id) => cwdOf.get(id), now);
+    if (Object.keys(projects).length > 0) result.scope = deriveScopes(projects, undefined);
 
     if (options.tune) {
       if (set.cases.length === 0) warn('no cases to tune on; the weights are unchanged');
@@ -240,7 +245,13 @@ export async function replaySessions(
 
     if (options.learn)
       result.learned = await whileHandlingSignals(() =>
-        learn(ctx, store!, set.cases, { now, ttlDays, categorize, user: userLabelFor(options.user, config.user) }),
+        learn(ctx, store!, set.cases, {
+          now,
+          ttlDays,
+          categorize,
+          user: userLabelFor(options.user, config.user),
+          projectOf: (id) => cwdOf.get(id),
+        }),
       );
 
     let exitCode = serverFailureCode(servers);
@@ -286,7 +297,13 @@ async function learn(
   ctx: AppContext,
   store: UsageStore,
   cases: ReplayCase[],
-  opts: { now: number; ttlDays: number; categorize: (intent: string) => string; user: string | undefined },
+  opts: {
+    now: number;
+    ttlDays: number;
+    categorize: (intent: string) => string;
+    user: string | undefined;
+    projectOf: (sessionId: string) => string | undefined;
+  },
 ): Promise<ReplayLearned> {
   let fresh = 0;
   let already = 0;
@@ -302,7 +319,8 @@ async function learn(
       already = cases.length - fresh;
       const sessions = dict<number>();
       for (const [id, n] of seen) sessions[id] = n;
-      return { delta: learnFromCases({ tools: {} }, newCases, opts.categorize, opts.now), sessions };
+      const projects = projectsOfCases(newCases, opts.projectOf, opts.now);
+      return { delta: learnFromCases({ tools: {} }, newCases, opts.categorize, opts.now), sessions, projects };
     },
     { now: opts.now, memory: { ttlDays: opts.ttlDays }, ...(opts.user ? { user: opts.user } : {}) },
   );

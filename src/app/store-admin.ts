@@ -5,6 +5,7 @@
 import { resolve } from 'node:path';
 import { readUsageStore, usageOfDoc, type UsageStoreDoc } from '../core/session/usage-store.js';
 import { FileUsageStore } from '../core/store/file.js';
+import { deriveScopes, projectKey, type DerivedScope } from '../core/session/scope.js';
 import type { UsageStore } from '../core/store/types.js';
 import { SmartError } from '../errors.js';
 import { writeFileSafe } from '../safe-write.js';
@@ -13,7 +14,7 @@ import { resolvePaths } from './paths.js';
 import { loadDefinitions } from './definitions.js';
 import { chosenStore, openUsageStore, userLabelFor } from './store.js';
 
-export type StoreAction = 'init' | 'import' | 'export' | 'forget';
+export type StoreAction = 'init' | 'import' | 'export' | 'forget' | 'scope';
 
 export interface StoreAdminOptions {
   action: StoreAction;
@@ -25,6 +26,8 @@ export interface StoreAdminOptions {
   tools?: string[];
   /** … or a user (a name, labelled as the config says, or a label as stored). */
   user?: string;
+  /** scope: only this project's (a directory, relative to the working directory). */
+  project?: string;
 }
 
 export interface StoreAdminResult {
@@ -42,6 +45,9 @@ export interface StoreAdminResult {
   createdDatabase?: true;
   /** forget: tools removed (--tool), or the forgotten user's tool entries (--user). */
   removed?: number;
+  /** scope: the key of the working directory's project (or --project's), and the derived scopes (scope.ts). */
+  here?: string;
+  scopes?: DerivedScope[];
 }
 
 const countIntents = (doc: UsageStoreDoc): number =>
@@ -86,7 +92,12 @@ export async function runStoreAdmin(ctx: AppContext, options: StoreAdminOptions)
           throw new SmartError('FILE_NOT_FOUND', { file: options.file!, hint: 'Name the usage store file to import.' });
         for (const w of source.warnings) io.stderr(`warning: ${w}\n`);
         // Added as increments with no memory cap: what the file held arrives whole (a fresh store then equals it).
-        const moved = { delta: usageOfDoc(source.doc), sessions: source.doc.sessions, users: source.doc.users ?? {} };
+        const moved = {
+          delta: usageOfDoc(source.doc),
+          sessions: source.doc.sessions,
+          users: source.doc.users ?? {},
+          projects: source.doc.projects ?? {},
+        };
         const written = await store.learn(() => moved, {
           now,
           memory: { ttlDays: 0 },
@@ -108,6 +119,14 @@ export async function runStoreAdmin(ctx: AppContext, options: StoreAdminOptions)
           });
         await writeFileSafe(file, JSON.stringify(doc, null, 2) + '\n');
         return { ...base, file, ...summary(doc) };
+      }
+      case 'scope': {
+        // Derived from use: each project's (and user's) tools with their call counts; a path is never shown.
+        const { doc } = await store.read(now);
+        const here = projectKey(resolve(io.cwd, options.project ?? '.'));
+        const all = deriveScopes(doc.projects, doc.users);
+        const scopes = options.project ? all.filter((x) => x.key === here) : all;
+        return { ...base, ...summary(doc), here, scopes };
       }
       case 'forget': {
         const user = options.user ? (userLabelFor(options.user, config.user) ?? options.user) : undefined;

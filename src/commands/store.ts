@@ -4,8 +4,9 @@ import { optionalString, parseChoiceFlag } from '../app/flags.js';
 import { runStoreAdmin, type StoreAction, type StoreAdminOptions, type StoreAdminResult } from '../app/store-admin.js';
 import { SmartError } from '../errors.js';
 import { renderJson } from '../reporters/json.js';
+import { describeScopes } from '../reporters/scope.js';
 
-const ACTIONS: readonly StoreAction[] = ['init', 'import', 'export', 'forget'];
+const ACTIONS: readonly StoreAction[] = ['init', 'import', 'export', 'forget', 'scope'];
 
 export async function runStoreCommand(
   ctx: CommandContext,
@@ -39,6 +40,16 @@ export async function runStoreCommand(
     if (user) options.user = user;
     else options.tools = tools;
   }
+  const project = optionalString(flags.project);
+  if (project !== undefined) {
+    if (action !== 'scope')
+      throw new SmartError('BAD_FLAG', {
+        flag: '--project',
+        value: project,
+        hint: 'only store scope takes --project: mcp-smart store scope --project <dir>',
+      });
+    options.project = project;
+  }
   const result = await runStoreAdmin(ctx, options);
   if (ctx.global.format === 'json') io.stdout(renderJson('store', result));
   else io.stdout(describe(result));
@@ -54,6 +65,8 @@ function describe(r: StoreAdminResult): string {
       return `Imported ${r.file} into ${r.store}: ${held}.\n`;
     case 'export':
       return `Exported ${r.store} to ${r.file}: ${held}.\n`;
+    case 'scope':
+      return describeScopes(r.scopes ?? [], r.here ?? '', r.store);
     case 'forget':
       return `Forgot ${r.removed ?? 0} ${r.user ? `tool entr${r.removed === 1 ? 'y' : 'ies'} of user ${r.user}` : 'tool(s)'} in ${r.store}; it now holds ${held}.\n`;
   }

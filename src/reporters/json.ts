@@ -30,6 +30,7 @@ export function replayDocument(r: ReplayResult): object {
     ...(r.learned ? { learned: r.learned } : {}),
     ...(r.startedFrom ? { startedFrom: r.startedFrom } : {}),
     ...(r.minRecall ? { minRecall: r.minRecall } : {}),
+    ...(r.scope ? { scope: r.scope } : {}),
   };
 }
 

@@ -1,4 +1,5 @@
 /** Replay reporter: ranking quality per engine and server, token comparison, tuning and learning summaries. */
+import { scopeLines } from './scope.js';
 import type { ChalkInstance } from 'chalk';
 import type { ReplayResult } from '../core/session/result.js';
 import type { OutputFormat } from '../types.js';
@@ -97,6 +98,11 @@ function lines(r: ReplayResult, chalk: ChalkInstance | undefined): { intro: stri
     const s = r.startedFrom;
     outro.push(
       `Started from the usage store ${s.store} (${countOf(s.tools, 'tool')}, ${countOf(s.intents, 'remembered intent')}); --no-store replays from nothing.`,
+    );
+  }
+  if (r.scope) {
+    outro.push(
+      `Scope derived from use (per project: the directory the recordings name, hashed; store scope shows a store's):\n${scopeLines(r.scope).join('\n')}`,
     );
   }
   if (r.learned) {

@@ -12,7 +12,8 @@ import { chosenStore, openUsageStore, userLabelFor } from '../app/store.js';
 import { DEFAULT_LOAD_HINTS } from '../core/hints/load-hints.js';
 import { optionalString, parseChoiceFlag, parseIntFlag } from '../app/flags.js';
 import { loadUsage, servingCounts } from './deps.js';
-import { checkStoreWritable } from '../core/session/usage-store.js';
+import { ServeScope } from './scope.js';
+import { checkStoreWritable, type UsageStoreDoc } from '../core/session/usage-store.js';
 import { countOf } from '../reporters/format.js';
 import { SmartError, errorText } from '../errors.js';
 import { appendFileSafe } from '../safe-write.js';
@@ -148,7 +149,12 @@ export async function runServeCommand(
   // A store learning may not write (read-only, another user's) is refused now, not found out at the first call.
   if (opts.learn !== false && store.kind === 'file') await checkStoreWritable(store.label);
   // A locked table delays serving by at most STARTUP_READ_LOCK_MS: then it ranks without the usage prior.
-  const usage = await loadUsage(store, Date.now(), log, { lockTimeoutMs: STARTUP_READ_LOCK_MS });
+  let scopeDoc: Pick<UsageStoreDoc, 'projects' | 'users'> | undefined;
+  const usage = await loadUsage(store, Date.now(), log, {
+    lockTimeoutMs: STARTUP_READ_LOCK_MS,
+    scope: (doc) => (scopeDoc = doc),
+  });
+  const user = userLabelFor(optionalString(opts.user), setup.config.user);
 
   const runtime = new ServeRuntime({
     setup,
@@ -161,7 +167,9 @@ export async function runServeCommand(
     usage,
     learn: opts.learn !== false,
     store,
-    user: userLabelFor(optionalString(opts.user), setup.config.user),
+    user,
+    // The project is the directory serve runs in (a stdio client starts it in its working directory).
+    scope: new ServeScope(io.cwd, scopeDoc, user),
     ...(opts.loadHints === false || serveConfig.loadHints === false
       ? {}
       : { loadHints: { ...DEFAULT_LOAD_HINTS, ...serveConfig.loadHints } }),

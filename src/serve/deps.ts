@@ -3,7 +3,7 @@ import type { CommandContext } from '../app/context.js';
 import { resolvePaths } from '../app/paths.js';
 import type { PlanDeps } from '../core/budget/index.js';
 import { condenseTool, metaTools } from '../core/condense/index.js';
-import { usageForRanking, usageOfDoc } from '../core/session/usage-store.js';
+import { usageForRanking, usageOfDoc, type UsageStoreDoc } from '../core/session/usage-store.js';
 import type { UsageStore } from '../core/store/types.js';
 import { createTokenCounter, prepareCounter, renderTool, type TokenCounter } from '../core/tokens/index.js';
 import { errorText } from '../errors.js';
@@ -66,11 +66,13 @@ export async function loadUsage(
   store: UsageStore,
   now: number,
   log: (text: string) => void,
-  opts: { lockTimeoutMs?: number } = {},
+  opts: { lockTimeoutMs?: number; scope?: (doc: Pick<UsageStoreDoc, 'projects' | 'users'>) => void } = {},
 ): Promise<UsageStats> {
   try {
     const { doc, warnings } = await store.read(now, opts);
     for (const w of warnings) log(`warning: ${w}`);
+    // The per-project and per-user counts the derived scope is made of (serve/scope.ts).
+    opts.scope?.({ ...(doc.projects ? { projects: doc.projects } : {}), ...(doc.users ? { users: doc.users } : {}) });
     return usageForRanking(usageOfDoc(doc), now).stats;
   } catch (e) {
     log(`warning: usage store ${store.label} not read (${errorText(e)}); ranking without the usage prior`);

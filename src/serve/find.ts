@@ -23,6 +23,8 @@ export interface FinderDeps {
   config: SmartConfig;
   /** In-memory usage the ranking reads (learning updates it). */
   usage: UsageStats;
+  /** The scope derived from use (scope.ts): tool id → weight; absent or empty: rankings as without it. */
+  scope?: (subject?: string) => ReadonlyMap<string, number>;
   now: () => number;
   counting: Counting;
   /** Told what each find returned (learning pairs it with the call that follows). */
@@ -92,10 +94,14 @@ export class ToolFinder {
     return index;
   }
 
-  /** `viewOf`: the caller's view of the shared one once the index is ready (a subset: identity filters). */
+  /**
+   * `viewOf`: the caller's view of the shared one once the index is ready (a subset: identity filters). `subject`: the
+   * caller's user label when the request carries one (its scope ranks first).
+   */
   async find(
     args: Record<string, unknown>,
     viewOf: (shared: ServedView) => ServedView = (v) => v,
+    subject?: string,
   ): Promise<ReturnType<typeof textResult>> {
     const read = readFindArgs(args);
     if ('error' in read) return textResult(read.error, true);
@@ -105,6 +111,7 @@ export class ToolFinder {
     // Other phrasings of the same need (`queries`), each ranked, fused by reciprocal rank with the intent's ranking.
     const phrasings = [...new Set([intent, ...read.queries])].slice(0, MAX_PHRASINGS);
     const { usage } = this.deps;
+    const scope = this.deps.scope?.(subject);
     const rankOne = (text: string): string[] =>
       rankTools(index, text, {
         engine: 'hybrid',
@@ -114,6 +121,7 @@ export class ToolFinder {
         // learned from last month's sessions still ranks by what was used most recently then.
         now: newestRecording(usage) ?? this.deps.now(),
         patterns: patternsFromConfig(this.deps.config),
+        ...(scope && scope.size > 0 ? { scope } : {}),
       }).results.map((r) => r.id);
     const ids = fuseRankings(phrasings.map(rankOne)).filter((id) => {
       const e = view.entries.get(id);

@@ -15,6 +15,7 @@ import { finalWrites } from '../signals.js';
 import { claimUnwritten, keepUnwritten } from './unwritten.js';
 import type { UsageStats } from '../types.js';
 import { mergeUserUsage, userUsageOf, type UserUsage } from '../core/session/users.js';
+import type { ServeScope } from './scope.js';
 
 /** How long a find_tool result counts as the reason for a later call. */
 const FIND_MEMORY_MS = 15 * 60_000;
@@ -73,6 +74,8 @@ export interface LearnerOptions {
   record?: string;
   /** The label learned calls are attributed to in the store. */
   user?: string | undefined;
+  /** The project the calls come from (scope.ts): counted per project in the store and in its scope at once. */
+  scope?: ServeScope;
   /** Env and header values of every server, never written. */
   secrets: readonly string[];
   now: () => number;
@@ -146,7 +149,7 @@ export class Learner {
 
   /**
    * Records one forwarded call. Writes happen in the background; `flush` waits for them. `user`: the label of the
-   * call's own caller (a token's subject), instead of serve's --user.
+   * call's own caller (a token's subject), instead of serve's --user; it counts in that user's scope at once.
    */
   called(id: string, ok: boolean, latencyMs: number, user?: string): void {
     const time = this.opts.now();
@@ -159,6 +162,7 @@ export class Learner {
     const labelled = fresh ? { intent: redactIntent(find.intent, this.opts.secrets), expected: [id] } : undefined;
     // The intent find_tool was asked for is remembered for the tool called after it (remembered intents).
     recordCalls(this.opts.usage, call, category, time, labelled?.intent);
+    this.opts.scope?.called(id, ok, time, user);
     if (labelled) {
       this.cases.push(labelled);
       if (this.cases.length > CASES_KEPT) this.cases.splice(0, this.cases.length - CASES_KEPT);
@@ -237,7 +241,12 @@ export class Learner {
     this.pendingCalls = 0;
     try {
       const wait = this.deadline === undefined ? {} : { lockTimeoutMs: Math.max(50, (this.deadline - Date.now()) / 2) };
-      const { warnings } = await store.add(batch, { now: this.opts.now(), users, ...wait });
+      const { warnings } = await store.add(batch, {
+        now: this.opts.now(),
+        users,
+        ...(this.opts.scope ? { project: this.opts.scope.project } : {}),
+        ...wait,
+      });
       // Future times clamped, a cap that forgot a large share (store/retention.ts), rows the database refused.
       for (const w of warnings) this.opts.log(`warning: ${w}`);
       if (this.failingSince !== undefined) {
@@ -323,6 +332,7 @@ export class Learner {
           usage: this.pending,
           user: this.opts.user,
           users: this.pendingUsers,
+          project: this.opts.scope?.project,
           calls: this.pendingCalls,
         }),
       );
@@ -350,7 +360,7 @@ export class Learner {
     let calls = 0;
     for (const u of await claimUnwritten(dir)) {
       calls += u.calls;
-      if (u.user === this.opts.user) {
+      if (u.user === this.opts.user && u.project === this.opts.scope?.project) {
         this.pending = mergeUsage(this.pending, u.usage);
         this.pendingUsers = mergeUserUsage(this.pendingUsers, usersOf(u));
         capIntents(this.pending);
@@ -358,7 +368,7 @@ export class Learner {
         this.kick();
       } else
         await store
-          .add(u.usage, { now: this.opts.now(), users: usersOf(u) })
+          .add(u.usage, { now: this.opts.now(), users: usersOf(u), ...(u.project ? { project: u.project } : {}) })
           .catch(() => keepUnwritten(dir, store.label, u))
           .catch((e: unknown) => this.opts.log(`warning: ${u.calls} kept call(s) lost (${errorText(e)})`));
     }

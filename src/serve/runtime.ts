@@ -44,6 +44,7 @@ export type { Asker, CallContext } from './in-flight.js';
 import { resultProblem } from './result-check.js';
 import { StartRetry, unstartedLine } from './start-retry.js';
 import { ToolFinder } from './find.js';
+import type { ServeScope } from './scope.js';
 import { Relister } from './relist.js';
 import { DEFAULT_FIRST_LIST_WAIT_MS, FirstAnswer } from './first-answer.js';
 import { metaOnlyStart } from './setup.js';
@@ -63,6 +64,8 @@ export interface RuntimeOptions {
   learn: boolean;
   /** The label learned calls are attributed to (undefined: none). */
   user?: string | undefined;
+  /** The scope derived from use (scope.ts): this project's and user's tools; undefined: none. */
+  scope?: ServeScope;
   /** Load hints on pass-through tools (undefined: off). */
   loadHints?: LoadHintRules;
   /** The usage store learning writes to (the command opens and closes it); default: the file setup names. */
@@ -148,7 +151,7 @@ export class ServeRuntime {
   readonly metaOnly: boolean;
 
   constructor(readonly opts: RuntimeOptions) {
-    this.hintUsage = cloneUsage(opts.usage);
+    this.hintUsage = opts.scope ? opts.scope.hintUsage(cloneUsage(opts.usage)) : cloneUsage(opts.usage);
     this.first = new FirstAnswer(opts.firstListWaitMs ?? DEFAULT_FIRST_LIST_WAIT_MS);
     this.metaOnly = metaOnlyStart(opts.mode, opts.setup.config);
     this.config = opts.setup.config;
@@ -163,6 +166,7 @@ export class ServeRuntime {
       ...(store?.kind === 'postgres' ? { keepDir: unwrittenDir(dirname(opts.setup.usageStore), store.label) } : {}),
       record: opts.record,
       user: opts.user,
+      ...(opts.scope ? { scope: opts.scope } : {}),
       secrets,
       now: opts.now,
       log: opts.log,
@@ -195,6 +199,7 @@ export class ServeRuntime {
       known: () => this.known.values(),
       config: this.config,
       usage: opts.usage,
+      ...(opts.scope ? { scope: (subject?: string) => opts.scope!.weights(subject) } : {}),
       now: opts.now,
       counting: opts.counting,
       found: (intent, ids) => this.learner.found(intent, ids),
@@ -445,7 +450,8 @@ export class ServeRuntime {
 
   /** `caller`: whose view it searches (identities); `view`: the caller's (identities.viewFor), default the shared one. */
   findTool(args: Record<string, unknown>, caller?: CallContext['caller']): Promise<ToolResult> {
-    return this.finder.find(args, (shared) => this.identities.viewFor(shared, caller));
+    const user = caller?.subject !== undefined ? this.opts.subjectLabel?.(caller.subject) : undefined;
+    return this.finder.find(args, (shared) => this.identities.viewFor(shared, caller), user);
   }
 
   describeTool(args: Record<string, unknown>, view = this.view): ToolResult {

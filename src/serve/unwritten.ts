@@ -21,6 +21,8 @@ export interface Unwritten {
   user?: string | undefined;
   /** The calls' per-user counts (each caller's own label: a token's subject); absent in files of older serves. */
   users?: UserUsage;
+  /** The project key the calls came from (core/session/scope.ts). */
+  project?: string | undefined;
   calls: number;
 }
 
@@ -39,6 +41,7 @@ export async function keepUnwritten(dir: string, storeLabel: string, entry: Unwr
     calls: entry.calls,
     user: entry.user,
     ...(entry.users ? { users: entry.users } : {}),
+    project: entry.project,
     usage: entry.usage,
   };
   await writeFileSafe(file, JSON.stringify(doc) + '\n', { mode: 0o600 });
@@ -68,6 +71,7 @@ export async function claimUnwritten(dir: string): Promise<Unwritten[]> {
         calls,
         ...(typeof doc.user === 'string' ? { user: doc.user } : {}),
         ...(doc.users !== undefined ? { users: parseUserUsage(doc.users) } : {}),
+        ...(typeof doc.project === 'string' ? { project: doc.project } : {}),
       });
     } catch {
       // Unreadable: nothing to add.

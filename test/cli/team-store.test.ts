@@ -138,11 +138,13 @@ describe('PostgreSQL usage store', () => {
     const db = `t${dbs}`;
     expect((await cli(cwd, ['store', 'init', '--store', url])).code).toBe(0);
     expect((await cli(cwd, ['store', 'init', '--store', url])).code).toBe(0);
-    // Every migration ran once (2 added per-user attribution, 3 any number of cases), however often init runs.
+    // Every migration ran once (2 added per-user attribution, 3 any number of cases, 4 per-project counts), however
+    // often init runs.
     expect(await pg.query(db, 'SELECT version FROM mcp_smart_schema_version ORDER BY version')).toEqual([
       { version: 1 },
       { version: 2 },
       { version: 3 },
+      { version: 4 },
     ]);
     await pg.query(db, 'INSERT INTO mcp_smart_schema_version VALUES (99)');
     const r = await cli(cwd, ['store', 'init', '--store', url]);
@@ -169,7 +171,7 @@ describe('PostgreSQL usage store', () => {
     const again = await cli(cwd, ['store', 'init', '--store', url]);
     expect(again.stdout).toMatch(/^Usage store postgres:\/\/mcp@127\.0\.0\.1:\d+\/team_not_yet is ready/);
     expect(await pg.query('team_not_yet', 'SELECT max(version) AS v FROM mcp_smart_schema_version')).toEqual([
-      { v: 3 },
+      { v: 4 },
     ]);
   });
 

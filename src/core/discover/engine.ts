@@ -70,6 +70,13 @@ export interface RankOptions {
   fusion?: FusionMethod;
   /** The hybrid engine's second stage (rerank.ts): the shipped model by default, false for the first stage alone. */
   rerank?: RerankModel | false;
+  /**
+   * The scope derived from use (session/scope.ts scopePrior): tool id → weight; its tools among the best candidates
+   * rank higher (checks/project-scope.ts). Absent or empty: the ranking is as without it, byte for byte.
+   */
+  scope?: ReadonlyMap<string, number>;
+  /** The scope's share of the best score (default SCOPE_SHARE; bench/scope.mjs sweeps it). */
+  scopeShare?: number;
   /** Called with the first stage's candidates (ids, best first) and their re-ranker features (training script). */
   onCandidates?: (ids: string[], features: number[][]) => void;
 }
@@ -80,6 +87,18 @@ export interface RankOptions {
  * returns; one started meanwhile (from onCandidates) finds none and allocates its own.
  */
 let spare: { scores: Float32Array; prior: Float32Array; shares: Float32Array } | null = null;
+
+/** The scope's weights by tool (index position); tools not in this index are left out. */
+function scopeOf(index: DiscoverIndex, scope: ReadonlyMap<string, number> | undefined): Map<number, number> {
+  const out = new Map<number, number>();
+  if (!scope || scope.size === 0) return out;
+  const docOf = (index.docOf ??= new Map(index.tools.map((t, i) => [t.id, i])));
+  for (const [id, w] of scope) {
+    const doc = docOf.get(id);
+    if (doc !== undefined && w > 0) out.set(doc, w);
+  }
+  return out;
+}
 
 /** Ranks the index's tools for an intent with one engine. Ties break by id. */
 export function rankTools(index: DiscoverIndex, raw: string, opts: RankOptions): Ranking {
@@ -132,7 +151,11 @@ export function rankTools(index: DiscoverIndex, raw: string, opts: RankOptions):
       const fused = fuseSignals(index, intent, s, opts, weights, buffers, allowed, stage ? allowed : undefined, scores);
       ({ any, memory } = fused);
       shares = fused.server;
-      const checks = startChecks(index, intent, scores, allowed, s.query.actions, fused.steps);
+      const scope = scopeOf(index, opts.scope);
+      const checks = startChecks(index, intent, scores, allowed, s.query.actions, fused.steps, {
+        weights: scope,
+        share: opts.scopeShare,
+      });
       if (any) runChecks(checks, 'fused');
       const model = opts.rerank === undefined ? RERANK_MODEL : opts.rerank;
       const second = any ? rerankStage(index, s, fused, scores, allowed, model, opts.onCandidates) : null;

@@ -31,6 +31,8 @@ export interface RecordedSession {
   file: string;
   format: SessionFormat;
   turns: RecordedTurn[];
+  /** The directory the session ran in, as recorded (Claude Code's `cwd`, an intents line's `cwd`): its project. */
+  cwd?: string;
 }
 
 /** A malformed line or block, skipped and reported. */

@@ -2,6 +2,7 @@
 import type { HybridWeights } from '../discover/index.js';
 import type { EngineMetrics, TokenComparison } from './replay.js';
 import type { TuneResult } from './tune.js';
+import type { DerivedScope } from './scope.js';
 
 export interface ReplayTuned extends TuneResult<HybridWeights> {
   seed: number;
@@ -31,6 +32,11 @@ export interface ReplayStart {
 
 export interface ReplayResult {
   cases: number;
+  /**
+   * The scope derived from use (session/scope.ts): per project of the recordings that name their directory, its
+   * tools and call counts, most used first; absent when none does.
+   */
+  scope?: DerivedScope[];
   sessions: number;
   files: { file: string; format: string }[];
   problems: { file: string; line: number; message: string }[];

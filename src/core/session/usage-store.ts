@@ -8,6 +8,7 @@ import { SmartError, errorText } from '../../errors.js';
 import type { UsageStats } from '../../types.js';
 import { dict } from '../dict.js';
 import { keepUserTools, parseUserUsage, type UserUsage } from './users.js';
+import type { ProjectUsage } from './scope.js';
 import { DAY_MS, capIntents, forgetUsage, parseRememberedIntents, parseUsageTools } from './usage.js';
 import { applyRetention, clampFutureTimes, retentionReference, retentionWarnings } from '../store/retention.js';
 
@@ -23,6 +24,8 @@ export interface UsageStoreDoc {
   sessions: Record<string, number>;
   /** User label → tool id → that user's counts (per-user attribution; absent when no call carried a user). */
   users?: UserUsage;
+  /** Project key → tool id → that project's counts (scope.ts; absent when no call carried a project). */
+  projects?: ProjectUsage;
 }
 
 export interface StoreRead {
@@ -161,6 +164,8 @@ export async function readUsageStore(file: string, now: number): Promise<StoreRe
       if (typeof n === 'number' && n >= 0) sessions[id] = n;
   }
   const users = parseUserUsage(p.users);
+  // A store written before per-project scope has no `projects`: it reads as none (the same shape as `users`).
+  const projects = parseUserUsage(p.projects);
   return {
     doc: {
       format: USAGE_FORMAT,
@@ -169,6 +174,7 @@ export async function readUsageStore(file: string, now: number): Promise<StoreRe
       intents: memo.intents,
       sessions,
       ...(Object.keys(users).length > 0 ? { users } : {}),
+      ...(Object.keys(projects).length > 0 ? { projects } : {}),
     },
     warnings,
     ...(plain ? { plain: true as const } : {}),
@@ -298,6 +304,7 @@ export async function updateUsageStore(
     warnings.push(...retentionWarnings(clamped, { ...cut, total }, opts.now));
     capIntents(kept);
     const users = keepUserTools(next.users, kept.tools);
+    const projects = keepUserTools(next.projects, kept.tools);
     const written: UsageStoreDoc = {
       format: USAGE_FORMAT,
       updatedAt: new Date(opts.now).toISOString(),
@@ -305,6 +312,7 @@ export async function updateUsageStore(
       intents: kept.intents ?? dict(),
       sessions: next.sessions,
       ...(Object.keys(users).length > 0 ? { users } : {}),
+      ...(Object.keys(projects).length > 0 ? { projects } : {}),
     };
     await writeFileSafe(file, JSON.stringify(written, null, 2) + '\n');
     return { doc: written, warnings };

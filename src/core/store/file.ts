@@ -15,10 +15,11 @@ export class FileUsageStore implements UsageStore {
   }
 
   add(delta: UsageStats, opts: Parameters<UsageStore['add']>[1]): Promise<StoreWriteResult> {
-    const { users, ...rest } = opts;
-    if (users === undefined) return this.learn(() => ({ delta, sessions: {} }), rest);
+    const { users, project, ...rest } = opts;
+    const projects = project ? { projects: userUsageOf(delta, project) } : {};
+    if (users === undefined) return this.learn(() => ({ delta, sessions: {}, ...projects }), rest);
     const { user: _user, ...noUser } = rest;
-    return this.learn(() => ({ delta, sessions: {}, users }), noUser);
+    return this.learn(() => ({ delta, sessions: {}, users, ...projects }), noUser);
   }
 
   async learn(
@@ -29,8 +30,9 @@ export class FileUsageStore implements UsageStore {
     const { doc, warnings } = await updateUsageStore(
       this.label,
       (d): UsageStoreDoc => {
-        const { delta, sessions, users } = plan(d.sessions);
+        const { delta, sessions, users, projects } = plan(d.sessions);
         const added = mergeUserUsage(users ?? {}, opts.user ? userUsageOf(delta, opts.user) : {});
+        const allProjects = mergeUserUsage(d.projects, projects ?? {});
         const merged = mergeUsage(usageOfDoc(d), delta);
         const allSessions = dict(Object.entries(d.sessions));
         for (const [id, n] of Object.entries(sessions)) allSessions[id] = Math.max(n, allSessions[id] ?? 0);
@@ -42,6 +44,7 @@ export class FileUsageStore implements UsageStore {
           intents: merged.intents ?? dict(),
           sessions: allSessions,
           ...(Object.keys(allUsers).length > 0 ? { users: allUsers } : {}),
+          ...(Object.keys(allProjects).length > 0 ? { projects: allProjects } : {}),
         };
       },
       { now: opts.now, ...(opts.memory ? { memory: opts.memory } : {}) },

@@ -43,6 +43,15 @@ export const MIGRATIONS: readonly string[] = [
    );`,
   // 3: a session's case count is any number a file store holds (an integer column refused 2^31 and rounded 1.5).
   `ALTER TABLE mcp_smart_sessions ALTER COLUMN cases TYPE double precision;`,
+  // 4: per-project scope (issue 38.3): each project's calls per tool, keyed by a hash of its directory (scope.ts).
+  `CREATE TABLE mcp_smart_project_tools (
+     project_key text NOT NULL,
+     tool_id text NOT NULL,
+     success double precision NOT NULL,
+     failure double precision NOT NULL,
+     last_used double precision NOT NULL,
+     PRIMARY KEY (project_key, tool_id)
+   );`,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -9,6 +9,7 @@ import { dict } from '../dict.js';
 import { MAX_INTENTS_PER_TOOL, MAX_REMEMBERED_INTENTS, capIntents, strongestIntents } from '../session/usage.js';
 import { memoryToForget, type MemoryOptions } from '../session/usage-store.js';
 import type { UserUsage } from '../session/users.js';
+import type { ProjectUsage } from '../session/scope.js';
 import { forgetLimit, retentionWarnings } from './retention.js';
 
 const TOOLS_SQL = `
@@ -52,6 +53,14 @@ const USERS_SQL = `
     failure = u.failure + EXCLUDED.failure,
     last_used = GREATEST(u.last_used, EXCLUDED.last_used)`;
 
+const PROJECTS_SQL = `
+  INSERT INTO mcp_smart_project_tools AS u (project_key, tool_id, success, failure, last_used)
+  SELECT * FROM unnest($1::text[], $2::text[], $3::float8[], $4::float8[], $5::float8[])
+  ON CONFLICT (project_key, tool_id) DO UPDATE SET
+    success = u.success + EXCLUDED.success,
+    failure = u.failure + EXCLUDED.failure,
+    last_used = GREATEST(u.last_used, EXCLUDED.last_used)`;
+
 const DELETE_INTENTS_SQL = `
   DELETE FROM mcp_smart_intents i USING unnest($1::text[], $2::text[]) AS d(tool_id, key)
   WHERE i.tool_id = d.tool_id AND i.key = d.key`;
@@ -76,6 +85,7 @@ export async function writeIncrements(
   sessions: Record<string, number>,
   memory: MemoryOptions,
   users: UserUsage = {},
+  projects: ProjectUsage = {},
 ): Promise<{ before: number; tools: number; warnings: string[] }> {
   // Rows go in key order, so two writers lock shared rows in the same order (no deadlock between them).
   const ids = Object.keys(delta.tools).sort();
@@ -109,21 +119,8 @@ export async function writeIncrements(
     const grown = [...new Set(res.rows.filter((r) => r.inserted).map((r) => r.tool_id))];
     if (grown.length > 0) await capRememberedIntents(c, grown);
   }
-  const userRows = Object.keys(users)
-    .sort()
-    .flatMap((user) =>
-      Object.keys(users[user]!)
-        .sort()
-        .map((id) => ({ user, id, u: users[user]![id]! })),
-    );
-  if (userRows.length > 0)
-    await c.query(USERS_SQL, [
-      userRows.map((r) => r.user),
-      userRows.map((r) => r.id),
-      userRows.map((r) => r.u.success),
-      userRows.map((r) => r.u.failure),
-      userRows.map((r) => r.u.lastUsed),
-    ]);
+  await addCounts(c, USERS_SQL, users);
+  await addCounts(c, PROJECTS_SQL, projects);
   const sids = Object.keys(sessions).sort();
   if (sids.length > 0) await c.query(SESSIONS_SQL, [sids, sids.map((s) => sessions[s]!)]);
   const before = await countTools(c);
@@ -159,6 +156,25 @@ export async function writeIncrements(
   return { before, tools: ttlMs > 0 ? await countTools(c) : before, warnings };
 }
 
+/** Adds per-user or per-project counts (key → tool id → counts), in key order. */
+async function addCounts(c: PoolClient, sql: string, counts: UserUsage): Promise<void> {
+  const rows = Object.keys(counts)
+    .sort()
+    .flatMap((key) =>
+      Object.keys(counts[key]!)
+        .sort()
+        .map((id) => ({ key, id, u: counts[key]![id]! })),
+    );
+  if (rows.length > 0)
+    await c.query(sql, [
+      rows.map((r) => r.key),
+      rows.map((r) => r.id),
+      rows.map((r) => r.u.success),
+      rows.map((r) => r.u.failure),
+      rows.map((r) => r.u.lastUsed),
+    ]);
+}
+
 /** The database's clock in ms since the epoch, as SQL. */
 const DB_NOW = `(extract(epoch FROM now()) * 1000)::float8`;
 
@@ -168,7 +184,8 @@ const FUTURE_SQL = `
        t AS (UPDATE mcp_smart_tools x SET last_used = ${DB_NOW} FROM old WHERE x.tool_id = old.tool_id
              RETURNING old.was),
        i AS (UPDATE mcp_smart_intents SET last = ${DB_NOW} WHERE last > ${DB_NOW} RETURNING last),
-       u AS (UPDATE mcp_smart_user_tools SET last_used = ${DB_NOW} WHERE last_used > ${DB_NOW} RETURNING 1)
+       u AS (UPDATE mcp_smart_user_tools SET last_used = ${DB_NOW} WHERE last_used > ${DB_NOW} RETURNING 1),
+       p AS (UPDATE mcp_smart_project_tools SET last_used = ${DB_NOW} WHERE last_used > ${DB_NOW} RETURNING 1)
   SELECT (SELECT count(*) FROM t)::int + (SELECT count(*) FROM i)::int AS n, (SELECT max(was) FROM t) AS latest,
          ${DB_NOW} AS now`;
 
@@ -185,6 +202,7 @@ export async function dropToolRows(c: PoolClient, ids: string[], tool: boolean):
   await c.query('DELETE FROM mcp_smart_categories WHERE tool_id = ANY($1)', [ids]);
   await c.query('DELETE FROM mcp_smart_intents WHERE tool_id = ANY($1)', [ids]);
   await c.query('DELETE FROM mcp_smart_user_tools WHERE tool_id = ANY($1)', [ids]);
+  await c.query('DELETE FROM mcp_smart_project_tools WHERE tool_id = ANY($1)', [ids]);
 }
 
 interface IntentRow {

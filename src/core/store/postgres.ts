@@ -113,6 +113,13 @@ export class PostgresUsageStore implements UsageStore {
           failure: number;
           last_used: number;
         }>('SELECT * FROM mcp_smart_user_tools ORDER BY user_label, tool_id');
+        const projects = await c.query<{
+          project_key: string;
+          tool_id: string;
+          success: number;
+          failure: number;
+          last_used: number;
+        }>('SELECT * FROM mcp_smart_project_tools ORDER BY project_key, tool_id');
         const doc = emptyDoc(now);
         for (const t of tools.rows) {
           const u: ToolUsage = { success: t.success, failure: t.failure, lastUsed: t.last_used, categories: dict() };
@@ -134,6 +141,12 @@ export class PostgresUsageStore implements UsageStore {
             failure: u.failure,
             lastUsed: u.last_used,
           };
+        for (const p of projects.rows)
+          ((doc.projects ??= dict())[p.project_key] ??= dict())[p.tool_id] = {
+            success: p.success,
+            failure: p.failure,
+            lastUsed: p.last_used,
+          };
         const missing = tools.rows.length === 0 && sessions.rows.length === 0;
         return { doc, warnings: [], ...(missing ? { missing: true as const } : {}) };
       } finally {
@@ -149,18 +162,26 @@ export class PostgresUsageStore implements UsageStore {
    */
   async add(
     delta: UsageStats,
-    opts: { now: number; memory?: MemoryOptions; user?: string; users?: UserUsage; lockTimeoutMs?: number },
+    opts: {
+      now: number;
+      memory?: MemoryOptions;
+      user?: string;
+      users?: UserUsage;
+      project?: string;
+      lockTimeoutMs?: number;
+    },
   ): Promise<StoreWriteResult> {
     const safe = pgSafeUsage(delta);
     const user = opts.user === undefined ? undefined : pgText(opts.user);
     const given = opts.users === undefined ? undefined : pgSafeUsers(opts.users);
+    const project = opts.project === undefined ? undefined : pgText(opts.project);
     // Each caller's counts for the tools of `d` (a batch written tool by tool keeps each tool's own).
     const usersFor = (d: UsageStats): UserUsage =>
       given ? keepUserTools(given, d.tools) : user ? userUsageOf(d, user) : {};
     const one = (d: UsageStats): Promise<StoreWriteResult> =>
       this.transaction(
         async (c) => ({
-          ...(await writeIncrements(c, d, {}, opts.memory ?? {}, usersFor(d))),
+          ...(await writeIncrements(c, d, {}, opts.memory ?? {}, usersFor(d), project ? userUsageOf(d, project) : {})),
         }),
         opts.lockTimeoutMs,
       );
@@ -205,8 +226,9 @@ export class PostgresUsageStore implements UsageStore {
       const delta = pgSafeUsage(planned.delta);
       const users = pgSafeUsers(planned.users ?? {});
       const added = mergeUserUsage(users, opts.user ? userUsageOf(delta, pgText(opts.user)) : {});
+      const projects = pgSafeUsers(planned.projects ?? {});
       return {
-        ...(await writeIncrements(c, delta, pgSafeSessions(planned.sessions), opts.memory ?? {}, added)),
+        ...(await writeIncrements(c, delta, pgSafeSessions(planned.sessions), opts.memory ?? {}, added, projects)),
       };
     });
   }

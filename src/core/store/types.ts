@@ -2,6 +2,7 @@
 import type { UsageStats } from '../../types.js';
 import type { MemoryOptions, StoreRead } from '../session/usage-store.js';
 import type { UserUsage } from '../session/users.js';
+import type { ProjectUsage } from '../session/scope.js';
 
 /** What one learning step adds: usage to add (counts are increments) and, for replay, sessions learned. */
 export interface LearnPlan {
@@ -10,6 +11,8 @@ export interface LearnPlan {
   sessions: Record<string, number>;
   /** Per-user counts to add (a moved store's; a learner's own come from `user`). */
   users?: UserUsage;
+  /** Per-project counts to add (a moved store's, or replay's from recordings that name their directory). */
+  projects?: ProjectUsage;
 }
 
 export interface StoreWriteResult {
@@ -29,9 +32,17 @@ export interface UsageStore {
   /** `user`: the label the calls are attributed to (per-user counts beside the totals). */
   /** `users`: per-user counts to add instead (each call under its own caller's label); `user` is then not used. */
   /** `lockTimeoutMs`: the longest this write waits for a lock another session holds (PostgreSQL; then it fails). */
+  /** `project`: the project key (scope.ts) the calls came from (per-project counts beside the totals). */
   add(
     delta: UsageStats,
-    opts: { now: number; memory?: MemoryOptions; user?: string; users?: UserUsage; lockTimeoutMs?: number },
+    opts: {
+      now: number;
+      memory?: MemoryOptions;
+      user?: string;
+      users?: UserUsage;
+      project?: string;
+      lockTimeoutMs?: number;
+    },
   ): Promise<StoreWriteResult>;
   /**
    * Learns under the store's session guard: `plan` sees the sessions already learned and returns what to add, so

@@ -37,6 +37,10 @@ export interface CheckContext {
   readonly reranked: boolean;
   /** What each check that ran shifted, by check name. */
   readonly shifts: ReadonlyMap<string, ReadonlyMap<number, number>>;
+  /** The scope derived from use (project-scope.ts): tool (index) → weight in (0, 1]; absent without one. */
+  readonly scope?: ReadonlyMap<number, number>;
+  /** The scope's share of the best score (the bench's sweep; SCOPE_SHARE by default). */
+  readonly scopeShare?: number;
 }
 
 export interface Check {

@@ -18,6 +18,7 @@ import { keptStatementCheck } from './kept-statement.js';
 import { namedProductCheck } from './named-product.js';
 import { NUMBER_DEPTH, nounNumberCheck } from './noun-number.js';
 import { pluralSiblingCheck } from './plural-sibling.js';
+import { projectScopeCheck } from './project-scope.js';
 
 export type { Check, CatalogueField, CheckContext, CheckPool, CheckStage } from './check.js';
 
@@ -32,6 +33,7 @@ export const CHECKS: readonly Check[] = [
   describedObjectCheck,
   namedProductCheck,
   filePathCheck,
+  projectScopeCheck,
 ];
 
 /** The second stage's own reason (engine.ts): shown between the checks after fusion and those after it. */
@@ -63,8 +65,22 @@ export function startChecks(
   allowed: (i: number) => boolean,
   actions: ReadonlySet<ActionClass>,
   steps: number,
+  scope?: { weights: ReadonlyMap<number, number>; share?: number | undefined },
 ): CheckRun {
-  return { index, intent, scores, allowed, actions, steps, reranked: false, shifts: new Map(), near: [] };
+  return {
+    index,
+    intent,
+    scores,
+    allowed,
+    actions,
+    steps,
+    reranked: false,
+    shifts: new Map(),
+    near: [],
+    ...(scope && scope.weights.size > 0
+      ? { scope: scope.weights, ...(scope.share !== undefined ? { scopeShare: scope.share } : {}) }
+      : {}),
+  };
 }
 
 /**

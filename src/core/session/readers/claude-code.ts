@@ -146,6 +146,8 @@ export function readClaudeCodeTranscript(text: string, file: string): ReadResult
         session = { id: sessionId, file, format: 'claude-code', turns: [] };
         sessions.set(sessionId, session);
       }
+      // The project of the scope derived from use (session/scope.ts): the first directory the session names.
+      if (session.cwd === undefined && typeof event.cwd === 'string' && event.cwd !== '') session.cwd = event.cwd;
       const turn: RecordedTurn = { intent, line: lineNo, calls: [] };
       if (time !== undefined) turn.time = time;
       session.turns.push(turn);

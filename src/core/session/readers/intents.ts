@@ -72,6 +72,7 @@ export function readIntents(text: string, file: string): ReadResult {
       session = { id: sessionId, file, format: 'intents', turns: [] };
       sessions.set(sessionId, session);
     }
+    if (session.cwd === undefined && typeof row.cwd === 'string' && row.cwd !== '') session.cwd = row.cwd;
     const time = parseTime(row.time);
     session.turns.push({ intent: row.intent.trim(), line, calls, ...(time === undefined ? {} : { time }) });
   }
