@@ -150,6 +150,9 @@ for (const kind of ['claude', 'gemini', 'codex'] as const) {
       async () => {
         const client = new RealClient(kind);
         if (kind === 'gemini') client.trustProject();
+        // Claude Code's first request lists a server slower than 5 s (MCP_CONNECT_TIMEOUT_MS) as "pending", without
+        // its tools: on this shared machine (load average ~20) even a server started directly can take longer.
+        if (kind === 'claude') client.env.MCP_CONNECT_TIMEOUT_MS = '60000';
         // The folder --demo uses (os.tmpdir()/mcp-smart-demo), inside this client's TMPDIR.
         const defs = [
           ...(await demoServerDefinitions({
