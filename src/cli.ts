@@ -444,7 +444,15 @@ export function buildProgram(io: Io, argv: readonly string[], state: ProgramStat
       )
       .addHelpText(
         'after',
-        '\nExamples:\n  mcp-smart adopt claude-code\n  mcp-smart adopt claude-code --apply\n  mcp-smart adopt claude-code --undo\n  mcp-smart adopt codex --dry-run --json',
+        '\n' +
+          'The switch adds an entry named "smart" (one token in each tool name the client\n' +
+          'sends the model; "mcp-smart" if a server you keep has that name) and starts\n' +
+          'serve in the mode that suits the client: --mode tools where the client has its\n' +
+          'own tool search (Claude Code, Codex, VS Code), --mode meta where it sends\n' +
+          'every tool on each request (Gemini CLI, Cursor, Windsurf, Claude Desktop,\n' +
+          'Cline, Roo): the five meta-tools, every tool reachable through find_tool and\n' +
+          'call_tool.\n' +
+          '\nExamples:\n  mcp-smart adopt claude-code\n  mcp-smart adopt claude-code --apply\n  mcp-smart adopt claude-code --undo\n  mcp-smart adopt codex --dry-run --json',
       ),
     'adopt',
   );

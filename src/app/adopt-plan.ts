@@ -53,6 +53,7 @@ export function switchOf(
   made: readonly AdoptVariable[],
   referenced: readonly string[],
   launch: Launch,
+  entry: string,
 ): { plans: FilePlan[]; read: Map<string, Buffer | undefined>; outline: Omit<SwitchOutline, 'applied'> } {
   const home = resolvePaths(ctx.io, false).pathEnv.home;
   const userFiles = {
@@ -85,6 +86,7 @@ export function switchOf(
     userFiles,
     adopted: inputs.map((i) => ({ name: i.def.name, source: fileOf(i.def.source) })),
     docs,
+    entry,
     launch: { command: launch.command, args: launch.args },
     env,
     passOn: client === 'codex' || client === 'gemini' ? [...referenced] : [],

@@ -17,9 +17,10 @@ import { launchThis } from '../serve/launcher.js';
 import { applySwitch, readState } from './adopt-switch.js';
 import { readOwnFile, writeOwnFile } from './adopt-write.js';
 import { adoptLine, switchOf, type SwitchOutline } from './adopt-plan.js';
+import { adoptMode } from './adopt-mode.js';
+import { switchEntryName } from '../core/switch-plan.js';
 import {
   clientCommands,
-  clientMode,
   withholdsEnv,
   printConfig,
   removeCommand,
@@ -27,6 +28,7 @@ import {
   type ClientName,
 } from '../serve/print-config.js';
 import type { Launch } from '../serve/launcher.js';
+import type { ServeMode } from '../serve/catalog.js';
 import { isSelfServe } from '../serve/setup.js';
 import type { ClientId, ServerDefinition, Transport } from '../types.js';
 import type { AppContext } from './context.js';
@@ -92,10 +94,10 @@ function loadedByClient(def: ServerDefinition): string | undefined {
 /** print-config's names: `gemini` is `gemini-cli` there. */
 const printName = (client: ClientId): ClientName => (client === 'gemini' ? 'gemini-cli' : client);
 
-function wayBack(client: ClientId, sources: string[], backup: string | undefined): string {
+function wayBack(client: ClientId, entry: string, sources: string[], backup: string | undefined): string {
   const label = clientLabel(client);
   const remove =
-    removeCommand(printName(client), 'mcp-smart') ?? `delete the "mcp-smart" entry you added to ${label}'s config`;
+    removeCommand(printName(client), entry) ?? `delete the "${entry}" entry you added to ${label}'s config`;
   return [
     `To go back after --apply: ${adoptLine(client, '--undo')}`,
     `  (puts back each file --apply changed, byte for byte; a change made since, by you or ${label}, is kept and named).`,
@@ -154,8 +156,11 @@ export async function adoptClient(ctx: AppContext, opts: AdoptOptions): Promise<
     throw new SmartError('ADOPT_EXISTS', { file, client: clientLabel(opts.client) });
   const backup = action === 'written' ? await writeOwnFile(file, text, existing.bytes) : undefined;
 
-  const launch = launchThis(['--config', file, 'serve', '--mode', clientMode(printName(opts.client))]);
-  const plan = switchOf(ctx, opts.client, inputs, variables, writtenVariables(servers), launch);
+  const { mode, why } = adoptMode(printName(opts.client));
+  const launch = launchThis(['--config', file, 'serve', '--mode', mode]);
+  // The entry's name is in every tool name the model receives: one token, unless a server the client keeps has it.
+  const entry = switchEntryName(defs.servers.map((d) => d.name));
+  const plan = switchOf(ctx, opts.client, inputs, variables, writtenVariables(servers), launch, entry);
   if (opts.apply && !opts.dryRun) {
     const smartConfig =
       backup !== undefined && existing.bytes
@@ -181,8 +186,13 @@ export async function adoptClient(ctx: AppContext, opts: AdoptOptions): Promise<
       .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)),
     skipped,
     variables,
-    ...switchFor(printName(opts.client), launch, carried(opts.client, variables, writtenVariables(servers))),
-    back: wayBack(opts.client, sources, backup),
+    ...switchFor(
+      printName(opts.client),
+      { entry, mode, ...(why ? { why } : {}) },
+      launch,
+      carried(opts.client, variables, writtenVariables(servers)),
+    ),
+    back: wayBack(opts.client, entry, sources, backup),
     text,
   };
 }
@@ -227,14 +237,15 @@ function alreadySwitched(
 /** The client's switch to serve on the written file: this mcp-smart, started with `--config <file>`. */
 function switchFor(
   client: ClientName,
+  how: { entry: string; mode: ServeMode; why?: string },
   launch: Launch,
   carry: string[],
 ): Pick<AdoptResult, 'switchText' | 'commands' | 'envVars'> {
-  const mode = clientMode(client);
-  const commands = clientCommands(client, 'mcp-smart', launch);
+  const commands = clientCommands(client, how.entry, launch);
   const envVars = carry.length > 0 ? carry : undefined;
+  const { entry: name, ...mode } = how;
   return {
-    switchText: printConfig({ client, name: 'mcp-smart', launch, mode, modeAsked: false, envVars, carry: envVars }),
+    switchText: printConfig({ client, name, launch, ...mode, modeAsked: false, envVars, carry: envVars }),
     ...(commands && { commands }),
     ...(envVars && { envVars }),
   };

@@ -53,7 +53,7 @@ function renderText(r: AdoptResult): string {
   if (r.variables.length > 0) {
     lines.push(
       '',
-      "These values are secrets: mcp-smart.config.json refers to a variable instead (never the value). --apply gives each to the mcp-smart entry in the client's own file, where your entry had it; by hand, set each to the value your entry had:",
+      "These values are secrets: mcp-smart.config.json refers to a variable instead (never the value). --apply gives each to the entry it adds in the client's own file, where your entry had it; by hand, set each to the value your entry had:",
     );
     for (const v of r.variables) lines.push(`  ${v.variable}  (${v.server} ${v.key})`);
   }

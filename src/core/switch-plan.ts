@@ -2,7 +2,7 @@
  * What `adopt <client> --apply` changes in the client's own files, in that client's own terms: the adopted servers
  * turned off (Claude Code: its per-project `disabledMcpServers`; Gemini CLI: `mcp.excluded`; Codex: `enabled =
  * false`; Cline and Roo: `"disabled": true`; Cursor, VS Code, Windsurf, Claude Desktop, which have no such switch:
- * the entry removed) and one `mcp-smart` entry added where the client's own add command would put it. Every other
+ * the entry removed) and one `smart` entry added where the client's own add command would put it. Every other
  * server and key stays as it is. Pure.
  */
 import type { JSONPath } from 'jsonc-parser';
@@ -10,7 +10,19 @@ import { isPlainObject } from './config/key-path.js';
 import { valueAt, type SwitchEdit } from './switch-edit.js';
 import type { ClientId } from '../types.js';
 
-export const SWITCH_ENTRY = 'mcp-smart';
+/**
+ * The name of the entry the switch adds. Clients put it in front of every tool name the model receives (Claude Code
+ * and Codex `mcp__<entry>__<tool>`, Gemini CLI `mcp_<entry>_<tool>`), so it is one token: `mcp-smart` is three in
+ * o200k_base, and on the demo servers' 40 tools that made the names Claude Code defers 485 tokens instead of 407.
+ */
+export const SWITCH_ENTRY = 'smart';
+/** The name used instead when the client already has a server of that name that the switch keeps. */
+export const SWITCH_ENTRY_TAKEN = 'mcp-smart';
+
+/** The entry name for a client whose server names (adopted or kept) are `names`. */
+export function switchEntryName(names: readonly string[]): string {
+  return names.includes(SWITCH_ENTRY) ? SWITCH_ENTRY_TAKEN : SWITCH_ENTRY;
+}
 
 /** One adopted server: its name and the client file its entry is in. */
 export interface SwitchTarget {
@@ -27,6 +39,8 @@ export interface SwitchRequest {
   adopted: SwitchTarget[];
   /** Each file's parsed document (absent: the file does not exist yet). */
   docs: Map<string, unknown>;
+  /** The name of the entry added (switchEntryName). */
+  entry: string;
   /** How the client starts serve. */
   launch: { command: string; args: string[] };
   /** Values the client passes to serve (the secrets adopt turned into variables, as the client's file had them). */
@@ -84,7 +98,7 @@ const names = (list: SwitchTarget[]): string => list.map((t) => t.name).join(', 
 /** The edits, file by file (the file holding the new entry last). */
 export function switchPlan(req: SwitchRequest): FilePlan[] {
   const plans = new Map<string, FilePlan>();
-  const { launch } = req;
+  const { launch, entry: name } = req;
   const env = Object.keys(req.env).length > 0 ? { env: req.env } : {};
   if (req.client === 'claude-code') {
     const file = req.userFiles.claude;
@@ -97,7 +111,7 @@ export function switchPlan(req: SwitchRequest): FilePlan[] {
     });
     p.says.push(`turns off ${names(req.adopted)} for this project (disabledMcpServers)`);
     const entry = { type: 'stdio', command: launch.command, args: launch.args, ...env };
-    p.edits.push({ kind: 'set', path: ['projects', key, 'mcpServers', SWITCH_ENTRY], value: entry });
+    p.edits.push({ kind: 'set', path: ['projects', key, 'mcpServers', name], value: entry });
   } else if (req.client === 'gemini') {
     const file = req.userFiles.gemini;
     const p = plan(plans, file, 'json');
@@ -106,7 +120,7 @@ export function switchPlan(req: SwitchRequest): FilePlan[] {
     const refs = Object.fromEntries(req.passOn.map((v) => [v, `$${v}`]));
     const all = { ...refs, ...req.env };
     const entry = { command: launch.command, args: launch.args, ...(Object.keys(all).length > 0 ? { env: all } : {}) };
-    p.edits.push({ kind: 'set', path: ['mcpServers', SWITCH_ENTRY], value: entry });
+    p.edits.push({ kind: 'set', path: ['mcpServers', name], value: entry });
   } else if (req.client === 'codex') {
     for (const t of req.adopted) {
       const p = plan(plans, t.source, 'toml');
@@ -123,7 +137,7 @@ export function switchPlan(req: SwitchRequest): FilePlan[] {
       ...env,
       ...(passOn.length > 0 ? { env_vars: passOn } : {}),
     };
-    plan(plans, req.userFiles.codex, 'toml').edits.push({ kind: 'toml-add', table: SWITCH_ENTRY, entry });
+    plan(plans, req.userFiles.codex, 'toml').edits.push({ kind: 'toml-add', table: name, entry });
   } else {
     // Cline and Roo read "disabled": true; the others have no such key, so their entry is removed (the backup keeps it).
     const flag = req.client === 'cline' || req.client === 'roo';
@@ -148,14 +162,14 @@ export function switchPlan(req: SwitchRequest): FilePlan[] {
           : { command: launch.command, args: launch.args, ...env };
       plan(plans, container.file, 'json').edits.push({
         kind: 'set',
-        path: [...container.path, SWITCH_ENTRY],
+        path: [...container.path, name],
         value: entry,
       });
     }
   }
   const last = [...plans.values()].filter((p) =>
-    p.edits.some((e) => (e.kind === 'set' && e.path.at(-1) === SWITCH_ENTRY) || e.kind === 'toml-add'),
+    p.edits.some((e) => (e.kind === 'set' && e.path.at(-1) === name) || e.kind === 'toml-add'),
   );
-  for (const p of last) p.says.push(`adds "${SWITCH_ENTRY}" (mcp-smart serve on the adopted servers)`);
+  for (const p of last) p.says.push(`adds "${name}" (mcp-smart serve on the adopted servers)`);
   return [...plans.values()].sort((a, b) => Number(last.includes(a)) - Number(last.includes(b)));
 }

@@ -228,6 +228,8 @@ export interface PrintRequest {
   mode: ServeMode;
   /** True when --mode chose the mode. */
   modeAsked: boolean;
+  /** Why this mode, when the caller chose it for another reason than the client's default (adopt). */
+  why?: string;
   /** The variables the servers behind serve refer to (`${VAR}` in the file serve reads). */
   envVars?: string[];
   /**
@@ -246,7 +248,7 @@ function carriedVars(info: ClientInfo, req: PrintRequest): string[] | undefined 
 export function printConfig(req: PrintRequest): string {
   const info = INFO[req.client];
   const lines = [
-    `# ${info.title}, mode ${req.mode}${req.modeAsked ? ' (chosen with --mode)' : `: ${info.why}`}.`,
+    `# ${info.title}, mode ${req.mode}${req.modeAsked ? ' (chosen with --mode)' : `: ${req.why ?? info.why}`}.`,
     `# Keep your servers in the file serve reads (mcp-smart.config.json "servers"), not in ${info.title}'s own config,`,
     "# or it starts them too. mcp-smart never edits a client's config.",
     req.launch.via === 'registry'

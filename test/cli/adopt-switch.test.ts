@@ -59,7 +59,7 @@ function claudeFile(): string {
 }
 
 describe('adopt claude-code --apply / --undo', () => {
-  it('turns the adopted servers off, adds mcp-smart with the secret, keeps -s-excluded servers, and undoes byte for byte', async () => {
+  it('turns the adopted servers off, adds the "smart" entry with the secret, keeps -s-excluded servers, and undoes byte for byte', async () => {
     const file = claudeFile();
     const before = bytes(file);
     const r = await cli('-s', 'notes', '-s', 'local1', 'adopt', 'claude-code', '--apply');
@@ -74,15 +74,16 @@ describe('adopt claude-code --apply / --undo', () => {
     const local = get(json(file), 'projects', project);
     expect([...(get(local, 'disabledMcpServers') as string[])].sort()).toEqual(['local1', 'notes']);
     expect(get(local, 'mcpServers', 'keep')).toEqual(entry());
-    expect(get(local, 'mcpServers', 'mcp-smart', 'env')).toEqual({ API_KEY: SECRET });
-    expect(get(local, 'mcpServers', 'mcp-smart', 'args')).toContain('serve');
-    // What the client loads now, read the client's way: the two adopted are off, keep and mcp-smart are on.
+    expect(get(local, 'mcpServers', 'smart', 'env')).toEqual({ API_KEY: SECRET });
+    // Claude Code defers tools behind its own search: serve in tools mode, each tool first-class under its name.
+    expect((get(local, 'mcpServers', 'smart', 'args') as string[]).slice(-3)).toEqual(['serve', '--mode', 'tools']);
+    // What the client loads now, read the client's way: the two adopted are off, keep and smart are on.
     const servers = await cli('--client', 'claude-code', 'servers', '--json');
     const enabled = (JSON.parse(servers.stdout) as { servers: { name: string; enabled: boolean }[] }).servers
       .filter((s) => s.enabled)
       .map((s) => s.name)
       .sort();
-    expect(enabled).toEqual(['keep', 'mcp-smart']);
+    expect(enabled).toEqual(['keep', 'smart']);
 
     // A second adopt is a no-op: nothing written.
     const switched = bytes(file);
@@ -119,12 +120,30 @@ describe('adopt claude-code --apply / --undo', () => {
     const back = json(file);
     expect(Object.keys(get(back, 'mcpServers') as object).sort()).toEqual(['later', 'notes']);
     expect(get(back, 'projects', project, 'disabledMcpServers')).toBeUndefined();
-    expect(get(back, 'projects', project, 'mcpServers', 'mcp-smart')).toBeUndefined();
+    expect(get(back, 'projects', project, 'mcpServers', 'smart')).toBeUndefined();
+  });
+
+  it('a server the client keeps is already named "smart": the entry is "mcp-smart" and the kept one stays', async () => {
+    const file = claudeFile();
+    const doc = json(file);
+    const local = get(doc, 'projects', project, 'mcpServers') as Record<string, unknown>;
+    local.smart = local.keep;
+    delete local.keep;
+    writeFileSync(file, `${JSON.stringify(doc, null, 2)}\n`);
+    const before = bytes(file);
+    const r = await cli('-s', 'notes', '-s', 'local1', 'adopt', 'claude-code', '--apply');
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain('adds "mcp-smart"');
+    const now = get(json(file), 'projects', project, 'mcpServers');
+    expect(get(now, 'smart')).toEqual(entry());
+    expect(get(now, 'mcp-smart', 'args')).toContain('serve');
+    expect((await cli('adopt', 'claude-code', '--undo')).code).toBe(0);
+    expect(bytes(file).equals(before)).toBe(true);
   });
 });
 
 describe('adopt --apply / --undo in the other clients', () => {
-  it('codex: enabled = false in each adopted table, a [mcp_servers.mcp-smart] table; undo byte for byte', async () => {
+  it('codex: enabled = false in each adopted table, a [mcp_servers.smart] table; undo byte for byte', async () => {
     mkdirSync(join(home, '.codex'));
     const file = join(home, '.codex', 'config.toml');
     const text = [
@@ -148,23 +167,28 @@ describe('adopt --apply / --undo in the other clients', () => {
     const doc = parseToml(readFileSync(file, 'utf8')) as { mcp_servers: Record<string, Record<string, unknown>> };
     expect(doc.mcp_servers.notes!.enabled).toBe(false);
     expect(doc.mcp_servers.other!.enabled).toBe(false);
-    expect(doc.mcp_servers['mcp-smart']!.env).toEqual({ API_KEY: SECRET });
+    expect(doc.mcp_servers.smart!.env).toEqual({ API_KEY: SECRET });
+    expect((doc.mcp_servers.smart!.args as string[]).slice(-3)).toEqual(['serve', '--mode', 'tools']);
     expect(readFileSync(file, 'utf8')).toContain('# my codex config');
     const undo = await cli('adopt', 'codex', '--undo');
     expect(undo.code, undo.stderr).toBe(0);
     expect(readFileSync(file, 'utf8')).toBe(text);
   });
 
-  it('gemini: the names in mcp.excluded, mcp-smart in the user settings; undo byte for byte', async () => {
+  it('gemini: the names in mcp.excluded, "smart" in the user settings in meta mode; undo byte for byte', async () => {
     mkdirSync(join(home, '.gemini'));
     const file = join(home, '.gemini', 'settings.json');
     writeFileSync(file, JSON.stringify({ security: { auth: { selectedType: 'x' } }, mcpServers: { notes: entry() } }));
     writeFileSync(join(home, '.gemini', 'trustedFolders.json'), JSON.stringify({ [project]: 'TRUST_FOLDER' }));
     const before = bytes(file);
+    // Gemini CLI sends every declaration on every request and has no tool search: the meta-tools, the rest behind.
+    const shown = await cli('adopt', 'gemini', '--dry-run');
+    expect(shown.stdout).toContain('# Gemini CLI, mode meta: it sends every tool to the model on each request');
+    expect(shown.stdout).toMatch(/gemini mcp add --scope user smart .* serve --mode meta\n/);
     expect((await cli('adopt', 'gemini', '--apply')).code).toBe(0);
     const doc = json(file);
     expect(get(doc, 'mcp', 'excluded')).toEqual(['notes']);
-    expect(get(doc, 'mcpServers', 'mcp-smart', 'args')).toContain('serve');
+    expect((get(doc, 'mcpServers', 'smart', 'args') as string[]).slice(-3)).toEqual(['serve', '--mode', 'meta']);
     expect(get(doc, 'mcpServers', 'notes')).toEqual(entry());
     expect((await cli('adopt', 'gemini', '--undo')).code).toBe(0);
     expect(bytes(file).equals(before)).toBe(true);
@@ -180,7 +204,7 @@ describe('adopt --apply / --undo in the other clients', () => {
     const now = readFileSync(file, 'utf8');
     expect(now).toContain('// my servers');
     expect(now).not.toContain('"notes"');
-    expect(now).toContain('"mcp-smart"');
+    expect(now).toContain('"smart"');
     expect((await cli('adopt', 'cursor', '--undo')).code).toBe(0);
     expect(readFileSync(file, 'utf8')).toBe(text);
   });

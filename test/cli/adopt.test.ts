@@ -96,14 +96,14 @@ describe('adopt claude-code', () => {
     expect(r.stdout).toContain('REMOTE_TOKEN  (remote headers.Authorization)');
     // The switch by hand carries the secrets adopt made variables of (Claude Code stores them in its entry).
     expect(r.stdout).toContain(
-      `claude mcp add -e "API_KEY=$API_KEY" -e "REMOTE_TOKEN=$REMOTE_TOKEN" --scope local mcp-smart -- ${process.execPath} ${realpathSync(BIN)} --config ${join(project, 'mcp-smart.config.json')} serve --mode tools`,
+      `claude mcp add -e "API_KEY=$API_KEY" -e "REMOTE_TOKEN=$REMOTE_TOKEN" --scope local smart -- ${process.execPath} ${realpathSync(BIN)} --config ${join(project, 'mcp-smart.config.json')} serve --mode tools`,
     );
     // The one-command switch and its way back, as this copy is started.
     expect(r.stdout).toContain(`${process.execPath} ${realpathSync(BIN)} adopt claude-code --apply`);
     expect(r.stdout).toContain(
       `To go back after --apply: ${process.execPath} ${realpathSync(BIN)} adopt claude-code --undo`,
     );
-    expect(r.stdout).toContain('After the switch by hand: claude mcp remove --scope local mcp-smart');
+    expect(r.stdout).toContain('After the switch by hand: claude mcp remove --scope local smart');
     // The client's own file is exactly as it was.
     expect(readFileSync(join(home, '.claude.json'), 'utf8')).toContain(SECRET);
   });
@@ -163,9 +163,9 @@ describe('adopt codex', () => {
     expect(doc.command).toBe('adopt');
     expect(doc.action).toBe('written');
     expect(doc.variables).toEqual([]);
-    expect(doc.back).toContain('codex mcp remove mcp-smart');
+    expect(doc.back).toContain('codex mcp remove smart');
     // The switch and the way back as argv arrays: serve on the written file, and Codex's own remove.
-    expect(doc.commands.switch.slice(0, 5)).toEqual(['codex', 'mcp', 'add', 'mcp-smart', '--']);
+    expect(doc.commands.switch.slice(0, 5)).toEqual(['codex', 'mcp', 'add', 'smart', '--']);
     expect(doc.commands.switch.slice(-5)).toEqual([
       '--config',
       join(project, 'mcp-smart.config.json'),
@@ -173,7 +173,7 @@ describe('adopt codex', () => {
       '--mode',
       'tools',
     ]);
-    expect(doc.commands.back).toEqual(['codex', 'mcp', 'remove', 'mcp-smart']);
+    expect(doc.commands.back).toEqual(['codex', 'mcp', 'remove', 'smart']);
     // Codex passes GITHUB_TOKEN on to serve only when the mcp-smart entry lists it: the switch says so.
     expect(doc.envVars).toEqual(['GITHUB_TOKEN']);
     expect(doc.switch).toContain('\nenv_vars = ["GITHUB_TOKEN"]\n');

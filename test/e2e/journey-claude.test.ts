@@ -1,12 +1,16 @@
 // Issue 36's journey in the real Claude Code CLI (offline, temporary HOME): the four demo servers added with `claude
 // mcp add` (local scope; memory with a literal MEMORY_FILE_PATH — Claude Code has no per-tool filter) → `mcp-smart
 // adopt claude-code` as a user runs it → the switch it printed, run in a shell as printed → the tools Claude Code
-// lists in `claude -p`'s init event, each reaching the model as its name (deferred): no tool twice, the adopted servers not
-// started by Claude Code, tool tokens not more than direct → the memory server, started through the switched
-// entry, writes the user's file → the printed way back → ~/.claude.json byte for byte as before.
+// lists in `claude -p`'s init event, each reaching the model as its name (deferred): no tool twice, the adopted servers
+// started only by serve, each once per serve, tool tokens not more than direct (adopt's entry is "smart": one token
+// in each `mcp__smart__<tool>`), the first start on a cold machine (fresh HOME, no cache) listing what a warm one
+// does → the memory server, started through the switched entry, writes the user's file → the printed way back →
+// ~/.claude.json byte for byte as before.
 import { Buffer } from 'node:buffer';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { SWITCH_ENTRY } from '../../src/core/switch-plan.js';
 import { requireBuild } from '../helpers/paths.js';
 import {
   clientFiles,
@@ -20,6 +24,7 @@ import {
   toolTokens,
 } from '../helpers/journey.js';
 import { RealClient, type ClientServerStatus } from '../helpers/real-clients.js';
+import { startsThroughServe, watchServerStarts } from '../helpers/server-starts.js';
 
 beforeAll(requireBuild);
 
@@ -33,12 +38,15 @@ const withNames = (list: ClientServerStatus[]): ClientServerStatus[] =>
   list.map((s) => ({ ...s, definitions: (s.tools ?? []).map((t) => `mcp__${s.server}__${t}`) }));
 
 describe('journey: Claude Code', () => {
-  // Skipped, not done: with `claude -p` waiting for its servers (RealClient.toolLists) the whole journey runs, and
-  // after the switch Claude Code starts only mcp-smart (the four adopted servers "disabled"), but the names the model
-  // receives grow: 40 tools, 407 tokens directly → 40 tools, 485 tokens through serve (each deferred name carries
-  // the server's name twice: mcp__mcp-smart__everything_echo). Issue 36 wants no more than direct; run it alone.
-  it.skip('adopt → the printed switch → Claude Code sends each tool once, no more tokens → memory in the user file → way back byte for byte', async () => {
+  // With the entry named "mcp-smart" (three tokens in o200k_base) the 40 deferred names were 485 tokens instead of
+  // 407 directly; serve already keeps each tool's own name unless two servers collide (src/serve/names.ts).
+  it('adopt → the printed switch → Claude Code sends each tool once, no more tokens, cold as warm → memory in the user file → way back byte for byte', async () => {
     const client = new RealClient('claude');
+    // Claude Code waits 5 s (MCP_CONNECT_TIMEOUT_MS) for a server before its first request and lists a slower one as
+    // "pending". A cold serve answers its first tools/list once the four servers behind it listed: about 13 s on this
+    // shared machine (load average ~20). How fast is the performance issue's; this journey checks what the first
+    // answer holds, so Claude Code is given the time, the same for the direct run and after the switch.
+    client.env.MCP_CONNECT_TIMEOUT_MS = '60000';
     const defs = await journeyServers(client);
     await configureClient(client, defs);
     const memoryFile = defs.find((d) => d.name === 'memory')!.env!.MEMORY_FILE_PATH!;
@@ -57,16 +65,33 @@ describe('journey: Claude Code', () => {
     const applied = await inShell(client, printed.apply);
     expect(applied.code, applied.stdout + applied.stderr).toBe(0);
 
+    // Cold: a fresh HOME where mcp-smart has cached nothing yet; then warm, a second start.
+    expect(existsSync(join(client.home, '.cache', 'mcp-smart'))).toBe(false);
+    const scripts = Object.fromEntries(defs.map((d) => [d.name, d.args![0]!]));
+    const watch = watchServerStarts(client.home, scripts);
     const status = await client.toolLists();
+    const warm = await client.toolLists();
+    const starts = await watch.stop();
     const after = withNames(status.filter((s) => s.connected));
     const sending = after.map((s) => s.server);
     console.info(
       `journey claude: claude -p init after the switch: ${status.map((s) => `${s.server} ${s.status}`).join(', ')}`,
     );
-    // Claude Code starts only mcp-smart now: the servers behind it are started once, by serve.
-    expect(status.filter((s) => s.connected).map((s) => s.server)).toEqual(['mcp-smart']);
-    expect(sending).toEqual(['mcp-smart']);
+    // Claude Code starts only mcp-smart now: the servers behind it are started by serve, each once per serve.
+    expect(status.filter((s) => s.connected).map((s) => s.server)).toEqual([SWITCH_ENTRY]);
+    expect(sending).toEqual([SWITCH_ENTRY]);
     expect(duplicates(names(after))).toEqual([]);
+    // Every tool Claude Code had directly (the capability-gated ones included), cold as warm.
+    expect(names(after)).toEqual(names(direct));
+    expect(names(withNames(warm.filter((s) => s.connected)))).toEqual(names(after));
+    const { outside, twice } = startsThroughServe(starts);
+    console.info(
+      `journey claude: server processes after the switch: ${starts.length} (${starts.map((s) => s.server).join(', ')}), ` +
+        `started outside serve: ${outside.length}, twice by one serve: ${twice.length}`,
+    );
+    expect(outside).toEqual([]);
+    expect(twice).toEqual([]);
+    expect([...new Set(starts.map((s) => s.server))].sort()).toEqual(defs.map((d) => d.name).sort());
     const afterTokens = await toolTokens(after);
     console.info(
       `journey claude: direct ${names(direct).length} tools, ${directTokens} tokens; after adopt ` +
@@ -82,7 +107,7 @@ describe('journey: Claude Code', () => {
     };
     const entity = `journey-claude-${Date.now()}`;
     await rememberThroughEntry(
-      doc.projects[client.project]!.mcpServers['mcp-smart']!,
+      doc.projects[client.project]!.mcpServers[SWITCH_ENTRY]!,
       { PATH: client.env.PATH, HOME: client.home },
       entity,
     );

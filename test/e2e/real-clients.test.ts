@@ -15,6 +15,7 @@ import { fixture, requireBuild } from '../helpers/paths.js';
 import { RealClient, type ClientKind, type ClientRun, type ClientServerStatus } from '../helpers/real-clients.js';
 import { INSTALL_ARGS, npmEnv, packSourceTree, runProgram } from '../../scripts/pack.mjs';
 import { shellQuote } from '../../src/serve/print-config.js';
+import { SWITCH_ENTRY } from '../../src/core/switch-plan.js';
 import { spawnCli } from '../helpers/spawn-cli.js';
 import { tempDir } from '../helpers/temp.js';
 
@@ -115,10 +116,10 @@ async function configureDirectly(client: RealClient, defs: ServerDefinition[]): 
   }
 }
 
-/** Every tool name the client reported, over all its servers but mcp-smart, sorted. */
+/** Every tool name the client reported, over all its servers but mcp-smart's (adopt's entry, print-config's), sorted. */
 const toolNames = (list: ClientServerStatus[]): string[] =>
   list
-    .filter((s) => s.server !== 'mcp-smart')
+    .filter((s) => s.server !== 'mcp-smart' && s.server !== SWITCH_ENTRY)
     .flatMap((s) => s.tools ?? [])
     .sort();
 
@@ -149,6 +150,9 @@ for (const kind of ['claude', 'gemini', 'codex'] as const) {
       async () => {
         const client = new RealClient(kind);
         if (kind === 'gemini') client.trustProject();
+        // Claude Code's first request lists a server slower than 5 s (MCP_CONNECT_TIMEOUT_MS) as "pending", without
+        // its tools: on this shared machine (load average ~20) even a server started directly can take longer.
+        if (kind === 'claude') client.env.MCP_CONNECT_TIMEOUT_MS = '60000';
         // The folder --demo uses (os.tmpdir()/mcp-smart-demo), inside this client's TMPDIR.
         const defs = [
           ...(await demoServerDefinitions({
@@ -210,18 +214,18 @@ for (const kind of ['claude', 'gemini', 'codex'] as const) {
           const line = doc.switch.split('\n').find((l) => l.startsWith('env_vars = '));
           expect(line, doc.switch).toBe('env_vars = ["NOTES_TOKEN"]');
           const file = join(client.home, '.codex', 'config.toml');
-          const header = '[mcp_servers.mcp-smart]\n';
+          const header = `[mcp_servers.${SWITCH_ENTRY}]\n`;
           writeFileSync(file, readFileSync(file, 'utf8').replace(header, `${header}${line}\n`));
         }
         // Claude Code's add command carries the secret too (-e "NOTES_TOKEN=$NOTES_TOKEN" in the printed line).
         if (kind === 'claude') expect(doc.envVars).toEqual(['NOTES_TOKEN']);
 
         const switched = byName(await client.list());
-        expect(switched.find((s) => s.server === 'mcp-smart')).toMatchObject({ connected: true });
-        // The client's own entries are untouched (mcp-smart never edits them): it still starts them beside serve.
-        expect(switched.filter((s) => s.server !== 'mcp-smart')).toEqual(direct);
+        expect(switched.find((s) => s.server === SWITCH_ENTRY)).toMatchObject({ connected: true });
+        // The client's own entries are untouched (without --apply adopt edits none): it still starts them beside serve.
+        expect(switched.filter((s) => s.server !== SWITCH_ENTRY)).toEqual(direct);
 
-        const viaServe = (await client.toolLists()).find((s) => s.server === 'mcp-smart');
+        const viaServe = (await client.toolLists()).find((s) => s.server === SWITCH_ENTRY);
         expect(viaServe, JSON.stringify(viaServe)).toMatchObject({ connected: true });
         const served = [...(viaServe?.tools ?? [])].sort();
         console.info(
@@ -231,8 +235,12 @@ for (const kind of ['claude', 'gemini', 'codex'] as const) {
             `${hidden ? `; hidden by the user: ${hidden.server}.${hidden.tool}` : ''}; ` +
             `capability-gated tools seen directly: ${gated.filter((t) => seenDirectly.includes(t)).join(', ')}`,
         );
-        // The same tools, the capability-gated ones included, the hidden one left out.
-        expect(served).toEqual(seenDirectly);
+        // Gemini CLI sends every declaration to the model and has no tool search: adopt switches it to meta mode, the
+        // meta-tools only (the journey test calls a tool behind them through Gemini's entry). The others: the same
+        // tools, the capability-gated ones included, the hidden one left out.
+        if (kind === 'gemini')
+          expect(served).toEqual(['call_tool', 'call_tool_read', 'describe_tool', 'find_tool', 'list_tools']);
+        else expect(served).toEqual(seenDirectly);
         if (hidden) expect(served).not.toContain(hidden.tool);
 
         await runCommand(client, doc.commands!.back, 'the way back adopt printed');

@@ -121,12 +121,19 @@ export async function rememberThroughEntry(
   await client.connect(new StdioClientTransport({ command: entry.command, args: entry.args, env, stderr: 'ignore' }));
   try {
     const tools = (await client.listTools()).tools.map((t) => t.name);
-    const name = tools.find((t) => /create_entities$/.test(t));
-    if (!name) throw new Error(`no create_entities among ${tools.join(', ')}`);
-    await client.callTool({
-      name,
-      arguments: { entities: [{ name: entity, entityType: 'test', observations: ['journey'] }] },
-    });
+    const args = { entities: [{ name: entity, entityType: 'test', observations: ['journey'] }] };
+    let name = tools.find((t) => /create_entities$/.test(t));
+    let result;
+    if (name) result = await client.callTool({ name, arguments: args });
+    else if (tools.includes('find_tool') && tools.includes('call_tool')) {
+      // Behind the meta-tools (serve --mode meta): found with find_tool, called with call_tool, as a model would.
+      const intent = 'create entities in the knowledge graph';
+      const found = await client.callTool({ name: 'find_tool', arguments: { intent } });
+      name = /\bmemory\.create_entities\b/.exec(JSON.stringify(found.content))?.[0];
+      if (!name) throw new Error(`find_tool "${intent}" did not find memory.create_entities: ${JSON.stringify(found)}`);
+      result = await client.callTool({ name: 'call_tool', arguments: { name, arguments: args } });
+    } else throw new Error(`no create_entities among ${tools.join(', ')}`);
+    if (result.isError === true) throw new Error(`${name} failed: ${JSON.stringify(result.content)}`);
     return name;
   } finally {
     await client.close();
