@@ -31,11 +31,15 @@ import { isLoopback } from './http-guard.js';
 import { CLIENT_CAPABILITIES_META_KEY } from '@modelcontextprotocol/server';
 import { declaredBy, START_WITHOUT_CLIENT_MS } from './first-answer.js';
 import { LegacyListens } from './legacy-listen.js';
+import { telemetryConfig } from './telemetry/config.js';
+import type { Telemetry } from './telemetry/hook.js';
 
 const MODES: readonly ServeMode[] = ['auto', 'tools', 'meta'];
 const LEVELS: readonly ServeLevel[] = ['full', 'lossless', 'compact', 'minimal', 'names'];
 const DEFAULT_MAX = 200_000;
 const DEFAULT_CALL_TIMEOUT_MS = 120_000;
+/** At shutdown, the last spans and metrics are exported within this (a collector that is down does not hold it). */
+const TELEMETRY_FLUSH_MS = 3_000;
 /** Node's timers hold at most 2^31 - 1 ms (about 24.8 days): a longer one fires at once, so it is refused. */
 const MAX_TIMER_MS = 2_147_483_647;
 
@@ -114,6 +118,12 @@ export async function runServeCommand(
   // A record file that cannot be appended to (a FIFO nobody reads, a folder) is refused before serving starts.
   if (record) await appendFileSafe(record, '');
   const counting = await servingCounts(ctx);
+  // OpenTelemetry only when configured (--otlp, OTEL_EXPORTER_OTLP_*): otherwise its SDK is never loaded.
+  const otel = telemetryConfig(optionalString(opts.otlp), io.env);
+  const telemetry: Telemetry | undefined = otel
+    ? (await import('./telemetry/otel.js')).startTelemetry(otel, log, () => performance.now())
+    : undefined;
+  if (otel) log(`exporting traces and metrics over OTLP/HTTP to ${otel.shown}`);
   // --store, else the config's `store`, else the default file; a database is connected on first use, so one that
   // is down does not keep serve from starting (learning retries in the background).
   const store = await openUsageStore(chosenStore(optionalString(opts.store), setup.config.store), {
@@ -154,6 +164,7 @@ export async function runServeCommand(
     clock: () => performance.now(),
     // Stored tokens only: a server process never opens a browser (`mcp-smart login` does that).
     pool: { oauth: { ...oauthOptions(ctx), interactive: undefined } },
+    ...(telemetry ? { telemetry } : {}),
   });
 
   // Calls an earlier serve of this database kept at its shutdown (unwritten.ts) are written now, in the background.
@@ -209,6 +220,7 @@ export async function runServeCommand(
       // wait out as with a file.
       await runtime.close(clientWent && store.kind === 'file' ? CLIENT_GONE_FLUSH_MS : FINAL_FLUSH_MS);
       await store.close();
+      await telemetry?.shutdown(TELEMETRY_FLUSH_MS);
     }
   });
   const stopped = stoppedBy();
@@ -235,7 +247,8 @@ export async function runServeCommand(
       // ~40 ms. Bound before the servers start, so a port in use fails at once; requests wait for `ready`.
       const { startHttp } = await import('./http.js');
       const debug = global.debug ? log : undefined;
-      http = await startHttp({ host, port, token, createServer: newClient, log, debug, sessions, ready });
+      const traceHeader = telemetry !== undefined;
+      http = await startHttp({ host, port, token, createServer: newClient, log, debug, sessions, ready, traceHeader });
       const listening = http;
       // 2026-07-28 clients hear of list changes on their subscriptions/listen stream (2025 ones on their session).
       runtime.toolsChanged.add(() => listening.toolsChanged());
@@ -331,5 +344,6 @@ function serveArgs(opts: Record<string, unknown>, cwd: string): string[] {
   carry('--spawn-timeout', opts.spawnTimeout);
   carry('--call-timeout', opts.callTimeout);
   carry('--first-list-wait', opts.firstListWait);
+  carry('--otlp', opts.otlp);
   return args;
 }

@@ -92,7 +92,8 @@ export class ToolFinder {
     return index;
   }
 
-  async find(args: Record<string, unknown>): Promise<ReturnType<typeof textResult>> {
+  /** `named` hears how many tools the answer names (telemetry's find_tool hit or miss). */
+  async find(args: Record<string, unknown>, named?: (n: number) => void): Promise<ReturnType<typeof textResult>> {
     const read = readFindArgs(args);
     if ('error' in read) return textResult(read.error, true);
     const { intent, k, server } = read;
@@ -118,6 +119,7 @@ export class ToolFinder {
       const e = view.entries.get(id);
       return e ? [findCandidate(e, view, this.deps.unavailable(e.server))] : [];
     });
+    named?.(candidates.length);
     const answer = await this.withinBudget(
       candidates,
       findMaxTokens(read.maxTokens, this.deps.config.serve?.findToolMaxTokens),

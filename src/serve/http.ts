@@ -15,6 +15,7 @@ import { SmartError } from '../errors.js';
 import { checkContentType, HttpRefusal, MAX_BODY_BYTES, readJsonBody } from './http-body.js';
 import { hostGuard, isLoopback, tokenMatches, type HostGuard } from './http-guard.js';
 import { SessionTable, type SessionLimits } from './http-sessions.js';
+import { withTraceHeaders } from './telemetry/carrier.js';
 
 export { isLoopback } from './http-guard.js';
 
@@ -49,6 +50,8 @@ export interface HttpOptions {
   sessions?: Partial<SessionLimits>;
   /** Requests wait for this before they are served: the port is bound first, so a busy one fails fast. */
   ready?: Promise<void>;
+  /** Telemetry is on: a `traceparent` header is the trace context of requests whose `_meta` names none. */
+  traceHeader?: boolean;
 }
 
 export interface HttpHandle {
@@ -155,6 +158,7 @@ export async function startHttp(opts: HttpOptions): Promise<HttpHandle> {
     if (req.method === 'POST') {
       checkContentType(req);
       body = await readJsonBody(req, HTTP_LIMITS.maxBodyBytes);
+      if (opts.traceHeader) body = withTraceHeaders(body, req.headers);
     }
     await opts.ready;
     const sessionId = req.headers['mcp-session-id'];

@@ -47,6 +47,7 @@ import { ToolFinder } from './find.js';
 import { Relister } from './relist.js';
 import { DEFAULT_FIRST_LIST_WAIT_MS, FirstAnswer } from './first-answer.js';
 import { metaOnlyStart } from './setup.js';
+import type { Telemetry } from './telemetry/hook.js';
 
 export interface RuntimeOptions {
   setup: ServeSetup;
@@ -79,6 +80,8 @@ export interface RuntimeOptions {
   pool?: Partial<PoolOptions>;
   /** How long a tools/list waits for servers still starting (first-answer.ts; default 10 s). */
   firstListWaitMs?: number;
+  /** Spans and metrics per call (telemetry/otel.ts); undefined when off: a call then does no telemetry work. */
+  telemetry?: Telemetry;
 }
 
 export type ToolResult = Record<string, unknown>;
@@ -433,8 +436,19 @@ export class ServeRuntime {
     return undefined;
   }
 
-  findTool(args: Record<string, unknown>): Promise<ToolResult> {
-    return this.finder.find(args);
+  /** find_tool; `meta` is the request's `_meta` (its trace context, when telemetry is on). */
+  async findTool(args: Record<string, unknown>, meta?: Record<string, unknown>): Promise<ToolResult> {
+    const trace = this.opts.telemetry?.findTool(meta);
+    if (!trace) return this.finder.find(args);
+    try {
+      let found: number | undefined;
+      const result = await this.finder.find(args, (n) => (found = n));
+      trace.answered(found);
+      return result;
+    } catch (e) {
+      trace.failed(e);
+      throw e;
+    }
   }
 
   describeTool(args: Record<string, unknown>): ToolResult {
@@ -467,18 +481,23 @@ export class ServeRuntime {
   async forward(entry: CatalogEntry, args: Record<string, unknown> | undefined, ctx: CallContext): Promise<ToolResult> {
     const started = this.opts.clock();
     let ok = false;
+    const trace = this.opts.telemetry?.toolCall(entry.server, entry.tool.name, ctx._meta);
     try {
       const params: { name: string; arguments?: Record<string, unknown>; _meta?: Record<string, unknown> } = {
         name: entry.tool.name,
       };
       if (args !== undefined) params.arguments = args;
-      const meta = forwardedMeta(ctx._meta);
+      const meta = trace ? trace.meta(forwardedMeta(ctx._meta)) : forwardedMeta(ctx._meta);
       if (meta) params._meta = meta;
       const result = await this.inCall(entry.server, ctx, 'tools/call', params);
       const problem = resultProblem(result);
       if (problem) throw new SmartError('SERVE_BAD_RESULT', { server: entry.server, tool: entry.tool.name, problem });
       ok = result.isError !== true;
+      trace?.answered(result);
       return result;
+    } catch (e) {
+      trace?.failed(e);
+      throw e;
     } finally {
       this.learner.called(entry.id, ok, Math.round(this.opts.clock() - started));
     }

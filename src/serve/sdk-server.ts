@@ -230,7 +230,7 @@ export function createClientServer(runtime: ServeRuntime): Server {
       if (served.meta) await runtime.first.listed();
       switch (served.meta) {
         case 'find':
-          return await runtime.findTool(args);
+          return await runtime.findTool(args, ctx._meta);
         case 'describe':
           return runtime.describeTool(args);
         case 'list':
