@@ -238,3 +238,117 @@ describe('serve --otlp over stdio (meta mode: find_tool, then call_tool to each 
     expect(stderr).not.toContain(HEADER_SECRET);
   });
 });
+
+describe('serve --transport http with OTEL_EXPORTER_OTLP_ENDPOINT', () => {
+  it("continues the traceparent header (a request's own _meta.traceparent wins), and flushes on SIGTERM", async () => {
+    const collector = await startCollector();
+    const serve = await startServeHttp({ ...box.env, OTEL_EXPORTER_OTLP_ENDPOINT: collector.url }, [
+      '--config',
+      config,
+      '--mode',
+      'tools',
+      '--no-learn',
+    ]);
+    try {
+      const header = traceparent();
+      const legacy = new Client({ name: 'e2e-otel', version: '1' }, { versionNegotiation: { mode: 'legacy' } });
+      await legacy.connect(
+        new StreamableHTTPClientTransport(new URL(serve.url), {
+          requestInit: { headers: { traceparent: header.header } },
+        }),
+      );
+      const viaHeader = JSON.parse(textOf(await legacy.callTool({ name: 'echo_meta', arguments: {} }))) as {
+        traceparent: string;
+      };
+      await legacy.close();
+      const other = traceparent();
+      const own = traceparent();
+      const modern = new Client(
+        { name: 'e2e-otel', version: '1' },
+        { versionNegotiation: { mode: { pin: '2026-07-28' } } },
+      );
+      await modern.connect(
+        new StreamableHTTPClientTransport(new URL(serve.url), {
+          requestInit: { headers: { traceparent: other.header } },
+        }),
+      );
+      const viaMeta = JSON.parse(
+        textOf(await modern.callTool({ name: 'echo_meta', arguments: {}, _meta: { traceparent: own.header } })),
+      ) as { traceparent: string };
+      await modern.close();
+      expect(await serve.stop()).toBe(143); // SIGTERM's exit code (CONTRACT), after the flush
+      await until(() => collector.spans().length >= 2);
+      await new Promise((r) => setTimeout(r, 300));
+      const spans = collector.spans();
+      expect(spans).toHaveLength(2);
+      const [first, second] = [...spans].sort((a, b) =>
+        Number(BigInt(a.startTimeUnixNano) - BigInt(b.startTimeUnixNano)),
+      );
+      expect([first!.traceId, first!.parentSpanId]).toEqual([header.traceId, header.spanId]);
+      expect([second!.traceId, second!.parentSpanId]).toEqual([own.traceId, own.spanId]);
+      // The server behind saw serve's span as its caller, over both eras.
+      expect(viaHeader.traceparent).toBe(`00-${first!.traceId}-${first!.spanId}-01`);
+      expect(viaMeta.traceparent).toBe(`00-${second!.traceId}-${second!.spanId}-01`);
+      expect(points(collector.metrics().get('mcp_smart.tool.calls'), (a) => String(a['mcp_smart.outcome']))).toEqual({
+        ok: 2,
+      });
+    } finally {
+      await serve.stop();
+      await collector.close();
+    }
+  }, 60_000);
+});
+
+/** Resolves once process `pid` has exited. */
+async function gone(pid: number | null): Promise<void> {
+  const alive = (): boolean => {
+    try {
+      process.kill(pid!, 0);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  if (pid !== null) await until(() => !alive());
+}
+
+describe('telemetry off (no --otlp, no OTEL_EXPORTER_OTLP_*)', () => {
+  const HOOK = fileURLToPath(new URL('../helpers/record-imports.mjs', import.meta.url));
+  /** The module files serve loaded for one forwarded call, and what the server behind received as _meta. */
+  async function loadedFor(extraArgs: string[], label: string): Promise<{ files: string[]; meta: unknown }> {
+    const record = join(box.dir, `imports-${label}.txt`);
+    const env = { ...box.env, NODE_OPTIONS: `--import=${HOOK}`, MCP_SMART_RECORD_IMPORTS: record };
+    const tp = traceparent();
+    const serve = await connectServeStdio(env, ['--config', config, '--mode', 'tools', '--no-learn', ...extraArgs]);
+    const meta = JSON.parse(
+      textOf(await serve.client.callTool({ name: 'echo_meta', arguments: {}, _meta: { traceparent: tp.header } })),
+    ) as unknown;
+    const pid = serve.transport.pid;
+    await serve.client.close();
+    // Read once serve has exited: every module it loaded is in the file by then.
+    await gone(pid);
+    const files = readFileSync(record, 'utf8')
+      .split('\n')
+      .filter((u) => u.startsWith('file:'))
+      .map((u) => fileURLToPath(u));
+    return { files, meta: { sent: tp.header, got: meta } };
+  }
+  /** Files of the OpenTelemetry SDK: from node_modules, or a bundle chunk holding the API's global key or the SDK. */
+  const otelCode = (files: string[]): string[] =>
+    [...new Set(files)].filter(
+      (f) =>
+        f.includes('@opentelemetry') ||
+        (f.startsWith(REPO) && /opentelemetry\.js\.api|BatchSpanProcessor/.test(readFileSync(f, 'utf8'))),
+    );
+
+  it('never loads the OpenTelemetry SDK, and passes the client traceparent on untouched', async () => {
+    const off = await loadedFor([], 'off');
+    expect(off.files.some((f) => f.endsWith(join('bundle', 'cli.js')))).toBe(true);
+    expect(otelCode(off.files)).toEqual([]);
+    const { sent, got } = off.meta as { sent: string; got: { traceparent: string } };
+    expect(got).toEqual({ traceparent: sent });
+    // The same detector sees the SDK when telemetry is on (a collector that is not listening: nothing is awaited).
+    const on = await loadedFor(['--otlp', 'http://127.0.0.1:9'], 'on');
+    expect(otelCode(on.files).length).toBeGreaterThan(0);
+  }, 60_000);
+});
