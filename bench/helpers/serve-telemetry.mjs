@@ -9,14 +9,23 @@ import { createServer } from 'node:http';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 
 const ROUND = 25;
 
 async function connect(command, args, env) {
   const client = new Client({ name: 'bench-telemetry', version: '1' }, { versionNegotiation: { mode: 'legacy' } });
-  await client.connect(new StdioClientTransport({ command, args, env, stderr: 'ignore' }));
+  const transport = new StdioClientTransport({ command, args, env, stderr: 'ignore' });
+  await client.connect(transport);
+  client.pid = transport.pid;
   return client;
+}
+
+/** CPU time (user + system, ms) process `pid` has used so far: less moved by other load than wall time. */
+function cpuMs(pid) {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  // utime and stime are fields 14 and 15 of stat (11 and 12 after the command name), in clock ticks (100 Hz).
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
 }
 
 async function echoTimes(client, n) {
@@ -74,6 +83,7 @@ export async function telemetryCalls(m, say) {
   }
   await echoTimes(direct, 20);
   for (const b of builds) await echoTimes(b.client, 20);
+  for (const b of builds) b.cpu0 = cpuMs(b.client.pid);
   const d = [];
   for (let r = 0; r < CALLS / ROUND; r++) {
     d.push(...(await echoTimes(direct, ROUND)));
@@ -82,6 +92,7 @@ export async function telemetryCalls(m, say) {
       b.times.push(...(await echoTimes(b.client, ROUND)));
     }
   }
+  for (const b of builds) b.cpuPerCall = (cpuMs(b.client.pid) - b.cpu0) / CALLS;
   await direct.close();
   for (const b of builds) await b.client.close();
   // serve flushes its spans at shutdown (bounded): wait for them to arrive.
@@ -98,7 +109,7 @@ export async function telemetryCalls(m, say) {
           ? ''
           : `; telemetry off against it: ${signed(off.p50 - st.p50)} at p50`;
     say(
-      `| forwarded call, ${b.label} (echo, 2025-11-25 client, ${CALLS} calls each, interleaved in rounds of ${ROUND}) | ${span(st)} (added ${signed(st.p50 - dst.p50)} / ${signed(st.p95 - dst.p95)}${b === builds[1] ? `; against off ${signed(st.p50 - off.p50)} at p50` : ''}${note}) | direct connection to the same backend: ${span(dst)} | off: within noise of the build before |`,
+      `| forwarded call, ${b.label} (echo, 2025-11-25 client, ${CALLS} calls each, interleaved in rounds of ${ROUND}) | ${span(st)} (added ${signed(st.p50 - dst.p50)} / ${signed(st.p95 - dst.p95)}${b === builds[1] ? `; against off ${signed(st.p50 - off.p50)} at p50` : ''}${note}; serve's CPU per call ${ms(b.cpuPerCall)}) | direct connection to the same backend: ${span(dst)} | off: within noise of the build before |`,
     );
   }
 }
