@@ -5,6 +5,7 @@
 // duration, the client's traceparent as its parent (from _meta over stdio, from the header over HTTP), and the span
 // passed on to the server behind; the metrics count the same calls. Off, the SDK is never loaded.
 import { readFileSync } from 'node:fs';
+import { createServer as createNetServer, type AddressInfo, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
@@ -350,5 +351,42 @@ describe('telemetry off (no --otlp, no OTEL_EXPORTER_OTLP_*)', () => {
     // The same detector sees the SDK when telemetry is on (a collector that is not listening: nothing is awaited).
     const on = await loadedFor(['--otlp', 'http://127.0.0.1:9'], 'on');
     expect(otelCode(on.files).length).toBeGreaterThan(0);
+  }, 60_000);
+});
+
+describe('a collector that never answers', () => {
+  it('holds serve at shutdown for the flush bound only (3 s), and the header value is never printed', async () => {
+    // Accepts each connection and never answers: an export can only end by its timeout or serve's bound.
+    const sockets: Socket[] = [];
+    const silent = createNetServer((s) => void sockets.push(s));
+    await new Promise<void>((r) => silent.listen(0, '127.0.0.1', r));
+    const port = (silent.address() as AddressInfo).port;
+    try {
+      const env = { ...box.env, OTEL_EXPORTER_OTLP_HEADERS: `authorization=Bearer ${HEADER_SECRET}` };
+      const serve = await connectServeStdio(env, [
+        '--config',
+        config,
+        '--mode',
+        'tools',
+        '--no-learn',
+        '--otlp',
+        `http://127.0.0.1:${port}`,
+      ]);
+      expect(textOf(await serve.client.callTool({ name: 'echo', arguments: { message: 'hi' } }))).toBe('hi');
+      const pid = serve.transport.pid;
+      const t = Date.now();
+      await serve.client.close();
+      await gone(pid);
+      const ms = Date.now() - t;
+      // The spans and metrics were on their way to the silent collector (it holds a connection).
+      expect(sockets.length).toBeGreaterThan(0);
+      // An export gives up after 10 s; serve's shutdown waits 3 s for it (then its own closing, slower on a loaded
+      // machine): without the bound it would take over 10 s.
+      expect(ms).toBeLessThan(8_000);
+      expect(serve.stderr()).not.toContain(HEADER_SECRET);
+    } finally {
+      for (const s of sockets) s.destroy();
+      silent.close();
+    }
   }, 60_000);
 });

@@ -32,8 +32,8 @@ import { failureOf, type CallTrace, type FindTrace, type Telemetry } from './hoo
 
 /** The semantic conventions' buckets for MCP operation durations, in seconds. */
 const DURATION_BUCKETS = [0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 30, 60, 120, 300];
-/** One OTLP export waits at most this long (the collector down must not hold serve's shutdown). */
-const EXPORT_TIMEOUT_MS = 5_000;
+/** One OTLP export waits at most this long (OpenTelemetry's default); serve's shutdown waits less (command.ts). */
+const EXPORT_TIMEOUT_MS = 10_000;
 const TRACEPARENT = /^([0-9a-f]{2})-([0-9a-f]{32})-([0-9a-f]{16})-([0-9a-f]{2})(?:-.*)?$/;
 const FIND_TOOL = 'find_tool';
 
