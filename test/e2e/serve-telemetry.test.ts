@@ -355,7 +355,7 @@ describe('telemetry off (no --otlp, no OTEL_EXPORTER_OTLP_*)', () => {
 });
 
 describe('a collector that never answers', () => {
-  it('holds serve at shutdown for the flush bound only (3 s), and the header value is never printed', async () => {
+  it('does not hold serve at shutdown (it exits within 8 s), and the header value is never printed', async () => {
     // Accepts each connection and never answers: an export can only end by its timeout or serve's bound.
     const sockets: Socket[] = [];
     const silent = createNetServer((s) => void sockets.push(s));
@@ -380,8 +380,8 @@ describe('a collector that never answers', () => {
       const ms = Date.now() - t;
       // The spans and metrics were on their way to the silent collector (it holds a connection).
       expect(sockets.length).toBeGreaterThan(0);
-      // An export gives up after 10 s; serve's shutdown waits 3 s for it (then its own closing, slower on a loaded
-      // machine): without the bound it would take over 10 s.
+      // serve's shutdown waits at most 3 s for the exports (then its own closing, slower on a loaded machine). This
+      // does not isolate that bound: with it raised to 60 s the case still passed (the exports ended sooner).
       expect(ms).toBeLessThan(8_000);
       expect(serve.stderr()).not.toContain(HEADER_SECRET);
     } finally {
