@@ -7,7 +7,9 @@
 // client, and added latency per call with learning into a PostgreSQL store, a file store and no store.
 // BENCH_SERVE_ROUNDS (default 30), BENCH_SERVE_CALLS (default 900, a multiple of 30) and BENCH_SERVE_ERA_CALLS
 // (default 500, a multiple of 25) scale the runs; BENCH_SERVE_PART=2 runs part 2 alone; BENCH_SERVE_ALSO and
-// BENCH_SERVE_ONLY are described in bench/helpers/serve-eras-stores.mjs.
+// BENCH_SERVE_ONLY are described in bench/helpers/serve-eras-stores.mjs. Part 3 (bench/helpers/serve-telemetry.mjs,
+// BENCH_SERVE_PART=telemetry alone): added latency per call with OpenTelemetry off and on (BENCH_SERVE_BASE_BIN: a
+// build from before it, measured in the same rounds).
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -16,6 +18,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { Client } from '@modelcontextprotocol/client';
 import { REPO, loadLiveMcpBench } from './helpers/datasets.mjs';
 import { erasAndStores } from './helpers/serve-eras-stores.mjs';
+import { telemetryCalls } from './helpers/serve-telemetry.mjs';
 import { INITIALIZE } from './helpers/raw-stdio.mjs';
 
 const dist = (p) => import(join(REPO, 'dist', p));
@@ -50,7 +53,11 @@ const say = (line) => {
 };
 
 try {
-  if (process.env.BENCH_SERVE_PART === '2') {
+  if (process.env.BENCH_SERVE_PART === 'telemetry') {
+    say('| measure | serve | baselines (same run) | goal |');
+    say('| --- | ---: | --- | --- |');
+    await telemetryCalls({ REPO, BIN, env, dir, stats, span, ms }, say);
+  } else if (process.env.BENCH_SERVE_PART === '2') {
     say('| measure | serve | baselines (same run) | goal |');
     say('| --- | ---: | --- | --- |');
     await erasAndStores({ REPO, BIN, env, dir, stats, span, ms }, say);
@@ -311,4 +318,5 @@ async function partOne() {
   await rssClient.close();
   say(`| RSS of serve with 527 tools (meta, after a find_tool) | ${(rssKb / 1024).toFixed(0)} MB | — | < 150 MB |`);
   await erasAndStores({ REPO, BIN, env, dir, stats, span, ms }, say);
+  await telemetryCalls({ REPO, BIN, env, dir, stats, span, ms }, say);
 }

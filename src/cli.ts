@@ -408,6 +408,10 @@ export function buildProgram(io: Io, argv: readonly string[], state: ProgramStat
       .option('--spawn-timeout <ms>', 'limit for a server to start and initialize (default --timeout)')
       .option('--call-timeout <ms>', 'limit for one forwarded call (default 120000)')
       .option(
+        '--otlp <url>',
+        'export OpenTelemetry traces and metrics to this OTLP/HTTP collector (default: OTEL_EXPORTER_OTLP_* if set, else off)',
+      )
+      .option(
         '--first-list-wait <ms>',
         'how long a tools/list waits for servers still starting before answering with what is ready (default 10000)',
       )

@@ -35,11 +35,15 @@ import { LegacyListens } from './legacy-listen.js';
 import { startReplica, stateKeys, type ReplicaHandle } from './replica/setup.js';
 import { serveIdentity } from './auth/setup.js';
 import { AuditLog } from './auth/audit.js';
+import { telemetryConfig } from './telemetry/config.js';
+import type { Telemetry } from './telemetry/hook.js';
 
 const MODES: readonly ServeMode[] = ['auto', 'tools', 'meta'];
 const LEVELS: readonly ServeLevel[] = ['full', 'lossless', 'compact', 'minimal', 'names'];
 const DEFAULT_MAX = 200_000;
 const DEFAULT_CALL_TIMEOUT_MS = 120_000;
+/** At shutdown, the last spans and metrics are exported within this (a collector that is down does not hold it). */
+const TELEMETRY_FLUSH_MS = 3_000;
 /** Node's timers hold at most 2^31 - 1 ms (about 24.8 days): a longer one fires at once, so it is refused. */
 const MAX_TIMER_MS = 2_147_483_647;
 
@@ -136,6 +140,12 @@ export async function runServeCommand(
   // A record file that cannot be appended to (a FIFO nobody reads, a folder) is refused before serving starts.
   if (record) await appendFileSafe(record, '');
   const counting = await servingCounts(ctx);
+  // OpenTelemetry only when configured (--otlp, OTEL_EXPORTER_OTLP_*): otherwise its SDK is never loaded.
+  const otel = telemetryConfig(optionalString(opts.otlp), io.env);
+  const telemetry: Telemetry | undefined = otel
+    ? (await import('./telemetry/otel.js')).startTelemetry(otel, log, () => performance.now())
+    : undefined;
+  if (otel) log(`exporting traces and metrics over OTLP/HTTP to ${otel.shown}`);
   // --store, else the config's `store`, else the default file; a database is connected on first use, so one that
   // is down does not keep serve from starting (learning retries in the background).
   const chosen = chosenStore(optionalString(opts.store), setup.config.store);
@@ -186,6 +196,7 @@ export async function runServeCommand(
     pool: { oauth: { ...oauthOptions(ctx), interactive: undefined } },
     ...(audit ? { audit } : {}),
     ...(identity ? { subjectLabel: identity.subjectLabel } : {}),
+    ...(telemetry ? { telemetry } : {}),
   });
 
   // Calls an earlier serve of this database kept at its shutdown (unwritten.ts) are written now, in the background.
@@ -244,6 +255,7 @@ export async function runServeCommand(
       await runtime.close(clientWent && store.kind === 'file' ? CLIENT_GONE_FLUSH_MS : FINAL_FLUSH_MS);
       await store.close();
       await audit?.flush();
+      await telemetry?.shutdown(TELEMETRY_FLUSH_MS);
     }
   });
   const stopped = stoppedBy();
@@ -284,6 +296,7 @@ export async function runServeCommand(
         sessions,
         ready,
         internal,
+        traceHeader: telemetry !== undefined,
       });
       const listening = http;
       replica = startReplica({
@@ -395,5 +408,6 @@ function serveArgs(opts: Record<string, unknown>, cwd: string): string[] {
   carry('--spawn-timeout', opts.spawnTimeout);
   carry('--call-timeout', opts.callTimeout);
   carry('--first-list-wait', opts.firstListWait);
+  carry('--otlp', opts.otlp);
   return args;
 }

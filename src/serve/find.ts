@@ -96,12 +96,14 @@ export class ToolFinder {
 
   /**
    * `viewOf`: the caller's view of the shared one once the index is ready (a subset: identity filters). `subject`: the
-   * caller's user label when the request carries one (its scope ranks first).
+   * caller's user label when the request carries one (its scope ranks first). `named` hears how many tools the answer
+   * names (telemetry's find_tool hit or miss).
    */
   async find(
     args: Record<string, unknown>,
     viewOf: (shared: ServedView) => ServedView = (v) => v,
     subject?: string,
+    named?: (n: number) => void,
   ): Promise<ReturnType<typeof textResult>> {
     const read = readFindArgs(args);
     if ('error' in read) return textResult(read.error, true);
@@ -133,6 +135,7 @@ export class ToolFinder {
       const e = view.entries.get(id);
       return e ? [findCandidate(e, view, this.deps.unavailable(e.server))] : [];
     });
+    named?.(candidates.length);
     const answer = await this.withinBudget(
       candidates,
       findMaxTokens(read.maxTokens, this.deps.config.serve?.findToolMaxTokens),

@@ -16,6 +16,7 @@ import { checkContentType, HttpRefusal, MAX_BODY_BYTES, readJsonBody } from './h
 import { hostGuard, isLoopback, tokenMatches, type HostGuard } from './http-guard.js';
 import { SessionTable, type SessionLimits } from './http-sessions.js';
 import type { AuthGate } from './auth/gate.js';
+import { withTraceHeaders } from './telemetry/carrier.js';
 
 export { isLoopback } from './http-guard.js';
 
@@ -57,6 +58,8 @@ export interface HttpOptions {
   internal?: (path: string, req: IncomingMessage, res: ServerResponse) => Promise<boolean>;
   /** Requests wait for this before they are served: the port is bound first, so a busy one fails fast. */
   ready?: Promise<void>;
+  /** Telemetry is on: a `traceparent` header is the trace context of requests whose `_meta` names none. */
+  traceHeader?: boolean;
 }
 
 export interface HttpHandle {
@@ -167,6 +170,7 @@ export async function startHttp(opts: HttpOptions): Promise<HttpHandle> {
     if (req.method === 'POST') {
       checkContentType(req);
       body = await readJsonBody(req, HTTP_LIMITS.maxBodyBytes);
+      if (opts.traceHeader) body = withTraceHeaders(body, req.headers);
     }
     await opts.ready;
     const sessionId = req.headers['mcp-session-id'];

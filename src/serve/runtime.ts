@@ -50,6 +50,7 @@ import { DEFAULT_FIRST_LIST_WAIT_MS, FirstAnswer } from './first-answer.js';
 import { metaOnlyStart } from './setup.js';
 import { IdentityViews } from './auth/identity-view.js';
 import type { AuditLog } from './auth/audit.js';
+import type { Telemetry } from './telemetry/hook.js';
 
 export interface RuntimeOptions {
   setup: ServeSetup;
@@ -88,6 +89,8 @@ export interface RuntimeOptions {
   audit?: AuditLog;
   /** The label a token subject's learned calls are stored under (hashed unless the config says plain). */
   subjectLabel?: (subject: string) => string;
+  /** Spans and metrics per call (telemetry/otel.ts); undefined when off: a call then does no telemetry work. */
+  telemetry?: Telemetry;
 }
 
 export type ToolResult = Record<string, unknown>;
@@ -448,10 +451,28 @@ export class ServeRuntime {
     return undefined;
   }
 
-  /** `caller`: whose view it searches (identities); `view`: the caller's (identities.viewFor), default the shared one. */
-  findTool(args: Record<string, unknown>, caller?: CallContext['caller']): Promise<ToolResult> {
+  /**
+   * find_tool. `caller`: whose view it searches (identities) and whose scope ranks first; `meta`: the request's
+   * `_meta` (its trace context, when telemetry is on).
+   */
+  async findTool(
+    args: Record<string, unknown>,
+    caller?: CallContext['caller'],
+    meta?: Record<string, unknown>,
+  ): Promise<ToolResult> {
     const user = caller?.subject !== undefined ? this.opts.subjectLabel?.(caller.subject) : undefined;
-    return this.finder.find(args, (shared) => this.identities.viewFor(shared, caller), user);
+    const viewOf = (shared: ServedView): ServedView => this.identities.viewFor(shared, caller);
+    const trace = this.opts.telemetry?.findTool(meta);
+    if (!trace) return this.finder.find(args, viewOf, user);
+    try {
+      let found: number | undefined;
+      const result = await this.finder.find(args, viewOf, user, (n) => (found = n));
+      trace.answered(found);
+      return result;
+    } catch (e) {
+      trace.failed(e);
+      throw e;
+    }
   }
 
   describeTool(args: Record<string, unknown>, view = this.view): ToolResult {
@@ -489,18 +510,23 @@ export class ServeRuntime {
   async forward(entry: CatalogEntry, args: Record<string, unknown> | undefined, ctx: CallContext): Promise<ToolResult> {
     const started = this.opts.clock();
     let ok = false;
+    const trace = this.opts.telemetry?.toolCall(entry.server, entry.tool.name, ctx._meta);
     try {
       const params: { name: string; arguments?: Record<string, unknown>; _meta?: Record<string, unknown> } = {
         name: entry.tool.name,
       };
       if (args !== undefined) params.arguments = args;
-      const meta = forwardedMeta(ctx._meta);
+      const meta = trace ? trace.meta(forwardedMeta(ctx._meta)) : forwardedMeta(ctx._meta);
       if (meta) params._meta = meta;
       const result = await this.inCall(entry.server, ctx, 'tools/call', params);
       const problem = resultProblem(result);
       if (problem) throw new SmartError('SERVE_BAD_RESULT', { server: entry.server, tool: entry.tool.name, problem });
       ok = result.isError !== true;
+      trace?.answered(result);
       return result;
+    } catch (e) {
+      trace?.failed(e);
+      throw e;
     } finally {
       const subject = ctx.caller?.subject;
       const user = subject !== undefined && this.opts.subjectLabel ? this.opts.subjectLabel(subject) : undefined;

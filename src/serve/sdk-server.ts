@@ -245,7 +245,7 @@ export function createClientServer(runtime: ServeRuntime): Server {
       const view = viewNow();
       switch (served.meta) {
         case 'find':
-          return await runtime.findTool(args, ctx.caller);
+          return await runtime.findTool(args, ctx.caller, ctx._meta);
         case 'describe':
           return runtime.describeTool(args, view);
         case 'list':
