@@ -72,6 +72,8 @@ export interface RankOptions {
   rerank?: RerankModel | false;
   /** Called with the first stage's candidates (ids, best first) and their re-ranker features (training script). */
   onCandidates?: (ids: string[], features: number[][]) => void;
+  /** Checks (CHECKS names) not run in this ranking: bench/generalise.mjs --checks measures each one's worth. */
+  disabledChecks?: ReadonlySet<string>;
 }
 
 /**
@@ -132,7 +134,7 @@ export function rankTools(index: DiscoverIndex, raw: string, opts: RankOptions):
       const fused = fuseSignals(index, intent, s, opts, weights, buffers, allowed, stage ? allowed : undefined, scores);
       ({ any, memory } = fused);
       shares = fused.server;
-      const checks = startChecks(index, intent, scores, allowed, s.query.actions, fused.steps);
+      const checks = startChecks(index, intent, scores, allowed, s.query.actions, fused.steps, opts.disabledChecks);
       if (any) runChecks(checks, 'fused');
       const model = opts.rerank === undefined ? RERANK_MODEL : opts.rerank;
       const second = any ? rerankStage(index, s, fused, scores, allowed, model, opts.onCandidates) : null;

@@ -53,6 +53,8 @@ export interface CheckRun extends CheckContext {
   /** A question's best candidates as the re-ranker left them (the `best` and `near` pools). */
   best?: readonly number[];
   near: readonly number[];
+  /** The checks this ranking skips (RankOptions.disabledChecks). */
+  readonly disabled?: ReadonlySet<string>;
 }
 
 /** A ranking's checks, before any ran. */
@@ -63,8 +65,20 @@ export function startChecks(
   allowed: (i: number) => boolean,
   actions: ReadonlySet<ActionClass>,
   steps: number,
+  disabled?: ReadonlySet<string>,
 ): CheckRun {
-  return { index, intent, scores, allowed, actions, steps, reranked: false, shifts: new Map(), near: [] };
+  const run: CheckRun = {
+    index,
+    intent,
+    scores,
+    allowed,
+    actions,
+    steps,
+    reranked: false,
+    shifts: new Map(),
+    near: [],
+  };
+  return disabled && disabled.size > 0 ? { ...run, disabled } : run;
 }
 
 /**
@@ -77,7 +91,7 @@ export function runChecks(run: CheckRun, stage: CheckStage, reranked?: readonly 
     run.near = run.best ? run.best.slice(0, NUMBER_DEPTH) : (reranked ?? []);
   }
   for (const check of CHECKS) {
-    if (check.stage !== stage || !check.applies(run)) continue;
+    if (check.stage !== stage || run.disabled?.has(check.name) || !check.applies(run)) continue;
     const shifted = check.shift(run, pool(run, check.pool));
     if (shifted) run.shifts.set(check.name, shifted);
   }
