@@ -14,7 +14,6 @@ import { containerInputCheck } from './container-input.js';
 import { contraryActionCheck } from './contrary-action.js';
 import { describedObjectCheck } from './described-object.js';
 import { filePathCheck } from './file-path.js';
-import { keptStatementCheck } from './kept-statement.js';
 import { namedProductCheck } from './named-product.js';
 import { NUMBER_DEPTH, nounNumberCheck } from './noun-number.js';
 import { pluralSiblingCheck } from './plural-sibling.js';
@@ -25,7 +24,6 @@ export type { Check, CatalogueField, CheckContext, CheckPool, CheckStage } from 
 export const CHECKS: readonly Check[] = [
   contraryActionCheck,
   actingToolCheck,
-  keptStatementCheck,
   nounNumberCheck,
   pluralSiblingCheck,
   containerInputCheck,
