@@ -214,6 +214,25 @@ describe('discover command', () => {
     }
   });
 
+  it('--model use-lite shows a progress line while it embeds the tools (forced on: stderr is no terminal here)', async () => {
+    const dir = tempDir('mcp-smart-use-');
+    try {
+      const env = { NO_COLOR: '1', MCP_SMART_CACHE_DIR: dir, MCP_SMART_DATA_DIR: dir, HOME: dir };
+      const argv = [...SNAP, 'discover', 'will it be sunny in Paris tomorrow', '--model', 'use-lite'];
+      const r = await runCli(argv, { env: { ...env, MCP_SMART_PROGRESS: '1' } });
+      expect(r.stderr).toMatch(/^\r\x1b\[2KEmbedding the tools with use-lite 0\/11 \(0%\) — loading the model/);
+      expect(r.stderr).toContain('\r\x1b[2KEmbedding the tools with use-lite 11/11 (100%)');
+      // The line is cleared once the tools are embedded, before the results are printed.
+      expect(r.stderr.endsWith('\r\x1b[2K')).toBe(true);
+      expect(r.stdout).toContain('weather.get_forecast');
+      // Nothing left to embed: no line.
+      const again = await runCli(argv, { env: { ...env, MCP_SMART_PROGRESS: '1' } });
+      expect(again.stderr).not.toContain('Embedding');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('caches the built indexes keyed by the tools and reuses them; --no-cache writes nothing', async () => {
     const dir = tempDir('mcp-smart-discover-');
     try {
