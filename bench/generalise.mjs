@@ -10,18 +10,16 @@
 // trained or tuned on. Each figure is the mean with its 95 % bootstrap interval over the queries (seeded), each
 // difference a paired one over the same queries.
 //
-// --checks: each check after fusion or the re-ranker, and each reading of the intent, turned off in turn
-// (helpers/ablate-hooks.mjs), the re-ranker retrained without it; the delta of turning it off on every measure.
+// --checks [a,b,…]: each check of the pipeline's CHECKS list (src/core/discover/checks/) turned off in turn through
+// rankTools' `disabledChecks`, the re-ranker retrained without it when it runs before the re-ranker; the delta of
+// turning it off on every measure, and the issue's verdict (remove when no measure is lowered).
 // --model FILE[,FILE]: a re-ranker written by scripts/train-pseudo.mjs (a JSON RerankModel, or one per fold under
 // `folds`) ranked beside the shipped recipe, with the development sets' figures too. --save FILE: every per-query figure as JSON.
-import { register } from 'node:module';
 import { readFileSync, writeFileSync } from 'node:fs';
 
-register('./helpers/ablate-hooks.mjs', import.meta.url);
-const { SWITCHES } = await import('./helpers/ablate-hooks.mjs');
 const { buildDiscoverIndex, loadWordVectors, pairedBootstrap, rankTools } =
   await import('../dist/core/discover/index.js');
-const plain = await import('../dist/core/discover/engine.js?unpatched');
+const { CHECKS } = await import('../dist/core/discover/checks/index.js');
 const { seededRandom } = await import('../dist/core/session/tune.js');
 const { loadBfcl, loadLiveMcpBench, loadMetaTool, loadServers111 } = await import('./helpers/datasets.mjs');
 const { candidates, train } = await import('./helpers/listwise.mjs');
@@ -34,10 +32,11 @@ const arg = (flag) => {
 };
 const K = Number(arg('--folds') ?? 5);
 const checksArg = process.argv.includes('--checks') ? (arg('--checks') ?? '') : null;
+const CHECK_STAGE = new Map(CHECKS.map((c) => [c.name, c.stage]));
 const ablations =
-  checksArg === null ? [] : checksArg && !checksArg.startsWith('--') ? checksArg.split(',') : Object.keys(SWITCHES);
+  checksArg === null ? [] : checksArg && !checksArg.startsWith('--') ? checksArg.split(',') : [...CHECK_STAGE.keys()];
 for (const a of ablations)
-  if (!(a in SWITCHES)) throw new Error(`--checks: no switch "${a}" (${Object.keys(SWITCHES).join(', ')})`);
+  if (!CHECK_STAGE.has(a)) throw new Error(`--checks: no check "${a}" (CHECKS: ${[...CHECK_STAGE.keys()].join(', ')})`);
 const modelFiles = arg('--model')?.split(',') ?? [];
 
 const vectors = await loadWordVectors();
@@ -64,10 +63,10 @@ const interval = (a, b = a.map(() => 0)) => {
 const shown = (d, signed = false) => `${signed ? sign(d.mean) : f3(d.mean)} [${f3(d.low)}, ${f3(d.high)}]`;
 
 /** Ranked labels of each case under one re-ranker. */
-function ranked(index, cases, key, model) {
+function ranked(index, cases, key, model, disabledChecks = undefined) {
   return cases.map((c) =>
     rankMetrics(
-      rankTools(index, c.intent, { engine: 'hybrid', k: 10, rerank: model }).results.map((r) => key(r)),
+      rankTools(index, c.intent, { engine: 'hybrid', k: 10, rerank: model, disabledChecks }).results.map((r) => key(r)),
       new Set(c.expected),
     ),
   );
@@ -80,8 +79,8 @@ function foldModels(dev) {
   return Array.from({ length: K }, (_, f) => train(dev.filter((d) => d.fold !== f)));
 }
 
-/** Switches that act before the re-ranker: with one off, its features change, so it is trained again. */
-const BEFORE_RERANK = new Set(['question-command', 'joined', 'state', 'action', 'forms']);
+/** Checks that act before the re-ranker: with one off, its features change, so it is trained again. */
+const BEFORE_RERANK = new Set(CHECKS.filter((c) => c.stage === 'fused').map((c) => c.name));
 /** The first run's indexes and re-rankers, for the runs whose switches act after the re-ranker only. */
 let first = null;
 const withDev = modelFiles.length > 0;
@@ -92,7 +91,7 @@ const withDev = modelFiles.length > 0;
  * first run's otherwise; `extra` hands the re-rankers in. With --model, the development sets too (in-sample).
  */
 function run(off, extra = null) {
-  globalThis.__mcpSmartAblate = new Set(off);
+  const disabled = off.length > 0 ? new Set(off) : undefined;
   const fresh = !first || off.some((k) => BEFORE_RERANK.has(k));
   const idx = fresh
     ? {
@@ -105,9 +104,12 @@ function run(off, extra = null) {
   let { models, all } = extra ?? (fresh ? {} : first);
   if (!models) {
     const dev = [
-      ...candidates(idx.meta, metaTrain, byName, { set: 'meta', fold: -1 }),
-      ...candidates(idx.bfcl, bfcl.turns, byName, { set: 'bfcl', fold: -1 }),
-      ...intents.map((c) => ({ ...candidates(idx.s111, [c], byId, { set: 's111' })[0], fold: caseFold(c) })),
+      ...candidates(idx.meta, metaTrain, byName, { set: 'meta', fold: -1 }, disabled),
+      ...candidates(idx.bfcl, bfcl.turns, byName, { set: 'bfcl', fold: -1 }, disabled),
+      ...intents.map((c) => ({
+        ...candidates(idx.s111, [c], byId, { set: 's111' }, disabled)[0],
+        fold: caseFold(c),
+      })),
     ];
     models = foldModels(dev);
     all = train(dev);
@@ -116,16 +118,17 @@ function run(off, extra = null) {
   const out = { lso: [], metaTest: [], live: [], models, all };
   for (let f = 0; f < K; f++) {
     const cases = lso.filter((c) => caseFold(c) === f);
-    ranked(idx.s111, cases, rId, models[f]).forEach((m, j) => (out.lso[lso.indexOf(cases[j])] = { ...m, fold: f }));
+    ranked(idx.s111, cases, rId, models[f], disabled).forEach(
+      (m, j) => (out.lso[lso.indexOf(cases[j])] = { ...m, fold: f }),
+    );
   }
-  out.metaTest = ranked(idx.meta, meta.test, rName, all);
-  out.live = ranked(idx.live, live.cases, rName, all);
+  out.metaTest = ranked(idx.meta, meta.test, rName, all, disabled);
+  out.live = ranked(idx.live, live.cases, rName, all, disabled);
   if (withDev) {
-    out.devMeta = ranked(idx.meta, metaTrain, rName, all);
-    out.devBfcl = ranked(idx.bfcl, bfcl.turns, rName, all);
-    out.devS111 = ranked(idx.s111, lso, rId, all);
+    out.devMeta = ranked(idx.meta, metaTrain, rName, all, disabled);
+    out.devBfcl = ranked(idx.bfcl, bfcl.turns, rName, all, disabled);
+    out.devS111 = ranked(idx.s111, lso, rId, all, disabled);
   }
-  globalThis.__mcpSmartAblate = new Set();
   return out;
 }
 
@@ -169,21 +172,6 @@ const foldSizes = Array.from({ length: K }, (_, f) => lso.filter((c) => caseFold
 const foldServers = Array.from({ length: K }, (_, f) => [...fold.values()].filter((x) => x === f).length);
 console.log(`  queries per fold ${foldSizes.join(' ')}; servers per fold ${foldServers.join(' ')}`);
 
-// The switches off change nothing: the patched engine's rankings (empty set) against the unpatched build's.
-{
-  const index = buildDiscoverIndex(s111.tools, { vectors });
-  const liveIndex = buildDiscoverIndex(live.tools, { vectors });
-  let same = 0;
-  for (const c of [...lso, ...live.cases]) {
-    const ix = live.cases.includes(c) ? liveIndex : index;
-    const a = JSON.stringify(rankTools(ix, c.intent, { engine: 'hybrid', k: 10 }).results);
-    const b = JSON.stringify(plain.rankTools(ix, c.intent, { engine: 'hybrid', k: 10 }).results);
-    if (a === b) same++;
-    else throw new Error(`the ablation hooks changed the ranking of "${c.intent}"`);
-  }
-  console.log(`  hooks with every check on: ${same}/${lso.length + live.cases.length} rankings identical to dist's`);
-}
-
 const t0 = performance.now();
 const base = run([]);
 console.log(`  one configuration: ${((performance.now() - t0) / 1000).toFixed(1)} s`);
@@ -220,17 +208,26 @@ for (const file of modelFiles) {
 
 if (ablations.length > 0) {
   // The issue's rule: removable when turning it off lowers no measure (every Δ ≥ 0, its lower bound > −0.01).
-  console.log(
-    '\nablation: each switched off, Δ = off − on, paired 95 % intervals; REMOVE = every Δ ≥ 0 with low > −0.01',
-  );
+  console.log('\nablation: each check off, Δ = off − on, paired 95 % intervals; REMOVE = every Δ ≥ 0 with low > −0.01');
   const head = MEASURES.flatMap(([n]) => [`${n} hit@1`, `hit@5`]);
-  console.log(`  ${'switch'.padEnd(17)} ${head.map((h) => h.padEnd(24)).join(' ')} verdict`);
+  console.log(
+    `  ${'check'.padEnd(17)} ${head.map((h) => h.padEnd(24)).join(' ')} verdict  (queries moved at hit@1/hit@5 up/down)`,
+  );
   for (const key of ablations) {
     const r = run([key]);
     const d = deltas(r, base);
     const cells = Object.values(d).map((v) => shown(v, true).padEnd(24));
     const removable = Object.values(d).every((v) => v.mean >= 0 && v.low > -0.01);
-    console.log(`  ${key.padEnd(17)} ${cells.join(' ')} ${removable ? 'REMOVE' : 'keep'}`);
+    const moved = MEASURES.map(([, m]) =>
+      ['h1', 'h5']
+        .map((h) => {
+          const up = r[m].filter((x, i) => x[h] > base[m][i][h]).length;
+          const down = r[m].filter((x, i) => x[h] < base[m][i][h]).length;
+          return `${up}/${down}`;
+        })
+        .join(' '),
+    ).join(', ');
+    console.log(`  ${key.padEnd(17)} ${cells.join(' ')} ${removable ? 'REMOVE' : 'keep'}  (${moved})`);
     saved[key] = r;
   }
 }

@@ -6,9 +6,10 @@ import { RERANK_DEPTH, RERANK_FEATURES } from '../../dist/core/discover/rerank.j
 
 /**
  * The first stage's candidates of each case with their features and 0/1 labels (a candidate is relevant when its
- * label, `key(tool ref)`, is expected). `extra` is copied onto each item (its set, its fold).
+ * label, `key(tool ref)`, is expected). `extra` is copied onto each item (its set, its fold); `disabledChecks` is
+ * handed to rankTools (a check after fusion turned off changes the candidates and their features).
  */
-export function candidates(index, cases, key, extra = {}) {
+export function candidates(index, cases, key, extra = {}, disabledChecks = undefined) {
   const label = new Map(index.tools.map((t) => [t.id, key(t)]));
   return cases.map((c) => {
     let ids = [];
@@ -18,6 +19,7 @@ export function candidates(index, cases, key, extra = {}) {
       k: 1,
       rerank: { features: [], weights: [], depth: RERANK_DEPTH },
       onCandidates: (i, f) => ((ids = i), (feats = f)),
+      ...(disabledChecks ? { disabledChecks } : {}),
     });
     const expected = new Set(c.expected);
     return { ...extra, feats, labels: ids.map((id) => (expected.has(label.get(id)) ? 1 : 0)) };

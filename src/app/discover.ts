@@ -1,15 +1,12 @@
 /** The `discover` use case: rank the tools of the selected servers for an intent, or evaluate labelled intents. */
-import { resolve } from 'node:path';
 // engine.js, not index.js: the optional model support loads only with --model.
 import {
-  buildDiscoverIndex,
   evaluateRankings,
   evaluationMisses,
   indexCacheKey,
   loadShippedWordVectors,
   patternsFromConfig,
   rankTools,
-  semanticText,
   snapshotIndexKey,
   toolRefsFromSnapshots,
   type DiscoverIndex,
@@ -21,7 +18,7 @@ import { countOf } from '../reporters/format.js';
 import { SmartError } from '../errors.js';
 import { computing } from '../signals.js';
 import { indexThroughCache } from './index-file.js';
-import { debugPhase, warnUnknownExpected } from './progress.js';
+import { createWorkProgress, debugPhase, warnUnknownExpected } from './progress.js';
 import type { EngineName } from '../types.js';
 import type { AppContext } from './context.js';
 import { readLabelledIntents } from './queries.js';
@@ -61,25 +58,32 @@ export async function discoverTools(
 
   let index: DiscoverIndex;
   let embedQuery: ((text: string) => Promise<Float32Array>) | undefined;
+  let modelLoaded = (): void => {};
   const needsVectors = engine === 'semantic' || engine === 'hybrid';
   if (model && !needsVectors)
     io.stderr(`warning: --model is ignored: the ${engine} engine uses no vectors (use --engine semantic or hybrid)\n`);
   if (needsVectors && model) {
-    const { embedCached, loadSentenceModel, loadUseLite, USE_LITE, USE_LITE_KEY } =
-      await import('../core/discover/model.js');
-    const embed = model === USE_LITE ? await loadUseLite() : await loadSentenceModel(model, io.cwd);
-    const cacheDir = paths.activeCacheDir ?? null;
-    const modelKey = model === USE_LITE ? USE_LITE_KEY : resolve(io.cwd, model);
-    // Tool vectors are cached per model; intents are not (the cache would grow with every --queries file), but
-    // --queries intents are embedded in one batch up front.
-    const embeddings = await embedCached(embed, tools.map(semanticText), cacheDir, modelKey);
+    const { modelIndex } = await import('./model-index.js');
+    const progress = createWorkProgress(io, global.format, `Embedding the tools with ${model}`);
+    const built = await modelIndex(tools, {
+      model,
+      cwd: io.cwd,
+      cacheDir: paths.activeCacheDir,
+      build: { weights: config.weights, keywords: config.keywords },
+      progress,
+    });
+    index = built.index;
+    // --queries intents are embedded in one batch up front and not kept (the file may hold thousands); one intent
+    // ranked alone is kept, so asking it again needs no model.
     const intents = [...new Set((cases ?? []).map((c) => c.intent))];
-    const intentVectors = intents.length > 0 ? await embed(intents) : [];
-    const known = new Map(intents.map((text, i) => [text, intentVectors[i]!]));
-    index = await computing(() =>
-      buildDiscoverIndex(tools, { weights: config.weights, keywords: config.keywords, embeddings }),
-    );
-    embedQuery = async (text) => known.get(text) ?? (await embed([text]))[0]!;
+    const vectors = intents.length > 0 ? await built.embedIntents(intents, false) : [];
+    const known = new Map(intents.map((text, i) => [text, vectors[i]!]));
+    embedQuery = async (text) => known.get(text) ?? (await built.embedIntents([text], true))[0]!;
+    modelLoaded = () =>
+      debugPhase(
+        ctx,
+        `${model}: index ${built.fromCache ? 'read from the cache' : 'built'}, model ${built.loaded() ? 'loaded' : 'not loaded (every vector cached)'}`,
+      );
   } else {
     const vectors = needsVectors ? await shippedVectors(engine) : undefined;
     // The built indexes are cached on disk, keyed by a hash of the tools (of the snapshot files' bytes when they
@@ -168,6 +172,7 @@ export async function discoverTools(
       ...(ranking.reading ? { reading: ranking.reading } : {}),
     };
   }
+  modelLoaded();
   return { result, exitCode };
 }
 

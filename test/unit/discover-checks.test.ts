@@ -130,6 +130,23 @@ describe('the catalogue start cache keeps what the checks read', () => {
     // The tool taking the bucket as input gains (container-input), the one listing buckets does not.
     expect(fired(intents[1]!, 'container')).toEqual(['storage.list_objects']);
   });
+
+  it('disabledChecks turns off the named checks for one ranking, and only them', () => {
+    const index = buildDiscoverIndex(full);
+    const rank = (intent: string, disabledChecks?: ReadonlySet<string>) =>
+      rankTools(index, intent, { engine: 'hybrid', k: 5, ...(disabledChecks ? { disabledChecks } : {}) }).results;
+    const on = rank('show the contents of report.pdf');
+    const off = rank('show the contents of report.pdf', new Set(['file-path']));
+    const read = (r: typeof on) => r.find((t) => t.id === 'files.read_file')!;
+    const gain = read(on).reasons!.file!;
+    expect(gain).toBeGreaterThan(0);
+    expect(read(off).reasons?.file).toBeUndefined();
+    expect(read(off).score).toBeCloseTo(read(on).score - gain, 3);
+    // The other checks still run; an empty set changes nothing; the next ranking runs every check again.
+    expect(rank("what's in the bucket assets?", new Set(['file-path']))).toEqual(rank("what's in the bucket assets?"));
+    expect(rank('show the contents of report.pdf', new Set())).toEqual(on);
+    expect(rank('show the contents of report.pdf')).toEqual(on);
+  });
 });
 
 describe('the intent read once (intent.ts)', () => {

@@ -47,7 +47,10 @@ export interface BuildOptions {
   keywords?: Record<string, string[]>;
   /** Precomputed tool vectors (a sentence model's), in the order of `tools` as given; replaces word vectors. */
   embeddings?: (Float32Array | null)[];
-  /** The semantic index these tools and `vectors` give, read back from a cache (see indexCacheKey). */
+  /**
+   * The semantic index these tools and `vectors` give, read back from a cache (see indexCacheKey); without `vectors`
+   * or `embeddings`, a sentence model's, read back from its cache (its queries are given as vectors).
+   */
   semantic?: SemanticIndex;
   /** The BM25 index of these tools with the resolved weights' bm25 parameters, read back from a cache. */
   bm25?: Bm25Index;
@@ -199,6 +202,9 @@ export function buildDiscoverIndex(tools: ToolRef[], opts: BuildOptions = {}): D
         opts.vectors,
         w!.name.map((name, i) => semanticWords(sorted[i]!, name, w!.description[i]!, w!.params[i]!)),
       );
+  } else if (opts.semantic && opts.semantic.size === sorted.length) {
+    // A sentence model's index read back from its cache (app/model-index.ts): its queries come as vectors.
+    index.semantic = opts.semantic;
   }
   return index;
 }

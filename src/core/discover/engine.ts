@@ -79,6 +79,8 @@ export interface RankOptions {
   scopeShare?: number;
   /** Called with the first stage's candidates (ids, best first) and their re-ranker features (training script). */
   onCandidates?: (ids: string[], features: number[][]) => void;
+  /** Checks (CHECKS names) not run in this ranking: bench/generalise.mjs --checks measures each one's worth. */
+  disabledChecks?: ReadonlySet<string>;
 }
 
 /**
@@ -152,10 +154,19 @@ export function rankTools(index: DiscoverIndex, raw: string, opts: RankOptions):
       ({ any, memory } = fused);
       shares = fused.server;
       const scope = scopeOf(index, opts.scope);
-      const checks = startChecks(index, intent, scores, allowed, s.query.actions, fused.steps, {
-        weights: scope,
-        share: opts.scopeShare,
-      });
+      const checks = startChecks(
+        index,
+        intent,
+        scores,
+        allowed,
+        s.query.actions,
+        fused.steps,
+        {
+          weights: scope,
+          share: opts.scopeShare,
+        },
+        opts.disabledChecks,
+      );
       if (any) runChecks(checks, 'fused');
       const model = opts.rerank === undefined ? RERANK_MODEL : opts.rerank;
       const second = any ? rerankStage(index, s, fused, scores, allowed, model, opts.onCandidates) : null;

