@@ -18,12 +18,12 @@ import { parse } from 'yaml';
 import {
   INSTALL_ARGS,
   npmEnv,
-  packSourceTree,
   runProgram,
   type Env,
   type PackedTarball,
   type ProgramRun,
 } from '../../scripts/pack.mjs';
+import { installedPackage } from '../helpers/installed-package.js';
 import { startLocalRegistry } from '../helpers/local-registry.js';
 import { fixture, REPO } from '../helpers/paths.js';
 
@@ -39,7 +39,7 @@ let npmCacheDir = '';
 beforeAll(async () => {
   tmp = mkdtempSync(join(tmpdir(), 'mcp-smart-ci-gate-'));
   const env = npmEnv();
-  packed = await packSourceTree(tmp, env);
+  packed = (await installedPackage()).packed;
   // npm's download cache is the machine's (warm, content-addressed); its npx folder and logs are this test's own.
   const realCache = (await runProgram('npm', ['config', 'get', 'cache'], { cwd: tmp, env })).stdout.trim();
   npmCacheDir = join(tmp, 'npm-cache');

@@ -11,12 +11,12 @@ import { parse } from 'yaml';
 import {
   INSTALL_ARGS,
   npmEnv,
-  packSourceTree,
   runProgram,
   type Env,
   type PackedTarball,
   type ProgramRun,
 } from '../../scripts/pack.mjs';
+import { installedPackage } from '../helpers/installed-package.js';
 import { fixture } from '../helpers/paths.js';
 
 const TIMEOUT = 600_000;
@@ -31,7 +31,7 @@ let ciEnv: Env = {};
 beforeAll(async () => {
   tmp = mkdtempSync(join(tmpdir(), 'mcp-smart-journey-ci-'));
   const env = npmEnv();
-  packed = await packSourceTree(tmp, env);
+  packed = (await installedPackage()).packed;
   const realCache = (await runProgram('npm', ['config', 'get', 'cache'], { cwd: tmp, env })).stdout.trim();
   const npmCache = join(tmp, 'npm-cache');
   mkdirSync(npmCache);
