@@ -1,5 +1,6 @@
 // Issue 36.4, no silent shrinkage, in `audit`: beside a committed baseline, a server the baseline had that this run
-// did not reach — one made to fail, one held because nobody approved the project's mcp-smart.config.json — is a
+// did not reach — one made to fail, one held because nobody approved the project's mcp-smart.config.json, one such
+// held definition that shadows the user's own server of the same name — is a
 // SERVER_MISSING finding naming the server, why and its tools, in the table, --json and --html; a server removed
 // from the config on purpose is not. Real server processes (fixtures/servers/catalog-server.mjs).
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -116,5 +117,43 @@ describe('audit: servers of the baseline that were not reached', () => {
     const none = await cli(['audit', '--baseline', 'nope.lock.json', '--json']);
     expect(none.code).toBe(2);
     expect(none.stdout).toContain('BASELINE_MISSING');
+  }, 120_000);
+
+  it("names a held project definition that shadows the user's own server of the same name", async () => {
+    const dir = tempDir('mcp-smart-audit-shadow-');
+    const home = join(dir, 'home');
+    const project = join(dir, 'project');
+    mkdirSync(join(home, '.cursor'), { recursive: true });
+    mkdirSync(project);
+    const userFile = join(home, '.cursor', 'mcp.json');
+    // notes is the user's own; the project's file defines another notes, which wins the merge (project first).
+    writeFileSync(
+      userFile,
+      servers({
+        notes: entry(fixture('servers', 'catalogs', 'tiny.json')),
+        clock: entry(fixture('servers', 'catalogs', 'tiny.json')),
+      }),
+    );
+    writeFileSync(
+      join(project, 'mcp-smart.config.json'),
+      servers({ notes: entry(fixture('servers', 'catalogs', 'duplicate-names.json')) }),
+    );
+    const env = {
+      HOME: home,
+      NO_COLOR: '1',
+      MCP_SMART_CACHE_DIR: join(dir, 'cache'),
+      MCP_SMART_DATA_DIR: join(dir, 'data'),
+    };
+    const update = await runCli(['check', '--update'], { cwd: project, env: { ...env, MCP_SMART_TRUST_PROJECT: '1' } });
+    expect(update.code, update.stderr).toBe(0);
+    const run = await runCli(['audit', '--json'], { cwd: project, env: { ...env, MCP_SMART_TRUST_PROJECT: '' } });
+    expect(run.code, run.stdout + run.stderr).toBe(0);
+    const doc = JSON.parse(run.stdout) as AuditDoc & { missing: { shadows?: string[] }[] };
+    expect(doc.servers.map((s) => s.name)).toEqual(['clock']);
+    expect(doc.missing.map((m) => [m.server, m.reason, m.shadows])).toEqual([
+      ['notes', 'pending-approval', [userFile]],
+    ]);
+    const finding = doc.findings.find((f) => f.code === 'SERVER_MISSING')!;
+    expect(finding.message).toContain(`(this definition shadows ${userFile})`);
   }, 120_000);
 });
