@@ -12,7 +12,7 @@ import { tempDir } from '../helpers/temp.js';
 
 interface AuditDoc {
   baseline?: string;
-  missing?: { server: string; reason: string; tools: string[]; tokens: number }[];
+  missing?: { server: string; reason: string; tools: string[]; tokens: number; shadows?: string[] }[];
   servers: { name: string; status: string; toolCount: number }[];
   findings: { code: string; severity: string; server: string; message: string; value?: number }[];
 }
@@ -148,9 +148,9 @@ describe('audit: servers of the baseline that were not reached', () => {
     expect(update.code, update.stderr).toBe(0);
     const run = await runCli(['audit', '--json'], { cwd: project, env: { ...env, MCP_SMART_TRUST_PROJECT: '' } });
     expect(run.code, run.stdout + run.stderr).toBe(0);
-    const doc = JSON.parse(run.stdout) as AuditDoc & { missing: { shadows?: string[] }[] };
+    const doc = JSON.parse(run.stdout) as AuditDoc;
     expect(doc.servers.map((s) => s.name)).toEqual(['clock']);
-    expect(doc.missing.map((m) => [m.server, m.reason, m.shadows])).toEqual([
+    expect(doc.missing!.map((m) => [m.server, m.reason, m.shadows])).toEqual([
       ['notes', 'pending-approval', [userFile]],
     ]);
     const finding = doc.findings.find((f) => f.code === 'SERVER_MISSING')!;

@@ -3,7 +3,8 @@
 // of the project. `init --github` → the workflow's `run:` steps (parsed from the YAML, run in bash with CI=true) pass
 // → the server's code changes (a tool description grows) → the printed refresh → the gate fails with exit 1 → the
 // printed `check --update` → the gate passes. Only printed commands, run as printed. Slow: one pack, one install.
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -56,9 +57,10 @@ beforeAll(async () => {
   ciEnv = { ...devEnv, CI: 'true' };
 }, TIMEOUT);
 
-afterAll(() => {
-  if (tmp) rmSync(tmp, { recursive: true, force: true });
-});
+// The project's node_modules is large: removed without blocking the worker (vitest's RPC times out on a busy machine).
+afterAll(async () => {
+  if (tmp) await rm(tmp, { recursive: true, force: true });
+}, TIMEOUT);
 
 const bash = (script: string, cwd: string, env: Env): Promise<ProgramRun> =>
   runProgram('bash', ['-e', '-c', script], { cwd, env, timeoutMs: TIMEOUT });
