@@ -224,6 +224,10 @@ export function buildProgram(io: Io, argv: readonly string[], state: ProgramStat
       )
       .option('--anthropic-count', "also ask Anthropic's token-counting endpoint (needs ANTHROPIC_API_KEY)")
       .option('--html <file>', 'also write a self-contained HTML report (treemap, condense levels, every finding)')
+      .option(
+        '--baseline <file>',
+        "servers of this baseline that were not reached are findings (default: the config's baseline or mcp-smart.lock.json, when present)",
+      )
       .addHelpText(
         'after',
         '\nExamples:\n  mcp-smart audit\n  mcp-smart audit --snapshot mcp-snapshot.json --fail-on error --format markdown\n  mcp-smart --demo audit --html audit.html',

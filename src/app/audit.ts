@@ -30,6 +30,7 @@ import { loadHintRules, summarizeLoadHints } from '../core/hints/summary.js';
 import { readRankingUsage } from './usage.js';
 import { createWorkProgress, debugPhase } from './progress.js';
 import { connectDefinitions } from './connect-definitions.js';
+import { baselineMissing, requiredBaseline } from './audit-missing.js';
 import { loadSetup, serverFailureCode, type Setup } from './setup.js';
 
 export interface AuditOptions {
@@ -38,6 +39,8 @@ export interface AuditOptions {
   render: RenderStyle;
   /** Set when --anthropic-count asked for exact Claude figures (checked before connecting). */
   anthropicKey?: string;
+  /** --baseline: compare with this baseline (must exist); else the config's or mcp-smart.lock.json when present. */
+  baseline?: string;
 }
 
 export type AuditOutput = AuditResult;
@@ -53,6 +56,7 @@ export interface AuditOutcome {
 
 export async function auditServers(ctx: AppContext, options: AuditOptions): Promise<AuditOutcome> {
   const { io, global } = ctx;
+  const given = await requiredBaseline(ctx, options.baseline);
   const loaded = await loadSetup(global, io);
   // Count only what the client sends; tools its config hides are counted apart.
   const servers = sentSnapshots(loaded.servers, loaded.hidden ?? {});
@@ -136,6 +140,13 @@ export async function auditServers(ctx: AppContext, options: AuditOptions): Prom
   await counter.flush?.();
 
   await addLoadHints(ctx, loaded, result, (t) => counter.count(t));
+  // Servers of the committed baseline this run did not reach: a finding each, never a silent shrinkage.
+  const base = await baselineMissing(ctx, loaded, options.baseline, given);
+  if (base) {
+    result.baseline = base.baseline;
+    result.missing = base.missing;
+    result.findings = sortFindings([...result.findings, ...base.findings]);
+  }
 
   let remoteFailed = 0;
   const apiKey = options.anthropicKey;

@@ -1,5 +1,6 @@
 /** What a failed `check` tells the user to do: the failures for missing servers, and the update command that applies. */
 import { DEFAULT_BASELINE, type CheckResult, type MissingServer } from '../core/budget/index.js';
+import { missingWhy, shownTools } from '../core/audit/missing.js';
 import { shellQuote } from '../core/ci-workflow.js';
 import { countOf } from '../reporters/format.js';
 import type { AppContext } from './context.js';
@@ -7,20 +8,12 @@ import { setupWords } from './next-step.js';
 
 /** One SERVER_MISSING failure per baseline server this run did not reach, naming its tools and why. */
 export function missingFailures(missing: readonly MissingServer[], update: string): CheckResult['failures'] {
-  return missing.map((m) => {
-    const shown = m.tools.slice(0, 5).join(', ') + (m.tools.length > 5 ? `, … (${m.tools.length} in all)` : '');
-    const why =
-      m.reason === 'failed'
-        ? `it failed: ${m.detail}`
-        : `${m.reason === 'pending-approval' ? 'it waits for approval in mcp-smart' : 'its client does not load it'}: ${m.detail}`;
-    const shadow = m.shadows ? ` (this definition shadows ${m.shadows.join(', ')})` : '';
-    return {
-      code: 'SERVER_MISSING',
-      message:
-        `server ${m.server} of the baseline was not reached, so its ${countOf(m.tools.length, 'tool')} (${m.tokens} tokens) are missing from this run: ${shown}. ` +
-        `Not removed on purpose: ${why}${shadow}. Fix it, or if it is gone for good, run: ${update}`,
-    };
-  });
+  return missing.map((m) => ({
+    code: 'SERVER_MISSING',
+    message:
+      `server ${m.server} of the baseline was not reached, so its ${countOf(m.tools.length, 'tool')} (${m.tokens} tokens) are missing from this run: ${shownTools(m.tools)}. ` +
+      `Not removed on purpose: ${missingWhy(m)}. Fix it, or if it is gone for good, run: ${update}`,
+  }));
 }
 
 /**

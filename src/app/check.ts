@@ -5,7 +5,6 @@ import { counterFor } from './counter.js';
 import { hybridRanker } from './rank.js';
 import { readRankingUsage } from './usage.js';
 import { writeFileSafe } from '../safe-write.js';
-import { readJsonFile } from '../read-file.js';
 import {
   DEFAULT_BASELINE,
   DEFAULT_MAX_GROWTH,
@@ -13,7 +12,6 @@ import {
   compareBaseline,
   formatGrowthLimit,
   measureServers,
-  parseBaseline,
   parseGrowthLimit,
   serializeBaseline,
   type Baseline,
@@ -38,19 +36,7 @@ import { optionalString, parseFloatFlag, parseIntFlag } from './flags.js';
 import { readLabelledIntents } from './queries.js';
 import { missingFailures, updateCommand } from './check-messages.js';
 import { loadSetup } from './setup.js';
-
-async function readBaselineFile(file: string, cwd: string): Promise<Baseline | undefined> {
-  const doc = await readJsonFile(file, cwd);
-  if (doc === undefined) return undefined;
-  const parsed = parseBaseline(doc);
-  if (!parsed.ok)
-    throw new SmartError('CONFIG_INVALID', {
-      file,
-      key: parsed.path,
-      reason: `${parsed.reason}. Recreate it with: mcp-smart check --update`,
-    });
-  return parsed.value;
-}
+import { readBaselineFile } from './baseline-file.js';
 
 function growthFrom(value: string | number | undefined, where: string): GrowthLimit | undefined {
   if (value === undefined) return undefined;

@@ -20,6 +20,8 @@ export interface AuditFlags {
   anthropicCount?: boolean;
   /** `--html <file>`: also write the self-contained HTML report. */
   html?: string;
+  /** `--baseline <file>`: the committed baseline whose servers must still be reached. */
+  baseline?: string;
 }
 
 export async function runAuditCommand(
@@ -34,6 +36,7 @@ export async function runAuditCommand(
     render: parseChoiceFlag('--render', flags.render ?? 'json', RENDER_STYLES),
   };
   if (failOn !== undefined) options.failOn = failOn;
+  if (typeof flags.baseline === 'string') options.baseline = flags.baseline;
   // Fail on a missing key before connecting to anything.
   if (flags.anthropicCount === true) options.anthropicKey = requireAnthropicKey(ctx.io.env.ANTHROPIC_API_KEY);
 

@@ -334,8 +334,12 @@ export async function runServeCommand(
         )
         .then(() => {
           const served = runtime.view;
+          // Each tool of the servers once: first-class (in tools/list) or behind the meta-tools, never both.
+          const first = [...served.servedNameOf.keys()].filter((id) => served.entries.has(id)).length;
           log(
-            `${mode} mode: ${countOf(served.tools.length, 'tool')} served (${countOf(served.tokens, 'token')}); behind it ${countOf(served.entries.size, 'tool')} from ${countOf(runtime.known.size, 'server')}${served.deferred.length ? `; deferred: ${served.deferred.join(', ')}` : ''}`,
+            `${mode} mode: ${countOf(served.entries.size, 'tool')} from ${countOf(runtime.known.size, 'server')}: ${first} served first-class, ` +
+              `${served.entries.size - first} behind the meta-tools; tools/list holds ${countOf(served.tools.length, 'tool')} ` +
+              `(${countOf(served.tokens, 'token')})${served.deferred.length ? `; deferred: ${served.deferred.join(', ')}` : ''}`,
           );
         });
     // Meta mode starts them once its first tools/list is out (runtime.listReady) or a tool is called.

@@ -11,6 +11,7 @@ import {
   symlinkSync,
   writeFileSync,
 } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -18,12 +19,12 @@ import { parse } from 'yaml';
 import {
   INSTALL_ARGS,
   npmEnv,
-  packSourceTree,
   runProgram,
   type Env,
   type PackedTarball,
   type ProgramRun,
 } from '../../scripts/pack.mjs';
+import { installedPackage } from '../helpers/installed-package.js';
 import { startLocalRegistry } from '../helpers/local-registry.js';
 import { fixture, REPO } from '../helpers/paths.js';
 
@@ -39,7 +40,7 @@ let npmCacheDir = '';
 beforeAll(async () => {
   tmp = mkdtempSync(join(tmpdir(), 'mcp-smart-ci-gate-'));
   const env = npmEnv();
-  packed = await packSourceTree(tmp, env);
+  packed = (await installedPackage()).packed;
   // npm's download cache is the machine's (warm, content-addressed); its npx folder and logs are this test's own.
   const realCache = (await runProgram('npm', ['config', 'get', 'cache'], { cwd: tmp, env })).stdout.trim();
   npmCacheDir = join(tmp, 'npm-cache');
@@ -64,9 +65,10 @@ beforeAll(async () => {
   };
 }, TIMEOUT);
 
-afterAll(() => {
-  if (tmp) rmSync(tmp, { recursive: true, force: true });
-});
+// The project's node_modules is large: removed without blocking the worker (vitest's RPC times out on a busy machine).
+afterAll(async () => {
+  if (tmp) await rm(tmp, { recursive: true, force: true });
+}, TIMEOUT);
 
 /** A project folder holding the committed snapshot of three servers (807 tokens). */
 function project(name: string): string {

@@ -3,7 +3,8 @@
 // of the project. `init --github` → the workflow's `run:` steps (parsed from the YAML, run in bash with CI=true) pass
 // → the server's code changes (a tool description grows) → the printed refresh → the gate fails with exit 1 → the
 // printed `check --update` → the gate passes. Only printed commands, run as printed. Slow: one pack, one install.
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -11,12 +12,12 @@ import { parse } from 'yaml';
 import {
   INSTALL_ARGS,
   npmEnv,
-  packSourceTree,
   runProgram,
   type Env,
   type PackedTarball,
   type ProgramRun,
 } from '../../scripts/pack.mjs';
+import { installedPackage } from '../helpers/installed-package.js';
 import { fixture } from '../helpers/paths.js';
 
 const TIMEOUT = 600_000;
@@ -31,7 +32,7 @@ let ciEnv: Env = {};
 beforeAll(async () => {
   tmp = mkdtempSync(join(tmpdir(), 'mcp-smart-journey-ci-'));
   const env = npmEnv();
-  packed = await packSourceTree(tmp, env);
+  packed = (await installedPackage()).packed;
   const realCache = (await runProgram('npm', ['config', 'get', 'cache'], { cwd: tmp, env })).stdout.trim();
   const npmCache = join(tmp, 'npm-cache');
   mkdirSync(npmCache);
@@ -56,9 +57,10 @@ beforeAll(async () => {
   ciEnv = { ...devEnv, CI: 'true' };
 }, TIMEOUT);
 
-afterAll(() => {
-  if (tmp) rmSync(tmp, { recursive: true, force: true });
-});
+// The project's node_modules is large: removed without blocking the worker (vitest's RPC times out on a busy machine).
+afterAll(async () => {
+  if (tmp) await rm(tmp, { recursive: true, force: true });
+}, TIMEOUT);
 
 const bash = (script: string, cwd: string, env: Env): Promise<ProgramRun> =>
   runProgram('bash', ['-e', '-c', script], { cwd, env, timeoutMs: TIMEOUT });

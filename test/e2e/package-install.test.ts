@@ -1,5 +1,6 @@
 // The published package on its own: pack a copy of the source tree (no dist/, as in a fresh clone), install the
-// tarball into a temporary prefix, and run the installed bin. Slow (two installs from the npm cache or registry).
+// tarball into a temporary prefix, and run the installed bin. The pack and first install are the run's shared ones
+// (test/helpers/installed-package.ts); the lean install below is this file's own.
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -7,12 +8,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   INSTALL_ARGS,
   npmEnv,
-  packSourceTree,
   runProgram,
   type Env,
   type PackedTarball,
   type ProgramRun,
 } from '../../scripts/pack.mjs';
+import { installedPackage } from '../helpers/installed-package.js';
 import { BIN, fixture, REPO } from '../helpers/paths.js';
 
 const TIMEOUT = 420_000;
@@ -46,12 +47,9 @@ beforeAll(async () => {
     NO_COLOR: '1',
   };
 
-  packed = await packSourceTree(tmp, env);
-
-  // The prefix sits beside src/, never under a folder with a node_modules of its own to fall back on.
-  prefix = join(tmp, 'prefix');
-  const install = await npm(['install', '--prefix', prefix, ...installArgs, packed.tarball], tmp);
-  if (install.code !== 0) throw new Error(`npm install failed:\n${install.stderr}`);
+  // The run's one pack and install (test/helpers/installed-package.ts): the prefix sits beside the packed src/, never
+  // under a folder with a node_modules of its own to fall back on.
+  ({ packed, prefix } = await installedPackage());
 }, TIMEOUT);
 
 afterAll(() => {

@@ -13,11 +13,11 @@ import { demoServerDefinitions } from '../../src/core/config/demo.js';
 import type { ServerDefinition } from '../../src/types.js';
 import { fixture, requireBuild } from '../helpers/paths.js';
 import { RealClient, type ClientKind, type ClientRun, type ClientServerStatus } from '../helpers/real-clients.js';
-import { INSTALL_ARGS, npmEnv, packSourceTree, runProgram } from '../../scripts/pack.mjs';
+import { runProgram } from '../../scripts/pack.mjs';
 import { shellQuote } from '../../src/serve/print-config.js';
 import { SWITCH_ENTRY } from '../../src/core/switch-plan.js';
 import { spawnCli } from '../helpers/spawn-cli.js';
-import { tempDir } from '../helpers/temp.js';
+import { installedPackage } from '../helpers/installed-package.js';
 
 const PACK_TIMEOUT_MS = 420_000;
 const TIMEOUT_MS = 600_000;
@@ -278,14 +278,8 @@ describe('claude with mcp-smart installed from the packed tarball', () => {
   it(
     'the installed copy prints a switch that starts itself (not npx of a name nobody published), and Claude Code connects',
     async () => {
-      const dir = tempDir('mcp-smart-packed-');
-      const packed = await packSourceTree(dir);
-      const prefix = join(dir, 'prefix');
-      const install = await runProgram('npm', ['install', '--prefix', prefix, ...INSTALL_ARGS, packed.tarball], {
-        cwd: dir,
-        env: npmEnv(),
-      });
-      expect(install.code, install.stderr).toBe(0);
+      // The run's one pack and install (test/helpers/installed-package.ts).
+      const { prefix } = await installedPackage();
 
       const client = new RealClient('claude');
       const printed = await runProgram(

@@ -5,15 +5,22 @@
 // client sends to the model counted before and after.
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { readFileSync, writeFileSync } from 'node:fs';
-import { expect } from 'vitest';
+import { readFileSync, realpathSync, writeFileSync } from 'node:fs';
+import { beforeAll, expect } from 'vitest';
 import { join } from 'node:path';
 import { demoServerDefinitions } from '../../src/core/config/demo.js';
 import { loadTokenizer } from '../../src/core/tokens/index.js';
 import type { ServerDefinition } from '../../src/types.js';
 import { runGroup, type ClientServerStatus, type RealClient } from './real-clients.js';
+import { installedPackage } from './installed-package.js';
 import { BIN } from './paths.js';
 import { scriptedModel, systemText, type ModelRequest } from './scripted-model.js';
+
+// Every journey file that imports these helpers packs and installs mcp-smart (once per run, shared) before its tests,
+// so the pack's minutes are not taken from the first journey's own timeout.
+beforeAll(async () => {
+  await installedPackage();
+}, 900_000);
 
 export const ADOPT_NAME = { claude: 'claude-code', gemini: 'gemini', codex: 'codex' } as const;
 
@@ -61,12 +68,17 @@ export function clientFiles(client: RealClient): string[] {
   return [join(client.home, '.codex', 'config.toml')];
 }
 
-/** Runs this worktree's mcp-smart as a user would, in the client's project with the client's environment. */
+/**
+ * Runs mcp-smart as a user gets it: the `mcp-smart` bin of this tree's packed tarball installed into a temporary prefix
+ * (test/helpers/installed-package.ts, packed once per test run), in the client's project with the client's environment.
+ * The switch adopt prints and writes then starts that installed copy too (node and its bin/mcp-smart.js by path).
+ */
 export async function mcpSmart(
   client: RealClient,
   args: string[],
 ): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return runGroup(process.execPath, [BIN, ...args], { cwd: client.project, env: client.env, timeoutMs: 120_000 });
+  const { bin } = await installedPackage();
+  return runGroup(bin, args, { cwd: client.project, env: client.env, timeoutMs: 120_000 });
 }
 
 /** Runs a printed command line in a POSIX shell, as pasted. */
@@ -226,5 +238,10 @@ export async function switchClient(client: RealClient): Promise<{
   const printed = printedLines(adopt.stdout);
   const applied = await inShell(client, printed.apply);
   expect(applied.code, applied.stdout + applied.stderr).toBe(0);
+  // The client now starts the installed package, not this tree's bin/.
+  const installed = realpathSync(join((await installedPackage()).prefix, 'node_modules', 'mcp-smart', 'bin'));
+  const switched = files.map((f) => readFileSync(f, 'utf8')).join('\n');
+  expect(switched).toContain(join(installed, 'mcp-smart.js'));
+  expect(switched).not.toContain(BIN);
   return { memoryFile, files, before, directTools, directTokens, printed };
 }

@@ -22,6 +22,8 @@ export interface Finding {
 /** Every finding code with its severity. Codes are public: never rename one. */
 export const FINDING_SEVERITY = {
   SERVER_FAILED: 'error',
+  /** A server of the committed baseline this run did not reach (failed, held for approval, shadowed). */
+  SERVER_MISSING: 'error',
   TOOL_NAME_INVALID: 'error',
   INPUT_SCHEMA_MISSING: 'error',
   TOOL_NAME_PREFIXED_TOO_LONG: 'warning',

@@ -1,5 +1,6 @@
 /** The audit: tokens per server and tool at every condense level, the meta alternative, and findings. */
 import type { LoadHintSummary } from '../hints/summary.js';
+import type { MissingServer } from '../budget/missing.js';
 import { runSteps, type Steps } from '../steps.js';
 import { condenseToolLevels, metaTools } from '../condense/index.js';
 import { renderTool, type RenderStyle, type TokenCounter } from '../tokens/index.js';
@@ -53,6 +54,10 @@ export interface AuditResult {
   clients?: AuditClient[];
   /** With a usage store: what serve's load hints would be (which tools always loaded, what they cost). */
   loadHints?: LoadHintSummary;
+  /** The committed baseline compared with (`--baseline`, the config's, or mcp-smart.lock.json when present). */
+  baseline?: string;
+  /** Its servers this run did not reach although still defined (each also a SERVER_MISSING finding). */
+  missing?: MissingServer[];
 }
 
 export interface CountOptions {

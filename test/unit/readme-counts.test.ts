@@ -1,0 +1,33 @@
+// Issue 36.7: the README's counts agree with what the code has — how many meta-tools serve answers (the README once
+// said "four" where five are served) and which search location mcp-smart.config.json is (it once said 6 where the
+// table numbers it 8).
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { metaTools } from '../../src/core/condense/meta.js';
+import { REPO } from '../helpers/paths.js';
+
+const README = readFileSync(join(REPO, 'README.md'), 'utf8');
+const WORDS = ['zero', 'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine'];
+
+describe('README counts', () => {
+  it('every "<n> meta-tools" is the number of meta-tools, each of them named', () => {
+    const names = metaTools().map((t) => t.name);
+    expect(names).toHaveLength(5);
+    const said = [...README.matchAll(/\b(\w+) meta-tools\b/g)]
+      .map((m) => m[1]!.toLowerCase())
+      .filter((w) => WORDS.includes(w) || /^\d+$/.test(w));
+    for (const w of said) expect(WORDS.includes(w) ? WORDS.indexOf(w) : Number(w)).toBe(names.length);
+    // Where the README lists them, it lists all of them.
+    for (const m of README.matchAll(/meta-tools \(([^)]*find_tool[^)]*)\)/g))
+      expect(m[1]!.split(',').map((s) => s.trim().replace(/`/g, ''))).toEqual(names);
+  });
+
+  it('"search location N" of mcp-smart.config.json is its row in the sources table', () => {
+    const row = /^\| (\d+) \| `<cwd>\/mcp-smart\.config\.json` \|/m.exec(README);
+    expect(row).not.toBeNull();
+    const said = [...README.matchAll(/search location (\d+)/g)].map((m) => m[1]);
+    expect(said.length).toBeGreaterThan(0);
+    expect(said).toEqual(said.map(() => row![1]));
+  });
+});
