@@ -15,6 +15,7 @@ import { join } from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { PG_PASSWORD, startPostgresIn } from '../test/helpers/postgres-server.mjs';
 import { freePort, haproxyConfig } from '../test/helpers/haproxy-config.mjs';
+import { postModernCall } from '../test/helpers/modern-call.mjs';
 import { REPO } from './helpers/datasets.mjs';
 import { scratchEnv } from './helpers/scratch.mjs';
 
@@ -82,38 +83,9 @@ async function startHaproxy(replicas) {
   return { url: `http://127.0.0.1:${port}/mcp`, stop: () => (child.kill('SIGTERM'), exited) };
 }
 
-/** A 2026-07-28 tools/call on the wire; the JSON-RPC answer. */
+/** A 2026-07-28 tools/call on the wire (test/helpers/modern-call.mjs); its result, or a JSON-RPC error thrown. */
 async function post(url, params, signal) {
-  const res = await fetch(url, {
-    method: 'POST',
-    signal,
-    headers: {
-      'content-type': 'application/json',
-      accept: 'application/json, text/event-stream',
-      'mcp-protocol-version': '2026-07-28',
-      'mcp-method': 'tools/call',
-      'mcp-name': params.name,
-    },
-    body: JSON.stringify({
-      jsonrpc: '2.0',
-      id: 1,
-      method: 'tools/call',
-      params: {
-        ...params,
-        _meta: {
-          'io.modelcontextprotocol/protocolVersion': '2026-07-28',
-          'io.modelcontextprotocol/clientInfo': { name: 'bench', version: '1' },
-          'io.modelcontextprotocol/clientCapabilities': ALL,
-        },
-      },
-    }),
-  });
-  const text = await res.text();
-  const msgs = res.headers.get('content-type')?.includes('text/event-stream')
-    ? text.split('\n').flatMap((l) => (l.startsWith('data:') ? [JSON.parse(l.slice(5))] : []))
-    : [JSON.parse(text)];
-  const m = msgs.find((x) => x.id === 1);
-  if (!m) throw new Error(`HTTP ${res.status}: no answer`);
+  const m = await postModernCall(url, params, { client: 'bench', capabilities: ALL, signal });
   if (m.error) throw new Error(`JSON-RPC ${m.error.code}: ${m.error.message}`);
   return m.result;
 }

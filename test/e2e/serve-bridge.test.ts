@@ -13,6 +13,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import type { ClientCapabilities } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, fixture } from '../helpers/paths.js';
+import { postModernCall } from '../helpers/modern-call.mjs';
 import { node, sandbox, startServeHttp, textOf, type Sandbox } from './serve-harness.js';
 
 const TIMEOUT_MS = 60_000;
@@ -172,43 +173,9 @@ describe('a 2026-07-28 client, a 2025 server that asks mid-call', () => {
   );
 });
 
-/** A 2026-07-28 request over HTTP, as the wire carries it; the answer from a JSON body or the SSE stream. */
-async function post(
-  url: string,
-  id: number,
-  params: Record<string, unknown>,
-): Promise<{ result?: Record<string, unknown>; error?: { code: number; message: string } }> {
-  const res = await fetch(url, {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      accept: 'application/json, text/event-stream',
-      'mcp-protocol-version': '2026-07-28',
-      'mcp-method': 'tools/call',
-      'mcp-name': String(params.name),
-    },
-    body: JSON.stringify({
-      jsonrpc: '2.0',
-      id,
-      method: 'tools/call',
-      params: {
-        ...params,
-        _meta: {
-          'io.modelcontextprotocol/protocolVersion': '2026-07-28',
-          'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1' },
-          'io.modelcontextprotocol/clientCapabilities': ALL,
-        },
-      },
-    }),
-  });
-  const text = await res.text();
-  const messages = res.headers.get('content-type')?.includes('text/event-stream')
-    ? text
-        .split('\n')
-        .flatMap((l) => (l.startsWith('data:') ? [JSON.parse(l.slice(5)) as Record<string, unknown>] : []))
-    : [JSON.parse(text) as Record<string, unknown>];
-  return messages.find((m) => m.id === id) as never;
-}
+/** A 2026-07-28 tools/call over HTTP, as the wire carries it (test/helpers/modern-call.mjs). */
+const post = (url: string, id: number, params: Record<string, unknown>): ReturnType<typeof postModernCall> =>
+  postModernCall(url, params, { id });
 
 describe('a 2026-07-28 client over Streamable HTTP, a 2025 server that asks mid-call', () => {
   it(

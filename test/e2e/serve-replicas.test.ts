@@ -15,6 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPO, fixture } from '../helpers/paths.js';
 import { PG_PASSWORD, startPostgres, type PgServer } from '../helpers/postgres.js';
 import { haproxyConfig, startHaproxy, type RunningHaproxy } from '../helpers/haproxy.js';
+import { postModernCall } from '../helpers/modern-call.mjs';
 import { node, sandbox, startServeHttp, textOf, type Sandbox, type StartedServe } from './serve-harness.js';
 
 const TIMEOUT_MS = 90_000;
@@ -57,42 +58,9 @@ afterAll(async () => {
   await box?.remove();
 });
 
-/** A 2026-07-28 tools/call over HTTP, as the wire carries it; the answer from a JSON body or the SSE stream. */
-async function post(
-  url: string,
-  params: Record<string, unknown>,
-): Promise<{ result?: Record<string, unknown>; error?: { code: number; message: string } }> {
-  const res = await fetch(url, {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      accept: 'application/json, text/event-stream',
-      'mcp-protocol-version': '2026-07-28',
-      'mcp-method': 'tools/call',
-      'mcp-name': String(params.name),
-    },
-    body: JSON.stringify({
-      jsonrpc: '2.0',
-      id: 1,
-      method: 'tools/call',
-      params: {
-        ...params,
-        _meta: {
-          'io.modelcontextprotocol/protocolVersion': '2026-07-28',
-          'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1' },
-          'io.modelcontextprotocol/clientCapabilities': ALL,
-        },
-      },
-    }),
-  });
-  const text = await res.text();
-  const messages = res.headers.get('content-type')?.includes('text/event-stream')
-    ? text
-        .split('\n')
-        .flatMap((l) => (l.startsWith('data:') ? [JSON.parse(l.slice(5)) as Record<string, unknown>] : []))
-    : [JSON.parse(text) as Record<string, unknown>];
-  return messages.find((m) => m.id === 1) as never;
-}
+/** A 2026-07-28 tools/call over HTTP, as the wire carries it (test/helpers/modern-call.mjs). */
+const post = (url: string, params: Record<string, unknown>): ReturnType<typeof postModernCall> =>
+  postModernCall(url, params);
 
 /** The rounds of sign_up with the three answers; each retry goes to the next of `urls`. */
 async function signUp(urls: string[]): Promise<Record<string, unknown>> {
