@@ -11,21 +11,12 @@ import type { UsageStore } from '../../src/core/store/types.js';
 import { connectionString } from '../../src/core/store/url.js';
 import { runCli } from '../helpers/fake-io.js';
 import { fixture } from '../helpers/paths.js';
-import { PG_PASSWORD, startPostgres, type PgServer } from '../helpers/postgres.js';
+import { PG_PASSWORD, startPostgres, teamStoreEnv, type PgServer } from '../helpers/postgres.js';
 import { tempDir } from '../helpers/temp.js';
 
 const DAY = 86_400_000;
 const tmp = (): string => tempDir('mcp-smart-future-');
-const cli = (cwd: string, args: string[]) =>
-  runCli(args, {
-    cwd,
-    env: {
-      NO_COLOR: '1',
-      MCP_SMART_CACHE_DIR: join(cwd, 'cache'),
-      MCP_SMART_DATA_DIR: join(cwd, 'data'),
-      PGPASSWORD: PG_PASSWORD,
-    },
-  });
+const cli = (cwd: string, args: string[]) => runCli(args, { cwd, env: teamStoreEnv(cwd) });
 
 interface Tool {
   success: number;

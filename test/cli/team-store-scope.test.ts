@@ -8,21 +8,12 @@ import { MIGRATIONS } from '../../src/core/store/postgres-schema.js';
 import { projectKey } from '../../src/core/session/scope.js';
 import { runCli } from '../helpers/fake-io.js';
 import { fixture } from '../helpers/paths.js';
-import { PG_PASSWORD, startPostgres, type PgServer } from '../helpers/postgres.js';
+import { startPostgres, teamStoreEnv, type PgServer } from '../helpers/postgres.js';
 import { tempDir } from '../helpers/temp.js';
 
 const SNAP = fixture('snapshots', 'replay-demo.json');
 const tmp = (): string => tempDir('mcp-smart-team-scope-');
-const cli = (cwd: string, args: string[]) =>
-  runCli(args, {
-    cwd,
-    env: {
-      NO_COLOR: '1',
-      MCP_SMART_CACHE_DIR: join(cwd, 'cache'),
-      MCP_SMART_DATA_DIR: join(cwd, 'data'),
-      PGPASSWORD: PG_PASSWORD,
-    },
-  });
+const cli = (cwd: string, args: string[]) => runCli(args, { cwd, env: teamStoreEnv(cwd) });
 
 let pg: PgServer;
 beforeAll(async () => {

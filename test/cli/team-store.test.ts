@@ -6,19 +6,13 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/fake-io.js';
 import { fixture } from '../helpers/paths.js';
-import { PG_PASSWORD, startPostgres, type PgServer } from '../helpers/postgres.js';
+import { PG_PASSWORD, startPostgres, teamStoreEnv, type PgServer } from '../helpers/postgres.js';
 import { tempDir } from '../helpers/temp.js';
 
 const SNAP = fixture('snapshots', 'replay-demo.json');
 const SESSIONS = fixture('sessions');
 const tmp = (): string => tempDir('mcp-smart-team-store-');
-const env = (cwd: string, extra: Record<string, string> = {}): Record<string, string> => ({
-  NO_COLOR: '1',
-  MCP_SMART_CACHE_DIR: join(cwd, 'cache'),
-  MCP_SMART_DATA_DIR: join(cwd, 'data'),
-  PGPASSWORD: PG_PASSWORD,
-  ...extra,
-});
+const env = teamStoreEnv;
 const cli = (cwd: string, args: string[], extra: Record<string, string> = {}) =>
   runCli(args, { cwd, env: env(cwd, extra) });
 const withoutTime = (doc: Record<string, unknown>): Record<string, unknown> => ({ ...doc, updatedAt: 'x' });
