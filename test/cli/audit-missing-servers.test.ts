@@ -21,6 +21,13 @@ const entry = (catalog: string) => ({
   command: process.execPath,
   args: [fixture('servers', 'catalog-server.mjs'), catalog],
 });
+/** A run's own HOME, cache and data folders (in the test's temporary folder `dir`). */
+const isolatedEnv = (dir: string, home: string): Record<string, string> => ({
+  HOME: home,
+  NO_COLOR: '1',
+  MCP_SMART_CACHE_DIR: join(dir, 'cache'),
+  MCP_SMART_DATA_DIR: join(dir, 'data'),
+});
 const servers = (map: Record<string, unknown>): string => JSON.stringify({ mcpServers: map }, null, 2);
 
 describe('audit: servers of the baseline that were not reached', () => {
@@ -38,12 +45,7 @@ describe('audit: servers of the baseline that were not reached', () => {
       join(project, 'mcp-smart.config.json'),
       servers({ held: entry(fixture('servers', 'catalogs', 'huge-schema.json')) }),
     );
-    const env = {
-      HOME: home,
-      NO_COLOR: '1',
-      MCP_SMART_CACHE_DIR: join(dir, 'cache'),
-      MCP_SMART_DATA_DIR: join(dir, 'data'),
-    };
+    const env = isolatedEnv(dir, home);
     const approved = (argv: string[]) => runCli(argv, { cwd: project, env: { ...env, MCP_SMART_TRUST_PROJECT: '1' } });
     const cli = (argv: string[]) => runCli(argv, { cwd: project, env: { ...env, MCP_SMART_TRUST_PROJECT: '' } });
 
@@ -138,12 +140,7 @@ describe('audit: servers of the baseline that were not reached', () => {
       join(project, 'mcp-smart.config.json'),
       servers({ notes: entry(fixture('servers', 'catalogs', 'duplicate-names.json')) }),
     );
-    const env = {
-      HOME: home,
-      NO_COLOR: '1',
-      MCP_SMART_CACHE_DIR: join(dir, 'cache'),
-      MCP_SMART_DATA_DIR: join(dir, 'data'),
-    };
+    const env = isolatedEnv(dir, home);
     const update = await runCli(['check', '--update'], { cwd: project, env: { ...env, MCP_SMART_TRUST_PROJECT: '1' } });
     expect(update.code, update.stderr).toBe(0);
     const run = await runCli(['audit', '--json'], { cwd: project, env: { ...env, MCP_SMART_TRUST_PROJECT: '' } });
