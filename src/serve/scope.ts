@@ -15,7 +15,6 @@ export class ServeScope {
   readonly project: string;
   private readonly projects: ProjectUsage;
   private readonly users: UserUsage;
-  private prior: Map<string, number> | undefined;
 
   /** `doc`: the store as serve read it at start (undefined: none); `user`: the label calls are attributed to. */
   constructor(
@@ -43,25 +42,21 @@ export class ServeScope {
     add(this.projects, this.project);
     const user = subject ?? this.user;
     if (user) add(this.users, user);
-    this.prior = undefined;
     this.priors.clear();
   }
 
-  /** Per-subject priors, made on first use (cleared by every call). */
-  private readonly priors = new Map<string, Map<string, number>>();
+  /** Priors per user label (undefined: serve's own, without one), made on first use (cleared by every call). */
+  private readonly priors = new Map<string | undefined, Map<string, number>>();
 
   /**
    * Tool id → weight for find_tool (empty: no project data, and rankings are as without scope). `subject`: the
    * caller's user label when the request carries one, else serve's own user.
    */
   weights(subject?: string): Map<string, number> {
-    if (subject !== undefined && subject !== this.user) {
-      let p = this.priors.get(subject);
-      if (!p)
-        this.priors.set(subject, (p = scopePrior(this.projects, this.users, { project: this.project, user: subject })));
-      return p;
-    }
-    return (this.prior ??= scopePrior(this.projects, this.users, { project: this.project, user: this.user }));
+    const user = subject ?? this.user;
+    let prior = this.priors.get(user);
+    if (!prior) this.priors.set(user, (prior = scopePrior(this.projects, this.users, { project: this.project, user })));
+    return prior;
   }
 
   /**
