@@ -451,6 +451,11 @@ export class ServeRuntime {
     return undefined;
   }
 
+  /** The user label a caller's token subject is learned and scoped under (none without a token). */
+  private userOf(caller: CallContext['caller']): string | undefined {
+    return caller?.subject !== undefined ? this.opts.subjectLabel?.(caller.subject) : undefined;
+  }
+
   /**
    * find_tool. `caller`: whose view it searches (identities) and whose scope ranks first; `meta`: the request's
    * `_meta` (its trace context, when telemetry is on).
@@ -460,7 +465,7 @@ export class ServeRuntime {
     caller?: CallContext['caller'],
     meta?: Record<string, unknown>,
   ): Promise<ToolResult> {
-    const user = caller?.subject !== undefined ? this.opts.subjectLabel?.(caller.subject) : undefined;
+    const user = this.userOf(caller);
     const viewOf = (shared: ServedView): ServedView => this.identities.viewFor(shared, caller);
     const trace = this.opts.telemetry?.findTool(meta);
     if (!trace) return this.finder.find(args, viewOf, user);
@@ -528,9 +533,7 @@ export class ServeRuntime {
       trace?.failed(e);
       throw e;
     } finally {
-      const subject = ctx.caller?.subject;
-      const user = subject !== undefined && this.opts.subjectLabel ? this.opts.subjectLabel(subject) : undefined;
-      this.learner.called(entry.id, ok, Math.round(this.opts.clock() - started), user);
+      this.learner.called(entry.id, ok, Math.round(this.opts.clock() - started), this.userOf(ctx.caller));
     }
   }
 
