@@ -29,13 +29,17 @@
 //
 // Usage: node scripts/conformance.mjs [--server] [--serve] [--client] [--scenario NAME]... [--suite all|active|pending]
 //                                     [--requirements 2025-11-25|2026-07-28]... [--target <url | "command with {port}">]
-//                                     [--node PATH] [--expected FILE] [--verbose] [--keep]
+//                                     [--node PATH] [--expected FILE] [--jobs N] [--verbose] [--keep]
 //        node scripts/conformance.mjs --install-node
 //   (no part named)  all three parts
 //   --server         the server part; --serve the serve part; --client the client part (any combination)
 //   --scenario NAME  only that scenario, in the named parts where it is one (repeatable)
 //   --suite          2025-11-25 server and serve parts: all scenarios (default), or the suite's active or pending ones
 //   --requirements R only that requirement set (repeatable; default both)
+//   --jobs N         parts run at a time (default 1; each part has its own target, port and folder, and the
+//                    output stays in part order). The client parts take most of the time; all five at once on 2
+//                    busy CPUs (load ~22) failed 8 + 9 client scenarios (token requests not made in time) that
+//                    passed one part at a time: see bench/RESULTS.md, "CI speed"
 //   --install-node   install the pinned node@22 into node_modules/.cache/mcp-smart-node22 (npm registry) and exit
 //   --target URL     the server part against an already running server instead of the fixture;
 //                    --target "cmd … {port} …" starts one ({port} = a free port; run from the repository root, split
@@ -76,7 +80,7 @@ class SetupError extends Error {}
 const PARTS = ['server', 'serve', 'client'];
 
 function parseCli(argv) {
-  const opts = { scenarios: [], suite: 'all', parts: [], requirements: [], verbose: false, keep: false };
+  const opts = { scenarios: [], suite: 'all', parts: [], requirements: [], verbose: false, keep: false, jobs: 1 };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     const value = () => {
@@ -90,7 +94,11 @@ function parseCli(argv) {
     else if (a === '--requirements') opts.requirements.push(value());
     else if (a === '--install-node') opts.installNode = true;
     else if (a === '--node') opts.node = value();
-    else if (a === '--expected') EXPECTED_FILE = value();
+    else if (a === '--jobs') {
+      opts.jobs = Number(value());
+      if (!Number.isInteger(opts.jobs) || opts.jobs < 1)
+        throw new SetupError('--jobs must be a whole number, 1 or more');
+    } else if (a === '--expected') EXPECTED_FILE = value();
     else if (PARTS.includes(a.slice(2)) && a.startsWith('--')) opts.parts.push(a.slice(2));
     else if (a === '--verbose') opts.verbose = true;
     else if (a === '--keep') opts.keep = true;
@@ -365,7 +373,7 @@ function loadExpected(part, known, requirements) {
 }
 
 /** One line per scenario and the part's summary line; returns the tally (fail and xpass are the surprises). */
-function report(part, scenarios, results, expected) {
+function report(part, scenarios, results, expected, out) {
   const tally = { pass: 0, fail: 0, xfail: 0, xpass: 0 };
   for (const scenario of scenarios) {
     const checks = results.get(scenario);
@@ -382,25 +390,25 @@ function report(part, scenarios, results, expected) {
     else word = 'xpass';
     tally[word]++;
     const label = { pass: 'PASS ', fail: 'FAIL ', xfail: 'XFAIL', xpass: 'XPASS' }[word];
-    process.stdout.write(`${label} ${scenario.padEnd(40)} ${detail}\n`);
+    out(`${label} ${scenario.padEnd(40)} ${detail}\n`);
     if (word === 'fail') {
       for (const c of (checks ?? []).filter((c) => c.status === 'FAILURE')) {
-        process.stdout.write(`        ${c.name}: ${c.errorMessage ?? c.description}\n`);
+        out(`        ${c.name}: ${c.errorMessage ?? c.description}\n`);
       }
     }
     if (word === 'pass') {
       for (const c of (checks ?? []).filter((c) => c.status === 'WARNING')) {
-        process.stdout.write(`        warning: ${c.name}: ${c.errorMessage ?? c.description}\n`);
+        out(`        warning: ${c.name}: ${c.errorMessage ?? c.description}\n`);
       }
     }
-    if (word === 'xfail') process.stdout.write(`        expected: ${reason}\n`);
+    if (word === 'xfail') out(`        expected: ${reason}\n`);
     if (word === 'xpass')
-      process.stdout.write(
+      out(
         `        listed as an expected failure but passed: remove ${part.split(' ').reverse().join('.')}.${scenario} from ${EXPECTED_FILE}\n`,
       );
   }
   const line = summaryLine(part, scenarios.length, tally);
-  process.stdout.write(`\n${line}\n\n`);
+  out(`\n${line}\n\n`);
   return { line, surprises: tally.fail + tally.xpass };
 }
 
@@ -414,7 +422,7 @@ const needBuild = (part) => {
 };
 
 /** The server part (the fixture, or --target) and the serve part (serve in front of the fixture). */
-async function serverPart(part, opts, suite, tmp) {
+async function serverPart(part, opts, suite, tmp, out) {
   const { node, entry, known, requirements } = suite;
   const expected = loadExpected(part, known, requirements);
   const label = requirements === '2025-11-25' ? part : `${part} ${requirements}`;
@@ -439,7 +447,7 @@ async function serverPart(part, opts, suite, tmp) {
   try {
     const results = join(tmp, `results-${part}-${requirements}`);
     const scenarios = opts.scenarios.length > 0 ? opts.scenarios.filter((s) => known.includes(s)) : undefined;
-    process.stdout.write(
+    out(
       `== ${label}: conformance ${SUITES[requirements].version} server scenarios against ${target.label}: ${started.url}\n\n`,
     );
     // A requirement set runs exactly its scenarios at its wire; one scenario of it runs at that spec version.
@@ -448,7 +456,7 @@ async function serverPart(part, opts, suite, tmp) {
     const runs = scenarios ? scenarios.map((s) => ['--scenario', s, ...wire]) : [whole];
     for (const args of runs) {
       const r = await run(node, [entry, 'server', '--url', started.url, ...args, '-o', results], { cwd: tmp });
-      if (opts.verbose) process.stdout.write(r.out + r.err);
+      if (opts.verbose) out(r.out + r.err);
     }
     const got = readResults(results, 'server');
     // `all` must show every listed scenario; `active`/`pending` are whatever the runner started (it makes a
@@ -456,7 +464,7 @@ async function serverPart(part, opts, suite, tmp) {
     const ran =
       scenarios ?? (opts.suite === 'all' || requirements !== '2025-11-25' ? known : known.filter((s) => got.has(s)));
     if (ran.length === 0) throw new SetupError(`the suite ran no scenario; rerun with --verbose to see its output`);
-    return report(label, ran, got, expected);
+    return report(label, ran, got, expected, out);
   } finally {
     await started.stop();
   }
@@ -478,7 +486,7 @@ function findChecks(dir) {
  * URL appended (it splits the command on spaces and runs it through a shell: the paths are quoted). The client
  * under test is this script's --as-client mode (see the top of the file). Two scenarios run at a time.
  */
-async function clientPart(opts, suite, tmp) {
+async function clientPart(opts, suite, tmp, out) {
   const { node, entry, known, requirements } = suite;
   needBuild('client');
   const expected = loadExpected('client', known, requirements);
@@ -489,7 +497,7 @@ async function clientPart(opts, suite, tmp) {
   const env = { ...scratchEnv(tmp), [CLIENT_TMP_ENV]: join(tmp, `clients-${requirements}`) };
   mkdirSync(env[CLIENT_TMP_ENV]);
   const scenarios = opts.scenarios.length > 0 ? opts.scenarios.filter((s) => known.includes(s)) : known;
-  process.stdout.write(
+  out(
     `== ${label}: conformance ${SUITES[requirements].version} client scenarios with mcp-smart as the client (dump, then serve driven by an SDK client)\n\n`,
   );
   const results = new Map();
@@ -502,12 +510,12 @@ async function clientPart(opts, suite, tmp) {
       const args = [entry, 'client', '--command', command, '--scenario', scenario, ...wire];
       args.push('--timeout', '60000', '-o', out);
       const r = await run(node, args, { cwd: tmp, env, timeoutMs: 180_000 });
-      if (opts.verbose) process.stdout.write(`--- ${scenario}\n${r.out}${r.err}`);
+      if (opts.verbose) out(`--- ${scenario}\n${r.out}${r.err}`);
       results.set(scenario, findChecks(out));
     }
   };
   await Promise.all([worker(), worker()]);
-  return report(label, scenarios, results, expected);
+  return report(label, scenarios, results, expected, out);
 }
 
 // ---- the client under test (--as-client <url>), run by the suite once per client scenario ----
@@ -639,6 +647,47 @@ async function asClient(url) {
   return failures > 0 ? 1 : 0;
 }
 
+/**
+ * Runs the parts, `jobs` at a time (they share no port or file: each has its own target on a free port and its own
+ * folder). The output stays in the parts' order: the first unfinished part's lines go out as they come, a later
+ * part's once those before it are done. A part's error is thrown after the running parts have ended.
+ */
+async function runParts(jobs, limit) {
+  const texts = jobs.map(() => []);
+  const finished = jobs.map(() => false);
+  let head = 0;
+  const flush = () => {
+    while (head < jobs.length) {
+      process.stdout.write(texts[head].join(''));
+      texts[head] = [];
+      if (!finished[head]) break;
+      head++;
+    }
+  };
+  const results = [];
+  const errors = [];
+  let next = 0;
+  const worker = async () => {
+    while (next < jobs.length && errors.length === 0) {
+      const i = next++;
+      try {
+        results[i] = await jobs[i]((text) => {
+          texts[i].push(text);
+          if (i === head) flush();
+        });
+      } catch (e) {
+        errors.push(e);
+      } finally {
+        finished[i] = true;
+        flush();
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(limit, jobs.length)) }, worker));
+  if (errors.length > 0) throw errors[0];
+  return results;
+}
+
 async function main() {
   let opts;
   try {
@@ -698,17 +747,22 @@ async function main() {
       )
         throw new SetupError(`unknown scenario ${s} (not one of the ${opts.parts.join(', ')} part)`);
     }
-    const lines = [];
-    let surprises = 0;
+    const jobs = [];
     for (const { requirements, parts, entry, known } of sets) {
       for (const part of parts) {
         const suite = { node, entry, requirements, known: part === 'client' ? known.client : known.server };
         if (opts.scenarios.length > 0 && !opts.scenarios.some((s) => suite.known.includes(s))) continue;
-        const r = part === 'client' ? await clientPart(opts, suite, tmp) : await serverPart(part, opts, suite, tmp);
-        lines.push(r.line);
-        surprises += r.surprises;
+        jobs.push((out) => {
+          // Each part in its own folder (its HOME, caches, results): parts running at once share no file.
+          const own = join(tmp, `${part}-${requirements}`);
+          mkdirSync(own);
+          return part === 'client' ? clientPart(opts, suite, own, out) : serverPart(part, opts, suite, own, out);
+        });
       }
     }
+    const done = await runParts(jobs, opts.jobs);
+    const lines = done.map((r) => r.line);
+    const surprises = done.reduce((n, r) => n + r.surprises, 0);
     if (lines.length > 1) process.stdout.write(`${lines.join('\n')}\n`);
     return surprises > 0 ? 1 : 0;
   } catch (e) {

@@ -43,21 +43,27 @@ const dump = async (args: string[]): Promise<Snap[]> => {
   return (JSON.parse(out.stdout) as { servers: Snap[] }).servers;
 };
 
+// The fixtures live for the whole file (ended in afterAll), not startHttpFixture's default 60 s.
+const FIXTURE_LIFE_MS = 600_000;
+
 beforeAll(async () => {
   box = await sandbox('http-era-probe');
-  for (const answer of ANSWERS)
-    urls[`v1-${answer}`] = await startHttpFixture(
+  // The nine fixtures start at once (each waits for its own "listening" line): one after the other, a busy machine's
+  // Node starts passed the hook's 60 s. The config lists them in this order.
+  const fixtures: [name: string, script: string, args: string[]][] = [
+    ...ANSWERS.map((a): [string, string, string[]] => [
+      `v1-${a}`,
       LEGACY,
-      [TINY, '--unknown', answer, '--log', log(`v1-${answer}`)],
-      children,
-    );
-  urls['v1-stateless'] = await startHttpFixture(CATALOG, [TINY, '--http', '0'], children);
-  urls['both-eras'] = await startHttpFixture(
-    MODERN,
-    ['--http', '0', '--legacy', 'serve', '--log-headers', log('both-eras')],
-    children,
+      [TINY, '--unknown', a, '--log', log(`v1-${a}`)],
+    ]),
+    ['v1-stateless', CATALOG, [TINY, '--http', '0']],
+    ['both-eras', MODERN, ['--http', '0', '--legacy', 'serve', '--log-headers', log('both-eras')]],
+    ['sse-only', CATALOG, [TINY, '--sse', '0']],
+  ];
+  const started = await Promise.all(
+    fixtures.map(([, script, args]) => startHttpFixture(script, args, children, FIXTURE_LIFE_MS)),
   );
-  urls['sse-only'] = await startHttpFixture(CATALOG, [TINY, '--sse', '0'], children);
+  fixtures.forEach(([name], i) => (urls[name] = started[i]!));
   const mcpServers = Object.fromEntries(Object.entries(urls).map(([name, url]) => [name, { url }]));
   config = join(box.dir, 'mcp-smart.config.json');
   writeFileSync(config, JSON.stringify({ mcpServers, cache: { ttlSeconds: 1 } }));

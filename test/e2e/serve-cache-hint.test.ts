@@ -15,6 +15,9 @@ requireBuild();
 
 const MODERN = fixture('servers', 'modern-server.mjs');
 const TINY = [fixture('servers', 'catalog-server.mjs'), fixture('servers', 'catalogs', 'tiny.json')] as const;
+// Every check here is on a list from ALL the servers behind: the first list waits until each has listed (an event),
+// not at most serve's default 10 s, which a busy machine's fixture starts can pass (then a list comes out partial).
+const READY = ['--first-list-wait', '50000'];
 let box: Sandbox;
 
 beforeAll(async () => {
@@ -36,7 +39,7 @@ async function listThroughServe(
   await client.connect(
     new StdioClientTransport({
       command: process.execPath,
-      args: [BIN, 'serve', '--config', config, '--mode', 'tools', '--no-learn', '--no-cache'],
+      args: [BIN, 'serve', '--config', config, '--mode', 'tools', '--no-learn', '--no-cache', ...READY],
       env: box.env,
     }),
   );
@@ -108,7 +111,7 @@ async function throughServeStdio(file: string, servers: Record<string, unknown>,
   await client.connect(
     new StdioClientTransport({
       command: process.execPath,
-      args: [BIN, 'serve', '--config', config, '--mode', 'tools', '--no-learn', '--no-cache'],
+      args: [BIN, 'serve', '--config', config, '--mode', 'tools', '--no-learn', '--no-cache', ...READY],
       env: box.env,
     }),
   );
@@ -218,6 +221,7 @@ describe('serve derives the prompts, resources and templates hints the same way,
           'tools',
           '--no-learn',
           '--no-cache',
+          ...READY,
         ]);
         const client = new Client(
           { name: 'e2e-cache-hint', version: '1' },

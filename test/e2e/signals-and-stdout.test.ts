@@ -15,6 +15,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { BIN, fixture } from '../helpers/paths.js';
+import { snapshotTree } from '../helpers/process-tree.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'mcp-smart-signals-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -34,8 +35,12 @@ interface Ended {
   afterSignalMs: number;
 }
 
-/** Spawns the CLI, sends `sig` after `delayMs`, and reports how it ended and how long it took after the signal. */
-function runAndSignal(args: string[], sig: NodeJS.Signals, delayMs: number): Promise<Ended> {
+/**
+ * Spawns the CLI, sends `sig` after `when` ms — or, when `when` is a string, once a process whose command line
+ * contains it runs in the CLI's tree (the phase the test means has begun, however long a busy machine took to get
+ * there) — and reports how it ended and how long it took after the signal.
+ */
+function runAndSignal(args: string[], sig: NodeJS.Signals, when: number | string): Promise<Ended> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [BIN, ...args], {
       cwd: dir,
@@ -46,14 +51,30 @@ function runAndSignal(args: string[], sig: NodeJS.Signals, delayMs: number): Pro
     let stderr = '';
     child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
     let sentAt = 0;
-    const timer = setTimeout(() => {
+    const send = () => {
       sentAt = performance.now();
       child.kill(sig);
-    }, delayMs);
+    };
+    const timer =
+      typeof when === 'number'
+        ? setTimeout(send, when)
+        : setInterval(() => {
+            if (
+              sentAt ||
+              !child.pid ||
+              !snapshotTree(child.pid)
+                .slice(1)
+                .some((p) => p.command.includes(when))
+            )
+              return;
+            clearInterval(timer);
+            send();
+          }, 50);
     const guard = setTimeout(() => child.pid && process.kill(-child.pid, 'SIGKILL'), 60_000);
     child.on('error', reject);
     child.on('close', (code, signal) => {
       clearTimeout(timer);
+      clearInterval(timer);
       clearTimeout(guard);
       resolve({ code, signal, stderr, afterSignalMs: sentAt ? performance.now() - sentAt : -1 });
     });
@@ -92,7 +113,9 @@ describe('signals and standard output', () => {
 
   it('SIGINT while connecting ends with 130 and the message says so', async () => {
     const hang = fixture('servers', 'misbehaving', 'hang.mjs');
-    const e = await runAndSignal(['--no-cache', 'dump', '-o', 'snap.json', '--stdio', `node ${hang}`], 'SIGINT', 1500);
+    // Sent once the server being connected to runs (the CLI's handlers are in place by then), not after a fixed
+    // 1.5 s that a busy machine can spend before the CLI even started: a signal before that ends Node by default.
+    const e = await runAndSignal(['--no-cache', 'dump', '-o', 'snap.json', '--stdio', `node ${hang}`], 'SIGINT', hang);
     expect(e.code, e.stderr).toBe(130);
     expect(e.stderr).toContain('Stopped by SIGINT');
     expect(existsSync(join(dir, 'snap.json'))).toBe(false);

@@ -2,10 +2,12 @@
 // Vitest's own summary is printed first; the line here must be the last one, so it is printed after
 // vitest exits, from its JSON report. Exits with vitest's exit code. The JSON report lives in a folder deleted at
 // the end, so vitest's "JSON report written to …" line is left out of the output.
+// MCP_SMART_WRITE_DURATIONS=1 also writes each file's duration into test/durations.json (the order the next runs
+// start the files in: test/helpers/longest-first.ts); files this run did not run keep their figure, deleted ones go.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 
 const dir = mkdtempSync(join(tmpdir(), 'mcp-smart-tests-'));
 const report = join(dir, 'report.json');
@@ -35,6 +37,7 @@ try {
     (f) => f.status === 'failed' && f.assertionResults.length === 0,
   ).length;
   const skipped = (doc.numPendingTests ?? 0) + (doc.numTodoTests ?? 0);
+  if (process.env.MCP_SMART_WRITE_DURATIONS === '1') writeDurations(doc);
   process.stdout.write(
     `\n${doc.numPassedTests} passed, ${doc.numFailedTests + failedFiles} failed, ${skipped} skipped\n`,
   );
@@ -46,3 +49,24 @@ try {
   rmSync(dir, { recursive: true, force: true });
 }
 process.exit(code);
+
+/** Merges this run's per-file durations (ms, to 100 ms) into test/durations.json, longest first; atomic write. */
+function writeDurations(doc) {
+  const file = join('test', 'durations.json');
+  let known = {};
+  try {
+    known = JSON.parse(readFileSync(file, 'utf8'));
+  } catch {
+    /* a first run: no figures yet */
+  }
+  for (const f of doc.testResults ?? []) {
+    const path = relative(process.cwd(), f.name).split('\\').join('/');
+    if (f.endTime > f.startTime) known[path] = Math.round((f.endTime - f.startTime) / 100) * 100;
+  }
+  const entries = Object.entries(known)
+    .filter(([path]) => existsSync(path))
+    .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
+  writeFileSync(`${file}.tmp`, JSON.stringify(Object.fromEntries(entries), null, 2) + '\n');
+  renameSync(`${file}.tmp`, file);
+  process.stdout.write(`durations of ${entries.length} test files written to ${file}\n`);
+}
