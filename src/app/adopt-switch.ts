@@ -19,11 +19,11 @@ import {
   type SwitchEdit,
 } from '../core/switch-edit.js';
 import type { FilePlan } from '../core/switch-plan.js';
-import { SmartError } from '../errors.js';
-import { withFileLock } from '../file-lock.js';
-import { readFileBytes } from '../read-file.js';
-import { writeFileSafe } from '../safe-write.js';
-import type { ClientId } from '../types.js';
+import { SmartError } from '../process/errors.js';
+import { withFileLock } from '../process/file-lock.js';
+import { readFileBytes } from '../process/read-file.js';
+import { writeFileSafe } from '../process/safe-write.js';
+import type { ClientId } from '../core/types.js';
 import type { AppContext } from './context.js';
 import { resolvePaths } from './paths.js';
 

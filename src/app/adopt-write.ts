@@ -5,10 +5,10 @@
  * both "written" with one lost.
  */
 import { lstat, readlink } from 'node:fs/promises';
-import { SmartError } from '../errors.js';
-import { withFileLock } from '../file-lock.js';
-import { readFileBytes } from '../read-file.js';
-import { writeFileSafe } from '../safe-write.js';
+import { SmartError } from '../process/errors.js';
+import { withFileLock } from '../process/file-lock.js';
+import { readFileBytes } from '../process/read-file.js';
+import { writeFileSafe } from '../process/safe-write.js';
 
 /** The file's bytes (undefined: none), refusing a link (dangling or not) and anything but a regular file. */
 export async function readOwnFile(file: string): Promise<Buffer | undefined> {

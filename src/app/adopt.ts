@@ -12,7 +12,7 @@ import type { DefinitionResult } from '../core/config/index.js';
 import { SMART_CONFIG_NAME } from '../core/config/locate.js';
 import { parseConfigText } from '../core/config/parse.js';
 import { isPlainObject } from '../core/config/key-path.js';
-import { SmartError } from '../errors.js';
+import { SmartError } from '../process/errors.js';
 import { launchThis } from '../serve/launcher.js';
 import { applySwitch, readState } from './adopt-switch.js';
 import { readOwnFile, writeOwnFile } from './adopt-write.js';
@@ -30,7 +30,7 @@ import {
 import type { Launch } from '../serve/launcher.js';
 import type { ServeMode } from '../serve/catalog.js';
 import { isSelfServe } from '../serve/setup.js';
-import type { ClientId, ServerDefinition, Transport } from '../types.js';
+import type { ClientId, ServerDefinition, Transport } from '../core/types.js';
 import type { AppContext } from './context.js';
 import { loadDefinitions } from './definitions.js';
 

@@ -6,7 +6,7 @@
 import { DEFAULT_BASELINE, findMissingServers, type Baseline, type MissingServer } from '../core/budget/index.js';
 import { missingServerFindings } from '../core/audit/missing.js';
 import type { Finding } from '../core/audit/index.js';
-import { SmartError } from '../errors.js';
+import { SmartError } from '../process/errors.js';
 import { readBaselineFile } from './baseline-file.js';
 import { updateCommand } from './check-messages.js';
 import type { AppContext } from './context.js';

@@ -1,7 +1,7 @@
 /** Reading the committed baseline (`mcp-smart.lock.json`), shared by `check` (the gate) and `audit` (what went missing). */
 import { parseBaseline, type Baseline } from '../core/budget/index.js';
-import { SmartError } from '../errors.js';
-import { readJsonFile } from '../read-file.js';
+import { SmartError } from '../process/errors.js';
+import { readJsonFile } from '../process/read-file.js';
 
 /** The baseline at `file` (relative to `cwd`); undefined when there is none. An invalid one is exit 2 naming the key. */
 export async function readBaselineFile(file: string, cwd: string): Promise<Baseline | undefined> {

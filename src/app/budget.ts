@@ -3,7 +3,7 @@ import { resolve } from 'node:path';
 import { countOf } from '../reporters/format.js';
 import { counterFor } from './counter.js';
 import { hybridRanker } from './rank.js';
-import { writeFileSafe } from '../safe-write.js';
+import { writeFileSafe } from '../process/safe-write.js';
 import { condenseTool, metaTools } from '../core/condense/index.js';
 import { sentSnapshots } from '../core/config/tool-filter.js';
 import {
@@ -18,10 +18,10 @@ import {
   type PlanLevel,
 } from '../core/budget/index.js';
 import { countToolTokens, type TokenCounter } from '../core/tokens/index.js';
-import { SmartError } from '../errors.js';
-import { computing, type Pause } from '../signals.js';
+import { SmartError } from '../process/errors.js';
+import { computing, type Pause } from '../process/signals.js';
 import { debugPhase } from './progress.js';
-import type { ServerSnapshot, SmartConfig, ToolSnapshot, UsageStats } from '../types.js';
+import type { ServerSnapshot, SmartConfig, ToolSnapshot, UsageStats } from '../core/types.js';
 import { optionalString, parseFloatFlag, parseIntFlag } from './flags.js';
 import type { AppContext } from './context.js';
 import { loadSetup, serverFailureCode } from './setup.js';

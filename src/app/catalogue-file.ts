@@ -9,8 +9,8 @@ import { join } from 'node:path';
 import { CATALOGUE_CACHE_VERSION, decodeCatalogue, encodeCatalogue } from '../core/catalogue-cache.js';
 import { openSealed, sealBytes } from '../core/sealed-file.js';
 import type { SnapshotSet } from '../core/snapshot.js';
-import { writeFileSafe } from '../safe-write.js';
-import type { ServerSnapshot } from '../types.js';
+import { writeFileSafe } from '../process/safe-write.js';
+import type { ServerSnapshot } from '../core/types.js';
 
 /** Older than this (ms, by the file's own times) a file cannot change within the tick it was read in. */
 export const RACY_MS = 3000;

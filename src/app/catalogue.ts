@@ -14,7 +14,7 @@ import { readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { CATALOGUE_CACHE_VERSION } from '../core/catalogue-cache.js';
 import { readSnapshotSet, type CheckedSnapshots, type SnapshotSet } from '../core/snapshot.js';
-import { writeFileSafe } from '../safe-write.js';
+import { writeFileSafe } from '../process/safe-write.js';
 import {
   catalogueFile,
   readSealedCatalogue,

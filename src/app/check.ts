@@ -4,7 +4,7 @@ import { resolve } from 'node:path';
 import { counterFor } from './counter.js';
 import { hybridRanker } from './rank.js';
 import { readRankingUsage } from './usage.js';
-import { writeFileSafe } from '../safe-write.js';
+import { writeFileSafe } from '../process/safe-write.js';
 import {
   DEFAULT_BASELINE,
   DEFAULT_MAX_GROWTH,
@@ -25,12 +25,12 @@ import {
 } from '../core/budget/index.js';
 import { evaluateRankings, evaluationMisses, toolRefsFromSnapshots } from '../core/discover/index.js';
 import { countToolTokens, renderTool } from '../core/tokens/index.js';
-import { computing, countPausing } from '../signals.js';
+import { computing, countPausing } from '../process/signals.js';
 import { countOf } from '../reporters/format.js';
 import { debugPhase, warnUnknownExpected } from './progress.js';
-import { SmartError } from '../errors.js';
+import { SmartError } from '../process/errors.js';
 import { own } from '../core/dict.js';
-import type { Encoding, ServerSnapshot, SmartConfig } from '../types.js';
+import type { Encoding, ServerSnapshot, SmartConfig } from '../core/types.js';
 import type { AppContext } from './context.js';
 import { optionalString, parseFloatFlag, parseIntFlag } from './flags.js';
 import { readLabelledIntents } from './queries.js';

@@ -1,15 +1,15 @@
 /** The `condense` use case: every tool at one condense level, with before/after tokens; -o writes the document. */
 import { resolve } from 'node:path';
-import { writeFileSafe } from '../safe-write.js';
+import { writeFileSafe } from '../process/safe-write.js';
 import { META_SERVER_NAME } from '../core/audit/index.js';
 import { condenseTools } from '../core/condense/index.js';
 import type { CondenseOutput } from '../core/condense/result.js';
 import { countServerTokens, createTokenCounter, renderTool, type RenderStyle } from '../core/tokens/index.js';
-import { computing, countPausing } from '../signals.js';
+import { computing, countPausing } from '../process/signals.js';
 import { countOf } from '../reporters/format.js';
 import { debugPhase } from './progress.js';
 import { renderJson } from '../reporters/json.js';
-import type { CondenseLevel, ServerSnapshot } from '../types.js';
+import type { CondenseLevel, ServerSnapshot } from '../core/types.js';
 import type { AppContext } from './context.js';
 import { loadSetup, serverFailureCode } from './setup.js';
 

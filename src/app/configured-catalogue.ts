@@ -9,7 +9,7 @@
 import { oauthLogin, toolCacheFile, toolCacheKey } from '../core/connect/cache.js';
 import { serverIdentity, type ServerOrigin } from '../core/connect/server-identity.js';
 import type { DeclaredCapabilities } from '../core/declared-capabilities.js';
-import type { ServerDefinition, ServerSnapshot } from '../types.js';
+import type { ServerDefinition, ServerSnapshot } from '../core/types.js';
 import { catalogueFile, readSealedCatalogue, settled, stampOf, writeSealedCatalogue } from './catalogue-file.js';
 
 const MAGIC = new TextEncoder().encode('mcp-smart/configured-catalogue'); // 30 bytes

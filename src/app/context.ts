@@ -1,7 +1,7 @@
 /** What every command receives: the io edge, parsed global options, and the single chalk instance. */
 import type { ChalkInstance } from 'chalk';
-import type { Io } from '../io.js';
-import type { AdhocServer, ClientId, Encoding, OutputFormat } from '../types.js';
+import type { Io } from '../process/io.js';
+import type { AdhocServer, ClientId, Encoding, OutputFormat } from '../core/types.js';
 
 export type { AdhocServer };
 

@@ -1,6 +1,6 @@
 /** Token counters as the commands need them: one-shot for CI gates, cache-backed for the rest. */
 import { createTokenCounter, prepareCounter, type RenderStyle, type TokenCounter } from '../core/tokens/index.js';
-import type { Encoding } from '../types.js';
+import type { Encoding } from '../core/types.js';
 
 /** How tool definitions are rendered before counting (`--render`). */
 export const RENDER_STYLES: readonly RenderStyle[] = ['json', 'cline'];

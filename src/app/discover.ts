@@ -15,11 +15,11 @@ import {
 } from '../core/discover/engine.js';
 import type { DiscoverResult } from '../core/discover/result.js';
 import { countOf } from '../reporters/format.js';
-import { SmartError } from '../errors.js';
-import { computing } from '../signals.js';
+import { SmartError } from '../process/errors.js';
+import { computing } from '../process/signals.js';
 import { indexThroughCache } from './index-file.js';
 import { createWorkProgress, debugPhase, warnUnknownExpected } from './progress.js';
-import type { EngineName } from '../types.js';
+import type { EngineName } from '../core/types.js';
 import type { AppContext } from './context.js';
 import { readLabelledIntents } from './queries.js';
 import { capIntent, cutIntentNote } from '../core/intent-limit.js';

@@ -1,9 +1,9 @@
 /** The `dump` use case: connect to every selected server and write (or return) the snapshot document. */
 import { resolve } from 'node:path';
-import { writeFileSafe } from '../safe-write.js';
+import { writeFileSafe } from '../process/safe-write.js';
 import { buildSnapshot, dumpSummary, type DumpResult } from '../core/snapshot.js';
-import { SmartError } from '../errors.js';
-import type { ServerSnapshot } from '../types.js';
+import { SmartError } from '../process/errors.js';
+import type { ServerSnapshot } from '../core/types.js';
 import type { AppContext } from './context.js';
 import { loadSetup, serverFailureCode } from './setup.js';
 

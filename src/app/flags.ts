@@ -1,5 +1,5 @@
 /** Converting flag strings to typed values at the command edge. A bad value names the flag. */
-import { SmartError } from '../errors.js';
+import { SmartError } from '../process/errors.js';
 
 export function parseIntFlag(flag: string, value: unknown, opts: { min?: number; max?: number } = {}): number {
   const text = String(value).replace(/_/g, '');

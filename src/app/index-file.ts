@@ -15,8 +15,8 @@ import {
   type BuildOptions,
   type DiscoverIndex,
 } from '../core/discover/engine.js';
-import type { ToolRef } from '../types.js';
-import { writeFileSafe } from '../safe-write.js';
+import type { ToolRef } from '../core/types.js';
+import { writeFileSafe } from '../process/safe-write.js';
 
 /** The cache file of an index key. */
 export function indexCacheFile(cacheDir: string, key: string): string {

@@ -4,7 +4,7 @@
  */
 import { access } from 'node:fs/promises';
 import { isAbsolute, relative, resolve } from 'node:path';
-import { writeFileSafe } from '../safe-write.js';
+import { writeFileSafe } from '../process/safe-write.js';
 import { buildBaseline, DEFAULT_BASELINE, measureServers, serializeBaseline } from '../core/budget/index.js';
 import {
   chooseCiInstall,
@@ -16,10 +16,10 @@ import {
 import { CONFIG_FILE, INIT_SNAPSHOT_FILE, WORKFLOW_FILE, configEntry, type InitResult } from '../core/init.js';
 import { buildSnapshot } from '../core/snapshot.js';
 import { countToolTokens } from '../core/tokens/index.js';
-import { SmartError } from '../errors.js';
-import { readJsonFile } from '../read-file.js';
-import type { ServerDefinition, ServerSnapshot } from '../types.js';
-import { VERSION } from '../version.js';
+import { SmartError } from '../process/errors.js';
+import { readJsonFile } from '../process/read-file.js';
+import type { ServerDefinition, ServerSnapshot } from '../core/types.js';
+import { VERSION } from '../process/version.js';
 import type { AppContext } from './context.js';
 import { counterFor } from './counter.js';
 import { loadDefinitions } from './definitions.js';

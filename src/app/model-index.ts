@@ -34,8 +34,8 @@ import {
   USE_LITE_KEY,
   type Embed,
 } from '../core/discover/model.js';
-import { writeFileSafe } from '../safe-write.js';
-import type { ToolRef } from '../types.js';
+import { writeFileSafe } from '../process/safe-write.js';
+import type { ToolRef } from '../core/types.js';
 import type { WorkProgress } from './progress.js';
 
 /** Batches embedded between two writes of the model's vectors by text. */

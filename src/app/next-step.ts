@@ -5,8 +5,8 @@ import { DEFAULT_BASELINE } from '../core/budget/index.js';
 
 import type { ClientResolution } from '../core/config/resolve.js';
 import { chooseNextStep, type NextStep } from '../core/next-step.js';
-import type { Io } from '../io.js';
-import type { ClientId, SmartConfig } from '../types.js';
+import type { Io } from '../process/io.js';
+import type { ClientId, SmartConfig } from '../core/types.js';
 import { resolveLimits } from './budget.js';
 
 export interface NextStepInput {

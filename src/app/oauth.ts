@@ -1,10 +1,10 @@
 /** OAuth for connecting: where tokens live, and whether and how an authorization URL is opened. */
 import { spawn } from 'node:child_process';
-import { SmartError, errorText } from '../errors.js';
+import { SmartError, errorText } from '../process/errors.js';
 import type { OAuthInteractive, OAuthOptions } from '../core/connect/index.js';
 import { splitCommandLine } from '../core/config/shell-split.js';
 import { oauthTokenStorePath } from '../core/paths.js';
-import type { Io } from '../io.js';
+import type { Io } from '../process/io.js';
 import type { GlobalOptions } from './context.js';
 import { resolvePaths } from './paths.js';
 

@@ -1,7 +1,7 @@
 /** Every per-user path a run needs, resolved once from the io edge (home, env, platform) and the cache flag. */
 import { homedir } from 'node:os';
 import { userCacheDir, usageStorePath, type PathEnv } from '../core/paths.js';
-import type { Io } from '../io.js';
+import type { Io } from '../process/io.js';
 
 export interface SetupPaths {
   /** Home, env and platform, as core's path functions take them. */

@@ -1,8 +1,8 @@
 /** Progress on stderr, only when stderr is a TTY (not in CI) and the output is not JSON; MCP_SMART_PROGRESS=1 forces it. */
 import type { ConnectProgress } from '../core/connect/index.js';
-import type { Io } from '../io.js';
+import type { Io } from '../process/io.js';
 import { countOf } from '../reporters/format.js';
-import type { OutputFormat } from '../types.js';
+import type { OutputFormat } from '../core/types.js';
 
 export interface Progress {
   update: (p: ConnectProgress) => void;

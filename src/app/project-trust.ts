@@ -18,9 +18,9 @@ import {
   type TrustList,
 } from '../core/trust/project-gate.js';
 import type { DefinitionResult } from '../core/config/index.js';
-import type { Io } from '../io.js';
-import { writeFileSafe } from '../safe-write.js';
-import type { ServerDefinition } from '../types.js';
+import type { Io } from '../process/io.js';
+import { writeFileSafe } from '../process/safe-write.js';
+import type { ServerDefinition } from '../core/types.js';
 import type { SetupPaths } from './paths.js';
 import { storeLabel } from './store.js';
 

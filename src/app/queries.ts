@@ -1,8 +1,8 @@
 /** `--queries <file>` of discover and check: labelled intents read once, the same way for both. */
 import { parseLabelledIntents, type LabelledIntent } from '../core/discover/index.js';
 import { capIntent, cutIntentNote } from '../core/intent-limit.js';
-import { SmartError } from '../errors.js';
-import { readTextFile } from '../read-file.js';
+import { SmartError } from '../process/errors.js';
+import { readTextFile } from '../process/read-file.js';
 
 /**
  * Reads and parses the file; a missing file, a bad line or a file with no intent is an error naming the file. An

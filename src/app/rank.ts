@@ -7,7 +7,7 @@ import {
   toolRefsFromSnapshots,
   type DiscoverIndex,
 } from '../core/discover/engine.js';
-import type { ServerSnapshot, SmartConfig } from '../types.js';
+import type { ServerSnapshot, SmartConfig } from '../core/types.js';
 import { indexThroughCache, type CachedIndex } from './index-file.js';
 import type { RankingUsage } from './usage.js';
 

@@ -1,7 +1,7 @@
 /** The `replay` use case: ranking quality on recorded sessions, usage learning (--learn), weight tuning (--tune). */
 import { basename, join } from 'node:path';
 import { countOf } from '../reporters/format.js';
-import { writeFileSafe } from '../safe-write.js';
+import { writeFileSafe } from '../process/safe-write.js';
 import {
   buildDiscoverIndex,
   detectTaskContext,
@@ -23,12 +23,12 @@ import { DAY_MS, learnFromCases } from '../core/session/usage.js';
 import { usageForRanking, usageOfDoc } from '../core/session/usage-store.js';
 import type { UsageStore } from '../core/store/types.js';
 import { countToolTokens, createTokenCounter } from '../core/tokens/index.js';
-import { SmartError } from '../errors.js';
-import { computing, runStepsPausing, whileHandlingSignals } from '../signals.js';
+import { SmartError } from '../process/errors.js';
+import { computing, runStepsPausing, whileHandlingSignals } from '../process/signals.js';
 import { dict } from '../core/dict.js';
 import { deriveScopes, projectsOfCases } from '../core/session/scope.js';
-import { readJsonFile } from '../read-file.js';
-import type { EngineName, UsageStats } from '../types.js';
+import { readJsonFile } from '../process/read-file.js';
+import type { EngineName, UsageStats } from '../core/types.js';
 import type { AppContext } from './context.js';
 import { loadSetup, serverFailureCode } from './setup.js';
 import { chosenStore, openUsageStore, userLabelFor } from './store.js';

@@ -1,8 +1,8 @@
 /** The `servers` use case: the configured servers (no connecting), their sources and what shadows what. */
 import type { DefinitionResult, WrittenFields } from '../core/config/index.js';
-import { redactUrl } from '../core/redact.js';
+import { redactUrl } from '../process/redact.js';
 import { entryOf, type ServersResult } from '../core/servers-list.js';
-import type { ServerDefinition } from '../types.js';
+import type { ServerDefinition } from '../core/types.js';
 import type { NextStep } from '../core/next-step.js';
 import type { AppContext } from './context.js';
 import { nextStepFor } from './next-step.js';

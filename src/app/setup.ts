@@ -6,10 +6,10 @@
 import type { DefinitionResult } from '../core/config/index.js';
 import { GATE_LABEL } from '../core/config/client-trust.js';
 import { hiddenToolsBySnapshot, visibilityRules } from '../core/config/tool-filter.js';
-import { SmartError } from '../errors.js';
-import type { Io } from '../io.js';
-import { scrubMessage } from '../secrets.js';
-import type { ServerSnapshot, SmartConfig } from '../types.js';
+import { SmartError } from '../process/errors.js';
+import type { Io } from '../process/io.js';
+import { scrubMessage } from '../process/secrets.js';
+import type { ServerSnapshot, SmartConfig } from '../core/types.js';
 import { checkedSnapshots, readCatalogue } from './catalogue.js';
 import { connectDefinitions, printNotes } from './connect-definitions.js';
 import type { GlobalOptions } from './context.js';

@@ -7,8 +7,8 @@ import { readUsageStore, usageOfDoc, type UsageStoreDoc } from '../core/session/
 import { FileUsageStore } from '../core/store/file.js';
 import { deriveScopes, projectKey, type DerivedScope } from '../core/session/scope.js';
 import type { UsageStore } from '../core/store/types.js';
-import { SmartError } from '../errors.js';
-import { writeFileSafe } from '../safe-write.js';
+import { SmartError } from '../process/errors.js';
+import { writeFileSafe } from '../process/safe-write.js';
 import type { AppContext } from './context.js';
 import { resolvePaths } from './paths.js';
 import { loadDefinitions } from './definitions.js';

@@ -4,7 +4,7 @@ import { userLabel } from '../core/session/users.js';
 import { FileUsageStore } from '../core/store/file.js';
 import type { UsageStore } from '../core/store/types.js';
 import type { PostgresStoreOptions } from '../core/store/postgres.js';
-import type { SmartConfig } from '../types.js';
+import type { SmartConfig } from '../core/types.js';
 import { connectionString, expandStoreUrl, isPostgresUrl, redactStoreUrl } from '../core/store/url.js';
 
 export interface StoreSpec {

@@ -1,8 +1,8 @@
 /** The `trust` use case: records the approval of this project's own server definitions in mcp-smart's trust list. */
 import { relative, resolve } from 'node:path';
 import { GATE_LABEL } from '../core/config/client-trust.js';
-import { redactUrl } from '../core/redact.js';
-import type { ServerDefinition } from '../types.js';
+import { redactUrl } from '../process/redact.js';
+import type { ServerDefinition } from '../core/types.js';
 import { storeLabel } from './store.js';
 import type { AppContext } from './context.js';
 import { resolvePaths } from './paths.js';

@@ -2,8 +2,8 @@
 import { access } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { isPostgresUrl } from '../core/store/url.js';
-import { SmartError } from '../errors.js';
-import type { UsageStats } from '../types.js';
+import { SmartError } from '../process/errors.js';
+import type { UsageStats } from '../core/types.js';
 import { chosenStore, openUsageStore } from './store.js';
 
 export interface RankingUsage {

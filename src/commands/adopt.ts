@@ -7,7 +7,7 @@ import { adoptClient, type AdoptResult } from '../app/adopt.js';
 import { undoSwitch, type UndoFile } from '../app/adopt-switch.js';
 import type { CommandContext, CommandOutcome } from '../app/context.js';
 import { clientLabel } from '../core/config/clients.js';
-import { SmartError } from '../errors.js';
+import { SmartError } from '../process/errors.js';
 import { renderJson } from '../reporters/json.js';
 import { parseClientFlag } from './parse-client.js';
 

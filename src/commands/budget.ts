@@ -2,7 +2,7 @@
 import { budgetServers, type BudgetOptions } from '../app/budget.js';
 import type { CommandContext, CommandOutcome } from '../app/context.js';
 import type { BudgetResult } from '../core/budget/index.js';
-import { SmartError } from '../errors.js';
+import { SmartError } from '../process/errors.js';
 import { renderBudget } from '../reporters/budget.js';
 import { optionalString } from '../app/flags.js';
 

@@ -4,7 +4,7 @@ import { checkServers, type CheckOptions } from '../app/check.js';
 import type { CommandContext, CommandOutcome } from '../app/context.js';
 import { optionalString, parseIntFlag } from '../app/flags.js';
 import type { CheckResult } from '../core/budget/index.js';
-import { SmartError } from '../errors.js';
+import { SmartError } from '../process/errors.js';
 import { renderCheck, renderCheckMarkdown } from '../reporters/check.js';
 
 export interface CheckFlags {

@@ -4,7 +4,7 @@ import type { CommandContext, CommandOutcome } from '../app/context.js';
 import { RENDER_STYLES } from '../app/counter.js';
 import type { CondenseOutput } from '../core/condense/result.js';
 import { renderCondense } from '../reporters/condense.js';
-import { CONDENSE_LEVELS } from '../types.js';
+import { CONDENSE_LEVELS } from '../core/types.js';
 import { optionalString, parseChoiceFlag } from '../app/flags.js';
 
 export interface CondenseFlags {

@@ -2,9 +2,9 @@
 import type { CommandContext, CommandOutcome } from '../app/context.js';
 import { discoverTools, type DiscoverOptions } from '../app/discover.js';
 import type { DiscoverResult } from '../core/discover/result.js';
-import { SmartError } from '../errors.js';
+import { SmartError } from '../process/errors.js';
 import { renderDiscover } from '../reporters/discover.js';
-import { ENGINES } from '../types.js';
+import { ENGINES } from '../core/types.js';
 import { optionalString, parseChoiceFlag, parseIntFlag } from '../app/flags.js';
 
 export interface DiscoverFlags {

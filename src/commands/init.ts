@@ -6,7 +6,7 @@ import { optionalString, parseFloatFlag, parseIntFlag } from '../app/flags.js';
 import { initProject, type InitQuestions, type InitSettings } from '../app/init.js';
 import { formatGrowthLimit, parseGrowthLimit } from '../core/budget/index.js';
 import { INIT_SNAPSHOT_FILE, WORKFLOW_FILE, type InitResult } from '../core/init.js';
-import { SmartError } from '../errors.js';
+import { SmartError } from '../process/errors.js';
 import { renderInit } from '../reporters/init.js';
 
 type Prompts = typeof InquirerPrompts;

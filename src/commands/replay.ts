@@ -3,7 +3,7 @@ import type { CommandContext, CommandOutcome } from '../app/context.js';
 import { optionalString, parseFloatFlag, parseIntFlag } from '../app/flags.js';
 import { replaySessions, type ReplayOptions } from '../app/replay.js';
 import type { ReplayResult } from '../core/session/result.js';
-import { SmartError } from '../errors.js';
+import { SmartError } from '../process/errors.js';
 import { renderReplay } from '../reporters/replay.js';
 
 export interface ReplayFlags {

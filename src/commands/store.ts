@@ -2,7 +2,7 @@
 import type { CommandContext, CommandOutcome } from '../app/context.js';
 import { optionalString, parseChoiceFlag } from '../app/flags.js';
 import { runStoreAdmin, type StoreAction, type StoreAdminOptions, type StoreAdminResult } from '../app/store-admin.js';
-import { SmartError } from '../errors.js';
+import { SmartError } from '../process/errors.js';
 import { renderJson } from '../reporters/json.js';
 import { describeScopes } from '../reporters/scope.js';
 

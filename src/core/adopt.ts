@@ -7,10 +7,10 @@
  * Pure.
  */
 import { SMART_CONFIG_NAME } from './config/locate.js';
-import { isSecretName, looksLikeToken, redactText } from './redact.js';
+import { isSecretName, looksLikeToken, redactText } from '../process/redact.js';
 import { referencedVariables } from './config/referenced-vars.js';
 import { normalizeServerEntry, type RawServer } from './config/server-entry.js';
-import type { ClientId, ServerDefinition } from '../types.js';
+import type { ClientId, ServerDefinition } from './types.js';
 
 /** One server to adopt: its merged definition and its entry as the client's file has it. */
 export interface AdoptInput {

@@ -11,7 +11,7 @@
  */
 import { PARAM_TEXT, paramText } from './discover/bm25.js';
 import { PARAM_NAMES, joinedParams, topParams } from './discover/param-names.js';
-import type { JsonObject, ServerSnapshot, ToolSnapshot } from '../types.js';
+import type { JsonObject, ServerSnapshot, ToolSnapshot } from './types.js';
 
 /** Bump whenever the payload's layout or what goes into it changes. */
 export const CATALOGUE_CACHE_VERSION = 'catalogue-v2';

@@ -6,7 +6,7 @@ import { planLoadHints, type LoadHintRules, type LoadHints } from '../core/hints
 import { planBudget, type PlanDeps } from '../core/budget/index.js';
 import { condenseTool } from '../core/condense/index.js';
 import { toolHiddenBy, type HiddenBy, type VisibilityRules } from '../core/config/tool-filter.js';
-import type { ServeConfig, ServerSnapshot, ToolSnapshot, UsageStats } from '../types.js';
+import type { ServeConfig, ServerSnapshot, ToolSnapshot, UsageStats } from '../core/types.js';
 import { assignServedNames } from './names.js';
 
 export type ServeMode = 'auto' | 'tools' | 'meta';

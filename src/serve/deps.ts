@@ -6,8 +6,8 @@ import { condenseTool, metaTools } from '../core/condense/index.js';
 import { usageForRanking, usageOfDoc, type UsageStoreDoc } from '../core/session/usage-store.js';
 import type { UsageStore } from '../core/store/types.js';
 import { createTokenCounter, prepareCounter, renderTool, type TokenCounter } from '../core/tokens/index.js';
-import { errorText } from '../errors.js';
-import type { UsageStats } from '../types.js';
+import { errorText } from '../process/errors.js';
+import type { UsageStats } from '../core/types.js';
 
 /**
  * Planner dependencies whose counts come from the on-disk count cache: the tokenizer (about 0.3 s to load)

@@ -6,7 +6,7 @@
 import { cachedHybridIndex } from '../app/rank.js';
 import { fuseRankings, patternsFromConfig, rankTools, type DiscoverIndex } from '../core/discover/engine.js';
 import { newestRecording } from '../core/session/usage-store.js';
-import type { ServerSnapshot, SmartConfig, UsageStats } from '../types.js';
+import type { ServerSnapshot, SmartConfig, UsageStats } from '../core/types.js';
 import type { ServedView } from './catalog.js';
 import type { Counting } from './deps.js';
 import { budgetFindAnswer, findMaxTokens, type BudgetedAnswer, type FindCandidate } from './find-budget.js';

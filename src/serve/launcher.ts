@@ -8,8 +8,8 @@ import { readFileSync, realpathSync } from 'node:fs';
 import { join, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { GlobalOptions } from '../app/context.js';
-import { SmartError } from '../errors.js';
-import { VERSION } from '../version.js';
+import { SmartError } from '../process/errors.js';
+import { VERSION } from '../process/version.js';
 
 export const PACKAGE_NAME = 'mcp-smart';
 

@@ -8,8 +8,8 @@ import { SdkError, SdkErrorCode } from '@modelcontextprotocol/server';
 import type { ServerRequestHandler, ServerSession, ServerSessionOptions } from '../core/connect/server-session.js';
 import { DEFAULT_MAX_PAGES } from '../core/connect/list.js';
 import type { OAuthOptions, SmartOAuthProvider } from '../core/connect/oauth-provider.js';
-import { SmartError, errorText } from '../errors.js';
-import type { ServerDefinition, ServerSnapshot } from '../types.js';
+import { SmartError, errorText } from '../process/errors.js';
+import type { ServerDefinition, ServerSnapshot } from '../core/types.js';
 import { SessionCalls } from './draining.js';
 
 /** Failures in a row after which a server is reported unhealthy. */

@@ -1,5 +1,5 @@
 /** `serve --print-config <client>`: the exact snippet that makes a client start mcp-smart, and the mode that suits it. */
-import { SmartError } from '../errors.js';
+import { SmartError } from '../process/errors.js';
 import type { ServeMode } from './catalog.js';
 import type { Launch } from './launcher.js';
 

@@ -5,8 +5,8 @@
 import { secretValues } from '../core/connect/secrets.js';
 import { capabilitiesKey } from '../core/declared-capabilities.js';
 import { visibilityRules, type VisibilityRules } from '../core/config/tool-filter.js';
-import { SmartError, errorText, isSmartError } from '../errors.js';
-import type { ServerSnapshot, SmartConfig, UsageStats } from '../types.js';
+import { SmartError, errorText, isSmartError } from '../process/errors.js';
+import type { ServerSnapshot, SmartConfig, UsageStats } from '../core/types.js';
 import {
   buildServedView,
   idCollisions,

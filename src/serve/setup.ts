@@ -15,8 +15,8 @@ import { oauthTokenStorePath } from '../core/paths.js';
 import { readSnapshotSet } from '../core/snapshot.js';
 import type { DefinitionResult } from '../core/config/index.js';
 import { referencedVariables } from '../core/config/referenced-vars.js';
-import { SmartError } from '../errors.js';
-import type { ServerDefinition, ServerSnapshot, SmartConfig } from '../types.js';
+import { SmartError } from '../process/errors.js';
+import type { ServerDefinition, ServerSnapshot, SmartConfig } from '../core/types.js';
 
 export interface ServeSetup {
   /** Enabled, selected servers, without any that would be mcp-smart's own serve. */

@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { adoptEntries, writtenVariables } from '../../src/core/adopt.js';
 import type { RawServer } from '../../src/core/config/server-entry.js';
-import type { ServerDefinition } from '../../src/types.js';
+import type { ServerDefinition } from '../../src/core/types.js';
 
 const def = (name: string, over: Partial<ServerDefinition> = {}): ServerDefinition => ({
   name,

@@ -4,7 +4,7 @@ import { decodeCatalogue, encodeCatalogue } from '../../src/core/catalogue-cache
 import { PARAM_TEXT, paramText } from '../../src/core/discover/bm25.js';
 import { PARAM_NAMES, topParams } from '../../src/core/discover/param-names.js';
 import { fixture } from '../helpers/paths.js';
-import type { ServerSnapshot, Snapshot, ToolSnapshot } from '../../src/types.js';
+import type { ServerSnapshot, Snapshot, ToolSnapshot } from '../../src/core/types.js';
 
 const servers: ServerSnapshot[] = [
   {

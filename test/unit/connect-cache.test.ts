@@ -7,7 +7,7 @@ import { connectServers, toolCacheFile, toolCacheKey, type ConnectOptions } from
 import { ERA_HORIZON_MS, oauthLogin, readCachedSnapshot, writeCachedSnapshot } from '../../src/core/connect/cache.js';
 import { rememberedVersion, rememberVersion } from '../../src/core/connect/era-memo.js';
 import { TokenStore, tokenStoreKey, type TokenStoreEntry } from '../../src/core/connect/oauth-token-store.js';
-import type { ServerDefinition, ServerSnapshot } from '../../src/types.js';
+import type { ServerDefinition, ServerSnapshot } from '../../src/core/types.js';
 import { createCatalogServer } from '../../fixtures/servers/lib.mjs';
 import { tempDir } from '../helpers/temp.js';
 

@@ -14,7 +14,7 @@ import { askedAs } from '../../src/core/discover/mood.js';
 import { keptClause, withoutPayload } from '../../src/core/discover/lexicon.js';
 import { intentClauses } from '../../src/core/discover/clauses.js';
 import { REPO } from '../helpers/paths.js';
-import type { ServerSnapshot } from '../../src/types.js';
+import type { ServerSnapshot } from '../../src/core/types.js';
 
 const readmeBlock = (name: string): string | undefined => {
   const readme = readFileSync(join(REPO, 'README.md'), 'utf8');

@@ -5,7 +5,7 @@ import { loadHintRules, summarizeLoadHints } from '../../src/core/hints/summary.
 import { createTokenCounter } from '../../src/core/tokens/index.js';
 import { buildServedView } from '../../src/serve/catalog.js';
 import { countingWith } from '../../src/serve/deps.js';
-import type { ServeConfig, ServerSnapshot, UsageStats } from '../../src/types.js';
+import type { ServeConfig, ServerSnapshot, UsageStats } from '../../src/core/types.js';
 import { fixture } from '../helpers/paths.js';
 
 describe('load hints: serve and budget agree', () => {

@@ -7,7 +7,7 @@ import { modelIndex } from '../../src/app/model-index.js';
 import { MODEL_BATCH, type Embed } from '../../src/core/discover/model.js';
 import { rankTools } from '../../src/core/discover/index.js';
 import type { WorkProgress } from '../../src/app/progress.js';
-import type { ToolRef } from '../../src/types.js';
+import type { ToolRef } from '../../src/core/types.js';
 import { tempDir } from '../helpers/temp.js';
 
 const DIMS = 256;

@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { splitCommandLine } from '../../src/core/config/shell-split.js';
 import { installedFromRegistry, launchThis } from '../../src/serve/launcher.js';
 import { clientCommands, configSnippet, printConfig, shellQuote } from '../../src/serve/print-config.js';
-import { VERSION } from '../../src/version.js';
+import { VERSION } from '../../src/process/version.js';
 import { runCli } from '../helpers/fake-io.js';
 import { REPO } from '../helpers/paths.js';
 import { tempDir } from '../helpers/temp.js';

@@ -5,7 +5,7 @@ import { createTokenCounter } from '../../src/core/tokens/index.js';
 import { catalogEntries, type ServedView } from '../../src/serve/catalog.js';
 import { countingWith } from '../../src/serve/deps.js';
 import { ToolFinder } from '../../src/serve/find.js';
-import type { ServerSnapshot, ToolSnapshot } from '../../src/types.js';
+import type { ServerSnapshot, ToolSnapshot } from '../../src/core/types.js';
 
 const counting = countingWith(await createTokenCounter('o200k_base'));
 

@@ -3,7 +3,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { catalogEntries, idCollisions } from '../../src/serve/catalog.js';
 import { StartRetry, unstartedLine } from '../../src/serve/start-retry.js';
-import type { ServerSnapshot } from '../../src/types.js';
+import type { ServerSnapshot } from '../../src/core/types.js';
 import type { VisibilityRules } from '../../src/core/config/tool-filter.js';
 
 const server = (name: string, ...tools: string[]): ServerSnapshot => ({

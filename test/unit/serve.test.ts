@@ -17,7 +17,7 @@ import { ServeRuntime } from '../../src/serve/runtime.js';
 import { createClientServer } from '../../src/serve/sdk-server.js';
 import { isSelfServe, type ServeSetup } from '../../src/serve/setup.js';
 import { templatePattern } from '../../src/serve/passthrough.js';
-import type { ServeConfig, ServerDefinition, ServerSnapshot, ToolSnapshot } from '../../src/types.js';
+import type { ServeConfig, ServerDefinition, ServerSnapshot, ToolSnapshot } from '../../src/core/types.js';
 import { runCli } from '../helpers/fake-io.js';
 import { fixture } from '../helpers/paths.js';
 

@@ -3,7 +3,7 @@
  * own trust records. One rule per client, here only; `servers`, `audit --client`, `adopt` and mcp-smart's own
  * project gate (app/project-trust.ts) all ask clientLoadState. Pure: the caller reads the files.
  */
-import type { ClientId, ServerDefinition } from '../../types.js';
+import type { ClientId, ServerDefinition } from '../types.js';
 import { readClaudeApproval, type ClaudeApproval } from './approval.js';
 import { isPlainObject } from './key-path.js';
 

@@ -8,8 +8,8 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { writeFileSafe } from '../../safe-write.js';
-import type { ServerDefinition, ServerSnapshot } from '../../types.js';
+import { writeFileSafe } from '../../process/safe-write.js';
+import type { ServerDefinition, ServerSnapshot } from '../types.js';
 import { capabilitiesKey, type DeclaredCapabilities } from '../declared-capabilities.js';
 import { seedVersion } from './era-memo.js';
 import { serverIdentity, type ServerOrigin } from './server-identity.js';

@@ -2,8 +2,8 @@
 import { setMaxListeners } from 'node:events';
 import { performance } from 'node:perf_hooks';
 import type { Transport as SdkTransport } from '@modelcontextprotocol/client';
-import { errorText } from '../../errors.js';
-import type { ServerDefinition, ServerSnapshot } from '../../types.js';
+import { errorText } from '../../process/errors.js';
+import type { ServerDefinition, ServerSnapshot } from '../types.js';
 import { readCachedSnapshot, writeCachedSnapshot } from './cache.js';
 import { serverIdentity, type ServerOrigin } from './server-identity.js';
 import { DEFAULT_MAX_PAGES } from './list.js';

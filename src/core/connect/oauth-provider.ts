@@ -16,8 +16,8 @@ import type {
   OAuthDiscoveryState,
   OAuthTokens,
 } from '@modelcontextprotocol/client';
-import { SmartError } from '../../errors.js';
-import type { OAuthClientSettings, ServerDefinition } from '../../types.js';
+import { SmartError } from '../../process/errors.js';
+import type { OAuthClientSettings, ServerDefinition } from '../types.js';
 import { SeenCredentials } from './oauth-credentials.js';
 import { StoredEntry } from './oauth-entry.js';
 import { authorizationRefused, loginNeeded } from './oauth-failure.js';

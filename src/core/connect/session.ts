@@ -1,7 +1,7 @@
 /** One snapshot: start or reach a server, initialize, list everything it advertises, always clean up. */
 import type { Transport } from '@modelcontextprotocol/client';
-import type { SmartError } from '../../errors.js';
-import type { ServerDefinition, ServerSnapshot } from '../../types.js';
+import type { SmartError } from '../../process/errors.js';
+import type { ServerDefinition, ServerSnapshot } from '../types.js';
 import { redact } from './failure.js';
 import { MAX_AUTHORIZATIONS, oauthFailure } from './oauth-failure.js';
 import { createOAuthProvider, type OAuthOptions, type SmartOAuthProvider } from './oauth-provider.js';

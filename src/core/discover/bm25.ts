@@ -1,5 +1,5 @@
 /** Fielded BM25 (BM25F) over tool name, description, parameters and server, with an inverted index. */
-import type { ToolRef } from '../../types.js';
+import type { ToolRef } from '../types.js';
 import {
   KEPT_WEIGHT,
   PAYLOAD_WEIGHT,

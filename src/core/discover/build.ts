@@ -1,6 +1,6 @@
 /** The discover index: tools sorted by id with their BM25 fields and sentence vectors, and its on-disk cache. */
 import { createHash } from 'node:crypto';
-import type { ServerSnapshot, ToolRef } from '../../types.js';
+import type { ServerSnapshot, ToolRef } from '../types.js';
 import { analyzeFields, buildBm25Index, decodeBm25Index, encodeBm25Index, paramText, type Bm25Index } from './bm25.js';
 import type { KeywordDoc } from './keyword.js';
 import {

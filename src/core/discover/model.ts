@@ -5,7 +5,7 @@
  */
 import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { SmartError } from '../../errors.js';
+import { SmartError } from '../../process/errors.js';
 
 export type Embed = (texts: string[]) => Promise<Float32Array[]>;
 

@@ -5,7 +5,7 @@
  * kept per identity for the shared view they were made from (a new list makes them again).
  */
 import { identityRefusal, type Identity } from '../../core/config/identity-filter.js';
-import type { ServeAuthConfig } from '../../types.js';
+import type { ServeAuthConfig } from '../../core/types.js';
 import type { ServedView } from '../catalog.js';
 
 /** Identities whose views are kept per shared view (past it the oldest is made again when next asked). */

@@ -1,5 +1,5 @@
 /** The secret values known to this run, so every exit (messages, streams, written files) can hide them. */
-import { redactText, redactValues, type SecretValues } from './core/redact.js';
+import { redactText, redactValues, type SecretValues } from './redact.js';
 
 const known: SecretValues = { all: [], strong: [] };
 

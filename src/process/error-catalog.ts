@@ -1,21 +1,10 @@
-/** Exit codes and the one catalog of known failures. Wording lives here so it stays consistent. */
-import { countOf, keptText } from './core/count-text.js';
+/** The one catalog of known failures, keyed by a stable code. Wording lives here so it stays consistent. */
+import { countOf, keptText } from './count-text.js';
+import type { ExitCode } from './exit-codes.js';
 
-export const EXIT_CODES = {
-  ok: 0,
-  checkFailed: 1,
-  usage: 2,
-  serverFailed: 3,
-  internal: 4,
-  interrupted: 130,
-  terminated: 143,
-} as const;
+export type Details = Record<string, string | number | undefined>;
 
-export type ExitCode = (typeof EXIT_CODES)[keyof typeof EXIT_CODES];
-
-type Details = Record<string, string | number | undefined>;
-
-interface CatalogEntry {
+export interface CatalogEntry {
   exitCode: ExitCode;
   message: (d: Details) => string;
   /** Why this usually happens (Inspector's `cause`), for --debug and bug reports. */
@@ -62,9 +51,6 @@ const MODEL_TEXT: Record<string, (d: Details) => string> = {
   'vectors-missing': () =>
     'The word-vector table data/word-vectors.bin is missing from this install; reinstall mcp-smart or pass --model use-lite or --model <dir>.',
 };
-
-/** The project's issue tracker, for the prefilled bug report of an internal error. */
-export const ISSUES_URL = 'https://github.com/mcp-smart/mcp-smart/issues/new';
 
 /** Every known failure, keyed by a stable code. Messages say what, where, and what to do next. */
 export const ERROR_CATALOG = {
@@ -357,66 +343,3 @@ export const ERROR_CATALOG = {
 } satisfies Record<string, CatalogEntry>;
 
 export type ErrorCode = keyof typeof ERROR_CATALOG;
-
-/** A known failure. Its text comes from ERROR_CATALOG; `cause` keeps the underlying error. */
-export class SmartError extends Error {
-  readonly code: ErrorCode;
-  readonly details: Details;
-  readonly exitCode: ExitCode;
-  /** Why this usually happens, when the catalog says. */
-  readonly why?: string;
-  /** README anchor documenting the fix, when the catalog names one. */
-  readonly docs?: string;
-
-  constructor(code: ErrorCode, details: Details = {}, options?: { cause?: unknown }) {
-    const entry: CatalogEntry = ERROR_CATALOG[code];
-    super(entry.message(details), options);
-    this.name = 'SmartError';
-    this.code = code;
-    this.details = details;
-    this.exitCode = entry.exitCode;
-    if (entry.cause !== undefined) this.why = entry.cause;
-    if (entry.docs !== undefined) this.docs = entry.docs;
-  }
-}
-
-/**
- * A new-issue link with the title and body filled in: the error's name, the first line of its message, the
- * version, Node and the platform. Paths under the home folder are shortened to ~ so none leak into the report.
- */
-export function bugReportUrl(
-  e: unknown,
-  context: { version: string; node: string; platform: string; home?: string },
-): string {
-  const name = e instanceof Error ? e.name : typeof e;
-  let line = (e instanceof Error ? e.message : String(e)).split('\n')[0] ?? '';
-  if (context.home && context.home.length > 1) line = line.split(context.home).join('~');
-  line = line.slice(0, 200);
-  const body = [
-    `**What happened**: ${name}: ${line}`,
-    '',
-    `mcp-smart ${context.version}, Node ${context.node}, ${context.platform}`,
-    '',
-    '**Command and --debug output** (remove anything private):',
-    '',
-  ].join('\n');
-  const params = new URLSearchParams({ title: `Internal error: ${name}: ${line}`.slice(0, 120), body });
-  return `${ISSUES_URL}?${params.toString()}`;
-}
-
-export function isSmartError(e: unknown): e is SmartError {
-  return e instanceof SmartError;
-}
-
-/** A failed request to a remote service as REMOTE_FAILED (exit 3), whatever was thrown (fetch failed, a timeout, …). */
-export function remoteFailure(e: unknown, service: string): SmartError {
-  if (isSmartError(e)) return e;
-  const cause = e instanceof Error && e.cause instanceof Error ? ` (${e.cause.message})` : '';
-  return new SmartError('REMOTE_FAILED', { service, reason: `${errorText(e)}${cause}` }, { cause: e });
-}
-
-/** Text of any thrown value, without a stack. */
-export function errorText(e: unknown): string {
-  if (e instanceof Error) return e.message;
-  return String(e);
-}

@@ -6,7 +6,6 @@
  * file, printing) run under the default disposition, so a signal ends them at once — they write nothing.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
-import type { Steps } from './core/steps.js';
 import { SmartError } from './errors.js';
 
 export type StopSignal = 'SIGINT' | 'SIGTERM';
@@ -163,8 +162,8 @@ export async function computing<T>(fn: (pause: Pause) => T | Promise<T>): Promis
   });
 }
 
-/** Drains core's Steps, pausing between them (see computing). */
-export async function runStepsPausing<T>(steps: Steps<T>, pause: Pause): Promise<T> {
+/** Drains core's Steps (core/steps.ts: a generator yielding between units of work), pausing between them (see computing). */
+export async function runStepsPausing<T>(steps: Generator<void, T, undefined>, pause: Pause): Promise<T> {
   for (;;) {
     const r = steps.next();
     if (r.done) return r.value;

@@ -1,12 +1,10 @@
 /**
  * The one redaction rule for text that leaves mcp-smart: URL user-info and query values, bearer-style
- * tokens, and the configured secret values (env, headers, expanded variables). Pure.
+ * tokens, and the configured secret values (env, headers, expanded variables). Pure; which values of a server
+ * definition are secret is core/secret-values.ts.
  */
-import type { ServerDefinition } from '../types.js';
-import { own } from './dict.js';
 
 export const REDACTED_MARK = '***';
-const MIN_SECRET = 4;
 
 /** Name parts that say a variable or header holds a credential. */
 const SECRET_PART =
@@ -31,7 +29,7 @@ export function isSecretName(name: string): boolean {
  * where it sits in a secret's place, since replacing it would rewrite ordinary text (every `"type":"object"`).
  * Server text is still scrubbed of it.
  */
-function isPlainWord(v: string): boolean {
+export function isPlainWord(v: string): boolean {
   return /^[A-Za-z]{1,10}$/.test(v) || /^\d{1,10}$/.test(v);
 }
 
@@ -55,68 +53,6 @@ export interface SecretValues {
   all: string[];
   /** Values that are secrets by where they sit or what they are named: applied to everything we print or write. */
   strong: string[];
-}
-
-function urlSecrets(url: string | undefined): string[] {
-  if (!url) return [];
-  try {
-    const u = new URL(url);
-    return [u.username, u.password, ...u.searchParams.values()]
-      .flatMap((v) => [v, safeDecode(v)])
-      .filter((v) => v !== '');
-  } catch {
-    return [];
-  }
-}
-
-function safeDecode(v: string): string {
-  try {
-    return decodeURIComponent(v);
-  } catch {
-    return v;
-  }
-}
-
-/** `Bearer abc` → also `abc`: servers echo the token without its scheme. */
-const headerParts = (v: string): string[] => {
-  const m = /^\s*[A-Za-z-]+\s+(\S+)\s*$/.exec(v);
-  return m ? [v, m[1]!] : [v];
-};
-
-const byLength = (values: Iterable<string>): string[] =>
-  [...new Set([...values].filter((v) => v.length >= MIN_SECRET))].sort(
-    (a, b) => b.length - a.length || (a < b ? -1 : 1),
-  );
-
-/** The secret values of server definitions; `vars` are the environment variables their config expanded. */
-export function secretValuesOf(
-  defs: readonly ServerDefinition[],
-  env: Readonly<Record<string, string | undefined>> = {},
-  vars: Readonly<Record<string, readonly string[]>> = {},
-): SecretValues {
-  const all: string[] = [];
-  const strong: string[] = [];
-  for (const d of defs) {
-    for (const [k, v] of Object.entries(d.env ?? {})) {
-      all.push(v);
-      if (isSecretName(k) || looksLikeToken(v)) strong.push(v);
-    }
-    // Headers carry credentials by their nature (Authorization, X-Api-Key, cookies): every value is one.
-    for (const v of Object.values(d.headers ?? {})) {
-      all.push(...headerParts(v));
-      strong.push(...headerParts(v));
-    }
-    const fromUrl = urlSecrets(d.url);
-    all.push(...fromUrl);
-    strong.push(...fromUrl);
-    for (const name of own(vars, d.name) ?? []) {
-      const v = env[name];
-      if (typeof v !== 'string') continue;
-      all.push(v);
-      if (isSecretName(name) || looksLikeToken(v)) strong.push(v);
-    }
-  }
-  return { all: byLength(all), strong: byLength(strong.filter((v) => !isPlainWord(v))) };
 }
 
 /** Long, spaceless, mixed letters and digits: an API key whatever its variable is called. */
