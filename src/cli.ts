@@ -11,8 +11,8 @@ import { closeHttpConnections } from './process/close-connections.js';
 import { installForeignOutput } from './process/foreign-output.js';
 import { guardStdout, type GuardedStream } from './process/output-guard.js';
 import { STOP_EXIT_CODES, installSignalPath, interrupted, stoppedBy } from './process/signals.js';
-import type { AdhocServer, CommandContext, GlobalOptions } from './app/context.js';
-import { parseChoiceFlag, parseIntFlag } from './app/flags.js';
+import type { AdhocServer, CommandContext, GlobalOptions } from './app/services/context.js';
+import { parseChoiceFlag, parseIntFlag } from './app/services/flags.js';
 import { parseClientFlag } from './commands/parse-client.js';
 import { ENCODINGS, type OutputFormat } from './core/types.js';
 
@@ -100,7 +100,7 @@ const RUNNERS: Record<string, () => Promise<CommandRunner>> = {
   replay: async () => (await import('./commands/replay.js')).runReplayCommand,
   init: async () => (await import('./commands/init.js')).runInitCommand,
   adopt: async () => (await import('./commands/adopt.js')).runAdoptCommand,
-  serve: async () => (await import('./serve/command.js')).runServeCommand,
+  serve: async () => (await import('./commands/serve.js')).runServeCommand,
   login: async () => (await import('./commands/login.js')).runLoginCommand,
   logout: async () => (await import('./commands/logout.js')).runLogoutCommand,
   trust: async () => (await import('./commands/trust.js')).runTrustCommand,

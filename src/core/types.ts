@@ -194,9 +194,12 @@ export interface SmartConfig {
   user?: string | { name: string; label?: 'plain' | 'hashed' };
 }
 
+/** How `serve` sends the tools: first-class (`tools`), behind meta-tools (`meta`), or chosen by the budget (`auto`). */
+export type ServeMode = 'auto' | 'tools' | 'meta';
+
 /** The `serve` section of mcp-smart.config.json: what `mcp-smart serve` sends. */
 export interface ServeConfig {
-  mode?: 'auto' | 'tools' | 'meta';
+  mode?: ServeMode;
   level?: 'full' | 'lossless' | 'compact' | 'minimal' | 'names';
   budget?: { max?: number; share?: number; limit?: number };
   servers?: Record<string, ServeServerConfig>;

@@ -1,6 +1,6 @@
 /** The counter, planner dependencies and usage that `serve` ranks and budgets with. */
-import type { CommandContext } from '../app/context.js';
-import { resolvePaths } from '../app/paths.js';
+import type { CommandContext } from '../app/services/context.js';
+import { resolvePaths } from '../app/services/paths.js';
 import type { PlanDeps } from '../core/budget/index.js';
 import { condenseTool, metaTools } from '../core/condense/index.js';
 import { usageForRanking, usageOfDoc, type UsageStoreDoc } from '../core/session/usage-store.js';

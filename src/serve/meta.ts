@@ -3,7 +3,7 @@ import type { JsonSchemaValidator, jsonSchemaValidator } from '@modelcontextprot
 import { condenseTool, firstSentence } from '../core/condense/index.js';
 import { SmartError } from '../process/errors.js';
 import type { ToolSnapshot } from '../core/types.js';
-import type { CatalogEntry, ServedView } from './catalog.js';
+import type { CatalogEntry, ServedView } from './served-view.js';
 import type { FindCandidate } from './find-budget.js';
 
 /** A meta-tool's text answer (the model reads JSON well; one compact line per result keeps it short). */

@@ -14,7 +14,7 @@ import {
   type ServeLevel,
   type ServeMode,
   type ServedView,
-} from './catalog.js';
+} from './served-view.js';
 import type { Counting } from './deps.js';
 import type { LoadHintRules } from '../core/hints/load-hints.js';
 import { FileUsageStore } from '../core/store/file.js';

@@ -4,7 +4,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { decodeCatalogue, encodeCatalogue } from '../../src/core/catalogue-cache.js';
+import { decodeCatalogue, encodeCatalogue } from '../../src/app/services/catalogue/payload.js';
 import { buildDiscoverIndex, rankTools, toolRefsFromSnapshots } from '../../src/core/discover/index.js';
 import { CHECKS } from '../../src/core/discover/checks/index.js';
 import { CATALOGUE_FIELDS, fieldsRead } from '../../src/core/discover/checks/fields.js';

@@ -36,7 +36,7 @@ export function toolFields(ref: ToolRef): Record<Field, string> {
 }
 
 /**
- * On a tool read back from the catalogue start cache (core/catalogue-cache.ts), which keeps no schemas: the
+ * On a tool read back from the catalogue start cache (app/services/catalogue/payload.ts), which keeps no schemas: the
  * paramText its schema gave when the cache was written.
  */
 export const PARAM_TEXT = Symbol('mcp-smart.paramText');

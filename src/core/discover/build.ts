@@ -203,7 +203,7 @@ export function buildDiscoverIndex(tools: ToolRef[], opts: BuildOptions = {}): D
         w!.name.map((name, i) => semanticWords(sorted[i]!, name, w!.description[i]!, w!.params[i]!)),
       );
   } else if (opts.semantic && opts.semantic.size === sorted.length) {
-    // A sentence model's index read back from its cache (app/model-index.ts): its queries come as vectors.
+    // A sentence model's index read back from its cache (app/services/model-index.ts): its queries come as vectors.
     index.semantic = opts.semantic;
   }
   return index;

@@ -6,7 +6,7 @@
  */
 import { SmartError } from '../../process/errors.js';
 import type { ServeAuthConfig } from '../../core/types.js';
-import { optionalString } from '../../app/flags.js';
+import { optionalString } from '../../app/services/flags.js';
 import { userLabel, type UserLabelKind } from '../../core/session/users.js';
 import { authGate, type AuthGate } from './gate.js';
 import { issuerVerifier } from './verify.js';
