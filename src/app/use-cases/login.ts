@@ -1,7 +1,7 @@
 /** The `login` and `logout` use cases: authorize remote servers behind OAuth, or forget their stored tokens. */
 import { countOf } from '../../reporters/format.js';
 import { SmartError } from '../../process/errors.js';
-import { TokenStore } from '../../core/connect/oauth-token-store.js';
+import { TokenStore } from '../../core/connect/oauth/token-store.js';
 import { oauthTokenStorePath } from '../../core/paths.js';
 import type { ServerDefinition, ServerSnapshot } from '../../core/types.js';
 import type { AppContext } from '../services/context.js';

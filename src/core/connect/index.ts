@@ -8,12 +8,12 @@ import { readCachedSnapshot, writeCachedSnapshot } from './cache.js';
 import { serverIdentity, type ServerOrigin } from './server-identity.js';
 import { DEFAULT_MAX_PAGES } from './list.js';
 import { connectServer } from './session.js';
-import type { OAuthOptions } from './oauth-provider.js';
+import type { OAuthOptions } from './oauth/provider.js';
 import type { DeclaredCapabilities } from '../declared-capabilities.js';
 import { mapLimited, SERVER_START_CONCURRENCY } from '../map-limited.js';
 
 export { toolCacheKey, toolCacheFile } from './cache.js';
-export type { OAuthOptions, OAuthInteractive } from './oauth-provider.js';
+export type { OAuthOptions, OAuthInteractive } from './oauth/provider.js';
 
 export interface ConnectProgress {
   server: string;

@@ -35,7 +35,7 @@ import {
   type ListCacheHint,
   type RequestFn,
 } from './list.js';
-import type { SmartOAuthProvider } from './oauth-provider.js';
+import type { SmartOAuthProvider } from './oauth/provider.js';
 import type { DeclaredCapabilities } from '../declared-capabilities.js';
 import { MAX_MESSAGE_BYTES, createStdioHandle, type StdioHandle } from './stdio.js';
 import { boundedFetch } from './bounded-fetch.js';

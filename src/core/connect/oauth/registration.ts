@@ -4,7 +4,7 @@
  * authorization server is never presented to another (SEP-2352).
  */
 import type { OAuthClientInformationMixed, OAuthClientMetadata } from '@modelcontextprotocol/client';
-import type { TokenStoreEntry } from './oauth-token-store.js';
+import type { TokenStoreEntry } from './token-store.js';
 
 const CLIENT_NAME = 'mcp-smart';
 

@@ -1,6 +1,6 @@
 /** Every credential an OAuth provider held in a run (tokens, client secrets, codes, verifiers), for redaction. */
 import type { OAuthClientInformationMixed, OAuthTokens } from '@modelcontextprotocol/client';
-import { rememberSecrets } from '../../process/secrets.js';
+import { rememberSecrets } from '../../../process/secrets.js';
 
 export class SeenCredentials {
   private readonly seen = new Set<string>();

@@ -3,7 +3,7 @@
  * login, a refresh in a long-running serve) may change the entry at any time, and the store's version says when.
  */
 import type { OAuthTokens } from '@modelcontextprotocol/client';
-import { TokenStore, type TokenStoreEntry } from './oauth-token-store.js';
+import { TokenStore, type TokenStoreEntry } from './token-store.js';
 
 export class StoredEntry {
   /** The entry as last read or written (undefined: none stored). */

@@ -6,9 +6,9 @@
 import { chmod, mkdir, readFile, stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { OAuthClientInformationMixed, OAuthTokens } from '@modelcontextprotocol/client';
-import { withFileLock } from '../../process/file-lock.js';
-import { writeFileSafe } from '../../process/safe-write.js';
-import { SmartError, errorText } from '../../process/errors.js';
+import { withFileLock } from '../../../process/file-lock.js';
+import { writeFileSafe } from '../../../process/safe-write.js';
+import { SmartError, errorText } from '../../../process/errors.js';
 
 export const OAUTH_STORE_FORMAT = 'mcp-smart/oauth-tokens@1';
 

@@ -9,8 +9,8 @@ import {
   OAuthErrorCode,
 } from '@modelcontextprotocol/client';
 import type { OAuthDiscoveryState } from '@modelcontextprotocol/client';
-import { SmartError } from '../../process/errors.js';
-import type { ServerDefinition } from '../types.js';
+import { SmartError } from '../../../process/errors.js';
+import type { ServerDefinition } from '../../types.js';
 
 /** What a provider knows when it has to ask for `mcp-smart login`. */
 export interface LoginState {

@@ -16,22 +16,22 @@ import type {
   OAuthDiscoveryState,
   OAuthTokens,
 } from '@modelcontextprotocol/client';
-import { SmartError } from '../../process/errors.js';
-import type { OAuthClientSettings, ServerDefinition } from '../types.js';
-import { SeenCredentials } from './oauth-credentials.js';
-import { StoredEntry } from './oauth-entry.js';
-import { authorizationRefused, loginNeeded } from './oauth-failure.js';
-import { codeFromBrowser, startLoopbackListener, type LoopbackListener } from './oauth-loopback.js';
-import { sharedRefreshFetch } from './oauth-refresh.js';
+import { SmartError } from '../../../process/errors.js';
+import type { OAuthClientSettings, ServerDefinition } from '../../types.js';
+import { SeenCredentials } from './credentials.js';
+import { StoredEntry } from './entry.js';
+import { authorizationRefused, loginNeeded } from './failure.js';
+import { codeFromBrowser, startLoopbackListener, type LoopbackListener } from './loopback.js';
+import { sharedRefreshFetch } from './refresh.js';
 import {
   clientMetadataFor,
   registeredPort,
   registeredRedirect,
   registrationFor,
   withRegistration,
-} from './oauth-registration.js';
-import { insufficientScope, ScopeTracker, wantedScopes } from './oauth-scope.js';
-import { DYNAMIC_CLIENT, tokenStoreKey, type TokenStoreEntry } from './oauth-token-store.js';
+} from './registration.js';
+import { insufficientScope, ScopeTracker, wantedScopes } from './scope.js';
+import { DYNAMIC_CLIENT, tokenStoreKey, type TokenStoreEntry } from './token-store.js';
 
 export interface OAuthInteractive {
   /** Shows the authorization URL to the user (spawns the opener, or prints it). */

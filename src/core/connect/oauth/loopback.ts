@@ -4,7 +4,7 @@
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { SmartError } from '../../process/errors.js';
+import { SmartError } from '../../../process/errors.js';
 
 export const CALLBACK_PATH = '/callback';
 
