@@ -15,7 +15,7 @@ import { fixture, requireBuild } from '../helpers/paths.js';
 import { RealClient, type ClientKind, type ClientRun, type ClientServerStatus } from '../helpers/real-clients.js';
 import { runProgram } from '../../scripts/pack.mjs';
 import { shellQuote } from '../../src/app/services/print-config.js';
-import { SWITCH_ENTRY } from '../../src/core/switch-plan.js';
+import { SWITCH_ENTRY } from '../../src/core/adopt/switch-plan.js';
 import { spawnCli } from '../helpers/spawn-cli.js';
 import { installedPackage } from '../helpers/installed-package.js';
 

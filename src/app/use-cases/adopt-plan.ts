@@ -1,12 +1,12 @@
 /**
  * The switch adopt prints and `--apply` makes: the client's files read (bytes kept for the compare-and-swap and the
- * backup), the edits planned (core/switch-plan.ts), and the values the mcp-smart entry must carry — the secrets adopt
+ * backup), the edits planned (core/adopt/switch-plan.ts), and the values the mcp-smart entry must carry — the secrets adopt
  * turned into variables, taken from the client's own entries (written only into the client's own file, never shown).
  */
-import type { AdoptInput, AdoptVariable } from '../../core/adopt.js';
+import type { AdoptInput, AdoptVariable } from '../../core/adopt/config-entries.js';
 import { claudeCodeUserFile, codexUserFile } from '../../core/config/locate.js';
 import { parseConfigText } from '../../core/config/parse.js';
-import { switchPlan, type FilePlan } from '../../core/switch-plan.js';
+import { switchPlan, type FilePlan } from '../../core/adopt/switch-plan.js';
 import { readFileBytes } from '../../process/read-file.js';
 import type { Launch } from '../services/launcher.js';
 import type { ClientId } from '../../core/types.js';

@@ -17,8 +17,8 @@ import {
   reverseTomlEdits,
   sameJson,
   type SwitchEdit,
-} from '../../core/switch-edit.js';
-import type { FilePlan } from '../../core/switch-plan.js';
+} from '../../core/adopt/switch-edit.js';
+import type { FilePlan } from '../../core/adopt/switch-plan.js';
 import { SmartError } from '../../process/errors.js';
 import { withFileLock } from '../../process/file-lock.js';
 import { readFileBytes } from '../../process/read-file.js';

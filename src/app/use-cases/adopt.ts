@@ -5,7 +5,7 @@
  * `--apply` (adopt-switch.ts: a copy kept, `--undo` puts them back).
  */
 import { join } from 'node:path';
-import { adoptEntries, writtenVariables, type AdoptVariable } from '../../core/adopt.js';
+import { adoptEntries, writtenVariables, type AdoptVariable } from '../../core/adopt/config-entries.js';
 import { GATE_LABEL } from '../../core/config/client-trust.js';
 import { clientLabel } from '../../core/config/clients.js';
 import type { DefinitionResult } from '../../core/config/index.js';
@@ -18,7 +18,7 @@ import { applySwitch, readState } from './adopt-switch.js';
 import { readOwnFile, writeOwnFile } from './adopt-write.js';
 import { adoptLine, switchOf, type SwitchOutline } from './adopt-plan.js';
 import { adoptMode } from './adopt-mode.js';
-import { switchEntryName } from '../../core/switch-plan.js';
+import { switchEntryName } from '../../core/adopt/switch-plan.js';
 import {
   clientCommands,
   withholdsEnv,

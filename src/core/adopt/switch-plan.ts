@@ -6,9 +6,9 @@
  * server and key stays as it is. Pure.
  */
 import type { JSONPath } from 'jsonc-parser';
-import { isPlainObject } from './config/key-path.js';
+import { isPlainObject } from '../config/key-path.js';
 import { valueAt, type SwitchEdit } from './switch-edit.js';
-import type { ClientId } from './types.js';
+import type { ClientId } from '../types.js';
 
 /**
  * The name of the entry the switch adds. Clients put it in front of every tool name the model receives (Claude Code

@@ -6,7 +6,7 @@
  * touched comes back byte for byte, and a change made since (by the user or the client) is kept and named. Pure.
  */
 import { applyEdits, modify, type FormattingOptions, type JSONPath } from 'jsonc-parser';
-import { isPlainObject } from './config/key-path.js';
+import { isPlainObject } from '../config/key-path.js';
 
 /** One change of a file: `set` a JSON path (undefined deletes it), `list-add` names to a list, `toml-off` a Codex table. */
 export type SwitchEdit =

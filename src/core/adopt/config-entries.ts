@@ -6,11 +6,11 @@
  * a secret's value is never written. Tool filters are kept under the keys serve reads (includeTools / excludeTools).
  * Pure.
  */
-import { SMART_CONFIG_NAME } from './config/locate.js';
-import { isSecretName, looksLikeToken, redactText } from '../process/redact.js';
-import { referencedVariables } from './config/referenced-vars.js';
-import { normalizeServerEntry, type RawServer } from './config/server-entry.js';
-import type { ClientId, ServerDefinition } from './types.js';
+import { SMART_CONFIG_NAME } from '../config/locate.js';
+import { isSecretName, looksLikeToken, redactText } from '../../process/redact.js';
+import { referencedVariables } from '../config/referenced-vars.js';
+import { normalizeServerEntry, type RawServer } from '../config/server-entry.js';
+import type { ClientId, ServerDefinition } from '../types.js';
 
 /** One server to adopt: its merged definition and its entry as the client's file has it. */
 export interface AdoptInput {
