@@ -4,7 +4,12 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 const PRESENTATION = ['commander', 'chalk', 'cli-table3', '@inquirer/*'];
-const COMMANDS = ['audit', 'budget', 'check', 'condense', 'discover', 'dump', 'init', 'replay', 'servers'];
+const COMMANDS = ['audit', 'budget', 'check', 'condense', 'discover', 'dump', 'init', 'replay', 'servers', 'serve'];
+/** Three folders up only to the two layers every folder may use (core/, process/); never four. */
+const THREE_UP = {
+  regex: '^(\\.\\./){3}(?!(core|process)/)',
+  message: 'No imports three folders up, but to core/ or process/: import from the layer index.',
+};
 
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', 'bench/.out/**', 'coverage/**', 'fixtures/**', 'data/**'] },
@@ -22,10 +27,7 @@ export default tseslint.config(
       'no-control-regex': 'off',
       // The SDK's ErrorCode enum is compared with the numeric codes of JSON-RPC errors.
       '@typescript-eslint/no-unsafe-enum-comparison': 'off',
-      'no-restricted-imports': [
-        'error',
-        { patterns: [{ group: ['../../../*'], message: 'No imports three folders up: import from the layer index.' }] },
-      ],
+      'no-restricted-imports': ['error', { patterns: [THREE_UP] }],
     },
   },
   {
@@ -37,10 +39,10 @@ export default tseslint.config(
           patterns: [
             { group: PRESENTATION, message: 'core/ never imports presentation libraries (STYLE §2).' },
             {
-              group: ['**/commands/*', '**/reporters/*', '**/cli', '**/cli.js', '**/app/*'],
+              group: ['**/commands/*', '**/reporters/*', '**/cli', '**/cli.js', '**/app/**', '**/serve/*'],
               message: 'core/ never imports the layers above it.',
             },
-            { group: ['../../../*'], message: 'No imports three folders up.' },
+            THREE_UP,
           ],
         },
       ],
@@ -66,7 +68,7 @@ export default tseslint.config(
               group: COMMANDS.map((c) => `./${c}.js`),
               message: 'A command never imports another command: share through src/app/ or core/.',
             },
-            { group: ['../../../*'], message: 'No imports three folders up.' },
+            THREE_UP,
           ],
         },
       ],
@@ -80,9 +82,52 @@ export default tseslint.config(
         {
           patterns: [
             { group: ['**/commands/*', '**/cli', '**/cli.js'], message: 'app/ sits below the commands.' },
-            { group: ['../../../*'], message: 'No imports three folders up.' },
+            { group: ['**/serve/*'], message: 'app/ never imports serve/: what both need lives in app/services/.' },
+            THREE_UP,
           ],
         },
+      ],
+    },
+  },
+  {
+    files: ['src/app/services/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: ['**/commands/*', '**/cli', '**/cli.js'], message: 'app/ sits below the commands.' },
+            { group: ['**/serve/*'], message: 'app/ never imports serve/: what both need lives in app/services/.' },
+            { group: ['**/use-cases/*'], message: 'services sit below the use cases.' },
+            THREE_UP,
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['src/serve/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['**/commands/*', '**/cli', '**/cli.js', '**/use-cases/*'],
+              message: 'serve/ sits below the commands and beside the use cases.',
+            },
+            THREE_UP,
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['src/process/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: [{ regex: '^\\.\\./', message: 'process/ is the bottom layer: it imports only its own files.' }] },
       ],
     },
   },

@@ -4,7 +4,7 @@
 // (the model loaded to embed it) and the default engine (its index cache warm), interleaved; medians. Runs against
 // dist/ (npm run build first); needs the optional @energetic-ai packages.
 // BENCH_MODEL_SEED=1: no first run; the cache is seeded instead with stand-in vectors of use-lite's size (512, random)
-// through the same code (app/model-index.ts), so the warm runs read files of the real sizes (their rankings mean
+// through the same code (app/services/model-index.ts), so the warm runs read files of the real sizes (their rankings mean
 // nothing): for a machine where the first run takes too long to wait for.
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -40,7 +40,7 @@ try {
   console.log(`node ${process.version}; ${new Date().toISOString()}; ${ROUNDS} rounds`);
   run(INTENT); // the default engine's index cache written
   if (process.env.BENCH_MODEL_SEED === '1') {
-    const { modelIndex } = await import('../dist/app/model-index.js');
+    const { modelIndex } = await import('../dist/app/services/model-index.js');
     const { toolRefsFromSnapshots } = await import('../dist/core/discover/engine.js');
     const tools = toolRefsFromSnapshots(JSON.parse(readFileSync(snapshot, 'utf8')).servers);
     let seed = 1;

@@ -22,7 +22,7 @@ import { telemetryCalls } from './helpers/serve-telemetry.mjs';
 import { INITIALIZE } from './helpers/raw-stdio.mjs';
 
 const dist = (p) => import(join(REPO, 'dist', p));
-const { buildServedView } = await dist('serve/catalog.js');
+const { buildServedView } = await dist('serve/served-view.js');
 const { countingWith } = await dist('serve/deps.js');
 const { ServeRuntime } = await dist('serve/runtime.js');
 const { createTokenCounter, countToolTokens } = await dist('core/tokens/index.js');

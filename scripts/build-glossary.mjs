@@ -20,7 +20,7 @@ import { readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
-import { writeFileSafe } from '../dist/safe-write.js';
+import { writeFileSafe } from '../dist/process/safe-write.js';
 
 const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const args = Object.fromEntries(

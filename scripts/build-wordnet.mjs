@@ -18,7 +18,7 @@ import { readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
-import { writeFileSafe } from '../dist/safe-write.js';
+import { writeFileSafe } from '../dist/process/safe-write.js';
 import { loadWordVectors } from '../dist/core/discover/vectors.js';
 import { stem } from '../dist/core/discover/tokenize.js';
 import { writeLexical } from './wordnet-lexical.mjs';

@@ -11,7 +11,7 @@
 // Synonyms and hypernyms of nouns were tried as weak expansions and not kept (bench/RESULTS.md, issue 29 round 3).
 // At most 3 words a field, in WordNet's order. Sorted by UTF-16 code units, gzip level 9: byte-identical rebuilds.
 import { gzipSync } from 'node:zlib';
-import { writeFileSafe } from '../dist/safe-write.js';
+import { writeFileSafe } from '../dist/process/safe-write.js';
 import { stem } from '../dist/core/discover/tokenize.js';
 
 const MAX = 3;

@@ -1,20 +1,20 @@
 /** Builds the commander program. The only module that knows about argv. */
 import { Chalk } from 'chalk';
 import { Command, CommanderError, Option } from 'commander';
-import { SmartError } from './errors.js';
-import { VERSION } from './version.js';
-import { processIo, type Io, type ProcessLike } from './io.js';
+import { SmartError } from './process/errors.js';
+import { VERSION } from './process/version.js';
+import { processIo, type Io, type ProcessLike } from './process/io.js';
 import { reportError } from './run.js';
-import { resetSecrets, scrubOutput } from './secrets.js';
-import { escapeControls } from './terminal-text.js';
-import { closeHttpConnections } from './close-connections.js';
-import { installForeignOutput } from './foreign-output.js';
-import { guardStdout, type GuardedStream } from './output-guard.js';
-import { STOP_EXIT_CODES, installSignalPath, interrupted, stoppedBy } from './signals.js';
-import type { AdhocServer, CommandContext, GlobalOptions } from './app/context.js';
-import { parseChoiceFlag, parseIntFlag } from './app/flags.js';
+import { resetSecrets, scrubOutput } from './process/secrets.js';
+import { escapeControls } from './process/terminal-text.js';
+import { closeHttpConnections } from './process/close-connections.js';
+import { installForeignOutput } from './process/foreign-output.js';
+import { guardStdout, type GuardedStream } from './process/output-guard.js';
+import { STOP_EXIT_CODES, installSignalPath, interrupted, stoppedBy } from './process/signals.js';
+import type { AdhocServer, CommandContext, GlobalOptions } from './app/services/context.js';
+import { parseChoiceFlag, parseIntFlag } from './app/services/flags.js';
 import { parseClientFlag } from './commands/parse-client.js';
-import { ENCODINGS, type OutputFormat } from './types.js';
+import { ENCODINGS, type OutputFormat } from './core/types.js';
 
 const FORMATS: readonly OutputFormat[] = ['table', 'json', 'markdown', 'github'];
 
@@ -100,7 +100,7 @@ const RUNNERS: Record<string, () => Promise<CommandRunner>> = {
   replay: async () => (await import('./commands/replay.js')).runReplayCommand,
   init: async () => (await import('./commands/init.js')).runInitCommand,
   adopt: async () => (await import('./commands/adopt.js')).runAdoptCommand,
-  serve: async () => (await import('./serve/command.js')).runServeCommand,
+  serve: async () => (await import('./commands/serve.js')).runServeCommand,
   login: async () => (await import('./commands/login.js')).runLoginCommand,
   logout: async () => (await import('./commands/logout.js')).runLogoutCommand,
   trust: async () => (await import('./commands/trust.js')).runTrustCommand,

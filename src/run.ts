@@ -1,8 +1,8 @@
 /** run(): owns the top-level try/catch and maps every failure to an exit code and a message. */
-import { EXIT_CODES, SmartError, bugReportUrl, errorText, isSmartError } from './errors.js';
-import { VERSION } from './version.js';
-import type { Io } from './io.js';
-import { scrubMessage } from './secrets.js';
+import { EXIT_CODES, SmartError, bugReportUrl, errorText, isSmartError } from './process/errors.js';
+import { VERSION } from './process/version.js';
+import type { Io } from './process/io.js';
+import { scrubMessage } from './process/secrets.js';
 
 export interface RunErrorOptions {
   json: boolean;

@@ -3,11 +3,11 @@
  * turns those servers off in the client and starts mcp-smart instead) and the way back; `--apply` makes the switch,
  * `--undo` takes it back.
  */
-import { adoptClient, type AdoptResult } from '../app/adopt.js';
-import { undoSwitch, type UndoFile } from '../app/adopt-switch.js';
-import type { CommandContext, CommandOutcome } from '../app/context.js';
+import { adoptClient, type AdoptResult } from '../app/use-cases/adopt.js';
+import { undoSwitch, type UndoFile } from '../app/use-cases/adopt-switch.js';
+import type { CommandContext, CommandOutcome } from '../app/services/context.js';
 import { clientLabel } from '../core/config/clients.js';
-import { SmartError } from '../errors.js';
+import { SmartError } from '../process/errors.js';
 import { renderJson } from '../reporters/json.js';
 import { parseClientFlag } from './parse-client.js';
 

@@ -1,10 +1,10 @@
 /** `audit --html <file>`: renders the audit as one HTML page and writes it atomically. */
 import { resolve } from 'node:path';
-import { writeFileSafe } from '../safe-write.js';
+import { writeFileSafe } from '../process/safe-write.js';
 import type { AuditResult } from '../core/audit/index.js';
 import { renderAuditHtml } from '../reporters/html.js';
-import type { ServerSnapshot } from '../types.js';
-import type { CommandContext } from '../app/context.js';
+import type { ServerSnapshot } from '../core/types.js';
+import type { CommandContext } from '../app/services/context.js';
 
 /** Writes the report; the treemap groups servers by the config file (or snapshot) they came from. */
 export async function writeAuditHtml(

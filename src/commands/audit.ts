@@ -1,14 +1,14 @@
 /** `audit`: token cost per server and tool, condensing potential, findings. */
-import { auditServers, type AuditOptions, type AuditOutput } from '../app/audit.js';
-import type { CommandContext, CommandOutcome } from '../app/context.js';
-import { RENDER_STYLES } from '../app/counter.js';
+import { auditServers, type AuditOptions, type AuditOutput } from '../app/use-cases/audit.js';
+import type { CommandContext, CommandOutcome } from '../app/services/context.js';
+import { RENDER_STYLES } from '../app/services/counter.js';
 import { SEVERITIES } from '../core/audit/index.js';
 import { requireAnthropicKey } from '../core/tokens/anthropic.js';
 import { renderAuditReport } from '../reporters/audit.js';
-import { parseChoiceFlag, parseIntFlag } from '../app/flags.js';
+import { parseChoiceFlag, parseIntFlag } from '../app/services/flags.js';
 import { writeAuditHtml } from './audit-html.js';
-import { setupWords } from '../app/next-step.js';
-import { renderNextStep } from '../reporters/next-step.js';
+import { setupWords } from '../app/services/next-step-state.js';
+import { renderNextStep } from '../reporters/next-step-line.js';
 
 export type { AuditOutput };
 

@@ -1,10 +1,10 @@
 /** `budget`: does the tool context fit; if not, a plan that fits. */
-import { budgetServers, type BudgetOptions } from '../app/budget.js';
-import type { CommandContext, CommandOutcome } from '../app/context.js';
+import { budgetServers, type BudgetOptions } from '../app/use-cases/budget.js';
+import type { CommandContext, CommandOutcome } from '../app/services/context.js';
 import type { BudgetResult } from '../core/budget/index.js';
-import { SmartError } from '../errors.js';
+import { SmartError } from '../process/errors.js';
 import { renderBudget } from '../reporters/budget.js';
-import { optionalString } from '../app/flags.js';
+import { optionalString } from '../app/services/flags.js';
 
 export interface BudgetFlags {
   max?: string;

@@ -1,10 +1,10 @@
 /** `check`: compares the current tool definitions with a committed baseline; the CI gate. */
 import { appendFile } from 'node:fs/promises';
-import { checkServers, type CheckOptions } from '../app/check.js';
-import type { CommandContext, CommandOutcome } from '../app/context.js';
-import { optionalString, parseIntFlag } from '../app/flags.js';
+import { checkServers, type CheckOptions } from '../app/use-cases/check.js';
+import type { CommandContext, CommandOutcome } from '../app/services/context.js';
+import { optionalString, parseIntFlag } from '../app/services/flags.js';
 import type { CheckResult } from '../core/budget/index.js';
-import { SmartError } from '../errors.js';
+import { SmartError } from '../process/errors.js';
 import { renderCheck, renderCheckMarkdown } from '../reporters/check.js';
 
 export interface CheckFlags {

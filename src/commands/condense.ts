@@ -1,11 +1,11 @@
 /** `condense`: condensed tool definitions at a level, with before/after tokens. */
-import { condenseServers } from '../app/condense.js';
-import type { CommandContext, CommandOutcome } from '../app/context.js';
-import { RENDER_STYLES } from '../app/counter.js';
+import { condenseServers } from '../app/use-cases/condense.js';
+import type { CommandContext, CommandOutcome } from '../app/services/context.js';
+import { RENDER_STYLES } from '../app/services/counter.js';
 import type { CondenseOutput } from '../core/condense/result.js';
 import { renderCondense } from '../reporters/condense.js';
-import { CONDENSE_LEVELS } from '../types.js';
-import { optionalString, parseChoiceFlag } from '../app/flags.js';
+import { CONDENSE_LEVELS } from '../core/types.js';
+import { optionalString, parseChoiceFlag } from '../app/services/flags.js';
 
 export interface CondenseFlags {
   level?: string;

@@ -1,11 +1,11 @@
 /** `discover "<intent>"`: rank the tools of the selected servers; `--queries` evaluates labelled intents. */
-import type { CommandContext, CommandOutcome } from '../app/context.js';
-import { discoverTools, type DiscoverOptions } from '../app/discover.js';
+import type { CommandContext, CommandOutcome } from '../app/services/context.js';
+import { discoverTools, type DiscoverOptions } from '../app/use-cases/discover.js';
 import type { DiscoverResult } from '../core/discover/result.js';
-import { SmartError } from '../errors.js';
+import { SmartError } from '../process/errors.js';
 import { renderDiscover } from '../reporters/discover.js';
-import { ENGINES } from '../types.js';
-import { optionalString, parseChoiceFlag, parseIntFlag } from '../app/flags.js';
+import { ENGINES } from '../core/types.js';
+import { optionalString, parseChoiceFlag, parseIntFlag } from '../app/services/flags.js';
 
 export interface DiscoverFlags {
   queries?: string;

@@ -1,9 +1,9 @@
 /** `dump [-o file]`: connect to every server and write a snapshot (stdout when no -o). */
-import type { CommandContext, CommandOutcome } from '../app/context.js';
-import { dumpServers } from '../app/dump.js';
+import type { CommandContext, CommandOutcome } from '../app/services/context.js';
+import { dumpServers } from '../app/use-cases/dump.js';
 import type { DumpResult } from '../core/snapshot.js';
 import { renderDumpJson, renderDumpSummary } from '../reporters/dump.js';
-import { optionalString } from '../app/flags.js';
+import { optionalString } from '../app/services/flags.js';
 
 export interface DumpFlags {
   output?: string;

@@ -1,12 +1,12 @@
 /** `init`: writes mcp-smart.config.json, a first baseline and optionally a GitHub Actions workflow. */
 import { shellQuote } from '../core/ci-workflow.js';
 import type * as InquirerPrompts from '@inquirer/prompts';
-import type { CommandContext, CommandOutcome } from '../app/context.js';
-import { optionalString, parseFloatFlag, parseIntFlag } from '../app/flags.js';
-import { initProject, type InitQuestions, type InitSettings } from '../app/init.js';
+import type { CommandContext, CommandOutcome } from '../app/services/context.js';
+import { optionalString, parseFloatFlag, parseIntFlag } from '../app/services/flags.js';
+import { initProject, type InitQuestions, type InitSettings } from '../app/use-cases/init.js';
 import { formatGrowthLimit, parseGrowthLimit } from '../core/budget/index.js';
 import { INIT_SNAPSHOT_FILE, WORKFLOW_FILE, type InitResult } from '../core/init.js';
-import { SmartError } from '../errors.js';
+import { SmartError } from '../process/errors.js';
 import { renderInit } from '../reporters/init.js';
 
 type Prompts = typeof InquirerPrompts;

@@ -1,7 +1,7 @@
 /** `login [server]`: authorize remote servers behind OAuth in a browser (loopback redirect) and store the tokens. */
 import { renderJson } from '../reporters/json.js';
-import type { CommandContext, CommandOutcome } from '../app/context.js';
-import { loginServers, type LoginResult } from '../app/login.js';
+import type { CommandContext, CommandOutcome } from '../app/services/context.js';
+import { loginServers, type LoginResult } from '../app/use-cases/login.js';
 
 export async function runLoginCommand(
   ctx: CommandContext,

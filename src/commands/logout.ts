@@ -1,7 +1,7 @@
 /** `logout [server]`: forget the stored OAuth tokens (and the client registration) of one server or of all. */
 import { renderJson } from '../reporters/json.js';
-import type { CommandContext, CommandOutcome } from '../app/context.js';
-import { logoutServers, type LogoutResult } from '../app/login.js';
+import type { CommandContext, CommandOutcome } from '../app/services/context.js';
+import { logoutServers, type LogoutResult } from '../app/use-cases/login.js';
 
 export async function runLogoutCommand(
   ctx: CommandContext,

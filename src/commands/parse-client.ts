@@ -1,7 +1,7 @@
 /** `--client <name>`: one of the clients whose config mcp-smart reads. */
 import { CLIENT_IDS, parseClientName } from '../core/config/clients.js';
-import { SmartError } from '../errors.js';
-import type { ClientId } from '../types.js';
+import { SmartError } from '../process/errors.js';
+import type { ClientId } from '../core/types.js';
 
 export function parseClientFlag(value: string, flag = '--client'): ClientId {
   const { client, suggestion } = parseClientName(value);

@@ -1,9 +1,9 @@
 /** `replay <paths...>`: ranking quality on recorded sessions, usage learning (--learn), weight tuning (--tune). */
-import type { CommandContext, CommandOutcome } from '../app/context.js';
-import { optionalString, parseFloatFlag, parseIntFlag } from '../app/flags.js';
-import { replaySessions, type ReplayOptions } from '../app/replay.js';
+import type { CommandContext, CommandOutcome } from '../app/services/context.js';
+import { optionalString, parseFloatFlag, parseIntFlag } from '../app/services/flags.js';
+import { replaySessions, type ReplayOptions } from '../app/use-cases/replay.js';
 import type { ReplayResult } from '../core/session/result.js';
-import { SmartError } from '../errors.js';
+import { SmartError } from '../process/errors.js';
 import { renderReplay } from '../reporters/replay.js';
 
 export interface ReplayFlags {

@@ -1,9 +1,9 @@
 /** `mcp-smart servers`: lists configured servers (name, transport, source, enabled) without connecting. */
-import type { CommandContext, CommandOutcome } from '../app/context.js';
-import { listServers } from '../app/servers.js';
+import type { CommandContext, CommandOutcome } from '../app/services/context.js';
+import { listServers } from '../app/use-cases/servers.js';
 import type { ServersResult } from '../core/servers-list.js';
-import { setupWords } from '../app/next-step.js';
-import { renderNextStep } from '../reporters/next-step.js';
+import { setupWords } from '../app/services/next-step-state.js';
+import { renderNextStep } from '../reporters/next-step-line.js';
 import { renderServers } from '../reporters/servers.js';
 
 export type ServersFlags = Record<never, never>;

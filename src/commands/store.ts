@@ -1,8 +1,13 @@
 /** `store init|import|export|forget`: the team store's set-up, moves between a file and PostgreSQL, forgetting. */
-import type { CommandContext, CommandOutcome } from '../app/context.js';
-import { optionalString, parseChoiceFlag } from '../app/flags.js';
-import { runStoreAdmin, type StoreAction, type StoreAdminOptions, type StoreAdminResult } from '../app/store-admin.js';
-import { SmartError } from '../errors.js';
+import type { CommandContext, CommandOutcome } from '../app/services/context.js';
+import { optionalString, parseChoiceFlag } from '../app/services/flags.js';
+import {
+  runStoreAdmin,
+  type StoreAction,
+  type StoreAdminOptions,
+  type StoreAdminResult,
+} from '../app/use-cases/store-admin.js';
+import { SmartError } from '../process/errors.js';
 import { renderJson } from '../reporters/json.js';
 import { describeScopes } from '../reporters/scope.js';
 

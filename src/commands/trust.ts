@@ -1,6 +1,6 @@
 /** `mcp-smart trust`: approves this project's own servers (project config files) so mcp-smart may start them. */
-import type { CommandContext, CommandOutcome } from '../app/context.js';
-import { trustProject, type TrustResult } from '../app/trust.js';
+import type { CommandContext, CommandOutcome } from '../app/services/context.js';
+import { trustProject, type TrustResult } from '../app/use-cases/trust.js';
 import { shellQuote } from '../core/ci-workflow.js';
 import { renderJson } from '../reporters/json.js';
 

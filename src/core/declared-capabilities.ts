@@ -4,7 +4,7 @@
  * trigger-url-elicitation, trigger-sampling-request), so a list taken "as client X" is taken with X's declaration.
  * Pure data; the one place these findings live (the README's table is copied from here).
  */
-import type { ClientId } from '../types.js';
+import type { ClientId } from './types.js';
 
 /** The client-to-server requests a declaration allows: the keys of ClientCapabilities that change what a server does. */
 export interface DeclaredCapabilities {

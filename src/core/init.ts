@@ -1,7 +1,7 @@
 /** What `init` writes and returns: the config entry of a server and the result summary (the workflow: ci-workflow.ts). */
-import type { ServerDefinition } from '../types.js';
+import type { ServerDefinition } from './types.js';
 import { WORKFLOW_PATH } from './ci-workflow.js';
-import { redactUrl } from './redact.js';
+import { redactUrl } from '../process/redact.js';
 
 export const CONFIG_FILE = 'mcp-smart.config.json';
 export const WORKFLOW_FILE = WORKFLOW_PATH;

@@ -1,5 +1,5 @@
 /** The one next step `servers` and `audit` end with on a terminal, chosen from the state of the setup. */
-import type { ClientId } from '../types.js';
+import type { ClientId } from './types.js';
 
 export type NextStep =
   /** The tools use more than the budget allows: `budget --max` prints a plan that fits. */

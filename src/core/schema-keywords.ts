@@ -3,7 +3,7 @@
  * rewrites, the x-mcp-header scan), so that a keyword is either known to all of them or to none. A leaf module:
  * it imports nothing but types, so any core module may use it without an import cycle.
  */
-import type { JsonObject, JsonValue } from '../types.js';
+import type { JsonObject, JsonValue } from './types.js';
 
 /** Keywords whose value is a map from names to subschemas. */
 export const SCHEMA_MAP_KEYWORDS = [

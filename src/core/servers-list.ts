@@ -1,7 +1,7 @@
 /** What `servers` returns: the configured servers as plain entries (no secrets), shadowings and searched files. */
 import { GATE_LABEL } from './config/client-trust.js';
 import type { DefinitionResult } from './config/index.js';
-import type { ServerDefinition, SourceScope, Transport } from '../types.js';
+import type { ServerDefinition, SourceScope, Transport } from './types.js';
 
 export interface ServersEntry {
   name: string;

@@ -1,11 +1,11 @@
 /** Snapshot files: build one from ServerSnapshots, and read, validate and merge saved ones. */
-import { SmartError } from '../errors.js';
+import { SmartError } from '../process/errors.js';
 import { createHash } from 'node:crypto';
 import { isAbsolute, relative, sep } from 'node:path';
-import { parseJsonText, readFileBytes, stripBom } from '../read-file.js';
-import { countOf } from './count-text.js';
+import { parseJsonText, readFileBytes, stripBom } from '../process/read-file.js';
+import { countOf } from '../process/count-text.js';
 import { malformedToolsNote, validateTools, type ValidateOptions } from './tool-validate.js';
-import { SNAPSHOT_FORMAT, type ServerSnapshot, type Snapshot } from '../types.js';
+import { SNAPSHOT_FORMAT, type ServerSnapshot, type Snapshot } from './types.js';
 
 /** Where the snapshot is written from: `source` paths are stored relative to `cwd` or under `~`, never absolute. */
 export interface SnapshotPaths {

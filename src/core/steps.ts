@@ -1,7 +1,7 @@
 /**
  * A long synchronous computation written as a generator that yields between units of work (a case ranked, a
  * weight set evaluated). Core stays synchronous and pure: `runSteps` drains it in one go; the application layer
- * drains it with a turn of the event loop now and then (src/signals.ts), so a signal stops it promptly.
+ * drains it with a turn of the event loop now and then (src/process/signals.ts), so a signal stops it promptly.
  */
 export type Steps<T> = Generator<void, T, undefined>;
 

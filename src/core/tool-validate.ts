@@ -3,8 +3,8 @@
  * kept exactly as sent, the rest are described. Everything after this point may assume string names and
  * descriptions and schemas shallow enough for recursive walks.
  */
-import type { ToolSnapshot } from '../types.js';
-import { countOf, keptText } from './count-text.js';
+import type { ToolSnapshot } from './types.js';
+import { countOf, keptText } from '../process/count-text.js';
 import { scanHeaderDeclarations } from './x-mcp-header.js';
 
 /** Deeper than any real schema (the deepest published ones nest about 20 levels), shallow enough for every walk. */

@@ -6,7 +6,7 @@
  * else in the schema (not under items, combinators, conditionals, definitions). A tool that breaks one is invalid
  * and clients exclude it.
  */
-import type { JsonObject, JsonValue } from '../types.js';
+import type { JsonObject, JsonValue } from './types.js';
 import { eachSubschema } from './schema-keywords.js';
 
 export const X_MCP_HEADER = 'x-mcp-header';

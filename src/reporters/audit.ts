@@ -1,7 +1,7 @@
 /** Audit reporters: table (cli-table3) and markdown. JSON is renderJson('audit', result). */
 import type { ChalkInstance } from 'chalk';
 import { topTools, type AuditResult, type HiddenTools, type Severity } from '../core/audit/index.js';
-import type { OutputFormat } from '../types.js';
+import type { OutputFormat } from '../core/types.js';
 import { renderClientsMarkdown, renderClientsTable } from './audit-clients.js';
 import { findingLines } from './findings-summary.js';
 import { countOf, formatDelta, formatShare, formatTokens } from './format.js';

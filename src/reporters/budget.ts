@@ -1,7 +1,7 @@
 /** Budget reporter: table, markdown and JSON views of a budget result. */
 import type { ChalkInstance } from 'chalk';
 import type { BudgetResult } from '../core/budget/result.js';
-import type { OutputFormat } from '../types.js';
+import type { OutputFormat } from '../core/types.js';
 import { countOf, formatShare, formatTokens } from './format.js';
 import { renderByFormat } from './index.js';
 import { renderJson } from './json.js';

@@ -1,7 +1,7 @@
 /** Check reporter: table, JSON, markdown (PR comments, step summaries) and GitHub annotations. */
 import type { ChalkInstance } from 'chalk';
 import type { CheckResult } from '../core/budget/check-result.js';
-import type { OutputFormat } from '../types.js';
+import type { OutputFormat } from '../core/types.js';
 import { countOf, formatDelta, formatTokens, missLines } from './format.js';
 import { renderAnnotation } from './github.js';
 import { renderByFormat } from './index.js';

@@ -1,7 +1,7 @@
 /** Condense reporter: before/after per server. The definitions themselves go to JSON (-o or --json). */
 import type { ChalkInstance } from 'chalk';
 import type { CondenseOutput } from '../core/condense/result.js';
-import type { OutputFormat } from '../types.js';
+import type { OutputFormat } from '../core/types.js';
 import { formatDelta, formatTokens } from './format.js';
 import { renderByFormat } from './index.js';
 import { renderJson } from './json.js';

@@ -2,7 +2,7 @@
 import type { ChalkInstance } from 'chalk';
 import type { DiscoverEvaluation, DiscoverRanking, DiscoverResult } from '../core/discover/result.js';
 import { analyze, intentText } from '../core/discover/tokenize.js';
-import type { OutputFormat } from '../types.js';
+import type { OutputFormat } from '../core/types.js';
 import { missLines } from './format.js';
 import { renderByFormat } from './index.js';
 import { discoverDocument, renderJson } from './json.js';

@@ -1,7 +1,7 @@
 /** Dump reporter: the per-server summary on stderr and, with -o under --json, the small JSON document. */
 import type { ChalkInstance } from 'chalk';
 import type { DumpResult } from '../core/snapshot.js';
-import type { ServerSnapshot } from '../types.js';
+import type { ServerSnapshot } from '../core/types.js';
 import { countOf } from './format.js';
 import { renderJson } from './json.js';
 

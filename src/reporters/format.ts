@@ -1,6 +1,6 @@
 /** Numbers as every format shows them: thousands separators, counts with their noun, signed deltas, shares. */
 
-import { countOf, formatTokens } from '../core/count-text.js';
+import { countOf, formatTokens } from '../process/count-text.js';
 
 export { countOf, formatTokens };
 

@@ -1,5 +1,5 @@
 /** Format name → view: each command's reporter hands over its views and this picks one for --format. */
-import type { OutputFormat } from '../types.js';
+import type { OutputFormat } from '../core/types.js';
 
 export interface FormatViews {
   json: () => string;

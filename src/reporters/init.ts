@@ -1,6 +1,6 @@
 /** Init reporter: what was set up and written, and the commands to run next. */
 import type { InitResult } from '../core/init.js';
-import type { Encoding, OutputFormat } from '../types.js';
+import type { Encoding, OutputFormat } from '../core/types.js';
 import { formatTokens } from './format.js';
 import { renderJson } from './json.js';
 

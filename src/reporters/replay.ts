@@ -2,7 +2,7 @@
 import { scopeLines } from './scope.js';
 import type { ChalkInstance } from 'chalk';
 import type { ReplayResult } from '../core/session/result.js';
-import type { OutputFormat } from '../types.js';
+import type { OutputFormat } from '../core/types.js';
 import { countOf, formatTokens } from './format.js';
 import { renderByFormat } from './index.js';
 import { renderJson, replayDocument } from './json.js';

@@ -3,7 +3,7 @@ import { isAbsolute, relative, sep } from 'node:path';
 import type { ChalkInstance } from 'chalk';
 import { CLIENTS } from '../core/config/clients.js';
 import type { ServersEntry, ServersResult } from '../core/servers-list.js';
-import type { OutputFormat } from '../types.js';
+import type { OutputFormat } from '../core/types.js';
 import { renderByFormat } from './index.js';
 import { renderJson, serversDocument } from './json.js';
 import { renderMarkdownTable } from './markdown.js';

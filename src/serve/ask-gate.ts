@@ -13,7 +13,7 @@
  * reach the server. So at any moment at most one call that may be asked is running on a server, whichever era.
  */
 
-import { SmartError } from '../errors.js';
+import { SmartError } from '../process/errors.js';
 
 type Mode = 'alone' | 'shared';
 

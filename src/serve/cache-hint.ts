@@ -14,7 +14,7 @@
  * A resources/read result forwarded from one server (`readCacheHint`) keeps that server's own hint, made
  * `private` when the server is credentialed; a 2025 server's read promises nothing (0, `private`: it is content).
  */
-import type { ServerDefinition, ServerSnapshot } from '../types.js';
+import type { ServerDefinition, ServerSnapshot } from '../core/types.js';
 
 export interface ListCacheHint {
   ttlMs: number;

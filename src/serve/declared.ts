@@ -6,8 +6,8 @@
  */
 import { capabilitiesKey, relayedCapabilities, type DeclaredCapabilities } from '../core/declared-capabilities.js';
 import { mapLimited, SERVER_START_CONCURRENCY } from '../core/map-limited.js';
-import { errorText } from '../errors.js';
-import type { ServerSnapshot } from '../types.js';
+import { errorText } from '../process/errors.js';
+import type { ServerSnapshot } from '../core/types.js';
 import { readListing, storeListing, type ServeSetup } from './setup.js';
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);

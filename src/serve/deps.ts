@@ -1,13 +1,13 @@
 /** The counter, planner dependencies and usage that `serve` ranks and budgets with. */
-import type { CommandContext } from '../app/context.js';
-import { resolvePaths } from '../app/paths.js';
+import type { CommandContext } from '../app/services/context.js';
+import { resolvePaths } from '../app/services/paths.js';
 import type { PlanDeps } from '../core/budget/index.js';
 import { condenseTool, metaTools } from '../core/condense/index.js';
 import { usageForRanking, usageOfDoc, type UsageStoreDoc } from '../core/session/usage-store.js';
 import type { UsageStore } from '../core/store/types.js';
 import { createTokenCounter, prepareCounter, renderTool, type TokenCounter } from '../core/tokens/index.js';
-import { errorText } from '../errors.js';
-import type { UsageStats } from '../types.js';
+import { errorText } from '../process/errors.js';
+import type { UsageStats } from '../core/types.js';
 
 /**
  * Planner dependencies whose counts come from the on-disk count cache: the tokenizer (about 0.3 s to load)

@@ -3,11 +3,11 @@
  * the config), fuses the rankings of several phrasings of one need, and answers within its token budget, naming
  * the servers that have not started (their tools cannot be found until they do).
  */
-import { cachedHybridIndex } from '../app/rank.js';
+import { cachedHybridIndex } from '../app/services/rank.js';
 import { fuseRankings, patternsFromConfig, rankTools, type DiscoverIndex } from '../core/discover/engine.js';
 import { newestRecording } from '../core/session/usage-store.js';
-import type { ServerSnapshot, SmartConfig, UsageStats } from '../types.js';
-import type { ServedView } from './catalog.js';
+import type { ServerSnapshot, SmartConfig, UsageStats } from '../core/types.js';
+import type { ServedView } from './served-view.js';
 import type { Counting } from './deps.js';
 import { budgetFindAnswer, findMaxTokens, type BudgetedAnswer, type FindCandidate } from './find-budget.js';
 import { findCandidate, textResult } from './meta.js';

@@ -11,7 +11,7 @@ import { createServer, type IncomingMessage, type Server as HttpServer, type Ser
 import type { AddressInfo } from 'node:net';
 import { createMcpHandler, isInitializeRequest, isLegacyRequest, type Server } from '@modelcontextprotocol/server';
 import { NodeStreamableHTTPServerTransport, toNodeHandler } from '@modelcontextprotocol/node';
-import { SmartError } from '../errors.js';
+import { SmartError } from '../process/errors.js';
 import { checkContentType, HttpRefusal, MAX_BODY_BYTES, readJsonBody } from './http-body.js';
 import { hostGuard, isLoopback, tokenMatches, type HostGuard } from './http-guard.js';
 import { SessionTable, type SessionLimits } from './http-sessions.js';

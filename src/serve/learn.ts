@@ -8,12 +8,12 @@
 import { detectTaskContext } from '../core/discover/engine.js';
 import { capIntents, emptyUsage, mergeUsage, recordCalls } from '../core/session/usage.js';
 import type { UsageStore } from '../core/store/types.js';
-import { errorText, isSmartError } from '../errors.js';
-import { appendFileSafe } from '../safe-write.js';
-import { LOCK_STALE_MS } from '../file-lock.js';
-import { finalWrites } from '../signals.js';
+import { errorText, isSmartError } from '../process/errors.js';
+import { appendFileSafe } from '../process/safe-write.js';
+import { LOCK_STALE_MS } from '../process/file-lock.js';
+import { finalWrites } from '../process/signals.js';
 import { claimUnwritten, keepUnwritten } from './unwritten.js';
-import type { UsageStats } from '../types.js';
+import type { UsageStats } from '../core/types.js';
 import { mergeUserUsage, userUsageOf, type UserUsage } from '../core/session/users.js';
 import type { ServeScope } from './scope.js';
 

@@ -3,8 +3,8 @@
  * background), again for each new client declaration, in full after a lean start — and what a list request waits for.
  */
 import { capabilitiesKey } from '../core/declared-capabilities.js';
-import { errorText } from '../errors.js';
-import type { ServerSnapshot } from '../types.js';
+import { errorText } from '../process/errors.js';
+import type { ServerSnapshot } from '../core/types.js';
 import { relistWith, type Declaration } from './declared.js';
 import { DEFAULT_FIRST_LIST_WAIT_MS, FirstAnswer } from './first-answer.js';
 import type { ServerPool } from './pool.js';

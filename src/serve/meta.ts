@@ -1,9 +1,9 @@
 /** The meta-tools' answers: find, describe, list, and resolving the `name` and `arguments` of a call. */
 import type { JsonSchemaValidator, jsonSchemaValidator } from '@modelcontextprotocol/server';
 import { condenseTool, firstSentence } from '../core/condense/index.js';
-import { SmartError } from '../errors.js';
-import type { ToolSnapshot } from '../types.js';
-import type { CatalogEntry, ServedView } from './catalog.js';
+import { SmartError } from '../process/errors.js';
+import type { ToolSnapshot } from '../core/types.js';
+import type { CatalogEntry, ServedView } from './served-view.js';
 import type { FindCandidate } from './find-budget.js';
 
 /** A meta-tool's text answer (the model reads JSON well; one compact line per result keeps it short). */

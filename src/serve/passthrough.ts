@@ -1,5 +1,5 @@
 /** Prompts and resources of the servers behind: listed under collision-free names, routed back to their server. */
-import type { JsonObject, ServerSnapshot } from '../types.js';
+import type { JsonObject, ServerSnapshot } from '../core/types.js';
 import { assignServedNames } from './names.js';
 
 export interface Routes {

@@ -7,9 +7,9 @@ import { capabilitiesKey, type DeclaredCapabilities } from '../core/declared-cap
 import { SdkError, SdkErrorCode } from '@modelcontextprotocol/server';
 import type { ServerRequestHandler, ServerSession, ServerSessionOptions } from '../core/connect/server-session.js';
 import { DEFAULT_MAX_PAGES } from '../core/connect/list.js';
-import type { OAuthOptions, SmartOAuthProvider } from '../core/connect/oauth-provider.js';
-import { SmartError, errorText } from '../errors.js';
-import type { ServerDefinition, ServerSnapshot } from '../types.js';
+import type { OAuthOptions, SmartOAuthProvider } from '../core/connect/oauth/provider.js';
+import { SmartError, errorText } from '../process/errors.js';
+import type { ServerDefinition, ServerSnapshot } from '../core/types.js';
 import { SessionCalls } from './draining.js';
 
 /** Failures in a row after which a server is reported unhealthy. */
@@ -187,7 +187,7 @@ export class ServerPool {
     // The SDK client loads only when a server first starts: a start answered from the cache never needs it.
     const { ServerSession } = await import('../core/connect/server-session.js');
     if (this.opts.oauth && !slot.auth) {
-      const { createOAuthProvider } = await import('../core/connect/oauth-provider.js');
+      const { createOAuthProvider } = await import('../core/connect/oauth/provider.js');
       slot.auth = createOAuthProvider(slot.def, this.opts.oauth);
     }
     const authProvider = await slot.auth?.catch(() => undefined);

@@ -2,7 +2,7 @@
  * Re-listing a server after its list_changed. A storm of them costs one re-list in flight and at most one more
  * after it (which sees the latest list), so clients are told of a change a few times, not once each.
  */
-import { errorText } from '../errors.js';
+import { errorText } from '../process/errors.js';
 
 export interface RelisterOptions {
   /** Lists the server again and rebuilds what is served from it. */

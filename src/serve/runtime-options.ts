@@ -1,6 +1,6 @@
 /** What serve's runtime (runtime.ts) is built from: the command's parsed options and the parts it opened. */
-import type { UsageStats } from '../types.js';
-import type { ServeLevel, ServeMode } from './catalog.js';
+import type { UsageStats } from '../core/types.js';
+import type { ServeLevel, ServeMode } from './served-view.js';
 import type { Counting } from './deps.js';
 import type { LoadHintRules } from '../core/hints/load-hints.js';
 import type { UsageStore } from '../core/store/types.js';

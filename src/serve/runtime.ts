@@ -3,8 +3,8 @@
  * (served-list.ts) and when lists are taken (list-lifecycle.ts), find_tool (find.ts), forwarded calls
  * (tool-calls.ts) and the learner. Client sessions (sdk-server.ts) call into it.
  */
-import type { ServerSnapshot } from '../types.js';
-import type { CatalogEntry, ServedView } from './catalog.js';
+import type { ServerSnapshot } from '../core/types.js';
+import type { CatalogEntry, ServedView } from './served-view.js';
 import type { Learner } from './learn.js';
 import { describeEntry, listEntries, resolveTool, textResult } from './meta.js';
 import { Declaration } from './declared.js';

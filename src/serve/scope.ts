@@ -9,7 +9,7 @@ import { mergeUserUsage } from '../core/session/users.js';
 import { projectKey, scopePrior, type ProjectUsage } from '../core/session/scope.js';
 import type { UsageStoreDoc } from '../core/session/usage-store.js';
 import type { UserUsage } from '../core/session/users.js';
-import type { UsageStats } from '../types.js';
+import type { UsageStats } from '../core/types.js';
 
 export class ServeScope {
   readonly project: string;

@@ -10,7 +10,7 @@ import {
   Server,
 } from '@modelcontextprotocol/server';
 import type { ServerCapabilities, ServerContext } from '@modelcontextprotocol/server';
-import { SmartError, isSmartError } from '../errors.js';
+import { SmartError, isSmartError } from '../process/errors.js';
 import { listCacheHint, readCacheHint, type HintedList, type ListCacheHint } from './cache-hint.js';
 import { buildRoutes, serverForUri, type Routes } from './passthrough.js';
 import { hiddenError } from './meta.js';

@@ -5,8 +5,8 @@
 import { visibilityRules, type VisibilityRules } from '../core/config/tool-filter.js';
 import { boundedInstructions } from '../core/audit/findings.js';
 import { cloneUsage } from '../core/session/usage.js';
-import type { ServerSnapshot, SmartConfig, UsageStats } from '../types.js';
-import { buildServedView, idCollisions, type ServedView } from './catalog.js';
+import type { ServerSnapshot, SmartConfig, UsageStats } from '../core/types.js';
+import { buildServedView, idCollisions, type ServedView } from './served-view.js';
 import type { RuntimeOptions } from './runtime-options.js';
 
 type ListOptions = Pick<

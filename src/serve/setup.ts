@@ -1,13 +1,12 @@
 /**
- * What `serve` takes from the application layer's setup loading (src/app/setup.ts): config sources, -s,
+ * What `serve` takes from the application layer's setup loading (src/app/services/setup.ts): config sources, -s,
  * --stdio/--url, --demo, --snapshot and the tool-list cache — without connecting to any server.
  */
-import { basename } from 'node:path';
-import type { CommandContext } from '../app/context.js';
-import { checkedSnapshots, readCatalogue } from '../app/catalogue.js';
-import { resolvePaths } from '../app/paths.js';
-import { DEFAULT_CACHE_TTL_SECONDS, serverOrigin } from '../app/connect-definitions.js';
-import { loadDefinitions, selectServers } from '../app/definitions.js';
+import type { CommandContext } from '../app/services/context.js';
+import { checkedSnapshots, readCatalogue } from '../app/services/catalogue/snapshot-files.js';
+import { resolvePaths } from '../app/services/paths.js';
+import { DEFAULT_CACHE_TTL_SECONDS, serverOrigin } from '../app/services/connect-definitions.js';
+import { loadDefinitions, selectServers } from '../app/services/definitions.js';
 import { readCachedSnapshot, writeCachedSnapshot } from '../core/connect/cache.js';
 import type { ServerOrigin } from '../core/connect/server-identity.js';
 import type { DeclaredCapabilities } from '../core/declared-capabilities.js';
@@ -15,8 +14,9 @@ import { oauthTokenStorePath } from '../core/paths.js';
 import { readSnapshotSet } from '../core/snapshot.js';
 import type { DefinitionResult } from '../core/config/index.js';
 import { referencedVariables } from '../core/config/referenced-vars.js';
-import { SmartError } from '../errors.js';
-import type { ServerDefinition, ServerSnapshot, SmartConfig } from '../types.js';
+import { SmartError } from '../process/errors.js';
+import { isSelfServe } from '../app/services/launcher.js';
+import type { ServerDefinition, ServerSnapshot, SmartConfig } from '../core/types.js';
 
 export interface ServeSetup {
   /** Enabled, selected servers, without any that would be mcp-smart's own serve. */
@@ -31,7 +31,7 @@ export interface ServeSetup {
   /** The lists came from --snapshot files: they are served as saved, never re-listed for a client's capabilities. */
   fromSnapshot?: boolean;
   /**
-   * Set when `known` came from the catalogue start cache (app/catalogue.ts): its tools carry no schemas. Reads the
+   * Set when `known` came from the catalogue start cache (app/services/catalogue/snapshot-files.ts): its tools carry no schemas. Reads the
    * snapshot files in full, the same servers with their schemas (serve awaits it before anything needs a schema).
    */
   full?: () => Promise<Map<string, ServerSnapshot>>;
@@ -44,14 +44,6 @@ export interface ServeSetup {
 export function metaOnlyStart(mode: string, config: SmartConfig): boolean {
   if (mode !== 'meta') return false;
   return Object.values(config.serve?.servers ?? {}).every((s) => s?.load !== 'eager' && (s?.pin ?? []).length === 0);
-}
-
-/** True when a stdio definition starts mcp-smart's own `serve` (directly, via node, or through npx). */
-export function isSelfServe(def: ServerDefinition): boolean {
-  if (def.transport !== 'stdio' || !def.command) return false;
-  const words = [def.command, ...(def.args ?? [])];
-  const at = words.findIndex((w) => /^mcp-smart(\.js|\.cmd|\.mjs)?$|^mcp-smart@/.test(basename(w)));
-  return at >= 0 && words.slice(at + 1).includes('serve');
 }
 
 /**

@@ -5,7 +5,7 @@
  * list_tools name it with the reason it failed (redacted like every server error).
  */
 import { mapLimited, SERVER_START_CONCURRENCY } from '../core/map-limited.js';
-import { errorText } from '../errors.js';
+import { errorText } from '../process/errors.js';
 
 export const RETRY_FIRST_MS = 2000;
 export const RETRY_MAX_MS = 60_000;

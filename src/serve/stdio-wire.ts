@@ -1,14 +1,14 @@
 /**
  * serve's stdio connection to its client: newline-delimited JSON-RPC on stdin/stdout, read in linear time
- * (core/line-reader.ts). A message over MAX_CLIENT_MESSAGE_BYTES is refused on its own — the client gets a JSON-RPC
+ * (core/wire/line-reader.ts). A message over MAX_CLIENT_MESSAGE_BYTES is refused on its own — the client gets a JSON-RPC
  * error for that request (its id read from the message's first and last bytes; null when they do not show it) and
  * stderr says so — and serve goes on reading the next one. The SDK's transport closed the whole connection
  * instead, and serve then exited 0 without a word.
  */
 import { deserializeMessage, serializeMessage } from '@modelcontextprotocol/server';
 import type { JSONRPCMessage, Transport } from '@modelcontextprotocol/server';
-import { readMessage } from '../core/jsonrpc-message.js';
-import { LineReader, messageIdOf } from '../core/line-reader.js';
+import { readMessage } from '../core/wire/jsonrpc-message.js';
+import { LineReader, messageIdOf } from '../core/wire/line-reader.js';
 
 /** The largest message a client may send serve over stdio (the MCP SDKs' own stdio limit). */
 export const MAX_CLIENT_MESSAGE_BYTES = 10 * 1024 * 1024;

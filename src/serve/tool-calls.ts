@@ -2,8 +2,8 @@
  * A tool call on its way to the server behind: call_tool's checks (resolve, read-only, arguments), the forwarded
  * request in flight as the client's call, its trace, and the outcome the learner counts.
  */
-import { SmartError, isSmartError } from '../errors.js';
-import type { CatalogEntry, ServedView } from './catalog.js';
+import { SmartError, isSmartError } from '../process/errors.js';
+import type { CatalogEntry, ServedView } from './served-view.js';
 import type { CallContext, InFlight } from './in-flight.js';
 import type { Learner } from './learn.js';
 import { ArgumentValidator, argumentsObject, isReadOnly, resolveTool, textResult } from './meta.js';

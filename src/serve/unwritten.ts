@@ -9,8 +9,8 @@ import { createHash } from 'node:crypto';
 import { readFile, readdir, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parseUsageTools, parseRememberedIntents } from '../core/session/usage.js';
-import { writeFileSafe } from '../safe-write.js';
-import type { UsageStats } from '../types.js';
+import { writeFileSafe } from '../process/safe-write.js';
+import type { UsageStats } from '../core/types.js';
 import { parseUserUsage, type UserUsage } from '../core/session/users.js';
 
 const FORMAT = 'mcp-smart/unwritten@1';

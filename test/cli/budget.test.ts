@@ -2,7 +2,7 @@ import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { countToolTokens, createTokenCounter } from '../../src/core/tokens/index.js';
-import type { ToolSnapshot } from '../../src/types.js';
+import type { ToolSnapshot } from '../../src/core/types.js';
 import { runCli } from '../helpers/fake-io.js';
 import { fixture } from '../helpers/paths.js';
 import { tempDir } from '../helpers/temp.js';

@@ -11,7 +11,7 @@ import {
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { RACY_MS, catalogueCacheFile, readCatalogue } from '../../src/app/catalogue.js';
+import { RACY_MS, catalogueCacheFile, readCatalogue } from '../../src/app/services/catalogue/snapshot-files.js';
 import { readSnapshotSet } from '../../src/core/snapshot.js';
 import { fixture } from '../helpers/paths.js';
 import { runCli } from '../helpers/fake-io.js';

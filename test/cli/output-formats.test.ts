@@ -9,7 +9,7 @@ import { trustedHome } from '../helpers/config-request.js';
 import { runCli } from '../helpers/fake-io.js';
 import { REPO, fixture } from '../helpers/paths.js';
 import { tempDir } from '../helpers/temp.js';
-import { VERSION } from '../../src/version.js';
+import { VERSION } from '../../src/process/version.js';
 
 const FORMATS = ['table', 'markdown', 'github', 'json'] as const;
 type Variant = (typeof FORMATS)[number] | 'table-color';

@@ -17,7 +17,7 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { writeFileSafe } from '../../src/safe-write.js';
+import { writeFileSafe } from '../../src/process/safe-write.js';
 import { runCli } from '../helpers/fake-io.js';
 import { fixture } from '../helpers/paths.js';
 

@@ -10,7 +10,7 @@ import { Buffer } from 'node:buffer';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { SWITCH_ENTRY } from '../../src/core/switch-plan.js';
+import { SWITCH_ENTRY } from '../../src/core/adopt/switch-plan.js';
 import { requireBuild } from '../helpers/paths.js';
 import {
   clientFiles,

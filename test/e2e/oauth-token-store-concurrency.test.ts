@@ -9,7 +9,7 @@ import { REPO, requireBuild } from '../helpers/paths.js';
 import { tempDir } from '../helpers/temp.js';
 
 requireBuild();
-const STORE_MODULE = pathToFileURL(join(REPO, 'dist', 'core', 'connect', 'oauth-token-store.js')).href;
+const STORE_MODULE = pathToFileURL(join(REPO, 'dist', 'core', 'connect', 'oauth', 'token-store.js')).href;
 
 /** A process that writes `count` entries of its own into the store, one update each. */
 function writer(file: string, name: string, count: number): Promise<number | null> {

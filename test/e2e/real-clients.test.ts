@@ -10,12 +10,12 @@ import { readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { demoServerDefinitions } from '../../src/core/config/demo.js';
-import type { ServerDefinition } from '../../src/types.js';
+import type { ServerDefinition } from '../../src/core/types.js';
 import { fixture, requireBuild } from '../helpers/paths.js';
 import { RealClient, type ClientKind, type ClientRun, type ClientServerStatus } from '../helpers/real-clients.js';
 import { runProgram } from '../../scripts/pack.mjs';
-import { shellQuote } from '../../src/serve/print-config.js';
-import { SWITCH_ENTRY } from '../../src/core/switch-plan.js';
+import { shellQuote } from '../../src/app/services/print-config.js';
+import { SWITCH_ENTRY } from '../../src/core/adopt/switch-plan.js';
 import { spawnCli } from '../helpers/spawn-cli.js';
 import { installedPackage } from '../helpers/installed-package.js';
 

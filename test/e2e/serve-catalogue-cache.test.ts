@@ -5,7 +5,7 @@
 import { copyFileSync, readFileSync, renameSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { RACY_MS, catalogueCacheFile, readCatalogue } from '../../src/app/catalogue.js';
+import { RACY_MS, catalogueCacheFile, readCatalogue } from '../../src/app/services/catalogue/snapshot-files.js';
 import { BIN, fixture, requireBuild } from '../helpers/paths.js';
 import { closeRawStdio, openRawStdio, type RawStdio } from '../helpers/raw-stdio.js';
 import { sandboxEnv } from '../helpers/spawn-cli.js';

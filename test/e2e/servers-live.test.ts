@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { connectServers } from '../../src/core/connect/index.js';
-import type { ServerDefinition, ServerSnapshot } from '../../src/types.js';
+import type { ServerDefinition, ServerSnapshot } from '../../src/core/types.js';
 import { REPO, fixture } from '../helpers/paths.js';
 import { processGone, startHttpFixture } from '../helpers/spawn-cli.js';
 import { tempDir } from '../helpers/temp.js';

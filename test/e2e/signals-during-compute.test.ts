@@ -196,7 +196,7 @@ describe('a signal while a phase holds the event loop to its end', () => {
     // A phase with no pause inside: 600 ms of synchronous work under whileHandlingSignals, the signal sent during
     // it. Its handler can only run after the work; unsubscribing first would drop the queued signal.
     const script = `
-      import { installSignalPath, whileHandlingSignals, stoppedBy } from ${JSON.stringify(join(BIN, '..', '..', 'dist', 'signals.js'))};
+      import { installSignalPath, whileHandlingSignals, stoppedBy } from ${JSON.stringify(join(BIN, '..', '..', 'dist', 'process', 'signals.js'))};
       installSignalPath(process, new AbortController());
       await whileHandlingSignals(async () => {
         process.stderr.write('busy\\n');

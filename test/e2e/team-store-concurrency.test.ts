@@ -268,7 +268,7 @@ describe('one file store, a writer killed while it holds the lock', () => {
   it('the others keep answering, wait until the lock is stale (15 s), then write every call', async () => {
     const file = join(box.dir, 'f_locked.json');
     // The worst moment for a SIGKILL: inside the lock. A process takes the store's lock exactly as mcp-smart does
-    // (src/file-lock.ts: proper-lockfile, `<file>.lock`, stale after 15 s) and is killed holding it.
+    // (src/process/file-lock.ts: proper-lockfile, `<file>.lock`, stale after 15 s) and is killed holding it.
     const holder = spawn(
       process.execPath,
       [

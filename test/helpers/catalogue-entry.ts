@@ -1,4 +1,4 @@
-import type { JsonObject } from '../../src/types.js';
+import type { JsonObject } from '../../src/core/types.js';
 
 /** A catalogue entry as buildDiscoverIndex takes it: a tool of `server`, with no parameters (and its annotations). */
 export const catalogueEntry = (server: string, name: string, description: string, annotations?: JsonObject) => ({

@@ -1,7 +1,7 @@
 // An in-memory Io for in-process CLI tests: run(argv, io) with captured stdout/stderr.
 import { join } from 'node:path';
 import { run } from '../../src/cli.js';
-import type { Io } from '../../src/io.js';
+import type { Io } from '../../src/process/io.js';
 import { tempDir } from './temp.js';
 
 export interface FakeIo extends Io {

@@ -10,7 +10,7 @@ import { beforeAll, expect } from 'vitest';
 import { join } from 'node:path';
 import { demoServerDefinitions } from '../../src/core/config/demo.js';
 import { loadTokenizer } from '../../src/core/tokens/index.js';
-import type { ServerDefinition } from '../../src/types.js';
+import type { ServerDefinition } from '../../src/core/types.js';
 import { runGroup, type ClientServerStatus, type RealClient } from './real-clients.js';
 import { installedPackage } from './installed-package.js';
 import { BIN } from './paths.js';

@@ -2,7 +2,7 @@
 import { Chalk } from 'chalk';
 import { describe, expect, it } from 'vitest';
 import { renderDumpSummary } from '../../src/reporters/dump.js';
-import type { ServerSnapshot } from '../../src/types.js';
+import type { ServerSnapshot } from '../../src/core/types.js';
 
 const chalk = new Chalk({ level: 0 });
 const tool = (name: string) => ({ name, inputSchema: { type: 'object' } });

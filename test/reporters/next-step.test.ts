@@ -1,6 +1,6 @@
 // The closing `Next:` line: one line per step, the setup's global options repeated, words quoted for a shell.
 import { describe, expect, it } from 'vitest';
-import { renderNextStep } from '../../src/reporters/next-step.js';
+import { renderNextStep } from '../../src/reporters/next-step-line.js';
 
 describe('renderNextStep', () => {
   it('says each step in one line', () => {

@@ -1,9 +1,9 @@
 // adopt's file generation (pure): references kept, literals replaced by named variables (never the value),
 // Codex header variables and env_vars as references, filters under the keys serve reads, name collisions prefixed.
 import { describe, expect, it } from 'vitest';
-import { adoptEntries, writtenVariables } from '../../src/core/adopt.js';
+import { adoptEntries, writtenVariables } from '../../src/core/adopt/config-entries.js';
 import type { RawServer } from '../../src/core/config/server-entry.js';
-import type { ServerDefinition } from '../../src/types.js';
+import type { ServerDefinition } from '../../src/core/types.js';
 
 const def = (name: string, over: Partial<ServerDefinition> = {}): ServerDefinition => ({
   name,

@@ -1,5 +1,6 @@
-// Import direction (STYLE §2): core/ never reaches the terminal, the process or presentation libraries,
-// and only connect/ talks MCP. Checked on the source text so a violation fails the suite, not a review.
+// Import direction (STYLE §2): the layers below, arrows only downward; core/ never reaches the terminal, the
+// process or presentation libraries, and only connect/ talks MCP. Checked on the source text so a violation
+// fails the suite, not a review.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -50,7 +51,7 @@ describe('architecture', () => {
   it('only core/connect imports the MCP SDK client', () => {
     // src/serve/ (the proxy server) is the one other module that talks MCP, through the SDK's server API.
     const offenders = sourceFiles(SRC)
-      .filter((f) => !f.startsWith(join(CORE, 'connect') + sep) && !f.startsWith(SERVE))
+      .filter((f) => !f.startsWith(join(CORE, 'connect') + sep) && !servesMcp(f))
       .filter((f) => specifiers(f).some((s) => SDK_PACKAGE.test(s)))
       .map((f) => relative(REPO, f));
     expect(offenders).toEqual([]);
@@ -74,7 +75,7 @@ describe('architecture', () => {
 
   it('only src/serve/ imports the MCP SDK server API', () => {
     const offenders = sourceFiles(SRC)
-      .filter((f) => !f.startsWith(SERVE))
+      .filter((f) => !servesMcp(f))
       .filter((f) => specifiers(f).some((s) => /^@modelcontextprotocol\/(server|node)(\/|$)/.test(s)))
       .map((f) => relative(REPO, f));
     expect(offenders).toEqual([]);
@@ -84,10 +85,11 @@ describe('architecture', () => {
     expect(findCycles(importGraph(sourceFiles(SRC)))).toEqual([]);
   });
 
-  it('no import climbs three folders up (../../../)', () => {
+  it('no import climbs three folders up (../../../), but to the two layers every folder may use: core/ and process/', () => {
     const offenders = sourceFiles(SRC).flatMap((f) =>
       specifiers(f)
-        .filter((s) => s.startsWith('../../../'))
+        .filter((s) => s.startsWith('../../../') && !/^\.\.\/\.\.\/\.\.\/(core|process)\/[^.]/.test(s))
+        .filter((s) => resolve(dirname(f), s).startsWith(SRC + sep) || s.startsWith('../../../../'))
         .map((s) => `${relative(REPO, f)}: ${s}`),
     );
     expect(offenders).toEqual([]);
@@ -112,6 +114,61 @@ describe('architecture', () => {
     expect(offenders).toEqual([]);
   });
 
+  it('src/ root holds only the entry: cli.ts (and run.ts until run() moves into commands/)', () => {
+    const loose = readdirSync(SRC)
+      .filter((name) => statSync(join(SRC, name)).isFile())
+      .sort();
+    // run.ts is allowed while run() still lives at the root: the CLI split moves it below commands/.
+    expect(loose.filter((name) => name !== 'run.ts')).toEqual(['cli.ts']);
+    expect(
+      readdirSync(SRC)
+        .filter((name) => statSync(join(SRC, name)).isDirectory())
+        .sort(),
+    ).toEqual([...new Set(LAYERS.filter((l) => !l.path.endsWith('.ts')).map((l) => l.path.split('/')[0]!))].sort());
+  });
+
+  it('every source file belongs to one layer of the map', () => {
+    const unplaced = sourceFiles(SRC)
+      .filter((f) => layerOf(f) === undefined)
+      .map((f) => relative(REPO, f));
+    expect(unplaced).toEqual([]);
+  });
+
+  it('imports run down the layer map: no arrow up, none between use cases and serve', () => {
+    const upward = [...importGraph(sourceFiles(SRC))].flatMap(([f, deps]) =>
+      deps
+        .filter((d) => {
+          const from = layerOf(f)!;
+          const to = layerOf(d)!;
+          return from !== to && to.rank <= from.rank;
+        })
+        .map((d) => `${relative(REPO, f)} (${layerOf(f)!.path}) → ${relative(REPO, d)} (${layerOf(d)!.path})`),
+    );
+    expect(upward).toEqual([]);
+  });
+
+  it('no arrow from app/ to serve/ (what both need lives in app/services/)', () => {
+    const offenders = [...importGraph(sourceFiles(SRC))]
+      .filter(([f]) => f.startsWith(join(SRC, 'app') + sep))
+      .flatMap(([f, deps]) =>
+        deps.filter((d) => d.startsWith(SERVE)).map((d) => `${relative(REPO, f)} → ${relative(REPO, d)}`),
+      );
+    expect(offenders).toEqual([]);
+  });
+
+  it('a use case imports no other use case, only its own parts (adopt → adopt-plan)', () => {
+    const useCases = join(SRC, 'app', 'use-cases') + sep;
+    const command = (f: string): string => relative(useCases, f).replace(/\.ts$/, '').split('-')[0]!;
+    const offenders = [...importGraph(sourceFiles(SRC))]
+      .filter(([f]) => f.startsWith(useCases))
+      .flatMap(([f, deps]) =>
+        deps
+          .filter((d) => d.startsWith(useCases) && command(d) !== command(f))
+          .map((d) => `${relative(REPO, f)} → ${relative(REPO, d)}`),
+      );
+    expect(offenders).toEqual([]);
+  });
+
   it('a command never imports another command', () => {
     const graph = importGraph(sourceFiles(SRC));
     const isCommand = (f: string): boolean =>
@@ -128,6 +185,32 @@ describe('architecture', () => {
 
 const SRC = join(REPO, 'src');
 const SERVE = join(SRC, 'serve') + sep;
+/** serve's command opens the stdio transport itself: the one file outside serve/ that may use the SDK's server API. */
+const SERVE_COMMAND = join(SRC, 'commands', 'serve.ts');
+const servesMcp = (f: string): boolean => f.startsWith(SERVE) || f === SERVE_COMMAND;
+
+/**
+ * The layer map, top to bottom (STYLE §2, §11): a file may import its own layer and any layer of a higher rank.
+ * Use cases and serve share a rank: two front doors' work, neither importing the other. Reporters sit below the
+ * services because progress and the check messages format counts with them.
+ */
+const LAYERS: readonly { path: string; rank: number }[] = [
+  { path: 'cli.ts', rank: 0 },
+  // Until the CLI split moves run() below commands/; it imports only process/.
+  { path: 'run.ts', rank: 1 },
+  { path: 'commands', rank: 2 },
+  { path: 'app/use-cases', rank: 3 },
+  { path: 'serve', rank: 3 },
+  { path: 'app/services', rank: 4 },
+  { path: 'reporters', rank: 5 },
+  { path: 'core', rank: 6 },
+  { path: 'process', rank: 7 },
+];
+
+function layerOf(file: string): { path: string; rank: number } | undefined {
+  const rel = relative(SRC, file).split(sep).join('/');
+  return LAYERS.find((l) => rel === l.path || rel.startsWith(`${l.path}/`));
+}
 
 /** Module specifiers of static imports, re-exports and dynamic imports (type-only ones included: they tie layers too). */
 function specifiers(file: string): string[] {

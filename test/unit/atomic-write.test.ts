@@ -1,7 +1,7 @@
 import { chmodSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { writeFileSafe } from '../../src/safe-write.js';
+import { writeFileSafe } from '../../src/process/safe-write.js';
 import { tempDir } from '../helpers/temp.js';
 
 describe('writeFileSafe', () => {

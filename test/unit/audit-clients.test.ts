@@ -1,7 +1,7 @@
 // clientFindings and clientTotals: duplicates within a client, near-identical tools, limits per client.
 import { describe, expect, it } from 'vitest';
 import { clientFindings, clientTotals, foldedName, OTHER_SOURCES } from '../../src/core/audit/clients.js';
-import type { ServerSnapshot, ToolSnapshot } from '../../src/types.js';
+import type { ServerSnapshot, ToolSnapshot } from '../../src/core/types.js';
 
 const tool = (name: string, description = `Does ${name} for the user, with care.`): ToolSnapshot => ({
   name,

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { atOrAbove, auditFindings, buildAudit, nestingDepth, topTools } from '../../src/core/audit/index.js';
 import { createTokenCounter } from '../../src/core/tokens/index.js';
-import type { ServerSnapshot, Snapshot } from '../../src/types.js';
+import type { ServerSnapshot, Snapshot } from '../../src/core/types.js';
 import { fixture } from '../helpers/paths.js';
 
 const servers = (name: string): ServerSnapshot[] =>

@@ -10,7 +10,7 @@ import {
   serializeBaseline,
   allowedGrowth,
 } from '../../src/core/budget/index.js';
-import type { ServerSnapshot } from '../../src/types.js';
+import type { ServerSnapshot } from '../../src/core/types.js';
 
 const count = (t: object): number => JSON.stringify(t).length;
 const snap = (

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { checkBudget, planBudget, type PlanDeps } from '../../src/core/budget/index.js';
-import type { ToolSnapshot, UsageStats } from '../../src/types.js';
+import type { ToolSnapshot, UsageStats } from '../../src/core/types.js';
 
 // Deterministic stand-ins: a "token" is a character of the tool's JSON; levels strip known parts.
 const deps: PlanDeps = {

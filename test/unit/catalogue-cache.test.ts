@@ -1,10 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { decodeCatalogue, encodeCatalogue } from '../../src/core/catalogue-cache.js';
+import { decodeCatalogue, encodeCatalogue } from '../../src/app/services/catalogue/payload.js';
 import { PARAM_TEXT, paramText } from '../../src/core/discover/bm25.js';
 import { PARAM_NAMES, topParams } from '../../src/core/discover/param-names.js';
 import { fixture } from '../helpers/paths.js';
-import type { ServerSnapshot, Snapshot, ToolSnapshot } from '../../src/types.js';
+import type { ServerSnapshot, Snapshot, ToolSnapshot } from '../../src/core/types.js';
 
 const servers: ServerSnapshot[] = [
   {

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { condenseTool } from '../../src/core/condense/index.js';
 import { createTokenCounter, renderTool } from '../../src/core/tokens/index.js';
-import type { CondenseLevel, ToolSnapshot } from '../../src/types.js';
+import type { CondenseLevel, ToolSnapshot } from '../../src/core/types.js';
 import { FIXTURES } from '../helpers/paths.js';
 
 const LEVELS: CondenseLevel[] = ['full', 'lossless', 'compact', 'minimal', 'names'];

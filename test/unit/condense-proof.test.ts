@@ -10,7 +10,7 @@ import Ajv2019Module from 'ajv/dist/2019.js';
 import Ajv2020Module from 'ajv/dist/2020.js';
 import { describe, expect, it } from 'vitest';
 import { condenseTool } from '../../src/core/condense/index.js';
-import type { JsonObject, JsonValue, ToolSnapshot } from '../../src/types.js';
+import type { JsonObject, JsonValue, ToolSnapshot } from '../../src/core/types.js';
 import { FIXTURES } from '../helpers/paths.js';
 
 type Validate = (data: unknown) => boolean;

@@ -10,7 +10,7 @@ import {
   shortenProse,
   toolSignature,
 } from '../../src/core/condense/index.js';
-import type { JsonObject, Snapshot, ToolSnapshot } from '../../src/types.js';
+import type { JsonObject, Snapshot, ToolSnapshot } from '../../src/core/types.js';
 import { fixture } from '../helpers/paths.js';
 
 const load = (name: string): ToolSnapshot[] =>

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadServerDefinitions } from '../../src/core/config/index.js';
 import { hiddenToolNames } from '../../src/core/config/tool-filter.js';
-import type { ServerDefinition } from '../../src/types.js';
+import type { ServerDefinition } from '../../src/core/types.js';
 import { CONFIGS, request, trustedHome } from '../helpers/config-request.js';
 
 const byName = (defs: ServerDefinition[]): Record<string, ServerDefinition> =>

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadServerDefinitions } from '../../src/core/config/index.js';
 import { demoServerDefinitions } from '../../src/core/config/demo.js';
-import { SmartError } from '../../src/errors.js';
+import { SmartError } from '../../src/process/errors.js';
 import { REPO } from '../helpers/paths.js';
 import { request } from '../helpers/config-request.js';
 import { tempDir } from '../helpers/temp.js';

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadServerDefinitions } from '../../src/core/config/index.js';
-import type { ServerDefinition } from '../../src/types.js';
+import type { ServerDefinition } from '../../src/core/types.js';
 import { rmSync } from 'node:fs';
 import { afterAll } from 'vitest';
 import { CONFIGS, request, trustedHome } from '../helpers/config-request.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { splitCommandLine } from '../../src/core/config/shell-split.js';
-import { SmartError } from '../../src/errors.js';
+import { SmartError } from '../../src/process/errors.js';
 
 describe('splitCommandLine', () => {
   it('splits on runs of whitespace', () => {

@@ -3,7 +3,7 @@ import { loadServerDefinitions } from '../../src/core/config/index.js';
 import { closestKey, formatKeyPath } from '../../src/core/config/key-path.js';
 import { validateSmartConfig } from '../../src/core/config/validate.js';
 import { DEFAULT_WEIGHTS } from '../../src/core/discover/weights.js';
-import { SmartError } from '../../src/errors.js';
+import { SmartError } from '../../src/process/errors.js';
 import { CONFIGS, request } from '../helpers/config-request.js';
 
 async function failure(dir: string, extra: Parameters<typeof request>[0] = {}): Promise<SmartError> {

@@ -6,8 +6,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { connectServers, toolCacheFile, toolCacheKey, type ConnectOptions } from '../../src/core/connect/index.js';
 import { ERA_HORIZON_MS, oauthLogin, readCachedSnapshot, writeCachedSnapshot } from '../../src/core/connect/cache.js';
 import { rememberedVersion, rememberVersion } from '../../src/core/connect/era-memo.js';
-import { TokenStore, tokenStoreKey, type TokenStoreEntry } from '../../src/core/connect/oauth-token-store.js';
-import type { ServerDefinition, ServerSnapshot } from '../../src/types.js';
+import { TokenStore, tokenStoreKey, type TokenStoreEntry } from '../../src/core/connect/oauth/token-store.js';
+import type { ServerDefinition, ServerSnapshot } from '../../src/core/types.js';
 import { createCatalogServer } from '../../fixtures/servers/lib.mjs';
 import { tempDir } from '../helpers/temp.js';
 

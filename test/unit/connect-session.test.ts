@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { InMemoryTransport, LATEST_PROTOCOL_VERSION, ProtocolError } from '@modelcontextprotocol/server';
 import { describe, expect, it } from 'vitest';
 import { applyServerNames, connectServers } from '../../src/core/connect/index.js';
-import type { ServerDefinition, ServerSnapshot } from '../../src/types.js';
+import type { ServerDefinition, ServerSnapshot } from '../../src/core/types.js';
 import { createCatalogServer, type Catalog, type CatalogServerOptions } from '../../fixtures/servers/lib.mjs';
 import { fixture } from '../helpers/paths.js';
 

@@ -9,7 +9,7 @@ import {
   relayedCapabilities,
 } from '../../src/core/declared-capabilities.js';
 import { Declaration, mergeCapabilities } from '../../src/serve/declared.js';
-import type { ServerDefinition } from '../../src/types.js';
+import type { ServerDefinition } from '../../src/core/types.js';
 
 const def: ServerDefinition = {
   name: 'everything',

@@ -4,7 +4,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { decodeCatalogue, encodeCatalogue } from '../../src/core/catalogue-cache.js';
+import { decodeCatalogue, encodeCatalogue } from '../../src/app/services/catalogue/payload.js';
 import { buildDiscoverIndex, rankTools, toolRefsFromSnapshots } from '../../src/core/discover/index.js';
 import { CHECKS } from '../../src/core/discover/checks/index.js';
 import { CATALOGUE_FIELDS, fieldsRead } from '../../src/core/discover/checks/fields.js';
@@ -14,7 +14,7 @@ import { askedAs } from '../../src/core/discover/mood.js';
 import { keptClause, withoutPayload } from '../../src/core/discover/lexicon.js';
 import { intentClauses } from '../../src/core/discover/clauses.js';
 import { REPO } from '../helpers/paths.js';
-import type { ServerSnapshot } from '../../src/types.js';
+import type { ServerSnapshot } from '../../src/core/types.js';
 
 const readmeBlock = (name: string): string | undefined => {
   const readme = readFileSync(join(REPO, 'README.md'), 'utf8');

@@ -11,7 +11,7 @@ import {
   toolAction,
 } from '../../src/core/discover/lexicon.js';
 import { STOP_WORDS, analyze } from '../../src/core/discover/tokenize.js';
-import type { JsonObject, ToolRef } from '../../src/types.js';
+import type { JsonObject, ToolRef } from '../../src/core/types.js';
 
 const ref = (server: string, name: string, description: string, annotations?: JsonObject): ToolRef => ({
   id: `${server}.${name}`,

@@ -46,7 +46,7 @@ import {
 } from '../../src/core/discover/tokenize.js';
 import { defaultGlossaryFile, glossHan, setGlossaryFile } from '../../src/core/discover/gloss.js';
 import { lookupWord } from '../../src/core/discover/vectors.js';
-import type { ServerSnapshot, ToolRef, UsageStats } from '../../src/types.js';
+import type { ServerSnapshot, ToolRef, UsageStats } from '../../src/core/types.js';
 import { fixture } from '../helpers/paths.js';
 import { intentWords } from '../../src/core/discover/keyword.js';
 

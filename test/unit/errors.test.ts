@@ -1,6 +1,6 @@
 // The error catalog: an internal error carries a prefilled bug-report link without the user's home path.
 import { describe, expect, it } from 'vitest';
-import { SmartError, bugReportUrl, ISSUES_URL } from '../../src/errors.js';
+import { SmartError, bugReportUrl, ISSUES_URL } from '../../src/process/errors.js';
 import { malformedToolsNote } from '../../src/core/tool-validate.js';
 
 describe('internal errors', () => {

@@ -8,7 +8,7 @@ import {
   toolRefsFromSnapshots,
 } from '../../src/core/discover/index.js';
 import { createHybridEvaluator, createHybridScorer, type TrainItem } from '../../src/core/session/fast-hybrid.js';
-import type { ServerSnapshot } from '../../src/types.js';
+import type { ServerSnapshot } from '../../src/core/types.js';
 import { fixture } from '../helpers/paths.js';
 
 const servers = (

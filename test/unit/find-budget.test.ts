@@ -14,7 +14,7 @@ import {
   findMaxTokens,
   type FindCandidate,
 } from '../../src/serve/find-budget.js';
-import type { Snapshot, ToolSnapshot } from '../../src/types.js';
+import type { Snapshot, ToolSnapshot } from '../../src/core/types.js';
 import { fixture } from '../helpers/paths.js';
 
 const counters = {

@@ -1,7 +1,7 @@
 // What a dependency prints, as it may be shown (foreign-output.ts): redacted, an HTML page reduced, cut.
 import { afterEach, describe, expect, it } from 'vitest';
-import { MAX_PIECE, foreignText } from '../../src/foreign-output.js';
-import { rememberSecrets, resetSecrets } from '../../src/secrets.js';
+import { MAX_PIECE, foreignText } from '../../src/process/foreign-output.js';
+import { rememberSecrets, resetSecrets } from '../../src/process/secrets.js';
 
 afterEach(() => resetSecrets());
 

@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { deserializeMessage as clientDeserialize } from '@modelcontextprotocol/client';
 import { deserializeMessage as serverDeserialize } from '@modelcontextprotocol/server';
-import { plainMessage, readMessage } from '../../src/core/jsonrpc-message.js';
+import { plainMessage, readMessage } from '../../src/core/wire/jsonrpc-message.js';
 
 /** A value with every object's keys in order and -0 kept apart from 0 (toEqual ignores both). */
 function ordered(v: unknown): unknown {

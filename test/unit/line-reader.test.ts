@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { LineReader, messageIdOf, topLevelValueAt } from '../../src/core/line-reader.js';
+import { LineReader, messageIdOf, topLevelValueAt } from '../../src/core/wire/line-reader.js';
 
 function reader(maxBytes: number) {
   const lines: string[] = [];

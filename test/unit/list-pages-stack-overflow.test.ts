@@ -2,7 +2,7 @@
 // in the SDK or ours) fails that server's listing with a protocol error naming the method and the remedy.
 import { describe, expect, it } from 'vitest';
 import { listAllPages } from '../../src/core/connect/list.js';
-import { SmartError } from '../../src/errors.js';
+import { SmartError } from '../../src/process/errors.js';
 
 /** A naive recursive walk, as a schema validator does it: overflows the real call stack on deep input. */
 const walk = (v: unknown): number =>

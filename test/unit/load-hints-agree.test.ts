@@ -3,9 +3,9 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { loadHintRules, summarizeLoadHints } from '../../src/core/hints/summary.js';
 import { createTokenCounter } from '../../src/core/tokens/index.js';
-import { buildServedView } from '../../src/serve/catalog.js';
+import { buildServedView } from '../../src/serve/served-view.js';
 import { countingWith } from '../../src/serve/deps.js';
-import type { ServeConfig, ServerSnapshot, UsageStats } from '../../src/types.js';
+import type { ServeConfig, ServerSnapshot, UsageStats } from '../../src/core/types.js';
 import { fixture } from '../helpers/paths.js';
 
 describe('load hints: serve and budget agree', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_LOAD_HINTS, SEARCH_HINT_CHARS, planLoadHints, searchHintOf } from '../../src/core/hints/load-hints.js';
-import type { UsageStats } from '../../src/types.js';
+import type { UsageStats } from '../../src/core/types.js';
 
 const tool = (id: string, tokens = 100, extra: { pinned?: boolean; off?: boolean } = {}) => {
   const [server, name] = id.split('.') as [string, string];

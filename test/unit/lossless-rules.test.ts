@@ -3,7 +3,7 @@
 // (bench/RESULTS.md, "Mutation testing"); the ajv proof in condense-proof.test.ts checks verdicts on real catalogues.
 import { describe, expect, it } from 'vitest';
 import { condenseSchemaLossless } from '../../src/core/condense/index.js';
-import type { JsonObject } from '../../src/types.js';
+import type { JsonObject } from '../../src/core/types.js';
 
 /** The lossless rewrite of one property's schema, read back from under an object root. */
 const prop = (schema: JsonObject, key = 'p'): JsonObject =>

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { findMissingServers, type Baseline } from '../../src/core/budget/index.js';
 import { compareTokens } from '../../src/core/session/replay.js';
-import type { ServerDefinition } from '../../src/types.js';
+import type { ServerDefinition } from '../../src/core/types.js';
 
 const baseline: Baseline = {
   format: 'mcp-smart/baseline@1',

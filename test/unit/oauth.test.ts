@@ -5,12 +5,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadServerDefinitions } from '../../src/core/config/index.js';
-import { createOAuthProvider } from '../../src/core/connect/oauth-provider.js';
-import { startLoopbackListener } from '../../src/core/connect/oauth-loopback.js';
-import { TokenStore, tokenStoreKey } from '../../src/core/connect/oauth-token-store.js';
+import { createOAuthProvider } from '../../src/core/connect/oauth/provider.js';
+import { startLoopbackListener } from '../../src/core/connect/oauth/loopback.js';
+import { TokenStore, tokenStoreKey } from '../../src/core/connect/oauth/token-store.js';
 import { secretValues } from '../../src/core/connect/session.js';
-import { SmartError } from '../../src/errors.js';
-import type { ServerDefinition } from '../../src/types.js';
+import { SmartError } from '../../src/process/errors.js';
+import type { ServerDefinition } from '../../src/core/types.js';
 import { CONFIGS, request } from '../helpers/config-request.js';
 
 const scratch = mkdtempSync(join(tmpdir(), 'mcp-smart-oauth-unit-'));

@@ -8,7 +8,7 @@ import {
   reachingSettings,
   withApproval,
 } from '../../src/core/trust/project-gate.js';
-import type { ServerDefinition } from '../../src/types.js';
+import type { ServerDefinition } from '../../src/core/types.js';
 
 const def = (name: string, extra: Partial<ServerDefinition> = {}): ServerDefinition => ({
   name,

@@ -1,8 +1,8 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { readJsonFile, readTextFile } from '../../src/read-file.js';
-import { SmartError } from '../../src/errors.js';
+import { readJsonFile, readTextFile } from '../../src/process/read-file.js';
+import { SmartError } from '../../src/process/errors.js';
 import { tempDir } from '../helpers/temp.js';
 
 describe('read-file', () => {

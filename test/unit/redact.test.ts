@@ -1,8 +1,9 @@
 // Which configured values count as secrets in our own output: by where they come from (a credential's name,
 // a header, a URL's user-info or query, a token-like value), and never a plain word or number.
 import { describe, expect, it } from 'vitest';
-import { isSecretName, secretValuesOf } from '../../src/core/redact.js';
-import type { ServerDefinition } from '../../src/types.js';
+import { isSecretName } from '../../src/process/redact.js';
+import { secretValuesOf } from '../../src/core/secret-values.js';
+import type { ServerDefinition } from '../../src/core/types.js';
 
 const stdio = (env: Record<string, string>): ServerDefinition =>
   ({ name: 's', transport: 'stdio', command: 'node', args: [], env }) as unknown as ServerDefinition;

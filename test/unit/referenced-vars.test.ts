@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { referencedVariables } from '../../src/core/config/referenced-vars.js';
 import { normalizeServerEntry } from '../../src/core/config/server-entry.js';
-import type { ClientId } from '../../src/types.js';
+import type { ClientId } from '../../src/core/types.js';
 
 /** An entry as a file of `client` has it, read the way the loader reads it. */
 const entry = (client: ClientId | undefined, name: string, value: Record<string, unknown>) => ({

@@ -19,7 +19,7 @@ import {
   mergeUsage,
   recordCalls,
 } from '../../src/core/session/usage.js';
-import type { ServerSnapshot, UsageStats } from '../../src/types.js';
+import type { ServerSnapshot, UsageStats } from '../../src/core/types.js';
 import { fixture } from '../helpers/paths.js';
 import { tempDir } from '../helpers/temp.js';
 

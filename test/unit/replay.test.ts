@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { ReplayCase } from '../../src/core/session/cases.js';
 import { compareTokens, replayCases, type RankFn } from '../../src/core/session/replay.js';
 import { assignFolds, getPath, numericPaths, seededRandom, setPath, tuneWeights } from '../../src/core/session/tune.js';
-import type { UsageStats } from '../../src/types.js';
+import type { UsageStats } from '../../src/core/types.js';
 
 const kase = (sessionId: string, n: number, intent: string, time: number, expected: string[]): ReplayCase => ({
   id: `${sessionId}#${n}`,

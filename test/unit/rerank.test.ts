@@ -15,7 +15,7 @@ import {
   type RerankModel,
 } from '../../src/core/discover/rerank.js';
 import { stem } from '../../src/core/discover/tokenize.js';
-import type { JsonObject, ToolRef } from '../../src/types.js';
+import type { JsonObject, ToolRef } from '../../src/core/types.js';
 
 const ref = (server: string, name: string, description: string, annotations?: JsonObject): ToolRef => ({
   id: `${server}.${name}`,

@@ -13,7 +13,7 @@ import { createTokenCounter, renderToolJson } from '../../src/core/tokens/index.
 import { validateTools } from '../../src/core/tool-validate.js';
 import { headerOnlySchema, scanHeaderDeclarations } from '../../src/core/x-mcp-header.js';
 import { ArgumentValidator } from '../../src/serve/meta.js';
-import type { CondenseLevel, JsonObject, ToolSnapshot } from '../../src/types.js';
+import type { CondenseLevel, JsonObject, ToolSnapshot } from '../../src/core/types.js';
 import { FIXTURES } from '../helpers/paths.js';
 
 const { tools } = JSON.parse(readFileSync(join(FIXTURES, 'condense', 'schemas-2020-12.json'), 'utf8')) as {

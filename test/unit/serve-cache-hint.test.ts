@@ -2,7 +2,7 @@
 // test (test/e2e/serve-cache-hint.test.ts) shows them through a real serve.
 import { describe, expect, it } from 'vitest';
 import { listCacheHint, readCacheHint, toolListCacheHint } from '../../src/serve/cache-hint.js';
-import type { ServerDefinition, ServerSnapshot } from '../../src/types.js';
+import type { ServerDefinition, ServerSnapshot } from '../../src/core/types.js';
 
 const local = (name: string): ServerDefinition => ({ name, transport: 'stdio', command: 'node' }) as ServerDefinition;
 const remote = (name: string): ServerDefinition =>

@@ -2,10 +2,10 @@
 // the shipped word vectors) must not leave the index of the old list in place, keyed as current, until the next change.
 import { describe, expect, it } from 'vitest';
 import { createTokenCounter } from '../../src/core/tokens/index.js';
-import { catalogEntries, type ServedView } from '../../src/serve/catalog.js';
+import { catalogEntries, type ServedView } from '../../src/serve/served-view.js';
 import { countingWith } from '../../src/serve/deps.js';
 import { ToolFinder } from '../../src/serve/find.js';
-import type { ServerSnapshot, ToolSnapshot } from '../../src/types.js';
+import type { ServerSnapshot, ToolSnapshot } from '../../src/core/types.js';
 
 const counting = countingWith(await createTokenCounter('o200k_base'));
 

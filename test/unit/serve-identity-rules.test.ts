@@ -10,7 +10,7 @@ import { validateSmartConfig } from '../../src/core/config/validate.js';
 import { DEFAULT_WEIGHTS } from '../../src/core/discover/weights.js';
 import { AuditLog, argumentNames } from '../../src/serve/auth/audit.js';
 import { serveIdentity } from '../../src/serve/auth/setup.js';
-import type { ServeAuthConfig } from '../../src/types.js';
+import type { ServeAuthConfig } from '../../src/core/types.js';
 
 const validate = (auth: unknown) => validateSmartConfig({ serve: { auth } }, DEFAULT_WEIGHTS);
 

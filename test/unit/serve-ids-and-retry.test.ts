@@ -1,9 +1,9 @@
 // Tool ids that collide get a deterministic suffix (catalogEntries), and servers that failed at serve start are
 // tried again with a doubling wait (StartRetry).
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { catalogEntries, idCollisions } from '../../src/serve/catalog.js';
+import { catalogEntries, idCollisions } from '../../src/serve/served-view.js';
 import { StartRetry, unstartedLine } from '../../src/serve/start-retry.js';
-import type { ServerSnapshot } from '../../src/types.js';
+import type { ServerSnapshot } from '../../src/core/types.js';
 import type { VisibilityRules } from '../../src/core/config/tool-filter.js';
 
 const server = (name: string, ...tools: string[]): ServerSnapshot => ({

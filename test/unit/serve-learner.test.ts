@@ -6,7 +6,12 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { emptyUsage } from '../../src/core/session/usage.js';
 import { FileUsageStore } from '../../src/core/store/file.js';
 import { Learner } from '../../src/serve/learn.js';
-import { installSignalPath, resetSignalStateForTests, stoppedBy, whileHandlingSignals } from '../../src/signals.js';
+import {
+  installSignalPath,
+  resetSignalStateForTests,
+  stoppedBy,
+  whileHandlingSignals,
+} from '../../src/process/signals.js';
 import { tempDir } from '../helpers/temp.js';
 
 const learner = (store?: FileUsageStore, record?: string, log: string[] = []) =>

@@ -3,7 +3,7 @@
 // test/e2e/serve-telemetry.test.ts shows them through a real serve and a test collector.
 import { trace } from '@opentelemetry/api';
 import { describe, expect, it } from 'vitest';
-import { SmartError } from '../../src/errors.js';
+import { SmartError } from '../../src/process/errors.js';
 import { withTraceHeaders } from '../../src/serve/telemetry/carrier.js';
 import { telemetryConfig } from '../../src/serve/telemetry/config.js';
 import { failureOf } from '../../src/serve/telemetry/hook.js';

@@ -10,14 +10,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { metaTools } from '../../src/core/condense/index.js';
 import { readSnapshotFiles } from '../../src/core/snapshot.js';
 import { countToolTokens, createTokenCounter, type TokenCounter } from '../../src/core/tokens/index.js';
-import { buildServedView, type ServeMode } from '../../src/serve/catalog.js';
+import { buildServedView, type ServeMode } from '../../src/serve/served-view.js';
 import { countingWith, type Counting } from '../../src/serve/deps.js';
 import { assignServedNames, fitName, maxServedNameLength } from '../../src/serve/names.js';
 import { ServeRuntime } from '../../src/serve/runtime.js';
 import { createClientServer } from '../../src/serve/sdk-server.js';
-import { isSelfServe, type ServeSetup } from '../../src/serve/setup.js';
+import type { ServeSetup } from '../../src/serve/setup.js';
+import { isSelfServe } from '../../src/app/services/launcher.js';
 import { templatePattern } from '../../src/serve/passthrough.js';
-import type { ServeConfig, ServerDefinition, ServerSnapshot, ToolSnapshot } from '../../src/types.js';
+import type { ServeConfig, ServerDefinition, ServerSnapshot, ToolSnapshot } from '../../src/core/types.js';
 import { runCli } from '../helpers/fake-io.js';
 import { fixture } from '../helpers/paths.js';
 

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readCachedSnapshot, writeCachedSnapshot } from '../../src/core/connect/cache.js';
 import { serverIdentity } from '../../src/core/connect/server-identity.js';
-import type { ServerDefinition, ServerSnapshot } from '../../src/types.js';
+import type { ServerDefinition, ServerSnapshot } from '../../src/core/types.js';
 import { tempDir } from '../helpers/temp.js';
 
 const def = (extra: Partial<ServerDefinition> = {}): ServerDefinition => ({

@@ -2,7 +2,7 @@
 import { InMemoryTransport, Server } from '@modelcontextprotocol/server';
 import { describe, expect, it } from 'vitest';
 import { ServerSession } from '../../src/core/connect/server-session.js';
-import type { ServerDefinition } from '../../src/types.js';
+import type { ServerDefinition } from '../../src/core/types.js';
 
 const def: ServerDefinition = { name: 'live', transport: 'stdio', enabled: true, source: 'test', scope: 'explicit' };
 

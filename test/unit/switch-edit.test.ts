@@ -8,7 +8,7 @@ import {
   reverseJsonEdits,
   reverseTomlEdits,
   type SwitchEdit,
-} from '../../src/core/switch-edit.js';
+} from '../../src/core/adopt/switch-edit.js';
 
 const undoJson = (base: string, now: string, edits: SwitchEdit[]): { text: string; changedSince: string[] } => {
   const rev = reverseJsonEdits(JSON.parse(base), JSON.parse(now), edits);

@@ -11,7 +11,7 @@ import { get_encoding, type Tiktoken } from 'tiktoken';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { renderToolCline, renderToolJson } from '../../src/core/tokens/index.js';
 import { HEAP_MERGE_MIN_BYTES, loadEncodingCore, type EncodingCore } from '../../src/core/tokens/encoding-core.js';
-import type { Encoding, ToolSnapshot } from '../../src/types.js';
+import type { Encoding, ToolSnapshot } from '../../src/core/types.js';
 import { FIXTURES } from '../helpers/paths.js';
 
 /** Deterministic generator (a 32-bit LCG): the cases are the same on every run. */

@@ -9,7 +9,7 @@ import o200k from 'js-tiktoken/ranks/o200k_base';
 import { describe, expect, it } from 'vitest';
 import { condenseTool } from '../../src/core/condense/index.js';
 import { createTokenCounter, renderToolCline, renderToolJson } from '../../src/core/tokens/index.js';
-import type { Encoding, ToolSnapshot } from '../../src/types.js';
+import type { Encoding, ToolSnapshot } from '../../src/core/types.js';
 import { FIXTURES } from '../helpers/paths.js';
 
 const doc = JSON.parse(readFileSync(join(FIXTURES, 'livemcpbench', 'tools-slice.json'), 'utf8')) as {

@@ -14,7 +14,7 @@ import {
   renderTools,
 } from '../../src/core/tokens/index.js';
 import { countToolsWithAnthropic } from '../../src/core/tokens/anthropic.js';
-import type { ServerSnapshot, Snapshot } from '../../src/types.js';
+import type { ServerSnapshot, Snapshot } from '../../src/core/types.js';
 import { fixture } from '../helpers/paths.js';
 import { tempDir } from '../helpers/temp.js';
 

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { toolHiddenBy, visibilityRules } from '../../src/core/config/tool-filter.js';
 import { normalizeServerEntry } from '../../src/core/config/server-entry.js';
 import { filterKeyTypo } from '../../src/core/config/entry-keys.js';
-import type { ServerDefinition } from '../../src/types.js';
+import type { ServerDefinition } from '../../src/core/types.js';
 
 const def = (over: Partial<ServerDefinition>): ServerDefinition => ({
   name: 'notes',

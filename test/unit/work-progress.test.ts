@@ -1,6 +1,6 @@
 // The progress line for long work: when it is drawn at all, and how often (a fake clock, no waiting).
 import { describe, expect, it } from 'vitest';
-import { createWorkProgress, progressWanted } from '../../src/app/progress.js';
+import { createWorkProgress, progressWanted } from '../../src/app/services/progress.js';
 import { fakeIo } from '../helpers/fake-io.js';
 
 describe('progressWanted', () => {

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { condenseTool } from '../../src/core/condense/index.js';
 import { validateTools } from '../../src/core/tool-validate.js';
 import { scanHeaderDeclarations } from '../../src/core/x-mcp-header.js';
-import type { CondenseLevel, JsonObject, ToolSnapshot } from '../../src/types.js';
+import type { CondenseLevel, JsonObject, ToolSnapshot } from '../../src/core/types.js';
 
 const H = { type: 'string', 'x-mcp-header': 'Hidden' };
 const LEVELS: CondenseLevel[] = ['full', 'lossless', 'compact', 'minimal', 'names'];

@@ -7,11 +7,11 @@
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { writeFileSafe } from '../../safe-write.js';
-import { VERSION } from '../../version.js';
+import { writeFileSafe } from '../../process/safe-write.js';
+import { VERSION } from '../../process/version.js';
 import { condenseToolLevels, metaTools } from '../condense/index.js';
 import { renderTool, type RenderStyle } from '../tokens/index.js';
-import type { Encoding, ServerSnapshot, ToolSnapshot } from '../../types.js';
+import type { Encoding, ServerSnapshot, ToolSnapshot } from '../types.js';
 import { AUDIT_LIMITS, FINDING_SEVERITY } from './findings.js';
 import type { KnownServer } from './index.js';
 

@@ -3,7 +3,7 @@
  * of them. Totals are added up per client, duplicate tools are looked for within one client, and a client's
  * documented tool limit is checked against the tools that client would send. Pure.
  */
-import type { ClientId, ServerSnapshot, ToolSnapshot } from '../../types.js';
+import type { ClientId, ServerSnapshot, ToolSnapshot } from '../types.js';
 import { FINDING_SEVERITY, AUDIT_LIMITS, type Finding } from './findings.js';
 
 /**

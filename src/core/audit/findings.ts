@@ -1,6 +1,6 @@
 /** Audit findings: stable codes and severities for what makes a tool context costly or fragile. */
 import { hasKeyword } from '../condense/index.js';
-import type { JsonObject, JsonValue, ServerSnapshot, ToolSnapshot } from '../../types.js';
+import type { JsonObject, JsonValue, ServerSnapshot, ToolSnapshot } from '../types.js';
 
 export type Severity = 'error' | 'warning' | 'info';
 export const SEVERITIES: readonly Severity[] = ['error', 'warning', 'info'];

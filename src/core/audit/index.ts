@@ -6,7 +6,7 @@ import { condenseToolLevels, metaTools } from '../condense/index.js';
 import { renderTool, type RenderStyle, type TokenCounter } from '../tokens/index.js';
 import { renderServerOverhead } from '../tokens/render.js';
 import type { AnthropicFigures } from '../tokens/anthropic.js';
-import type { Encoding, ServerSnapshot, ServerStatus, ToolSnapshot } from '../../types.js';
+import type { Encoding, ServerSnapshot, ServerStatus, ToolSnapshot } from '../types.js';
 import { auditFindings, serverToolFindings, sortFindings, type Finding } from './findings.js';
 import { clientFindings, clientTotals, type AuditClient, type ClientServers } from './clients.js';
 

@@ -1,6 +1,6 @@
 /** The committed baseline (mcp-smart.lock.json): build, serialise, parse, and compare a run against it. */
 import { dict, toDict } from '../dict.js';
-import { ENCODINGS, type Encoding } from '../../types.js';
+import { ENCODINGS, type Encoding } from '../types.js';
 import type { MeasuredServer } from './measure.js';
 import { allowedGrowth, formatGrowthLimit, parseGrowthLimit, type GrowthLimit } from './threshold.js';
 

@@ -1,5 +1,5 @@
 /** What `check` returns: the comparison with the committed baseline and the optional retrieval gate. */
-import type { Encoding } from '../../types.js';
+import type { Encoding } from '../types.js';
 import type { MissingServer } from './missing.js';
 
 /** The baseline file `check` and `init` use when neither a flag nor the config names one. */

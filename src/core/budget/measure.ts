@@ -1,6 +1,6 @@
 /** Per-tool token counts and definition hashes: the figures budgets and baselines compare. */
 import { createHash } from 'node:crypto';
-import type { ServerSnapshot, ToolSnapshot } from '../../types.js';
+import type { ServerSnapshot, ToolSnapshot } from '../types.js';
 
 export interface MeasuredTool {
   name: string;

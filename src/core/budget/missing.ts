@@ -4,7 +4,7 @@
  * A server no config defines any more, or one switched off on purpose (`disabled`), was removed deliberately and is
  * not listed: its tools count as removed, as before. Pure.
  */
-import type { ServerDefinition } from '../../types.js';
+import type { ServerDefinition } from '../types.js';
 import type { Baseline } from './baseline.js';
 
 export type MissingReason = 'failed' | 'pending-approval' | 'client-gated';

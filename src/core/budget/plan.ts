@@ -1,5 +1,5 @@
 /** Budget verdict and a plan that fits, least harm first. Every figure comes from re-counting transformed definitions. */
-import type { ToolSnapshot, UsageStats } from '../../types.js';
+import type { ToolSnapshot, UsageStats } from '../types.js';
 
 export interface BudgetServerInput {
   name: string;

@@ -1,5 +1,5 @@
 /** What `budget` returns: the verdict, the plan that fits, and the document `--apply -o` writes. */
-import type { Encoding, ServerSnapshot } from '../../types.js';
+import type { Encoding, ServerSnapshot } from '../types.js';
 import type { LoadHintSummary } from '../hints/summary.js';
 import type { BudgetPlan, PlanStep } from './plan.js';
 

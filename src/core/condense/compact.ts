@@ -1,5 +1,5 @@
 /** Compact condensing: the lossless schema with prose shortened; every property, type, enum, default and required kept. */
-import type { JsonObject } from '../../types.js';
+import type { JsonObject } from '../types.js';
 import { repeatsName, shortenProse } from './prose.js';
 import { isObject, mapSchema } from './schema-walk.js';
 

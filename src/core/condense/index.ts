@@ -1,5 +1,5 @@
 /** Condensing tool definitions to a level: lossless, compact, minimal, names, or the meta-tools. */
-import type { CondenseLevel, JsonObject, ToolSnapshot } from '../../types.js';
+import type { CondenseLevel, JsonObject, ToolSnapshot } from '../types.js';
 import { compactDescription, compactSchema } from './compact.js';
 import { condenseSchemaLossless } from './lossless.js';
 import { metaTools } from './meta.js';

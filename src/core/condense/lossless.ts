@@ -2,7 +2,7 @@
  * Lossless condensing: rewrites that provably change no validation outcome, every description kept.
  * Each rule below states why it is safe; the proof test checks them with ajv on real catalogues.
  */
-import type { JsonObject, JsonValue } from '../../types.js';
+import type { JsonObject, JsonValue } from '../types.js';
 import { isObject, mapSchema, someSchema, type SchemaPlace } from './schema-walk.js';
 
 /**

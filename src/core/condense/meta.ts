@@ -4,7 +4,7 @@
  * `call_tool_read` refuses tools not annotated readOnlyHint, so a client can auto-approve it without
  * approving every write (per-tool approval survives the proxy).
  */
-import type { JsonObject, ToolSnapshot } from '../../types.js';
+import type { JsonObject, ToolSnapshot } from '../types.js';
 
 const NAME: JsonObject = { type: 'string', description: 'Tool id "<server>.<tool>" from find_tool or list_tools.' };
 const ARGUMENTS: JsonObject = { type: 'object', description: 'Arguments matching the tool input schema.' };

@@ -1,5 +1,5 @@
 /** What `condense` returns: the condensed definitions per server with before/after tokens. */
-import type { CondenseLevel, Encoding, ToolSnapshot } from '../../types.js';
+import type { CondenseLevel, Encoding, ToolSnapshot } from '../types.js';
 
 export interface CondenseOutput {
   level: CondenseLevel;

@@ -1,5 +1,5 @@
 /** Where JSON Schema keeps subschemas, so rewrites never touch values (enum, const, default) or property names. */
-import type { JsonObject, JsonValue } from '../../types.js';
+import type { JsonObject, JsonValue } from '../types.js';
 import { dict } from '../dict.js';
 import { someSubschema, subschemaKind } from '../schema-keywords.js';
 import { MAX_SCHEMA_DEPTH } from '../tool-validate.js';

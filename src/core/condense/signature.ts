@@ -1,5 +1,5 @@
 /** One-line argument signatures for the minimal level: `read_file(path: string, head?: number)`. */
-import type { JsonObject, JsonValue, ToolSnapshot } from '../../types.js';
+import type { JsonObject, JsonValue, ToolSnapshot } from '../types.js';
 import { isObject } from './schema-walk.js';
 
 const MAX_ENUM_SHOWN = 4;

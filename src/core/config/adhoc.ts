@@ -1,6 +1,6 @@
 /** Servers given on the command line (--stdio, --url, --name). Pure. */
-import { SmartError } from '../../errors.js';
-import type { AdhocServer, ServerDefinition } from '../../types.js';
+import { SmartError } from '../../process/errors.js';
+import type { AdhocServer, ServerDefinition } from '../types.js';
 import { splitCommandLine } from './shell-split.js';
 
 /** Definitions for the ad-hoc servers, named by --name or provisionally (stdio-1, url-1, …). */

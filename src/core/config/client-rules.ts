@@ -1,5 +1,5 @@
 /** Gemini's server allow / deny lists (trust gates live in client-trust.ts). Pure. */
-import type { ConfigLayer, ServerDefinition } from '../../types.js';
+import type { ConfigLayer, ServerDefinition } from '../types.js';
 import { isPlainObject } from './key-path.js';
 import { LAYER_RANK } from './locate.js';
 

@@ -1,9 +1,9 @@
 /**
  * Trust gates, as each client applies them: whether a client loads a server its files list, judged from that client's
  * own trust records. One rule per client, here only; `servers`, `audit --client`, `adopt` and mcp-smart's own
- * project gate (app/project-trust.ts) all ask clientLoadState. Pure: the caller reads the files.
+ * project gate (app/services/project-trust.ts) all ask clientLoadState. Pure: the caller reads the files.
  */
-import type { ClientId, ServerDefinition } from '../../types.js';
+import type { ClientId, ServerDefinition } from '../types.js';
 import { readClaudeApproval, type ClaudeApproval } from './approval.js';
 import { isPlainObject } from './key-path.js';
 

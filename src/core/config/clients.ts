@@ -1,5 +1,5 @@
 /** What each MCP client does with its config: how it expands variables and what `--client` calls it. Pure data. */
-import type { ClientId } from '../../types.js';
+import type { ClientId } from '../types.js';
 import { closestKey } from './key-path.js';
 
 /** Which `${…}` forms a client expands, and what it does with a variable that is not set. */

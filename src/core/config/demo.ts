@@ -3,8 +3,8 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { SmartError } from '../../errors.js';
-import type { ServerDefinition } from '../../types.js';
+import { SmartError } from '../../process/errors.js';
+import type { ServerDefinition } from '../types.js';
 
 export const DEMO_PACKAGES = [
   { name: 'everything', pkg: '@modelcontextprotocol/server-everything' },

@@ -1,6 +1,6 @@
 /** Turns one normalised entry into a ServerDefinition, expanding variables as its client does. Pure. */
 import { isAbsolute, resolve as resolvePath } from 'node:path';
-import type { ClientId, ConfigLayer, ServerDefinition, SourceScope } from '../../types.js';
+import type { ClientId, ConfigLayer, ServerDefinition, SourceScope } from '../types.js';
 import { clientLabel, variableSyntax } from './clients.js';
 import { expandString, type ExpandContext } from './expand.js';
 import type { RawServer } from './server-entry.js';

@@ -1,7 +1,7 @@
 /** Finds the server maps inside a parsed config document, whichever client wrote it. Pure. */
 import { basename, dirname } from 'node:path';
-import { SmartError } from '../../errors.js';
-import type { ClientId } from '../../types.js';
+import { SmartError } from '../../process/errors.js';
+import type { ClientId } from '../types.js';
 import { clientLabel } from './clients.js';
 import { describeType, formatKeyPath, isPlainObject, type KeyPart } from './key-path.js';
 

@@ -4,7 +4,7 @@
  * ("server.tool", `*` matching any run of characters). Every rule that applies to the caller must let the tool through;
  * deny wins over allow. Pure.
  */
-import type { IdentityToolFilter, ServeAuthConfig } from '../../types.js';
+import type { IdentityToolFilter, ServeAuthConfig } from '../types.js';
 
 export interface Identity {
   subject: string;

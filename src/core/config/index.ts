@@ -1,8 +1,8 @@
 /** Config pipeline entry: locate → read → validate → merge. Returns server definitions and our own config. */
 import { basename, dirname, resolve as resolvePath } from 'node:path';
-import { SmartError } from '../../errors.js';
-import type { AdhocServer, ClientId, ConfigLayer, ServerDefinition, SmartConfig, SourceScope } from '../../types.js';
-import { readTextFile, stripBom } from '../../read-file.js';
+import { SmartError } from '../../process/errors.js';
+import type { AdhocServer, ClientId, ConfigLayer, ServerDefinition, SmartConfig, SourceScope } from '../types.js';
+import { readTextFile, stripBom } from '../../process/read-file.js';
 import { DEFAULT_WEIGHTS } from '../discover/weights.js';
 import { adhocDefinitions } from './adhoc.js';
 import { applyGeminiLists, geminiServerLists, type GeminiServerLists } from './client-rules.js';

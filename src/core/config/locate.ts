@@ -1,6 +1,6 @@
 /** Where each MCP client keeps its config, per platform, and in which layer. Paths only: nothing is read here. */
 import { join } from 'node:path';
-import type { ClientId, ConfigLayer } from '../../types.js';
+import type { ClientId, ConfigLayer } from '../types.js';
 
 export interface ConfigLocation {
   file: string;

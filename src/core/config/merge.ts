@@ -1,5 +1,5 @@
 /** Precedence: the first definition of a name wins; later ones are reported as shadowed. Pure. */
-import type { ClientId, ServerDefinition } from '../../types.js';
+import type { ClientId, ServerDefinition } from '../types.js';
 
 export interface Shadowing {
   name: string;

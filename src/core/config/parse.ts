@@ -2,8 +2,8 @@
 import { parseTree, printParseErrorCode, type Node, type ParseError } from 'jsonc-parser';
 import { createRequire } from 'node:module';
 import type { parse as TomlParse } from 'smol-toml';
-import { SmartError } from '../../errors.js';
-import { stripBom } from '../../read-file.js';
+import { SmartError } from '../../process/errors.js';
+import { stripBom } from '../../process/read-file.js';
 import { formatKeyPath, type KeyPart } from './key-path.js';
 
 export type ConfigSyntax = 'json' | 'toml';

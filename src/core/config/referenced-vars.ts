@@ -6,7 +6,7 @@
  * (Codex has no `${VAR}`) is no variable. Shared by `adopt` (the file it writes) and `serve --print-config` (the
  * files the printed entry carries over). Pure.
  */
-import type { ClientId } from '../../types.js';
+import type { ClientId } from '../types.js';
 import { expandServer } from './expand-server.js';
 import type { RawServer } from './server-entry.js';
 

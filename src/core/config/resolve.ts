@@ -1,5 +1,5 @@
 /** Each client's own view: the servers it loads, after its precedence between layers. Pure. */
-import type { ClientId, ServerDefinition } from '../../types.js';
+import type { ClientId, ServerDefinition } from '../types.js';
 import { CLIENTS, CLIENT_IDS } from './clients.js';
 import { LAYER_RANK } from './locate.js';
 import { mergeDefinitions, type Shadowing } from './merge.js';

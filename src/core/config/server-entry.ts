@@ -1,6 +1,6 @@
 /** Validates one client-config server entry and normalises it (before `${VAR}` expansion). Pure. */
-import { SmartError } from '../../errors.js';
-import type { ClientId, ServerDefinition, ToolFilter, Transport } from '../../types.js';
+import { SmartError } from '../../process/errors.js';
+import type { ClientId, ServerDefinition, ToolFilter, Transport } from '../types.js';
 import { describeType, formatKeyPath, isPlainObject, type KeyPart } from './key-path.js';
 
 /** One entry as the file has it, before `${VAR}` expansion: a ServerDefinition without where it came from. */

@@ -1,5 +1,5 @@
 /** Splits a command line the way a POSIX shell splits words, without running anything through a shell. */
-import { SmartError } from '../../errors.js';
+import { SmartError } from '../../process/errors.js';
 
 /**
  * Single quotes keep everything literal; double quotes allow `\"`, `\\`, `\$` and `` \` `` escapes;

@@ -4,7 +4,7 @@
  * disabled_tools, Roo/Windsurf disabledTools, the same keys in mcp-smart.config.json) or by our own `serve`
  * section (`serve.servers.<name>.disable`, `load: "off"`). Pure.
  */
-import type { ServeConfig, ServerDefinition, ServerSnapshot, ToolFilter } from '../../types.js';
+import type { ServeConfig, ServerDefinition, ServerSnapshot, ToolFilter } from '../types.js';
 import { dict, own } from '../dict.js';
 
 /** What hides one tool, for messages: which filter and where it is written. */

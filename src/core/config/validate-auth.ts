@@ -1,5 +1,5 @@
 /** Validation of `serve.auth` (identity for `serve --transport http`, src/serve/auth/). Pure. */
-import type { IdentityToolFilter, ServeAuthConfig } from '../../types.js';
+import type { IdentityToolFilter, ServeAuthConfig } from '../types.js';
 import { describeType, isPlainObject, type KeyPart } from './key-path.js';
 
 type Check = (v: unknown) => string | undefined;

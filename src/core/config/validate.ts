@@ -1,6 +1,6 @@
 /** Strict validation of our own mcp-smart.config.json keys (servers are checked by server-entry.ts). Pure. */
 import { compilePattern } from '../discover/patterns.js';
-import type { PatternRule, SmartConfig } from '../../types.js';
+import type { PatternRule, SmartConfig } from '../types.js';
 import { describeType, formatKeyPath, isPlainObject, unknownKeyReason, type KeyPart } from './key-path.js';
 import { validateServeAuth } from './validate-auth.js';
 

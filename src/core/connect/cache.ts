@@ -8,12 +8,12 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { writeFileSafe } from '../../safe-write.js';
-import type { ServerDefinition, ServerSnapshot } from '../../types.js';
+import { writeFileSafe } from '../../process/safe-write.js';
+import type { ServerDefinition, ServerSnapshot } from '../types.js';
 import { capabilitiesKey, type DeclaredCapabilities } from '../declared-capabilities.js';
 import { seedVersion } from './era-memo.js';
 import { serverIdentity, type ServerOrigin } from './server-identity.js';
-import { DYNAMIC_CLIENT, TokenStore, tokenStoreKey } from './oauth-token-store.js';
+import { DYNAMIC_CLIENT, TokenStore, tokenStoreKey } from './oauth/token-store.js';
 
 export const TOOL_CACHE_FORMAT = 'mcp-smart/tool-list-cache@1';
 const CACHE_SUBDIR = 'tool-lists';

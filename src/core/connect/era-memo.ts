@@ -4,7 +4,7 @@
  * Seeded from the tool-list cache (cache.ts), so a known 2025 HTTP server is not probed on every run either.
  * No SDK import here: the cache reads it on the start path.
  */
-import type { ServerDefinition } from '../../types.js';
+import type { ServerDefinition } from '../types.js';
 
 const remembered = new Map<string, string>();
 

@@ -8,7 +8,7 @@
  * The era a server answered in is remembered (era-memo.ts; serve's restarts go straight to it).
  */
 import { ProtocolError, SdkError, SdkErrorCode, SdkHttpError, UnauthorizedError } from '@modelcontextprotocol/client';
-import { SmartError } from '../../errors.js';
+import { SmartError } from '../../process/errors.js';
 import { networkFailure } from './failure.js';
 
 /** JSON-RPC error code of "Unsupported protocol version" (2026-07-28). */

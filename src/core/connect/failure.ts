@@ -1,8 +1,8 @@
 /** Turning what went wrong on a connection into a catalogued SmartError, with secrets redacted. */
 import { existsSync } from 'node:fs';
 import { ProtocolError, SdkError, SdkErrorCode, SdkHttpError, SseError } from '@modelcontextprotocol/client';
-import { SmartError, errorText } from '../../errors.js';
-import type { ServerDefinition } from '../../types.js';
+import { SmartError, errorText } from '../../process/errors.js';
+import type { ServerDefinition } from '../types.js';
 import { redact } from './secrets.js';
 import type { StdioHandle } from './stdio.js';
 import { meaningfulStderrLine, shortReason } from './failure-text.js';

@@ -2,18 +2,18 @@
 import { setMaxListeners } from 'node:events';
 import { performance } from 'node:perf_hooks';
 import type { Transport as SdkTransport } from '@modelcontextprotocol/client';
-import { errorText } from '../../errors.js';
-import type { ServerDefinition, ServerSnapshot } from '../../types.js';
+import { errorText } from '../../process/errors.js';
+import type { ServerDefinition, ServerSnapshot } from '../types.js';
 import { readCachedSnapshot, writeCachedSnapshot } from './cache.js';
 import { serverIdentity, type ServerOrigin } from './server-identity.js';
 import { DEFAULT_MAX_PAGES } from './list.js';
 import { connectServer } from './session.js';
-import type { OAuthOptions } from './oauth-provider.js';
+import type { OAuthOptions } from './oauth/provider.js';
 import type { DeclaredCapabilities } from '../declared-capabilities.js';
 import { mapLimited, SERVER_START_CONCURRENCY } from '../map-limited.js';
 
 export { toolCacheKey, toolCacheFile } from './cache.js';
-export type { OAuthOptions, OAuthInteractive } from './oauth-provider.js';
+export type { OAuthOptions, OAuthInteractive } from './oauth/provider.js';
 
 export interface ConnectProgress {
   server: string;

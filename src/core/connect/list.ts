@@ -1,6 +1,6 @@
 /** Paged list calls (tools, prompts, resources, templates) with a guard against cursors that never end. */
-import { SmartError } from '../../errors.js';
-import type { JsonObject } from '../../types.js';
+import { SmartError } from '../../process/errors.js';
+import type { JsonObject } from '../types.js';
 import { validateTools, type CheckedTools } from '../tool-validate.js';
 
 /** Sends one request and returns its raw result object (not reshaped by any schema). */

@@ -1,5 +1,5 @@
 /** Secret values of a definition and their redaction; no SDK import, so callers that only redact load fast. */
-import type { ServerDefinition } from '../../types.js';
+import type { ServerDefinition } from '../types.js';
 
 /** Values that must never be shown: env and header values (short ones would redact ordinary words). */
 export function secretValues(def: ServerDefinition): string[] {
@@ -7,5 +7,5 @@ export function secretValues(def: ServerDefinition): string[] {
   return [...new Set(values.filter((v) => v.length >= 4))].sort((a, b) => b.length - a.length);
 }
 
-/** The known values replaced by the redaction mark (the one routine in core/redact.ts). */
-export { redactValues as redact } from '../redact.js';
+/** The known values replaced by the redaction mark (the one routine in process/redact.ts). */
+export { redactValues as redact } from '../../process/redact.js';

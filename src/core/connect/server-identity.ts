@@ -6,7 +6,7 @@
  */
 import { readFileSync, realpathSync, statSync } from 'node:fs';
 import { delimiter, isAbsolute, join, resolve, sep } from 'node:path';
-import type { ServerDefinition } from '../../types.js';
+import type { ServerDefinition } from '../types.js';
 
 /** Where a server is started from: the folder relative paths are taken from, and the PATH a bare command is found on. */
 export interface ServerOrigin {

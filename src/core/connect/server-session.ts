@@ -21,8 +21,8 @@ import type {
   ClientCapabilities,
   Progress as ProgressInfo,
 } from '@modelcontextprotocol/client';
-import { SmartError, errorText } from '../../errors.js';
-import type { ServerDefinition, ServerSnapshot, ToolSnapshot, Transport as TransportKind } from '../../types.js';
+import { SmartError, errorText } from '../../process/errors.js';
+import type { ServerDefinition, ServerSnapshot, ToolSnapshot, Transport as TransportKind } from '../types.js';
 import { eraOf, fallForward, probeFallsBack, probeTimeout } from './era.js';
 import { rememberedVersion, rememberVersion } from './era-memo.js';
 import { describeFailure, networkFailure, Progress, reasonOf, redact, secretValues, Stop } from './failure.js';
@@ -35,7 +35,7 @@ import {
   type ListCacheHint,
   type RequestFn,
 } from './list.js';
-import type { SmartOAuthProvider } from './oauth-provider.js';
+import type { SmartOAuthProvider } from './oauth/provider.js';
 import type { DeclaredCapabilities } from '../declared-capabilities.js';
 import { MAX_MESSAGE_BYTES, createStdioHandle, type StdioHandle } from './stdio.js';
 import { boundedFetch } from './bounded-fetch.js';

@@ -1,10 +1,10 @@
 /** One snapshot: start or reach a server, initialize, list everything it advertises, always clean up. */
 import type { Transport } from '@modelcontextprotocol/client';
-import type { SmartError } from '../../errors.js';
-import type { ServerDefinition, ServerSnapshot } from '../../types.js';
+import type { SmartError } from '../../process/errors.js';
+import type { ServerDefinition, ServerSnapshot } from '../types.js';
 import { redact } from './failure.js';
-import { MAX_AUTHORIZATIONS, oauthFailure } from './oauth-failure.js';
-import { createOAuthProvider, type OAuthOptions, type SmartOAuthProvider } from './oauth-provider.js';
+import { MAX_AUTHORIZATIONS, oauthFailure } from './oauth/failure.js';
+import { createOAuthProvider, type OAuthOptions, type SmartOAuthProvider } from './oauth/provider.js';
 import type { DeclaredCapabilities } from '../declared-capabilities.js';
 import { listSignal, ServerSession, withLimit, type Listed, type ServerSessionOptions } from './server-session.js';
 import { unattendedAnswer } from './unattended.js';

@@ -12,8 +12,8 @@ import { platform } from 'node:os';
 import { deserializeMessage, serializeMessage } from '@modelcontextprotocol/client';
 import type { Transport, JSONRPCMessage } from '@modelcontextprotocol/client';
 import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/client/stdio';
-import { readMessage } from '../jsonrpc-message.js';
-import { LineReader, messageIdOf, topLevelValueAt } from '../line-reader.js';
+import { readMessage } from '../wire/jsonrpc-message.js';
+import { LineReader, messageIdOf, topLevelValueAt } from '../wire/line-reader.js';
 
 export interface StdioParams {
   command: string;

@@ -1,5 +1,5 @@
 /** Fielded BM25 (BM25F) over tool name, description, parameters and server, with an inverted index. */
-import type { ToolRef } from '../../types.js';
+import type { ToolRef } from '../types.js';
 import {
   KEPT_WEIGHT,
   PAYLOAD_WEIGHT,
@@ -36,7 +36,7 @@ export function toolFields(ref: ToolRef): Record<Field, string> {
 }
 
 /**
- * On a tool read back from the catalogue start cache (core/catalogue-cache.ts), which keeps no schemas: the
+ * On a tool read back from the catalogue start cache (app/services/catalogue/payload.ts), which keeps no schemas: the
  * paramText its schema gave when the cache was written.
  */
 export const PARAM_TEXT = Symbol('mcp-smart.paramText');

@@ -1,6 +1,6 @@
 /** The discover index: tools sorted by id with their BM25 fields and sentence vectors, and its on-disk cache. */
 import { createHash } from 'node:crypto';
-import type { ServerSnapshot, ToolRef } from '../../types.js';
+import type { ServerSnapshot, ToolRef } from '../types.js';
 import { analyzeFields, buildBm25Index, decodeBm25Index, encodeBm25Index, paramText, type Bm25Index } from './bm25.js';
 import type { KeywordDoc } from './keyword.js';
 import {
@@ -203,7 +203,7 @@ export function buildDiscoverIndex(tools: ToolRef[], opts: BuildOptions = {}): D
         w!.name.map((name, i) => semanticWords(sorted[i]!, name, w!.description[i]!, w!.params[i]!)),
       );
   } else if (opts.semantic && opts.semantic.size === sorted.length) {
-    // A sentence model's index read back from its cache (app/model-index.ts): its queries come as vectors.
+    // A sentence model's index read back from its cache (app/services/model-index.ts): its queries come as vectors.
     index.semantic = opts.semantic;
   }
   return index;

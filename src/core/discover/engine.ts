@@ -4,7 +4,7 @@
  * fusion (checks/) → the re-ranker (second-stage.ts) → the checks after it → the results (result.ts); build.ts
  * holds the index they work on, patterns.ts the configured boosts, pins and exclusions.
  */
-import type { EngineName, PatternRule, UsageStats } from '../../types.js';
+import type { EngineName, PatternRule, UsageStats } from '../types.js';
 import type { DiscoverIndex } from './build.js';
 import { matchedTerms } from './bm25.js';
 import { checkReasons, runChecks, startChecks } from './checks/index.js';

@@ -3,7 +3,7 @@
  * hybrid their fusion (fusion.ts) with the usage prior, the clauses of a task of several steps, the server shares
  * and the remembered intents.
  */
-import type { UsageStats } from '../../types.js';
+import type { UsageStats } from '../types.js';
 import { bm25For, type DiscoverIndex } from './build.js';
 import { bm25Query, type Bm25Index, type Bm25Query } from './bm25.js';
 import { RRF_K, fuseHybrid, type FusionMethod, type fuse } from './fusion.js';

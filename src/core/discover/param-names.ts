@@ -3,7 +3,7 @@
  * checks/file-path.ts): from its input schema, or, for a tool from the catalogue start cache (which keeps no
  * schemas), from what the cache kept of them under PARAM_NAMES.
  */
-import type { ToolSnapshot } from '../../types.js';
+import type { ToolSnapshot } from '../types.js';
 
 /**
  * Where a lean tool (catalogue-cache.ts) keeps its top-level parameter names: one string, each name ended by a line

@@ -1,8 +1,8 @@
 /** Pattern rules (dynamic-discovery note): regex on tool ids with boost, pin, exclude, and an allow-list mode. */
 import { createRequire } from 'node:module';
 import type { RE2JS as Re2Class } from 're2js';
-import { SmartError } from '../../errors.js';
-import type { PatternRule, SmartConfig } from '../../types.js';
+import { SmartError } from '../../process/errors.js';
+import type { PatternRule, SmartConfig } from '../types.js';
 
 export interface PatternEffect {
   /** The tool may be offered at all. */

@@ -5,7 +5,7 @@
  * match, so what a team says for a tool ("jot down that …") finds that tool even when its description has none of
  * those words.
  */
-import type { RememberedIntent, UsageStats } from '../../types.js';
+import type { RememberedIntent, UsageStats } from '../types.js';
 import type { DiscoverIndex } from './build.js';
 import { queryTerms } from './bm25.js';
 import { dot as dotRow, queryVector, sentenceVector } from './semantic.js';

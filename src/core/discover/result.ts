@@ -1,5 +1,5 @@
 /** What `discover` returns: a ranking for one intent, or metrics over labelled intents. */
-import type { EngineName } from '../../types.js';
+import type { EngineName } from '../types.js';
 import type { DiscoverIndex } from './build.js';
 import { topK } from './candidates.js';
 import type { RankingMetrics } from './metrics.js';

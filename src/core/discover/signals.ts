@@ -1,5 +1,5 @@
 /** Signals: per-tool scores for one intent (bm25, cosine, usage prior, per-clause, per-server), before fusion. */
-import type { EngineName, UsageStats } from '../../types.js';
+import type { EngineName, UsageStats } from '../types.js';
 import type { DiscoverIndex } from './build.js';
 import { bm25Query, scoreBm25, type Bm25Index, type Bm25Query } from './bm25.js';
 import { SEMANTIC_CANDIDATES, SKETCH_CANDIDATES, identity, topN, unionSorted } from './candidates.js';

@@ -1,5 +1,5 @@
 /** Task context of an intent and the usage prior (usage-learning note): success rate, category match, recency. */
-import type { ToolUsage } from '../../types.js';
+import type { ToolUsage } from '../types.js';
 import type { HybridWeights } from './weights.js';
 
 export type TaskType = 'file_operation' | 'web_request' | 'data_processing' | 'automation' | 'other';

@@ -11,8 +11,8 @@
  * list (and the client's prompt cache) stays the same until the usage changes.
  */
 import { STOP_WORDS } from '../discover/tokenize.js';
-import { redactText } from '../redact.js';
-import type { UsageStats } from '../../types.js';
+import { redactText } from '../../process/redact.js';
+import type { UsageStats } from '../types.js';
 
 /** Claude Code's keyword tool search reads this many characters of a hint. */
 export const SEARCH_HINT_CHARS = 80;

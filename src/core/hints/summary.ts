@@ -1,5 +1,5 @@
 /** What serve's load hints would be for a set of servers and a usage store: for `budget` and `audit` to show. */
-import type { ServeConfig, ServerSnapshot, ToolSnapshot, UsageStats } from '../../types.js';
+import type { ServeConfig, ServerSnapshot, ToolSnapshot, UsageStats } from '../types.js';
 import { DEFAULT_LOAD_HINTS, planLoadHints, type LoadHintRules } from './load-hints.js';
 
 export interface LoadHintSummary {

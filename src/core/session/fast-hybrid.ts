@@ -16,7 +16,7 @@ import { serverLexicalScores, serverSemanticScores } from '../discover/servers.j
 import { serverGroups, usagePriorsOf } from '../discover/signals.js';
 import { detectTaskContext, usageParts, type TaskType, type UsageParts } from '../discover/usage.js';
 import type { HybridWeights } from '../discover/weights.js';
-import type { UsageStats } from '../../types.js';
+import type { UsageStats } from '../types.js';
 
 export interface TrainItem {
   intent: string;

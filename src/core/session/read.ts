@@ -1,7 +1,7 @@
 /** The IO edge of replay: finds recordings under the given paths and reads each with its detected format. */
 import { open, readdir, stat } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
-import { SmartError } from '../../errors.js';
+import { SmartError } from '../../process/errors.js';
 import type { ReadProblem, RecordedSession, SessionFormat } from './model.js';
 import { detectSessionFormat, readSessionText } from './readers/index.js';
 

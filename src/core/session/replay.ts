@@ -1,7 +1,7 @@
 /** Replays cases in time order: each is ranked using only the usage learned from earlier cases (no peeking). */
 import { runSteps, type Steps } from '../steps.js';
 import { dict } from '../dict.js';
-import type { UsageStats } from '../../types.js';
+import type { UsageStats } from '../types.js';
 import { cmp, type ReplayCase } from './cases.js';
 import { cloneUsage, recordCalls } from './usage.js';
 

@@ -1,6 +1,6 @@
 /** Tunes hybrid weights for MRR: coordinate search with seeded random probes, k-fold cross-validated by session. */
 import { dict } from '../dict.js';
-import type { UsageStats } from '../../types.js';
+import type { UsageStats } from '../types.js';
 import { pairedBootstrap, type PairedDifference } from '../discover/metrics.js';
 import { cmp, type ReplayCase } from './cases.js';
 import { cloneUsage, recordCalls } from './usage.js';

@@ -2,10 +2,10 @@
 import type { Stats } from 'node:fs';
 import { lstat, mkdir, readFile, rename, rmdir, stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { withFileLock } from '../../file-lock.js';
-import { replaceRefusal, writeFileSafe } from '../../safe-write.js';
-import { SmartError, errorText } from '../../errors.js';
-import type { UsageStats } from '../../types.js';
+import { withFileLock } from '../../process/file-lock.js';
+import { replaceRefusal, writeFileSafe } from '../../process/safe-write.js';
+import { SmartError, errorText } from '../../process/errors.js';
+import type { UsageStats } from '../types.js';
 import { dict } from '../dict.js';
 import { keepUserTools, parseUserUsage, type UserUsage } from './users.js';
 import type { ProjectUsage } from './scope.js';

@@ -1,7 +1,7 @@
 /** Usage learning (usage-learning note): per-tool success/failure, last use, task categories, latency; with memory limits. */
 import { dict } from '../dict.js';
-import { redactText } from '../redact.js';
-import type { RememberedIntent, ToolUsage, UsageStats } from '../../types.js';
+import { redactText } from '../../process/redact.js';
+import type { RememberedIntent, ToolUsage, UsageStats } from '../types.js';
 import type { CaseCall, ReplayCase } from './cases.js';
 
 export const DAY_MS = 86_400_000;

@@ -5,7 +5,7 @@
  */
 import { createHash } from 'node:crypto';
 import { dict } from '../dict.js';
-import type { UsageStats } from '../../types.js';
+import type { UsageStats } from '../types.js';
 
 export interface UserToolUsage {
   success: number;

@@ -3,7 +3,7 @@ import { dict } from '../dict.js';
 import { cloneUsage, mergeUsage } from '../session/usage.js';
 import { forgetUser, mergeUserUsage, userUsageOf } from '../session/users.js';
 import { readUsageStore, updateUsageStore, usageOfDoc, type UsageStoreDoc } from '../session/usage-store.js';
-import type { UsageStats } from '../../types.js';
+import type { UsageStats } from '../types.js';
 import type { LearnPlan, StoreWriteResult, UsageStore } from './types.js';
 
 export class FileUsageStore implements UsageStore {

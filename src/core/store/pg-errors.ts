@@ -6,7 +6,7 @@
  * STORE_REFUSED (exit 2, nothing written); a lock or timeout, a value the database could not take, anything else
  * is STORE_FAILED (exit 3, nothing written; serve retries it).
  */
-import { SmartError, errorText } from '../../errors.js';
+import { SmartError, errorText } from '../../process/errors.js';
 
 export type StoreFailureKind = 'unreachable' | 'permission' | 'schema' | 'constraint' | 'lock' | 'data' | 'other';
 

@@ -4,7 +4,7 @@
  * the database, so one hostile tool name or intent cannot fail a whole batch of learning. Both become U+FFFD, the
  * replacement character; two names that differ only there are counted together (the file store keeps them apart).
  */
-import type { RememberedIntent, ToolUsage, UsageStats } from '../../types.js';
+import type { RememberedIntent, ToolUsage, UsageStats } from '../types.js';
 import { dict } from '../dict.js';
 import type { UserToolUsage, UserUsage } from '../session/users.js';
 

@@ -5,7 +5,7 @@
  * transaction. A reader that may not create an absent schema reads an empty store.
  */
 import type { PoolClient } from 'pg';
-import { SmartError } from '../../errors.js';
+import { SmartError } from '../../process/errors.js';
 import { MIGRATIONS, MIGRATION_LOCK, SCHEMA_VERSION } from './postgres-schema.js';
 
 /** `current`: the tables are there at this version; `absent`: none yet, and this role may not create them. */

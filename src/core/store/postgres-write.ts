@@ -4,7 +4,7 @@
  * store's own pure ones (strongestIntents, capIntents, memoryToForget), applied to the rows a write touched.
  */
 import type { PoolClient } from 'pg';
-import type { RememberedIntent, UsageStats } from '../../types.js';
+import type { RememberedIntent, UsageStats } from '../types.js';
 import { dict } from '../dict.js';
 import { MAX_INTENTS_PER_TOOL, MAX_REMEMBERED_INTENTS, capIntents, strongestIntents } from '../session/usage.js';
 import { memoryToForget, type MemoryOptions } from '../session/usage-store.js';

@@ -6,8 +6,8 @@
  * made safe for PostgreSQL before it is sent (pg-text.ts).
  */
 import type { Pool, PoolClient } from 'pg';
-import { errorText } from '../../errors.js';
-import type { ToolUsage, UsageStats } from '../../types.js';
+import { errorText } from '../../process/errors.js';
+import type { ToolUsage, UsageStats } from '../types.js';
 import { dict } from '../dict.js';
 import { USAGE_FORMAT, type MemoryOptions, type StoreRead, type UsageStoreDoc } from '../session/usage-store.js';
 import { SESSIONS_LOCK } from './postgres-schema.js';

@@ -9,7 +9,7 @@
  * - One write forgets at most MAX_FORGET_SHARE of the store's tools (the oldest first, at least one); the rest past
  *   the cap stay for later writes, and the write says so.
  */
-import type { UsageStats } from '../../types.js';
+import type { UsageStats } from '../types.js';
 import { dict } from '../dict.js';
 import { forgetUsage } from '../session/usage.js';
 

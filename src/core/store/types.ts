@@ -1,5 +1,5 @@
 /** One interface for the usage store, whatever holds it: every reader and writer of usage goes through it. */
-import type { UsageStats } from '../../types.js';
+import type { UsageStats } from '../types.js';
 import type { MemoryOptions, StoreRead } from '../session/usage-store.js';
 import type { UserUsage } from '../session/users.js';
 import type { ProjectUsage } from '../session/scope.js';

@@ -1,5 +1,5 @@
 /** A store spec: a file path, or a PostgreSQL URL whose credentials never reach a message. */
-import { SmartError } from '../../errors.js';
+import { SmartError } from '../../process/errors.js';
 
 const PG_SCHEME = /^postgres(?:ql)?:\/\//i;
 

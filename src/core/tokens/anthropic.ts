@@ -1,6 +1,6 @@
 /** Anthropic's token-counting endpoint: the exact figure for Claude, when the user has an API key. */
-import { SmartError } from '../../errors.js';
-import type { ToolSnapshot } from '../../types.js';
+import { SmartError } from '../../process/errors.js';
+import type { ToolSnapshot } from '../types.js';
 
 export const ANTHROPIC_COUNT_URL = 'https://api.anthropic.com/v1/messages/count_tokens';
 export const ANTHROPIC_DEFAULT_MODEL = 'claude-sonnet-4-5';

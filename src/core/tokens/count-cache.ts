@@ -2,8 +2,8 @@
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { writeFileSafe } from '../../safe-write.js';
-import type { Encoding } from '../../types.js';
+import { writeFileSafe } from '../../process/safe-write.js';
+import type { Encoding } from '../types.js';
 
 const FORMAT = 'mcp-smart/token-counts@1';
 /** Keeps the file bounded; the oldest entries go first. */

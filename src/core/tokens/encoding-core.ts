@@ -8,7 +8,7 @@
  * last (four 1 MB minified scripts in a row: 7, 18, 67, 98 s). Ours keeps short pieces only and is emptied
  * when full: the same hits on repeated text, constant time per piece.
  */
-import type { Encoding } from '../../types.js';
+import type { Encoding } from '../types.js';
 import { createMergeTable, heapBytePairMerge } from './heap-merge.js';
 
 /**

@@ -1,5 +1,5 @@
 /** Token counting behind one module: gpt-tokenizer's encodings for counts, loaded lazily per encoding. */
-import type { Encoding, ServerSnapshot, ToolSnapshot } from '../../types.js';
+import type { Encoding, ServerSnapshot, ToolSnapshot } from '../types.js';
 import { hashText, openCountCache, type CountCache } from './count-cache.js';
 import { loadEncodingCore } from './encoding-core.js';
 import { renderServerOverhead, renderTool, type RenderStyle } from './render.js';

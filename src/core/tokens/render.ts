@@ -1,5 +1,5 @@
 /** The text a client sends for a tool list: the renderings every token figure counts. */
-import type { JsonObject, ToolSnapshot } from '../../types.js';
+import type { JsonObject, ToolSnapshot } from '../types.js';
 
 export type RenderStyle = 'json' | 'cline';
 

@@ -7,9 +7,9 @@
  */
 import { createHash } from 'node:crypto';
 import { isAbsolute, relative, resolve, sep } from 'node:path';
-import { isSecretName } from '../redact.js';
+import { isSecretName } from '../../process/redact.js';
 import { isPostgresUrl } from '../store/url.js';
-import type { ServerDefinition } from '../../types.js';
+import type { ServerDefinition } from '../types.js';
 
 /** One approval in the trust list. */
 export interface TrustRecord {

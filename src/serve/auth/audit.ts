@@ -4,7 +4,7 @@
  * Argument values, results and tokens are never written. The file is appended to, created 0600; lines are written
  * in order, in the background, and flushed at shutdown.
  */
-import { appendFileSafe } from '../../safe-write.js';
+import { appendFileSafe } from '../../process/safe-write.js';
 
 export type AuditOutcome = 'ok' | 'error' | 'refused' | 'failed';
 

@@ -5,8 +5,8 @@
  * kept per identity for the shared view they were made from (a new list makes them again).
  */
 import { identityRefusal, type Identity } from '../../core/config/identity-filter.js';
-import type { ServeAuthConfig } from '../../types.js';
-import type { ServedView } from '../catalog.js';
+import type { ServeAuthConfig } from '../../core/types.js';
+import type { ServedView } from '../served-view.js';
 
 /** Identities whose views are kept per shared view (past it the oldest is made again when next asked). */
 const KEPT = 500;

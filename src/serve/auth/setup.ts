@@ -4,9 +4,9 @@
  * required scopes. Errors name the flag or key to fix. Nothing is fetched here: the issuer's JWKS is fetched when the
  * first token arrives (verify.ts).
  */
-import { SmartError } from '../../errors.js';
-import type { ServeAuthConfig } from '../../types.js';
-import { optionalString } from '../../app/flags.js';
+import { SmartError } from '../../process/errors.js';
+import type { ServeAuthConfig } from '../../core/types.js';
+import { optionalString } from '../../app/services/flags.js';
 import { userLabel, type UserLabelKind } from '../../core/session/users.js';
 import { authGate, type AuthGate } from './gate.js';
 import { issuerVerifier } from './verify.js';

@@ -11,7 +11,7 @@
  */
 import { createCipheriv, createDecipheriv, createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { SmartError } from '../../errors.js';
+import { SmartError } from '../../process/errors.js';
 
 const PREFIX = 'ms1';
 const MIN_SECRET = 32;

@@ -4,8 +4,8 @@
  * `OTEL_SDK_DISABLED=true` turns it off). Off by default. This file imports nothing of OpenTelemetry: the SDK is
  * loaded (otel.ts) only when this says it is on.
  */
-import { SmartError } from '../../errors.js';
-import { redactUrl } from '../../core/redact.js';
+import { SmartError } from '../../process/errors.js';
+import { redactUrl } from '../../process/redact.js';
 
 export interface TelemetryConfig {
   /** OTLP/HTTP traces URL; undefined: the exporter reads the standard environment itself. */

@@ -3,7 +3,7 @@
  * holds a `Telemetry` only when it is on (otel.ts, loaded on demand); when off the hook is `undefined` and a call
  * pays one optional-chaining check. Nothing here imports OpenTelemetry.
  */
-import { isSmartError } from '../../errors.js';
+import { isSmartError } from '../../process/errors.js';
 
 /** How a forwarded call ended (the span's `mcp_smart.outcome`, the calls counter's label). */
 export type CallOutcome = 'ok' | 'error_result' | 'protocol_error' | 'timeout';

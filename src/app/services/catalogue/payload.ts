@@ -1,0 +1,126 @@
+/**
+ * The catalogue start cache's payload: the servers read from snapshot files as parseSnapshot and the merge left them,
+ * with each tool cut to what ranking and a first answer read (name, title, description, annotations and the text of
+ * its parameters), and the SHA-256 of the files' bytes. A cold `discover` loads this instead of parsing the whole
+ * snapshot with its schemas; a command that needs schemas reads the snapshot itself.
+ *
+ * Layout: u32 length of the head, u32 length of the Latin-1 part, the head (UTF-8 JSON: digest, servers without
+ * tools, a ToolRow per tool), the Latin-1 part, the UTF-16LE part. The descriptions and parameter texts (most of the
+ * bytes) are decoded straight from the buffer, never parsed as JSON strings, and both encodings keep every string
+ * exactly (lone surrogates included, which UTF-8 would not).
+ */
+import { PARAM_TEXT, paramText } from '../../../core/discover/bm25.js';
+import { PARAM_NAMES, joinedParams, topParams } from '../../../core/discover/param-names.js';
+import type { JsonObject, ServerSnapshot, ToolSnapshot } from '../../../core/types.js';
+
+/** Bump whenever the payload's layout or what goes into it changes. */
+export const CATALOGUE_CACHE_VERSION = 'catalogue-v2';
+
+/**
+ * A tool as the start cache holds it: no schemas; its parameters' text under PARAM_TEXT (paramText reads it) and its
+ * top-level parameter names under PARAM_NAMES (topParams reads them).
+ */
+export type LeanTool = ToolSnapshot & { [PARAM_TEXT]: string; [PARAM_NAMES]: string };
+
+export interface LeanCatalogue {
+  /** The servers, each tool a LeanTool. */
+  servers: ServerSnapshot[];
+  /** SHA-256 of the snapshot files' bytes, as readSnapshotSet gave it. */
+  digest: string;
+}
+
+/**
+ * Per tool: name, title, annotations, then each text as length · 2 + its part (0 Latin-1, 1 UTF-16), -1 when absent,
+ * the last the top-level parameter names (param-names.ts joinedParams).
+ */
+type ToolRow = [
+  name: string,
+  title: string | null,
+  annotations: JsonObject | null,
+  description: number,
+  params: number,
+  names: number,
+];
+interface Head {
+  digest: string;
+  servers: (Omit<ServerSnapshot, 'tools'> & { tools: ToolRow[] })[];
+}
+
+const HEADER_BYTES = 8;
+/** Every character of the text is one Latin-1 byte (most tool texts: ASCII). */
+const LATIN1 = /^[\u0000-\u00ff]*$/;
+
+/** The payload for these servers (as readSnapshotSet returned them) and their files' digest. */
+export function encodeCatalogue(servers: readonly ServerSnapshot[], digest: string): Uint8Array {
+  const parts: [string[], string[]] = [[], []];
+  const put = (text: string): number => {
+    const part = LATIN1.test(text) ? 0 : 1;
+    parts[part].push(text);
+    return text.length * 2 + part;
+  };
+  const head: Head = {
+    digest,
+    servers: servers.map(({ tools, ...rest }) => ({
+      ...rest,
+      tools: tools.map((t): ToolRow => {
+        const description = t.description === undefined ? -1 : put(t.description);
+        const params = put(paramText({ id: '', server: rest.name, tool: t }));
+        const names = put(joinedParams(topParams(t)));
+        return [t.name, t.title ?? null, t.annotations ?? null, description, params, names];
+      }),
+    })),
+  };
+  const headBytes = Buffer.from(JSON.stringify(head), 'utf8');
+  const latin1 = Buffer.from(parts[0].join(''), 'latin1');
+  const utf16 = Buffer.from(parts[1].join(''), 'utf16le');
+  const out = Buffer.alloc(HEADER_BYTES + headBytes.byteLength + latin1.byteLength + utf16.byteLength);
+  out.writeUInt32LE(headBytes.byteLength, 0);
+  out.writeUInt32LE(latin1.byteLength, 4);
+  headBytes.copy(out, HEADER_BYTES);
+  latin1.copy(out, HEADER_BYTES + headBytes.byteLength);
+  utf16.copy(out, HEADER_BYTES + headBytes.byteLength + latin1.byteLength);
+  return out;
+}
+
+/** The servers and digest of a payload, or null when the bytes do not hold one (then the snapshot is read instead). */
+export function decodeCatalogue(payload: Uint8Array): LeanCatalogue | null {
+  try {
+    const buf = Buffer.from(payload.buffer, payload.byteOffset, payload.byteLength);
+    if (buf.byteLength < HEADER_BYTES) return null;
+    const headEnd = HEADER_BYTES + buf.readUInt32LE(0);
+    const latin1End = headEnd + buf.readUInt32LE(4);
+    if (latin1End > buf.byteLength || (buf.byteLength - latin1End) % 2 !== 0) return null;
+    const head = JSON.parse(buf.toString('utf8', HEADER_BYTES, headEnd)) as Head;
+    if (typeof head?.digest !== 'string' || !Array.isArray(head.servers)) return null;
+    // Two decodes, then slices: Latin-1 bytes become a one-byte string at copying speed, and the few texts with
+    // other characters share one two-byte string.
+    const texts = [buf.toString('latin1', headEnd, latin1End), buf.toString('utf16le', latin1End)];
+    const at = [0, 0];
+    const take = (code: number): string => {
+      if (!Number.isInteger(code) || code < 0) throw new Error('bad length');
+      const part = code % 2;
+      const end = at[part]! + (code - part) / 2;
+      if (end > texts[part]!.length) throw new Error('bad length');
+      const text = texts[part]!.slice(at[part], end);
+      at[part] = end;
+      return text;
+    };
+    const servers = head.servers.map(({ tools, ...rest }): ServerSnapshot => ({
+      ...rest,
+      tools: tools.map(([name, title, annotations, description, params, names]) => {
+        if (typeof name !== 'string') throw new Error('bad tool');
+        const tool: ToolSnapshot = { name };
+        if (title !== null) tool.title = title;
+        if (description !== -1) tool.description = take(description);
+        if (annotations !== null) tool.annotations = annotations;
+        (tool as LeanTool)[PARAM_TEXT] = take(params);
+        (tool as LeanTool)[PARAM_NAMES] = take(names);
+        return tool;
+      }),
+    }));
+    const whole = at[0] === texts[0]!.length && at[1] === texts[1]!.length;
+    return whole ? { servers, digest: head.digest } : null;
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,105 @@
+/**
+ * The switch adopt prints and `--apply` makes: the client's files read (bytes kept for the compare-and-swap and the
+ * backup), the edits planned (core/adopt/switch-plan.ts), and the values the mcp-smart entry must carry — the secrets adopt
+ * turned into variables, taken from the client's own entries (written only into the client's own file, never shown).
+ */
+import type { AdoptInput, AdoptVariable } from '../../core/adopt/config-entries.js';
+import { claudeCodeUserFile, codexUserFile } from '../../core/config/locate.js';
+import { parseConfigText } from '../../core/config/parse.js';
+import { switchPlan, type FilePlan } from '../../core/adopt/switch-plan.js';
+import { readFileBytes } from '../../process/read-file.js';
+import type { Launch } from '../services/launcher.js';
+import type { ClientId } from '../../core/types.js';
+import { join } from 'node:path';
+import { launchThis } from '../services/launcher.js';
+import { shellQuote } from '../services/print-config.js';
+import type { AppContext } from '../services/context.js';
+import { resolvePaths } from '../services/paths.js';
+
+/** `mcp-smart [-s name …] adopt <client> <flag>` as this copy is started, for a user to paste. */
+export function adoptLine(client: ClientId, flag: string, servers: readonly string[] = []): string {
+  const l = launchThis([...servers.flatMap((s) => ['-s', s]), 'adopt', client, flag]);
+  return [l.command, ...l.args].map(shellQuote).join(' ');
+}
+
+/** The switch as printed: what it changes per file, and the commands that make and undo it. */
+export interface SwitchOutline {
+  files: { file: string; says: string[] }[];
+  /** The one command that makes the switch (keeps a copy of each file). */
+  apply: string;
+  /** The one command that takes it back. */
+  undo: string;
+  /** True when this run made it (--apply). */
+  applied: boolean;
+}
+
+/** The value of a variable adopt made, from the client's entry it came from. */
+function madeValue(v: AdoptVariable, inputs: readonly AdoptInput[]): string | undefined {
+  const raw = inputs.find((i) => i.def.name === v.server)?.raw;
+  if (!raw) return undefined;
+  const [section, ...rest] = v.key.split('.');
+  const key = rest.join('.');
+  if (section === 'env') return raw.env?.[key];
+  if (section === 'headers') return raw.headers?.[key];
+  if (section === 'url') return raw.url;
+  if (section === 'oauth') return raw.oauth?.clientSecret;
+  return undefined;
+}
+
+export function switchOf(
+  ctx: AppContext,
+  client: ClientId,
+  inputs: readonly AdoptInput[],
+  made: readonly AdoptVariable[],
+  referenced: readonly string[],
+  launch: Launch,
+  entry: string,
+): { plans: FilePlan[]; read: Map<string, Buffer | undefined>; outline: Omit<SwitchOutline, 'applied'> } {
+  const home = resolvePaths(ctx.io, false).pathEnv.home;
+  const userFiles = {
+    claude: claudeCodeUserFile(home),
+    gemini: join(home, '.gemini', 'settings.json'),
+    codex: codexUserFile({ env: ctx.io.env, platform: ctx.io.platform, home }),
+  };
+  // A source may name a part of a file (`~/.claude.json#projects["…"]`): the file is what is read and changed.
+  const fileOf = (source: string): string => source.replace(/#.*$/, '');
+  const files = new Set<string>([...inputs.map((i) => fileOf(i.def.source))]);
+  if (client === 'claude-code') files.add(userFiles.claude);
+  if (client === 'gemini') files.add(userFiles.gemini);
+  if (client === 'codex') files.add(userFiles.codex);
+  const read = new Map<string, Buffer | undefined>();
+  const docs = new Map<string, unknown>();
+  for (const f of files) {
+    const bytes = readFileBytes(f, '/');
+    read.set(f, bytes);
+    const text = bytes?.toString('utf8') ?? '';
+    if (text.trim() !== '') docs.set(f, parseConfigText(f, text.charCodeAt(0) === 0xfeff ? text.slice(1) : text));
+  }
+  const env: Record<string, string> = {};
+  for (const v of made) {
+    const value = madeValue(v, inputs);
+    if (value !== undefined) env[v.variable] = value;
+  }
+  const plans = switchPlan({
+    client,
+    project: ctx.io.cwd,
+    userFiles,
+    adopted: inputs.map((i) => ({ name: i.def.name, source: fileOf(i.def.source) })),
+    docs,
+    entry,
+    launch: { command: launch.command, args: launch.args },
+    env,
+    passOn: client === 'codex' || client === 'gemini' ? [...referenced] : [],
+  });
+  // Files the plan does not change were read only to plan.
+  for (const f of [...read.keys()]) if (!plans.some((p) => p.file === f)) read.delete(f);
+  return {
+    plans,
+    read,
+    outline: {
+      files: plans.map((p) => ({ file: p.file, says: p.says })),
+      apply: adoptLine(client, '--apply', ctx.global.server),
+      undo: adoptLine(client, '--undo'),
+    },
+  };
+}

@@ -1,0 +1,195 @@
+/**
+ * `adopt <client> --apply` and `--undo`: the switch written into the client's own files, and taken back. Before a
+ * file is changed its bytes are kept (user data folder, mode 0600: they may hold the client's secrets), with the
+ * edits made. The way back reverses only those edits: a file nobody touched since comes back byte for byte; a file
+ * changed since (the user added a server, the client wrote its own state) keeps those changes and says so. Each file
+ * is changed under its lock and only if it still holds what was read (another writer in between: refused).
+ */
+import { createHash } from 'node:crypto';
+import { rm, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { userDataDir } from '../../core/paths.js';
+import { parseConfigText } from '../../core/config/parse.js';
+import {
+  applyJsonEdits,
+  applyTomlEdits,
+  reverseJsonEdits,
+  reverseTomlEdits,
+  sameJson,
+  type SwitchEdit,
+} from '../../core/adopt/switch-edit.js';
+import type { FilePlan } from '../../core/adopt/switch-plan.js';
+import { SmartError } from '../../process/errors.js';
+import { withFileLock } from '../../process/file-lock.js';
+import { readFileBytes } from '../../process/read-file.js';
+import { writeFileSafe } from '../../process/safe-write.js';
+import type { ClientId } from '../../core/types.js';
+import type { AppContext } from '../services/context.js';
+import { resolvePaths } from '../services/paths.js';
+
+export const STATE_FORMAT = 'mcp-smart/adopt-switch@1';
+
+/** What --apply changed, kept for --undo. */
+export interface SwitchState {
+  format: typeof STATE_FORMAT;
+  client: ClientId;
+  project: string;
+  appliedAt: string;
+  files: { file: string; syntax: FilePlan['syntax']; existed: boolean; before: string; edits: SwitchEdit[] }[];
+  /** mcp-smart.config.json as it was before adopt replaced it (base64), when it existed. */
+  smartConfig?: { file: string; before?: string; written: string };
+}
+
+/** One file's outcome of --undo. */
+export interface UndoFile {
+  file: string;
+  /** `restored` byte for byte; `restored-kept` the switch reversed, later changes kept; `missing`; `unchanged`. */
+  result: 'restored' | 'restored-kept' | 'missing' | 'unchanged' | 'removed';
+  /** Keys changed since the switch that were left as they are now. */
+  changedSince?: string[];
+}
+
+/** Where the state of this project's switch for this client is kept. */
+export function statePath(ctx: AppContext, client: ClientId): string {
+  const paths = resolvePaths(ctx.io, false);
+  const id = createHash('sha256').update(`${ctx.io.cwd}\0${client}`).digest('hex').slice(0, 24);
+  return join(userDataDir(paths.pathEnv), 'adopt', `${client}-${id}.json`);
+}
+
+export function readState(ctx: AppContext, client: ClientId): SwitchState | undefined {
+  const file = statePath(ctx, client);
+  const bytes = readFileBytes(file, '/');
+  if (bytes === undefined) return undefined;
+  const doc = JSON.parse(bytes.toString('utf8')) as SwitchState;
+  if (doc.format !== STATE_FORMAT)
+    throw new SmartError('CONFIG_INVALID', { file, key: 'format', reason: `expected "${String(STATE_FORMAT)}".` });
+  return doc;
+}
+
+const parse = (file: string, text: string): unknown => (text.trim() === '' ? {} : parseConfigText(file, text));
+
+/** The text `plan` makes of `text`. */
+export function switchedText(plan: FilePlan, text: string): string {
+  if (plan.syntax === 'toml') return applyTomlEdits(text, plan.edits);
+  return applyJsonEdits(text, parse(plan.file, text), plan.edits);
+}
+
+/** Mode of an existing file, so a written one keeps it (a client's file with secrets stays 0600). */
+async function modeOf(file: string): Promise<number | undefined> {
+  return stat(file).then(
+    (s) => s.mode & 0o777,
+    () => undefined,
+  );
+}
+
+async function writeKeepingMode(file: string, data: Buffer | string): Promise<void> {
+  const mode = await modeOf(file);
+  await writeFileSafe(file, typeof data === 'string' ? Buffer.from(data) : data, {
+    verbatim: true,
+    ...(mode !== undefined ? { mode } : { mode: 0o600 }),
+  });
+}
+
+/**
+ * Applies each file's edits under its lock, refusing a file that changed since `read` (what planning saw), and
+ * records the state for --undo first (so a stop half-way can still be undone).
+ */
+export async function applySwitch(
+  ctx: AppContext,
+  client: ClientId,
+  plans: FilePlan[],
+  read: Map<string, Buffer | undefined>,
+  smartConfig: SwitchState['smartConfig'],
+): Promise<void> {
+  const state: SwitchState = {
+    format: STATE_FORMAT,
+    client,
+    project: ctx.io.cwd,
+    appliedAt: new Date().toISOString(),
+    files: plans.map((p) => ({
+      file: p.file,
+      syntax: p.syntax,
+      existed: read.get(p.file) !== undefined,
+      before: (read.get(p.file) ?? Buffer.alloc(0)).toString('base64'),
+      edits: p.edits,
+    })),
+    ...(smartConfig ? { smartConfig } : {}),
+  };
+  await writeFileSafe(statePath(ctx, client), `${JSON.stringify(state, null, 2)}\n`, { mode: 0o600, verbatim: true });
+  for (const p of plans) {
+    await withFileLock(p.file, async () => {
+      const now = readFileBytes(p.file, '/');
+      const before = read.get(p.file);
+      if ((now === undefined) !== (before === undefined) || (now && before && !now.equals(before)))
+        throw new SmartError('ADOPT_CHANGED', { file: p.file });
+      await writeKeepingMode(p.file, switchedText(p, (now ?? Buffer.alloc(0)).toString('utf8')));
+    });
+  }
+}
+
+/** Reverses one file's switch: byte for byte when nothing else changed, else the switch's edits only. */
+async function undoFile(f: SwitchState['files'][number]): Promise<UndoFile> {
+  return withFileLock(f.file, async () => {
+    const now = readFileBytes(f.file, '/');
+    const before = Buffer.from(f.before, 'base64');
+    if (now === undefined) return { file: f.file, result: 'missing' };
+    if (now.equals(before)) return { file: f.file, result: 'unchanged' };
+    const baseText = before.toString('utf8');
+    const current = now.toString('utf8');
+    const baseDoc = parse(f.file, baseText);
+    let text: string;
+    let changedSince: string[] = [];
+    if (f.syntax === 'toml') text = reverseTomlEdits(baseText, current, f.edits);
+    else {
+      const doc = parse(f.file, current);
+      const rev = reverseJsonEdits(baseDoc, doc, f.edits);
+      changedSince = rev.changedSince;
+      text = applyJsonEdits(current, doc, rev.edits);
+    }
+    if (sameJson(parse(f.file, text), baseDoc)) {
+      // Nothing else changed: the file as it was, byte for byte (a file the switch created is removed).
+      if (!f.existed) {
+        await rm(f.file, { force: true });
+        return { file: f.file, result: 'removed' };
+      }
+      await writeKeepingMode(f.file, before);
+      return { file: f.file, result: 'restored' };
+    }
+    await writeKeepingMode(f.file, text);
+    return {
+      file: f.file,
+      result: 'restored-kept',
+      changedSince: [...changedSince, ...changedKeys(baseDoc, parse(f.file, text))],
+    };
+  });
+}
+
+/** Top-level (and projects.<key>) paths whose value differs: what changed in a file since the switch. */
+function changedKeys(a: unknown, b: unknown, prefix = ''): string[] {
+  const ao = (a ?? {}) as Record<string, unknown>;
+  const bo = (b ?? {}) as Record<string, unknown>;
+  const keys = [...new Set([...Object.keys(ao), ...Object.keys(bo)])];
+  return keys.filter((k) => !sameJson(ao[k], bo[k])).map((k) => `${prefix}${k}`);
+}
+
+/** `--undo`: every file of the recorded switch put back, then mcp-smart.config.json if adopt replaced one. */
+export async function undoSwitch(
+  ctx: AppContext,
+  client: ClientId,
+): Promise<{ files: UndoFile[]; state: SwitchState }> {
+  const state = readState(ctx, client);
+  if (!state) throw new SmartError('ADOPT_NO_SWITCH', { client, project: ctx.io.cwd });
+  const files: UndoFile[] = [];
+  for (const f of [...state.files].reverse()) files.unshift(await undoFile(f));
+  const smart = state.smartConfig;
+  if (smart?.before !== undefined) {
+    const now = readFileBytes(smart.file, '/');
+    if (now?.toString('utf8') === smart.written) {
+      await writeKeepingMode(smart.file, Buffer.from(smart.before, 'base64'));
+      files.push({ file: smart.file, result: 'restored' });
+    } else
+      files.push({ file: smart.file, result: 'restored-kept', changedSince: ['(changed since adopt; left as it is)'] });
+  }
+  await rm(statePath(ctx, client), { force: true });
+  return { files, state };
+}

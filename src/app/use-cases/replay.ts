@@ -1,0 +1,347 @@
+/** The `replay` use case: ranking quality on recorded sessions, usage learning (--learn), weight tuning (--tune). */
+import { basename, join } from 'node:path';
+import { countOf } from '../../reporters/format.js';
+import { writeFileSafe } from '../../process/safe-write.js';
+import {
+  buildDiscoverIndex,
+  detectTaskContext,
+  loadShippedWordVectors,
+  patternsFromConfig,
+  rankTools,
+  resolveWeights,
+  toolRefsFromSnapshots,
+  type HybridWeights,
+  type RankOptions,
+} from '../../core/discover/index.js';
+import { buildCases, type ReplayCase } from '../../core/session/cases.js';
+import { createHybridEvaluator } from '../../core/session/fast-hybrid.js';
+import { TASK_COMPANIONS, readSessionFiles } from '../../core/session/read.js';
+import { compareTokens, replayCaseSteps } from '../../core/session/replay.js';
+import type { ReplayLearned, ReplayResult, ReplayStart } from '../../core/session/result.js';
+import { tuneWeightSteps } from '../../core/session/tune.js';
+import { DAY_MS, learnFromCases } from '../../core/session/usage.js';
+import { usageForRanking, usageOfDoc } from '../../core/session/usage-store.js';
+import type { UsageStore } from '../../core/store/types.js';
+import { countToolTokens, createTokenCounter } from '../../core/tokens/index.js';
+import { SmartError } from '../../process/errors.js';
+import { computing, runStepsPausing, whileHandlingSignals } from '../../process/signals.js';
+import { dict } from '../../core/dict.js';
+import { deriveScopes, projectsOfCases } from '../../core/session/scope.js';
+import { readJsonFile } from '../../process/read-file.js';
+import type { EngineName, UsageStats } from '../../core/types.js';
+import type { AppContext } from '../services/context.js';
+import { loadSetup, serverFailureCode } from '../services/setup.js';
+import { chosenStore, openUsageStore, userLabelFor } from '../services/store.js';
+import { createWorkProgress, debugPhase } from '../services/progress.js';
+
+/** MRR looks this deep into each ranking. */
+const RANK_DEPTH = 100;
+const ENGINE_ORDER: EngineName[] = ['keyword', 'bm25', 'semantic', 'hybrid'];
+
+export interface ReplayOptions {
+  /** Recordings: files or folders. */
+  paths: string[];
+  k: number;
+  folds: number;
+  seed: number;
+  ttlDays: number;
+  minRecall?: number;
+  tune: boolean;
+  /** Store the tuned weights in mcp-smart.config.json (needs `tune`). */
+  write: boolean;
+  learn: boolean;
+  store?: string;
+  /** --user: who the learned calls are attributed to. */
+  user?: string;
+  /** Replay from nothing, not from what the usage store knows. */
+  noStore?: boolean;
+}
+
+export async function replaySessions(
+  ctx: AppContext,
+  options: ReplayOptions,
+): Promise<{ result: ReplayResult; exitCode: number }> {
+  const { io, global } = ctx;
+  const { paths: args, k, folds, seed, ttlDays, minRecall } = options;
+  const now = Date.now();
+  const warn = (w: string): void => io.stderr(`warning: ${w}\n`);
+
+  const read = await readSessionFiles(args, io.cwd);
+  if (read.files.length === 0) {
+    throw new SmartError('USAGE', { kind: 'replay-none-found', paths: args.join(', ') });
+  }
+  const { servers, config, configFile, paths } = await loadSetup(global, io);
+  const refs = toolRefsFromSnapshots(servers);
+  const set = buildCases(
+    read.sessions,
+    refs.map((r) => ({ id: r.id, server: r.server, tool: r.tool.name })),
+  );
+  for (const p of read.problems.slice(0, 20)) warn(`${p.file}:${p.line}: ${p.message}`);
+  if (read.problems.length > 20) warn(`… and ${read.problems.length - 20} more malformed lines or blocks`);
+  // Cline/Roo task folders hold companion files beside each history: expected, so not worth a warning.
+  const strays = read.skipped.filter((f) => !TASK_COMPANIONS.has(basename(f)));
+  if (strays.length > 0)
+    warn(
+      `${countOf(strays.length, 'file')} in the folders ${strays.length === 1 ? 'is' : 'are'} not a recording and ${strays.length === 1 ? 'was' : 'were'} skipped: ` +
+        `${strays.slice(0, 5).join(', ')}${strays.length > 5 ? ', …' : ''}`,
+    );
+  if (set.unknownTools.length > 0) {
+    warn(
+      `${countOf(set.unknownCalls, 'call')} to ${countOf(set.unknownTools.length, 'tool')} not in the loaded servers, scored as misses and not learned: ` +
+        `${set.unknownTools.slice(0, 10).join(', ')}${set.unknownTools.length > 10 ? ', …' : ''}`,
+    );
+  }
+
+  for (const a of set.ambiguous.slice(0, 10))
+    warn(
+      `${a.name} could be any of ${a.ids.join(', ')}: scored as a miss and not learned (rename a server so the names differ)`,
+    );
+  const cwdOf = new Map(read.sessions.flatMap((s) => (s.cwd === undefined ? [] : [[s.id, s.cwd] as const])));
+  const vectors = await loadShippedWordVectors();
+  const index = buildDiscoverIndex(refs, { weights: config.weights, vectors });
+  const base = resolveWeights(config.weights);
+  const patterns = patternsFromConfig(config);
+  const depth = Math.min(RANK_DEPTH, Math.max(refs.length, 1));
+  const ttlMs = ttlDays * DAY_MS;
+  const categorize = (intent: string): string => detectTaskContext(intent).type;
+  const rankWith =
+    (engine: EngineName, weights?: HybridWeights) => (intent: string, usage: RankOptions['usage'], time: number) =>
+      rankTools(index, intent, {
+        engine,
+        k: depth,
+        usage,
+        now: time,
+        patterns,
+        ...(weights ? { weights } : {}),
+      }).results.map((r) => r.id);
+  const engines = (['hybrid', 'keyword', 'bm25', ...(vectors ? ['semantic' as const] : [])] as EngineName[]).map(
+    (engine) => ({ engine, rank: rankWith(engine) }),
+  );
+  // Per-server figures use the server each call resolved to: server names may hold dots ("acme.docs").
+  const serverById = new Map(
+    set.cases.flatMap((c) =>
+      c.calls.flatMap((call) => (call.server === undefined ? [] : [[call.id, call.server] as const])),
+    ),
+  );
+  const serverOf = (id: string): string => serverById.get(id) ?? id.split('.')[0]!;
+  // One store for the run: what it knows before the first case, and where --learn writes (a file or PostgreSQL).
+  const store =
+    options.noStore && !options.learn
+      ? undefined
+      : await openUsageStore(chosenStore(options.store, config.store), {
+          cwd: io.cwd,
+          env: io.env,
+          defaultFile: paths.usageStore,
+        });
+  try {
+    return await replayWith(store);
+  } finally {
+    await store?.close();
+  }
+
+  async function replayWith(store: UsageStore | undefined): Promise<{ result: ReplayResult; exitCode: number }> {
+    const start = options.noStore || !store ? undefined : await startFromStore(store, set.cases, now, ttlDays, warn);
+    const initialUsage = start?.usage;
+    const scored = set.cases.filter((c) => c.expected.length > 0).length;
+    const replaying = createWorkProgress(io, global.format, 'Replaying');
+    let replayed = 0;
+    const metrics = await computing((pause) => {
+      debugPhase(ctx, `replaying ${countOf(set.cases.length, 'case')} with ${countOf(engines.length, 'engine')}`);
+      return runStepsPausing(
+        replayCaseSteps(set.cases, {
+          engines,
+          categorize,
+          ttlMs,
+          topDepth: k,
+          serverOf,
+          initialUsage,
+          onCase: (engine) => {
+            if (engine === 0)
+              replaying.step(++replayed, scored, `cases ranked by ${countOf(engines.length, 'engine')}`);
+          },
+        }),
+        pause,
+      );
+    });
+    replaying.done();
+
+    const counter = await createTokenCounter(global.encoding, { cacheDir: paths.activeCacheDir });
+    const counting = createWorkProgress(io, global.format, 'Counting tokens');
+    const tokensOf = await computing(async (pause) => {
+      debugPhase(ctx, `counting ${countOf(refs.length, 'tool')}`);
+      const tokens = new Map<string, number>();
+      for (const [i, r] of refs.entries()) {
+        counting.step(i, refs.length, 'tools');
+        tokens.set(r.id, countToolTokens(r.tool, counter, 'json', r.server));
+        await pause();
+      }
+      return tokens;
+    });
+    counting.done();
+    await counter.flush?.();
+
+    const result: ReplayResult = {
+      cases: metrics.cases,
+      sessions: new Set(set.cases.map((c) => c.sessionId)).size,
+      files: read.files,
+      problems: read.problems,
+      turnsWithoutCalls: set.turnsWithoutCalls,
+      unknownTools: set.unknownTools,
+      unknownCalls: set.unknownCalls,
+      tools: refs.length,
+      engines: [...metrics.engines].sort(
+        (a, b) => ENGINE_ORDER.indexOf(a.engine as EngineName) - ENGINE_ORDER.indexOf(b.engine as EngineName),
+      ),
+      tokens: compareTokens(metrics.topIds, k, tokensOf),
+      misses: metrics.misses,
+      ...(start ? { startedFrom: start.info } : {}),
+    };
+    // The scope derived from use: per project (the directory a recording names), its tools and call counts.
+    const projects = projectsOfCases(set.cases, (id) => cwdOf.get(id), now);
+    if (Object.keys(projects).length > 0) result.scope = deriveScopes(projects, undefined);
+
+    if (options.tune) {
+      if (set.cases.length === 0) warn('no cases to tune on; the weights are unchanged');
+      const tuning = createWorkProgress(io, global.format, 'Tuning');
+      const tuned = await computing((pause) => {
+        debugPhase(ctx, `tuning weights on ${countOf(set.cases.length, 'case')}`);
+        return runStepsPausing(
+          tuneWeightSteps<HybridWeights>({
+            cases: set.cases,
+            base,
+            rank: (intent, w, usage, time) => rankWith('hybrid', w)(intent, usage, time),
+            categorize,
+            folds,
+            seed,
+            ttlMs,
+            initialUsage,
+            makeEvaluator: (items) => createHybridEvaluator(index, items),
+            onStep: (done, total, what) => tuning.step(done, total, `search rounds, ${what}`),
+          }),
+          pause,
+        );
+      });
+      tuning.done();
+      if (tuned.folds.length === 0)
+        warn('cross-validation needs cases from at least two sessions; held-out MRR is not measured');
+      const after = (
+        await computing((pause) =>
+          runStepsPausing(
+            replayCaseSteps(set.cases, {
+              engines: [{ engine: 'hybrid', rank: rankWith('hybrid', tuned.weights) }],
+              categorize,
+              ttlMs,
+              initialUsage,
+            }),
+            pause,
+          ),
+        )
+      ).engines[0]!;
+      result.tuned = { ...tuned, seed, hybrid: { recallAt: after.recallAt, mrr: after.mrr } };
+      // Into the mcp-smart config that was read (--config or the project's), else a new ./mcp-smart.config.json.
+      if (options.write)
+        result.tuned.written = await writeWeights(configFile ?? join(io.cwd, 'mcp-smart.config.json'), tuned.weights);
+    }
+
+    if (options.learn)
+      result.learned = await whileHandlingSignals(() =>
+        learn(ctx, store!, set.cases, {
+          now,
+          ttlDays,
+          categorize,
+          user: userLabelFor(options.user, config.user),
+          projectOf: (id) => cwdOf.get(id),
+        }),
+      );
+
+    let exitCode = serverFailureCode(servers);
+    if (minRecall !== undefined) {
+      const actual = result.engines.find((e) => e.engine === 'hybrid')?.recallAt['5'] ?? 0;
+      result.minRecall = { required: minRecall, actual, passed: result.cases > 0 && actual >= minRecall };
+      if (!result.minRecall.passed) exitCode = Math.max(exitCode, 1);
+    }
+    return { result, exitCode };
+  }
+}
+
+/**
+ * What the usage store knows before the first case (the rule every ranking reads a store by, usageForRanking),
+ * so that "learn on history, replay what came after" measures what a user gets. Undefined when there is no store.
+ */
+async function startFromStore(
+  store: UsageStore,
+  cases: ReplayCase[],
+  now: number,
+  ttlDays: number,
+  warn: (w: string) => void,
+): Promise<{ usage: UsageStats; info: ReplayStart } | undefined> {
+  const { doc, warnings, missing } = await store.read(now);
+  warnings.forEach(warn);
+  if (missing) return undefined;
+  const { stats } = usageForRanking(usageOfDoc(doc), now, { ttlDays });
+  const sessions = new Set(cases.map((c) => c.sessionId));
+  const already = [...sessions].filter((s) => (doc.sessions[s] ?? 0) > 0).length;
+  if (already > 0)
+    warn(
+      `the usage store ${store.label} has already learned ${countOf(already, 'replayed session')}: their scores include what was learned from them (--no-store replays from nothing)`,
+    );
+  const intents = Object.values(stats.intents ?? {}).reduce((n, l) => n + l.length, 0);
+  return {
+    usage: stats,
+    info: { store: store.label, tools: Object.keys(stats.tools).length, intents, alreadyLearnedSessions: already },
+  };
+}
+
+/** Learns the cases into the store, skipping cases of sessions it has already learned. */
+async function learn(
+  ctx: AppContext,
+  store: UsageStore,
+  cases: ReplayCase[],
+  opts: {
+    now: number;
+    ttlDays: number;
+    categorize: (intent: string) => string;
+    user: string | undefined;
+    projectOf: (sessionId: string) => string | undefined;
+  },
+): Promise<ReplayLearned> {
+  let fresh = 0;
+  let already = 0;
+  const { tools, before, warnings } = await store.learn(
+    (known) => {
+      const seen = new Map<string, number>();
+      const newCases = cases.filter((c) => {
+        const n = (seen.get(c.sessionId) ?? 0) + 1;
+        seen.set(c.sessionId, n);
+        return n > (known[c.sessionId] ?? 0);
+      });
+      fresh = newCases.length;
+      already = cases.length - fresh;
+      const sessions = dict<number>();
+      for (const [id, n] of seen) sessions[id] = n;
+      const projects = projectsOfCases(newCases, opts.projectOf, opts.now);
+      return { delta: learnFromCases({ tools: {} }, newCases, opts.categorize, opts.now), sessions, projects };
+    },
+    { now: opts.now, memory: { ttlDays: opts.ttlDays }, ...(opts.user ? { user: opts.user } : {}) },
+  );
+  for (const w of warnings) ctx.io.stderr(`warning: ${w}\n`);
+  const expired = before - tools;
+  if (expired > 0) {
+    ctx.io.stderr(
+      `warning: ${countOf(expired, 'tool')} last used more than ${opts.ttlDays} days before the newest recording were not kept in the usage store (--ttl-days 0 keeps everything)\n`,
+    );
+  }
+  return { store: store.label, cases: fresh, alreadyLearned: already, tools, expired };
+}
+
+/** Read-modify-write of our own config file: only `weights` changes; other keys are kept. */
+async function writeWeights(file: string, weights: HybridWeights): Promise<string> {
+  const parsed = (await readJsonFile(file, '.')) ?? {};
+  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
+    throw new SmartError('FILE_PARSE', { file, kind: 'mcp-smart config', reason: 'the top level is not an object' });
+  }
+  const doc = parsed as Record<string, unknown>;
+  doc.weights = weights;
+  await writeFileSafe(file, JSON.stringify(doc, null, 2) + '\n');
+  return file;
+}

@@ -1,0 +1,94 @@
+/**
+ * The one redaction rule for text that leaves mcp-smart: URL user-info and query values, bearer-style
+ * tokens, and the configured secret values (env, headers, expanded variables). Pure; which values of a server
+ * definition are secret is core/secret-values.ts.
+ */
+
+export const REDACTED_MARK = '***';
+
+/** Name parts that say a variable or header holds a credential. */
+const SECRET_PART =
+  /^(?:(?:api|access|secret|private|auth|client|master|signing)?keys?|(?:access|refresh|id|bearer|auth|api)?tokens?|secret|secrets|pass|passwd|password|passphrase|pwd|auth|authorization|cred|creds|credential|credentials|private|session|cookie|signature|sig|pat|jwt)$/i;
+/** A last name part that says the value is a setting about a credential, not the credential (TOKEN_TYPE, AUTH_MODE). */
+const SETTING_PART =
+  /^(?:mode|type|kind|format|method|scheme|style|url|uri|host|port|file|path|dir|timeout|ttl|expiry|level|enabled|disabled|name|header|endpoint|version|region|scope|scopes|provider|strategy|location|prefix|length|count)$/i;
+
+/** `GITHUB_TOKEN`, `x-api-key`, `apiKey`, `Authorization`: a name that says its value is a credential. */
+export function isSecretName(name: string): boolean {
+  const parts = name
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .split(/[\s_.-]+/)
+    .filter(Boolean);
+  const last = parts[parts.length - 1];
+  if (last === undefined || SETTING_PART.test(last)) return false;
+  return parts.some((p) => SECRET_PART.test(p));
+}
+
+/**
+ * One plain word or number (`none`, `text`, `object`, `true`, `8080`): never hidden in our own output even
+ * where it sits in a secret's place, since replacing it would rewrite ordinary text (every `"type":"object"`).
+ * Server text is still scrubbed of it.
+ */
+export function isPlainWord(v: string): boolean {
+  return /^[A-Za-z]{1,10}$/.test(v) || /^\d{1,10}$/.test(v);
+}
+
+/** A URL with user-info and every query value replaced by "redacted" (same rule as `servers --debug`). */
+export function redactUrl(url: string): string {
+  let u: URL;
+  try {
+    u = new URL(url);
+  } catch {
+    return url;
+  }
+  if (!u.username && !u.password && u.search === '') return url;
+  if (u.username) u.username = 'redacted';
+  if (u.password) u.password = 'redacted';
+  for (const key of [...new Set(u.searchParams.keys())]) u.searchParams.set(key, 'redacted');
+  return u.toString();
+}
+
+export interface SecretValues {
+  /** Every configured value: applied to all text a server sends back (stderr, error bodies). */
+  all: string[];
+  /** Values that are secrets by where they sit or what they are named: applied to everything we print or write. */
+  strong: string[];
+}
+
+/** Long, spaceless, mixed letters and digits: an API key whatever its variable is called. */
+export function looksLikeToken(v: string): boolean {
+  return v.length >= 16 && !/\s/.test(v) && /[A-Za-z]/.test(v) && /[0-9]/.test(v) && !/^[./~]/.test(v);
+}
+
+const URL_IN_TEXT = /\b[a-z][a-z0-9+.-]*:\/\/[^\s"'<>`]*[^\s"'<>`.,;:)\]]/gi;
+const BEARER_IN_TEXT = /\b(Bearer|Basic|Token)\s+[A-Za-z0-9._~+/=-]{8,}/g;
+
+/**
+ * `refresh_token=…`, `"access_token": "…"`, `password: …`: a value after a name that says it is a credential
+ * (isSecretName), as form bodies, JSON and debug pages quote them. Plain words (`token: none`) stay.
+ */
+const PAIR_IN_TEXT = /(["']?)([A-Za-z][A-Za-z0-9_.-]{0,60})\1(\s{0,3}[:=]\s{0,3})(["']?)([^\s"'&<>,;{}()[\]]{4,})/g;
+
+/** `text` with secret values, URL user-info/query values, bearer tokens and credential pairs replaced. */
+export function redactText(text: string, secrets: readonly string[] = []): string {
+  let out = text;
+  for (const s of secrets) {
+    if (out.includes(s)) out = out.split(s).join(REDACTED_MARK);
+    const encoded = encodeURIComponent(s);
+    if (encoded !== s && out.includes(encoded)) out = out.split(encoded).join(REDACTED_MARK);
+  }
+  out = out.replace(URL_IN_TEXT, (u) => redactUrl(u));
+  out = out.replace(PAIR_IN_TEXT, (m, q: string, name: string, sep: string, q2: string, value: string) =>
+    isSecretName(name) && !isPlainWord(value) && value !== REDACTED_MARK
+      ? `${q}${name}${q}${sep}${q2}${REDACTED_MARK}`
+      : m,
+  );
+  return out.replace(BEARER_IN_TEXT, (_m, scheme: string) => `${scheme} ${REDACTED_MARK}`);
+}
+
+/** Only the known values (for output that may legitimately hold URLs, such as tool descriptions). */
+export function redactValues(text: string, secrets: readonly string[]): string {
+  let out = text;
+  for (const s of secrets) if (out.includes(s)) out = out.split(s).join(REDACTED_MARK);
+  return out;
+}
