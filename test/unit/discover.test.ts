@@ -23,17 +23,12 @@ import {
   topN,
 } from '../../src/core/discover/engine.js';
 import { unionSorted } from '../../src/core/discover/candidates.js';
-import {
-  decodeSemanticIndex,
-  dot,
-  encodeSemanticIndex,
-  leadPassage,
-  queryVector,
-  scoreSemantic,
-  scoreSketch,
-  sentenceVector,
-  SKETCH_MIN_TOOLS,
-} from '../../src/core/discover/semantic.js';
+import { leadPassage } from '../../src/core/discover/lead-passage.js';
+import { queryVector, scoreSemantic } from '../../src/core/discover/semantic.js';
+import { decodeSemanticIndex, encodeSemanticIndex } from '../../src/core/discover/semantic-codec.js';
+import { sentenceVector } from '../../src/core/discover/sif.js';
+import { scoreSketch, SKETCH_MIN_TOOLS } from '../../src/core/discover/sketch.js';
+import { dot } from '../../src/core/discover/vector-math.js';
 import { deriveServerScores, groupServers } from '../../src/core/discover/servers.js';
 import { buildBm25Index, queryTerms } from '../../src/core/discover/bm25.js';
 import { seededRandom } from '../../src/core/session/tune.js';

@@ -4,7 +4,7 @@
  * `data.supported`. Over stdio mcp-smart opens with `initialize` — a strict 2025 stdio server never sees a request
  * it does not know, so none is left broken by a probe — and falls forward to a pinned 2026-07-28 connection on that
  * refusal. Over Streamable HTTP, where every POST stands alone and a probe harms nothing, it opens in the 2026-07-28
- * era (`server/discover`) and falls back to `initialize` when the server does not speak it (http-era.ts).
+ * era (`server/discover`) and falls back to `initialize` when the server does not speak it (era-connect.ts).
  * The era a server answered in is remembered (era-memo.ts; serve's restarts go straight to it).
  */
 import { ProtocolError, SdkError, SdkErrorCode, SdkHttpError, UnauthorizedError } from '@modelcontextprotocol/client';

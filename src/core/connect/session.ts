@@ -6,7 +6,9 @@ import { redact } from './failure.js';
 import { MAX_AUTHORIZATIONS, oauthFailure } from './oauth/failure.js';
 import { createOAuthProvider, type OAuthOptions, type SmartOAuthProvider } from './oauth/provider.js';
 import type { DeclaredCapabilities } from '../declared-capabilities.js';
-import { listSignal, ServerSession, withLimit, type Listed, type ServerSessionOptions } from './server-session.js';
+import type { Listed } from './list-everything.js';
+import { ServerSession, type ServerSessionOptions } from './server-session.js';
+import { listSignal, withLimit } from './time-limit.js';
 import { unattendedAnswer } from './unattended.js';
 
 export { networkFailure, redact, secretValues } from './failure.js';

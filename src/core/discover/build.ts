@@ -3,15 +3,10 @@ import { createHash } from 'node:crypto';
 import type { ServerSnapshot, ToolRef } from '../types.js';
 import { analyzeFields, buildBm25Index, decodeBm25Index, encodeBm25Index, paramText, type Bm25Index } from './bm25.js';
 import type { KeywordDoc } from './keyword.js';
-import {
-  buildSemanticIndex,
-  decodeSemanticIndex,
-  encodeSemanticIndex,
-  leadPassage,
-  semanticIndexFromRows,
-  type SemanticIndex,
-} from './semantic.js';
+import { buildSemanticIndex, semanticIndexFromRows, type SemanticIndex } from './semantic.js';
+import { decodeSemanticIndex, encodeSemanticIndex } from './semantic-codec.js';
 import { indexParamsText } from './index-cache.js';
+import { leadPassage } from './lead-passage.js';
 import { overStemmed, productNames } from './lexicon.js';
 import { analyzeWords, splitWords } from './tokenize.js';
 import type { WordVectors } from './vectors.js';

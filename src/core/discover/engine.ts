@@ -38,7 +38,8 @@ export {
   type WordVectors,
 } from './vectors.js';
 export { applyPatterns, patternsFromConfig, type PatternEffect } from './patterns.js';
-export { decodeSemanticIndex, encodeSemanticIndex, type SemanticIndex } from './semantic.js';
+export { type SemanticIndex } from './semantic.js';
+export { decodeSemanticIndex, encodeSemanticIndex } from './semantic-codec.js';
 export { decodeBm25Index, encodeBm25Index, type Bm25Index } from './bm25.js';
 export {
   buildDiscoverIndex,

@@ -155,7 +155,7 @@ export function intentActions(intent: string, isStop: (word: string) => boolean)
 /**
  * Weight of a term the intent holds only inside payload (lexicon.ts, payloadSpans: quoted text, code, JSON, URLs,
  * paths, SQL): the content a request carries says little about which tool, and many such words pull in unrelated
- * tools. BM25 (bm25Query) and the sentence vector (semantic.ts, intentVector) both weigh it so.
+ * tools. BM25 (bm25Query) and the sentence vector (sif.ts, intentVector) both weigh it so.
  */
 export const PAYLOAD_WEIGHT = 0.3;
 

@@ -8,7 +8,9 @@
 import type { RememberedIntent, UsageStats } from '../types.js';
 import type { DiscoverIndex } from './build.js';
 import { queryTerms } from './bm25.js';
-import { dot as dotRow, queryVector, sentenceVector } from './semantic.js';
+import { queryVector } from './semantic.js';
+import { sentenceVector } from './sif.js';
+import { dot as dotRow } from './vector-math.js';
 
 /** A remembered intent's query-independent form, cached per index by text. */
 interface Prepared {

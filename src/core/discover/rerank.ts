@@ -5,9 +5,11 @@
  */
 import { isDestructive } from './actions.js';
 import type { DiscoverIndex } from './build.js';
+import { leadPassage } from './lead-passage.js';
 import { actionOf } from './lexicon.js';
 import { kept } from './per-tool.js';
-import { addWords, dot, leadPassage, weightedRow, wordRow } from './semantic.js';
+import { addWords, weightedRow, wordRow } from './sif.js';
+import { dot } from './vector-math.js';
 import { intentText, splitWords } from './tokenize.js';
 import type { WordVectors } from './vectors.js';
 

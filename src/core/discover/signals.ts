@@ -3,15 +3,9 @@ import type { EngineName, UsageStats } from '../types.js';
 import type { DiscoverIndex } from './build.js';
 import { bm25Query, scoreBm25, type Bm25Index, type Bm25Query } from './bm25.js';
 import { SEMANTIC_CANDIDATES, SKETCH_CANDIDATES, identity, topN, unionSorted } from './candidates.js';
-import {
-  intentVector,
-  queryVector,
-  scoreDocsMany,
-  scoreSemantic,
-  scoreSemanticDocs,
-  scoreSketch,
-  sentenceVector,
-} from './semantic.js';
+import { queryVector, scoreDocsMany, scoreSemantic, scoreSemanticDocs } from './semantic.js';
+import { intentVector, sentenceVector } from './sif.js';
+import { scoreSketch } from './sketch.js';
 import { groupServers, serverLexicalScores, serverSemanticScores } from './servers.js';
 import { usagePrior, usagePriorTotal, type TaskType, type UsageParts } from './usage.js';
 import type { HybridWeights } from './weights.js';
@@ -54,7 +48,7 @@ export function signals(
       if (index.semantic.sketch) {
         // Large index: approximate cosines from the sketch for every tool, exact ones for the candidates, which
         // are the only tools that can rank near the top: the best by the sketch, the best by each tool's upper
-        // bound on its cosine (semantic.ts, scoreSketch), and in the hybrid the best by bm25.
+        // bound on its cosine (sketch.ts, scoreSketch), and in the hybrid the best by bm25.
         const bound = n === boundSpare.length ? boundSpare : (boundSpare = new Float32Array(n));
         scoreSketch(index.semantic, q, sem, bound);
         const count = engine === 'semantic' ? SEMANTIC_CANDIDATES : SKETCH_CANDIDATES;

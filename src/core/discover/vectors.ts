@@ -19,7 +19,7 @@ export interface WordVectors {
   stems?: Map<string, number>;
   /** Word → row (-1: unknown or a stop word), memoised by the semantic engine. */
   rowOf?: Map<string, number>;
-  /** Rows dequantised and premultiplied by their SIF weight (semantic.ts), each filled on first use. */
+  /** Rows dequantised and premultiplied by their SIF weight (sif.ts), each filled on first use. */
   weighted?: Float32Array;
   weightedReady?: Uint8Array;
   /** Word of each row, as read from the file (absent in tables built in memory). */
