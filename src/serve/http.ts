@@ -17,6 +17,7 @@ import { hostGuard, isLoopback, tokenMatches, type HostGuard } from './http-guar
 import { SessionTable, type SessionLimits } from './http-sessions.js';
 import type { AuthGate } from './auth/gate.js';
 import { withTraceHeaders } from './telemetry/carrier.js';
+import { withPeer } from './client-key.js';
 
 export { isLoopback } from './http-guard.js';
 
@@ -190,7 +191,8 @@ export async function startHttp(opts: HttpOptions): Promise<HttpHandle> {
       connectionsCheckingInterval: HTTP_LIMITS.connectionsCheckingIntervalMs,
     },
     (req, res) => {
-      handle(req, res).catch((e: unknown) => {
+      // The peer's address names the client of a request without a verified token (client-key.ts).
+      withPeer(req.socket.remoteAddress, () => handle(req, res)).catch((e: unknown) => {
         if (e instanceof HttpRefusal) {
           // A body refused before it all arrived: the connection is not reused.
           if (!req.complete) res.setHeader('connection', 'close');
