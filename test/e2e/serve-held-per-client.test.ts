@@ -202,4 +202,67 @@ describe('held calls are bounded per client and freed with it', () => {
     },
     TIMEOUT_MS,
   );
+
+  it(
+    'HTTP, 2026-07-28: a client keeps 32 subscriptions/listen streams open, the 33rd is refused naming the limit; another client still listens; closed streams free the client’s room',
+    async () => {
+      const { config } = await project('listen', 60_000);
+      const serve = await startServeHttp(box.env, ['--config', config, ...ARGS]);
+      /** Opens a listen stream; its status, and (when open) the way to close it once acknowledged. */
+      const listen = async (id: number, send: typeof fetch) => {
+        const abort = new AbortController();
+        const res = await send(serve.url, {
+          method: 'POST',
+          signal: abort.signal,
+          headers: {
+            'content-type': 'application/json',
+            accept: 'application/json, text/event-stream',
+            'mcp-protocol-version': '2026-07-28',
+            'mcp-method': 'subscriptions/listen',
+          },
+          body: JSON.stringify({
+            jsonrpc: '2.0',
+            id,
+            method: 'subscriptions/listen',
+            params: { notifications: { toolsListChanged: true }, _meta: MODERN_META },
+          }),
+        });
+        if (res.status !== 200) return { status: res.status, text: await res.text(), close: async () => undefined };
+        const reader = res.body!.getReader();
+        const first = new TextDecoder().decode((await reader.read()).value);
+        const close = async () => {
+          abort.abort();
+          await reader.cancel().catch(() => undefined);
+        };
+        return { status: res.status, text: first, close };
+      };
+      try {
+        const a = fetchFrom('127.0.0.2');
+        const open = [];
+        for (let i = 0; i < 32; i++) open.push(await listen(i + 1, a));
+        expect(open.filter((l) => l.text.includes('notifications/subscriptions/acknowledged'))).toHaveLength(32);
+        const over = await listen(33, a);
+        expect([over.status, over.text]).toEqual([
+          429,
+          expect.stringContaining('this client already has 32 subscriptions/listen streams open, the limit per client'),
+        ]);
+        // Another client listens all the same.
+        const b = await listen(34, fetch);
+        expect([b.status, b.text]).toEqual([200, expect.stringContaining('notifications/subscriptions/acknowledged')]);
+        await b.close();
+        // The client closes its streams: its room is back.
+        for (const l of open) await l.close();
+        await expect
+          .poll(async () => {
+            const again = await listen(35, a);
+            await again.close();
+            return again.status;
+          })
+          .toBe(200);
+      } finally {
+        expect(await serve.stop()).toBe(143);
+      }
+    },
+    TIMEOUT_MS,
+  );
 });
