@@ -17,13 +17,22 @@ import { SmartError } from '../process/errors.js';
 
 type Mode = 'alone' | 'shared';
 
-/** Calls that wait at most for one server (a client sending thousands at once is refused past this, not queued). */
-export const MAX_WAITING = 64;
+/**
+ * Calls of one client that wait at most for one server (a client sending thousands at once is refused past this, not
+ * queued). Which client a call is from: client-key.ts.
+ */
+export const MAX_WAITING_PER_CLIENT = 64;
+/** Calls that wait at most for one server, all clients together. */
+export const MAX_WAITING = 256;
 
 interface Waiter {
   mode: Mode;
   /** A held call resuming: admitted before calls not yet started (after other resuming calls). */
   resuming: boolean;
+  /** Its client (client-key.ts); undefined: one client for all such calls. */
+  client?: string;
+  /** Its client's calls already waiting when it came: the queue takes one call of each client in turn. */
+  turn: number;
   grant: () => void;
 }
 
@@ -83,11 +92,20 @@ interface Lane {
 export class AskGate {
   private readonly lanes = new Map<string, Lane>();
 
-  constructor(private readonly maxWaiting = MAX_WAITING) {}
+  constructor(
+    private readonly maxWaiting = MAX_WAITING,
+    private readonly maxPerClient = MAX_WAITING_PER_CLIENT,
+  ) {}
 
   /** Runs `fn` once `server` admits it: `alone` (a call that may be asked) or `shared`; gives up when `signal` aborts. */
-  async run<T>(server: string, mode: Mode, signal: AbortSignal | undefined, fn: () => Promise<T>): Promise<T> {
-    const pass = await this.admit(server, mode, signal);
+  async run<T>(
+    server: string,
+    mode: Mode,
+    signal: AbortSignal | undefined,
+    fn: () => Promise<T>,
+    client?: string,
+  ): Promise<T> {
+    const pass = await this.admit(server, mode, signal, client);
     try {
       return await fn();
     } finally {
@@ -96,14 +114,15 @@ export class AskGate {
   }
 
   /** Waits until `server` admits a call (as `run`); the Pass it gets can leave and enter again (a held call). */
-  async admit(server: string, mode: Mode, signal: AbortSignal | undefined): Promise<Pass> {
-    await this.enter(server, mode, signal, false);
+  async admit(server: string, mode: Mode, signal: AbortSignal | undefined, client?: string): Promise<Pass> {
+    await this.enter(server, mode, signal, false, client);
     return new Pass(this, server, mode);
   }
 
-  /** Calls waiting to be admitted to `server` (for tests and --debug). */
-  waiting(server: string): number {
-    return this.lanes.get(server)?.queue.length ?? 0;
+  /** Calls waiting to be admitted to `server`, of one client when `client` is given (for tests and --debug). */
+  waiting(server: string, client?: string): number {
+    const queue = this.lanes.get(server)?.queue ?? [];
+    return client === undefined ? queue.length : queue.filter((w) => w.client === client).length;
   }
 
   private lane(server: string): Lane {
@@ -117,28 +136,44 @@ export class AskGate {
   }
 
   /** @internal (Pass) */
-  enter(server: string, mode: Mode, signal: AbortSignal | undefined, resuming: boolean): Promise<void> {
+  enter(
+    server: string,
+    mode: Mode,
+    signal: AbortSignal | undefined,
+    resuming: boolean,
+    client?: string,
+  ): Promise<void> {
     const lane = this.lane(server);
-    // First come, first served: a shared call does not pass a call waiting to run alone; a resuming call passes
-    // calls that have not started (its client has answered; the server is waiting for that answer).
-    const ahead = resuming ? lane.queue.filter((w) => w.resuming).length : lane.queue.length;
-    if (ahead === 0 && this.admits(lane, mode)) {
+    // First come, first served within a client: a shared call does not pass its client's call waiting to run alone.
+    // Between clients in turn: a call goes after the calls of every client that has no more waiting than its own
+    // has, so a client with many calls waiting holds another's up by one of its calls, not by all of them. A resuming
+    // call passes calls that have not started (its client has answered; the server is waiting for that answer).
+    const mine = resuming ? 0 : lane.queue.filter((w) => !w.resuming && w.client === client).length;
+    const ahead = resuming ? lane.queue.filter((w) => w.resuming).length : placeOf(lane.queue, mine);
+    // A new call runs at once only with nobody waiting (a shared one never passes a waiting call that runs alone).
+    if ((resuming ? ahead === 0 : lane.queue.length === 0) && this.admits(lane, mode)) {
       lane.running++;
       lane.mode = mode;
       return Promise.resolve();
     }
     if (signal?.aborted) return Promise.reject(signal.reason as Error);
-    if (!resuming && lane.queue.length >= this.maxWaiting)
+    const full = !resuming && (mine >= this.maxPerClient || lane.queue.length >= this.maxWaiting);
+    if (full)
       return Promise.reject(
         new SmartError('SERVE_SERVER_UNAVAILABLE', {
           server,
-          reason: `${this.maxWaiting} calls are already waiting for it (calls that may be asked run one at a time, so that its questions reach the right client); try again when one has ended`,
+          reason:
+            mine >= this.maxPerClient
+              ? `this client already has ${this.maxPerClient} calls waiting for it, the limit per client (calls that may be asked run one at a time, so that its questions reach the right client); try again when one has ended`
+              : `${this.maxWaiting} calls are already waiting for it, the limit for all clients (calls that may be asked run one at a time, so that its questions reach the right client); try again when one has ended`,
         }),
       );
     return new Promise<void>((resolve, reject) => {
       const waiter: Waiter = {
         mode,
         resuming,
+        client,
+        turn: mine,
         grant: () => {
           signal?.removeEventListener('abort', gone);
           resolve();
@@ -174,4 +209,11 @@ export class AskGate {
     }
     if (lane.running === 0 && lane.queue.length === 0) this.lanes.delete(server);
   }
+}
+
+/** Where a new call whose client has `turn` calls waiting goes: after resuming calls and every call of a turn ≤ its. */
+function placeOf(queue: readonly Waiter[], turn: number): number {
+  let at = queue.length;
+  while (at > 0 && !queue[at - 1]!.resuming && queue[at - 1]!.turn > turn) at--;
+  return at;
 }

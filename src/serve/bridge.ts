@@ -5,7 +5,11 @@
  * open; the client gets `resultType: "input_required"` with the requests as `inputRequests` and a `requestState`
  * naming the held call; its retry with `inputResponses` answers them, and the next round waits for the server's
  * result or its next request. A held call is bounded: each wait for the client's retry (`timeoutMs`), the rounds
- * per call (`maxRounds`) and the calls held at once (`maxOpen`). A call whose client never retries, cancels or
+ * per call (`maxRounds`), the calls held at once of one client (`maxPerClient`; which client: client-key.ts) and of
+ * all clients together (`maxOpen`), so one client holding many calls cannot take another's room. A call is its
+ * client's from its first request to its end, whichever replica or request resumes it; it is freed when it ends,
+ * when its client cancels it, at `timeoutMs` (a sessionless 2026-07-28 client is never known to have gone) and when
+ * serve stops (a stdio client leaving stops serve). A call whose client never retries, cancels or
  * overruns a bound is cancelled to the server behind (the SDK sends notifications/cancelled). A server that cannot go
  * on without a capability the request did not declare (in-flight.ts: it asked for sampling, or for what serve never
  * declared to it) fails the call with MissingCapability (-32021 on the wire), and the call to it is cancelled.
@@ -16,9 +20,10 @@ import { randomBytes } from 'node:crypto';
 import type { Pass } from './ask-gate.js';
 import type { Asker } from './in-flight.js';
 
-export const BRIDGE_DEFAULTS = { timeoutMs: 60_000, maxRounds: 8, maxOpen: 32 } as const;
+export const BRIDGE_DEFAULTS = { timeoutMs: 60_000, maxRounds: 8, maxOpen: 256, maxPerClient: 32 } as const;
 
-export type BridgeLimits = { timeoutMs: number; maxRounds: number; maxOpen: number };
+/** `maxPerClient` unset: no bound per client (only `maxOpen`). */
+export type BridgeLimits = { timeoutMs: number; maxRounds: number; maxOpen: number; maxPerClient?: number };
 
 type Params = Record<string, unknown> | undefined;
 type Progress = { progress: number; total?: number; message?: string };
@@ -33,6 +38,8 @@ export interface Round {
   onprogress?: (p: Progress) => void;
   /** Log messages for this round's stream (set when its request named a log level). */
   onlog?: (params: Record<string, unknown>) => void;
+  /** Which client sends it (client-key.ts): a first request makes the call this client's. */
+  client?: string;
 }
 
 /** What the bridged call runs with: the held call's signal, asker and progress. */
@@ -42,6 +49,8 @@ export interface HeldContext {
   /** Set when the first request asked for progress. */
   onprogress?: (p: Progress) => void;
   onlog: (params: Record<string, unknown>) => void;
+  /** The client whose call it is. */
+  client?: string;
 }
 
 export type BridgeResult = Record<string, unknown>;
@@ -106,7 +115,11 @@ class HeldCall {
   /** Its place on the ask gate of each server it runs on (in-flight.ts), left while held. */
   readonly passes = new Set<Pass>();
 
-  constructor(readonly name: string) {}
+  constructor(
+    readonly name: string,
+    /** The client whose call it is (its first request's). */
+    readonly client: string | undefined,
+  ) {}
 
   ask(method: string, params: Params, signal: AbortSignal): Promise<Record<string, unknown>> {
     if (this.controller.signal.aborted) return Promise.reject(new Error('the call was released'));
@@ -156,9 +169,16 @@ export class Bridge {
     return this.held.size;
   }
 
+  /** Calls of `client` held open now (the held calls are few: at most maxOpen, counted when one more would be held). */
+  heldBy(client: string | undefined): number {
+    let n = 0;
+    for (const call of this.held.values()) if (call.client === client) n++;
+    return n;
+  }
+
   /** A first request: runs the call; answers its result, or input_required when the server behind asks. */
   async start(round: Round, run: (ctx: HeldContext) => Promise<BridgeResult>): Promise<BridgeResult> {
-    const call = new HeldCall(round.name);
+    const call = new HeldCall(round.name, round.client);
     call.round = round;
     const asker: Asker = {
       capabilities: round.capabilities,
@@ -177,6 +197,7 @@ export class Bridge {
       asker,
       onprogress: round.onprogress ? (p) => call.round?.onprogress?.(p) : undefined,
       onlog: (params) => call.round?.onlog?.(params),
+      ...(round.client !== undefined && { client: round.client }),
     }).then(
       (value) => ({ ok: true as const, value }),
       (error: unknown) => ({ ok: false as const, error }),
@@ -248,21 +269,8 @@ export class Bridge {
     } finally {
       round.signal.removeEventListener('abort', cancel);
     }
-    if (this.held.size >= this.limits.maxOpen) {
-      call.release('too many calls held');
-      this.log(
-        `warning: ${this.limits.maxOpen} calls are already waiting for their client's input; one more was cancelled`,
-      );
-      return {
-        content: [
-          {
-            type: 'text',
-            text: `mcp-smart: ${this.limits.maxOpen} calls are already waiting for input from their client; answer or abandon one, then call again.`,
-          },
-        ],
-        isError: true,
-      };
-    }
+    const refused = this.overBound(call);
+    if (refused) return refused;
     const id = mint();
     this.held.set(id, call);
     call.held = true;
@@ -281,6 +289,24 @@ export class Bridge {
     );
     const requestState = this.states?.seal(id, call.name, Date.now() + this.limits.timeoutMs) ?? id;
     return { resultType: 'input_required', inputRequests, requestState };
+  }
+
+  /**
+   * An error result when holding `call` would pass a bound (its client's, or all clients'): the call is released
+   * (cancelled to the server behind), and the others are untouched.
+   */
+  private overBound(call: HeldCall): BridgeResult | undefined {
+    const { maxOpen, maxPerClient } = this.limits;
+    const own = maxPerClient !== undefined && this.heldBy(call.client) >= maxPerClient;
+    if (!own && this.held.size < maxOpen) return undefined;
+    call.release('too many calls held');
+    const text = own
+      ? `${maxPerClient} calls of this client are already waiting for its input, the limit per client (mcp-smart holds at most ${maxOpen} for all clients); answer or abandon one, then call again.`
+      : `${maxOpen} calls are already waiting for input from their clients, the limit for all clients; answer or abandon one, then call again.`;
+    this.log(
+      `warning: ${own ? `a client's ${maxPerClient} calls are` : `${maxOpen} calls are`} already waiting for their client's input; one more was cancelled`,
+    );
+    return { content: [{ type: 'text', text: `mcp-smart: ${text}` }], isError: true };
   }
 
   /** Releases every held call (serve is stopping). */

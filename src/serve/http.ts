@@ -9,7 +9,13 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createMcpHandler, isInitializeRequest, isLegacyRequest, type Server } from '@modelcontextprotocol/server';
+import {
+  createMcpHandler,
+  isInitializeRequest,
+  isLegacyRequest,
+  type AuthInfo,
+  type Server,
+} from '@modelcontextprotocol/server';
 import { NodeStreamableHTTPServerTransport, toNodeHandler } from '@modelcontextprotocol/node';
 import { SmartError } from '../process/errors.js';
 import { checkContentType, HttpRefusal, MAX_BODY_BYTES, readJsonBody } from './http-body.js';
@@ -17,6 +23,9 @@ import { hostGuard, isLoopback, tokenMatches, type HostGuard } from './http-guar
 import { SessionTable, type SessionLimits } from './http-sessions.js';
 import type { AuthGate } from './auth/gate.js';
 import { withTraceHeaders } from './telemetry/carrier.js';
+import { clientKey, withPeer } from './client-key.js';
+import { ListenStreams } from './listen-limit.js';
+import { callerOf } from './auth/verify.js';
 
 export { isLoopback } from './http-guard.js';
 
@@ -118,6 +127,7 @@ export async function startHttp(opts: HttpOptions): Promise<HttpHandle> {
     maxRequestBodySize: HTTP_LIMITS.maxBodyBytes,
   });
   const modern = toNodeHandler(modernHandler);
+  const listens = new ListenStreams();
 
   /** A 2025 request without a session: only initialize opens one; a Server that opened none is closed again. */
   const openSession = async (req: IncomingMessage, res: ServerResponse, body: unknown): Promise<void> => {
@@ -175,7 +185,13 @@ export async function startHttp(opts: HttpOptions): Promise<HttpHandle> {
     await opts.ready;
     const sessionId = req.headers['mcp-session-id'];
     // A 2026-07-28 request (its _meta names the version): stateless, one Server for the exchange.
-    if (typeof sessionId !== 'string' && !(await isLegacyRequest(webRequest(req), body))) return modern(req, res, body);
+    if (typeof sessionId !== 'string' && !(await isLegacyRequest(webRequest(req), body))) {
+      // A listen stream is its client's until it closes: bounded per client (listen-limit.ts).
+      const listen = (body as { method?: unknown } | undefined)?.method === 'subscriptions/listen';
+      const client = listen ? clientKey(callerOf((req as { auth?: AuthInfo }).auth)?.subject) : '';
+      if (listen && !listens.take(client, res)) return reject(res, 429, -32603, listens.refusal(), idOf(body));
+      return modern(req, res, body);
+    }
     if (typeof sessionId !== 'string') return openSession(req, res, body);
     if (!sessions.get(sessionId))
       return reject(res, 404, -32001, 'Session not found (closed, or idle too long): initialize again', idOf(body));
@@ -190,7 +206,8 @@ export async function startHttp(opts: HttpOptions): Promise<HttpHandle> {
       connectionsCheckingInterval: HTTP_LIMITS.connectionsCheckingIntervalMs,
     },
     (req, res) => {
-      handle(req, res).catch((e: unknown) => {
+      // The peer's address names the client of a request without a verified token (client-key.ts).
+      withPeer(req.socket.remoteAddress, () => handle(req, res)).catch((e: unknown) => {
         if (e instanceof HttpRefusal) {
           // A body refused before it all arrived: the connection is not reused.
           if (!req.complete) res.setHeader('connection', 'close');

@@ -47,6 +47,8 @@ export interface CallContext {
   _meta?: Record<string, unknown>;
   /** Who calls (a verified token's subject and groups; serve.auth), for learning and the audit log. */
   caller?: { subject: string; groups: readonly string[] };
+  /** Which client the call is from, for the bounds kept per client (client-key.ts); undefined: one client. */
+  client?: string;
 }
 
 /** Whether a call's client could be asked something by the server behind (it declared one of the three). */
@@ -78,7 +80,7 @@ export class InFlight {
    * held calls), and its retry enters again ahead of calls not started yet.
    */
   async track<T>(server: string, ctx: CallContext, fn: () => Promise<T>): Promise<T> {
-    const pass = await this.gate.admit(server, mayBeAsked(ctx) ? 'alone' : 'shared', ctx.signal);
+    const pass = await this.gate.admit(server, mayBeAsked(ctx) ? 'alone' : 'shared', ctx.signal, ctx.client);
     const detach = ctx.asker?.onPass?.(pass);
     try {
       return await this.during(server, ctx, fn);

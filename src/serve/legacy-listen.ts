@@ -7,6 +7,7 @@
  * reach a 2025 connection unsolicited, as that era delivers them.
  */
 import { SUBSCRIPTION_ID_META_KEY, type JSONRPCMessage, type ServerCapabilities } from '@modelcontextprotocol/server';
+import { listenRefusal, MAX_LISTENS_PER_CLIENT } from './listen-limit.js';
 
 interface Filter {
   toolsListChanged?: boolean;
@@ -45,6 +46,12 @@ export class LegacyListens {
   take(message: JSONRPCMessage): boolean {
     const m = message as Message;
     if (m.method === 'subscriptions/listen' && m.id !== undefined) {
+      // The connection's one client keeps as many open as an HTTP client may (listen-limit.ts).
+      if (this.open.size >= MAX_LISTENS_PER_CLIENT && !this.open.has(m.id)) {
+        const message = listenRefusal();
+        this.write({ jsonrpc: '2.0', id: m.id, error: { code: -32603, message } });
+        return true;
+      }
       const notifications = honoredFilter(m.params?.notifications ?? {}, this.capabilities());
       this.open.add(m.id);
       this.write({

@@ -20,6 +20,7 @@ import { callLog } from './call-log.js';
 import { LazyAjvValidator } from './sdk-shims.js';
 import { callerOf } from './auth/verify.js';
 import { audited } from './auth/audit-call.js';
+import { clientKey } from './client-key.js';
 
 type CallExtra = ServerContext;
 
@@ -173,13 +174,16 @@ export function createClientServer(runtime: ServeRuntime): Server {
               .notify({ method: 'notifications/progress', params: { ...p, progressToken: token } })
               .catch(() => undefined);
     const modern = declareModern(extra);
-    if (!modern) return (await run({ signal: extra.mcpReq.signal, asker: askerOf(extra), onprogress })) as never;
+    // Whose call it is, for the bounds kept per client (held calls, calls waiting for a server).
+    const client = clientKey(callerOf(extra.http?.authInfo)?.subject);
+    if (!modern)
+      return (await run({ signal: extra.mcpReq.signal, asker: askerOf(extra), onprogress, client })) as never;
     const name = `${extra.mcpReq.method} ${params.name ?? params.uri ?? ''}`;
     const envelope = extra.mcpReq.envelope as Record<string, unknown>;
     const onlog = callLog(envelope[LOG_LEVEL_META_KEY], (p) => {
       void extra.mcpReq.notify({ method: 'notifications/message', params: p }).catch(() => undefined);
     });
-    const round = { name, capabilities: modern, signal: extra.mcpReq.signal, onprogress, onlog };
+    const round = { name, capabilities: modern, signal: extra.mcpReq.signal, onprogress, onlog, client };
     const state = extra.mcpReq.requestState();
     try {
       return (
@@ -281,7 +285,11 @@ export function createClientServer(runtime: ServeRuntime): Server {
     }
   };
   /** A request that cannot ask the client (no input_required on it): in flight with this client as its asker. */
-  const plain = (extra: CallExtra): CallContext => ({ signal: extra.mcpReq.signal, asker: askerOf(extra) });
+  const plain = (extra: CallExtra): CallContext => ({
+    signal: extra.mcpReq.signal,
+    asker: askerOf(extra),
+    client: clientKey(callerOf(extra.http?.authInfo)?.subject),
+  });
 
   if (capabilities.prompts) passPrompts();
   if (capabilities.resources) passResources();

@@ -6,14 +6,15 @@ export const ALL_CAPABILITIES = { roots: { listChanged: true }, elicitation: {},
 
 /**
  * Posts one tools/call and returns its JSON-RPC answer (`{ result }` or `{ error }`), read from a JSON body or the SSE
- * stream. `id`: the request id; `client`: the clientInfo name; `capabilities`: what the request declares.
+ * stream. `id`: the request id; `client`: the clientInfo name; `capabilities`: what the request declares; `fetch`:
+ * the fetch to send it with (default the global one).
  */
 export async function postModernCall(
   url,
   params,
-  { id = 1, client = 'raw', capabilities = ALL_CAPABILITIES, signal } = {},
+  { id = 1, client = 'raw', capabilities = ALL_CAPABILITIES, signal, fetch: send = fetch } = {},
 ) {
-  const res = await fetch(url, {
+  const res = await send(url, {
     method: 'POST',
     signal,
     headers: {

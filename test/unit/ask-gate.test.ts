@@ -122,4 +122,42 @@ describe('AskGate', () => {
     await c.done;
     expect(gate.waiting('s')).toBe(0);
   });
+
+  it('one client’s many waiting calls: past its own bound refused naming it; another client’s call goes next, not last', async () => {
+    const gate = new AskGate(10, 3);
+    const log: string[] = [];
+    const of = (client: string, name: string) => {
+      let release!: () => void;
+      const ended = new Promise<void>((r) => (release = r));
+      const done = gate.run(
+        's',
+        'alone',
+        undefined,
+        async () => {
+          log.push(`${name} runs`);
+          await ended;
+        },
+        client,
+      );
+      return { release, done };
+    };
+    const a = [0, 1, 2, 3].map((i) => of('a', `a${i}`));
+    await tick();
+    // a0 runs, a1..a3 wait: a's bound (3) is full, the gate's (10) is not.
+    await expect(of('a', 'a4').done).rejects.toThrow(
+      /server "s" is unavailable: this client already has 3 calls waiting for it, the limit per client/,
+    );
+    const b = of('b', 'b0');
+    const c = [of('c', 'c0'), of('c', 'c1')];
+    await tick();
+    expect([gate.waiting('s', 'a'), gate.waiting('s', 'b'), gate.waiting('s', 'c')]).toEqual([3, 1, 2]);
+    // In turn: a1 (first of a's waiting), b0, c0, then a2, c1, a3.
+    for (const next of [a[0]!, a[1]!, b, c[0]!, a[2]!, c[1]!, a[3]!]) {
+      next.release();
+      await next.done;
+      await tick();
+    }
+    expect(log).toEqual(['a0 runs', 'a1 runs', 'b0 runs', 'c0 runs', 'a2 runs', 'c1 runs', 'a3 runs']);
+    expect(gate.waiting('s')).toBe(0);
+  });
 });

@@ -118,6 +118,43 @@ describe('Bridge', () => {
     expect(logged.join('\n')).toContain('1 calls are already waiting');
   });
 
+  it('past maxPerClient a client’s next held call is refused naming the limit; another client still holds; its end frees room', async () => {
+    const logged: string[] = [];
+    const bridge = new Bridge({ ...LIMITS, maxOpen: 8, maxPerClient: 2 }, (t) => logged.push(t));
+    const asks = async (ctx: HeldContext) => text(String((await elicit(ctx, 'x')).action));
+    const of = (client: string): Round => ({ ...round(), client });
+    const a: InputRequired[] = [];
+    for (let i = 0; i < 2; i++) a.push((await bridge.start(of('a'), asks)) as InputRequired);
+    expect(a.map((r) => r.resultType)).toEqual(['input_required', 'input_required']);
+    let third: AbortSignal | undefined;
+    const refused = await bridge.start(of('a'), (ctx) => {
+      third = ctx.signal;
+      expect(ctx.client).toBe('a');
+      return asks(ctx);
+    });
+    expect(refused).toMatchObject({ isError: true });
+    expect(JSON.stringify(refused)).toContain(
+      '2 calls of this client are already waiting for its input, the limit per client',
+    );
+    expect(third?.aborted).toBe(true);
+    // Another client is not refused: it holds, and its call goes through.
+    const b = (await bridge.start(of('b'), asks)) as InputRequired;
+    expect(b.resultType).toBe('input_required');
+    expect([bridge.heldBy('a'), bridge.heldBy('b')]).toEqual([2, 1]);
+    expect(await bridge.resume(b.requestState, of('b'), { 'elicitation-1': { action: 'accept' } })).toEqual(
+      text('accept'),
+    );
+    // One of a's calls ends (a retry from any request: the call stays a's): a holds one more again.
+    expect(await bridge.resume(a[0]!.requestState, round(), { 'elicitation-1': { action: 'decline' } })).toEqual(
+      text('decline'),
+    );
+    expect(bridge.heldBy('a')).toBe(1);
+    expect(((await bridge.start(of('a'), asks)) as InputRequired).resultType).toBe('input_required');
+    expect(logged.join('\n')).toContain("a client's 2 calls are already waiting");
+    bridge.close();
+    expect(bridge.heldBy('a')).toBe(0);
+  });
+
   it('a call not retried within timeoutMs is cancelled and its requestState refused', async () => {
     const logged: string[] = [];
     const bridge = new Bridge({ ...LIMITS, timeoutMs: 30 }, (t) => logged.push(t));
