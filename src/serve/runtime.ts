@@ -166,7 +166,10 @@ export class ServeRuntime {
     this.learner = new Learner({
       store,
       // A database's calls a shutdown could not write are kept beside the user's own store, for the next serve.
-      ...(store?.kind === 'postgres' ? { keepDir: unwrittenDir(dirname(opts.setup.usageStore), store.label) } : {}),
+      // Its answers wait until their learned call is committed (learn-commit.ts): a SIGKILL loses none of them.
+      ...(store?.kind === 'postgres'
+        ? { keepDir: unwrittenDir(dirname(opts.setup.usageStore), store.label), commit: {} }
+        : {}),
       record: opts.record,
       user: opts.user,
       ...(opts.scope ? { scope: opts.scope } : {}),
@@ -533,7 +536,7 @@ export class ServeRuntime {
       trace?.failed(e);
       throw e;
     } finally {
-      this.learner.called(entry.id, ok, Math.round(this.opts.clock() - started), this.userOf(ctx.caller));
+      await this.learner.called(entry.id, ok, Math.round(this.opts.clock() - started), this.userOf(ctx.caller));
     }
   }
 
