@@ -8,8 +8,12 @@
 
 /** How long calls are gathered before a batch is written when answers wait for it (ms). */
 export const COMMIT_GATHER_MS = 2;
-/** The longest an answer waits for its learned row (ms): past it, the answer goes and the row is written later. */
-export const COMMIT_MAX_WAIT_MS = 1000;
+/**
+ * The longest an answer waits for its learned row (ms): past it, the answer goes and the row is written later. As
+ * long as serve's connect timeout to the store (learn.ts SERVE_STORE_TIMEOUTS): a write not committed by then is
+ * one that fails, and on a loaded machine a commit can take over a second (bench/learn-commit.mjs).
+ */
+export const COMMIT_MAX_WAIT_MS = 3000;
 
 export interface CommitWaitsOptions {
   maxWaitMs?: number;

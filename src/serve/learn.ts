@@ -1,6 +1,7 @@
 /**
  * Live learning: every forwarded call updates the usage store (a file under its lock, or PostgreSQL by atomic
- * increments, beside `replay --learn` and other serve processes), in the background, in batches gathered for GATHER_MS; a store that
+ * increments, beside `replay --learn` and other serve processes), in the background, in batches gathered for GATHER_MS
+ * (PostgreSQL: each answer waits for its batch's commit, learn-commit.ts); a store that
  * cannot be reached is retried while serving goes on; a call to a tool that a recent find_tool returned makes "intent → tool" a labelled
  * case, appended to `--record <file>` when asked. Only ids, outcomes, times and redacted intents are kept:
  * arguments and results are never recorded or logged.
@@ -84,7 +85,8 @@ const RETRY = { firstMs: 1000, maxMs: 30_000 };
 /**
  * How long calls are gathered before one batch is written: a client calling back to back causes one store write
  * per interval, not one per call, so the writes' work (a file rewrite, a transaction's round trips) does not
- * compete with the calls for the CPU. What a SIGKILL can lose is bounded by the same interval.
+ * compete with the calls for the CPU. What a SIGKILL can lose is bounded by the same interval — for a file store:
+ * a PostgreSQL store's answers wait for their batch's commit (learn-commit.ts), so it loses no call it answered.
  */
 const GATHER_MS = 100;
 

@@ -3,5 +3,11 @@ export const ALL_CAPABILITIES: Record<string, unknown>;
 export function postModernCall(
   url: string,
   params: Record<string, unknown>,
-  opts?: { id?: number; client?: string; capabilities?: Record<string, unknown>; signal?: AbortSignal },
+  opts?: {
+    id?: number;
+    client?: string;
+    capabilities?: Record<string, unknown>;
+    signal?: AbortSignal;
+    headers?: Record<string, string>;
+  },
 ): Promise<{ result?: Record<string, unknown>; error?: { code: number; message: string } }>;

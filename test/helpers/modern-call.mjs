@@ -6,12 +6,13 @@ export const ALL_CAPABILITIES = { roots: { listChanged: true }, elicitation: {},
 
 /**
  * Posts one tools/call and returns its JSON-RPC answer (`{ result }` or `{ error }`), read from a JSON body or the SSE
- * stream. `id`: the request id; `client`: the clientInfo name; `capabilities`: what the request declares.
+ * stream. `id`: the request id; `client`: the clientInfo name; `capabilities`: what the request declares;
+ * `headers`: added to the request's (an Authorization header).
  */
 export async function postModernCall(
   url,
   params,
-  { id = 1, client = 'raw', capabilities = ALL_CAPABILITIES, signal } = {},
+  { id = 1, client = 'raw', capabilities = ALL_CAPABILITIES, signal, headers = {} } = {},
 ) {
   const res = await fetch(url, {
     method: 'POST',
@@ -22,6 +23,7 @@ export async function postModernCall(
       'mcp-protocol-version': '2026-07-28',
       'mcp-method': 'tools/call',
       'mcp-name': String(params.name),
+      ...headers,
     },
     body: JSON.stringify({
       jsonrpc: '2.0',
