@@ -11,7 +11,6 @@ import { capIntents, emptyUsage, mergeUsage, recordCalls } from '../core/session
 import type { UsageStore } from '../core/store/types.js';
 import { errorText, isSmartError } from '../errors.js';
 import { appendFileSafe } from '../safe-write.js';
-import { LOCK_STALE_MS } from '../file-lock.js';
 import { finalWrites } from '../signals.js';
 import { claimUnwritten, keepUnwritten } from './unwritten.js';
 import type { UsageStats } from '../types.js';
@@ -19,25 +18,15 @@ import { mergeUserUsage, userUsageOf, type UserUsage } from '../core/session/use
 import type { ServeScope } from './scope.js';
 import { redactIntent } from './learn-redact.js';
 import { COMMIT_GATHER_MS, CommitWaits } from './learn-commit.js';
+import { FINAL_FLUSH_MS } from './learn-timeouts.js';
+
+export { CLIENT_GONE_FLUSH_MS, FINAL_FLUSH_MS, SERVE_STORE_TIMEOUTS, STARTUP_READ_LOCK_MS } from './learn-timeouts.js';
 
 /** How long a find_tool result counts as the reason for a later call. */
 const FIND_MEMORY_MS = 15 * 60_000;
 const FINDS_KEPT = 20;
 /** Labelled cases kept in memory (the newest; `--record` has them all). */
 const CASES_KEPT = 200;
-/** How long shutdown on a signal waits for the last write of what was learned (the signal path exits after 5 s anyway). */
-export const FINAL_FLUSH_MS = 3000;
-/**
- * How long shutdown waits for it when the client went away (stdin closed): past a file lock's stale age, so a writer
- * killed while holding the store's lock delays this write rather than losing it. A signal still ends it within 5 s.
- */
-export const CLIENT_GONE_FLUSH_MS = LOCK_STALE_MS + 5000;
-/**
- * A PostgreSQL store's waits in serve: a write waits at most 2 s for a lock (then it is retried later, serving
- * going on), the start-up read of usage 1 s (then serve ranks without it), a connection 3 s.
- */
-export const SERVE_STORE_TIMEOUTS = { lockTimeoutMs: 2000, connectTimeoutMs: 3000, statementTimeoutMs: 10_000 };
-export const STARTUP_READ_LOCK_MS = 1000;
 
 export interface LabelledCase {
   intent: string;
