@@ -1,6 +1,8 @@
 // bench:gateway — a team's gateway (issue 38.2): 3 `serve --transport http` replicas behind a real HAProxy
-// (Debian's /usr/sbin/haproxy, the README's config) sharing a real PostgreSQL store and one state key, against the
-// same load on one replica alone. BENCH_GATEWAY_CLIENTS concurrent clients (default 100): half 2025-11-25 SDK
+// (Debian's /usr/sbin/haproxy, the README's config) sharing a real PostgreSQL store and one state key, every request
+// carrying a bearer token of a real OpenID provider (oidc-provider in-process, BENCH_GATEWAY_USERS subjects, default
+// 10; serve --issuer --audience <the HAProxy URL>), against the same load on one replica alone (its own URL the
+// audience). BENCH_GATEWAY_CLIENTS concurrent clients (default 100): half 2025-11-25 SDK
 // clients with a session (stuck to one replica by HAProxy), half 2026-07-28 clients on the wire (each request to
 // any replica). BENCH_GATEWAY_CALLS calls in all (default 20,000): every 10th is `sign_up` on a 2025 server that
 // asks its client three times mid-call (input_required rounds for a 2026-07-28 client, whose retries round-robin to
@@ -16,6 +18,7 @@ import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/cli
 import { PG_PASSWORD, startPostgresIn } from '../test/helpers/postgres-server.mjs';
 import { freePort, haproxyConfig } from '../test/helpers/haproxy-config.mjs';
 import { postModernCall } from '../test/helpers/modern-call.mjs';
+import { startIssuer } from '../test/helpers/oidc-issuer.mjs';
 import { REPO } from './helpers/datasets.mjs';
 import { scratchEnv } from './helpers/scratch.mjs';
 
@@ -23,6 +26,11 @@ const BIN = join(REPO, 'bin', 'mcp-smart.js');
 const CLIENTS = Number(process.env.BENCH_GATEWAY_CLIENTS ?? 100);
 const CALLS = Number(process.env.BENCH_GATEWAY_CALLS ?? 20_000);
 const CALL_MS = Number(process.env.BENCH_GATEWAY_CALL_MS ?? 30_000);
+const USERS = Array.from({ length: Number(process.env.BENCH_GATEWAY_USERS ?? 10) }, (_, i) => ({
+  id: `user${i}`,
+  secret: `bench-user-secret-${i}-0123456789abcdef`,
+  ttlS: 4 * 3600,
+}));
 /**
  * Asking servers behind each replica: a 2025 server's request mid-call does not say which call it belongs to, and
  * concurrent 2026-07-28 calls held between rounds on one server are not told apart yet (README, "How the bridge
@@ -67,8 +75,7 @@ function startServe(args) {
   });
 }
 
-async function startHaproxy(replicas) {
-  const port = await freePort();
+async function startHaproxy(replicas, port) {
   const file = join(dir, 'haproxy.cfg');
   writeFileSync(
     file,
@@ -84,25 +91,26 @@ async function startHaproxy(replicas) {
 }
 
 /** A 2026-07-28 tools/call on the wire (test/helpers/modern-call.mjs); its result, or a JSON-RPC error thrown. */
-async function post(url, params, signal) {
-  const m = await postModernCall(url, params, { client: 'bench', capabilities: ALL, signal });
+async function post(url, params, signal, token) {
+  const headers = { authorization: `Bearer ${token}` };
+  const m = await postModernCall(url, params, { client: 'bench', capabilities: ALL, signal, headers });
   if (m.error) throw new Error(`JSON-RPC ${m.error.code}: ${m.error.message}`);
   return m.result;
 }
 
-async function modernCall(url, name, args, signal) {
+async function modernCall(url, name, args, signal, token) {
   const call = { name, arguments: args };
-  let r = await post(url, call, signal);
+  let r = await post(url, call, signal, token);
   let rounds = 0;
   while (r.resultType === 'input_required') {
     const inputResponses = Object.fromEntries(Object.keys(r.inputRequests).map((k) => [k, ANSWERS[k]]));
-    r = await post(url, { ...call, requestState: r.requestState, inputResponses }, signal);
+    r = await post(url, { ...call, requestState: r.requestState, inputResponses }, signal, token);
     rounds++;
   }
   return { r, rounds };
 }
 
-async function legacyClient(url) {
+async function legacyClient(url, token) {
   const client = new Client(
     { name: 'bench', version: '1' },
     { capabilities: ALL, versionNegotiation: { mode: 'legacy' } },
@@ -110,12 +118,16 @@ async function legacyClient(url) {
   client.setRequestHandler('roots/list', () => ANSWERS['roots-1']);
   client.setRequestHandler('elicitation/create', () => ANSWERS['elicitation-2']);
   client.setRequestHandler('sampling/createMessage', () => ANSWERS['sampling-3']);
-  await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+  const requestInit = { headers: { authorization: `Bearer ${token}` } };
+  await client.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit }));
   return client;
 }
 
-/** Runs CALLS calls from CLIENTS clients against `url`; `midway` runs once half of them were made. */
-async function load(url, midway) {
+/**
+ * Runs CALLS calls from CLIENTS clients against `url`, client w with `tokens[w % tokens.length]`; `midway` runs once
+ * half of them were made.
+ */
+async function load(url, tokens, midway) {
   const lat = { echo: [], sign_up: [] };
   const outcome = { ok: 0, wrong: 0, errorResult: 0, thrown: 0, hung: 0, reconnected: 0 };
   const errors = new Map();
@@ -126,7 +138,8 @@ async function load(url, midway) {
   const note = (key) => errors.set(key, (errors.get(key) ?? 0) + 1);
   const worker = async (w) => {
     const legacy = w % 2 === 0;
-    let client = legacy ? await legacyClient(url) : undefined;
+    const token = tokens[w % tokens.length];
+    let client = legacy ? await legacyClient(url, token) : undefined;
     for (;;) {
       const i = next++;
       if (i >= CALLS) break;
@@ -145,12 +158,12 @@ async function load(url, midway) {
         let r;
         if (legacy) {
           if (!client) {
-            client = await legacyClient(url);
+            client = await legacyClient(url, token);
             outcome.reconnected++;
           }
           r = await client.callTool({ name, arguments: args }, undefined, { signal: abort.signal, timeout: CALL_MS });
         } else {
-          const res = await modernCall(url, name, args, abort.signal);
+          const res = await modernCall(url, name, args, abort.signal, token);
           r = res.r;
           rounds += res.rounds;
         }
@@ -202,6 +215,9 @@ const line = (label, res) => {
 };
 
 const pg = await startPostgresIn(mkdtempSync(join(dir, 'pg-')));
+const issuer = await startIssuer(USERS);
+const tokensFor = (audience) => Promise.all(USERS.map((u) => issuer.token(u, audience, 'mcp')));
+const identity = ['--issuer', issuer.url, '--scope', 'mcp'];
 const keyFile = join(dir, 'state.keys');
 writeFileSync(keyFile, 'bench-state-key-0123456789abcdefghijklmnopqrstuvwxyz\n');
 const config = join(dir, 'servers.json');
@@ -215,23 +231,28 @@ const load0 = loadavg()[0].toFixed(1);
 const running = [];
 try {
   // One replica alone: the baseline.
-  const alone = await startServe(['--config', config, '--mode', 'tools', '--store', await pg.createDatabase('alone')]);
+  const aloneDb = await pg.createDatabase('alone');
+  const alone = await startServe(['--config', config, '--mode', 'tools', '--store', aloneDb, ...identity]);
   running.push(alone);
-  const base = await load(alone.url);
+  const base = await load(alone.url, await tokensFor(alone.url));
   await alone.stop();
   running.length = 0;
 
   // Three replicas behind HAProxy; one SIGKILLed half-way.
   const db = await pg.createDatabase('gateway');
+  const port = await freePort();
+  const lbUrl = `http://127.0.0.1:${port}/mcp`;
   const args = ['--config', config, '--mode', 'tools', '--store', db, '--state-key-file', keyFile, '--debug'];
-  for (let i = 0; i < 3; i++) running.push(await startServe(args));
-  const lb = await startHaproxy(running);
+  for (let i = 0; i < 3; i++) running.push(await startServe([...args, ...identity, '--audience', lbUrl]));
+  const lb = await startHaproxy(running, port);
   let killedAt;
-  const gw = await load(lb.url, () => {
+  const gw = await load(lb.url, await tokensFor(lbUrl), () => {
     killedAt = new Date().toISOString();
     running[2].child.kill('SIGKILL');
   });
   const forwarded = running.reduce((n, r) => n + (r.stderr().match(/forwarded to replica/g) ?? []).length, 0);
+  // Answers that went before their learned call was committed (the store slower than the wait's bound, or failing).
+  const unwaited = running.filter((r) => /took over \d+ ms to commit|answers no longer wait/.test(r.stderr())).length;
   await lb.stop();
   await running[0].stop();
   await running[1].stop();
@@ -243,7 +264,7 @@ try {
     `load average at start ${load0}, at end ${loadavg()[0].toFixed(1)} (a shared machine: other work runs beside)`,
   );
   console.log(
-    `${CLIENTS} clients (half 2025-11-25 with sessions calling echo, half 2026-07-28 calling echo and, 1 call in 10, sign_up on one of ${ASKERS} asking servers), ${CALLS} calls each run`,
+    `${CLIENTS} clients (half 2025-11-25 with sessions calling echo, half 2026-07-28 calling echo and, 1 call in 10, sign_up on one of ${ASKERS} asking servers), ${CALLS} calls each run; bearer tokens of ${USERS.length} subjects from a real OpenID provider`,
   );
   console.log(line('one replica alone', base));
   console.log(`  outcomes: ${JSON.stringify(base.outcome)}`);
@@ -258,8 +279,10 @@ try {
   console.log(
     `  learned in PostgreSQL: ${JSON.stringify(store)}; succeeded at the clients: ${JSON.stringify(gw.succeeded)}`,
   );
+  console.log(`  replicas that answered some call before its learned row was committed: ${unwaited} of 3`);
 } finally {
   for (const r of running) r.child.kill('SIGKILL');
+  await issuer.close();
   await pg.stop();
   rmSync(dir, { recursive: true, force: true });
 }

@@ -19,6 +19,8 @@ export interface SessionLimits {
 export interface Session {
   transport: NodeStreamableHTTPServerTransport;
   server: Server;
+  /** The token subject that opened it (serve.auth): only its requests reach it. Undefined: no identity. */
+  owner?: string | undefined;
 }
 
 interface Entry extends Session {

@@ -86,6 +86,10 @@ function reject(res: ServerResponse, status: number, code: number, message: stri
     .end(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id }));
 }
 
+/** The token subject a request carries (auth/gate.ts put it on `req.auth`); undefined without identities. */
+const subjectOf = (req: IncomingMessage): string | undefined =>
+  callerOf((req as IncomingMessage & { auth?: AuthInfo }).auth)?.subject;
+
 /** The id of a JSON-RPC request body, echoed in an error about it. */
 const idOf = (body: unknown): unknown => (typeof body === 'object' && body !== null && 'id' in body ? body.id : null);
 
@@ -150,7 +154,7 @@ export async function startHttp(opts: HttpOptions): Promise<HttpHandle> {
     const server = opts.createServer();
     const transport: NodeStreamableHTTPServerTransport = new NodeStreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
-      onsessioninitialized: (id) => sessions.add(id, { transport, server }),
+      onsessioninitialized: (id) => sessions.add(id, { transport, server, owner: subjectOf(req) }),
     });
     transport.onclose = () => {
       if (transport.sessionId) sessions.forget(transport.sessionId);
@@ -193,7 +197,12 @@ export async function startHttp(opts: HttpOptions): Promise<HttpHandle> {
       return modern(req, res, body);
     }
     if (typeof sessionId !== 'string') return openSession(req, res, body);
-    if (!sessions.get(sessionId))
+    // A session is bound to the subject that opened it (MCP security best practices, session hijacking): another
+    // subject's request is answered as if it did not exist, so a session id learned elsewhere is of no use.
+    const session = sessions.get(sessionId);
+    if (session && session.owner !== subjectOf(req))
+      opts.debug?.('refused a request for a session another subject opened');
+    if (!session || session.owner !== subjectOf(req))
       return reject(res, 404, -32001, 'Session not found (closed, or idle too long): initialize again', idOf(body));
     return sessions.serve(sessionId, req, res, body);
   };

@@ -1,6 +1,7 @@
 /**
  * Live learning: every forwarded call updates the usage store (a file under its lock, or PostgreSQL by atomic
- * increments, beside `replay --learn` and other serve processes), in the background, in batches gathered for GATHER_MS; a store that
+ * increments, beside `replay --learn` and other serve processes), in the background, in batches gathered for GATHER_MS
+ * (PostgreSQL: each answer waits for its batch's commit, learn-commit.ts); a store that
  * cannot be reached is retried while serving goes on; a call to a tool that a recent find_tool returned makes "intent → tool" a labelled
  * case, appended to `--record <file>` when asked. Only ids, outcomes, times and redacted intents are kept:
  * arguments and results are never recorded or logged.
@@ -10,49 +11,22 @@ import { capIntents, emptyUsage, mergeUsage, recordCalls } from '../core/session
 import type { UsageStore } from '../core/store/types.js';
 import { errorText, isSmartError } from '../process/errors.js';
 import { appendFileSafe } from '../process/safe-write.js';
-import { LOCK_STALE_MS } from '../process/file-lock.js';
 import { finalWrites } from '../process/signals.js';
 import { claimUnwritten, keepUnwritten } from './unwritten.js';
 import type { UsageStats } from '../core/types.js';
 import { mergeUserUsage, userUsageOf, type UserUsage } from '../core/session/users.js';
 import type { ServeScope } from './scope.js';
+import { redactIntent } from './learn-redact.js';
+import { COMMIT_GATHER_MS, CommitWaits } from './learn-commit.js';
+import { FINAL_FLUSH_MS } from './learn-timeouts.js';
+
+export { CLIENT_GONE_FLUSH_MS, FINAL_FLUSH_MS, SERVE_STORE_TIMEOUTS, STARTUP_READ_LOCK_MS } from './learn-timeouts.js';
 
 /** How long a find_tool result counts as the reason for a later call. */
 const FIND_MEMORY_MS = 15 * 60_000;
 const FINDS_KEPT = 20;
 /** Labelled cases kept in memory (the newest; `--record` has them all). */
 const CASES_KEPT = 200;
-/** How long shutdown on a signal waits for the last write of what was learned (the signal path exits after 5 s anyway). */
-export const FINAL_FLUSH_MS = 3000;
-/**
- * How long shutdown waits for it when the client went away (stdin closed): past a file lock's stale age, so a writer
- * killed while holding the store's lock delays this write rather than losing it. A signal still ends it within 5 s.
- */
-export const CLIENT_GONE_FLUSH_MS = LOCK_STALE_MS + 5000;
-/**
- * A PostgreSQL store's waits in serve: a write waits at most 2 s for a lock (then it is retried later, serving
- * going on), the start-up read of usage 1 s (then serve ranks without it), a connection 3 s.
- */
-export const SERVE_STORE_TIMEOUTS = { lockTimeoutMs: 2000, connectTimeoutMs: 3000, statementTimeoutMs: 10_000 };
-export const STARTUP_READ_LOCK_MS = 1000;
-
-/** Token-like text: provider keys, bearer tokens, long hex or base64 runs, URL credentials. */
-const SECRET_PATTERNS = [
-  /\b(sk|pk|rk)-[A-Za-z0-9_-]{16,}/g,
-  /\b(ghp|gho|ghu|ghs|github_pat|xox[abpr]|glpat)[-_][A-Za-z0-9_-]{10,}/g,
-  /\bBearer\s+[A-Za-z0-9._~+/=-]{8,}/gi,
-  /\b[A-Fa-f0-9]{32,}\b/g,
-  /\b[A-Za-z0-9+/_-]{40,}={0,2}/g,
-  /\/\/[^/\s:@]+:[^/\s@]+@/g,
-];
-
-/** The intent with known secret values and token-like text replaced by `***`. */
-export function redactIntent(intent: string, secrets: readonly string[]): string {
-  let out = intent;
-  for (const s of secrets) out = out.split(s).join('***');
-  for (const p of SECRET_PATTERNS) out = out.replace(p, '***');
-  return out;
-}
 
 export interface LabelledCase {
   intent: string;
@@ -88,6 +62,11 @@ export interface LearnerOptions {
   gatherMs?: number;
   /** Where calls a shutdown could not write are kept for the next serve (unwritten.ts); undefined: not kept. */
   keepDir?: string;
+  /**
+   * Answers wait until their learned call is committed (group commit, learn-commit.ts; a PostgreSQL store):
+   * `maxWaitMs` bounds each wait. Undefined: answers never wait (a file store, written every GATHER_MS).
+   */
+  commit?: { maxWaitMs?: number };
 }
 
 /** Waits before writing again to a store that could not be reached: 1 s, doubling, at most 30 s. */
@@ -95,7 +74,8 @@ const RETRY = { firstMs: 1000, maxMs: 30_000 };
 /**
  * How long calls are gathered before one batch is written: a client calling back to back causes one store write
  * per interval, not one per call, so the writes' work (a file rewrite, a transaction's round trips) does not
- * compete with the calls for the CPU. What a SIGKILL can lose is bounded by the same interval.
+ * compete with the calls for the CPU. What a SIGKILL can lose is bounded by the same interval — for a file store:
+ * a PostgreSQL store's answers wait for their batch's commit (learn-commit.ts), so it loses no call it answered.
  */
 const GATHER_MS = 100;
 
@@ -126,8 +106,13 @@ export class Learner {
   /** During the final flush: when it must be over (Date.now() time); writes then wait for locks only until it. */
   private deadline: number | undefined;
 
+  /** Answers waiting for the batch that holds their call to commit (opts.commit). */
+  private readonly waits: CommitWaits | undefined;
+
   constructor(private readonly opts: LearnerOptions) {
     this.retryMs = (opts.retry ?? RETRY).firstMs;
+    if (opts.commit && opts.store)
+      this.waits = new CommitWaits({ ...opts.commit, log: opts.log, label: opts.store.label });
   }
 
   /** Remembers what find_tool returned for an intent. */
@@ -150,8 +135,11 @@ export class Learner {
   /**
    * Records one forwarded call. Writes happen in the background; `flush` waits for them. `user`: the label of the
    * call's own caller (a token's subject), instead of serve's --user; it counts in that user's scope at once.
+   * Resolves when the call's answer may go: with `commit`, once the batch holding it is committed (or must not be
+   * waited for); else at once.
    */
-  called(id: string, ok: boolean, latencyMs: number, user?: string): void {
+  called(id: string, ok: boolean, latencyMs: number, user?: string): Promise<void> {
+    let committed: Promise<void> | undefined;
     const time = this.opts.now();
     const find = this.reason(id);
     const category = find ? detectTaskContext(find.intent).type : 'other';
@@ -177,12 +165,14 @@ export class Learner {
         this.pendingUsers = mergeUserUsage(this.pendingUsers, userUsageOf(one, label));
       }
       this.pendingCalls++;
+      if (this.waits && !this.halted) committed = this.waits.add();
       this.kick();
     }
     if (this.opts.record && labelled) {
       this.toRecord.push(JSON.stringify(labelled) + '\n');
       this.queue = this.recording ??= this.appendRecorded(this.opts.record);
     }
+    return committed ?? Promise.resolve();
   }
 
   /** Lines for --record wait here while an append is in flight; the next append writes them all at once. */
@@ -211,22 +201,36 @@ export class Learner {
     return this.pendingCalls;
   }
 
-  /** A write is due: after GATHER_MS, unless one is in flight, gathering or waiting to retry. */
+  /**
+   * A write is due: after GATHER_MS (COMMIT_GATHER_MS when answers wait for it), unless one is in flight, gathering
+   * or waiting to retry.
+   */
   private kick(): void {
-    if (this.writing || this.retryTimer || this.gatherTimer || this.halted) return;
-    this.gatherTimer = setTimeout(() => {
-      this.gatherTimer = undefined;
-      this.write();
-    }, this.opts.gatherMs ?? GATHER_MS);
+    if (this.writing || this.retryTimer || this.halted) return;
+    const urgent = (this.waits?.count ?? 0) > 0;
+    if (this.gatherTimer && (this.gatherUrgent || !urgent)) return;
+    clearTimeout(this.gatherTimer);
+    this.gatherUrgent = urgent;
+    this.gatherTimer = setTimeout(
+      () => {
+        this.gatherTimer = undefined;
+        this.write();
+      },
+      urgent ? COMMIT_GATHER_MS : (this.opts.gatherMs ?? GATHER_MS),
+    );
     this.gatherTimer.unref();
   }
+
+  private gatherUrgent = false;
 
   /** Writes what is pending now, as one batch; calls made meanwhile are gathered for the next one. */
   private write(): void {
     if (this.writing || this.retryTimer) return;
     this.writing = this.drain().finally(() => {
       this.writing = undefined;
-      if (this.pendingCalls > 0) this.kick();
+      // Calls that came during the write and wait for it are the next batch, written at once (group commit).
+      if (this.pendingCalls > 0 && (this.waits?.count ?? 0) > 0 && !this.halted) this.write();
+      else if (this.pendingCalls > 0) this.kick();
     });
   }
 
@@ -236,6 +240,7 @@ export class Learner {
     const batch = this.pending;
     const users = this.pendingUsers;
     const n = this.pendingCalls;
+    const waiting = this.waits?.take() ?? [];
     this.pending = emptyUsage();
     this.pendingUsers = {};
     this.pendingCalls = 0;
@@ -249,6 +254,7 @@ export class Learner {
       });
       // Future times clamped, a cap that forgot a large share (store/retention.ts), rows the database refused.
       for (const w of warnings) this.opts.log(`warning: ${w}`);
+      this.waits?.committed(waiting);
       if (this.failingSince !== undefined) {
         this.opts.log(`usage store ${store.label} is reachable again; wrote what was learned meanwhile`);
         this.failingSince = undefined;
@@ -263,8 +269,10 @@ export class Learner {
       // A signal stopped the write before it began: shutdown's finalFlush writes it, no retry and no warning.
       if (isSmartError(e) && (e.code === 'TERMINATED' || e.code === 'INTERRUPTED')) {
         this.halted = true;
+        this.waits?.release(waiting);
         return;
       }
+      this.waits?.failed(waiting);
       if (this.failingSince === undefined) {
         this.failingSince = this.opts.now();
         this.opts.log(
@@ -310,6 +318,7 @@ export class Learner {
     });
     const late = (await Promise.race([done.then(() => 'done' as const), timeUp])) === 'late';
     clearTimeout(timer);
+    this.waits?.release([]);
     if (this.retryTimer) {
       clearTimeout(this.retryTimer);
       this.retryTimer = undefined;

@@ -21,7 +21,10 @@ export function learnerFor(opts: RuntimeOptions): Learner {
   return new Learner({
     store,
     // A database's calls a shutdown could not write are kept beside the user's own store, for the next serve.
-    ...(store?.kind === 'postgres' ? { keepDir: unwrittenDir(dirname(opts.setup.usageStore), store.label) } : {}),
+    // Its answers wait until their learned call is committed (learn-commit.ts): a SIGKILL loses none of them.
+    ...(store?.kind === 'postgres'
+      ? { keepDir: unwrittenDir(dirname(opts.setup.usageStore), store.label), commit: {} }
+      : {}),
     record: opts.record,
     user: opts.user,
     ...(opts.scope ? { scope: opts.scope } : {}),

@@ -85,7 +85,7 @@ export class ToolCalls {
       trace?.failed(e);
       throw e;
     } finally {
-      learner.called(entry.id, ok, Math.round(opts.clock() - started), userOf(ctx.caller));
+      await learner.called(entry.id, ok, Math.round(opts.clock() - started), userOf(ctx.caller));
     }
   }
 

@@ -2,7 +2,8 @@
 // client_credentials, JWT access tokens for a resource indicator) and the built CLI in front of a real fixture server:
 // the metadata document and the 401 pointer to it; a valid token's subject in the learned row and the audit log;
 // another audience, an expired token, another issuer (same signing key) → 401; a missing scope → 403; a group whose
-// serve.auth filter refuses a tool does not see it in tools/list and calling it is an error result naming the rule.
+// serve.auth filter refuses a tool does not see it in tools/list and calling it is an error result naming the rule;
+// a 2025 session answers only the subject that opened it (another subject's token with its id: 404).
 import { readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
@@ -150,6 +151,53 @@ describe('serve --transport http with serve.auth (a real OpenID provider)', () =
       expect(narrow.status).toBe(403);
       expect(narrow.challenge).toContain('error="insufficient_scope"');
       expect(narrow.challenge).toContain('scope="mcp"');
+    },
+    TIMEOUT_MS,
+  );
+
+  it(
+    "a 2025 session is bound to the subject that opened it: another subject's token with its Mcp-Session-Id gets 404",
+    async () => {
+      const send = async (token: string, session: string | undefined, body?: object, method = 'POST') => {
+        const res = await fetch(serve.url, {
+          method,
+          headers: {
+            'content-type': 'application/json',
+            accept: 'application/json, text/event-stream',
+            authorization: `Bearer ${token}`,
+            'mcp-protocol-version': '2025-11-25',
+            ...(session ? { 'mcp-session-id': session } : {}),
+          },
+          ...(body ? { body: JSON.stringify(body) } : {}),
+        });
+        return { status: res.status, session: res.headers.get('mcp-session-id'), text: await res.text() };
+      };
+      const list = { jsonrpc: '2.0', id: 2, method: 'tools/list', params: {} };
+      const opened = await send(await issuer.token(ALICE, serve.url, 'mcp'), undefined, INITIALIZE);
+      expect(opened.status).toBe(200);
+      const id = opened.session!;
+      expect(id).toMatch(/^[0-9a-f-]{36}$/);
+      const alice = await issuer.token(ALICE, serve.url, 'mcp');
+      const initialized = { jsonrpc: '2.0', method: 'notifications/initialized' };
+      expect((await send(alice, id, initialized)).status).toBe(202);
+
+      // Bob holds a valid token and Alice's session id: his request, his GET stream and his DELETE find nothing.
+      const bob = await issuer.token(BOB, serve.url, 'mcp');
+      const stolen = await send(bob, id, list);
+      expect(stolen.status).toBe(404);
+      expect(JSON.parse(stolen.text)).toEqual({
+        jsonrpc: '2.0',
+        error: { code: -32001, message: 'Session not found (closed, or idle too long): initialize again' },
+        id: 2,
+      });
+      expect((await send(bob, id, undefined, 'GET')).status).toBe(404);
+      expect((await send(bob, id, undefined, 'DELETE')).status).toBe(404);
+      // The session is still Alice's, with any token of hers (a fresh one too); her DELETE ends it.
+      const mine = await send(await issuer.token(ALICE, serve.url, 'mcp'), id, list);
+      expect(mine.status).toBe(200);
+      expect(mine.text).toContain('"search_notes"');
+      expect((await send(alice, id, undefined, 'DELETE')).status).toBe(200);
+      expect((await send(alice, id, list)).status).toBe(404);
     },
     TIMEOUT_MS,
   );

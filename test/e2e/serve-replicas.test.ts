@@ -6,7 +6,9 @@
 // - with the database down, a round still reaches the replica holding it;
 // - one replica SIGKILLed: a round for a call it held ends in a clear error result at once, a call in flight on it
 //   ends with an error its client sees, the others keep answering; the store's learned calls equal those that
-//   succeeded.
+//   succeeded;
+// - a replica SIGKILLed the moment its last answer arrived (5 times, a fresh replica each): the store already holds
+//   every call it answered (answers wait for their learned call to commit), exactly, with no wait after the kill.
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
@@ -29,6 +31,8 @@ const ANSWERED = [
 let pg: PgServer;
 let box: Sandbox;
 let db: string;
+let serveArgs: string[];
+let serveEnv: Record<string, string>;
 const replicas: StartedServe[] = [];
 let lb: RunningHaproxy;
 /** Calls answered without error, per tool: what the store must have learned. */
@@ -43,6 +47,7 @@ beforeAll(async () => {
   const config = await box.config('servers.json', { asks: node(fixture('servers', 'asks-client.mjs')) });
   const args = ['--config', config, '--mode', 'tools', '--store', db, '--state-key-file', keyFile, '--debug'];
   const env = { ...box.env, PGPASSWORD: PG_PASSWORD };
+  [serveArgs, serveEnv] = [args, env];
   // One after the other: the first writes the count cache the others then start from.
   for (let i = 0; i < 3; i++) replicas.push(await startServeHttp(env, args));
   lb = await startHaproxy(
@@ -171,17 +176,50 @@ describe('serve replicas sharing a state key and a PostgreSQL store', () => {
   );
 
   it(
+    'a replica SIGKILLed as its last answer arrives has lost none of the calls it answered (5 times, exact)',
+    async () => {
+      // What the database-down case learned is written when the store is back (its retry): wait for that first.
+      await expect.poll(() => learned(), { timeout: 40_000, interval: 250 }).toEqual(succeeded);
+      for (let round = 0; round < 5; round++) {
+        const victim = await startServeHttp(serveEnv, serveArgs);
+        try {
+          const legacy = await connect(victim.url, 'legacy');
+          // Concurrent calls from a 2025 session and 2026-07-28 wire calls, one with input_required rounds.
+          const answers = await Promise.all([
+            ...Array.from({ length: 6 }, (_, i) => legacy.callTool({ name: 'echo', arguments: { text: `k${i}` } })),
+            ...Array.from({ length: 6 }, (_, i) => post(victim.url, { name: 'echo', arguments: { text: `w${i}` } })),
+            signUp([victim.url]),
+          ]);
+          // SIGKILL now: no shutdown, no final flush.
+          victim.child.kill('SIGKILL');
+          expect(answers.slice(0, 6).map((r) => textOf(r))).toEqual(['k0', 'k1', 'k2', 'k3', 'k4', 'k5']);
+          const wire = answers.slice(6, 12) as Awaited<ReturnType<typeof post>>[];
+          expect(wire.map((r) => textOf(r.result))).toEqual(['w0', 'w1', 'w2', 'w3', 'w4', 'w5']);
+          expect(textOf(answers[12])).toBe(ANSWERED);
+          succeeded.echo += 12;
+          succeeded.sign_up++;
+          expect(await learned(), `round ${round}`).toEqual(succeeded);
+          await legacy.close().catch(() => undefined);
+        } finally {
+          victim.child.kill('SIGKILL');
+          await victim.stop();
+        }
+      }
+    },
+    TIMEOUT_MS * 2,
+  );
+
+  it(
     'one replica SIGKILLed: its held round and its call in flight end in errors, the others answer, nothing learned is lost or doubled',
     async () => {
       const [a, , c] = replicas.map((r) => r.url);
       const victim = replicas[2]!;
-      // Calls that succeed on the victim before it dies (written within the learner's 100 ms gathering).
+      // Calls that succeed on the victim before it dies (each answered once its learned call was committed).
       const onVictim = await connect(c!, 'legacy');
       for (let i = 0; i < 3; i++) {
         expect(textOf(await onVictim.callTool({ name: 'echo', arguments: { text: 'v' } }))).toBe('v');
         succeeded.echo++;
       }
-      await expect.poll(() => learned(), { timeout: 10_000 }).toEqual(succeeded);
       const held = (await post(c!, { name: 'sign_up', arguments: { team: 'gone' } })).result!;
       expect(held.resultType).toBe('input_required');
       // A call in flight on the victim (it waits until cancelled), as a 2026-07-28 client sends it.
@@ -193,6 +231,7 @@ describe('serve replicas sharing a state key and a PostgreSQL store', () => {
 
       victim.child.kill('SIGKILL');
       const t0 = Date.now();
+      expect(await learned()).toEqual(succeeded);
       const lost = await post(a!, {
         name: 'sign_up',
         arguments: { team: 'gone' },

@@ -9,5 +9,6 @@ export function postModernCall(
     capabilities?: Record<string, unknown>;
     signal?: AbortSignal;
     fetch?: typeof fetch;
+    headers?: Record<string, string>;
   },
 ): Promise<{ result?: Record<string, unknown>; error?: { code: number; message: string } }>;

@@ -7,12 +7,12 @@ export const ALL_CAPABILITIES = { roots: { listChanged: true }, elicitation: {},
 /**
  * Posts one tools/call and returns its JSON-RPC answer (`{ result }` or `{ error }`), read from a JSON body or the SSE
  * stream. `id`: the request id; `client`: the clientInfo name; `capabilities`: what the request declares; `fetch`:
- * the fetch to send it with (default the global one).
+ * the fetch to send it with (default the global one); `headers`: added to the request's (an Authorization header).
  */
 export async function postModernCall(
   url,
   params,
-  { id = 1, client = 'raw', capabilities = ALL_CAPABILITIES, signal, fetch: send = fetch } = {},
+  { id = 1, client = 'raw', capabilities = ALL_CAPABILITIES, signal, fetch: send = fetch, headers = {} } = {},
 ) {
   const res = await send(url, {
     method: 'POST',
@@ -23,6 +23,7 @@ export async function postModernCall(
       'mcp-protocol-version': '2026-07-28',
       'mcp-method': 'tools/call',
       'mcp-name': String(params.name),
+      ...headers,
     },
     body: JSON.stringify({
       jsonrpc: '2.0',

@@ -32,7 +32,7 @@ describe('Learner', () => {
     const record = join(dir, 'cases.jsonl');
     const l = learner(undefined, record);
     l.found('search my notes', ['notes.search']);
-    for (let i = 0; i < 500; i++) l.called('notes.search', true, 3);
+    for (let i = 0; i < 500; i++) void l.called('notes.search', true, 3);
     await l.flush();
     expect(l.cases).toEqual([{ intent: 'search my notes', expected: ['notes.search'] }]);
     expect(readFileSync(record, 'utf8')).toBe('{"intent":"search my notes","expected":["notes.search"]}\n');
@@ -42,7 +42,7 @@ describe('Learner', () => {
     const l = learner();
     for (let i = 0; i < 1000; i++) {
       l.found(`need ${i}`, ['a.t']);
-      l.called('a.t', true, 1);
+      void l.called('a.t', true, 1);
     }
     expect(l.cases).toHaveLength(200);
     expect(l.cases[0]?.intent).toBe('need 800');
@@ -60,7 +60,7 @@ describe('Learner', () => {
       new AbortController(),
     );
     try {
-      for (let i = 0; i < 300; i++) l.called('a.t', i % 3 !== 0, 2);
+      for (let i = 0; i < 300; i++) void l.called('a.t', i % 3 !== 0, 2);
       // SIGTERM arrives before the background write has begun; shutdown then flushes.
       await whileHandlingSignals(async () => {
         handlers.SIGTERM?.();
