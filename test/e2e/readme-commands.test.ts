@@ -23,7 +23,8 @@ const VERSION = (JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8')) as
 /** The commands this file runs itself (below, as the README prints them). */
 const DEMO_AUDIT = 'node bin/mcp-smart.js --demo audit';
 const INSTALL_CLONE = 'npm install -g .';
-const INSTALL_TARBALL = `npm install -g ./mcp-smart-${VERSION}.tgz`;
+/** As the README prints it; the version is the package's (checked below), so a new version changes both. */
+const INSTALL_TARBALL = 'npm install -g ./mcp-smart-0.1.0.tgz';
 
 /** Each README command no sample shows: the file that runs it, and how. */
 const RUN_BY: { command: string; file: string; how: string }[] = [
@@ -90,6 +91,7 @@ describe('readme-commands: every command the README shows is run by a test or is
   it('reads the commands of the sh blocks, the install lines among them', () => {
     expect(shellCommands('```sh\na && b   # c\n# d\n```\n```text\ne\n```\n```bash\nf\n```')).toEqual(['a', 'b', 'f']);
     expect(commands).toEqual(expect.arrayContaining([INSTALL_CLONE, 'npm pack', INSTALL_TARBALL, 'npm test']));
+    expect(INSTALL_TARBALL).toBe(`npm install -g ./mcp-smart-${VERSION}.tgz`);
   });
 
   it('each is in a generated sample or named in RUN_BY, whose file exists and holds it', () => {
