@@ -79,14 +79,14 @@ function optionRow(cmd: Command, opt: Option): string {
   return `| \`${help.optionTerm(opt)}\` | ${help.optionDescription(opt)} |`;
 }
 
-describe('--help is documented in README.md', () => {
+describe('--help is documented in README.md and docs/', () => {
   it('the program help lists every command', async () => {
     const { code, stdout } = await runCli(['--help']);
     expect(code).toBe(0);
     for (const c of COMMANDS) expect(stdout).toMatch(new RegExp(`^  ${c}\\b`, 'm'));
   });
 
-  it.each(HELP_RUNS)('every long option of "%s --help" appears in the README', async (_label, argv) => {
+  it.each(HELP_RUNS)('every long option of "%s --help" appears in README.md or docs/', async (_label, argv) => {
     const { code, stdout } = await runCli(argv);
     expect(code).toBe(0);
     const options = longOptions(stdout);
@@ -106,7 +106,7 @@ describe('--help is documented in README.md', () => {
   });
 
   it.each(COMMANDS.map((c) => [c]))(
-    'the README section of "%s" has a row per option, with the help text verbatim',
+    'the docs section of "%s" has a row per option, with the help text verbatim',
     (name) => {
       const p = program();
       const cmd = p.commands.find((c) => c.name() === name);
@@ -133,7 +133,7 @@ describe('help output snapshots', () => {
     expect(stdout).toMatchSnapshot();
   });
 
-  it.each(COMMANDS.map((c) => [c]))('the examples in "%s --help" appear in its README section', async (command) => {
+  it.each(COMMANDS.map((c) => [c]))('the examples in "%s --help" appear in its docs section', async (command) => {
     const { stdout } = await runCli([command, '--help']);
     const after = stdout.split('\nExamples:\n')[1] ?? '';
     const examples = after
