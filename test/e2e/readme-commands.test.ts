@@ -15,7 +15,7 @@ import { installedPackage } from '../helpers/installed-package.js';
 import { REPO } from '../helpers/paths.js';
 import { tempDir } from '../helpers/temp.js';
 
-const TIMEOUT = 600_000;
+const TIMEOUT = 1_200_000;
 const HERE = 'test/e2e/readme-commands.test.ts';
 const README = readFileSync(join(REPO, 'README.md'), 'utf8');
 const VERSION = (JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8')) as { version: string }).version;
