@@ -5,7 +5,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { applyToDocs, collectSamples, docFiles, docSamples, readDocs, SAMPLES } from '../../scripts/readme-samples.mjs';
 
-const TIMEOUT = 600_000;
+const TIMEOUT = 1_200_000;
 const docs = readDocs();
 const present = docSamples(docs);
 let generated: Record<string, string> = {};
