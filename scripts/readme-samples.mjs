@@ -1,9 +1,9 @@
-// Regenerates the README's samples from real runs: every block between `<!-- sample:NAME -->` and `<!-- /sample -->`
-// is replaced by what NAME's commands print with the current build (bin/mcp-smart.js → dist/, the demo servers of
-// node_modules) and, for the package sizes, the tarball `npm pack` makes. test/e2e/readme-samples.test.ts runs the
-// same generation and fails when the README differs.
+// Regenerates the samples of README.md and docs/*.md from real runs: every block between `<!-- sample:NAME -->` and
+// `<!-- /sample -->`, in whichever of those files it stands, is replaced by what NAME's commands print with the
+// current build (bin/mcp-smart.js → dist/, the demo servers of node_modules) and, for the package sizes, the tarball
+// `npm pack` makes. test/e2e/readme-samples.test.ts runs the same generation and fails when any block differs.
 //
-//   npm run build && node scripts/readme-samples.mjs            rewrite README.md
+//   npm run build && node scripts/readme-samples.mjs            rewrite README.md and docs/*.md
 //   node scripts/readme-samples.mjs --check                     exit 1 and list the samples that differ
 //   node scripts/readme-samples.mjs --only budget,replay        regenerate some (the others are kept)
 import {
@@ -23,7 +23,14 @@ import { pathToFileURL } from 'node:url';
 import { INSTALL_ARGS, npmEnv, packSourceTree, REPO, runProgram } from './pack.mjs';
 
 const BIN = join(REPO, 'bin', 'mcp-smart.js');
-const README = join(REPO, 'README.md');
+/** The files whose marked blocks are samples: README.md, then docs/*.md by name (paths relative to the repo). */
+export function docFiles() {
+  const docs = readdirSync(join(REPO, 'docs'))
+    .filter((f) => f.endsWith('.md'))
+    .sort()
+    .map((f) => `docs/${f}`);
+  return ['README.md', ...docs];
+}
 const MARKER = /<!-- sample:([a-z0-9-]+) -->\n([\s\S]*?)<!-- \/sample -->/g;
 /** The scratch folder is shown as this path, so the samples do not change with mkdtemp's name. */
 const SHOWN_DIR = '/tmp/demo';
@@ -304,36 +311,64 @@ export function readmeSamples(readme) {
   return Object.fromEntries([...readme.matchAll(MARKER)].map((m) => [m[1], m[2]]));
 }
 
-/** The README with each generated sample put between its markers; a generated sample without markers is an error. */
-export function applySamples(readme, samples) {
-  const present = readmeSamples(readme);
-  const missing = Object.keys(samples).filter((n) => !(n in present));
-  if (missing.length > 0) throw new Error(`README.md has no <!-- sample:NAME --> markers for: ${missing.join(', ')}`);
-  return readme.replace(MARKER, (all, name) =>
+/** The text with each of `samples` put between its markers (markers of other samples are left as they are). */
+export function applySamples(text, samples) {
+  return text.replace(MARKER, (all, name) =>
     name in samples ? `<!-- sample:${name} -->\n${samples[name]}<!-- /sample -->` : all,
   );
+}
+
+/** The documentation files' texts: relative path → text. */
+export function readDocs() {
+  return Object.fromEntries(docFiles().map((f) => [f, readFileSync(join(REPO, f), 'utf8')]));
+}
+
+/** Every sample of the documentation files: name → {file, text}; a name marked twice is an error. */
+export function docSamples(docs = readDocs()) {
+  const out = {};
+  for (const [file, text] of Object.entries(docs))
+    for (const [name, block] of Object.entries(readmeSamples(text))) {
+      if (out[name]) throw new Error(`sample:${name} is marked twice: in ${out[name].file} and ${file}`);
+      out[name] = { file, text: block };
+    }
+  return out;
+}
+
+/** The documentation files with every generated sample applied; a sample marked in no file is an error. */
+export function applyToDocs(docs, samples) {
+  const present = docSamples(docs);
+  const missing = Object.keys(samples).filter((n) => !(n in present));
+  if (missing.length > 0)
+    throw new Error(`no <!-- sample:NAME --> markers in README.md or docs/*.md for: ${missing.join(', ')}`);
+  return Object.fromEntries(Object.entries(docs).map(([file, text]) => [file, applySamples(text, samples)]));
 }
 
 async function main(argv) {
   const check = argv.includes('--check');
   const only = argv.includes('--only') ? argv[argv.indexOf('--only') + 1].split(',') : undefined;
   const samples = await collectSamples(only);
-  const readme = readFileSync(README, 'utf8');
-  const next = applySamples(readme, samples);
-  const before = readmeSamples(readme);
-  const changed = Object.keys(samples).filter((n) => before[n] !== samples[n]);
+  const docs = readDocs();
+  const next = applyToDocs(docs, samples);
+  const before = docSamples(docs);
+  const changed = Object.keys(samples).filter((n) => before[n].text !== samples[n]);
   if (check) {
     for (const n of changed)
-      process.stdout.write(`differs: ${n}\n--- README\n${before[n]}+++ generated\n${samples[n]}`);
+      process.stdout.write(`differs: ${n}\n--- ${before[n].file}\n${before[n].text}+++ generated\n${samples[n]}`);
     process.exitCode = changed.length > 0 ? 1 : 0;
     return;
   }
-  if (next !== readme) {
-    const tmp = `${README}.tmp-${process.pid}`;
-    writeFileSync(tmp, next);
-    renameSync(tmp, README);
+  for (const [file, text] of Object.entries(next)) {
+    if (text === docs[file]) continue;
+    const path = join(REPO, file);
+    const tmp = `${path}.tmp-${process.pid}`;
+    writeFileSync(tmp, text);
+    renameSync(tmp, path);
   }
-  process.stdout.write(changed.length > 0 ? `updated: ${changed.join(', ')}\n` : 'README samples are current\n');
+  process.stdout.write(
+    changed.length > 0
+      ? `updated: ${changed.map((n) => `${n} (${before[n].file})`).join(', ')}\n`
+      : 'samples are current\n',
+  );
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {

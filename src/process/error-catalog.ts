@@ -286,7 +286,7 @@ export const ERROR_CATALOG = {
   AUTH_REQUIRED: {
     exitCode: 3,
     message: (d) =>
-      `needs authorization${d.why ? ` (${s(d.why)})` : ''}: run \`mcp-smart login ${s(d.server)}\`, or in CI give it a header from an environment variable (README: "Servers behind OAuth")`,
+      `needs authorization${d.why ? ` (${s(d.why)})` : ''}: run \`mcp-smart login ${s(d.server)}\`, or in CI give it a header from an environment variable (docs/oauth.md: "Servers behind OAuth")`,
   },
   AUTH_NOT_REMOTE: {
     exitCode: 2,
@@ -300,7 +300,7 @@ export const ERROR_CATALOG = {
   AUTH_NO_BROWSER: {
     exitCode: 3,
     message: (d) =>
-      `will not open a browser ${s(d.why)}. Pass --auth-open none to print the authorization URL instead, or in CI give ${s(d.server)} a header from an environment variable (README: "Servers behind OAuth").`,
+      `will not open a browser ${s(d.why)}. Pass --auth-open none to print the authorization URL instead, or in CI give ${s(d.server)} a header from an environment variable (docs/oauth.md: "Servers behind OAuth").`,
   },
   STORE_REFUSED: {
     exitCode: 2,

@@ -4,7 +4,7 @@
  * (http-sessions.ts) or serve stops. A request that opens no session (any 2025 request without Mcp-Session-Id but
  * initialize, or an initialize the transport refuses) keeps nothing. Security: binds 127.0.0.1 by default, checks
  * Host and Origin (http-guard.ts), requires a bearer token when --token-env is given, and refuses a non-loopback
- * bind without one. Limits and timeouts: HTTP_LIMITS, documented in the README's serve section.
+ * bind without one. Limits and timeouts: HTTP_LIMITS, documented in docs/serve-and-adopt.md.
  */
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from 'node:http';
@@ -29,7 +29,7 @@ import { callerOf } from './auth/verify.js';
 
 export { isLoopback } from './http-guard.js';
 
-/** What `serve --transport http` accepts and for how long (README, serve: "Limits (HTTP)"). */
+/** What `serve --transport http` accepts and for how long (docs/serve-and-adopt.md: "Limits (HTTP)"). */
 export const HTTP_LIMITS = {
   maxBodyBytes: MAX_BODY_BYTES,
   /** A request's headers must arrive within this (slow or half-open requests are answered 408 and closed). */

@@ -1,7 +1,8 @@
-// Keeps README.md honest about the command line: every option `--help` prints must be documented there,
-// each option's row must carry the help text verbatim, and the help output itself is pinned by a snapshot
-// (so a changed option shows up here and reminds whoever changed it to update the README).
-import { readFileSync } from 'node:fs';
+// Keeps the documentation honest about the command line: every option `--help` prints must be documented in
+// README.md or docs/*.md, each option's row must carry the help text verbatim in its command's section, and the help
+// output itself is pinned by a snapshot (so a changed option shows up here and reminds whoever changed it to update
+// the docs).
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Command, Option } from 'commander';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -9,7 +10,15 @@ import { buildProgram } from '../../src/cli.js';
 import { fakeIo, runCli } from '../helpers/fake-io.js';
 import { REPO } from '../helpers/paths.js';
 
-const README = readFileSync(join(REPO, 'README.md'), 'utf8');
+/** README.md and every page of docs/, one after the other. */
+const README = [
+  'README.md',
+  ...readdirSync(join(REPO, 'docs'))
+    .filter((f) => f.endsWith('.md'))
+    .map((f) => `docs/${f}`),
+]
+  .map((f) => readFileSync(join(REPO, f), 'utf8'))
+  .join('\n');
 const COMMANDS = [
   'servers',
   'dump',
@@ -52,13 +61,11 @@ function longOptions(help: string): string[] {
   return [...new Set(help.match(/(?<![\w-])--[a-z][a-z0-9-]*/g) ?? [])].sort();
 }
 
-/** The section of the README that documents one command: from its heading to the next heading of that level. */
+/** The section of the docs that documents one command: from its `## \`command\`` heading to the next `#`/`##`. */
 function readmeSection(command: string): string {
-  const start = README.indexOf(`### \`${command}\``);
+  const start = README.indexOf(`\n## \`${command}\`\n`);
   if (start < 0) return '';
-  const next = README.indexOf('\n### ', start + 1);
-  const nextH2 = README.indexOf('\n## ', start + 1);
-  const ends = [next, nextH2].filter((i) => i > 0);
+  const ends = [README.indexOf('\n## ', start + 1), README.indexOf('\n# ', start + 1)].filter((i) => i > 0);
   return README.slice(start, ends.length ? Math.min(...ends) : undefined);
 }
 
@@ -72,14 +79,14 @@ function optionRow(cmd: Command, opt: Option): string {
   return `| \`${help.optionTerm(opt)}\` | ${help.optionDescription(opt)} |`;
 }
 
-describe('--help is documented in README.md', () => {
+describe('--help is documented in README.md and docs/', () => {
   it('the program help lists every command', async () => {
     const { code, stdout } = await runCli(['--help']);
     expect(code).toBe(0);
     for (const c of COMMANDS) expect(stdout).toMatch(new RegExp(`^  ${c}\\b`, 'm'));
   });
 
-  it.each(HELP_RUNS)('every long option of "%s --help" appears in the README', async (_label, argv) => {
+  it.each(HELP_RUNS)('every long option of "%s --help" appears in README.md or docs/', async (_label, argv) => {
     const { code, stdout } = await runCli(argv);
     expect(code).toBe(0);
     const options = longOptions(stdout);
@@ -99,7 +106,7 @@ describe('--help is documented in README.md', () => {
   });
 
   it.each(COMMANDS.map((c) => [c]))(
-    'the README section of "%s" has a row per option, with the help text verbatim',
+    'the docs section of "%s" has a row per option, with the help text verbatim',
     (name) => {
       const p = program();
       const cmd = p.commands.find((c) => c.name() === name);
@@ -126,7 +133,7 @@ describe('help output snapshots', () => {
     expect(stdout).toMatchSnapshot();
   });
 
-  it.each(COMMANDS.map((c) => [c]))('the examples in "%s --help" appear in its README section', async (command) => {
+  it.each(COMMANDS.map((c) => [c]))('the examples in "%s --help" appear in its docs section', async (command) => {
     const { stdout } = await runCli([command, '--help']);
     const after = stdout.split('\nExamples:\n')[1] ?? '';
     const examples = after

@@ -20,7 +20,7 @@ describe('login / logout', () => {
     const r = await runCli([...REMOTE, 'login', 'remote']);
     expect(r.code).toBe(3);
     expect(r.stderr).toBe(
-      'mcp-smart: will not open a browser without a terminal. Pass --auth-open none to print the authorization URL instead, or in CI give remote a header from an environment variable (README: "Servers behind OAuth").\n',
+      'mcp-smart: will not open a browser without a terminal. Pass --auth-open none to print the authorization URL instead, or in CI give remote a header from an environment variable (docs/oauth.md: "Servers behind OAuth").\n',
     );
   });
 

@@ -172,11 +172,11 @@ describe('ci-gate: the workflow init --github writes, executed', () => {
   );
 
   it(
-    "the README's plain-shell recipe passes on the baseline and fails (exit 1) on a grown tool",
+    "docs/ci.md's plain-shell recipe passes on the baseline and fails (exit 1) on a grown tool",
     async () => {
-      const readme = readFileSync(join(REPO, 'README.md'), 'utf8');
+      const readme = readFileSync(join(REPO, 'docs', 'ci.md'), 'utf8');
       const block = /<!-- recipe:plain-shell -->\s*```sh\n([\s\S]*?)```\s*<!-- \/recipe -->/.exec(readme);
-      expect(block, 'README.md has no <!-- recipe:plain-shell --> block').not.toBeNull();
+      expect(block, 'docs/ci.md has no <!-- recipe:plain-shell --> block').not.toBeNull();
       const recipe = block![1]!;
       expect(recipe).toContain('npx --no -- mcp-smart');
 

@@ -298,7 +298,7 @@ describe('servers behind OAuth (e2e)', () => {
     const doc = JSON.parse(run.stdout) as { servers: { name: string; status: string; error?: string }[] };
     expect(doc.servers.find((s) => s.name === 'corp')?.status).toBe('ok');
     expect(doc.servers.find((s) => s.name === 'fx')?.error).toBe(
-      'needs authorization (the stored tokens were refused and could not be refreshed): run `mcp-smart login fx`, or in CI give it a header from an environment variable (README: "Servers behind OAuth")',
+      'needs authorization (the stored tokens were refused and could not be refreshed): run `mcp-smart login fx`, or in CI give it a header from an environment variable (docs/oauth.md: "Servers behind OAuth")',
     );
     expect(entryFor(fxUrl)?.tokens).toBeUndefined();
     expect(browserVisits()).toHaveLength(visitsBefore); // never a browser unasked

@@ -265,8 +265,8 @@ describe('serve replicas sharing a state key and a PostgreSQL store', () => {
     TIMEOUT_MS,
   );
 
-  it('the README shows the HAProxy config this test runs', async () => {
-    const readme = await readFile(join(REPO, 'README.md'), 'utf8');
+  it('docs/team.md shows the HAProxy config this test runs', async () => {
+    const readme = await readFile(join(REPO, 'docs', 'team.md'), 'utf8');
     const shown = haproxyConfig('0.0.0.0:8808', ['10.0.0.11:8808', '10.0.0.12:8808', '10.0.0.13:8808']);
     expect(readme).toContain('```text\n' + shown + '```');
   });

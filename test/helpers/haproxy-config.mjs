@@ -1,4 +1,4 @@
-// The HAProxy config the README shows under "Team gateway: several replicas" (test/e2e/serve-replicas.test.ts checks
+// The HAProxy config docs/team.md shows under "Team gateway: several replicas" (test/e2e/serve-replicas.test.ts checks
 // that it does) and that the replicas' test and bench/gateway.mjs run. Plain .mjs so the bench can import it too.
 import { createServer } from 'node:net';
 

@@ -1,5 +1,5 @@
 // HAProxy (Debian's package, /usr/sbin/haproxy) in front of serve replicas: a running haproxy for a test with the
-// README's config (haproxy-config.mjs), on loopback, in the foreground (-db), stopped by the test.
+// docs/team.md's config (haproxy-config.mjs), on loopback, in the foreground (-db), stopped by the test.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { writeFile } from 'node:fs/promises';
 import { connect } from 'node:net';

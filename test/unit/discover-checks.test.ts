@@ -17,7 +17,7 @@ import { REPO } from '../helpers/paths.js';
 import type { ServerSnapshot } from '../../src/core/types.js';
 
 const readmeBlock = (name: string): string | undefined => {
-  const readme = readFileSync(join(REPO, 'README.md'), 'utf8');
+  const readme = readFileSync(join(REPO, 'docs', 'discover.md'), 'utf8');
   return new RegExp(`<!-- sample:${name} -->\\n([\\s\\S]*?)<!-- /sample -->`).exec(readme)?.[1];
 };
 
@@ -41,9 +41,9 @@ describe('the declared checks', () => {
     expect(reasons.filter((r) => signals.includes(r))).toEqual([]);
   });
 
-  it("the README's list of --explain reasons is the one made from CHECKS", () => {
+  it("docs/discover.md's list of --explain reasons is the one made from CHECKS", () => {
     const block = readmeBlock('explain-reasons');
-    expect(block, 'README.md has no <!-- sample:explain-reasons --> block').toBeDefined();
+    expect(block, 'docs/discover.md has no <!-- sample:explain-reasons --> block').toBeDefined();
     expect(block, 'run: npm run build && node scripts/readme-samples.mjs --only explain-reasons').toBe(
       reasonsMarkdown(),
     );

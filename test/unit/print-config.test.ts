@@ -273,9 +273,9 @@ describe('which mcp-smart the snippet starts', () => {
   });
 });
 
-describe("README's print-config sample", () => {
+describe("docs/serve-and-adopt.md's print-config sample", () => {
   it('is what `mcp-smart --demo serve --print-config claude-code` prints, with the two paths shortened', async () => {
-    const readme = readFileSync(join(REPO, 'README.md'), 'utf8');
+    const readme = readFileSync(join(REPO, 'docs', 'serve-and-adopt.md'), 'utf8');
     const start = readme.indexOf('```text\n# Claude Code, mode tools');
     expect(start).toBeGreaterThan(0);
     const shown = readme.slice(start + '```text\n'.length, readme.indexOf('```\n', start + 8));
