@@ -61,6 +61,8 @@ describe('docs links', () => {
     expect(readme.has('commands')).toBe(true);
     expect(readme.has('exit-codes')).toBe(true);
     expect(anchors(readFileSync(join(REPO, 'docs', 'oauth.md'), 'utf8')).has('servers-behind-oauth')).toBe(true);
-    expect(readFileSync(join(REPO, 'src', 'process', 'error-catalog.ts'), 'utf8')).toContain('docs/oauth.md: "Servers behind OAuth"');
+    expect(readFileSync(join(REPO, 'src', 'process', 'error-catalog.ts'), 'utf8')).toContain(
+      'docs/oauth.md: "Servers behind OAuth"',
+    );
   });
 });
