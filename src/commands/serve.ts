@@ -1,5 +1,4 @@
 /** `mcp-smart serve`: an MCP server in front of the configured servers. Runs until the client goes away. */
-import { resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type { Server } from '@modelcontextprotocol/server';
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
@@ -10,7 +9,7 @@ import { resolvePaths } from '../app/services/paths.js';
 import { resolveLimits } from '../app/services/budget-limits.js';
 import { chosenStore, openUsageStore, userLabelFor } from '../app/services/store.js';
 import { DEFAULT_LOAD_HINTS } from '../core/hints/load-hints.js';
-import { optionalString, parseChoiceFlag, parseIntFlag } from '../app/services/flags.js';
+import { optionalString } from '../app/services/flags.js';
 import { loadUsage, servingCounts } from '../serve/deps.js';
 import { ServeScope } from '../serve/scope.js';
 import { checkStoreWritable, type UsageStoreDoc } from '../core/session/usage-store.js';
@@ -18,34 +17,29 @@ import { countOf } from '../reporters/format.js';
 import { SmartError, errorText } from '../process/errors.js';
 import { appendFileSafe } from '../process/safe-write.js';
 import { STOP_EXIT_CODES, stoppedBy, whileHandlingSignals } from '../process/signals.js';
-import type { ServeLevel, ServeMode } from '../serve/served-view.js';
+import type { ServeMode } from '../serve/served-view.js';
 import type { HttpHandle } from '../serve/http.js';
-import { launchThis, setupArgs } from '../app/services/launcher.js';
-import { clientMode, parseClientName, printConfig, withholdsEnv } from '../app/services/print-config.js';
 import { ServeRuntime } from '../serve/runtime.js';
 import { CLIENT_GONE_FLUSH_MS, FINAL_FLUSH_MS, SERVE_STORE_TIMEOUTS, STARTUP_READ_LOCK_MS } from '../serve/learn.js';
 import { setupWords } from '../app/services/next-step-state.js';
 import { terminalNote } from '../serve/terminal-note.js';
 import { createClientServer } from '../serve/sdk-server.js';
-import { loadServeSetup, metaOnlyStart, servedVariables, storeListing } from '../serve/setup.js';
+import { loadServeSetup, metaOnlyStart } from '../serve/setup.js';
+import { DEFAULT_MAX, listenFlags, modeAndLevel, timeoutFlags } from '../serve/serve-flags.js';
+import { printServeSetup } from '../serve/print-setup.js';
+import { startListing } from '../serve/start-listing.js';
 import { isLoopback } from '../serve/http-guard.js';
 import { CLIENT_CAPABILITIES_META_KEY } from '@modelcontextprotocol/server';
 import { declaredBy, START_WITHOUT_CLIENT_MS } from '../serve/first-answer.js';
 import { LegacyListens } from '../serve/legacy-listen.js';
-import { startReplica, stateKeys, type ReplicaHandle } from '../serve/replica/setup.js';
+import { startReplica, type ReplicaHandle } from '../serve/replica/setup.js';
 import { serveIdentity } from '../serve/auth/setup.js';
 import { AuditLog } from '../serve/auth/audit.js';
 import { telemetryConfig } from '../serve/telemetry/config.js';
 import type { Telemetry } from '../serve/telemetry/hook.js';
 
-const MODES: readonly ServeMode[] = ['auto', 'tools', 'meta'];
-const LEVELS: readonly ServeLevel[] = ['full', 'lossless', 'compact', 'minimal', 'names'];
-const DEFAULT_MAX = 200_000;
-const DEFAULT_CALL_TIMEOUT_MS = 120_000;
 /** At shutdown, the last spans and metrics are exported within this (a collector that is down does not hold it). */
 const TELEMETRY_FLUSH_MS = 3_000;
-/** Node's timers hold at most 2^31 - 1 ms (about 24.8 days): a longer one fires at once, so it is refused. */
-const MAX_TIMER_MS = 2_147_483_647;
 
 export interface ServeResult {
   mode: ServeMode;
@@ -62,33 +56,10 @@ export async function runServeCommand(
   const printFor = optionalString(opts.printConfig);
   const modeFlag = optionalString(opts.mode);
   if (printFor) {
-    const client = parseClientName(printFor);
-    const asked = modeFlag ? parseChoiceFlag('--mode', modeFlag, MODES) : undefined;
-    const mode = asked ?? clientMode(client);
-    const args = [...setupArgs(global, io.cwd), 'serve', '--mode', mode, ...serveArgs(opts, io.cwd)];
-    const name = optionalString(opts.key) ?? 'mcp-smart';
-    // Codex and Gemini CLI do not pass their whole environment on to serve: the variables the setup refers to are
-    // printed for them to pass (names only).
-    const vars = withholdsEnv(client) ? await servedVariables(ctx) : [];
-    const launch = launchThis(args);
-    const envVars = vars.length > 0 ? vars : undefined;
-    io.stdout(printConfig({ client, name, launch, mode, modeAsked: asked !== undefined, envVars }));
+    const mode = await printServeSetup(ctx, opts, printFor);
     return { result: { mode, transport: 'stdio' }, exitCode: 0 };
   }
-  const transportKind = parseChoiceFlag('--transport', opts.transport ?? 'stdio', ['stdio', 'http'] as const);
-  const host = optionalString(opts.host) ?? '127.0.0.1';
-  const port = parseIntFlag('--port', opts.port ?? '0', { min: 0, max: 65535 });
-  const tokenEnv = optionalString(opts.tokenEnv);
-  const token = tokenEnv ? io.env[tokenEnv] : undefined;
-  if (tokenEnv && !token) throw new SmartError('SERVE_TOKEN_MISSING', { variable: tokenEnv });
-  const sessions = {
-    idleMs: opts.sessionIdle
-      ? parseIntFlag('--session-idle', opts.sessionIdle, { min: 1, max: MAX_TIMER_MS })
-      : undefined,
-    max: opts.maxSessions ? parseIntFlag('--max-sessions', opts.maxSessions, { min: 1 }) : undefined,
-  };
-  // Several replicas share these keys: a 2026-07-28 client's round may reach any of them (replica/).
-  const keys = transportKind === 'http' ? stateKeys(optionalString(opts.stateKeyFile), io.env) : undefined;
+  const { transportKind, host, port, tokenEnv, token, sessions, keys } = listenFlags(opts, io.env);
 
   // A person at a terminal, not a client: say what this is (it still serves, e.g. for pasting JSON-RPC by hand).
   if (transportKind === 'stdio' && io.stdinIsTTY) io.stderr(terminalNote(setupWords(global)));
@@ -116,9 +87,7 @@ export async function runServeCommand(
   const auditFile = optionalString(opts.auditLog);
   const audit = auditFile ? new AuditLog(auditFile, log) : undefined;
   await audit?.open();
-  const mode = modeFlag ? parseChoiceFlag('--mode', modeFlag, MODES) : (serveConfig.mode ?? 'auto');
-  const levelFlag = optionalString(opts.level);
-  const level = levelFlag ? parseChoiceFlag('--level', levelFlag, LEVELS) : (serveConfig.level ?? 'lossless');
+  const { mode, level } = modeAndLevel(opts, serveConfig);
   // Auto mode sends the plan `budget` prints: the same flags and rules, with serve.budget over budget and a
   // default window.
   const { limit } = resolveLimits(opts, {
@@ -127,15 +96,7 @@ export async function runServeCommand(
   // Only meta mode's first answers go without schemas (loadServeSetup read any other start in full).
   if (setup.full && global.debug)
     log('tool lists from the catalogue start cache; the snapshot is read in full before the first call');
-  const spawnTimeoutMs = opts.spawnTimeout
-    ? parseIntFlag('--spawn-timeout', opts.spawnTimeout, { min: 1, max: MAX_TIMER_MS })
-    : (serveConfig.spawnTimeout ?? global.timeoutMs);
-  const callTimeoutMs = opts.callTimeout
-    ? parseIntFlag('--call-timeout', opts.callTimeout, { min: 1, max: MAX_TIMER_MS })
-    : (serveConfig.callTimeout ?? DEFAULT_CALL_TIMEOUT_MS);
-  const firstListWaitMs = opts.firstListWait
-    ? parseIntFlag('--first-list-wait', opts.firstListWait, { min: 1, max: MAX_TIMER_MS })
-    : serveConfig.firstListWait;
+  const { spawnTimeoutMs, callTimeoutMs, firstListWaitMs } = timeoutFlags(opts, serveConfig, global.timeoutMs);
   const record = optionalString(opts.record);
   // A record file that cannot be appended to (a FIFO nobody reads, a folder) is refused before serving starts.
   if (record) await appendFileSafe(record, '');
@@ -317,31 +278,7 @@ export async function runServeCommand(
     // meanwhile (first-answer.ts), and hears tools/list_changed as their lists arrive.
     // After the lists for the client's declaration (cache, else live — that starts each server declaring it): what
     // is still not known then is started here.
-    runtime.first.begin = () =>
-      runtime
-        .settled()
-        .then(() =>
-          runtime.listUnknown(async (name, snap) => {
-            const def = setup.definitions.find((d) => d.name === name);
-            // Stored under what the server was started declaring: a list a client's capabilities unlocked is never
-            // served from the cache to a client that declares nothing.
-            const capabilities = runtime.pool.declaredWith(name);
-            if (def)
-              await storeListing(def, snap, setup.cache, Date.now(), capabilities).catch((e: unknown) =>
-                log(`warning: ${errorText(e)}`),
-              );
-          }),
-        )
-        .then(() => {
-          const served = runtime.view;
-          // Each tool of the servers once: first-class (in tools/list) or behind the meta-tools, never both.
-          const first = [...served.servedNameOf.keys()].filter((id) => served.entries.has(id)).length;
-          log(
-            `${mode} mode: ${countOf(served.entries.size, 'tool')} from ${countOf(runtime.known.size, 'server')}: ${first} served first-class, ` +
-              `${served.entries.size - first} behind the meta-tools; tools/list holds ${countOf(served.tools.length, 'tool')} ` +
-              `(${countOf(served.tokens, 'token')})${served.deferred.length ? `; deferred: ${served.deferred.join(', ')}` : ''}`,
-          );
-        });
+    runtime.first.begin = startListing(runtime, setup, mode, log);
     // Meta mode starts them once its first tools/list is out (runtime.listReady) or a tool is called.
     const startServers = (): void => {
       if (!runtime.metaOnly) void runtime.first.start();
@@ -393,25 +330,4 @@ export async function runServeCommand(
     }
     await finished;
   }
-}
-
-/** The serve options given with --print-config that the client's serve should run with too (paths made absolute). */
-function serveArgs(opts: Record<string, unknown>, cwd: string): string[] {
-  const args: string[] = [];
-  const carry = (flag: string, value: unknown): void => {
-    if (typeof value === 'string') args.push(flag, value);
-  };
-  carry('--level', opts.level);
-  carry('--max', opts.max);
-  carry('--share', opts.share);
-  carry('--limit', opts.limit);
-  if (opts.activate === true) args.push('--activate');
-  if (typeof opts.record === 'string') args.push('--record', resolve(cwd, opts.record));
-  if (opts.learn === false) args.push('--no-learn');
-  carry('--key', opts.key);
-  carry('--spawn-timeout', opts.spawnTimeout);
-  carry('--call-timeout', opts.callTimeout);
-  carry('--first-list-wait', opts.firstListWait);
-  carry('--otlp', opts.otlp);
-  return args;
 }

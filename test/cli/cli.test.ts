@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/fake-io.js';
-import { scanAdhocServers } from '../../src/cli.js';
+import { scanAdhocServers } from '../../src/commands/global-options.js';
 
 describe('cli', () => {
   it('prints help with every contract command and exits 0', async () => {

@@ -93,7 +93,7 @@ describe('package-install: the packed tarball installed into a fresh prefix', ()
         sources: string[];
       };
       const own = map.sources.filter((f) => !f.includes('node_modules/'));
-      expect(own).toContain('../../src/cli.ts');
+      expect(own).toContain('../../src/commands/run.ts');
       expect(own.filter((f) => !/^\.\.\/\.\.\/src\/.+\.ts$/.test(f))).toEqual([]);
       expect(paths.filter((p) => !/^(dist|bin|data)\/|^(LICENSE|README\.md|package\.json)$/.test(p))).toEqual([]);
       expect(readFileSync(join(prefix, 'node_modules', 'mcp-smart', 'LICENSE'), 'utf8')).toMatch(/^MIT License/);

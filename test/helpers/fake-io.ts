@@ -1,6 +1,6 @@
 // An in-memory Io for in-process CLI tests: run(argv, io) with captured stdout/stderr.
 import { join } from 'node:path';
-import { run } from '../../src/cli.js';
+import { run } from '../../src/commands/run.js';
 import type { Io } from '../../src/process/io.js';
 import { tempDir } from './temp.js';
 

@@ -114,12 +114,11 @@ describe('architecture', () => {
     expect(offenders).toEqual([]);
   });
 
-  it('src/ root holds only the entry: cli.ts (and run.ts until run() moves into commands/)', () => {
+  it('src/ root holds only the entry: cli.ts', () => {
     const loose = readdirSync(SRC)
       .filter((name) => statSync(join(SRC, name)).isFile())
       .sort();
-    // run.ts is allowed while run() still lives at the root: the CLI split moves it below commands/.
-    expect(loose.filter((name) => name !== 'run.ts')).toEqual(['cli.ts']);
+    expect(loose).toEqual(['cli.ts']);
     expect(
       readdirSync(SRC)
         .filter((name) => statSync(join(SRC, name)).isDirectory())
@@ -196,8 +195,6 @@ const servesMcp = (f: string): boolean => f.startsWith(SERVE) || f === SERVE_COM
  */
 const LAYERS: readonly { path: string; rank: number }[] = [
   { path: 'cli.ts', rank: 0 },
-  // Until the CLI split moves run() below commands/; it imports only process/.
-  { path: 'run.ts', rank: 1 },
   { path: 'commands', rank: 2 },
   { path: 'app/use-cases', rank: 3 },
   { path: 'serve', rank: 3 },
