@@ -75,6 +75,9 @@ describe('package-install: the packed tarball installed into a fresh prefix', ()
       for (const f of [
         'LICENSE',
         'README.md',
+        // The README links its docs pages: an installed copy carries them, so no link points at a missing file.
+        'docs/commands.md',
+        'docs/serve-and-adopt.md',
         'package.json',
         'data/NOTICE',
         'data/LICENSE-cc-cedict',
@@ -95,7 +98,9 @@ describe('package-install: the packed tarball installed into a fresh prefix', ()
       const own = map.sources.filter((f) => !f.includes('node_modules/'));
       expect(own).toContain('../../src/commands/run.ts');
       expect(own.filter((f) => !/^\.\.\/\.\.\/src\/.+\.ts$/.test(f))).toEqual([]);
-      expect(paths.filter((p) => !/^(dist|bin|data)\/|^(LICENSE|README\.md|package\.json)$/.test(p))).toEqual([]);
+      expect(
+        paths.filter((p) => !/^(dist|bin|data)\/|^docs\/[\w-]+\.md$|^(LICENSE|README\.md|package\.json)$/.test(p)),
+      ).toEqual([]);
       expect(readFileSync(join(prefix, 'node_modules', 'mcp-smart', 'LICENSE'), 'utf8')).toMatch(/^MIT License/);
       // Development-only packages stay out of a user's install, unless a runtime dependency needs them too (ajv).
       const dev = Object.keys(
