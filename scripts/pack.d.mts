@@ -7,6 +7,7 @@ export interface ProgramRun {
   stderr: string;
 }
 export declare function npmEnv(env?: Env): Env;
+export declare function tempHomeEnv(root: string): Env;
 export declare function runProgram(
   cmd: string,
   args: string[],

@@ -13,6 +13,25 @@ export function npmEnv(env = process.env) {
   return Object.fromEntries(Object.entries(env).filter(([k]) => !/^npm_/i.test(k)));
 }
 
+/**
+ * npmEnv() with a home of its own under `root` (HOME, the XDG folders, TMPDIR; `root/home` and `root/tmp` are
+ * created): what a fresh user's shell gives a command, so nothing reads or writes the real home.
+ */
+export function tempHomeEnv(root) {
+  const home = join(root, 'home');
+  for (const d of [home, join(root, 'tmp')]) mkdirSync(d, { recursive: true });
+  return {
+    ...npmEnv(),
+    HOME: home,
+    USERPROFILE: home,
+    XDG_CACHE_HOME: join(home, '.cache'),
+    XDG_CONFIG_HOME: join(home, '.config'),
+    XDG_DATA_HOME: join(home, '.local', 'share'),
+    TMPDIR: join(root, 'tmp'),
+    NO_COLOR: '1',
+  };
+}
+
 /** Runs a program (no shell) and collects its output; kills it after `timeoutMs`. */
 export function runProgram(cmd, args, { cwd, env, timeoutMs = 420_000 }) {
   return new Promise((resolvePromise, reject) => {

@@ -20,7 +20,7 @@ import { writeFileSync, renameSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { INSTALL_ARGS, npmEnv, packSourceTree, REPO, runProgram } from './pack.mjs';
+import { INSTALL_ARGS, packSourceTree, REPO, runProgram, tempHomeEnv } from './pack.mjs';
 
 const BIN = join(REPO, 'bin', 'mcp-smart.js');
 /** The files whose marked blocks are samples: README.md, then docs/*.md by name (paths relative to the repo). */
@@ -38,18 +38,11 @@ const SHOWN_DIR = '/tmp/demo';
 /** A scratch folder and an environment of its own: HOME, caches, data and temp folders inside it, no colour. */
 function sandbox() {
   const root = mkdtempSync(join(tmpdir(), 'mcp-smart-readme-'));
-  const home = join(root, 'home');
   const work = join(root, 'demo');
-  for (const d of [home, work, join(root, 'tmp')]) mkdirSync(d, { recursive: true });
+  mkdirSync(work, { recursive: true });
+  const home = join(root, 'home');
   const env = {
-    ...npmEnv(),
-    HOME: home,
-    USERPROFILE: home,
-    XDG_CACHE_HOME: join(home, '.cache'),
-    XDG_CONFIG_HOME: join(home, '.config'),
-    XDG_DATA_HOME: join(home, '.local', 'share'),
-    TMPDIR: join(root, 'tmp'),
-    NO_COLOR: '1',
+    ...tempHomeEnv(root),
     COLUMNS: '200',
     GITHUB_STEP_SUMMARY: '',
     GEMINI_CLI_SYSTEM_SETTINGS_PATH: join(home, 'no-gemini-system', 'settings.json'),

@@ -8,7 +8,7 @@ import { execFileSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { npmEnv, runProgram, type Env } from '../../scripts/pack.mjs';
+import { npmEnv, runProgram, tempHomeEnv, type Env } from '../../scripts/pack.mjs';
 import { docSamples } from '../../scripts/readme-samples.mjs';
 import { proseLines } from '../helpers/doc-links.js';
 import { installedPackage } from '../helpers/installed-package.js';
@@ -122,21 +122,11 @@ describe('readme-commands: the install lines and the demo audit, run as printed'
 
   beforeAll(() => {
     root = tempDir('mcp-smart-readme-commands-');
-    const home = join(root, 'home');
-    for (const d of [home, join(root, 'tmp'), join(root, 'work')]) mkdirSync(d, { recursive: true });
+    mkdirSync(join(root, 'work'), { recursive: true });
     const base = npmEnv();
     // npm's cache stays the machine's (no download when it holds the packages); everything else is temporary.
     const cache = execFileSync('npm', ['config', 'get', 'cache'], { env: base, encoding: 'utf8' }).trim();
-    appEnv = {
-      ...base,
-      HOME: home,
-      USERPROFILE: home,
-      XDG_CACHE_HOME: join(home, '.cache'),
-      XDG_CONFIG_HOME: join(home, '.config'),
-      XDG_DATA_HOME: join(home, '.local', 'share'),
-      TMPDIR: join(root, 'tmp'),
-      NO_COLOR: '1',
-    };
+    appEnv = tempHomeEnv(root);
     npmRunEnv = {
       ...appEnv,
       npm_config_cache: cache,
