@@ -450,6 +450,14 @@ export function buildProgram(io: Io, argv: readonly string[], state: ProgramStat
         '--undo',
         'take back the switch --apply made: each file as it was, byte for byte (changes made since are kept)',
       )
+      .option(
+        '--scope-from-use',
+        "write this project's scope derived from use (the tools serve saw it call; mcp-smart store scope) as the client's own tool filter on the entry the switch adds: Gemini CLI includeTools, Codex enabled_tools (other clients have none: refused); serve then runs in --mode tools",
+      )
+      .option(
+        '--store <file-or-url>',
+        "the usage store --scope-from-use reads (default: the config's store, else the usage file)",
+      )
       .addHelpText(
         'after',
         '\n' +
@@ -460,7 +468,7 @@ export function buildProgram(io: Io, argv: readonly string[], state: ProgramStat
           'every tool on each request (Gemini CLI, Cursor, Windsurf, Claude Desktop,\n' +
           'Cline, Roo): the five meta-tools, every tool reachable through find_tool and\n' +
           'call_tool.\n' +
-          '\nExamples:\n  mcp-smart adopt claude-code\n  mcp-smart adopt claude-code --apply\n  mcp-smart adopt claude-code --undo\n  mcp-smart adopt codex --dry-run --json',
+          '\nExamples:\n  mcp-smart adopt claude-code\n  mcp-smart adopt claude-code --apply\n  mcp-smart adopt claude-code --undo\n  mcp-smart adopt codex --dry-run --json\n  mcp-smart adopt gemini --scope-from-use --apply',
       ),
     'adopt',
   );
