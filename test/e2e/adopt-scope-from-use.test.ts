@@ -69,6 +69,42 @@ async function geminiWithServers(): Promise<{ client: RealClient; settings: stri
   return { client, settings };
 }
 
+/** Codex with the memory and filesystem demo servers in ~/.codex/config.toml. */
+async function codexWithServers(): Promise<{ client: RealClient; config: string }> {
+  const client = new RealClient('codex');
+  const defs = await demoServerDefinitions({
+    nodePath: process.execPath,
+    scratchDir: join(client.tmp, 'mcp-smart-demo'),
+  });
+  const config = join(client.home, '.codex', 'config.toml');
+  const q = (v: string): string => JSON.stringify(v);
+  const tables = defs
+    .filter((d) => d.name === 'memory' || d.name === 'filesystem')
+    .map((d) => {
+      const env = Object.entries(d.env ?? {}).map(([k, v]) => `${k} = ${q(v)}`);
+      return [
+        `[mcp_servers.${d.name}]`,
+        `command = ${q(d.command!)}`,
+        `args = [${(d.args ?? []).map(q).join(', ')}]`,
+        ...(env.length > 0 ? [`env = { ${env.join(', ')} }`] : []),
+      ].join('\n');
+    });
+  writeFileSync(config, `${tables.join('\n\n')}\n`);
+  return { client, config };
+}
+
+/** adopt as a user runs it, then the printed switch in a shell; returns the printed way back. */
+async function adoptAndApply(client: RealClient, name: string, store: string): Promise<string> {
+  const adopt = await smart(client, ['adopt', name, '--scope-from-use', '--store', store]);
+  expect(adopt.code, adopt.stderr).toBe(0);
+  const lines = adopt.stdout.split('\n');
+  const apply = lines[lines.findIndex((l) => l.includes('One command, which keeps a copy')) + 1]!.trim();
+  expect(apply).toContain('--scope-from-use');
+  const applied = await sh(client, apply);
+  expect(applied.code, applied.stdout + applied.stderr).toBe(0);
+  return lines.find((l) => l.startsWith('To go back after --apply: '))!.slice(26);
+}
+
 const smart = (client: RealClient, args: string[]) =>
   runGroup(process.execPath, [BIN, ...args], { cwd: client.project, env: client.env, timeoutMs: 120_000 });
 const sh = (client: RealClient, line: string) =>
@@ -113,6 +149,25 @@ describe('adopt --scope-from-use', () => {
     const back = await sh(client, undo);
     expect(back.code, back.stdout + back.stderr).toBe(0);
     expect(Buffer.compare(readFileSync(settings), before)).toBe(0);
+  }, 600_000);
+
+  it('Codex lists only the tools this project used (enabled_tools on the added table); --undo gives config.toml back byte for byte', async () => {
+    const { client, config } = await codexWithServers();
+    const store = join(client.tmp, 'usage.json');
+    await seedStore(store, client.project);
+    const before = readFileSync(config);
+    const direct = (await client.toolLists()).flatMap((s) => s.tools ?? []).sort();
+    expect(direct).toEqual(expect.arrayContaining(['create_entities', 'list_directory', 'read_graph', 'search_nodes']));
+    const undo = await adoptAndApply(client, 'codex', store);
+    expect(readFileSync(config, 'utf8')).toContain('enabled_tools = ["list_directory", "read_graph"]');
+    const after = await client.toolLists();
+    const listedTools = after.filter((s) => (s.tools ?? []).length > 0);
+    expect(listedTools.map((s) => s.server)).toEqual([SWITCH_ENTRY]);
+    expect(listedTools.flatMap((s) => s.tools ?? []).sort()).toEqual(['list_directory', 'read_graph']);
+    console.info(`adopt --scope-from-use: Codex listed ${direct.length} tools directly, 2 after`);
+    const back = await sh(client, undo);
+    expect(back.code, back.stdout + back.stderr).toBe(0);
+    expect(Buffer.compare(readFileSync(config), before)).toBe(0);
   }, 600_000);
 
   it('refuses a client without a tool filter of its own, and a project without scope: exit 2, nothing written', async () => {
