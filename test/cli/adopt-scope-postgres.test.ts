@@ -31,15 +31,20 @@ describe('adopt --scope-from-use with a PostgreSQL store', () => {
     const settings = join(home, '.gemini', 'settings.json');
     writeFileSync(
       settings,
-      '{\n  "mcpServers": {\n    "notes": { "command": "notes-server" },\n    "tracker": { "command": "tracker-server", "args": ["--x"] }\n  }\n}\n',
+      '{\n  "mcpServers": {\n    "notes": { "command": "notes-server", "excludeTools": ["delete"] },\n    "tracker": { "command": "tracker-server", "args": ["--x"] }\n  }\n}\n',
     );
     // Gemini CLI loads servers only in a folder the user trusts.
     writeFileSync(join(home, '.gemini', 'trustedFolders.json'), JSON.stringify({ [project]: 'TRUST_FOLDER' }));
     const before = readFileSync(settings);
-    // This project used notes.search and tracker.search (a name both servers have) and notes.read; another project
-    // used tracker.create.
+    // This project used notes.search and tracker.search (a name both servers have), notes.read, and notes.delete
+    // (which the client's own excludeTools hides: not served, so not listed); another project used tracker.create.
     const projects: ProjectUsage = {
-      [projectKey(project)]: { 'notes.search': use(2), 'notes.read': use(1), 'tracker.search': use(1) },
+      [projectKey(project)]: {
+        'notes.search': use(2),
+        'notes.read': use(1),
+        'notes.delete': use(1),
+        'tracker.search': use(1),
+      },
       [projectKey(join(dir, 'other'))]: { 'tracker.create': use(5) },
     };
     const file = join(dir, 'usage.json');
@@ -48,7 +53,7 @@ describe('adopt --scope-from-use with a PostgreSQL store', () => {
       () => ({
         delta: {
           tools: Object.fromEntries(
-            ['notes.search', 'notes.read', 'tracker.search', 'tracker.create'].map((id) => [
+            ['notes.search', 'notes.read', 'notes.delete', 'tracker.search', 'tracker.create'].map((id) => [
               id,
               { ...use(1), categories: {} },
             ]),

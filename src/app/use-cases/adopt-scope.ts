@@ -6,8 +6,9 @@
 import { resolve } from 'node:path';
 import { scopeFilter, SCOPE_FILTER_KEY, type ScopeFilter } from '../../core/adopt/scope-filter.js';
 import { clientLabel } from '../../core/config/clients.js';
+import { toolHiddenBy, visibilityRules } from '../../core/config/tool-filter.js';
 import { deriveScopes, projectKey } from '../../core/session/scope.js';
-import type { ClientId, SmartConfig } from '../../core/types.js';
+import type { ClientId, ServerDefinition, SmartConfig } from '../../core/types.js';
 import { SmartError } from '../../process/errors.js';
 import type { AppContext } from '../services/context.js';
 import { resolvePaths } from '../services/paths.js';
@@ -36,7 +37,13 @@ export function checkScopeClient(client: ClientId): void {
 /** This project's scope on the adopted servers, as the filter of the entry `entry`. */
 export async function readAdoptScope(
   ctx: AppContext,
-  opts: { client: ClientId; config: SmartConfig; store: string | undefined; adopted: string[]; entry: string },
+  opts: {
+    client: ClientId;
+    config: SmartConfig;
+    store: string | undefined;
+    adopted: readonly ServerDefinition[];
+    entry: string;
+  },
 ): Promise<AdoptScope> {
   const { io } = ctx;
   const paths = resolvePaths(io, false);
@@ -49,8 +56,16 @@ export async function readAdoptScope(
     const { doc } = await store.read(Date.now());
     const project = projectKey(resolve(io.cwd));
     const mine = deriveScopes(doc.projects, undefined).find((x) => x.key === project);
-    const scoped = (mine?.tools ?? []).filter((t) => t.success > 0).map((t) => t.id);
-    const filter = scopeFilter(scoped, Object.keys(doc.tools), opts.adopted, opts.entry);
+    // A tool the client's filter (kept in mcp-smart.config.json) or the serve section hides is not served: it is
+    // neither listed nor part of serve's naming.
+    const rules = visibilityRules(opts.adopted, opts.config.serve);
+    const served = (id: string): boolean => {
+      const dot = id.indexOf('.');
+      return toolHiddenBy(rules, id.slice(0, dot), id.slice(dot + 1)) === undefined;
+    };
+    const scoped = (mine?.tools ?? []).filter((t) => t.success > 0 && served(t.id)).map((t) => t.id);
+    const names = opts.adopted.map((d) => d.name);
+    const filter = scopeFilter(scoped, Object.keys(doc.tools).filter(served), names, opts.entry);
     if (filter.ids.length === 0)
       throw new SmartError('ADOPT_NO_SCOPE', {
         store: store.label,

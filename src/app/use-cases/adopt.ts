@@ -160,7 +160,7 @@ export async function adoptClient(ctx: AppContext, opts: AdoptOptions): Promise<
         client: opts.client,
         config: defs.config,
         store: opts.store,
-        adopted: adopted.map((d) => d.name),
+        adopted,
         entry,
       })
     : undefined;
