@@ -7,6 +7,7 @@
  */
 import type { JSONPath } from 'jsonc-parser';
 import { isPlainObject } from '../config/key-path.js';
+import { SCOPE_FILTER_KEY } from './scope-filter.js';
 import { valueAt, type SwitchEdit } from './switch-edit.js';
 import type { ClientId } from '../types.js';
 
@@ -178,8 +179,9 @@ export function switchPlan(req: SwitchRequest): FilePlan[] {
   const last = [...plans.values()].filter((p) =>
     p.edits.some((e) => (e.kind === 'set' && e.path.at(-1) === name) || e.kind === 'toml-add'),
   );
-  const key = req.client === 'gemini' ? 'includeTools' : 'enabled_tools';
-  const only = req.filter ? `, showing only this project's ${req.filter.length} tools (${key})` : '';
+  const only = req.filter
+    ? `, showing only this project's ${req.filter.length} tools (${SCOPE_FILTER_KEY[req.client] ?? 'filter'})`
+    : '';
   for (const p of last) p.says.push(`adds "${name}" (mcp-smart serve on the adopted servers${only})`);
   return [...plans.values()].sort((a, b) => Number(last.includes(a)) - Number(last.includes(b)));
 }
