@@ -1,5 +1,5 @@
 /** `mcp-smart adopt`: its declaration (spec.ts). */
-import type { CommandSpec } from './spec.js';
+import { storeOption, type CommandSpec } from './spec.js';
 
 /** What the switch is, for --help: the entry's name and the mode each client is given. */
 const SWITCH_NOTE =
@@ -38,10 +38,16 @@ export const adoptSpec: CommandSpec = {
       description:
         'take back the switch --apply made: each file as it was, byte for byte (changes made since are kept)',
     },
+    {
+      flags: '--scope-from-use',
+      description:
+        "write this project's scope derived from use (the tools serve saw it call; mcp-smart store scope) as the client's own tool filter on the entry the switch adds: Gemini CLI includeTools, Codex enabled_tools (other clients have none: refused); serve then runs in --mode tools",
+    },
+    storeOption("the usage store --scope-from-use reads (default: the config's store, else the usage file)"),
   ],
   help:
     '\n' +
     SWITCH_NOTE +
-    '\nExamples:\n  mcp-smart adopt claude-code\n  mcp-smart adopt claude-code --apply\n  mcp-smart adopt claude-code --undo\n  mcp-smart adopt codex --dry-run --json',
+    '\nExamples:\n  mcp-smart adopt claude-code\n  mcp-smart adopt claude-code --apply\n  mcp-smart adopt claude-code --undo\n  mcp-smart adopt codex --dry-run --json\n  mcp-smart adopt gemini --scope-from-use --apply',
   load: async () => (await import('./adopt.js')).runAdoptCommand,
 };

@@ -16,6 +16,8 @@ export interface AdoptFlags {
   dryRun?: boolean;
   apply?: boolean;
   undo?: boolean;
+  scopeFromUse?: boolean;
+  store?: string;
 }
 
 function switchLines(r: AdoptResult): string[] {
@@ -50,6 +52,16 @@ function renderText(r: AdoptResult): string {
     lines.push(`  ${s.name} (${s.transport}, from ${s.source})${filters.length ? ` — ${filters.join('; ')}` : ''}`);
   }
   for (const s of r.skipped) lines.push(`  not adopted, left as it is: ${s.name} (${s.source}): ${s.reason}`);
+  if (r.scope) {
+    const sc = r.scope;
+    lines.push(
+      '',
+      `This project's scope, derived from use (${sc.store}, ${sc.project}): ${sc.ids.length} tool${sc.ids.length === 1 ? '' : 's'}, written as ${clientLabel(r.client)}'s own filter (${sc.key}) on the entry the switch adds; the client shows the model only these:`,
+      `  ${sc.names.join(', ')}`,
+    );
+    if (sc.elsewhere.length > 0)
+      lines.push(`  used here but on servers not adopted (not in the filter): ${sc.elsewhere.join(', ')}`);
+  }
   if (r.variables.length > 0) {
     lines.push(
       '',
@@ -100,8 +112,12 @@ export async function runAdoptCommand(
 ): Promise<CommandOutcome<unknown>> {
   const client = parseClientFlag(args[0] ?? '', 'adopt <client>');
   if (flags.undo) {
-    if (flags.apply || flags.dryRun)
-      throw new SmartError('BAD_FLAG', { flag: '--undo', value: '', hint: '--undo takes no --apply or --dry-run.' });
+    if (flags.apply || flags.dryRun || flags.scopeFromUse)
+      throw new SmartError('BAD_FLAG', {
+        flag: '--undo',
+        value: '',
+        hint: '--undo takes no --apply, --dry-run or --scope-from-use.',
+      });
     return runUndo(ctx, client);
   }
   const result = await adoptClient(ctx, {
@@ -109,6 +125,8 @@ export async function runAdoptCommand(
     force: flags.force === true,
     dryRun: flags.dryRun === true,
     apply: flags.apply === true,
+    scopeFromUse: flags.scopeFromUse === true,
+    ...(flags.store !== undefined ? { store: flags.store } : {}),
   });
   if (ctx.global.format === 'json') {
     const { text: _text, switchText, ...rest } = result;

@@ -138,6 +138,16 @@ export const ERROR_CATALOG = {
     message: (d) =>
       `${s(d.client)} loads no servers here (see \`mcp-smart --client <name> servers\` for what it lists and why any is not loaded). Run adopt in the project folder the client works in.`,
   },
+  ADOPT_NO_FILTER: {
+    exitCode: 2,
+    message: (d) =>
+      `--scope-from-use writes this project's scope as the client's own per-server tool filter, and ${s(d.client)} has none (only ${s(d.supported)} do). Nothing written: run adopt ${s(d.name)} without --scope-from-use (serve still ranks this project's tools first in find_tool and loads them first).`,
+  },
+  ADOPT_NO_SCOPE: {
+    exitCode: 2,
+    message: (d) =>
+      `No scope derived from use for this project in ${s(d.store)}${d.elsewhere ? ` on the servers adopted here (its calls went to ${s(d.elsewhere)})` : ''}: serve has recorded no call made from ${s(d.project)} yet. Nothing written: work through mcp-smart serve in this folder first (mcp-smart store scope --project . shows what is recorded), or run adopt without --scope-from-use.`,
+  },
   ADOPT_EXISTS: {
     exitCode: 2,
     message: (d) =>

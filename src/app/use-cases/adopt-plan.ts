@@ -17,8 +17,8 @@ import type { AppContext } from '../services/context.js';
 import { resolvePaths } from '../services/paths.js';
 
 /** `mcp-smart [-s name …] adopt <client> <flag>` as this copy is started, for a user to paste. */
-export function adoptLine(client: ClientId, flag: string, servers: readonly string[] = []): string {
-  const l = launchThis([...servers.flatMap((s) => ['-s', s]), 'adopt', client, flag]);
+export function adoptLine(client: ClientId, flag: string | string[], servers: readonly string[] = []): string {
+  const l = launchThis([...servers.flatMap((s) => ['-s', s]), 'adopt', client, ...[flag].flat()]);
   return [l.command, ...l.args].map(shellQuote).join(' ');
 }
 
@@ -54,6 +54,8 @@ export function switchOf(
   referenced: readonly string[],
   launch: Launch,
   entry: string,
+  /** `again`: flags the printed --apply repeats (--scope-from-use); `filter`: the added entry's tool filter. */
+  scoped: { again: string[]; filter?: string[] } = { again: [] },
 ): { plans: FilePlan[]; read: Map<string, Buffer | undefined>; outline: Omit<SwitchOutline, 'applied'> } {
   const home = resolvePaths(ctx.io, false).pathEnv.home;
   const userFiles = {
@@ -90,6 +92,7 @@ export function switchOf(
     launch: { command: launch.command, args: launch.args },
     env,
     passOn: client === 'codex' || client === 'gemini' ? [...referenced] : [],
+    ...(scoped.filter ? { filter: scoped.filter } : {}),
   });
   // Files the plan does not change were read only to plan.
   for (const f of [...read.keys()]) if (!plans.some((p) => p.file === f)) read.delete(f);
@@ -98,7 +101,7 @@ export function switchOf(
     read,
     outline: {
       files: plans.map((p) => ({ file: p.file, says: p.says })),
-      apply: adoptLine(client, '--apply', ctx.global.server),
+      apply: adoptLine(client, ['--apply', ...scoped.again], ctx.global.server),
       undo: adoptLine(client, '--undo'),
     },
   };

@@ -18,6 +18,7 @@ import { applySwitch, readState } from './adopt-switch.js';
 import { readOwnFile, writeOwnFile } from './adopt-write.js';
 import { adoptLine, switchOf, type SwitchOutline } from './adopt-plan.js';
 import { adoptMode } from './adopt-mode.js';
+import { checkScopeClient, readAdoptScope, type AdoptScope } from './adopt-scope.js';
 import { switchEntryName } from '../../core/adopt/switch-plan.js';
 import {
   clientCommands,
@@ -40,6 +41,10 @@ export interface AdoptOptions {
   dryRun: boolean;
   /** Change the client's files: turn the adopted servers off there and add mcp-smart (a copy is kept). */
   apply?: boolean;
+  /** Write this project's scope derived from use as the client's own tool filter on the added entry. */
+  scopeFromUse?: boolean;
+  /** The usage store to read the scope from (else the config's `store`, else the default file). */
+  store?: string;
 }
 
 export interface AdoptResult {
@@ -73,6 +78,8 @@ export interface AdoptResult {
    * `gemini mcp add` (the printed line has `-e "NAME=$NAME"`, which the shell fills in). Absent when none.
    */
   envVars?: string[];
+  /** --scope-from-use: the filter written on the added entry (serve then runs in --mode tools). */
+  scope?: AdoptScope;
   /** The document written (or that would be). */
   text: string;
 }
@@ -90,6 +97,9 @@ function loadedByClient(def: ServerDefinition): string | undefined {
   if (!def.enabled && def.pendingTrust !== true) return def.notLoaded ?? 'disabled in the client';
   return undefined;
 }
+
+const SCOPE_WHY =
+  "--scope-from-use: the client's own tool filter shows only this project's tools, each served first-class";
 
 /** print-config's names: `gemini` is `gemini-cli` there. */
 const printName = (client: ClientId): ClientName => (client === 'gemini' ? 'gemini-cli' : client);
@@ -123,6 +133,7 @@ async function existingDoc(file: string): Promise<{ bytes?: Buffer; text?: strin
 /** Reads what the client loads and writes (or, with dryRun, shows) mcp-smart.config.json. */
 export async function adoptClient(ctx: AppContext, opts: AdoptOptions): Promise<AdoptResult> {
   const { io, global } = ctx;
+  if (opts.scopeFromUse) checkScopeClient(opts.client);
   const defs: DefinitionResult = await loadDefinitions({ ...global, adhoc: [], demo: false, client: opts.client }, io);
   const adopted: ServerDefinition[] = [];
   const skipped: AdoptResult['skipped'] = [];
@@ -141,6 +152,18 @@ export async function adoptClient(ctx: AppContext, opts: AdoptOptions): Promise<
     throw new SmartError('ADOPT_NOTHING', { client: clientLabel(opts.client) });
   }
   const inputs = adopted.map((def) => ({ def, raw: defs.rawEntryOf(def)! }));
+  // The entry's name is in every tool name the model receives: one token, unless a server the client keeps has it.
+  const entry = switchEntryName(defs.servers.map((d) => d.name));
+  // Read before anything is written: no scope, nothing written.
+  const scope = opts.scopeFromUse
+    ? await readAdoptScope(ctx, {
+        client: opts.client,
+        config: defs.config,
+        store: opts.store,
+        adopted,
+        entry,
+      })
+    : undefined;
   const { servers, variables } = adoptEntries(inputs);
 
   const existing = await existingDoc(file);
@@ -156,11 +179,14 @@ export async function adoptClient(ctx: AppContext, opts: AdoptOptions): Promise<
     throw new SmartError('ADOPT_EXISTS', { file, client: clientLabel(opts.client) });
   const backup = action === 'written' ? await writeOwnFile(file, text, existing.bytes) : undefined;
 
-  const { mode, why } = adoptMode(printName(opts.client));
+  // With a scope the client's filter decides what the model sees, so each tool is served first-class (--mode tools).
+  const { mode, why } = scope ? { mode: 'tools' as const, why: SCOPE_WHY } : adoptMode(printName(opts.client));
   const launch = launchThis(['--config', file, 'serve', '--mode', mode]);
-  // The entry's name is in every tool name the model receives: one token, unless a server the client keeps has it.
-  const entry = switchEntryName(defs.servers.map((d) => d.name));
-  const plan = switchOf(ctx, opts.client, inputs, variables, writtenVariables(servers), launch, entry);
+  const again = scope ? ['--scope-from-use', ...(opts.store ? ['--store', opts.store] : [])] : [];
+  const plan = switchOf(ctx, opts.client, inputs, variables, writtenVariables(servers), launch, entry, {
+    again,
+    ...(scope ? { filter: scope.names } : {}),
+  });
   if (opts.apply && !opts.dryRun) {
     const smartConfig =
       backup !== undefined && existing.bytes
@@ -193,6 +219,7 @@ export async function adoptClient(ctx: AppContext, opts: AdoptOptions): Promise<
       carried(opts.client, variables, writtenVariables(servers)),
     ),
     back: wayBack(opts.client, entry, sources, backup),
+    ...(scope ? { scope } : {}),
     text,
   };
 }

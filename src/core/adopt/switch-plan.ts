@@ -7,6 +7,7 @@
  */
 import type { JSONPath } from 'jsonc-parser';
 import { isPlainObject } from '../config/key-path.js';
+import { SCOPE_FILTER_KEY } from './scope-filter.js';
 import { valueAt, type SwitchEdit } from './switch-edit.js';
 import type { ClientId } from '../types.js';
 
@@ -47,6 +48,8 @@ export interface SwitchRequest {
   env: Record<string, string>;
   /** Variables the client must pass on by name (Codex `env_vars`; Gemini `$NAME`). */
   passOn: string[];
+  /** adopt --scope-from-use: the served names the added entry's own tool filter lists (Gemini CLI, Codex only). */
+  filter?: string[];
 }
 
 /** The edits of one file. */
@@ -119,7 +122,12 @@ export function switchPlan(req: SwitchRequest): FilePlan[] {
     p.says.push(`turns off ${names(req.adopted)} (mcp.excluded)`);
     const refs = Object.fromEntries(req.passOn.map((v) => [v, `$${v}`]));
     const all = { ...refs, ...req.env };
-    const entry = { command: launch.command, args: launch.args, ...(Object.keys(all).length > 0 ? { env: all } : {}) };
+    const entry = {
+      command: launch.command,
+      args: launch.args,
+      ...(Object.keys(all).length > 0 ? { env: all } : {}),
+      ...(req.filter ? { includeTools: req.filter } : {}),
+    };
     p.edits.push({ kind: 'set', path: ['mcpServers', name], value: entry });
   } else if (req.client === 'codex') {
     for (const t of req.adopted) {
@@ -136,6 +144,7 @@ export function switchPlan(req: SwitchRequest): FilePlan[] {
       args: launch.args,
       ...env,
       ...(passOn.length > 0 ? { env_vars: passOn } : {}),
+      ...(req.filter ? { enabled_tools: req.filter } : {}),
     };
     plan(plans, req.userFiles.codex, 'toml').edits.push({ kind: 'toml-add', table: name, entry });
   } else {
@@ -170,6 +179,9 @@ export function switchPlan(req: SwitchRequest): FilePlan[] {
   const last = [...plans.values()].filter((p) =>
     p.edits.some((e) => (e.kind === 'set' && e.path.at(-1) === name) || e.kind === 'toml-add'),
   );
-  for (const p of last) p.says.push(`adds "${name}" (mcp-smart serve on the adopted servers)`);
+  const only = req.filter
+    ? `, showing only this project's ${req.filter.length} tools (${SCOPE_FILTER_KEY[req.client] ?? 'filter'})`
+    : '';
+  for (const p of last) p.says.push(`adds "${name}" (mcp-smart serve on the adopted servers${only})`);
   return [...plans.values()].sort((a, b) => Number(last.includes(a)) - Number(last.includes(b)));
 }
