@@ -1,6 +1,6 @@
 /** Prompts and resources of the servers behind: listed under collision-free names, routed back to their server. */
 import type { JsonObject, ServerSnapshot } from '../core/types.js';
-import { assignServedNames } from './names.js';
+import { assignServedNames } from '../core/served-names.js';
 
 export interface Routes {
   prompts: { served: JsonObject; server: string; name: string }[];

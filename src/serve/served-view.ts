@@ -7,7 +7,7 @@ import { planBudget, type PlanDeps } from '../core/budget/index.js';
 import { condenseTool } from '../core/condense/index.js';
 import { toolHiddenBy, type HiddenBy, type VisibilityRules } from '../core/config/tool-filter.js';
 import type { ServeConfig, ServeMode, ServerSnapshot, ToolSnapshot, UsageStats } from '../core/types.js';
-import { assignServedNames } from './names.js';
+import { assignServedNames } from '../core/served-names.js';
 
 export type { ServeMode };
 export type ServeLevel = NonNullable<ServeConfig['level']>;

@@ -39,7 +39,7 @@ const withNames = (list: ClientServerStatus[]): ClientServerStatus[] =>
 
 describe('journey: Claude Code', () => {
   // With the entry named "mcp-smart" (three tokens in o200k_base) the 40 deferred names were 485 tokens instead of
-  // 407 directly; serve already keeps each tool's own name unless two servers collide (src/serve/names.ts).
+  // 407 directly; serve already keeps each tool's own name unless two servers collide (src/core/served-names.ts).
   it('adopt → the printed switch → Claude Code sends each tool once, no more tokens, cold as warm → memory in the user file → way back byte for byte', async () => {
     const client = new RealClient('claude');
     // Claude Code waits 5 s (MCP_CONNECT_TIMEOUT_MS) for a server before its first request and lists a slower one as

@@ -12,7 +12,7 @@ import { readSnapshotFiles } from '../../src/core/snapshot.js';
 import { countToolTokens, createTokenCounter, type TokenCounter } from '../../src/core/tokens/index.js';
 import { buildServedView, type ServeMode } from '../../src/serve/served-view.js';
 import { countingWith, type Counting } from '../../src/serve/deps.js';
-import { assignServedNames, fitName, maxServedNameLength } from '../../src/serve/names.js';
+import { assignServedNames, fitName, maxServedNameLength } from '../../src/core/served-names.js';
 import { ServeRuntime } from '../../src/serve/runtime.js';
 import { createClientServer } from '../../src/serve/sdk-server.js';
 import type { ServeSetup } from '../../src/serve/setup.js';
