@@ -43,9 +43,6 @@ const dump = async (args: string[]): Promise<Snap[]> => {
   return (JSON.parse(out.stdout) as { servers: Snap[] }).servers;
 };
 
-// The fixtures live for the whole file (ended in afterAll), not startHttpFixture's default 60 s.
-const FIXTURE_LIFE_MS = 600_000;
-
 beforeAll(async () => {
   box = await sandbox('http-era-probe');
   // The nine fixtures start at once (each waits for its own "listening" line): one after the other, a busy machine's
@@ -60,9 +57,7 @@ beforeAll(async () => {
     ['both-eras', MODERN, ['--http', '0', '--legacy', 'serve', '--log-headers', log('both-eras')]],
     ['sse-only', CATALOG, [TINY, '--sse', '0']],
   ];
-  const started = await Promise.all(
-    fixtures.map(([, script, args]) => startHttpFixture(script, args, children, FIXTURE_LIFE_MS)),
-  );
+  const started = await Promise.all(fixtures.map(([, script, args]) => startHttpFixture(script, args, children)));
   fixtures.forEach(([name], i) => (urls[name] = started[i]!));
   const mcpServers = Object.fromEntries(Object.entries(urls).map(([name, url]) => [name, { url }]));
   config = join(box.dir, 'mcp-smart.config.json');

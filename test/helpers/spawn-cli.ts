@@ -88,13 +88,15 @@ export function processGone(pid: number): boolean {
 
 /**
  * Starts `node <script> ...args` (a fixture server in HTTP mode that prints "listening <url>") and resolves its URL.
- * The child is pushed onto `children` so the caller can kill it in afterAll.
+ * The child is pushed onto `children` so the caller can kill it in afterAll. `timeoutMs` is only a safety net for a
+ * file that dies before its afterAll: a fixture must outlive every test of its file, and on 2 busy CPUs with other
+ * files beside it a file's tests have run past 60 s.
  */
 export function startHttpFixture(
   script: string,
   args: string[],
   children: ChildProcess[],
-  timeoutMs = 60_000,
+  timeoutMs = 600_000,
 ): Promise<string> {
   const child = spawn(process.execPath, [script, ...args], { stdio: ['ignore', 'pipe', 'ignore'], timeout: timeoutMs });
   children.push(child);
