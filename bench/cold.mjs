@@ -1,5 +1,6 @@
 // bench:cold — issue 29's start-up figures on the 2,781 tools of servers-111, each beside its baseline in the same
-// run: a cold `discover` (a new process, the index cache already written) and a warm `serve --mode meta` to its
+// run: a cold `discover` (a new process, the index cache already written), the first `discover` (an empty cache
+// folder: parse, index, write the caches) and a warm `serve --mode meta` to its
 // first tools/list answer and to its first find_tool answer, interleaved with `node -e ""`, medians
 // of BENCH_COLD_ROUNDS (default 15) rounds; and the hybrid ranking find_tool runs, p50 over the 200 servers-111
 // questions and commands after one warm-up pass; then the cold serve case (bench/helpers/serve-cold.mjs). Runs
@@ -15,6 +16,7 @@ import { serveCold } from './helpers/serve-cold.mjs';
 
 const ROUNDS = Number(process.env.BENCH_COLD_ROUNDS ?? 15);
 // BENCH_COLD_PART=serve: only the cold serve case (fresh HOME, 4 and 50 servers; bench/helpers/serve-cold.mjs).
+// BENCH_COLD_PART=first: only the first discover (empty cache folder) beside `node -e ""`.
 if (process.env.BENCH_COLD_PART === 'serve') {
   await serveCold({ REPO, rounds: Number(process.env.BENCH_COLD_SERVE_ROUNDS ?? 7) }, console.log);
   process.exit(0);
@@ -43,6 +45,22 @@ const discoverWith = (repo) => [
   'what meetings do I have tomorrow',
 ];
 const discover = discoverWith(REPO);
+// The first discover (what a user's first run and every CI run see): a new, empty cache folder for every run, so
+// the snapshot is parsed and the index built; its caches are written as on a real first run.
+let fresh = 0;
+const firstRun = (repo) => {
+  const cache = join(dir, `first-${fresh++}`);
+  const t = performance.now();
+  const r = spawnSync(process.execPath, discoverWith(repo), {
+    cwd: dir,
+    env: { ...env, MCP_SMART_CACHE_DIR: cache, MCP_SMART_DATA_DIR: join(cache, 'data') },
+    timeout: 60_000,
+  });
+  const wall = performance.now() - t;
+  if (r.status !== 0) throw new Error(`first discover: exit ${r.status}: ${String(r.stderr).split('\n')[0]}`);
+  rmSync(cache, { recursive: true, force: true });
+  return wall;
+};
 // `serve --mode meta` from the snapshot: spawn → initialize → initialized → tools/list answered, raw JSON-RPC over
 // stdio (no client library on the clock). The snapshot's servers have no definitions here, so none is started.
 const serveArgs = (repo) => [join(repo, 'bin', 'mcp-smart.js'), '--snapshot', snapshot, 'serve', '--mode', 'meta'];
@@ -103,6 +121,35 @@ const serveToFind = (args, linger = 0) =>
   });
 // BENCH_COLD_BASE: another checkout (built) whose cold discover is interleaved too, the named baseline of a change.
 const baseRepo = process.env.BENCH_COLD_BASE;
+/** The first discover's rounds, interleaved with `node -e ""` (and the base's, with BENCH_COLD_BASE); printed. */
+function firstDiscover(rounds) {
+  const node = [];
+  const first = [];
+  const base = [];
+  for (let i = 0; i < rounds; i++) {
+    node.push(timed(['-e', '']));
+    first.push(firstRun(REPO));
+    if (baseRepo) base.push(firstRun(baseRepo));
+  }
+  const n50 = pct(node, 0.5);
+  const f50 = pct(first, 0.5);
+  console.log(
+    `first discover on 2,781 tools (empty cache folder): p50 ${f50.toFixed(0)} ms, node -e "" p50 ${n50.toFixed(0)} ms: ${(f50 / n50).toFixed(1)}× (goal ≤ 4×)`,
+  );
+  if (baseRepo)
+    console.log(
+      `  the same on ${baseRepo}: p50 ${pct(base, 0.5).toFixed(0)} ms: ${(pct(base, 0.5) / n50).toFixed(1)}×`,
+    );
+}
+if (process.env.BENCH_COLD_PART === 'first') {
+  try {
+    console.log(`node ${process.version}; ${new Date().toISOString()}; ${ROUNDS} rounds`);
+    firstDiscover(ROUNDS);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+  process.exit(0);
+}
 try {
   const first = timed(discover); // writes the index cache
   if (baseRepo) timed(discoverWith(baseRepo));
@@ -154,6 +201,8 @@ try {
     console.log(
       `  the same on ${baseRepo}: p50 ${pct(foundBase, 0.5).toFixed(0)} ms: ${(pct(foundBase, 0.5) / n50).toFixed(1)}×`,
     );
+
+  firstDiscover(ROUNDS);
 
   // The ranking find_tool runs (hybrid, k 5) on the same catalogue, in process.
   const s = loadServers111();
