@@ -1,5 +1,6 @@
 // bench:cold — issue 29's start-up figures on the 2,781 tools of servers-111, each beside its baseline in the same
-// run: a cold `discover` (a new process, the index cache already written) and a warm `serve --mode meta` to its
+// run: a cold `discover` (a new process, the index cache already written), the first `discover` (an empty cache
+// folder: parse, index, write the caches) and a warm `serve --mode meta` to its
 // first tools/list answer and to its first find_tool answer, interleaved with `node -e ""`, medians
 // of BENCH_COLD_ROUNDS (default 15) rounds; and the hybrid ranking find_tool runs, p50 over the 200 servers-111
 // questions and commands after one warm-up pass; then the cold serve case (bench/helpers/serve-cold.mjs). Runs
@@ -15,6 +16,7 @@ import { serveCold } from './helpers/serve-cold.mjs';
 
 const ROUNDS = Number(process.env.BENCH_COLD_ROUNDS ?? 15);
 // BENCH_COLD_PART=serve: only the cold serve case (fresh HOME, 4 and 50 servers; bench/helpers/serve-cold.mjs).
+// BENCH_COLD_PART=first: only the first discover (empty cache folder) beside `node -e ""`.
 if (process.env.BENCH_COLD_PART === 'serve') {
   await serveCold({ REPO, rounds: Number(process.env.BENCH_COLD_SERVE_ROUNDS ?? 7) }, console.log);
   process.exit(0);
@@ -43,6 +45,31 @@ const discoverWith = (repo) => [
   'what meetings do I have tomorrow',
 ];
 const discover = discoverWith(REPO);
+// The first discover (what a user's first run and every CI run see): a new, empty cache folder for every run, so
+// the snapshot is parsed and the index built; its caches are written as on a real first run (after the answer).
+// Timed to the answer (the first bytes on stdout) and to the exit.
+let fresh = 0;
+const firstRun = (repo) =>
+  new Promise((resolve, reject) => {
+    const cache = join(dir, `first-${fresh++}`);
+    const t = performance.now();
+    let answer;
+    let err = '';
+    const child = spawn(process.execPath, discoverWith(repo), {
+      cwd: dir,
+      env: { ...env, MCP_SMART_CACHE_DIR: cache, MCP_SMART_DATA_DIR: join(cache, 'data') },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    child.stdout.on('data', () => (answer ??= performance.now() - t));
+    child.stderr.on('data', (d) => (err += d));
+    child.once('error', reject);
+    child.once('close', (code) => {
+      const exit = performance.now() - t;
+      rmSync(cache, { recursive: true, force: true });
+      if (code !== 0) reject(new Error(`first discover: exit ${code}: ${err.split('\n')[0]}`));
+      else resolve({ answer, exit });
+    });
+  });
 // `serve --mode meta` from the snapshot: spawn → initialize → initialized → tools/list answered, raw JSON-RPC over
 // stdio (no client library on the clock). The snapshot's servers have no definitions here, so none is started.
 const serveArgs = (repo) => [join(repo, 'bin', 'mcp-smart.js'), '--snapshot', snapshot, 'serve', '--mode', 'meta'];
@@ -103,6 +130,40 @@ const serveToFind = (args, linger = 0) =>
   });
 // BENCH_COLD_BASE: another checkout (built) whose cold discover is interleaved too, the named baseline of a change.
 const baseRepo = process.env.BENCH_COLD_BASE;
+/** The first discover's rounds, interleaved with `node -e ""` (and the base's, with BENCH_COLD_BASE); printed. */
+async function firstDiscover(rounds) {
+  const node = [];
+  const runs = [[REPO, []]];
+  if (baseRepo) runs.push([baseRepo, []]);
+  for (let i = 0; i < rounds; i++) {
+    node.push(timed(['-e', '']));
+    for (const [repo, out] of runs) out.push(await firstRun(repo));
+  }
+  const n50 = pct(node, 0.5);
+  console.log(`first discover on 2,781 tools (empty cache folder), node -e "" p50 ${n50.toFixed(0)} ms (goal ≤ 4×):`);
+  for (const [repo, out] of runs) {
+    const a50 = pct(
+      out.map((r) => r.answer),
+      0.5,
+    );
+    const e50 = pct(
+      out.map((r) => r.exit),
+      0.5,
+    );
+    console.log(
+      `  ${repo === REPO ? 'this tree' : repo}: answer p50 ${a50.toFixed(0)} ms ${(a50 / n50).toFixed(1)}×, exit (caches written) p50 ${e50.toFixed(0)} ms ${(e50 / n50).toFixed(1)}×`,
+    );
+  }
+}
+if (process.env.BENCH_COLD_PART === 'first') {
+  try {
+    console.log(`node ${process.version}; ${new Date().toISOString()}; ${ROUNDS} rounds`);
+    await firstDiscover(ROUNDS);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+  process.exit(0);
+}
 try {
   const first = timed(discover); // writes the index cache
   if (baseRepo) timed(discoverWith(baseRepo));
@@ -154,6 +215,8 @@ try {
     console.log(
       `  the same on ${baseRepo}: p50 ${pct(foundBase, 0.5).toFixed(0)} ms: ${(pct(foundBase, 0.5) / n50).toFixed(1)}×`,
     );
+
+  await firstDiscover(ROUNDS);
 
   // The ranking find_tool runs (hybrid, k 5) on the same catalogue, in process.
   const s = loadServers111();

@@ -38,7 +38,9 @@ export async function runDiscoverCommand(
   if (model) options.model = model;
   const store = optionalString(flags.store);
   if (store) options.store = store;
-  const { result, exitCode } = await discoverTools(ctx, options);
+  const { result, exitCode, afterAnswer } = await discoverTools(ctx, options);
   io.stdout(renderDiscover(result, { format: global.format, chalk: ctx.chalk, explain: flags.explain === true }));
+  // A first run's caches are written once the answer is out (atomically, as before; best effort).
+  await afterAnswer();
   return { result, exitCode };
 }

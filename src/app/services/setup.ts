@@ -41,6 +41,11 @@ export interface SetupLoad {
    * what ranking reads. For commands that rank and print ids (discover), never for ones that count or show schemas.
    */
   lean?: boolean;
+  /**
+   * Takes the cache writes that need not happen before the answer (the catalogue start cache), so the command runs
+   * them after printing; without it they are awaited while loading.
+   */
+  later?: (write: () => Promise<void>) => void;
 }
 
 export interface Setup {
@@ -67,7 +72,12 @@ export async function loadSetup(opts: SetupOptions, io: Io, load: SetupLoad = {}
     const checked = checkedSnapshots(paths);
     // Without a cache folder readCatalogue reads the files in full (readSnapshotSet) and caches nothing.
     const cacheDir = load.lean ? paths.activeCacheDir : undefined;
-    const { servers, digest, lean } = await readCatalogue(opts.snapshot, io.cwd, { cacheDir, checked, now: Date.now });
+    const { servers, digest, lean } = await readCatalogue(opts.snapshot, io.cwd, {
+      cacheDir,
+      checked,
+      now: Date.now,
+      ...(load.later ? { later: load.later } : {}),
+    });
     if (opts.adhoc.length > 0 || opts.demo) {
       io.stderr('warning: --snapshot replaces connecting, so --stdio, --url and --demo were ignored.\n');
     }

@@ -41,7 +41,7 @@ export interface DiscoverOptions {
 export async function discoverTools(
   ctx: AppContext,
   options: DiscoverOptions,
-): Promise<{ result: DiscoverResult; exitCode: number }> {
+): Promise<{ result: DiscoverResult; exitCode: number; afterAnswer: () => Promise<void> }> {
   const { io, global } = ctx;
   const { queries, engine, k, model } = options;
   const warn = (w: string): void => io.stderr(`warning: ${w}\n`);
@@ -50,7 +50,13 @@ export async function discoverTools(
   const intent = capped?.text;
   const cases = queries ? await readLabelledIntents(queries, io.cwd, warn) : undefined;
 
-  const { servers, config, paths, snapshotDigest, lean } = await loadSetup(global, io, { lean: true });
+  // The cache writes of a first run (catalogue start cache, index) wait until the answer is printed (afterAnswer).
+  const writes: (() => Promise<void>)[] = [];
+  const later = (write: () => Promise<void>): void => void writes.push(write);
+  const afterAnswer = async (): Promise<void> => {
+    for (const write of writes.splice(0)) await write();
+  };
+  const { servers, config, paths, snapshotDigest, lean } = await loadSetup(global, io, { lean: true, later });
   if (lean) debugPhase(ctx, 'tool lists read from the catalogue start cache');
   const exitCode = serverFailureCode(servers);
   const tools = toolRefsFromSnapshots(servers);
@@ -103,7 +109,7 @@ export async function discoverTools(
       ),
     );
     index = built.index;
-    await built.store();
+    later(built.store);
   }
 
   const stored =
@@ -173,7 +179,7 @@ export async function discoverTools(
     };
   }
   modelLoaded();
-  return { result, exitCode };
+  return { result, exitCode, afterAnswer };
 }
 
 /** The shipped table; hybrid still works (bm25 + usage) in an install that dropped it, semantic does not. */

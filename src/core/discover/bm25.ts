@@ -45,10 +45,18 @@ export const PARAM_TEXT = Symbol('mcp-smart.paramText');
 export function paramText(ref: ToolRef): string {
   const kept = (ref.tool as { [PARAM_TEXT]?: string })[PARAM_TEXT];
   if (kept !== undefined) return kept;
-  const params: string[] = [];
-  collectParams(ref.tool.inputSchema, params, 0);
-  return params.join(' ');
+  // Memoised per tool object: a first run reads it for the catalogue cache, the BM25 fields and the sentence vector.
+  let text = paramTexts.get(ref.tool);
+  if (text === undefined) {
+    const params: string[] = [];
+    collectParams(ref.tool.inputSchema, params, 0);
+    text = params.join(' ');
+    paramTexts.set(ref.tool, text);
+  }
+  return text;
 }
+
+const paramTexts = new WeakMap<object, string>();
 
 function collectParams(schema: unknown, out: string[], depth: number): void {
   if (depth > 3 || schema === null || typeof schema !== 'object') return;

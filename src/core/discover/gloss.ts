@@ -8,12 +8,8 @@ import { fileURLToPath } from 'node:url';
 import { gunzipSync } from 'node:zlib';
 
 interface Glossary {
-  /** "headword\twords" lines, sorted by UTF-16 code units. */
+  /** "headword\twords" lines, sorted by UTF-16 code units, no two with the same headword. */
   text: string;
-  /** Start of each line. */
-  starts: Int32Array;
-  /** Longest headword, in UTF-16 code units. */
-  maxKey: number;
 }
 
 /** undefined: not read yet; null: the file is missing or unreadable (no glosses, as without the feature). */
@@ -39,42 +35,55 @@ function load(): Glossary | null {
   glossary = null;
   if (file === null) return glossary;
   try {
-    const text = gunzipSync(readFileSync(file)).toString('utf8');
-    // One pass over the lines: where each starts, and the longest headword (the text before its tab).
-    const starts: number[] = [];
-    let maxKey = 0;
-    for (let start = 0; start < text.length;) {
-      starts.push(start);
-      const tab = text.indexOf('\t', start);
-      if (tab < 0) break;
-      maxKey = Math.max(maxKey, tab - start);
-      const end = text.indexOf('\n', tab);
-      start = end < 0 ? text.length : end + 1;
-    }
-    glossary = { text, starts: Int32Array.from(starts), maxKey };
+    // The text alone: lines are found by searching it (no table of line starts to build on a first run).
+    glossary = { text: gunzipSync(readFileSync(file)).toString('utf8') };
   } catch {
     // Missing or unreadable: no glosses, as without the feature.
   }
   return glossary;
 }
 
-/** The gloss words of one headword, or undefined. */
-function lookup(g: Glossary, key: string): string | undefined {
-  let lo = 0;
-  let hi = g.starts.length - 1;
-  while (lo <= hi) {
-    const mid = (lo + hi) >> 1;
-    const start = g.starts[mid]!;
-    const tab = g.text.indexOf('\t', start);
-    const head = g.text.slice(start, tab);
-    if (head === key) {
-      const end = mid + 1 < g.starts.length ? g.starts[mid + 1]! - 1 : g.text.length;
-      return g.text.slice(tab + 1, end);
-    }
-    if (head < key) lo = mid + 1;
-    else hi = mid - 1;
+/** Where the first line whose headword is not below `key` starts (text.length when there is none). */
+function lowerBound(text: string, key: string): number {
+  let lo = 0; // a line start; every line before it has a headword below key
+  let hi = text.length; // a line start or the end; every line from it on has one not below key
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    const start = text.lastIndexOf('\n', mid - 1) + 1; // the start of mid's line: lo <= start <= mid < hi
+    const tab = text.indexOf('\t', start);
+    const nl = text.indexOf('\n', start);
+    const head = text.slice(start, tab < 0 || (nl >= 0 && nl < tab) ? (nl < 0 ? text.length : nl) : tab);
+    if (head < key) lo = nl < 0 ? text.length : nl + 1;
+    else hi = start;
   }
-  return undefined;
+  return lo;
+}
+
+/** The headword of the line starting at `start`. */
+function headAt(text: string, start: number): string {
+  const tab = text.indexOf('\t', start);
+  return text.slice(start, tab < 0 ? text.length : tab);
+}
+
+/**
+ * The longest headword that `run` starts with at `i`, as its length and its gloss words; undefined when none does.
+ * Lengths are tried upwards while some headword starts with the text so far (the same headword as trying every
+ * length downwards from the longest headword's).
+ */
+function longestAt(g: Glossary, run: string, i: number): { len: number; words: string } | undefined {
+  const { text } = g;
+  let best: { len: number; words: string } | undefined;
+  for (let len = 1; i + len <= run.length; len++) {
+    const key = run.slice(i, i + len);
+    const at = lowerBound(text, key);
+    if (at >= text.length) break;
+    const head = headAt(text, at);
+    if (head === key) {
+      const nl = text.indexOf('\n', at);
+      best = { len, words: text.slice(at + head.length + 1, nl < 0 ? text.length : nl) };
+    } else if (!head.startsWith(key)) break;
+  }
+  return best;
 }
 
 /**
@@ -89,16 +98,9 @@ export function glossHan(run: string): readonly string[] {
   if (!g) return NONE;
   const words: string[] = [];
   for (let i = 0; i < run.length;) {
-    let step = 1;
-    for (let len = Math.min(g.maxKey, run.length - i); len >= 1; len--) {
-      const hit = lookup(g, run.slice(i, i + len));
-      if (hit !== undefined) {
-        words.push(...hit.split(' '));
-        step = len;
-        break;
-      }
-    }
-    i += step;
+    const hit = longestAt(g, run, i);
+    if (hit) words.push(...hit.words.split(' '));
+    i += hit ? hit.len : 1;
   }
   out = words.length > 0 ? words : NONE;
   if (cache.size < CACHE_MAX) cache.set(run, out);

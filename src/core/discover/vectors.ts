@@ -132,7 +132,7 @@ export function lookupWord(vectors: WordVectors, word: string): number | undefin
  * a scan of the words' first letters (no map of all buckets is built: that cost a cold start ~20 ms).
  */
 function stemBucket(vectors: WordVectors, s: string): void {
-  const b = (vectors.byPrefix ??= { words: vectors.words ?? [...vectors.index.keys()], done: new Set() });
+  const b = (vectors.byPrefix ??= { words: vectors.words ?? [...vectors.index.keys()], done: new Set(), scans: 0 });
   const k2 = s.slice(0, 2);
   if (b.done.has(k2)) return;
   const long = s.length >= 4;
@@ -141,8 +141,18 @@ function stemBucket(vectors: WordVectors, s: string): void {
   const c0 = k.charCodeAt(0);
   const stems = vectors.stems!;
   const words = b.words;
+  // After a few buckets (an index build looks up thousands of words), the words' positions are grouped by their
+  // first two letters once, and a bucket scans its group instead of the whole table.
+  if (b.scans !== undefined && ++b.scans === GROUP_AFTER) b.groups = groupByTwo(words);
+  const group = k.length >= 2 ? b.groups?.get(k.slice(0, 2)) : undefined;
+  if (b.groups && k.length >= 2 && !group) {
+    b.done.add(k);
+    return;
+  }
+  const count = group ? group.length : words.length;
   // Rows in ascending order, as the table's index map holds them (a repeated word keeps its last row).
-  for (let r = 0; r < words.length; r++) {
+  for (let j = 0; j < count; j++) {
+    const r = group ? group[j]! : j;
     const w = words[r]!;
     if (w.charCodeAt(0) !== c0 || !w.startsWith(k)) continue;
     const row = vectors.words ? r : vectors.index.get(w)!;
@@ -165,4 +175,24 @@ export interface PrefixBuckets {
   words: readonly string[];
   /** Two- and three-letter prefixes whose words are all stemmed. */
   done: Set<string>;
+  /** Buckets stemmed by scanning every word; at GROUP_AFTER, `groups` is built. */
+  scans?: number;
+  /** Positions in `words` (ascending) by their first two letters. */
+  groups?: Map<string, number[]>;
+}
+
+/** Buckets scanned in full before the words are grouped (a query alone stems a few; a build, hundreds). */
+const GROUP_AFTER = 8;
+
+function groupByTwo(words: readonly string[]): Map<string, number[]> {
+  const groups = new Map<string, number[]>();
+  for (let r = 0; r < words.length; r++) {
+    const w = words[r]!;
+    if (w.length < 2) continue;
+    const k = w.slice(0, 2);
+    const g = groups.get(k);
+    if (g) g.push(r);
+    else groups.set(k, [r]);
+  }
+  return groups;
 }

@@ -40,6 +40,8 @@ export interface CatalogueOptions {
   checked?: CheckedSnapshots;
   /** ms since the epoch, read after the files were (the racy check compares the files' times with it). */
   now: () => number;
+  /** Takes the cache write instead of awaiting it here, to run it after the answer is printed (SetupLoad.later). */
+  later?: (write: () => Promise<void>) => void;
 }
 
 /** Each file's stamp and identity line (absolute path, then the stamp's id); undefined when one is missing or special. */
@@ -76,8 +78,11 @@ export async function readCatalogue(files: string[], cwd: string, opts: Catalogu
   const after = stamps(files, cwd);
   if (after !== undefined && after.every((a, i) => a.line === before[i]!.line)) {
     const now = opts.now();
-    if (after.every((a) => settled(a.stamp, now)))
-      await writeSealedCatalogue(file, MAGIC, key, set.servers, set.digest);
+    if (after.every((a) => settled(a.stamp, now))) {
+      const write = (): Promise<void> => writeSealedCatalogue(file, MAGIC, key, set.servers, set.digest);
+      if (opts.later) opts.later(write);
+      else await write();
+    }
   }
   return { ...set, lean: false };
 }
