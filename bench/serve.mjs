@@ -9,7 +9,9 @@
 // (default 500, a multiple of 25) scale the runs; BENCH_SERVE_PART=2 runs part 2 alone; BENCH_SERVE_ALSO and
 // BENCH_SERVE_ONLY are described in bench/helpers/serve-eras-stores.mjs. Part 3 (bench/helpers/serve-telemetry.mjs,
 // BENCH_SERVE_PART=telemetry alone): added latency per call with OpenTelemetry off and on (BENCH_SERVE_BASE_BIN: a
-// build from before it, measured in the same rounds).
+// build from before it, measured in the same rounds). The call path (bench/helpers/serve-callpath.mjs,
+// BENCH_SERVE_PART=callpath alone): added latency per call for SDK v1 and v2 clients over stdio and HTTP, and
+// find_tool's round trip on 2,781 tools beside its ranking (BENCH_SERVE_BASE_BIN: a baseline build, same rounds).
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -19,6 +21,7 @@ import { Client } from '@modelcontextprotocol/client';
 import { REPO, loadLiveMcpBench } from './helpers/datasets.mjs';
 import { erasAndStores } from './helpers/serve-eras-stores.mjs';
 import { telemetryCalls } from './helpers/serve-telemetry.mjs';
+import { callPath } from './helpers/serve-callpath.mjs';
 import { INITIALIZE } from './helpers/raw-stdio.mjs';
 
 const dist = (p) => import(join(REPO, 'dist', p));
@@ -53,7 +56,11 @@ const say = (line) => {
 };
 
 try {
-  if (process.env.BENCH_SERVE_PART === 'telemetry') {
+  if (process.env.BENCH_SERVE_PART === 'callpath') {
+    say('| measure | serve | baselines (same run) | goal |');
+    say('| --- | ---: | --- | --- |');
+    await callPath({ REPO, BIN, env, dir, stats, span, ms }, say);
+  } else if (process.env.BENCH_SERVE_PART === 'telemetry') {
     say('| measure | serve | baselines (same run) | goal |');
     say('| --- | ---: | --- | --- |');
     await telemetryCalls({ REPO, BIN, env, dir, stats, span, ms }, say);
@@ -319,4 +326,5 @@ async function partOne() {
   say(`| RSS of serve with 527 tools (meta, after a find_tool) | ${(rssKb / 1024).toFixed(0)} MB | — | < 150 MB |`);
   await erasAndStores({ REPO, BIN, env, dir, stats, span, ms }, say);
   await telemetryCalls({ REPO, BIN, env, dir, stats, span, ms }, say);
+  await callPath({ REPO, BIN, env, dir, stats, span, ms }, say);
 }

@@ -23,6 +23,8 @@ export interface FindCandidate {
   brief: Record<string, unknown>;
   /** Its compact input schema, when it has one. */
   inputSchema?: unknown;
+  /** That schema as JSON, when the caller kept it (JSON.stringify(inputSchema) otherwise). */
+  schemaJson?: string;
 }
 
 export interface BudgetedAnswer {
@@ -41,8 +43,15 @@ const tailWith =
   (note: string | undefined): string =>
     `]${note ? `,"note":${JSON.stringify(note)}` : ''}${unstarted.length > 0 ? `,"notStarted":${JSON.stringify(unstarted)}` : ''}}`;
 /** One result's line: the first has no comma before it. */
-const line = (result: Record<string, unknown>, first: boolean): string =>
-  `${first ? '' : ','}${JSON.stringify(result)}\n`;
+const line = (json: string, first: boolean): string => `${first ? '' : ','}${json}\n`;
+
+/** JSON.stringify({ ...c.brief, inputSchema: c.inputSchema }), the schema's JSON taken as kept when it is. */
+function withSchemaJson(c: FindCandidate): string {
+  const brief = JSON.stringify(c.brief);
+  const schema: string | undefined = c.schemaJson ?? JSON.stringify(c.inputSchema);
+  if (schema === undefined) return brief;
+  return `${brief.slice(0, -1)}${brief === '{}' ? '' : ','}"inputSchema":${schema}}`;
+}
 
 function noteFor(withoutSchema: string[], dropped: number, maxTokens: number): string | undefined {
   const parts: string[] = [];
@@ -65,10 +74,17 @@ export function budgetFindAnswer(
   // Servers that have not started are named after the results: their tools cannot be found until they start.
   const tail = tailWith(unstarted);
   const idOf = (c: FindCandidate): string => String(c.brief.id);
-  const full = (c: FindCandidate): Record<string, unknown> =>
-    c.inputSchema === undefined ? c.brief : { ...c.brief, inputSchema: c.inputSchema };
-  const cost = (i: number, withSchema: boolean): number =>
-    count(line(withSchema ? full(candidates[i]!) : candidates[i]!.brief, i === 0));
+  const full = (c: FindCandidate): string =>
+    c.inputSchema === undefined ? JSON.stringify(c.brief) : withSchemaJson(c);
+  // Each result's two lines (with and without its schema) are made and counted once: the fitting below asks again.
+  const lines: (string | undefined)[][] = candidates.map(() => [undefined, undefined]);
+  const costs: (number | undefined)[][] = candidates.map(() => [undefined, undefined]);
+  const lineOf = (i: number, withSchema: boolean): string =>
+    (lines[i]![+withSchema] ??= line(
+      withSchema ? full(candidates[i]!) : JSON.stringify(candidates[i]!.brief),
+      i === 0,
+    ));
+  const cost = (i: number, withSchema: boolean): number => (costs[i]![+withSchema] ??= count(lineOf(i, withSchema)));
   // Room is kept for a note naming one id and dropped results; a longer note is made room for at the end.
   const longestId = candidates.map(idOf).reduce((a, b) => (b.length > a.length ? b : a), '');
   let used = count(HEAD) + count(tail(noteFor([longestId], 1, maxTokens)));
@@ -92,7 +108,7 @@ export function budgetFindAnswer(
     let text = HEAD;
     let tokens = count(HEAD) + count(end);
     for (let i = 0; i < listed; i++) {
-      text += line(schemaOn[i] ? full(candidates[i]!) : candidates[i]!.brief, i === 0);
+      text += lineOf(i, schemaOn[i]!);
       tokens += cost(i, schemaOn[i]!);
     }
     return { text: text + end, tokens, listed, withoutSchema };

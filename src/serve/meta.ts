@@ -26,13 +26,34 @@ export const isReadOnly = (tool: ToolSnapshot): boolean =>
  * answer's token budget may leave out: find-budget.ts).
  */
 export function findCandidate(entry: CatalogEntry, view: ServedView, unavailable: string | undefined): FindCandidate {
-  const brief: Record<string, unknown> = { id: entry.id, summary: summaryOf(entry.tool) };
+  const { summary, schema, schemaJson } = condensedOf(entry.tool);
+  const brief: Record<string, unknown> = { id: entry.id, summary };
   if (isReadOnly(entry.tool)) brief.readOnly = true;
   const served = view.servedNameOf.get(entry.id);
   if (served) brief.tool = served;
   if (unavailable) brief.unavailable = unavailable;
-  const schema = condenseTool(entry.tool, 'compact').inputSchema;
-  return schema ? { brief, inputSchema: schema } : { brief };
+  return schema ? { brief, inputSchema: schema, schemaJson } : { brief };
+}
+
+/**
+ * A tool's one-line summary and compact input schema, kept per tool definition (a list change brings new objects):
+ * condensing them was most of a find_tool answer's time after the ranking. The schema is shared: never mutated.
+ */
+interface Condensed {
+  summary: string;
+  schema: unknown;
+  /** The schema as JSON, as the answer's line holds it. */
+  schemaJson: string | undefined;
+}
+const condensed = new WeakMap<ToolSnapshot, Condensed>();
+function condensedOf(tool: ToolSnapshot): Condensed {
+  let c = condensed.get(tool);
+  if (!c) {
+    const schema = condenseTool(tool, 'compact').inputSchema;
+    c = { summary: summaryOf(tool), schema, schemaJson: schema ? JSON.stringify(schema) : undefined };
+    condensed.set(tool, c);
+  }
+  return c;
 }
 
 /** describe_tool: the tool exactly as its server defines it, with its id and served name. */

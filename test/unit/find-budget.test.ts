@@ -62,6 +62,22 @@ describe('find_tool answer budget', () => {
     }
   });
 
+  it('a schema kept as JSON (as serve keeps it per tool) gives the same answer, byte for byte, at every budget', () => {
+    const kept = all.map((c) => (c.inputSchema ? { ...c, schemaJson: JSON.stringify(c.inputSchema) } : c));
+    for (let start = 0; start + 5 <= all.length; start += 5)
+      for (const max of [100, 300, 800, 1500, 100_000]) {
+        const plain = budgetFindAnswer(all.slice(start, start + 5), max, count);
+        expect(budgetFindAnswer(kept.slice(start, start + 5), max, count)).toEqual(plain);
+        // The text is what JSON.stringify of each result makes: parsing it gives the briefs and schemas back.
+        const doc = JSON.parse(plain.text) as { results: Record<string, unknown>[] };
+        expect(doc.results).toHaveLength(plain.listed);
+      }
+    // A stale or foreign schemaJson would show: the line holds the kept text, not a fresh stringify.
+    const odd = { ...all.find((c) => c.inputSchema)!, schemaJson: '{"type":"object","x":1}' };
+    const answer = JSON.parse(budgetFindAnswer([odd], 100_000, count).text) as { results: { inputSchema: unknown }[] };
+    expect(answer.results[0]!.inputSchema).toEqual({ type: 'object', x: 1 });
+  });
+
   it('with room for everything: every result with its schema, in rank order, no note', () => {
     const five = all.slice(0, 5);
     const a = budgetFindAnswer(five, 100_000, count);
