@@ -111,9 +111,11 @@ export class ServedList {
         if (build !== this.builds) return;
         const changed = signature(view) !== signature(this.view);
         this.view = view;
-        this.rebuilt();
         void this.opts.counting.flush().catch(() => undefined);
-        if (changed) for (const f of this.toolsChanged) f();
+        if (!changed) return;
+        // The same tools (the usual case) keep find_tool's index: it ranks the entries, not their counts.
+        this.rebuilt();
+        for (const f of this.toolsChanged) f();
       },
       (e: unknown) => this.opts.log(`warning: could not count the served tools: ${errorText(e)}`),
     );
