@@ -110,7 +110,8 @@ export async function serveCold({ REPO, base, rounds = 7, counts = [4, 50] }, sa
     for (let r = 0; r < rounds; r++) {
       times.node.push(node());
       times.direct.push(await toFirstList(process.execPath, server, process.env, dir));
-      for (const [tag, repo] of builds) {
+      // The builds alternate which goes first in a round: neither always runs right after the servers listed directly.
+      for (const [tag, repo] of r % 2 ? [...builds].reverse() : builds) {
         for (const n of counts) push(`meta${n}${tag}`, await coldRun(repo, files[n], 'meta'));
         push(`tools4${tag}`, await coldRun(repo, files[4], 'tools'));
         for (const n of counts) push(`cached${n}${tag}`, await cachedRun(repo, files[n], homes[`${n}${tag}`]));
