@@ -18,7 +18,10 @@ const ROUNDS = Number(process.env.BENCH_COLD_ROUNDS ?? 15);
 // BENCH_COLD_PART=serve: only the cold serve case (fresh HOME, 4 and 50 servers; bench/helpers/serve-cold.mjs).
 // BENCH_COLD_PART=first: only the first discover (empty cache folder) beside `node -e ""`.
 if (process.env.BENCH_COLD_PART === 'serve') {
-  await serveCold({ REPO, rounds: Number(process.env.BENCH_COLD_SERVE_ROUNDS ?? 7) }, console.log);
+  await serveCold(
+    { REPO, base: process.env.BENCH_COLD_BASE, rounds: Number(process.env.BENCH_COLD_SERVE_ROUNDS ?? 7) },
+    console.log,
+  );
   process.exit(0);
 }
 const pct = (xs, q) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.ceil(q * xs.length) - 1)];
@@ -244,7 +247,10 @@ try {
       `find_tool's ranking on 2,781 tools (${engines[i][0]}): p50 ${pct(r.times, 0.5).toFixed(3)} ms, p95 ${pct(r.times, 0.95).toFixed(3)} ms over ${intents.length} intents (goal p50 ≤ 0.6 ms)`,
     ),
   );
-  await serveCold({ REPO, rounds: Number(process.env.BENCH_COLD_SERVE_ROUNDS ?? 7) }, console.log);
+  await serveCold(
+    { REPO, base: process.env.BENCH_COLD_BASE, rounds: Number(process.env.BENCH_COLD_SERVE_ROUNDS ?? 7) },
+    console.log,
+  );
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }

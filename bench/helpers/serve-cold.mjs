@@ -2,7 +2,9 @@
 // in front of 4 and 50 fixture servers, timed from spawn to its first tools/list answer over raw JSON-RPC on stdio
 // (initialize → initialized → tools/list, no client library on the clock), each round interleaved with `node -e ""`
 // and, for tools mode, with one of the same servers spawned and listed directly (the slowest server's own start).
-// Goals: meta mode ≤ 4× node with 4 and 50 servers; tools mode without a cache ≤ the server's own start + 20 %.
+// Goals: meta mode ≤ 4× node with 4 and 50 servers; tools mode without a cache ≤ the server's own start + 20 %;
+// tools mode with the catalogue cache (a HOME where serve ran once, its servers listed and counted) ≤ 4× node.
+// `base`: another built checkout (BENCH_COLD_BASE) whose serve is interleaved in each measure, the named baseline.
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -12,10 +14,15 @@ import { INITIALIZE } from './raw-stdio.mjs';
 const pct = (xs, q) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.ceil(q * xs.length) - 1)];
 
 /** Spawn → the answer to request id `last` (after initialize, initialized and tools/list); then stdin is closed. */
-function toFirstList(command, args, env, cwd) {
+function toFirstList(command, args, env, cwd, said) {
   return new Promise((resolve, reject) => {
     const t0 = performance.now();
-    const child = spawn(command, args, { cwd, env, stdio: ['pipe', 'pipe', 'ignore'] });
+    const child = spawn(command, args, { cwd, env, stdio: ['pipe', 'pipe', said ? 'pipe' : 'ignore'] });
+    // `said`: stdin stays open until serve's stderr matches it (a run that fills the caches).
+    let err = '';
+    let listed = false;
+    const end = () => listed && (!said || said.test(err)) && child.stdin.end();
+    child.stderr?.on('data', (d) => ((err += String(d)), end()));
     const send = (m) => child.stdin.write(JSON.stringify({ jsonrpc: '2.0', ...m }) + '\n');
     let buf = '';
     let wall;
@@ -30,8 +37,10 @@ function toFirstList(command, args, env, cwd) {
           send({ id: 2, method: 'tools/list' });
         } else if (m.id === 2 && wall === undefined) {
           wall = performance.now() - t0;
-          if (!m.result?.tools?.length) reject(new Error(`no tools listed: ${JSON.stringify(m).slice(0, 200)}`));
-          child.stdin.end();
+          if (!said && !m.result?.tools?.length)
+            reject(new Error(`no tools listed: ${JSON.stringify(m).slice(0, 200)}`));
+          listed = true;
+          end();
         }
       }
     });
@@ -46,75 +55,87 @@ function toFirstList(command, args, env, cwd) {
   });
 }
 
-export async function serveCold({ REPO, rounds = 7, counts = [4, 50] }, say) {
-  const BIN = join(REPO, 'bin', 'mcp-smart.js');
+export async function serveCold({ REPO, base, rounds = 7, counts = [4, 50] }, say) {
   const server = [
     join(REPO, 'fixtures', 'servers', 'catalog-server.mjs'),
     join(REPO, 'fixtures', 'servers', 'catalogs', 'tiny.json'),
   ];
-  const base = mkdtempSync(join(tmpdir(), 'mcp-smart-bench-serve-cold-'));
+  const dir = mkdtempSync(join(tmpdir(), 'mcp-smart-bench-serve-cold-'));
   const config = (n) => {
-    const file = join(base, `servers-${n}.json`);
+    const file = join(dir, `servers-${n}.json`);
     const servers = Object.fromEntries(
       Array.from({ length: n }, (_, i) => [`s${i}`, { command: process.execPath, args: server }]),
     );
     writeFileSync(file, JSON.stringify({ servers }));
     return file;
   };
-  /** A fresh HOME for one run: nothing cached. */
-  const freshEnv = () => {
-    const home = mkdtempSync(join(base, 'home-'));
-    return {
-      home,
-      env: {
-        ...process.env,
-        NO_COLOR: '1',
-        HOME: home,
-        MCP_SMART_CACHE_DIR: join(home, 'cache'),
-        MCP_SMART_DATA_DIR: join(home, 'data'),
-      },
-    };
-  };
+  const envOf = (home) => ({
+    ...process.env,
+    NO_COLOR: '1',
+    HOME: home,
+    MCP_SMART_CACHE_DIR: join(home, 'cache'),
+    MCP_SMART_DATA_DIR: join(home, 'data'),
+  });
   const node = () => {
     const t = performance.now();
     spawnSync(process.execPath, ['-e', '']);
     return performance.now() - t;
   };
-  const serveRun = async (file, mode) => {
-    const { home, env } = freshEnv();
+  const argsOf = (repo, file, mode) => [join(repo, 'bin', 'mcp-smart.js'), '--config', file, 'serve', '--mode', mode];
+  /** A run in a fresh HOME: nothing cached. */
+  const coldRun = async (repo, file, mode) => {
+    const home = mkdtempSync(join(dir, 'home-'));
     try {
-      return await toFirstList(process.execPath, [BIN, '--config', file, 'serve', '--mode', mode], env, home);
+      return await toFirstList(process.execPath, argsOf(repo, file, mode), envOf(home), home);
     } finally {
       rmSync(home, { recursive: true, force: true });
     }
   };
+  /** A HOME where serve ran once until every server was listed and counted: the catalogue and count caches. */
+  const warmHome = async (repo, file, n) => {
+    const home = mkdtempSync(join(dir, 'warm-'));
+    const said = new RegExp(`tools mode: .* from ${n} servers`);
+    await toFirstList(process.execPath, argsOf(repo, file, 'tools'), envOf(home), home, said);
+    return home;
+  };
+  const cachedRun = (repo, file, home) => toFirstList(process.execPath, argsOf(repo, file, 'tools'), envOf(home), home);
+  const builds = [['', REPO], ...(base ? [[' (base)', base]] : [])];
   try {
     const files = Object.fromEntries(counts.map((n) => [n, config(n)]));
-    await serveRun(files[counts[0]], 'meta'); // the first spawn of the bundle pays the disk
+    for (const [, repo] of builds) await coldRun(repo, files[counts[0]], 'meta'); // the first spawn pays the disk
+    const homes = {};
+    for (const [tag, repo] of builds) for (const n of counts) homes[`${n}${tag}`] = await warmHome(repo, files[n], n);
     const times = { node: [], direct: [] };
-    for (const n of counts) times[`meta${n}`] = [];
-    times.tools4 = [];
+    const push = (key, t) => (times[key] ??= []).push(t);
     for (let r = 0; r < rounds; r++) {
       times.node.push(node());
-      for (const n of counts) times[`meta${n}`].push(await serveRun(files[n], 'meta'));
-      times.direct.push(await toFirstList(process.execPath, server, process.env, base));
-      times.tools4.push(await serveRun(files[4], 'tools'));
+      times.direct.push(await toFirstList(process.execPath, server, process.env, dir));
+      // The builds alternate which goes first in a round: neither always runs right after the servers listed directly.
+      for (const [tag, repo] of r % 2 ? [...builds].reverse() : builds) {
+        for (const n of counts) push(`meta${n}${tag}`, await coldRun(repo, files[n], 'meta'));
+        push(`tools4${tag}`, await coldRun(repo, files[4], 'tools'));
+        for (const n of counts) push(`cached${n}${tag}`, await cachedRun(repo, files[n], homes[`${n}${tag}`]));
+      }
     }
     const n50 = pct(times.node, 0.5);
-    say(`node ${process.version}; ${new Date().toISOString()}; ${rounds} rounds, each in a fresh HOME (no cache)`);
-    say(`node -e "": p50 ${n50.toFixed(0)} ms`);
-    for (const n of counts) {
-      const s = pct(times[`meta${n}`], 0.5);
-      say(
-        `serve --mode meta, ${n} servers, cold: spawn → first tools/list answered p50 ${s.toFixed(0)} ms (p95 ${pct(times[`meta${n}`], 0.95).toFixed(0)}): ${(s / n50).toFixed(1)}× node (goal ≤ 4×)`,
-      );
-    }
     const d = pct(times.direct, 0.5);
-    const t = pct(times.tools4, 0.5);
     say(
-      `serve --mode tools, 4 servers, cold: p50 ${t.toFixed(0)} ms; one of them spawned and listed directly p50 ${d.toFixed(0)} ms: ${(t / d).toFixed(2)}× (goal ≤ 1.2×)`,
+      `node ${process.version}; ${new Date().toISOString()}; ${rounds} rounds; ${base ? `base: ${base}` : 'no base'}`,
     );
+    say(`node -e "": p50 ${n50.toFixed(0)} ms; one fixture server spawned and listed directly: p50 ${d.toFixed(0)} ms`);
+    const line = (key, what, ref, refName, goal) => {
+      for (const [tag] of builds) {
+        const xs = times[`${key}${tag}`];
+        const s = pct(xs, 0.5);
+        say(
+          `${what}${tag}: p50 ${s.toFixed(0)} ms (p95 ${pct(xs, 0.95).toFixed(0)}): ${(s / ref).toFixed(2)}× ${refName} (goal ≤ ${goal})`,
+        );
+      }
+    };
+    for (const n of counts) line(`meta${n}`, `serve --mode meta, ${n} servers, fresh HOME`, n50, 'node', '4×');
+    line('tools4', 'serve --mode tools, 4 servers, fresh HOME', d, 'one server listed directly', '1.2×');
+    for (const n of counts) line(`cached${n}`, `serve --mode tools, ${n} servers, catalogue cache`, n50, 'node', '4×');
   } finally {
-    rmSync(base, { recursive: true, force: true });
+    rmSync(dir, { recursive: true, force: true });
   }
 }

@@ -22,11 +22,26 @@ export interface Counting {
   takeMisses: () => string[];
   prepare: (texts: string[]) => Promise<void>;
   flush: () => Promise<void>;
+  /**
+   * Planner dependencies that never wait for the tokenizer: a text not in the count cache counts as its UTF-8 byte
+   * length, an upper bound on its tokens (a BPE token is at least one byte). `missed()`: whether a text was bounded
+   * since the last call (the view built with them is then not exact; served-list.ts).
+   */
+  bounds: { deps: PlanDeps; missed: () => boolean };
 }
 
 /** Same counting and condensing as `budget` (json rendering), so what budget says fits is what serve sends. */
 export function countingWith(counter: TokenCounter): Counting {
   let misses: string[] = [];
+  let bounded = false;
+  const bound = (text: string): number => {
+    try {
+      return counter.count(text);
+    } catch {
+      bounded = true;
+      return Buffer.byteLength(text, 'utf8');
+    }
+  };
   const count = (text: string): number => {
     try {
       return counter.count(text);
@@ -35,13 +50,14 @@ export function countingWith(counter: TokenCounter): Counting {
       return 0;
     }
   };
+  const deps: PlanDeps = {
+    countTool: (tool) => count(renderTool(tool, 'json')),
+    condenseTool: (tool, level) => condenseTool(tool, level),
+    metaTools: metaTools(),
+  };
   return {
     countText: count,
-    deps: {
-      countTool: (tool) => count(renderTool(tool, 'json')),
-      condenseTool: (tool, level) => condenseTool(tool, level),
-      metaTools: metaTools(),
-    },
+    deps,
     takeMisses: () => {
       const out = misses;
       misses = [];
@@ -50,6 +66,14 @@ export function countingWith(counter: TokenCounter): Counting {
     prepare: (texts) => prepareCounter(counter, texts),
     flush: async () => {
       await counter.flush?.();
+    },
+    bounds: {
+      deps: { ...deps, countTool: (tool) => bound(renderTool(tool, 'json')) },
+      missed: () => {
+        const out = bounded;
+        bounded = false;
+        return out;
+      },
     },
   };
 }

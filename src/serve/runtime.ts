@@ -150,6 +150,11 @@ export class ServeRuntime {
     return this.served.refresh(notify);
   }
 
+  /** Resolves once the view served has exact token counts (a first one may be served with bounds: served-list.ts). */
+  counts(): Promise<void> {
+    return this.served.counts();
+  }
+
   /** Server instructions for initialize: what is served, how to reach the rest, and each server's own text. */
   instructions(): string {
     return this.served.instructions();

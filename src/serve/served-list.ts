@@ -8,6 +8,11 @@ import { cloneUsage } from '../core/session/usage.js';
 import type { ServerSnapshot, SmartConfig, UsageStats } from '../core/types.js';
 import { buildServedView, idCollisions, type ServedView } from './served-view.js';
 import type { RuntimeOptions } from './runtime-options.js';
+import { errorText } from '../process/errors.js';
+
+/** What a client's tools/list holds: a change tells clients tools/list_changed. */
+const signature = (view: ServedView): string =>
+  view.tools.map((t) => `${t.name}\u0000${JSON.stringify(t.definition)}`).join('\n');
 
 type ListOptions = Pick<
   RuntimeOptions,
@@ -28,6 +33,11 @@ export class ServedList {
   /** The usage load hints are planned from: the store as serve found it (live learning does not move them). */
   private readonly hintUsage: UsageStats;
   private readonly warned = new Set<string>();
+  /** Whether the load hints served depend on token counts (served with bounds they could differ: current()). */
+  private readonly hintsCount: boolean;
+  /** The exact counts of a view served with bounds (current()), being taken; dropped when a later build replaced it. */
+  private exact?: Promise<void>;
+  private builds = 0;
 
   /** `rebuilt`: called on each refresh, before the clients hear of it (find_tool's index is then stale). */
   constructor(
@@ -35,13 +45,16 @@ export class ServedList {
     private readonly rebuilt: () => void,
   ) {
     this.hintUsage = opts.scope ? opts.scope.hintUsage(cloneUsage(opts.usage)) : cloneUsage(opts.usage);
+    // Load hints weigh tokens only for the tools the team has called (planLoadHints): none on a first start.
+    this.hintsCount =
+      opts.loadHints !== undefined && Object.values(this.hintUsage.tools).some((u) => u !== undefined && u.success > 0);
     this.config = opts.setup.config;
     this.rules = visibilityRules(opts.setup.definitions, this.config.serve, opts.setup.configFile);
     this.known = new Map(opts.setup.known);
     this.view = this.build();
   }
 
-  private build(): ServedView {
+  private build(deps = this.opts.counting.deps): ServedView {
     const serve = this.config.serve ?? {};
     return buildServedView({
       servers: [...this.known.values()],
@@ -53,7 +66,7 @@ export class ServedList {
       usage: this.opts.usage,
       activated: this.activated,
       key: this.opts.key,
-      deps: this.opts.counting.deps,
+      deps,
       ...(this.opts.loadHints ? { hints: this.opts.loadHints, hintUsage: this.hintUsage } : {}),
     });
   }
@@ -69,6 +82,51 @@ export class ServedList {
     }
     this.opts.counting.takeMisses();
     return view;
+  }
+
+  /**
+   * The view to serve now (issue 40.1). A count not in the count cache needs the tokenizer (0.3 s and more to load on
+   * a cold start). When what is served cannot depend on it, the view is built with each unknown count at its upper
+   * bound (deps.ts bounds) and served at once, its exact counts following (exactSoon): when every server's place is
+   * fixed (tools mode, `load`) or the budget plan fits with the bounds and so changes nothing (exact counts are
+   * lower, so it fits with them too), and no load hint weighs a tool's tokens (no usage yet). Otherwise the exact view.
+   */
+  private async current(): Promise<ServedView> {
+    const build = ++this.builds;
+    if (!this.hintsCount) {
+      const bounded = this.build(this.opts.counting.bounds.deps);
+      if (!this.opts.counting.bounds.missed()) return bounded;
+      if (bounded.plan === undefined || (bounded.plan.fits && bounded.plan.steps.length === 0)) {
+        this.exactSoon(build);
+        return bounded;
+      }
+    }
+    return this.counted();
+  }
+
+  /** After a view served with bounds: the exact view, taken in the background (same tools, exact counts). */
+  private exactSoon(build: number): void {
+    this.exact = this.counted().then(
+      (view) => {
+        if (build !== this.builds) return;
+        const changed = signature(view) !== signature(this.view);
+        this.view = view;
+        void this.opts.counting.flush().catch(() => undefined);
+        if (!changed) return;
+        // The same tools (the usual case) keep find_tool's index: it ranks the entries, not their counts.
+        this.rebuilt();
+        for (const f of this.toolsChanged) f();
+      },
+      (e: unknown) => this.opts.log(`warning: could not count the served tools: ${errorText(e)}`),
+    );
+  }
+
+  /** Resolves once the view served has exact counts (a view served with bounds: once they are taken). */
+  async counts(): Promise<void> {
+    for (let at = this.exact; at !== undefined; at = this.exact) {
+      await at;
+      if (at === this.exact) this.exact = undefined;
+    }
   }
 
   /** Tools whose ids collided are served under a suffixed id; each is warned about once. */
@@ -87,22 +145,21 @@ export class ServedList {
    */
   async init(metaOnly: boolean): Promise<void> {
     if (metaOnly) return void (this.view = this.build());
-    this.view = await this.counted();
+    this.view = await this.current();
     this.warnCollisions();
     void this.opts.counting.flush().catch(() => undefined);
   }
 
   /** Rebuilds the view; tells clients when the served names changed. */
   async refresh(notify = true): Promise<void> {
-    const before = this.view.tools.map((t) => `${t.name}\u0000${JSON.stringify(t.definition)}`).join('\n');
-    this.view = await this.counted();
+    const before = signature(this.view);
+    this.view = await this.current();
     this.warnCollisions();
     this.rebuilt();
     // New counts (a re-list for a client's declaration brings tools the start did not have) go to the count cache,
     // as at init: otherwise every serve start loads the tokenizer again to count them.
     void this.opts.counting.flush().catch(() => undefined);
-    const after = this.view.tools.map((t) => `${t.name}\u0000${JSON.stringify(t.definition)}`).join('\n');
-    if (notify && before !== after) for (const f of this.toolsChanged) f();
+    if (notify && before !== signature(this.view)) for (const f of this.toolsChanged) f();
   }
 
   /** --activate: the tool becomes first-class; least recently used ones leave when over the limit. */

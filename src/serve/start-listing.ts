@@ -28,13 +28,19 @@ export function startListing(
         }),
       )
       .then(() => {
-        const served = runtime.view;
-        // Each tool of the servers once: first-class (in tools/list) or behind the meta-tools, never both.
-        const first = [...served.servedNameOf.keys()].filter((id) => served.entries.has(id)).length;
-        log(
-          `${mode} mode: ${countOf(served.entries.size, 'tool')} from ${countOf(runtime.known.size, 'server')}: ${first} served first-class, ` +
-            `${served.entries.size - first} behind the meta-tools; tools/list holds ${countOf(served.tools.length, 'tool')} ` +
-            `(${countOf(served.tokens, 'token')})${served.deferred.length ? `; deferred: ${served.deferred.join(', ')}` : ''}`,
-        );
+        // Said once the view has exact counts: a first tools/list served with bounds is not waiting for them.
+        void runtime.counts().then(() => said(runtime, mode, log));
       });
+}
+
+/** What serve serves, once its first listing is done. */
+function said(runtime: ServeRuntime, mode: ServeMode, log: (text: string) => void): void {
+  const served = runtime.view;
+  // Each tool of the servers once: first-class (in tools/list) or behind the meta-tools, never both.
+  const first = [...served.servedNameOf.keys()].filter((id) => served.entries.has(id)).length;
+  log(
+    `${mode} mode: ${countOf(served.entries.size, 'tool')} from ${countOf(runtime.known.size, 'server')}: ${first} served first-class, ` +
+      `${served.entries.size - first} behind the meta-tools; tools/list holds ${countOf(served.tools.length, 'tool')} ` +
+      `(${countOf(served.tokens, 'token')})${served.deferred.length ? `; deferred: ${served.deferred.join(', ')}` : ''}`,
+  );
 }
