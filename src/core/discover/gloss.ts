@@ -8,13 +8,19 @@ import { fileURLToPath } from 'node:url';
 import { gunzipSync } from 'node:zlib';
 
 interface Glossary {
-  /** "headword\twords" lines, sorted by UTF-16 code units. */
-  text: string;
-  /** Start of each line. */
+  /**
+   * "headword\twords" lines, sorted (by UTF-16 code units, which for these headwords is also their UTF-8 byte
+   * order), kept as UTF-8 bytes: 4.8 MB outside the JS heap instead of a 7.9 MB two-byte string in it.
+   */
+  bytes: Buffer;
+  /** Byte offset where each line starts. */
   starts: Int32Array;
   /** Longest headword, in UTF-16 code units. */
   maxKey: number;
 }
+
+const TAB = 0x09;
+const NEWLINE = 0x0a;
 
 /** undefined: not read yet; null: the file is missing or unreadable (no glosses, as without the feature). */
 let glossary: Glossary | null | undefined;
@@ -39,39 +45,50 @@ function load(): Glossary | null {
   glossary = null;
   if (file === null) return glossary;
   try {
-    const text = gunzipSync(readFileSync(file)).toString('utf8');
+    const bytes = gunzipSync(readFileSync(file));
     // One pass over the lines: where each starts, and the longest headword (the text before its tab).
     const starts: number[] = [];
     let maxKey = 0;
-    for (let start = 0; start < text.length;) {
+    for (let start = 0; start < bytes.length;) {
       starts.push(start);
-      const tab = text.indexOf('\t', start);
+      const tab = bytes.indexOf(TAB, start);
       if (tab < 0) break;
-      maxKey = Math.max(maxKey, tab - start);
-      const end = text.indexOf('\n', tab);
-      start = end < 0 ? text.length : end + 1;
+      maxKey = Math.max(maxKey, utf16Length(bytes, start, tab));
+      const end = bytes.indexOf(NEWLINE, tab);
+      start = end < 0 ? bytes.length : end + 1;
     }
-    glossary = { text, starts: Int32Array.from(starts), maxKey };
+    glossary = { bytes, starts: Int32Array.from(starts), maxKey };
   } catch {
     // Missing or unreadable: no glosses, as without the feature.
   }
   return glossary;
 }
 
+/** UTF-16 code units of the UTF-8 text in bytes[start, end): one per character, two for a 4-byte one. */
+function utf16Length(bytes: Uint8Array, start: number, end: number): number {
+  let n = 0;
+  for (let i = start; i < end; i++) {
+    const b = bytes[i]!;
+    if ((b & 0xc0) !== 0x80) n += b >= 0xf0 ? 2 : 1;
+  }
+  return n;
+}
+
 /** The gloss words of one headword, or undefined. */
 function lookup(g: Glossary, key: string): string | undefined {
+  const k = Buffer.from(key, 'utf8');
   let lo = 0;
   let hi = g.starts.length - 1;
   while (lo <= hi) {
     const mid = (lo + hi) >> 1;
     const start = g.starts[mid]!;
-    const tab = g.text.indexOf('\t', start);
-    const head = g.text.slice(start, tab);
-    if (head === key) {
-      const end = mid + 1 < g.starts.length ? g.starts[mid + 1]! - 1 : g.text.length;
-      return g.text.slice(tab + 1, end);
+    const tab = g.bytes.indexOf(TAB, start);
+    const order = g.bytes.compare(k, 0, k.length, start, tab);
+    if (order === 0) {
+      const end = mid + 1 < g.starts.length ? g.starts[mid + 1]! - 1 : g.bytes.length;
+      return g.bytes.toString('utf8', tab + 1, end);
     }
-    if (head < key) lo = mid + 1;
+    if (order < 0) lo = mid + 1;
     else hi = mid - 1;
   }
   return undefined;
