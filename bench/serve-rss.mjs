@@ -6,8 +6,10 @@
 //              answer must equal the first build's, byte for byte), then call_tool on everything.echo.
 // The baseline is the everything demo server run directly, taking the same echo calls (what serve forwards to).
 // Calls go in bursts of BENCH_RSS_BURST (default 100) concurrent requests. Learning is on (serve's default), into the
-// scratch HOME. Reported: VmRSS after the calls (and a 1 s pause) and the peak, VmHWM, read from /proc (Linux).
-// Usage: node bench/serve-rss.mjs [label=folder-holding-bin/mcp-smart.js ...]  (default: this tree only).
+// scratch HOME. Reported: VmRSS after the calls (and a 1 s pause), the peak (VmHWM), and VmRSS again after
+// BENCH_RSS_IDLE_S (default 40) idle seconds, read from /proc (Linux).
+// Usage: node bench/serve-rss.mjs [label=folder-holding-bin/mcp-smart.js[@node-flag...] ...]  (default: this tree
+// only); e.g. `small-young=.@--max-semi-space-size=2` runs this tree under node with that flag.
 // BENCH_RSS_SETUPS=demo,catalogue picks the set-ups. All processes of a set-up run side by side, calls interleaved.
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -19,6 +21,8 @@ import { scratchEnv } from './helpers/scratch.mjs';
 
 const CALLS = Number(process.env.BENCH_RSS_CALLS ?? 10_000);
 const BURST = Number(process.env.BENCH_RSS_BURST ?? 100);
+/** Idle seconds after the calls before RSS is read again (serve lets its tokenizer go after 30 s idle). */
+const IDLE_S = Number(process.env.BENCH_RSS_IDLE_S ?? 40);
 const SETUPS = (process.env.BENCH_RSS_SETUPS ?? 'demo,catalogue').split(',');
 const CATALOGUE = join(DATA, 'servers-111', 'catalog.snapshot.json');
 /** find_tool intents for the catalogue set-up, one per burst in turn (`#`: the burst's number). */
@@ -36,7 +40,8 @@ const INTENTS = [
 ];
 const builds = (process.argv.length > 2 ? process.argv.slice(2) : [`this=${REPO}`]).map((s) => {
   const at = s.indexOf('=');
-  return { label: s.slice(0, at), root: s.slice(at + 1) };
+  const [root, ...flags] = s.slice(at + 1).split('@');
+  return { label: s.slice(0, at), root, flags };
 });
 const dir = mkdtempSync(join(tmpdir(), 'mcp-smart-bench-rss-'));
 const kb = (pid, key) =>
@@ -65,7 +70,7 @@ async function start(setup) {
   ]);
   for (const b of builds) {
     const own = mkdtempSync(join(home, `${b.label}-`));
-    const args = [join(b.root, 'bin', 'mcp-smart.js'), '--demo'];
+    const args = [...b.flags, join(b.root, 'bin', 'mcp-smart.js'), '--demo'];
     if (setup === 'catalogue') args.push('--snapshot', CATALOGUE);
     const call =
       setup === 'demo'
@@ -100,7 +105,7 @@ try {
     const t0 = performance.now();
     const rows = await start(setup);
     const startRss = rows.map(([, c]) => kb(c.child.pid, 'VmRSS'));
-    const answers = [];
+    const finds = [];
     for (let done = 0, round = 0; done < CALLS; done += BURST, round++)
       for (const [name, c, call] of rows) {
         if (setup === 'catalogue' && !name.startsWith('baseline')) {
@@ -111,22 +116,24 @@ try {
           );
           // Every build must answer each find_tool exactly as the first build did.
           const text = found.result.content[0].text;
-          const first = (answers[round] ??= text);
+          const first = (finds[round] ??= text);
           if (text !== first)
             throw new Error(`${name}: find_tool "${intent}" answered differently:\n${text}\n${first}`);
         }
         const n = Math.min(BURST, CALLS - done);
-        const answers = await Promise.all(Array.from({ length: n }, (_, i) => call(c, done + i)));
-        for (const a of answers) check(a, `${name} call`);
+        const replies = await Promise.all(Array.from({ length: n }, (_, i) => call(c, done + i)));
+        for (const a of replies) check(a, `${name} call`);
       }
     await new Promise((r) => setTimeout(r, 1000));
+    const after = rows.map(([, c]) => kb(c.child.pid, 'VmRSS'));
     const secs = (performance.now() - t0) / 1000;
+    await new Promise((r) => setTimeout(r, IDLE_S * 1000));
     console.log(`\n${setup} (${secs.toFixed(0)} s, load after ${load()})\n`);
-    console.log('| process | RSS at start | RSS after the calls | peak RSS (VmHWM) |');
-    console.log('| --- | ---: | ---: | ---: |');
+    console.log(`| process | RSS at start | RSS 1 s after the calls | peak RSS (VmHWM) | RSS ${IDLE_S} s later |`);
+    console.log('| --- | ---: | ---: | ---: | ---: |');
     rows.forEach(([name, c], i) =>
       console.log(
-        `| ${name} | ${mb(startRss[i])} | ${mb(kb(c.child.pid, 'VmRSS'))} | ${mb(kb(c.child.pid, 'VmHWM'))} |`,
+        `| ${name} | ${mb(startRss[i])} | ${mb(after[i])} | ${mb(kb(c.child.pid, 'VmHWM'))} | ${mb(kb(c.child.pid, 'VmRSS'))} |`,
       ),
     );
     for (const [, c] of rows) await c.close();
