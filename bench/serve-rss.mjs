@@ -11,10 +11,11 @@
 // Usage: node bench/serve-rss.mjs [label=folder-holding-bin/mcp-smart.js[@node-flag...] ...]  (default: this tree
 // only); e.g. `small-young=.@--max-semi-space-size=2` runs this tree under node with that flag.
 // BENCH_RSS_SETUPS=demo,catalogue picks the set-ups. All processes of a set-up run side by side, calls interleaved.
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { DATA, REPO } from './helpers/datasets.mjs';
 import { startRaw } from './helpers/raw-stdio.mjs';
 import { scratchEnv } from './helpers/scratch.mjs';
@@ -23,6 +24,9 @@ const CALLS = Number(process.env.BENCH_RSS_CALLS ?? 10_000);
 const BURST = Number(process.env.BENCH_RSS_BURST ?? 100);
 /** Idle seconds after the calls before RSS is read again (serve lets its tokenizer go after 30 s idle). */
 const IDLE_S = Number(process.env.BENCH_RSS_IDLE_S ?? 40);
+/** BENCH_RSS_HEAP=1: serve runs with bench/helpers/heap-probe.mjs preloaded; its live heap is read at the end. */
+const HEAP = process.env.BENCH_RSS_HEAP === '1';
+const PROBE = pathToFileURL(join(REPO, 'bench', 'helpers', 'heap-probe.mjs')).href;
 const SETUPS = (process.env.BENCH_RSS_SETUPS ?? 'demo,catalogue').split(',');
 const CATALOGUE = join(DATA, 'servers-111', 'catalog.snapshot.json');
 /** find_tool intents for the catalogue set-up, one per burst in turn (`#`: the burst's number). */
@@ -54,6 +58,27 @@ const everythingBin = (() => {
   return join(dirname(everythingPkg), typeof bin === 'string' ? bin : Object.values(bin)[0]);
 })();
 
+/** Each mcp-smart process's heap used + external after a forced GC (bench/helpers/heap-probe.mjs), as text. */
+async function liveHeap(rows) {
+  const out = [];
+  for (const [name, c] of rows) {
+    if (name.startsWith('baseline')) {
+      out.push(undefined);
+      continue;
+    }
+    const file = c.probeFile;
+    process.kill(c.child.pid, 'SIGUSR2');
+    let line;
+    for (let waited = 0; !line && waited < 10_000; waited += 100) {
+      await new Promise((r) => setTimeout(r, 100));
+      line = existsSync(file) ? readFileSync(file, 'utf8').trim().split('\n').at(-1) : undefined;
+    }
+    const m = line ? JSON.parse(line) : undefined;
+    out.push(m ? `${mb(m.heapUsed / 1024)} + ${mb(m.external / 1024)}` : undefined);
+  }
+  return out;
+}
+
 function check(answer, what) {
   if (answer.error || answer.result?.isError) throw new Error(`${what} failed: ${JSON.stringify(answer)}`);
   return answer;
@@ -80,11 +105,15 @@ async function start(setup) {
               name: 'call_tool',
               arguments: { name: 'everything.echo', arguments: { message: `m${i}` } },
             });
-    rows.push([
-      `mcp-smart ${b.label}`,
-      startRaw(process.execPath, [...args, 'serve'], { env: scratchEnv(own, { TMPDIR: own }), cwd: own }),
-      call,
-    ]);
+    const probeFile = join(own, 'heap.jsonl');
+    const client = startRaw(process.execPath, [...args, 'serve'], {
+      env: scratchEnv(own, {
+        TMPDIR: own,
+        ...(HEAP ? { NODE_OPTIONS: `--expose-gc --import ${PROBE}`, HEAP_PROBE_OUT: probeFile } : {}),
+      }),
+      cwd: own,
+    });
+    rows.push([`mcp-smart ${b.label}`, Object.assign(client, { probeFile }), call]);
   }
   for (const [, c] of rows) {
     check(await c.open(), 'initialize');
@@ -129,11 +158,15 @@ try {
     const secs = (performance.now() - t0) / 1000;
     await new Promise((r) => setTimeout(r, IDLE_S * 1000));
     console.log(`\n${setup} (${secs.toFixed(0)} s, load after ${load()})\n`);
-    console.log(`| process | RSS at start | RSS 1 s after the calls | peak RSS (VmHWM) | RSS ${IDLE_S} s later |`);
-    console.log('| --- | ---: | ---: | ---: | ---: |');
-    rows.forEach(([name, c], i) =>
+    console.log(
+      `| process | RSS at start | RSS 1 s after the calls | peak RSS (VmHWM) | RSS ${IDLE_S} s later |${HEAP ? ' then live: heap used + external after a forced GC |' : ''}`,
+    );
+    console.log(`| --- | ---: | ---: | ---: | ---: |${HEAP ? ' ---: |' : ''}`);
+    const idle = rows.map(([, c]) => [kb(c.child.pid, 'VmRSS'), kb(c.child.pid, 'VmHWM')]);
+    const live = HEAP ? await liveHeap(rows) : [];
+    rows.forEach(([name], i) =>
       console.log(
-        `| ${name} | ${mb(startRss[i])} | ${mb(after[i])} | ${mb(kb(c.child.pid, 'VmHWM'))} | ${mb(kb(c.child.pid, 'VmRSS'))} |`,
+        `| ${name} | ${mb(startRss[i])} | ${mb(after[i])} | ${mb(idle[i][1])} | ${mb(idle[i][0])} |${HEAP ? ` ${live[i] ?? '–'} |` : ''}`,
       ),
     );
     for (const [, c] of rows) await c.close();
