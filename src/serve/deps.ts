@@ -78,10 +78,18 @@ export function countingWith(counter: TokenCounter): Counting {
   };
 }
 
+/** serve lets the tokenizer go after this long without a text to count (loading it again takes about 0.3 s). */
+const TOKENIZER_IDLE_MS = 30_000;
+
 export async function servingCounts(ctx: CommandContext): Promise<Counting> {
   // The count cache lives in the user cache folder; --no-cache turns it off with the tool-list cache.
   const cacheDir = resolvePaths(ctx.io, ctx.global.cache).activeCacheDir;
-  const counter = await createTokenCounter(ctx.global.encoding, { cacheDir, deferLoad: cacheDir !== undefined });
+  const counter = await createTokenCounter(ctx.global.encoding, {
+    cacheDir,
+    deferLoad: cacheDir !== undefined,
+    releaseAfterMs: TOKENIZER_IDLE_MS,
+    now: Date.now,
+  });
   return countingWith(counter);
 }
 

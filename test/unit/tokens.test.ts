@@ -139,6 +139,41 @@ describe('count cache', () => {
     expect(cold.count('never seen')).toBe(2);
   });
 
+  it('releaseAfterMs: the tokenizer is let go after that long without a miss and loaded again for the next', async () => {
+    let clock = 0;
+    const counter = await createTokenCounter('o200k_base', {
+      cacheDir: tmp(),
+      deferLoad: true,
+      releaseAfterMs: 20,
+      now: () => clock,
+    });
+    await prepareCounter(counter, ['never seen']);
+    expect(counter.count('never seen')).toBe(2);
+    // Idle on the clock it was given: released when the timer fires.
+    clock = 25;
+    await new Promise((r) => setTimeout(r, 60));
+    expect(counter.count('never seen')).toBe(2); // remembered, no tokenizer needed
+    expect(() => counter.count('seen after the release')).toThrow(/prepareCounter/);
+    await prepareCounter(counter, ['seen after the release']);
+    expect(counter.count('seen after the release')).toBe(4);
+    // Still in use within the window: kept.
+    clock = 30;
+    counter.count('a third text');
+    await new Promise((r) => setTimeout(r, 60));
+    expect(counter.count('a fourth text')).toBe(3);
+    clock = 1000; // lets its timer end
+  });
+
+  it('a long text is remembered by its hash: counted once, then answered from memory', async () => {
+    const seen: string[] = [];
+    const counter = await createTokenCounter('o200k_base', { tokenize: (t) => (seen.push(t), t.length) });
+    const long = 'word '.repeat(200);
+    expect(counter.count(long)).toBe(1000);
+    expect(counter.count(`${'word '.repeat(199)}word `)).toBe(1000); // an equal string made anew
+    expect(counter.count(`${long}x`)).toBe(1001);
+    expect(seen).toHaveLength(2);
+  });
+
   it('a count added while a flush is writing is kept by the next flush', async () => {
     const cacheDir = tmp();
     let calls = 0;

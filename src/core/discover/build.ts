@@ -139,12 +139,15 @@ export function buildDiscoverIndex(tools: ToolRef[], opts: BuildOptions = {}): D
       params: sorted.map((t) => splitWords(paramText(t))),
     });
   let fields: DiscoverIndex['fields'] | undefined;
+  let built = false;
   const analyse = (): DiscoverIndex['fields'] => {
     if (fields) return fields;
     const servers = new Map<string, string[]>();
     const w = split();
     const u = index.unstemmed;
-    return (fields = sorted.map((t, i) => analyzeFields(t, w.name[i], w.description[i], servers, w.params[i], u)));
+    fields = sorted.map((t, i) => analyzeFields(t, w.name[i], w.description[i], servers, w.params[i], u));
+    if (built) words = undefined; // read after the build: the sentence vectors, their other reader, are made
+    return fields;
   };
   const index = {
     tools: sorted,
@@ -201,6 +204,9 @@ export function buildDiscoverIndex(tools: ToolRef[], opts: BuildOptions = {}): D
     // A sentence model's index read back from its cache (app/services/model-index.ts): its queries come as vectors.
     index.semantic = opts.semantic;
   }
+  // The split words are not kept (8 MB on 2,781 tools): a later `fields` read splits again, with the same result.
+  words = undefined;
+  built = true;
   return index;
 }
 

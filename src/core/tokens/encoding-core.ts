@@ -8,6 +8,7 @@
  * last (four 1 MB minified scripts in a row: 7, 18, 67, 98 s). Ours keeps short pieces only and is emptied
  * when full: the same hits on repeated text, constant time per piece.
  */
+import { createRequire } from 'node:module';
 import type { Encoding } from '../types.js';
 import { createMergeTable, heapBytePairMerge } from './heap-merge.js';
 
@@ -36,19 +37,28 @@ interface CoreInternals {
   getBpeRankFromBytes(bytes: Uint8Array): number | undefined;
 }
 
+const require = createRequire(import.meta.url);
+
+/**
+ * The rank table of one encoding, read with require and taken out of require's cache at once: an imported module
+ * stays loaded for good (its 200k strings and 4 MB of source), this one is freed with the last core using it.
+ */
+function loadRanks(encoding: Encoding): (string | number[])[] {
+  const id = require.resolve(`gpt-tokenizer/bpeRanks/${encoding}`);
+  try {
+    return (require(id) as { default: (string | number[])[] }).default;
+  } finally {
+    delete require.cache[id];
+  }
+}
+
 async function loadParams(encoding: Encoding) {
   if (encoding === 'cl100k_base') {
-    const [{ Cl100KBase }, ranks] = await Promise.all([
-      import('gpt-tokenizer/encodingParams/cl100k_base'),
-      import('gpt-tokenizer/bpeRanks/cl100k_base'),
-    ]);
-    return Cl100KBase(ranks.default);
+    const { Cl100KBase } = await import('gpt-tokenizer/encodingParams/cl100k_base');
+    return Cl100KBase(loadRanks(encoding));
   }
-  const [{ O200KBase }, ranks] = await Promise.all([
-    import('gpt-tokenizer/encodingParams/o200k_base'),
-    import('gpt-tokenizer/bpeRanks/o200k_base'),
-  ]);
-  return O200KBase(ranks.default);
+  const { O200KBase } = await import('gpt-tokenizer/encodingParams/o200k_base');
+  return O200KBase(loadRanks(encoding));
 }
 
 /**

@@ -21,7 +21,10 @@ export interface MergeTable {
   rankOf: RankOfBytes;
   /** Token of each single byte (every byte is a token in the BPE encodings we use). */
   byteRanks: Int32Array;
-  /** Memo of pair ranks: (left token, right token) → rank of the joined bytes or NONE; 12 MB, made on first use. */
+  /**
+   * Memo of pair ranks kept between pieces: (left token, right token) → rank of the joined bytes or NONE; 192 KB,
+   * made on first use. A piece too long for it gets a memo of its own, dropped after it (up to 12 MB while it runs).
+   */
   pairs?: PairMemo;
 }
 
@@ -34,19 +37,30 @@ interface PairMemo {
   right: Int32Array;
   rank: Int32Array;
   used: number;
+  /** log2 of its slots. */
+  bits: number;
 }
 
-const MEMO_BITS = 20;
-const MEMO_SIZE = 1 << MEMO_BITS;
+/** The kept memo's size (2^14 slots), and the largest a long piece gets (2^20 slots: 12 MB). */
+const KEPT_MEMO_BITS = 14;
+const MAX_MEMO_BITS = 20;
 const EMPTY = -2;
 
-function createPairMemo(): PairMemo {
+function createPairMemo(bits: number): PairMemo {
+  const size = 1 << bits;
   return {
-    left: new Int32Array(MEMO_SIZE).fill(EMPTY),
-    right: new Int32Array(MEMO_SIZE),
-    rank: new Int32Array(MEMO_SIZE),
+    left: new Int32Array(size).fill(EMPTY),
+    right: new Int32Array(size),
+    rank: new Int32Array(size),
     used: 0,
+    bits,
   };
+}
+
+/** The memo for a piece of `n` bytes: the kept one, or for a long piece one of its own (about 4 slots a byte). */
+function memoFor(table: MergeTable, n: number): PairMemo {
+  if (n <= 1 << (KEPT_MEMO_BITS - 2)) return (table.pairs ??= createPairMemo(KEPT_MEMO_BITS));
+  return createPairMemo(Math.min(MAX_MEMO_BITS, Math.ceil(Math.log2(n)) + 2));
 }
 
 const NONE = -1;
@@ -68,8 +82,11 @@ export function heapBytePairMerge(piece: Uint8Array, table: MergeTable): number[
   const n = piece.length;
   if (n === 0) return [];
   const { rankOf, byteRanks } = table;
-  const pairs = (table.pairs ??= createPairMemo());
+  const pairs = memoFor(table, n);
   const { left, right, rank: memoRank } = pairs;
+  const shift = 32 - pairs.bits;
+  const mask = (1 << pairs.bits) - 1;
+  const half = 1 << (pairs.bits - 1);
   // Indexed by a part's start offset; a merged-away part gets tok = NONE and is never a start again.
   const next = new Int32Array(n);
   const prev = new Int32Array(n);
@@ -87,15 +104,15 @@ export function heapBytePairMerge(piece: Uint8Array, table: MergeTable): number[
     if (j >= n) return NONE;
     const a = tok[i]!;
     const b = tok[j]!;
-    let slot = (Math.imul(a, 0x9e3779b1) ^ Math.imul(b, 0x85ebca77)) >>> (32 - MEMO_BITS);
+    let slot = (Math.imul(a, 0x9e3779b1) ^ Math.imul(b, 0x85ebca77)) >>> shift;
     for (;;) {
       const l = left[slot]!;
       if (l === EMPTY) break;
       if (l === a && right[slot] === b) return memoRank[slot]!;
-      slot = (slot + 1) & (MEMO_SIZE - 1);
+      slot = (slot + 1) & mask;
     }
     const r = rankOf(piece.subarray(i, next[j])) ?? NONE;
-    if (pairs.used >= MEMO_SIZE >> 1) {
+    if (pairs.used >= half) {
       left.fill(EMPTY);
       pairs.used = 0;
       return r; // the probe chain just emptied; the next lookup of this pair stores it

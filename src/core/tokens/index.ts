@@ -47,7 +47,17 @@ export interface CounterOptions {
    * re-audit skips loading it. The caller must then call `prepareCounter` before counting.
    */
   deferLoad?: boolean;
+  /**
+   * With deferLoad: the loaded tokenizer (about 20 MB for o200k) is let go after this long without a miss, and
+   * loaded again by `prepareCounter` when a text is missing. For long-lived counters (serve).
+   */
+  releaseAfterMs?: number;
+  /** The clock releaseAfterMs is read on. */
+  now?: () => number;
 }
+
+/** Texts up to this many UTF-16 units are remembered by themselves; longer ones by their hash (a `#` before it). */
+const MEMO_TEXT_MAX = 256;
 
 /** A counter for the encoding; loads the encoding lazily. `cacheDir` enables the on-disk count cache. */
 export async function createTokenCounter(encoding: Encoding, opts: CounterOptions = {}): Promise<TokenCounter> {
@@ -56,38 +66,63 @@ export async function createTokenCounter(encoding: Encoding, opts: CounterOption
   if (!tokenize && !(cache && opts.deferLoad)) tokenize = await loadTokenizer(encoding);
   // With a cache, the tokenizer (≈0.3 s to load for o200k) is only loaded on the first miss.
   let pending: Promise<Tokenize> | undefined;
+  // Counts already given, by the text itself when short, else by its hash: a long text (a whole tool's rendering,
+  // 2,781 of them on a large catalogue) is not kept alive as a key (13 MB there).
   const memo = new Map<string, number>();
+  const memoKey = (text: string): string => (text.length <= MEMO_TEXT_MAX ? text : `#${hashText(text)}`);
   let hits = 0;
   let misses = 0;
+  const now = opts.now;
+  const release = opts.releaseAfterMs !== undefined && now && cache && opts.deferLoad ? opts.releaseAfterMs : undefined;
+  let lastUse = 0;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const releaseWhenIdle = (): void => {
+    const idle = now!() - lastUse;
+    if (idle < release!) timer = setTimeout(releaseWhenIdle, release! - idle).unref();
+    else {
+      timer = undefined;
+      tokenize = undefined;
+      pending = undefined;
+    }
+  };
+  const used = (): void => {
+    if (release === undefined) return;
+    lastUse = now!();
+    timer ??= setTimeout(releaseWhenIdle, release).unref();
+  };
   const tokenizeNow = (text: string): number => {
     if (!tokenize) throw new Error('tokenizer not loaded: call prepareCounter() first (deferLoad)');
     misses++;
+    used();
     return tokenize(text);
   };
   const counter: TokenCounter & { prepare(texts: Iterable<string>): Promise<void> } = {
     encoding,
     count(text: string): number {
       if (text === '') return 0;
-      const seen = memo.get(text);
+      const short = text.length <= MEMO_TEXT_MAX;
+      const hash = short ? undefined : hashText(text);
+      const seen = memo.get(short ? text : `#${hash}`);
       if (seen !== undefined) return seen;
       let n: number | undefined;
       if (cache) {
-        const key = hashText(text);
+        const key = hash ?? hashText(text);
         n = cache.get(key);
         if (n === undefined) {
           n = tokenizeNow(text);
           cache.set(key, n);
         } else hits++;
       } else n = tokenizeNow(text);
-      memo.set(text, n);
+      memo.set(short ? text : `#${hash}`, n);
       return n;
     },
     async prepare(texts: Iterable<string>): Promise<void> {
       if (tokenize || !cache) return;
       for (const t of texts) {
-        if (t !== '' && !memo.has(t) && cache.get(hashText(t)) === undefined) {
+        if (t !== '' && !memo.has(memoKey(t)) && cache.get(hashText(t)) === undefined) {
           pending ??= loadTokenizer(encoding);
           tokenize = await pending;
+          used();
           return;
         }
       }
