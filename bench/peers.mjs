@@ -11,8 +11,9 @@
 //   - RSS of each proxy process after 10,000 calls, beside the fixture server's own after as many.
 // The peers are installed only on request, into the bench's own cache folder: `node bench/peers.mjs --install`
 // (MCP_SMART_CACHE_DIR/peers, default ~/.cache/mcp-smart-bench/peers). Without them it says what is missing and how
-// to install it, and exits 2. BENCH_PEERS_ROUNDS (start-up rounds, default 5), BENCH_PEERS_CALLS (calls per client
-// and target, default 1,000, a multiple of 50) and BENCH_PEERS_RSS_CALLS (default 10,000) scale it.
+// to install it, and exits 2. BENCH_PEERS_ROUNDS (start-up rounds, default 3), BENCH_PEERS_CALLS (calls per client
+// and target, default 1,000, a multiple of 50) and BENCH_PEERS_RSS_CALLS (default 10,000) scale it;
+// BENCH_PEERS_PART=start or calls runs one part alone.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -39,15 +40,17 @@ if (missing.length > 0) {
 const SLOP = createRequire(import.meta.url)(join(found.slop.root, 'index.js')).getBinaryPath();
 const HUB = join(found.hub.root, 'dist', 'cli.js');
 const BIN = join(REPO, 'bin', 'mcp-smart.js');
-const ROUNDS = Number(process.env.BENCH_PEERS_ROUNDS ?? 5);
+const ROUNDS = Number(process.env.BENCH_PEERS_ROUNDS ?? 3);
 const CALLS = Number(process.env.BENCH_PEERS_CALLS ?? 1000);
 const RSS_CALLS = Number(process.env.BENCH_PEERS_RSS_CALLS ?? 10_000);
 const ROUND = 50;
+const PART = process.env.BENCH_PEERS_PART; // 'start' or 'calls' alone
 const node = process.execPath;
 
 const pct = (xs, q) =>
   [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.max(0, Math.ceil(q * xs.length) - 1))];
 const f = (x) => x.toFixed(Math.abs(x) < 10 ? 2 : 0);
+const signed = (x) => `${x < 0 ? '−' : '+'}${f(Math.abs(x))}`;
 const work = mkdtempSync(join(tmpdir(), 'mcp-smart-bench-peers-'));
 /** A HOME for one run (or one warm series): scratch env, and mcp-hub's marketplace cache seeded so it stays offline. */
 const home = (name) => {
@@ -63,20 +66,28 @@ const configs = (n) => {
   return { dir: d, n, ...setup.writeConfigs(d, setup.tinyServers(REPO, n)) };
 };
 const TOOLS_PER_SERVER = 5; // tiny.json
+const load = () =>
+  loadavg()
+    .map((x) => x.toFixed(2))
+    .join(' ');
 
 try {
   const c4 = configs(4);
   const c50 = configs(50);
-  const load = () =>
-    loadavg()
-      .map((x) => x.toFixed(2))
-      .join(' ');
   const head = [
     `${new Date().toISOString()}; node ${process.version}; slop-mcp ${found.slop.version} (Go binary), mcp-hub ${found.hub.version};`,
     `load average at start ${load()}; ${ROUNDS} start-up rounds, ${CALLS} calls per client and target in rounds of ${ROUND}`,
   ];
   console.log(head.join(' '));
 
+  if (PART !== 'calls') await startUp(c4, c50);
+  if (PART !== 'start') await calls(c4);
+} finally {
+  rmSync(work, { recursive: true, force: true });
+}
+
+/** Start-up: one starter per measure; each round runs every one of them once (interleaved). */
+async function startUp(c4, c50) {
   // Start-up: one starter per measure; each round runs every one of them once (interleaved).
   const warm = home('warm');
   const startSmart = (c, mode, h) => () =>
@@ -131,8 +142,10 @@ try {
     const full = label.includes('every tool') ? cell(xs.map((x) => x.full)) : '— | —';
     console.log(`| ${label} | ${cell(xs.map((x) => x.first))} | ${counts} | ${full} |`);
   }
+}
 
-  // Calls: every connection open at once, then rounds of ROUND calls on each in turn.
+/** Calls: every connection open at once, then rounds of ROUND calls on each in turn; then RSS. */
+async function calls(c4) {
   const ce = home('calls');
   const opts = { env: ce.env, cwd: c4.dir };
   const tiny = setup.tinyServers(REPO, 1)[0];
@@ -159,7 +172,7 @@ try {
     open(g, label, baseline, call, () => procs.httpClient({ ...opts, ...spec }));
   await http('direct, Streamable HTTP', null, echo, {
     command: node,
-    args: [...tiny.args, '--http', '0'],
+    args: [join(REPO, 'bench', 'helpers', 'tiny-http-session.mjs'), tiny.args[1]],
     kind: 'streamable',
     printsUrl: true,
   });
@@ -205,18 +218,22 @@ try {
   console.log('');
   console.log(`Load average after the calls: ${load()}`);
   console.log('');
-  console.log('| forwarded call (echo) | p50 | p99 | added p50 / p99 | × baseline p50 |');
-  console.log('| --- | ---: | ---: | ---: | ---: |');
+  console.log(
+    '| forwarded call (echo) | p50 | p99 | added p50 / p99 | × baseline p50 | × slop-mcp p50 (same client) |',
+  );
+  console.log('| --- | ---: | ---: | ---: | ---: | ---: |');
   for (const c of conns) {
     const [p50, p99] = [pct(c.times, 0.5), pct(c.times, 0.99)];
+    const slop = conns.find((x) => x.group === c.group && x.label.startsWith('slop-mcp'));
+    const vsSlop = `${(p50 / pct(slop.times, 0.5)).toFixed(2)}×`;
     if (!c.baseline) {
-      console.log(`| ${c.group}: ${c.label} (baseline) | ${f(p50)} ms | ${f(p99)} ms | — | 1.00× |`);
+      console.log(`| ${c.group}: ${c.label} (baseline) | ${f(p50)} ms | ${f(p99)} ms | — | 1.00× | ${vsSlop} |`);
       continue;
     }
     const b = conns.find((x) => x.group === c.group && x.label === c.baseline);
     const [b50, b99] = [pct(b.times, 0.5), pct(b.times, 0.99)];
     console.log(
-      `| ${c.group}: ${c.label} | ${f(p50)} ms | ${f(p99)} ms | +${f(p50 - b50)} / +${f(p99 - b99)} ms | ${(p50 / b50).toFixed(2)}× |`,
+      `| ${c.group}: ${c.label} | ${f(p50)} ms | ${f(p99)} ms | ${signed(p50 - b50)} / ${signed(p99 - b99)} ms | ${(p50 / b50).toFixed(2)}× | ${vsSlop} |`,
     );
   }
 
@@ -239,8 +256,6 @@ try {
     );
   }
   for (const c of conns) await c.close().catch(() => undefined);
-} finally {
-  rmSync(work, { recursive: true, force: true });
 }
 
 function timeNode() {
