@@ -24,13 +24,18 @@ import { scratchEnv } from './helpers/scratch.mjs';
 import * as setup from './helpers/peers-setup.mjs';
 import * as procs from './helpers/peer-procs.mjs';
 
+// An SSE client whose connection attempt was given up (a peer not yet listening, or ended) can still report the
+// stream's error afterwards; that must not end the run. It is said on stderr.
+process.on('unhandledRejection', (e) =>
+  console.error(`bench:peers: a late transport error, ignored: ${e?.message ?? e}`),
+);
 const dir = setup.peersDir();
 if (process.argv.includes('--install')) {
   console.log(`installing the peers into ${dir}: npm ${setup.installArgs(dir).join(' ')}`);
   mkdirSync(dir, { recursive: true });
   execFileSync('npm', setup.installArgs(dir), { stdio: 'inherit' });
 }
-const { found, missing } = setup.findPeers(dir);
+const { found, missing, skipped } = setup.findPeers(dir);
 if (missing.length > 0) {
   console.error(`bench:peers: not installed in ${dir}: ${missing.join(', ')}`);
   console.error(`Install them there (nothing is downloaded without it): node bench/peers.mjs --install`);
@@ -39,6 +44,7 @@ if (missing.length > 0) {
 }
 const SLOP = createRequire(import.meta.url)(join(found.slop.root, 'index.js')).getBinaryPath();
 const HUB = join(found.hub.root, 'dist', 'cli.js');
+const PROXY = found.proxy ? join(found.proxy.root, 'dist', 'bin', 'mcp-proxy.mjs') : undefined;
 const BIN = join(REPO, 'bin', 'mcp-smart.js');
 const ROUNDS = Number(process.env.BENCH_PEERS_ROUNDS ?? 3);
 const CALLS = Number(process.env.BENCH_PEERS_CALLS ?? 1000);
@@ -75,7 +81,7 @@ try {
   const c4 = configs(4);
   const c50 = configs(50);
   const head = [
-    `${new Date().toISOString()}; node ${process.version}; slop-mcp ${found.slop.version} (Go binary), mcp-hub ${found.hub.version};`,
+    `${new Date().toISOString()}; node ${process.version}; slop-mcp ${found.slop.version} (Go binary), mcp-hub ${found.hub.version}, ${PROXY ? `mcp-proxy ${found.proxy.version}` : `not installed (skipped): ${skipped.join(', ')}`};`,
     `load average at start ${load()}; ${ROUNDS} start-up rounds, ${CALLS} calls per client and target in rounds of ${ROUND}`,
   ];
   console.log(head.join(' '));
@@ -159,8 +165,12 @@ async function calls(c4) {
   const smartArgs = [BIN, '-c', c4.smart, 'serve', '--mode', 'tools', '--no-learn'];
   const hubPort = await procs.freePort();
   const conns = [];
-  const open = async (group, label, baseline, call, connect) =>
-    conns.push({ group, label, baseline, call, times: [], calls: 0, ...(await connect()) });
+  const open = async (group, label, baseline, call, connect) => {
+    const conn = await connect().catch((e) => {
+      throw new Error(`${group}: ${label}: ${e.message}`);
+    });
+    conns.push({ group, label, baseline, call, times: [], calls: 0, ...conn });
+  };
   for (const sdk of ['v1', 'v2']) {
     const g = `stdio, SDK ${sdk} client`;
     await open(g, 'direct', null, echo, () => procs.stdioClient(sdk, tiny.command, tiny.args, opts));
@@ -195,6 +205,15 @@ async function calls(c4) {
     kind: 'sse',
     url: `http://127.0.0.1:${slopPort}/sse`,
   });
+  if (PROXY) {
+    const port = await procs.freePort();
+    await http('mcp-proxy (Streamable HTTP; one server)', 'direct, Streamable HTTP', echo, {
+      command: node,
+      args: [PROXY, '--port', String(port), '--server', 'stream', '--', tiny.command, ...tiny.args],
+      kind: 'streamable',
+      url: `http://127.0.0.1:${port}/mcp`,
+    });
+  }
   await http('mcp-hub (SSE)', 'direct, SSE', hubEcho, {
     command: node,
     args: [HUB, '--port', String(hubPort), '--config', c4.hub],
@@ -204,7 +223,7 @@ async function calls(c4) {
   const run = async (c, n, keep) => {
     for (let i = 0; i < n; i++) {
       const t = performance.now();
-      const r = await c.client.callTool(c.call);
+      const r = await c.invoke(c.call);
       const dt = performance.now() - t;
       if (r.isError || JSON.stringify(r.content).indexOf('hi') < 0)
         throw new Error(`${c.group} ${c.label}: echo failed: ${JSON.stringify(r).slice(0, 300)}`);
@@ -240,7 +259,10 @@ async function calls(c4) {
   // RSS after RSS_CALLS calls on one connection of each process (the SDK v2 stdio ones, and mcp-hub's SSE one).
   const rssOf = conns.filter(
     (c) =>
-      c.group === 'stdio, SDK v2 client' || c.label === 'mcp-hub (SSE)' || c.label.startsWith('serve --mode tools (S'),
+      c.group === 'stdio, SDK v2 client' ||
+      c.label === 'mcp-hub (SSE)' ||
+      c.label.startsWith('mcp-proxy') ||
+      c.label.startsWith('serve --mode tools (S'),
   );
   for (const c of rssOf) await run(c, Math.max(0, RSS_CALLS - c.calls), false);
   const base = procs.rssMb(rssOf.find((c) => c.label === 'direct').pid);
@@ -268,7 +290,7 @@ function timeNode() {
 /** Waits until the connection's target tool is listed (mcp-hub and slop-mcp start their servers after connecting). */
 async function waitForTool(c) {
   for (let i = 0; i < 3000; i++) {
-    const { tools } = await c.client.listTools();
+    const { tools } = await c.client.listTools(undefined, procs.LONG);
     if (tools.some((t) => t.name === c.call.name)) return;
     await new Promise((r) => setTimeout(r, 20));
   }

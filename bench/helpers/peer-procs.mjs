@@ -12,6 +12,9 @@ import { Client as ClientV2 } from '@modelcontextprotocol/client';
 import { StdioClientTransport as StdioV2 } from '@modelcontextprotocol/client/stdio';
 import { INITIALIZE } from './raw-stdio.mjs';
 
+/** Request options: on a machine loaded to 30 a first answer can take longer than the SDKs' 60 s default. */
+export const LONG = { timeout: 300_000 };
+
 /**
  * Spawn → the answer to the first tools/list (after initialize and initialized), over raw JSON-RPC on stdio; if it
  * holds fewer than `minTools` tools, tools/list is asked again every 10 ms until it holds them all. Returns
@@ -79,14 +82,15 @@ export function freePort() {
   });
 }
 
-/** Waits until `url` accepts an SSE connection (polling every `everyMs`); returns a connected SDK v1 client. */
-async function connectSseWhenUp(url, child, deadlineMs = 60_000) {
+/** Waits until `url` accepts an SSE (or Streamable HTTP) connection; returns a connected SDK v1 client. */
+async function connectWhenUp(url, child, kind = 'sse', deadlineMs = 60_000) {
   const until = performance.now() + deadlineMs;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`${url}: the process exited (${child.exitCode}) before it listened`);
     const client = new ClientV1({ name: 'bench-peers', version: '1' });
     try {
-      await client.connect(new SSEClientTransport(new URL(url)));
+      const Transport = kind === 'sse' ? SSEClientTransport : StreamableHTTPClientTransport;
+      await client.connect(new Transport(new URL(url)), LONG);
       return client;
     } catch (e) {
       await client.close().catch(() => undefined);
@@ -105,10 +109,10 @@ export async function sseFirstFullList(command, args, url, { env, cwd, minTools 
   const child = spawn(command, args, { cwd, env, stdio: ['ignore', 'ignore', 'ignore'] });
   const exited = new Promise((r) => child.once('exit', r));
   try {
-    const client = await connectSseWhenUp(url, child);
+    const client = await connectWhenUp(url, child);
     const out = {};
     for (;;) {
-      const { tools } = await client.listTools();
+      const { tools } = await client.listTools(undefined, LONG);
       if (out.first === undefined) Object.assign(out, { first: performance.now() - t0, count: tools.length });
       if (tools.length >= minTools) break;
       if (performance.now() - t0 > 120_000) throw new Error(`${url}: ${tools.length} tools after 120 s`);
@@ -130,8 +134,10 @@ export async function stdioClient(sdk, command, args, { env, cwd }) {
   const [Client, Transport] = sdk === 'v1' ? [ClientV1, StdioV1] : [ClientV2, StdioV2];
   const client = new Client({ name: `bench-peers-${sdk}`, version: '1' });
   const transport = new Transport({ command, args, env, cwd, stderr: 'ignore' });
-  await client.connect(transport);
-  return { client, pid: transport.pid, close: () => client.close() };
+  await client.connect(transport, LONG);
+  // SDK v1: callTool(params, resultSchema, options); v2: callTool(params, options).
+  const invoke = sdk === 'v1' ? (p) => client.callTool(p, undefined, LONG) : (p) => client.callTool(p, LONG);
+  return { client, invoke, pid: transport.pid, close: () => client.close() };
 }
 
 /**
@@ -159,14 +165,10 @@ export async function httpClient({ command, args, env, cwd, kind, url, printsUrl
   }
   child.stdout.resume();
   child.stderr.resume();
-  let client;
-  if (kind === 'sse') client = await connectSseWhenUp(target, child);
-  else {
-    client = new ClientV1({ name: 'bench-peers-v1', version: '1' });
-    await client.connect(new StreamableHTTPClientTransport(new URL(target)));
-  }
+  const client = await connectWhenUp(target, child, kind);
   return {
     client,
+    invoke: (p) => client.callTool(p, undefined, LONG),
     pid: child.pid,
     close: async () => {
       await client.close().catch(() => undefined);

@@ -4,12 +4,13 @@ export interface PeerServer {
   args: string[];
   env?: Record<string, string>;
 }
-export declare const PEERS: { key: string; pkg: string; version: string; entry: string }[];
+export declare const PEERS: { key: string; pkg: string; version: string; entry: string; optional?: boolean }[];
 export declare function peersDir(env?: Record<string, string | undefined>, home?: string): string;
 export declare function installArgs(dir: string): string[];
 export declare function findPeers(dir: string): {
   found: Record<string, { root: string; version: string }>;
   missing: string[];
+  skipped: string[];
 };
 export declare function kdlString(s: string): string;
 export declare function slopKdl(servers: PeerServer[]): string;

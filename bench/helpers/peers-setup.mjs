@@ -6,10 +6,14 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 
-/** The pinned peers: npm package, version, and the file that proves it is installed. */
+/**
+ * The pinned peers: npm package, version, and the file that proves it is installed. mcp-proxy fronts one stdio server
+ * only (HTTP calls are measured through it when it is installed; the bench runs without it).
+ */
 export const PEERS = [
   { key: 'slop', pkg: '@standardbeagle/slop-mcp', version: '0.15.0', entry: 'index.js' },
   { key: 'hub', pkg: 'mcp-hub', version: '4.2.1', entry: 'dist/cli.js' },
+  { key: 'proxy', pkg: 'mcp-proxy', version: '6.7.19', entry: 'dist/bin/mcp-proxy.mjs', optional: true },
 ];
 
 /** The folder the peers are installed into: `<MCP_SMART_CACHE_DIR or ~/.cache/mcp-smart-bench>/peers`. */
@@ -23,10 +27,14 @@ export function installArgs(dir) {
   return ['install', '--prefix', dir, '--no-audit', '--no-fund', ...PEERS.map((p) => `${p.pkg}@${p.version}`)];
 }
 
-/** Which peers are installed in `dir` at the pinned version: `{found: {key: {root, version}}, missing: [pkg@v]}`. */
+/**
+ * Which peers are installed in `dir` at the pinned version: `{found: {key: {root, version}}, missing: [pkg@v]}`;
+ * a missing optional peer is listed in `skipped` instead of `missing`.
+ */
 export function findPeers(dir) {
   const found = {};
   const missing = [];
+  const skipped = [];
   for (const p of PEERS) {
     const root = join(dir, 'node_modules', ...p.pkg.split('/'));
     let version;
@@ -36,9 +44,9 @@ export function findPeers(dir) {
       version = undefined;
     }
     if (version === p.version && existsSync(join(root, p.entry))) found[p.key] = { root, version };
-    else missing.push(`${p.pkg}@${p.version}${version ? ` (found ${version})` : ''}`);
+    else (p.optional ? skipped : missing).push(`${p.pkg}@${p.version}${version ? ` (found ${version})` : ''}`);
   }
-  return { found, missing };
+  return { found, missing, skipped };
 }
 
 /** A KDL (v1) string literal: quotes and backslashes escaped; control characters are refused, not guessed. */

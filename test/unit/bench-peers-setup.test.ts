@@ -77,7 +77,7 @@ describe('hubConfig and smartConfig', () => {
 
   it('refuses a value mcp-hub would resolve as a ${…} placeholder', () => {
     expect(() => hubConfig([{ name: 'a', command: 'x', args: ['${HOME}/y'] }])).toThrow(/placeholder/);
-    expect(smartConfig([{ name: 'a', command: 'x', args: ['${HOME}/y'] }]).mcpServers.a.args).toEqual(['${HOME}/y']);
+    expect(smartConfig([{ name: 'a', command: 'x', args: ['${HOME}/y'] }]).mcpServers.a?.args).toEqual(['${HOME}/y']);
   });
 
   it('writes all three files for the tiny fixture servers', () => {
@@ -85,7 +85,7 @@ describe('hubConfig and smartConfig', () => {
     const paths = writeConfigs(d, tinyServers('/repo', 3, '/bin/node'));
     const hub = JSON.parse(readFileSync(paths.hub, 'utf8')) as ReturnType<typeof hubConfig>;
     expect(Object.keys(hub.mcpServers)).toEqual(['s0', 's1', 's2']);
-    expect(hub.mcpServers.s2.args).toEqual([
+    expect(hub.mcpServers.s2?.args).toEqual([
       '/repo/fixtures/servers/catalog-server.mjs',
       '/repo/fixtures/servers/catalogs/tiny.json',
     ]);
@@ -116,12 +116,17 @@ describe('peersDir, installArgs and findPeers', () => {
       '--no-fund',
       '@standardbeagle/slop-mcp@0.15.0',
       'mcp-hub@4.2.1',
+      'mcp-proxy@6.7.19',
     ]);
   });
 
-  it('reports what is missing, a wrong version by name, and finds a pinned one', () => {
+  it('reports what is missing, a wrong version by name, an optional peer as skipped, and finds a pinned one', () => {
     const d = temp();
-    expect(findPeers(d)).toEqual({ found: {}, missing: ['@standardbeagle/slop-mcp@0.15.0', 'mcp-hub@4.2.1'] });
+    expect(findPeers(d)).toEqual({
+      found: {},
+      missing: ['@standardbeagle/slop-mcp@0.15.0', 'mcp-hub@4.2.1'],
+      skipped: ['mcp-proxy@6.7.19'],
+    });
     const slop = join(d, 'node_modules', '@standardbeagle', 'slop-mcp');
     const hub = join(d, 'node_modules', 'mcp-hub');
     mkdirSync(slop, { recursive: true });
@@ -133,6 +138,7 @@ describe('peersDir, installArgs and findPeers', () => {
     expect(findPeers(d)).toEqual({
       found: { slop: { root: slop, version: '0.15.0' } },
       missing: ['mcp-hub@4.2.1 (found 4.3.0)'],
+      skipped: ['mcp-proxy@6.7.19'],
     });
   });
 });
