@@ -132,7 +132,14 @@ async function startUp(c4, c50) {
   // Prime: the warm HOME's caches, and the disk for every binary.
   for (const [, start] of starters.slice(1, 5)) await start();
   const startTimes = new Map(starters.map(([label]) => [label, []]));
-  for (let r = 0; r < ROUNDS; r++) for (const [label, start] of starters) startTimes.get(label).push(await start());
+  for (let r = 0; r < ROUNDS; r++)
+    for (const [label, start] of starters)
+      startTimes.get(label).push(
+        await start().catch((e) => {
+          console.error(`bench:peers: ${label}: ${e.message}`);
+          return { error: e.message };
+        }),
+      );
   const n50 = pct(
     startTimes.get('node -e ""').map((x) => x.first),
     0.5,
@@ -143,7 +150,14 @@ async function startUp(c4, c50) {
     '| start (spawn →) | first tools/list p50 | × node | tools in it | a tools/list with every tool p50 | × node |',
   );
   console.log('| --- | ---: | ---: | ---: | ---: | ---: |');
-  for (const [label, xs] of startTimes) {
+  for (let [label, all] of startTimes) {
+    const xs = all.filter((x) => !x.error);
+    const failed = all.length - xs.length;
+    if (xs.length === 0) {
+      console.log(`| ${label} | failed in every round: ${all[0].error} | | | | |`);
+      continue;
+    }
+    if (failed > 0) label += ` (failed in ${failed} of ${all.length} rounds)`;
     const counts = [...new Set(xs.map((x) => x.count))].join(', ');
     const full = label.includes('every tool') ? cell(xs.map((x) => x.full)) : '— | —';
     console.log(`| ${label} | ${cell(xs.map((x) => x.first))} | ${counts} | ${full} |`);

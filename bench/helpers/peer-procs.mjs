@@ -115,7 +115,7 @@ export async function sseFirstFullList(command, args, url, { env, cwd, minTools 
       const { tools } = await client.listTools(undefined, LONG);
       if (out.first === undefined) Object.assign(out, { first: performance.now() - t0, count: tools.length });
       if (tools.length >= minTools) break;
-      if (performance.now() - t0 > 120_000) throw new Error(`${url}: ${tools.length} tools after 120 s`);
+      if (performance.now() - t0 > 180_000) throw new Error(`${url}: ${tools.length} tools after 180 s`);
       await new Promise((r) => setTimeout(r, 10));
     }
     out.full = performance.now() - t0;
