@@ -1,13 +1,14 @@
 // bench:peers — `mcp-smart serve` beside peer proxies, slop-mcp 0.15.0 (npm @standardbeagle/slop-mcp: a Go binary
-// shipped inside the package, run here directly as the package's bin.js would) and mcp-hub 4.2.1 (npm), in front of
-// the same tiny fixture servers, interleaved round by round; every figure beside its baseline in the same run:
+// shipped inside the package, run here directly as the package's bin.js would) and mcp-hub 4.2.1 (npm), and, when it is
+// installed, mcp-proxy 6.7.19 (one server behind it: HTTP calls only), in front of the same tiny fixture servers,
+// interleaved round by round; every figure beside its baseline in the same run:
 //   - start: spawn → first tools/list answered (raw JSON-RPC on stdio; mcp-hub, which has only an SSE endpoint:
 //     spawn → SSE connected → a tools/list holding every tool), warm (4 servers) and cold (fresh HOME: 4 and 50
 //     servers); baseline `node -e ""`;
 //   - added latency per forwarded call (the fixture's echo), p50 and p99: stdio with an SDK v1 client
 //     (@modelcontextprotocol/sdk) and an SDK v2 client (@modelcontextprotocol/client), and HTTP with the SDK v1
-//     client (serve: Streamable HTTP; slop-mcp and mcp-hub: SSE); baseline a direct connection to the fixture server
-//     over the same transport;
+//     client (serve and mcp-proxy: Streamable HTTP; slop-mcp and mcp-hub: SSE); baseline a direct connection to the
+//     fixture server over the same transport;
 //   - RSS of each proxy process after 10,000 calls, beside the fixture server's own after as many.
 // The peers are installed only on request, into the bench's own cache folder: `node bench/peers.mjs --install`
 // (MCP_SMART_CACHE_DIR/peers, default ~/.cache/mcp-smart-bench/peers). Without them it says what is missing and how
