@@ -108,8 +108,9 @@ export async function sseFirstFullList(command, args, url, { env, cwd, minTools 
   const t0 = performance.now();
   const child = spawn(command, args, { cwd, env, stdio: ['ignore', 'ignore', 'ignore'] });
   const exited = new Promise((r) => child.once('exit', r));
+  let client;
   try {
-    const client = await connectWhenUp(url, child);
+    client = await connectWhenUp(url, child);
     const out = {};
     for (;;) {
       const { tools } = await client.listTools(undefined, LONG);
@@ -119,9 +120,10 @@ export async function sseFirstFullList(command, args, url, { env, cwd, minTools 
       await new Promise((r) => setTimeout(r, 10));
     }
     out.full = performance.now() - t0;
-    await client.close().catch(() => undefined);
     return out;
   } finally {
+    // Closed on failure too: an SSE client left open reconnects to the dead port forever (and keeps the bench alive).
+    await client?.close().catch(() => undefined);
     child.kill('SIGTERM');
     const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
     await exited;
