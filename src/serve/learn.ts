@@ -1,9 +1,9 @@
 /**
  * Live learning: every forwarded call updates the usage store (a file under its lock, or PostgreSQL by atomic
- * increments, beside `replay --learn` and other serve processes), in the background, in batches gathered for GATHER_MS
- * (PostgreSQL: each answer waits for its batch's commit, learn-commit.ts); a store that
- * cannot be reached is retried while serving goes on; a call to a tool that a recent find_tool returned makes "intent → tool" a labelled
- * case, appended to `--record <file>` when asked. Only ids, outcomes, times and redacted intents are kept:
+ * increments, beside `replay --learn` and other serve processes), in the background, in batches gathered for
+ * GATHER_MS (PostgreSQL: each answer waits for its batch's commit, learn-commit.ts); a store that cannot be reached
+ * is retried while serving goes on; a call to a tool that a recent find_tool returned makes "intent → tool" a
+ * labelled case, appended to `--record <file>` when asked. Only ids, outcomes, times and redacted intents are kept:
  * arguments and results are never recorded or logged.
  */
 import { detectTaskContext } from '../core/discover/engine.js';
@@ -17,7 +17,7 @@ import type { UsageStats } from '../core/types.js';
 import { mergeUserUsage, userUsageOf, type UserUsage } from '../core/session/users.js';
 import type { ServeScope } from './scope.js';
 import { redactIntent } from './learn-redact.js';
-import { COMMIT_GATHER_MS, CommitWaits } from './learn-commit.js';
+import { COMMIT_GATHER_MS, CommitWaits, Tidier } from './learn-commit.js';
 import { FINAL_FLUSH_MS } from './learn-timeouts.js';
 
 export { CLIENT_GONE_FLUSH_MS, FINAL_FLUSH_MS, SERVE_STORE_TIMEOUTS, STARTUP_READ_LOCK_MS } from './learn-timeouts.js';
@@ -98,6 +98,7 @@ export class Learner {
   private pendingCalls = 0;
   private writing: Promise<void> | undefined;
   private gatherTimer: NodeJS.Timeout | undefined;
+  private gatherUrgent = false;
   private retryTimer: NodeJS.Timeout | undefined;
   /** A signal stopped a write: nothing more is started until finalFlush. */
   private halted = false;
@@ -106,11 +107,13 @@ export class Learner {
   /** During the final flush: when it must be over (Date.now() time); writes then wait for locks only until it. */
   private deadline: number | undefined;
 
-  /** Answers waiting for the batch that holds their call to commit (opts.commit). */
+  /** Answers waiting for the batch that holds their call to commit (opts.commit); the memory rules they defer. */
   private readonly waits: CommitWaits | undefined;
+  private readonly tidier: Tidier;
 
   constructor(private readonly opts: LearnerOptions) {
     this.retryMs = (opts.retry ?? RETRY).firstMs;
+    this.tidier = new Tidier(opts.store, opts.log);
     if (opts.commit && opts.store)
       this.waits = new CommitWaits({ ...opts.commit, log: opts.log, label: opts.store.label });
   }
@@ -221,8 +224,6 @@ export class Learner {
     this.gatherTimer.unref();
   }
 
-  private gatherUrgent = false;
-
   /** Writes what is pending now, as one batch; calls made meanwhile are gathered for the next one. */
   private write(): void {
     if (this.writing || this.retryTimer) return;
@@ -246,12 +247,11 @@ export class Learner {
     this.pendingCalls = 0;
     try {
       const wait = this.deadline === undefined ? {} : { lockTimeoutMs: Math.max(50, (this.deadline - Date.now()) / 2) };
-      const { warnings } = await store.add(batch, {
-        now: this.opts.now(),
-        users,
-        ...(this.opts.scope ? { project: this.opts.scope.project } : {}),
-        ...wait,
-      });
+      const opts = { now: this.opts.now(), users, ...(this.opts.scope ? { project: this.opts.scope.project } : {}) };
+      // Answers wait for this batch: one statement, one round trip; the memory rules follow off their path (tidy).
+      const single = waiting.length > 0 && this.deadline === undefined && store.addNow !== undefined;
+      const { warnings } = single ? await store.addNow!(batch, opts) : await store.add(batch, { ...opts, ...wait });
+      if (single) this.tidier.later();
       // Future times clamped, a cap that forgot a large share (store/retention.ts), rows the database refused.
       for (const w of warnings) this.opts.log(`warning: ${w}`);
       this.waits?.committed(waiting);
@@ -315,6 +315,7 @@ export class Learner {
       this.write();
       await this.settle();
       await this.queue;
+      await this.tidier.final();
     });
     const late = (await Promise.race([done.then(() => 'done' as const), timeUp])) === 'late';
     clearTimeout(timer);

@@ -31,7 +31,7 @@ describe('a call in flight on a serve SIGKILLed', () => {
     const client = new Client({ name: 'e2e-kill', version: '1' }, { versionNegotiation: { mode: 'legacy' } });
     await client.connect(new StreamableHTTPClientTransport(new URL(serve.url)));
     // `wait` with no progress: no message at all until it is cancelled.
-    const call = client.callTool({ name: 'wait', arguments: { steps: 0 } }, undefined, { timeout: 60_000 }).then(
+    const call = client.callTool({ name: 'wait', arguments: { steps: 0 } }, { timeout: 60_000 }).then(
       () => 'answered',
       (e: Error) => `error: ${e.message}`,
     );
