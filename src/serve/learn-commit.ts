@@ -116,11 +116,14 @@ export class CommitWaits {
 export const TIDY_MS = 1000;
 
 /**
- * The memory rules (caps, future times) that one-statement writes (store.addNow) leave to store.tidy: run at most
- * once per TIDY_MS after such a write, beside the answers, never on their path; and once more at shutdown.
+ * The memory rules (caps, future times) that one-statement writes (store.addNow) leave to store.tidy: due at most
+ * once per TIDY_MS after such a write, run in the learner's write turn (`turn`: between two writes, never beside
+ * one, so its clamp of future times never meets rows being written), and once more at shutdown.
  */
 export class Tidier {
   private timer: NodeJS.Timeout | undefined;
+  /** A tidy handed to the write turn and not yet over. */
+  private queued = false;
   private running: Promise<void> | undefined;
   /** A one-statement write happened since the last tidy. */
   private due = false;
@@ -128,23 +131,26 @@ export class Tidier {
   constructor(
     private readonly store: UsageStore | undefined,
     private readonly log: (text: string) => void,
+    private readonly turn: (tidy: () => Promise<void>) => void,
   ) {}
 
   /** A one-statement write was made: tidy within TIDY_MS. */
   later(): void {
     this.due = true;
-    if (this.timer || this.running) return;
+    if (this.timer || this.queued || !this.store?.tidy) return;
     this.timer = setTimeout(() => {
       this.timer = undefined;
-      this.running = this.run().finally(() => {
-        this.running = undefined;
+      this.queued = true;
+      this.turn(async () => {
+        await this.run();
+        this.queued = false;
         if (this.due) this.later();
       });
     }, TIDY_MS);
     this.timer.unref();
   }
 
-  /** Shutdown: the tidy due now, after the one running. */
+  /** Shutdown (the writes over): the tidy due now, after the one running. */
   async final(): Promise<void> {
     clearTimeout(this.timer);
     this.timer = undefined;
@@ -152,14 +158,17 @@ export class Tidier {
     if (this.due) await this.run();
   }
 
-  private async run(): Promise<void> {
-    if (!this.store?.tidy) return;
-    this.due = false;
-    try {
-      for (const w of (await this.store.tidy()).warnings) this.log(`warning: ${w}`);
-    } catch {
-      // Still due (the store keeps what it must cap); a store that fails is reported by the writes themselves.
-      this.due = true;
-    }
+  private run(): Promise<void> {
+    this.running = (async () => {
+      if (!this.store?.tidy) return;
+      this.due = false;
+      try {
+        for (const w of (await this.store.tidy()).warnings) this.log(`warning: ${w}`);
+      } catch {
+        // Still due (the store keeps what it must cap); a store that fails is reported by the writes themselves.
+        this.due = true;
+      }
+    })();
+    return this.running;
   }
 }

@@ -10,7 +10,7 @@ import { detectTaskContext } from '../core/discover/engine.js';
 import { capIntents, emptyUsage, mergeUsage, recordCalls } from '../core/session/usage.js';
 import type { UsageStore } from '../core/store/types.js';
 import { errorText, isSmartError } from '../process/errors.js';
-import { appendFileSafe } from '../process/safe-write.js';
+import { CaseRecorder } from './learn-record.js';
 import { finalWrites } from '../process/signals.js';
 import { claimUnwritten, keepUnwritten } from './unwritten.js';
 import type { UsageStats } from '../core/types.js';
@@ -99,6 +99,8 @@ export class Learner {
   private writing: Promise<void> | undefined;
   private gatherTimer: NodeJS.Timeout | undefined;
   private gatherUrgent = false;
+  private tidyDue: (() => Promise<void>) | undefined;
+  private readonly recorder = new CaseRecorder((t) => this.opts.log(t));
   private retryTimer: NodeJS.Timeout | undefined;
   /** A signal stopped a write: nothing more is started until finalFlush. */
   private halted = false;
@@ -113,7 +115,7 @@ export class Learner {
 
   constructor(private readonly opts: LearnerOptions) {
     this.retryMs = (opts.retry ?? RETRY).firstMs;
-    this.tidier = new Tidier(opts.store, opts.log);
+    this.tidier = new Tidier(opts.store, opts.log, (tidy) => ((this.tidyDue = tidy), this.write()));
     if (opts.commit && opts.store)
       this.waits = new CommitWaits({ ...opts.commit, log: opts.log, label: opts.store.label });
   }
@@ -172,31 +174,9 @@ export class Learner {
       this.kick();
     }
     if (this.opts.record && labelled) {
-      this.toRecord.push(JSON.stringify(labelled) + '\n');
-      this.queue = this.recording ??= this.appendRecorded(this.opts.record);
+      this.queue = this.recorder.add(this.opts.record, JSON.stringify(labelled) + '\n');
     }
     return committed ?? Promise.resolve();
-  }
-
-  /** Lines for --record wait here while an append is in flight; the next append writes them all at once. */
-  private toRecord: string[] = [];
-  private recording: Promise<void> | undefined;
-
-  private async appendRecorded(record: string): Promise<void> {
-    try {
-      while (this.toRecord.length > 0) {
-        const lines = this.toRecord.join('');
-        const n = this.toRecord.length;
-        this.toRecord = [];
-        try {
-          await appendFileSafe(record, lines);
-        } catch (e) {
-          this.opts.log(`could not record ${n} labelled case(s): ${errorText(e)}`);
-        }
-      }
-    } finally {
-      this.recording = undefined;
-    }
   }
 
   /** Calls learned and not yet in the store (a store that cannot be reached keeps them here). */
@@ -227,10 +207,14 @@ export class Learner {
   /** Writes what is pending now, as one batch; calls made meanwhile are gathered for the next one. */
   private write(): void {
     if (this.writing || this.retryTimer) return;
-    this.writing = this.drain().finally(() => {
+    // The tidy due takes its turn between writes (never beside one: its clamp would meet the rows being written).
+    const tidy = this.halted ? undefined : this.tidyDue;
+    this.tidyDue = undefined;
+    this.writing = (tidy ?? (() => this.drain()))().finally(() => {
       this.writing = undefined;
       // Calls that came during the write and wait for it are the next batch, written at once (group commit).
-      if (this.pendingCalls > 0 && (this.waits?.count ?? 0) > 0 && !this.halted) this.write();
+      const next = (this.pendingCalls > 0 && (this.waits?.count ?? 0) > 0) || this.tidyDue !== undefined;
+      if (next && !this.halted) this.write();
       else if (this.pendingCalls > 0) this.kick();
     });
   }
