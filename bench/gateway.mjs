@@ -1,7 +1,7 @@
 // bench:gateway — a team's gateway (issue 38.2): 3 `serve --transport http` replicas behind a real HAProxy
 // (Debian's /usr/sbin/haproxy, the README's config) sharing a real PostgreSQL store and one state key, every request
 // carrying a bearer token of a real OpenID provider (oidc-provider in-process, BENCH_GATEWAY_USERS subjects, default
-// 10; serve --issuer --audience <the HAProxy URL>), against the same load on one replica alone (its own URL the
+// one per client; serve --issuer --audience <the HAProxy URL>), against the same load on one replica alone (its own URL the
 // audience). BENCH_GATEWAY_CLIENTS concurrent clients (default 100): half 2025-11-25 SDK
 // clients with a session (stuck to one replica by HAProxy), half 2026-07-28 clients on the wire (each request to
 // any replica). BENCH_GATEWAY_CALLS calls in all (default 20,000): every 10th is `sign_up` on a 2025 server that
@@ -26,7 +26,9 @@ const BIN = join(REPO, 'bin', 'mcp-smart.js');
 const CLIENTS = Number(process.env.BENCH_GATEWAY_CLIENTS ?? 100);
 const CALLS = Number(process.env.BENCH_GATEWAY_CALLS ?? 20_000);
 const CALL_MS = Number(process.env.BENCH_GATEWAY_CALL_MS ?? 30_000);
-const USERS = Array.from({ length: Number(process.env.BENCH_GATEWAY_USERS ?? 10) }, (_, i) => ({
+// One subject per client by default: serve bounds calls per client by the token's subject (client-key.ts), so the
+// one replica alone and the gateway bound each client alike, as a team's members each with their own token.
+const USERS = Array.from({ length: Number(process.env.BENCH_GATEWAY_USERS ?? CLIENTS) }, (_, i) => ({
   id: `user${i}`,
   secret: `bench-user-secret-${i}-0123456789abcdef`,
   ttlS: 4 * 3600,

@@ -1,7 +1,7 @@
 // bench:learn-commit — what waiting for the learned row costs (issue 38: "nothing lost on SIGKILL"). One
 // `serve --transport http --mode tools` with a real PostgreSQL store, `echo` calls from 2026-07-28 wire clients:
 // this build (answers wait for their learned call's group commit) against an earlier build given as its repository
-// folder (`node bench/learn-commit.mjs /work/main`: its bin/ and dist/, answers not waiting), alternated
+// folder (`node bench/learn-commit.mjs /work/main`: its bin/ and dist/, and node_modules beside), alternated
 // BENCH_COMMIT_ROUNDS times (default 2) so drift on a shared machine hits both alike. Per build: p50/p99 of one
 // client calling back to back and of BENCH_COMMIT_CLIENTS (default 20) concurrent clients; each run ends with a
 // SIGKILL the moment its last answer arrives, then the store's learned calls against the calls answered. Then this
@@ -82,8 +82,8 @@ let dbs = 0;
 try {
   for (let round = 0; round < ROUNDS; round++) {
     for (const [label, repo] of [
-      ['this build (answers wait for the commit)', REPO],
-      ['earlier build (answers do not wait)', BEFORE],
+      ['this build', REPO],
+      [`earlier build (${BEFORE})`, BEFORE],
     ]) {
       const name = `b${dbs++}`;
       const db = await pg.createDatabase(name);

@@ -24,6 +24,7 @@ import { SessionTable, type SessionLimits } from './http-sessions.js';
 import type { AuthGate } from './auth/gate.js';
 import { withTraceHeaders } from './telemetry/carrier.js';
 import { clientKey, withPeer } from './client-key.js';
+import { isToolCall, quietUntilFirstMessage } from './http-first-byte.js';
 import { ListenStreams } from './listen-limit.js';
 import { callerOf } from './auth/verify.js';
 
@@ -185,6 +186,8 @@ export async function startHttp(opts: HttpOptions): Promise<HttpHandle> {
       checkContentType(req);
       body = await readJsonBody(req, HTTP_LIMITS.maxBodyBytes);
       if (opts.traceHeader) body = withTraceHeaders(body, req.headers);
+      // No byte before the call's first message, so a replica that dies meanwhile fails the call at the client.
+      if (isToolCall(body)) quietUntilFirstMessage(res);
     }
     await opts.ready;
     const sessionId = req.headers['mcp-session-id'];

@@ -5,9 +5,11 @@
  * never hold answers: a failed write releases its batch's answers at once, an answer waits at most `maxWaitMs`, and
  * while the store is failing answers do not wait at all (learning then catches up in the background, learn.ts).
  */
+import type { UsageStore } from '../core/store/types.js';
 
-/** How long calls are gathered before a batch is written when answers wait for it (ms). */
-export const COMMIT_GATHER_MS = 2;
+/** How long calls are gathered before a batch is written when answers wait for it (ms): none beyond the calls of
+ * the same turn of the event loop; calls made while a batch is written form the next one. */
+export const COMMIT_GATHER_MS = 0;
 /**
  * The longest an answer waits for its learned row (ms): past it, the answer goes and the row is written later. As
  * long as serve's connect timeout to the store (learn.ts SERVE_STORE_TIMEOUTS): a write not committed by then is
@@ -107,5 +109,66 @@ export class CommitWaits {
 
   private get maxWaitMs(): number {
     return this.opts.maxWaitMs ?? COMMIT_MAX_WAIT_MS;
+  }
+}
+
+/** How often the memory rules one-statement writes left run (ms). */
+export const TIDY_MS = 1000;
+
+/**
+ * The memory rules (caps, future times) that one-statement writes (store.addNow) leave to store.tidy: due at most
+ * once per TIDY_MS after such a write, run in the learner's write turn (`turn`: between two writes, never beside
+ * one, so its clamp of future times never meets rows being written), and once more at shutdown.
+ */
+export class Tidier {
+  private timer: NodeJS.Timeout | undefined;
+  /** A tidy handed to the write turn and not yet over. */
+  private queued = false;
+  private running: Promise<void> | undefined;
+  /** A one-statement write happened since the last tidy. */
+  private due = false;
+
+  constructor(
+    private readonly store: UsageStore | undefined,
+    private readonly log: (text: string) => void,
+    private readonly turn: (tidy: () => Promise<void>) => void,
+  ) {}
+
+  /** A one-statement write was made: tidy within TIDY_MS. */
+  later(): void {
+    this.due = true;
+    if (this.timer || this.queued || !this.store?.tidy) return;
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      this.queued = true;
+      this.turn(async () => {
+        await this.run();
+        this.queued = false;
+        if (this.due) this.later();
+      });
+    }, TIDY_MS);
+    this.timer.unref();
+  }
+
+  /** Shutdown (the writes over): the tidy due now, after the one running. */
+  async final(): Promise<void> {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    await this.running;
+    if (this.due) await this.run();
+  }
+
+  private run(): Promise<void> {
+    this.running = (async () => {
+      if (!this.store?.tidy) return;
+      this.due = false;
+      try {
+        for (const w of (await this.store.tidy()).warnings) this.log(`warning: ${w}`);
+      } catch {
+        // Still due (the store keeps what it must cap); a store that fails is reported by the writes themselves.
+        this.due = true;
+      }
+    })();
+    return this.running;
   }
 }

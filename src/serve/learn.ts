@@ -1,23 +1,23 @@
 /**
  * Live learning: every forwarded call updates the usage store (a file under its lock, or PostgreSQL by atomic
- * increments, beside `replay --learn` and other serve processes), in the background, in batches gathered for GATHER_MS
- * (PostgreSQL: each answer waits for its batch's commit, learn-commit.ts); a store that
- * cannot be reached is retried while serving goes on; a call to a tool that a recent find_tool returned makes "intent → tool" a labelled
- * case, appended to `--record <file>` when asked. Only ids, outcomes, times and redacted intents are kept:
+ * increments, beside `replay --learn` and other serve processes), in the background, in batches gathered for
+ * GATHER_MS (PostgreSQL: each answer waits for its batch's commit, learn-commit.ts); a store that cannot be reached
+ * is retried while serving goes on; a call to a tool that a recent find_tool returned makes "intent → tool" a
+ * labelled case, appended to `--record <file>` when asked. Only ids, outcomes, times and redacted intents are kept:
  * arguments and results are never recorded or logged.
  */
 import { detectTaskContext } from '../core/discover/engine.js';
 import { capIntents, emptyUsage, mergeUsage, recordCalls } from '../core/session/usage.js';
 import type { UsageStore } from '../core/store/types.js';
 import { errorText, isSmartError } from '../process/errors.js';
-import { appendFileSafe } from '../process/safe-write.js';
+import { CaseRecorder } from './learn-record.js';
 import { finalWrites } from '../process/signals.js';
 import { claimUnwritten, keepUnwritten } from './unwritten.js';
 import type { UsageStats } from '../core/types.js';
 import { mergeUserUsage, userUsageOf, type UserUsage } from '../core/session/users.js';
 import type { ServeScope } from './scope.js';
 import { redactIntent } from './learn-redact.js';
-import { COMMIT_GATHER_MS, CommitWaits } from './learn-commit.js';
+import { COMMIT_GATHER_MS, CommitWaits, Tidier } from './learn-commit.js';
 import { FINAL_FLUSH_MS } from './learn-timeouts.js';
 
 export { CLIENT_GONE_FLUSH_MS, FINAL_FLUSH_MS, SERVE_STORE_TIMEOUTS, STARTUP_READ_LOCK_MS } from './learn-timeouts.js';
@@ -98,6 +98,9 @@ export class Learner {
   private pendingCalls = 0;
   private writing: Promise<void> | undefined;
   private gatherTimer: NodeJS.Timeout | undefined;
+  private gatherUrgent = false;
+  private tidyDue: (() => Promise<void>) | undefined;
+  private readonly recorder = new CaseRecorder((t) => this.opts.log(t));
   private retryTimer: NodeJS.Timeout | undefined;
   /** A signal stopped a write: nothing more is started until finalFlush. */
   private halted = false;
@@ -106,11 +109,13 @@ export class Learner {
   /** During the final flush: when it must be over (Date.now() time); writes then wait for locks only until it. */
   private deadline: number | undefined;
 
-  /** Answers waiting for the batch that holds their call to commit (opts.commit). */
+  /** Answers waiting for the batch that holds their call to commit (opts.commit); the memory rules they defer. */
   private readonly waits: CommitWaits | undefined;
+  private readonly tidier: Tidier;
 
   constructor(private readonly opts: LearnerOptions) {
     this.retryMs = (opts.retry ?? RETRY).firstMs;
+    this.tidier = new Tidier(opts.store, opts.log, (tidy) => ((this.tidyDue = tidy), this.write()));
     if (opts.commit && opts.store)
       this.waits = new CommitWaits({ ...opts.commit, log: opts.log, label: opts.store.label });
   }
@@ -169,31 +174,9 @@ export class Learner {
       this.kick();
     }
     if (this.opts.record && labelled) {
-      this.toRecord.push(JSON.stringify(labelled) + '\n');
-      this.queue = this.recording ??= this.appendRecorded(this.opts.record);
+      this.queue = this.recorder.add(this.opts.record, JSON.stringify(labelled) + '\n');
     }
     return committed ?? Promise.resolve();
-  }
-
-  /** Lines for --record wait here while an append is in flight; the next append writes them all at once. */
-  private toRecord: string[] = [];
-  private recording: Promise<void> | undefined;
-
-  private async appendRecorded(record: string): Promise<void> {
-    try {
-      while (this.toRecord.length > 0) {
-        const lines = this.toRecord.join('');
-        const n = this.toRecord.length;
-        this.toRecord = [];
-        try {
-          await appendFileSafe(record, lines);
-        } catch (e) {
-          this.opts.log(`could not record ${n} labelled case(s): ${errorText(e)}`);
-        }
-      }
-    } finally {
-      this.recording = undefined;
-    }
   }
 
   /** Calls learned and not yet in the store (a store that cannot be reached keeps them here). */
@@ -221,15 +204,17 @@ export class Learner {
     this.gatherTimer.unref();
   }
 
-  private gatherUrgent = false;
-
   /** Writes what is pending now, as one batch; calls made meanwhile are gathered for the next one. */
   private write(): void {
     if (this.writing || this.retryTimer) return;
-    this.writing = this.drain().finally(() => {
+    // The tidy due takes its turn between writes (never beside one: its clamp would meet the rows being written).
+    const tidy = this.halted ? undefined : this.tidyDue;
+    this.tidyDue = undefined;
+    this.writing = (tidy ?? (() => this.drain()))().finally(() => {
       this.writing = undefined;
       // Calls that came during the write and wait for it are the next batch, written at once (group commit).
-      if (this.pendingCalls > 0 && (this.waits?.count ?? 0) > 0 && !this.halted) this.write();
+      const next = (this.pendingCalls > 0 && (this.waits?.count ?? 0) > 0) || this.tidyDue !== undefined;
+      if (next && !this.halted) this.write();
       else if (this.pendingCalls > 0) this.kick();
     });
   }
@@ -246,12 +231,11 @@ export class Learner {
     this.pendingCalls = 0;
     try {
       const wait = this.deadline === undefined ? {} : { lockTimeoutMs: Math.max(50, (this.deadline - Date.now()) / 2) };
-      const { warnings } = await store.add(batch, {
-        now: this.opts.now(),
-        users,
-        ...(this.opts.scope ? { project: this.opts.scope.project } : {}),
-        ...wait,
-      });
+      const opts = { now: this.opts.now(), users, ...(this.opts.scope ? { project: this.opts.scope.project } : {}) };
+      // Answers wait for this batch: one statement, one round trip; the memory rules follow off their path (tidy).
+      const single = waiting.length > 0 && this.deadline === undefined && store.addNow !== undefined;
+      const { warnings } = single ? await store.addNow!(batch, opts) : await store.add(batch, { ...opts, ...wait });
+      if (single) this.tidier.later();
       // Future times clamped, a cap that forgot a large share (store/retention.ts), rows the database refused.
       for (const w of warnings) this.opts.log(`warning: ${w}`);
       this.waits?.committed(waiting);
@@ -315,6 +299,7 @@ export class Learner {
       this.write();
       await this.settle();
       await this.queue;
+      await this.tidier.final();
     });
     const late = (await Promise.race([done.then(() => 'done' as const), timeUp])) === 'late';
     clearTimeout(timer);

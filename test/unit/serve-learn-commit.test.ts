@@ -136,3 +136,42 @@ describe('Learner with group commit', () => {
     expect(s.successes()).toBe(1);
   });
 });
+
+describe('Learner with one-statement writes (store.addNow) and their tidy', () => {
+  it('waiting answers go through addNow; the tidy it leaves runs within a second, never beside a write', async () => {
+    const inner = new FileUsageStore(join(tempDir('mcp-smart-commit-'), 'usage.json'));
+    const events: string[] = [];
+    let release: () => void = () => undefined;
+    const store: UsageStore = Object.assign(Object.create(inner) as UsageStore, {
+      add: (...a: Parameters<UsageStore['add']>) => inner.add(...a),
+      addNow: async (delta: Parameters<UsageStore['add']>[0], opts: { now: number }) => {
+        events.push('addNow start');
+        await new Promise<void>((r) => (release = r));
+        await inner.add(delta, opts);
+        events.push('addNow end');
+        return { warnings: [] };
+      },
+      tidy: () => {
+        events.push('tidy');
+        return Promise.resolve({ warnings: [] });
+      },
+    });
+    const l = learner(store, []);
+    const first = l.called('a.t', true, 1);
+    await new Promise((r) => setTimeout(r, 20));
+    expect(events).toEqual(['addNow start']);
+    expect(await settled(first)).toBe(false);
+    release();
+    await first;
+    // The next write is held past the tidy's second: the tidy waits for its turn after it.
+    const second = l.called('a.t', true, 1);
+    await new Promise((r) => setTimeout(r, 1300));
+    expect(events).toEqual(['addNow start', 'addNow end', 'addNow start']);
+    release();
+    await second;
+    await new Promise((r) => setTimeout(r, 50));
+    expect(events).toEqual(['addNow start', 'addNow end', 'addNow start', 'addNow end', 'tidy']);
+    const doc = JSON.parse(readFileSync(inner.label, 'utf8')) as { tools: Record<string, { success: number }> };
+    expect(doc.tools['a.t']?.success).toBe(2);
+  });
+});

@@ -12,7 +12,7 @@ import type { UserUsage } from '../session/users.js';
 import type { ProjectUsage } from '../session/scope.js';
 import { forgetLimit, retentionWarnings } from './retention.js';
 
-const TOOLS_SQL = `
+export const TOOLS_SQL = `
   INSERT INTO mcp_smart_tools AS t (tool_id, success, failure, last_used, avg_latency_ms, latency_samples)
   SELECT * FROM unnest($1::text[], $2::float8[], $3::float8[], $4::float8[], $5::float8[], $6::float8[])
   ON CONFLICT (tool_id) DO UPDATE SET
@@ -29,12 +29,12 @@ const TOOLS_SQL = `
       WHEN t.avg_latency_ms IS NULL THEN EXCLUDED.latency_samples
       ELSE COALESCE(t.latency_samples, 1) + COALESCE(EXCLUDED.latency_samples, 1) END`;
 
-const CATEGORIES_SQL = `
+export const CATEGORIES_SQL = `
   INSERT INTO mcp_smart_categories AS c (tool_id, category, n)
   SELECT * FROM unnest($1::text[], $2::text[], $3::float8[])
   ON CONFLICT (tool_id, category) DO UPDATE SET n = c.n + EXCLUDED.n`;
 
-const INTENTS_SQL = `
+export const INTENTS_SQL = `
   INSERT INTO mcp_smart_intents AS i (tool_id, key, text, count, last)
   SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::float8[], $5::float8[])
   ON CONFLICT (tool_id, key) DO UPDATE SET count = i.count + EXCLUDED.count, last = GREATEST(i.last, EXCLUDED.last)
@@ -45,7 +45,7 @@ const SESSIONS_SQL = `
   SELECT * FROM unnest($1::text[], $2::float8[])
   ON CONFLICT (session_id) DO UPDATE SET cases = GREATEST(s.cases, EXCLUDED.cases)`;
 
-const USERS_SQL = `
+export const USERS_SQL = `
   INSERT INTO mcp_smart_user_tools AS u (user_label, tool_id, success, failure, last_used)
   SELECT * FROM unnest($1::text[], $2::text[], $3::float8[], $4::float8[], $5::float8[])
   ON CONFLICT (user_label, tool_id) DO UPDATE SET
@@ -53,7 +53,7 @@ const USERS_SQL = `
     failure = u.failure + EXCLUDED.failure,
     last_used = GREATEST(u.last_used, EXCLUDED.last_used)`;
 
-const PROJECTS_SQL = `
+export const PROJECTS_SQL = `
   INSERT INTO mcp_smart_project_tools AS u (project_key, tool_id, success, failure, last_used)
   SELECT * FROM unnest($1::text[], $2::text[], $3::float8[], $4::float8[], $5::float8[])
   ON CONFLICT (project_key, tool_id) DO UPDATE SET
@@ -66,7 +66,7 @@ const DELETE_INTENTS_SQL = `
   WHERE i.tool_id = d.tool_id AND i.key = d.key`;
 
 /** Intent rows of `delta` (one per tool and text ignoring case, in the order remembered). */
-function intentRows(delta: UsageStats): { tool: string; key: string; r: RememberedIntent }[] {
+export function intentRows(delta: UsageStats): { tool: string; key: string; r: RememberedIntent }[] {
   const rows = new Map<string, { tool: string; key: string; r: RememberedIntent }>();
   for (const tool of Object.keys(delta.intents ?? {}).sort())
     for (const r of delta.intents![tool]!) {
@@ -214,7 +214,7 @@ interface IntentRow {
 }
 
 /** The per-tool cap on the tools that gained an intent, then the store-wide cap when it is exceeded. */
-async function capRememberedIntents(c: PoolClient, grown: string[]): Promise<void> {
+export async function capRememberedIntents(c: PoolClient, grown: string[]): Promise<void> {
   const drop: { tool: string; key: string }[] = [];
   const over = await c.query<IntentRow>(
     `SELECT tool_id, key, text, count, last FROM mcp_smart_intents WHERE tool_id IN (

@@ -15,7 +15,8 @@ import { ensureSchema, type SchemaState } from './postgres-migrate.js';
 import { kindOf, storeFailure } from './pg-errors.js';
 import { pgSafeSessions, pgSafeUsage, pgSafeUsers, pgText } from './pg-text.js';
 import { keepUserTools, mergeUserUsage, userUsageOf, type UserUsage } from '../session/users.js';
-import { dropToolRows, writeIncrements } from './postgres-write.js';
+import { capRememberedIntents, dropToolRows, writeIncrements } from './postgres-write.js';
+import { incrementOnce } from './postgres-increment.js';
 import type { LearnPlan, StoreWriteResult, UsageStore } from './types.js';
 
 /** Conflicts two concurrent writers can meet; the transaction is simply run again. */
@@ -208,6 +209,50 @@ export class PostgresUsageStore implements UsageStore {
       }
     }
     return { tools: last?.tools ?? 0, before: last?.before ?? 0, warnings };
+  }
+
+  /** Tools whose remembered intents grew by `addNow`: the per-tool cap is due for them at the next `tidy`. */
+  private readonly untidy = new Set<string>();
+
+  /**
+   * Adds a batch in one statement, one round trip (postgres-increment.ts): for answers that wait for their learned
+   * call's commit. The memory rules wait for `tidy`. A batch the database refuses (or a lock conflict) is written
+   * by `add` instead, which sorts it out tool by tool.
+   */
+  async addNow(
+    delta: UsageStats,
+    opts: { now: number; users?: UserUsage; project?: string },
+  ): Promise<{ warnings: string[] }> {
+    const safe = pgSafeUsage(delta);
+    const users = pgSafeUsers(opts.users ?? {});
+    const project = opts.project === undefined ? undefined : pgText(opts.project);
+    try {
+      const grown = await this.run(
+        (c) => incrementOnce(c, safe, users, project ? userUsageOf(safe, project) : {}),
+        true,
+      );
+      for (const id of grown) this.untidy.add(id);
+      return { warnings: [] };
+    } catch (e) {
+      const kind = kindOf(e);
+      if (kind !== 'constraint' && kind !== 'data' && kind !== 'lock') throw e;
+    }
+    return this.add(delta, opts);
+  }
+
+  /** The memory rules `addNow` left: the per-tool intent cap where intents grew, future times, the TTL cap. */
+  async tidy(opts: { memory?: MemoryOptions } = {}): Promise<{ warnings: string[] }> {
+    const grown = [...this.untidy].sort();
+    this.untidy.clear();
+    try {
+      return await this.transaction(async (c) => {
+        if (grown.length > 0) await capRememberedIntents(c, grown);
+        return writeIncrements(c, { tools: dict() }, {}, opts.memory ?? {});
+      });
+    } catch (e) {
+      for (const id of grown) this.untidy.add(id);
+      throw e;
+    }
   }
 
   learn(

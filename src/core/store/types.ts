@@ -45,6 +45,15 @@ export interface UsageStore {
     },
   ): Promise<StoreWriteResult>;
   /**
+   * PostgreSQL: adds a batch in one statement (one round trip) for answers waiting for its commit, leaving the
+   * memory rules (caps, future times) to `tidy`, which the caller runs off the answers' path.
+   */
+  addNow?(
+    delta: UsageStats,
+    opts: { now: number; users?: UserUsage; project?: string },
+  ): Promise<{ warnings: string[] }>;
+  tidy?(opts?: { memory?: MemoryOptions }): Promise<{ warnings: string[] }>;
+  /**
    * Learns under the store's session guard: `plan` sees the sessions already learned and returns what to add, so
    * two `replay --learn` runs of the same recordings count nothing twice.
    */

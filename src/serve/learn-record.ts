@@ -1,0 +1,34 @@
+/** `serve --record <file>`: labelled cases appended as JSON lines, one append at a time, lines gathered meanwhile. */
+import { errorText } from '../process/errors.js';
+import { appendFileSafe } from '../process/safe-write.js';
+
+export class CaseRecorder {
+  /** Lines wait here while an append is in flight; the next append writes them all at once. */
+  private lines: string[] = [];
+  private appending: Promise<void> | undefined;
+
+  constructor(private readonly log: (text: string) => void) {}
+
+  /** Queues `line` for `file`; resolves when the append that holds it is over. */
+  add(file: string, line: string): Promise<void> {
+    this.lines.push(line);
+    return (this.appending ??= this.append(file));
+  }
+
+  private async append(file: string): Promise<void> {
+    try {
+      while (this.lines.length > 0) {
+        const lines = this.lines.join('');
+        const n = this.lines.length;
+        this.lines = [];
+        try {
+          await appendFileSafe(file, lines);
+        } catch (e) {
+          this.log(`could not record ${n} labelled case(s): ${errorText(e)}`);
+        }
+      }
+    } finally {
+      this.appending = undefined;
+    }
+  }
+}
