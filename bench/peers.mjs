@@ -24,6 +24,7 @@ import { REPO } from './helpers/datasets.mjs';
 import { scratchEnv } from './helpers/scratch.mjs';
 import * as setup from './helpers/peers-setup.mjs';
 import * as procs from './helpers/peer-procs.mjs';
+import { freePort } from '../test/helpers/free-port.mjs';
 
 // An SSE client whose connection attempt was given up (a peer not yet listening, or ended) can still report the
 // stream's error afterwards; that must not end the run. It is said on stderr.
@@ -105,7 +106,7 @@ async function startUp(c4, c50) {
     });
   const startSlop = (c, h) => () => procs.stdioFirstList(SLOP, ['serve'], { env: h().env, cwd: c.dir, minTools: 1 });
   const startHub = (c, h) => async () => {
-    const port = await procs.freePort();
+    const port = await freePort();
     return procs.sseFirstFullList(
       node,
       [HUB, '--port', String(port), '--config', c.hub],
@@ -178,7 +179,7 @@ async function calls(c4) {
   };
   const hubEcho = { name: 's0__echo', arguments: { message: 'hi' } };
   const smartArgs = [BIN, '-c', c4.smart, 'serve', '--mode', 'tools', '--no-learn'];
-  const hubPort = await procs.freePort();
+  const hubPort = await freePort();
   const conns = [];
   const open = async (group, label, baseline, call, connect) => {
     const conn = await connect().catch((e) => {
@@ -213,7 +214,7 @@ async function calls(c4) {
     kind: 'streamable',
     printsUrl: true,
   });
-  const slopPort = await procs.freePort();
+  const slopPort = await freePort();
   await http('slop-mcp (SSE)', 'direct, SSE', slopEcho, {
     command: SLOP,
     args: ['serve', '--port', String(slopPort)],
@@ -221,7 +222,7 @@ async function calls(c4) {
     url: `http://127.0.0.1:${slopPort}/sse`,
   });
   if (PROXY) {
-    const port = await procs.freePort();
+    const port = await freePort();
     await http('mcp-proxy (Streamable HTTP; one server)', 'direct, Streamable HTTP', echo, {
       command: node,
       args: [PROXY, '--port', String(port), '--server', 'stream', '--', tiny.command, ...tiny.args],

@@ -1,9 +1,8 @@
 // bench/peers.mjs's processes and clients: spawn → first tools/list over raw JSON-RPC on stdio (no client library on
 // the clock), spawn → tools/list holding every tool over SSE (mcp-hub has no stdio side), connected MCP SDK v1 and v2
-// clients over stdio, SSE and Streamable HTTP, a free port, and a process's RSS.
+// clients over stdio, SSE and Streamable HTTP, and a process's RSS (a free port: test/helpers/free-port.mjs).
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport as StdioV1 } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
@@ -67,18 +66,6 @@ export function stdioFirstList(command, args, { env, cwd, minTools = 1 }) {
     });
     child.once('error', reject);
     send(INITIALIZE);
-  });
-}
-
-/** A port that was free a moment ago (for peers that cannot listen on port 0). */
-export function freePort() {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address();
-      s.close(() => resolve(port));
-    });
   });
 }
 

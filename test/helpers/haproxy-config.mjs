@@ -1,6 +1,5 @@
 // The HAProxy config docs/team.md shows under "Team gateway: several replicas" (test/e2e/serve-replicas.test.ts checks
 // that it does) and that the replicas' test and bench/gateway.mjs run. Plain .mjs so the bench can import it too.
-import { createServer } from 'node:net';
 
 /** The config for a frontend `listen` (host:port) balancing `replicas` (host:port each, as serve prints them). */
 export function haproxyConfig(listen, replicas) {
@@ -30,16 +29,4 @@ export function haproxyConfig(listen, replicas) {
     ...replicas.map((r) => `  server ${r} ${r} check inter 500 fall 2 rise 2`),
     '',
   ].join('\n');
-}
-
-/** A free loopback port (bound and released: haproxy binds it next). */
-export function freePort() {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address();
-      s.close(() => resolve(port));
-    });
-  });
 }

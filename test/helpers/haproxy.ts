@@ -4,7 +4,8 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { writeFile } from 'node:fs/promises';
 import { connect } from 'node:net';
 import { join } from 'node:path';
-import { freePort, haproxyConfig } from './haproxy-config.mjs';
+import { haproxyConfig } from './haproxy-config.mjs';
+import { freePort } from './free-port.mjs';
 
 export { haproxyConfig } from './haproxy-config.mjs';
 

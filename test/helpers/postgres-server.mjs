@@ -4,9 +4,9 @@
 // execs, so the pid held is the server's). stop() ends it (fast shutdown, then SIGKILL) and removes the folder.
 import { spawn, spawnSync } from 'node:child_process';
 import { chmodSync, chownSync, existsSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
 import pg from 'pg';
+import { freePort } from './free-port.mjs';
 
 export const PG_USER = 'mcp';
 export const PG_PASSWORD = 'team-secret-pw';
@@ -34,17 +34,6 @@ function pgUserIds() {
 /** argv that runs `cmd` as the postgres user when we are root, else as ourselves. */
 const asPgUser = (cmd, args) =>
   isRoot() ? ['setpriv', ['--reuid=postgres', '--regid=postgres', '--init-groups', '--', cmd, ...args]] : [cmd, args];
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address();
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 /** Root's temporary folders are 0700: the postgres user must be able to pass through the ones we made. */
 function openPathFor(dir, uid) {
