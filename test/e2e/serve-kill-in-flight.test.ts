@@ -6,6 +6,7 @@
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixture } from '../helpers/paths.js';
+import { killTree, snapshotTree, type ProcessInfo } from '../helpers/process-tree.js';
 import { node, sandbox, startServeHttp, type Sandbox, type StartedServe } from './serve-harness.js';
 
 /** Past the SDK's keep-alive interval (DEFAULT_SSE_KEEP_ALIVE_MS, 15 s). */
@@ -13,6 +14,8 @@ const PAST_KEEP_ALIVE_MS = 16_500;
 
 let box: Sandbox;
 let serve: StartedServe;
+/** serve and the server it started: a SIGKILLed serve cannot end its child, which holds the call open. */
+let tree: ProcessInfo[] = [];
 
 beforeAll(async () => {
   box = await sandbox('kill-in-flight');
@@ -22,6 +25,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   serve?.child.kill('SIGKILL');
+  killTree(tree);
   await serve?.stop();
   await box?.remove();
 });
@@ -36,6 +40,7 @@ describe('a call in flight on a serve SIGKILLed', () => {
       (e: Error) => `error: ${e.message}`,
     );
     await new Promise((r) => setTimeout(r, PAST_KEEP_ALIVE_MS));
+    tree = snapshotTree(serve.child.pid!);
     serve.child.kill('SIGKILL');
     const t0 = Date.now();
     const outcome = await Promise.race([call, new Promise((r) => setTimeout(() => r('still waiting'), 10_000))]);
