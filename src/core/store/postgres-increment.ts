@@ -98,7 +98,13 @@ export async function incrementOnce(
   const ctes = all.map((part, k) => {
     const base = params.length;
     params.push(...part.params);
-    const sql = part.sql.trim().replace(/\$(\d+)/g, (_, n: string) => `$${base + Number(n)}`);
+    let sql = part.sql.trim().replace(/\$(\d+)/g, (_, n: string) => `$${base + Number(n)}`);
+    // PostgreSQL runs a statement's data-modifying CTEs in no set order, so rows would be locked table by table in
+    // an order of its choosing, not the full write's (tools, categories, intents, users, projects): against a
+    // concurrent full write (replay --learn, another serve's fallback) that is a deadlock, or a lock timeout. Each
+    // part waits for the one before it (an init plan reading it whole) and returns a row for the next to wait on.
+    if (k > 0) sql = sql.replace(/\n\s*ON CONFLICT/, `\n  WHERE (SELECT count(*) FROM w${k - 1}) >= 0$&`);
+    if (!/\bRETURNING\b/.test(sql)) sql += '\n  RETURNING 1';
     return `w${k} AS (${sql})`;
   });
   const intents = all.findIndex((p) => p.returns);
