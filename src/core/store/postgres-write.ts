@@ -176,7 +176,9 @@ async function addCounts(c: PoolClient, sql: string, counts: UserUsage): Promise
 }
 
 /** The database's clock in ms since the epoch, as SQL. */
-const DB_NOW = `(extract(epoch FROM now()) * 1000)::float8`;
+// The statement's start, not the transaction's (now()): a tidy in its own transaction (serve's one-statement writes)
+// would otherwise take rows other serves committed after its BEGIN for times in the future.
+const DB_NOW = `(extract(epoch FROM statement_timestamp()) * 1000)::float8`;
 
 /** Clamps every future time (tools, intents, per-user rows) to the database's clock; counts what it clamped. */
 const FUTURE_SQL = `
