@@ -1,5 +1,5 @@
 /**
- * A tools/call over HTTP sends no byte until its first message (its answer, or a request of the server behind it):
+ * A 2025 tools/call over HTTP (in a session) sends no byte until its first message (its answer, or a request of the server behind it):
  * the SDK's SSE keep-alive comments (every 15 s) are held back until then. Why: a client's call in flight on a
  * replica that dies (SIGKILL, a crash) must end with an error the client sees. Before the response's headers went
  * out, the proxy in front answers the cut connection with an error status (HAProxy: 502) and the client's call
