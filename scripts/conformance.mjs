@@ -463,9 +463,14 @@ async function serverPart(part, opts, suite, tmp, out) {
   const expected = loadExpected(part, known, requirements);
   const label = requirements === '2025-11-25' ? part : `${part} ${requirements}`;
   let target;
+  // Each serve part starts in its own folder (HOME, caches): the 2026-07-28 part must not meet the catalogue cache the
+  // 2025 part left, where serve starts a server only at its first call, a start the suite's 600 ms stream reads
+  // (server-stateless) do not wait for.
+  const home = part === 'serve' ? join(tmp, `serve-${requirements}`) : tmp;
+  mkdirSync(home, { recursive: true });
   if (part === 'serve') {
     needBuild(part);
-    target = serveTarget(tmp);
+    target = serveTarget(home);
   } else if (opts.target && /^https?:\/\//.test(opts.target)) target = { url: opts.target, label: opts.target };
   else if (opts.target) {
     const words = opts.target.split(/\s+/).filter(Boolean);
@@ -479,7 +484,7 @@ async function serverPart(part, opts, suite, tmp, out) {
     };
   }
 
-  const started = target.url ? { url: target.url, stop: async () => {} } : await startTarget(target, tmp);
+  const started = target.url ? { url: target.url, stop: async () => {} } : await startTarget(target, home);
   try {
     const results = join(tmp, `results-${part}-${requirements}`);
     const scenarios = opts.scenarios.length > 0 ? opts.scenarios.filter((s) => known.includes(s)) : undefined;
