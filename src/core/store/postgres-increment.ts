@@ -8,79 +8,7 @@
 import type { PoolClient } from 'pg';
 import type { UsageStats } from '../types.js';
 import type { UserUsage } from '../session/users.js';
-import { CATEGORIES_SQL, INTENTS_SQL, PROJECTS_SQL, TOOLS_SQL, USERS_SQL, intentRows } from './postgres-write.js';
-
-/** One upsert of the statement: its SQL (parameters from $1) and its parameter arrays. */
-interface Part {
-  sql: string;
-  params: unknown[][];
-  /** Its rows are read back (the intents: which were new). */
-  returns?: boolean;
-}
-
-/** Per-key counts (user or project → tool → counts) as the parameter arrays of USERS_SQL / PROJECTS_SQL. */
-function countParams(counts: UserUsage): unknown[][] | undefined {
-  const rows = Object.keys(counts)
-    .sort()
-    .flatMap((key) =>
-      Object.keys(counts[key]!)
-        .sort()
-        .map((id) => ({ key, id, u: counts[key]![id]! })),
-    );
-  if (rows.length === 0) return undefined;
-  return [
-    rows.map((r) => r.key),
-    rows.map((r) => r.id),
-    rows.map((r) => r.u.success),
-    rows.map((r) => r.u.failure),
-    rows.map((r) => r.u.lastUsed),
-  ];
-}
-
-function parts(delta: UsageStats, users: UserUsage, projects: UserUsage): Part[] {
-  const out: Part[] = [];
-  // Rows in key order within each table, as the full write orders them.
-  const ids = Object.keys(delta.tools).sort();
-  if (ids.length > 0) {
-    const u = ids.map((id) => delta.tools[id]!);
-    out.push({
-      sql: TOOLS_SQL,
-      params: [
-        ids,
-        u.map((t) => t.success),
-        u.map((t) => t.failure),
-        u.map((t) => t.lastUsed),
-        u.map((t) => t.avgLatencyMs ?? null),
-        u.map((t) => t.latencySamples ?? null),
-      ],
-    });
-    const cats = ids.flatMap((id) =>
-      Object.keys(delta.tools[id]!.categories)
-        .sort()
-        .map((cat) => [id, cat, delta.tools[id]!.categories[cat]!] as const),
-    );
-    if (cats.length > 0)
-      out.push({ sql: CATEGORIES_SQL, params: [cats.map((x) => x[0]), cats.map((x) => x[1]), cats.map((x) => x[2])] });
-  }
-  const rows = intentRows(delta);
-  if (rows.length > 0)
-    out.push({
-      sql: INTENTS_SQL,
-      returns: true,
-      params: [
-        rows.map((x) => x.tool),
-        rows.map((x) => x.key),
-        rows.map((x) => x.r.text),
-        rows.map((x) => x.r.count),
-        rows.map((x) => x.r.last),
-      ],
-    });
-  const u = countParams(users);
-  if (u) out.push({ sql: USERS_SQL, params: u });
-  const p = countParams(projects);
-  if (p) out.push({ sql: PROJECTS_SQL, params: p });
-  return out;
-}
+import { upsertParts } from './postgres-write.js';
 
 /**
  * Adds the batch in one statement. Returns the tools that gained a remembered intent (the per-tool cap is due for
@@ -92,7 +20,7 @@ export async function incrementOnce(
   users: UserUsage,
   projects: UserUsage,
 ): Promise<string[]> {
-  const all = parts(delta, users, projects);
+  const all = upsertParts(delta, users, projects);
   if (all.length === 0) return [];
   const params: unknown[] = [];
   const ctes = all.map((part, k) => {

@@ -12,7 +12,7 @@ import type { UserUsage } from '../session/users.js';
 import type { ProjectUsage } from '../session/scope.js';
 import { forgetLimit, retentionWarnings } from './retention.js';
 
-export const TOOLS_SQL = `
+const TOOLS_SQL = `
   INSERT INTO mcp_smart_tools AS t (tool_id, success, failure, last_used, avg_latency_ms, latency_samples)
   SELECT * FROM unnest($1::text[], $2::float8[], $3::float8[], $4::float8[], $5::float8[], $6::float8[])
   ON CONFLICT (tool_id) DO UPDATE SET
@@ -29,12 +29,12 @@ export const TOOLS_SQL = `
       WHEN t.avg_latency_ms IS NULL THEN EXCLUDED.latency_samples
       ELSE COALESCE(t.latency_samples, 1) + COALESCE(EXCLUDED.latency_samples, 1) END`;
 
-export const CATEGORIES_SQL = `
+const CATEGORIES_SQL = `
   INSERT INTO mcp_smart_categories AS c (tool_id, category, n)
   SELECT * FROM unnest($1::text[], $2::text[], $3::float8[])
   ON CONFLICT (tool_id, category) DO UPDATE SET n = c.n + EXCLUDED.n`;
 
-export const INTENTS_SQL = `
+const INTENTS_SQL = `
   INSERT INTO mcp_smart_intents AS i (tool_id, key, text, count, last)
   SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::float8[], $5::float8[])
   ON CONFLICT (tool_id, key) DO UPDATE SET count = i.count + EXCLUDED.count, last = GREATEST(i.last, EXCLUDED.last)
@@ -45,7 +45,7 @@ const SESSIONS_SQL = `
   SELECT * FROM unnest($1::text[], $2::float8[])
   ON CONFLICT (session_id) DO UPDATE SET cases = GREATEST(s.cases, EXCLUDED.cases)`;
 
-export const USERS_SQL = `
+const USERS_SQL = `
   INSERT INTO mcp_smart_user_tools AS u (user_label, tool_id, success, failure, last_used)
   SELECT * FROM unnest($1::text[], $2::text[], $3::float8[], $4::float8[], $5::float8[])
   ON CONFLICT (user_label, tool_id) DO UPDATE SET
@@ -53,7 +53,7 @@ export const USERS_SQL = `
     failure = u.failure + EXCLUDED.failure,
     last_used = GREATEST(u.last_used, EXCLUDED.last_used)`;
 
-export const PROJECTS_SQL = `
+const PROJECTS_SQL = `
   INSERT INTO mcp_smart_project_tools AS u (project_key, tool_id, success, failure, last_used)
   SELECT * FROM unnest($1::text[], $2::text[], $3::float8[], $4::float8[], $5::float8[])
   ON CONFLICT (project_key, tool_id) DO UPDATE SET
@@ -66,7 +66,7 @@ const DELETE_INTENTS_SQL = `
   WHERE i.tool_id = d.tool_id AND i.key = d.key`;
 
 /** Intent rows of `delta` (one per tool and text ignoring case, in the order remembered). */
-export function intentRows(delta: UsageStats): { tool: string; key: string; r: RememberedIntent }[] {
+function intentRows(delta: UsageStats): { tool: string; key: string; r: RememberedIntent }[] {
   const rows = new Map<string, { tool: string; key: string; r: RememberedIntent }>();
   for (const tool of Object.keys(delta.intents ?? {}).sort())
     for (const r of delta.intents![tool]!) {
@@ -76,6 +76,82 @@ export function intentRows(delta: UsageStats): { tool: string; key: string; r: R
       else rows.set(`${tool}\u0000${key}`, { tool, key, r });
     }
   return [...rows.values()];
+}
+
+/** One upsert of a write: its SQL (parameters from $1) and its parameter arrays. */
+export interface UpsertPart {
+  sql: string;
+  params: unknown[][];
+  /** Its rows are read back (the intents: which were new). */
+  returns?: boolean;
+}
+
+/** Per-key counts (user or project → tool → counts) as the parameter arrays of USERS_SQL / PROJECTS_SQL. */
+function countParams(counts: UserUsage): unknown[][] | undefined {
+  const rows = Object.keys(counts)
+    .sort()
+    .flatMap((key) =>
+      Object.keys(counts[key]!)
+        .sort()
+        .map((id) => ({ key, id, u: counts[key]![id]! })),
+    );
+  if (rows.length === 0) return undefined;
+  return [
+    rows.map((r) => r.key),
+    rows.map((r) => r.id),
+    rows.map((r) => r.u.success),
+    rows.map((r) => r.u.failure),
+    rows.map((r) => r.u.lastUsed),
+  ];
+}
+
+/**
+ * A write's upserts in the order every writer locks them (tools, categories, intents, per-user, per-project counts),
+ * rows in key order within each table, so two writers never wait for each other in a cycle. Both the full write
+ * (one statement each) and serve's one-statement write (postgres-increment.ts) run these.
+ */
+export function upsertParts(delta: UsageStats, users: UserUsage, projects: ProjectUsage): UpsertPart[] {
+  const out: UpsertPart[] = [];
+  const ids = Object.keys(delta.tools).sort();
+  if (ids.length > 0) {
+    const u = ids.map((id) => delta.tools[id]!);
+    out.push({
+      sql: TOOLS_SQL,
+      params: [
+        ids,
+        u.map((t) => t.success),
+        u.map((t) => t.failure),
+        u.map((t) => t.lastUsed),
+        u.map((t) => t.avgLatencyMs ?? null),
+        u.map((t) => t.latencySamples ?? null),
+      ],
+    });
+    const cats = ids.flatMap((id) =>
+      Object.keys(delta.tools[id]!.categories)
+        .sort()
+        .map((cat) => [id, cat, delta.tools[id]!.categories[cat]!] as const),
+    );
+    if (cats.length > 0)
+      out.push({ sql: CATEGORIES_SQL, params: [cats.map((x) => x[0]), cats.map((x) => x[1]), cats.map((x) => x[2])] });
+  }
+  const rows = intentRows(delta);
+  if (rows.length > 0)
+    out.push({
+      sql: INTENTS_SQL,
+      returns: true,
+      params: [
+        rows.map((x) => x.tool),
+        rows.map((x) => x.key),
+        rows.map((x) => x.r.text),
+        rows.map((x) => x.r.count),
+        rows.map((x) => x.r.last),
+      ],
+    });
+  const u = countParams(users);
+  if (u) out.push({ sql: USERS_SQL, params: u });
+  const p = countParams(projects);
+  if (p) out.push({ sql: PROJECTS_SQL, params: p });
+  return out;
 }
 
 /** Adds `delta` and `sessions`, then applies the memory caps. Returns tool counts before and after the TTL cap. */
@@ -88,39 +164,12 @@ export async function writeIncrements(
   projects: ProjectUsage = {},
 ): Promise<{ before: number; tools: number; warnings: string[] }> {
   // Rows go in key order, so two writers lock shared rows in the same order (no deadlock between them).
-  const ids = Object.keys(delta.tools).sort();
-  if (ids.length > 0) {
-    const u = ids.map((id) => delta.tools[id]!);
-    await c.query(TOOLS_SQL, [
-      ids,
-      u.map((t) => t.success),
-      u.map((t) => t.failure),
-      u.map((t) => t.lastUsed),
-      u.map((t) => t.avgLatencyMs ?? null),
-      u.map((t) => t.latencySamples ?? null),
-    ]);
-    const cats = ids.flatMap((id) =>
-      Object.keys(delta.tools[id]!.categories)
-        .sort()
-        .map((cat) => [id, cat, delta.tools[id]!.categories[cat]!] as const),
-    );
-    if (cats.length > 0)
-      await c.query(CATEGORIES_SQL, [cats.map((x) => x[0]), cats.map((x) => x[1]), cats.map((x) => x[2])]);
-  }
-  const rows = intentRows(delta);
-  if (rows.length > 0) {
-    const res = await c.query<{ tool_id: string; inserted: boolean }>(INTENTS_SQL, [
-      rows.map((x) => x.tool),
-      rows.map((x) => x.key),
-      rows.map((x) => x.r.text),
-      rows.map((x) => x.r.count),
-      rows.map((x) => x.r.last),
-    ]);
+  for (const part of upsertParts(delta, users, projects)) {
+    const res = await c.query<{ tool_id: string; inserted: boolean }>(part.sql, part.params);
+    if (!part.returns) continue;
     const grown = [...new Set(res.rows.filter((r) => r.inserted).map((r) => r.tool_id))];
     if (grown.length > 0) await capRememberedIntents(c, grown);
   }
-  await addCounts(c, USERS_SQL, users);
-  await addCounts(c, PROJECTS_SQL, projects);
   const sids = Object.keys(sessions).sort();
   if (sids.length > 0) await c.query(SESSIONS_SQL, [sids, sids.map((s) => sessions[s]!)]);
   const before = await countTools(c);
@@ -157,24 +206,6 @@ export async function writeIncrements(
 }
 
 /** Adds per-user or per-project counts (key → tool id → counts), in key order. */
-async function addCounts(c: PoolClient, sql: string, counts: UserUsage): Promise<void> {
-  const rows = Object.keys(counts)
-    .sort()
-    .flatMap((key) =>
-      Object.keys(counts[key]!)
-        .sort()
-        .map((id) => ({ key, id, u: counts[key]![id]! })),
-    );
-  if (rows.length > 0)
-    await c.query(sql, [
-      rows.map((r) => r.key),
-      rows.map((r) => r.id),
-      rows.map((r) => r.u.success),
-      rows.map((r) => r.u.failure),
-      rows.map((r) => r.u.lastUsed),
-    ]);
-}
-
 /** The database's clock in ms since the epoch, as SQL. */
 // The statement's start, not the transaction's (now()): a tidy in its own transaction (serve's one-statement writes)
 // would otherwise take rows other serves committed after its BEGIN for times in the future.
