@@ -8,7 +8,7 @@ import type { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixture } from '../helpers/paths.js';
-import { descendantPids, expectTreeGone, killTree, snapshotTree, type ProcessInfo } from '../helpers/process-tree.js';
+import { expectTreeGone, killTree, snapshotTree, type ProcessInfo } from '../helpers/process-tree.js';
 import { connectServeStdio, node, sandbox, startServeHttp, textOf, type Sandbox } from './serve-harness.js';
 
 const TIMEOUT_MS = 60_000;
@@ -119,7 +119,10 @@ describe('serve (mode tools) in front of misbehaving servers', () => {
     tree = snapshotTree(servePid);
     expect(tree.filter((p) => p.command.includes('call-faults.mjs'))).toHaveLength(2);
     expect(tree.filter((p) => p.command.includes('stdout-flood.mjs'))).toHaveLength(1);
-    expect(descendantPids(servePid)).toHaveLength(3);
+    // Nothing else runs under serve. A zombie (a restarted server's old process, not yet reaped on a busy machine)
+    // has ended and is not counted.
+    const running = tree.slice(1).filter((p) => p.state !== 'Z');
+    expect(running, JSON.stringify(tree.slice(1))).toHaveLength(3);
     await client.close();
     await expectTreeGone(tree, 10_000);
     expect(await pending).toBeInstanceOf(Error);

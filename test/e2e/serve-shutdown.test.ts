@@ -59,6 +59,19 @@ const found = async (serve: Raw, intent: string): Promise<string> => {
 const callTool = (serve: Raw, id: string, args: Record<string, unknown>) =>
   serve.request('tools/call', { name: 'call_tool', arguments: { name: id, arguments: args } });
 
+/**
+ * Waits for serve's summary line: its servers have listed and their tokens are counted. The tokenizer's load (about
+ * 0.5 s of CPU on an idle machine, seconds on a busy one) runs in the background once the lists are in, and holds
+ * the event loop, signals included; these tests time the shutdown itself, so they signal after it.
+ */
+async function listed(serve: Raw): Promise<void> {
+  const deadline = Date.now() + 60_000;
+  while (!/tools\/list holds \d+ tools? \(/.test(serve.stderr())) {
+    if (Date.now() > deadline) throw new Error(`serve printed no summary line within 60 s:\n${serve.stderr()}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
 function storeOf(file: string): Record<string, ToolUsage> {
   return existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as { tools: Record<string, ToolUsage> }).tools : {};
 }
@@ -72,6 +85,7 @@ describe('serve shutdown after a burst', () => {
       });
       await serve.open();
       const id = await found(serve, 'search my notes for a keyword');
+      await listed(serve);
       const calls = Array.from({ length: 2000 }, (_, i) => callTool(serve, id, { query: `q${i}` }));
       let answered = 0;
       await new Promise<void>((resolve) => calls.forEach((c) => void c.then(() => ++answered === 1000 && resolve())));
@@ -132,6 +146,7 @@ describe('serve shutdown after a burst', () => {
       await serve.open();
       const echo = await callTool(serve, 'faults.echo', { text: 'up' });
       expect(echo.result?.content?.[0]?.text).toBe('up');
+      await listed(serve);
       const hanging = Array.from({ length: 300 }, () => callTool(serve, 'faults.hang_forever', {}));
       await new Promise((r) => setTimeout(r, 300));
       tree = snapshotTree(serve.child.pid);
