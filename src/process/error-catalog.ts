@@ -258,6 +258,11 @@ export const ERROR_CATALOG = {
     message: (d) =>
       `tool "${s(d.tool)}" of server "${s(d.server)}" is hidden by ${s(d.where)}, so mcp-smart neither lists nor calls it. Remove it from that filter to use it.`,
   },
+  SERVE_SERVER_HIDDEN: {
+    exitCode: 2,
+    message: (d) =>
+      `${s(d.what)} belongs to server "${s(d.server)}", which ${s(d.where)} hides from you, so mcp-smart neither lists nor forwards its prompts and resources.`,
+  },
   SERVE_BAD_ARGUMENTS: {
     exitCode: 2,
     message: (d) =>

@@ -20,6 +20,7 @@ import { callLog } from './call-log.js';
 import { LazyAjvValidator } from './sdk-shims.js';
 import { callerOf } from './auth/verify.js';
 import { audited } from './auth/audit-call.js';
+import { listedFor, serverScope } from './auth/scoped-routes.js';
 import { clientKey } from './client-key.js';
 
 type CallExtra = ServerContext;
@@ -291,6 +292,8 @@ export function createClientServer(runtime: ServeRuntime): Server {
     client: clientKey(callerOf(extra.http?.authInfo)?.subject),
   });
 
+  // The prompts and resources of a server a caller's serve.auth rules hide altogether are neither listed nor reached.
+  const { refusalFor, reachable } = serverScope(runtime.identities);
   if (capabilities.prompts) passPrompts();
   if (capabilities.resources) passResources();
   if (capabilities.completions) passCompletions();
@@ -299,12 +302,14 @@ export function createClientServer(runtime: ServeRuntime): Server {
   function passPrompts(): void {
     server.setRequestHandler('prompts/list', async (_req, ctx) => {
       await runtime.otherListReady();
-      return { prompts: currentRoutes().prompts.map((p) => p.served) as never, ...hintFor(ctx, 'prompts') };
+      const { prompts } = listedFor(currentRoutes(), refusalFor(ctx));
+      return { prompts: prompts.map((p) => p.served) as never, ...hintFor(ctx, 'prompts') };
     });
     server.setRequestHandler('prompts/get', async (req, extra) => {
       if (!runtime.first.settled) await runtime.first.listed();
       const route = currentRoutes().promptByName.get(req.params.name);
       if (!route) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `mcp-smart: no prompt "${req.params.name}"`);
+      reachable(extra, route.server, `prompt "${req.params.name}"`);
       return inRounds(req.params, extra, (ctx) =>
         forward(route.server, 'prompts/get', { ...req.params, name: route.name }, ctx),
       );
@@ -315,15 +320,17 @@ export function createClientServer(runtime: ServeRuntime): Server {
     // Like tools/list, the first lists wait for the servers still starting (a short while at most).
     server.setRequestHandler('resources/list', async (_req, ctx) => {
       await runtime.otherListReady();
-      return { resources: currentRoutes().resources as never, ...hintFor(ctx, 'resources') };
+      const { resources } = listedFor(currentRoutes(), refusalFor(ctx));
+      return { resources: resources as never, ...hintFor(ctx, 'resources') };
     });
     server.setRequestHandler('resources/templates/list', async (_req, ctx) => {
       await runtime.otherListReady();
-      return { resourceTemplates: currentRoutes().templates as never, ...hintFor(ctx, 'resourceTemplates') };
+      const { templates } = listedFor(currentRoutes(), refusalFor(ctx));
+      return { resourceTemplates: templates as never, ...hintFor(ctx, 'resourceTemplates') };
     });
     server.setRequestHandler('resources/read', async (req, extra) => {
       if (!runtime.first.settled) await runtime.first.listed();
-      const owner = byUri(req.params.uri);
+      const owner = reachable(extra, byUri(req.params.uri), `resource "${req.params.uri}"`);
       const result: Record<string, unknown> = await inRounds(req.params, extra, (ctx) =>
         forward(owner, 'resources/read', req.params, ctx),
       );
@@ -333,10 +340,20 @@ export function createClientServer(runtime: ServeRuntime): Server {
       return { ...result, ...readCacheHint(def, result) } as never;
     });
     server.setRequestHandler('resources/subscribe', async (req, extra) =>
-      forward(byUri(req.params.uri), 'resources/subscribe', req.params, plain(extra)),
+      forward(
+        reachable(extra, byUri(req.params.uri), `resource "${req.params.uri}"`),
+        'resources/subscribe',
+        req.params,
+        plain(extra),
+      ),
     );
     server.setRequestHandler('resources/unsubscribe', async (req, extra) =>
-      forward(byUri(req.params.uri), 'resources/unsubscribe', req.params, plain(extra)),
+      forward(
+        reachable(extra, byUri(req.params.uri), `resource "${req.params.uri}"`),
+        'resources/unsubscribe',
+        req.params,
+        plain(extra),
+      ),
     );
   }
 
@@ -347,9 +364,10 @@ export function createClientServer(runtime: ServeRuntime): Server {
       if (ref.type === 'ref/prompt') {
         const route = currentRoutes().promptByName.get(ref.name);
         if (!route) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `mcp-smart: no prompt "${ref.name}"`);
+        reachable(extra, route.server, `prompt "${ref.name}"`);
         return forward(route.server, 'completion/complete', { ...req.params, ref: { ...ref, name: route.name } }, ctx);
       }
-      return forward(byUri(ref.uri), 'completion/complete', req.params, ctx);
+      return forward(reachable(extra, byUri(ref.uri), `resource "${ref.uri}"`), 'completion/complete', req.params, ctx);
     });
   }
 

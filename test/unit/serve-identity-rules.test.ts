@@ -5,7 +5,7 @@ import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { identityRefusal } from '../../src/core/config/identity-filter.js';
+import { identityRefusal, identityServerRefusal } from '../../src/core/config/identity-filter.js';
 import { validateSmartConfig } from '../../src/core/config/validate.js';
 import { DEFAULT_WEIGHTS } from '../../src/core/discover/weights.js';
 import { AuditLog, argumentNames } from '../../src/serve/auth/audit.js';
@@ -101,6 +101,33 @@ describe('per-user and per-group tool filters', () => {
     expect(identityRefusal(dots, { subject: 's', groups: ['g'] }, 'aXbc')).toBeUndefined();
     // A subject or group named like an Object property is only a name.
     expect(identityRefusal(dots, { subject: 'constructor', groups: ['__proto__'] }, 'a.bc')).toBeUndefined();
+  });
+
+  it("refuses a server's prompts and resources only where a rule refuses every tool id it could have", () => {
+    const rules: ServeAuthConfig = {
+      users: { erin: { includeTools: ['no*.search_*', 'clock.now'] }, frank: { includeTools: ['*_issue'] } },
+      groups: { contractors: { excludeTools: ['vault.*', 'notes.delete_*'] }, nobody: { excludeTools: ['*'] } },
+    };
+    const server = (subject: string, groups: string[], name: string) =>
+      identityServerRefusal(rules, { subject, groups }, name);
+    // An exclude pattern covering "vault.*" refuses the server; one covering some of notes' tools does not.
+    expect(server('dave', ['contractors'], 'vault')).toBe('serve.auth.groups.contractors.excludeTools');
+    expect(server('dave', ['contractors'], 'notes')).toBeUndefined();
+    expect(server('dave', ['contractors'], 'vaults')).toBeUndefined();
+    expect(server('dave', ['nobody'], 'notes')).toBe('serve.auth.groups.nobody.excludeTools');
+    // An include list refuses the servers none of its patterns can name a tool of.
+    expect(server('erin', [], 'notes')).toBeUndefined();
+    expect(server('erin', [], 'nova')).toBeUndefined();
+    expect(server('erin', [], 'clock')).toBeUndefined();
+    expect(server('erin', [], 'github')).toBe('serve.auth.users.erin.includeTools');
+    expect(server('frank', [], 'github')).toBeUndefined();
+    // The tool-level answer agrees on every id of a refused server.
+    for (const id of ['vault.read', 'vault.', 'vault.a.b'])
+      expect(identityRefusal(rules, { subject: 'dave', groups: ['contractors'] }, id)).toBe(
+        'serve.auth.groups.contractors.excludeTools',
+      );
+    expect(identityServerRefusal(rules, undefined, 'vault')).toBeUndefined();
+    expect(identityServerRefusal(undefined, { subject: 'dave', groups: ['contractors'] }, 'vault')).toBeUndefined();
   });
 });
 

@@ -4,7 +4,7 @@
  * and call_tool treat it as every other hidden tool (never listed, found or called; a call names the rule). Views are
  * kept per identity for the shared view they were made from (a new list makes them again).
  */
-import { identityRefusal, type Identity } from '../../core/config/identity-filter.js';
+import { identityRefusal, identityServerRefusal, type Identity } from '../../core/config/identity-filter.js';
 import type { ServeAuthConfig } from '../../core/types.js';
 import type { ServedView } from '../served-view.js';
 
@@ -36,6 +36,15 @@ export class IdentityViews {
       this.views.set(key, view);
     }
     return view;
+  }
+
+  /**
+   * The rule keeping `identity` from `server`'s prompts and resources, with the file it is in ("serve.auth.groups.
+   * contractors.excludeTools in …"), or undefined: only a rule that refuses all of the server's tools does.
+   */
+  serverRefusal(identity: Identity | undefined, server: string): string | undefined {
+    const rule = identityServerRefusal(this.auth, identity, server);
+    return rule && `${rule} in ${this.configFile ?? 'mcp-smart.config.json'}`;
   }
 }
 
