@@ -35,6 +35,7 @@ import { LegacyListens } from '../serve/legacy-listen.js';
 import { startReplica, type ReplicaHandle } from '../serve/replica/setup.js';
 import { serveIdentity } from '../serve/auth/setup.js';
 import { AuditLog } from '../serve/auth/audit.js';
+import { reaches } from '../serve/auth/scoped-routes.js';
 import { telemetryConfig } from '../serve/telemetry/config.js';
 import type { Telemetry } from '../serve/telemetry/hook.js';
 
@@ -168,10 +169,12 @@ export async function runServeCommand(
 
   const clients = new Set<Server>();
   runtime.onServerNotification = (server, method, params) => {
+    // Not to a session whose caller's serve.auth rules hide that server.
+    const heard = (): Server[] => [...clients].filter((s) => reaches(runtime.identities, s, server));
     if (method === 'notifications/resources/updated' && typeof params?.uri === 'string') {
-      for (const s of clients) s.sendResourceUpdated({ uri: params.uri }).catch(() => undefined);
+      for (const s of heard()) s.sendResourceUpdated({ uri: params.uri }).catch(() => undefined);
     } else if (method === 'notifications/message' && params) {
-      for (const s of clients) s.sendLoggingMessage(params as never).catch(() => undefined);
+      for (const s of heard()) s.sendLoggingMessage(params as never).catch(() => undefined);
     } else if (global.debug) log(`${server}: ${method}`);
   };
 

@@ -27,6 +27,7 @@ import { clientKey, withPeer } from './client-key.js';
 import { isToolCall, quietUntilFirstMessage } from './http-first-byte.js';
 import { ListenStreams } from './listen-limit.js';
 import { callerOf } from './auth/verify.js';
+import { rememberOpener } from './auth/scoped-routes.js';
 
 export { isLoopback } from './http-guard.js';
 
@@ -155,7 +156,10 @@ export async function startHttp(opts: HttpOptions): Promise<HttpHandle> {
     const server = opts.createServer();
     const transport: NodeStreamableHTTPServerTransport = new NodeStreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
-      onsessioninitialized: (id) => sessions.add(id, { transport, server, owner: subjectOf(req) }),
+      onsessioninitialized: (id) => {
+        sessions.add(id, { transport, server, owner: subjectOf(req) });
+        rememberOpener(server, callerOf((req as { auth?: AuthInfo }).auth));
+      },
     });
     transport.onclose = () => {
       if (transport.sessionId) sessions.forget(transport.sessionId);

@@ -9,7 +9,7 @@ import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/cli
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixture } from '../helpers/paths.js';
 import { startIssuer, type Issuer, type IssuerClient } from '../helpers/oidc-issuer.js';
-import { node, sandbox, startServeHttp, type Sandbox, type StartedServe } from './serve-harness.js';
+import { node, sandbox, startServeHttp, textOf, type Sandbox, type StartedServe } from './serve-harness.js';
 
 const TIMEOUT_MS = 120_000;
 const ALICE: IssuerClient = { id: 'alice', secret: 'alice-secret-0123456789abcdef0123', groups: ['admins'] };
@@ -31,12 +31,14 @@ beforeAll(async () => {
       mcpServers: {
         tiny: node(fixture('servers', 'catalog-server.mjs'), fixture('servers', 'catalogs', 'tiny.json')),
         conf: node(fixture('servers', 'conformance-server.mjs')),
+        vault: node(fixture('servers', 'announce-server.mjs'), '--name', 'vault'),
+        open: node(fixture('servers', 'announce-server.mjs'), '--name', 'open'),
       },
       serve: {
         auth: {
           issuer: issuer.url,
           scopes: ['mcp'],
-          groups: { readers: { excludeTools: ['conf.*', 'tiny.delete_*', 'tiny.create_note'] } },
+          groups: { readers: { excludeTools: ['conf.*', 'v*.*', 'tiny.delete_*', 'tiny.create_note'] } },
         },
       },
     }),
@@ -90,7 +92,9 @@ describe('serve.auth and the prompts and resources of the servers behind', () =>
         const all = await listed(alice);
         // Both servers' prompts and resources reach a caller no rule refuses.
         expect(all.prompts).toEqual(expect.arrayContaining(['summarize_notes', 'test_simple_prompt']));
-        expect(all.resources).toEqual(expect.arrayContaining(['notes://index', 'test://static-text']));
+        expect(all.resources).toEqual(
+          expect.arrayContaining(['notes://index', 'test://static-text', 'vault://news', 'open://news']),
+        );
         expect(all.templates).toEqual(['notes://note/{id}', 'test://template/{id}/data']);
         expect(await alice.readResource({ uri: 'test://static-text' })).toMatchObject({
           contents: [{ uri: 'test://static-text' }],
@@ -98,7 +102,7 @@ describe('serve.auth and the prompts and resources of the servers behind', () =>
         // Bob's group refuses all of conf: none of it is listed; tiny (two tools refused) is listed as before.
         const mine = await listed(bob);
         expect(mine.prompts).toEqual(all.prompts.filter((p) => p === 'summarize_notes'));
-        expect(mine.resources).toEqual(['notes://index']);
+        expect(mine.resources).toEqual(['notes://index', 'open://news']);
         expect(mine.templates).toEqual(['notes://note/{id}']);
         // Reaching it anyway is an error naming the rule, whichever way it is asked.
         const refusals = await Promise.all([
@@ -128,4 +132,38 @@ describe('serve.auth and the prompts and resources of the servers behind', () =>
       TIMEOUT_MS,
     );
   }
+
+  it(
+    "a 2025 session hears a server's notifications outside calls only when its caller's rules do not hide that server",
+    async () => {
+      const heard = async (who: IssuerClient): Promise<{ client: Client; got: string[] }> => {
+        const client = await connect(who, false);
+        const got: string[] = [];
+        client.setNotificationHandler('notifications/resources/updated', (n) => void got.push(n.params.uri));
+        client.setNotificationHandler('notifications/message', (n) => void got.push(String(n.params.data)));
+        return { client, got };
+      };
+      const alice = await heard(ALICE);
+      const bob = await heard(BOB);
+      const named = async (c: Client, server: string): Promise<string> => {
+        const tools = (await c.listTools()).tools;
+        return tools.find((t) => t.description === `Announces news of ${server}.`)!.name;
+      };
+      expect(textOf(await alice.client.callTool({ name: await named(alice.client, 'vault'), arguments: {} }))).toBe(
+        'announced vault',
+      );
+      expect(await named(bob.client, 'open')).toBeDefined();
+      expect(textOf(await bob.client.callTool({ name: await named(bob.client, 'open'), arguments: {} }))).toBe(
+        'announced open',
+      );
+      // serve relays each server's notifications in the order they came: once open's reached Bob, vault's (sent
+      // before them) would have too.
+      const deadline = Date.now() + 30_000;
+      while ((!bob.got.includes('news of open') || alice.got.length < 4) && Date.now() < deadline)
+        await new Promise((r) => setTimeout(r, 50));
+      expect(alice.got).toEqual(['vault://news', 'news of vault', 'open://news', 'news of open']);
+      expect(bob.got).toEqual(['open://news', 'news of open']);
+    },
+    TIMEOUT_MS,
+  );
 });

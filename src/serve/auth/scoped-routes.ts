@@ -8,7 +8,7 @@ import { ProtocolError, ProtocolErrorCode, type ServerContext } from '@modelcont
 import { SmartError } from '../../process/errors.js';
 import type { Routes } from '../passthrough.js';
 import type { IdentityViews } from './identity-view.js';
-import { callerOf } from './verify.js';
+import { callerOf, type Caller } from './verify.js';
 
 /** The rule (with its file) refusing a server to the caller, or undefined. */
 export type ServerRefusal = (server: string) => string | undefined;
@@ -51,3 +51,18 @@ export function serverScope(identities: IdentityViews): {
   };
   return { refusalFor, reachable };
 }
+
+/** The caller that opened each client connection (a 2025 session), for what reaches it outside any request. */
+const openers = new WeakMap<object, Caller>();
+
+export function rememberOpener(client: object, caller: Caller | undefined): void {
+  if (caller) openers.set(client, caller);
+}
+
+/**
+ * Whether a notification `server` sends outside a call (resources/updated, a log message) may go to `client`: not
+ * when the rules of the caller that opened it hide that server. A connection of no known caller (stdio, a fixed
+ * token, a 2026-07-28 listen stream) gets them all.
+ */
+export const reaches = (identities: IdentityViews, client: object, server: string): boolean =>
+  identities.serverRefusal(openers.get(client), server) === undefined;
