@@ -258,6 +258,7 @@ export async function runServeCommand(
         ready,
         internal,
         traceHeader: telemetry !== undefined,
+        keys,
       });
       const listening = http;
       replica = startReplica({
