@@ -80,7 +80,10 @@ export class StreamResume {
     }
   }
 
-  /** Marks each SSE event written to `res` (the stream of a 2025 tools/call) with the call's id. */
+  /**
+   * Marks each SSE event written to `res` (the stream of a 2025 tools/call) with the call's id (the SDK's Node
+   * adapter writes each event with `write`, then calls `end()` without data).
+   */
   mark(res: ServerResponse, session: string, requestId: unknown, subject: string | undefined): void {
     if (typeof requestId !== 'string' && typeof requestId !== 'number') return;
     const id = this.eventId(session, requestId, subject);
