@@ -4,12 +4,13 @@
  * as an error status: its stream just ends. The SDK clients (v1 `@modelcontextprotocol/sdk` 1.x and v2 alike) then
  * resume the stream — GET on the same URL with `Last-Event-ID` and the session's `Mcp-Session-Id`, after 1 s, 1.5 s
  * (2 tries) — but only if the stream's events carried an id; without one they leave the call waiting until their
- * request timeout (60 s by default). So each event of a 2025 tools/call's stream gets an id naming the call (its
- * session, its JSON-RPC id, a hash of the token's subject), signed under the shared state key (seal.ts). The load
- * balancer sends the resume to a live replica (the dead one refuses it; HAProxy redispatches, then marks it down),
- * which cannot resume a call another process held: it answers the call on that stream with an error result, so
- * the client's call ends at once. The replica holding the session answers 405 to the resume of a call it answered
- * (a v1 client resumes after a JSON-RPC error answer too), and the error result to one whose stream was cut.
+ * request timeout (60 s by default). So each message serve sends on a 2025 tools/call's stream before its answer
+ * gets an id naming the call (its session, its JSON-RPC id, a hash of the token's subject), signed under the
+ * shared state key (seal.ts). The load balancer sends the resume to a live replica (the dead one refuses it;
+ * HAProxy redispatches, then marks it down), which cannot resume a call another process held: it answers the call
+ * on that stream with an error result, so the client's call ends at once. The replica holding the session answers
+ * 405 to the resume of a call it answered (a v1 client resumes after a JSON-RPC error answer too), and the error
+ * result to one whose stream was cut.
  */
 import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -38,15 +39,19 @@ interface CallRef {
 const who = (subject: string | undefined): string =>
   subject === undefined ? '' : createHash('sha256').update(subject).digest('hex').slice(0, 16);
 
-/** Gives each SSE event with data in `text` the id `id` (events that have one keep it). */
+/**
+ * Gives each SSE event in `text` carrying a request or notification (its data has a `"method":` key) the id `id`;
+ * events that have an id keep it. The answer itself gets none: a stream whose first message is its answer stays as
+ * before (a v1 client resumes a stream with ids that ended in an error answer, for nothing).
+ */
 export function withEventIds(text: string, id: string): string {
-  if (!text.includes('data:')) return text;
+  if (!text.includes('"method":')) return text;
   return text
     .split('\n\n')
     .map((event) => {
       const lines = event.split('\n');
-      if (!lines.some((l) => l.startsWith('data:')) || lines.some((l) => l.startsWith('id:'))) return event;
-      return `id: ${id}\n${event}`;
+      const asks = lines.some((l) => l.startsWith('data:') && l.includes('"method":'));
+      return asks && !lines.some((l) => l.startsWith('id:')) ? `id: ${id}\n${event}` : event;
     })
     .join('\n\n');
 }

@@ -62,12 +62,16 @@ async function resumeFrom(url: string, lastEventId: string, session = 's1', subj
 }
 
 describe('withEventIds', () => {
-  it('gives each event with data the id, leaves comments and events that have one alone', () => {
+  it('gives each request or notification the id; leaves comments, answers and events that have an id alone', () => {
+    const ask = 'data: {"jsonrpc":"2.0","id":1,"method":"elicitation/create"}';
+    const note = 'event: message\ndata: {"method":"notifications/progress","jsonrpc":"2.0"}';
+    const answer = 'event: message\ndata: {"jsonrpc":"2.0","id":7,"result":{}}';
     expect(withEventIds(': keepalive\n\n', 'X')).toBe(': keepalive\n\n');
-    expect(withEventIds('event: message\ndata: {}\n\n', 'X')).toBe('id: X\nevent: message\ndata: {}\n\n');
-    expect(withEventIds('id: 4\ndata: {}\n\n', 'X')).toBe('id: 4\ndata: {}\n\n');
-    expect(withEventIds('data: 1\n\nevent: message\ndata: 2\n\n', 'X')).toBe(
-      'id: X\ndata: 1\n\nid: X\nevent: message\ndata: 2\n\n',
+    expect(withEventIds(`event: message\n${ask}\n\n`, 'X')).toBe(`id: X\nevent: message\n${ask}\n\n`);
+    expect(withEventIds(`${answer}\n\n`, 'X')).toBe(`${answer}\n\n`);
+    expect(withEventIds(`id: 4\n${ask}\n\n`, 'X')).toBe(`id: 4\n${ask}\n\n`);
+    expect(withEventIds(`${ask}\n\n${note}\n\n${answer}\n\n`, 'X')).toBe(
+      `id: X\n${ask}\n\nid: X\n${note}\n\n${answer}\n\n`,
     );
   });
 });
@@ -77,11 +81,11 @@ describe('the resume of a call’s stream', () => {
     const holder = await replica(new StreamResume(keys(SECRET)));
     const other = await replica(new StreamResume(keys(SECRET)));
     const stream = await (await fetch(holder, { method: 'POST', headers: { 'mcp-session-id': 's1' } })).text();
-    const [first, second, ...more] = ids(stream);
+    // The ask carries the call's id, the answer none.
+    const [first, ...more] = ids(stream);
     expect(more).toEqual([]);
     expect(first).toMatch(/^msr1\.[\w-]+\.\d+\.[0-9a-f]{64}$/);
-    expect(second).toBe(first);
-    expect(stream.startsWith(': keepalive\n\nid: ')).toBe(true);
+    expect(stream.startsWith(`: keepalive\n\nid: ${first}\nevent: message\ndata: {"jsonrpc"`)).toBe(true);
 
     const answered = await resumeFrom(other, first!);
     expect(answered.status).toBe(200);
