@@ -23,6 +23,8 @@ const ANSWERED_ID = 'mcp-smart-answered';
 const MAX_AGE_MS = 24 * 3600_000;
 /** Calls answered here whose resume is told "nothing more" (a v1 client resumes after an error response). */
 const ANSWERED_KEPT = 1_000;
+/** What the data of a request or notification holds (an answer's only by chance, in its content). */
+const ASKS = '"method":';
 
 export const STREAM_GONE_TEXT =
   'mcp-smart: the replica that held this call is gone (its stream ended before the answer). The call was lost with it; call the tool again.';
@@ -45,12 +47,12 @@ const who = (subject: string | undefined): string =>
  * before (a v1 client resumes a stream with ids that ended in an error answer, for nothing).
  */
 export function withEventIds(text: string, id: string): string {
-  if (!text.includes('"method":')) return text;
+  if (!text.includes(ASKS)) return text;
   return text
     .split('\n\n')
     .map((event) => {
       const lines = event.split('\n');
-      const asks = lines.some((l) => l.startsWith('data:') && l.includes('"method":'));
+      const asks = lines.some((l) => l.startsWith('data:') && l.includes(ASKS));
       return asks && !lines.some((l) => l.startsWith('id:')) ? `id: ${id}\n${event}` : event;
     })
     .join('\n\n');
@@ -91,20 +93,29 @@ export class StreamResume {
    */
   mark(res: ServerResponse, session: string, requestId: unknown, subject: string | undefined): void {
     if (typeof requestId !== 'string' && typeof requestId !== 'number') return;
-    const id = this.eventId(session, requestId, subject);
+    // Made (one HMAC) at the call's first message before its answer; a call answered at once never needs one.
+    let id: string | undefined;
+    const mark = (text: string): string => {
+      if (!text.includes(ASKS)) return text;
+      id ??= this.eventId(session, requestId, subject);
+      return withEventIds(text, id);
+    };
     const write = res.write.bind(res) as (...a: unknown[]) => boolean;
     res.write = ((chunk: unknown, ...rest: unknown[]): boolean => {
-      if (typeof chunk === 'string') return write(withEventIds(chunk, id), ...rest);
+      if (typeof chunk === 'string') return write(mark(chunk), ...rest);
       if (chunk instanceof Uint8Array) {
-        const text = Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength).toString('utf8');
-        const marked = withEventIds(text, id);
+        const bytes = Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+        // An answer (perhaps large) is passed on undecoded.
+        if (!bytes.includes(ASKS)) return write(chunk, ...rest);
+        const text = bytes.toString('utf8');
+        const marked = mark(text);
         return write(marked === text ? chunk : Buffer.from(marked, 'utf8'), ...rest);
       }
       return write(chunk, ...rest);
     }) as ServerResponse['write'];
     // Answered (the stream ended by serve, not cut): a resume of it finds nothing more.
     res.once('close', () => {
-      if (!res.writableFinished) return;
+      if (id === undefined || !res.writableFinished) return;
       this.answered.add(id);
       if (this.answered.size > ANSWERED_KEPT) this.answered.delete(this.answered.values().next().value!);
     });

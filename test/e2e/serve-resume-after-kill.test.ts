@@ -1,6 +1,7 @@
 // A 2025 client's call whose stream had begun (the server behind asked the client mid-call: an elicitation went out
 // on the call's SSE stream) on a serve replica SIGKILLed behind HAProxy ends with an error result its client sees
-// within seconds, for the SDK v2 client (@modelcontextprotocol/client) and the v1 one (@modelcontextprotocol/sdk).
+// within seconds, for the SDK v2 client (@modelcontextprotocol/client) and the v1 one (@modelcontextprotocol/sdk), and
+// so does one whose stream carried a progress notification.
 // How: serve marks that stream's events with an id naming the call (http-resume.ts); the SDK client, its stream cut
 // before the answer, resumes it with GET + Last-Event-ID; HAProxy sends that GET to a live replica (the dead one is
 // refused, then marked down), which answers the call on it. Before, the events carried no id, the client did not
@@ -35,7 +36,7 @@ beforeAll(async () => {
   await writeFile(keyFile, 'x9Kd2mQ7vL4pR8tW1zA6nB3cF5hJ0sE2uY7iO4aG9\n');
   const config = await box.config('servers.json', { asks: node(fixture('servers', 'asks-client.mjs')) });
   const args = ['--config', config, '--mode', 'tools', '--state-key-file', keyFile];
-  for (let i = 0; i < 3; i++) replicas.push(await startServeHttp(box.env, args));
+  for (let i = 0; i < 4; i++) replicas.push(await startServeHttp(box.env, args));
   lb = await startHaproxy(
     box.dir,
     replicas.map((r) => new URL(r.url).host),
@@ -157,4 +158,39 @@ describe('a 2025 call whose stream had begun, on a replica SIGKILLed behind HAPr
       TIMEOUT_MS,
     );
   }
+
+  it(
+    'a call whose stream carried a progress notification ends the same way',
+    async () => {
+      const client = new ClientV2({ name: 'e2e-resume', version: '1' }, { versionNegotiation: { mode: 'legacy' } });
+      const transport = new TransportV2(new URL(lb.url));
+      await client.connect(transport);
+      let progressed!: () => void;
+      const begun = new Promise<void>((r) => (progressed = r));
+      // `wait` sends one progress notification, then waits until cancelled.
+      const outcome = client
+        .callTool(
+          { name: 'wait', arguments: { steps: 1 } },
+          { timeout: SDK_TIMEOUT_MS, onprogress: () => progressed() },
+        )
+        .then(
+          (r) => `${(r as { isError?: boolean }).isError ? 'error result' : 'result'}: ${textOf(r)}`,
+          (e: Error) => `rejected: ${e.message}`,
+        );
+      await begun;
+      const victim = await holderOf(transport.sessionId!);
+      trees.push(snapshotTree(victim.child.pid!));
+      victim.child.kill('SIGKILL');
+      const t0 = Date.now();
+      const ended = await Promise.race([
+        outcome,
+        new Promise<string>((r) => setTimeout(() => r('still waiting'), 20_000)),
+      ]);
+      expect(ended).toMatch(/^error result: /);
+      expect(ended.slice('error result: '.length)).toMatch(GONE);
+      expect(Date.now() - t0).toBeLessThan(10_000);
+      await client.close().catch(() => undefined);
+    },
+    TIMEOUT_MS,
+  );
 });

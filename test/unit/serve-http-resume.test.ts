@@ -27,8 +27,8 @@ function keys(...lines: string[]): StateKeys {
 }
 
 /**
- * A replica in miniature: POST writes a call's stream (one message, then the answer unless `?cut`: then it waits to
- * be cut), marked by `resume`; GET goes to `resume.answer`, else 404 as serve's session lookup would.
+ * A replica in miniature: POST writes a call's stream (an ask unless `?plain`, then the answer unless `?cut`: then it
+ * waits to be cut), marked by `resume`; GET goes to `resume.answer`, else 404 as serve's session lookup would.
  */
 async function replica(resume: StreamResume): Promise<string> {
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
@@ -41,7 +41,8 @@ async function replica(resume: StreamResume): Promise<string> {
     resume.mark(res, session, 7, subject);
     res.writeHead(200, { 'content-type': 'text/event-stream' });
     res.write(': keepalive\n\n');
-    res.write(Buffer.from('event: message\ndata: {"jsonrpc":"2.0","id":1,"method":"elicitation/create"}\n\n'));
+    if (!req.url?.includes('plain'))
+      res.write(Buffer.from('event: message\ndata: {"jsonrpc":"2.0","id":1,"method":"elicitation/create"}\n\n'));
     if (req.url?.includes('cut')) return;
     // As the SDK's Node adapter does: each event with write(), then end().
     res.write('event: message\ndata: {"jsonrpc":"2.0","id":7,"result":{}}\n\n');
@@ -101,6 +102,12 @@ describe('the resume of a call’s stream', () => {
     expect((await resumeFrom(other, 'mcp-smart-answered')).status).toBe(405);
     // The holder answered this call: its resume finds nothing more.
     expect((await resumeFrom(holder, first!)).status).toBe(405);
+  });
+
+  it('a call answered at once: its stream is as before, without ids', async () => {
+    const url = await replica(new StreamResume(keys(SECRET)));
+    const res = await fetch(`${url}?plain`, { method: 'POST', headers: { 'mcp-session-id': 's1' } });
+    expect(await res.text()).toBe(': keepalive\n\nevent: message\ndata: {"jsonrpc":"2.0","id":7,"result":{}}\n\n');
   });
 
   it('a call whose stream was cut on a live holder is answered with the error result there', async () => {
