@@ -261,6 +261,7 @@ export async function runServeCommand(
         ready,
         internal,
         traceHeader: telemetry !== undefined,
+        keys,
       });
       const listening = http;
       replica = startReplica({

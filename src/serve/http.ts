@@ -25,6 +25,8 @@ import type { AuthGate } from './auth/gate.js';
 import { withTraceHeaders } from './telemetry/carrier.js';
 import { clientKey, withPeer } from './client-key.js';
 import { isToolCall, quietUntilFirstMessage } from './http-first-byte.js';
+import { StreamResume } from './http-resume.js';
+import type { StateKeys } from './replica/seal.js';
 import { ListenStreams } from './listen-limit.js';
 import { callerOf } from './auth/verify.js';
 import { rememberOpener } from './auth/scoped-routes.js';
@@ -71,6 +73,8 @@ export interface HttpOptions {
   ready?: Promise<void>;
   /** Telemetry is on: a `traceparent` header is the trace context of requests whose `_meta` names none. */
   traceHeader?: boolean;
+  /** The shared state key: signs the event ids of 2025 calls' streams, so any replica answers their resume. */
+  keys?: StateKeys;
 }
 
 export interface HttpHandle {
@@ -134,6 +138,7 @@ export async function startHttp(opts: HttpOptions): Promise<HttpHandle> {
   });
   const modern = toNodeHandler(modernHandler);
   const listens = new ListenStreams();
+  const resume = opts.keys && new StreamResume(opts.keys);
 
   /** A 2025 request without a session: only initialize opens one; a Server that opened none is closed again. */
   const openSession = async (req: IncomingMessage, res: ServerResponse, body: unknown): Promise<void> => {
@@ -202,6 +207,8 @@ export async function startHttp(opts: HttpOptions): Promise<HttpHandle> {
       return modern(req, res, body);
     }
     if (typeof sessionId !== 'string') return openSession(req, res, body);
+    // A 2025 call's stream resumed (Last-Event-ID ours), its replica gone: answered by any (http-resume.ts).
+    if (resume?.answer(req, res, sessionId, subjectOf(req))) return;
     // A session is bound to the subject that opened it (MCP security best practices, session hijacking): another
     // subject's request is answered as if it did not exist, so a session id learned elsewhere is of no use.
     const session = sessions.get(sessionId);
@@ -211,7 +218,11 @@ export async function startHttp(opts: HttpOptions): Promise<HttpHandle> {
       return reject(res, 404, -32001, 'Session not found (closed, or idle too long): initialize again', idOf(body));
     // A 2025 call: no byte before its first message, so a replica that dies meanwhile fails it at the client (a
     // 2026-07-28 call's stream opens at once, as the 2026 conformance suite checks: its client reads the whole body).
-    if (isToolCall(body)) quietUntilFirstMessage(res);
+    // Its events name the call, for that answer once the stream has begun.
+    if (isToolCall(body)) {
+      quietUntilFirstMessage(res);
+      resume?.mark(res, sessionId, idOf(body), subjectOf(req));
+    }
     return sessions.serve(sessionId, req, res, body);
   };
 
