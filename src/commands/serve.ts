@@ -168,11 +168,14 @@ export async function runServeCommand(
   );
 
   const clients = new Set<Server>();
+  let http: HttpHandle | undefined;
   runtime.onServerNotification = (server, method, params) => {
     // Not to a session whose caller's serve.auth rules hide that server.
     const heard = (): Server[] => [...clients].filter((s) => reaches(runtime.identities, s, server));
     if (method === 'notifications/resources/updated' && typeof params?.uri === 'string') {
       for (const s of heard()) s.sendResourceUpdated({ uri: params.uri }).catch(() => undefined);
+      // 2026-07-28 clients over HTTP hear it on a subscriptions/listen stream that named the uri.
+      http?.resourceUpdated(params.uri);
     } else if (method === 'notifications/message' && params) {
       for (const s of heard()) s.sendLoggingMessage(params as never).catch(() => undefined);
     } else if (global.debug) log(`${server}: ${method}`);
@@ -196,7 +199,6 @@ export async function runServeCommand(
   // SIGINT/SIGTERM go through the one signal path: it aborts io.signal, which ends serving here.
   io.signal?.addEventListener('abort', shutdown, { once: true });
 
-  let http: HttpHandle | undefined;
   let replica: ReplicaHandle | undefined;
   // Handlers stay subscribed through the shutdown too, so a second Ctrl-C cannot kill serve before the servers'
   // process groups are ended.

@@ -83,6 +83,8 @@ export interface HttpHandle {
   servers: () => Server[];
   /** Tells the 2026-07-28 clients listening (subscriptions/listen) that the tool list changed. */
   toolsChanged: () => void;
+  /** Tells the 2026-07-28 clients whose subscriptions/listen named `uri` that the resource changed. */
+  resourceUpdated: (uri: string) => void;
   close: () => Promise<void>;
 }
 
@@ -262,6 +264,7 @@ export async function startHttp(opts: HttpOptions): Promise<HttpHandle> {
     url,
     servers: () => sessions.servers(),
     toolsChanged: () => modernHandler.notify.toolsChanged(),
+    resourceUpdated: (uri) => modernHandler.notify.resourceUpdated(uri),
     close: async () => {
       await sessions.closeAll();
       await modernHandler.close().catch(() => undefined);

@@ -167,3 +167,23 @@ describe('serve.auth and the prompts and resources of the servers behind', () =>
     TIMEOUT_MS,
   );
 });
+
+describe('resources/updated for a 2026-07-28 client over HTTP', () => {
+  it(
+    'reaches the subscriptions/listen stream that named the uri (it was acknowledged and never sent)',
+    async () => {
+      const alice = await connect(ALICE, true);
+      const got: string[] = [];
+      alice.setNotificationHandler('notifications/resources/updated', (n) => void got.push(n.params.uri));
+      const sub = await alice.listen({ resourceSubscriptions: ['open://news'] });
+      expect(sub.honoredFilter.resourceSubscriptions).toEqual(['open://news']);
+      const announce = (await alice.listTools()).tools.find((t) => t.description === 'Announces news of open.')!;
+      expect(textOf(await alice.callTool({ name: announce.name, arguments: {} }))).toBe('announced open');
+      const deadline = Date.now() + 30_000;
+      while (got.length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+      expect(got).toEqual(['open://news']);
+      await sub.close();
+    },
+    TIMEOUT_MS,
+  );
+});
