@@ -4,10 +4,12 @@
 import { spawnSync } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { buildRanks } from './build-ranks.mjs';
 import { bundle } from './bundle.mjs';
 
 rmSync('dist', { recursive: true, force: true });
 const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
 const r = spawnSync(process.execPath, [tsc, '-p', 'tsconfig.json'], { stdio: 'inherit' });
 if (r.status !== 0) process.exit(r.status ?? 1);
+await buildRanks();
 await bundle();

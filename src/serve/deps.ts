@@ -10,7 +10,7 @@ import { errorText } from '../process/errors.js';
 import type { UsageStats } from '../core/types.js';
 
 /**
- * Planner dependencies whose counts come from the on-disk count cache: the tokenizer (about 0.3 s to load)
+ * Planner dependencies whose counts come from the on-disk count cache: the tokenizer (about 0.1 s to load)
  * is loaded only when a text is not cached. A miss counts 0 and is remembered; the caller prepares the
  * misses and builds again, so a warm start never loads the tokenizer.
  */
@@ -78,7 +78,7 @@ export function countingWith(counter: TokenCounter): Counting {
   };
 }
 
-/** serve lets the tokenizer go after this long without a text to count (loading it again takes about 0.3 s). */
+/** serve lets the tokenizer go after this long without a text to count (loading it again takes about 0.1 s). */
 const TOKENIZER_IDLE_MS = 30_000;
 
 export async function servingCounts(ctx: CommandContext): Promise<Counting> {

@@ -61,8 +61,9 @@ const callTool = (serve: Raw, id: string, args: Record<string, unknown>) =>
 
 /**
  * Waits for serve's summary line: its servers have listed and their tokens are counted. The tokenizer's load (about
- * 0.5 s of CPU on an idle machine, seconds on a busy one) runs in the background once the lists are in, and holds
- * the event loop, signals included; these tests time the shutdown itself, so they signal after it.
+ * 0.1 s of CPU on an idle machine from the built rank table, bench:tokload; 0.5 s before it, seconds on a busy
+ * machine) runs in the background once the lists are in, and holds the event loop, signals included; these tests
+ * time the shutdown itself, so they signal after it.
  */
 async function listed(serve: Raw): Promise<void> {
   const deadline = Date.now() + 60_000;

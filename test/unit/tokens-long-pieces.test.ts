@@ -13,6 +13,7 @@ import { renderToolCline, renderToolJson } from '../../src/core/tokens/index.js'
 import { HEAP_MERGE_MIN_BYTES, loadEncodingCore, type EncodingCore } from '../../src/core/tokens/encoding-core.js';
 import type { Encoding, ToolSnapshot } from '../../src/core/types.js';
 import { FIXTURES } from '../helpers/paths.js';
+import { writeRankTable } from '../helpers/rank-table.js';
 
 /** Deterministic generator (a 32-bit LCG): the cases are the same on every run. */
 function seeded(seed: number): (n: number) => number {
@@ -91,9 +92,12 @@ const tools = doc.flatMap((e) => Object.values(e.tools).flatMap((s) => s.tools))
 
 describe.each(['o200k_base', 'cl100k_base'] as Encoding[])('long pieces (%s)', (encoding) => {
   let ours: EncodingCore;
+  /** Loaded from the rank table the build writes (what the built CLI counts with). */
+  let fromTable: EncodingCore;
   let reference: Tiktoken;
   beforeAll(async () => {
     ours = await loadEncodingCore(encoding);
+    fromTable = await loadEncodingCore(encoding, { rankTable: writeRankTable(encoding) });
     reference = get_encoding(encoding);
   });
   afterAll(() => reference.free());
@@ -101,6 +105,7 @@ describe.each(['o200k_base', 'cl100k_base'] as Encoding[])('long pieces (%s)', (
   it('gives tiktoken’s exact token ids on every adversarial case', () => {
     const all = cases();
     expect(all).toHaveLength(17);
+    expect(fromTable.source).toBe('table');
     const differences: string[] = [];
     let tokens = 0;
     for (const [name, text] of all) {
@@ -111,6 +116,10 @@ describe.each(['o200k_base', 'cl100k_base'] as Encoding[])('long pieces (%s)', (
         differences.push(`${name}: ${got.length} vs ${expected.length} tokens`);
       }
       if (ours.count(text) !== expected.length) differences.push(`${name}: count ${ours.count(text)}`);
+      const table = fromTable.encode(text);
+      if (table.length !== expected.length || table.some((t, i) => t !== expected[i])) {
+        differences.push(`${name}: ${table.length} vs ${expected.length} tokens from the rank table`);
+      }
     }
     expect(differences).toEqual([]);
     expect(tokens).toBeGreaterThan(150_000);
