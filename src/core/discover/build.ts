@@ -7,6 +7,7 @@ import { buildSemanticIndex, semanticIndexFromRows, type SemanticIndex } from '.
 import { decodeSemanticIndex, encodeSemanticIndex } from './semantic-codec.js';
 import { indexParamsText } from './index-cache.js';
 import { leadPassage } from './lead-passage.js';
+import { indexInOnePass, semanticWords } from './one-pass.js';
 import { overStemmed, productNames } from './lexicon.js';
 import { analyzeWords, splitWords } from './tokenize.js';
 import type { WordVectors } from './vectors.js';
@@ -113,13 +114,6 @@ export function semanticText(ref: ToolRef): string {
   return `${splitWords(ref.tool.name).join(' ')} ${leadPassage(ref.tool.description ?? '')} ${paramText(ref)}`.trimEnd();
 }
 
-/** semanticText's words, reusing the description's words when the lead is the whole description. */
-function semanticWords(ref: ToolRef, name: string[], description: string[], params: string[]): string[][] {
-  const text = ref.tool.description ?? '';
-  const lead = leadPassage(text);
-  return [name, lead === text ? description : splitWords(lead), params];
-}
-
 /** Indexes tools for every engine. Deterministic: tools are ordered by id. */
 export function buildDiscoverIndex(tools: ToolRef[], opts: BuildOptions = {}): DiscoverIndex {
   const order = tools.map((t, i) => i).sort((a, b) => cmp(tools[a]!.id, tools[b]!.id));
@@ -185,17 +179,26 @@ export function buildDiscoverIndex(tools: ToolRef[], opts: BuildOptions = {}): D
     names.set(doc, name);
     return name;
   };
+  // A fresh build analyses each tool once for both indexes and keeps no word lists (one-pass.ts); `fields`, when a
+  // caller reads it, analyses them again with the same result, and fieldsOf analyses one tool alone meanwhile.
+  const sif = opts.vectors && !opts.embeddings && !cachedSemantic ? opts.vectors : undefined;
+  let fresh: SemanticIndex | undefined;
   if (cachedBm25) index.bm25ByParams.set(JSON.stringify(weights.bm25), cachedBm25);
-  else bm25For(index, weights);
+  else {
+    const pass = indexInOnePass(sorted, weights.bm25, index.unstemmed, sif);
+    index.bm25ByParams.set(JSON.stringify(weights.bm25), pass.bm25);
+    fresh = pass.semantic;
+  }
   if (opts.embeddings) {
     const rows = order.map((i) => opts.embeddings![i] ?? null);
     const dims = rows.find((r) => r)?.length ?? 1;
     index.semantic = semanticIndexFromRows(rows, dims, false);
   } else if (opts.vectors) {
     index.vectors = opts.vectors;
-    const w = cachedSemantic ? undefined : split();
+    const w = cachedSemantic || fresh ? undefined : split();
     index.semantic =
       cachedSemantic ??
+      fresh ??
       buildSemanticIndex(
         opts.vectors,
         w!.name.map((name, i) => semanticWords(sorted[i]!, name, w!.description[i]!, w!.params[i]!)),

@@ -82,6 +82,25 @@ export function encodeCatalogue(servers: readonly ServerSnapshot[], digest: stri
   return out;
 }
 
+/**
+ * The server with each tool cut to what the start cache keeps of it (a LeanTool, as decodeCatalogue returns it):
+ * a first run that ranks needs no schemas, so a big snapshot's are dropped as each server is read.
+ */
+export function leanServer(server: ServerSnapshot): ServerSnapshot {
+  return {
+    ...server,
+    tools: server.tools.map((t) => {
+      const tool: ToolSnapshot = { name: t.name };
+      if (t.title !== undefined) tool.title = t.title;
+      if (t.description !== undefined) tool.description = t.description;
+      if (t.annotations !== undefined) tool.annotations = t.annotations;
+      (tool as LeanTool)[PARAM_TEXT] = paramText({ id: '', server: server.name, tool: t });
+      (tool as LeanTool)[PARAM_NAMES] = joinedParams(topParams(t));
+      return tool;
+    }),
+  };
+}
+
 /** The servers and digest of a payload, or null when the bytes do not hold one (then the snapshot is read instead). */
 export function decodeCatalogue(payload: Uint8Array): LeanCatalogue | null {
   try {
