@@ -50,6 +50,8 @@ export interface BuildOptions {
   semantic?: SemanticIndex;
   /** The BM25 index of these tools with the resolved weights' bm25 parameters, read back from a cache. */
   bm25?: Bm25Index;
+  /** Told how far a fresh build is (tools indexed of all), for a progress line. */
+  progress?: (done: number, total: number) => void;
 }
 
 /**
@@ -185,7 +187,7 @@ export function buildDiscoverIndex(tools: ToolRef[], opts: BuildOptions = {}): D
   let fresh: SemanticIndex | undefined;
   if (cachedBm25) index.bm25ByParams.set(JSON.stringify(weights.bm25), cachedBm25);
   else {
-    const pass = indexInOnePass(sorted, weights.bm25, index.unstemmed, sif);
+    const pass = indexInOnePass(sorted, weights.bm25, index.unstemmed, sif, opts.progress);
     index.bm25ByParams.set(JSON.stringify(weights.bm25), pass.bm25);
     fresh = pass.semantic;
   }

@@ -13,6 +13,8 @@ import { addWords } from './sif.js';
 import { splitWords } from './tokenize.js';
 import type { WordVectors } from './vectors.js';
 
+const PROGRESS_STEP = 1000;
+
 /** The words a tool's sentence vector sums: its name, the lead of its description (the description's words when the lead is all of it), its parameters. */
 export function semanticWords(
   ref: ToolRef,
@@ -31,6 +33,8 @@ export function indexInOnePass(
   params: Bm25Params,
   unstemmed: (word: string) => boolean,
   vectors: WordVectors | undefined,
+  /** Told how many tools are indexed, every PROGRESS_STEP tools and at the end. */
+  progress?: (done: number, total: number) => void,
 ): { bm25: Bm25Index; semantic?: SemanticIndex } {
   const collector = new Bm25Collector();
   const servers = new Map<string, string[]>();
@@ -44,7 +48,9 @@ export function indexInOnePass(
     collector.add(analyzeFields(t, name, description, servers, words, unstemmed));
     if (vectors)
       for (const part of semanticWords(t, name, description, words)) addWords(vectors, part, matrix!, i * dims);
+    if (progress && (i + 1) % PROGRESS_STEP === 0) progress(i + 1, tools.length);
   }
+  progress?.(tools.length, tools.length);
   const bm25 = collector.finish(params);
   return vectors ? { bm25, semantic: semanticIndexFromMatrix(matrix!, tools.length, dims, true) } : { bm25 };
 }
