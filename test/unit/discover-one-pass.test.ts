@@ -15,6 +15,10 @@ import { splitWords } from '../../src/core/discover/tokenize.js';
 import { loadShippedWordVectors } from '../../src/core/discover/vectors.js';
 import { resolveWeights } from '../../src/core/discover/weights.js';
 import type { ServerSnapshot } from '../../src/core/types.js';
+import { openSealed, sealBytes, sealParts } from '../../src/core/sealed-file.js';
+import { writeFileSafe } from '../../src/process/safe-write.js';
+import { encodeCatalogue, encodeCatalogueParts } from '../../src/app/services/catalogue/payload.js';
+import { encodeIndexCache, encodeIndexCacheParts } from '../../src/core/discover/build.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'mcp-smart-one-pass-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -159,5 +163,30 @@ describe('the index built in one pass', () => {
     );
     expect(Buffer.from(pass.semantic!.matrix.buffer).equals(Buffer.from(twoPass.matrix.buffer))).toBe(true);
     expect(index.semantic!.matrix).toEqual(twoPass.matrix);
+  });
+});
+
+describe('cache files written in parts', () => {
+  it('hold the bytes of the one-array seal, and open as it does', async () => {
+    const servers = (
+      JSON.parse(readFileSync(join('fixtures', 'snapshots', 'many-tools.json'), 'utf8')) as {
+        servers: ServerSnapshot[];
+      }
+    ).servers;
+    const magic = new TextEncoder().encode('test-magic');
+    const catalogue = encodeCatalogueParts(servers, 'digest');
+    expect(catalogue.length).toBeGreaterThan(1);
+    const joined = Buffer.concat(catalogue);
+    expect(joined.equals(Buffer.from(encodeCatalogue(servers, 'digest')))).toBe(true);
+    const file = join(dir, 'sealed.bin');
+    await writeFileSafe(file, sealParts(magic, 'k', catalogue));
+    const written = readFileSync(file);
+    expect(written.equals(Buffer.from(sealBytes(magic, 'k', joined)))).toBe(true);
+    expect(Buffer.from(openSealed(magic, 'k', written)!).equals(joined)).toBe(true);
+    expect(openSealed(magic, 'other key', written)).toBeNull();
+
+    const index = buildDiscoverIndex(toolRefsFromSnapshots(servers), { vectors: (await loadShippedWordVectors())! });
+    const parts = encodeIndexCacheParts(index);
+    expect(Buffer.concat(parts).equals(Buffer.from(encodeIndexCache(index)))).toBe(true);
   });
 });

@@ -82,14 +82,24 @@ export function indexCacheKey(tools: ToolRef[], vectors: WordVectors | undefined
 
 /** Bytes of an index's cacheable parts (BM25 with its weights, semantic); see decodeIndexCache. */
 export function encodeIndexCache(index: DiscoverIndex): Uint8Array {
+  const parts = encodeIndexCacheParts(index);
+  const out = new Uint8Array(parts.reduce((n, p) => n + p.byteLength, 0));
+  let at = 0;
+  for (const p of parts) {
+    out.set(p, at);
+    at += p.byteLength;
+  }
+  return out;
+}
+
+/** encodeIndexCache's bytes as the arrays they are made of, in order (a cache file writes them without joining). */
+export function encodeIndexCacheParts(index: DiscoverIndex): Uint8Array[] {
   const bm = encodeBm25Index(bm25For(index, index.weights));
   const sem = index.semantic ? encodeSemanticIndex(index.semantic) : new Uint8Array(0);
-  const out = new Uint8Array(8 + bm.byteLength + sem.byteLength);
-  new DataView(out.buffer).setUint32(0, bm.byteLength, true);
-  new DataView(out.buffer).setUint32(4, sem.byteLength, true);
-  out.set(bm, 8);
-  out.set(sem, 8 + bm.byteLength);
-  return out;
+  const lengths = new Uint8Array(8);
+  new DataView(lengths.buffer).setUint32(0, bm.byteLength, true);
+  new DataView(lengths.buffer).setUint32(4, sem.byteLength, true);
+  return [lengths, bm, sem];
 }
 
 /** The cached parts for `size` tools (vectors of `dims`), as BuildOptions; null when the bytes do not fit. */

@@ -52,6 +52,11 @@ const LATIN1 = /^[\u0000-\u00ff]*$/;
 
 /** The payload for these servers (as readSnapshotSet returned them) and their files' digest. */
 export function encodeCatalogue(servers: readonly ServerSnapshot[], digest: string): Uint8Array {
+  return Buffer.concat(encodeCatalogueParts(servers, digest));
+}
+
+/** encodeCatalogue's bytes as the arrays they are made of, in order (written as they are, never joined). */
+export function encodeCatalogueParts(servers: readonly ServerSnapshot[], digest: string): Uint8Array[] {
   const parts: [string[], string[]] = [[], []];
   const put = (text: string): number => {
     const part = LATIN1.test(text) ? 0 : 1;
@@ -73,13 +78,10 @@ export function encodeCatalogue(servers: readonly ServerSnapshot[], digest: stri
   const headBytes = Buffer.from(JSON.stringify(head), 'utf8');
   const latin1 = Buffer.from(parts[0].join(''), 'latin1');
   const utf16 = Buffer.from(parts[1].join(''), 'utf16le');
-  const out = Buffer.alloc(HEADER_BYTES + headBytes.byteLength + latin1.byteLength + utf16.byteLength);
-  out.writeUInt32LE(headBytes.byteLength, 0);
-  out.writeUInt32LE(latin1.byteLength, 4);
-  headBytes.copy(out, HEADER_BYTES);
-  latin1.copy(out, HEADER_BYTES + headBytes.byteLength);
-  utf16.copy(out, HEADER_BYTES + headBytes.byteLength + latin1.byteLength);
-  return out;
+  const lengths = Buffer.alloc(HEADER_BYTES);
+  lengths.writeUInt32LE(headBytes.byteLength, 0);
+  lengths.writeUInt32LE(latin1.byteLength, 4);
+  return [lengths, headBytes, latin1, utf16];
 }
 
 /**
