@@ -4,7 +4,7 @@ import type { ServerSnapshot, ToolRef } from '../types.js';
 import { analyzeFields, buildBm25Index, decodeBm25Index, encodeBm25Index, paramText, type Bm25Index } from './bm25.js';
 import type { KeywordDoc } from './keyword.js';
 import { buildSemanticIndex, semanticIndexFromRows, type SemanticIndex } from './semantic.js';
-import { decodeSemanticIndex, encodeSemanticIndex } from './semantic-codec.js';
+import { decodeSemanticIndex, encodeSemanticIndexParts } from './semantic-codec.js';
 import { indexParamsText } from './index-cache.js';
 import { leadPassage } from './lead-passage.js';
 import { indexInOnePass, semanticWords } from './one-pass.js';
@@ -95,11 +95,15 @@ export function encodeIndexCache(index: DiscoverIndex): Uint8Array {
 /** encodeIndexCache's bytes as the arrays they are made of, in order (a cache file writes them without joining). */
 export function encodeIndexCacheParts(index: DiscoverIndex): Uint8Array[] {
   const bm = encodeBm25Index(bm25For(index, index.weights));
-  const sem = index.semantic ? encodeSemanticIndex(index.semantic) : new Uint8Array(0);
+  const sem = index.semantic ? encodeSemanticIndexParts(index.semantic) : [];
   const lengths = new Uint8Array(8);
   new DataView(lengths.buffer).setUint32(0, bm.byteLength, true);
-  new DataView(lengths.buffer).setUint32(4, sem.byteLength, true);
-  return [lengths, bm, sem];
+  new DataView(lengths.buffer).setUint32(
+    4,
+    sem.reduce((n, p) => n + p.byteLength, 0),
+    true,
+  );
+  return [lengths, bm, ...sem];
 }
 
 /** The cached parts for `size` tools (vectors of `dims`), as BuildOptions; null when the bytes do not fit. */
