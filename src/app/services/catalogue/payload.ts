@@ -76,12 +76,20 @@ export function encodeCatalogueParts(servers: readonly ServerSnapshot[], digest:
     })),
   };
   const headBytes = Buffer.from(JSON.stringify(head), 'utf8');
-  const latin1 = Buffer.from(parts[0].join(''), 'latin1');
-  const utf16 = Buffer.from(parts[1].join(''), 'utf16le');
+  const latin1 = textBytes(parts[0], 'latin1', 1);
+  const utf16 = textBytes(parts[1], 'utf16le', 2);
   const lengths = Buffer.alloc(HEADER_BYTES);
   lengths.writeUInt32LE(headBytes.byteLength, 0);
   lengths.writeUInt32LE(latin1.byteLength, 4);
   return [lengths, headBytes, latin1, utf16];
+}
+
+/** The texts one after the other in one buffer, written text by text (never joined first into one more string). */
+function textBytes(texts: readonly string[], encoding: 'latin1' | 'utf16le', unit: number): Buffer {
+  const out = Buffer.alloc(texts.reduce((n, t) => n + t.length, 0) * unit);
+  let at = 0;
+  for (const t of texts) at += out.write(t, at, encoding);
+  return out;
 }
 
 /**
