@@ -18,6 +18,20 @@ export function sealBytes(magic: Uint8Array, key: string, payload: Uint8Array): 
   return out;
 }
 
+/**
+ * sealBytes's file as a list of arrays written one after the other: the 32-byte head, then the payload's parts
+ * as given (a big payload is hashed part by part and never copied into one array).
+ */
+export function sealParts(magic: Uint8Array, key: string, parts: readonly Uint8Array[]): Uint8Array[] {
+  const head = new Uint8Array(magic.byteLength + KEY_BYTES + SUM_BYTES);
+  head.set(magic, 0);
+  head.set(createHash('sha256').update(key).digest(), magic.byteLength);
+  const sum = createHash('sha256');
+  for (const p of parts) sum.update(p);
+  head.set(sum.digest(), magic.byteLength + KEY_BYTES);
+  return [head, ...parts];
+}
+
 /** The payload sealed under `key`, or null when the file is not one, was written under another key, or was altered. */
 export function openSealed(magic: Uint8Array, key: string, file: Uint8Array): Uint8Array | null {
   const head = magic.byteLength + KEY_BYTES + SUM_BYTES;

@@ -6,6 +6,7 @@ import { parseJsonText, readFileBytes, stripBom } from '../process/read-file.js'
 import { countOf } from '../process/count-text.js';
 import { malformedToolsNote, validateTools, type ValidateOptions } from './tool-validate.js';
 import { SNAPSHOT_FORMAT, type ServerSnapshot, type Snapshot } from './types.js';
+import { splitSnapshot } from './snapshot-split.js';
 
 /** Where the snapshot is written from: `source` paths are stored relative to `cwd` or under `~`, never absolute. */
 export interface SnapshotPaths {
@@ -74,37 +75,49 @@ export function parseSnapshot(
   if (doc.format !== SNAPSHOT_FORMAT)
     return fail(`"format" is ${JSON.stringify(doc.format)}, expected "${SNAPSHOT_FORMAT}"`);
   if (!Array.isArray(doc.servers)) return fail('"servers" is not an array');
-  const servers = doc.servers.map((s: unknown, i: number): ServerSnapshot => {
-    if (!isObject(s)) return fail(`servers[${i}] is not an object`);
-    if (typeof s.name !== 'string' || s.name === '') fail(`servers[${i}].name is missing`);
-    if (!Array.isArray(s.tools)) fail(`servers[${i}].tools is not an array`);
-    if (s.status !== 'ok' && s.status !== 'error') fail(`servers[${i}].status must be "ok" or "error"`);
-    if (s.transport !== 'stdio' && s.transport !== 'http' && s.transport !== 'sse')
-      fail(`servers[${i}].transport must be stdio, http or sse`);
-    // The same edge check as a live tools/list: well-formed tools are kept, the rest become a note.
-    const checked = validateTools(s.tools as unknown[], validate);
-    const notes = Array.isArray(s.notes) ? s.notes.filter((n): n is string => typeof n === 'string') : [];
-    seen.problems += checked.problems.length;
-    if (checked.problems.length > 0) notes.push(malformedToolsNote(checked, `${file}: servers[${i}].tools`));
-    const out = { ...s, tools: checked.tools } as unknown as ServerSnapshot;
-    for (const key of ['instructions', 'error'] as const) {
-      if (s[key] !== undefined && typeof s[key] !== 'string') {
-        notes.push(`${file}: servers[${i}].${key} is ${describeValue(s[key])}, not a string; it was ignored`);
-        delete out[key];
-      }
-    }
-    for (const key of ['prompts', 'resources', 'resourceTemplates'] as const) {
-      if (s[key] !== undefined && !Array.isArray(s[key])) {
-        notes.push(`${file}: servers[${i}].${key} is not a list; it was ignored`);
-        delete out[key];
-      }
-    }
-    if (!isObject(s.serverInfo) && s.serverInfo !== undefined) delete out.serverInfo;
-    if (notes.length > 0) out.notes = notes;
-    else delete out.notes;
-    return out;
-  });
+  const servers = doc.servers.map((s: unknown, i: number) => checkServer(s, i, file, validate, seen));
   return { ...(doc as unknown as Snapshot), servers };
+}
+
+/** Validates servers[i] of a snapshot document (parseSnapshot); throws SNAPSHOT_INVALID as it does. */
+export function checkServer(
+  s: unknown,
+  i: number,
+  file: string,
+  validate: ValidateOptions = {},
+  seen: { problems: number } = { problems: 0 },
+): ServerSnapshot {
+  const fail = (reason: string): never => {
+    throw new SmartError('SNAPSHOT_INVALID', { file, reason });
+  };
+  if (!isObject(s)) return fail(`servers[${i}] is not an object`);
+  if (typeof s.name !== 'string' || s.name === '') fail(`servers[${i}].name is missing`);
+  if (!Array.isArray(s.tools)) fail(`servers[${i}].tools is not an array`);
+  if (s.status !== 'ok' && s.status !== 'error') fail(`servers[${i}].status must be "ok" or "error"`);
+  if (s.transport !== 'stdio' && s.transport !== 'http' && s.transport !== 'sse')
+    fail(`servers[${i}].transport must be stdio, http or sse`);
+  // The same edge check as a live tools/list: well-formed tools are kept, the rest become a note.
+  const checked = validateTools(s.tools as unknown[], validate);
+  const notes = Array.isArray(s.notes) ? s.notes.filter((n): n is string => typeof n === 'string') : [];
+  seen.problems += checked.problems.length;
+  if (checked.problems.length > 0) notes.push(malformedToolsNote(checked, `${file}: servers[${i}].tools`));
+  const out = { ...s, tools: checked.tools } as unknown as ServerSnapshot;
+  for (const key of ['instructions', 'error'] as const) {
+    if (s[key] !== undefined && typeof s[key] !== 'string') {
+      notes.push(`${file}: servers[${i}].${key} is ${describeValue(s[key])}, not a string; it was ignored`);
+      delete out[key];
+    }
+  }
+  for (const key of ['prompts', 'resources', 'resourceTemplates'] as const) {
+    if (s[key] !== undefined && !Array.isArray(s[key])) {
+      notes.push(`${file}: servers[${i}].${key} is not a list; it was ignored`);
+      delete out[key];
+    }
+  }
+  if (!isObject(s.serverInfo) && s.serverInfo !== undefined) delete out.serverInfo;
+  if (notes.length > 0) out.notes = notes;
+  else delete out.notes;
+  return out;
 }
 
 /** Snapshot files read and merged, with a digest of their bytes (see readSnapshotSet). */
@@ -131,8 +144,18 @@ export async function readSnapshotFiles(files: string[], cwd: string): Promise<S
   return (await readSnapshotSet(files, cwd)).servers;
 }
 
-/** readSnapshotFiles, with the digest of the files' bytes; `checked` skips re-checking files seen before. */
-export async function readSnapshotSet(files: string[], cwd: string, checked?: CheckedSnapshots): Promise<SnapshotSet> {
+/**
+ * readSnapshotFiles, with the digest of the files' bytes; `checked` skips re-checking files seen before. With `each`,
+ * every server is passed through it as soon as it is checked (a command that needs less than the whole tool cuts it
+ * down there): the file is then parsed one server at a time (snapshot-split.ts), so the whole document is never
+ * alive as one string and one tree. The servers, notes and errors are those of the whole parse.
+ */
+export async function readSnapshotSet(
+  files: string[],
+  cwd: string,
+  checked?: CheckedSnapshots,
+  each?: (server: ServerSnapshot) => ServerSnapshot,
+): Promise<SnapshotSet> {
   const byName = new Map<string, ServerSnapshot>();
   const hash = createHash('sha256');
   for (const f of files) {
@@ -141,12 +164,17 @@ export async function readSnapshotSet(files: string[], cwd: string, checked?: Ch
       throw new SmartError('FILE_NOT_FOUND', { file: f, hint: 'Create a snapshot with: mcp-smart dump -o ' + f });
     const digest = createHash('sha256').update(bytes).digest('hex');
     hash.update(`${digest}\0`);
-    const text = stripBom(bytes.toString('utf8'));
     const shallow = checked ? await checked.known(digest) : false;
-    const seen = { problems: 0 };
-    const snapshot = parseSnapshot(parseJsonText(text, f), f, { shallow }, seen);
+    let seen = { problems: 0 };
+    let servers = each ? parseByServer(bytes, f, { shallow }, seen, each) : undefined;
+    if (servers === undefined) {
+      seen = { problems: 0 };
+      const text = stripBom(bytes.toString('utf8'));
+      servers = parseSnapshot(parseJsonText(text, f), f, { shallow }, seen).servers;
+      if (each) servers = servers.map(each);
+    }
     if (checked && !shallow && seen.problems === 0) await checked.remember(digest);
-    for (const s of snapshot.servers) {
+    for (const s of servers) {
       const earlier = byName.get(s.name);
       // A Map keyed by the name: `__proto__` is a name like any other. A duplicate is said, not silently dropped.
       byName.set(
@@ -164,6 +192,29 @@ export async function readSnapshotSet(files: string[], cwd: string, checked?: Ch
     }
   }
   return { servers: [...byName.values()], digest: hash.digest('hex') };
+}
+
+/**
+ * The servers of a snapshot file parsed one at a time, each checked (checkServer) and passed through `each`;
+ * undefined when the file is not cut cleanly or any piece fails (the whole parse then reports it as it would).
+ */
+function parseByServer(
+  bytes: Buffer,
+  file: string,
+  validate: ValidateOptions,
+  seen: { problems: number },
+  each: (server: ServerSnapshot) => ServerSnapshot,
+): ServerSnapshot[] | undefined {
+  const split = splitSnapshot(bytes);
+  if (split === undefined) return undefined;
+  try {
+    parseSnapshot(JSON.parse(split.head), file, validate, seen);
+    return split.servers.map(([from, to], i) =>
+      each(checkServer(JSON.parse(bytes.toString('utf8', from, to)), i, file, validate, seen)),
+    );
+  } catch {
+    return undefined;
+  }
 }
 
 /** What `dump` returns: the file written (with -o) and one line per server. */

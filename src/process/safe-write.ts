@@ -9,6 +9,7 @@ import { randomBytes } from 'node:crypto';
 import { constants } from 'node:fs';
 import { access, lstat, mkdir, open, readlink, realpath, rename, rm, stat } from 'node:fs/promises';
 import type { Stats } from 'node:fs';
+import type { FileHandle } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { SmartError } from './errors.js';
 import { onStop, throwIfStopped, whileHandlingSignals } from './signals.js';
@@ -43,7 +44,11 @@ export interface WriteOptions {
 }
 
 /** Writes `data` to `file` without ever replacing a link, a pipe or a device; throws FILE_UNWRITABLE (exit 2). */
-export async function writeFileSafe(file: string, data: string | Uint8Array, opts: WriteOptions = {}): Promise<void> {
+export async function writeFileSafe(
+  file: string,
+  data: string | Uint8Array | readonly Uint8Array[],
+  opts: WriteOptions = {},
+): Promise<void> {
   throwIfStopped();
   let resolved: { target: string; stats?: Stats };
   try {
@@ -93,7 +98,8 @@ export async function replaceRefusal(target: string, stats: Stats): Promise<stri
 async function writeAtomic(
   file: string,
   target: string,
-  data: string | Uint8Array,
+  /** A list of byte arrays is written one after the other (a big cache file is not first copied into one). */
+  data: string | Uint8Array | readonly Uint8Array[],
   stats?: Stats,
   fixedMode?: number,
 ): Promise<void> {
@@ -113,7 +119,7 @@ async function writeAtomic(
     const handle = await open(tmp, 'wx', 0o600);
     created = true;
     try {
-      await handle.writeFile(data);
+      await writeAll(handle, data);
       if (mode !== 0o600) await handle.chmod(mode);
     } finally {
       await handle.close();
@@ -128,7 +134,11 @@ async function writeAtomic(
 }
 
 /** A pipe or device is written in place. A FIFO nobody reads is refused rather than waited on forever. */
-async function writeDirect(file: string, target: string, data: string | Uint8Array): Promise<void> {
+async function writeDirect(
+  file: string,
+  target: string,
+  data: string | Uint8Array | readonly Uint8Array[],
+): Promise<void> {
   let probe;
   try {
     probe = await open(target, constants.O_WRONLY | constants.O_NONBLOCK);
@@ -140,7 +150,7 @@ async function writeDirect(file: string, target: string, data: string | Uint8Arr
   try {
     const handle = await open(target, constants.O_WRONLY);
     try {
-      await handle.writeFile(data);
+      await writeAll(handle, data);
     } finally {
       await handle.close();
     }
@@ -204,4 +214,10 @@ function unwritable(file: string, e: unknown): unknown {
   if (e instanceof SmartError) return e;
   const reason = writeFailureReason(e);
   return reason === undefined ? e : new SmartError('FILE_UNWRITABLE', { file, reason }, { cause: e });
+}
+
+/** Writes `data` from the handle's position: a list of arrays one after the other (each writeFile goes on from there). */
+async function writeAll(handle: FileHandle, data: string | Uint8Array | readonly Uint8Array[]): Promise<void> {
+  if (typeof data === 'string' || data instanceof Uint8Array) return handle.writeFile(data);
+  for (const part of data) await handle.writeFile(part);
 }

@@ -77,6 +77,7 @@ export async function loadSetup(opts: SetupOptions, io: Io, load: SetupLoad = {}
       checked,
       now: Date.now,
       ...(load.later ? { later: load.later } : {}),
+      ...(load.lean ? { leanTools: true } : {}),
     });
     if (opts.adhoc.length > 0 || opts.demo) {
       io.stderr('warning: --snapshot replaces connecting, so --stdio, --url and --demo were ignored.\n');

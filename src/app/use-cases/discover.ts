@@ -100,14 +100,22 @@ export async function discoverTools(
         ? snapshotIndexKey(snapshotDigest, global.server, vectors, config.weights)
         : indexCacheKey(tools, vectors, config.weights);
     debugPhase(ctx, `indexing ${countOf(tools.length, 'tool')}`);
+    // A terminal sees how far a first run on a big catalogue is (nothing for a short build or a cached index).
+    const progress = createWorkProgress(io, global.format, 'Indexing the tools');
     const built = await computing(() =>
       indexThroughCache(
         tools,
-        { weights: config.weights, keywords: config.keywords, vectors },
+        {
+          weights: config.weights,
+          keywords: config.keywords,
+          vectors,
+          progress: (done, total) => progress.step(done, total),
+        },
         paths.activeCacheDir,
         key,
       ),
     );
+    progress.done();
     index = built.index;
     later(built.store);
   }

@@ -14,10 +14,10 @@ import { relatedWords } from './related.js';
 import { lexicalExpansions, type Expansion } from './lexical.js';
 import { analyzeWords, fileKindWords, splitWords, intentText, withoutBlobs, STOP_WORDS } from './tokenize.js';
 import type { HybridWeights } from './weights.js';
+import { Bm25Collector, type Bm25Field } from './bm25-collect.js';
 
 export type Bm25Params = HybridWeights['bm25'];
-const FIELDS = ['name', 'description', 'params', 'server'] as const;
-type Field = (typeof FIELDS)[number];
+type Field = Bm25Field;
 
 export interface Bm25Index {
   size: number;
@@ -75,86 +75,9 @@ function collectParams(schema: unknown, out: string[], depth: number): void {
 
 /** Builds the inverted index; every posting holds idf · tf~/(k1 + tf~), so a query only adds numbers. */
 export function buildBm25Index(fieldTerms: Record<Field, string[]>[], params: Bm25Params): Bm25Index {
-  const n = fieldTerms.length;
-  const avg: Record<Field, number> = { name: 0, description: 0, params: 0, server: 0 };
-  for (const doc of fieldTerms) for (const f of FIELDS) avg[f] += doc[f].length;
-  for (const f of FIELDS) avg[f] = avg[f] / Math.max(1, n) || 1;
-
-  // Pass 1 interns terms to numbers and records each occurrence (term id, weighted length-normalised tf);
-  // pass 2 fills exactly sized typed postings. Few allocations: this is most of an index build.
-  const ids = new Map<string, number>();
-  const terms: string[] = [];
-  let total = 0;
-  for (const doc of fieldTerms) for (const f of FIELDS) total += doc[f].length;
-  const occTerm = new Int32Array(total);
-  const occNorm = new Float32Array(total);
-  const docEnd = new Int32Array(n);
-  let o = 0;
-  for (let d = 0; d < n; d++) {
-    const doc = fieldTerms[d]!;
-    for (const f of FIELDS) {
-      const list = doc[f];
-      if (list.length === 0) continue;
-      const norm = params.fields[f] / (1 - params.b + (params.b * list.length) / avg[f]);
-      for (let j = 0; j < list.length; j++) {
-        const t = list[j]!;
-        let id = ids.get(t);
-        if (id === undefined) {
-          id = terms.length;
-          ids.set(t, id);
-          terms.push(t);
-        }
-        occTerm[o] = id;
-        occNorm[o++] = norm;
-      }
-    }
-    docEnd[d] = o;
-  }
-  const m = terms.length;
-  const df = new Int32Array(m);
-  const lastDoc = new Int32Array(m).fill(-1);
-  for (let d = 0, j = 0; d < n; d++) {
-    for (const end = docEnd[d]!; j < end; j++) {
-      const id = occTerm[j]!;
-      if (lastDoc[id] !== d) {
-        lastDoc[id] = d;
-        df[id] = df[id]! + 1;
-      }
-    }
-  }
-  const docsOf = new Array<Int32Array>(m);
-  const tfOf = new Array<Float32Array>(m);
-  for (let id = 0; id < m; id++) {
-    docsOf[id] = new Int32Array(df[id]!);
-    tfOf[id] = new Float32Array(df[id]!);
-  }
-  const fill = new Int32Array(m);
-  lastDoc.fill(-1);
-  for (let d = 0, j = 0; d < n; d++) {
-    for (const end = docEnd[d]!; j < end; j++) {
-      const id = occTerm[j]!;
-      const tf = tfOf[id]!;
-      if (lastDoc[id] !== d) {
-        lastDoc[id] = d;
-        docsOf[id]![fill[id]!] = d;
-        tf[fill[id]!] = occNorm[j]!;
-        fill[id] = fill[id]! + 1;
-      } else {
-        const at = fill[id]! - 1;
-        tf[at] = tf[at]! + occNorm[j]!;
-      }
-    }
-  }
-  const postings = new Map<string, { docs: Int32Array; contrib: Float32Array }>();
-  for (let id = 0; id < m; id++) {
-    const count = df[id]!;
-    const idf = Math.log(1 + (n - count + 0.5) / (count + 0.5));
-    const contrib = tfOf[id]!;
-    // The tf array becomes the contribution array in place.
-    for (let i = 0; i < count; i++) contrib[i] = (idf * contrib[i]!) / (params.k1 + contrib[i]!);
-    postings.set(terms[id]!, { docs: docsOf[id]!, contrib });
-  }
-  return { size: n, postings };
+  const collector = new Bm25Collector();
+  for (const doc of fieldTerms) collector.add(doc);
+  return collector.finish(params);
 }
 
 /** Unique query terms of an intent (and of the kinds of the files it names), in first-seen order. */

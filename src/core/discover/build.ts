@@ -4,9 +4,10 @@ import type { ServerSnapshot, ToolRef } from '../types.js';
 import { analyzeFields, buildBm25Index, decodeBm25Index, encodeBm25Index, paramText, type Bm25Index } from './bm25.js';
 import type { KeywordDoc } from './keyword.js';
 import { buildSemanticIndex, semanticIndexFromRows, type SemanticIndex } from './semantic.js';
-import { decodeSemanticIndex, encodeSemanticIndex } from './semantic-codec.js';
+import { decodeSemanticIndex, encodeSemanticIndexParts } from './semantic-codec.js';
 import { indexParamsText } from './index-cache.js';
 import { leadPassage } from './lead-passage.js';
+import { indexInOnePass, semanticWords } from './one-pass.js';
 import { overStemmed, productNames } from './lexicon.js';
 import { analyzeWords, splitWords } from './tokenize.js';
 import type { WordVectors } from './vectors.js';
@@ -49,6 +50,8 @@ export interface BuildOptions {
   semantic?: SemanticIndex;
   /** The BM25 index of these tools with the resolved weights' bm25 parameters, read back from a cache. */
   bm25?: Bm25Index;
+  /** Told how far a fresh build is (tools indexed of all), for a progress line. */
+  progress?: (done: number, total: number) => void;
 }
 
 /**
@@ -79,14 +82,28 @@ export function indexCacheKey(tools: ToolRef[], vectors: WordVectors | undefined
 
 /** Bytes of an index's cacheable parts (BM25 with its weights, semantic); see decodeIndexCache. */
 export function encodeIndexCache(index: DiscoverIndex): Uint8Array {
-  const bm = encodeBm25Index(bm25For(index, index.weights));
-  const sem = index.semantic ? encodeSemanticIndex(index.semantic) : new Uint8Array(0);
-  const out = new Uint8Array(8 + bm.byteLength + sem.byteLength);
-  new DataView(out.buffer).setUint32(0, bm.byteLength, true);
-  new DataView(out.buffer).setUint32(4, sem.byteLength, true);
-  out.set(bm, 8);
-  out.set(sem, 8 + bm.byteLength);
+  const parts = encodeIndexCacheParts(index);
+  const out = new Uint8Array(parts.reduce((n, p) => n + p.byteLength, 0));
+  let at = 0;
+  for (const p of parts) {
+    out.set(p, at);
+    at += p.byteLength;
+  }
   return out;
+}
+
+/** encodeIndexCache's bytes as the arrays they are made of, in order (a cache file writes them without joining). */
+export function encodeIndexCacheParts(index: DiscoverIndex): Uint8Array[] {
+  const bm = encodeBm25Index(bm25For(index, index.weights));
+  const sem = index.semantic ? encodeSemanticIndexParts(index.semantic) : [];
+  const lengths = new Uint8Array(8);
+  new DataView(lengths.buffer).setUint32(0, bm.byteLength, true);
+  new DataView(lengths.buffer).setUint32(
+    4,
+    sem.reduce((n, p) => n + p.byteLength, 0),
+    true,
+  );
+  return [lengths, bm, ...sem];
 }
 
 /** The cached parts for `size` tools (vectors of `dims`), as BuildOptions; null when the bytes do not fit. */
@@ -111,13 +128,6 @@ export function decodeIndexCache(
 /** The text a tool's semantic vector is built from: its name, the lead of its description, its parameters. */
 export function semanticText(ref: ToolRef): string {
   return `${splitWords(ref.tool.name).join(' ')} ${leadPassage(ref.tool.description ?? '')} ${paramText(ref)}`.trimEnd();
-}
-
-/** semanticText's words, reusing the description's words when the lead is the whole description. */
-function semanticWords(ref: ToolRef, name: string[], description: string[], params: string[]): string[][] {
-  const text = ref.tool.description ?? '';
-  const lead = leadPassage(text);
-  return [name, lead === text ? description : splitWords(lead), params];
 }
 
 /** Indexes tools for every engine. Deterministic: tools are ordered by id. */
@@ -185,17 +195,26 @@ export function buildDiscoverIndex(tools: ToolRef[], opts: BuildOptions = {}): D
     names.set(doc, name);
     return name;
   };
+  // A fresh build analyses each tool once for both indexes and keeps no word lists (one-pass.ts); `fields`, when a
+  // caller reads it, analyses them again with the same result, and fieldsOf analyses one tool alone meanwhile.
+  const sif = opts.vectors && !opts.embeddings && !cachedSemantic ? opts.vectors : undefined;
+  let fresh: SemanticIndex | undefined;
   if (cachedBm25) index.bm25ByParams.set(JSON.stringify(weights.bm25), cachedBm25);
-  else bm25For(index, weights);
+  else {
+    const pass = indexInOnePass(sorted, weights.bm25, index.unstemmed, sif, opts.progress);
+    index.bm25ByParams.set(JSON.stringify(weights.bm25), pass.bm25);
+    fresh = pass.semantic;
+  }
   if (opts.embeddings) {
     const rows = order.map((i) => opts.embeddings![i] ?? null);
     const dims = rows.find((r) => r)?.length ?? 1;
     index.semantic = semanticIndexFromRows(rows, dims, false);
   } else if (opts.vectors) {
     index.vectors = opts.vectors;
-    const w = cachedSemantic ? undefined : split();
+    const w = cachedSemantic || fresh ? undefined : split();
     index.semantic =
       cachedSemantic ??
+      fresh ??
       buildSemanticIndex(
         opts.vectors,
         w!.name.map((name, i) => semanticWords(sorted[i]!, name, w!.description[i]!, w!.params[i]!)),

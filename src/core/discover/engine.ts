@@ -45,13 +45,20 @@ export {
   buildDiscoverIndex,
   decodeIndexCache,
   encodeIndexCache,
+  encodeIndexCacheParts,
   indexCacheKey,
   semanticText,
   toolRefsFromSnapshots,
   type BuildOptions,
   type DiscoverIndex,
 } from './build.js';
-export { openIndexCache, sealIndexCache, snapshotIndexKey, INDEX_CACHE_VERSION } from './index-cache.js';
+export {
+  openIndexCache,
+  sealIndexCache,
+  sealIndexCacheParts,
+  snapshotIndexKey,
+  INDEX_CACHE_VERSION,
+} from './index-cache.js';
 export { topK, topN } from './candidates.js';
 export { fuse, fuseHybrid, fuseRankings, type FusionMethod, type HybridSignals } from './fusion.js';
 export { serverGroups } from './signals.js';

@@ -4,7 +4,7 @@
  * another key is not trusted (the caller rebuilds the index instead).
  */
 import { createHash } from 'node:crypto';
-import { openSealed, sealBytes } from '../sealed-file.js';
+import { openSealed, sealBytes, sealParts } from '../sealed-file.js';
 import type { WordVectors } from './vectors.js';
 import { resolveWeights, type WeightsInput } from './weights.js';
 
@@ -41,6 +41,11 @@ export function snapshotIndexKey(
 /** The file's bytes: magic, SHA-256 of the key, SHA-256 of the payload, payload (sealed-file.ts). */
 export function sealIndexCache(key: string, payload: Uint8Array): Uint8Array {
   return sealBytes(MAGIC, key, payload);
+}
+
+/** sealIndexCache's file as the arrays it is made of (sealed-file.ts sealParts): the payload is never copied. */
+export function sealIndexCacheParts(key: string, parts: readonly Uint8Array[]): Uint8Array[] {
+  return sealParts(MAGIC, key, parts);
 }
 
 /** The payload sealed under `key`, or null when the file is not one, was written under another key, or was altered. */

@@ -6,15 +6,21 @@ const CACHE_MAGIC = 0x53494631; // "SIF1"
 
 /** Bytes of a finished semantic index (for the command's on-disk cache). */
 export function encodeSemanticIndex(index: SemanticIndex): Uint8Array {
-  const head = new Uint32Array([CACHE_MAGIC, index.size, index.dims, index.common ? 1 : 0]);
-  const parts = [head, index.matrix, index.common ?? new Float32Array(0)];
+  const parts = encodeSemanticIndexParts(index);
   const out = new Uint8Array(parts.reduce((a, p) => a + p.byteLength, 0));
   let off = 0;
   for (const p of parts) {
-    out.set(new Uint8Array(p.buffer, p.byteOffset, p.byteLength), off);
+    out.set(p, off);
     off += p.byteLength;
   }
   return out;
+}
+
+/** encodeSemanticIndex's bytes as views of the index's own arrays (the matrix is not copied), in order. */
+export function encodeSemanticIndexParts(index: SemanticIndex): Uint8Array[] {
+  const head = new Uint32Array([CACHE_MAGIC, index.size, index.dims, index.common ? 1 : 0]);
+  const parts = [head, index.matrix, index.common ?? new Float32Array(0)];
+  return parts.map((p) => new Uint8Array(p.buffer, p.byteOffset, p.byteLength));
 }
 
 /** Reads encodeSemanticIndex's bytes; null when they do not hold an index of `size` × `dims`. */

@@ -49,6 +49,14 @@ export function semanticIndexFromRows(
   return finishIndex(matrix, size, dims, removeCommon);
 }
 
+/** The index of rows summed in place by the caller (one-pass.ts): buildSemanticIndex's last step. */
+export const semanticIndexFromMatrix = (
+  matrix: Float32Array,
+  size: number,
+  dims: number,
+  removeCommon: boolean,
+): SemanticIndex => finishIndex(matrix, size, dims, removeCommon);
+
 function finishIndex(matrix: Float32Array, size: number, dims: number, removeCommon: boolean): SemanticIndex {
   const common = removeCommon && size > 2 ? firstComponent(matrix, size, dims) : null;
   for (let i = 0; i < size; i++) finish(matrix.subarray(i * dims, (i + 1) * dims), common);

@@ -52,6 +52,11 @@ const LATIN1 = /^[\u0000-\u00ff]*$/;
 
 /** The payload for these servers (as readSnapshotSet returned them) and their files' digest. */
 export function encodeCatalogue(servers: readonly ServerSnapshot[], digest: string): Uint8Array {
+  return Buffer.concat(encodeCatalogueParts(servers, digest));
+}
+
+/** encodeCatalogue's bytes as the arrays they are made of, in order (written as they are, never joined). */
+export function encodeCatalogueParts(servers: readonly ServerSnapshot[], digest: string): Uint8Array[] {
   const parts: [string[], string[]] = [[], []];
   const put = (text: string): number => {
     const part = LATIN1.test(text) ? 0 : 1;
@@ -71,15 +76,39 @@ export function encodeCatalogue(servers: readonly ServerSnapshot[], digest: stri
     })),
   };
   const headBytes = Buffer.from(JSON.stringify(head), 'utf8');
-  const latin1 = Buffer.from(parts[0].join(''), 'latin1');
-  const utf16 = Buffer.from(parts[1].join(''), 'utf16le');
-  const out = Buffer.alloc(HEADER_BYTES + headBytes.byteLength + latin1.byteLength + utf16.byteLength);
-  out.writeUInt32LE(headBytes.byteLength, 0);
-  out.writeUInt32LE(latin1.byteLength, 4);
-  headBytes.copy(out, HEADER_BYTES);
-  latin1.copy(out, HEADER_BYTES + headBytes.byteLength);
-  utf16.copy(out, HEADER_BYTES + headBytes.byteLength + latin1.byteLength);
+  const latin1 = textBytes(parts[0], 'latin1', 1);
+  const utf16 = textBytes(parts[1], 'utf16le', 2);
+  const lengths = Buffer.alloc(HEADER_BYTES);
+  lengths.writeUInt32LE(headBytes.byteLength, 0);
+  lengths.writeUInt32LE(latin1.byteLength, 4);
+  return [lengths, headBytes, latin1, utf16];
+}
+
+/** The texts one after the other in one buffer, written text by text (never joined first into one more string). */
+function textBytes(texts: readonly string[], encoding: 'latin1' | 'utf16le', unit: number): Buffer {
+  const out = Buffer.alloc(texts.reduce((n, t) => n + t.length, 0) * unit);
+  let at = 0;
+  for (const t of texts) at += out.write(t, at, encoding);
   return out;
+}
+
+/**
+ * The server with each tool cut to what the start cache keeps of it (a LeanTool, as decodeCatalogue returns it):
+ * a first run that ranks needs no schemas, so a big snapshot's are dropped as each server is read.
+ */
+export function leanServer(server: ServerSnapshot): ServerSnapshot {
+  return {
+    ...server,
+    tools: server.tools.map((t) => {
+      const tool: ToolSnapshot = { name: t.name };
+      if (t.title !== undefined) tool.title = t.title;
+      if (t.description !== undefined) tool.description = t.description;
+      if (t.annotations !== undefined) tool.annotations = t.annotations;
+      (tool as LeanTool)[PARAM_TEXT] = paramText({ id: '', server: server.name, tool: t });
+      (tool as LeanTool)[PARAM_NAMES] = joinedParams(topParams(t));
+      return tool;
+    }),
+  };
 }
 
 /** The servers and digest of a payload, or null when the bytes do not hold one (then the snapshot is read instead). */

@@ -12,7 +12,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { CATALOGUE_CACHE_VERSION } from './payload.js';
+import { CATALOGUE_CACHE_VERSION, leanServer } from './payload.js';
 import { readSnapshotSet, type CheckedSnapshots, type SnapshotSet } from '../../../core/snapshot.js';
 import { writeFileSafe } from '../../../process/safe-write.js';
 import {
@@ -42,6 +42,11 @@ export interface CatalogueOptions {
   now: () => number;
   /** Takes the cache write instead of awaiting it here, to run it after the answer is printed (SetupLoad.later). */
   later?: (write: () => Promise<void>) => void;
+  /**
+   * The command reads no schemas (discover): a full read also cuts each tool to its lean form as its server is read
+   * (leanServer), so a big snapshot is never held whole. `lean` stays false (the tools did not come from the cache).
+   */
+  leanTools?: boolean;
 }
 
 /** Each file's stamp and identity line (absolute path, then the stamp's id); undefined when one is missing or special. */
@@ -66,14 +71,15 @@ export function catalogueCacheFile(cacheDir: string, files: readonly string[], c
  * (readSnapshotSet, with every check and error it makes) and cached for the next run when the files are settled.
  */
 export async function readCatalogue(files: string[], cwd: string, opts: CatalogueOptions): Promise<CatalogueSet> {
+  const each = opts.leanTools ? leanServer : undefined;
   const before = opts.cacheDir !== undefined ? stamps(files, cwd) : undefined;
   if (before === undefined || opts.cacheDir === undefined)
-    return { ...(await readSnapshotSet(files, cwd, opts.checked)), lean: false };
+    return { ...(await readSnapshotSet(files, cwd, opts.checked, each)), lean: false };
   const file = catalogueCacheFile(opts.cacheDir, files, cwd);
   const key = `${CATALOGUE_CACHE_VERSION}\n${before.map((b) => b.line).join('\n')}`;
   const cached = readSealedCatalogue(file, MAGIC, key);
   if (cached) return { ...cached, lean: true };
-  const set = await readSnapshotSet(files, cwd, opts.checked);
+  const set = await readSnapshotSet(files, cwd, opts.checked, each);
   // Stat'ed again after the read: a file changed while it was read, or changed too recently, is not cached.
   const after = stamps(files, cwd);
   if (after !== undefined && after.every((a, i) => a.line === before[i]!.line)) {

@@ -1,0 +1,144 @@
+/**
+ * A snapshot document cut at its servers without parsing it whole: the byte range of each element of the top-level
+ * "servers" array, and the rest of the document with that array emptied. Parsing the pieces one at a time gives the
+ * same values as JSON.parse of the whole text, while only one server's objects (not the whole text as a string and
+ * every schema of every server) are alive at once.
+ *
+ * The cut is structural only: strings are skipped by their quotes and escapes, nesting by its brackets. What it does
+ * not understand (no object at the top, "servers" twice or not an array, bytes after the end) it leaves to the whole
+ * parse (undefined); a piece that is not valid JSON fails its own JSON.parse, and the caller then parses the whole
+ * text, so every error is the one the whole parse reports.
+ */
+
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+const COMMA = 0x2c;
+const COLON = 0x3a;
+const OPEN_OBJECT = 0x7b;
+const CLOSE_OBJECT = 0x7d;
+const OPEN_ARRAY = 0x5b;
+const CLOSE_ARRAY = 0x5d;
+
+export interface SplitSnapshot {
+  /** The document's text with the "servers" array replaced by `[]` (its other keys parse as they would whole). */
+  head: string;
+  /** [start, end) byte offsets of each server's JSON text, in order. */
+  servers: [number, number][];
+}
+
+const isSpace = (b: number | undefined): boolean => b === 0x20 || b === 0x0a || b === 0x0d || b === 0x09;
+
+/** The snapshot's bytes cut at its servers (a UTF-8 byte-order mark is skipped); undefined when not cut cleanly. */
+export function splitSnapshot(bytes: Buffer): SplitSnapshot | undefined {
+  const n = bytes.byteLength;
+  let at = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
+  const start = at;
+  const space = (): void => {
+    while (at < n && isSpace(bytes[at])) at++;
+  };
+  /** Past the string whose opening quote is at `at`; false when it does not end. */
+  const string = (): boolean => {
+    let i = at + 1;
+    for (;;) {
+      const q = bytes.indexOf(QUOTE, i);
+      if (q < 0) return false;
+      let slashes = 0;
+      while (bytes[q - 1 - slashes] === BACKSLASH) slashes++;
+      if (slashes % 2 === 0) {
+        at = q + 1;
+        return true;
+      }
+      i = q + 1;
+    }
+  };
+  /** Past the value starting at `at`; false when it does not end. Scalars end at the next delimiter. */
+  const value = (): boolean => {
+    const b = bytes[at];
+    if (b === QUOTE) return string();
+    if (b !== OPEN_OBJECT && b !== OPEN_ARRAY) {
+      while (
+        at < n &&
+        !isSpace(bytes[at]) &&
+        bytes[at] !== COMMA &&
+        bytes[at] !== CLOSE_OBJECT &&
+        bytes[at] !== CLOSE_ARRAY
+      )
+        at++;
+      return true;
+    }
+    let depth = 0;
+    while (at < n) {
+      const c = bytes[at]!;
+      if (c === QUOTE) {
+        if (!string()) return false;
+        continue;
+      }
+      if (c === OPEN_OBJECT || c === OPEN_ARRAY) depth++;
+      else if (c === CLOSE_OBJECT || c === CLOSE_ARRAY) depth--;
+      at++;
+      if (depth === 0) return true;
+    }
+    return false;
+  };
+
+  space();
+  if (bytes[at] !== OPEN_OBJECT) return undefined;
+  at++;
+  let servers: [number, number][] | undefined;
+  let arrayStart = 0;
+  let arrayEnd = 0;
+  space();
+  if (bytes[at] === CLOSE_OBJECT) return undefined;
+  for (;;) {
+    space();
+    if (bytes[at] !== QUOTE) return undefined;
+    const keyStart = at;
+    if (!string()) return undefined;
+    let key: unknown;
+    try {
+      key = JSON.parse(bytes.toString('utf8', keyStart, at));
+    } catch {
+      return undefined;
+    }
+    space();
+    if (bytes[at] !== COLON) return undefined;
+    at++;
+    space();
+    if (key === 'servers') {
+      if (servers !== undefined || bytes[at] !== OPEN_ARRAY) return undefined;
+      servers = [];
+      arrayStart = at;
+      at++;
+      space();
+      if (bytes[at] !== CLOSE_ARRAY) {
+        for (;;) {
+          space();
+          const from = at;
+          if (!value() || at === from) return undefined;
+          servers.push([from, at]);
+          space();
+          if (bytes[at] === COMMA) {
+            at++;
+            continue;
+          }
+          if (bytes[at] === CLOSE_ARRAY) break;
+          return undefined;
+        }
+      }
+      at++;
+      arrayEnd = at;
+    } else if (!value()) return undefined;
+    space();
+    if (bytes[at] === COMMA) {
+      at++;
+      continue;
+    }
+    if (bytes[at] === CLOSE_OBJECT) break;
+    return undefined;
+  }
+  at++;
+  space();
+  if (at !== n || servers === undefined) return undefined;
+  const head = `${bytes.toString('utf8', start, arrayStart)}[]${bytes.toString('utf8', arrayEnd, n)}`;
+  return { head, servers };
+}
