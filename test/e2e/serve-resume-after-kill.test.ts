@@ -122,6 +122,23 @@ async function legacyClient(sdk: 'v1' | 'v2', answer: boolean): Promise<Legacy> 
   };
 }
 
+/**
+ * SIGKILLs the replica holding `sessionId` and expects its call's `outcome` to be the "replica is gone" error result,
+ * well before the SDK's timeout (the client's reconnection delay, 1 s, and HAProxy's retry); returns how long it took.
+ */
+async function killHolderAndExpectGone(sessionId: string, outcome: Promise<string>): Promise<number> {
+  const victim = await holderOf(sessionId);
+  trees.push(snapshotTree(victim.child.pid!));
+  victim.child.kill('SIGKILL');
+  const t0 = Date.now();
+  const ended = await Promise.race([outcome, new Promise<string>((r) => setTimeout(() => r('still waiting'), 20_000))]);
+  const took = Date.now() - t0;
+  expect(ended).toMatch(/^error result: /);
+  expect(ended.slice('error result: '.length)).toMatch(GONE);
+  expect(took).toBeLessThan(10_000);
+  return took;
+}
+
 describe('a 2025 call whose stream had begun, on a replica SIGKILLed behind HAProxy', () => {
   for (const sdk of ['v2', 'v1'] as const) {
     it(
@@ -139,19 +156,7 @@ describe('a 2025 call whose stream had begun, on a replica SIGKILLed behind HAPr
         const client = await legacyClient(sdk, false);
         const { asked, outcome } = client.call();
         await asked;
-        const victim = await holderOf(client.sessionId());
-        trees.push(snapshotTree(victim.child.pid!));
-        victim.child.kill('SIGKILL');
-        const t0 = Date.now();
-        const ended = await Promise.race([
-          outcome,
-          new Promise<string>((r) => setTimeout(() => r('still waiting'), 20_000)),
-        ]);
-        const took = Date.now() - t0;
-        expect(ended).toMatch(/^error result: /);
-        expect(ended.slice('error result: '.length)).toMatch(GONE);
-        // Well before the SDK's timeout: the client's reconnection delay (1 s) and HAProxy's retry.
-        expect(took).toBeLessThan(10_000);
+        const took = await killHolderAndExpectGone(client.sessionId(), outcome);
         console.log(`SDK ${sdk}: the call ended ${took} ms after the kill`);
         await client.close();
       },
@@ -178,17 +183,7 @@ describe('a 2025 call whose stream had begun, on a replica SIGKILLed behind HAPr
           (e: Error) => `rejected: ${e.message}`,
         );
       await begun;
-      const victim = await holderOf(transport.sessionId!);
-      trees.push(snapshotTree(victim.child.pid!));
-      victim.child.kill('SIGKILL');
-      const t0 = Date.now();
-      const ended = await Promise.race([
-        outcome,
-        new Promise<string>((r) => setTimeout(() => r('still waiting'), 20_000)),
-      ]);
-      expect(ended).toMatch(/^error result: /);
-      expect(ended.slice('error result: '.length)).toMatch(GONE);
-      expect(Date.now() - t0).toBeLessThan(10_000);
+      await killHolderAndExpectGone(transport.sessionId!, outcome);
       await client.close().catch(() => undefined);
     },
     TIMEOUT_MS,

@@ -4,7 +4,16 @@
  * lists. Only numbers are kept (a term number and a field per occurrence, each document's field lengths); the
  * length-normalised weights need the average lengths, so they are computed in `finish`.
  */
-import type { Bm25Index, Bm25Params } from './bm25.js';
+import type { HybridWeights } from './weights.js';
+
+/** BM25F's parameters (k1, each field's weight and length normalisation). */
+export type Bm25Params = HybridWeights['bm25'];
+
+export interface Bm25Index {
+  size: number;
+  /** term → ascending doc numbers and each doc's precomputed score contribution. */
+  postings: Map<string, { docs: Int32Array; contrib: Float32Array }>;
+}
 
 export const BM25_FIELDS = ['name', 'description', 'params', 'server'] as const;
 export type Bm25Field = (typeof BM25_FIELDS)[number];

@@ -13,17 +13,10 @@ import {
 import { relatedWords } from './related.js';
 import { lexicalExpansions, type Expansion } from './lexical.js';
 import { analyzeWords, fileKindWords, splitWords, intentText, withoutBlobs, STOP_WORDS } from './tokenize.js';
-import type { HybridWeights } from './weights.js';
-import { Bm25Collector, type Bm25Field } from './bm25-collect.js';
+import { Bm25Collector, type Bm25Field, type Bm25Index, type Bm25Params } from './bm25-collect.js';
 
-export type Bm25Params = HybridWeights['bm25'];
+export type { Bm25Index, Bm25Params } from './bm25-collect.js';
 type Field = Bm25Field;
-
-export interface Bm25Index {
-  size: number;
-  /** term → ascending doc numbers and each doc's precomputed score contribution. */
-  postings: Map<string, { docs: Int32Array; contrib: Float32Array }>;
-}
 
 /** The text of each field of a tool. Parameter names are split like tool names. */
 export function toolFields(ref: ToolRef): Record<Field, string> {
