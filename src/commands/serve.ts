@@ -278,6 +278,7 @@ export async function runServeCommand(
       });
       // 2026-07-28 clients hear of list changes on their subscriptions/listen stream (2025 ones on their session).
       runtime.toolsChanged.add(() => listening.toolsChanged());
+      runtime.othersChanged.add((changed) => listening.othersChanged(changed));
     }
     await runtime.init();
     // The servers whose lists are not known start in the background (at most 16 at a time): the client is answered

@@ -27,6 +27,7 @@ import { clientKey, withPeer } from './client-key.js';
 import { isToolCall, quietUntilFirstMessage } from './http-first-byte.js';
 import { StreamResume } from './http-resume.js';
 import type { StateKeys } from './replica/seal.js';
+import type { OtherLists } from './served-list.js';
 import { ListenStreams } from './listen-limit.js';
 import { callerOf } from './auth/verify.js';
 import { rememberOpener } from './auth/scoped-routes.js';
@@ -83,6 +84,8 @@ export interface HttpHandle {
   servers: () => Server[];
   /** Tells the 2026-07-28 clients listening (subscriptions/listen) that the tool list changed. */
   toolsChanged: () => void;
+  /** Tells them that the prompt or resource lists changed (servers arriving late, a server's own list_changed). */
+  othersChanged: (changed: OtherLists) => void;
   /** Tells the 2026-07-28 clients whose subscriptions/listen named `uri` that the resource changed. */
   resourceUpdated: (uri: string) => void;
   close: () => Promise<void>;
@@ -264,6 +267,10 @@ export async function startHttp(opts: HttpOptions): Promise<HttpHandle> {
     url,
     servers: () => sessions.servers(),
     toolsChanged: () => modernHandler.notify.toolsChanged(),
+    othersChanged: (changed) => {
+      if (changed.prompts) modernHandler.notify.promptsChanged();
+      if (changed.resources) modernHandler.notify.resourcesChanged();
+    },
     resourceUpdated: (uri) => modernHandler.notify.resourceUpdated(uri),
     close: async () => {
       await sessions.closeAll();

@@ -17,7 +17,7 @@ import { Relister } from './relist.js';
 import type { FirstAnswer } from './first-answer.js';
 import { IdentityViews } from './auth/identity-view.js';
 import type { RuntimeOptions, ToolResult } from './runtime-options.js';
-import { ServedList } from './served-list.js';
+import { ServedList, type OtherLists } from './served-list.js';
 import { ListLifecycle } from './list-lifecycle.js';
 import { ToolCalls, failureResult } from './tool-calls.js';
 import { finderFor, learnerFor, poolFor } from './runtime-wiring.js';
@@ -98,6 +98,11 @@ export class ServeRuntime {
   /** Each connected client's callback for a changed tool list (notifications/tools/list_changed). */
   get toolsChanged(): Set<() => void> {
     return this.served.toolsChanged;
+  }
+
+  /** Each connected client's callback for changed prompt or resource lists (their list_changed). */
+  get othersChanged(): Set<(changed: OtherLists) => void> {
+    return this.served.othersChanged;
   }
 
   /** The servers' first listing, and how long a tools/list waits for it (first-answer.ts). */

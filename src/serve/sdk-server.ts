@@ -15,6 +15,7 @@ import { listCacheHint, readCacheHint, type HintedList, type ListCacheHint } fro
 import { buildRoutes, serverForUri, type Routes } from './passthrough.js';
 import { hiddenError } from './meta.js';
 import { ServeRuntime, type Asker, type CallContext, type ToolResult } from './runtime.js';
+import type { OtherLists } from './served-list.js';
 import { MissingCapability, UnknownRequestState, type HeldContext } from './bridge.js';
 import { callLog } from './call-log.js';
 import { LazyAjvValidator } from './sdk-shims.js';
@@ -58,7 +59,6 @@ const routeError = (e: SmartError): ProtocolError => new ProtocolError(ProtocolE
 /** Creates a Server for one client connection, wired to the shared runtime. */
 export function createClientServer(runtime: ServeRuntime): Server {
   const capabilities = serveCapabilities(runtime);
-  const early = stillStarting(runtime);
   const server = new Server(SERVER_INFO, {
     capabilities,
     instructions: runtime.instructions(),
@@ -74,16 +74,17 @@ export function createClientServer(runtime: ServeRuntime): Server {
     return routes;
   };
 
-  const toolsChanged = (): void => {
-    void server.sendToolListChanged().catch(() => undefined);
-    // Servers that were still starting when this client connected bring their prompts and resources too.
-    if (!early) return;
-    if (capabilities.prompts) void server.sendPromptListChanged().catch(() => undefined);
-    if (capabilities.resources) void server.sendResourceListChanged().catch(() => undefined);
+  const toolsChanged = (): void => void server.sendToolListChanged().catch(() => undefined);
+  // Servers arriving after this client connected, or a server's own list_changed, change the prompts and resources.
+  const othersChanged = (changed: OtherLists): void => {
+    if (changed.prompts && capabilities.prompts) void server.sendPromptListChanged().catch(() => undefined);
+    if (changed.resources && capabilities.resources) void server.sendResourceListChanged().catch(() => undefined);
   };
   runtime.toolsChanged.add(toolsChanged);
+  runtime.othersChanged.add(othersChanged);
   server.onclose = () => {
     runtime.toolsChanged.delete(toolsChanged);
+    runtime.othersChanged.delete(othersChanged);
     runtime.inFlight.askers.delete(server);
   };
   // An instance closed without ever being connected fires no onclose (the SDK's HTTP handler makes one for each

@@ -14,6 +14,24 @@ import { errorText } from '../process/errors.js';
 const signature = (view: ServedView): string =>
   view.tools.map((t) => `${t.name}\u0000${JSON.stringify(t.definition)}`).join('\n');
 
+/** Which of the prompt and resource lists changed (a server arriving late, or a server's own list_changed). */
+export interface OtherLists {
+  prompts: boolean;
+  resources: boolean;
+}
+
+/** What the servers' prompts and resources lists hold: a change tells clients prompts or resources list_changed. */
+const otherSignatures = (known: Map<string, ServerSnapshot>): { prompts: string; resources: string } => {
+  const prompts: string[] = [];
+  const resources: string[] = [];
+  for (const [name, s] of known) {
+    if (s.prompts?.length) prompts.push(name, JSON.stringify(s.prompts));
+    if (s.resources?.length || s.resourceTemplates?.length)
+      resources.push(name, JSON.stringify(s.resources ?? []), JSON.stringify(s.resourceTemplates ?? []));
+  }
+  return { prompts: prompts.join('\u0000'), resources: resources.join('\u0000') };
+};
+
 type ListOptions = Pick<
   RuntimeOptions,
   'setup' | 'mode' | 'level' | 'limit' | 'key' | 'counting' | 'usage' | 'scope' | 'loadHints' | 'log'
@@ -25,6 +43,10 @@ export class ServedList {
   view: ServedView;
   /** Each connected client's callback for a changed tool list (notifications/tools/list_changed). */
   readonly toolsChanged = new Set<() => void>();
+  /** Each connected client's callback for changed prompt or resource lists (their list_changed). */
+  readonly othersChanged = new Set<(changed: OtherLists) => void>();
+  /** The prompt and resource lists as the clients last heard of them. */
+  private others: { prompts: string; resources: string };
   /** --activate: the tools made first-class by a call, least recently used first. */
   private readonly activated: string[] = [];
   private readonly config: SmartConfig;
@@ -51,6 +73,7 @@ export class ServedList {
     this.config = opts.setup.config;
     this.rules = visibilityRules(opts.setup.definitions, this.config.serve, opts.setup.configFile);
     this.known = new Map(opts.setup.known);
+    this.others = otherSignatures(this.known);
     this.view = this.build();
   }
 
@@ -160,6 +183,13 @@ export class ServedList {
     // as at init: otherwise every serve start loads the tokenizer again to count them.
     void this.opts.counting.flush().catch(() => undefined);
     if (notify && before !== signature(this.view)) for (const f of this.toolsChanged) f();
+    const others = otherSignatures(this.known);
+    const changed = {
+      prompts: others.prompts !== this.others.prompts,
+      resources: others.resources !== this.others.resources,
+    };
+    this.others = others;
+    if (notify && (changed.prompts || changed.resources)) for (const f of this.othersChanged) f(changed);
   }
 
   /** --activate: the tool becomes first-class; least recently used ones leave when over the limit. */
