@@ -81,62 +81,62 @@ export function splitSnapshot(bytes: Buffer): SplitSnapshot | undefined {
     return false;
   };
 
-  space();
-  if (bytes[at] !== OPEN_OBJECT) return undefined;
-  at++;
+  /** Past the comma-separated items up to `close` (just after the opening bracket); false when they do not end. */
+  const items = (close: number, item: () => boolean): boolean => {
+    space();
+    if (bytes[at] !== close) {
+      for (;;) {
+        space();
+        if (!item()) return false;
+        space();
+        if (bytes[at] !== COMMA) break;
+        at++;
+      }
+      if (bytes[at] !== close) return false;
+    }
+    at++;
+    return true;
+  };
+
   let servers: [number, number][] | undefined;
   let arrayStart = 0;
   let arrayEnd = 0;
-  space();
-  if (bytes[at] === CLOSE_OBJECT) return undefined;
-  for (;;) {
-    space();
-    if (bytes[at] !== QUOTE) return undefined;
+  const server = (): boolean => {
+    const from = at;
+    if (!value() || at === from) return false;
+    servers!.push([from, at]);
+    return true;
+  };
+  /** One member of the top-level object: "servers" is cut at its elements, any other value skipped. */
+  const member = (): boolean => {
+    if (bytes[at] !== QUOTE) return false;
     const keyStart = at;
-    if (!string()) return undefined;
+    if (!string()) return false;
     let key: unknown;
     try {
       key = JSON.parse(bytes.toString('utf8', keyStart, at));
     } catch {
-      return undefined;
+      return false;
     }
     space();
-    if (bytes[at] !== COLON) return undefined;
+    if (bytes[at] !== COLON) return false;
     at++;
     space();
-    if (key === 'servers') {
-      if (servers !== undefined || bytes[at] !== OPEN_ARRAY) return undefined;
-      servers = [];
-      arrayStart = at;
-      at++;
-      space();
-      if (bytes[at] !== CLOSE_ARRAY) {
-        for (;;) {
-          space();
-          const from = at;
-          if (!value() || at === from) return undefined;
-          servers.push([from, at]);
-          space();
-          if (bytes[at] === COMMA) {
-            at++;
-            continue;
-          }
-          if (bytes[at] === CLOSE_ARRAY) break;
-          return undefined;
-        }
-      }
-      at++;
-      arrayEnd = at;
-    } else if (!value()) return undefined;
-    space();
-    if (bytes[at] === COMMA) {
-      at++;
-      continue;
-    }
-    if (bytes[at] === CLOSE_OBJECT) break;
-    return undefined;
-  }
+    if (key !== 'servers') return value();
+    if (servers !== undefined || bytes[at] !== OPEN_ARRAY) return false;
+    servers = [];
+    arrayStart = at;
+    at++;
+    if (!items(CLOSE_ARRAY, server)) return false;
+    arrayEnd = at;
+    return true;
+  };
+
+  space();
+  if (bytes[at] !== OPEN_OBJECT) return undefined;
   at++;
+  space();
+  if (bytes[at] === CLOSE_OBJECT || !items(CLOSE_OBJECT, member)) return undefined;
   space();
   if (at !== n || servers === undefined) return undefined;
   const head = `${bytes.toString('utf8', start, arrayStart)}[]${bytes.toString('utf8', arrayEnd, n)}`;

@@ -68,7 +68,17 @@ describe('a snapshot cut at its servers', () => {
     expect(cut('{"servers": [] } x')).toBeUndefined();
     expect(cut('{"format": "x"}')).toBeUndefined();
     expect(cut('{"servers": [{"a": "unterminated}]}')).toBeUndefined();
+    expect(cut('{"servers": [{}, ]}')).toBeUndefined(); // a trailing comma
+    expect(cut('{"servers": [{}], }')).toBeUndefined();
+    expect(cut('{"servers": [{} {}]}')).toBeUndefined();
     expect(cut('{"servers": [ ]}')).toEqual({ head: '{"servers": []}', servers: [] });
+    expect(cut('{ "a" : 1 , "servers" : [ {} , [2] ] }')).toEqual({
+      head: '{ "a" : 1 , "servers" : [] }',
+      servers: [
+        [26, 28],
+        [31, 34],
+      ],
+    });
   });
 });
 
