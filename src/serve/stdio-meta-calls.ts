@@ -20,6 +20,8 @@ const OWN = new Set<string | undefined>(['find', 'describe', 'list']);
 const PARAM_KEYS = new Set(['name', 'arguments', '_meta']);
 /** JSON-RPC "Internal error", what the SDK answers for a handler's error without a code of its own. */
 const INTERNAL_ERROR = -32603;
+const INVALID_PARAMS = -32602;
+const RESOURCE_NOT_FOUND = -32002;
 /** The signal of a call answered here: meta-tools run to the end (a cancelled one's answer is dropped). */
 const NEVER_ABORTED = new AbortController().signal;
 
@@ -65,13 +67,16 @@ export class StdioMetaCalls {
       if (this.open.has(id)) this.open.set(id, true);
       return false;
     }
-    if (m.method !== 'tools/call' || (typeof m.id !== 'string' && typeof m.id !== 'number')) return false;
+    if (m.method !== 'tools/call') return false;
+    const id = m.id;
+    // A JSON-RPC id as the SDK accepts it: a string or a whole number.
+    if (typeof id !== 'string' && !(typeof id === 'number' && Number.isSafeInteger(id))) return false;
     const params = callParams(m.params);
     if (!params || !OWN.has(this.runtime.view.byName.get(params.name)?.meta) || !this.initialized()) return false;
     // A request reusing the id of one still answered here is the SDK's to handle.
-    if (this.open.has(m.id)) return false;
-    this.open.set(m.id, false);
-    void this.answer(m.id, params);
+    if (this.open.has(id)) return false;
+    this.open.set(id, false);
+    void this.answer(id, params);
     return true;
   }
 
@@ -86,7 +91,9 @@ export class StdioMetaCalls {
     } catch (e) {
       // As the SDK's Server answers a handler's error: its code when it has one, its message, its data.
       const err = e as { code?: unknown; message?: unknown; data?: unknown };
-      const code = Number.isSafeInteger(err.code) ? (err.code as number) : INTERNAL_ERROR;
+      const thrown = Number.isSafeInteger(err.code) ? (err.code as number) : INTERNAL_ERROR;
+      // The 2025 era has no "resource not found" code: the SDK's codec answers it as invalid params.
+      const code = thrown === RESOURCE_NOT_FOUND ? INVALID_PARAMS : thrown;
       const message = typeof err.message === 'string' ? err.message : 'Internal error';
       response = {
         jsonrpc: '2.0',
