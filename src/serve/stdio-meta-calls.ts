@@ -7,6 +7,9 @@
  * one the SDK's Server gives (served-call.ts, the same function; audited alike). Anything else — another tool, a
  * request shaped unusually in any way (the SDK then answers it, errors included), a call before `initialize` was
  * answered — goes to the SDK's Server as before. A cancelled call answered here sends no answer, as the SDK's.
+ * A forwarded call is not taken: its result passes the SDK's 2025 result check and normalisation, a 2026-era
+ * server's input_required is fulfilled by the SDK's legacy shim, and its progress, cancellation and the server's
+ * requests to the client ride the SDK's request context — all of which this path would have to do alike.
  */
 import type { JSONRPCMessage } from '@modelcontextprotocol/server';
 import { audited } from './auth/audit-call.js';
