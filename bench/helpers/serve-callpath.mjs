@@ -2,14 +2,14 @@
 // `tools/call` for a 2025 client on SDK v1 (`@modelcontextprotocol/sdk` 1.32.2) and on SDK v2
 // (`@modelcontextprotocol/client`, legacy negotiation), over stdio and over Streamable HTTP, each beside a direct
 // stdio connection of the same client library to the same server (server-everything's `echo`) in the same rounds;
-// and find_tool's round trip on the 2,781 tools of servers-111 (`serve --mode meta --snapshot`, SDK v1 client over
-// stdio) beside the ranking it runs (rankTools in process on the same index inputs) and a trivial meta-tool call
+// and find_tool's round trip on the 2,781 tools of servers-111 (`serve --mode meta --snapshot`, SDK v1 and v2
+// clients over stdio) beside the ranking it runs (rankTools in process on the same index inputs) and a trivial meta-tool call
 // on the same connection (the transport's floor). BENCH_SERVE_BASE_BIN: another build's bin/mcp-smart.js measured
 // in the same rounds (each build taking its turn first in alternate rounds). BENCH_SERVE_CALLS (default 900, a
 // multiple of 30; 0: find_tool's rows alone) and BENCH_SERVE_FINDS (default 400) scale it. Beside each time, the
 // CPU time spent (serve's process from /proc, or process.cpuUsage in process): the figure the load moves least.
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport as StdioV1 } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -83,6 +83,15 @@ export async function callPath(m, say) {
   const { REPO, env, stats, span, ms } = m;
   const builds = [{ label: 'this build', bin: m.BIN }];
   if (process.env.BENCH_SERVE_BASE_BIN) builds.push({ label: 'base', bin: process.env.BENCH_SERVE_BASE_BIN });
+  // The ranking reads its word vectors, WordNet and glossary from data/ beside dist/ (../../../data from each module):
+  // a build copied without it ranks without them, faster and differently, and its figures mean nothing.
+  for (const b of builds) {
+    const vectors = join(dirname(dirname(b.bin)), 'data', 'word-vectors.bin');
+    if (!existsSync(vectors))
+      throw new Error(
+        `${b.label} build at ${dirname(dirname(b.bin))} has no data/ (${vectors}): copy or link it there`,
+      );
+  }
   const N = Number(process.env.BENCH_SERVE_CALLS ?? 900);
   if (N === 0) {
     // BENCH_SERVE_CALLS=0: find_tool's rows alone.
@@ -160,17 +169,18 @@ async function findRoundTrip(m, say) {
   const index = buildDiscoverIndex(s.tools, { vectors: await loadShippedWordVectors() });
   const clients = [];
   try {
-    for (const b of builds) {
-      const c = new ClientV1({ name: 'bench-callpath', version: '1' });
-      const transport = new StdioV1({
-        command: process.execPath,
-        args: [b.bin, '--snapshot', snapshot, 'serve', '--mode', 'meta', '--no-learn'],
-        env,
-        stderr: 'ignore',
-      });
-      await c.connect(transport);
-      clients.push({ label: b.label, c, client: c, pid: transport.pid, find: [], floor: [], cpu: 0 });
-    }
+    for (const b of builds)
+      for (const [lib, L] of Object.entries(LIBS)) {
+        const c = L.client();
+        const transport = L.stdio({
+          command: process.execPath,
+          args: [b.bin, '--snapshot', snapshot, 'serve', '--mode', 'meta', '--no-learn'],
+          env,
+          stderr: 'ignore',
+        });
+        await c.connect(transport);
+        clients.push({ label: b.label, lib, c, client: c, pid: transport.pid, find: [], floor: [], cpu: 0 });
+      }
     const rank = [];
     const intent = (i) => intents[i % intents.length];
     for (const x of clients) await callTimes(x.c, 'find_tool', (i) => ({ intent: intent(i) }), intents.length);
@@ -190,7 +200,7 @@ async function findRoundTrip(m, say) {
       const f = stats(x.find);
       const cpu = x.cpu / x.find.length;
       say(
-        `| find_tool round trip on servers-111 (2,781 tools, ${FINDS} intents, SDK v1 client, stdio), ${x.label} | ${span(f)}: ${(f.p50 / r.p50).toFixed(1)}× the ranking; serve's CPU ${ms(cpu)} per find (${(cpu / r.p50).toFixed(1)}× the ranking's p50) | rankTools alone (hybrid, k 5), same intents, in process: ${span(r)}; list_tools of one server on the same connection: ${span(stats(x.floor))} | ≤ 2× the ranking |`,
+        `| find_tool round trip on servers-111 (2,781 tools, ${FINDS} intents, 2025 client on ${x.lib}, stdio), ${x.label} | ${span(f)}: ${(f.p50 / r.p50).toFixed(2)}× the ranking; serve's CPU ${ms(cpu)} per find (${(cpu / r.p50).toFixed(2)}× the ranking's p50) | rankTools alone (hybrid, k 5), same intents, in process: ${span(r)}; list_tools of one server on the same connection: ${span(stats(x.floor))} | ≤ 2× the ranking |`,
       );
     }
   } finally {

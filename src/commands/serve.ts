@@ -3,6 +3,7 @@ import { performance } from 'node:perf_hooks';
 import type { Server } from '@modelcontextprotocol/server';
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import { StdioWire } from '../serve/stdio-wire.js';
+import { StdioMetaCalls } from '../serve/stdio-meta-calls.js';
 import type { CommandContext, CommandOutcome } from '../app/services/context.js';
 import { oauthOptions } from '../app/services/oauth.js';
 import { resolvePaths } from '../app/services/paths.js';
@@ -315,7 +316,13 @@ export async function runServeCommand(
           (m) => wire.send(m),
           () => (current ?? (current = newClient())).getCapabilities(),
         );
-        wire.onmessage = legacy ? (m) => void (listens.take(m) || deliver?.(m)) : deliver;
+        // Its find_tool, describe_tool and list_tools are answered on the wire (stdio-meta-calls.ts).
+        const metaCalls = new StdioMetaCalls(
+          runtime,
+          (m) => wire.send(m),
+          () => current?.getClientVersion() !== undefined,
+        );
+        wire.onmessage = legacy ? (m) => void (listens.take(m) || metaCalls.take(m) || deliver?.(m)) : deliver;
         clearTimeout(unprompted);
         const caps = declaredBy(message, CLIENT_CAPABILITIES_META_KEY);
         if (caps) runtime.clientInitialized(caps);

@@ -25,6 +25,19 @@ export interface FindCandidate {
   inputSchema?: unknown;
   /** That schema as JSON, when the caller kept it (JSON.stringify(inputSchema) otherwise). */
   schemaJson?: string;
+  /** The candidate's lines and their counts, kept by the caller from one answer to the next (meta.ts). */
+  kept?: KeptLines;
+}
+
+/**
+ * One candidate's four lines (without / with its schema, first in the answer or not) and their token counts, as
+ * made by earlier answers: the same candidate always makes the same lines, so they are not made (nor hashed and
+ * looked up in the count cache) again. A count is kept only for the counter that gave it, and never a miss (0).
+ */
+export interface KeptLines {
+  text: (string | undefined)[];
+  cost: (number | undefined)[];
+  counter?: (text: string) => number;
 }
 
 export interface BudgetedAnswer {
@@ -77,14 +90,34 @@ export function budgetFindAnswer(
   const full = (c: FindCandidate): string =>
     c.inputSchema === undefined ? JSON.stringify(c.brief) : withSchemaJson(c);
   // Each result's two lines (with and without its schema) are made and counted once: the fitting below asks again.
-  const lines: (string | undefined)[][] = candidates.map(() => [undefined, undefined]);
+  // A candidate the caller keeps lines for takes them (and their counts) from the earlier answers too.
+  const kept: KeptLines[] = candidates.map((c) => {
+    const k = c.kept ?? { text: [], cost: [] };
+    if (k.counter !== count) {
+      k.cost = [];
+      k.counter = count;
+    }
+    return k;
+  });
   const costs: (number | undefined)[][] = candidates.map(() => [undefined, undefined]);
+  const slot = (i: number, withSchema: boolean): number => 2 * +withSchema + +(i === 0);
   const lineOf = (i: number, withSchema: boolean): string =>
-    (lines[i]![+withSchema] ??= line(
+    (kept[i]!.text[slot(i, withSchema)] ??= line(
       withSchema ? full(candidates[i]!) : JSON.stringify(candidates[i]!.brief),
       i === 0,
     ));
-  const cost = (i: number, withSchema: boolean): number => (costs[i]![+withSchema] ??= count(lineOf(i, withSchema)));
+  const cost = (i: number, withSchema: boolean): number => {
+    const local = costs[i]!;
+    if (local[+withSchema] !== undefined) return local[+withSchema]!;
+    const k = kept[i]!;
+    let n = k.cost[slot(i, withSchema)];
+    if (n === undefined) {
+      n = count(lineOf(i, withSchema));
+      // A line always has a token: 0 is a count the counter did not have yet (a miss), asked again next time.
+      if (n > 0) k.cost[slot(i, withSchema)] = n;
+    }
+    return (local[+withSchema] = n);
+  };
   // Room is kept for a note naming one id and dropped results; a longer note is made room for at the end.
   const longestId = candidates.map(idOf).reduce((a, b) => (b.length > a.length ? b : a), '');
   let used = count(HEAD) + count(tail(noteFor([longestId], 1, maxTokens)));

@@ -23,17 +23,29 @@ export const isReadOnly = (tool: ToolSnapshot): boolean =>
 
 /**
  * One find_tool result: the id, one line, where it stands, and apart from them the compact input schema (which the
- * answer's token budget may leave out: find-budget.ts).
+ * answer's token budget may leave out: find-budget.ts). The candidate is kept per catalogue entry while its served
+ * name and availability stay the same, with the lines the answers made of it and their counts.
  */
 export function findCandidate(entry: CatalogEntry, view: ServedView, unavailable: string | undefined): FindCandidate {
+  const served = view.servedNameOf.get(entry.id);
+  const was = keptCandidates.get(entry);
+  if (was && was.tool === entry.tool && was.served === served && was.unavailable === unavailable) return was.candidate;
   const { summary, schema, schemaJson } = condensedOf(entry.tool);
   const brief: Record<string, unknown> = { id: entry.id, summary };
   if (isReadOnly(entry.tool)) brief.readOnly = true;
-  const served = view.servedNameOf.get(entry.id);
   if (served) brief.tool = served;
   if (unavailable) brief.unavailable = unavailable;
-  return schema ? { brief, inputSchema: schema, schemaJson } : { brief };
+  const kept = { text: [], cost: [] };
+  const candidate: FindCandidate = schema ? { brief, inputSchema: schema, schemaJson, kept } : { brief, kept };
+  keptCandidates.set(entry, { tool: entry.tool, served, unavailable, candidate });
+  return candidate;
 }
+
+/** The find_tool candidate last made of each catalogue entry (shared: never mutated but for its kept lines). */
+const keptCandidates = new WeakMap<
+  CatalogEntry,
+  { tool: ToolSnapshot; served: string | undefined; unavailable: string | undefined; candidate: FindCandidate }
+>();
 
 /**
  * A tool's one-line summary and compact input schema, kept per tool definition (a list change brings new objects):

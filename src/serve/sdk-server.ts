@@ -10,11 +10,11 @@ import {
   Server,
 } from '@modelcontextprotocol/server';
 import type { ServerCapabilities, ServerContext } from '@modelcontextprotocol/server';
-import { SmartError, isSmartError } from '../process/errors.js';
+import { isSmartError } from '../process/errors.js';
 import { listCacheHint, readCacheHint, type HintedList, type ListCacheHint } from './cache-hint.js';
 import { buildRoutes, serverForUri, type Routes } from './passthrough.js';
-import { hiddenError } from './meta.js';
-import { ServeRuntime, type Asker, type CallContext, type ToolResult } from './runtime.js';
+import { callServed } from './served-call.js';
+import { type ServeRuntime, type Asker, type CallContext, type ToolResult } from './runtime.js';
 import type { OtherLists } from './served-list.js';
 import { MissingCapability, UnknownRequestState, type HeldContext } from './bridge.js';
 import { callLog } from './call-log.js';
@@ -52,9 +52,6 @@ const stillStarting = (runtime: ServeRuntime): boolean =>
 /** Whether a request is a 2026-07-28 one: its `_meta` envelope names the version. */
 const modernRequest = (ctx: ServerContext): boolean =>
   (ctx.mcpReq.envelope as Record<string, unknown> | undefined)?.[PROTOCOL_VERSION_META_KEY] !== undefined;
-
-/** JSON-RPC error for a request the proxy itself cannot route. */
-const routeError = (e: SmartError): ProtocolError => new ProtocolError(ProtocolErrorCode.InvalidParams, e.message);
 
 /** Creates a Server for one client connection, wired to the shared runtime. */
 export function createClientServer(runtime: ServeRuntime): Server {
@@ -153,7 +150,7 @@ export function createClientServer(runtime: ServeRuntime): Server {
     const caller = callerOf(authInfo);
     return audited(runtime, req.params, authInfo, caller, () =>
       inRounds(req.params, extra, (ctx) =>
-        callServed(req.params, { ...ctx, _meta: req.params._meta, ...(caller ? { caller } : {}) }),
+        callServed(runtime, req.params, { ...ctx, _meta: req.params._meta, ...(caller ? { caller } : {}) }),
       ),
     );
   });
@@ -214,58 +211,6 @@ export function createClientServer(runtime: ServeRuntime): Server {
     const caps = (envelope[CLIENT_CAPABILITIES_META_KEY] as Record<string, unknown> | undefined) ?? {};
     runtime.clientInitialized(caps);
     return caps;
-  }
-
-  /** Runs a served tool: a meta-tool, or a call forwarded to its server. */
-  async function callServed(
-    params: { name: string; arguments?: Record<string, unknown> },
-    ctx: CallContext,
-  ): Promise<ToolResult> {
-    await runtime.settled();
-    const viewNow = () => runtime.identities.viewFor(runtime.view, ctx.caller);
-    let served = viewNow().byName.get(params.name);
-    // A name not served yet, while servers are still starting (a client that calls without listing first): it is
-    // looked up again once they have listed (each start is bounded by --spawn-timeout).
-    if (!served && !runtime.first.settled) {
-      await runtime.first.listed();
-      served = viewNow().byName.get(params.name);
-    }
-    const hidden = served ? undefined : hiddenError(viewNow(), params.name);
-    // Refused by the caller's serve.auth filter (the tool is served to others): an error result naming the rule.
-    if (hidden && runtime.view.byName.has(params.name)) return ServeRuntime.failureResult(hidden);
-    if (hidden) throw routeError(hidden);
-    if (!served)
-      throw routeError(
-        new SmartError('SERVE_UNKNOWN_TOOL', {
-          name: params.name,
-          hint: 'Call tools/list for the served names, or find_tool to search.',
-        }),
-      );
-    const args = params.arguments ?? {};
-    try {
-      // Serve may have started from the catalogue start cache: every call waits for the schemas (once).
-      await runtime.loaded();
-      // A meta-tool answers from every server's list: it waits for the servers still starting (each bounded).
-      if (served.meta) await runtime.first.listed();
-      // The caller's view as it is now (a meta-tool waited for the servers' lists).
-      const view = viewNow();
-      switch (served.meta) {
-        case 'find':
-          return await runtime.findTool(args, ctx.caller, ctx._meta);
-        case 'describe':
-          return runtime.describeTool(args, view);
-        case 'list':
-          return runtime.listTools(args, view);
-        case 'call':
-          return await runtime.callThroughMeta(args, false, ctx, view);
-        case 'callRead':
-          return await runtime.callThroughMeta(args, true, ctx, view);
-        default:
-          return await runtime.forward(served.entry!, params.arguments, ctx);
-      }
-    } catch (e) {
-      return ServeRuntime.failureResult(e);
-    }
   }
 
   const forward = async (

@@ -78,6 +78,35 @@ describe('find_tool answer budget', () => {
     expect(answer.results[0]!.inputSchema).toEqual({ type: 'object', x: 1 });
   });
 
+  it('lines kept between answers (as serve keeps them per candidate) give the same answers, and a miss is not kept', () => {
+    const kept: FindCandidate[] = all.map((c) => ({ ...c, kept: { text: [], cost: [] } }));
+    const counted: string[] = [];
+    const counting = (t: string): number => (counted.push(t), count(t));
+    // The same candidates in other orders and budgets, answer after answer: each as without kept lines.
+    for (let round = 0; round < 3; round++)
+      for (let start = 0; start + 5 <= all.length; start += 3)
+        for (const max of [100, 300, 800, 100_000]) {
+          const order = round === 1 ? [4, 3, 2, 1, 0] : [0, 1, 2, 3, 4];
+          const pick = (xs: FindCandidate[]) => order.map((i) => xs[start + i]!);
+          expect(budgetFindAnswer(pick(kept), max, counting)).toEqual(budgetFindAnswer(pick(all), max, count));
+        }
+    // Once each line was counted, a candidate's lines are not counted again (only the answer's head and tail are).
+    counted.length = 0;
+    budgetFindAnswer(kept.slice(0, 5), 100_000, counting);
+    expect(counted.filter((t) => t.includes('"id"'))).toEqual([]);
+    // A miss (a count of 0: the tokenizer not loaded yet) is asked again next time, not kept: the same counter,
+    // once loaded, gives the exact answer.
+    const fresh: FindCandidate = { ...all[0]!, kept: { text: [], cost: [] } };
+    let loaded = false;
+    const lazy = (t: string): number => (!loaded && t.includes('"id"') ? 0 : count(t));
+    budgetFindAnswer([fresh], 100_000, lazy);
+    loaded = true;
+    expect(budgetFindAnswer([fresh], 100_000, lazy)).toEqual(budgetFindAnswer([all[0]!], 100_000, count));
+    // Counts kept for one counter are not used by another (cl100k counts differ).
+    const cl = (t: string): number => counters.cl100k_base.count(t);
+    expect(budgetFindAnswer([fresh], 100_000, cl)).toEqual(budgetFindAnswer([all[0]!], 100_000, cl));
+  });
+
   it('with room for everything: every result with its schema, in rank order, no note', () => {
     const five = all.slice(0, 5);
     const a = budgetFindAnswer(five, 100_000, count);
