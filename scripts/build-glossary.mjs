@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Builds data/glossary-zh.tsv.gz, the Chinese → English glossary that lets an English intent find a tool whose
+// Builds data/glossary-zh.tsv, the Chinese → English glossary that lets an English intent find a tool whose
 // description is in Chinese (and a Chinese intent find an English one): the tokenizer adds a Han run's English
 // glosses to its words (src/core/discover/gloss.ts).
 //
@@ -14,7 +14,8 @@
 // (three words of each at most): parentheses, classifiers ("CL:"), variant, surname and dated ("(archaic)")
 // glosses, and filler words ("to", "sb", "sth"…) are dropped. A headword that several entries share (余: "extra",
 // and archaic "I") gathers their words in entry order, six at most. Lines are "headword<TAB>words", sorted by UTF-16 code units (the order gloss.ts binary
-// searches), gzip-compressed; a rebuild from the same source gives a byte-identical file.
+// searches), uncompressed (a first run reads it without a gunzip, 0.1 s of a cold CPU; npm's tarball compresses it
+// anyway); a rebuild from the same source gives a byte-identical file. gloss.ts still reads a .gz file (--out x.gz).
 // Options: --out FILE.
 import { readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
@@ -32,7 +33,7 @@ if (!args.cedict) {
   );
   process.exit(2);
 }
-const OUT = resolve(args.out ?? join(REPO, 'data', 'glossary-zh.tsv.gz'));
+const OUT = resolve(args.out ?? join(REPO, 'data', 'glossary-zh.tsv'));
 
 const LINE = /^(\S+) (\S+) \[[^\]]*\] \/(.*)\/\s*$/;
 const HAN = /^\p{Script=Han}+$/u;
@@ -80,8 +81,6 @@ if (entries < 1000) {
 }
 const keys = [...table.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
 const text = keys.map((k) => `${k}\t${[...new Set(table.get(k))].slice(0, PER_WORD).join(' ')}`).join('\n');
-const gz = gzipSync(Buffer.from(text, 'utf8'), { level: 9 });
-await writeFileSafe(OUT, gz);
-console.log(
-  `${entries} entries → ${keys.length} headwords, ${Buffer.byteLength(text)} bytes, ${gz.length} gzipped → ${OUT}`,
-);
+const bytes = Buffer.from(text, 'utf8');
+await writeFileSafe(OUT, OUT.endsWith('.gz') ? gzipSync(bytes, { level: 9 }) : bytes);
+console.log(`${entries} entries → ${keys.length} headwords, ${bytes.length} bytes → ${OUT}`);

