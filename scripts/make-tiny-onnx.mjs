@@ -4,9 +4,11 @@
 //   node scripts/make-tiny-onnx.mjs [out-dir]
 //
 // - model.onnx: input_ids, attention_mask, token_type_ids (int64 [batch, sequence]) → last_hidden_state
-//   (float [batch, sequence, 128]) = (Gather(embeddings, input_ids) + Gather(token_types, token_type_ids)) × mask.
-//   The graph has no pooling: mcp-smart mean-pools last_hidden_state over the mask and L2-normalises, as it does
-//   for a real export without a `sentence_embedding` output.
+//   (float [batch, sequence, 128]) = Gather(embeddings, input_ids) + Gather(token_types, token_type_ids) +
+//   Gather(mask_rows, attention_mask). Like a real transformer's, the vectors at padded positions are not zero
+//   (mask_rows[0] is a fixed non-zero row), so a pooling that ignored the mask would be visibly wrong. The graph
+//   has no pooling: mcp-smart mean-pools last_hidden_state over the mask and L2-normalises, as it does for a real
+//   export without a `sentence_embedding` output.
 // - tokenizer.json: a BERT WordPiece tokenizer (BertNormalizer lower case + accents, BertPreTokenizer,
 //   [CLS] … [SEP] through TemplateProcessing) over the words of the fixture catalogues and intents, with `##`
 //   pieces for inflections and for words the table lacks; tokenizer_config.json: model_max_length 32.
@@ -14,7 +16,7 @@
 // The rows are the shipped word vectors (data/word-vectors.bin, dequantised) of each word, so the model carries
 // real meaning ("sunny" is near "weather"), and [CLS]/[SEP]/[PAD]/[UNK] and the token types are zero rows.
 // Deterministic: the same inputs give the same bytes. The ONNX protobuf is written by hand (field numbers from
-// onnx.proto): ModelProto, GraphProto, NodeProto, AttributeProto, TensorProto, ValueInfoProto.
+// onnx.proto): ModelProto, GraphProto, NodeProto, TensorProto, ValueInfoProto.
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -24,7 +26,13 @@ const OUT = resolve(process.argv[2] ?? join(REPO, 'fixtures', 'models', 'tiny-on
 const SOURCES = ['discover-tools.json', 'discover-ok.json'].map((f) => join(REPO, 'fixtures', 'snapshots', f));
 const INTENTS = join(REPO, 'fixtures', 'snapshots', 'discover-intents.jsonl');
 /** Intents the tests ask, beyond the fixture file's. */
-const EXTRA = ['will it be sunny in Paris tomorrow', 'read a file', 'show me what is in a document', 'café'];
+const EXTRA = [
+  'will it be sunny in Paris tomorrow',
+  'read a file',
+  'reading the files',
+  'show me what is in a document',
+  'café',
+];
 const SPECIAL = ['[PAD]', '[UNK]', '[CLS]', '[SEP]', '[MASK]'];
 const SUFFIXES = ['s', 'es', 'ed', 'ing'];
 const MAX_LENGTH = 32;
@@ -143,36 +151,29 @@ const valueInfo = (field, name, type, dims) =>
       msg(1, int(1, type), msg(2, ...dims.map((d) => (typeof d === 'number' ? msg(1, int(1, d)) : msg(1, str(2, d)))))),
     ),
   );
-/** NodeProto: input 1, output 2, name 3, op_type 4, attribute 5 (AttributeProto: name 1, i 3, type 20; INT = 2). */
-const node = (op, inputs, outputs, attrs = {}) =>
-  msg(
-    1,
-    ...inputs.map((i) => str(1, i)),
-    ...outputs.map((o) => str(2, o)),
-    str(3, `${op}_${outputs[0]}`),
-    str(4, op),
-    ...Object.entries(attrs).map(([name, i]) => msg(5, str(1, name), int(3, i), int(20, 2))),
-  );
+/** NodeProto: input 1, output 2, name 3, op_type 4. */
+const node = (op, inputs, outputs) =>
+  msg(1, ...inputs.map((i) => str(1, i)), ...outputs.map((o) => str(2, o)), str(3, `${op}_${outputs[0]}`), str(4, op));
 
-function model(rows, dims) {
+function model(rows, dims, weather) {
   const table = Buffer.alloc(rows.length * dims * 4);
   rows.forEach(([, v], r) => {
     for (let d = 0; d < dims; d++) table.writeFloatLE(Math.fround(v?.[d] ?? 0), (r * dims + d) * 4);
   });
-  const axes = Buffer.alloc(8);
-  axes.writeBigInt64LE(-1n);
+  // Row 0 (a padded position): the vector of "weather", a real direction the padding would pull towards.
+  const padRow = Buffer.alloc(2 * dims * 4);
+  weather.forEach((x, d) => padRow.writeFloatLE(Math.fround(x), d * 4));
   const seq = ['batch', 'sequence'];
   const graph = [
     node('Gather', ['embeddings', 'input_ids'], ['words']),
     node('Gather', ['token_types', 'token_type_ids'], ['types']),
     node('Add', ['words', 'types'], ['summed']),
-    node('Cast', ['attention_mask'], ['mask'], { to: FLOAT }),
-    node('Unsqueeze', ['mask', 'last_axis'], ['mask3']),
-    node('Mul', ['summed', 'mask3'], ['last_hidden_state']),
+    node('Gather', ['mask_rows', 'attention_mask'], ['masked']),
+    node('Add', ['summed', 'masked'], ['last_hidden_state']),
     str(2, 'tiny-sentence-model'),
     tensor(5, 'embeddings', FLOAT, [rows.length, dims], table),
     tensor(5, 'token_types', FLOAT, [2, dims], Buffer.alloc(2 * dims * 4)),
-    tensor(5, 'last_axis', INT64, [1], axes),
+    tensor(5, 'mask_rows', FLOAT, [2, dims], padRow),
     valueInfo(11, 'input_ids', INT64, seq),
     valueInfo(11, 'attention_mask', INT64, seq),
     valueInfo(11, 'token_type_ids', INT64, seq),
@@ -236,7 +237,7 @@ function tokenizer(rows) {
 const vectors = readVectors(join(REPO, 'data', 'word-vectors.bin'));
 const rows = vocabulary(vectors);
 mkdirSync(OUT, { recursive: true });
-writeFileSync(join(OUT, 'model.onnx'), model(rows, vectors.dims));
+writeFileSync(join(OUT, 'model.onnx'), model(rows, vectors.dims, vectors.row('weather')));
 writeFileSync(join(OUT, 'tokenizer.json'), `${JSON.stringify(tokenizer(rows), null, 2)}\n`);
 writeFileSync(
   join(OUT, 'tokenizer_config.json'),
