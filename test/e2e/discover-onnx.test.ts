@@ -1,7 +1,7 @@
 // `discover --model <dir>` as a user runs it: the built CLI, a sentence-transformers style ONNX folder (the tiny
 // model scripts/make-tiny-onnx.mjs writes, made of the shipped word vectors), onnxruntime-web resolved beside
 // mcp-smart. The model's part shows in the ranking, its vectors are cached, and a bad folder is exit 2 naming the file.
-import { copyFileSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { fixture, REPO, requireBuild } from '../helpers/paths.js';
@@ -114,6 +114,19 @@ describe('discover --model <dir> (ONNX)', () => {
         'MODEL_UNAVAILABLE',
         /Cannot load the model \S+\/model\.onnx: .*protobuf parsing failed/,
       ],
+      [
+        'a tokenizer from another model (ids past the model’s table)',
+        (d) => {
+          copy(d, 'model.onnx');
+          const doc = JSON.parse(readFileSync(join(REPO, TINY, 'tokenizer.json'), 'utf8')) as {
+            model: { vocab: Record<string, number> };
+          };
+          doc.model.vocab.file = 30521;
+          writeFileSync(join(d, 'tokenizer.json'), JSON.stringify(doc));
+        },
+        'MODEL_UNAVAILABLE',
+        /The model \S+\/model\.onnx failed on the texts: .*Gather/,
+      ],
     ];
     for (const [name, make, code, message] of cases) {
       it(name, async () => {
@@ -128,6 +141,8 @@ describe('discover --model <dir> (ONNX)', () => {
         expect(error.message).toMatch(message);
         expect(error.message).toContain(dir);
         expect(r.stderr).not.toMatch(/\n\s+at /);
+        // The runtime's own log stays quiet: the error is said once.
+        expect(r.stderr).not.toContain('onnxruntime');
         // Nothing is cached for a model that never ran.
         expect(() => readdirSync(join(home, 'cache', 'discover-vectors'))).toThrow();
       });

@@ -41,7 +41,10 @@ export async function loadOnnxModel(dir: string, cwd: string, opts: OnnxModelOpt
   const ort = await loadOnnxRuntime(cwd, opts.runtimeFrom);
   let session: OrtSession;
   try {
-    session = await ort.InferenceSession.create(await readFile(modelFile), { executionProviders: ['wasm'] });
+    session = await ort.InferenceSession.create(await readFile(modelFile), {
+      executionProviders: ['wasm'],
+      logSeverityLevel: 4,
+    });
   } catch (e) {
     throw new SmartError(
       'MODEL_UNAVAILABLE',
@@ -108,7 +111,8 @@ function batchRunner(
             [texts.length, sequence],
           );
     }
-    const result = (await session.run(feeds))[output];
+    // Severity 4 (fatal only): a failure is reported once, by the error below, not also by the runtime's log.
+    const result = (await session.run(feeds, { logSeverityLevel: 4 }))[output];
     if (!result || !(result.data instanceof Float32Array))
       throw new Error(`output ${output} is not a float32 tensor (${result?.type ?? 'missing'})`);
     const dims = result.dims;

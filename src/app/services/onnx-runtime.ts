@@ -23,14 +23,17 @@ export interface OrtSession {
   inputNames: readonly string[];
   outputNames: readonly string[];
   inputMetadata?: readonly { name: string; isTensor?: boolean; type?: string }[];
-  run: (feeds: Record<string, OrtTensor>) => Promise<Record<string, OrtTensor>>;
+  run: (feeds: Record<string, OrtTensor>, options?: Record<string, unknown>) => Promise<Record<string, OrtTensor>>;
   release?: () => Promise<void>;
 }
 
 export interface OnnxRuntime {
   InferenceSession: { create: (model: Uint8Array, options?: Record<string, unknown>) => Promise<OrtSession> };
   Tensor: new (type: string, data: TensorData, dims: readonly number[]) => OrtTensor;
-  env: { wasm: { numThreads?: number; proxy?: boolean; wasmPaths?: string | Record<string, string> } };
+  env: {
+    logLevel?: string;
+    wasm: { numThreads?: number; proxy?: boolean; wasmPaths?: string | Record<string, string> };
+  };
 }
 
 /** Where the runtime's entry file is: beside mcp-smart (`from`), else in `cwd`'s node_modules. */
@@ -45,7 +48,7 @@ export function resolveOnnxRuntime(cwd: string, from: string = import.meta.url):
   return undefined;
 }
 
-/** Loads and configures the runtime: one thread, no worker, its WebAssembly from its own folder only. */
+/** Loads and configures the runtime: one thread, no worker, its WebAssembly from its own folder only, quiet. */
 export async function loadOnnxRuntime(cwd: string, from?: string): Promise<OnnxRuntime> {
   const entry = resolveOnnxRuntime(cwd, from);
   if (!entry) throw new SmartError('MODEL_UNAVAILABLE', { kind: 'onnx-runtime-missing' });
@@ -61,6 +64,8 @@ export async function loadOnnxRuntime(cwd: string, from?: string): Promise<OnnxR
       { cause: e },
     );
   }
+  // Its own log lines (coloured, on stderr) would duplicate the error mcp-smart reports with the file named.
+  ort.env.logLevel = 'fatal';
   ort.env.wasm.numThreads = 1;
   ort.env.wasm.proxy = false;
   // The .wasm beside the entry file (the package's dist/): never a URL the runtime could fetch.
