@@ -23,6 +23,16 @@ const run = (args: string[], home: string, extra: Record<string, string> = {}): 
   });
 
 type Result = { id: string; reasons: Record<string, number> };
+
+/** Preloaded into the CLI: any fetch, socket or DNS look-up says NETWORK on stderr and throws. */
+const NO_NETWORK = `
+import net from 'node:net';
+import dns from 'node:dns';
+const refuse = (what) => () => { process.stderr.write('NETWORK ' + what + '\\n'); throw new Error('network refused: ' + what); };
+globalThis.fetch = refuse('fetch');
+net.Socket.prototype.connect = refuse('connect');
+dns.lookup = refuse('dns');
+`;
 const results = (r: SpawnRun): Result[] => (JSON.parse(r.stdout) as { results: Result[] }).results;
 
 describe('discover --model <dir> (ONNX)', () => {
@@ -48,7 +58,11 @@ describe('discover --model <dir> (ONNX)', () => {
   it('embeds the catalogue once: the vectors are cached and a second run neither embeds nor loads the model', async () => {
     const home = tempDir('mcp-smart-onnx-');
     const argv = [...SNAP, '--json', 'discover', INTENT, '--model', TINY, '--debug'];
-    const first = await run(argv, home);
+    // Nothing is fetched: the first run (the runtime loaded, its WebAssembly read) with every way out refused.
+    const guard = join(home, 'no-network.mjs');
+    writeFileSync(guard, NO_NETWORK);
+    const first = await run(argv, home, { NODE_OPTIONS: `--import=${guard}` });
+    expect(first.stderr).not.toContain('NETWORK');
     expect(first.code).toBe(0);
     expect(first.stderr).toContain(`${TINY}: index built, model loaded`);
     const vectors = join(home, 'cache', 'discover-vectors');
