@@ -121,6 +121,11 @@ describe('WordPiece tokenizer (tokenizer.json)', () => {
     );
     expect(t.encode('hello world')).toEqual({ ids: [2, 4, 5, 3], typeIds: [0, 0, 0, 0] });
     expect(t.padId).toBe(0);
+    // MPNet's exports: RobertaProcessing wraps one text the same way.
+    const roberta = parseWordPiece(
+      bert({ post_processor: { type: 'RobertaProcessing', cls: ['[CLS]', 2], sep: ['[SEP]', 3], trim_offsets: true } }),
+    );
+    expect(roberta.encode('hello')).toEqual({ ids: [2, 4, 3], typeIds: [0, 0, 0] });
   });
 
   it('names the key it cannot use', () => {
@@ -145,7 +150,10 @@ describe('WordPiece tokenizer (tokenizer.json)', () => {
       /^normalizer\.type: "Precompiled" is not supported/,
     );
     expect(keyOf(bert({ pre_tokenizer: { type: 'Metaspace' } }))).toMatch(/^pre_tokenizer\.type: "Metaspace"/);
-    expect(keyOf(bert({ post_processor: { type: 'RobertaProcessing' } }))).toMatch(/^post_processor\.type:/);
+    expect(keyOf(bert({ post_processor: { type: 'ByteLevel' } }))).toMatch(/^post_processor\.type: "ByteLevel"/);
+    expect(keyOf(bert({ post_processor: { type: 'BertProcessing', cls: ['<s>', null], sep: ['[SEP]', 3] } }))).toBe(
+      'post_processor.cls: "<s>" is not in the vocabulary',
+    );
     expect(keyOf([])).toBe('model: is missing');
   });
 

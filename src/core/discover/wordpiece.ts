@@ -8,7 +8,8 @@
  *   `WhitespaceSplit`/none (whitespace only);
  * - model `WordPiece`: greedy longest match, `##` continuation pieces, a word with a piece not in the vocabulary or
  *   longer than max_input_chars_per_word is `[UNK]`;
- * - post-processor `TemplateProcessing` (its `single` template) or `BertProcessing` (`[CLS] … [SEP]`), or none;
+ * - post-processor `TemplateProcessing` (its `single` template), `BertProcessing` (`[CLS] … [SEP]`) or
+ *   `RobertaProcessing` (`<s> … </s>`, MPNet's), or none;
  * - truncation: `truncation.max_length`, else tokenizer_config.json's `model_max_length`, else 512 (specials count).
  *
  * Pure: the caller reads the files. A file it cannot use throws TokenizerFormatError naming the key.
@@ -188,7 +189,8 @@ function postProcessor(spec: unknown, vocab: Map<string, number>): Piece[] {
     if (chosen === undefined) throw new TokenizerFormatError(key, `${JSON.stringify(token)} is not in the vocabulary`);
     return { id: chosen, typeId };
   };
-  if (spec.type === 'BertProcessing') {
+  // RobertaProcessing (MPNet's exports) wraps one text the same way, with its own tokens (`<s>` … `</s>`).
+  if (spec.type === 'BertProcessing' || spec.type === 'RobertaProcessing') {
     const [cls, clsId] = Array.isArray(spec.cls) ? (spec.cls as unknown[]) : [];
     const [sep, sepId] = Array.isArray(spec.sep) ? (spec.sep as unknown[]) : [];
     return [special(cls, clsId, 'post_processor.cls'), sequence, special(sep, sepId, 'post_processor.sep')];
@@ -196,7 +198,7 @@ function postProcessor(spec: unknown, vocab: Map<string, number>): Piece[] {
   if (spec.type !== 'TemplateProcessing')
     throw new TokenizerFormatError(
       'post_processor.type',
-      `${JSON.stringify(spec.type)} is not supported (TemplateProcessing and BertProcessing are)`,
+      `${JSON.stringify(spec.type)} is not supported (TemplateProcessing, BertProcessing and RobertaProcessing are)`,
     );
   if (!Array.isArray(spec.single)) throw new TokenizerFormatError('post_processor.single', 'is not a list');
   const tokens = isObject(spec.special_tokens) ? spec.special_tokens : {};
