@@ -1,7 +1,10 @@
 // Writes fixtures/models/tiny-onnx/: a tiny but real sentence-transformers style ONNX export that the tests load
 // through onnxruntime-web, exactly as `discover --model <dir>` loads a user's model.
 //
-//   node scripts/make-tiny-onnx.mjs [out-dir]
+//   node scripts/make-tiny-onnx.mjs [out-dir] [--pooled]
+//
+// (--pooled: a variant whose graph also outputs `sentence_embedding`, pooled in the graph; the tests make it in a
+// temporary folder.)
 //
 // - model.onnx: input_ids, attention_mask, token_type_ids (int64 [batch, sequence]) → last_hidden_state
 //   (float [batch, sequence, 128]) = Gather(embeddings, input_ids) + Gather(token_types, token_type_ids) +
@@ -22,7 +25,10 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-const OUT = resolve(process.argv[2] ?? join(REPO, 'fixtures', 'models', 'tiny-onnx'));
+const POOLED = process.argv.includes('--pooled');
+const OUT = resolve(
+  process.argv.slice(2).find((a) => !a.startsWith('--')) ?? join(REPO, 'fixtures', 'models', 'tiny-onnx'),
+);
 const SOURCES = ['discover-tools.json', 'discover-ok.json'].map((f) => join(REPO, 'fixtures', 'snapshots', f));
 const INTENTS = join(REPO, 'fixtures', 'snapshots', 'discover-intents.jsonl');
 /** Intents the tests ask, beyond the fixture file's. */
@@ -151,11 +157,28 @@ const valueInfo = (field, name, type, dims) =>
       msg(1, int(1, type), msg(2, ...dims.map((d) => (typeof d === 'number' ? msg(1, int(1, d)) : msg(1, str(2, d)))))),
     ),
   );
-/** NodeProto: input 1, output 2, name 3, op_type 4. */
-const node = (op, inputs, outputs) =>
-  msg(1, ...inputs.map((i) => str(1, i)), ...outputs.map((o) => str(2, o)), str(3, `${op}_${outputs[0]}`), str(4, op));
+/** NodeProto: input 1, output 2, name 3, op_type 4, attribute 5 (AttributeProto: name 1, i 3, type 20; INT = 2). */
+const node = (op, inputs, outputs, attrs = {}) =>
+  msg(
+    1,
+    ...inputs.map((i) => str(1, i)),
+    ...outputs.map((o) => str(2, o)),
+    str(3, `${op}_${outputs[0]}`),
+    str(4, op),
+    ...Object.entries(attrs).map(([name, i]) => msg(5, str(1, name), int(3, i), int(20, 2))),
+  );
+const floats = (values) => {
+  const b = Buffer.alloc(values.length * 4);
+  values.forEach((x, i) => b.writeFloatLE(Math.fround(x), i * 4));
+  return b;
+};
 
-function model(rows, dims, weather) {
+/**
+ * With `pooled`, the export of a model that pools in its graph: `sentence_embedding` = the sum of the token rows over
+ * the mask ([batch, dims]), and a `last_hidden_state` (listed first) biased by "weather" at every position, so a
+ * loader that pooled it instead of taking `sentence_embedding` would get other vectors.
+ */
+function model(rows, dims, weather, pooled) {
   const table = Buffer.alloc(rows.length * dims * 4);
   rows.forEach(([, v], r) => {
     for (let d = 0; d < dims; d++) table.writeFloatLE(Math.fround(v?.[d] ?? 0), (r * dims + d) * 4);
@@ -170,14 +193,34 @@ function model(rows, dims, weather) {
     node('Add', ['words', 'types'], ['summed']),
     node('Gather', ['mask_rows', 'attention_mask'], ['masked']),
     node('Add', ['summed', 'masked'], ['last_hidden_state']),
+    ...(pooled
+      ? [
+          node('Gather', ['mask_column', 'attention_mask'], ['mask3']),
+          node('Mul', ['summed', 'mask3'], ['kept']),
+          node('ReduceSum', ['kept', 'sequence_axis'], ['sentence_embedding'], { keepdims: 0 }),
+        ]
+      : []),
     str(2, 'tiny-sentence-model'),
     tensor(5, 'embeddings', FLOAT, [rows.length, dims], table),
     tensor(5, 'token_types', FLOAT, [2, dims], Buffer.alloc(2 * dims * 4)),
-    tensor(5, 'mask_rows', FLOAT, [2, dims], padRow),
+    tensor(
+      5,
+      'mask_rows',
+      FLOAT,
+      [2, dims],
+      pooled ? Buffer.concat([padRow.subarray(0, dims * 4), padRow.subarray(0, dims * 4)]) : padRow,
+    ),
+    ...(pooled
+      ? [
+          tensor(5, 'mask_column', FLOAT, [2, 1], floats([0, 1])),
+          tensor(5, 'sequence_axis', INT64, [1], Buffer.from(new BigInt64Array([1n]).buffer)),
+        ]
+      : []),
     valueInfo(11, 'input_ids', INT64, seq),
     valueInfo(11, 'attention_mask', INT64, seq),
     valueInfo(11, 'token_type_ids', INT64, seq),
     valueInfo(12, 'last_hidden_state', FLOAT, [...seq, dims]),
+    ...(pooled ? [valueInfo(12, 'sentence_embedding', FLOAT, ['batch', dims])] : []),
   ];
   // ModelProto: ir_version 1, producer_name 2, graph 7, opset_import 8 (OperatorSetIdProto: domain 1, version 2).
   return Buffer.concat([int(1, 8), str(2, 'mcp-smart make-tiny-onnx'), msg(7, ...graph), msg(8, int(2, 17))]);
@@ -237,7 +280,7 @@ function tokenizer(rows) {
 const vectors = readVectors(join(REPO, 'data', 'word-vectors.bin'));
 const rows = vocabulary(vectors);
 mkdirSync(OUT, { recursive: true });
-writeFileSync(join(OUT, 'model.onnx'), model(rows, vectors.dims, vectors.row('weather')));
+writeFileSync(join(OUT, 'model.onnx'), model(rows, vectors.dims, vectors.row('weather'), POOLED));
 writeFileSync(join(OUT, 'tokenizer.json'), `${JSON.stringify(tokenizer(rows), null, 2)}\n`);
 writeFileSync(
   join(OUT, 'tokenizer_config.json'),

@@ -1,5 +1,6 @@
 // `--model <dir>` through the real runtime (onnxruntime-web, a devDependency) on the tiny model
 // scripts/make-tiny-onnx.mjs writes: tokenised, padded per batch, mean-pooled over the mask, L2-normalised.
+import { execFileSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -64,6 +65,17 @@ describe('--model <dir> (ONNX, onnxruntime-web)', () => {
     copyFileSync(join(TINY, 'tokenizer.json'), join(dir, 'tokenizer.json'));
     const [v] = await (await loadOnnxModel(dir, REPO))(['read a file']);
     close(v!, (await embed(['read a file']))[0]!, 1e-6);
+  });
+
+  it('takes the graph’s sentence_embedding when it has one, instead of pooling last_hidden_state', async () => {
+    // The --pooled variant sums the same rows over the mask in its graph, and biases its last_hidden_state.
+    const dir = tempDir('mcp-smart-onnx-');
+    execFileSync(process.execPath, [join(REPO, 'scripts', 'make-tiny-onnx.mjs'), dir, '--pooled']);
+    const texts = ['read a file', 'the weather forecast for paris tomorrow'];
+    const pooled = await (await loadOnnxModel(dir, REPO))(texts);
+    const mine = await embed(texts);
+    close(pooled[0]!, mine[0]!);
+    close(pooled[1]!, mine[1]!);
   });
 
   it('names the package to install when the runtime is neither beside mcp-smart nor in the current folder', async () => {
