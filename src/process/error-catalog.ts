@@ -55,6 +55,7 @@ const MODEL_TEXT: Record<string, (d: Details) => string> = {
   'onnx-runtime-load': (d) => `Cannot load onnxruntime-web from ${s(d.path)}: ${s(d.reason)}. ${ONNX_RUNTIME_HINT}`,
   'onnx-missing': (d) => `${s(d.path)} has no model.onnx or onnx/model.onnx. ${MODEL_FOLDER_HINT}`,
   'tokenizer-missing': (d) => `Cannot read ${s(d.file)}: ${s(d.reason)}. ${MODEL_FOLDER_HINT}`,
+  'tokenizer-json': (d) => `${s(d.file)} is not valid JSON: ${s(d.reason)}. ${MODEL_FOLDER_HINT}`,
   'tokenizer-unsupported': (d) => `${s(d.file)}: ${s(d.key)}: ${s(d.reason)}. ${MODEL_FOLDER_HINT}`,
   'model-inputs': (d) => `${s(d.path)} is not a sentence model: ${s(d.reason)}.`,
   'model-run': (d) => `The model ${s(d.path)} failed on the texts: ${s(d.reason)}`,

@@ -116,8 +116,8 @@ describe('discover --model <dir> (ONNX)', () => {
           copy(d, 'model.onnx');
           writeFileSync(join(d, 'tokenizer.json'), '{"model": ');
         },
-        'FILE_PARSE',
-        /\/tokenizer\.json is not valid JSON/,
+        'MODEL_UNAVAILABLE',
+        /\/tokenizer\.json is not valid JSON: /,
       ],
       [
         'a model file the runtime rejects',

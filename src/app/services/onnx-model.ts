@@ -150,7 +150,7 @@ async function readJson(file: string, required: boolean): Promise<unknown> {
   try {
     return JSON.parse(text) as unknown;
   } catch (e) {
-    throw new SmartError('FILE_PARSE', { file, kind: 'JSON', reason: reasonOf(e) }, { cause: e });
+    throw new SmartError('MODEL_UNAVAILABLE', { kind: 'tokenizer-json', file, reason: reasonOf(e) }, { cause: e });
   }
 }
 
