@@ -52,7 +52,8 @@ const MODEL_TEXT: Record<string, (d: Details) => string> = {
     `The installed @energetic-ai packages do not have the expected exports (initModel, modelSource). ${USE_LITE_HINT}`,
   'use-lite-load': (d) => `Cannot load Universal Sentence Encoder lite: ${s(d.reason)}`,
   'onnx-runtime-missing': () => ONNX_RUNTIME_HINT,
-  'onnx-runtime-load': (d) => `Cannot load onnxruntime-web from ${s(d.path)}: ${s(d.reason)}. ${ONNX_RUNTIME_HINT}`,
+  'onnx-runtime-load': (d) =>
+    `Cannot load onnxruntime-web from ${s(d.path)}: ${s(d.reason)}. Reinstall it where it is (npm install onnxruntime-web@1.30).`,
   'onnx-missing': (d) => `${s(d.path)} has no model.onnx or onnx/model.onnx. ${MODEL_FOLDER_HINT}`,
   'tokenizer-missing': (d) => `Cannot read ${s(d.file)}: ${s(d.reason)}. ${MODEL_FOLDER_HINT}`,
   'tokenizer-json': (d) => `${s(d.file)} is not valid JSON: ${s(d.reason)}. ${MODEL_FOLDER_HINT}`,
