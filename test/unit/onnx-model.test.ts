@@ -1,7 +1,7 @@
 // `--model <dir>` through the real runtime (onnxruntime-web, a devDependency) on the tiny model
 // scripts/make-tiny-onnx.mjs writes: tokenised, padded per batch, mean-pooled over the mask, L2-normalised.
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, readFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -89,6 +89,20 @@ describe('--model <dir> (ONNX, onnxruntime-web)', () => {
     // Found from the current folder when it is not beside mcp-smart (a project that installed it).
     expect(resolveOnnxRuntime(REPO, from)).toBe(
       join(REPO, 'node_modules', 'onnxruntime-web', 'dist', 'ort.node.min.js'),
+    );
+  });
+
+  it('says which file it loaded when an installed onnxruntime-web is not the runtime it expects', async () => {
+    const project = tempDir('mcp-smart-onnx-');
+    const pkg = join(project, 'node_modules', 'onnxruntime-web');
+    mkdirSync(pkg, { recursive: true });
+    writeFileSync(join(pkg, 'package.json'), JSON.stringify({ name: 'onnxruntime-web', main: 'index.js' }));
+    writeFileSync(join(pkg, 'index.js'), 'module.exports = { env: { wasm: {} } };');
+    const err = await loadOnnxRuntime(project, pathToFileURL(join(project, 'cli.js')).href).catch((e: unknown) => e);
+    expect((err as SmartError).code).toBe('MODEL_UNAVAILABLE');
+    expect((err as SmartError).message).toBe(
+      `Cannot load onnxruntime-web from ${join(pkg, 'index.js')}: InferenceSession is not exported. ` +
+        'Reinstall it where it is (npm install onnxruntime-web@1.30).',
     );
   });
 });
