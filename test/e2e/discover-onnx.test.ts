@@ -129,6 +129,21 @@ describe('discover --model <dir> (ONNX)', () => {
         /Cannot load the model \S+\/model\.onnx: .*protobuf parsing failed/,
       ],
       [
+        'a graph that is not a sentence model (another input)',
+        (d) => {
+          copy(d, 'tokenizer.json');
+          // The same bytes with token_type_ids renamed in place (a name of the same length keeps the protobuf whole).
+          const graph = readFileSync(join(REPO, TINY, 'model.onnx'));
+          writeFileSync(
+            join(d, 'model.onnx'),
+            graph.toString('latin1').replaceAll('token_type_ids', 'pixel_value_id'),
+            'latin1',
+          );
+        },
+        'MODEL_UNAVAILABLE',
+        /\/model\.onnx is not a sentence model: its inputs are input_ids, attention_mask, pixel_value_id; a sentence model takes input_ids, attention_mask, token_type_ids/,
+      ],
+      [
         'a tokenizer from another model (ids past the model’s table)',
         (d) => {
           copy(d, 'model.onnx');
