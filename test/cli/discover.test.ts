@@ -135,7 +135,7 @@ describe('discover command', () => {
     expect(JSON.parse(r.stdout).results[0].id).toBe('github.listPullRequests');
   });
 
-  it('explains how to install the optional model package', async () => {
+  it('says what a --model folder must hold when it has no ONNX model', async () => {
     const r = await runCli([
       '--snapshot',
       fixture('snapshots', 'discover-ok.json'),
@@ -147,7 +147,11 @@ describe('discover command', () => {
     ]);
     expect(r.code).toBe(2);
     expect(JSON.parse(r.stdout).error.code).toBe('MODEL_UNAVAILABLE');
-    expect(JSON.parse(r.stdout).error.message).toMatch(/npm install @huggingface\/transformers/);
+    expect(JSON.parse(r.stdout).error.message).toBe(
+      `${fixture('snapshots')} has no model.onnx or onnx/model.onnx. A --model folder is a sentence-transformers ONNX ` +
+        'export: model.onnx (or onnx/model.onnx) and tokenizer.json (WordPiece), e.g. ' +
+        'sentence-transformers/all-MiniLM-L6-v2 with its onnx/ folder, downloaded beforehand.',
+    );
   });
 
   it('--model use-lite ranks with Universal Sentence Encoder lite; a second run reads its index and intent vector without loading it', async () => {

