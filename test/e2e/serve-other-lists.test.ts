@@ -31,6 +31,10 @@ const envFor = (label: string): Record<string, string> => ({
   MCP_SMART_DATA_DIR: join(box.dir, `data-${label}`),
 });
 
+/** An SDK v2 client pinned to the 2026-07-28 revision. */
+const modernClient = (): Client =>
+  new Client({ name: 'e2e-other-lists', version: '1' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
+
 /** Counts each notification method the client hears. */
 function heard(client: Client): Map<string, number> {
   const seen = new Map<string, number>();
@@ -99,10 +103,7 @@ describe("a server's own prompts and resources list_changed", () => {
     'reach a 2026-07-28 client over HTTP on its subscriptions/listen stream',
     async () => {
       const serve = await startServeHttp(envFor('http'), ['--config', config, '--mode', 'tools', '--no-learn']);
-      const client = new Client(
-        { name: 'e2e-other-lists', version: '1' },
-        { versionNegotiation: { mode: { pin: '2026-07-28' } } },
-      );
+      const client = modernClient();
       try {
         await client.connect(new StreamableHTTPClientTransport(new URL(serve.url)));
         const seen = heard(client);
@@ -135,10 +136,7 @@ describe('a server that arrives after the first answer', () => {
         ),
       });
       const serve = await startServeHttp(envFor('late'), ['--config', slow, '--mode', 'meta', '--no-learn']);
-      const client = new Client(
-        { name: 'e2e-late', version: '1' },
-        { versionNegotiation: { mode: { pin: '2026-07-28' } } },
-      );
+      const client = modernClient();
       try {
         await client.connect(new StreamableHTTPClientTransport(new URL(serve.url)));
         const seen = heard(client);
