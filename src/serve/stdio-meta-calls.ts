@@ -12,6 +12,7 @@
  * requests to the client ride the SDK's request context — all of which this path would have to do alike.
  */
 import type { JSONRPCMessage } from '@modelcontextprotocol/server';
+import { isPlainObject } from '../core/config/key-path.js';
 import { audited } from './auth/audit-call.js';
 import { clientKey } from './client-key.js';
 import type { ServeRuntime } from './runtime.js';
@@ -30,9 +31,6 @@ const NEVER_ABORTED = new AbortController().signal;
 
 type Id = string | number;
 type Params = { name: string; arguments?: Record<string, unknown>; _meta?: Record<string, unknown> };
-
-const isPlainObject = (v: unknown): v is Record<string, unknown> =>
-  v !== null && typeof v === 'object' && !Array.isArray(v) && Object.getPrototypeOf(v) === Object.prototype;
 
 /** The request's params when it is a well-formed `tools/call` this path may answer; else undefined. */
 function callParams(params: unknown): Params | undefined {
