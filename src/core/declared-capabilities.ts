@@ -5,6 +5,7 @@
  * Pure data; the one place these findings live (the README's table is copied from here).
  */
 import type { ClientId } from './types.js';
+import { isObject } from './dict.js';
 
 /** The client-to-server requests a declaration allows: the keys of ClientCapabilities that change what a server does. */
 export interface DeclaredCapabilities {
@@ -69,8 +70,6 @@ const RELAYED_SHAPE = {
   elicitation: { form: { applyDefaults: true }, url: {} },
   sampling: { context: {}, tools: {} },
 } as const;
-
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** `value` cut to `shape`: objects keep the shape's keys (recursively), `true` flags only when true. */
 function cut(value: Record<string, unknown>, shape: Record<string, unknown>): Record<string, unknown> {

@@ -19,3 +19,8 @@ export function own<T>(record: Readonly<Record<string, T>> | undefined, key: str
 export function toDict<T = unknown>(value: Record<string, unknown>): Record<string, T> {
   return dict(Object.entries(value) as [string, T][]);
 }
+
+/** A JSON object (not null, not an array); `T` names the shape the caller reads it as. */
+export function isObject<T extends object = Record<string, unknown>>(v: unknown): v is T {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}

@@ -4,6 +4,7 @@
  * it imports nothing but types, so any core module may use it without an import cycle.
  */
 import type { JsonObject, JsonValue } from './types.js';
+import { isObject as isObjectValue } from './dict.js';
 
 /** Keywords whose value is a map from names to subschemas. */
 export const SCHEMA_MAP_KEYWORDS = [
@@ -50,7 +51,7 @@ export function subschemaKind(keyword: string): SubschemaKind | undefined {
   return KINDS.get(keyword);
 }
 
-const isObject = (v: unknown): v is JsonObject => typeof v === 'object' && v !== null && !Array.isArray(v);
+const isObject: (v: unknown) => v is JsonObject = isObjectValue;
 
 /**
  * Calls `fn` on each direct subschema of a schema object, in the object's key order, with the keyword it sits

@@ -7,6 +7,7 @@ import { countOf } from '../process/count-text.js';
 import { malformedToolsNote, validateTools, type ValidateOptions } from './tool-validate.js';
 import { SNAPSHOT_FORMAT, type ServerSnapshot, type Snapshot } from './types.js';
 import { splitSnapshot } from './snapshot-split.js';
+import { isObject } from './dict.js';
 
 /** Where the snapshot is written from: `source` paths are stored relative to `cwd` or under `~`, never absolute. */
 export interface SnapshotPaths {
@@ -52,8 +53,6 @@ function toPersistedServer(s: ServerSnapshot): ServerSnapshot {
   const { tools, ...rest } = out;
   return { ...rest, tools };
 }
-
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 const describeValue = (v: unknown): string =>
   v === null ? 'null' : Array.isArray(v) ? 'a list' : typeof v === 'object' ? 'an object' : `a ${typeof v}`;

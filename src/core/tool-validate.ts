@@ -6,6 +6,7 @@
 import type { ToolSnapshot } from './types.js';
 import { countOf, keptText } from '../process/count-text.js';
 import { scanHeaderDeclarations } from './x-mcp-header.js';
+import { isObject } from './dict.js';
 
 /** Deeper than any real schema (the deepest published ones nest about 20 levels), shallow enough for every walk. */
 export const MAX_SCHEMA_DEPTH = 200;
@@ -15,8 +16,6 @@ export interface CheckedTools {
   /** One short description per malformed entry, e.g. `#2: no name`. */
   problems: string[];
 }
-
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 const kind = (v: unknown): string =>
   v === null ? 'null' : Array.isArray(v) ? 'list' : typeof v === 'object' ? 'an object' : typeof v;

@@ -8,6 +8,7 @@
  */
 import type { JsonObject, JsonValue } from './types.js';
 import { eachSubschema } from './schema-keywords.js';
+import { isObject as isObjectValue } from './dict.js';
 
 export const X_MCP_HEADER = 'x-mcp-header';
 
@@ -22,7 +23,7 @@ export interface HeaderDeclaration {
 
 export type HeaderScan = { valid: true; declarations: HeaderDeclaration[] } | { valid: false; reason: string };
 
-const isObject = (v: unknown): v is JsonObject => typeof v === 'object' && v !== null && !Array.isArray(v);
+const isObject: (v: unknown) => v is JsonObject = isObjectValue;
 const where = (path: string[]): string => (path.length === 0 ? '<root>' : path.join('.'));
 
 /**

@@ -9,8 +9,7 @@ import { mapLimited, SERVER_START_CONCURRENCY } from '../core/map-limited.js';
 import { errorText } from '../process/errors.js';
 import type { ServerSnapshot } from '../core/types.js';
 import { readListing, storeListing, type ServeSetup } from './setup.js';
-
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+import { isObject } from '../core/dict.js';
 
 /** a ∪ b at every level (elicitation {form} and {url} give {form, url}); a `true` flag stays once declared. */
 export function mergeCapabilities(a: DeclaredCapabilities, b: DeclaredCapabilities): DeclaredCapabilities {

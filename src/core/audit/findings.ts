@@ -1,6 +1,7 @@
 /** Audit findings: stable codes and severities for what makes a tool context costly or fragile. */
 import { hasKeyword } from '../condense/index.js';
 import type { JsonObject, JsonValue, ServerSnapshot, ToolSnapshot } from '../types.js';
+import { isObject as isObjectValue } from '../dict.js';
 
 export type Severity = 'error' | 'warning' | 'info';
 export const SEVERITIES: readonly Severity[] = ['error', 'warning', 'info'];
@@ -73,7 +74,7 @@ export function atOrAbove(severity: Severity, threshold: Severity): boolean {
   return SEVERITY_RANK[severity] <= SEVERITY_RANK[threshold];
 }
 
-const isObject = (v: unknown): v is JsonObject => typeof v === 'object' && v !== null && !Array.isArray(v);
+const isObject: (v: unknown) => v is JsonObject = isObjectValue;
 
 /** Levels of properties/items nesting (combinators do not add a level; $defs are not followed). */
 export function nestingDepth(schema: JsonValue | undefined, guard = 0): number {

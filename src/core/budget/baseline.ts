@@ -1,5 +1,5 @@
 /** The committed baseline (mcp-smart.lock.json): build, serialise, parse, and compare a run against it. */
-import { dict, toDict } from '../dict.js';
+import { dict, toDict, isObject } from '../dict.js';
 import { ENCODINGS, type Encoding } from '../types.js';
 import type { MeasuredServer } from './measure.js';
 import { allowedGrowth, formatGrowthLimit, parseGrowthLimit, type GrowthLimit } from './threshold.js';
@@ -73,8 +73,6 @@ function sortKeys(value: unknown): unknown {
 export function serializeBaseline(baseline: Baseline): string {
   return JSON.stringify(sortKeys(baseline), null, 2) + '\n';
 }
-
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 const TOKEN_COUNT =
   'expected a whole number of tokens (0 or more); was the file edited by hand? Rewrite it with `check --update`';

@@ -1,10 +1,10 @@
 /** Where JSON Schema keeps subschemas, so rewrites never touch values (enum, const, default) or property names. */
 import type { JsonObject, JsonValue } from '../types.js';
-import { dict } from '../dict.js';
+import { dict, isObject as isObjectValue } from '../dict.js';
 import { someSubschema, subschemaKind } from '../schema-keywords.js';
 import { MAX_SCHEMA_DEPTH } from '../tool-validate.js';
 
-export const isObject = (v: unknown): v is JsonObject => typeof v === 'object' && v !== null && !Array.isArray(v);
+export const isObject: (v: unknown) => v is JsonObject = isObjectValue;
 
 /** Where a subschema sits, for rewrites that depend on it (a property's title vs. its name). */
 export interface SchemaPlace {

@@ -62,6 +62,4 @@ export function describeType(v: unknown): string {
   return `a ${typeof v}`;
 }
 
-export function isPlainObject(v: unknown): v is Record<string, unknown> {
-  return v !== null && typeof v === 'object' && !Array.isArray(v);
-}
+export { isObject as isPlainObject } from '../dict.js';

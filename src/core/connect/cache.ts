@@ -14,6 +14,7 @@ import { capabilitiesKey, type DeclaredCapabilities } from '../declared-capabili
 import { seedVersion } from './era-memo.js';
 import { serverIdentity, type ServerOrigin } from './server-identity.js';
 import { DYNAMIC_CLIENT, TokenStore, tokenStoreKey } from './oauth/token-store.js';
+import { isObject } from '../dict.js';
 
 export const TOOL_CACHE_FORMAT = 'mcp-smart/tool-list-cache@1';
 const CACHE_SUBDIR = 'tool-lists';
@@ -98,8 +99,6 @@ export async function oauthLogin(def: ServerDefinition, storeFile: string | unde
 export function toolCacheFile(dir: string, key: string): string {
   return join(dir, CACHE_SUBDIR, `${key}.json`);
 }
-
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** A fresh cached snapshot for `def`, or undefined (missing, expired, from the future, or unreadable). */
 export async function readCachedSnapshot(

@@ -2,14 +2,13 @@
 import { SmartError } from '../../process/errors.js';
 import type { JsonObject } from '../types.js';
 import { validateTools, type CheckedTools } from '../tool-validate.js';
+import { isObject } from '../dict.js';
 
 /** Sends one request and returns its raw result object (not reshaped by any schema). */
 export type RequestFn = (method: string, params: Record<string, unknown>) => Promise<Record<string, unknown>>;
 
 /** Default page limit: far above any real server, low enough to stop a runaway cursor quickly. */
 export const DEFAULT_MAX_PAGES = 1000;
-
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 const shortCursor = (c: string): string => JSON.stringify(c.length > 40 ? `${c.slice(0, 40)}…` : c);
 

@@ -47,8 +47,7 @@ export interface ReadResult {
   problems: ReadProblem[];
 }
 
-export const isRecord = (v: unknown): v is Record<string, unknown> =>
-  typeof v === 'object' && v !== null && !Array.isArray(v);
+export { isObject as isRecord } from '../dict.js';
 
 /** Parses an ISO time or epoch number into ms; undefined when absent or invalid. */
 export function parseTime(v: unknown): number | undefined {

@@ -6,7 +6,7 @@ import { withFileLock } from '../../process/file-lock.js';
 import { replaceRefusal, writeFileSafe } from '../../process/safe-write.js';
 import { SmartError, errorText } from '../../process/errors.js';
 import type { UsageStats } from '../types.js';
-import { dict } from '../dict.js';
+import { dict, isObject as isRecord } from '../dict.js';
 import { keepUserTools, parseUserUsage, type UserUsage } from './users.js';
 import type { ProjectUsage } from './scope.js';
 import { DAY_MS, capIntents, forgetUsage, parseRememberedIntents, parseUsageTools } from './usage.js';
@@ -180,8 +180,6 @@ export async function readUsageStore(file: string, now: number): Promise<StoreRe
     ...(plain ? { plain: true as const } : {}),
   };
 }
-
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** The object holding a plain usage document's `tools` map: the document itself, or its `stats` or `usage`. */
 function plainUsageHolder(doc: Record<string, unknown>): Record<string, unknown> | undefined {

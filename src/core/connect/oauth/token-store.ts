@@ -9,6 +9,7 @@ import type { OAuthClientInformationMixed, OAuthTokens } from '@modelcontextprot
 import { withFileLock } from '../../../process/file-lock.js';
 import { writeFileSafe } from '../../../process/safe-write.js';
 import { SmartError, errorText } from '../../../process/errors.js';
+import { isObject } from '../../dict.js';
 
 export const OAUTH_STORE_FORMAT = 'mcp-smart/oauth-tokens@1';
 
@@ -51,8 +52,6 @@ interface StoreFile {
 export function tokenStoreKey(url: string, client: string): string {
   return `${url} ${client}`;
 }
-
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** Writes to one file are serialised in this process, so parallel servers never lose each other's update. */
 const queues = new Map<string, Promise<unknown>>();
