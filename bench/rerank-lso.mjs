@@ -37,11 +37,19 @@ const lso = [
 const { caseFold } = serverFolds([...new Set(s111.tools.map((t) => t.server))], lso, K);
 const metaTrain = meta.tune.filter((_, i) => i % 3 === 0);
 const metaSeen = meta.tune.filter((_, i) => i % 3 !== 0);
-const idx = {
-  s111: buildDiscoverIndex(s111.tools, { vectors }),
-  meta: buildDiscoverIndex(meta.tools, { vectors }),
-  bfcl: buildDiscoverIndex(bfcl.tools, { vectors }),
+// The indexes under the default weights, and under a variant's BM25 weights (`index`: built into the index).
+const indexes = new Map();
+const indexesFor = (w) => {
+  const at = JSON.stringify(w ?? {});
+  if (!indexes.has(at))
+    indexes.set(at, {
+      s111: buildDiscoverIndex(s111.tools, { vectors, weights: w }),
+      meta: buildDiscoverIndex(meta.tools, { vectors, weights: w }),
+      bfcl: buildDiscoverIndex(bfcl.tools, { vectors, weights: w }),
+    });
+  return indexes.get(at);
 };
+let idx = indexesFor(undefined);
 const byName = (t) => t.tool.name;
 const byId = (t) => t.id;
 // Result rows: MetaTool and BFCL labels are tool names, servers-111's are ids.
@@ -67,7 +75,11 @@ function candidates(index, cases, key, extra, depth, weights) {
 }
 const devCache = new Map();
 function dev(depth, weights) {
-  const at = JSON.stringify([depth, weights]);
+  const at = JSON.stringify([
+    depth,
+    weights,
+    idx === indexesFor(undefined) ? null : [...indexes.keys()].find((k) => indexes.get(k) === idx),
+  ]);
   if (!devCache.has(at))
     devCache.set(at, [
       ...candidates(idx.meta, metaTrain, byName, { set: 'meta', fold: -1 }, depth, weights),
@@ -106,6 +118,13 @@ const VARIANTS = {
   'sem-1.4': { depth: 10, weights: { fusion: { semantic: 1.4 } } },
   'server-0.25': { depth: 10, weights: { fusion: { server: 0.25 } } },
   'server-1': { depth: 10, weights: { fusion: { server: 1 } } },
+  // BM25 (weights.ts DEFAULT_WEIGHTS.bm25: k1 1.6, b 0.5, fields name 3, description 1, params 0.75, server 0.3).
+  'name-2': { depth: 10, index: { bm25: { fields: { name: 2 } } } },
+  'name-5': { depth: 10, index: { bm25: { fields: { name: 5 } } } },
+  'params-0.4': { depth: 10, index: { bm25: { fields: { params: 0.4 } } } },
+  'params-1.5': { depth: 10, index: { bm25: { fields: { params: 1.5 } } } },
+  'b-0.3': { depth: 10, index: { bm25: { b: 0.3 } } },
+  'b-0.75': { depth: 10, index: { bm25: { b: 0.75 } } },
 };
 const chosen = arg('--variants')?.split(',') ?? Object.keys(VARIANTS);
 const f3 = (x) => x.toFixed(3);
@@ -120,6 +139,7 @@ for (const name of chosen) {
   const v = VARIANTS[name];
   const t0 = performance.now();
   weights = v.weights;
+  idx = indexesFor(v.index);
   const items = dev(v.depth, v.weights);
   const opts = { epochs: v.epochs ?? 150, l2: v.l2 ?? 1e-3, lr: v.lr ?? 1 };
   const withDepth = (m) => ({ ...m, depth: v.depth });
@@ -151,7 +171,7 @@ for (const name of chosen) {
     );
   const b = out.base;
   console.log(
-    `\n${name} ${JSON.stringify(opts)} depth ${v.depth} weights ${JSON.stringify(v.weights ?? {})} (${((performance.now() - t0) / 1000).toFixed(0)} s)`,
+    `\n${name} ${JSON.stringify(opts)} depth ${v.depth} weights ${JSON.stringify(v.weights ?? {})} index ${JSON.stringify(v.index ?? {})} (${((performance.now() - t0) / 1000).toFixed(0)} s)`,
   );
   for (const key of ['lso', 'metaSeen', 'devMeta', 'devBfcl', 'devS111']) {
     const rows = r[key];
