@@ -4,7 +4,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { splitSnapshot } from '../../src/core/snapshot-split.js';
+import { pieceText, splitSnapshot } from '../../src/core/snapshot-split.js';
 import { readSnapshotSet } from '../../src/core/snapshot.js';
 import { leanServer } from '../../src/app/services/catalogue/payload.js';
 import { analyzeFields, paramText, type Bm25Index } from '../../src/core/discover/bm25.js';
@@ -79,6 +79,38 @@ describe('a snapshot cut at its servers', () => {
         [31, 34],
       ],
     });
+  });
+});
+
+describe('the pieces of a cut snapshot', () => {
+  it('decode to the strings the UTF-8 decoding gives, ASCII pieces and others', () => {
+    for (const text of ['{"a": "plain ASCII \\" {[ ]}"}', '{"b": "é ☃ 天气 \u{1F600}"}', '{"c": "\u00ff\u0080"}', '']) {
+      const bytes = Buffer.from(`xx${text}yy`, 'utf8');
+      expect(pieceText(bytes, 2, bytes.byteLength - 2)).toBe(text);
+    }
+  });
+
+  it('are the elements the whole parse gives, over generated servers with escapes, brackets and non-ASCII', () => {
+    // A fixed-seed generator (no Math.random): every run checks the same documents.
+    let seed = 7;
+    const next = (n: number): number => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) >>> 8) % n;
+    const alphabet = ['a', 'Z', ' ', '\\', '"', '{', '}', '[', ']', ',', ':', 'é', '☃', '\u{1F600}', '\n', '\\"'];
+    const text = (): string => Array.from({ length: next(12) }, () => alphabet[next(alphabet.length)]).join('');
+    for (let round = 0; round < 200; round++) {
+      const servers = Array.from({ length: 1 + next(4) }, (_, i) =>
+        server(`s${i}${text()}`, [
+          {
+            name: text() || 'n',
+            description: text(),
+            inputSchema: { type: 'object', properties: { [text()]: { description: text(), items: [text(), [{}]] } } },
+          },
+        ]),
+      );
+      const doc = { format: 'mcp-smart/snapshot@1', [text() || 'k']: [text(), { x: text() }], servers };
+      const bytes = Buffer.from(JSON.stringify(doc, null, next(3)), 'utf8');
+      const split = splitSnapshot(bytes)!;
+      expect(split.servers.map(([from, to]) => JSON.parse(pieceText(bytes, from, to)) as unknown)).toEqual(servers);
+    }
   });
 });
 
