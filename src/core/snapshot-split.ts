@@ -9,7 +9,6 @@
  * parse (undefined); a piece that is not valid JSON fails its own JSON.parse, and the caller then parses the whole
  * text, so every error is the one the whole parse reports.
  */
-import { isAscii } from 'node:buffer';
 
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
@@ -25,14 +24,6 @@ export interface SplitSnapshot {
   head: string;
   /** [start, end) byte offsets of each server's JSON text, in order. */
   servers: [number, number][];
-}
-
-/**
- * The text of bytes [from, to): an ASCII piece (most servers' JSON) is decoded byte for byte, the same string as the
- * UTF-8 decoding at a fraction of its cost; any other piece as UTF-8.
- */
-export function pieceText(bytes: Buffer, from: number, to: number): string {
-  return isAscii(bytes.subarray(from, to)) ? bytes.toString('latin1', from, to) : bytes.toString('utf8', from, to);
 }
 
 const isSpace = (b: number | undefined): boolean => b === 0x20 || b === 0x0a || b === 0x0d || b === 0x09;
@@ -75,21 +66,17 @@ export function splitSnapshot(bytes: Buffer): SplitSnapshot | undefined {
         at++;
       return true;
     }
-    // One loop over the bytes (strings too: a call per string was most of the cut's time); a backslash in a string
-    // skips the byte after it, so an escaped quote does not end the string. UTF-8 continuation bytes are ≥ 0x80.
     let depth = 0;
-    let inString = false;
-    for (let i = at; i < n; i++) {
-      const c = bytes[i]!;
-      if (inString) {
-        if (c === BACKSLASH) i++;
-        else if (c === QUOTE) inString = false;
-      } else if (c === QUOTE) inString = true;
-      else if (c === OPEN_OBJECT || c === OPEN_ARRAY) depth++;
-      else if ((c === CLOSE_OBJECT || c === CLOSE_ARRAY) && --depth === 0) {
-        at = i + 1;
-        return true;
+    while (at < n) {
+      const c = bytes[at]!;
+      if (c === QUOTE) {
+        if (!string()) return false;
+        continue;
       }
+      if (c === OPEN_OBJECT || c === OPEN_ARRAY) depth++;
+      else if (c === CLOSE_OBJECT || c === CLOSE_ARRAY) depth--;
+      at++;
+      if (depth === 0) return true;
     }
     return false;
   };

@@ -6,7 +6,7 @@ import { parseJsonText, readFileBytes, stripBom } from '../process/read-file.js'
 import { countOf } from '../process/count-text.js';
 import { malformedToolsNote, validateTools, type ValidateOptions } from './tool-validate.js';
 import { SNAPSHOT_FORMAT, type ServerSnapshot, type Snapshot } from './types.js';
-import { pieceText, splitSnapshot } from './snapshot-split.js';
+import { splitSnapshot } from './snapshot-split.js';
 
 /** Where the snapshot is written from: `source` paths are stored relative to `cwd` or under `~`, never absolute. */
 export interface SnapshotPaths {
@@ -210,7 +210,7 @@ function parseByServer(
   try {
     parseSnapshot(JSON.parse(split.head), file, validate, seen);
     return split.servers.map(([from, to], i) =>
-      each(checkServer(JSON.parse(pieceText(bytes, from, to)), i, file, validate, seen)),
+      each(checkServer(JSON.parse(bytes.toString('utf8', from, to)), i, file, validate, seen)),
     );
   } catch {
     return undefined;
