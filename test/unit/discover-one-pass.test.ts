@@ -82,6 +82,33 @@ describe('a snapshot cut at its servers', () => {
   });
 });
 
+describe('the pieces of a cut snapshot', () => {
+  it('are the elements the whole parse gives, over generated servers with escapes, brackets and non-ASCII', () => {
+    // A fixed-seed generator (no Math.random): every run checks the same documents.
+    let seed = 7;
+    const next = (n: number): number => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) >>> 8) % n;
+    const alphabet = ['a', 'Z', ' ', '\\', '"', '{', '}', '[', ']', ',', ':', 'é', '☃', '\u{1F600}', '\n', '\\"'];
+    const text = (): string => Array.from({ length: next(12) }, () => alphabet[next(alphabet.length)]).join('');
+    for (let round = 0; round < 200; round++) {
+      const servers = Array.from({ length: 1 + next(4) }, (_, i) =>
+        server(`s${i}${text()}`, [
+          {
+            name: text() || 'n',
+            description: text(),
+            inputSchema: { type: 'object', properties: { [text()]: { description: text(), items: [text(), [{}]] } } },
+          },
+        ]),
+      );
+      const doc = { format: 'mcp-smart/snapshot@1', [text() || 'k']: [text(), { x: text() }], servers };
+      const bytes = Buffer.from(JSON.stringify(doc, null, next(3)), 'utf8');
+      const split = splitSnapshot(bytes)!;
+      expect(split.servers.map(([from, to]) => JSON.parse(bytes.toString('utf8', from, to)) as unknown)).toEqual(
+        servers,
+      );
+    }
+  });
+});
+
 describe('readSnapshotSet one server at a time', () => {
   const doc = { format: 'mcp-smart/snapshot@1', servers: [server('one', tricky), server('two', tricky.slice(1))] };
 
