@@ -8,7 +8,13 @@
  * overlap. The index's matrix is copied once into the module's memory (1.4 MB at 2,781 tools); large indexes
  * (those with a sketch) keep the JavaScript loops, which score only their candidates.
  */
-import type { SemanticIndex } from './semantic.js';
+/** What the kernel reads of a semantic index (semantic.ts SemanticIndex; not imported: semantic.ts imports this). */
+interface Rows {
+  dims: number;
+  size: number;
+  matrix: Float32Array;
+  sketch?: unknown;
+}
 
 /**
  * dots(mat, qd, out, docs, groups, rowBytes): for every g < groups and r < 4, f32[out + 16g + 4r] = the dot of the
@@ -91,13 +97,13 @@ export interface DotKernel {
   scores: (q: Float32Array, docs: ArrayLike<number> | null, count: number, out: Float32Array) => number;
 }
 
-const kernels = new WeakMap<SemanticIndex, DotKernel | null>();
+const kernels = new WeakMap<Rows, DotKernel | null>();
 
 /**
  * The kernel of an index (made once, on its first query), or null where it would not give dot's numbers or should
  * not be used: no WebAssembly SIMD, rows not a multiple of four floats, a large index (sketch), or no memory for it.
  */
-export function dotKernel(index: SemanticIndex): DotKernel | null {
+export function dotKernel(index: Rows): DotKernel | null {
   let kernel = kernels.get(index);
   if (kernel === undefined) {
     kernel = makeKernel(index);
@@ -106,7 +112,7 @@ export function dotKernel(index: SemanticIndex): DotKernel | null {
   return kernel;
 }
 
-function makeKernel(index: SemanticIndex): DotKernel | null {
+function makeKernel(index: Rows): DotKernel | null {
   const { dims, size, matrix } = index;
   if (typeof WebAssembly !== 'object' || dims < 4 || dims % 4 !== 0 || index.sketch || size < DOT_ROWS) return null;
   const rowBytes = dims * 4;
