@@ -41,6 +41,15 @@ export function serverLexicalScores(
     const p = bmIndex.postings.get(terms[k]!);
     if (!p) continue;
     const w = weights ? weights[k]! : 1;
+    if (!keep) {
+      // Every tool votes: the term's best contribution per server, kept with its postings (the same additions).
+      const t = termBest(p, of, count);
+      for (let j = 0; j < t.servers.length; j++) {
+        const s = t.servers[j]!;
+        lex[s] = lex[s]! + w * t.best[j]!;
+      }
+      continue;
+    }
     for (let j = 0; j < p.docs.length; j++) {
       if (keep && !keep(p.docs[j]!)) continue;
       const s = of[p.docs[j]!]!;
@@ -58,6 +67,43 @@ export function serverLexicalScores(
   for (let s = 0; s < count; s++) if (lex[s]! > max) max = lex[s]!;
   if (max > 0) for (let s = 0; s < count; s++) lex[s] = lex[s]! / max;
   return lex;
+}
+
+/** A term's servers (in order of their first posting, each once) and each one's best contribution to it. */
+interface TermBest {
+  of: Int32Array;
+  servers: Int32Array;
+  best: Float32Array;
+}
+type Posting = { docs: Int32Array; contrib: Float32Array };
+/** Per posting list (they never change once built), for the grouping it was made with. */
+const termBests = new WeakMap<Posting, TermBest>();
+
+/**
+ * serverLexicalScores' per-term pass without a filter, made once per term: the servers in the order that pass
+ * touches them and their best contributions, so the scores are added in the same order. A server whose best is 0
+ * is listed once per posting it had before a positive one (adding 0 changes no sum, as in that pass).
+ */
+function termBest(p: Posting, of: Int32Array, count: number): TermBest {
+  const known = termBests.get(p);
+  if (known?.of === of) return known;
+  const best = new Float32Array(count);
+  const touched: number[] = [];
+  for (let j = 0; j < p.docs.length; j++) {
+    const s = of[p.docs[j]!]!;
+    const c = p.contrib[j]!;
+    if (best[s] === 0) touched.push(s);
+    if (c > best[s]!) best[s] = c;
+  }
+  // As that pass adds them: a server's best at its first listing, 0 at a later one (its best was reset then).
+  const bestOf = new Float32Array(touched.length);
+  touched.forEach((s, j) => {
+    bestOf[j] = best[s]!;
+    best[s] = 0;
+  });
+  const t: TermBest = { of, servers: Int32Array.from(touched), best: bestOf };
+  termBests.set(p, t);
+  return t;
 }
 
 /** The semantic part: each server's best tool cosine, min–max scaled over the voting tools (0–1; 0 without a voter). */
