@@ -14,7 +14,7 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { cpus, loadavg, tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { DATA, REPO } from './helpers/datasets.mjs';
 import { startRaw } from './helpers/raw-stdio.mjs';
@@ -45,7 +45,8 @@ const INTENTS = [
 const builds = (process.argv.length > 2 ? process.argv.slice(2) : [`this=${REPO}`]).map((s) => {
   const at = s.indexOf('=');
   const [root, ...flags] = s.slice(at + 1).split('@');
-  return { label: s.slice(0, at), root, flags };
+  // Resolved here: each process runs in its own scratch folder, where a relative root would name nothing.
+  return { label: s.slice(0, at), root: resolve(root), flags };
 });
 const dir = mkdtempSync(join(tmpdir(), 'mcp-smart-bench-rss-'));
 const kb = (pid, key) =>

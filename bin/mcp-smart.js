@@ -13,6 +13,8 @@ if (typeof module.enableCompileCache === 'function' && !process.argv.includes('-
   // Node may export the folder to child processes; the servers we start keep the environment they were given.
   if (inherited === undefined) delete process.env.NODE_COMPILE_CACHE;
 }
+// serve is long-lived: its young generation keeps V8's start size from the first allocation (src/serve/heap-quiet.ts).
+if (process.argv.includes('serve')) (await import('node:v8')).setFlagsFromString('--semi-space-growth-factor=1');
 // The start path as esbuild bundled it, minified (scripts/bundle.mjs): a few files to compile instead of hundreds.
 // With --debug, stack traces name the original files and lines through the bundle's source maps.
 if (process.argv.includes('--debug')) process.setSourceMapsEnabled(true);

@@ -39,6 +39,7 @@ import { AuditLog } from '../serve/auth/audit.js';
 import { reaches } from '../serve/auth/scoped-routes.js';
 import { telemetryConfig } from '../serve/telemetry/config.js';
 import type { Telemetry } from '../serve/telemetry/hook.js';
+import { startHeapQuiet } from '../serve/heap-quiet.js';
 
 /** At shutdown, the last spans and metrics are exported within this (a collector that is down does not hold it). */
 const TELEMETRY_FLUSH_MS = 3_000;
@@ -62,6 +63,9 @@ export async function runServeCommand(
     return { result: { mode, transport: 'stdio' }, exitCode: 0 };
   }
   const { transportKind, host, port, tokenEnv, token, sessions, keys } = listenFlags(opts, io.env);
+  // A long-lived process: a young generation that keeps its start size, and the calls' garbage given back once they
+  // stop (serve/heap-quiet.ts).
+  const heapQuiet = startHeapQuiet(global.debug ? log : undefined);
 
   // A person at a terminal, not a client: say what this is (it still serves, e.g. for pasting JSON-RPC by hand).
   if (transportKind === 'stdio' && io.stdinIsTTY) io.stderr(terminalNote(setupWords(global)));
@@ -208,6 +212,7 @@ export async function runServeCommand(
       await serveUntilDone();
     } finally {
       io.signal?.removeEventListener('abort', shutdown);
+      heapQuiet.stop();
       // What is still held when serving ends: a check that requests and closed sessions left nothing behind (the
       // listeners of client connections: the endpoint's own one for 2026-07-28 listen streams is not counted).
       if (global.debug && http)

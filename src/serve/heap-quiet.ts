@@ -1,0 +1,133 @@
+/**
+ * serve's heap as a long-lived gateway's: what a burst of calls leaves behind is given back once the calls stop.
+ *
+ * Measured (bench/RESULTS.md, "Serve's memory after the calls"): after 10,000 forwarded calls serve's live heap is
+ * the same 16 MB as at start, yet RSS had grown by 72 MB and stayed there. V8 had doubled the young generation's
+ * semi-spaces to 16 MB (a burst of concurrent calls keeps many objects alive across scavenges, which is what makes
+ * it grow) and promoted the calls' short-lived objects into an old space that reached 64 MB before its first full
+ * collection; with no full collection ever, V8's memory reducer never starts, so nothing was returned when idle.
+ *
+ * Two measures, both for serve's own process only (a one-shot command keeps V8's defaults):
+ * - the young generation keeps the size it has when serve starts (`--semi-space-growth-factor=1`, read by V8 each
+ *   time it would grow the semi-space, so it takes effect when set at run time; `--max-semi-space-size` would need
+ *   node's command line);
+ * - after calls stop (an event-loop window of QUIET_WINDOW_MS almost idle) and the heap has grown by at least
+ *   GROWTH_BYTES since the last collection, one full collection. It is armed by a GC event (no timer runs while
+ *   nothing allocates) and runs at most once per quiet period (two collections: see `collect` below).
+ */
+import { PerformanceObserver, performance, type EventLoopUtilization } from 'node:perf_hooks';
+import * as v8 from 'node:v8';
+import { runInNewContext } from 'node:vm';
+
+/** A window of the event loop this long, busy less than QUIET_UTILIZATION of it, counts as quiet. */
+export const QUIET_WINDOW_MS = 250;
+export const QUIET_UTILIZATION = 0.1;
+/** A quiet period collects only when the used heap grew at least this much since the last collection. */
+export const GROWTH_BYTES = 8 * 1024 * 1024;
+
+export interface QuietCollectorDeps {
+  /** V8's used heap, bytes. */
+  usedHeap: () => number;
+  /** The event loop's utilization (0..1) since the previous call (the first call starts the window). */
+  utilization: () => number;
+  /** A full garbage collection. */
+  collect: () => void;
+  /** Runs `fn` after `ms`; the timer must not keep the process alive. */
+  after: (fn: () => void, ms: number) => void;
+}
+
+/** The decision: when to collect. Fed GC events; checks windows of the event loop until one is quiet. */
+export class QuietCollector {
+  /** Full collections this collector ran. */
+  collections = 0;
+  private baseline: number;
+  private armed = false;
+  private stopped = false;
+
+  constructor(private readonly deps: QuietCollectorDeps) {
+    this.baseline = deps.usedHeap();
+  }
+
+  /** A garbage collection happened (V8's, or ours): something is allocating, so watch for the quiet after it. */
+  onGc(): void {
+    if (this.armed || this.stopped) return;
+    this.armed = true;
+    this.deps.utilization();
+    this.deps.after(() => this.check(), QUIET_WINDOW_MS);
+  }
+
+  stop(): void {
+    this.stopped = true;
+  }
+
+  private check(): void {
+    if (this.stopped) return;
+    if (this.deps.utilization() >= QUIET_UTILIZATION) {
+      this.deps.after(() => this.check(), QUIET_WINDOW_MS);
+      return;
+    }
+    this.armed = false;
+    const used = this.deps.usedHeap();
+    // What grew is mostly garbage of the calls (a heap that only holds more live data rises its baseline once).
+    if (used - this.baseline < GROWTH_BYTES) return;
+    this.deps.collect();
+    this.collections++;
+    this.baseline = this.deps.usedHeap();
+  }
+}
+
+/** V8's full collection, from a context made with --expose-gc set at run time; undefined if V8 refused. */
+function fullCollection(): (() => void) | undefined {
+  const exposed = (globalThis as { gc?: () => void }).gc;
+  if (typeof exposed === 'function') return exposed;
+  try {
+    v8.setFlagsFromString('--expose-gc');
+    const gc: unknown = runInNewContext('gc');
+    return typeof gc === 'function' ? (gc as () => void) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+export interface HeapQuiet {
+  collector: QuietCollector | undefined;
+  stop: () => void;
+}
+
+/** Applies both measures to this process (see the file's comment); `debug` hears each collection. */
+export function startHeapQuiet(debug?: (text: string) => void): HeapQuiet {
+  v8.setFlagsFromString('--semi-space-growth-factor=1');
+  const gc = fullCollection();
+  if (!gc) return { collector: undefined, stop: () => undefined };
+  let last: EventLoopUtilization | undefined;
+  const used = (): number => v8.getHeapStatistics().used_heap_size;
+  const collector = new QuietCollector({
+    usedHeap: used,
+    utilization: () => {
+      const now = performance.eventLoopUtilization();
+      const since = last ? performance.eventLoopUtilization(now, last) : now;
+      last = now;
+      return since.utilization;
+    },
+    collect: () => {
+      const before = used();
+      // Measured: one collection leaves the emptied old-space pages committed until V8's memory reducer happens to
+      // run (often never: 105 MB RSS 10 s later); a second one returns them (74 MB).
+      gc();
+      gc();
+      debug?.(`heap: ${mb(before)} used after the calls, ${mb(used())} after a full collection`);
+    },
+    after: (fn, ms) => setTimeout(fn, ms).unref(),
+  });
+  const observer = new PerformanceObserver(() => collector.onGc());
+  observer.observe({ entryTypes: ['gc'] });
+  return {
+    collector,
+    stop: () => {
+      collector.stop();
+      observer.disconnect();
+    },
+  };
+}
+
+const mb = (bytes: number): string => `${(bytes / 1048576).toFixed(1)} MB`;
