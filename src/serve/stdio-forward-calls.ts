@@ -21,6 +21,7 @@ import { clientKey } from './client-key.js';
 import type { ServeRuntime, ToolResult } from './runtime.js';
 import { callServed } from './served-call.js';
 import { settle } from './settled-calls.js';
+import { plainWireResult } from './plain-result.js';
 
 type Id = string | number;
 type Params = { name: string; arguments?: Record<string, unknown>; _meta?: Record<string, unknown> };
@@ -28,9 +29,6 @@ type Params = { name: string; arguments?: Record<string, unknown>; _meta?: Recor
 const PARAM_KEYS = new Set(['name', 'arguments', '_meta']);
 /** The capabilities that let a server behind ask the client something during a call (in-flight.ts). */
 const ASKABLE = ['elicitation', 'sampling', 'roots'] as const;
-/** The result keys whose 2025 encoding is the value itself (the SDK's parse would give an equal object). */
-const RESULT_KEYS = new Set(['content', 'structuredContent', 'isError']);
-
 /** The request's params when it is a plain `tools/call` this path may run; else undefined (the SDK's). */
 function plainParams(params: unknown): Params | undefined {
   if (!isPlainObject(params) || typeof params.name !== 'string') return undefined;
@@ -43,35 +41,6 @@ function plainParams(params: unknown): Params | undefined {
     for (const key in meta) if (key === 'progressToken' || key.startsWith('io.modelcontextprotocol/')) return undefined;
   }
   return params as Params;
-}
-
-/**
- * The result as the SDK's 2025 codec would write it, when that is plain to see: only text blocks of `type` and
- * `text`, a structuredContent object, an isError boolean. Undefined for anything else (the SDK then encodes it).
- * Its keys in the order the SDK's parse gives them.
- */
-export function plainWireResult(result: ToolResult): Record<string, unknown> | undefined {
-  const r = result as Record<string, unknown>;
-  for (const key in r) if (!RESULT_KEYS.has(key)) return undefined;
-  if (!Array.isArray(r.content)) return undefined;
-  const content: { type: 'text'; text: string }[] = [];
-  for (const block of r.content as unknown[]) {
-    if (!isPlainObject(block) || block.type !== 'text' || typeof block.text !== 'string') return undefined;
-    for (const key in block) if (key !== 'type' && key !== 'text') return undefined;
-    content.push({ type: 'text', text: block.text });
-  }
-  const out: Record<string, unknown> = { content };
-  const structured = r.structuredContent;
-  if (structured !== undefined) {
-    // A record's parse copies its keys one by one: `__proto__` would not survive it.
-    if (!isPlainObject(structured) || Object.hasOwn(structured, '__proto__')) return undefined;
-    out.structuredContent = structured;
-  }
-  if (r.isError !== undefined) {
-    if (typeof r.isError !== 'boolean') return undefined;
-    out.isError = r.isError;
-  }
-  return out;
 }
 
 export class StdioForwardCalls {

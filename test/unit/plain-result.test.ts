@@ -1,8 +1,9 @@
 // plainWireResult: a forwarded call's result is written on the wire only when the SDK's 2025 encoding of it is
 // plainly itself; anything the SDK's parse could change (or refuse) is left to the SDK's Server.
+import { specTypeSchemas } from '@modelcontextprotocol/server';
 import { describe, expect, it } from 'vitest';
-import type { ToolResult } from '../../src/serve/runtime.js';
-import { plainWireResult } from '../../src/serve/stdio-forward-calls.js';
+import type { ToolResult } from '../../src/serve/runtime-options.js';
+import { plainWireResult } from '../../src/serve/plain-result.js';
 
 const text = (t: string) => ({ type: 'text', text: t });
 const wire = (r: unknown) => plainWireResult(r as ToolResult);
@@ -18,6 +19,18 @@ describe('plainWireResult', () => {
     );
     expect(wire({ content: [] })).toEqual({ content: [] });
     expect(wire({ content: [text('boom')], isError: true })).toEqual({ content: [text('boom')], isError: true });
+  });
+
+  it('what it accepts the schema accepts too (result-check.ts skips the schema for it)', () => {
+    const plain = [
+      { content: [] },
+      { content: [text('a'), text('b')], isError: true },
+      { content: [text('a')], structuredContent: { n: 1, s: 'x', deep: { a: [null] } } },
+    ];
+    for (const r of plain) {
+      expect(wire(r)).toBeDefined();
+      expect(specTypeSchemas.CallToolResult['~standard'].validate(r)).not.toHaveProperty('issues');
+    }
   });
 
   it('anything the SDK could encode otherwise is left to it', () => {
