@@ -9,15 +9,18 @@
  * here; any other outcome — an error, images, annotations, a result without content — is handed to the SDK's Server
  * with its outcome (settled-calls.ts), which answers it exactly as before.
  *
- * Taken only when nothing of the SDK's request context is needed: the connection's `initialize` answered, a client
- * that declares none of elicitation, sampling and roots (a server behind may then ask it nothing, so no request of
- * the server's can belong to this call), no progress token, no `_meta` key of MCP's own, a tool of a server behind
- * (not a meta-tool), and an id not in use. Everything else goes to the SDK's Server as before.
+ * Taken only when nothing of the SDK's request context is needed: the connection's `initialize` answered, no
+ * progress token, no `_meta` key of MCP's own, a tool of a server behind (not a meta-tool), and an id not in use.
+ * Everything else goes to the SDK's Server as before. A client that declares elicitation, sampling or roots is asked
+ * a server's request during the call as the SDK's handler asks it (sdk-server.ts askerOf): a request of the SDK's
+ * Server to its client (on stdio the one connection; the call's id rides nowhere on that wire).
  */
+import { ResultSchema } from '@modelcontextprotocol/core';
 import type { JSONRPCMessage, Server } from '@modelcontextprotocol/server';
 import { isPlainObject } from '../core/config/key-path.js';
 import { audited } from './auth/audit-call.js';
 import { clientKey } from './client-key.js';
+import type { Asker } from './in-flight.js';
 import type { ServeRuntime, ToolResult } from './runtime.js';
 import { callServed } from './served-call.js';
 import { settle } from './settled-calls.js';
@@ -29,6 +32,16 @@ type Params = { name: string; arguments?: Record<string, unknown>; _meta?: Recor
 const PARAM_KEYS = new Set(['name', 'arguments', '_meta']);
 /** The capabilities that let a server behind ask the client something during a call (in-flight.ts). */
 const ASKABLE = ['elicitation', 'sampling', 'roots'] as const;
+
+/** The client as the call's asker when it accepts any of ASKABLE (as sdk-server.ts's askerOf); else undefined. */
+function askerOf(server: Server): Asker | undefined {
+  const caps = (server.getClientCapabilities() ?? {}) as Record<string, unknown>;
+  if (!ASKABLE.some((c) => caps[c] !== undefined)) return undefined;
+  return {
+    capabilities: caps,
+    ask: (method, params, signal) => server.request({ method, params } as never, ResultSchema, { signal }),
+  };
+}
 /** The request's params when it is a plain `tools/call` this path may run; else undefined (the SDK's). */
 function plainParams(params: unknown): Params | undefined {
   if (!isPlainObject(params) || typeof params.name !== 'string') return undefined;
@@ -73,8 +86,6 @@ export class StdioForwardCalls {
     if (!served?.entry || served.meta !== undefined) return false;
     const server = this.server();
     if (!server || server.getClientVersion() === undefined) return false;
-    const caps = (server.getClientCapabilities() ?? {}) as Record<string, unknown>;
-    if (ASKABLE.some((c) => caps[c] !== undefined)) return false;
     const controller = new AbortController();
     this.open.set(id, controller);
     void this.run(message, id, params, controller, server);
@@ -88,7 +99,12 @@ export class StdioForwardCalls {
     controller: AbortController,
     server: Server,
   ): Promise<void> {
-    const ctx = { signal: controller.signal, client: clientKey(undefined), _meta: params._meta };
+    const ctx = {
+      signal: controller.signal,
+      asker: askerOf(server),
+      client: clientKey(undefined),
+      _meta: params._meta,
+    };
     let result: ToolResult | undefined;
     let error: unknown;
     let failed = false;

@@ -6,7 +6,8 @@
 //   tool, a server that dies mid-call;
 // - the answer really comes from the wire path for a plain text result (it writes `jsonrpc` first; the SDK's Server
 //   writes `result` first) and from the SDK for the rest;
-// - a cancelled call gets no answer and the connection goes on; progress and elicitation still work (SDK path).
+// - a cancelled call gets no answer and the connection goes on; progress still works (SDK path), and a server's
+//   elicitation reaches a client that declares it on either path.
 import { spawn } from 'node:child_process';
 import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport as StdioV1 } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -194,27 +195,38 @@ describe('forwarded calls on the wire: the same answers as the SDK path', () => 
   });
 
   it(
-    'a client that declares elicitation is the SDK’s: the server’s question reaches it',
+    'a client that declares elicitation is asked the server’s question on either path, with the same result',
     { timeout: TIMEOUT_MS },
     async () => {
       const s = rawServe();
       try {
         await s.initialize({ elicitation: {} });
         const name = (await servedNames(s)).get('test_elicitation')!;
+        const asked = new Set<unknown>();
+        /** Answers the next elicitation/create serve sends, then returns the answer to call `id`. */
+        const answered = async (id: number): Promise<string> => {
+          const deadline = Date.now() + 30_000;
+          let ask: { id: number | string; method: string } | undefined;
+          while (!ask && Date.now() < deadline) {
+            ask = s.lines
+              .map((l) => JSON.parse(l) as { id: number | string; method: string })
+              .find((m) => m.method === 'elicitation/create' && !asked.has(m.id));
+            if (!ask) await new Promise((r) => setTimeout(r, 10));
+          }
+          expect(ask?.method).toBe('elicitation/create');
+          asked.add(ask!.id);
+          s.send({ id: ask!.id, result: { action: 'accept', content: { username: 'ada', email: 'ada@example.org' } } });
+          return s.answer(id);
+        };
         s.send(call(1, name, { arguments: { message: 'who are you?' } }));
-        const deadline = Date.now() + 30_000;
-        let ask: { id: number | string; method: string } | undefined;
-        while (!ask && Date.now() < deadline) {
-          ask = s.lines
-            .map((l) => JSON.parse(l) as { id: number | string; method: string })
-            .find((m) => m.method === 'elicitation/create');
-          if (!ask) await new Promise((r) => setTimeout(r, 10));
-        }
-        expect(ask?.method).toBe('elicitation/create');
-        s.send({ id: ask!.id, result: { action: 'accept', content: { username: 'ada', email: 'ada@example.org' } } });
-        const answer = await s.answer(1);
-        expect(answer.startsWith('{"jsonrpc"')).toBe(false);
-        expect(textOf((JSON.parse(answer) as { result: unknown }).result)).toContain('ada');
+        const fast = await answered(1);
+        s.send(call(2, name, { arguments: { message: 'who are you?' }, _meta: { progressToken: 'p' } }));
+        const sdk = await answered(2);
+        expect(fast.startsWith('{"jsonrpc"')).toBe(true);
+        expect(sdk.startsWith('{"result"')).toBe(true);
+        const fastResult = (JSON.parse(fast) as { result: unknown }).result;
+        expect(textOf(fastResult)).toContain('ada');
+        expect(fastResult).toEqual((JSON.parse(sdk) as { result: unknown }).result);
       } finally {
         await s.stop();
       }
