@@ -14,7 +14,8 @@
 // (MCP_SMART_CACHE_DIR/peers, default ~/.cache/mcp-smart-bench/peers). Without them it says what is missing and how
 // to install it, and exits 2. BENCH_PEERS_ROUNDS (start-up rounds, default 3), BENCH_PEERS_CALLS (calls per client
 // and target, default 1,000, a multiple of 50) and BENCH_PEERS_RSS_CALLS (default 10,000) scale it;
-// BENCH_PEERS_PART=start or calls runs one part alone.
+// BENCH_PEERS_PART=start or calls runs one part alone. BENCH_PEERS_BASE=<folder> adds, to the calls, serve from that
+// folder's bin/mcp-smart.js (a baseline build copied aside) beside this tree's, as `serve --mode tools (base)`.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -53,6 +54,7 @@ const CALLS = Number(process.env.BENCH_PEERS_CALLS ?? 1000);
 const RSS_CALLS = Number(process.env.BENCH_PEERS_RSS_CALLS ?? 10_000);
 const ROUND = 50;
 const PART = process.env.BENCH_PEERS_PART; // 'start' or 'calls' alone
+const BASE_BIN = process.env.BENCH_PEERS_BASE ? join(process.env.BENCH_PEERS_BASE, 'bin', 'mcp-smart.js') : undefined;
 const node = process.execPath;
 
 const pct = (xs, q) =>
@@ -179,6 +181,7 @@ async function calls(c4) {
   };
   const hubEcho = { name: 's0__echo', arguments: { message: 'hi' } };
   const smartArgs = [BIN, '-c', c4.smart, 'serve', '--mode', 'tools', '--no-learn'];
+  const baseArgs = BASE_BIN && [BASE_BIN, ...smartArgs.slice(1)];
   const hubPort = await freePort();
   const conns = [];
   const open = async (group, label, baseline, call, connect) => {
@@ -191,6 +194,10 @@ async function calls(c4) {
     const g = `stdio, SDK ${sdk} client`;
     await open(g, 'direct', null, echo, () => procs.stdioClient(sdk, tiny.command, tiny.args, opts));
     await open(g, 'serve --mode tools', 'direct', smartEcho, () => procs.stdioClient(sdk, node, smartArgs, opts));
+    if (baseArgs)
+      await open(g, 'serve --mode tools (base)', 'direct', smartEcho, () =>
+        procs.stdioClient(sdk, node, baseArgs, opts),
+      );
     await open(g, 'slop-mcp', 'direct', slopEcho, () => procs.stdioClient(sdk, SLOP, ['serve'], opts));
   }
   const g = 'HTTP, SDK v1 client';
@@ -214,6 +221,13 @@ async function calls(c4) {
     kind: 'streamable',
     printsUrl: true,
   });
+  if (baseArgs)
+    await http('serve --mode tools (base, Streamable HTTP)', 'direct, Streamable HTTP', smartEcho, {
+      command: node,
+      args: [...baseArgs, '--transport', 'http', '--port', '0'],
+      kind: 'streamable',
+      printsUrl: true,
+    });
   const slopPort = await freePort();
   await http('slop-mcp (SSE)', 'direct, SSE', slopEcho, {
     command: SLOP,
@@ -254,21 +268,24 @@ async function calls(c4) {
   console.log(`Load average after the calls: ${load()}`);
   console.log('');
   console.log(
-    '| forwarded call (echo) | p50 | p99 | added p50 / p99 | × baseline p50 | × slop-mcp p50 (same client) |',
+    "| forwarded call (echo) | p50 | p99 | added p50 / p99 | × baseline p50 | × slop-mcp p50 (same client) | added p50 × slop-mcp's added |",
   );
-  console.log('| --- | ---: | ---: | ---: | ---: | ---: |');
+  console.log('| --- | ---: | ---: | ---: | ---: | ---: | ---: |');
   for (const c of conns) {
     const [p50, p99] = [pct(c.times, 0.5), pct(c.times, 0.99)];
     const slop = conns.find((x) => x.group === c.group && x.label.startsWith('slop-mcp'));
     const vsSlop = `${(p50 / pct(slop.times, 0.5)).toFixed(2)}×`;
     if (!c.baseline) {
-      console.log(`| ${c.group}: ${c.label} (baseline) | ${f(p50)} ms | ${f(p99)} ms | — | 1.00× | ${vsSlop} |`);
+      console.log(`| ${c.group}: ${c.label} (baseline) | ${f(p50)} ms | ${f(p99)} ms | — | 1.00× | ${vsSlop} | — |`);
       continue;
     }
     const b = conns.find((x) => x.group === c.group && x.label === c.baseline);
     const [b50, b99] = [pct(b.times, 0.5), pct(b.times, 0.99)];
+    // What each adds over its own baseline (slop-mcp over HTTP is SSE, its baseline the direct SSE connection).
+    const slopBase = conns.find((x) => x.group === c.group && x.label === slop.baseline);
+    const slopAdded = pct(slop.times, 0.5) - pct(slopBase.times, 0.5);
     console.log(
-      `| ${c.group}: ${c.label} | ${f(p50)} ms | ${f(p99)} ms | ${signed(p50 - b50)} / ${signed(p99 - b99)} ms | ${(p50 / b50).toFixed(2)}× | ${vsSlop} |`,
+      `| ${c.group}: ${c.label} | ${f(p50)} ms | ${f(p99)} ms | ${signed(p50 - b50)} / ${signed(p99 - b99)} ms | ${(p50 / b50).toFixed(2)}× | ${vsSlop} | ${((p50 - b50) / slopAdded).toFixed(2)}× |`,
     );
   }
 

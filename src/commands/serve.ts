@@ -4,6 +4,7 @@ import type { Server } from '@modelcontextprotocol/server';
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import { StdioWire } from '../serve/stdio-wire.js';
 import { StdioMetaCalls } from '../serve/stdio-meta-calls.js';
+import { StdioForwardCalls } from '../serve/stdio-forward-calls.js';
 import type { CommandContext, CommandOutcome } from '../app/services/context.js';
 import { oauthOptions } from '../app/services/oauth.js';
 import { resolvePaths } from '../app/services/paths.js';
@@ -327,7 +328,16 @@ export async function runServeCommand(
           (m) => wire.send(m),
           () => current?.getClientVersion() !== undefined,
         );
-        wire.onmessage = legacy ? (m) => void (listens.take(m) || metaCalls.take(m) || deliver?.(m)) : deliver;
+        // Its plain calls of the servers' tools are run on the wire too (stdio-forward-calls.ts).
+        const forwardCalls = new StdioForwardCalls(
+          runtime,
+          (m) => wire.send(m),
+          () => current,
+          (m) => deliver?.(m),
+        );
+        wire.onmessage = legacy
+          ? (m) => void (listens.take(m) || metaCalls.take(m) || forwardCalls.take(m) || deliver?.(m))
+          : deliver;
         clearTimeout(unprompted);
         const caps = declaredBy(message, CLIENT_CAPABILITIES_META_KEY);
         if (caps) runtime.clientInitialized(caps);

@@ -23,6 +23,7 @@ import { callerOf } from './auth/verify.js';
 import { audited } from './auth/audit-call.js';
 import { listedFor, serverScope } from './auth/scoped-routes.js';
 import { clientKey } from './client-key.js';
+import { takeSettled } from './settled-calls.js';
 
 type CallExtra = ServerContext;
 
@@ -146,6 +147,9 @@ export function createClientServer(runtime: ServeRuntime): Server {
   }
 
   server.setRequestHandler('tools/call', async (req, extra) => {
+    // A call already run on the stdio wire path, handed back for the SDK to answer (settled-calls.ts).
+    const settled = takeSettled(server, extra.mcpReq.id);
+    if (settled) return settled() as never;
     const authInfo = extra.http?.authInfo;
     const caller = callerOf(authInfo);
     return audited(runtime, req.params, authInfo, caller, () =>
