@@ -17,7 +17,6 @@
  */
 import { ResultSchema } from '@modelcontextprotocol/core';
 import type { JSONRPCMessage, Server } from '@modelcontextprotocol/server';
-import { isPlainObject } from '../core/config/key-path.js';
 import { audited } from './auth/audit-call.js';
 import { clientKey } from './client-key.js';
 import type { Asker } from './in-flight.js';
@@ -25,11 +24,8 @@ import type { ServeRuntime, ToolResult } from './runtime.js';
 import { callServed } from './served-call.js';
 import { settle } from './settled-calls.js';
 import { plainWireResult } from './plain-result.js';
+import { wireCallParams, type CallId as Id, type CallParams as Params } from './wire-call-params.js';
 
-type Id = string | number;
-type Params = { name: string; arguments?: Record<string, unknown>; _meta?: Record<string, unknown> };
-
-const PARAM_KEYS = new Set(['name', 'arguments', '_meta']);
 /** The capabilities that let a server behind ask the client something during a call (in-flight.ts). */
 const ASKABLE = ['elicitation', 'sampling', 'roots'] as const;
 
@@ -44,16 +40,11 @@ function askerOf(server: Server): Asker | undefined {
 }
 /** The request's params when it is a plain `tools/call` this path may run; else undefined (the SDK's). */
 function plainParams(params: unknown): Params | undefined {
-  if (!isPlainObject(params) || typeof params.name !== 'string') return undefined;
-  for (const key in params) if (!PARAM_KEYS.has(key)) return undefined;
-  if (params.arguments !== undefined && !isPlainObject(params.arguments)) return undefined;
-  const meta = params._meta;
-  if (meta !== undefined) {
-    if (!isPlainObject(meta)) return undefined;
-    // A progress token, a related task or any other key of MCP's own is the SDK's to read.
-    for (const key in meta) if (key === 'progressToken' || key.startsWith('io.modelcontextprotocol/')) return undefined;
-  }
-  return params as Params;
+  // A progress token, a related task or any other key of MCP's own is the SDK's to read.
+  return wireCallParams(params, (meta) => {
+    for (const key in meta) if (key === 'progressToken' || key.startsWith('io.modelcontextprotocol/')) return false;
+    return true;
+  });
 }
 
 export class StdioForwardCalls {

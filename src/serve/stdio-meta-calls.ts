@@ -12,16 +12,14 @@
  * requests to the client ride the SDK's request context — all of which this path would have to do alike.
  */
 import type { JSONRPCMessage } from '@modelcontextprotocol/server';
-import { isPlainObject } from '../core/config/key-path.js';
 import { audited } from './auth/audit-call.js';
 import { clientKey } from './client-key.js';
 import type { ServeRuntime } from './runtime.js';
 import { callServed } from './served-call.js';
+import { wireCallParams, type CallId as Id, type CallParams as Params } from './wire-call-params.js';
 
 /** The meta-tools answered here: they read the catalogue and never reach a server or the client. */
 const OWN = new Set<string | undefined>(['find', 'describe', 'list']);
-/** The `params` keys a request answered here may have (any other — a task, say — is the SDK's to handle). */
-const PARAM_KEYS = new Set(['name', 'arguments', '_meta']);
 /** JSON-RPC "Internal error", what the SDK answers for a handler's error without a code of its own. */
 const INTERNAL_ERROR = -32603;
 const INVALID_PARAMS = -32602;
@@ -29,21 +27,12 @@ const RESOURCE_NOT_FOUND = -32002;
 /** The signal of a call answered here: meta-tools run to the end (a cancelled one's answer is dropped). */
 const NEVER_ABORTED = new AbortController().signal;
 
-type Id = string | number;
-type Params = { name: string; arguments?: Record<string, unknown>; _meta?: Record<string, unknown> };
-
 /** The request's params when it is a well-formed `tools/call` this path may answer; else undefined. */
 function callParams(params: unknown): Params | undefined {
-  if (!isPlainObject(params) || typeof params.name !== 'string') return undefined;
-  for (const key in params) if (!PARAM_KEYS.has(key)) return undefined;
-  if (params.arguments !== undefined && !isPlainObject(params.arguments)) return undefined;
-  const meta = params._meta;
-  if (meta !== undefined) {
-    if (!isPlainObject(meta)) return undefined;
+  return wireCallParams(params, (meta) => {
     const token = meta.progressToken;
-    if (token !== undefined && typeof token !== 'string' && typeof token !== 'number') return undefined;
-  }
-  return params as Params;
+    return token === undefined || typeof token === 'string' || typeof token === 'number';
+  });
 }
 
 export class StdioMetaCalls {
