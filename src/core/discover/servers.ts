@@ -50,13 +50,7 @@ export function serverLexicalScores(
       }
       continue;
     }
-    for (let j = 0; j < p.docs.length; j++) {
-      if (keep && !keep(p.docs[j]!)) continue;
-      const s = of[p.docs[j]!]!;
-      const c = p.contrib[j]!;
-      if (best[s] === 0) touched.push(s);
-      if (c > best[s]!) best[s] = c;
-    }
+    groupBest(p, of, best, touched, keep);
     for (const s of touched) {
       lex[s] = lex[s]! + w * best[s]!;
       best[s] = 0;
@@ -69,13 +63,28 @@ export function serverLexicalScores(
   return lex;
 }
 
+type Posting = { docs: Int32Array; contrib: Float32Array };
+
+/**
+ * Each server's best contribution to posting list `p` (of the tools `keep` keeps) into `best`, and into `touched` the
+ * servers in the order their postings come; a server whose best is still 0 is listed again at its next posting.
+ */
+function groupBest(p: Posting, of: Int32Array, best: Float32Array, touched: number[], keep?: Keep): void {
+  for (let j = 0; j < p.docs.length; j++) {
+    if (keep && !keep(p.docs[j]!)) continue;
+    const s = of[p.docs[j]!]!;
+    const c = p.contrib[j]!;
+    if (best[s] === 0) touched.push(s);
+    if (c > best[s]!) best[s] = c;
+  }
+}
+
 /** A term's servers (in order of their first posting, each once) and each one's best contribution to it. */
 interface TermBest {
   of: Int32Array;
   servers: Int32Array;
   best: Float32Array;
 }
-type Posting = { docs: Int32Array; contrib: Float32Array };
 /** Per posting list (they never change once built), for the grouping it was made with. */
 const termBests = new WeakMap<Posting, TermBest>();
 
@@ -89,12 +98,7 @@ function termBest(p: Posting, of: Int32Array, count: number): TermBest {
   if (known?.of === of) return known;
   const best = new Float32Array(count);
   const touched: number[] = [];
-  for (let j = 0; j < p.docs.length; j++) {
-    const s = of[p.docs[j]!]!;
-    const c = p.contrib[j]!;
-    if (best[s] === 0) touched.push(s);
-    if (c > best[s]!) best[s] = c;
-  }
+  groupBest(p, of, best, touched);
   // As that pass adds them: a server's best at its first listing, 0 at a later one (its best was reset then).
   const bestOf = new Float32Array(touched.length);
   touched.forEach((s, j) => {
