@@ -1,5 +1,4 @@
 /** One client session: the SDK's low-level Server answering from the shared runtime. */
-import { ResultSchema } from '@modelcontextprotocol/core';
 import {
   CLIENT_CAPABILITIES_META_KEY,
   LOG_LEVEL_META_KEY,
@@ -24,6 +23,7 @@ import { audited } from './auth/audit-call.js';
 import { listedFor, serverScope } from './auth/scoped-routes.js';
 import { clientKey } from './client-key.js';
 import { takeSettled } from './settled-calls.js';
+import { clientAsker } from './client-asker.js';
 
 type CallExtra = ServerContext;
 
@@ -94,18 +94,7 @@ export function createClientServer(runtime: ServeRuntime): Server {
     if (!connected) server.onclose?.();
   };
 
-  /** This client, when it accepts elicitation or sampling; asked on the given call's stream when there is one. */
-  const askerOf = (extra?: CallExtra): Asker | undefined => {
-    const caps = (server.getClientCapabilities() as Record<string, unknown> | undefined) ?? {};
-    if (caps.elicitation === undefined && caps.sampling === undefined && caps.roots === undefined) return undefined;
-    return {
-      capabilities: caps,
-      ask: (method, params, signal) =>
-        extra
-          ? extra.mcpReq.send({ method, params } as never, ResultSchema, { signal })
-          : server.request({ method, params } as never, ResultSchema, { signal }),
-    };
-  };
+  const askerOf = (extra?: CallExtra): Asker | undefined => clientAsker(server, extra);
 
   server.oninitialized = () => {
     runtime.clientInitialized(server.getClientCapabilities());

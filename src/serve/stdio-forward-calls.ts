@@ -12,32 +12,19 @@
  * Taken only when nothing of the SDK's request context is needed: the connection's `initialize` answered, no
  * progress token, no `_meta` key of MCP's own, a tool of a server behind (not a meta-tool), and an id not in use.
  * Everything else goes to the SDK's Server as before. A client that declares elicitation, sampling or roots is asked
- * a server's request during the call as the SDK's handler asks it (sdk-server.ts askerOf): a request of the SDK's
+ * a server's request during the call as the SDK's handler asks it (client-asker.ts, as sdk-server.ts): a request of the SDK's
  * Server to its client (on stdio the one connection; the call's id rides nowhere on that wire).
  */
-import { ResultSchema } from '@modelcontextprotocol/core';
 import type { JSONRPCMessage, Server } from '@modelcontextprotocol/server';
 import { audited } from './auth/audit-call.js';
 import { clientKey } from './client-key.js';
-import type { Asker } from './in-flight.js';
+import { clientAsker } from './client-asker.js';
 import type { ServeRuntime, ToolResult } from './runtime.js';
 import { callServed } from './served-call.js';
 import { settle } from './settled-calls.js';
 import { plainWireResult } from './plain-result.js';
 import { wireCallParams, type CallId as Id, type CallParams as Params } from './wire-call-params.js';
 
-/** The capabilities that let a server behind ask the client something during a call (in-flight.ts). */
-const ASKABLE = ['elicitation', 'sampling', 'roots'] as const;
-
-/** The client as the call's asker when it accepts any of ASKABLE (as sdk-server.ts's askerOf); else undefined. */
-function askerOf(server: Server): Asker | undefined {
-  const caps = (server.getClientCapabilities() ?? {}) as Record<string, unknown>;
-  if (!ASKABLE.some((c) => caps[c] !== undefined)) return undefined;
-  return {
-    capabilities: caps,
-    ask: (method, params, signal) => server.request({ method, params } as never, ResultSchema, { signal }),
-  };
-}
 /** The request's params when it is a plain `tools/call` this path may run; else undefined (the SDK's). */
 function plainParams(params: unknown): Params | undefined {
   // A progress token, a related task or any other key of MCP's own is the SDK's to read.
@@ -92,7 +79,7 @@ export class StdioForwardCalls {
   ): Promise<void> {
     const ctx = {
       signal: controller.signal,
-      asker: askerOf(server),
+      asker: clientAsker(server),
       client: clientKey(undefined),
       _meta: params._meta,
     };
