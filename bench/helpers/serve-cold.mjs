@@ -1,7 +1,9 @@
 // bench:cold, the cold serve case (issue 40.1): `serve` started in a fresh HOME (no tool-list, count or index cache)
 // in front of 4 and 50 fixture servers, timed from spawn to its first tools/list answer over raw JSON-RPC on stdio
 // (initialize → initialized → tools/list, no client library on the clock), each round interleaved with `node -e ""`
-// and, for tools mode, with one of the same servers spawned and listed directly (the slowest server's own start).
+// and, for tools mode, with one of the same servers spawned and listed directly (one server's own start, alone on the
+// machine) and with the 4 servers spawned and listed directly side by side, as a client without serve starts them
+// (the slowest of them: each server's own start where serve's 4 start too, on the same CPUs).
 // Goals: meta mode ≤ 4× node with 4 and 50 servers; tools mode without a cache ≤ the server's own start + 20 %;
 // tools mode with the catalogue cache (a HOME where serve ran once, its servers listed and counted) ≤ 4× node.
 // `base`: another built checkout (BENCH_COLD_BASE) whose serve is interleaved in each measure, the named baseline.
@@ -105,11 +107,15 @@ export async function serveCold({ REPO, base, rounds = 7, counts = [4, 50] }, sa
     for (const [, repo] of builds) await coldRun(repo, files[counts[0]], 'meta'); // the first spawn pays the disk
     const homes = {};
     for (const [tag, repo] of builds) for (const n of counts) homes[`${n}${tag}`] = await warmHome(repo, files[n], n);
-    const times = { node: [], direct: [] };
+    const times = { node: [], direct: [], direct4: [] };
     const push = (key, t) => (times[key] ??= []).push(t);
     for (let r = 0; r < rounds; r++) {
       times.node.push(node());
       times.direct.push(await toFirstList(process.execPath, server, process.env, dir));
+      const side = await Promise.all(
+        Array.from({ length: 4 }, () => toFirstList(process.execPath, server, process.env, dir)),
+      );
+      times.direct4.push(Math.max(...side));
       // The builds alternate which goes first in a round: neither always runs right after the servers listed directly.
       for (const [tag, repo] of r % 2 ? [...builds].reverse() : builds) {
         for (const n of counts) push(`meta${n}${tag}`, await coldRun(repo, files[n], 'meta'));
@@ -119,10 +125,12 @@ export async function serveCold({ REPO, base, rounds = 7, counts = [4, 50] }, sa
     }
     const n50 = pct(times.node, 0.5);
     const d = pct(times.direct, 0.5);
+    const d4 = pct(times.direct4, 0.5);
     say(
       `node ${process.version}; ${new Date().toISOString()}; ${rounds} rounds; ${base ? `base: ${base}` : 'no base'}`,
     );
     say(`node -e "": p50 ${n50.toFixed(0)} ms; one fixture server spawned and listed directly: p50 ${d.toFixed(0)} ms`);
+    say(`4 fixture servers spawned and listed directly side by side, the slowest: p50 ${d4.toFixed(0)} ms`);
     const line = (key, what, ref, refName, goal) => {
       for (const [tag] of builds) {
         const xs = times[`${key}${tag}`];
@@ -134,6 +142,13 @@ export async function serveCold({ REPO, base, rounds = 7, counts = [4, 50] }, sa
     };
     for (const n of counts) line(`meta${n}`, `serve --mode meta, ${n} servers, fresh HOME`, n50, 'node', '4×');
     line('tools4', 'serve --mode tools, 4 servers, fresh HOME', d, 'one server listed directly', '1.2×');
+    line(
+      'tools4',
+      'serve --mode tools, 4 servers, fresh HOME',
+      d4,
+      'the slowest of 4 listed directly side by side',
+      '1.2×',
+    );
     for (const n of counts) line(`cached${n}`, `serve --mode tools, ${n} servers, catalogue cache`, n50, 'node', '4×');
   } finally {
     rmSync(dir, { recursive: true, force: true });
