@@ -6,8 +6,12 @@
 // (`@modelcontextprotocol/sdk`) and on SDK v2 (`@modelcontextprotocol/client`, legacy negotiation), interleaved in
 // rounds of 50 calls: the client process's CPU per call (process.cpuUsage; only one call is in flight at a time)
 // and the round trip's wall p50, for find_tool's answer and for a 2-byte answer ("ok": the per-call floor).
+// Then the round trip split where it is spent: find_tool on this tree's serve behind a relay that notes when each
+// chunk passes (bench/helpers/timing-relay.mjs), SDK v1 and v2 clients interleaved in rounds of 20 over the
+// BENCH_CLIENT_FINDS intents (default 400): serve's side (request in → answer out) and the client's (answer out →
+// its next request in: the client's receipt of the answer, the bench loop, its sending of the next call).
 // BENCH_CLIENT_CALLS (default 4,000, a multiple of 100) calls per row.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
@@ -19,6 +23,7 @@ import { scratchEnv } from './helpers/scratch.mjs';
 
 const CALLS = Number(process.env.BENCH_CLIENT_CALLS ?? 4000);
 const INTENTS = Number(process.env.BENCH_CLIENT_INTENTS ?? 50);
+const FINDS = Number(process.env.BENCH_CLIENT_FINDS ?? 400);
 const ROUND = 50;
 const LIBS = {
   'SDK v1': [() => new ClientV1({ name: 'bench-client-cost', version: '1' }), (o) => new StdioV1(o)],
@@ -42,9 +47,9 @@ try {
   const intents = [
     ...loadServers111('servers-111-questions.jsonl').cases,
     ...loadServers111('servers-111-commands.jsonl').cases,
-  ]
-    .map((c) => c.intent)
-    .slice(0, INTENTS);
+  ].map((c) => c.intent);
+  const allIntents = intents.slice();
+  intents.splice(INTENTS);
   const snapshot = join(DATA, 'servers-111', 'catalog.snapshot.json');
   const recorder = new ClientV1({ name: 'bench-client-cost', version: '1' });
   const bin = join(REPO, 'bin', 'mcp-smart.js');
@@ -96,7 +101,62 @@ try {
   const gap = (tool) => signed((cpuOf(of('SDK v2', tool)) - cpuOf(of('SDK v1', tool))) * 1000);
   console.log('');
   console.log(`SDK v2 − SDK v1 client CPU per call: find_tool answer ${gap('find')} µs, "ok" ${gap('small')} µs`);
+  await Promise.all(clients.splice(0).map((c) => (c.lib ? undefined : c.close().catch(() => undefined))));
+  await split({ env, serveArgs, work, intents: allIntents });
 } finally {
   await Promise.all(clients.filter((c) => !c.lib).map((c) => c.close().catch(() => undefined)));
   rmSync(work, { recursive: true, force: true });
+}
+
+/** find_tool's round trip per client library, and its split at a relay between client and serve. */
+async function split({ env, serveArgs, work, intents }) {
+  const relay = join(REPO, 'bench', 'helpers', 'timing-relay.mjs');
+  const conns = [];
+  try {
+    for (const [lib, [client, stdio]] of Object.entries(LIBS)) {
+      const log = join(work, `relay-${conns.length}.json`);
+      const c = client();
+      const args = [relay, ...serveArgs];
+      await c.connect(stdio({ command: process.execPath, args, env: { ...env, RELAY_LOG: log }, stderr: 'ignore' }));
+      conns.push({ lib, c, log, times: [] });
+    }
+    const find = (x, i) => x.c.callTool({ name: 'find_tool', arguments: { intent: intents[i % intents.length] } });
+    for (const x of conns) for (let i = 0; i < intents.length; i++) await find(x, i);
+    const mark = conns.map(() => 0);
+    for (let round = 0; round < FINDS / 20; round++)
+      for (const x of round % 2 === 0 ? conns : [...conns].reverse())
+        for (let i = round * 20; i < (round + 1) * 20; i++) {
+          const t = performance.now();
+          await find(x, i);
+          x.times.push(performance.now() - t);
+        }
+    for (const [i, x] of conns.entries()) {
+      // The notes of the warm-up (initialize, initialized, one find per intent) are left out.
+      mark[i] = 3 + intents.length * 2;
+      await x.c.close();
+    }
+    await new Promise((r) => setTimeout(r, 300));
+    console.log('');
+    console.log(`find_tool on serve behind a timing relay, ${FINDS} intents per client, interleaved (load ${load()}):`);
+    console.log('');
+    console.log(
+      "| client | round trip p50 | serve's side p50 (request in → answer out) | the client's side p50 (answer out → next request in) |",
+    );
+    console.log('| --- | ---: | ---: | ---: |');
+    for (const [i, x] of conns.entries()) {
+      const notes = JSON.parse(readFileSync(x.log, 'utf8')).slice(mark[i]);
+      const serve = [];
+      const client = [];
+      for (let j = 0; j + 1 < notes.length; j++) {
+        const [a, b] = [notes[j], notes[j + 1]];
+        if (a[0] === 'in' && b[0] === 'out') serve.push(b[1] - a[1]);
+        if (a[0] === 'out' && b[0] === 'in') client.push(b[1] - a[1]);
+      }
+      console.log(
+        `| ${x.lib} | ${p50(x.times).toFixed(2)} ms | ${(p50(serve) / 1000).toFixed(2)} ms | ${(p50(client) / 1000).toFixed(2)} ms |`,
+      );
+    }
+  } finally {
+    await Promise.all(conns.map((x) => x.c.close().catch(() => undefined)));
+  }
 }
