@@ -69,6 +69,16 @@ export function stdioFirstList(command, args, { env, cwd, minTools = 1 }) {
   });
 }
 
+/**
+ * fetch for the SDK's HTTP transports, each request with its own signal that follows the one the transport gives
+ * (its connection's): undici ties an abort listener to the signal a request is given until that request is
+ * garbage-collected, so thousands of calls on one connection piled listeners on its one signal and Node printed a
+ * MaxListenersExceededWarning for each past 1,500 (~1,700 lines a run). AbortSignal.any follows the connection's
+ * signal without a listener on it: closing the connection still aborts a request in flight.
+ */
+const ownSignalFetch = (url, init) =>
+  fetch(url, init?.signal ? { ...init, signal: AbortSignal.any([init.signal]) } : init);
+
 /** Waits until `url` accepts an SSE (or Streamable HTTP) connection; returns a connected SDK v1 client. */
 async function connectWhenUp(url, child, kind = 'sse', deadlineMs = 60_000) {
   const until = performance.now() + deadlineMs;
@@ -77,7 +87,7 @@ async function connectWhenUp(url, child, kind = 'sse', deadlineMs = 60_000) {
     const client = new ClientV1({ name: 'bench-peers', version: '1' });
     try {
       const Transport = kind === 'sse' ? SSEClientTransport : StreamableHTTPClientTransport;
-      await client.connect(new Transport(new URL(url)), LONG);
+      await client.connect(new Transport(new URL(url), { fetch: ownSignalFetch }), LONG);
       return client;
     } catch (e) {
       await client.close().catch(() => undefined);

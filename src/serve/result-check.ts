@@ -6,7 +6,7 @@
  */
 import { isInputRequiredResult, specTypeSchemas } from '@modelcontextprotocol/server';
 import { isPlainObject } from '../core/config/key-path.js';
-import { plainWireResult } from './plain-result.js';
+import { isPlainResult } from './plain-result.js';
 
 interface Issue {
   code: string;
@@ -20,8 +20,9 @@ interface Issue {
 export function resultProblem(result: unknown): string | undefined {
   // What the SDK passes without its check: a 2026-07-28 input-required answer; no `content` counts as none.
   if (isInputRequiredResult(result)) return undefined;
-  // Text blocks, structuredContent and isError alone (nearly every result) are valid without the schema's parse.
-  if (isPlainObject(result) && plainWireResult(result)) return undefined;
+  // Text blocks, structuredContent and isError alone (nearly every result) are valid without the schema's parse: a
+  // scan that allocates nothing (the stdio wire path then writes such a result as it is, plain-result.ts).
+  if (isPlainObject(result) && isPlainResult(result)) return undefined;
   const value =
     result !== null && typeof result === 'object' && !Array.isArray(result) && !('content' in result)
       ? { ...result, content: [] }

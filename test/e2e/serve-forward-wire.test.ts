@@ -29,6 +29,7 @@ beforeAll(async () => {
     conf: node(fixture('servers', 'conformance-server.mjs')),
     faults: node(misbehaving('call-faults.mjs')),
     secret: node(misbehaving('echo-secret.mjs')),
+    order: node(fixture('servers', 'key-order-server.mjs')),
   });
   args = [BIN, 'serve', '--config', config, '--mode', 'tools', '--no-learn', '--call-timeout', '20000'];
 }, TIMEOUT_MS);
@@ -89,7 +90,7 @@ async function servedNames(s: ReturnType<typeof rawServe>): Promise<Map<string, 
   s.send({ id: 'list', method: 'tools/list' });
   const { result } = JSON.parse(await s.answer('list')) as { result: { tools: { name: string }[] } };
   const names = new Map<string, string>();
-  for (const t of result.tools) names.set(t.name.replace(/^(conf|faults|secret)[_.]/, ''), t.name);
+  for (const t of result.tools) names.set(t.name.replace(/^(conf|faults|secret|order)[_.]/, ''), t.name);
   return names;
 }
 
@@ -128,6 +129,11 @@ describe('forwarded calls on the wire: the same answers as the SDK path', () => 
         const { id: _a, ...fastBody } = JSON.parse(fast) as Record<string, unknown>;
         const { id: _b, ...sdkBody } = JSON.parse(sdk) as Record<string, unknown>;
         expect(fastBody, tool).toEqual(sdkBody);
+        // The result byte for byte, key order included (JSON.parse keeps the order the line had; the envelope's
+        // own keys are in another order, as said above).
+        expect(JSON.stringify(fastBody.result ?? fastBody.error), tool).toBe(
+          JSON.stringify(sdkBody.result ?? sdkBody.error),
+        );
         id += 2;
       }
       // Not vacuous: the answers carry what the servers sent.
@@ -147,6 +153,39 @@ describe('forwarded calls on the wire: the same answers as the SDK path', () => 
       await s.stop();
     }
   });
+
+  it(
+    'a plain result in another key order: written in the SDK’s order, the same bytes',
+    { timeout: TIMEOUT_MS },
+    async () => {
+      const s = rawServe();
+      try {
+        await s.initialize();
+        const names = await servedNames(s);
+        const bodies: string[] = [];
+        let id = 1;
+        for (const tool of ['unordered', 'ordered']) {
+          s.send(call(id, names.get(tool)!));
+          const fast = await s.answer(id);
+          s.send(call(id + 1, names.get(tool)!, { _meta: { progressToken: `p${id}` } }));
+          const sdk = await s.answer(id + 1);
+          expect(fast.startsWith('{"jsonrpc":"2.0","id":'), `${tool} on the wire`).toBe(true);
+          expect(sdk.startsWith('{"result"'), `${tool} via the SDK`).toBe(true);
+          const fastResult = JSON.stringify((JSON.parse(fast) as { result: unknown }).result);
+          expect(fastResult, tool).toBe(JSON.stringify((JSON.parse(sdk) as { result: unknown }).result));
+          bodies.push(fastResult);
+          id += 2;
+        }
+        // Not vacuous: the server sent `unordered` in another order, and both came out in the SDK's.
+        expect(bodies[0]).toBe(bodies[1]);
+        expect(bodies[0]).toBe(
+          '{"content":[{"type":"text","text":"first"},{"type":"text","text":"second"}],"structuredContent":{"z":1,"a":"two"},"isError":false}',
+        );
+      } finally {
+        await s.stop();
+      }
+    },
+  );
 
   it('a server that dies mid-call: the same error result either way', { timeout: TIMEOUT_MS }, async () => {
     const s = rawServe();
