@@ -140,8 +140,13 @@ export class HttpForwardCalls {
       failed = true;
       error = e;
     }
+    // A cancelled call gets no answer (as the SDK's Server); its response stays open, as the SDK's stream does,
+    // until the client or the session closes it (a closed session's response was ended with it).
+    if (signal.aborted && !c.res.destroyed && !c.res.writableEnded) {
+      c.res.once('close', () => c.open.delete(c.id));
+      return;
+    }
     c.open.delete(c.id);
-    // A cancelled call gets no answer (as the SDK's Server); a closed session's response was ended with it.
     if (signal.aborted) return;
     const wire = failed ? undefined : plainWireResult(result!);
     if (!wire) {
