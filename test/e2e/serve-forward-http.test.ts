@@ -34,6 +34,7 @@ beforeAll(async () => {
   const config = await box.config('forward.json', {
     conf: node(fixture('servers', 'conformance-server.mjs')),
     faults: node(fixture('servers', 'misbehaving', 'call-faults.mjs')),
+    secret: node(fixture('servers', 'misbehaving', 'echo-secret.mjs')),
   });
   auditFile = join(box.dir, 'audit.jsonl');
   storeFile = join(box.dir, 'usage.json');
@@ -120,7 +121,7 @@ const call = (id: number | string, name: string, extra: Record<string, unknown> 
 async function servedNames(headers: Record<string, string>): Promise<Map<string, string>> {
   const { messages } = await post({ jsonrpc: '2.0', id: 'list', method: 'tools/list' }, headers);
   const { result } = JSON.parse(messages[0]!) as { result: { tools: { name: string }[] } };
-  return new Map(result.tools.map((t) => [t.name.replace(/^(conf|faults)[_.]/, ''), t.name]));
+  return new Map(result.tools.map((t) => [t.name.replace(/^(conf|faults|secret)[_.]/, ''), t.name]));
 }
 
 /** Tool, whether the fast path writes its answer (plain text result) or the SDK does. */
@@ -132,6 +133,8 @@ const CASES: [tool: string, args: Record<string, unknown>, fast: boolean][] = [
   ['test_audio_content', {}, false],
   ['test_embedded_resource', {}, false],
   ['test_multiple_content_types', {}, false],
+  ['leak', {}, true],
+  ['leak_rpc', {}, false],
 ];
 
 describe('forwarded calls over Streamable HTTP: the same answers as the SDK path', () => {
@@ -148,8 +151,11 @@ describe('forwarded calls over Streamable HTTP: the same answers as the SDK path
       expect(fast.headers.find(([k]) => k === 'mcp-session-id')?.[1]).toBe(headers['mcp-session-id']);
       expect(fast.messages.length, tool).toBe(1);
       const last = sdk.messages.at(-1)!;
-      expect(last.startsWith('{"result"'), `${tool} via the SDK`).toBe(true);
-      expect(fast.messages[0]!.startsWith('{"jsonrpc":"2.0","id":'), `${tool} on the fast path`).toBe(fastPath);
+      // The SDK's Server writes a result `result` first (an error it writes `jsonrpc` first, as the fast path would).
+      if ('result' in (JSON.parse(last) as object)) {
+        expect(last.startsWith('{"result"'), `${tool} via the SDK`).toBe(true);
+        expect(fast.messages[0]!.startsWith('{"jsonrpc":"2.0","id":'), `${tool} on the fast path`).toBe(fastPath);
+      } else expect(fastPath, `${tool} is an error: the SDK's to write`).toBe(false);
       const { id: _a, ...fastBody } = JSON.parse(fast.messages[0]!) as Record<string, unknown>;
       const { id: _b, ...sdkBody } = JSON.parse(last) as Record<string, unknown>;
       expect(fastBody, tool).toEqual(sdkBody);
@@ -157,6 +163,11 @@ describe('forwarded calls over Streamable HTTP: the same answers as the SDK path
         expect(textOf(fastBody.result)).toBe('This is a simple text response for testing.');
       if (tool === 'test_error_handling') expect((fastBody.result as { isError?: boolean }).isError).toBe(true);
       if (tool === 'echo') expect(textOf(fastBody.result)).toBe('héllo "quoted"\n');
+      if (tool === 'leak_rpc') {
+        const rpc = fastBody.error as { code: number; message: string };
+        expect(rpc.code).toBe(-32600);
+        expect(rpc.message).toContain('was rejected');
+      }
       id += 2;
     }
     // An unknown tool is the SDK's error, as before.
