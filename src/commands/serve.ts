@@ -5,6 +5,7 @@ import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import { StdioWire } from '../serve/stdio-wire.js';
 import { StdioMetaCalls } from '../serve/stdio-meta-calls.js';
 import { StdioForwardCalls } from '../serve/stdio-forward-calls.js';
+import { HttpForwardCalls } from '../serve/http-forward-calls.js';
 import type { CommandContext, CommandOutcome } from '../app/services/context.js';
 import { oauthOptions } from '../app/services/oauth.js';
 import { resolvePaths } from '../app/services/paths.js';
@@ -271,6 +272,7 @@ export async function runServeCommand(
         internal,
         traceHeader: telemetry !== undefined,
         keys,
+        calls: new HttpForwardCalls(runtime),
       });
       const listening = http;
       replica = startReplica({

@@ -83,8 +83,17 @@ export class SessionTable {
     this.entries.delete(id);
   }
 
-  /** Serves one request of a known session, counting it as in flight until its response is finished or dropped. */
-  async serve(id: string, req: IncomingMessage, res: ServerResponse, body: unknown): Promise<void> {
+  /**
+   * Serves one request of a known session, counting it as in flight until its response is finished or dropped: by
+   * `run` when given (a call answered outside the SDK, http-forward-calls.ts), else by the session's transport.
+   */
+  async serve(
+    id: string,
+    req: IncomingMessage,
+    res: ServerResponse,
+    body: unknown,
+    run?: () => Promise<void>,
+  ): Promise<void> {
     const entry = this.entries.get(id);
     if (!entry) return;
     const kind = req.method === 'GET' ? 'streams' : 'requests';
@@ -102,7 +111,7 @@ export class SessionTable {
     };
     res.once('close', finish);
     try {
-      await entry.transport.handleRequest(req, res, body);
+      await (run ? run() : entry.transport.handleRequest(req, res, body));
     } finally {
       if (res.writableEnded || res.destroyed) finish();
     }

@@ -21,6 +21,7 @@ import { SmartError } from '../process/errors.js';
 import { checkContentType, HttpRefusal, MAX_BODY_BYTES, readJsonBody } from './http-body.js';
 import { hostGuard, isLoopback, tokenMatches, type HostGuard } from './http-guard.js';
 import { SessionTable, type SessionLimits } from './http-sessions.js';
+import type { HttpForwardCalls } from './http-forward-calls.js';
 import type { AuthGate } from './auth/gate.js';
 import { withTraceHeaders } from './telemetry/carrier.js';
 import { clientKey, withPeer } from './client-key.js';
@@ -76,6 +77,8 @@ export interface HttpOptions {
   traceHeader?: boolean;
   /** The shared state key: signs the event ids of 2025 calls' streams, so any replica answers their resume. */
   keys?: StateKeys;
+  /** Answers a 2025 session's plain forwarded tools/call outside the SDK (http-forward-calls.ts). */
+  calls?: Pick<HttpForwardCalls, 'take'>;
 }
 
 export interface HttpHandle {
@@ -224,11 +227,16 @@ export async function startHttp(opts: HttpOptions): Promise<HttpHandle> {
     // A 2025 call: no byte before its first message, so a replica that dies meanwhile fails it at the client (a
     // 2026-07-28 call's stream opens at once, as the 2026 conformance suite checks: its client reads the whole body).
     // Its events name the call, for that answer once the stream has begun.
-    if (isToolCall(body)) {
-      quietUntilFirstMessage(res);
-      resume?.mark(res, sessionId, idOf(body), subjectOf(req));
-    }
-    return sessions.serve(sessionId, req, res, body);
+    const viaSdk = (): Promise<void> => {
+      if (isToolCall(body)) {
+        quietUntilFirstMessage(res);
+        resume?.mark(res, sessionId, idOf(body), subjectOf(req));
+      }
+      return session.transport.handleRequest(req, res, body);
+    };
+    // A plain forwarded call is answered outside the SDK (http-forward-calls.ts); anything else by the session's.
+    const run = opts.calls?.take(session.server, sessionId, req, res, body, viaSdk);
+    return sessions.serve(sessionId, req, res, body, run ?? viaSdk);
   };
 
   const http: HttpServer = createServer(
