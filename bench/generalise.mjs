@@ -16,7 +16,8 @@
 // --model FILE[,FILE]: a re-ranker written by scripts/train-pseudo.mjs (a JSON RerankModel, or one per fold under
 // `folds`) ranked beside the shipped recipe, with the development sets' figures too. --save FILE: every per-query figure as JSON.
 // --vectors FILE[,FILE]: another word-vector table (scripts/build-vectors.mjs --out FILE): every index built on it and the
-// re-rankers trained on it by the shipped recipe (per fold for leave-servers-out), against today's table.
+// re-rankers trained on it by the shipped recipe (per fold for leave-servers-out), against today's table. It prints the
+// held-out sets' figures for that table: a held-out look, for a candidate bench/rerank-lso.mjs --vectors passed.
 import { readFileSync, writeFileSync } from 'node:fs';
 
 const { buildDiscoverIndex, loadWordVectors, pairedBootstrap, rankTools } =
@@ -91,7 +92,8 @@ const withDev = modelFiles.length > 0 || tableFiles.length > 0;
 /**
  * One configuration (the checks in `off` turned off) with every measure's per-query figures: indexes built afresh
  * and the re-rankers trained again when a switch acts before the re-ranker (checks keep per-index caches), the
- * first run's otherwise; `extra` hands the re-rankers in. With --model, the development sets too (in-sample).
+ * first run's otherwise; `extra` hands the re-rankers in; `table`, another word-vector table (fresh indexes). With
+ * --model or --vectors, the development sets too (in-sample).
  */
 function run(off, extra = null, table = undefined) {
   const disabled = off.length > 0 ? new Set(off) : undefined;
