@@ -15,6 +15,9 @@
 // turning it off on every measure, and the issue's verdict (remove when no measure is lowered).
 // --model FILE[,FILE]: a re-ranker written by scripts/train-pseudo.mjs (a JSON RerankModel, or one per fold under
 // `folds`) ranked beside the shipped recipe, with the development sets' figures too. --save FILE: every per-query figure as JSON.
+// --vectors FILE[,FILE]: another word-vector table (scripts/build-vectors.mjs --out FILE): every index built on it and the
+// re-rankers trained on it by the shipped recipe (per fold for leave-servers-out), against today's table. It prints the
+// held-out sets' figures for that table: a held-out look, for a candidate bench/rerank-lso.mjs --vectors passed.
 import { readFileSync, writeFileSync } from 'node:fs';
 
 const { buildDiscoverIndex, loadWordVectors, pairedBootstrap, rankTools } =
@@ -38,6 +41,7 @@ const ablations =
 for (const a of ablations)
   if (!CHECK_STAGE.has(a)) throw new Error(`--checks: no check "${a}" (CHECKS: ${[...CHECK_STAGE.keys()].join(', ')})`);
 const modelFiles = arg('--model')?.split(',') ?? [];
+const tableFiles = arg('--vectors')?.split(',') ?? [];
 
 const vectors = await loadWordVectors();
 const meta = loadMetaTool();
@@ -83,22 +87,24 @@ function foldModels(dev) {
 const BEFORE_RERANK = new Set(CHECKS.filter((c) => c.stage === 'fused').map((c) => c.name));
 /** The first run's indexes and re-rankers, for the runs whose switches act after the re-ranker only. */
 let first = null;
-const withDev = modelFiles.length > 0;
+const withDev = modelFiles.length > 0 || tableFiles.length > 0;
 
 /**
  * One configuration (the checks in `off` turned off) with every measure's per-query figures: indexes built afresh
  * and the re-rankers trained again when a switch acts before the re-ranker (checks keep per-index caches), the
- * first run's otherwise; `extra` hands the re-rankers in. With --model, the development sets too (in-sample).
+ * first run's otherwise; `extra` hands the re-rankers in; `table`, another word-vector table (fresh indexes). With
+ * --model or --vectors, the development sets too (in-sample).
  */
-function run(off, extra = null) {
+function run(off, extra = null, table = undefined) {
   const disabled = off.length > 0 ? new Set(off) : undefined;
-  const fresh = !first || off.some((k) => BEFORE_RERANK.has(k));
+  const fresh = !first || table !== undefined || off.some((k) => BEFORE_RERANK.has(k));
+  const v = table ?? vectors;
   const idx = fresh
     ? {
-        s111: buildDiscoverIndex(s111.tools, { vectors }),
-        meta: buildDiscoverIndex(meta.tools, { vectors }),
-        bfcl: buildDiscoverIndex(bfcl.tools, { vectors }),
-        live: buildDiscoverIndex(live.tools, { vectors }),
+        s111: buildDiscoverIndex(s111.tools, { vectors: v }),
+        meta: buildDiscoverIndex(meta.tools, { vectors: v }),
+        bfcl: buildDiscoverIndex(bfcl.tools, { vectors: v }),
+        live: buildDiscoverIndex(live.tools, { vectors: v }),
       }
     : first.idx;
   let { models, all } = extra ?? (fresh ? {} : first);
@@ -114,7 +120,7 @@ function run(off, extra = null) {
     models = foldModels(dev);
     all = train(dev);
   }
-  first ??= { idx, models, all };
+  if (table === undefined) first ??= { idx, models, all };
   const out = { lso: [], metaTest: [], live: [], models, all };
   for (let f = 0; f < K; f++) {
     const cases = lso.filter((c) => caseFold(c) === f);
@@ -201,6 +207,14 @@ for (const file of modelFiles) {
   const m = JSON.parse(readFileSync(file, 'utf8'));
   const r = run([], { models: m.folds ?? Array(K).fill(m.all), all: m.all });
   report(`--model ${file} (${m.about ?? ''})`, r);
+  const d = deltas(r, base);
+  for (const [k, v] of Object.entries(d)) console.log(`  Δ${k.padEnd(16)} ${shown(v, true)}`);
+  saved[file] = r;
+}
+
+for (const file of tableFiles) {
+  const r = run([], null, await loadWordVectors(file));
+  report(`--vectors ${file}: indexes on this table, the re-rankers retrained on it by the shipped recipe`, r);
   const d = deltas(r, base);
   for (const [k, v] of Object.entries(d)) console.log(`  Δ${k.padEnd(16)} ${shown(v, true)}`);
   saved[file] = r;

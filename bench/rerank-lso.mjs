@@ -2,7 +2,10 @@
 // weighting) chosen by leave-servers-out and by MetaTool's tuning queries the recipe does not train on. Runs against
 // dist/. Reads no MetaTool test or LiveMCPBench query: only the development sets.
 //
-//   node bench/rerank-lso.mjs [--variants name,name] [--save FILE] [--write DIR]
+//   node bench/rerank-lso.mjs [--variants name,name] [--save FILE] [--write DIR] [--vectors name=FILE,…]
+//
+// --vectors name=FILE: a variant `name` whose indexes are built on another word-vector table (scripts/build-vectors.mjs
+// --out FILE), the re-ranker retrained on it (issue 37 item 3, branch model37).
 //
 // Each variant: the re-ranker trained per leave-servers-out fold (MetaTool tuning every 3rd, BFCL turns, the
 // servers-111 intents of the other folds), the 350 servers-111 queries of each fold ranked over the 2,781-tool
@@ -25,6 +28,12 @@ const arg = (flag) => {
 };
 const K = 5;
 const vectors = await loadWordVectors();
+const tables = new Map([[undefined, vectors]]);
+for (const spec of arg('--vectors')?.split(',') ?? []) {
+  const [name, file] = spec.split('=');
+  if (!name || !file) throw new Error(`--vectors: "${spec}" is not name=FILE`);
+  tables.set(file, await loadWordVectors(file));
+}
 const meta = loadMetaTool();
 const bfcl = loadBfcl();
 const s111 = loadServers111();
@@ -39,13 +48,14 @@ const metaTrain = meta.tune.filter((_, i) => i % 3 === 0);
 const metaSeen = meta.tune.filter((_, i) => i % 3 !== 0);
 // The indexes under the default weights, and under a variant's BM25 weights (`index`: built into the index).
 const indexes = new Map();
-const indexesFor = (w) => {
-  const at = JSON.stringify(w ?? {});
+const indexesFor = (w, file = undefined) => {
+  const at = JSON.stringify([w ?? {}, file ?? null]);
+  const table = tables.get(file);
   if (!indexes.has(at))
     indexes.set(at, {
-      s111: buildDiscoverIndex(s111.tools, { vectors, weights: w }),
-      meta: buildDiscoverIndex(meta.tools, { vectors, weights: w }),
-      bfcl: buildDiscoverIndex(bfcl.tools, { vectors, weights: w }),
+      s111: buildDiscoverIndex(s111.tools, { vectors: table, weights: w }),
+      meta: buildDiscoverIndex(meta.tools, { vectors: table, weights: w }),
+      bfcl: buildDiscoverIndex(bfcl.tools, { vectors: table, weights: w }),
     });
   return indexes.get(at);
 };
@@ -126,6 +136,10 @@ const VARIANTS = {
   'b-0.3': { depth: 10, index: { bm25: { b: 0.3 } } },
   'b-0.75': { depth: 10, index: { bm25: { b: 0.75 } } },
 };
+for (const spec of arg('--vectors')?.split(',') ?? []) {
+  const [name, file] = spec.split('=');
+  VARIANTS[name] = { depth: 10, vectors: file };
+}
 const chosen = arg('--variants')?.split(',') ?? Object.keys(VARIANTS);
 const f3 = (x) => x.toFixed(3);
 const mean = (xs) => xs.reduce((a, x) => a + x, 0) / Math.max(1, xs.length);
@@ -139,7 +153,7 @@ for (const name of chosen) {
   const v = VARIANTS[name];
   const t0 = performance.now();
   weights = v.weights;
-  idx = indexesFor(v.index);
+  idx = indexesFor(v.index, v.vectors);
   const items = dev(v.depth, v.weights);
   const opts = { epochs: v.epochs ?? 150, l2: v.l2 ?? 1e-3, lr: v.lr ?? 1 };
   const withDepth = (m) => ({ ...m, depth: v.depth });
@@ -171,7 +185,7 @@ for (const name of chosen) {
     );
   const b = out.base;
   console.log(
-    `\n${name} ${JSON.stringify(opts)} depth ${v.depth} weights ${JSON.stringify(v.weights ?? {})} index ${JSON.stringify(v.index ?? {})} (${((performance.now() - t0) / 1000).toFixed(0)} s)`,
+    `\n${name} ${JSON.stringify(opts)} depth ${v.depth} weights ${JSON.stringify(v.weights ?? {})} index ${JSON.stringify(v.index ?? {})}${v.vectors ? ` vectors ${v.vectors}` : ''} (${((performance.now() - t0) / 1000).toFixed(0)} s)`,
   );
   for (const key of ['lso', 'metaSeen', 'devMeta', 'devBfcl', 'devS111']) {
     const rows = r[key];

