@@ -34,8 +34,14 @@ import { clientKey } from './client-key.js';
 import { plainWireResult } from './plain-result.js';
 import type { ServeRuntime, ToolResult } from './runtime.js';
 import { callServed } from './served-call.js';
-import { settle } from './settled-calls.js';
-import { wireCallParams, type CallId as Id, type CallParams as Params } from './wire-call-params.js';
+import { outcomeOf, settle } from './settled-calls.js';
+import {
+  cancelledCall,
+  forwardParams,
+  isCallId,
+  type CallId as Id,
+  type CallParams as Params,
+} from './wire-call-params.js';
 
 /** A call run here: its abort (the client's cancellation, the session's end) and its response. */
 interface Open {
@@ -52,15 +58,6 @@ const sseHeaders = (sessionId: string): Record<string, string> => ({
   'mcp-session-id': sessionId,
   'x-accel-buffering': 'no',
 });
-
-/** The request's params when it is a plain `tools/call` this path may run; else undefined (the SDK's). */
-function plainParams(params: unknown): Params | undefined {
-  // A progress token, a related task, the 2026-07-28 envelope or any other key of MCP's own is the SDK's to read.
-  return wireCallParams(params, (meta) => {
-    for (const key in meta) if (key === 'progressToken' || key.startsWith('io.modelcontextprotocol/')) return false;
-    return true;
-  });
-}
 
 /** True when the SDK's transport would pass this POST's headers without a word (else it answers them itself). */
 function plainHeaders(req: IncomingMessage): boolean {
@@ -91,20 +88,17 @@ export class HttpForwardCalls {
   ): (() => Promise<void>) | undefined {
     if (req.method !== 'POST' || typeof body !== 'object' || body === null || Array.isArray(body)) return undefined;
     const m = body as { jsonrpc?: unknown; method?: unknown; id?: unknown; params?: unknown };
-    if (m.method === 'notifications/cancelled') {
-      const p = m.params as { requestId?: unknown; reason?: unknown } | undefined;
-      this.sessions
-        .get(server)
-        ?.get(p?.requestId as Id)
-        ?.controller.abort(p?.reason);
+    const cancelled = cancelledCall(m);
+    if (cancelled) {
+      this.sessions.get(server)?.get(cancelled.id)?.controller.abort(cancelled.reason);
       return undefined;
     }
     if (m.method !== 'tools/call' || m.jsonrpc !== '2.0') return undefined;
     const id = m.id;
-    if (typeof id !== 'string' && !(typeof id === 'number' && Number.isSafeInteger(id))) return undefined;
+    if (!isCallId(id)) return undefined;
     for (const key in m)
       if (key !== 'jsonrpc' && key !== 'id' && key !== 'method' && key !== 'params') return undefined;
-    const params = plainParams(m.params);
+    const params = forwardParams(m.params);
     if (!params || !plainHeaders(req)) return undefined;
     const served = this.runtime.view.byName.get(params.name);
     if (!served?.entry || served.meta !== undefined) return undefined;
@@ -131,15 +125,9 @@ export class HttpForwardCalls {
     const caller = callerOf(authInfo);
     const signal = c.call.controller.signal;
     const ctx = { signal, client: clientKey(caller?.subject), _meta: c.params._meta, ...(caller ? { caller } : {}) };
-    let result: ToolResult | undefined;
-    let error: unknown;
-    let failed = false;
-    try {
-      result = await audited(this.runtime, c.params, authInfo, caller, () => callServed(this.runtime, c.params, ctx));
-    } catch (e) {
-      failed = true;
-      error = e;
-    }
+    const outcome = await outcomeOf<ToolResult>(
+      audited(this.runtime, c.params, authInfo, caller, () => callServed(this.runtime, c.params, ctx)),
+    );
     // A cancelled call gets no answer (as the SDK's Server); its response stays open, as the SDK's stream does,
     // until the client or the session closes it (a closed session's response was ended with it).
     if (signal.aborted && !c.res.destroyed && !c.res.writableEnded) {
@@ -148,9 +136,9 @@ export class HttpForwardCalls {
     }
     c.open.delete(c.id);
     if (signal.aborted) return;
-    const wire = failed ? undefined : plainWireResult(result!);
+    const wire = outcome.ok ? plainWireResult(outcome.value) : undefined;
     if (!wire) {
-      settle(c.server, c.id, failed ? { ok: false, error } : { ok: true, value: result });
+      settle(c.server, c.id, outcome);
       return c.viaSdk();
     }
     // The client gone meanwhile: the answer has nowhere to go (as on the SDK's stream).

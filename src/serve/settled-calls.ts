@@ -6,7 +6,16 @@
  * that ran it).
  */
 type Id = string | number;
-type Outcome = { ok: true; value: unknown } | { ok: false; error: unknown };
+export type Outcome<T = unknown> = { ok: true; value: T } | { ok: false; error: unknown };
+
+/** What `call` gave or threw, as an outcome (the forward paths' run, whatever it ends with). */
+export async function outcomeOf<T>(call: Promise<T>): Promise<Outcome<T>> {
+  try {
+    return { ok: true, value: await call };
+  } catch (error) {
+    return { ok: false, error };
+  }
+}
 
 /** Per client connection (its SDK Server): request id → the outcome waiting for the SDK's handler. */
 const waiting = new WeakMap<object, Map<Id, Outcome>>();

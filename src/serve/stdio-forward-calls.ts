@@ -21,18 +21,15 @@ import { clientKey } from './client-key.js';
 import { clientAsker } from './client-asker.js';
 import type { ServeRuntime, ToolResult } from './runtime.js';
 import { callServed } from './served-call.js';
-import { settle } from './settled-calls.js';
+import { outcomeOf, settle } from './settled-calls.js';
 import { plainWireResult } from './plain-result.js';
-import { wireCallParams, type CallId as Id, type CallParams as Params } from './wire-call-params.js';
-
-/** The request's params when it is a plain `tools/call` this path may run; else undefined (the SDK's). */
-function plainParams(params: unknown): Params | undefined {
-  // A progress token, a related task or any other key of MCP's own is the SDK's to read.
-  return wireCallParams(params, (meta) => {
-    for (const key in meta) if (key === 'progressToken' || key.startsWith('io.modelcontextprotocol/')) return false;
-    return true;
-  });
-}
+import {
+  cancelledCall,
+  forwardParams,
+  isCallId,
+  type CallId as Id,
+  type CallParams as Params,
+} from './wire-call-params.js';
 
 export class StdioForwardCalls {
   /** Calls being run here: id → their abort (the client's cancellation). */
@@ -50,15 +47,15 @@ export class StdioForwardCalls {
   /** Takes a call this path runs (true); false for anything else. A cancellation aborts a call run here. */
   take(message: JSONRPCMessage): boolean {
     const m = message as { method?: unknown; id?: unknown; params?: unknown };
-    if (m.method === 'notifications/cancelled') {
-      const id = (m.params as { requestId?: unknown } | undefined)?.requestId as Id;
-      this.open.get(id)?.abort((m.params as { reason?: unknown } | undefined)?.reason);
+    const cancelled = cancelledCall(m);
+    if (cancelled) {
+      this.open.get(cancelled.id)?.abort(cancelled.reason);
       return false;
     }
     if (m.method !== 'tools/call') return false;
     const id = m.id;
-    if (typeof id !== 'string' && !(typeof id === 'number' && Number.isSafeInteger(id))) return false;
-    const params = plainParams(m.params);
+    if (!isCallId(id)) return false;
+    const params = forwardParams(m.params);
     if (!params || this.open.has(id)) return false;
     const served = this.runtime.view.byName.get(params.name);
     if (!served?.entry || served.meta !== undefined) return false;
@@ -83,24 +80,18 @@ export class StdioForwardCalls {
       client: clientKey(undefined),
       _meta: params._meta,
     };
-    let result: ToolResult | undefined;
-    let error: unknown;
-    let failed = false;
-    try {
-      result = await audited(this.runtime, params, undefined, undefined, () => callServed(this.runtime, params, ctx));
-    } catch (e) {
-      failed = true;
-      error = e;
-    }
+    const outcome = await outcomeOf<ToolResult>(
+      audited(this.runtime, params, undefined, undefined, () => callServed(this.runtime, params, ctx)),
+    );
     this.open.delete(id);
     // A cancelled call gets no answer (as the SDK's Server).
     if (controller.signal.aborted) return;
-    const wire = failed ? undefined : plainWireResult(result!);
+    const wire = outcome.ok ? plainWireResult(outcome.value) : undefined;
     if (wire) {
       await this.send({ jsonrpc: '2.0', id, result: wire }).catch(() => undefined);
       return;
     }
-    settle(server, id, failed ? { ok: false, error } : { ok: true, value: result });
+    settle(server, id, outcome);
     this.deliver(message);
   }
 }

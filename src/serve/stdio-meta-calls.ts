@@ -16,7 +16,13 @@ import { audited } from './auth/audit-call.js';
 import { clientKey } from './client-key.js';
 import type { ServeRuntime } from './runtime.js';
 import { callServed } from './served-call.js';
-import { wireCallParams, type CallId as Id, type CallParams as Params } from './wire-call-params.js';
+import {
+  cancelledCall,
+  isCallId,
+  wireCallParams,
+  type CallId as Id,
+  type CallParams as Params,
+} from './wire-call-params.js';
 
 /** The meta-tools answered here: they read the catalogue and never reach a server or the client. */
 const OWN = new Set<string | undefined>(['find', 'describe', 'list']);
@@ -52,15 +58,14 @@ export class StdioMetaCalls {
    */
   take(message: JSONRPCMessage): boolean {
     const m = message as { method?: unknown; id?: unknown; params?: unknown };
-    if (m.method === 'notifications/cancelled') {
-      const id = (m.params as { requestId?: unknown } | undefined)?.requestId as Id;
-      if (this.open.has(id)) this.open.set(id, true);
+    const cancelled = cancelledCall(m);
+    if (cancelled) {
+      if (this.open.has(cancelled.id)) this.open.set(cancelled.id, true);
       return false;
     }
     if (m.method !== 'tools/call') return false;
     const id = m.id;
-    // A JSON-RPC id as the SDK accepts it: a string or a whole number.
-    if (typeof id !== 'string' && !(typeof id === 'number' && Number.isSafeInteger(id))) return false;
+    if (!isCallId(id)) return false;
     const params = callParams(m.params);
     if (!params || !OWN.has(this.runtime.view.byName.get(params.name)?.meta) || !this.initialized()) return false;
     // A request reusing the id of one still answered here is the SDK's to handle.
