@@ -18,7 +18,15 @@ import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { Client as ClientV2, StreamableHTTPClientTransport as HttpV2 } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixture } from '../helpers/paths.js';
-import { node, sandbox, startServeHttp, textOf, type Sandbox, type StartedServe } from './serve-harness.js';
+import {
+  FORWARD_CASES,
+  node,
+  sandbox,
+  startServeHttp,
+  textOf,
+  type Sandbox,
+  type StartedServe,
+} from './serve-harness.js';
 
 const TIMEOUT_MS = 90_000;
 const TOKEN = 'forward-http-token-5521';
@@ -124,25 +132,12 @@ async function servedNames(headers: Record<string, string>): Promise<Map<string,
   return new Map(result.tools.map((t) => [t.name.replace(/^(conf|faults|secret)[_.]/, ''), t.name]));
 }
 
-/** Tool, whether the fast path writes its answer (plain text result) or the SDK does. */
-const CASES: [tool: string, args: Record<string, unknown>, fast: boolean][] = [
-  ['test_simple_text', {}, true],
-  ['test_error_handling', {}, true],
-  ['echo', { text: 'héllo "quoted"\n' }, true],
-  ['test_image_content', {}, false],
-  ['test_audio_content', {}, false],
-  ['test_embedded_resource', {}, false],
-  ['test_multiple_content_types', {}, false],
-  ['leak', {}, true],
-  ['leak_rpc', {}, false],
-];
-
 describe('forwarded calls over Streamable HTTP: the same answers as the SDK path', () => {
   it('raw requests: each answer, status and headers equal the SDK path’s', { timeout: TIMEOUT_MS }, async () => {
     const headers = await session();
     const names = await servedNames(headers);
     let id = 1;
-    for (const [tool, toolArgs, fastPath] of CASES) {
+    for (const [tool, toolArgs, fastPath] of FORWARD_CASES) {
       const name = names.get(tool)!;
       const fast = await post(call(id, name, { arguments: toolArgs }), headers);
       // The SDK path: the same call with a progress token (which the fast path leaves to the SDK).

@@ -15,7 +15,7 @@ import { Client as ClientV2 } from '@modelcontextprotocol/client';
 import { StdioClientTransport as StdioV2 } from '@modelcontextprotocol/client/stdio';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, fixture } from '../helpers/paths.js';
-import { node, sandbox, textOf, type Sandbox } from './serve-harness.js';
+import { FORWARD_CASES, node, sandbox, textOf, type Sandbox } from './serve-harness.js';
 
 const TIMEOUT_MS = 90_000;
 const misbehaving = (name: string): string => fixture('servers', 'misbehaving', name);
@@ -94,19 +94,6 @@ async function servedNames(s: ReturnType<typeof rawServe>): Promise<Map<string, 
   return names;
 }
 
-/** Tool, whether the wire path writes its answer (plain text result) or the SDK does. */
-const CASES: [tool: string, args: Record<string, unknown>, wire: boolean][] = [
-  ['test_simple_text', {}, true],
-  ['test_error_handling', {}, true],
-  ['echo', { text: 'héllo "quoted"\n' }, true],
-  ['leak', {}, true],
-  ['test_image_content', {}, false],
-  ['test_audio_content', {}, false],
-  ['test_embedded_resource', {}, false],
-  ['test_multiple_content_types', {}, false],
-  ['leak_rpc', {}, false],
-];
-
 describe('forwarded calls on the wire: the same answers as the SDK path', () => {
   it('raw JSON-RPC, 2025 over stdio: each answer equals the SDK path’s', { timeout: TIMEOUT_MS }, async () => {
     const s = rawServe();
@@ -114,7 +101,7 @@ describe('forwarded calls on the wire: the same answers as the SDK path', () => 
       await s.initialize();
       const names = await servedNames(s);
       let id = 1;
-      for (const [tool, toolArgs, wire] of CASES) {
+      for (const [tool, toolArgs, wire] of FORWARD_CASES) {
         const name = names.get(tool) ?? tool;
         s.send(call(id, name, { arguments: toolArgs }));
         const fast = await s.answer(id);

@@ -136,3 +136,21 @@ export async function connectServeStdio(
 
 export const textOf = (r: unknown): string =>
   ((r as { content?: { type: string; text?: string }[] }).content ?? []).map((c) => c.text ?? '').join('\n');
+
+/**
+ * The forwarded calls both fast paths (stdio-forward-calls.ts, http-forward-calls.ts) are checked on against the SDK
+ * path, with the fixture servers `conf` (conformance-server), `faults` (call-faults) and `secret` (echo-secret)
+ * behind: tool, arguments, and whether the fast path writes the answer itself (a plain text result) or leaves it to
+ * the SDK.
+ */
+export const FORWARD_CASES: [tool: string, args: Record<string, unknown>, fast: boolean][] = [
+  ['test_simple_text', {}, true],
+  ['test_error_handling', {}, true],
+  ['echo', { text: 'héllo "quoted"\n' }, true],
+  ['leak', {}, true],
+  ['test_image_content', {}, false],
+  ['test_audio_content', {}, false],
+  ['test_embedded_resource', {}, false],
+  ['test_multiple_content_types', {}, false],
+  ['leak_rpc', {}, false],
+];
