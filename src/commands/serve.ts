@@ -5,6 +5,7 @@ import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import { StdioWire } from '../serve/stdio-wire.js';
 import { StdioMetaCalls } from '../serve/stdio-meta-calls.js';
 import { StdioForwardCalls } from '../serve/stdio-forward-calls.js';
+import { HttpForwardCalls } from '../serve/http-forward-calls.js';
 import type { CommandContext, CommandOutcome } from '../app/services/context.js';
 import { oauthOptions } from '../app/services/oauth.js';
 import { resolvePaths } from '../app/services/paths.js';
@@ -253,10 +254,7 @@ export async function runServeCommand(
     if (transportKind === 'http') {
       // Loaded only for --transport http: the Streamable HTTP transport (and its web framework) costs a stdio start
       // ~40 ms. Bound before the servers start, so a port in use fails at once; requests wait for `ready`.
-      const [{ startHttp }, { HttpForwardCalls }] = await Promise.all([
-        import('../serve/http.js'),
-        import('../serve/http-forward-calls.js'),
-      ]);
+      const { startHttp } = await import('../serve/http.js');
       const debug = global.debug ? log : undefined;
       const internal: NonNullable<Parameters<typeof startHttp>[0]['internal']> = (path, req, res) =>
         replica ? replica.internal(path, req, res) : Promise.resolve(false);
