@@ -42,6 +42,7 @@ import { reaches } from '../serve/auth/scoped-routes.js';
 import { telemetryConfig } from '../serve/telemetry/config.js';
 import type { Telemetry } from '../serve/telemetry/hook.js';
 import { startHeapQuiet } from '../serve/heap-quiet.js';
+import { Prespawned } from '../serve/prespawn.js';
 
 /** At shutdown, the last spans and metrics are exported within this (a collector that is down does not hold it). */
 const TELEMETRY_FLUSH_MS = 3_000;
@@ -134,6 +135,15 @@ export async function runServeCommand(
     scope: (doc) => (scopeDoc = doc),
   });
   const user = userLabelFor(optionalString(opts.user), setup.config.user);
+  // The servers a tools/auto start lists live get their processes started now, booting while the client's
+  // handshake says what to declare to them (prespawn.ts); meta mode's first answers need none.
+  const ahead =
+    transportKind === 'stdio' && !metaOnlyStart(mode, setup.config)
+      ? new Prespawned(
+          setup.definitions.filter((d) => !setup.known.has(d.name)),
+          global.debug ? log : undefined,
+        )
+      : undefined;
 
   const runtime = new ServeRuntime({
     setup,
@@ -162,7 +172,7 @@ export async function runServeCommand(
     now: () => Date.now(),
     clock: () => performance.now(),
     // Stored tokens only: a server process never opens a browser (`mcp-smart login` does that).
-    pool: { oauth: { ...oauthOptions(ctx), interactive: undefined } },
+    pool: { oauth: { ...oauthOptions(ctx), interactive: undefined }, prespawned: (def) => ahead?.take(def) },
     ...(audit ? { audit } : {}),
     ...(identity ? { subjectLabel: identity.subjectLabel } : {}),
     ...(telemetry ? { telemetry } : {}),
@@ -227,6 +237,7 @@ export async function runServeCommand(
       // A database's waits are bounded (lock_timeout) and what is left is kept for the next serve: no stale lock to
       // wait out as with a file.
       await runtime.close(clientWent && store.kind === 'file' ? CLIENT_GONE_FLUSH_MS : FINAL_FLUSH_MS);
+      await ahead?.endUnused();
       await store.close();
       await audit?.flush();
       await telemetry?.shutdown(TELEMETRY_FLUSH_MS);

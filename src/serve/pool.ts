@@ -7,6 +7,7 @@ import { capabilitiesKey, type DeclaredCapabilities } from '../core/declared-cap
 import { SdkError, SdkErrorCode } from '@modelcontextprotocol/server';
 import type { ServerRequestHandler, ServerSession, ServerSessionOptions } from '../core/connect/server-session.js';
 import { DEFAULT_MAX_PAGES } from '../core/connect/list.js';
+import type { ServerProcess } from '../core/connect/server-process.js';
 import type { OAuthOptions, SmartOAuthProvider } from '../core/connect/oauth/provider.js';
 import { SmartError, errorText } from '../process/errors.js';
 import type { ServerDefinition, ServerSnapshot } from '../core/types.js';
@@ -40,6 +41,8 @@ export interface PoolOptions {
    * lives as long as the pool, so an expired token is refreshed on the next 401 without a restart.
    */
   oauth?: OAuthOptions;
+  /** The process started ahead for this server at serve's start (prespawn.ts), taken by its first start. */
+  prespawned?: (def: ServerDefinition) => ServerProcess | undefined;
 }
 
 export type Health = 'idle' | 'starting' | 'running' | 'backoff' | 'unhealthy';
@@ -198,6 +201,7 @@ export class ServerPool {
       maxPages: DEFAULT_MAX_PAGES,
       createTransport: this.opts.createTransport,
       capabilities: declared,
+      prespawned: this.opts.createTransport ? undefined : this.opts.prespawned?.(slot.def),
       onServerRequest: answer ? (method, params, signal) => answer(name, method, params, signal) : undefined,
       onNotification: notify ? (method, params) => notify(name, method, params) : undefined,
       onUndeclaredRequest: (method, params, signal) => this.opts.onUndeclaredRequest?.(name, method, params, signal),

@@ -19,6 +19,7 @@ import type { SmartOAuthProvider } from './oauth/provider.js';
 import { createSessionClient, tapProtocolVersion, type ClientHandlers } from './session-client.js';
 import { SessionRequests, type Answer, type RequestOptions } from './session-requests.js';
 import { MAX_MESSAGE_BYTES, createStdioHandle, type StdioHandle } from './stdio.js';
+import type { ServerProcess } from './server-process.js';
 import { withLimit } from './time-limit.js';
 import { boundedFetch } from './bounded-fetch.js';
 
@@ -36,6 +37,8 @@ export interface ServerSessionOptions extends ClientHandlers {
   authProvider?: SmartOAuthProvider;
   /** The largest message read from the server, over stdio or HTTP (default MAX_MESSAGE_BYTES, 256 MB). */
   maxMessageBytes?: number;
+  /** The stdio server's process, started ahead of this session (serve/prespawn.ts): its first connection adopts it. */
+  prespawned?: ServerProcess;
 }
 
 export type SessionState = 'new' | 'starting' | 'ready' | 'closed';
@@ -112,6 +115,8 @@ export class ServerSession {
       if (!def.command)
         throw new SmartError('CONNECT_SPAWN_FAILED', { command: '(none)', reason: 'the definition has no command' });
       const command = def.command;
+      // Only the first connection takes the process started ahead: another attempt (the other era) starts anew.
+      let ahead = this.opts.prespawned;
       await this.connectEra(signal, false, (pin) => {
         this.stdio = createStdioHandle({
           command,
@@ -119,7 +124,9 @@ export class ServerSession {
           env: def.env,
           cwd: def.cwd,
           maxMessageBytes: this.opts.maxMessageBytes ?? MAX_MESSAGE_BYTES,
+          prespawned: ahead,
         });
+        ahead = undefined;
         return this.connectClient(this.stdio.transport, signal, timeoutMs, pin);
       });
     } else {

@@ -6,14 +6,20 @@
  * On Windows (no process groups; `.cmd` shims need cross-spawn) the SDK transport is used and the tree is
  * ended with `taskkill /T /F`.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync, readdirSync } from 'node:fs';
+import { spawn } from 'node:child_process';
 import { platform } from 'node:os';
 import { deserializeMessage, serializeMessage } from '@modelcontextprotocol/client';
 import type { Transport, JSONRPCMessage } from '@modelcontextprotocol/client';
 import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { readMessage } from '../wire/jsonrpc-message.js';
 import { LineReader, messageIdOf, topLevelValueAt } from '../wire/line-reader.js';
+import {
+  closedWithin,
+  endProcessTree,
+  spawnServerProcess,
+  type ProcessExit,
+  type ServerProcess,
+} from './server-process.js';
 
 export interface StdioParams {
   command: string;
@@ -22,11 +28,8 @@ export interface StdioParams {
   cwd?: string;
   /** The largest message read from the server (default MAX_MESSAGE_BYTES); a larger one is dropped, see receive. */
   maxMessageBytes?: number;
-}
-
-export interface ProcessExit {
-  code: number | null;
-  signal: string | null;
+  /** A process already started for these params (serve/prespawn.ts): adopted instead of starting another. */
+  prespawned?: ServerProcess;
 }
 
 /** What the session needs from a started stdio server besides the Transport itself. */
@@ -43,10 +46,7 @@ export interface StdioHandle {
 const STDERR_LIMIT = 64 * 1024;
 /** The largest message a server may send: far above any real result, low enough to keep memory bounded. */
 export const MAX_MESSAGE_BYTES = 256 * 1024 * 1024;
-const STDIN_GRACE_MS = 250;
 const SENT: Promise<void> = Promise.resolve();
-const SIGTERM_GRACE_MS = 1000;
-const SIGKILL_GRACE_MS = 500;
 
 /** Keeps the last `limit` characters of a stream, so a chatty server cannot grow our memory. */
 export class TailBuffer {
@@ -68,81 +68,13 @@ export class TailBuffer {
   }
 }
 
-/** The SDK's default inherited variables (PATH, HOME, …) with the definition's env over them. */
-export function childEnvironment(env: Record<string, string> | undefined): Record<string, string> {
-  return { ...getDefaultEnvironment(), ...(env ?? {}) };
-}
-
-const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
-
-/** Waits for `p` at most `ms`, and clears the timer so it cannot hold the CLI open afterwards. */
-async function waitAtMost(p: Promise<void>, ms: number): Promise<void> {
-  let timer: NodeJS.Timeout | undefined;
-  await Promise.race([p, new Promise<void>((r) => (timer = setTimeout(r, ms)))]);
-  clearTimeout(timer);
-}
-
-/** Linux: members of process group `pgid` that are not zombies (a container's init may reap them late). */
-function liveMembersFromProc(pgid: number): number | undefined {
-  let entries: string[];
-  try {
-    entries = readdirSync('/proc');
-  } catch {
-    return undefined; // no procfs (macOS): rely on kill(0) alone
-  }
-  let live = 0;
-  for (const entry of entries) {
-    if (!/^\d+$/.test(entry)) continue;
-    let stat: string;
-    try {
-      stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-    } catch {
-      continue; // exited while we looked
-    }
-    // Fields after "(comm)": state ppid pgrp …
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    if (Number(fields[2]) === pgid && fields[0] !== 'Z') live++;
-  }
-  return live;
-}
-
-function groupAlive(pid: number): boolean {
-  try {
-    // Signal 0 to -pid asks whether any member of the process group is still there.
-    process.kill(-pid, 0);
-  } catch {
-    return false;
-  }
-  return (liveMembersFromProc(pid) ?? 1) > 0;
-}
-
-function signalGroup(pid: number, signal: NodeJS.Signals): void {
-  try {
-    process.kill(-pid, signal);
-  } catch {
-    // ESRCH: the group is already gone.
-  }
-}
-
-async function waitUntil(done: () => boolean, ms: number): Promise<boolean> {
-  const step = 10;
-  for (let waited = 0; waited < ms; waited += step) {
-    if (done()) return true;
-    await sleep(step);
-  }
-  return done();
-}
-
 class ProcessGroupTransport implements Transport {
   onclose?: () => void;
   onerror?: (error: Error) => void;
   onmessage?: (message: JSONRPCMessage) => void;
-  child?: ChildProcess;
-  exit?: ProcessExit;
-  spawnError?: NodeJS.ErrnoException;
+  proc?: ServerProcess;
   readonly stderr = new TailBuffer();
   private readonly reader: LineReader;
-  private closed?: Promise<void>;
   private terminating?: Promise<void>;
 
   constructor(private readonly params: StdioParams) {
@@ -154,36 +86,24 @@ class ProcessGroupTransport implements Transport {
     });
   }
 
+  get exit(): ProcessExit | undefined {
+    return this.proc?.exit();
+  }
+
   start(): Promise<void> {
-    return new Promise((resolve, reject) => {
-      const child = spawn(this.params.command, this.params.args, {
-        env: childEnvironment(this.params.env),
-        cwd: this.params.cwd,
-        stdio: ['pipe', 'pipe', 'pipe'],
-        shell: false,
-        detached: true,
-        windowsHide: true,
-      });
-      this.child = child;
-      this.closed = new Promise((done) => child.once('close', () => done()));
-      child.on('error', (error: NodeJS.ErrnoException) => {
-        if (child.pid === undefined) this.spawnError = error;
-        reject(error);
-        this.onerror?.(error);
-      });
-      child.once('spawn', () => resolve());
-      child.once('close', (code, signal) => {
-        this.exit = { code, signal };
-        this.onclose?.();
-      });
-      child.stdin?.on('error', (error) => this.onerror?.(error));
-      child.stdin?.setMaxListeners(0); // each write waiting for 'drain' adds one
-      child.stdout?.on('data', (chunk: Buffer) => this.reader.push(chunk));
-      child.stdout?.on('error', (error) => this.onerror?.(error));
-      child.stderr?.setEncoding('utf8');
-      child.stderr?.on('data', (text: string) => this.stderr.append(text));
-      child.stderr?.on('error', (error) => this.onerror?.(error));
-    });
+    // A process serve started ahead (serve/prespawn.ts): what it wrote before now is handed over first.
+    const proc = this.params.prespawned ?? spawnServerProcess(this.params, getDefaultEnvironment());
+    this.proc = proc;
+    const child = proc.child;
+    proc.onError((error) => this.onerror?.(error));
+    void proc.closed.then(() => this.onclose?.());
+    child.stdin?.on('error', (error) => this.onerror?.(error));
+    child.stdin?.setMaxListeners(0); // each write waiting for 'drain' adds one
+    proc.onStdout((chunk) => this.reader.push(chunk));
+    child.stdout?.on('error', (error) => this.onerror?.(error));
+    proc.onStderr((text) => this.stderr.append(text));
+    child.stderr?.on('error', (error) => this.onerror?.(error));
+    return proc.started;
   }
 
   private receive(line: string): void {
@@ -223,7 +143,7 @@ class ProcessGroupTransport implements Transport {
   }
 
   send(message: JSONRPCMessage): Promise<void> {
-    const stdin = this.child?.stdin;
+    const stdin = this.proc?.child.stdin;
     if (!stdin || stdin.destroyed || this.exit) return Promise.reject(new Error('Not connected'));
     try {
       // A write the pipe takes at once (nearly all) answers with one shared promise, not a new one per message.
@@ -245,26 +165,10 @@ class ProcessGroupTransport implements Transport {
   }
 
   private async endTree(): Promise<void> {
-    const child = this.child;
-    const pid = child?.pid;
-    if (!child || pid === undefined) return;
-    try {
-      child.stdin?.end();
-    } catch {
-      // stdin may already be closed by a crashed server.
-    }
-    const exited = (): boolean => this.exit !== undefined;
-    if (this.closed) await waitAtMost(this.closed, STDIN_GRACE_MS);
-    // Even after the leader exits, a grandchild (npx → node) may still be in the group.
-    if (groupAlive(pid)) {
-      signalGroup(pid, 'SIGTERM');
-      if (!(await waitUntil(() => exited() && !groupAlive(pid), SIGTERM_GRACE_MS))) {
-        signalGroup(pid, 'SIGKILL');
-        await waitUntil(() => exited() && !groupAlive(pid), SIGKILL_GRACE_MS);
-      }
-    }
+    if (!this.proc) return;
+    await endProcessTree(this.proc);
     this.reader.clear();
-    if (this.closed) await waitAtMost(this.closed, SIGKILL_GRACE_MS);
+    await closedWithin(this.proc);
   }
 }
 
@@ -273,7 +177,8 @@ function windowsHandle(params: StdioParams): StdioHandle {
   const transport = new StdioClientTransport({
     command: params.command,
     args: params.args,
-    env: childEnvironment(params.env),
+    // Windows' own inherited variables (APPDATA, SYSTEMROOT, …): the SDK's list for the platform.
+    env: { ...getDefaultEnvironment(), ...(params.env ?? {}) },
     cwd: params.cwd,
     stderr: 'pipe',
   });
@@ -310,10 +215,10 @@ export function createStdioHandle(params: StdioParams): StdioHandle {
   const t = new ProcessGroupTransport(params);
   return {
     transport: t,
-    pid: () => t.child?.pid,
+    pid: () => t.proc?.child.pid,
     stderr: t.stderr,
     exit: () => t.exit,
-    spawnError: () => t.spawnError,
+    spawnError: () => t.proc?.spawnError(),
     terminate: () => t.terminate(),
   };
 }
