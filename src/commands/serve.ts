@@ -79,6 +79,15 @@ export async function runServeCommand(
   );
   for (const w of setup.warnings) log(`warning: ${w}`);
   const serveConfig = setup.config.serve ?? {};
+  // The servers a tools/auto start lists live get their processes started now, booting while serve loads and the
+  // client's handshake says what to declare to them (prespawn.ts); meta mode's first answers need none.
+  const ahead =
+    transportKind === 'stdio' && !metaOnlyStart(modeFlag ?? serveConfig.mode ?? 'auto', setup.config)
+      ? new Prespawned(
+          setup.definitions.filter((d) => !setup.known.has(d.name)),
+          global.debug ? log : undefined,
+        )
+      : undefined;
   const userConfig = setup.config.user;
   const identity =
     transportKind === 'http'
@@ -135,15 +144,6 @@ export async function runServeCommand(
     scope: (doc) => (scopeDoc = doc),
   });
   const user = userLabelFor(optionalString(opts.user), setup.config.user);
-  // The servers a tools/auto start lists live get their processes started now, booting while the client's
-  // handshake says what to declare to them (prespawn.ts); meta mode's first answers need none.
-  const ahead =
-    transportKind === 'stdio' && !metaOnlyStart(mode, setup.config)
-      ? new Prespawned(
-          setup.definitions.filter((d) => !setup.known.has(d.name)),
-          global.debug ? log : undefined,
-        )
-      : undefined;
 
   const runtime = new ServeRuntime({
     setup,
