@@ -9,7 +9,8 @@ import { connectServeStdio, node, sandbox, textOf, type Sandbox } from './serve-
 
 const CATALOG = join(REPO, 'fixtures', 'servers', 'catalog-server.mjs');
 const TINY = join(REPO, 'fixtures', 'servers', 'catalogs', 'tiny.json');
-const COLLECTED = /heap: ([\d.]+) MB used after the calls, ([\d.]+) MB after a full collection/g;
+const COLLECTED =
+  /heap: ([\d.]+) MB \([\d.]+ MB used\) after the calls, ([\d.]+) MB \([\d.]+ MB used\) after a full collection/g;
 
 let box: Sandbox | undefined;
 afterEach(async () => {

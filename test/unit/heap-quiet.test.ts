@@ -12,13 +12,13 @@ import {
 
 function scripted(start: number) {
   const timers: { fn: () => void; ms: number }[] = [];
-  const state = { used: start, busy: 0, collected: 0, afterCollect: start };
+  const state = { size: start, busy: 0, collected: 0, afterCollect: start };
   const collector = new QuietCollector({
-    usedHeap: () => state.used,
+    heapSize: () => state.size,
     utilization: () => state.busy,
     collect: () => {
       state.collected++;
-      state.used = state.afterCollect;
+      state.size = state.afterCollect;
     },
     after: (fn, ms) => timers.push({ fn, ms }),
   });
@@ -33,7 +33,7 @@ describe('QuietCollector', () => {
   it('collects once the calls stop, when the heap grew by the threshold, and once per quiet period', () => {
     const s = scripted(10e6);
     s.state.busy = 0.9;
-    s.state.used = 10e6 + GROWTH_BYTES;
+    s.state.size = 10e6 + GROWTH_BYTES;
     s.collector.onGc();
     s.collector.onGc(); // a second GC while armed schedules nothing more
     expect(s.timers).toEqual([{ fn: expect.any(Function), ms: QUIET_WINDOW_MS }]);
@@ -55,19 +55,19 @@ describe('QuietCollector', () => {
   it('does not collect a heap that grew less than the threshold, and measures growth from the last collection', () => {
     const s = scripted(10e6);
     s.state.afterCollect = 20e6; // live data grew: the baseline moves up with it
-    s.state.used = 10e6 + GROWTH_BYTES - 1;
+    s.state.size = 10e6 + GROWTH_BYTES - 1;
     s.collector.onGc();
     s.tick();
     expect(s.state.collected).toBe(0);
-    s.state.used = 10e6 + GROWTH_BYTES;
+    s.state.size = 10e6 + GROWTH_BYTES;
     s.collector.onGc();
     s.tick();
     expect(s.state.collected).toBe(1);
-    s.state.used = 20e6 + GROWTH_BYTES - 1;
+    s.state.size = 20e6 + GROWTH_BYTES - 1;
     s.collector.onGc();
     s.tick();
     expect(s.state.collected).toBe(1);
-    s.state.used = 20e6 + GROWTH_BYTES;
+    s.state.size = 20e6 + GROWTH_BYTES;
     s.collector.onGc();
     s.tick();
     expect(s.state.collected).toBe(2);
@@ -75,7 +75,7 @@ describe('QuietCollector', () => {
 
   it('stops: a pending window and later GC events do nothing', () => {
     const s = scripted(0);
-    s.state.used = GROWTH_BYTES * 4;
+    s.state.size = GROWTH_BYTES * 4;
     s.collector.onGc();
     s.collector.stop();
     s.tick();
@@ -109,7 +109,9 @@ describe('startHeapQuiet on this process', () => {
       for (let waited = 0; quiet.collector!.collections === before && waited < 10_000; waited += 50) await wait(50);
       const collected = quiet.collector!.collections;
       expect(collected).toBeGreaterThan(before);
-      const [used, after] = /([\d.]+) MB used after the calls, ([\d.]+) MB/.exec(lines.at(-1) ?? '')!.slice(1);
+      const [used, after] = /([\d.]+) MB \([\d.]+ MB used\) after the calls, ([\d.]+) MB/
+        .exec(lines.at(-1) ?? '')!
+        .slice(1);
       expect(Number(after)).toBeLessThan(Number(used));
       // Quiet: no further collection.
       await wait(QUIET_WINDOW_MS * 4);
