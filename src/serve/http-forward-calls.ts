@@ -204,8 +204,14 @@ export class HttpForwardCalls {
     return {
       capabilities: declared.capabilities,
       ask: async (method, params, signal) => {
-        if (c.call.finished) throw new Error('mcp-smart: the call was answered; its client cannot be asked now');
-        c.call.handed ??= this.handOver(c);
+        if (!c.call.handed) {
+          // Nothing to hand over: the call is over, cancelled, or its client gone (a stream the SDK's transport would
+          // never end). The server behind is answered with an error at once.
+          if (c.call.finished) throw new Error('mcp-smart: the call was answered; its client cannot be asked now');
+          if (c.call.controller.signal.aborted) throw new Error('mcp-smart: the call was cancelled; nobody is asked');
+          if (c.res.destroyed || c.res.writableEnded) throw new Error('mcp-smart: the client of the call is gone');
+          c.call.handed = this.handOver(c);
+        }
         const sdkCtx = await untilAborted(c.call.handed.ctx, signal);
         return clientAsker(c.server, sdkCtx)!.ask(method, params, signal);
       },
@@ -240,6 +246,8 @@ export class HttpForwardCalls {
       if (unclaimed(c.server, c.id))
         fail(new Error('mcp-smart: the call’s stream is gone; its client cannot be asked'));
     });
+    // Awaited once the call ends (run); a failure meanwhile is not an unhandled rejection.
+    sdk.catch(() => undefined);
     return { ctx, end, sdk };
   }
 
