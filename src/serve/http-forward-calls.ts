@@ -26,7 +26,11 @@
  * call is handed to the SDK still running (settled-calls.ts `adopt`): the request goes to the session's transport
  * as on the SDK path (its stream, headers, keep-alives, event ids), the SDK's tools/call handler takes the call's
  * place without running it again, every question is sent through that handler's context (as sdk-server.ts asks),
- * and it answers with the call's outcome. A call that asks nothing — nearly all — stays here.
+ * and it answers with the call's outcome. A call that asks nothing — nearly all — stays here. The question's id is
+ * the SDK Server's own (its request counter), so it meets no other, and the client's answer reaches it as on the SDK
+ * path. roots/list is such a question too (serve keeps no copy of a client's roots). Unlike the SDK path, a question
+ * for a call already cancelled (the SDK would still send it) or whose client has gone (the SDK's transport would
+ * hold it until its request timeout, 60 s) is answered with an error at once.
  *
  * The client's notifications/cancelled (a POST of its own, which still reaches the SDK) aborts a call run here and
  * no answer is sent, as the SDK's Server does; its response stays open, as the SDK's stream does, until the client
