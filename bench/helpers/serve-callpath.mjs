@@ -6,8 +6,9 @@
 // clients over stdio) beside the ranking it runs (rankTools in process on the same index inputs) and a trivial meta-tool call
 // on the same connection (the transport's floor). BENCH_SERVE_BASE_BIN: another build's bin/mcp-smart.js measured
 // in the same rounds (each build taking its turn first in alternate rounds). BENCH_SERVE_CALLS (default 900, a
-// multiple of 30; 0: find_tool's rows alone) and BENCH_SERVE_FINDS (default 400) scale it. Beside each time, the
-// CPU time spent (serve's process from /proc, or process.cpuUsage in process): the figure the load moves least.
+// multiple of 30; 0: find_tool's rows alone) and BENCH_SERVE_FINDS (default 400; 0: the call rows alone) scale it.
+// Beside each time, the CPU time spent (serve's process from /proc, or process.cpuUsage in process): the figure the
+// load moves least.
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -18,14 +19,18 @@ import { Client as ClientV2, StreamableHTTPClientTransport as HttpV2 } from '@mo
 import { StdioClientTransport as StdioV2 } from '@modelcontextprotocol/client/stdio';
 import { DATA, loadServers111 } from './datasets.mjs';
 
+/** What Claude Code declares (src/core/declared-capabilities.ts): a client that may be asked. */
+const CLAUDE_LIKE = { roots: { listChanged: true }, elicitation: {} };
+
 const LIBS = {
   'SDK v1': {
-    client: () => new ClientV1({ name: 'bench-callpath', version: '1' }),
+    client: (capabilities = {}) => new ClientV1({ name: 'bench-callpath', version: '1' }, { capabilities }),
     stdio: (o) => new StdioV1(o),
     http: (url) => new HttpV1(new URL(url)),
   },
   'SDK v2': {
-    client: () => new ClientV2({ name: 'bench-callpath', version: '1' }, { versionNegotiation: { mode: 'legacy' } }),
+    client: (capabilities = {}) =>
+      new ClientV2({ name: 'bench-callpath', version: '1' }, { capabilities, versionNegotiation: { mode: 'legacy' } }),
     stdio: (o) => new StdioV2(o),
     http: (url) => new HttpV2(new URL(url)),
   },
@@ -108,8 +113,8 @@ export async function callPath(m, say) {
     // Every connection: per library, direct stdio, and each build over stdio and over HTTP.
     const rows = [];
     for (const [lib, L] of Object.entries(LIBS)) {
-      const open = async (transport) => {
-        const c = L.client();
+      const open = async (transport, capabilities) => {
+        const c = L.client(capabilities);
         await c.connect(transport);
         closing.push(c);
         return c;
@@ -123,6 +128,12 @@ export async function callPath(m, say) {
         stops.push(http.stop);
         via.push({ label: `${b.label}, stdio`, client: stdio, pid: transport.pid, times: [], cpu: 0 });
         via.push({ label: `${b.label}, HTTP`, client: await open(L.http(http.url)), pid: http.pid, times: [], cpu: 0 });
+        // A client that may be asked (Claude Code's declaration), on a serve of its own (serve declares what its
+        // clients declare to the servers behind).
+        const asked = await startHttp(b.bin, serveArgs, env);
+        stops.push(asked.stop);
+        const client = await open(L.http(asked.url), CLAUDE_LIKE);
+        via.push({ label: `${b.label}, HTTP`, declaring: true, client, pid: asked.pid, times: [], cpu: 0 });
       }
       rows.push({ lib, direct: { client: direct, times: [] }, via });
     }
@@ -135,16 +146,26 @@ export async function callPath(m, say) {
       }
     for (const r of rows) {
       const d = stats(r.direct.times);
-      const cells = r.via.map((c) => {
-        const s = stats(c.times);
-        const cpu = ((c.cpu / c.times.length) * 1000).toFixed(0);
-        return `${c.label}: ${span(s)} (added +${ms(s.p50 - d.p50)} / +${ms(s.p95 - d.p95)}; serve's CPU ${cpu} µs per call)`;
-      });
+      const cells = (declaring) =>
+        r.via
+          .filter((c) => (c.declaring === true) === declaring)
+          .map((c) => {
+            const s = stats(c.times);
+            const cpu = ((c.cpu / c.times.length) * 1000).toFixed(0);
+            return `${c.label}: ${span(s)} (added +${ms(s.p50 - d.p50)} / +${ms(s.p95 - d.p95)}; serve's CPU ${cpu} µs per call)`;
+          })
+          .join('; ');
+      const what = `(everything.echo, ${N} calls each, interleaved in rounds of ${ROUND})`;
+      const baseline = `direct stdio connection, same client library, same server: ${span(d)}`;
       say(
-        `| forwarded call, 2025 client on ${r.lib} (everything.echo, ${N} calls each, interleaved in rounds of ${ROUND}) | ${cells.join('; ')} | direct stdio connection, same client library, same server: ${span(d)} | added p50 ≤ 1.2× slop-mcp's (stdio), ≤ 1.5× (HTTP) |`,
+        `| forwarded call, 2025 client on ${r.lib} ${what} | ${cells(false)} | ${baseline} | added p50 ≤ 1.2× slop-mcp's (stdio), ≤ 1.5× (HTTP) |`,
+      );
+      say(
+        `| forwarded call, 2025 client on ${r.lib} declaring roots + elicitation (Claude Code's declaration) ${what} | ${cells(true)} | ${baseline} (the client declaring nothing) | added p50 ≤ 1.5× slop-mcp's (HTTP) |`,
       );
     }
     await Promise.all(closing.splice(0).map((c) => c.close()));
+    if (process.env.BENCH_SERVE_FINDS === '0') return;
     await findInProcess({ ...m, builds }, say);
     await findRoundTrip({ ...m, builds }, say);
   } finally {

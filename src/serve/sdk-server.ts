@@ -136,9 +136,9 @@ export function createClientServer(runtime: ServeRuntime): Server {
   }
 
   server.setRequestHandler('tools/call', async (req, extra) => {
-    // A call already run on the stdio wire path, handed back for the SDK to answer (settled-calls.ts).
+    // A call run on a forward path, handed to the SDK to answer, run or still running (settled-calls.ts).
     const settled = takeSettled(server, extra.mcpReq.id);
-    if (settled) return settled() as never;
+    if (settled) return settled(extra) as never;
     const authInfo = extra.http?.authInfo;
     const caller = callerOf(authInfo);
     return audited(runtime, req.params, authInfo, caller, () =>

@@ -9,7 +9,9 @@
 // - the token, the session id and the transport's header checks refuse alike; a cancelled call gets no answer and
 //   the session goes on; a closed session ends the response of a call still running;
 // - the audit log and the learned counts record a fast call as they record the SDK's;
-// - SDK clients see equal results; progress and a server's elicitation still work.
+// - SDK clients see equal results; progress and a server's elicitation still work;
+// - all of it for a session that declares nothing and for one declaring what each real client declares (roots,
+//   elicitation: it may be asked, serve-forward-http-asks.test.ts has the questions).
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
@@ -17,6 +19,7 @@ import { StreamableHTTPClientTransport as HttpV1 } from '@modelcontextprotocol/s
 import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { Client as ClientV2, StreamableHTTPClientTransport as HttpV2 } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CLIENT_DECLARATIONS } from '../../src/core/declared-capabilities.js';
 import { fixture } from '../helpers/paths.js';
 import {
   FORWARD_CASES,
@@ -132,45 +135,61 @@ async function servedNames(headers: Record<string, string>): Promise<Map<string,
   return new Map(result.tools.map((t) => [t.name.replace(/^(conf|faults|secret)[_.]/, ''), t.name]));
 }
 
+/** What a session declares: nothing, and each real client's measured declaration (every one may be asked). */
+const DECLARATIONS: [string, Record<string, unknown>][] = [
+  ['no capabilities', {}],
+  ...Object.entries(CLIENT_DECLARATIONS).map(([client, d]): [string, Record<string, unknown>] => [
+    `${client}'s declaration`,
+    { ...d.capabilities },
+  ]),
+];
+
 describe('forwarded calls over Streamable HTTP: the same answers as the SDK path', () => {
-  it('raw requests: each answer, status and headers equal the SDK path’s', { timeout: TIMEOUT_MS }, async () => {
-    const headers = await session();
-    const names = await servedNames(headers);
-    let id = 1;
-    for (const [tool, toolArgs, fastPath] of FORWARD_CASES) {
-      const name = names.get(tool)!;
-      const fast = await post(call(id, name, { arguments: toolArgs }), headers);
-      // The SDK path: the same call with a progress token (which the fast path leaves to the SDK).
-      const sdk = await post(call(id + 1, name, { arguments: toolArgs, _meta: { progressToken: `p${id}` } }), headers);
-      expect([fast.status, fast.headers], tool).toEqual([sdk.status, sdk.headers]);
-      expect(fast.headers.find(([k]) => k === 'mcp-session-id')?.[1]).toBe(headers['mcp-session-id']);
-      expect(fast.messages.length, tool).toBe(1);
-      const last = sdk.messages.at(-1)!;
-      // The SDK's Server writes a result `result` first (an error it writes `jsonrpc` first, as the fast path would).
-      if ('result' in (JSON.parse(last) as object)) {
-        expect(last.startsWith('{"result"'), `${tool} via the SDK`).toBe(true);
-        expect(fast.messages[0]!.startsWith('{"jsonrpc":"2.0","id":'), `${tool} on the fast path`).toBe(fastPath);
-      } else expect(fastPath, `${tool} is an error: the SDK's to write`).toBe(false);
-      const { id: _a, ...fastBody } = JSON.parse(fast.messages[0]!) as Record<string, unknown>;
-      const { id: _b, ...sdkBody } = JSON.parse(last) as Record<string, unknown>;
-      expect(fastBody, tool).toEqual(sdkBody);
-      if (tool === 'test_simple_text')
-        expect(textOf(fastBody.result)).toBe('This is a simple text response for testing.');
-      if (tool === 'test_error_handling') expect((fastBody.result as { isError?: boolean }).isError).toBe(true);
-      if (tool === 'echo') expect(textOf(fastBody.result)).toBe('héllo "quoted"\n');
-      if (tool === 'leak_rpc') {
-        const rpc = fastBody.error as { code: number; message: string };
-        expect(rpc.code).toBe(-32600);
-        expect(rpc.message).toContain('was rejected');
+  it.each(DECLARATIONS)(
+    'raw requests, %s: each answer, status and headers equal the SDK path’s',
+    async (_, caps) => {
+      const headers = await session(caps);
+      const names = await servedNames(headers);
+      let id = 1;
+      for (const [tool, toolArgs, fastPath] of FORWARD_CASES) {
+        const name = names.get(tool)!;
+        const fast = await post(call(id, name, { arguments: toolArgs }), headers);
+        // The SDK path: the same call with a progress token (which the fast path leaves to the SDK).
+        const sdk = await post(
+          call(id + 1, name, { arguments: toolArgs, _meta: { progressToken: `p${id}` } }),
+          headers,
+        );
+        expect([fast.status, fast.headers], tool).toEqual([sdk.status, sdk.headers]);
+        expect(fast.headers.find(([k]) => k === 'mcp-session-id')?.[1]).toBe(headers['mcp-session-id']);
+        expect(fast.messages.length, tool).toBe(1);
+        const last = sdk.messages.at(-1)!;
+        // The SDK's Server writes a result `result` first (an error it writes `jsonrpc` first, as the fast path would).
+        if ('result' in (JSON.parse(last) as object)) {
+          expect(last.startsWith('{"result"'), `${tool} via the SDK`).toBe(true);
+          expect(fast.messages[0]!.startsWith('{"jsonrpc":"2.0","id":'), `${tool} on the fast path`).toBe(fastPath);
+        } else expect(fastPath, `${tool} is an error: the SDK's to write`).toBe(false);
+        const { id: _a, ...fastBody } = JSON.parse(fast.messages[0]!) as Record<string, unknown>;
+        const { id: _b, ...sdkBody } = JSON.parse(last) as Record<string, unknown>;
+        expect(fastBody, tool).toEqual(sdkBody);
+        if (tool === 'test_simple_text')
+          expect(textOf(fastBody.result)).toBe('This is a simple text response for testing.');
+        if (tool === 'test_error_handling') expect((fastBody.result as { isError?: boolean }).isError).toBe(true);
+        if (tool === 'echo') expect(textOf(fastBody.result)).toBe('héllo "quoted"\n');
+        if (tool === 'leak_rpc') {
+          const rpc = fastBody.error as { code: number; message: string };
+          expect(rpc.code).toBe(-32600);
+          expect(rpc.message).toContain('was rejected');
+        }
+        id += 2;
       }
-      id += 2;
-    }
-    // An unknown tool is the SDK's error, as before.
-    const unknown = await post(call(100, 'no_such_tool'), headers);
-    const error = (JSON.parse(unknown.messages[0]!) as { error?: { code: number; message: string } }).error;
-    expect(error?.code).toBe(-32602);
-    expect(error?.message).toContain('no_such_tool');
-  });
+      // An unknown tool is the SDK's error, as before.
+      const unknown = await post(call(100, 'no_such_tool'), headers);
+      const error = (JSON.parse(unknown.messages[0]!) as { error?: { code: number; message: string } }).error;
+      expect(error?.code).toBe(-32602);
+      expect(error?.message).toContain('no_such_tool');
+    },
+    TIMEOUT_MS,
+  );
 
   it('a server that dies mid-call: the same error result either way', { timeout: TIMEOUT_MS }, async () => {
     const headers = await session();
@@ -296,7 +315,7 @@ describe('SDK clients over Streamable HTTP: equal results on both paths; progres
   });
 
   it(
-    'a v1 client that declares elicitation is asked the server’s question (the SDK path)',
+    'a v1 client that declares elicitation is asked the server’s question (the call handed to the SDK)',
     { timeout: TIMEOUT_MS },
     async () => {
       const client = new ClientV1({ name: 'forward-http-ask', version: '1' }, { capabilities: { elicitation: {} } });
