@@ -33,13 +33,29 @@ export function actionConflicts(
   if (cands.length === 0) return null;
   const top = scores[cands[0]!]!;
   if (!(top > 0)) return null;
+  const classes = [...asked];
   return shiftScores(scores, cands, -ACTION_PENALTY * top, (i) => {
-    const action = toolAction(actionReading(index, i, index.nameOf(i)));
+    const action = nameAction(index, i);
     if (action === undefined || asked.has(action)) return 0;
-    if (![...asked].every((a) => actionsConflict(a, action))) return 0;
+    if (!classes.every((a) => actionsConflict(a, action))) return 0;
     return isDestructive(index, i, action) ? 2 : 1;
   });
 }
+
+/**
+ * The action class a tool's name says it performs, as the action check reads it (its analysed name less the words
+ * that cannot be its verb), or undefined; kept per index in one slot per tool (null: not read yet), as it depends on
+ * the tool alone and the check asks it of 40 candidates per intent.
+ */
+export function nameAction(index: DiscoverIndex, doc: number): ActionClass | undefined {
+  let slots = nameActions.get(index);
+  if (slots?.length !== index.tools.length)
+    nameActions.set(index, (slots = new Array<ActionClass | undefined | null>(index.tools.length).fill(null)));
+  let action = slots[doc];
+  if (action === null) slots[doc] = action = toolAction(actionReading(index, doc, index.nameOf(doc)));
+  return action;
+}
+const nameActions = new WeakMap<DiscoverIndex, (ActionClass | undefined | null)[]>();
 
 /** Whether a tool doing `action` destroys: a delete verb, or the destructiveHint annotation. */
 export function isDestructive(index: DiscoverIndex, doc: number, action: ActionClass | undefined): boolean {
