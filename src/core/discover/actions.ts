@@ -7,7 +7,7 @@
 import type { DiscoverIndex } from './build.js';
 import { topK } from './candidates.js';
 import { actionNameWords, actionsConflict, toolAction, type ActionClass } from './lexicon.js';
-import { kept, shiftScores } from './per-tool.js';
+import { kept, shiftScores, type ViewStore } from './per-tool.js';
 import { isVerb } from './related.js';
 import { actionReading } from './forms.js';
 
@@ -70,7 +70,7 @@ export function isDestructive(index: DiscoverIndex, doc: number, action: ActionC
 export function verbName(index: DiscoverIndex, doc: number): readonly string[] {
   return kept(verbNames, index, doc, () => actionReading(index, doc, actionNameWords(index.tools[doc]!.tool.name)));
 }
-const verbNames = new WeakMap<DiscoverIndex, Map<number, readonly string[]>>();
+const verbNames: ViewStore<readonly string[]> = new WeakMap();
 
 /** Whether a tool's name says it acts: a verb of an action class other than read, or a word WordNet has mostly as a verb. */
 export function nameActs(index: DiscoverIndex, doc: number): boolean {
