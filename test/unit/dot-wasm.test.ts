@@ -11,7 +11,7 @@ import { queryVector, scoreDocsMany, scoreSemantic, type SemanticIndex } from '.
 import { sentenceVector } from '../../src/core/discover/sif.js';
 import { serverLexicalScores } from '../../src/core/discover/servers.js';
 import { serverGroups } from '../../src/core/discover/signals.js';
-import { dot } from '../../src/core/discover/vector-math.js';
+import { dot, hypot } from '../../src/core/discover/vector-math.js';
 import { defaultVectorsFile, parseWordVectors } from '../../src/core/discover/vectors.js';
 import type { ToolRef } from '../../src/core/types.js';
 
@@ -169,6 +169,26 @@ describe('dot products as doubles in WebAssembly SIMD (the soft word-vector feat
 
   it('declines rows that are not a multiple of four floats (the caller uses dot)', () => {
     expect(tableDots(new Float32Array(60), [0, 1], 2, new Float32Array(30), 1, 30, new Float64Array(2))).toBe(false);
+  });
+});
+
+describe('a vector’s length without spreading it', () => {
+  it('is Math.hypot’s number, bit for bit, for vectors of mixed magnitudes and the special values', () => {
+    const next = random(17);
+    let naiveDiffers = 0;
+    for (let t = 0; t < 3000; t++) {
+      const v = Float32Array.from({ length: [1, 3, 7, 128][t % 4]! }, () =>
+        next() < 0.05 ? 0 : (next() - 0.5) * 2 ** Math.floor(next() * 60 - 30),
+      );
+      expect(Object.is(hypot(v), Math.hypot(...v))).toBe(true);
+      let sq = 0;
+      for (const x of v) sq += x * x;
+      if (Math.sqrt(sq) !== Math.hypot(...v)) naiveDiffers++;
+    }
+    // Sensitivity: the plain square root of the sum of squares gives another number on many of these.
+    expect(naiveDiffers).toBeGreaterThan(100);
+    for (const v of [[], [0, 0], [Infinity, NaN], [NaN, 1], [-3, 4], [2 ** -149, 2 ** -149]])
+      expect(Object.is(hypot(Float32Array.from(v)), Math.hypot(...v))).toBe(true);
   });
 });
 

@@ -180,7 +180,8 @@ export function rankTools(index: DiscoverIndex, raw: string, opts: RankOptions):
       const second = any ? rerankStage(index, s, fused, scores, allowed, model, opts.onCandidates) : null;
       checks.reranked = second?.moved != null;
       if (any) runChecks(checks, 'reranked', second?.candidates);
-      explain = (i) => ({ ...fused.explain(i), ...checkReasons(checks, i, second?.moved?.get(i)) });
+      // Into the fused reasons' own (fresh) object: the same keys in the same order as spreading both.
+      explain = (i) => Object.assign(fused.explain(i), checkReasons(checks, i, second?.moved?.get(i)));
     }
   }
 

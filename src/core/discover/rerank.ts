@@ -85,21 +85,21 @@ export function rerankFeatures(
   const q = new Set(terms);
   const soft = index.vectors ? softFeatures(index, index.vectors, request, candidates) : null;
   const fields = candidates.map((i) => index.fieldsOf(i));
-  // Each candidate's words as sets (a long intent's terms are looked up in them, not scanned for).
-  const sets = candidates.map((i, r) => setsOf(index, i, fields[r]!));
-  // Which of the distinct query terms each candidate holds (any field), and how many candidates hold each: every
-  // term is looked up once per candidate; the description and parameter covers look up only the terms it holds.
+  // Which fields of each candidate hold each distinct query term (a long intent's terms are looked up in its
+  // words, not scanned for; each term once per candidate), and how many candidates hold each (contrastOf).
   const distinct = [...q];
   const at = new Map(distinct.map((t, x) => [t, x]));
   const termAt = terms.map((t) => at.get(t)!);
-  const holds = new Uint8Array(candidates.length * distinct.length);
+  const where = new Uint8Array(candidates.length * distinct.length);
   const df = new Float64Array(distinct.length);
-  for (let r = 0; r < sets.length; r++)
-    for (let x = 0; x < distinct.length; x++)
-      if (sets[r]!.all.has(distinct[x]!)) {
-        holds[r * distinct.length + x] = 1;
-        df[x]!++;
-      }
+  candidates.forEach((i, r) => {
+    const fieldsOfTerm = termFields(index, i, fields[r]!);
+    for (let x = 0; x < distinct.length; x++) {
+      const m = fieldsOfTerm.get(distinct[x]!) ?? 0;
+      where[r * distinct.length + x] = m;
+      if ((m & IN_ALL) !== 0) df[x]!++;
+    }
+  });
   const qActions = new Set<string>();
   for (const t of terms) {
     const a = actionOf(t);
@@ -125,16 +125,15 @@ export function rerankFeatures(
   const semRank = rankBy(s.semantic);
   return candidates.map((i, r) => {
     const f = fields[r]!;
-    const w = sets[r]!;
+    const held = where.subarray(r * distinct.length, (r + 1) * distinct.length);
     const name = f.name;
     let inName = 0;
     for (const t of name) if (q.has(t)) inName++;
-    const held = holds.subarray(r * distinct.length, (r + 1) * distinct.length);
-    // A field's share of the terms (each occurrence counts); description and parameters are within `all`.
-    const cover = (list: ReadonlySet<string>, within: boolean): number => {
+    // A field's share of the terms (each occurrence counts).
+    const cover = (field: number): number => {
       if (terms.length === 0) return 0;
       let hit = 0;
-      for (let j = 0; j < terms.length; j++) if ((!within || held[termAt[j]!] === 1) && list.has(terms[j]!)) hit++;
+      for (let j = 0; j < terms.length; j++) if ((held[termAt[j]!]! & field) !== 0) hit++;
       return hit / terms.length;
     };
     const first = name[0];
@@ -152,9 +151,9 @@ export function rerankFeatures(
       conflict,
       conflict && isDestructive(index, i, action) ? 1 : 0,
       r === 0 ? 1 : 0,
-      cover(w.description, true),
-      cover(w.params, true),
-      cover(w.server, false),
+      cover(IN_DESCRIPTION),
+      cover(IN_PARAMS),
+      cover(IN_SERVER),
       bmRank.get(i)!,
       semRank.get(i)!,
       (bmMax > 0 ? s.bm25(i) / bmMax : 0) * ((s.semantic(i) - semMin) / semRange),
@@ -182,30 +181,38 @@ const positions = new WeakMap<RerankModel, number[]>();
 /**
  * How much of the intent a tool holds that the other candidates do not: each query term it matches counts by the
  * share of the other candidates lacking it (a term every candidate holds tells none of them apart), over the terms.
- * `held`: which distinct query terms the tool holds; `df`: how many of the n candidates hold each.
+ * `held`: the fields of the tool holding each distinct query term (IN_ALL…); `df`: how many of the n candidates hold each.
  */
 function contrastOf(held: Uint8Array, df: Float64Array, n: number): number {
   if (held.length === 0 || n < 2) return 0;
   let v = 0;
-  for (let x = 0; x < held.length; x++) if (held[x] === 1) v += 1 - (df[x]! - 1) / (n - 1);
+  for (let x = 0; x < held.length; x++) if ((held[x]! & IN_ALL) !== 0) v += 1 - (df[x]! - 1) / (n - 1);
   return v / held.length;
 }
 
-/** A tool's words as sets: all of its name, description and parameter words, and three of those fields. */
-interface ToolSets {
-  all: ReadonlySet<string>;
-  description: ReadonlySet<string>;
-  params: ReadonlySet<string>;
-  server: ReadonlySet<string>;
-}
+/** Where a tool holds a word (bits of termFields' values): its name, description or parameters (`all`), … */
+const IN_ALL = 1;
+const IN_DESCRIPTION = 2;
+const IN_PARAMS = 4;
+const IN_SERVER = 8;
 
-const toolSets: ViewStore<ToolSets> = new WeakMap();
+const toolTerms: ViewStore<ReadonlyMap<string, number>> = new WeakMap();
 
-function setsOf(index: DiscoverIndex, doc: number, f: ReturnType<DiscoverIndex['fieldsOf']>): ToolSets {
-  return kept(toolSets, index, doc, () => ({
-    all: new Set([...f.name, ...f.description, ...f.params]),
-    description: new Set(f.description),
-    params: new Set(f.params),
-    server: new Set(f.server),
-  }));
+/** A tool's words, each with the fields holding it (IN_ALL for its name, description and parameters, …). */
+function termFields(
+  index: DiscoverIndex,
+  doc: number,
+  f: ReturnType<DiscoverIndex['fieldsOf']>,
+): ReadonlyMap<string, number> {
+  return kept(toolTerms, index, doc, () => {
+    const m = new Map<string, number>();
+    const mark = (words: readonly string[], bits: number): void => {
+      for (const w of words) m.set(w, (m.get(w) ?? 0) | bits);
+    };
+    mark(f.name, IN_ALL);
+    mark(f.description, IN_ALL | IN_DESCRIPTION);
+    mark(f.params, IN_ALL | IN_PARAMS);
+    mark(f.server, IN_SERVER);
+    return m;
+  });
 }

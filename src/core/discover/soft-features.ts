@@ -9,7 +9,7 @@ import { leadPassage } from './lead-passage.js';
 import { kept, type ViewStore } from './per-tool.js';
 import { addWords, weightedRow, wordRow } from './sif.js';
 import { intentText, splitWords } from './tokenize.js';
-import { dot } from './vector-math.js';
+import { dot, hypot } from './vector-math.js';
 import type { WordVectors } from './vectors.js';
 
 /** Words of a tool's description lead its vector is built from (the first sentence, about). */
@@ -57,7 +57,7 @@ function rowsOf(vectors: WordVectors, words: readonly string[], max = Infinity):
 function unitVector(vectors: WordVectors, words: readonly string[]): Float32Array {
   const v = new Float32Array(vectors.dims);
   addWords(vectors, words, v, 0);
-  const n = Math.hypot(...v);
+  const n = hypot(v);
   if (n > 0) for (let d = 0; d < v.length; d++) v[d] = v[d]! / n;
   return v;
 }
