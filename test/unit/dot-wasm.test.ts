@@ -6,11 +6,12 @@ import { describe, expect, it } from 'vitest';
 import { bm25Query } from '../../src/core/discover/bm25.js';
 import { bm25For, buildDiscoverIndex } from '../../src/core/discover/build.js';
 import { DOT_ROWS, dotKernel } from '../../src/core/discover/dot-wasm.js';
+import { tableDots } from '../../src/core/discover/dot64-wasm.js';
 import { queryVector, scoreDocsMany, scoreSemantic, type SemanticIndex } from '../../src/core/discover/semantic.js';
 import { sentenceVector } from '../../src/core/discover/sif.js';
 import { serverLexicalScores } from '../../src/core/discover/servers.js';
 import { serverGroups } from '../../src/core/discover/signals.js';
-import { dot } from '../../src/core/discover/vector-math.js';
+import { dot, hypot } from '../../src/core/discover/vector-math.js';
 import { defaultVectorsFile, parseWordVectors } from '../../src/core/discover/vectors.js';
 import type { ToolRef } from '../../src/core/types.js';
 
@@ -141,6 +142,53 @@ describe('cosines in WebAssembly SIMD', () => {
       expect(bytes(out).equals(bytes(byDot(sem, q, all)))).toBe(true);
       expect(out.some((x) => x !== 0)).toBe(true);
     }
+  });
+});
+
+describe('dot products as doubles in WebAssembly SIMD (the soft word-vector features)', () => {
+  const table = hardIndex(61, 128);
+  const next = random(13);
+  it('gives dot’s doubles, not rounded to float32, for every query and listed row, any count', () => {
+    const queries = Float32Array.from({ length: 5 * 128 }, () => (next() - 0.5) * 2 ** Math.floor(next() * 41 - 20));
+    queries.fill(1, 4 * 128); // the last query: ones, whose sums cancel on every third row
+    let rounded = 0;
+    for (const count of [0, 1, 3, 4, 7, 33, 61]) {
+      const rows = Array.from({ length: count }, () => Math.floor(next() * table.size));
+      const out = new Float64Array(count * 5);
+      expect(tableDots(table.matrix, rows, count, queries, 5, 128, out)).toBe(true);
+      for (let j = 0; j < 5; j++)
+        for (let r = 0; r < count; r++) {
+          const want = dot(table.matrix, rows[r]! * 128, queries.subarray(j * 128, (j + 1) * 128), 128);
+          expect(Object.is(out[j * count + r], want)).toBe(true);
+          if (Math.fround(want) !== want) rounded++;
+        }
+    }
+    // Sensitivity: most of these doubles are not float32s, so a kernel storing float32 would fail above.
+    expect(rounded).toBeGreaterThan(500);
+  });
+
+  it('declines rows that are not a multiple of four floats (the caller uses dot)', () => {
+    expect(tableDots(new Float32Array(60), [0, 1], 2, new Float32Array(30), 1, 30, new Float64Array(2))).toBe(false);
+  });
+});
+
+describe('a vector’s length without spreading it', () => {
+  it('is Math.hypot’s number, bit for bit, for vectors of mixed magnitudes and the special values', () => {
+    const next = random(17);
+    let naiveDiffers = 0;
+    for (let t = 0; t < 3000; t++) {
+      const v = Float32Array.from({ length: [1, 3, 7, 128][t % 4]! }, () =>
+        next() < 0.05 ? 0 : (next() - 0.5) * 2 ** Math.floor(next() * 60 - 30),
+      );
+      expect(Object.is(hypot(v), Math.hypot(...v))).toBe(true);
+      let sq = 0;
+      for (const x of v) sq += x * x;
+      if (Math.sqrt(sq) !== Math.hypot(...v)) naiveDiffers++;
+    }
+    // Sensitivity: the plain square root of the sum of squares gives another number on many of these.
+    expect(naiveDiffers).toBeGreaterThan(100);
+    for (const v of [[], [0, 0], [Infinity, NaN], [NaN, 1], [-3, 4], [2 ** -149, 2 ** -149]])
+      expect(Object.is(hypot(Float32Array.from(v)), Math.hypot(...v))).toBe(true);
   });
 });
 

@@ -7,7 +7,7 @@
 import type { DiscoverIndex } from './build.js';
 import { topK } from './candidates.js';
 import { actionNameWords, actionsConflict, toolAction, type ActionClass } from './lexicon.js';
-import { kept, shiftScores } from './per-tool.js';
+import { kept, shiftScores, type ViewStore } from './per-tool.js';
 import { isVerb } from './related.js';
 import { actionReading } from './forms.js';
 
@@ -33,13 +33,29 @@ export function actionConflicts(
   if (cands.length === 0) return null;
   const top = scores[cands[0]!]!;
   if (!(top > 0)) return null;
+  const classes = [...asked];
   return shiftScores(scores, cands, -ACTION_PENALTY * top, (i) => {
-    const action = toolAction(actionReading(index, i, index.nameOf(i)));
+    const action = nameAction(index, i);
     if (action === undefined || asked.has(action)) return 0;
-    if (![...asked].every((a) => actionsConflict(a, action))) return 0;
+    if (!classes.every((a) => actionsConflict(a, action))) return 0;
     return isDestructive(index, i, action) ? 2 : 1;
   });
 }
+
+/**
+ * The action class a tool's name says it performs, as the action check reads it (its analysed name less the words
+ * that cannot be its verb), or undefined; kept per index in one slot per tool (null: not read yet), as it depends on
+ * the tool alone and the check asks it of 40 candidates per intent.
+ */
+export function nameAction(index: DiscoverIndex, doc: number): ActionClass | undefined {
+  let slots = nameActions.get(index);
+  if (slots?.length !== index.tools.length)
+    nameActions.set(index, (slots = new Array<ActionClass | undefined | null>(index.tools.length).fill(null)));
+  let action = slots[doc];
+  if (action === null) slots[doc] = action = toolAction(actionReading(index, doc, index.nameOf(doc)));
+  return action;
+}
+const nameActions = new WeakMap<DiscoverIndex, (ActionClass | undefined | null)[]>();
 
 /** Whether a tool doing `action` destroys: a delete verb, or the destructiveHint annotation. */
 export function isDestructive(index: DiscoverIndex, doc: number, action: ActionClass | undefined): boolean {
@@ -54,7 +70,7 @@ export function isDestructive(index: DiscoverIndex, doc: number, action: ActionC
 export function verbName(index: DiscoverIndex, doc: number): readonly string[] {
   return kept(verbNames, index, doc, () => actionReading(index, doc, actionNameWords(index.tools[doc]!.tool.name)));
 }
-const verbNames = new WeakMap<DiscoverIndex, Map<number, readonly string[]>>();
+const verbNames: ViewStore<readonly string[]> = new WeakMap();
 
 /** Whether a tool's name says it acts: a verb of an action class other than read, or a word WordNet has mostly as a verb. */
 export function nameActs(index: DiscoverIndex, doc: number): boolean {

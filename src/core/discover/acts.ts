@@ -12,7 +12,7 @@
  */
 import type { DiscoverIndex } from './build.js';
 import { actionNameWords, actionOf, toolAction, toolVerbs, type ActionClass } from './lexicon.js';
-import { kept } from './per-tool.js';
+import { kept, type ViewStore } from './per-tool.js';
 import { isVerb } from './related.js';
 import { splitWords, stem, STOP_WORDS } from './tokenize.js';
 
@@ -94,7 +94,7 @@ export function actsEvidence(
     return out.length > 0 ? out : NONE;
   });
 }
-const memo = new WeakMap<DiscoverIndex, Map<number, readonly ActsSource[]>>();
+const memo: ViewStore<readonly ActsSource[]> = new WeakMap();
 
 /**
  * Whether a sentence after an intent's first asks to act: it is no question, and its first content word is a verb

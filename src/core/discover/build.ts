@@ -245,7 +245,7 @@ export function toolRefsFromSnapshots(servers: ServerSnapshot[]): ToolRef[] {
 
 /** The BM25 index of the index's tools for these weights' parameters (built once per parameter set). */
 export function bm25For(index: DiscoverIndex, weights: HybridWeights): Bm25Index {
-  const key = JSON.stringify(weights.bm25);
+  const key = paramsKey(weights.bm25);
   let bm = index.bm25ByParams.get(key);
   if (!bm) {
     bm = buildBm25Index(index.fields, weights.bm25);
@@ -253,6 +253,28 @@ export function bm25For(index: DiscoverIndex, weights: HybridWeights): Bm25Index
   }
   return bm;
 }
+
+/**
+ * JSON.stringify(params), kept per parameter object while its numbers stay the same (a ranking asks it every
+ * query of the same object: the index's weights).
+ */
+function paramsKey(p: HybridWeights['bm25']): string {
+  const known = paramKeys.get(p);
+  const f = p.fields;
+  if (
+    known?.k1 === p.k1 &&
+    known.b === p.b &&
+    known.name === f.name &&
+    known.description === f.description &&
+    known.params === f.params &&
+    known.server === f.server
+  )
+    return known.key;
+  const key = JSON.stringify(p);
+  paramKeys.set(p, { key, k1: p.k1, b: p.b, ...f });
+  return key;
+}
+const paramKeys = new WeakMap<object, { key: string; k1: number; b: number } & HybridWeights['bm25']['fields']>();
 
 function cmp(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;

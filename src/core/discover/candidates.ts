@@ -134,7 +134,10 @@ export function topK(scores: Float32Array, k: number, keep: (i: number) => boole
     val[pos] = s;
     if (len < k) len++;
   }
-  return Array.from(idx.subarray(0, len));
+  // A loop, not Array.from (which walks the typed array's iterator: a fifth of topK's time on 2,781 tools).
+  const out: number[] = [];
+  for (let j = 0; j < len; j++) out.push(idx[j]!);
+  return out;
 }
 
 /** The docs of several ascending lists, each once, ascending (a merge: the lists are topN's, already in order). */

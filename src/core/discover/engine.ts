@@ -92,11 +92,12 @@ export interface RankOptions {
 }
 
 /**
- * Per-tool arrays of the last ranking, handed to the next one of the same catalogue size (allocating three arrays
+ * Per-tool arrays of the last ranking, handed to the next one of the same catalogue size (allocating five arrays
  * of n floats per query is most of the garbage at 100,000 tools). A ranking takes them and gives them back when it
  * returns; one started meanwhile (from onCandidates) finds none and allocates its own.
  */
-let spare: { scores: Float32Array; prior: Float32Array; shares: Float32Array } | null = null;
+let spare: Buffers | null = null;
+type Buffers = Record<'scores' | 'prior' | 'shares' | 'bm' | 'sem', Float32Array>;
 
 /** The scope's weights by tool (index position); tools not in this index are left out. */
 function scopeOf(index: DiscoverIndex, scope: ReadonlyMap<string, number> | undefined): Map<number, number> {
@@ -116,7 +117,13 @@ export function rankTools(index: DiscoverIndex, raw: string, opts: RankOptions):
   const buffers =
     spare?.scores.length === n
       ? spare
-      : { scores: new Float32Array(n), prior: new Float32Array(n), shares: new Float32Array(n) };
+      : {
+          scores: new Float32Array(n),
+          prior: new Float32Array(n),
+          shares: new Float32Array(n),
+          bm: new Float32Array(n),
+          sem: new Float32Array(n),
+        };
   spare = null;
   const weights = opts.weights ? resolveWeights(opts.weights, index.weights) : index.weights;
   const stage = patternStage(index.tools, opts.patterns);
@@ -144,7 +151,7 @@ export function rankTools(index: DiscoverIndex, raw: string, opts: RankOptions):
   } else {
     // Read: the intent once (a question is ranked as the command it amounts to: mood.ts). Signals: its query's.
     const intent = readIntent(raw);
-    const s = querySignals(index, intent, opts.engine, weights, opts.queryVector);
+    const s = querySignals(index, intent, opts.engine, weights, opts.queryVector, buffers);
     const { bm, sem } = s;
     reading = s.reading;
     matched = (i) => matchedTerms(s.bmIndex, s.shown, i);
@@ -180,7 +187,8 @@ export function rankTools(index: DiscoverIndex, raw: string, opts: RankOptions):
       const second = any ? rerankStage(index, s, fused, scores, allowed, model, opts.onCandidates) : null;
       checks.reranked = second?.moved != null;
       if (any) runChecks(checks, 'reranked', second?.candidates);
-      explain = (i) => ({ ...fused.explain(i), ...checkReasons(checks, i, second?.moved?.get(i)) });
+      // Into the fused reasons' own (fresh) object: the same keys in the same order as spreading both.
+      explain = (i) => Object.assign(fused.explain(i), checkReasons(checks, i, second?.moved?.get(i)));
     }
   }
 

@@ -37,6 +37,8 @@ export function querySignals(
   engine: 'bm25' | 'semantic' | 'hybrid',
   weights: HybridWeights,
   queryVector: Float32Array | undefined,
+  /** Arrays of n floats for the bm25 and cosine scores (any content: they are cleared), or new ones. */
+  into?: { bm: Float32Array; sem: Float32Array },
 ): QuerySignals {
   const { text, mood } = intent;
   const bmIndex = bm25For(index, weights);
@@ -55,7 +57,7 @@ export function querySignals(
     terms,
     shown,
     reading,
-    ...signals(index, bmIndex, query, text, engine, queryVector, intent),
+    ...signals(index, bmIndex, query, text, engine, queryVector, intent, into),
   };
 }
 

@@ -8,7 +8,7 @@
  */
 import type { DiscoverIndex } from './build.js';
 import { actionOf, actionWord } from './lexicon.js';
-import { kept } from './per-tool.js';
+import { kept, type ViewStore } from './per-tool.js';
 import { isVerb, isVerbWord } from './related.js';
 import { splitWords, stem } from './tokenize.js';
 
@@ -38,7 +38,7 @@ export function notActions(name: string, server: string): ReadonlySet<string> {
   return out;
 }
 
-const skipped = new WeakMap<DiscoverIndex, Map<number, ReadonlySet<string>>>();
+const skipped: ViewStore<ReadonlySet<string>> = new WeakMap();
 
 /** A tool's (analysed) name words less those that cannot say its action (notActions); the same array when none. */
 export function actionReading(index: DiscoverIndex, doc: number, name: readonly string[]): readonly string[] {

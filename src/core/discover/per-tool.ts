@@ -7,19 +7,24 @@ import type { DiscoverIndex } from './build.js';
 /** How many candidates' views an index keeps of each kind (a candidate recurs across a session's intents). */
 const VIEWS_KEPT = 4096;
 
-/** A candidate's view kept per index; past VIEWS_KEPT (a few MB) the store starts again. */
-export function kept<T>(
-  store: WeakMap<DiscoverIndex, Map<number, T>>,
-  index: DiscoverIndex,
-  doc: number,
-  make: () => T,
-): T {
+/** Views of one kind kept per index: a slot per tool (undefined until made) and how many are made. */
+export type ViewStore<T> = WeakMap<DiscoverIndex, { slots: (T | undefined)[]; made: number }>;
+
+/**
+ * A candidate's view kept per index; past VIEWS_KEPT (a few MB) the store starts again. The slots are an array the
+ * size of the index (a lookup by position: a Map's by number cost more than the views' own reads in a ranking).
+ */
+export function kept<T>(store: ViewStore<T>, index: DiscoverIndex, doc: number, make: () => T): T {
   let memo = store.get(index);
-  if (!memo) store.set(index, (memo = new Map<number, T>()));
-  let v = memo.get(doc);
+  if (!memo) store.set(index, (memo = { slots: new Array<T | undefined>(index.tools.length), made: 0 }));
+  let v = memo.slots[doc];
   if (v === undefined) {
-    if (memo.size >= VIEWS_KEPT) memo.clear();
-    memo.set(doc, (v = make()));
+    if (memo.made >= VIEWS_KEPT) {
+      memo.slots = new Array<T | undefined>(index.tools.length);
+      memo.made = 0;
+    }
+    memo.slots[doc] = v = make();
+    memo.made++;
   }
   return v;
 }

@@ -172,13 +172,14 @@ export function rememberedMatch(
   index: DiscoverIndex,
   usage: UsageStats | undefined,
   intent: string,
-  out: Float32Array = new Float32Array(index.tools.length),
+  /** Where the scores go (zeroed first); a new array when absent, made only when there are remembered intents. */
+  into?: Float32Array,
 ): RememberedMatch | null {
   const all = usage?.intents;
   if (!all) return null;
   const m = memoryOf(index, all);
   if (!m) return null;
-  out.fill(0);
+  const out = into ? into.fill(0) : new Float32Array(index.tools.length);
   const q = prepare(index, intent);
   const rows = m.records.length;
   // Lexical: IDF-weighted cosine of the term sets, through the postings (only rows sharing a term).

@@ -5,13 +5,9 @@
  */
 import { isDestructive } from './actions.js';
 import type { DiscoverIndex } from './build.js';
-import { leadPassage } from './lead-passage.js';
 import { actionOf } from './lexicon.js';
-import { kept } from './per-tool.js';
-import { addWords, weightedRow, wordRow } from './sif.js';
-import { dot } from './vector-math.js';
-import { intentText, splitWords } from './tokenize.js';
-import type { WordVectors } from './vectors.js';
+import { kept, type ViewStore } from './per-tool.js';
+import { softFeatures } from './soft-features.js';
 
 export { actionOf } from './lexicon.js';
 
@@ -87,13 +83,23 @@ export function rerankFeatures(
   request = '',
 ): number[][] {
   const q = new Set(terms);
-  const soft = index.vectors ? softFeatures(index, index.vectors, request) : null;
+  const soft = index.vectors ? softFeatures(index, index.vectors, request, candidates) : null;
   const fields = candidates.map((i) => index.fieldsOf(i));
-  // Each candidate's words as sets (a long intent's terms are looked up in them, not scanned for).
-  const sets = candidates.map((i, r) => setsOf(index, i, fields[r]!));
-  // How many candidates hold each query term (contrastOf).
-  const df = new Map<string, number>();
-  for (const w of sets) for (const t of q) if (w.all.has(t)) df.set(t, (df.get(t) ?? 0) + 1);
+  // Which fields of each candidate hold each distinct query term (a long intent's terms are looked up in its
+  // words, not scanned for; each term once per candidate), and how many candidates hold each (contrastOf).
+  const distinct = [...q];
+  const at = new Map(distinct.map((t, x) => [t, x]));
+  const termAt = terms.map((t) => at.get(t)!);
+  const where = new Uint8Array(candidates.length * distinct.length);
+  const df = new Float64Array(distinct.length);
+  candidates.forEach((i, r) => {
+    const fieldsOfTerm = termFields(index, i, fields[r]!);
+    for (let x = 0; x < distinct.length; x++) {
+      const m = fieldsOfTerm.get(distinct[x]!) ?? 0;
+      where[r * distinct.length + x] = m;
+      if ((m & IN_ALL) !== 0) df[x]!++;
+    }
+  });
   const qActions = new Set<string>();
   for (const t of terms) {
     const a = actionOf(t);
@@ -119,14 +125,15 @@ export function rerankFeatures(
   const semRank = rankBy(s.semantic);
   return candidates.map((i, r) => {
     const f = fields[r]!;
-    const w = sets[r]!;
+    const held = where.subarray(r * distinct.length, (r + 1) * distinct.length);
     const name = f.name;
     let inName = 0;
     for (const t of name) if (q.has(t)) inName++;
-    const cover = (list: ReadonlySet<string>): number => {
+    // A field's share of the terms (each occurrence counts).
+    const cover = (field: number): number => {
       if (terms.length === 0) return 0;
       let hit = 0;
-      for (const t of terms) if (list.has(t)) hit++;
+      for (let j = 0; j < terms.length; j++) if ((held[termAt[j]!]! & field) !== 0) hit++;
       return hit / terms.length;
     };
     const first = name[0];
@@ -144,14 +151,14 @@ export function rerankFeatures(
       conflict,
       conflict && isDestructive(index, i, action) ? 1 : 0,
       r === 0 ? 1 : 0,
-      cover(w.description),
-      cover(w.params),
-      cover(w.server),
+      cover(IN_DESCRIPTION),
+      cover(IN_PARAMS),
+      cover(IN_SERVER),
       bmRank.get(i)!,
       semRank.get(i)!,
       (bmMax > 0 ? s.bm25(i) / bmMax : 0) * ((s.semantic(i) - semMin) / semRange),
       ...(soft ? soft(i) : [0, 0, 0, 0]),
-      contrastOf(w.all, q, df, candidates.length),
+      contrastOf(held, df, candidates.length),
     ];
   });
 }
@@ -174,193 +181,38 @@ const positions = new WeakMap<RerankModel, number[]>();
 /**
  * How much of the intent a tool holds that the other candidates do not: each query term it matches counts by the
  * share of the other candidates lacking it (a term every candidate holds tells none of them apart), over the terms.
+ * `held`: the fields of the tool holding each distinct query term (IN_ALL…); `df`: how many of the n candidates hold each.
  */
-function contrastOf(
-  words: ReadonlySet<string>,
-  q: ReadonlySet<string>,
-  df: ReadonlyMap<string, number>,
-  n: number,
-): number {
-  if (q.size === 0 || n < 2) return 0;
+function contrastOf(held: Uint8Array, df: Float64Array, n: number): number {
+  if (held.length === 0 || n < 2) return 0;
   let v = 0;
-  for (const t of q) if (words.has(t)) v += 1 - ((df.get(t) ?? 1) - 1) / (n - 1);
-  return v / q.size;
+  for (let x = 0; x < held.length; x++) if ((held[x]! & IN_ALL) !== 0) v += 1 - (df[x]! - 1) / (n - 1);
+  return v / held.length;
 }
 
-/** Words of a tool's description lead its vector is built from (the first sentence, about). */
-const LEAD_VECTOR_WORDS = 16;
-/** Words of that lead whose single words an intent word can match (soft coverage: each costs a cosine per intent word). */
-const LEAD_SOFT_WORDS = 8;
-/** Intent words the soft coverage reads at most (the longest development intent has fewer). */
-const SOFT_INTENT_WORDS = 128;
+/** Where a tool holds a word (bits of termFields' values): its name, description or parameters (`all`), … */
+const IN_ALL = 1;
+const IN_DESCRIPTION = 2;
+const IN_PARAMS = 4;
+const IN_SERVER = 8;
 
-/** A tool's word-vector view: its name's and lead's SIF vectors (unit length), and the table rows of their words. */
-interface ToolWords {
-  name: Float32Array;
-  lead: Float32Array;
-  /** Rows of the name's words, then of the lead's (each known word once per part). */
-  rows: Int32Array;
-  nameRows: number;
-}
+const toolTerms: ViewStore<ReadonlyMap<string, number>> = new WeakMap();
 
-/** A tool's words as sets: all of its name, description and parameter words, and three of those fields. */
-interface ToolSets {
-  all: ReadonlySet<string>;
-  description: ReadonlySet<string>;
-  params: ReadonlySet<string>;
-  server: ReadonlySet<string>;
-}
-
-const toolWords = new WeakMap<DiscoverIndex, Map<number, ToolWords>>();
-const toolSets = new WeakMap<DiscoverIndex, Map<number, ToolSets>>();
-
-function setsOf(index: DiscoverIndex, doc: number, f: ReturnType<DiscoverIndex['fieldsOf']>): ToolSets {
-  return kept(toolSets, index, doc, () => ({
-    all: new Set([...f.name, ...f.description, ...f.params]),
-    description: new Set(f.description),
-    params: new Set(f.params),
-    server: new Set(f.server),
-  }));
-}
-
-/**
- * Per word table: each row's length (its SIF-weighted vector's, 0 until first needed) and a query's word-pair
- * cosines, kept by row (`stamp` says which query filled a row's `slot` in `sims`).
- */
-interface Scratch {
-  norms: Float32Array;
-  stamp: Int32Array;
-  slot: Int32Array;
-  sims: Float32Array;
-  query: number;
-}
-const scratches = new WeakMap<WordVectors, Scratch>();
-
-/** The distinct table rows of the known words, in order, at most `max`. */
-function rowsOf(vectors: WordVectors, words: readonly string[], max = Infinity): number[] {
-  const seen = new Set<number>();
-  for (const w of words) {
-    if (seen.size >= max) break;
-    const r = wordRow(vectors, w);
-    if (r >= 0) seen.add(r);
-  }
-  return [...seen];
-}
-
-function unitVector(vectors: WordVectors, words: readonly string[]): Float32Array {
-  const v = new Float32Array(vectors.dims);
-  addWords(vectors, words, v, 0);
-  const n = Math.hypot(...v);
-  if (n > 0) for (let d = 0; d < v.length; d++) v[d] = v[d]! / n;
-  return v;
-}
-
-function wordsOf(index: DiscoverIndex, vectors: WordVectors, doc: number): ToolWords {
-  return kept(toolWords, index, doc, () => {
-    const tool = index.tools[doc]!.tool;
-    const nameWords = splitWords(tool.name);
-    const leadWords = splitWords(leadPassage(tool.description ?? '', LEAD_VECTOR_WORDS)).slice(0, LEAD_VECTOR_WORDS);
-    const nameRows = rowsOf(vectors, nameWords);
-    return {
-      name: unitVector(vectors, nameWords),
-      lead: unitVector(vectors, leadWords),
-      rows: Int32Array.from([...nameRows, ...rowsOf(vectors, leadWords.slice(0, LEAD_SOFT_WORDS))]),
-      nameRows: nameRows.length,
+/** A tool's words, each with the fields holding it (IN_ALL for its name, description and parameters, …). */
+function termFields(
+  index: DiscoverIndex,
+  doc: number,
+  f: ReturnType<DiscoverIndex['fieldsOf']>,
+): ReadonlyMap<string, number> {
+  return kept(toolTerms, index, doc, () => {
+    const m = new Map<string, number>();
+    const mark = (words: readonly string[], bits: number): void => {
+      for (const w of words) m.set(w, (m.get(w) ?? 0) | bits);
     };
+    mark(f.name, IN_ALL);
+    mark(f.description, IN_ALL | IN_DESCRIPTION);
+    mark(f.params, IN_ALL | IN_PARAMS);
+    mark(f.server, IN_SERVER);
+    return m;
   });
-}
-
-function scratchOf(vectors: WordVectors): Scratch {
-  let s = scratches.get(vectors);
-  if (!s) {
-    const n = vectors.size;
-    s = {
-      norms: new Float32Array(n),
-      stamp: new Int32Array(n),
-      slot: new Int32Array(n),
-      sims: new Float32Array(0),
-      query: 0,
-    };
-    scratches.set(vectors, s);
-  }
-  return s;
-}
-
-function normOf(vectors: WordVectors, s: Scratch, row: number): number {
-  if (s.norms[row] === 0) {
-    const base = row * vectors.dims;
-    const table = weightedRow(vectors, row);
-    s.norms[row] = Math.sqrt(dot(table, base, table.subarray(base), vectors.dims)) || 1;
-  }
-  return s.norms[row]!;
-}
-
-/**
- * Word-vector features of the candidates against an intent (its payload left out): the cosine of the intent with
- * the tool's name words and with its description's lead, and soft coverage both ways: how well each name word is
- * matched by some intent word, and each intent word by some word of the name or lead (a paraphrase the averaged
- * vectors blur: "tweets" for a Twitter search, "forecast" for a weather tool).
- */
-function softFeatures(index: DiscoverIndex, vectors: WordVectors, request: string): (doc: number) => number[] {
-  const words = splitWords(intentText(request));
-  const q = unitVector(vectors, words);
-  const dims = vectors.dims;
-  const s = scratchOf(vectors);
-  // Stamps start at 1 for each table; after 2^31 queries they start again on cleared stamps.
-  if (++s.query === 0x7fffffff) {
-    s.stamp.fill(0);
-    s.query = 1;
-  }
-  // The first SOFT_INTENT_WORDS distinct known words: a pasted page costs no more than a long request.
-  const asked = rowsOf(vectors, words, SOFT_INTENT_WORDS);
-  const k = asked.length;
-  // The intent's words as unit rows, one after another.
-  const matrix = new Float32Array(k * dims);
-  asked.forEach((r, j) => {
-    const v = weightedRow(vectors, r).subarray(r * dims, (r + 1) * dims);
-    const n = normOf(vectors, s, r);
-    for (let d = 0; d < dims; d++) matrix[j * dims + d] = v[d]! / n;
-  });
-  const askedRows = asked.map((_, j) => matrix.subarray(j * dims, (j + 1) * dims));
-  let used = 0;
-  // A tool word's cosines with each intent word, computed once per query (candidates share many words).
-  const simsAt = (row: number): number => {
-    if (s.stamp[row] === s.query) return s.slot[row]!;
-    if ((used + 1) * k > s.sims.length) {
-      const grown = new Float32Array(Math.max(64 * k, 2 * s.sims.length));
-      grown.set(s.sims.subarray(0, used * k));
-      s.sims = grown;
-    }
-    const table = weightedRow(vectors, row);
-    const n = normOf(vectors, s, row);
-    for (let j = 0; j < k; j++) s.sims[used * k + j] = dot(table, row * dims, askedRows[j]!, dims) / n;
-    s.stamp[row] = s.query;
-    s.slot[row] = used * k;
-    return used++ * k;
-  };
-  const best = new Float32Array(k);
-  return (doc) => {
-    const t = wordsOf(index, vectors, doc);
-    // nameSoft: each name word's best intent word; querySoft: each intent word's best word of the name or lead.
-    let nameSoft = 0;
-    best.fill(0);
-    for (let j = 0; j < t.rows.length; j++) {
-      const at = simsAt(t.rows[j]!);
-      let m = 0;
-      for (let x = 0; x < k; x++) {
-        const v = s.sims[at + x]!;
-        if (v > m) m = v;
-        if (v > best[x]!) best[x] = v;
-      }
-      if (j < t.nameRows) nameSoft += m;
-    }
-    let querySoft = 0;
-    for (let x = 0; x < k; x++) querySoft += best[x]!;
-    return [
-      dot(t.name, 0, q, dims),
-      dot(t.lead, 0, q, dims),
-      t.nameRows > 0 ? nameSoft / t.nameRows : 0,
-      k > 0 ? querySoft / k : 0,
-    ];
-  };
 }

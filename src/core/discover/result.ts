@@ -107,13 +107,20 @@ export function rankedResults(index: DiscoverIndex, r: ResultInput): Ranking {
       server: t.server,
       tool: t.tool.name,
       score: round(final[i]!),
-      reasons: Object.fromEntries(Object.entries(why).map(([key, v]) => [key, round(v)])),
+      reasons: rounded(why),
       ...(m && m.length > 0 ? { matched: m } : {}),
       ...(memo !== undefined ? { remembered: memo } : {}),
       ...(pinSet.has(i) ? { pinned: true } : {}),
     };
   });
   return { fallback: !any, results };
+}
+
+/** Each reason rounded, in the same key order (a loop: entries and fromEntries allocate a pair per key). */
+function rounded(why: Record<string, number>): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const key of Object.keys(why)) out[key] = round(why[key]!);
+  return out;
 }
 
 function round(v: number): number {

@@ -1,6 +1,7 @@
 /** SIF (smooth inverse frequency) sentence vectors: word vectors weighted a/(a + p(w)) and summed. */
 import { KEPT_WEIGHT, PAYLOAD_WEIGHT, keptClause, payloadSpans, withoutPayload, type ReadText } from './lexicon.js';
 import { splitWords, STOP_WORDS, intentText } from './tokenize.js';
+import { hypot } from './vector-math.js';
 import { lookupWord, type WordVectors } from './vectors.js';
 
 /** SIF smoothing: weight a/(a + p(w)). */
@@ -33,7 +34,7 @@ export function intentVector(vectors: WordVectors, text: string, read?: ReadText
   return request;
 }
 
-const norm = (v: Float32Array): number => Math.hypot(...v);
+const norm = hypot;
 
 /** The table row a word's vector is read from (-1: unknown, a stop word or one letter), memoised per table. */
 export function wordRow(vectors: WordVectors, word: string): number {

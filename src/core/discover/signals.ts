@@ -34,10 +34,12 @@ export function signals(
   given?: Float32Array,
   /** What the ranking has read of `text` already (intent.ts). */
   read?: ReadText,
+  /** Arrays of n floats to score into (cleared first), or new ones. */
+  into?: { bm: Float32Array; sem: Float32Array },
 ): Signals {
   const n = index.tools.length;
-  const bm = new Float32Array(n);
-  const sem = new Float32Array(n);
+  const bm = into?.bm.length === n ? into.bm.fill(0) : new Float32Array(n);
+  const sem = into?.sem.length === n ? into.sem.fill(0) : new Float32Array(n);
   const bmHit = engine !== 'semantic' && scoreBm25(bmIndex, query.terms, bm, query.weights) > 0;
   let q: Float32Array | null = null;
   let bmTop: Int32Array | undefined;

@@ -7,14 +7,14 @@
 import type { Check } from './check.js';
 import type { DiscoverIndex } from '../build.js';
 import { ACTION_PENALTY } from '../actions.js';
-import { bestScore, kept, shiftScores } from '../per-tool.js';
+import { bestScore, kept, shiftScores, type ViewStore } from '../per-tool.js';
 import { analyzeWords, splitWords } from '../tokenize.js';
 import { topParams } from '../param-names.js';
 
 /** Share of the best candidate's score a tool taking the container as input gains: the action check's share. */
 export const CONTAINER_SHARE = ACTION_PENALTY;
 
-const params = new WeakMap<DiscoverIndex, Map<number, Set<string>>>();
+const params: ViewStore<Set<string>> = new WeakMap();
 
 /** The analysed words of a tool's top-level parameter names ("bucket", "calendarId" → calendar, id). */
 function paramTerms(index: DiscoverIndex, doc: number): Set<string> {

@@ -7,7 +7,7 @@ import type { Check } from './check.js';
 import type { DiscoverIndex } from '../build.js';
 import { ACTION_PENALTY } from '../actions.js';
 import { actionOf } from '../lexicon.js';
-import { bestScore, kept, shiftScores } from '../per-tool.js';
+import { bestScore, kept, shiftScores, type ViewStore } from '../per-tool.js';
 import { splitWords, stem, STOP_WORDS } from '../tokenize.js';
 
 /** Share of the best candidate's score gained by a tool whose description's object the question names. */
@@ -36,7 +36,7 @@ export function opensWithRead(text: string): boolean {
 
 const PLACE = /\s(?:in|on|of|for|from|at|inside|within|under|about|to|by|with)\s/i;
 
-const memo = new WeakMap<DiscoverIndex, Map<number, string | null>>();
+const memo: ViewStore<string | null> = new WeakMap();
 
 /** Raises `scores` of the candidates whose description's object is one of the question's words; returns each gain. */
 export function describedObjects(

@@ -8,7 +8,7 @@
 import type { Check } from './check.js';
 import type { DiscoverIndex } from '../build.js';
 import { ACTION_PENALTY } from '../actions.js';
-import { bestScore, kept, shiftScores } from '../per-tool.js';
+import { bestScore, kept, shiftScores, type ViewStore } from '../per-tool.js';
 import { topParams } from '../param-names.js';
 
 /** Share of the best candidate's score a tool taking a file path gains when the intent names a file. */
@@ -25,7 +25,7 @@ export function namesFile(intent: string): boolean {
   return false;
 }
 
-const takes = new WeakMap<DiscoverIndex, Map<number, boolean>>();
+const takes: ViewStore<boolean> = new WeakMap();
 
 /** Whether a tool takes a file path: a top-level parameter whose name ends in "path", "file" or "filename". */
 export function takesPath(index: DiscoverIndex, doc: number): boolean {

@@ -11,7 +11,7 @@ import type { Check } from './check.js';
 import { topK } from '../candidates.js';
 import { ACTION_PENALTY, verbName } from '../actions.js';
 import { actionOf } from '../lexicon.js';
-import { bestScore, kept, shiftScores } from '../per-tool.js';
+import { bestScore, kept, shiftScores, type ViewStore } from '../per-tool.js';
 import { isVerb } from '../related.js';
 import { expandAbbreviation, splitWords, stem, STOP_WORDS } from '../tokenize.js';
 
@@ -46,7 +46,7 @@ export function nounWords(words: readonly string[]): string[] {
   return out;
 }
 
-const names = new WeakMap<DiscoverIndex, Map<number, string[]>>();
+const names: ViewStore<string[]> = new WeakMap();
 
 /** A tool's name as the number checks read it (nounWords). */
 export function nameWords(index: DiscoverIndex, doc: number): string[] {
