@@ -10,7 +10,7 @@ import { createTokenCounter, renderTool } from '../../src/core/tokens/index.js';
 import type { ToolSnapshot } from '../../src/core/types.js';
 import { BIN, fixture } from '../helpers/paths.js';
 import { openRawStdio, type RawStdio } from '../helpers/raw-stdio.js';
-import { node, sandbox, type Sandbox } from './serve-harness.js';
+import { node, sandbox, until, type Sandbox } from './serve-harness.js';
 
 const TIMEOUT_MS = 120_000;
 /** The slow server answers its initialize this long after it was spawned. */
@@ -32,16 +32,6 @@ const coldEnv = (label: string): Record<string, string> => ({
   MCP_SMART_CACHE_DIR: join(box.dir, `cache-${label}`),
   MCP_SMART_DATA_DIR: join(box.dir, `data-${label}`),
 });
-
-const until = async <T>(probe: () => T | undefined, ms: number, what: string): Promise<T> => {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = probe();
-    if (v !== undefined) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-};
 
 /** The o200k tokens of the listed definitions, rendered as serve and `budget` count them. */
 const tokensOf = async (tools: ToolSnapshot[]): Promise<number> => {

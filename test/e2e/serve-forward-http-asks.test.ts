@@ -18,7 +18,15 @@ import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/cli
 import type { ClientCapabilities } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixture } from '../helpers/paths.js';
-import { node, sandbox, startServeHttp, textOf, type Sandbox, type StartedServe } from './serve-harness.js';
+import {
+  node,
+  rawHttpSession,
+  sandbox,
+  startServeHttp,
+  textOf,
+  type Sandbox,
+  type StartedServe,
+} from './serve-harness.js';
 
 const TIMEOUT_MS = 60_000;
 const ALL: ClientCapabilities = { roots: { listChanged: true }, elicitation: {}, sampling: {} };
@@ -172,34 +180,6 @@ describe('a client that may be asked: plain calls on the fast path, questions on
   );
 });
 
-/** A raw 2025 session declaring `capabilities` against `url`: its headers for later requests. */
-async function rawSession(url: string, capabilities: Record<string, unknown>): Promise<Record<string, string>> {
-  const base = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
-  const init = await fetch(url, {
-    method: 'POST',
-    headers: base,
-    body: JSON.stringify({
-      jsonrpc: '2.0',
-      id: 0,
-      method: 'initialize',
-      params: { protocolVersion: '2025-06-18', capabilities, clientInfo: { name: 'raw', version: '1' } },
-    }),
-  });
-  await init.text();
-  const headers = {
-    ...base,
-    'mcp-session-id': init.headers.get('mcp-session-id')!,
-    'mcp-protocol-version': '2025-06-18',
-  };
-  const initialized = await fetch(url, {
-    method: 'POST',
-    headers,
-    body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }),
-  });
-  expect(initialized.status).toBe(202);
-  return headers;
-}
-
 /** Reads SSE events off a response body one at a time. */
 function eventReader(res: Response): () => Promise<Record<string, unknown>> {
   const reader = res.body!.getReader();
@@ -279,7 +259,7 @@ describe('a client that never answers the question', () => {
         '1500',
       ]);
       try {
-        const headers = await rawSession(own.url, CLAUDE_LIKE);
+        const headers = await rawHttpSession(own.url, CLAUDE_LIKE);
         const fast = await askedAndAbandoned(own.url, headers, 1);
         // The same stream as the SDK path's (the call with a progress token, which the fast path leaves to the SDK).
         const sdk = await askedAndAbandoned(own.url, headers, 2, { progressToken: 'p' });

@@ -24,6 +24,7 @@ import { fixture } from '../helpers/paths.js';
 import {
   FORWARD_CASES,
   node,
+  rawHttpSession,
   sandbox,
   startServeHttp,
   textOf,
@@ -99,27 +100,9 @@ async function post(body: unknown, headers: Record<string, string> = {}): Promis
   return { status: res.status, headers: [...res.headers].filter(([k]) => !framing.has(k)), messages, body: text };
 }
 
-/** A raw 2025 session: initialize (with `capabilities`), initialized; its headers for later requests. */
-async function session(capabilities: Record<string, unknown> = {}): Promise<Record<string, string>> {
-  const init = await fetch(serve.url, {
-    method: 'POST',
-    headers: { ...AUTH, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
-    body: JSON.stringify({
-      jsonrpc: '2.0',
-      id: 0,
-      method: 'initialize',
-      params: { protocolVersion: '2025-06-18', capabilities, clientInfo: { name: 'raw', version: '1' } },
-    }),
-  });
-  await init.text();
-  const headers = {
-    ...AUTH,
-    'mcp-session-id': init.headers.get('mcp-session-id')!,
-    'mcp-protocol-version': '2025-06-18',
-  };
-  expect((await post({ jsonrpc: '2.0', method: 'notifications/initialized' }, headers)).status).toBe(202);
-  return headers;
-}
+/** A raw 2025 session on this file's serve (with its token), declaring `capabilities`. */
+const session = (capabilities: Record<string, unknown> = {}): Promise<Record<string, string>> =>
+  rawHttpSession(serve.url, capabilities, AUTH);
 
 const call = (id: number | string, name: string, extra: Record<string, unknown> = {}) => ({
   jsonrpc: '2.0',

@@ -154,3 +154,50 @@ export const FORWARD_CASES: [tool: string, args: Record<string, unknown>, fast: 
   ['test_multiple_content_types', {}, false],
   ['leak_rpc', {}, false],
 ];
+
+/** Polls `probe` every 25 ms until it gives a value, at most `ms` (then fails naming `what`). */
+export const until = async <T>(probe: () => T | undefined, ms: number, what: string): Promise<T> => {
+  const end = Date.now() + ms;
+  for (;;) {
+    const v = probe();
+    if (v !== undefined) return v;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+};
+
+/**
+ * A raw 2025 Streamable HTTP session against `url`: initialize declaring `capabilities`, then initialized (202
+ * expected). Its headers for later requests: JSON + SSE accepted, `auth`, the session id and the protocol version.
+ */
+export async function rawHttpSession(
+  url: string,
+  capabilities: Record<string, unknown>,
+  auth: Record<string, string> = {},
+): Promise<Record<string, string>> {
+  const base = { ...auth, 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+  const init = await fetch(url, {
+    method: 'POST',
+    headers: base,
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: 0,
+      method: 'initialize',
+      params: { protocolVersion: '2025-06-18', capabilities, clientInfo: { name: 'raw', version: '1' } },
+    }),
+  });
+  await init.text();
+  const headers = {
+    ...base,
+    'mcp-session-id': init.headers.get('mcp-session-id')!,
+    'mcp-protocol-version': '2025-06-18',
+  };
+  const initialized = await fetch(url, {
+    method: 'POST',
+    headers,
+    body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }),
+  });
+  await initialized.text();
+  if (initialized.status !== 202) throw new Error(`initialized answered ${initialized.status}, not 202`);
+  return headers;
+}

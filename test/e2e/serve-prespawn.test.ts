@@ -16,7 +16,7 @@ import type { DeclaredCapabilities } from '../../src/core/declared-capabilities.
 import { Prespawned } from '../../src/serve/prespawn.js';
 import { BIN, REPO, fixture } from '../helpers/paths.js';
 import { openRawStdio } from '../helpers/raw-stdio.js';
-import { node, sandbox, type Sandbox } from './serve-harness.js';
+import { node, sandbox, until, type Sandbox } from './serve-harness.js';
 
 const TIMEOUT_MS = 90_000;
 const EVERYTHING = join(REPO, 'node_modules', '@modelcontextprotocol', 'server-everything', 'dist', 'index.js');
@@ -43,15 +43,6 @@ const tiny = (name: string, marker: string): ServerDefinition => {
   return stdio(name, command, [...args, '--marker', marker]);
 };
 
-const until = async <T>(probe: () => T | undefined, ms: number, what: string): Promise<T> => {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = probe();
-    if (v !== undefined) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-};
 const pidIn = (marker: string): number | undefined =>
   existsSync(marker) && readFileSync(marker, 'utf8').trim() !== '' ? Number(readFileSync(marker, 'utf8')) : undefined;
 const alive = (pid: number): boolean => {
