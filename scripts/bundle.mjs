@@ -44,13 +44,17 @@ const distMetaUrl = (out) => ({
 
 /**
  * esbuild plugin: the server SDK's `_shims` (Node's `process` and ajv as the default JSON Schema validator) becomes
- * dist/serve/sdk-shims.js, whose validator loads ajv on first use — ajv is then no part of the start path.
+ * dist/serve/sdk-shims.js, and the client SDK's (ajv and CORS_IS_POSSIBLE) dist/core/connect/client-shims.js: their
+ * validators load ajv on first use — ajv is then no part of the start path nor of connecting to a server.
  */
 const lazySdkShims = {
   name: 'lazy-sdk-shims',
   setup(b) {
     b.onResolve({ filter: /^@modelcontextprotocol\/server\/_shims$/ }, () => ({
       path: join(DIST, 'serve', 'sdk-shims.js'),
+    }));
+    b.onResolve({ filter: /^@modelcontextprotocol\/client\/_shims$/ }, () => ({
+      path: join(DIST, 'core', 'connect', 'client-shims.js'),
     }));
   },
 };
