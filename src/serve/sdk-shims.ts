@@ -5,19 +5,20 @@
  * module in place of `@modelcontextprotocol/server/_shims`, so the start path does not compile ajv at all.
  */
 import { createRequire } from 'node:module';
-import type { JsonSchemaType, JsonSchemaValidator, jsonSchemaValidator } from '@modelcontextprotocol/server';
+import type { jsonSchemaValidator } from '@modelcontextprotocol/server';
+import { LazyValidator } from '../core/connect/client-shims.js';
 
 type AjvModule = { AjvJsonSchemaValidator: new () => jsonSchemaValidator };
 
-export class LazyAjvValidator implements jsonSchemaValidator {
-  private real?: jsonSchemaValidator;
-
-  getValidator<T>(schema: JsonSchemaType): JsonSchemaValidator<T> {
-    // getValidator is synchronous, so the validator comes from the SDK's CommonJS build (require, not import()).
-    this.real ??= new (
-      createRequire(import.meta.url)('@modelcontextprotocol/server/validators/ajv') as AjvModule
-    ).AjvJsonSchemaValidator();
-    return this.real.getValidator<T>(schema);
+/** The server SDK's ajv validator, from its CommonJS build, made when it first validates. */
+export class LazyAjvValidator extends LazyValidator {
+  constructor() {
+    super(
+      () =>
+        new (
+          createRequire(import.meta.url)('@modelcontextprotocol/server/validators/ajv') as AjvModule
+        ).AjvJsonSchemaValidator(),
+    );
   }
 }
 

@@ -9,15 +9,27 @@ import type { JsonSchemaType, JsonSchemaValidator, jsonSchemaValidator } from '@
 
 type AjvModule = { AjvJsonSchemaValidator: new () => jsonSchemaValidator };
 
-/** The SDK's ajv validator, made when it first validates (synchronous: the SDK's CommonJS build, by require). */
-export class LazyClientAjvValidator implements jsonSchemaValidator {
+/** A JSON Schema validator made by `load` when it first validates (getValidator is synchronous: load requires). */
+export class LazyValidator implements jsonSchemaValidator {
   private real?: jsonSchemaValidator;
 
+  constructor(private readonly load: () => jsonSchemaValidator) {}
+
   getValidator<T>(schema: JsonSchemaType): JsonSchemaValidator<T> {
-    this.real ??= new (
-      createRequire(import.meta.url)('@modelcontextprotocol/client/validators/ajv') as AjvModule
-    ).AjvJsonSchemaValidator();
+    this.real ??= this.load();
     return this.real.getValidator<T>(schema);
+  }
+}
+
+/** The client SDK's ajv validator, from its CommonJS build, made on first use. */
+export class LazyClientAjvValidator extends LazyValidator {
+  constructor() {
+    super(
+      () =>
+        new (
+          createRequire(import.meta.url)('@modelcontextprotocol/client/validators/ajv') as AjvModule
+        ).AjvJsonSchemaValidator(),
+    );
   }
 }
 
