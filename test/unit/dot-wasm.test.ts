@@ -6,7 +6,6 @@ import { describe, expect, it } from 'vitest';
 import { bm25Query } from '../../src/core/discover/bm25.js';
 import { bm25For, buildDiscoverIndex } from '../../src/core/discover/build.js';
 import { DOT_ROWS, dotKernel } from '../../src/core/discover/dot-wasm.js';
-import { tableDots } from '../../src/core/discover/dot64-wasm.js';
 import { queryVector, scoreDocsMany, scoreSemantic, type SemanticIndex } from '../../src/core/discover/semantic.js';
 import { sentenceVector } from '../../src/core/discover/sif.js';
 import { serverLexicalScores } from '../../src/core/discover/servers.js';
@@ -142,33 +141,6 @@ describe('cosines in WebAssembly SIMD', () => {
       expect(bytes(out).equals(bytes(byDot(sem, q, all)))).toBe(true);
       expect(out.some((x) => x !== 0)).toBe(true);
     }
-  });
-});
-
-describe('dot products as doubles in WebAssembly SIMD (the soft word-vector features)', () => {
-  const table = hardIndex(61, 128);
-  const next = random(13);
-  it('gives dot’s doubles, not rounded to float32, for every query and listed row, any count', () => {
-    const queries = Float32Array.from({ length: 5 * 128 }, () => (next() - 0.5) * 2 ** Math.floor(next() * 41 - 20));
-    queries.fill(1, 4 * 128); // the last query: ones, whose sums cancel on every third row
-    let rounded = 0;
-    for (const count of [0, 1, 3, 4, 7, 33, 61]) {
-      const rows = Array.from({ length: count }, () => Math.floor(next() * table.size));
-      const out = new Float64Array(count * 5);
-      expect(tableDots(table.matrix, rows, count, queries, 5, 128, out)).toBe(true);
-      for (let j = 0; j < 5; j++)
-        for (let r = 0; r < count; r++) {
-          const want = dot(table.matrix, rows[r]! * 128, queries.subarray(j * 128, (j + 1) * 128), 128);
-          expect(Object.is(out[j * count + r], want)).toBe(true);
-          if (Math.fround(want) !== want) rounded++;
-        }
-    }
-    // Sensitivity: most of these doubles are not float32s, so a kernel storing float32 would fail above.
-    expect(rounded).toBeGreaterThan(500);
-  });
-
-  it('declines rows that are not a multiple of four floats (the caller uses dot)', () => {
-    expect(tableDots(new Float32Array(60), [0, 1], 2, new Float32Array(30), 1, 30, new Float64Array(2))).toBe(false);
   });
 });
 

@@ -83,7 +83,7 @@ export function rerankFeatures(
   request = '',
 ): number[][] {
   const q = new Set(terms);
-  const soft = index.vectors ? softFeatures(index, index.vectors, request, candidates) : null;
+  const soft = index.vectors ? softFeatures(index, index.vectors, request) : null;
   const fields = candidates.map((i) => index.fieldsOf(i));
   // Which fields of each candidate hold each distinct query term (a long intent's terms are looked up in its
   // words, not scanned for; each term once per candidate), and how many candidates hold each (contrastOf).

@@ -4,7 +4,6 @@
  * word of the name or lead), from the shipped word table.
  */
 import type { DiscoverIndex } from './build.js';
-import { tableDots } from './dot64-wasm.js';
 import { leadPassage } from './lead-passage.js';
 import { kept, type ViewStore } from './per-tool.js';
 import { addWords, weightedRow, wordRow } from './sif.js';
@@ -108,13 +107,7 @@ function normOf(vectors: WordVectors, s: Scratch, row: number): number {
  * matched by some intent word, and each intent word by some word of the name or lead (a paraphrase the averaged
  * vectors blur: "tweets" for a Twitter search, "forecast" for a weather tool).
  */
-export function softFeatures(
-  index: DiscoverIndex,
-  vectors: WordVectors,
-  request: string,
-  /** The tools it will be asked about: their words' cosines are computed together, up front. */
-  candidates: readonly number[],
-): (doc: number) => number[] {
+export function softFeatures(index: DiscoverIndex, vectors: WordVectors, request: string): (doc: number) => number[] {
   const words = splitWords(intentText(request));
   const q = unitVector(vectors, words);
   const dims = vectors.dims;
@@ -136,49 +129,21 @@ export function softFeatures(
   });
   const askedRows = asked.map((_, j) => matrix.subarray(j * dims, (j + 1) * dims));
   let used = 0;
-  /** A slot of k cosines in `s.sims` for a tool word (row), stamped as this query's. */
-  const claim = (row: number): number => {
+  // A tool word's cosines with each intent word, computed once per query (candidates share many words).
+  const simsAt = (row: number): number => {
+    if (s.stamp[row] === s.query) return s.slot[row]!;
     if ((used + 1) * k > s.sims.length) {
       const grown = new Float32Array(Math.max(64 * k, 2 * s.sims.length));
       grown.set(s.sims.subarray(0, used * k));
       s.sims = grown;
     }
+    const table = weightedRow(vectors, row);
+    const n = normOf(vectors, s, row);
+    for (let j = 0; j < k; j++) s.sims[used * k + j] = dot(table, row * dims, askedRows[j]!, dims) / n;
     s.stamp[row] = s.query;
     s.slot[row] = used * k;
     return used++ * k;
   };
-  // A tool word's cosines with each intent word, computed once per query (candidates share many words).
-  const simsAt = (row: number): number => {
-    if (s.stamp[row] === s.query) return s.slot[row]!;
-    const table = weightedRow(vectors, row);
-    const n = normOf(vectors, s, row);
-    const at = claim(row);
-    for (let j = 0; j < k; j++) s.sims[at + j] = dot(table, row * dims, askedRows[j]!, dims) / n;
-    return at;
-  };
-  // The candidates' words, all at once in WebAssembly SIMD where it can (dot64-wasm.ts: dot's doubles, so the same
-  // cosines); simsAt computes any it left.
-  const fresh: number[] = [];
-  if (k > 0)
-    for (const doc of candidates) {
-      const rows = wordsOf(index, vectors, doc).rows;
-      for (let j = 0; j < rows.length; j++) {
-        const row = rows[j]!;
-        if (s.stamp[row] === s.query) continue;
-        s.stamp[row] = s.query;
-        fresh.push(row);
-      }
-    }
-  let table: Float32Array | null = null;
-  for (const row of fresh) table = weightedRow(vectors, row); // each row weighted before it is read
-  const dots = new Float64Array(fresh.length * k);
-  if (table && tableDots(table, fresh, fresh.length, matrix, k, dims, dots)) {
-    fresh.forEach((row, r) => {
-      const n = normOf(vectors, s, row);
-      const at = claim(row);
-      for (let j = 0; j < k; j++) s.sims[at + j] = dots[j * fresh.length + r]! / n;
-    });
-  } else for (const row of fresh) s.stamp[row] = 0; // not computed: simsAt computes them as asked
   const best = new Float32Array(k);
   return (doc) => {
     const t = wordsOf(index, vectors, doc);
