@@ -39,31 +39,34 @@ export interface ServerProcess {
   onStderr(listener: (text: string) => void): void;
 }
 
-/** Before adoption, the most of a server's stderr kept (its last lines are what a failure quotes). */
-const STDERR_KEPT = 64 * 1024;
+/** The most of a server's stderr kept, before adoption and after (its last lines are what a failure quotes). */
+export const STDERR_KEPT = 64 * 1024;
 
 /**
- * A stream's output held until someone reads it. The process's pipes are read from the start: Node discards what
- * nobody reads when the process exits, and a process that failed before adoption must still tell why.
+ * What a process gives (its output, its errors) held until someone takes it; past `limit` (measured by `size`) the
+ * oldest is dropped. The process's pipes are read from the start: Node discards what nobody reads when the process
+ * exits, and a process that failed before adoption must still tell why.
  */
-function heldOutput<T extends Buffer | string>(
-  limit?: number,
-): { push: (chunk: T) => void; take: (fn: (chunk: T) => void) => void } {
-  let held: T[] = [];
+function held<T>(limit?: { max: number; size: (item: T) => number }): {
+  push: (item: T) => void;
+  take: (fn: (item: T) => void) => void;
+} {
+  let items: T[] = [];
   let size = 0;
-  let reader: ((chunk: T) => void) | undefined;
+  let reader: ((item: T) => void) | undefined;
   return {
-    push: (chunk) => {
-      if (reader) return reader(chunk);
-      held.push(chunk);
-      size += chunk.length;
-      while (limit !== undefined && size > limit && held.length > 1) size -= held.shift()!.length;
+    push: (item) => {
+      if (reader) return reader(item);
+      items.push(item);
+      if (!limit) return;
+      size += limit.size(item);
+      while (size > limit.max && items.length > 1) size -= limit.size(items.shift()!);
     },
     take: (fn) => {
       reader = fn;
-      const before = held;
-      held = [];
-      for (const chunk of before) fn(chunk);
+      const before = items;
+      items = [];
+      for (const item of before) fn(item);
     },
   };
 }
@@ -97,19 +100,17 @@ export function spawnServerProcess(params: SpawnParams, inherited: Record<string
   });
   let spawnError: NodeJS.ErrnoException | undefined;
   let exit: ProcessExit | undefined;
-  const errors: Error[] = [];
-  let listener: ((error: Error) => void) | undefined;
+  const errors = held<Error>();
   const started = new Promise<void>((resolve, reject) => {
     child.once('spawn', () => resolve());
     child.on('error', (error: NodeJS.ErrnoException) => {
       if (child.pid === undefined) spawnError = error;
       reject(error);
-      if (listener) listener(error);
-      else errors.push(error);
+      errors.push(error);
     });
   });
-  const out = heldOutput<Buffer>();
-  const err = heldOutput<string>(STDERR_KEPT);
+  const out = held<Buffer>();
+  const err = held<string>({ max: STDERR_KEPT, size: (text) => text.length });
   child.stdout?.on('data', (chunk: Buffer) => out.push(chunk));
   child.stderr?.setEncoding('utf8');
   child.stderr?.on('data', (text: string) => err.push(text));
@@ -127,10 +128,7 @@ export function spawnServerProcess(params: SpawnParams, inherited: Record<string
     closed,
     spawnError: () => spawnError,
     exit: () => exit,
-    onError: (fn) => {
-      listener = fn;
-      for (const e of errors.splice(0)) fn(e);
-    },
+    onError: errors.take,
     onStdout: out.take,
     onStderr: err.take,
   };

@@ -15,6 +15,7 @@ import { readMessage } from '../wire/jsonrpc-message.js';
 import { LineReader, messageIdOf, topLevelValueAt } from '../wire/line-reader.js';
 import {
   closedWithin,
+  STDERR_KEPT,
   endProcessTree,
   spawnServerProcess,
   type ProcessExit,
@@ -43,7 +44,6 @@ export interface StdioHandle {
   terminate: () => Promise<void>;
 }
 
-const STDERR_LIMIT = 64 * 1024;
 /** The largest message a server may send: far above any real result, low enough to keep memory bounded. */
 export const MAX_MESSAGE_BYTES = 256 * 1024 * 1024;
 const SENT: Promise<void> = Promise.resolve();
@@ -51,7 +51,7 @@ const SENT: Promise<void> = Promise.resolve();
 /** Keeps the last `limit` characters of a stream, so a chatty server cannot grow our memory. */
 export class TailBuffer {
   private text = '';
-  constructor(private readonly limit: number = STDERR_LIMIT) {}
+  constructor(private readonly limit: number = STDERR_KEPT) {}
   append(chunk: string): void {
     this.text += chunk;
     if (this.text.length > this.limit) this.text = this.text.slice(this.text.length - this.limit);
