@@ -113,10 +113,28 @@ describe('a collector joined from parts', () => {
     head.add(docs[0]!);
     const tail = new Bm25Collector(2);
     for (const d of docs.slice(1)) tail.add(d);
-    head.append(tail.part());
+    head.append(tail.cut());
     const joined = head.finish(params);
     const expected = whole.finish(params);
     expect([...joined.postings.keys()]).toEqual([...expected.postings.keys()]);
     expect(joined).toEqual(expected);
+
+    // As a worker sends them: ranges built from the back on one collector, each cut with the terms it numbered first.
+    const worker = new Bm25Collector(2);
+    worker.add(docs[2]!);
+    worker.add(docs[3]!);
+    const back = worker.cut();
+    worker.add(docs[1]!);
+    const front = worker.cut();
+    expect([back.firstTerm, front.firstTerm]).toEqual([0, back.terms.length]);
+    const main = new Bm25Collector(2);
+    main.add(docs[0]!);
+    const terms = [...back.terms, ...front.terms];
+    const remap = new Int32Array(terms.length).fill(-1);
+    main.append(front, terms, remap);
+    main.append(back, terms, remap);
+    const fromRanges = main.finish(params);
+    expect([...fromRanges.postings.keys()]).toEqual([...expected.postings.keys()]);
+    expect(fromRanges).toEqual(expected);
   });
 });

@@ -49,9 +49,10 @@ function run(texts: WorkerTexts, vectors: WordVectors | undefined): void {
   const pass = new PassBuilder(size - spanStart, (w) => products.has(w), vectors);
   const servers = texts.servers.map(([name, instructions]) => ({ name, instructions }));
   const textOf = (j: number): string => texts.texts[j]!;
+  // One numbering of the terms for all its ranges: each range sends only the terms it numbered first.
+  const collector = new Bm25Collector(RANGE_CAPACITY);
   for (let range = ranges - 1; range >= spanStart / rangeSize; range--) {
     if (Atomics.add(control, CLAIMED, 1) >= ranges) break;
-    const collector = new Bm25Collector(RANGE_CAPACITY);
     const from = range * rangeSize;
     const to = Math.min(size, from + rangeSize);
     for (let i = from; i < to; i++) {
@@ -66,7 +67,7 @@ function run(texts: WorkerTexts, vectors: WordVectors | undefined): void {
       };
       pass.add(ref, textOf(j + 3), k, collector);
     }
-    const part = collector.part();
+    const part = collector.cut();
     const rows = pass.matrix?.slice((from - spanStart) * dims, (to - spanStart) * dims);
     const out: RangeOutput = { range, part, rows };
     input.port.postMessage(out, transfers(out));

@@ -143,8 +143,11 @@ function splitBuild(
     void worker.thread.terminate();
   }
   if (built) {
+    // The worker's term numbers, in the order it sent them (from the back), and one map of them to this numbering.
+    const terms = [...built].reverse().flatMap((out) => out.part.terms);
+    const remap = new Int32Array(terms.length).fill(-1);
     for (const out of built) {
-      collector.append(out.part);
+      collector.append(out.part, terms, remap);
       if (out.rows) pass.matrix!.set(out.rows, out.range * RANGE * vectors!.dims);
     }
   } else for (let r = mine; r < ranges; r++) build(r); // the worker's ranges, on this thread
@@ -251,8 +254,13 @@ function awaitWorker(
   }
   if (Atomics.load(control, STATE) !== STATE_OK) return undefined;
   const built: RangeOutput[] = [];
-  for (let m = receiveMessageOnPort(worker.channel.port1); m; m = receiveMessageOnPort(worker.channel.port1))
-    built.push(m.message as RangeOutput);
+  let terms = 0;
+  for (let m = receiveMessageOnPort(worker.channel.port1); m; m = receiveMessageOnPort(worker.channel.port1)) {
+    const out = m.message as RangeOutput;
+    if (out.part.firstTerm !== terms) return undefined;
+    terms += out.part.terms.length;
+    built.push(out);
+  }
   built.reverse(); // built from the back
   return built.length === ranges - first && built.every((out, k) => out.range === first + k) ? built : undefined;
 }

@@ -25,6 +25,8 @@ const FIELD_COUNT = BM25_FIELDS.length;
  * lengths.
  */
 export interface CollectorPart {
+  /** The number of the first of `terms` (the terms numbered before it came with earlier parts). */
+  firstTerm: number;
   terms: string[];
   occTerm: Int32Array;
   occField: Uint8Array;
@@ -38,6 +40,8 @@ export class Bm25Collector {
   private occTerm: Int32Array;
   private occField: Uint8Array;
   private count = 0;
+  /** Terms numbered before the last cut. */
+  private cutTerms = 0;
   private readonly docEnd: number[] = [];
   /** Each document's field lengths, FIELD_COUNT per document. */
   private readonly lengths: number[] = [];
@@ -69,37 +73,51 @@ export class Bm25Collector {
     this.docEnd.push(this.count);
   }
 
-  /** The documents added so far, as numbers: views of the collector's arrays (add no more documents after it). */
-  part(): CollectorPart {
-    return {
-      terms: this.terms,
-      occTerm: this.occTerm.subarray(0, this.count),
-      occField: this.occField.subarray(0, this.count),
+  /**
+   * The documents added since the last cut, as numbers (fresh arrays), with the terms first numbered since then;
+   * the collector keeps its term numbers and goes on with no documents (a worker thread sends a range at a time).
+   */
+  cut(): CollectorPart {
+    const part = {
+      firstTerm: this.cutTerms,
+      terms: this.terms.slice(this.cutTerms),
+      occTerm: this.occTerm.slice(0, this.count),
+      occField: this.occField.slice(0, this.count),
       docEnd: Int32Array.from(this.docEnd),
       lengths: Int32Array.from(this.lengths),
     };
+    this.cutTerms = this.terms.length;
+    this.count = 0;
+    this.docEnd.length = 0;
+    this.lengths.length = 0;
+    return part;
   }
 
   /**
-   * Adds another collector's documents after these. Its terms are numbered as they first occur in its documents,
-   * which is the order adding those documents here one by one would number them: the index is the same.
+   * Adds another collector's documents after these. Their terms are numbered here as they first occur in them,
+   * which is the order adding those documents here one by one would number them: the index is the same. Parts cut
+   * one after another from one collector share its numbering: `terms` all its terms (their parts' joined), `remap`
+   * one array for all of them (its numbers to these, -1 where not yet known).
    */
-  append(part: CollectorPart): void {
+  append(
+    part: CollectorPart,
+    terms: readonly string[] = part.terms,
+    remap: Int32Array = new Int32Array(terms.length).fill(-1),
+  ): void {
     const base = this.count;
     const n = part.occTerm.length;
     if (base + n > this.occTerm.length) this.grow(base + n);
-    const remap = new Int32Array(part.terms.length).fill(-1);
-    const { occTerm, ids, terms } = this;
+    const { occTerm, ids } = this;
     for (let j = 0; j < n; j++) {
       const local = part.occTerm[j]!;
       let id = remap[local]!;
       if (id < 0) {
-        const t = part.terms[local]!;
+        const t = terms[local]!;
         id = ids.get(t) ?? -1;
         if (id < 0) {
-          id = terms.length;
+          id = this.terms.length;
           ids.set(t, id);
-          terms.push(t);
+          this.terms.push(t);
         }
         remap[local] = id;
       }
