@@ -21,6 +21,10 @@ import type { ToolRef } from '../../core/types.js';
 export const SPLIT_MIN_TOOLS = 20_000;
 /** Tools per claimed range: small enough that neither thread waits long for the other's last one. */
 const RANGE = 256;
+/** Ranges of texts sent to the worker at once, the first time, and ahead of its next claim. */
+const CHUNK_RANGES = 4;
+const FIRST_CHUNK_RANGES = 4;
+const AHEAD_RANGES = 8;
 /** With no range finished by the worker for this long, its ranges are built on the main thread. */
 const WORKER_PATIENCE_MS = 15_000;
 
@@ -28,6 +32,8 @@ const WORKER_PATIENCE_MS = 15_000;
 export const CLAIMED = 0;
 export const STATE = 1;
 export const WORKER_DONE = 2;
+/** Text chunks posted to the worker (it waits on this when it claims a range whose texts are still to come). */
+export const TEXTS_SENT = 3;
 export const STATE_RUNNING = 0;
 export const STATE_OK = 1;
 export const STATE_FAILED = 2;
@@ -43,19 +49,24 @@ export interface WorkerInput {
   /** Its half: tools from `spanStart` (a range's start) to the end. */
   spanStart: number;
   vectorsFile: string | undefined;
+  products: string[];
 }
 
-/** Texts a tool is sent: name, title, description, parameter text (in `text`, one after another). */
+/** Texts a tool is sent: name, title, description, parameter text. */
 export const TEXTS_PER_TOOL = 4;
 
-/** The worker's first message: the texts of its half and the product names. */
+/**
+ * A chunk of the worker's texts: the tools from `from` to the previous chunk's `from` (the first: to the end), sent
+ * from the back, ahead of its claims.
+ */
 export interface WorkerTexts {
+  from: number;
   /** TEXTS_PER_TOOL a tool. */
   texts: string[];
-  /** Each tool's server, an index into `servers` ([name, instructions]). */
+  /** Each tool's server, a number of the servers sent so far ([name, instructions], numbered in the order sent). */
   serverOf: Int32Array;
+  /** The servers first seen in this chunk. */
   servers: [string, string][];
-  products: string[];
 }
 
 /** One range the worker built (a message each, in the order built: from the back), and its rows. */
@@ -119,7 +130,10 @@ function splitBuild(
   const size = tools.length;
   const spanStart = Math.ceil(ranges / 2) * RANGE;
   const control = new Int32Array(new SharedArrayBuffer(4 * 4));
-  const worker = startWorker(tools, products, vectors?.file, file, control, ranges, spanStart);
+  const worker = startWorker(tools.length, products, vectors?.file, file, control, ranges, spanStart);
+  const send = worker ? textSender(tools, worker.channel.port1, control, spanStart) : () => undefined;
+  // The worker's first ranges' texts: a small chunk, so that it starts building soon.
+  send((ranges - FIRST_CHUNK_RANGES) * RANGE);
   const unstemmed = (w: string): boolean => products.has(w);
   const collector = new Bm25Collector();
   const pass = new PassBuilder(size, unstemmed, vectors);
@@ -133,8 +147,11 @@ function splitBuild(
   let mine = 0;
   while (Atomics.add(control, CLAIMED, 1) < ranges) {
     build(mine++);
+    // The worker's next range is the last less the ranges it claimed: its texts and the next few are sent ahead.
+    send((ranges - 1 - (Atomics.load(control, CLAIMED) - mine) - AHEAD_RANGES) * RANGE);
     if (progress && mine % 4 === 0) progress(Math.min(size, mine * RANGE) + Atomics.load(control, WORKER_DONE), size);
   }
+  send(mine * RANGE); // every range it claimed
   const theirs = ranges - mine;
   const built =
     theirs > 0 ? awaitWorker(worker, control, mine, ranges, opts.patienceMs ?? WORKER_PATIENCE_MS) : undefined;
@@ -161,12 +178,9 @@ interface Started {
   channel: MessageChannel;
 }
 
-/**
- * The worker, started first (its thread, modules and word vectors load while this thread gathers its texts), then
- * sent the texts of the tools from `spanStart` on; undefined when it cannot be started.
- */
+/** The worker, told how to claim ranges (its texts come in chunks); undefined when it cannot be started. */
 function startWorker(
-  tools: readonly ToolRef[],
+  size: number,
   products: ReadonlySet<string>,
   vectorsFile: string | undefined,
   file: string,
@@ -178,11 +192,12 @@ function startWorker(
   const input: WorkerInput = {
     control: control.buffer as SharedArrayBuffer,
     port: channel.port2,
-    size: tools.length,
+    size,
     ranges,
     rangeSize: RANGE,
     spanStart,
     vectorsFile,
+    products: [...products],
   };
   let thread: Worker;
   try {
@@ -195,34 +210,50 @@ function startWorker(
   // (this thread is blocked in Atomics.wait meanwhile, so they cannot wake it).
   thread.on('error', () => fail(control));
   thread.on('exit', () => fail(control));
-  const texts = workerTexts(tools, spanStart, products);
-  channel.port1.postMessage(texts, [texts.serverOf.buffer as ArrayBuffer]);
   return { thread, channel };
 }
 
-/** The texts the pass reads of the tools from `spanStart` on, and the product names. */
-function workerTexts(tools: readonly ToolRef[], spanStart: number, products: ReadonlySet<string>): WorkerTexts {
-  const count = tools.length - spanStart;
-  const texts = new Array<string>(count * TEXTS_PER_TOOL);
-  const serverOf = new Int32Array(count);
-  const servers: [string, string][] = [];
+/**
+ * Sends the worker the texts the pass reads of its tools, from the back, in chunks of CHUNK_RANGES ranges: `send(at)`
+ * sends every chunk not yet sent down to tool `at` (never below its half). Only what it may build is copied to it.
+ */
+function textSender(
+  tools: readonly ToolRef[],
+  port: MessageChannel['port1'],
+  control: Int32Array,
+  spanStart: number,
+): (at: number) => void {
+  let sentFrom = tools.length;
   const serverIds = new Map<string, number>();
-  for (let i = 0, j = 0; i < count; i++) {
-    const t = tools[spanStart + i]!;
-    texts[j++] = t.tool.name;
-    texts[j++] = t.tool.title ?? '';
-    texts[j++] = t.tool.description ?? '';
-    texts[j++] = paramText(t);
-    const key = `${t.server}\n${t.serverInstructions ?? ''}`;
-    let id = serverIds.get(key);
-    if (id === undefined) {
-      id = servers.length;
-      serverIds.set(key, id);
-      servers.push([t.server, t.serverInstructions ?? '']);
+  return (at) => {
+    while (sentFrom > Math.max(at, spanStart)) {
+      const from = Math.max(spanStart, sentFrom - CHUNK_RANGES * RANGE);
+      const count = sentFrom - from;
+      const texts = new Array<string>(count * TEXTS_PER_TOOL);
+      const serverOf = new Int32Array(count);
+      const servers: [string, string][] = [];
+      for (let i = 0, j = 0; i < count; i++) {
+        const t = tools[from + i]!;
+        texts[j++] = t.tool.name;
+        texts[j++] = t.tool.title ?? '';
+        texts[j++] = t.tool.description ?? '';
+        texts[j++] = paramText(t);
+        const key = `${t.server}\n${t.serverInstructions ?? ''}`;
+        let id = serverIds.get(key);
+        if (id === undefined) {
+          id = serverIds.size;
+          serverIds.set(key, id);
+          servers.push([t.server, t.serverInstructions ?? '']);
+        }
+        serverOf[i] = id;
+      }
+      const chunk: WorkerTexts = { from, texts, serverOf, servers };
+      port.postMessage(chunk, [serverOf.buffer]);
+      Atomics.add(control, TEXTS_SENT, 1);
+      Atomics.notify(control, TEXTS_SENT);
+      sentFrom = from;
     }
-    serverOf[i] = id;
-  }
-  return { texts, serverOf, servers, products: [...products] };
+  };
 }
 
 /** Marks the worker failed unless it answered (its answer's state stays). */
