@@ -6,7 +6,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { splitOnePass, type SplitOptions } from '../../src/app/services/index-workers.js';
+import { SPLIT_MIN_TOOLS, splitOnePass, type SplitOptions } from '../../src/app/services/index-workers.js';
 import { Bm25Collector } from '../../src/core/discover/bm25-collect.js';
 import { buildDiscoverIndex, encodeIndexCache, toolRefsFromSnapshots } from '../../src/core/discover/build.js';
 import { loadShippedWordVectors } from '../../src/core/discover/vectors.js';
@@ -93,7 +93,7 @@ describe('the one pass on two threads', () => {
     const tools = fixtureTools();
     const onePass = splitOnePass({ workerFile: WORKER, report: () => (reported = true) });
     buildDiscoverIndex(tools, { vectors: (await loadShippedWordVectors())!, onePass });
-    expect(tools.length).toBeLessThan(20_000);
+    expect(tools.length).toBeLessThan(SPLIT_MIN_TOOLS);
     expect(reported).toBe(false);
   });
 });

@@ -17,8 +17,12 @@ import type { OnePass } from '../../core/discover/build.js';
 import { finishPass, indexInOnePass, PassBuilder } from '../../core/discover/one-pass.js';
 import type { ToolRef } from '../../core/types.js';
 
-/** Below this many tools one thread builds the index: a worker's start (~150–200 ms CPU) would not pay. */
-export const SPLIT_MIN_TOOLS = 20_000;
+/**
+ * Below this many tools one thread builds the index. Measured on 2 shared CPUs (load 2–4, bench/RESULTS.md, branch
+ * `par`): at 22k and 50k tools the split was slower than one thread (the worker's start, its texts and the join
+ * cost more than its 35–45 % of the pass saves) and cost 10–70 MB more RSS; at 100k it saved 11–17 % of the wall.
+ */
+export const SPLIT_MIN_TOOLS = 60_000;
 /** Tools per claimed range: small enough that neither thread waits long for the other's last one. */
 const RANGE = 256;
 /** Ranges of texts sent to the worker at once, the first time, and ahead of its next claim. */
