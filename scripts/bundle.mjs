@@ -24,12 +24,26 @@ const BUNDLE = join(DIST, 'bundle');
  */
 export const EXTERNAL = ['pg', '@inquirer/prompts', 'gpt-tokenizer', 'gpt-tokenizer/*', 'proper-lockfile'];
 
+/**
+ * Worker threads' modules, each bundled alone to dist/bundle/<name>.js (a second esbuild run, so the CLI's chunks
+ * stay as they are), with the dist/ module that starts it: that module's import.meta.url stays its chunk's, so
+ * `new URL('./<name>.js', import.meta.url)` finds the worker beside it in dist/ and in the bundle alike.
+ */
+const WORKERS = [
+  {
+    name: 'index-worker',
+    entry: join('app', 'services', 'index-worker.js'),
+    starter: join('app', 'services', 'index-workers.js'),
+  },
+];
+
 /** esbuild plugin: import.meta.url in a dist/ module means that module's own URL in dist/, not the chunk's. */
 const distMetaUrl = (out) => ({
   name: 'dist-import-meta-url',
   setup(b) {
     b.onLoad({ filter: /\.js$/ }, (args) => {
       if (!args.path.startsWith(DIST + sep) || args.path.startsWith(out + sep)) return undefined;
+      if (WORKERS.some((w) => args.path === join(DIST, w.starter))) return undefined; // its worker lies beside its chunk
       const text = readFileSync(args.path, 'utf8');
       // Node's import.meta.dirname/filename would name the chunk's folder: say so at build time, not at run time.
       const other = /import\.meta\.(dirname|filename)/.exec(text);
@@ -62,13 +76,29 @@ const lazySdkShims = {
 /** Writes dist/bundle/ from dist/ (tsc's output); `sourcemap` maps the bundle back through tsc's maps when dist/ has them. */
 export async function bundle({ sourcemap = true, out = BUNDLE } = {}) {
   rmSync(out, { recursive: true, force: true });
-  const result = await build({
+  const result = await build(
+    options(sourcemap, out, {
+      entryPoints: { cli: join(DIST, 'cli.js'), paths: join(DIST, 'core', 'paths.js') },
+      splitting: true,
+    }),
+  );
+  for (const w of WORKERS) {
+    const r = await build(
+      options(sourcemap, out, { entryPoints: { [w.name]: join(DIST, w.entry) }, splitting: false }),
+    );
+    Object.assign(result.metafile.outputs, r.metafile.outputs);
+  }
+  return result;
+}
+
+function options(sourcemap, out, { entryPoints, splitting }) {
+  return {
     absWorkingDir: REPO,
     // paths: the cache folder bin/mcp-smart.js gives V8's compile cache (Node ≥ 22.1) before it loads cli.
-    entryPoints: { cli: join(DIST, 'cli.js'), paths: join(DIST, 'core', 'paths.js') },
+    entryPoints,
     outdir: out,
     bundle: true,
-    splitting: true,
+    splitting,
     format: 'esm',
     platform: 'node',
     // jsonc-parser's `main` is a UMD build whose require() calls esbuild cannot follow; its `module` build is plain ESM.
@@ -94,8 +124,7 @@ export async function bundle({ sourcemap = true, out = BUNDLE } = {}) {
     },
     logLevel: 'warning',
     metafile: true,
-  });
-  return result;
+  };
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {

@@ -18,6 +18,7 @@ import { countOf } from '../../reporters/format.js';
 import { SmartError } from '../../process/errors.js';
 import { computing } from '../../process/signals.js';
 import { indexThroughCache } from '../services/index-file.js';
+import { splitOnePass } from '../services/index-workers.js';
 import { createWorkProgress, debugPhase, warnUnknownExpected } from '../services/progress.js';
 import type { EngineName } from '../../core/types.js';
 import type { AppContext } from '../services/context.js';
@@ -110,6 +111,14 @@ export async function discoverTools(
           keywords: config.keywords,
           vectors,
           progress: (done, total) => progress.step(done, total),
+          // A big catalogue's fresh build on two threads (the same index).
+          onePass: splitOnePass({
+            report: (r) =>
+              debugPhase(
+                ctx,
+                `index built on two threads: ${r.workerRanges} ranges by the worker${r.failed ? ' (failed: built here)' : ''}`,
+              ),
+          }),
         },
         paths.activeCacheDir,
         key,

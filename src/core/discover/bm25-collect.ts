@@ -19,15 +19,38 @@ export const BM25_FIELDS = ['name', 'description', 'params', 'server'] as const;
 export type Bm25Field = (typeof BM25_FIELDS)[number];
 const FIELD_COUNT = BM25_FIELDS.length;
 
+/**
+ * A collector's documents as numbers (a worker thread sends them as transferable arrays): the terms in their
+ * numbers' order, each occurrence's term number and field, each document's end in the occurrences and its field
+ * lengths.
+ */
+export interface CollectorPart {
+  /** The number of the first of `terms` (the terms numbered before it came with earlier parts). */
+  firstTerm: number;
+  terms: string[];
+  occTerm: Int32Array;
+  occField: Uint8Array;
+  docEnd: Int32Array;
+  lengths: Int32Array;
+}
+
 export class Bm25Collector {
   private readonly ids = new Map<string, number>();
   private readonly terms: string[] = [];
-  private occTerm = new Int32Array(1 << 16);
-  private occField = new Uint8Array(1 << 16);
+  private occTerm: Int32Array;
+  private occField: Uint8Array;
   private count = 0;
+  /** Terms numbered before the last cut. */
+  private cutTerms = 0;
   private readonly docEnd: number[] = [];
   /** Each document's field lengths, FIELD_COUNT per document. */
   private readonly lengths: number[] = [];
+
+  /** `capacity`: the occurrences held before the arrays grow (they double). */
+  constructor(capacity = 1 << 16) {
+    this.occTerm = new Int32Array(capacity);
+    this.occField = new Uint8Array(capacity);
+  }
 
   /** Adds the next document (doc numbers follow the order of the calls). */
   add(doc: Readonly<Record<Bm25Field, readonly string[]>>): void {
@@ -48,6 +71,62 @@ export class Bm25Collector {
       }
     }
     this.docEnd.push(this.count);
+  }
+
+  /**
+   * The documents added since the last cut, as numbers (fresh arrays), with the terms first numbered since then;
+   * the collector keeps its term numbers and goes on with no documents (a worker thread sends a range at a time).
+   */
+  cut(): CollectorPart {
+    const part = {
+      firstTerm: this.cutTerms,
+      terms: this.terms.slice(this.cutTerms),
+      occTerm: this.occTerm.slice(0, this.count),
+      occField: this.occField.slice(0, this.count),
+      docEnd: Int32Array.from(this.docEnd),
+      lengths: Int32Array.from(this.lengths),
+    };
+    this.cutTerms = this.terms.length;
+    this.count = 0;
+    this.docEnd.length = 0;
+    this.lengths.length = 0;
+    return part;
+  }
+
+  /**
+   * Adds another collector's documents after these. Their terms are numbered here as they first occur in them,
+   * which is the order adding those documents here one by one would number them: the index is the same. Parts cut
+   * one after another from one collector share its numbering: `terms` all its terms (their parts' joined), `remap`
+   * one array for all of them (its numbers to these, -1 where not yet known).
+   */
+  append(
+    part: CollectorPart,
+    terms: readonly string[] = part.terms,
+    remap: Int32Array = new Int32Array(terms.length).fill(-1),
+  ): void {
+    const base = this.count;
+    const n = part.occTerm.length;
+    if (base + n > this.occTerm.length) this.grow(base + n);
+    const { occTerm, ids } = this;
+    for (let j = 0; j < n; j++) {
+      const local = part.occTerm[j]!;
+      let id = remap[local]!;
+      if (id < 0) {
+        const t = terms[local]!;
+        id = ids.get(t) ?? -1;
+        if (id < 0) {
+          id = this.terms.length;
+          ids.set(t, id);
+          this.terms.push(t);
+        }
+        remap[local] = id;
+      }
+      occTerm[base + j] = id;
+    }
+    this.occField.set(part.occField, base);
+    this.count = base + n;
+    for (const end of part.docEnd) this.docEnd.push(base + end);
+    for (const len of part.lengths) this.lengths.push(len);
   }
 
   private grow(least: number): void {

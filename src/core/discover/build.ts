@@ -52,7 +52,21 @@ export interface BuildOptions {
   bm25?: Bm25Index;
   /** Told how far a fresh build is (tools indexed of all), for a progress line. */
   progress?: (done: number, total: number) => void;
+  /**
+   * Builds a fresh index's one pass instead of indexInOnePass (the same index, built another way: on worker threads,
+   * app/services/index-workers.ts); given the product names the tools' texts hold.
+   */
+  onePass?: OnePass;
 }
+
+/** A fresh build's one pass over the sorted tools: indexInOnePass's result, with `products` its unstemmed words. */
+export type OnePass = (
+  tools: readonly ToolRef[],
+  params: HybridWeights['bm25'],
+  products: ReadonlySet<string>,
+  vectors: WordVectors | undefined,
+  progress?: (done: number, total: number) => void,
+) => { bm25: Bm25Index; semantic?: SemanticIndex };
 
 /**
  * A 64-bit hex digest (the head of a SHA-256) of everything a cached index depends on: the tools (ids, names,
@@ -167,10 +181,12 @@ export function buildDiscoverIndex(tools: ToolRef[], opts: BuildOptions = {}): D
   } as unknown as DiscoverIndex;
   // Product names: found in the tools' texts when the index is built; read back from a cached BM25 index, they are
   // the over-stemmed words it holds as terms (only product names are indexed unstemmed).
+  let products: Set<string> | undefined;
   if (cachedBm25) index.unstemmed = (word) => cachedBm25.postings.has(word) && overStemmed(word);
   else {
-    const products = productNames(sorted);
-    index.unstemmed = (word) => products.has(word);
+    const names = productNames(sorted);
+    products = names;
+    index.unstemmed = (word) => names.has(word);
   }
   Object.defineProperty(index, 'fields', { get: analyse, enumerable: true, configurable: true });
   const single = new Map<number, ReturnType<typeof analyzeFields>>();
@@ -201,7 +217,9 @@ export function buildDiscoverIndex(tools: ToolRef[], opts: BuildOptions = {}): D
   let fresh: SemanticIndex | undefined;
   if (cachedBm25) index.bm25ByParams.set(JSON.stringify(weights.bm25), cachedBm25);
   else {
-    const pass = indexInOnePass(sorted, weights.bm25, index.unstemmed, sif, opts.progress);
+    const pass = opts.onePass
+      ? opts.onePass(sorted, weights.bm25, products!, sif, opts.progress)
+      : indexInOnePass(sorted, weights.bm25, index.unstemmed, sif, opts.progress);
     index.bm25ByParams.set(JSON.stringify(weights.bm25), pass.bm25);
     fresh = pass.semantic;
   }
