@@ -256,23 +256,22 @@ export function encodeBm25Index(index: Bm25Index): Uint8Array {
   let total = 0;
   for (const p of index.postings.values()) total += p.docs.length;
   const head = new Uint32Array([BM25_MAGIC, index.size, terms.length, text.byteLength]);
-  const df = Uint32Array.from(index.postings.values(), (p) => p.docs.length);
-  const docs = new Int32Array(total);
-  const contrib = new Float32Array(total);
+  const pad = (4 - (text.byteLength % 4)) % 4;
+  const at = 16 + text.byteLength + pad;
+  const out = new Uint8Array(at + terms.length * 4 + total * 8);
+  out.set(new Uint8Array(head.buffer), 0);
+  out.set(text, 16);
+  // Each term's df, docs and contributions written straight into their places (no whole-index copies first).
+  const df = new Uint32Array(out.buffer, at, terms.length);
+  const docs = new Int32Array(out.buffer, at + df.byteLength, total);
+  const contrib = new Float32Array(out.buffer, docs.byteOffset + docs.byteLength, total);
+  let t = 0;
   let o = 0;
   for (const p of index.postings.values()) {
+    df[t++] = p.docs.length;
     docs.set(p.docs, o);
     contrib.set(p.contrib, o);
     o += p.docs.length;
-  }
-  const pad = (4 - (text.byteLength % 4)) % 4;
-  const out = new Uint8Array(16 + text.byteLength + pad + df.byteLength + docs.byteLength + contrib.byteLength);
-  out.set(new Uint8Array(head.buffer), 0);
-  out.set(text, 16);
-  let off = 16 + text.byteLength + pad;
-  for (const a of [df, docs, contrib]) {
-    out.set(new Uint8Array(a.buffer, a.byteOffset, a.byteLength), off);
-    off += a.byteLength;
   }
   return out;
 }
