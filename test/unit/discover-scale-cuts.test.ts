@@ -9,6 +9,9 @@ import { buildSketch } from '../../src/core/discover/sketch.js';
 import { eigenvectors, orthonormalize, scatter } from '../../src/core/discover/vector-math.js';
 import { decodeBm25Index, encodeBm25Index, type Bm25Index } from '../../src/core/discover/bm25.js';
 import { readFileShared, sha256Hex, THREAD_MIN_BYTES } from '../../src/process/sha256-thread.js';
+import { catalogueSource, encodeCatalogue, leanServer } from '../../src/app/services/catalogue/payload.js';
+import { sealParts, sealSource } from '../../src/core/sealed-file.js';
+import type { ServerSnapshot } from '../../src/core/types.js';
 import { tempDir } from '../helpers/temp.js';
 
 /** A deterministic pseudo-random matrix of unit rows (a few rows zero). */
@@ -160,5 +163,39 @@ describe('a big file hashed on another thread', () => {
         .update(big.subarray(3, THREAD_MIN_BYTES + 100))
         .digest('hex'),
     );
+  });
+});
+
+describe('the catalogue cache written in chunks', () => {
+  // Latin-1 and other texts, a lone surrogate and an astral character, texts longer than a chunk.
+  const long = 'x'.repeat(50) + 'é';
+  const servers = (
+    [
+      {
+        name: 'one',
+        transport: 'stdio',
+        status: 'ok',
+        tools: [
+          { name: 'a', description: long, inputSchema: { type: 'object', properties: { q: { description: long } } } },
+          { name: 'b', description: '天气预报 \u{1F600} and a lone \ud800 surrogate', inputSchema: { type: 'object' } },
+          { name: 'c', inputSchema: { type: 'object' } },
+        ],
+      },
+      { name: 'two', transport: 'http', status: 'ok', tools: [{ name: 'd', description: '☃'.repeat(40) }] },
+    ] as ServerSnapshot[]
+  ).map(leanServer);
+
+  it("gives encodeCatalogue's bytes whatever the chunk size, and sealParts's file", () => {
+    const whole = Buffer.from(encodeCatalogue(servers, 'digest'));
+    for (const size of [2, 3, 7, 16, 1 << 20]) {
+      const source = catalogueSource(servers, 'digest', size);
+      // Each chunk copied as it comes (the next one reuses its buffer).
+      const chunks = Array.from(source(), (c) => Buffer.from(c));
+      expect(Buffer.concat(chunks).equals(whole)).toBe(true);
+      const sealed = Buffer.concat(
+        Array.from(sealSource(new Uint8Array([1, 2]), 'key', source), (c) => Buffer.from(c)),
+      );
+      expect(sealed.equals(Buffer.concat(sealParts(new Uint8Array([1, 2]), 'key', [whole])))).toBe(true);
+    }
   });
 });
