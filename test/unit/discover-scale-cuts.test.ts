@@ -7,7 +7,14 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { buildSketch } from '../../src/core/discover/sketch.js';
 import { eigenvectors, orthonormalize, scatter } from '../../src/core/discover/vector-math.js';
-import { decodeBm25Index, encodeBm25Index, type Bm25Index } from '../../src/core/discover/bm25.js';
+import { bm25IndexSource, decodeBm25Index, encodeBm25Index, type Bm25Index } from '../../src/core/discover/bm25.js';
+import {
+  buildDiscoverIndex,
+  encodeIndexCache,
+  encodeIndexCacheSource,
+  toolRefsFromSnapshots,
+} from '../../src/core/discover/build.js';
+import { loadShippedWordVectors } from '../../src/core/discover/vectors.js';
 import { readFileShared, sha256Hex, THREAD_MIN_BYTES } from '../../src/process/sha256-thread.js';
 import { catalogueSource, encodeCatalogue, leanServer } from '../../src/app/services/catalogue/payload.js';
 import { sealParts, sealSource } from '../../src/core/sealed-file.js';
@@ -124,9 +131,35 @@ describe('encodeBm25Index', () => {
       Buffer.from(Float32Array.of(0.5, 1.25, -2, 3.5, 0.125, 7).buffer),
     ]);
     expect(Buffer.from(bytes).equals(want)).toBe(true);
+    // In chunks: postings that fit, postings that span a chunk's end, postings longer than a chunk.
+    for (const size of [4, 8, 12, 1 << 20]) {
+      const source = bm25IndexSource(index, size);
+      expect(source.byteLength).toBe(want.byteLength);
+      expect(Buffer.concat(Array.from(source.parts(), (c) => Buffer.from(c))).equals(want)).toBe(true);
+    }
     const back = decodeBm25Index(bytes, 6);
     expect([...back!.postings.keys()]).toEqual(['alpha', 'béta', 'c']);
     expect([...back!.postings.get('c')!.contrib]).toEqual([0.125, 7]);
+  });
+});
+
+describe('the index cache written in chunks', () => {
+  it("gives encodeIndexCache's bytes", async () => {
+    const servers: ServerSnapshot[] = [
+      {
+        name: 'cal',
+        transport: 'stdio',
+        status: 'ok',
+        tools: [
+          { name: 'list_events', description: 'List the calendar events of a day', inputSchema: { type: 'object' } },
+          { name: 'weather', description: 'Forecast for a city tomorrow', inputSchema: { type: 'object' } },
+        ],
+      },
+    ];
+    const index = buildDiscoverIndex(toolRefsFromSnapshots(servers), { vectors: await loadShippedWordVectors() });
+    const want = Buffer.from(encodeIndexCache(index));
+    const got = Buffer.concat(Array.from(encodeIndexCacheSource(index)(), (c) => Buffer.from(c)));
+    expect(got.equals(want)).toBe(true);
   });
 });
 
