@@ -2,8 +2,7 @@
 import { SmartError } from '../process/errors.js';
 import { createHash } from 'node:crypto';
 import { isAbsolute, relative, sep } from 'node:path';
-import { parseJsonText, stripBom } from '../process/read-file.js';
-import { readFileShared, sha256Hex } from '../process/sha256-thread.js';
+import { parseJsonText, readFileBytes, stripBom } from '../process/read-file.js';
 import { countOf } from '../process/count-text.js';
 import { malformedToolsNote, validateTools, type ValidateOptions } from './tool-validate.js';
 import { SNAPSHOT_FORMAT, type ServerSnapshot, type Snapshot } from './types.js';
@@ -135,8 +134,6 @@ export interface SnapshotSet {
  * well-formed tools, so their tools skip the depth walk of the edge check; `remember` records such a file.
  */
 export interface CheckedSnapshots {
-  /** True when no file was recorded at all (then `known` is false for every digest, and no digest is awaited). */
-  none?: () => boolean;
   known: (digest: string) => Promise<boolean>;
   remember: (digest: string) => Promise<void>;
 }
@@ -159,15 +156,14 @@ export async function readSnapshotSet(
   each?: (server: ServerSnapshot) => ServerSnapshot,
 ): Promise<SnapshotSet> {
   const byName = new Map<string, ServerSnapshot>();
-  const digests: Promise<string>[] = [];
+  const hash = createHash('sha256');
   for (const f of files) {
-    const bytes = readFileShared(f, cwd);
+    const bytes = readFileBytes(f, cwd);
     if (bytes === undefined)
       throw new SmartError('FILE_NOT_FOUND', { file: f, hint: 'Create a snapshot with: mcp-smart dump -o ' + f });
-    // A big file is hashed on another thread while its servers are parsed here; awaited only where it is needed.
-    const hashed = sha256Hex(bytes);
-    digests.push(hashed);
-    const shallow = checked && !checked.none?.() ? await checked.known(await hashed) : false;
+    const digest = createHash('sha256').update(bytes).digest('hex');
+    hash.update(`${digest}\0`);
+    const shallow = checked ? await checked.known(digest) : false;
     let seen = { problems: 0 };
     let servers = each ? parseByServer(bytes, f, { shallow }, seen, each) : undefined;
     if (servers === undefined) {
@@ -176,7 +172,7 @@ export async function readSnapshotSet(
       servers = parseSnapshot(parseJsonText(text, f), f, { shallow }, seen).servers;
       if (each) servers = servers.map(each);
     }
-    if (checked && !shallow && seen.problems === 0) await checked.remember(await hashed);
+    if (checked && !shallow && seen.problems === 0) await checked.remember(digest);
     for (const s of servers) {
       const earlier = byName.get(s.name);
       // A Map keyed by the name: `__proto__` is a name like any other. A duplicate is said, not silently dropped.
@@ -194,8 +190,6 @@ export async function readSnapshotSet(
       );
     }
   }
-  const hash = createHash('sha256');
-  for (const digest of await Promise.all(digests)) hash.update(`${digest}\0`);
   return { servers: [...byName.values()], digest: hash.digest('hex') };
 }
 

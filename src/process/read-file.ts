@@ -29,15 +29,10 @@ export function readFileBytes(file: string, cwd: string): Buffer | undefined {
   try {
     return readFileSync(resolve(cwd, file));
   } catch (e) {
-    return fileReadError(file, e);
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR') return undefined;
+    throw new SmartError('FILE_UNREADABLE', { file, reason: (e as Error).message }, { cause: e });
   }
-}
-
-/** A failed read of `file`: undefined when it does not exist (also when a folder on its path is a file), else throws. */
-export function fileReadError(file: string, e: unknown): undefined {
-  const code = (e as NodeJS.ErrnoException).code;
-  if (code === 'ENOENT' || code === 'ENOTDIR') return undefined;
-  throw new SmartError('FILE_UNREADABLE', { file, reason: (e as Error).message }, { cause: e });
 }
 
 /** Parses JSON text, naming the file (and line, when given as `file:line`) on failure. */

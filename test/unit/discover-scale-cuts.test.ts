@@ -1,9 +1,5 @@
 // The cuts around a big first discover (issue 40 item 4) must give the bytes of the plain code they replace: the
-// sketch's blocked dots, the blocked power iteration, the BM25 encoder writing in place, and the SHA-256 of a big
-// snapshot computed on another thread.
-import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+// sketch's blocked dots, the blocked power iteration, and the BM25, index and catalogue caches written in chunks.
 import { describe, expect, it } from 'vitest';
 import { buildSketch } from '../../src/core/discover/sketch.js';
 import { eigenvectors, orthonormalize, scatter } from '../../src/core/discover/vector-math.js';
@@ -15,11 +11,9 @@ import {
   toolRefsFromSnapshots,
 } from '../../src/core/discover/build.js';
 import { loadShippedWordVectors } from '../../src/core/discover/vectors.js';
-import { readFileShared, sha256Hex, THREAD_MIN_BYTES } from '../../src/process/sha256-thread.js';
 import { catalogueSource, encodeCatalogue, leanServer } from '../../src/app/services/catalogue/payload.js';
 import { sealParts, sealSource } from '../../src/core/sealed-file.js';
 import type { ServerSnapshot } from '../../src/core/types.js';
-import { tempDir } from '../helpers/temp.js';
 
 /** A deterministic pseudo-random matrix of unit rows (a few rows zero). */
 function unitRows(size: number, dims: number, seed: number): Float32Array {
@@ -160,42 +154,6 @@ describe('the index cache written in chunks', () => {
     const want = Buffer.from(encodeIndexCache(index));
     const got = Buffer.concat(Array.from(encodeIndexCacheSource(index)(), (c) => Buffer.from(c)));
     expect(got.equals(want)).toBe(true);
-  });
-});
-
-describe('a big file hashed on another thread', () => {
-  const dir = tempDir('mcp-smart-sha-');
-  const big = Buffer.alloc(THREAD_MIN_BYTES + 12345);
-  for (let i = 0; i < big.byteLength; i += 4093) big[i] = i & 0xff;
-  writeFileSync(join(dir, 'big.bin'), big);
-  writeFileSync(join(dir, 'small.bin'), 'small');
-  mkdirSync(join(dir, 'folder'));
-
-  it('reads the bytes readFileSync reads, in shared memory from THREAD_MIN_BYTES on', () => {
-    const read = readFileShared('big.bin', dir)!;
-    expect(read.buffer).toBeInstanceOf(SharedArrayBuffer);
-    expect(read.equals(big)).toBe(true);
-    const small = readFileShared('small.bin', dir)!;
-    expect(small.buffer).not.toBeInstanceOf(SharedArrayBuffer);
-    expect(small.equals(readFileSync(join(dir, 'small.bin')))).toBe(true);
-  });
-
-  it('treats a missing file as absent and names a folder as unreadable', () => {
-    expect(readFileShared('nope.bin', dir)).toBeUndefined();
-    expect(readFileShared('small.bin/inside', dir)).toBeUndefined();
-    expect(() => readFileShared('folder', dir)).toThrow(expect.objectContaining({ code: 'FILE_UNREADABLE' }));
-  });
-
-  it("gives createHash's digest, on the thread or here", async () => {
-    const want = createHash('sha256').update(big).digest('hex');
-    expect(await sha256Hex(readFileShared('big.bin', dir)!)).toBe(want);
-    expect(await sha256Hex(big)).toBe(want);
-    const part = readFileShared('big.bin', dir)!.subarray(3, THREAD_MIN_BYTES + 100);
-    expect(await sha256Hex(part)).toBe(
-      createHash('sha256')
-        .update(big.subarray(3, THREAD_MIN_BYTES + 100))
-        .digest('hex'),
-    );
   });
 });
 

@@ -10,7 +10,6 @@
  * before and after the read, so a change while reading is not cached either. The entry is sealed (sealed-file.ts)
  * under a key holding those stats: a damaged, truncated or stale file is rebuilt, never trusted.
  */
-import { readdirSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { CATALOGUE_CACHE_VERSION, leanServer } from './payload.js';
@@ -105,17 +104,7 @@ export function checkedSnapshots(paths: SetupPaths): CheckedSnapshots | undefine
   const record = (digest: string): string => `mcp-smart/snapshot-checked@1 ${digest} well-formed\n`;
   const file = (digest: string): string => join(dir, 'snapshot-checked', digest);
   return {
-    none: () => !hasEntries(join(dir, 'snapshot-checked')),
     known: async (digest) => (await readFile(file(digest), 'utf8').catch(() => '')) === record(digest),
     remember: (digest) => writeFileSafe(file(digest), record(digest)).catch(() => undefined),
   };
-}
-
-/** True when the folder exists and holds anything (a missing or unreadable one holds nothing). */
-function hasEntries(dir: string): boolean {
-  try {
-    return readdirSync(dir).length > 0;
-  } catch {
-    return false;
-  }
 }
