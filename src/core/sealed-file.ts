@@ -32,6 +32,23 @@ export function sealParts(magic: Uint8Array, key: string, parts: readonly Uint8A
   return [head, ...parts];
 }
 
+/**
+ * sealParts's file for a payload given as a source that gives its parts anew at each call: one pass is hashed, the
+ * next written, so the parts may be chunks of one reused buffer (each is used before the next is asked for).
+ */
+export function sealSource(magic: Uint8Array, key: string, payload: () => Iterable<Uint8Array>): Iterable<Uint8Array> {
+  const sum = createHash('sha256');
+  for (const p of payload()) sum.update(p);
+  const head = new Uint8Array(magic.byteLength + KEY_BYTES + SUM_BYTES);
+  head.set(magic, 0);
+  head.set(createHash('sha256').update(key).digest(), magic.byteLength);
+  head.set(sum.digest(), magic.byteLength + KEY_BYTES);
+  return (function* () {
+    yield head;
+    yield* payload();
+  })();
+}
+
 /** The payload sealed under `key`, or null when the file is not one, was written under another key, or was altered. */
 export function openSealed(magic: Uint8Array, key: string, file: Uint8Array): Uint8Array | null {
   const head = magic.byteLength + KEY_BYTES + SUM_BYTES;

@@ -46,7 +46,7 @@ export interface WriteOptions {
 /** Writes `data` to `file` without ever replacing a link, a pipe or a device; throws FILE_UNWRITABLE (exit 2). */
 export async function writeFileSafe(
   file: string,
-  data: string | Uint8Array | readonly Uint8Array[],
+  data: string | Uint8Array | Iterable<Uint8Array>,
   opts: WriteOptions = {},
 ): Promise<void> {
   throwIfStopped();
@@ -99,7 +99,7 @@ async function writeAtomic(
   file: string,
   target: string,
   /** A list of byte arrays is written one after the other (a big cache file is not first copied into one). */
-  data: string | Uint8Array | readonly Uint8Array[],
+  data: string | Uint8Array | Iterable<Uint8Array>,
   stats?: Stats,
   fixedMode?: number,
 ): Promise<void> {
@@ -137,7 +137,7 @@ async function writeAtomic(
 async function writeDirect(
   file: string,
   target: string,
-  data: string | Uint8Array | readonly Uint8Array[],
+  data: string | Uint8Array | Iterable<Uint8Array>,
 ): Promise<void> {
   let probe;
   try {
@@ -216,8 +216,11 @@ function unwritable(file: string, e: unknown): unknown {
   return reason === undefined ? e : new SmartError('FILE_UNWRITABLE', { file, reason }, { cause: e });
 }
 
-/** Writes `data` from the handle's position: a list of arrays one after the other (each writeFile goes on from there). */
-async function writeAll(handle: FileHandle, data: string | Uint8Array | readonly Uint8Array[]): Promise<void> {
+/**
+ * Writes `data` from the handle's position: a list of arrays one after the other (each writeFile goes on from there).
+ * Each part is written before the next is asked for, so a generator may give chunks of one reused buffer.
+ */
+async function writeAll(handle: FileHandle, data: string | Uint8Array | Iterable<Uint8Array>): Promise<void> {
   if (typeof data === 'string' || data instanceof Uint8Array) return handle.writeFile(data);
   for (const part of data) await handle.writeFile(part);
 }

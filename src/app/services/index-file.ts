@@ -9,9 +9,9 @@ import { join } from 'node:path';
 import {
   buildDiscoverIndex,
   decodeIndexCache,
-  encodeIndexCacheParts,
+  encodeIndexCacheSource,
   openIndexCache,
-  sealIndexCacheParts,
+  sealIndexCacheSource,
   type BuildOptions,
   type DiscoverIndex,
 } from '../../core/discover/engine.js';
@@ -44,7 +44,7 @@ export function readIndexCache(
 
 /** Best effort: a failed write costs the next run its build time, nothing else. */
 export async function writeIndexCache(file: string, key: string, index: DiscoverIndex): Promise<void> {
-  await writeFileSafe(file, sealIndexCacheParts(key, encodeIndexCacheParts(index))).catch(() => undefined);
+  await writeFileSafe(file, sealIndexCacheSource(key, encodeIndexCacheSource(index))).catch(() => undefined);
 }
 
 /** An index read back from the cache file of `key`, or built; `store` writes a built one (a no-op for a read one). */

@@ -54,8 +54,9 @@ export async function discoverTools(
   // The cache writes of a first run (catalogue start cache, index) wait until the answer is printed (afterAnswer).
   const writes: (() => Promise<void>)[] = [];
   const later = (write: () => Promise<void>): void => void writes.push(write);
+  // Started together: one file's bytes are made here while the other's are written on the thread pool.
   const afterAnswer = async (): Promise<void> => {
-    for (const write of writes.splice(0)) await write();
+    await Promise.all(writes.splice(0).map((write) => write()));
   };
   const { servers, config, paths, snapshotDigest, lean } = await loadSetup(global, io, { lean: true, later });
   if (lean) debugPhase(ctx, 'tool lists read from the catalogue start cache');

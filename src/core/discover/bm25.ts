@@ -251,30 +251,67 @@ const BM25_MAGIC = 0x424d3231; // "BM21"
 
 /** Bytes of a BM25 index (for the command's on-disk cache): terms as text, then each term's postings. */
 export function encodeBm25Index(index: Bm25Index): Uint8Array {
+  const { byteLength, parts } = bm25IndexSource(index);
+  const out = new Uint8Array(byteLength);
+  let at = 0;
+  for (const p of parts()) {
+    out.set(p, at);
+    at += p.byteLength;
+  }
+  return out;
+}
+
+/** Bytes of the postings a chunk of bm25IndexSource holds. */
+const CHUNK_BYTES = 1 << 20;
+
+/**
+ * encodeBm25Index's bytes (`byteLength` of them) as a source of parts that gives them anew at each call: the head,
+ * the terms and their df, then every term's docs, then every term's contributions, in chunks of one reused buffer
+ * (each valid until the next part is asked for; a term's array longer than a chunk is given as its own view).
+ */
+export function bm25IndexSource(
+  index: Bm25Index,
+  chunkBytes = CHUNK_BYTES,
+): { byteLength: number; parts: () => Iterable<Uint8Array> } {
   const terms = [...index.postings.keys()];
   const text = new TextEncoder().encode(terms.join('\n'));
   let total = 0;
   for (const p of index.postings.values()) total += p.docs.length;
-  const head = new Uint32Array([BM25_MAGIC, index.size, terms.length, text.byteLength]);
-  const df = Uint32Array.from(index.postings.values(), (p) => p.docs.length);
-  const docs = new Int32Array(total);
-  const contrib = new Float32Array(total);
-  let o = 0;
-  for (const p of index.postings.values()) {
-    docs.set(p.docs, o);
-    contrib.set(p.contrib, o);
-    o += p.docs.length;
-  }
   const pad = (4 - (text.byteLength % 4)) % 4;
-  const out = new Uint8Array(16 + text.byteLength + pad + df.byteLength + docs.byteLength + contrib.byteLength);
-  out.set(new Uint8Array(head.buffer), 0);
-  out.set(text, 16);
-  let off = 16 + text.byteLength + pad;
-  for (const a of [df, docs, contrib]) {
-    out.set(new Uint8Array(a.buffer, a.byteOffset, a.byteLength), off);
-    off += a.byteLength;
+  const head = new Uint8Array(16 + text.byteLength + pad);
+  head.set(new Uint8Array(new Uint32Array([BM25_MAGIC, index.size, terms.length, text.byteLength]).buffer), 0);
+  head.set(text, 16);
+  const df = Uint32Array.from(index.postings.values(), (p) => p.docs.length);
+  const chunk = new Uint8Array(Math.max(4, chunkBytes & ~3));
+  const postings = [...index.postings.values()];
+  function* arrays(
+    of: (p: { docs: Int32Array; contrib: Float32Array }) => Int32Array | Float32Array,
+  ): Generator<Uint8Array> {
+    let at = 0;
+    for (const p of postings) {
+      const a = of(p);
+      const bytes = new Uint8Array(a.buffer, a.byteOffset, a.byteLength);
+      if (at + bytes.byteLength > chunk.byteLength && at > 0) {
+        yield chunk.subarray(0, at);
+        at = 0;
+      }
+      if (bytes.byteLength > chunk.byteLength) yield bytes;
+      else {
+        chunk.set(bytes, at);
+        at += bytes.byteLength;
+      }
+    }
+    if (at > 0) yield chunk.subarray(0, at);
   }
-  return out;
+  return {
+    byteLength: head.byteLength + df.byteLength + total * 8,
+    parts: function* () {
+      yield head;
+      yield new Uint8Array(df.buffer, df.byteOffset, df.byteLength);
+      yield* arrays((p) => p.docs);
+      yield* arrays((p) => p.contrib);
+    },
+  };
 }
 
 /** Reads encodeBm25Index's bytes (4-byte aligned); null when they are not an index of `size` docs. */

@@ -1,7 +1,15 @@
 /** The discover index: tools sorted by id with their BM25 fields and sentence vectors, and its on-disk cache. */
 import { createHash } from 'node:crypto';
 import type { ServerSnapshot, ToolRef } from '../types.js';
-import { analyzeFields, buildBm25Index, decodeBm25Index, encodeBm25Index, paramText, type Bm25Index } from './bm25.js';
+import {
+  analyzeFields,
+  bm25IndexSource,
+  buildBm25Index,
+  decodeBm25Index,
+  encodeBm25Index,
+  paramText,
+  type Bm25Index,
+} from './bm25.js';
 import type { KeywordDoc } from './keyword.js';
 import { buildSemanticIndex, semanticIndexFromRows, type SemanticIndex } from './semantic.js';
 import { decodeSemanticIndex, encodeSemanticIndexParts } from './semantic-codec.js';
@@ -118,6 +126,27 @@ export function encodeIndexCacheParts(index: DiscoverIndex): Uint8Array[] {
     true,
   );
   return [lengths, bm, ...sem];
+}
+
+/**
+ * encodeIndexCache's bytes as a source of parts that gives them anew at each call (sealed-file.ts sealSource): the
+ * BM25 postings in chunks of one reused buffer, the semantic matrix as a view of its own array.
+ */
+export function encodeIndexCacheSource(index: DiscoverIndex): () => Iterable<Uint8Array> {
+  const bm = bm25IndexSource(bm25For(index, index.weights));
+  const sem = index.semantic ? encodeSemanticIndexParts(index.semantic) : [];
+  const lengths = new Uint8Array(8);
+  new DataView(lengths.buffer).setUint32(0, bm.byteLength, true);
+  new DataView(lengths.buffer).setUint32(
+    4,
+    sem.reduce((n, p) => n + p.byteLength, 0),
+    true,
+  );
+  return function* () {
+    yield lengths;
+    yield* bm.parts();
+    yield* sem;
+  };
 }
 
 /** The cached parts for `size` tools (vectors of `dims`), as BuildOptions; null when the bytes do not fit. */

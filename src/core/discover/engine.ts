@@ -46,6 +46,7 @@ export {
   decodeIndexCache,
   encodeIndexCache,
   encodeIndexCacheParts,
+  encodeIndexCacheSource,
   indexCacheKey,
   semanticText,
   toolRefsFromSnapshots,
@@ -56,6 +57,7 @@ export {
   openIndexCache,
   sealIndexCache,
   sealIndexCacheParts,
+  sealIndexCacheSource,
   snapshotIndexKey,
   INDEX_CACHE_VERSION,
 } from './index-cache.js';

@@ -4,7 +4,7 @@
  * another key is not trusted (the caller rebuilds the index instead).
  */
 import { createHash } from 'node:crypto';
-import { openSealed, sealBytes, sealParts } from '../sealed-file.js';
+import { openSealed, sealBytes, sealParts, sealSource } from '../sealed-file.js';
 import type { WordVectors } from './vectors.js';
 import { resolveWeights, type WeightsInput } from './weights.js';
 
@@ -46,6 +46,11 @@ export function sealIndexCache(key: string, payload: Uint8Array): Uint8Array {
 /** sealIndexCache's file as the arrays it is made of (sealed-file.ts sealParts): the payload is never copied. */
 export function sealIndexCacheParts(key: string, parts: readonly Uint8Array[]): Uint8Array[] {
   return sealParts(MAGIC, key, parts);
+}
+
+/** sealIndexCache's file for a payload given as a source of parts (sealed-file.ts sealSource). */
+export function sealIndexCacheSource(key: string, payload: () => Iterable<Uint8Array>): Iterable<Uint8Array> {
+  return sealSource(MAGIC, key, payload);
 }
 
 /** The payload sealed under `key`, or null when the file is not one, was written under another key, or was altered. */

@@ -39,12 +39,40 @@ export function buildSketch(index: SketchedIndex): SemanticSketch {
   const residual = new Float32Array(size);
   for (let i = 0; i < size; i++) {
     const base = i * dims;
+    const out = i * p;
     let held = 0;
-    for (let k = 0; k < p; k++) {
+    // Four basis vectors' dots in one pass over the row (each its own sum in its own order, as one at a time).
+    let k = 0;
+    for (; k + 4 <= p; k += 4) {
+      let d0 = 0;
+      let d1 = 0;
+      let d2 = 0;
+      let d3 = 0;
+      const k0 = k * dims;
+      const k1 = k0 + dims;
+      const k2 = k1 + dims;
+      const k3 = k2 + dims;
+      for (let d = 0; d < dims; d++) {
+        const x = matrix[base + d]!;
+        d0 += x * flat[k0 + d]!;
+        d1 += x * flat[k1 + d]!;
+        d2 += x * flat[k2 + d]!;
+        d3 += x * flat[k3 + d]!;
+      }
+      rows[out + k] = d0;
+      rows[out + k + 1] = d1;
+      rows[out + k + 2] = d2;
+      rows[out + k + 3] = d3;
+      held += d0 * d0;
+      held += d1 * d1;
+      held += d2 * d2;
+      held += d3 * d3;
+    }
+    for (; k < p; k++) {
       let dot = 0;
       const kb = k * dims;
       for (let d = 0; d < dims; d++) dot += matrix[base + d]! * flat[kb + d]!;
-      rows[i * p + k] = dot;
+      rows[out + k] = dot;
       held += dot * dot;
     }
     let norm = 0;

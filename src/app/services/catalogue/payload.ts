@@ -57,10 +57,44 @@ export function encodeCatalogue(servers: readonly ServerSnapshot[], digest: stri
 
 /** encodeCatalogue's bytes as the arrays they are made of, in order (written as they are, never joined). */
 export function encodeCatalogueParts(servers: readonly ServerSnapshot[], digest: string): Uint8Array[] {
-  const parts: [string[], string[]] = [[], []];
+  const { lengths, headBytes, texts } = catalogueHead(servers, digest);
+  return [lengths, headBytes, textBytes(texts[0], 'latin1', 1), textBytes(texts[1], 'utf16le', 2)];
+}
+
+/** Bytes of the texts' parts a chunk of catalogueSource holds. */
+const CHUNK_BYTES = 1 << 20;
+
+/**
+ * encodeCatalogue's bytes as a source of parts that gives them anew at each call (sealed-file.ts sealSource hashes
+ * one pass and writes the next). The texts come in chunks of one reused buffer, each valid until the next part is
+ * asked for: the ~100 MB of a big catalogue's texts are never held as bytes at once.
+ */
+export function catalogueSource(
+  servers: readonly ServerSnapshot[],
+  digest: string,
+  chunkBytes = CHUNK_BYTES,
+): () => Iterable<Uint8Array> {
+  const { lengths, headBytes, texts } = catalogueHead(servers, digest);
+  const chunk = Buffer.allocUnsafe(Math.max(2, chunkBytes & ~1));
+  return function* () {
+    yield lengths;
+    yield headBytes;
+    yield* textChunks(texts[0], 'latin1', 1, chunk);
+    yield* textChunks(texts[1], 'utf16le', 2, chunk);
+  };
+}
+
+/** The payload's lengths, head and texts (Latin-1 ones, then the others) before any text becomes bytes. */
+function catalogueHead(
+  servers: readonly ServerSnapshot[],
+  digest: string,
+): { lengths: Buffer; headBytes: Buffer; texts: [string[], string[]] } {
+  const texts: [string[], string[]] = [[], []];
+  let latin1Bytes = 0;
   const put = (text: string): number => {
     const part = LATIN1.test(text) ? 0 : 1;
-    parts[part].push(text);
+    texts[part].push(text);
+    if (part === 0) latin1Bytes += text.length;
     return text.length * 2 + part;
   };
   const head: Head = {
@@ -76,12 +110,10 @@ export function encodeCatalogueParts(servers: readonly ServerSnapshot[], digest:
     })),
   };
   const headBytes = Buffer.from(JSON.stringify(head), 'utf8');
-  const latin1 = textBytes(parts[0], 'latin1', 1);
-  const utf16 = textBytes(parts[1], 'utf16le', 2);
   const lengths = Buffer.alloc(HEADER_BYTES);
   lengths.writeUInt32LE(headBytes.byteLength, 0);
-  lengths.writeUInt32LE(latin1.byteLength, 4);
-  return [lengths, headBytes, latin1, utf16];
+  lengths.writeUInt32LE(latin1Bytes, 4);
+  return { lengths, headBytes, texts };
 }
 
 /** The texts one after the other in one buffer, written text by text (never joined first into one more string). */
@@ -90,6 +122,28 @@ function textBytes(texts: readonly string[], encoding: 'latin1' | 'utf16le', uni
   let at = 0;
   for (const t of texts) at += out.write(t, at, encoding);
   return out;
+}
+
+/** textBytes's bytes in chunks of `chunk` (filled, given out, then filled again; a text may span two). */
+function* textChunks(
+  texts: readonly string[],
+  encoding: 'latin1' | 'utf16le',
+  unit: number,
+  chunk: Buffer,
+): Generator<Uint8Array> {
+  let at = 0;
+  for (const t of texts) {
+    for (let from = 0; from < t.length;) {
+      const n = chunk.write(from === 0 ? t : t.slice(from), at, encoding);
+      at += n;
+      from += n / unit;
+      if (at + unit > chunk.byteLength) {
+        yield chunk.subarray(0, at);
+        at = 0;
+      }
+    }
+  }
+  if (at > 0) yield chunk.subarray(0, at);
 }
 
 /**
