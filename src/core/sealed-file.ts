@@ -23,13 +23,7 @@ export function sealBytes(magic: Uint8Array, key: string, payload: Uint8Array): 
  * as given (a big payload is hashed part by part and never copied into one array).
  */
 export function sealParts(magic: Uint8Array, key: string, parts: readonly Uint8Array[]): Uint8Array[] {
-  const head = new Uint8Array(magic.byteLength + KEY_BYTES + SUM_BYTES);
-  head.set(magic, 0);
-  head.set(createHash('sha256').update(key).digest(), magic.byteLength);
-  const sum = createHash('sha256');
-  for (const p of parts) sum.update(p);
-  head.set(sum.digest(), magic.byteLength + KEY_BYTES);
-  return [head, ...parts];
+  return [...sealSource(magic, key, () => parts)];
 }
 
 /**

@@ -114,17 +114,24 @@ export function encodeIndexCache(index: DiscoverIndex): Uint8Array {
   return out;
 }
 
+/** The index cache's first 8 bytes: the BM25 part's length, then the semantic parts' together. */
+function indexCacheLengths(bm25Bytes: number, semantic: readonly Uint8Array[]): Uint8Array {
+  const lengths = new Uint8Array(8);
+  const view = new DataView(lengths.buffer);
+  view.setUint32(0, bm25Bytes, true);
+  view.setUint32(
+    4,
+    semantic.reduce((n, p) => n + p.byteLength, 0),
+    true,
+  );
+  return lengths;
+}
+
 /** encodeIndexCache's bytes as the arrays they are made of, in order (a cache file writes them without joining). */
 export function encodeIndexCacheParts(index: DiscoverIndex): Uint8Array[] {
   const bm = encodeBm25Index(bm25For(index, index.weights));
   const sem = index.semantic ? encodeSemanticIndexParts(index.semantic) : [];
-  const lengths = new Uint8Array(8);
-  new DataView(lengths.buffer).setUint32(0, bm.byteLength, true);
-  new DataView(lengths.buffer).setUint32(
-    4,
-    sem.reduce((n, p) => n + p.byteLength, 0),
-    true,
-  );
+  const lengths = indexCacheLengths(bm.byteLength, sem);
   return [lengths, bm, ...sem];
 }
 
@@ -135,13 +142,7 @@ export function encodeIndexCacheParts(index: DiscoverIndex): Uint8Array[] {
 export function encodeIndexCacheSource(index: DiscoverIndex): () => Iterable<Uint8Array> {
   const bm = bm25IndexSource(bm25For(index, index.weights));
   const sem = index.semantic ? encodeSemanticIndexParts(index.semantic) : [];
-  const lengths = new Uint8Array(8);
-  new DataView(lengths.buffer).setUint32(0, bm.byteLength, true);
-  new DataView(lengths.buffer).setUint32(
-    4,
-    sem.reduce((n, p) => n + p.byteLength, 0),
-    true,
-  );
+  const lengths = indexCacheLengths(bm.byteLength, sem);
   return function* () {
     yield lengths;
     yield* bm.parts();
