@@ -155,6 +155,22 @@ describe('DirectCalls beside the SDK Client', () => {
     expect(t.sent.length).toBe(before);
   });
 
+  it('times each call out at its own deadline with the one timer, and none that was answered', async () => {
+    const { client, direct } = await connected((name) => (name === 'hang' ? undefined : ANSWERS.plain));
+    const started = performance.now();
+    const at = (p: Promise<unknown> | undefined) => outcome(p).then((o) => ({ o, ms: performance.now() - started }));
+    // Answered calls leave the timer armed for their deadline (20 ms): it finds nothing due then.
+    for (let i = 0; i < 3; i++) await direct.call(client, { name: 'plain' }, 20, undefined);
+    const long = at(direct.call(client, { name: 'hang' }, 150, undefined));
+    // A shorter timeout after a longer one: the timer is armed earlier for it (neither ends before its deadline).
+    const short = at(direct.call(client, { name: 'hang' }, 40, undefined));
+    const [l, s] = await Promise.all([long, short]);
+    for (const { o } of [l, s]) expect((o as { code: unknown }).code).toBe(SdkErrorCode.RequestTimeout);
+    expect(s.ms).toBeGreaterThanOrEqual(39);
+    expect(l.ms).toBeGreaterThanOrEqual(149);
+    expect((l.o as { data: unknown }).data).toEqual({ timeout: 150 });
+  });
+
   it('rejects what is pending with the SDK’s ConnectionClosed when the transport closes', async () => {
     const { client, direct, serverSide } = await connected(() => undefined);
     const sdk = outcome(viaSdk(client, { name: 'hang' }));

@@ -9,8 +9,9 @@
  *   result as the SDK's legacy codec and `ResultSchema` would give it (`resultType` dropped; a result without
  *   `_meta`, which the schema's parse only copies key by key, as it came; one with `_meta` through the schema);
  *   an error answer rejects with the SDK's `ProtocolError.fromError`;
- * - the client's abort and the timeout send `notifications/cancelled` and reject as the SDK does, and a transport
- *   that closes rejects what is pending with the SDK's ConnectionClosed error, after the session has seen the close.
+ * - the client's abort and the timeout (one timer for all the calls, not one per call) send `notifications/cancelled`
+ *   and reject as the SDK does, and a transport that closes rejects what is pending with the SDK's ConnectionClosed
+ *   error, after the session has seen the close.
  *
  * Not taken (the SDK's path, unchanged): a request with progress, a 2026-07-28 session, another method, a Client not
  * connected to this transport, or one whose counter is not where SDK 2.4 keeps it.
@@ -41,6 +42,13 @@ export const takesAnswers = (t: Transport): t is TakesAnswers => 'taker' in t;
 /** An answer to a call sent here, or the error it failed with (its transport closed). */
 type Settle = (answer: Answer | Error) => void;
 
+/** A call sent here and not answered yet: how it ends, and when it times out (performance.now() ms). */
+interface Pending {
+  settle: Settle;
+  deadline: number;
+  expire: () => void;
+}
+
 /** The SDK Client's internals this reads: its request id counter and the transport it is connected to. */
 interface ClientCounter {
   _requestMessageId?: unknown;
@@ -50,17 +58,24 @@ interface ClientCounter {
 const isObject = (v: unknown): v is Answer => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 export class DirectCalls implements AnswerTaker {
-  private readonly pending = new Map<number, Settle>();
+  private readonly pending = new Map<number, Pending>();
+  /**
+   * One timer for every call's timeout, armed for the earliest deadline: a call that ends leaves it be (the SDK set
+   * and cleared a timer per request). When it fires it times out what is due and is armed again for the next.
+   * Unreferenced: the server's pipes keep the process up while a call waits.
+   */
+  private timer: NodeJS.Timeout | undefined = undefined;
+  private timerAt = Infinity;
 
   constructor(private readonly transport: Transport) {}
 
   take(message: JSONRPCMessage): boolean {
     const m = message as Answer;
     if (typeof m.id !== 'number' || 'method' in m) return false;
-    const settle = this.pending.get(m.id);
-    if (!settle) return false;
+    const entry = this.pending.get(m.id);
+    if (!entry) return false;
     this.pending.delete(m.id);
-    settle(m);
+    entry.settle(m);
     return true;
   }
 
@@ -68,8 +83,30 @@ export class DirectCalls implements AnswerTaker {
     const error = new SdkError(SdkErrorCode.ConnectionClosed, 'Connection closed');
     const all = [...this.pending.values()];
     this.pending.clear();
-    for (const settle of all) settle(error);
+    for (const entry of all) entry.settle(error);
   }
+
+  /** The timer fires at `deadline` at the latest. */
+  private watch(deadline: number): void {
+    if (deadline >= this.timerAt) return;
+    clearTimeout(this.timer);
+    this.timerAt = deadline;
+    this.timer = setTimeout(this.sweep, Math.max(1, Math.ceil(deadline - performance.now())));
+    this.timer.unref();
+  }
+
+  /** Times out the calls that are due; armed again for the earliest of the others. */
+  private readonly sweep = (): void => {
+    this.timer = undefined;
+    this.timerAt = Infinity;
+    const now = performance.now();
+    let next = Infinity;
+    for (const entry of [...this.pending.values()]) {
+      if (entry.deadline <= now) entry.expire();
+      else next = Math.min(next, entry.deadline);
+    }
+    if (next !== Infinity) this.watch(next);
+  };
 
   /** The call sent here, or undefined when it is not one this takes (the caller sends it through the SDK). */
   call(
@@ -90,9 +127,7 @@ export class DirectCalls implements AnswerTaker {
     const id = c._requestMessageId;
     c._requestMessageId = id + 1;
     return new Promise<Answer>((resolve, reject) => {
-      let timer: NodeJS.Timeout | undefined = undefined;
       const done = (): void => {
-        clearTimeout(timer);
         signal?.removeEventListener('abort', onAbort);
         this.pending.delete(id);
       };
@@ -110,7 +145,7 @@ export class DirectCalls implements AnswerTaker {
         reject(reason instanceof SdkError ? reason : new SdkError(SdkErrorCode.RequestTimeout, String(reason)));
       };
       const onAbort = (): void => cancel(signal?.reason);
-      this.pending.set(id, (answer) => {
+      const settle: Settle = (answer) => {
         done();
         if (answer instanceof Error) return reject(answer);
         if (answer.error !== undefined) {
@@ -118,12 +153,13 @@ export class DirectCalls implements AnswerTaker {
           return reject(ProtocolError.fromError(e.code, e.message, e.data));
         }
         settleResult(answer.result, resolve, reject);
-      });
+      };
+      const expire = (): void =>
+        cancel(new SdkError(SdkErrorCode.RequestTimeout, 'Request timed out', { timeout: timeoutMs }));
+      const deadline = performance.now() + timeoutMs;
+      this.pending.set(id, { settle, deadline, expire });
       signal?.addEventListener('abort', onAbort, { once: true });
-      timer = setTimeout(
-        () => cancel(new SdkError(SdkErrorCode.RequestTimeout, 'Request timed out', { timeout: timeoutMs })),
-        timeoutMs,
-      );
+      this.watch(deadline);
       const request = { method: 'tools/call', params, jsonrpc: '2.0' as const, id };
       this.transport.send(request).catch((error: unknown) => {
         done();
