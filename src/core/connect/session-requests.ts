@@ -5,6 +5,7 @@
 import { ResultSchema } from '@modelcontextprotocol/core';
 import type { Client, Progress as ProgressInfo, Transport } from '@modelcontextprotocol/client';
 import type { ToolSnapshot } from '../types.js';
+import { DirectCalls, takesAnswers } from './direct-calls.js';
 import { ProgressTap, type ProgressHandler } from './progress-tap.js';
 
 export interface RequestOptions {
@@ -36,10 +37,16 @@ export class SessionRequests {
   /** The tools this session listed, by name (their x-mcp-header declarations become Mcp-Param-* headers). */
   private readonly listedTools = new Map<string, ToolSnapshot>();
   private listing?: Promise<void>;
+  /** A 2025 tools/call without progress on a stdio server goes out beside the Client (direct-calls.ts). */
+  private direct?: DirectCalls;
 
   /** Watches a transport's messages for progress (before the SDK's Protocol sees them). */
   attach(t: Transport): void {
     this.tap.attach(t);
+    if (takesAnswers(t)) {
+      this.direct = new DirectCalls(t);
+      t.taker = this.direct;
+    }
   }
 
   /** A tool the session listed: a 2026-07-28 call to it sends the headers its definition asks for. */
@@ -74,8 +81,13 @@ export class SessionRequests {
 
   private send(client: Client, method: string, params: Record<string, unknown> | undefined, opts: RequestOptions) {
     const onprogress = opts.onprogress;
-    if (!onprogress)
-      return client.request({ method, params }, ResultSchema, { signal: opts.signal, timeout: opts.timeoutMs });
+    if (!onprogress) {
+      const direct =
+        method === 'tools/call' ? this.direct?.call(client, params, opts.timeoutMs, opts.signal) : undefined;
+      return (
+        direct ?? client.request({ method, params }, ResultSchema, { signal: opts.signal, timeout: opts.timeoutMs })
+      );
+    }
     return this.withProgress(client, method, params, opts, onprogress);
   }
 

@@ -12,6 +12,7 @@ import { deserializeMessage, serializeMessage } from '@modelcontextprotocol/clie
 import type { Transport, JSONRPCMessage } from '@modelcontextprotocol/client';
 import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { readMessage } from '../wire/jsonrpc-message.js';
+import type { AnswerTaker, TakesAnswers } from './direct-calls.js';
 import { LineReader, messageIdOf, topLevelValueAt } from '../wire/line-reader.js';
 import {
   closedWithin,
@@ -68,8 +69,10 @@ export class TailBuffer {
   }
 }
 
-class ProcessGroupTransport implements Transport {
+class ProcessGroupTransport implements TakesAnswers {
   onclose?: () => void;
+  /** Takes the answers to the calls sent beside the SDK's Client (direct-calls.ts) before `onmessage`. */
+  taker: AnswerTaker | undefined = undefined;
   onerror?: (error: Error) => void;
   onmessage?: (message: JSONRPCMessage) => void;
   proc?: ServerProcess;
@@ -96,7 +99,13 @@ class ProcessGroupTransport implements Transport {
     this.proc = proc;
     const child = proc.child;
     proc.onError((error) => this.onerror?.(error));
-    void proc.closed.then(() => this.onclose?.());
+    void proc.closed.then(() => {
+      try {
+        this.onclose?.();
+      } finally {
+        this.taker?.closed();
+      }
+    });
     child.stdin?.on('error', (error) => this.onerror?.(error));
     child.stdin?.setMaxListeners(0); // each write waiting for 'drain' adds one
     proc.onStdout((chunk) => this.reader.push(chunk));
@@ -121,6 +130,7 @@ class ProcessGroupTransport implements Transport {
       this.onerror?.(error as Error);
       return;
     }
+    if (this.taker?.take(message) === true) return;
     this.onmessage?.(message);
   }
 
