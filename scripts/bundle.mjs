@@ -8,7 +8,8 @@
 // Files that find data next to themselves (`new URL('../../../data/…', import.meta.url)`) keep working: in each
 // dist/ module, import.meta.url is replaced by the URL that module had in dist/, computed from the chunk's own
 // URL, so every relative lookup (data/, package.json, createRequire) lands where it did.
-import { readFileSync, rmSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
@@ -74,11 +75,15 @@ const lazySdkShims = {
 };
 
 /** Writes dist/bundle/ from dist/ (tsc's output); `sourcemap` maps the bundle back through tsc's maps when dist/ has them. */
-export async function bundle({ sourcemap = true, out = BUNDLE } = {}) {
+export async function bundle({ sourcemap = true, out = BUNDLE, cjs = true } = {}) {
   rmSync(out, { recursive: true, force: true });
   const result = await build(
     options(sourcemap, out, {
-      entryPoints: { cli: join(DIST, 'cli.js'), paths: join(DIST, 'core', 'paths.js') },
+      entryPoints: {
+        cli: join(DIST, 'cli.js'),
+        paths: join(DIST, 'core', 'paths.js'),
+        'code-cache': join(DIST, 'process', 'code-cache.js'),
+      },
       splitting: true,
     }),
   );
@@ -88,13 +93,65 @@ export async function bundle({ sourcemap = true, out = BUNDLE } = {}) {
     );
     Object.assign(result.metafile.outputs, r.metafile.outputs);
   }
+  if (cjs) {
+    const r = await build(cjsOptions(out));
+    Object.assign(result.metafile.outputs, r.metafile.outputs);
+    // A script run by vm has no import() on Node 20 (without --experimental-vm-modules): each import( left in it
+    // (packages kept outside, built-ins, the ONNX runtime) calls __mImp, the ES module loader bin/ passes. The same
+    // length, so the source map's columns hold.
+    const file = join(out, 'cli.cjs');
+    const text = readFileSync(file, 'utf8');
+    if (text.includes('__mImp')) throw new Error('cli.cjs already names __mImp');
+    // Only ASCII (esbuild leaves a few regular expressions' CJK punctuation as is): V8 then holds the 1.6 MB as a
+    // one-byte string, read as latin1, and scans it faster. \uXXXX means the same character in a regex or a string.
+    const ascii = text
+      .replace(/(?<![\w$.])import\(/g, '__mImp(')
+      .replace(/[^\0-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+    // Its first line names its content (bin/ keys the code cache by it): no hash of 1.6 MB at each start.
+    const key = createHash('sha256').update(ascii).digest('hex').slice(0, 32);
+    writeFileSync(file, `// ${key}\n${ascii}`);
+  }
   return result;
+}
+
+/** esbuild plugin (the CommonJS script): import.meta.url in a dist/ module is its dist/ URL, from the script's own (__mcpSmartUrl). */
+const externalImports = (out) => ({
+  name: 'cjs-external-imports',
+  setup(b) {
+    b.onLoad({ filter: /\.js$/ }, (args) => {
+      if (!args.path.startsWith(DIST + sep) || args.path.startsWith(out + sep)) return undefined;
+      const text = readFileSync(args.path, 'utf8');
+      const other = /import\.meta\.(dirname|filename)/.exec(text);
+      if (other) throw new Error(`${relative(REPO, args.path)} uses ${other[0]}: use new URL(…, import.meta.url)`);
+      const isStarter = WORKERS.some((w) => args.path === join(DIST, w.starter));
+      const fromChunk = relative(out, args.path).split(sep).join('/');
+      const own = isStarter ? '__mcpSmartUrl' : `new URL(${JSON.stringify(fromChunk)}, __mcpSmartUrl).href`;
+      return { contents: text.replaceAll('import.meta.url', own), loader: 'js' };
+    });
+  },
+});
+
+/**
+ * The start path as ONE CommonJS script, dist/bundle/cli.cjs, for V8's code cache on Node < 22.1
+ * (src/process/code-cache.ts). No source map: Node 20 maps no vm script's stack, so --debug runs the ES modules.
+ */
+function cjsOptions(out) {
+  const o = options(false, out, { entryPoints: { cli: join(DIST, 'cli.js') }, splitting: false });
+  return {
+    ...o,
+    format: 'cjs',
+    outExtension: { '.js': '.cjs' },
+    banner: undefined,
+    define: { 'import.meta.url': '__mcpSmartUrl' },
+    plugins: [externalImports(out), lazySdkShims],
+  };
 }
 
 function options(sourcemap, out, { entryPoints, splitting }) {
   return {
     absWorkingDir: REPO,
-    // paths: the cache folder bin/mcp-smart.js gives V8's compile cache (Node ≥ 22.1) before it loads cli.
+    // paths: the cache folder bin/mcp-smart.js gives V8's compile cache (Node ≥ 22.1) before it loads cli; code-cache:
+    // its code cache of cli.cjs on Node < 22.1.
     entryPoints,
     outdir: out,
     bundle: true,

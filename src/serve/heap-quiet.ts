@@ -25,12 +25,12 @@
 import { PerformanceObserver, performance, type EventLoopUtilization } from 'node:perf_hooks';
 import * as v8 from 'node:v8';
 import { runInNewContext } from 'node:vm';
+import { EXPOSE_GC_FLAG, SERVE_HEAP_FLAGS } from '../process/serve-heap-flags.js';
 
 /** A window of the event loop this long, busy less than QUIET_UTILIZATION of it, counts as quiet. */
 export const QUIET_WINDOW_MS = 250;
 export const QUIET_UTILIZATION = 0.1;
-/** The old generation may grow to the live heap plus this percent before V8's next full collection. */
-export const HEAP_GROWING_PERCENT = 40;
+export { HEAP_GROWING_PERCENT } from '../process/serve-heap-flags.js';
 /** A quiet period collects only when the committed heap grew at least this much since the last collection. */
 export const GROWTH_BYTES = 8 * 1024 * 1024;
 
@@ -94,7 +94,7 @@ function fullCollection(): (() => void) | undefined {
   const exposed = (globalThis as { gc?: () => void }).gc;
   if (typeof exposed === 'function') return exposed;
   try {
-    v8.setFlagsFromString('--expose-gc');
+    v8.setFlagsFromString(EXPOSE_GC_FLAG);
     const gc: unknown = runInNewContext('gc');
     return typeof gc === 'function' ? (gc as () => void) : undefined;
   } catch {
@@ -113,8 +113,7 @@ export interface HeapQuiet {
  * then free the burst before the quiet (measured: 51 MB used → 8 MB by V8 itself, under load), leaving nothing to do.
  */
 export function startHeapQuiet(debug?: (text: string) => void, growthBytes = GROWTH_BYTES): HeapQuiet {
-  v8.setFlagsFromString('--semi-space-growth-factor=1');
-  v8.setFlagsFromString(`--heap-growing-percent=${HEAP_GROWING_PERCENT}`);
+  for (const flag of SERVE_HEAP_FLAGS) v8.setFlagsFromString(flag);
   const gc = fullCollection();
   if (!gc) return { collector: undefined, stop: () => undefined };
   let last: EventLoopUtilization | undefined;

@@ -69,6 +69,8 @@ describe('package-install: the packed tarball installed into a fresh prefix', ()
       const paths = packed!.files.map((f) => f.path).sort();
       // The code is the bundle bin/mcp-smart.js runs (scripts/bundle.mjs): esbuild's chunks, not tsc's dist/ files.
       expect(paths).toContain('dist/bundle/cli.js');
+      // The same code as one script, for V8's code cache on Node < 22.1 (src/process/code-cache.ts); no map of its own.
+      expect(paths).toContain('dist/bundle/cli.cjs');
       expect(paths.filter((p) => /^dist\/bundle\/chunk-\w+\.js$/.test(p)).length).toBeGreaterThan(5);
       // Beside it only the rank tables the build writes from gpt-tokenizer's (scripts/build-ranks.mjs).
       expect(paths.filter((p) => p.startsWith('dist/') && !p.startsWith('dist/bundle/'))).toEqual([
