@@ -6,7 +6,7 @@ import { parseJsonText, readFileBytes, readFileChunks, stripBom } from '../proce
 import { countOf } from '../process/count-text.js';
 import { malformedToolsNote, validateTools, type ValidateOptions } from './tool-validate.js';
 import { SNAPSHOT_FORMAT, type ServerSnapshot, type Snapshot } from './types.js';
-import { splitSnapshot } from './snapshot-split.js';
+import { parseServerText, splitSnapshot } from './snapshot-split.js';
 import { ChunkedCut } from './snapshot-cut.js';
 import { isObject } from './dict.js';
 
@@ -222,8 +222,7 @@ function readByServer(
   const servers: ServerSnapshot[] = [];
   const validate = { shallow: false };
   const cut = new ChunkedCut((bytes, from, to) => {
-    const s = JSON.parse(bytes.toString('utf8', from, to)) as unknown;
-    servers.push(each(checkServer(s, servers.length, file, validate, seen)));
+    servers.push(each(checkServer(parseServerText(bytes, from, to), servers.length, file, validate, seen)));
   });
   try {
     const read = readFileChunks(
@@ -257,7 +256,7 @@ function parseByServer(
   try {
     parseSnapshot(JSON.parse(split.head), file, validate, seen);
     return split.servers.map(([from, to], i) =>
-      each(checkServer(JSON.parse(bytes.toString('utf8', from, to)), i, file, validate, seen)),
+      each(checkServer(parseServerText(bytes, from, to), i, file, validate, seen)),
     );
   } catch {
     return undefined;

@@ -4,7 +4,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ChunkedCut } from '../../src/core/snapshot-cut.js';
-import { splitSnapshot } from '../../src/core/snapshot-split.js';
+import { parseServerText, splitSnapshot } from '../../src/core/snapshot-split.js';
 import { readSnapshotSet, type CheckedSnapshots } from '../../src/core/snapshot.js';
 import { readFileChunks } from '../../src/process/read-file.js';
 import { leanServer } from '../../src/app/services/catalogue/payload.js';
@@ -114,6 +114,40 @@ describe('a snapshot cut in steps', () => {
     }
     const ok = Buffer.from('{ "a" : 1 , "servers" : [ {} , [2] , "x" ] }', 'utf8');
     expect(cutInSteps(ok, () => 1)).toEqual({ head: '{ "a" : 1 , "servers" : [] }', servers: ['{}', '[2]', '"x"'] });
+  });
+});
+
+describe('a big server parsed tool by tool', () => {
+  const big = (): string => `é${text()}`.repeat(1200) + '☃';
+  const parsed = (json: string): unknown => {
+    const bytes = Buffer.from(`xx${json}yy`, 'utf8');
+    return parseServerText(bytes, 2, bytes.length - 2);
+  };
+
+  it('gives what JSON.parse gives: the same values, keys in the same order', () => {
+    for (let round = 0; round < 20; round++) {
+      const s = server(round);
+      s.tools = Array.from({ length: 3 + next(20) }, (_, i) => ({ name: `t${i}${text()}`, description: big() }));
+      const json = JSON.stringify({ ...s, after: [text(), { tools: text() }] }, null, next(3));
+      expect(Buffer.byteLength(json)).toBeGreaterThan(32 << 10);
+      const whole = JSON.parse(json) as unknown;
+      const cut = parsed(json);
+      expect(cut).toEqual(whole);
+      expect(JSON.stringify(cut)).toBe(JSON.stringify(whole)); // the key order too
+    }
+  });
+
+  it('parses whole what it does not cut cleanly (tools twice, not a list), and throws what JSON.parse throws', () => {
+    const desc = JSON.stringify(big().repeat(20));
+    for (const json of [
+      `{"tools": [{"d": ${desc}}], "tools": [1]}`,
+      `{"tools": {"d": ${desc}}}`,
+      `{"tool\u0073": [{"d": ${desc}}], "x": 1}`,
+      `{"a": ${desc}}`,
+    ])
+      expect(parsed(json)).toEqual(JSON.parse(json));
+    for (const json of [`{"tools": [{"d": ${desc}},]}`, `{"tools": [{"d": ${desc}}], "x": }`])
+      expect(() => parsed(json)).toThrow(SyntaxError);
   });
 });
 
