@@ -7,7 +7,7 @@
  * The cut is structural only: strings are skipped by their quotes and escapes, nesting by its brackets. What it does
  * not understand (no object at the top, "servers" twice or not an array, bytes after the end) it leaves to the whole
  * parse (undefined); a piece that is not valid JSON fails its own JSON.parse, and the caller then parses the whole
- * text, so every error is the one the whole parse reports.
+ * text, so every error is the one the whole parse reports. A big server is cut the same way at its tools.
  */
 
 const QUOTE = 0x22;
@@ -30,8 +30,35 @@ const isSpace = (b: number | undefined): boolean => b === 0x20 || b === 0x0a || 
 
 /** The snapshot's bytes cut at its servers (a UTF-8 byte-order mark is skipped); undefined when not cut cleanly. */
 export function splitSnapshot(bytes: Buffer): SplitSnapshot | undefined {
-  const n = bytes.byteLength;
-  let at = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
+  const bom = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
+  return splitObject(bytes, 'servers', bom, bytes.byteLength);
+}
+
+/**
+ * A server's JSON text, bytes[from, to), parsed as JSON.parse would, its tools one at a time when it is big: one
+ * string for the whole text would be a large object (V8 gives each its own fresh pages, several times the cost of
+ * decoding into small strings on this VM), the tools' texts are small ones. Throws what JSON.parse throws (the
+ * caller then parses the whole file, which reports the error).
+ */
+export function parseServerText(bytes: Buffer, from: number, to: number): unknown {
+  const split = to - from > PIECES_FROM_BYTES ? splitObject(bytes, 'tools', from, to) : undefined;
+  if (split === undefined) return JSON.parse(bytes.toString('utf8', from, to));
+  const server = JSON.parse(split.head) as Record<string, unknown>;
+  // The key keeps its place in the object (it is there, as `[]`); its elements are those of the whole parse.
+  server.tools = split.servers.map(([f, t]) => JSON.parse(bytes.toString('utf8', f, t)) as unknown);
+  return server;
+}
+
+/** A server text above this many bytes is parsed tool by tool (parseServerText). */
+const PIECES_FROM_BYTES = 32 << 10;
+
+/**
+ * bytes[begin, end) holding one JSON object, cut at the elements of its array member `name` (the `servers` field of
+ * the result); undefined when not cut cleanly.
+ */
+export function splitObject(bytes: Buffer, name: string, begin: number, end: number): SplitSnapshot | undefined {
+  const n = end;
+  let at = begin;
   const start = at;
   const space = (): void => {
     while (at < n && isSpace(bytes[at])) at++;
@@ -41,7 +68,7 @@ export function splitSnapshot(bytes: Buffer): SplitSnapshot | undefined {
     let i = at + 1;
     for (;;) {
       const q = bytes.indexOf(QUOTE, i);
-      if (q < 0) return false;
+      if (q < 0 || q >= n) return false;
       let slashes = 0;
       while (bytes[q - 1 - slashes] === BACKSLASH) slashes++;
       if (slashes % 2 === 0) {
@@ -122,7 +149,7 @@ export function splitSnapshot(bytes: Buffer): SplitSnapshot | undefined {
     if (bytes[at] !== COLON) return false;
     at++;
     space();
-    if (key !== 'servers') return value();
+    if (key !== name) return value();
     if (servers !== undefined || bytes[at] !== OPEN_ARRAY) return false;
     servers = [];
     arrayStart = at;

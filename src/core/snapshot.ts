@@ -2,11 +2,12 @@
 import { SmartError } from '../process/errors.js';
 import { createHash } from 'node:crypto';
 import { isAbsolute, relative, sep } from 'node:path';
-import { parseJsonText, readFileBytes, stripBom } from '../process/read-file.js';
+import { parseJsonText, readFileBytes, readFileChunks, stripBom } from '../process/read-file.js';
 import { countOf } from '../process/count-text.js';
 import { malformedToolsNote, validateTools, type ValidateOptions } from './tool-validate.js';
 import { SNAPSHOT_FORMAT, type ServerSnapshot, type Snapshot } from './types.js';
-import { splitSnapshot } from './snapshot-split.js';
+import { parseServerText, splitSnapshot } from './snapshot-split.js';
+import { ChunkedCut } from './snapshot-cut.js';
 import { isObject } from './dict.js';
 
 /** Where the snapshot is written from: `source` paths are stored relative to `cwd` or under `~`, never absolute. */
@@ -136,6 +137,8 @@ export interface SnapshotSet {
 export interface CheckedSnapshots {
   known: (digest: string) => Promise<boolean>;
   remember: (digest: string) => Promise<void>;
+  /** True when no file is recorded, so `known` is false for every digest (a file can be read before its digest). */
+  none?: () => Promise<boolean>;
 }
 
 /** Reads snapshot files and merges them by server name (a later file's server replaces an earlier one's). */
@@ -158,20 +161,31 @@ export async function readSnapshotSet(
   const byName = new Map<string, ServerSnapshot>();
   const hash = createHash('sha256');
   for (const f of files) {
-    const bytes = readFileBytes(f, cwd);
-    if (bytes === undefined)
-      throw new SmartError('FILE_NOT_FOUND', { file: f, hint: 'Create a snapshot with: mcp-smart dump -o ' + f });
-    const digest = createHash('sha256').update(bytes).digest('hex');
-    hash.update(`${digest}\0`);
-    const shallow = checked ? await checked.known(digest) : false;
+    // Read in steps and cut as the bytes come, unless a record of checked files might skip the checks (it needs the
+    // digest of the whole file first).
+    const inSteps = each !== undefined && (checked === undefined || (await checked.none?.()) === true);
     let seen = { problems: 0 };
-    let servers = each ? parseByServer(bytes, f, { shallow }, seen, each) : undefined;
-    if (servers === undefined) {
+    const stepped = inSteps ? readByServer(f, cwd, seen, each) : undefined;
+    let digest = stepped?.digest ?? '';
+    let servers = stepped?.servers ?? [];
+    let shallow = false;
+    if (stepped === undefined) {
+      const bytes = readFileBytes(f, cwd);
+      if (bytes === undefined)
+        throw new SmartError('FILE_NOT_FOUND', { file: f, hint: 'Create a snapshot with: mcp-smart dump -o ' + f });
+      digest = createHash('sha256').update(bytes).digest('hex');
+      shallow = checked ? await checked.known(digest) : false;
       seen = { problems: 0 };
-      const text = stripBom(bytes.toString('utf8'));
-      servers = parseSnapshot(parseJsonText(text, f), f, { shallow }, seen).servers;
-      if (each) servers = servers.map(each);
+      const pieces = each ? parseByServer(bytes, f, { shallow }, seen, each) : undefined;
+      if (pieces !== undefined) servers = pieces;
+      else {
+        seen = { problems: 0 };
+        const text = stripBom(bytes.toString('utf8'));
+        servers = parseSnapshot(parseJsonText(text, f), f, { shallow }, seen).servers;
+        if (each) servers = servers.map(each);
+      }
     }
+    hash.update(`${digest}\0`);
     if (checked && !shallow && seen.problems === 0) await checked.remember(digest);
     for (const s of servers) {
       const earlier = byName.get(s.name);
@@ -194,6 +208,39 @@ export async function readSnapshotSet(
 }
 
 /**
+ * The servers of a snapshot file read in steps and cut as its bytes come (snapshot-cut.ts), each parsed, checked and
+ * passed through `each` while its bytes are fresh in the cache, and the SHA-256 of the bytes; undefined when the
+ * file cannot be read, is not cut cleanly or any piece fails (the whole read then reports it as it would).
+ */
+function readByServer(
+  file: string,
+  cwd: string,
+  seen: { problems: number },
+  each: (server: ServerSnapshot) => ServerSnapshot,
+): { servers: ServerSnapshot[]; digest: string } | undefined {
+  const hash = createHash('sha256');
+  const servers: ServerSnapshot[] = [];
+  const validate = { shallow: false };
+  const cut = new ChunkedCut((bytes, from, to) => {
+    servers.push(each(checkServer(parseServerText(bytes, from, to), servers.length, file, validate, seen)));
+  });
+  try {
+    const read = readFileChunks(
+      file,
+      cwd,
+      () => cut.room(),
+      (bytes) => (hash.update(bytes), cut.add(bytes.byteLength)),
+    );
+    const head = read ? cut.end() : undefined;
+    if (head === undefined) return undefined;
+    parseSnapshot(JSON.parse(head), file, validate, seen);
+    return { servers, digest: hash.digest('hex') };
+  } catch {
+    return undefined;
+  }
+}
+
+/**
  * The servers of a snapshot file parsed one at a time, each checked (checkServer) and passed through `each`;
  * undefined when the file is not cut cleanly or any piece fails (the whole parse then reports it as it would).
  */
@@ -209,7 +256,7 @@ function parseByServer(
   try {
     parseSnapshot(JSON.parse(split.head), file, validate, seen);
     return split.servers.map(([from, to], i) =>
-      each(checkServer(JSON.parse(bytes.toString('utf8', from, to)), i, file, validate, seen)),
+      each(checkServer(parseServerText(bytes, from, to), i, file, validate, seen)),
     );
   } catch {
     return undefined;

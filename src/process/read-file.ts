@@ -1,5 +1,5 @@
 /** Reading the user's files: one place for missing files, unreadable ones, byte-order marks and bad JSON. */
-import { readFileSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, readSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { SmartError } from './errors.js';
@@ -32,6 +32,40 @@ export function readFileBytes(file: string, cwd: string): Buffer | undefined {
     const code = (e as NodeJS.ErrnoException).code;
     if (code === 'ENOENT' || code === 'ENOTDIR') return undefined;
     throw new SmartError('FILE_UNREADABLE', { file, reason: (e as Error).message }, { cause: e });
+  }
+}
+
+/**
+ * Reads the file in steps: each read goes into the buffer `room()` gives and its bytes are passed to `took`, which
+ * returns false to stop. True when the end of the file was reached; false when stopped, or when the file could not
+ * be opened or read (readFileBytes says why).
+ */
+export function readFileChunks(
+  file: string,
+  cwd: string,
+  room: () => Buffer,
+  took: (bytes: Buffer) => boolean,
+): boolean {
+  let fd: number;
+  try {
+    fd = openSync(resolve(cwd, file), 'r');
+  } catch {
+    return false;
+  }
+  try {
+    for (;;) {
+      const into = room();
+      let n: number;
+      try {
+        n = readSync(fd, into, 0, into.length, null);
+      } catch {
+        return false;
+      }
+      if (n === 0) return true;
+      if (!took(into.subarray(0, n))) return false;
+    }
+  } finally {
+    closeSync(fd);
   }
 }
 

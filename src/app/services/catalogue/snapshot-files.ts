@@ -10,7 +10,7 @@
  * before and after the read, so a change while reading is not cached either. The entry is sealed (sealed-file.ts)
  * under a key holding those stats: a damaged, truncated or stale file is rebuilt, never trusted.
  */
-import { readFile } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { CATALOGUE_CACHE_VERSION, leanServer } from './payload.js';
 import { readSnapshotSet, type CheckedSnapshots, type SnapshotSet } from '../../../core/snapshot.js';
@@ -106,5 +106,6 @@ export function checkedSnapshots(paths: SetupPaths): CheckedSnapshots | undefine
   return {
     known: async (digest) => (await readFile(file(digest), 'utf8').catch(() => '')) === record(digest),
     remember: (digest) => writeFileSafe(file(digest), record(digest)).catch(() => undefined),
+    none: async () => (await readdir(join(dir, 'snapshot-checked')).catch(() => [])).length === 0,
   };
 }
