@@ -7,12 +7,12 @@
 // does → the memory server, started through the switched entry, writes the user's file → the printed way back →
 // ~/.claude.json byte for byte as before.
 import { Buffer } from 'node:buffer';
-import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { SWITCH_ENTRY } from '../../src/core/adopt/switch-plan.js';
 import { requireBuild } from '../helpers/paths.js';
 import {
+  cachedBesideCode,
   clientFiles,
   configureClient,
   duplicates,
@@ -66,7 +66,7 @@ describe('journey: Claude Code', () => {
     expect(applied.code, applied.stdout + applied.stderr).toBe(0);
 
     // Cold: a fresh HOME where mcp-smart has cached nothing yet; then warm, a second start.
-    expect(existsSync(join(client.home, '.cache', 'mcp-smart'))).toBe(false);
+    expect(cachedBesideCode(client)).toEqual([]);
     const scripts = Object.fromEntries(defs.map((d) => [d.name, d.args![0]!]));
     const watch = watchServerStarts(client.home, scripts);
     const status = await client.toolLists();

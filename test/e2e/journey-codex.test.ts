@@ -6,13 +6,13 @@
 // does → the memory server, started through the switched entry, writes the user's file → the printed way back →
 // config.toml byte for byte as before.
 import { Buffer } from 'node:buffer';
-import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
 import { parse as parseToml } from 'smol-toml';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { SWITCH_ENTRY } from '../../src/core/adopt/switch-plan.js';
 import { requireBuild } from '../helpers/paths.js';
 import {
+  cachedBesideCode,
   duplicates,
   inShell,
   journeyServers,
@@ -34,7 +34,7 @@ describe('journey: Codex', () => {
     const scripts = Object.fromEntries((await journeyServers(client)).map((d) => [d.name, d.args![0]!]));
 
     // Cold: a fresh HOME where mcp-smart has cached nothing yet; then warm, a second start.
-    expect(existsSync(join(client.home, '.cache', 'mcp-smart'))).toBe(false);
+    expect(cachedBesideCode(client)).toEqual([]);
     const watch = watchServerStarts(client.home, scripts);
     const after = await client.toolLists();
     const warm = await client.toolLists();

@@ -8,12 +8,12 @@
 // server, behind the meta-tools, found with find_tool and called with call_tool through the switched entry, writes the
 // user's file → the printed way back → settings.json byte for byte.
 import { Buffer } from 'node:buffer';
-import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { SWITCH_ENTRY } from '../../src/core/adopt/switch-plan.js';
 import { requireBuild } from '../helpers/paths.js';
 import {
+  cachedBesideCode,
   duplicates,
   inShell,
   journeyServers,
@@ -36,7 +36,7 @@ describe('journey: Gemini CLI', () => {
     const scripts = Object.fromEntries((await journeyServers(client)).map((d) => [d.name, d.args![0]!]));
 
     // Cold: a fresh HOME where mcp-smart has cached nothing yet.
-    expect(existsSync(join(client.home, '.cache', 'mcp-smart'))).toBe(false);
+    expect(cachedBesideCode(client)).toEqual([]);
     const watch = watchServerStarts(client.home, scripts);
     const after = await client.toolLists();
     const warm = await client.toolLists();

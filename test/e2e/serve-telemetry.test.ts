@@ -318,7 +318,14 @@ describe('telemetry off (no --otlp, no OTEL_EXPORTER_OTLP_*)', () => {
   /** The module files serve loaded for one forwarded call, and what the server behind received as _meta. */
   async function loadedFor(extraArgs: string[], label: string): Promise<{ files: string[]; meta: unknown }> {
     const record = join(box.dir, `imports-${label}.txt`);
-    const env = { ...box.env, NODE_OPTIONS: `--import=${HOOK}`, MCP_SMART_RECORD_IMPORTS: record };
+    // The ES modules' graph is what the hook records: a later run in the same cache folder would run the start path
+    // as one code-cached script (src/process/code-cache.ts, Node < 22.1), whose modules the hook never sees.
+    const env = {
+      ...box.env,
+      NODE_OPTIONS: `--import=${HOOK}`,
+      MCP_SMART_RECORD_IMPORTS: record,
+      NODE_DISABLE_COMPILE_CACHE: '1',
+    };
     const tp = traceparent();
     const serve = await connectServeStdio(env, ['--config', config, '--mode', 'tools', '--no-learn', ...extraArgs]);
     const meta = JSON.parse(

@@ -5,7 +5,7 @@
 // client sends to the model counted before and after.
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { readFileSync, realpathSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { beforeAll, expect } from 'vitest';
 import { join } from 'node:path';
 import { demoServerDefinitions } from '../../src/core/config/demo.js';
@@ -87,6 +87,15 @@ export async function inShell(
   line: string,
 ): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return runGroup('/bin/sh', ['-c', line], { cwd: client.project, env: client.env, timeoutMs: 120_000 });
+}
+
+/**
+ * What mcp-smart has cached in the client's HOME (~/.cache/mcp-smart) beside V8's code cache of its own start path
+ * (compile/: any command marks or writes it, src/process/code-cache.ts): no tool list, count or index — a cold start.
+ */
+export function cachedBesideCode(client: RealClient): string[] {
+  const dir = join(client.home, '.cache', 'mcp-smart');
+  return existsSync(dir) ? readdirSync(dir).filter((name) => name !== 'compile') : [];
 }
 
 /** The switch and the way back as adopt printed them (the line under "One command…", the "To go back after --apply" line). */
