@@ -12,14 +12,17 @@
  * reads the file whole, so every error is the whole parse's).
  */
 
-const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
-const COMMA = 0x2c;
-const COLON = 0x3a;
-const OPEN_OBJECT = 0x7b;
-const CLOSE_OBJECT = 0x7d;
-const OPEN_ARRAY = 0x5b;
-const CLOSE_ARRAY = 0x5d;
+import {
+  backslashesBefore,
+  CLOSE_ARRAY,
+  CLOSE_OBJECT,
+  COLON,
+  COMMA,
+  isSpace,
+  OPEN_ARRAY,
+  OPEN_OBJECT,
+  QUOTE,
+} from './snapshot-split.js';
 
 /** Where the cut is in the document. */
 const BOM = 0; // the first bytes, maybe a byte-order mark
@@ -42,8 +45,6 @@ const FAILED = 14;
 const STRING = 0;
 const SCALAR = 1;
 const NESTED = 2;
-
-const isSpace = (b: number | undefined): boolean => b === 0x20 || b === 0x0a || b === 0x0d || b === 0x09;
 
 /** Bytes read at a time (and the buffer's first size). */
 export const CUT_CHUNK_BYTES = 4 << 20;
@@ -302,15 +303,11 @@ export class ChunkedCut {
     for (;;) {
       const q = b.indexOf(QUOTE, i);
       if (q < 0) {
-        let slashes = 0;
-        while (n - 1 - slashes >= base && b[n - 1 - slashes] === BACKSLASH) slashes++;
-        this.escaped = slashes % 2 === 1;
+        this.escaped = backslashesBefore(b, n, base) % 2 === 1;
         this.at = n;
         return false;
       }
-      let slashes = 0;
-      while (q - 1 - slashes >= base && b[q - 1 - slashes] === BACKSLASH) slashes++;
-      if (slashes % 2 === 0) {
+      if (backslashesBefore(b, q, base) % 2 === 0) {
         this.at = q + 1;
         return true;
       }

@@ -10,14 +10,14 @@
  * text, so every error is the one the whole parse reports. A big server is cut the same way at its tools.
  */
 
-const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
-const COMMA = 0x2c;
-const COLON = 0x3a;
-const OPEN_OBJECT = 0x7b;
-const CLOSE_OBJECT = 0x7d;
-const OPEN_ARRAY = 0x5b;
-const CLOSE_ARRAY = 0x5d;
+export const QUOTE = 0x22;
+export const BACKSLASH = 0x5c;
+export const COMMA = 0x2c;
+export const COLON = 0x3a;
+export const OPEN_OBJECT = 0x7b;
+export const CLOSE_OBJECT = 0x7d;
+export const OPEN_ARRAY = 0x5b;
+export const CLOSE_ARRAY = 0x5d;
 
 export interface SplitSnapshot {
   /** The document's text with the "servers" array replaced by `[]` (its other keys parse as they would whole). */
@@ -26,7 +26,14 @@ export interface SplitSnapshot {
   servers: [number, number][];
 }
 
-const isSpace = (b: number | undefined): boolean => b === 0x20 || b === 0x0a || b === 0x0d || b === 0x09;
+export const isSpace = (b: number | undefined): boolean => b === 0x20 || b === 0x0a || b === 0x0d || b === 0x09;
+
+/** The backslashes just before `end`, counted back no further than `floor`: an odd run escapes the byte at `end`. */
+export function backslashesBefore(bytes: Uint8Array, end: number, floor: number): number {
+  let slashes = 0;
+  while (end - 1 - slashes >= floor && bytes[end - 1 - slashes] === BACKSLASH) slashes++;
+  return slashes;
+}
 
 /** The snapshot's bytes cut at its servers (a UTF-8 byte-order mark is skipped); undefined when not cut cleanly. */
 export function splitSnapshot(bytes: Buffer): SplitSnapshot | undefined {
@@ -65,13 +72,12 @@ export function splitObject(bytes: Buffer, name: string, begin: number, end: num
   };
   /** Past the string whose opening quote is at `at`; false when it does not end. */
   const string = (): boolean => {
-    let i = at + 1;
+    const open = at + 1;
+    let i = open;
     for (;;) {
       const q = bytes.indexOf(QUOTE, i);
       if (q < 0 || q >= n) return false;
-      let slashes = 0;
-      while (bytes[q - 1 - slashes] === BACKSLASH) slashes++;
-      if (slashes % 2 === 0) {
+      if (backslashesBefore(bytes, q, open) % 2 === 0) {
         at = q + 1;
         return true;
       }
