@@ -7,11 +7,12 @@
 // Each build ('this tree' with and without its code cache, the base) runs in its own HOME.
 //   BENCH_CC_BASE=/tmp/codecache-base node bench/code-cache.mjs
 import { spawn, spawnSync } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { REPO, DATA } from './helpers/datasets.mjs';
-import { INITIALIZE } from './helpers/raw-stdio.mjs';
+import { processCpuMs } from './helpers/proc-cpu.mjs';
+import { toFirstList } from './helpers/serve-cold.mjs';
 
 const ROUNDS = Number(process.env.BENCH_CC_ROUNDS ?? 11);
 const BASE = process.env.BENCH_CC_BASE;
@@ -48,41 +49,17 @@ const run = (args, env) =>
       code === 0 ? resolve({ answer, cpu, exit: performance.now() - t }) : reject(new Error(`exit ${code}: ${err}`)),
     );
   });
-/** serve: spawn → tools/list answered. */
-const serve = (args, env) =>
-  new Promise((resolve, reject) => {
-    const t0 = performance.now();
-    const child = spawn(process.execPath, args, { cwd: dir, env, stdio: ['pipe', 'pipe', 'ignore'] });
-    const send = (m) => child.stdin.write(JSON.stringify({ jsonrpc: '2.0', ...m }) + '\n');
-    let buf = '';
-    let wall;
-    let cpu;
-    child.stdout.on('data', (d) => {
-      buf += String(d);
-      let i;
-      while ((i = buf.indexOf('\n')) >= 0) {
-        const m = JSON.parse(buf.slice(0, i));
-        buf = buf.slice(i + 1);
-        if (m.id === 1) {
-          send({ method: 'notifications/initialized' });
-          send({ id: 2, method: 'tools/list' });
-        } else if (m.id === 2 && wall === undefined) {
-          wall = performance.now() - t0;
-          cpu = cpuOf(child.pid);
-          child.stdin.end();
-        }
-      }
-    });
-    child.once('exit', () => (wall === undefined ? reject(new Error('no tools/list')) : resolve({ wall, cpu })));
-    child.once('error', reject);
-    send(INITIALIZE);
-  });
+/** serve: spawn → tools/list answered, and serve's CPU time by then. */
+const serve = async (args, env) => {
+  let cpu;
+  const wall = await toFirstList(process.execPath, args, env, dir, undefined, (pid) => (cpu = cpuOf(pid)));
+  return { wall, cpu };
+};
 
-/** The child's CPU time so far (user + system, ms, 10 ms ticks), from /proc. */
+/** The child's CPU time so far (user + system, ms, 10 ms ticks); NaN once it is gone. */
 const cpuOf = (pid) => {
   try {
-    const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-    return (Number(f[11]) + Number(f[12])) * 10;
+    return processCpuMs(pid);
   } catch {
     return NaN;
   }

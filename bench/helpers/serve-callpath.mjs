@@ -18,6 +18,7 @@ import { StreamableHTTPClientTransport as HttpV1 } from '@modelcontextprotocol/s
 import { Client as ClientV2, StreamableHTTPClientTransport as HttpV2 } from '@modelcontextprotocol/client';
 import { StdioClientTransport as StdioV2 } from '@modelcontextprotocol/client/stdio';
 import { DATA, loadServers111 } from './datasets.mjs';
+import { processCpuMs } from './proc-cpu.mjs';
 
 /** What Claude Code declares (src/core/declared-capabilities.ts): a client that may be asked. */
 const CLAUDE_LIKE = { roots: { listChanged: true }, elicitation: {} };
@@ -39,17 +40,11 @@ const LIBS = {
 /** process.cpuUsage's difference in ms (user + system; µs resolution, unmoved by the time the process waits). */
 const cpuOf = (d) => (d.user + d.system) / 1000;
 
-/** CPU time (user + system, ms) a process has used so far: the figure this shared machine's load moves least. */
-function cpuMs(pid) {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-  return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // utime, stime in ticks of 1/100 s
-}
-
 /** Times of `n` calls, and the CPU time process `pid` spent meanwhile added to `x.cpu`. */
 async function timedBlock(x, name, args, n) {
-  const before = cpuMs(x.pid);
+  const before = processCpuMs(x.pid);
   const times = await callTimes(x.client, name, args, n);
-  x.cpu += cpuMs(x.pid) - before;
+  x.cpu += processCpuMs(x.pid) - before;
   return times;
 }
 

@@ -15,8 +15,11 @@ import { INITIALIZE } from './raw-stdio.mjs';
 
 const pct = (xs, q) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.ceil(q * xs.length) - 1)];
 
-/** Spawn → the answer to request id `last` (after initialize, initialized and tools/list); then stdin is closed. */
-function toFirstList(command, args, env, cwd, said) {
+/**
+ * Spawn → the answer to tools/list (after initialize and initialized), in ms; then stdin is closed. `atAnswer` is
+ * given the child's pid when the answer comes (while it runs).
+ */
+export function toFirstList(command, args, env, cwd, said, atAnswer) {
   return new Promise((resolve, reject) => {
     const t0 = performance.now();
     const child = spawn(command, args, { cwd, env, stdio: ['pipe', 'pipe', said ? 'pipe' : 'ignore'] });
@@ -39,6 +42,7 @@ function toFirstList(command, args, env, cwd, said) {
           send({ id: 2, method: 'tools/list' });
         } else if (m.id === 2 && wall === undefined) {
           wall = performance.now() - t0;
+          atAnswer?.(child.pid);
           if (!said && !m.result?.tools?.length)
             reject(new Error(`no tools listed: ${JSON.stringify(m).slice(0, 200)}`));
           listed = true;

@@ -9,7 +9,8 @@ import { createServer } from 'node:http';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
+import { processCpuMs } from './proc-cpu.mjs';
 
 const ROUND = 25;
 
@@ -19,13 +20,6 @@ async function connect(command, args, env) {
   await client.connect(transport);
   client.pid = transport.pid;
   return client;
-}
-
-/** CPU time (user + system, ms) process `pid` has used so far: less moved by other load than wall time. */
-function cpuMs(pid) {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-  // utime and stime are fields 14 and 15 of stat (11 and 12 after the command name), in clock ticks (100 Hz).
-  return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
 }
 
 async function echoTimes(client, n) {
@@ -83,7 +77,7 @@ export async function telemetryCalls(m, say) {
   }
   await echoTimes(direct, 20);
   for (const b of builds) await echoTimes(b.client, 20);
-  for (const b of builds) b.cpu0 = cpuMs(b.client.pid);
+  for (const b of builds) b.cpu0 = processCpuMs(b.client.pid);
   const d = [];
   for (let r = 0; r < CALLS / ROUND; r++) {
     d.push(...(await echoTimes(direct, ROUND)));
@@ -92,7 +86,7 @@ export async function telemetryCalls(m, say) {
       b.times.push(...(await echoTimes(b.client, ROUND)));
     }
   }
-  for (const b of builds) b.cpuPerCall = (cpuMs(b.client.pid) - b.cpu0) / CALLS;
+  for (const b of builds) b.cpuPerCall = (processCpuMs(b.client.pid) - b.cpu0) / CALLS;
   await direct.close();
   for (const b of builds) await b.client.close();
   // serve flushes its spans at shutdown (bounded): wait for them to arrive.
