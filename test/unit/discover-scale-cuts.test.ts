@@ -173,12 +173,25 @@ describe('the catalogue cache written in chunks', () => {
         ],
       },
       { name: 'two', transport: 'http', status: 'ok', tools: [{ name: 'd', description: '☃'.repeat(40) }] },
+      // The head's JSON with other characters (in names, titles, annotations): its pieces are cut at no character.
+      ...Array.from({ length: 12 }, (_, i) => ({
+        name: `天气-${i}`,
+        transport: 'stdio',
+        status: 'ok',
+        tools: Array.from({ length: i % 4 }, (_, j) => ({
+          name: `é${j}`,
+          title: `Prévision ${'☃'.repeat(i)} \u{1F600}`,
+          annotations: { title: `注释 ${j} \ud800`, readOnlyHint: j % 2 === 0 },
+          description: j % 2 ? 'plain' : `météo ${j}`,
+        })),
+      })),
     ] as ServerSnapshot[]
   ).map(leanServer);
 
   it("gives encodeCatalogue's bytes whatever the chunk size, and sealParts's file", () => {
     const whole = Buffer.from(encodeCatalogue(servers, 'digest'));
-    for (const size of [2, 3, 7, 16, 1 << 20]) {
+    // Every size up to a few pieces' length (each a piece, a text or a chunk boundary somewhere else), and the real one.
+    for (const size of [...Array.from({ length: 400 }, (_, i) => i + 2), 1 << 20]) {
       const source = catalogueSource(servers, 'digest', size);
       // Each chunk copied as it comes (the next one reuses its buffer).
       const chunks = Array.from(source(), (c) => Buffer.from(c));

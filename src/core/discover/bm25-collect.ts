@@ -2,7 +2,9 @@
  * The BM25F index (bm25.ts) built from documents fed one at a time: each document's analysed fields are interned to
  * term numbers as it is added and can be dropped at once, so a build over 100k tools never holds every tool's word
  * lists. Only numbers are kept (a term number and a field per occurrence, each document's field lengths); the
- * length-normalised weights need the average lengths, so they are computed in `finish`.
+ * length-normalised weights need the average lengths, so they are computed in `finish`. The occurrences fill blocks
+ * of a fixed size, never copied to grow: a doubling array left its old half (~40 MB on 100k tools) as garbage beside
+ * the new one during the pass, and a block is touched only as it fills.
  */
 import type { HybridWeights } from './weights.js';
 
@@ -34,22 +36,42 @@ export interface CollectorPart {
   lengths: Int32Array;
 }
 
+/** Occurrences a block holds (1.25 MB of numbers). */
+const BLOCK = 1 << 18;
+
 export class Bm25Collector {
   private readonly ids = new Map<string, number>();
   private readonly terms: string[] = [];
-  private occTerm: Int32Array;
-  private occField: Uint8Array;
+  /** The occurrences' term numbers and fields, `block` of each per array; the last arrays are being filled. */
+  private readonly termBlocks: Int32Array[] = [];
+  private readonly fieldBlocks: Uint8Array[] = [];
+  /** Occurrences held (the next one's place: block count / block, at count % block). */
   private count = 0;
+  private occTerm!: Int32Array;
+  private occField!: Uint8Array;
+  /** Where the next occurrence goes in occTerm and occField. */
+  private at = 0;
   /** Terms numbered before the last cut. */
   private cutTerms = 0;
   private readonly docEnd: number[] = [];
   /** Each document's field lengths, FIELD_COUNT per document. */
   private readonly lengths: number[] = [];
 
-  /** `capacity`: the occurrences held before the arrays grow (they double). */
-  constructor(capacity = 1 << 16) {
-    this.occTerm = new Int32Array(capacity);
-    this.occField = new Uint8Array(capacity);
+  /** `block`: the occurrences one block holds (blocks are added as they fill). */
+  constructor(private readonly block = BLOCK) {
+    this.nextBlock();
+  }
+
+  /** Makes the next block the one being filled (a new one unless a cut left it). */
+  private nextBlock(): void {
+    const b = Math.floor(this.count / this.block);
+    if (b === this.termBlocks.length) {
+      this.termBlocks.push(new Int32Array(this.block));
+      this.fieldBlocks.push(new Uint8Array(this.block));
+    }
+    this.occTerm = this.termBlocks[b]!;
+    this.occField = this.fieldBlocks[b]!;
+    this.at = 0;
   }
 
   /** Adds the next document (doc numbers follow the order of the calls). */
@@ -57,7 +79,6 @@ export class Bm25Collector {
     for (let f = 0; f < FIELD_COUNT; f++) {
       const list = doc[BM25_FIELDS[f]!];
       this.lengths.push(list.length);
-      if (this.count + list.length > this.occTerm.length) this.grow(this.count + list.length);
       for (let j = 0; j < list.length; j++) {
         const t = list[j]!;
         let id = this.ids.get(t);
@@ -66,8 +87,10 @@ export class Bm25Collector {
           this.ids.set(t, id);
           this.terms.push(t);
         }
-        this.occTerm[this.count] = id;
-        this.occField[this.count++] = f;
+        if (this.at === this.block) this.nextBlock();
+        this.occTerm[this.at] = id;
+        this.occField[this.at++] = f;
+        this.count++;
       }
     }
     this.docEnd.push(this.count);
@@ -81,13 +104,14 @@ export class Bm25Collector {
     const part = {
       firstTerm: this.cutTerms,
       terms: this.terms.slice(this.cutTerms),
-      occTerm: this.occTerm.slice(0, this.count),
-      occField: this.occField.slice(0, this.count),
+      occTerm: joinBlocks(this.termBlocks, this.count, new Int32Array(this.count)),
+      occField: joinBlocks(this.fieldBlocks, this.count, new Uint8Array(this.count)),
       docEnd: Int32Array.from(this.docEnd),
       lengths: Int32Array.from(this.lengths),
     };
     this.cutTerms = this.terms.length;
     this.count = 0;
+    this.nextBlock(); // the blocks are filled again from the first
     this.docEnd.length = 0;
     this.lengths.length = 0;
     return part;
@@ -106,8 +130,7 @@ export class Bm25Collector {
   ): void {
     const base = this.count;
     const n = part.occTerm.length;
-    if (base + n > this.occTerm.length) this.grow(base + n);
-    const { occTerm, ids } = this;
+    const { ids, block } = this;
     for (let j = 0; j < n; j++) {
       const local = part.occTerm[j]!;
       let id = remap[local]!;
@@ -121,29 +144,19 @@ export class Bm25Collector {
         }
         remap[local] = id;
       }
-      occTerm[base + j] = id;
+      if (this.at === block) this.nextBlock();
+      this.occTerm[this.at] = id;
+      this.occField[this.at++] = part.occField[j]!;
+      this.count++;
     }
-    this.occField.set(part.occField, base);
-    this.count = base + n;
     for (const end of part.docEnd) this.docEnd.push(base + end);
     for (const len of part.lengths) this.lengths.push(len);
-  }
-
-  private grow(least: number): void {
-    let size = this.occTerm.length * 2;
-    while (size < least) size *= 2;
-    const term = new Int32Array(size);
-    term.set(this.occTerm.subarray(0, this.count));
-    const field = new Uint8Array(size);
-    field.set(this.occField.subarray(0, this.count));
-    this.occTerm = term;
-    this.occField = field;
   }
 
   /** The inverted index; every posting holds idf · tf~/(k1 + tf~), so a query only adds numbers. */
   finish(params: Bm25Params): Bm25Index {
     const n = this.docEnd.length;
-    const { occTerm, occField, docEnd, lengths } = this;
+    const { termBlocks, fieldBlocks, docEnd, lengths, block } = this;
     const avg = new Array<number>(FIELD_COUNT).fill(0);
     for (let d = 0; d < n; d++) for (let f = 0; f < FIELD_COUNT; f++) avg[f] = avg[f]! + lengths[d * FIELD_COUNT + f]!;
     for (let f = 0; f < FIELD_COUNT; f++) avg[f] = avg[f]! / Math.max(1, n) || 1;
@@ -158,9 +171,17 @@ export class Bm25Collector {
     const m = this.terms.length;
     const df = new Int32Array(m);
     const lastDoc = new Int32Array(m).fill(-1);
+    // j counts the occurrences, k their place in the block b (occTerm, occField).
+    let b = 0;
+    let k = 0;
+    let occTerm = termBlocks[0]!;
     for (let d = 0, j = 0; d < n; d++) {
-      for (const end = docEnd[d]!; j < end; j++) {
-        const id = occTerm[j]!;
+      for (const end = docEnd[d]!; j < end; j++, k++) {
+        if (k === block) {
+          occTerm = termBlocks[++b]!;
+          k = 0;
+        }
+        const id = occTerm[k]!;
         if (lastDoc[id] !== d) {
           lastDoc[id] = d;
           df[id] = df[id]! + 1;
@@ -175,11 +196,20 @@ export class Bm25Collector {
     }
     const fill = new Int32Array(m);
     lastDoc.fill(-1);
+    b = 0;
+    k = 0;
+    occTerm = termBlocks[0]!;
+    let occField = fieldBlocks[0]!;
     for (let d = 0, j = 0; d < n; d++) {
-      for (const end = docEnd[d]!; j < end; j++) {
-        const id = occTerm[j]!;
+      for (const end = docEnd[d]!; j < end; j++, k++) {
+        if (k === block) {
+          occTerm = termBlocks[++b]!;
+          occField = fieldBlocks[b]!;
+          k = 0;
+        }
+        const id = occTerm[k]!;
         const tf = tfOf[id]!;
-        const norm = norms[d * FIELD_COUNT + occField[j]!]!;
+        const norm = norms[d * FIELD_COUNT + occField[k]!]!;
         if (lastDoc[id] !== d) {
           lastDoc[id] = d;
           docsOf[id]![fill[id]!] = d;
@@ -202,4 +232,15 @@ export class Bm25Collector {
     }
     return { size: n, postings };
   }
+}
+
+/** The first `count` numbers of the blocks, one after the other, in `out`. */
+function joinBlocks<T extends Int32Array | Uint8Array>(blocks: readonly T[], count: number, out: T): T {
+  for (let b = 0, at = 0; at < count; b++) {
+    const block = blocks[b]!;
+    const n = Math.min(block.length, count - at);
+    out.set(block.subarray(0, n), at);
+    at += n;
+  }
+  return out;
 }

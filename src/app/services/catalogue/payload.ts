@@ -66,19 +66,29 @@ const CHUNK_BYTES = 1 << 20;
 
 /**
  * encodeCatalogue's bytes as a source of parts that gives them anew at each call (sealed-file.ts sealSource hashes
- * one pass and writes the next). The texts come in chunks of one reused buffer, each valid until the next part is
- * asked for: the ~100 MB of a big catalogue's texts are never held as bytes at once.
+ * one pass and writes the next). The head (JSON, one piece per server) and the texts come in chunks of one reused
+ * buffer, each valid until the next part is asked for: neither the ~15 MB head nor the ~100 MB of a big catalogue's
+ * texts is ever held as bytes, nor the head as one string.
  */
 export function catalogueSource(
   servers: readonly ServerSnapshot[],
   digest: string,
   chunkBytes = CHUNK_BYTES,
 ): () => Iterable<Uint8Array> {
-  const { lengths, headBytes, texts } = catalogueHead(servers, digest);
+  const texts: [string[], string[]] = [[], []];
+  // JSON.stringify(head) in pieces: the UTF-8 of complete JSON texts (well formed: lone surrogates come escaped)
+  // and of the punctuation between them, joined, is the UTF-8 of the whole.
+  const pieces = [`{"digest":${JSON.stringify(digest)},"servers":[`];
+  servers.forEach((server, i) => pieces.push((i > 0 ? ',' : '') + JSON.stringify(serverHead(server, texts))));
+  pieces.push(']}');
+  const lengths = headerBytes(
+    pieces.reduce((n, p) => n + Buffer.byteLength(p, 'utf8'), 0),
+    texts[0].reduce((n, t) => n + t.length, 0),
+  );
   const chunk = Buffer.allocUnsafe(Math.max(2, chunkBytes & ~1));
   return function* () {
     yield lengths;
-    yield headBytes;
+    yield* headChunks(pieces, chunk);
     yield* textChunks(texts[0], 'latin1', 1, chunk);
     yield* textChunks(texts[1], 'utf16le', 2, chunk);
   };
@@ -90,30 +100,55 @@ function catalogueHead(
   digest: string,
 ): { lengths: Buffer; headBytes: Buffer; texts: [string[], string[]] } {
   const texts: [string[], string[]] = [[], []];
-  let latin1Bytes = 0;
+  const head: Head = { digest, servers: servers.map((server) => serverHead(server, texts)) };
+  const headBytes = Buffer.from(JSON.stringify(head), 'utf8');
+  const lengths = headerBytes(
+    headBytes.byteLength,
+    texts[0].reduce((n, t) => n + t.length, 0),
+  );
+  return { lengths, headBytes, texts };
+}
+
+/** A server as the head holds it, its tools' texts added to `texts` (Latin-1 ones, then the others) in order. */
+function serverHead(server: ServerSnapshot, texts: [string[], string[]]): Head['servers'][number] {
   const put = (text: string): number => {
     const part = LATIN1.test(text) ? 0 : 1;
     texts[part].push(text);
-    if (part === 0) latin1Bytes += text.length;
     return text.length * 2 + part;
   };
-  const head: Head = {
-    digest,
-    servers: servers.map(({ tools, ...rest }) => ({
-      ...rest,
-      tools: tools.map((t): ToolRow => {
-        const description = t.description === undefined ? -1 : put(t.description);
-        const params = put(paramText({ id: '', server: rest.name, tool: t }));
-        const names = put(joinedParams(topParams(t)));
-        return [t.name, t.title ?? null, t.annotations ?? null, description, params, names];
-      }),
-    })),
+  const { tools, ...rest } = server;
+  return {
+    ...rest,
+    tools: tools.map((t): ToolRow => {
+      const description = t.description === undefined ? -1 : put(t.description);
+      const params = put(paramText({ id: '', server: rest.name, tool: t }));
+      const names = put(joinedParams(topParams(t)));
+      return [t.name, t.title ?? null, t.annotations ?? null, description, params, names];
+    }),
   };
-  const headBytes = Buffer.from(JSON.stringify(head), 'utf8');
+}
+
+/** The payload's first 8 bytes: the head's length and the Latin-1 part's. */
+function headerBytes(headBytes: number, latin1Bytes: number): Buffer {
   const lengths = Buffer.alloc(HEADER_BYTES);
-  lengths.writeUInt32LE(headBytes.byteLength, 0);
+  lengths.writeUInt32LE(headBytes, 0);
   lengths.writeUInt32LE(latin1Bytes, 4);
-  return { lengths, headBytes, texts };
+  return lengths;
+}
+
+/** The pieces' UTF-8 in chunks of `chunk` (a piece is never cut: one longer than the chunk is given alone). */
+function* headChunks(pieces: readonly string[], chunk: Buffer): Generator<Uint8Array> {
+  let at = 0;
+  for (const piece of pieces) {
+    const n = Buffer.byteLength(piece, 'utf8');
+    if (at + n > chunk.byteLength && at > 0) {
+      yield chunk.subarray(0, at);
+      at = 0;
+    }
+    if (n > chunk.byteLength) yield Buffer.from(piece, 'utf8');
+    else at += chunk.write(piece, at, 'utf8');
+  }
+  if (at > 0) yield chunk.subarray(0, at);
 }
 
 /** The texts one after the other in one buffer, written text by text (never joined first into one more string). */
