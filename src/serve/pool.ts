@@ -33,6 +33,8 @@ export interface PoolOptions {
   ) => ReturnType<ServerRequestHandler> | undefined;
   onNotification?: (server: string, method: string, params: Record<string, unknown> | undefined) => void;
   log: (text: string) => void;
+  /** --debug: says when each server's start begins (before its process is spawned). */
+  debug?: (text: string) => void;
   now: () => number;
   /** Replaces the real transports (tests use the SDK's in-memory pair). */
   createTransport?: ServerSessionOptions['createTransport'];
@@ -185,6 +187,7 @@ export class ServerPool {
       this.fail(slot, unset);
       throw new SmartError('SERVE_SERVER_UNAVAILABLE', { server: name, reason: unset });
     }
+    this.opts.debug?.(`server "${name}" starting`);
     const answer = this.opts.onServerRequest;
     const notify = this.opts.onNotification;
     // The SDK client loads only when a server first starts: a start answered from the cache never needs it.
