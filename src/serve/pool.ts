@@ -73,6 +73,8 @@ export class ServerPool {
   private readonly slots = new Map<string, Slot>();
   private readonly calls = new SessionCalls<ServerSession>();
   private closed = false;
+  /** Aborted by closeAll: a start still under way then ends its process at once instead of finishing initialize. */
+  private readonly closing = new AbortController();
 
   constructor(
     defs: readonly ServerDefinition[],
@@ -222,7 +224,7 @@ export class ServerPool {
     });
     slot.starts++;
     try {
-      await session.start({ timeoutMs: this.opts.spawnTimeoutMs });
+      await session.start({ timeoutMs: this.opts.spawnTimeoutMs, signal: this.closing.signal });
     } catch (e) {
       const reason = errorText(e);
       this.fail(slot, reason);
@@ -317,6 +319,7 @@ export class ServerPool {
   /** Ends every server and its whole process tree. */
   async closeAll(): Promise<void> {
     this.closed = true;
+    this.closing.abort();
     const draining = this.calls.closeAll();
     await Promise.all(
       [...this.slots.values()].map(async (slot) => {
