@@ -16,11 +16,21 @@ const STARTING = /^mcp-smart serve: server "(\w+)" starting$/;
 
 let box: Sandbox;
 let config: string;
+let stuck: string;
 beforeAll(async () => {
   box = await sandbox('meta-start-order');
   const catalog = (name: string) =>
     node(fixture('servers', 'catalog-server.mjs'), fixture('servers', 'catalogs', `${name}.json`));
   config = await box.config('servers.json', { tiny: catalog('tiny'), other: catalog('huge-schema') });
+  // Its initialize comes after 10 minutes: a start of it is under way for as long as any test here runs.
+  stuck = await box.config('stuck.json', {
+    stuck: node(
+      fixture('servers', 'catalog-server.mjs'),
+      fixture('servers', 'catalogs', 'tiny.json'),
+      '--delay-ms',
+      '600000',
+    ),
+  });
 });
 afterAll(async () => box.remove());
 
@@ -34,13 +44,13 @@ interface Joined {
 }
 
 /** serve --debug in meta mode from a fresh cache folder, its stderr on its stdout's pipe. */
-function serveJoined(label: string): Joined {
+function serveJoined(label: string, file = config): Joined {
   const env = {
     ...box.env,
     MCP_SMART_CACHE_DIR: join(box.dir, `cache-${label}`),
     MCP_SMART_DATA_DIR: join(box.dir, `data-${label}`),
   };
-  const args = [BIN, '--debug', '--config', config, 'serve', '--mode', 'meta', '--no-learn'];
+  const args = [BIN, '--debug', '--config', file, 'serve', '--mode', 'meta', '--no-learn', '--spawn-timeout', '120000'];
   const child = spawn('sh', ['-c', 'exec "$0" "$@" 2>&1', process.execPath, ...args], {
     env,
     stdio: ['pipe', 'pipe', 'inherit'],
@@ -149,6 +159,29 @@ describe('serve --mode meta, cold: the first tools/list before any server starts
       } finally {
         await ended(s);
       }
+    },
+    TIMEOUT_MS,
+  );
+
+  it(
+    'a client that leaves while a server is still starting: serve ends that start (its process) and exits, not waiting for its initialize',
+    async () => {
+      const s = serveJoined('leave', stuck);
+      initialize(s);
+      s.send({ id: 2, method: 'tools/list' });
+      await s.answer(2);
+      await until(() => (startsIn(s.lines).length === 1 ? true : undefined), 30_000, 'the stuck server starting');
+      // The server answers initialize after 10 minutes and the spawn timeout is 2: before closing aborted the starts
+      // under way, serve's exit waited for one of them (this test's own bound, 60 s, would fail first).
+      const exit = await Promise.race([
+        new Promise<number | null>((r) => s.child.once('exit', (code) => r(code))).then((code) => ({ code })),
+        new Promise<undefined>((r) => {
+          s.child.stdin!.end();
+          setTimeout(() => r(undefined), 60_000).unref();
+        }),
+      ]);
+      if (exit === undefined) s.child.kill('SIGKILL');
+      expect(exit).toEqual({ code: 0 });
     },
     TIMEOUT_MS,
   );
