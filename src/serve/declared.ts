@@ -8,6 +8,7 @@ import { capabilitiesKey, relayedCapabilities, type DeclaredCapabilities } from 
 import { mapLimited, SERVER_START_CONCURRENCY } from '../core/map-limited.js';
 import { errorText } from '../process/errors.js';
 import type { ServerSnapshot } from '../core/types.js';
+import { anyCachedSnapshot } from '../core/connect/cache.js';
 import { readListing, storeListing, type ServeSetup } from './setup.js';
 import { isObject } from '../core/dict.js';
 
@@ -82,9 +83,11 @@ export interface Relisting {
  * live, storing what was listed. A server that cannot be listed keeps the list it had, with a warning.
  */
 export async function relistWith(caps: DeclaredCapabilities, r: Relisting): Promise<void> {
+  // A cache folder with no tool list (a first start) is not looked up for each server.
+  const cached = r.cache !== null && anyCachedSnapshot(r.cache.dir);
   // Re-listing may restart every server: as many at once as any other start (map-limited.ts).
   await mapLimited(r.definitions, SERVER_START_CONCURRENCY, async (def) => {
-    const hit = await readListing(def, r.cache, r.now(), caps);
+    const hit = cached ? await readListing(def, r.cache, r.now(), caps) : undefined;
     if (hit) return void r.known.set(def.name, hit);
     // Never listed yet: its first start (runtime.listUnknown) declares `caps` already; not started twice.
     if (!r.known.has(def.name)) return;

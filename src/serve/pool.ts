@@ -33,6 +33,8 @@ export interface PoolOptions {
   ) => ReturnType<ServerRequestHandler> | undefined;
   onNotification?: (server: string, method: string, params: Record<string, unknown> | undefined) => void;
   log: (text: string) => void;
+  /** --debug: says when each server's start begins (before its process is spawned). */
+  debug?: (text: string) => void;
   now: () => number;
   /** Replaces the real transports (tests use the SDK's in-memory pair). */
   createTransport?: ServerSessionOptions['createTransport'];
@@ -71,6 +73,8 @@ export class ServerPool {
   private readonly slots = new Map<string, Slot>();
   private readonly calls = new SessionCalls<ServerSession>();
   private closed = false;
+  /** Aborted by closeAll: a start still under way then ends its process at once instead of finishing initialize. */
+  private readonly closing = new AbortController();
 
   constructor(
     defs: readonly ServerDefinition[],
@@ -185,6 +189,7 @@ export class ServerPool {
       this.fail(slot, unset);
       throw new SmartError('SERVE_SERVER_UNAVAILABLE', { server: name, reason: unset });
     }
+    this.opts.debug?.(`server "${name}" starting`);
     const answer = this.opts.onServerRequest;
     const notify = this.opts.onNotification;
     // The SDK client loads only when a server first starts: a start answered from the cache never needs it.
@@ -219,7 +224,7 @@ export class ServerPool {
     });
     slot.starts++;
     try {
-      await session.start({ timeoutMs: this.opts.spawnTimeoutMs });
+      await session.start({ timeoutMs: this.opts.spawnTimeoutMs, signal: this.closing.signal });
     } catch (e) {
       const reason = errorText(e);
       this.fail(slot, reason);
@@ -314,6 +319,7 @@ export class ServerPool {
   /** Ends every server and its whole process tree. */
   async closeAll(): Promise<void> {
     this.closed = true;
+    this.closing.abort();
     const draining = this.calls.closeAll();
     await Promise.all(
       [...this.slots.values()].map(async (slot) => {

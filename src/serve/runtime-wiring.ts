@@ -62,6 +62,7 @@ export function poolFor(opts: RuntimeOptions, hooks: PoolHooks): ServerPool {
       inFlight.askerFor(server, method, true)?.ask(method, params, signal),
     onNotification: (server, method, params) => hooks.notification(server, method, params),
     log: opts.log,
+    ...(opts.debug ? { debug: opts.debug } : {}),
     now: opts.now,
     ...opts.pool,
   });

@@ -7,7 +7,7 @@ import { checkedSnapshots, readCatalogue } from '../app/services/catalogue/snaps
 import { resolvePaths } from '../app/services/paths.js';
 import { DEFAULT_CACHE_TTL_SECONDS, serverOrigin } from '../app/services/connect-definitions.js';
 import { loadDefinitions, selectServers } from '../app/services/definitions.js';
-import { readCachedSnapshot, writeCachedSnapshot } from '../core/connect/cache.js';
+import { anyCachedSnapshot, readCachedSnapshot, writeCachedSnapshot } from '../core/connect/cache.js';
 import type { ServerOrigin } from '../core/connect/server-identity.js';
 import type { DeclaredCapabilities } from '../core/declared-capabilities.js';
 import { oauthTokenStorePath } from '../core/paths.js';
@@ -130,7 +130,8 @@ export async function loadServeSetup(
     const set = await readCatalogue(global.snapshot, io.cwd, { cacheDir, checked, now: Date.now });
     known = served(set.servers);
     if (set.lean) full = async () => served((await readSnapshotSet(global.snapshot, io.cwd, checked)).servers);
-  } else if (cache) {
+  } else if (cache && anyCachedSnapshot(cache.dir)) {
+    // A cache folder with no tool list in it (a first start) answers nothing: no server is keyed for a lookup.
     const hits = await Promise.all(definitions.map((d) => readCachedSnapshot(d, { ...cache, now })));
     hits.forEach((hit, i) => {
       if (hit) known.set(definitions[i]!.name, hit);

@@ -4,7 +4,13 @@ import { join } from 'node:path';
 import { InMemoryTransport } from '@modelcontextprotocol/server';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { connectServers, toolCacheFile, toolCacheKey, type ConnectOptions } from '../../src/core/connect/index.js';
-import { ERA_HORIZON_MS, oauthLogin, readCachedSnapshot, writeCachedSnapshot } from '../../src/core/connect/cache.js';
+import {
+  anyCachedSnapshot,
+  ERA_HORIZON_MS,
+  oauthLogin,
+  readCachedSnapshot,
+  writeCachedSnapshot,
+} from '../../src/core/connect/cache.js';
 import { rememberedVersion, rememberVersion } from '../../src/core/connect/era-memo.js';
 import { TokenStore, tokenStoreKey, type TokenStoreEntry } from '../../src/core/connect/oauth/token-store.js';
 import type { ServerDefinition, ServerSnapshot } from '../../src/core/types.js';
@@ -113,6 +119,16 @@ describe('readCachedSnapshot / writeCachedSnapshot', () => {
     stderr: 'log',
     elapsedMs: 12,
   };
+
+  it('anyCachedSnapshot: false for a folder with no tool list yet (a first start skips every lookup), true once one is stored', async () => {
+    expect(anyCachedSnapshot(join(dir, 'not-made-yet'))).toBe(false);
+    expect(anyCachedSnapshot(dir)).toBe(false);
+    mkdirSync(join(dir, 'tool-lists'));
+    expect(anyCachedSnapshot(dir)).toBe(false);
+    await writeCachedSnapshot(def(), ok, { dir, now: 1 });
+    expect(anyCachedSnapshot(dir)).toBe(true);
+    expect(await readCachedSnapshot(def(), { dir, ttlMs: 1000, now: 2 })).toBeDefined();
+  });
 
   it('never caches a failed server', async () => {
     await writeCachedSnapshot(def(), { ...ok, status: 'error', error: 'boom' }, { dir, now: 1 });

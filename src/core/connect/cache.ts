@@ -6,7 +6,7 @@
  * invalidates the entry) but never into the file.
  */
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeFileSafe } from '../../process/safe-write.js';
 import type { ServerDefinition, ServerSnapshot } from '../types.js';
@@ -94,6 +94,18 @@ export async function oauthLogin(def: ServerDefinition, storeFile: string | unde
   const tokens = entry?.tokens;
   if (!tokens) return '';
   return entry?.login ? `login:${entry.login}` : `token:${sha256(tokens.refresh_token ?? tokens.access_token)}`;
+}
+
+/**
+ * Whether the cache folder holds any tool list: when it holds none (a first start, a fresh HOME), every lookup would
+ * miss, and a caller skips them, each of which keys its server first (a local server's files stat-ed: serverIdentity).
+ */
+export function anyCachedSnapshot(dir: string): boolean {
+  try {
+    return readdirSync(join(dir, CACHE_SUBDIR)).length > 0;
+  } catch {
+    return false; // no folder yet (or one that cannot be read: every read of it would miss too)
+  }
 }
 
 export function toolCacheFile(dir: string, key: string): string {
