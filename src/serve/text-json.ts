@@ -7,15 +7,12 @@
  * serialisation (test/unit/text-json.test.ts), and gives up (undefined) for any result not plainly shaped so.
  */
 
-/**
- * Each text content item's text as a JSON string literal, given by whoever made the item with it at hand, with the
- * text it was made for: an item whose text was changed since is escaped as any other.
- */
-const literals = new WeakMap<object, { text: string; literal: string }>();
+/** Each text content item's text as a JSON string literal, given by whoever made the item with it at hand. */
+const literals = new WeakMap<object, string>();
 
 /** Notes `literal` (JSON.stringify(item.text)) for a text content item; returns the item. */
 export function withJsonLiteral<T extends { type: 'text'; text: string }>(item: T, literal: string): T {
-  literals.set(item, { text: item.text, literal });
+  literals.set(item, literal);
   return item;
 }
 
@@ -52,8 +49,7 @@ export function wireResponse(id: string | number, result: unknown): string | und
     if (!keysAre(item, TEXT_KEYS)) return;
     const { type, text } = item as { type: unknown; text: unknown };
     if (type !== 'text' || typeof text !== 'string') return;
-    const kept = literals.get(item);
-    const literal = kept?.text === text ? kept.literal : undefined;
+    const literal = literals.get(item);
     if (literal !== undefined) noted = true;
     body += `${i === 0 ? '' : ','}{"type":"text","text":${literal ?? JSON.stringify(text)}}`;
   }

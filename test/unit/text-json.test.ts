@@ -41,15 +41,6 @@ describe('wireResponse', () => {
     );
   });
 
-  it('escapes again an item whose text changed after its literal was noted', () => {
-    const result = textResult('before');
-    withJsonLiteral(result.content[0]!, '"before"');
-    result.content[0]!.text = 'after "quoted"';
-    expect(wireResponse(1, result)).toBeUndefined();
-    result.content.push(withJsonLiteral({ type: 'text' as const, text: 'noted' }, '"noted"'));
-    expect(wireResponse(1, result)).toBe(sdk(1, result));
-  });
-
   it('leaves to the SDK a result with nothing noted, another key, another item or key order', () => {
     const noted = () => {
       const r = textResult('x');
