@@ -340,7 +340,6 @@ export async function runServeCommand(
           runtime,
           (m) => wire.send(m),
           () => current?.getClientVersion() !== undefined,
-          (line) => wire.sendLine(line),
         );
         // Its plain calls of the servers' tools are run on the wire too (stdio-forward-calls.ts).
         const forwardCalls = new StdioForwardCalls(

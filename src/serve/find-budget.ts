@@ -12,7 +12,6 @@
  */
 import { MIN_FIND_MAX_TOKENS } from '../core/config/validate.js';
 import type { Unstarted } from './start-retry.js';
-import { escapedJson } from './text-json.js';
 
 /** The budget of one find_tool answer when neither the call (`maxTokens`) nor the config sets one. */
 export const DEFAULT_FIND_MAX_TOKENS = 1500;
@@ -37,8 +36,6 @@ export interface FindCandidate {
  */
 export interface KeptLines {
   text: (string | undefined)[];
-  /** Each line's escaped JSON (text-json.ts), made when an answer first holds it. */
-  json?: (string | undefined)[];
   cost: (number | undefined)[];
   counter?: (text: string) => number;
 }
@@ -46,8 +43,6 @@ export interface KeptLines {
 export interface BudgetedAnswer {
   /** The answer as sent: `{"results":[` one result per line `], "note"?, "notStarted"?}`. */
   text: string;
-  /** JSON.stringify(text), made of the lines' kept escapes (the stdio wire writes it as it is: text-json.ts). */
-  json: string;
   tokens: number;
   /** Results listed (a prefix of the ranking). */
   listed: number;
@@ -56,7 +51,6 @@ export interface BudgetedAnswer {
 }
 
 const HEAD = '{"results":[\n';
-const HEAD_JSON = escapedJson(HEAD);
 const tailWith =
   (unstarted: readonly Unstarted[]) =>
   (note: string | undefined): string =>
@@ -112,9 +106,6 @@ export function budgetFindAnswer(
       withSchema ? full(candidates[i]!) : JSON.stringify(candidates[i]!.brief),
       i === 0,
     ));
-  // A whole line's escape: each line is JSON.stringify's output (no lone surrogate), so escapes concatenate.
-  const jsonOf = (i: number, withSchema: boolean): string =>
-    ((kept[i]!.json ??= [])[slot(i, withSchema)] ??= escapedJson(lineOf(i, withSchema)));
   const cost = (i: number, withSchema: boolean): number => {
     const local = costs[i]!;
     if (local[+withSchema] !== undefined) return local[+withSchema]!;
@@ -148,14 +139,12 @@ export function budgetFindAnswer(
       .map(idOf);
     const end = tail(noteFor(withoutSchema, candidates.length - listed, maxTokens));
     let text = HEAD;
-    let json = HEAD_JSON;
     let tokens = count(HEAD) + count(end);
     for (let i = 0; i < listed; i++) {
       text += lineOf(i, schemaOn[i]!);
-      json += jsonOf(i, schemaOn[i]!);
       tokens += cost(i, schemaOn[i]!);
     }
-    return { text: text + end, json: `"${json}${escapedJson(end)}"`, tokens, listed, withoutSchema };
+    return { text: text + end, tokens, listed, withoutSchema };
   };
   // The note grew past the room kept for it: the last schema added goes, else the last result, until it fits.
   let answer = build();

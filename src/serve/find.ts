@@ -12,7 +12,6 @@ import type { Counting } from './deps.js';
 import { budgetFindAnswer, findMaxTokens, type BudgetedAnswer, type FindCandidate } from './find-budget.js';
 import { findCandidate, textResult } from './meta.js';
 import { MAX_RANKED_QUERIES, readFindArgs } from './find-args.js';
-import { withJsonLiteral } from './text-json.js';
 import type { Unstarted } from './start-retry.js';
 
 /** find_tool ranks at most this many phrasings of a need (its intent and `queries`). */
@@ -143,7 +142,6 @@ export class ToolFinder {
       this.deps.unstarted(),
     );
     const result = textResult(answer.text);
-    withJsonLiteral(result.content[0]!, answer.json);
     // What was cut is said beside the answer (its JSON stays as budgeted).
     if (read.notes.length > 0) result.content.push({ type: 'text', text: `mcp-smart: ${read.notes.join(' ')}` });
     return result;

@@ -16,7 +16,6 @@ import { audited } from './auth/audit-call.js';
 import { clientKey } from './client-key.js';
 import type { ServeRuntime } from './runtime.js';
 import { callServed } from './served-call.js';
-import { wireResponse } from './text-json.js';
 import {
   cancelledCall,
   isCallId,
@@ -51,8 +50,6 @@ export class StdioMetaCalls {
     private readonly send: (message: JSONRPCMessage) => Promise<void>,
     /** Whether the connection's `initialize` has been answered (before that, everything is the SDK's). */
     private readonly initialized: () => boolean,
-    /** Writes a response already serialised (text-json.ts: find_tool's answer, its text escaped once per line). */
-    private readonly sendLine?: (line: string) => Promise<void>,
   ) {}
 
   /**
@@ -80,14 +77,12 @@ export class StdioMetaCalls {
 
   private async answer(id: Id, params: Params): Promise<void> {
     let response: JSONRPCMessage;
-    let line: string | undefined;
     try {
       const ctx = { signal: NEVER_ABORTED, client: clientKey(undefined), _meta: params._meta };
       const result = await audited(this.runtime, params, undefined, undefined, () =>
         callServed(this.runtime, params, ctx),
       );
       response = { jsonrpc: '2.0', id, result };
-      if (this.sendLine) line = wireResponse(id, result);
     } catch (e) {
       // As the SDK's Server answers a handler's error: its code when it has one, its message, its data.
       const err = e as { code?: unknown; message?: unknown; data?: unknown };
@@ -104,6 +99,6 @@ export class StdioMetaCalls {
     const cancelled = this.open.get(id);
     this.open.delete(id);
     if (cancelled) return;
-    await (line !== undefined && this.sendLine ? this.sendLine(line) : this.send(response)).catch(() => undefined);
+    await this.send(response).catch(() => undefined);
   }
 }

@@ -77,13 +77,8 @@ export class StdioWire implements Transport {
   }
 
   send(message: JSONRPCMessage): Promise<void> {
-    return this.sendLine(serializeMessage(message));
-  }
-
-  /** Sends a message already serialised as `serializeMessage` would (its line, "\n" included). */
-  sendLine(line: string): Promise<void> {
     if (this.closed) return Promise.reject(new Error('the stdio connection is closed'));
-    return this.write(line);
+    return this.write(serializeMessage(message));
   }
 
   /**
