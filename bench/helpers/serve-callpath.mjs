@@ -7,8 +7,8 @@
 // on the same connection (the transport's floor). BENCH_SERVE_BASE_BIN: another build's bin/mcp-smart.js measured
 // in the same rounds (each build taking its turn first in alternate rounds). BENCH_SERVE_CALLS (default 900, a
 // multiple of 30; 0: find_tool's rows alone) and BENCH_SERVE_FINDS (default 400; 0: the call rows alone) scale it.
-// Beside each time, the CPU time spent (serve's process from /proc, or process.cpuUsage in process): the figure the
-// load moves least.
+// Beside each time, the CPU time spent (serve's threads from /proc/<pid>/task/*/schedstat, ns, or process.cpuUsage
+// in process): the figure the load moves least.
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -18,7 +18,7 @@ import { StreamableHTTPClientTransport as HttpV1 } from '@modelcontextprotocol/s
 import { Client as ClientV2, StreamableHTTPClientTransport as HttpV2 } from '@modelcontextprotocol/client';
 import { StdioClientTransport as StdioV2 } from '@modelcontextprotocol/client/stdio';
 import { DATA, loadServers111 } from './datasets.mjs';
-import { processCpuMs } from './proc-cpu.mjs';
+import { liveThreadsCpuMs } from './proc-cpu.mjs';
 
 /** What Claude Code declares (src/core/declared-capabilities.ts): a client that may be asked. */
 const CLAUDE_LIKE = { roots: { listChanged: true }, elicitation: {} };
@@ -42,9 +42,9 @@ const cpuOf = (d) => (d.user + d.system) / 1000;
 
 /** Times of `n` calls, and the CPU time process `pid` spent meanwhile added to `x.cpu`. */
 async function timedBlock(x, name, args, n) {
-  const before = processCpuMs(x.pid);
+  const before = liveThreadsCpuMs(x.pid);
   const times = await callTimes(x.client, name, args, n);
-  x.cpu += processCpuMs(x.pid) - before;
+  x.cpu += liveThreadsCpuMs(x.pid) - before;
   return times;
 }
 

@@ -21,8 +21,14 @@
  *   nothing allocates) and runs at most once per quiet period (two collections: see `collect` below). Committed, not
  *   used: V8's own collections during the calls free the garbage but keep its pages (RSS) until a full collection
  *   with nothing left to mark returns them.
+ *
+ * The GC event is an object nothing holds, registered with a FinalizationRegistry while the collector is not armed:
+ * its finalizer runs once, after the collection that freed it, and no other is made until the collector disarms.
+ * A PerformanceObserver of 'gc' entries ran JavaScript after every collection instead (a scavenge every few
+ * find_tool calls, each entry built with deprecated accessors: about 80 µs of serve's main thread per scavenge in a
+ * profile of find_tool over stdio; bench/RESULTS.md, branch `findrt2`).
  */
-import { PerformanceObserver, performance, type EventLoopUtilization } from 'node:perf_hooks';
+import { performance, type EventLoopUtilization } from 'node:perf_hooks';
 import * as v8 from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { EXPOSE_GC_FLAG, SERVE_HEAP_FLAGS } from '../process/serve-heap-flags.js';
@@ -43,6 +49,11 @@ export interface QuietCollectorDeps {
   collect: () => void;
   /** Runs `fn` after `ms`; the timer must not keep the process alive. */
   after: (fn: () => void, ms: number) => void;
+  /**
+   * Calls `fn` once, after the next garbage collection. Asked for while the collector is not armed (at the start and
+   * each time it disarms); without it, the caller feeds `onGc` itself.
+   */
+  nextGc?: (fn: () => void) => void;
 }
 
 /** The decision: when to collect. Fed GC events; checks windows of the event loop until one is quiet. */
@@ -59,6 +70,12 @@ export class QuietCollector {
     private readonly growthBytes = GROWTH_BYTES,
   ) {
     this.baseline = deps.heapSize();
+    this.watch();
+  }
+
+  private readonly gcSeen = (): void => this.onGc();
+  private watch(): void {
+    if (!this.stopped) this.deps.nextGc?.(this.gcSeen);
   }
 
   /** A garbage collection happened (V8's, or ours): something is allocating, so watch for the quiet after it. */
@@ -80,6 +97,7 @@ export class QuietCollector {
       return;
     }
     this.armed = false;
+    this.watch();
     // What grew is mostly pages of the calls' garbage, still there or already collected by V8 but kept committed (a
     // heap that only holds more live data rises its baseline once).
     if (this.deps.heapSize() - this.baseline < this.growthBytes) return;
@@ -117,6 +135,11 @@ export function startHeapQuiet(debug?: (text: string) => void, growthBytes = GRO
   const gc = fullCollection();
   if (!gc) return { collector: undefined, stop: () => undefined };
   let last: EventLoopUtilization | undefined;
+  const gcWatch = {
+    fn: undefined as (() => void) | undefined,
+    token: {},
+    registry: new FinalizationRegistry<undefined>(() => gcWatch.fn?.()),
+  };
   const heap = (): { committed: number; used: number } => {
     const h = v8.getHeapStatistics();
     return { committed: h.total_heap_size, used: h.used_heap_size };
@@ -143,16 +166,19 @@ export function startHeapQuiet(debug?: (text: string) => void, growthBytes = GRO
         );
       },
       after: (fn, ms) => setTimeout(fn, ms).unref(),
+      nextGc: (fn) => {
+        gcWatch.fn = fn;
+        // An object nothing holds: the next collection (a scavenge: it is young) frees it, and its finalizer runs.
+        gcWatch.registry.register({}, undefined, gcWatch.token);
+      },
     },
     growthBytes,
   );
-  const observer = new PerformanceObserver(() => collector.onGc());
-  observer.observe({ entryTypes: ['gc'] });
   return {
     collector,
     stop: () => {
       collector.stop();
-      observer.disconnect();
+      gcWatch.registry.unregister(gcWatch.token);
     },
   };
 }

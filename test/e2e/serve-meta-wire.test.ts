@@ -166,7 +166,7 @@ function rawServe() {
   });
   const exited = new Promise((r) => child.once('exit', r));
   /** The line answering request `id`. */
-  const answer = async (id: number): Promise<string> => {
+  const answer = async (id: number | string): Promise<string> => {
     const deadline = Date.now() + 30_000;
     for (;;) {
       const line = lines.find((l) => (JSON.parse(l) as { id?: unknown }).id === id);
@@ -213,6 +213,13 @@ describe('the path a request takes', () => {
         // This path writes jsonrpc and id first; the SDK's Server writes result first (its response object's order).
         expect(find.startsWith('{"jsonrpc":"2.0","id":1,"result":')).toBe(true);
         expect(JSON.parse(find)).toEqual({ jsonrpc: '2.0', id: 1, result: expected[0] });
+        // Byte for byte the SDK's serialisation of that response (JSON.stringify of it): every find's line.
+        expect(find).toBe(JSON.stringify({ jsonrpc: '2.0', id: 1, result: expected[0] }));
+        for (const [i, c] of CALLS.entries()) {
+          if (c.name !== 'find_tool' || i === 0) continue;
+          s.send({ id: `c${i}`, method: 'tools/call', params: c });
+          expect(await s.answer(`c${i}`)).toBe(JSON.stringify({ jsonrpc: '2.0', id: `c${i}`, result: expected[i] }));
+        }
         s.send({ id: 2, method: 'tools/list' });
         expect((await s.answer(2)).startsWith('{"result":')).toBe(true);
         // `arguments` not an object: left to the SDK, which answers its own invalid-params error.

@@ -73,6 +73,34 @@ describe('QuietCollector', () => {
     expect(s.state.collected).toBe(2);
   });
 
+  it('asks for the next GC only while not armed: at the start and each time it disarms', () => {
+    const timers: (() => void)[] = [];
+    const watching: (() => void)[] = [];
+    const state = { busy: 0.9, collected: 0, size: 10e6 };
+    const collector = new QuietCollector({
+      heapSize: () => state.size,
+      utilization: () => state.busy,
+      collect: () => state.collected++,
+      after: (fn) => timers.push(fn),
+      nextGc: (fn) => watching.push(fn),
+    });
+    expect(watching).toHaveLength(1);
+    watching.shift()!(); // the GC: armed, and nothing more asked for while the calls go on
+    for (let i = 0; i < 3; i++) timers.shift()!();
+    expect(watching).toHaveLength(0);
+    expect(state.collected).toBe(0);
+    state.busy = 0;
+    state.size += GROWTH_BYTES;
+    timers.shift()!(); // quiet: disarmed (asking again), then collected
+    expect(state.collected).toBe(1);
+    expect(watching).toHaveLength(1);
+    expect(timers).toHaveLength(0);
+    collector.stop();
+    watching.shift()!(); // after stop, a GC arms nothing and asks for nothing
+    expect(timers).toHaveLength(0);
+    expect(watching).toHaveLength(0);
+  });
+
   it('stops: a pending window and later GC events do nothing', () => {
     const s = scripted(0);
     s.state.size = GROWTH_BYTES * 4;
