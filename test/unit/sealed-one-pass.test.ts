@@ -58,6 +58,17 @@ describe('sealOnePass', () => {
       }
   });
 
+  it('writes parts of many megabytes whole, between small ones, at their places', async () => {
+    const file = join(dir, 'big-parts.bin');
+    const payload = payloadOf(7 * 1024 * 1024 + 3);
+    const cuts = [0, 1, 5, 3 * 1024 * 1024 + 5, 3 * 1024 * 1024 + 6, payload.byteLength];
+    const parts = cuts.slice(1).map((end, i) => payload.subarray(cuts[i], end));
+    await writeFileSafe(file, sealOnePass(magic, 'key', parts));
+    expect(readFileSync(file).equals(Buffer.from(sealBytes(magic, 'key', payload)))).toBe(true);
+    await writeFileSafe(file, parts);
+    expect(readFileSync(file).equals(payload)).toBe(true);
+  });
+
   it('gives a file that a reader rejects once its body, its head or its key differ', async () => {
     const file = join(dir, 'tampered.bin');
     const payload = payloadOf(5000);

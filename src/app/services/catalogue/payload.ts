@@ -68,9 +68,9 @@ const CHUNK_BYTES = 1 << 20;
 
 /**
  * encodeCatalogue's bytes as a source of parts that gives them anew at each call (the cache file takes one pass:
- * sealed-file.ts sealOnePass hashes each part as it is written; sealSource, two). The head (JSON, one piece per server) and the texts come in chunks of one reused
- * buffer, each valid until the next part is asked for: neither the ~15 MB head nor the ~100 MB of a big catalogue's
- * texts is ever held as bytes, nor the head as one string.
+ * sealed-file.ts sealOnePass hashes each part as it is written; sealSource, two). The head (JSON, one piece per
+ * server) and the texts come in chunks of one reused buffer, each valid until the next part is asked for: neither the
+ * ~15 MB head nor the ~100 MB of a big catalogue's texts is ever held as bytes, nor the head as one string.
  */
 export function catalogueSource(
   servers: readonly ServerSnapshot[],
