@@ -1,8 +1,9 @@
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { decodeCatalogue, encodeCatalogue } from '../../src/app/services/catalogue/payload.js';
+import { decodeCatalogue, encodeCatalogue, leanServer } from '../../src/app/services/catalogue/payload.js';
 import { PARAM_TEXT, paramText } from '../../src/core/discover/bm25.js';
-import { PARAM_NAMES, topParams } from '../../src/core/discover/param-names.js';
+import { PARAM_NAMES, joinedParams, joinedTopParams, topParams } from '../../src/core/discover/param-names.js';
 import { fixture } from '../helpers/paths.js';
 import type { ServerSnapshot, Snapshot, ToolSnapshot } from '../../src/core/types.js';
 
@@ -87,5 +88,64 @@ describe('catalogue start cache payload', () => {
     expect(decodeCatalogue(badHead)).toBeNull();
     // One text byte more than the rows account for.
     expect(decodeCatalogue(Buffer.concat([good, Buffer.from([0x41, 0x41])]))).toBeNull();
+  });
+});
+
+describe('the catalogue-v2 bytes', () => {
+  // ASCII, Latin-1 and other texts, a lone surrogate, parameter names with a line feed, an empty one, none at all.
+  const long = 'x'.repeat(50) + 'é';
+  const lean = (
+    [
+      {
+        name: 'one',
+        transport: 'stdio',
+        status: 'ok',
+        tools: [
+          {
+            name: 'a',
+            description: long,
+            inputSchema: { type: 'object', properties: { q: { description: long }, 'two\nlines': {}, '': {}, é: {} } },
+          },
+          {
+            name: 'b',
+            description: '天气预报 \u{1F600} and a lone \ud800 surrogate',
+            inputSchema: { type: 'object', properties: { 'x\n': {} } },
+          },
+          { name: 'c', description: 'café ÿ', inputSchema: { type: 'object' } },
+          {
+            name: 'd',
+            description: '',
+            title: 'plain ASCII',
+            inputSchema: { type: 'object', properties: { a: {}, b: {} } },
+          },
+        ],
+      },
+      {
+        name: 'two',
+        transport: 'http',
+        status: 'ok',
+        tools: [
+          { name: 'e', description: '☃'.repeat(40) },
+          { name: 'f', description: 'Ā just above Latin-1' },
+        ],
+      },
+    ] as ServerSnapshot[]
+  ).map(leanServer);
+
+  it('are the ones main wrote before the head was built faster (SHA-256 taken from main ca53992)', () => {
+    const sum = createHash('sha256').update(encodeCatalogue(lean, 'digest')).digest('hex');
+    expect(sum).toBe('b3afb5dc3eb9ec71dcd8ce8756a4a2e28330aa15218a7859c0a771a51f1123e4');
+    expect(decodeCatalogue(encodeCatalogue(lean, 'digest'))?.servers.map((s) => s.tools.map(topParams))).toEqual(
+      lean.map((s) => s.tools.map(topParams)),
+    );
+  });
+
+  it('joinedTopParams gives joinedParams(topParams(tool)) for kept names, well formed or not', () => {
+    for (const kept of ['', '\n', 'a\n', 'a\nb\n', 'two\nlines\n\n', 'no line feed', 'a\nb', '\n\n', 'é\n☃\n'])
+      expect(joinedTopParams({ name: 't', [PARAM_NAMES]: kept } as ToolSnapshot), JSON.stringify(kept)).toBe(
+        joinedParams(topParams({ name: 't', [PARAM_NAMES]: kept } as ToolSnapshot)),
+      );
+    const full: ToolSnapshot = { name: 't', inputSchema: { type: 'object', properties: { b: {}, a: {} } } };
+    expect(joinedTopParams(full)).toBe('b\na\n');
   });
 });

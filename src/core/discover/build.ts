@@ -136,7 +136,7 @@ export function encodeIndexCacheParts(index: DiscoverIndex): Uint8Array[] {
 }
 
 /**
- * encodeIndexCache's bytes as a source of parts that gives them anew at each call (sealed-file.ts sealSource): the
+ * encodeIndexCache's bytes as a source of parts that gives them anew at each call (sealed-file.ts sealOnePass takes one pass): the
  * BM25 postings in chunks of one reused buffer, the semantic matrix as a view of its own array.
  */
 export function encodeIndexCacheSource(index: DiscoverIndex): () => Iterable<Uint8Array> {

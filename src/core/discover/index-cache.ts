@@ -4,7 +4,8 @@
  * another key is not trusted (the caller rebuilds the index instead).
  */
 import { createHash } from 'node:crypto';
-import { openSealed, sealBytes, sealParts, sealSource } from '../sealed-file.js';
+import type { HeadLast } from '../../process/safe-write.js';
+import { openSealed, sealBytes, sealOnePass, sealParts } from '../sealed-file.js';
 import type { WordVectors } from './vectors.js';
 import { resolveWeights, type WeightsInput } from './weights.js';
 
@@ -48,9 +49,12 @@ export function sealIndexCacheParts(key: string, parts: readonly Uint8Array[]): 
   return sealParts(MAGIC, key, parts);
 }
 
-/** sealIndexCache's file for a payload given as a source of parts (sealed-file.ts sealSource). */
-export function sealIndexCacheSource(key: string, payload: () => Iterable<Uint8Array>): Iterable<Uint8Array> {
-  return sealSource(MAGIC, key, payload);
+/**
+ * sealIndexCache's file for a payload given as a source of parts, made once (sealed-file.ts sealOnePass: its head is
+ * written last, over the zeros it starts with).
+ */
+export function sealIndexCacheSource(key: string, payload: () => Iterable<Uint8Array>): HeadLast {
+  return sealOnePass(MAGIC, key, payload());
 }
 
 /** The payload sealed under `key`, or null when the file is not one, was written under another key, or was altered. */

@@ -16,6 +16,16 @@ export function joinedParams(names: readonly string[]): string {
   return names.map((n) => `${n}\n`).join('');
 }
 
+/**
+ * joinedParams(topParams(tool)), read straight from a lean tool: the names it keeps are that very string (one ending
+ * in a line feed, or empty), which splitting and joining again would give back unchanged.
+ */
+export function joinedTopParams(tool: ToolSnapshot): string {
+  const kept = (tool as { [PARAM_NAMES]?: string })[PARAM_NAMES];
+  if (kept !== undefined && (kept === '' || kept.endsWith('\n'))) return kept;
+  return joinedParams(topParams(tool));
+}
+
 /** The tool's top-level parameter names, in schema order. */
 export function topParams(tool: ToolSnapshot): readonly string[] {
   const kept = (tool as { [PARAM_NAMES]?: string })[PARAM_NAMES];

@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { CATALOGUE_CACHE_VERSION, catalogueSource, decodeCatalogue } from './payload.js';
-import { openSealed, sealSource } from '../../../core/sealed-file.js';
+import { openSealed, sealOnePass } from '../../../core/sealed-file.js';
 import type { SnapshotSet } from '../../../core/snapshot.js';
 import { writeFileSafe } from '../../../process/safe-write.js';
 import type { ServerSnapshot } from '../../../core/types.js';
@@ -71,5 +71,5 @@ export async function writeSealedCatalogue(
   servers: readonly ServerSnapshot[],
   digest: string,
 ): Promise<void> {
-  await writeFileSafe(file, sealSource(magic, key, catalogueSource(servers, digest))).catch(() => undefined);
+  await writeFileSafe(file, sealOnePass(magic, key, catalogueSource(servers, digest)())).catch(() => undefined);
 }

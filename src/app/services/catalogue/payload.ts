@@ -10,7 +10,7 @@
  * exactly (lone surrogates included, which UTF-8 would not).
  */
 import { PARAM_TEXT, paramText } from '../../../core/discover/bm25.js';
-import { PARAM_NAMES, joinedParams, topParams } from '../../../core/discover/param-names.js';
+import { PARAM_NAMES, joinedParams, joinedTopParams, topParams } from '../../../core/discover/param-names.js';
 import type { JsonObject, ServerSnapshot, ToolSnapshot } from '../../../core/types.js';
 
 /** Bump whenever the payload's layout or what goes into it changes. */
@@ -49,6 +49,8 @@ interface Head {
 const HEADER_BYTES = 8;
 /** Every character of the text is one Latin-1 byte (most tool texts: ASCII). */
 const LATIN1 = /^[\u0000-\u00ff]*$/;
+/** LATIN1's answer; an ASCII text (its UTF-8 as long as it is, counted without a scan by regular expression) is one. */
+const isLatin1 = (text: string): boolean => Buffer.byteLength(text, 'utf8') === text.length || LATIN1.test(text);
 
 /** The payload for these servers (as readSnapshotSet returned them) and their files' digest. */
 export function encodeCatalogue(servers: readonly ServerSnapshot[], digest: string): Uint8Array {
@@ -65,10 +67,10 @@ export function encodeCatalogueParts(servers: readonly ServerSnapshot[], digest:
 const CHUNK_BYTES = 1 << 20;
 
 /**
- * encodeCatalogue's bytes as a source of parts that gives them anew at each call (sealed-file.ts sealSource hashes
- * one pass and writes the next). The head (JSON, one piece per server) and the texts come in chunks of one reused
- * buffer, each valid until the next part is asked for: neither the ~15 MB head nor the ~100 MB of a big catalogue's
- * texts is ever held as bytes, nor the head as one string.
+ * encodeCatalogue's bytes as a source of parts that gives them anew at each call (the cache file takes one pass:
+ * sealed-file.ts sealOnePass hashes each part as it is written; sealSource, two). The head (JSON, one piece per
+ * server) and the texts come in chunks of one reused buffer, each valid until the next part is asked for: neither the
+ * ~15 MB head nor the ~100 MB of a big catalogue's texts is ever held as bytes, nor the head as one string.
  */
 export function catalogueSource(
   servers: readonly ServerSnapshot[],
@@ -78,8 +80,13 @@ export function catalogueSource(
   const texts: [string[], string[]] = [[], []];
   // JSON.stringify(head) in pieces: the UTF-8 of complete JSON texts (well formed: lone surrogates come escaped)
   // and of the punctuation between them, joined, is the UTF-8 of the whole.
+  // The commas are pieces of their own: a comma joined to a server's JSON would make a string the lengths and the
+  // chunks must each flatten first.
   const pieces = [`{"digest":${JSON.stringify(digest)},"servers":[`];
-  servers.forEach((server, i) => pieces.push((i > 0 ? ',' : '') + JSON.stringify(serverHead(server, texts))));
+  servers.forEach((server, i) => {
+    if (i > 0) pieces.push(',');
+    pieces.push(JSON.stringify(serverHead(server, texts)));
+  });
   pieces.push(']}');
   const lengths = headerBytes(
     pieces.reduce((n, p) => n + Buffer.byteLength(p, 'utf8'), 0),
@@ -112,7 +119,7 @@ function catalogueHead(
 /** A server as the head holds it, its tools' texts added to `texts` (Latin-1 ones, then the others) in order. */
 function serverHead(server: ServerSnapshot, texts: [string[], string[]]): Head['servers'][number] {
   const put = (text: string): number => {
-    const part = LATIN1.test(text) ? 0 : 1;
+    const part = isLatin1(text) ? 0 : 1;
     texts[part].push(text);
     return text.length * 2 + part;
   };
@@ -122,7 +129,7 @@ function serverHead(server: ServerSnapshot, texts: [string[], string[]]): Head['
     tools: tools.map((t): ToolRow => {
       const description = t.description === undefined ? -1 : put(t.description);
       const params = put(paramText({ id: '', server: rest.name, tool: t }));
-      const names = put(joinedParams(topParams(t)));
+      const names = put(joinedTopParams(t));
       return [t.name, t.title ?? null, t.annotations ?? null, description, params, names];
     }),
   };
