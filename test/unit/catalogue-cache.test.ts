@@ -142,8 +142,8 @@ describe('the catalogue-v2 bytes', () => {
 
   it('joinedTopParams gives joinedParams(topParams(tool)) for kept names, well formed or not', () => {
     for (const kept of ['', '\n', 'a\n', 'a\nb\n', 'two\nlines\n\n', 'no line feed', 'a\nb', '\n\n', 'é\n☃\n'])
-      expect(joinedTopParams({ name: 't', [PARAM_NAMES]: kept } as ToolSnapshot), JSON.stringify(kept)).toBe(
-        joinedParams(topParams({ name: 't', [PARAM_NAMES]: kept } as ToolSnapshot)),
+      expect(joinedTopParams({ name: 't', [PARAM_NAMES]: kept }), JSON.stringify(kept)).toBe(
+        joinedParams(topParams({ name: 't', [PARAM_NAMES]: kept })),
       );
     const full: ToolSnapshot = { name: 't', inputSchema: { type: 'object', properties: { b: {}, a: {} } } };
     expect(joinedTopParams(full)).toBe('b\na\n');
