@@ -21,15 +21,20 @@ export function joinedParams(names: readonly string[]): string {
  * in a line feed, or empty), which splitting and joining again would give back unchanged.
  */
 export function joinedTopParams(tool: ToolSnapshot): string {
-  const kept = (tool as { [PARAM_NAMES]?: string })[PARAM_NAMES];
+  const kept = keptNames(tool);
   if (kept !== undefined && (kept === '' || kept.endsWith('\n'))) return kept;
   return joinedParams(topParams(tool));
 }
 
 /** The tool's top-level parameter names, in schema order. */
 export function topParams(tool: ToolSnapshot): readonly string[] {
-  const kept = (tool as { [PARAM_NAMES]?: string })[PARAM_NAMES];
+  const kept = keptNames(tool);
   if (kept !== undefined) return kept === '' ? [] : kept.slice(0, -1).split('\n');
   const props = (tool.inputSchema as { properties?: unknown } | undefined)?.properties;
   return props !== null && typeof props === 'object' ? Object.keys(props) : [];
+}
+
+/** The names a lean tool keeps under PARAM_NAMES, or undefined for a tool with its schema. */
+function keptNames(tool: ToolSnapshot): string | undefined {
+  return (tool as { [PARAM_NAMES]?: string })[PARAM_NAMES];
 }
