@@ -8,7 +8,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, fixture } from '../helpers/paths.js';
-import { node, sandbox, until, type Sandbox } from './serve-harness.js';
+import { node, sandbox, textOf, until, type Sandbox } from './serve-harness.js';
 
 const TIMEOUT_MS = 90_000;
 const META = ['call_tool', 'call_tool_read', 'describe_tool', 'find_tool', 'list_tools'];
@@ -96,9 +96,6 @@ const startsIn = (lines: string[]): { at: number; server: string }[] =>
     return m ? [{ at, server: m[1]! }] : [];
   });
 
-const textOf = (msg: Record<string, unknown>): string =>
-  ((msg.result as { content?: { text?: string }[] } | undefined)?.content ?? []).map((c) => c.text ?? '').join('\n');
-
 async function ended(s: Joined): Promise<void> {
   const gone = new Promise((r) => s.child.once('exit', r));
   s.child.stdin!.end();
@@ -145,11 +142,11 @@ describe('serve --mode meta, cold: the first tools/list before any server starts
         });
         const found = await s.answer(2);
         expect(found.msg.error).toBeUndefined();
-        expect(textOf(found.msg)).toContain('tiny.search_notes');
+        expect(textOf(found.msg.result)).toContain('tiny.search_notes');
         const called = await s.answer(3);
         expect(called.msg.error).toBeUndefined();
         expect((called.msg.result as { isError?: boolean }).isError).not.toBe(true);
-        expect(textOf(called.msg)).toContain('hello');
+        expect(textOf(called.msg.result)).toContain('hello');
         // The servers were started for these calls (no tools/list ever came).
         expect(
           startsIn(s.lines)
