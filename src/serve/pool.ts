@@ -12,6 +12,7 @@ import type { OAuthOptions, SmartOAuthProvider } from '../core/connect/oauth/pro
 import { SmartError, errorText } from '../process/errors.js';
 import type { ServerDefinition, ServerSnapshot } from '../core/types.js';
 import { SessionCalls } from './draining.js';
+import { unsetReason } from './unset-variables.js';
 
 /** Failures in a row after which a server is reported unhealthy. */
 export const UNHEALTHY_AFTER = 3;
@@ -335,14 +336,6 @@ export class ServerPool {
     );
     await draining;
   }
-}
-
-/** Why a definition cannot start as written: the variables it refers to that are not set (names, never values). */
-export function unsetReason(def: ServerDefinition): string | undefined {
-  const names = def.unsetVariables ?? [];
-  if (names.length === 0) return undefined;
-  const list = names.map((v) => `\${${v}}`).join(', ');
-  return `${list} ${names.length === 1 ? 'is' : 'are'} not set in the environment serve runs in (set ${names.length === 1 ? 'it' : 'them'} where the client starts mcp-smart, then restart serve)`;
 }
 
 function isTimeout(e: unknown): boolean {

@@ -15,7 +15,7 @@ import {
 } from '../core/connect/server-process.js';
 import { SERVER_START_CONCURRENCY } from '../core/map-limited.js';
 import type { ServerDefinition } from '../core/types.js';
-import { unsetReason } from './pool.js';
+import { unsetReason } from './unset-variables.js';
 
 /** Whether a process and its pipes keep serve's event loop alive. */
 function holdLoop(proc: ServerProcess, hold: boolean): void {

@@ -4,8 +4,7 @@ import { optionalString, parseChoiceFlag, parseIntFlag } from '../app/services/f
 import { SmartError } from '../process/errors.js';
 import type { ServeConfig } from '../core/types.js';
 import type { ServeLevel, ServeMode } from './served-view.js';
-import type { StateKeys } from './replica/seal.js';
-import { stateKeys } from './replica/setup.js';
+import { stateKeys, type StateKeys } from './replica/seal.js';
 
 export const MODES: readonly ServeMode[] = ['auto', 'tools', 'meta'];
 export const LEVELS: readonly ServeLevel[] = ['full', 'lossless', 'compact', 'minimal', 'names'];

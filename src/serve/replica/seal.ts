@@ -135,3 +135,13 @@ export class StateKeys {
     );
   }
 }
+
+export const STATE_KEY_ENV = 'MCP_SMART_STATE_KEY_FILE';
+
+/** Reads the keys before serving starts, so a bad key file is a usage error (exit 2) naming it. */
+export function stateKeys(flag: string | undefined, env: Readonly<Record<string, string | undefined>>): StateKeys {
+  if (flag) return StateKeys.fromFile(flag, '--state-key-file');
+  const fromEnv = env[STATE_KEY_ENV];
+  if (fromEnv) return StateKeys.fromFile(fromEnv, STATE_KEY_ENV);
+  return StateKeys.random();
+}

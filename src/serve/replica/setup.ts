@@ -10,18 +10,9 @@ import { connectionString, expandStoreUrl, isPostgresUrl } from '../../core/stor
 import type { Bridge } from '../bridge.js';
 import { ReplicaRegistry } from './registry.js';
 import { INTERNAL_PATH, Replicas } from './replicas.js';
-import { StateKeys } from './seal.js';
+import type { StateKeys } from './seal.js';
 
-export const STATE_KEY_ENV = 'MCP_SMART_STATE_KEY_FILE';
 export const REPLICA_URL_ENV = 'MCP_SMART_REPLICA_URL';
-
-/** Reads the keys before serving starts, so a bad key file is a usage error (exit 2) naming it. */
-export function stateKeys(flag: string | undefined, env: Readonly<Record<string, string | undefined>>): StateKeys {
-  if (flag) return StateKeys.fromFile(flag, '--state-key-file');
-  const fromEnv = env[STATE_KEY_ENV];
-  if (fromEnv) return StateKeys.fromFile(fromEnv, STATE_KEY_ENV);
-  return StateKeys.random();
-}
 
 export interface ReplicaHandle {
   id: string;
