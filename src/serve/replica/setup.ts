@@ -1,9 +1,9 @@
 /**
  * Wiring a `serve --transport http` process as a replica: the keys that seal request state (seal.ts's stateKeys:
  * --state-key-file, else env MCP_SMART_STATE_KEY_FILE, else a random key of this process: a single replica behaves as
- * before; read with the flags, before serve loads this), its id (new
- * each start: what a process held dies with it), the address other replicas reach it at (env
- * MCP_SMART_REPLICA_URL, else the URL it listens on) and, with a PostgreSQL store, its registration there.
+ * before; read with the flags, before serve loads this), its id (new each start: what a process held dies with it),
+ * the address other replicas reach it at (env MCP_SMART_REPLICA_URL, else the URL it listens on) and, with a
+ * PostgreSQL store, its registration there.
  */
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
