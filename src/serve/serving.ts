@@ -1,7 +1,7 @@
 /**
- * `mcp-smart serve` once its setup is read and the servers it lists live are starting (commands/serve.ts): the SDK's server,
- * the calls' paths, the store, telemetry and HTTP. Loaded by commands/serve.ts after those processes were spawned, so the
- * servers boot while this loads (issue 40.1: a fresh tools-mode start).
+ * `mcp-smart serve` once its setup is read and the servers it lists live are starting (commands/serve.ts): the SDK's
+ * server, the calls' paths, the store, telemetry and HTTP. commands/serve.ts loads this after those processes were
+ * spawned, so the servers boot while it loads (issue 40.1: a fresh tools-mode start).
  */
 import { performance } from 'node:perf_hooks';
 import type { Server } from '@modelcontextprotocol/server';
@@ -40,14 +40,13 @@ import { AuditLog } from './auth/audit.js';
 import { reaches } from './auth/scoped-routes.js';
 import { telemetryConfig } from './telemetry/config.js';
 import type { Telemetry } from './telemetry/hook.js';
-
-/** At shutdown, the last spans and metrics are exported within this (a collector that is down does not hold it). */
-const TELEMETRY_FLUSH_MS = 3_000;
-
 import type { HeapQuiet } from './heap-quiet.js';
 import type { Prespawned } from './prespawn.js';
 import type { ServeSetup } from './setup.js';
 import type { ServeMode } from './served-view.js';
+
+/** At shutdown, the last spans and metrics are exported within this (a collector that is down does not hold it). */
+const TELEMETRY_FLUSH_MS = 3_000;
 
 export interface ServeResult {
   mode: ServeMode;
