@@ -3,15 +3,17 @@
  * --stdio/--url, --demo, --snapshot and the tool-list cache — without connecting to any server.
  */
 import type { CommandContext } from '../app/services/context.js';
-import { checkedSnapshots, readCatalogue } from '../app/services/catalogue/snapshot-files.js';
 import { resolvePaths } from '../app/services/paths.js';
-import { DEFAULT_CACHE_TTL_SECONDS, serverOrigin } from '../app/services/connect-definitions.js';
 import { loadDefinitions, selectServers } from '../app/services/definitions.js';
-import { anyCachedSnapshot, readCachedSnapshot, writeCachedSnapshot } from '../core/connect/cache.js';
-import type { ServerOrigin } from '../core/connect/server-identity.js';
+import {
+  anyCachedSnapshot,
+  DEFAULT_CACHE_TTL_SECONDS,
+  readCachedSnapshot,
+  writeCachedSnapshot,
+} from '../core/connect/cache.js';
+import { serverOrigin, type ServerOrigin } from '../core/connect/server-identity.js';
 import type { DeclaredCapabilities } from '../core/declared-capabilities.js';
 import { oauthTokenStorePath } from '../core/paths.js';
-import { readSnapshotSet } from '../core/snapshot.js';
 import type { DefinitionResult } from '../core/config/index.js';
 import { referencedVariables } from '../core/config/referenced-vars.js';
 import { SmartError } from '../process/errors.js';
@@ -118,6 +120,11 @@ export async function loadServeSetup(
     // A server only in the snapshot is listed and searchable; calling it needs a definition to start it. A file
     // checked before (the same record discover and audit keep) skips the depth walk of its tools. The catalogue
     // start cache answers first when it holds these files; the full read waits until a schema is needed.
+    // Loaded here: a start with no --snapshot spawns its servers without the snapshot reader's modules.
+    const [{ checkedSnapshots, readCatalogue }, { readSnapshotSet }] = await Promise.all([
+      import('../app/services/catalogue/snapshot-files.js'),
+      import('../core/snapshot.js'),
+    ]);
     const checked = checkedSnapshots(paths);
     const served = (servers: ServerSnapshot[]): Map<string, ServerSnapshot> =>
       new Map(

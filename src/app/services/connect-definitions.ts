@@ -4,7 +4,8 @@
  * servers' notes and the cache's age are said once on stderr.
  */
 import { shortReason } from '../../core/connect/failure-text.js';
-import type { ServerOrigin } from '../../core/connect/server-identity.js';
+import { DEFAULT_CACHE_TTL_SECONDS } from '../../core/connect/cache.js';
+import { serverOrigin } from '../../core/connect/server-identity.js';
 import { declaredCapabilities } from '../../core/declared-capabilities.js';
 import { malformedToolsNote, validateTools } from '../../core/tool-validate.js';
 import type { Io } from '../../process/io.js';
@@ -19,8 +20,6 @@ import { createProgress } from './progress.js';
 import { messageCap } from './message-cap.js';
 
 /** How long a cached tool list answers before its server is asked again, unless the config sets cache.ttlSeconds. */
-export const DEFAULT_CACHE_TTL_SECONDS = 3600;
-
 /** The global options connecting depends on (a GlobalOptions satisfies it). */
 export type ConnectOptions = Pick<GlobalOptions, 'client' | 'cache' | 'timeoutMs' | 'debug' | 'format' | 'authOpen'>;
 
@@ -97,11 +96,6 @@ export async function connectDefinitions(
   }));
   if (at && start) await writeConfiguredCatalogue(at, servers, start);
   return finishConnect(opts, io, servers, ctx.cacheNote);
-}
-
-/** Where this run starts local servers from: the tool-list cache checks their files against it (server-identity.ts). */
-export function serverOrigin(io: Io): ServerOrigin {
-  return { cwd: io.cwd, ...(io.env.PATH !== undefined ? { path: io.env.PATH } : {}) };
 }
 
 /** Notes, the cache age, the end of a stopped run and (--debug) each server's stderr, after connecting. */

@@ -6,6 +6,7 @@
 import { readFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { userDataDir } from '../../core/paths.js';
+import { storeLabel } from '../../core/store/url.js';
 import {
   holdUnapproved,
   isApprovedInList,
@@ -22,7 +23,6 @@ import type { Io } from '../../process/io.js';
 import { writeFileSafe } from '../../process/safe-write.js';
 import type { ServerDefinition } from '../../core/types.js';
 import type { SetupPaths } from './paths.js';
-import { storeLabel } from './store.js';
 
 export const TRUST_ENV = 'MCP_SMART_TRUST_PROJECT';
 

@@ -22,7 +22,7 @@ export function chosenStore(flag: string | undefined, configStore: string | unde
 }
 
 /** How a store is named in messages: the file path, or the URL with credentials redacted. */
-export const storeLabel = (spec: string): string => (isPostgresUrl(spec) ? redactStoreUrl(spec) : spec);
+export { storeLabel } from '../../core/store/url.js';
 
 /**
  * Opens the store. A PostgreSQL store is connected and its schema brought up to date here, so an unreachable

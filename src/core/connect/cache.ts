@@ -17,6 +17,8 @@ import { DYNAMIC_CLIENT, TokenStore, tokenStoreKey } from './oauth/token-store.j
 import { isObject } from '../dict.js';
 
 export const TOOL_CACHE_FORMAT = 'mcp-smart/tool-list-cache@1';
+/** How long a listed server's tools are answered from the cache (config `cache.ttlSeconds`). */
+export const DEFAULT_CACHE_TTL_SECONDS = 3600;
 const CACHE_SUBDIR = 'tool-lists';
 /**
  * How long an entry's protocol version still decides how the server is opened after the entry itself expired (a

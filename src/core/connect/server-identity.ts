@@ -14,6 +14,11 @@ export interface ServerOrigin {
   path?: string;
 }
 
+/** Where this run starts local servers from: the tool-list cache checks their files against it (serverIdentity). */
+export function serverOrigin(io: { cwd: string; env: Readonly<Record<string, string | undefined>> }): ServerOrigin {
+  return { cwd: io.cwd, ...(io.env.PATH !== undefined ? { path: io.env.PATH } : {}) };
+}
+
 interface FileStamp {
   file: string;
   size: number;

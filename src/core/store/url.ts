@@ -6,6 +6,9 @@ const PG_SCHEME = /^postgres(?:ql)?:\/\//i;
 /** True for `postgres://…` and `postgresql://…` (anything else is a file path). */
 export const isPostgresUrl = (spec: string): boolean => PG_SCHEME.test(spec);
 
+/** How a store is named in messages: its file path, or its URL with the credentials taken out. */
+export const storeLabel = (spec: string): string => (isPostgresUrl(spec) ? redactStoreUrl(spec) : spec);
+
 /**
  * The URL with `${VAR}` / `${env:VAR}` expanded from `env` (credentials stay in the environment, not in config files).
  * An unset variable is STORE_URL_INVALID, naming the variable only.
