@@ -1,10 +1,10 @@
 // bench:cold — issue 29's start-up figures on the 2,781 tools of servers-111, each beside its baseline in the same
 // run: a cold `discover` (a new process, the index cache already written), the first `discover` (an empty cache
-// folder: parse, index, write the caches; beside it a floor, bench/helpers/first-floor.mjs) and a warm `serve --mode
-// meta` to its first tools/list answer and to its first find_tool answer, interleaved with `node -e ""`, medians
-// of BENCH_COLD_ROUNDS (default 15) rounds; and the hybrid ranking find_tool runs, p50 over the 200 servers-111
-// questions and commands after one warm-up pass; then the cold serve case (bench/helpers/serve-cold.mjs). Runs
-// against dist/.
+// folder: parse, index, write the caches; beside it two floors, bench/helpers/first-floor.mjs and first-bytes.mjs)
+// and a warm `serve --mode meta` to its first tools/list answer and to its first find_tool answer, interleaved with
+// `node -e ""`, medians of BENCH_COLD_ROUNDS (default 15) rounds; and the hybrid ranking find_tool runs, p50 over the
+// 200 servers-111 questions and commands after one warm-up pass; then the cold serve case
+// (bench/helpers/serve-cold.mjs). Runs against dist/.
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -137,18 +137,24 @@ const baseRepo = process.env.BENCH_COLD_BASE;
 async function firstDiscover(rounds) {
   const node = [];
   const floor = [];
+  const bytes = [];
   const runs = [[REPO, []]];
   if (baseRepo) runs.push([baseRepo, []]);
   for (let i = 0; i < rounds; i++) {
     node.push(timed(['-e', '']));
     floor.push(timed([join(REPO, 'bench', 'helpers', 'first-floor.mjs'), snapshot]));
+    bytes.push(timed([join(REPO, 'bench', 'helpers', 'first-bytes.mjs'), snapshot]));
     for (const [repo, out] of runs) out.push(await firstRun(repo));
   }
   const n50 = pct(node, 0.5);
   const f50 = pct(floor, 0.5);
+  const b50 = pct(bytes, 0.5);
   console.log(`first discover on 2,781 tools (empty cache folder), node -e "" p50 ${n50.toFixed(0)} ms (goal ≤ 4×):`);
   console.log(
     `  floor (bench/helpers/first-floor.mjs: JSON.parse + a regex word count per tool, no index): p50 ${f50.toFixed(0)} ms ${(f50 / n50).toFixed(1)}×`,
+  );
+  console.log(
+    `  byte scan (bench/helpers/first-bytes.mjs: the bytes once, words hashed, no string per word, no structure): p50 ${b50.toFixed(0)} ms ${(b50 / n50).toFixed(1)}×`,
   );
   for (const [repo, out] of runs) {
     const a50 = pct(
