@@ -19,7 +19,6 @@ import type { SetupPaths } from './paths.js';
 import { createProgress } from './progress.js';
 import { messageCap } from './message-cap.js';
 
-/** How long a cached tool list answers before its server is asked again, unless the config sets cache.ttlSeconds. */
 /** The global options connecting depends on (a GlobalOptions satisfies it). */
 export type ConnectOptions = Pick<GlobalOptions, 'client' | 'cache' | 'timeoutMs' | 'debug' | 'format' | 'authOpen'>;
 

@@ -21,7 +21,7 @@ export function chosenStore(flag: string | undefined, configStore: string | unde
   return undefined;
 }
 
-/** How a store is named in messages: the file path, or the URL with credentials redacted. */
+/** How a store is named in messages (core/store/url.ts, where serve's setup reads it without the stores). */
 export { storeLabel } from '../../core/store/url.js';
 
 /**

@@ -17,7 +17,7 @@ import { DYNAMIC_CLIENT, TokenStore, tokenStoreKey } from './oauth/token-store.j
 import { isObject } from '../dict.js';
 
 export const TOOL_CACHE_FORMAT = 'mcp-smart/tool-list-cache@1';
-/** How long a listed server's tools are answered from the cache (config `cache.ttlSeconds`). */
+/** How long a cached tool list answers before its server is asked again, unless the config sets cache.ttlSeconds. */
 export const DEFAULT_CACHE_TTL_SECONDS = 3600;
 const CACHE_SUBDIR = 'tool-lists';
 /**

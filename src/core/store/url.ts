@@ -6,7 +6,7 @@ const PG_SCHEME = /^postgres(?:ql)?:\/\//i;
 /** True for `postgres://…` and `postgresql://…` (anything else is a file path). */
 export const isPostgresUrl = (spec: string): boolean => PG_SCHEME.test(spec);
 
-/** How a store is named in messages: its file path, or its URL with the credentials taken out. */
+/** How a store is named in messages: the file path, or the URL with credentials redacted. */
 export const storeLabel = (spec: string): string => (isPostgresUrl(spec) ? redactStoreUrl(spec) : spec);
 
 /**
