@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 
 const bytes = readFileSync(process.argv[2]);
 const SLOTS = 1 << 18;
-const table = new Int32Array(SLOTS); // hash + 1 (0: empty)
+const table = new Int32Array(SLOTS); // each distinct word's hash, its low bit set (0: an empty slot)
 let words = 0;
 let distinct = 0;
 let hash = 0;
@@ -25,11 +25,11 @@ for (let i = 0; i <= bytes.length; i++) {
   } else if (inWord) {
     inWord = false;
     words++;
-    const key = (hash | 1) >>> 0;
+    const key = hash | 1;
     let slot = key & (SLOTS - 1);
-    while (table[slot] !== 0 && table[slot] !== (key | 0)) slot = (slot + 1) & (SLOTS - 1);
+    while (table[slot] !== 0 && table[slot] !== key) slot = (slot + 1) & (SLOTS - 1);
     if (table[slot] === 0) {
-      table[slot] = key | 0;
+      table[slot] = key;
       distinct++;
     }
   }

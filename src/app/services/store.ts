@@ -21,9 +21,6 @@ export function chosenStore(flag: string | undefined, configStore: string | unde
   return undefined;
 }
 
-/** How a store is named in messages (core/store/url.ts, where serve's setup reads it without the stores). */
-export { storeLabel } from '../../core/store/url.js';
-
 /**
  * Opens the store. A PostgreSQL store is connected and its schema brought up to date here, so an unreachable
  * database is STORE_UNREACHABLE (exit 3) before any work; `lazy` leaves connecting to the first use (serve).

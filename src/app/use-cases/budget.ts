@@ -25,7 +25,7 @@ import { resolveLimits, type LimitFlags } from '../services/budget-limits.js';
 import type { AppContext } from '../services/context.js';
 import { loadSetup, serverFailureCode } from '../services/setup.js';
 import { loadHintRules, summarizeLoadHints } from '../../core/hints/summary.js';
-import { storeLabel } from '../services/store.js';
+import { storeLabel } from '../../core/store/url.js';
 import { readRankingUsage, type RankingUsage } from '../services/usage.js';
 
 export const INTENT_K = 10;

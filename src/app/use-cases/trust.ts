@@ -3,7 +3,7 @@ import { relative, resolve } from 'node:path';
 import { GATE_LABEL } from '../../core/config/client-trust.js';
 import { redactUrl } from '../../process/redact.js';
 import type { ServerDefinition } from '../../core/types.js';
-import { storeLabel } from '../services/store.js';
+import { storeLabel } from '../../core/store/url.js';
 import type { AppContext } from '../services/context.js';
 import { resolvePaths } from '../services/paths.js';
 import {
