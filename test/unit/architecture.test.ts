@@ -81,6 +81,29 @@ describe('architecture', () => {
     expect(offenders).toEqual([]);
   });
 
+  it("serve's command spawns its servers before loading the SDK, serving.ts, the snapshot reader, the index or the store", () => {
+    // What src/commands/serve.ts loads statically runs before the first spawn (issue 40.1: a fresh tools-mode start);
+    // the rest is imported once the servers are booting, or only with --snapshot.
+    const graph = importGraph(sourceFiles(SRC), true);
+    const reached = new Set<string>();
+    const walk = (file: string): void => {
+      if (reached.has(file)) return;
+      reached.add(file);
+      for (const next of graph.get(file) ?? []) walk(next);
+    };
+    walk(join(SRC, 'commands', 'serve.ts'));
+    const late = [
+      /^serve\/serving\.ts$/,
+      /^core\/snapshot\.ts$/,
+      /^core\/discover\//,
+      /^app\/services\/catalogue\//,
+      /^core\/store\/file\.ts$/,
+    ];
+    const rel = [...reached].map((f) => relative(SRC, f).split(sep).join('/'));
+    expect(rel.filter((f) => late.some((r) => r.test(f)))).toEqual([]);
+    expect([...reached].flatMap((f) => specifiers(f, true).filter((s) => SDK_PACKAGE.test(s)))).toEqual([]);
+  });
+
   it('src/ has no import cycles', () => {
     expect(findCycles(importGraph(sourceFiles(SRC)))).toEqual([]);
   });
@@ -208,22 +231,26 @@ function layerOf(file: string): { path: string; rank: number } | undefined {
   return LAYERS.find((l) => rel === l.path || rel.startsWith(`${l.path}/`));
 }
 
-/** Module specifiers of static imports, re-exports and dynamic imports (type-only ones included: they tie layers too). */
-function specifiers(file: string): string[] {
+/**
+ * Module specifiers of static imports, re-exports and dynamic imports (type-only ones included: they tie layers too).
+ * `loaded`: only what loading the file loads — no dynamic import, no `import type` / `export type`.
+ */
+function specifiers(file: string, loaded = false): string[] {
   const text = readFileSync(file, 'utf8');
   const found: string[] = [];
-  for (const m of text.matchAll(/^\s*(?:import|export)\b[^'"]*?\bfrom\s*['"]([^'"]+)['"]/gms)) found.push(m[1]!);
+  for (const m of text.matchAll(/^\s*(?:import|export)\b([^'"]*?)\bfrom\s*['"]([^'"]+)['"]/gms))
+    if (!loaded || !/^\s*type\b/.test(m[1]!)) found.push(m[2]!);
   for (const m of text.matchAll(/^\s*import\s*['"]([^'"]+)['"]/gm)) found.push(m[1]!);
-  for (const m of text.matchAll(/\bimport\(\s*['"]([^'"]+)['"]\s*\)/g)) found.push(m[1]!);
+  if (!loaded) for (const m of text.matchAll(/\bimport\(\s*['"]([^'"]+)['"]\s*\)/g)) found.push(m[1]!);
   return found;
 }
 
-/** File → the source files it imports (relative specifiers only, `.js` mapped back to `.ts`). */
-function importGraph(sources: string[]): Map<string, string[]> {
+/** File → the source files it imports (relative specifiers only, `.js` mapped back to `.ts`); `loaded`: see specifiers. */
+function importGraph(sources: string[], loaded = false): Map<string, string[]> {
   const known = new Set(sources);
   const graph = new Map<string, string[]>();
   for (const file of sources) {
-    const deps = specifiers(file)
+    const deps = specifiers(file, loaded)
       .filter((s) => s.startsWith('.'))
       .map((s) => resolve(dirname(file), s.replace(/\.js$/, '.ts')))
       .filter((d) => known.has(d));
