@@ -3,6 +3,7 @@ import type { CommandContext, CommandOutcome } from '../app/services/context.js'
 import { discoverTools, type DiscoverOptions } from '../app/use-cases/discover.js';
 import type { DiscoverResult } from '../core/discover/result.js';
 import { SmartError } from '../process/errors.js';
+import { filesBytes, withSteadyYoungGeneration } from '../process/young-generation.js';
 import { renderDiscover } from '../reporters/discover.js';
 import { ENGINES } from '../core/types.js';
 import { optionalString, parseChoiceFlag, parseIntFlag } from '../app/services/flags.js';
@@ -38,9 +39,14 @@ export async function runDiscoverCommand(
   if (model) options.model = model;
   const store = optionalString(flags.store);
   if (store) options.store = store;
-  const { result, exitCode, afterAnswer } = await discoverTools(ctx, options);
-  io.stdout(renderDiscover(result, { format: global.format, chalk: ctx.chalk, explain: flags.explain === true }));
-  // A first run's caches are written once the answer is out (atomically, as before; best effort).
-  await afterAnswer();
-  return { result, exitCode };
+  const run = async (): Promise<CommandOutcome<DiscoverResult>> => {
+    const { result, exitCode, afterAnswer } = await discoverTools(ctx, options);
+    io.stdout(renderDiscover(result, { format: global.format, chalk: ctx.chalk, explain: flags.explain === true }));
+    // A first run's caches are written once the answer is out (atomically, as before; best effort).
+    await afterAnswer();
+    return { result, exitCode };
+  };
+  // One intent ranked on a small catalogue: its young generation stays small (process/young-generation.ts). An
+  // evaluation of many intents keeps V8's defaults.
+  return queries ? run() : withSteadyYoungGeneration(filesBytes(global.snapshot, io.cwd), run);
 }
