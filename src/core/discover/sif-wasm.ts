@@ -3,10 +3,15 @@
  * added into its tool's row four floats at a time. The same sums as sif.ts addWords, bit for bit: every element is
  * the same float32 additions in the same order (f32x4.add rounds each lane to float32 as a Float32Array store of a
  * double sum does; double has enough bits that rounding twice gives the correctly rounded float32), and the rows are
- * the same SIF-weighted rows (weightedRow fills them in the module's memory). On a cold process the JavaScript loop
- * ran mostly before V8 had optimised it; this one is compiled at once.
+ * the same SIF-weighted rows (sif.ts fillWeighted). On a cold process the JavaScript loop ran mostly before V8 had
+ * optimised it; this one is compiled at once.
+ *
+ * The weighted rows a build uses are kept side by side in the module's memory in the order the build first meets
+ * them, not at their places in the table: each new page of memory costs a page fault on its first write (~13 µs on
+ * the virtualised machines CI runs on), and the ~4,400 rows servers-111 uses were spread over 1,850 pages of the
+ * table's 2,600 (7 MB) where side by side they fill 550 (bench/RESULTS.md, "Issue 40, session 24").
  */
-import { wordRow, weightedRow } from './sif.js';
+import { fillWeighted, wordRow } from './sif.js';
 import type { WordVectors } from './vectors.js';
 
 /**
@@ -54,13 +59,15 @@ export interface SifSummer {
 }
 
 /**
- * A summer for `size` rows, or undefined where it would not give addWords' sums: no WebAssembly SIMD, a row not a
- * multiple of four floats, or weighted rows already filled elsewhere (a long-lived process that ranked before).
+ * A summer for `size` rows, or undefined: no WebAssembly SIMD or a row not a multiple of four floats (where it would
+ * not give addWords' sums), or weighted rows already filled in ordinary memory (a long-lived process that ranked
+ * before sums with addWords over the rows it has).
  */
 export function sifSummer(vectors: WordVectors, size: number): SifSummer | undefined {
   const { dims } = vectors;
   if (typeof WebAssembly !== 'object' || dims % 4 !== 0 || vectors.weighted || vectors.weightedReady) return undefined;
   const rowBytes = dims * 4;
+  // Room for every row of the table, as slots taken in the order rows are first used.
   const tableBytes = vectors.size * rowBytes;
   const matrixAt = tableBytes;
   const batchAt = matrixAt + size * rowBytes;
@@ -73,8 +80,10 @@ export function sifSummer(vectors: WordVectors, size: number): SifSummer | undef
   } catch {
     return undefined; // no SIMD in this runtime, or no memory for it: the JavaScript sums
   }
-  // The weighted rows live in the module's memory from now on; weightedRow fills them there as before.
-  vectors.weighted = new Float32Array(memory.buffer, 0, vectors.size * dims);
+  const slots = new Float32Array(memory.buffer, 0, vectors.size * dims);
+  /** The slot of each table row (-1: not used yet), and the next free slot. */
+  const slotOf = new Int32Array(vectors.size).fill(-1);
+  let used = 0;
   const matrix = new Float32Array(memory.buffer, matrixAt, size * dims);
   const batch = new Int32Array(memory.buffer, batchAt, BATCH);
   return {
@@ -86,8 +95,12 @@ export function sifSummer(vectors: WordVectors, size: number): SifSummer | undef
       for (const word of words) {
         const r = wordRow(vectors, word);
         if (r < 0) continue;
-        weightedRow(vectors, r);
-        batch[n++] = r * rowBytes;
+        let slot = slotOf[r]!;
+        if (slot < 0) {
+          slot = slotOf[r] = used++;
+          fillWeighted(vectors, r, slots, slot * dims);
+        }
+        batch[n++] = slot * rowBytes;
         count++;
         if (n === BATCH) {
           sum(out, batchAt, n, rowBytes);

@@ -83,10 +83,16 @@ export function weightedRow(vectors: WordVectors, row: number): Float32Array {
   const table = (vectors.weighted ??= new Float32Array(size * dims));
   const ready = (vectors.weightedReady ??= new Uint8Array(size));
   if (ready[row] === 0) {
-    const p = 1 / ((vectors.ranks[row]! + 1) * ZIPF_H);
-    const w = (SIF_A / (SIF_A + p)) * vectors.scales[row]!;
-    for (let d = 0, base = row * dims; d < dims; d++) table[base + d] = w * vectors.data[base + d]!;
+    fillWeighted(vectors, row, table, row * dims);
     ready[row] = 1;
   }
   return table;
+}
+
+/** Row `row` dequantised and premultiplied by its word's SIF weight a/(a + p(w)), into `out` at `at`. */
+export function fillWeighted(vectors: WordVectors, row: number, out: Float32Array, at: number): void {
+  const { dims } = vectors;
+  const p = 1 / ((vectors.ranks[row]! + 1) * ZIPF_H);
+  const w = (SIF_A / (SIF_A + p)) * vectors.scales[row]!;
+  for (let d = 0, base = row * dims; d < dims; d++) out[at + d] = w * vectors.data[base + d]!;
 }
