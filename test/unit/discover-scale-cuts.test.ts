@@ -1,9 +1,12 @@
 // The cuts around a big first discover (issue 40 item 4) must give the bytes of the plain code they replace: the
-// sketch's blocked dots, the blocked power iteration, and the BM25, index and catalogue caches written in chunks.
+// sketch's blocked dots, the blocked power iteration, and the BM25, index and catalogue caches written in chunks (or,
+// for postings that are views of one pair of arrays, whole).
 import { describe, expect, it } from 'vitest';
 import { buildSketch } from '../../src/core/discover/sketch.js';
 import { eigenvectors, orthonormalize, scatter } from '../../src/core/discover/vector-math.js';
 import { bm25IndexSource, decodeBm25Index, encodeBm25Index, type Bm25Index } from '../../src/core/discover/bm25.js';
+import { Bm25Collector } from '../../src/core/discover/bm25-collect.js';
+import { DEFAULT_WEIGHTS } from '../../src/core/discover/weights.js';
 import {
   buildDiscoverIndex,
   encodeIndexCache,
@@ -134,6 +137,32 @@ describe('encodeBm25Index', () => {
     const back = decodeBm25Index(bytes, 6);
     expect([...back!.postings.keys()]).toEqual(['alpha', 'béta', 'c']);
     expect([...back!.postings.get('c')!.contrib]).toEqual([0.125, 7]);
+    // Postings that are consecutive views of two arrays (a decoded cache's, a fresh build's) go out as those two
+    // views, with the same bytes; one posting out of place and the chunks copy them again.
+    const whole = Array.from(bm25IndexSource(back!, 4).parts(), (c) => Buffer.from(c));
+    expect(whole).toHaveLength(4);
+    expect(Buffer.concat(whole).equals(want)).toBe(true);
+    const moved = new Map(back!.postings);
+    moved.set('béta', { docs: Int32Array.of(1), contrib: Float32Array.of(3.5) });
+    const copied = Array.from(bm25IndexSource({ size: 6, postings: moved }, 4).parts(), (c) => Buffer.from(c));
+    expect(copied.length).toBeGreaterThan(4);
+    expect(Buffer.concat(copied).equals(want)).toBe(true);
+  });
+
+  it("a fresh build's postings are views of one pair of arrays, written whole", () => {
+    const c = new Bm25Collector();
+    c.add({ name: ['list', 'event'], description: ['calendar', 'event', 'day'], params: ['date'], server: ['cal'] });
+    c.add({ name: ['weather'], description: ['forecast', 'city', 'tomorrow'], params: ['city'], server: ['cal'] });
+    const index = c.finish(DEFAULT_WEIGHTS.bm25);
+    const buffers = new Set([...index.postings.values()].map((p) => p.docs.buffer));
+    expect(buffers.size).toBe(1);
+    const parts = Array.from(bm25IndexSource(index).parts(), (p) => Buffer.from(p));
+    expect(parts).toHaveLength(4);
+    expect(Buffer.concat(parts).equals(Buffer.from(encodeBm25Index(index)))).toBe(true);
+    const back = decodeBm25Index(encodeBm25Index(index), 2)!;
+    expect([...back.postings.get('event')!.docs]).toEqual([0]);
+    expect([...back.postings.get('city')!.docs]).toEqual([1]);
+    expect(back.postings.get('cal')!.contrib).toEqual(index.postings.get('cal')!.contrib);
   });
 });
 

@@ -188,13 +188,13 @@ export class Bm25Collector {
         }
       }
     }
-    const docsOf = new Array<Int32Array>(m);
-    const tfOf = new Array<Float32Array>(m);
-    for (let id = 0; id < m; id++) {
-      docsOf[id] = new Int32Array(df[id]!);
-      tfOf[id] = new Float32Array(df[id]!);
-    }
-    const fill = new Int32Array(m);
+    // Every term's postings in one pair of arrays, term after term (each term's are views of them): two allocations
+    // instead of two per term, and the layout encodeBm25Index writes and decodeBm25Index reads.
+    const start = new Int32Array(m + 1);
+    for (let id = 0; id < m; id++) start[id + 1] = start[id]! + df[id]!;
+    const allDocs = new Int32Array(start[m]!);
+    const allTf = new Float32Array(start[m]!);
+    const fill = start.slice(0, m);
     lastDoc.fill(-1);
     b = 0;
     k = 0;
@@ -208,16 +208,15 @@ export class Bm25Collector {
           k = 0;
         }
         const id = occTerm[k]!;
-        const tf = tfOf[id]!;
         const norm = norms[d * FIELD_COUNT + occField[k]!]!;
         if (lastDoc[id] !== d) {
           lastDoc[id] = d;
-          docsOf[id]![fill[id]!] = d;
-          tf[fill[id]!] = norm;
+          allDocs[fill[id]!] = d;
+          allTf[fill[id]!] = norm;
           fill[id] = fill[id]! + 1;
         } else {
           const at = fill[id]! - 1;
-          tf[at] = tf[at]! + norm;
+          allTf[at] = allTf[at]! + norm;
         }
       }
     }
@@ -225,10 +224,11 @@ export class Bm25Collector {
     for (let id = 0; id < m; id++) {
       const count = df[id]!;
       const idf = Math.log(1 + (n - count + 0.5) / (count + 0.5));
-      const contrib = tfOf[id]!;
+      const from = start[id]!;
+      const to = start[id + 1]!;
       // The tf array becomes the contribution array in place.
-      for (let i = 0; i < count; i++) contrib[i] = (idf * contrib[i]!) / (params.k1 + contrib[i]!);
-      postings.set(this.terms[id]!, { docs: docsOf[id]!, contrib });
+      for (let i = from; i < to; i++) allTf[i] = (idf * allTf[i]!) / (params.k1 + allTf[i]!);
+      postings.set(this.terms[id]!, { docs: allDocs.subarray(from, to), contrib: allTf.subarray(from, to) });
     }
     return { size: n, postings };
   }

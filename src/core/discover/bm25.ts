@@ -303,14 +303,44 @@ export function bm25IndexSource(
     }
     if (at > 0) yield chunk.subarray(0, at);
   }
+  const whole = consecutive(postings, total);
   return {
     byteLength: head.byteLength + df.byteLength + total * 8,
     parts: function* () {
       yield head;
       yield new Uint8Array(df.buffer, df.byteOffset, df.byteLength);
+      if (whole) {
+        yield new Uint8Array(whole.docs.buffer, whole.docs.byteOffset, whole.docs.byteLength);
+        yield new Uint8Array(whole.contrib.buffer, whole.contrib.byteOffset, whole.contrib.byteLength);
+        return;
+      }
       yield* arrays((p) => p.docs);
       yield* arrays((p) => p.contrib);
     },
+  };
+}
+
+/**
+ * Every term's docs and contributions as two views, when the postings are consecutive views of two arrays in term
+ * order (a fresh build's, bm25-collect.ts, and a decoded cache's): the bytes the chunks would copy, as they are.
+ */
+function consecutive(
+  postings: readonly { docs: Int32Array; contrib: Float32Array }[],
+  total: number,
+): { docs: Int32Array; contrib: Float32Array } | undefined {
+  const first = postings[0];
+  if (!first) return undefined;
+  let docsAt = first.docs.byteOffset;
+  let contribAt = first.contrib.byteOffset;
+  for (const p of postings) {
+    if (p.docs.buffer !== first.docs.buffer || p.contrib.buffer !== first.contrib.buffer) return undefined;
+    if (p.docs.byteOffset !== docsAt || p.contrib.byteOffset !== contribAt) return undefined;
+    docsAt += p.docs.byteLength;
+    contribAt += p.contrib.byteLength;
+  }
+  return {
+    docs: new Int32Array(first.docs.buffer, first.docs.byteOffset, total),
+    contrib: new Float32Array(first.contrib.buffer, first.contrib.byteOffset, total),
   };
 }
 
