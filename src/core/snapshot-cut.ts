@@ -48,8 +48,8 @@ const NESTED = 2;
 
 /**
  * Bytes read at a time (and the buffer's first size). Each page of a new buffer costs a page fault on its first
- * write (~13 µs on the virtualised machines CI runs on): 1 MB, reused from read to read, is 768 pages fewer than
- * 4 MB was, for a few more reads (bench/RESULTS.md, "Issue 40, session 24").
+ * write (~13–15 µs on the virtualised machine this was measured on): 1 MB, reused from read to read, is 768 pages
+ * fewer than 4 MB was, for a few more reads (bench/RESULTS.md, "Issue 40, session 24").
  */
 export const CUT_CHUNK_BYTES = 1 << 20;
 

@@ -7,9 +7,10 @@
  * optimised it; this one is compiled at once.
  *
  * The weighted rows a build uses are kept side by side in the module's memory in the order the build first meets
- * them, not at their places in the table: each new page of memory costs a page fault on its first write (~13 µs on
- * the virtualised machines CI runs on), and the ~4,400 rows servers-111 uses were spread over 1,850 pages of the
- * table's 2,600 (7 MB) where side by side they fill 550 (bench/RESULTS.md, "Issue 40, session 24").
+ * them, not at their places in the table: each new page of memory costs a page fault on its first write
+ * (~13–15 µs on the virtualised machine this was measured on), and the ~4,400 rows servers-111 uses were spread over
+ * 1,850 pages of the table's 2,600 (7 MB) where side by side they fill 550 (bench/RESULTS.md, "Issue 40, session
+ * 24").
  */
 import { fillWeighted, wordRow } from './sif.js';
 import type { WordVectors } from './vectors.js';
