@@ -106,6 +106,26 @@ describe('tokenize', () => {
     expect(splitWords('GrößeÄndern → naïveCase')).toEqual(['größe', 'ändern', 'naïve', 'case']);
     expect(splitWords('⚠️ 🚨alert𝐀B')).toEqual(['alert', '𝐀b']);
   });
+  it('reads an emoji (a surrogate pair that is no letter) as a space, and an astral letter or digit as a letter', () => {
+    expect(splitWords('🚀launchRocket get🔥HTTPResponse 🇺🇸v2')).toEqual([
+      'launch',
+      'rocket',
+      'get',
+      'http',
+      'response',
+      'v2',
+    ]);
+    expect(splitWords('sum𝟏Of 𝐀lpha')).toEqual(['sum𝟏', 'of', '𝐀lpha']);
+    // Lone surrogates are no letters either.
+    expect(splitWords('a\ud83db \ude00C')).toEqual(['a', 'b', 'c']);
+    const texts = ['listPullRequests for HTMLParser_v2', 'getHTTPResponse2XX', 'ABcDEf', 'aB2C', 'parse_JSONData-v2'];
+    for (const t of texts)
+      for (let at = 0; at <= t.length; at++)
+        for (const emoji of ['😀', '⚠️', '🏳️‍🌈'])
+          expect(splitWords(t.slice(0, at) + emoji + t.slice(at))).toEqual(
+            splitWords(`${t.slice(0, at)} ${t.slice(at)}`),
+          );
+  });
   it('stems, drops stop words and turns CJK runs into bigrams followed by their English glosses', () => {
     expect(analyze('Reading the files')).toEqual(['read', 'file']);
     expect(analyze('必应搜索')).toEqual(['必应', '应搜', '搜索', 'bing', 'search']);
@@ -320,6 +340,10 @@ describe('semantic text', () => {
       `Reads a file from disk. ${'Then it does many other things with it. '.repeat(4).trim()}`,
     );
     expect(leadPassage(`${'word '.repeat(60)}end.`).split(' ')).toHaveLength(40);
+    // The sentence holding the word that is one too many is left out, whatever follows it.
+    for (const tail of ['', ' six.', ' six. Seven eight.\n\nnine'])
+      expect(leadPassage(`one two. three four five.${tail}`, 4)).toBe('one two.');
+    expect(leadPassage('one two three four five. six', 4)).toBe('one two three four');
   });
   it('cuts Chinese descriptions too: a CJK character is half a word, and 。 ends a sentence without a space', () => {
     const first = '查询火车票的余票信息。'; // 10 characters: 5 words

@@ -12,8 +12,11 @@ const SENTENCE_END = /((?<=[.!?])\s+|(?<=[。！？])\s*|\n\s*\n)/;
  * word (a Chinese word is about two characters), so Chinese descriptions are cut as English ones are.
  */
 export function leadPassage(text: string, maxWords = LEAD_WORDS): string {
-  if (wordsEnd(text, maxWords) === text.length) return text; // at most maxWords words
-  const parts = text.split(SENTENCE_END); // sentence, its end, sentence, …
+  const end = wordsEnd(text, maxWords); // where the word that is one too many starts
+  if (end === text.length) return text; // at most maxWords words
+  // Sentence, its end, sentence, …, up to that word's first character: the sentence it is in is the last one read
+  // (it is one too long), and a sentence end never spans it (it is no space), so the text after it changes nothing.
+  const parts = text.slice(0, end + 1).split(SENTENCE_END);
   let out = '';
   let words = 0;
   for (let i = 0; i < parts.length; i += 2) {

@@ -47,9 +47,11 @@ export function splitWords(text: string): string[] {
     const c = text.charCodeAt(i);
     let cls = OTHER;
     if (c < 128) cls = CLASS[c]!;
-    // Other punctuation, symbols and spaces ("•", "→", "—") separate words here as in splitUnicode; a letter or
-    // digit outside ASCII, or a surrogate pair (which may be one), takes the Unicode path.
-    else if ((c >= 0xd800 && c <= 0xdfff) || LETTER_OR_DIGIT.test(text[i]!)) return splitUnicode(text);
+    // Other punctuation, symbols and spaces ("•", "→", "—", an emoji) separate words here as in splitUnicode; a
+    // letter or digit outside ASCII ("é", "𝐀": a surrogate pair is tested as the one character it makes) takes the
+    // Unicode path.
+    else if (LETTER_OR_DIGIT.test(c >= 0xd800 && c <= 0xdbff ? String.fromCodePoint(text.codePointAt(i)!) : text[i]!))
+      return splitUnicode(text);
     if (cls === OTHER) {
       if (start >= 0) out.push(text.slice(start, i).toLowerCase());
       start = -1;
