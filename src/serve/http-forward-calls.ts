@@ -45,7 +45,7 @@ import {
   type ServerContext,
 } from '@modelcontextprotocol/server';
 import { audited } from './auth/audit-call.js';
-import { callerOf } from './auth/verify.js';
+import { callerOf } from './auth/caller.js';
 import { clientAsker } from './client-asker.js';
 import { clientKey } from './client-key.js';
 import { plainWireResult } from './plain-result.js';

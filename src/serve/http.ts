@@ -30,7 +30,7 @@ import { StreamResume } from './http-resume.js';
 import type { StateKeys } from './replica/seal.js';
 import type { OtherLists } from './served-list.js';
 import { ListenStreams } from './listen-limit.js';
-import { callerOf } from './auth/verify.js';
+import { callerOf } from './auth/caller.js';
 import { rememberOpener } from './auth/scoped-routes.js';
 
 export { isLoopback } from './http-guard.js';

@@ -18,7 +18,7 @@ import type { OtherLists } from './served-list.js';
 import { MissingCapability, UnknownRequestState, type HeldContext } from './bridge.js';
 import { callLog } from './call-log.js';
 import { LazyAjvValidator } from './sdk-shims.js';
-import { callerOf } from './auth/verify.js';
+import { callerOf } from './auth/caller.js';
 import { audited } from './auth/audit-call.js';
 import { listedFor, serverScope } from './auth/scoped-routes.js';
 import { clientKey } from './client-key.js';

@@ -253,7 +253,8 @@ export async function serveWith(
       const debug = global.debug ? log : undefined;
       const internal: NonNullable<Parameters<typeof startHttp>[0]['internal']> = (path, req, res) =>
         replica ? replica.internal(path, req, res) : Promise.resolve(false);
-      const auth = identity?.gate;
+      const verifierOf = identity ? (await import('./auth/verify.js')).issuerVerifier : undefined;
+      const auth = identity && verifierOf ? (url: string) => identity.gate(url, verifierOf) : undefined;
       http = await startHttp({
         host,
         port,

@@ -10,6 +10,7 @@ import { validateSmartConfig } from '../../src/core/config/validate.js';
 import { DEFAULT_WEIGHTS } from '../../src/core/discover/weights.js';
 import { AuditLog, argumentNames } from '../../src/serve/auth/audit.js';
 import { serveIdentity } from '../../src/serve/auth/setup.js';
+import { issuerVerifier } from '../../src/serve/auth/verify.js';
 import type { ServeAuthConfig } from '../../src/core/types.js';
 
 const validate = (auth: unknown) => validateSmartConfig({ serve: { auth } }, DEFAULT_WEIGHTS);
@@ -148,11 +149,11 @@ describe('identity settings from flags and serve.auth', () => {
   it('takes the flags over the config, and the bound URL as the default audience', () => {
     const id = serveIdentity({ issuer: 'https://a.example' }, { issuer: 'https://b.example', scopes: ['x'] }, { log });
     expect(id?.issuer).toBe('https://a.example');
-    expect(id?.gate('http://127.0.0.1:5000/mcp').metadataUrl).toBe(
+    expect(id?.gate('http://127.0.0.1:5000/mcp', issuerVerifier).metadataUrl).toBe(
       'http://127.0.0.1:5000/.well-known/oauth-protected-resource/mcp',
     );
     const fixed = serveIdentity({ audience: 'https://gw.example/team/mcp' }, { issuer: 'https://b.example' }, { log });
-    expect(fixed?.gate('http://127.0.0.1:5000/mcp').metadataUrl).toBe(
+    expect(fixed?.gate('http://127.0.0.1:5000/mcp', issuerVerifier).metadataUrl).toBe(
       'https://gw.example/.well-known/oauth-protected-resource/team/mcp',
     );
   });

@@ -3,7 +3,7 @@ import type { AuthInfo } from '@modelcontextprotocol/server';
 import { identityRefusal } from '../../core/config/identity-filter.js';
 import type { ServeRuntime } from '../runtime.js';
 import { argumentNames, type AuditOutcome } from './audit.js';
-import type { Caller } from './verify.js';
+import type { Caller } from './caller.js';
 
 interface CallParams {
   name: string;

@@ -8,7 +8,7 @@ import { ProtocolError, ProtocolErrorCode, type ServerContext } from '@modelcont
 import { SmartError } from '../../process/errors.js';
 import type { Routes } from '../passthrough.js';
 import type { IdentityViews } from './identity-view.js';
-import { callerOf, type Caller } from './verify.js';
+import { callerOf, type Caller } from './caller.js';
 
 /** The rule (with its file) refusing a server to the caller, or undefined. */
 export type ServerRefusal = (server: string) => string | undefined;

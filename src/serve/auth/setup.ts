@@ -9,12 +9,15 @@ import type { ServeAuthConfig } from '../../core/types.js';
 import { optionalString } from '../../app/services/flags.js';
 import { userLabel, type UserLabelKind } from '../../core/session/users.js';
 import { authGate, type AuthGate } from './gate.js';
-import { issuerVerifier } from './verify.js';
+import type { issuerVerifier } from './verify.js';
 
 export interface ServeIdentity {
   issuer: string;
-  /** Makes the gate once the bound URL is known (the default audience). */
-  gate: (url: string) => AuthGate;
+  /**
+   * Makes the gate once the bound URL is known (the default audience), with verify.ts's `issuerVerifier` (given by
+   * the caller, which loads it with --transport http only: its token checks, `jose`, are no part of a stdio start).
+   */
+  gate: (url: string, verifierOf: typeof issuerVerifier) => AuthGate;
   /** The label a subject's learned calls are stored under. */
   subjectLabel: (subject: string) => string;
 }
@@ -66,9 +69,9 @@ export function serveIdentity(
   return {
     issuer,
     subjectLabel: (subject) => userLabel(subject, kind),
-    gate: (url) => {
+    gate: (url, verifierOf) => {
       const resource = audience ?? url;
-      const verifier = issuerVerifier({
+      const verifier = verifierOf({
         issuer,
         audience: resource,
         groupsClaim: config?.groupsClaim ?? 'groups',

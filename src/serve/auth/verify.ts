@@ -6,6 +6,7 @@
  */
 import { createRemoteJWKSet, errors, jwtVerify, type JWTPayload } from 'jose';
 import { OAuthError, OAuthErrorCode, type AuthInfo, type OAuthTokenVerifier } from '@modelcontextprotocol/server';
+import type { Caller } from './caller.js';
 
 export interface IssuerOptions {
   issuer: string;
@@ -17,12 +18,6 @@ export interface IssuerOptions {
   log: (text: string) => void;
   /** Seconds of clock difference allowed with the issuer (default 30). */
   clockToleranceS?: number;
-}
-
-/** Who calls: the token's subject and groups (AuthInfo.extra, for handlers). */
-export interface Caller {
-  subject: string;
-  groups: string[];
 }
 
 const FETCH_TIMEOUT_MS = 10_000;
@@ -124,10 +119,4 @@ function refusal(e: unknown): string {
   if (e instanceof errors.JWSSignatureVerificationFailed || e instanceof errors.JWKSNoMatchingKey)
     return 'the token is not signed by a key of the configured issuer';
   return 'the token is not a valid JWT access token';
-}
-
-/** The caller a verified request carries (undefined: no identity, e.g. --token-env or stdio). */
-export function callerOf(authInfo: AuthInfo | undefined): Caller | undefined {
-  const c = authInfo?.extra?.caller as Caller | undefined;
-  return c && typeof c.subject === 'string' ? c : undefined;
 }

@@ -1,0 +1,83 @@
+// What serve's start loads: a stdio serve (the start every client makes) answers and forwards a call without ever
+// loading the token checks of `serve --transport http --issuer` (`jose`, src/serve/auth/verify.ts): they cost a
+// fresh start ~9 ms of compiling. The same detector sees them on an HTTP serve that has an issuer.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fixture, REPO } from '../helpers/paths.js';
+import { connectServeStdio, node, sandbox, startServeHttp, textOf, type Sandbox } from './serve-harness.js';
+
+const HOOK = fileURLToPath(new URL('../helpers/record-imports.mjs', import.meta.url));
+
+let box: Sandbox;
+let config: string;
+
+beforeAll(async () => {
+  box = await sandbox('serve-start-modules');
+  config = await box.config('servers.json', {
+    tiny: node(fixture('servers', 'catalog-server.mjs'), fixture('servers', 'catalogs', 'tiny.json')),
+  });
+});
+afterAll(async () => box.remove());
+
+/** The environment that records every module file the process loads (the ES modules: no code-cached script). */
+function recording(label: string): { env: Record<string, string>; files: () => string[] } {
+  const record = join(box.dir, `imports-${label}.txt`);
+  return {
+    env: {
+      ...box.env,
+      NODE_OPTIONS: `--import=${HOOK}`,
+      MCP_SMART_RECORD_IMPORTS: record,
+      NODE_DISABLE_COMPILE_CACHE: '1',
+    },
+    files: () =>
+      [
+        ...new Set(
+          readFileSync(record, 'utf8')
+            .split('\n')
+            .filter((u) => u.startsWith('file:'))
+            .map((u) => fileURLToPath(u)),
+        ),
+      ].filter((f) => f.endsWith('.js') || f.endsWith('.mjs')),
+  };
+}
+
+/** Files holding jose's code: its package, or a bundle chunk with one of its error codes (names are minified). */
+const joseCode = (files: string[]): string[] =>
+  files.filter(
+    (f) =>
+      f.includes(`${join('node_modules', 'jose')}`) ||
+      (f.startsWith(REPO) && readFileSync(f, 'utf8').includes('ERR_JWKS_NO_MATCHING_KEY')),
+  );
+
+describe("serve's start path", () => {
+  it('over stdio lists and forwards a call without loading the token checks; with --issuer over HTTP it has them', async () => {
+    const stdio = recording('stdio');
+    const serve = await connectServeStdio(stdio.env, ['--config', config, '--mode', 'tools', '--no-learn']);
+    const listed = await serve.client.listTools();
+    expect(listed.tools.length).toBeGreaterThan(0);
+    const call = await serve.client.callTool({ name: listed.tools[0]!.name, arguments: {} });
+    expect(textOf(call)).not.toBe('');
+    await serve.client.close();
+    const loaded = stdio.files();
+    expect(loaded.some((f) => f.endsWith(join('bundle', 'cli.js')))).toBe(true);
+    expect(joseCode(loaded)).toEqual([]);
+
+    // Nothing is fetched from the issuer before a token arrives: a URL no one answers is enough to start.
+    const http = recording('http');
+    const gateway = await startServeHttp(http.env, [
+      '--config',
+      config,
+      '--mode',
+      'tools',
+      '--no-learn',
+      '--port',
+      '0',
+      '--issuer',
+      'https://id.example.invalid',
+    ]);
+    await gateway.stop();
+    expect(joseCode(http.files()).length).toBeGreaterThan(0);
+  }, 60_000);
+});
