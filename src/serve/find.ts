@@ -3,8 +3,8 @@
  * the config), fuses the rankings of several phrasings of one need, and answers within its token budget, naming
  * the servers that have not started (their tools cannot be found until they do).
  */
-import { cachedHybridIndex } from '../app/services/rank.js';
-import { fuseRankings, patternsFromConfig, rankTools, type DiscoverIndex } from '../core/discover/engine.js';
+import type * as Engine from '../core/discover/engine.js';
+import type { DiscoverIndex } from '../core/discover/engine.js';
 import { newestRecording } from '../core/session/usage-store.js';
 import type { ServerSnapshot, SmartConfig, UsageStats } from '../core/types.js';
 import type { ServedView } from './served-view.js';
@@ -37,6 +37,9 @@ export interface FinderDeps {
   /** --debug lines (where the index came from). */
   debug?: (text: string) => void;
 }
+
+/** The ranking engine, loaded by the first find (or the warm-up after the first list), not by serve's start. */
+let engine: typeof Engine | undefined;
 
 /** How many times one find builds the index again when the list keeps changing during the build. */
 const MAX_REBUILDS = 3;
@@ -83,6 +86,7 @@ export class ToolFinder {
         .filter((e) => e.server === s.name)
         .map((e) => ({ ...e.tool, name: e.id.slice(s.name.length + 1) })),
     }));
+    const { cachedHybridIndex } = await import('../app/services/rank.js');
     const { index, fromCache, store } = await cachedHybridIndex(servers, this.deps.config, this.deps.indexCacheDir);
     this.deps.debug?.(
       `find_tool index of ${index.tools.length} tools ${fromCache ? 'read from the index cache' : 'built'}`,
@@ -109,6 +113,7 @@ export class ToolFinder {
     if ('error' in read) return textResult(read.error, true);
     const { intent, k, server } = read;
     const index = await this.discoverIndex();
+    const { fuseRankings, patternsFromConfig, rankTools } = (engine ??= await import('../core/discover/engine.js'));
     const view = viewOf(this.deps.view());
     // Other phrasings of the same need (`queries`), each ranked, fused by reciprocal rank with the intent's ranking.
     const phrasings = [...new Set([intent, ...read.queries])].slice(0, MAX_PHRASINGS);

@@ -6,7 +6,7 @@
  * labelled case, appended to `--record <file>` when asked. Only ids, outcomes, times and redacted intents are kept:
  * arguments and results are never recorded or logged.
  */
-import { detectTaskContext } from '../core/discover/engine.js';
+import { detectTaskContext } from '../core/discover/usage.js';
 import { capIntents, emptyUsage, mergeUsage, recordCalls } from '../core/session/usage.js';
 import type { UsageStore } from '../core/store/types.js';
 import { errorText, isSmartError } from '../process/errors.js';

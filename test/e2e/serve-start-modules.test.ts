@@ -1,6 +1,7 @@
 // What serve's start loads: a stdio serve (the start every client makes) answers and forwards a call without ever
-// loading the token checks of `serve --transport http --issuer` (`jose`, src/serve/auth/verify.ts): they cost a
-// fresh start ~9 ms of compiling. The same detector sees them on an HTTP serve that has an issuer.
+// loading the token checks of `serve --transport http --issuer` (`jose`, src/serve/auth/verify.ts) or the ranking
+// engine (core/discover's index and rankings, loaded by the first find_tool): in a fresh HOME they cost its start
+// ~9 and ~14 ms of compiling. The same detectors see them on an HTTP serve with an issuer, and after a find_tool.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -51,6 +52,10 @@ const joseCode = (files: string[]): string[] =>
       (f.startsWith(REPO) && readFileSync(f, 'utf8').includes('ERR_JWKS_NO_MATCHING_KEY')),
   );
 
+/** Files holding the ranking engine: a bundle chunk with the re-ranker's feature names (kept as strings). */
+const engineCode = (files: string[]): string[] =>
+  files.filter((f) => f.startsWith(REPO) && readFileSync(f, 'utf8').includes('destructiveConflict'));
+
 describe("serve's start path", () => {
   it('over stdio lists and forwards a call without loading the token checks; with --issuer over HTTP it has them', async () => {
     const stdio = recording('stdio');
@@ -63,6 +68,15 @@ describe("serve's start path", () => {
     const loaded = stdio.files();
     expect(loaded.some((f) => f.endsWith(join('bundle', 'cli.js')))).toBe(true);
     expect(joseCode(loaded)).toEqual([]);
+    expect(engineCode(loaded)).toEqual([]);
+
+    // meta mode: the first find_tool loads the engine (and answers).
+    const meta = recording('meta');
+    const finder = await connectServeStdio(meta.env, ['--config', config, '--mode', 'meta', '--no-learn']);
+    const found = await finder.client.callTool({ name: 'find_tool', arguments: { intent: 'delete a note' } });
+    expect(textOf(found)).toContain('tiny.');
+    await finder.client.close();
+    expect(engineCode(meta.files()).length).toBeGreaterThan(0);
 
     // Nothing is fetched from the issuer before a token arrives: a URL no one answers is enough to start.
     const http = recording('http');
