@@ -4,12 +4,10 @@
 // ~9 and ~14 ms of compiling. The same detectors see them on an HTTP serve with an issuer, and after a find_tool.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixture, REPO } from '../helpers/paths.js';
+import { gone, recordedImports } from '../helpers/recorded-imports.js';
 import { connectServeStdio, node, sandbox, startServeHttp, textOf, type Sandbox } from './serve-harness.js';
-
-const HOOK = fileURLToPath(new URL('../helpers/record-imports.mjs', import.meta.url));
 
 let box: Sandbox;
 let config: string;
@@ -22,27 +20,7 @@ beforeAll(async () => {
 });
 afterAll(async () => box.remove());
 
-/** The environment that records every module file the process loads (the ES modules: no code-cached script). */
-function recording(label: string): { env: Record<string, string>; files: () => string[] } {
-  const record = join(box.dir, `imports-${label}.txt`);
-  return {
-    env: {
-      ...box.env,
-      NODE_OPTIONS: `--import=${HOOK}`,
-      MCP_SMART_RECORD_IMPORTS: record,
-      NODE_DISABLE_COMPILE_CACHE: '1',
-    },
-    files: () =>
-      [
-        ...new Set(
-          readFileSync(record, 'utf8')
-            .split('\n')
-            .filter((u) => u.startsWith('file:'))
-            .map((u) => fileURLToPath(u)),
-        ),
-      ].filter((f) => f.endsWith('.js') || f.endsWith('.mjs')),
-  };
-}
+const recording = (label: string) => recordedImports(box.dir, box.env, label);
 
 /** Files holding jose's code: its package, or a bundle chunk with one of its error codes (names are minified). */
 const joseCode = (files: string[]): string[] =>
@@ -64,7 +42,9 @@ describe("serve's start path", () => {
     expect(listed.tools.length).toBeGreaterThan(0);
     const call = await serve.client.callTool({ name: listed.tools[0]!.name, arguments: {} });
     expect(textOf(call)).not.toBe('');
+    const pid = serve.transport.pid;
     await serve.client.close();
+    await gone(pid);
     const loaded = stdio.files();
     expect(loaded.some((f) => f.endsWith(join('bundle', 'cli.js')))).toBe(true);
     expect(joseCode(loaded)).toEqual([]);
@@ -75,7 +55,9 @@ describe("serve's start path", () => {
     const finder = await connectServeStdio(meta.env, ['--config', config, '--mode', 'meta', '--no-learn']);
     const found = await finder.client.callTool({ name: 'find_tool', arguments: { intent: 'delete a note' } });
     expect(textOf(found)).toContain('tiny.');
+    const finderPid = finder.transport.pid;
     await finder.client.close();
+    await gone(finderPid);
     expect(engineCode(meta.files()).length).toBeGreaterThan(0);
 
     // Nothing is fetched from the issuer before a token arrives: a URL no one answers is enough to start.

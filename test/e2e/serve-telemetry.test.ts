@@ -7,10 +7,10 @@
 import { readFileSync } from 'node:fs';
 import { createServer as createNetServer, type AddressInfo, type Socket } from 'node:net';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixture, REPO } from '../helpers/paths.js';
+import { gone, recordedImports } from '../helpers/recorded-imports.js';
 import { attrs, startCollector, type Collector, type OtlpMetric, type OtlpSpan } from '../helpers/otlp-collector.js';
 import { connectServeStdio, node, sandbox, startServeHttp, textOf, type Sandbox } from './serve-harness.js';
 
@@ -300,32 +300,10 @@ describe('serve --transport http with OTEL_EXPORTER_OTLP_ENDPOINT', () => {
   }, 60_000);
 });
 
-/** Resolves once process `pid` has exited. */
-async function gone(pid: number | null): Promise<void> {
-  const alive = (): boolean => {
-    try {
-      process.kill(pid!, 0);
-      return true;
-    } catch {
-      return false;
-    }
-  };
-  if (pid !== null) await until(() => !alive());
-}
-
 describe('telemetry off (no --otlp, no OTEL_EXPORTER_OTLP_*)', () => {
-  const HOOK = fileURLToPath(new URL('../helpers/record-imports.mjs', import.meta.url));
   /** The module files serve loaded for one forwarded call, and what the server behind received as _meta. */
   async function loadedFor(extraArgs: string[], label: string): Promise<{ files: string[]; meta: unknown }> {
-    const record = join(box.dir, `imports-${label}.txt`);
-    // The ES modules' graph is what the hook records: a later run in the same cache folder would run the start path
-    // as one code-cached script (src/process/code-cache.ts, Node < 22.1), whose modules the hook never sees.
-    const env = {
-      ...box.env,
-      NODE_OPTIONS: `--import=${HOOK}`,
-      MCP_SMART_RECORD_IMPORTS: record,
-      NODE_DISABLE_COMPILE_CACHE: '1',
-    };
+    const { env, files } = recordedImports(box.dir, box.env, label);
     const tp = traceparent();
     const serve = await connectServeStdio(env, ['--config', config, '--mode', 'tools', '--no-learn', ...extraArgs]);
     const meta = JSON.parse(
@@ -335,11 +313,7 @@ describe('telemetry off (no --otlp, no OTEL_EXPORTER_OTLP_*)', () => {
     await serve.client.close();
     // Read once serve has exited: every module it loaded is in the file by then.
     await gone(pid);
-    const files = readFileSync(record, 'utf8')
-      .split('\n')
-      .filter((u) => u.startsWith('file:'))
-      .map((u) => fileURLToPath(u));
-    return { files, meta: { sent: tp.header, got: meta } };
+    return { files: files(), meta: { sent: tp.header, got: meta } };
   }
   /** Files of the OpenTelemetry SDK: from node_modules, or a bundle chunk holding the API's global key or the SDK. */
   const otelCode = (files: string[]): string[] =>
