@@ -10,6 +10,7 @@ import { leanServer } from '../../src/app/services/catalogue/payload.js';
 import { analyzeFields, paramText, type Bm25Index } from '../../src/core/discover/bm25.js';
 import { buildDiscoverIndex, bm25For, toolRefsFromSnapshots } from '../../src/core/discover/build.js';
 import { indexInOnePass, semanticWords } from '../../src/core/discover/one-pass.js';
+import { PackedPostings, type Posting } from '../../src/core/discover/packed-postings.js';
 import { buildSemanticIndex } from '../../src/core/discover/semantic.js';
 import { splitWords } from '../../src/core/discover/tokenize.js';
 import { loadShippedWordVectors } from '../../src/core/discover/vectors.js';
@@ -181,16 +182,21 @@ describe('the index built in one pass', () => {
         }
       }),
     );
-    const expected: Bm25Index = { size: fields.length, postings: new Map() };
+    const postings = new Map<string, Posting>();
+    const expected: Bm25Index = { size: fields.length, postings };
     for (const [t, docs] of tf) {
       const idf = Math.log(1 + (fields.length - docs.size + 0.5) / (docs.size + 0.5));
-      expected.postings.set(t, {
+      postings.set(t, {
         docs: Int32Array.from(docs.keys()),
         contrib: Float32Array.from([...docs.values()].map((x) => (idf * x) / (params.k1 + x))),
       });
     }
-    expect(pass.bm25).toEqual(expected);
-    expect(bm25For(index, index.weights)).toEqual(expected);
+    // A built index's postings are packed (packed-postings.ts): as a Map, term for term in the same order.
+    const asMap = (bm: Bm25Index): Bm25Index => ({ size: bm.size, postings: new Map(bm.postings) });
+    expect(pass.bm25.postings).toBeInstanceOf(PackedPostings);
+    expect(asMap(pass.bm25)).toEqual(expected);
+    expect([...pass.bm25.postings.keys()]).toEqual([...postings.keys()]);
+    expect(asMap(bm25For(index, index.weights))).toEqual(expected);
 
     const twoPass = buildSemanticIndex(
       vectors,

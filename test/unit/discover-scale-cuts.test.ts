@@ -6,6 +6,7 @@ import { buildSketch } from '../../src/core/discover/sketch.js';
 import { eigenvectors, orthonormalize, scatter } from '../../src/core/discover/vector-math.js';
 import { bm25IndexSource, decodeBm25Index, encodeBm25Index, type Bm25Index } from '../../src/core/discover/bm25.js';
 import { Bm25Collector } from '../../src/core/discover/bm25-collect.js';
+import { PackedPostings } from '../../src/core/discover/packed-postings.js';
 import { DEFAULT_WEIGHTS } from '../../src/core/discover/weights.js';
 import {
   buildDiscoverIndex,
@@ -163,6 +164,44 @@ describe('encodeBm25Index', () => {
     expect([...back.postings.get('event')!.docs]).toEqual([0]);
     expect([...back.postings.get('city')!.docs]).toEqual([1]);
     expect(back.postings.get('cal')!.contrib).toEqual(index.postings.get('cal')!.contrib);
+  });
+
+  it("a built or read index's postings act as the Map of their terms, each term's views made once", () => {
+    const c = new Bm25Collector();
+    c.add({ name: ['list', 'event'], description: ['event', 'day'], params: [], server: ['cal'] });
+    c.add({ name: ['weather'], description: ['day'], params: ['city'], server: ['cal'] });
+    const built = c.finish(DEFAULT_WEIGHTS.bm25);
+    const read = decodeBm25Index(encodeBm25Index(built), 2)!;
+    for (const { postings } of [built, read]) {
+      expect(postings).toBeInstanceOf(PackedPostings);
+      const terms = ['list', 'event', 'day', 'cal', 'weather', 'city'];
+      expect(postings.size).toBe(terms.length);
+      expect([...postings.keys()]).toEqual(terms);
+      expect([...postings.values()].map((p) => [...p.docs])).toEqual([[0], [0], [0, 1], [0, 1], [1], [1]]);
+      expect([...postings].map(([t, p]) => `${t}:${p.docs.length}`)).toEqual(
+        [...postings.entries()].map(([t, p]) => `${t}:${p.docs.length}`),
+      );
+      const seen: string[] = [];
+      postings.forEach((p, t, map) => seen.push(`${t}:${p.contrib.length}:${map === postings}`));
+      expect(seen).toEqual(terms.map((t) => `${t}:${postings.get(t)!.docs.length}:true`));
+      expect(postings.get('day')).toBe(postings.get('day'));
+      expect(postings.get('nope')).toBeUndefined();
+      expect(postings.has('city') && !postings.has('citi')).toBe(true);
+      expect(new Map(postings).get('day')!.contrib).toEqual(postings.get('day')!.contrib);
+    }
+    // A term twice is no file encodeBm25Index writes: the read refuses it (the index is built again).
+    const text = new TextEncoder().encode('a\na');
+    const twice = Buffer.concat([
+      Buffer.from(Uint32Array.of(0x424d3231, 1, 2, text.byteLength).buffer),
+      Buffer.from(text),
+      Buffer.alloc((4 - (text.byteLength % 4)) % 4),
+      Buffer.from(Uint32Array.of(1, 1).buffer),
+      Buffer.from(Int32Array.of(0, 0).buffer),
+      Buffer.from(Float32Array.of(1, 1).buffer),
+    ]);
+    expect(decodeBm25Index(twice, 1)).toBeNull();
+    twice.write('b', 16 + 2);
+    expect([...decodeBm25Index(twice, 1)!.postings.keys()]).toEqual(['a', 'b']);
   });
 });
 

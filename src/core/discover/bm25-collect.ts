@@ -6,6 +6,7 @@
  * of a fixed size, never copied to grow: a doubling array left its old half (~40 MB on 100k tools) as garbage beside
  * the new one during the pass, and a block is touched only as it fills.
  */
+import { PackedPostings, type Posting } from './packed-postings.js';
 import type { HybridWeights } from './weights.js';
 
 /** BM25F's parameters (k1, each field's weight and length normalisation). */
@@ -13,8 +14,8 @@ export type Bm25Params = HybridWeights['bm25'];
 
 export interface Bm25Index {
   size: number;
-  /** term → ascending doc numbers and each doc's precomputed score contribution. */
-  postings: Map<string, { docs: Int32Array; contrib: Float32Array }>;
+  /** term → ascending doc numbers and each doc's precomputed score contribution (a built or read index's are packed). */
+  postings: ReadonlyMap<string, Posting>;
 }
 
 export const BM25_FIELDS = ['name', 'description', 'params', 'server'] as const;
@@ -153,7 +154,10 @@ export class Bm25Collector {
     for (const len of part.lengths) this.lengths.push(len);
   }
 
-  /** The inverted index; every posting holds idf · tf~/(k1 + tf~), so a query only adds numbers. */
+  /**
+   * The inverted index; every posting holds idf · tf~/(k1 + tf~), so a query only adds numbers. It ends the
+   * collector: the index keeps its term numbers (add, cut or append after it would renumber the index's terms).
+   */
   finish(params: Bm25Params): Bm25Index {
     const n = this.docEnd.length;
     const { termBlocks, fieldBlocks, docEnd, lengths, block } = this;
@@ -220,16 +224,13 @@ export class Bm25Collector {
         }
       }
     }
-    const postings = new Map<string, { docs: Int32Array; contrib: Float32Array }>();
     for (let id = 0; id < m; id++) {
       const count = df[id]!;
       const idf = Math.log(1 + (n - count + 0.5) / (count + 0.5));
-      const from = start[id]!;
-      const to = start[id + 1]!;
       // The tf array becomes the contribution array in place.
-      for (let i = from; i < to; i++) allTf[i] = (idf * allTf[i]!) / (params.k1 + allTf[i]!);
-      postings.set(this.terms[id]!, { docs: allDocs.subarray(from, to), contrib: allTf.subarray(from, to) });
+      for (let i = start[id]!, to = start[id + 1]!; i < to; i++) allTf[i] = (idf * allTf[i]!) / (params.k1 + allTf[i]!);
     }
+    const postings = new PackedPostings(this.terms, this.ids, start, allDocs, allTf);
     return { size: n, postings };
   }
 }

@@ -14,6 +14,7 @@ import { relatedWords } from './related.js';
 import { lexicalExpansions, type Expansion } from './lexical.js';
 import { analyzeWords, fileKindWords, splitWords, intentText, withoutBlobs, STOP_WORDS } from './tokenize.js';
 import { Bm25Collector, type Bm25Field, type Bm25Index, type Bm25Params } from './bm25-collect.js';
+import { PackedPostings } from './packed-postings.js';
 
 export type { Bm25Index, Bm25Params } from './bm25-collect.js';
 type Field = Bm25Field;
@@ -273,17 +274,22 @@ export function bm25IndexSource(
   index: Bm25Index,
   chunkBytes = CHUNK_BYTES,
 ): { byteLength: number; parts: () => Iterable<Uint8Array> } {
-  const terms = [...index.postings.keys()];
+  const packed = index.postings instanceof PackedPostings ? index.postings : undefined;
+  const terms = packed ? packed.terms : [...index.postings.keys()];
   const text = new TextEncoder().encode(terms.join('\n'));
   let total = 0;
-  for (const p of index.postings.values()) total += p.docs.length;
+  if (packed) total = packed.start[terms.length]!;
+  else for (const p of index.postings.values()) total += p.docs.length;
   const pad = (4 - (text.byteLength % 4)) % 4;
   const head = new Uint8Array(16 + text.byteLength + pad);
   head.set(new Uint8Array(new Uint32Array([BM25_MAGIC, index.size, terms.length, text.byteLength]).buffer), 0);
   head.set(text, 16);
-  const df = Uint32Array.from(index.postings.values(), (p) => p.docs.length);
+  const df = packed
+    ? Uint32Array.from(terms, (_, i) => packed.start[i + 1]! - packed.start[i]!)
+    : Uint32Array.from(index.postings.values(), (p) => p.docs.length);
   const chunk = new Uint8Array(Math.max(4, chunkBytes & ~3));
-  const postings = [...index.postings.values()];
+  // Packed postings are written as their two arrays; others term by term (or as two views when they are consecutive).
+  const postings = packed ? [] : [...index.postings.values()];
   function* arrays(
     of: (p: { docs: Int32Array; contrib: Float32Array }) => Int32Array | Float32Array,
   ): Generator<Uint8Array> {
@@ -303,7 +309,9 @@ export function bm25IndexSource(
     }
     if (at > 0) yield chunk.subarray(0, at);
   }
-  const whole = consecutive(postings, total);
+  const whole = packed
+    ? { docs: packed.docs.subarray(0, total), contrib: packed.contrib.subarray(0, total) }
+    : consecutive(postings, total);
   return {
     byteLength: head.byteLength + df.byteLength + total * 8,
     parts: function* () {
@@ -361,11 +369,11 @@ export function decodeBm25Index(buf: Uint8Array, size: number): Bm25Index | null
   if (off - buf.byteOffset + total * 8 !== buf.byteLength) return null;
   const docs = new Int32Array(buf.buffer, off, total);
   const contrib = new Float32Array(buf.buffer, off + total * 4, total);
-  const postings = new Map<string, { docs: Int32Array; contrib: Float32Array }>();
-  for (let i = 0, o = 0; i < count; i++) {
-    const n = df[i]!;
-    postings.set(terms[i]!, { docs: docs.subarray(o, o + n), contrib: contrib.subarray(o, o + n) });
-    o += n;
-  }
+  const start = new Int32Array(count + 1);
+  for (let i = 0; i < count; i++) start[i + 1] = start[i]! + df[i]!;
+  const ids = new Map<string, number>();
+  for (let i = 0; i < count; i++) ids.set(terms[i]!, i);
+  if (ids.size !== count) return null; // a term twice: not a file encodeBm25Index wrote
+  const postings = new PackedPostings(terms, ids, start, docs, contrib);
   return { size, postings };
 }
