@@ -107,6 +107,27 @@ describe('blocked vector math', () => {
       expect(bytesOf(sketch.residual).equals(bytesOf(want.residual))).toBe(true);
     });
   }
+
+  it("sums the scatter matrix in WebAssembly with the JavaScript loop's bits (odd and even dims, zeros, zero rows)", () => {
+    const f64 = (a: Float64Array): Buffer => Buffer.from(a.buffer, a.byteOffset, a.byteLength);
+    let seed = 11;
+    const rnd = (): number => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff), seed / 0x7fffffff);
+    for (const dims of [1, 2, 3, 5, 8, 31, 128, 129])
+      for (const size of [1, 40, 1500]) {
+        const matrix = new Float32Array(size * dims).map(() => {
+          const r = rnd();
+          return r < 0.1 ? 0 : r < 0.12 ? -0 : (rnd() - 0.5) * (r < 0.5 ? 1e-3 : 10);
+        });
+        for (let r = 5; r < size; r += 17) matrix.fill(0, r * dims, (r + 1) * dims);
+        const js = scatter(matrix, size, dims, true);
+        const wasm = scatter(matrix, size, dims);
+        expect(wasm.buffer).not.toBe(js.buffer);
+        expect(f64(wasm).equals(f64(js))).toBe(true);
+        // Symmetric, and not all zero: the sums were made.
+        expect(wasm[dims - 1]).toBe(wasm[(dims - 1) * dims]);
+        expect(wasm.some((x) => x !== 0)).toBe(true);
+      }
+  });
 });
 
 describe('encodeBm25Index', () => {

@@ -1,4 +1,5 @@
 /** Dense vector arithmetic over flat Float32Array matrices: dot products, projections, principal directions. */
+import { rankOneKernel } from './scatter-wasm.js';
 
 /** Dot product of row `base..base+dims` of a flat matrix with q, four lanes at a time. */
 export function dot(matrix: Float32Array, base: number, q: Float32Array, dims: number): number {
@@ -64,9 +65,13 @@ export function normalize(v: Float32Array): number {
 /** Rows the common component and the sketch basis are estimated from: all of a small index, an even spread of a large one. */
 const COMPONENT_SAMPLE = 1024;
 
-/** Uncentred scatter Σ x·xᵀ/|x|² (each row counts once whatever its length) over an even sample of rows. */
-export function scatter(matrix: Float32Array, size: number, dims: number): Float64Array {
-  const cov = new Float64Array(dims * dims);
+/**
+ * Uncentred scatter Σ x·xᵀ/|x|² (each row counts once whatever its length) over an even sample of rows. Its rank-one
+ * updates run in WebAssembly where it gives the same bits (scatter-wasm.ts); `js` keeps the JavaScript loop (tests).
+ */
+export function scatter(matrix: Float32Array, size: number, dims: number, js = false): Float64Array {
+  const kernel = js ? undefined : rankOneKernel(dims);
+  const sums = kernel?.cov ?? new Float64Array(dims * dims);
   const step = Math.max(1, size / COMPONENT_SAMPLE);
   for (let s = 0; s < size; s += step) {
     const base = Math.floor(s) * dims;
@@ -74,13 +79,19 @@ export function scatter(matrix: Float32Array, size: number, dims: number): Float
     for (let d = 0; d < dims; d++) norm += matrix[base + d]! ** 2;
     if (norm === 0) continue;
     const inv = 1 / norm;
+    if (kernel) {
+      kernel.add(matrix, base, inv);
+      continue;
+    }
     for (let a = 0; a < dims; a++) {
       const va = matrix[base + a]! * inv;
       if (va === 0) continue;
       const row = a * dims;
-      for (let b = a; b < dims; b++) cov[row + b] = cov[row + b]! + va * matrix[base + b]!;
+      for (let b = a; b < dims; b++) sums[row + b] = sums[row + b]! + va * matrix[base + b]!;
     }
   }
+  // Out of the module's memory (a copy), then the lower triangle mirrored.
+  const cov = kernel ? sums.slice() : sums;
   for (let a = 0; a < dims; a++) for (let b = 0; b < a; b++) cov[a * dims + b] = cov[b * dims + a]!;
   return cov;
 }
