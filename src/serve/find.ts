@@ -4,7 +4,6 @@
  * the servers that have not started (their tools cannot be found until they do).
  */
 import type * as Engine from '../core/discover/engine.js';
-import type { DiscoverIndex } from '../core/discover/engine.js';
 import { newestRecording } from '../core/session/usage-store.js';
 import type { ServerSnapshot, SmartConfig, UsageStats } from '../core/types.js';
 import type { ServedView } from './served-view.js';
@@ -45,8 +44,8 @@ let engine: typeof Engine | undefined;
 const MAX_REBUILDS = 3;
 
 export class ToolFinder {
-  private index?: DiscoverIndex;
-  private indexing?: Promise<DiscoverIndex>;
+  private index?: Engine.DiscoverIndex;
+  private indexing?: Promise<Engine.DiscoverIndex>;
   /** Counts list changes: a build is kept only when no change came while it ran (it ranks the list it read). */
   private generation = 0;
 
@@ -65,7 +64,7 @@ export class ToolFinder {
   }
 
   /** The index of the current list; a build the list changed under is not used (nor kept), but built again. */
-  private async discoverIndex(): Promise<DiscoverIndex> {
+  private async discoverIndex(): Promise<Engine.DiscoverIndex> {
     for (let attempt = 0; ; attempt++) {
       if (this.index) return this.index;
       const generation = this.generation;
@@ -76,7 +75,7 @@ export class ToolFinder {
     }
   }
 
-  private async build(generation: number): Promise<DiscoverIndex> {
+  private async build(generation: number): Promise<Engine.DiscoverIndex> {
     // The index gets the served entries, each tool named so that "<server>.<name>" is its id (a collided id's
     // `#2` included): what find_tool returns is always an id call_tool knows.
     const entries = [...this.deps.view().entries.values()];

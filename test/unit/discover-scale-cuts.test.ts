@@ -159,8 +159,8 @@ describe('encodeBm25Index', () => {
     const back = decodeBm25Index(bytes, 6);
     expect([...back!.postings.keys()]).toEqual(['alpha', 'béta', 'c']);
     expect([...back!.postings.get('c')!.contrib]).toEqual([0.125, 7]);
-    // Postings that are consecutive views of two arrays (a decoded cache's, a fresh build's) go out as those two
-    // views, with the same bytes; one posting out of place and the chunks copy them again.
+    // Packed postings (a decoded cache's, a fresh build's) go out as their two arrays, with the same bytes; a plain
+    // Map of postings (one of them moved elsewhere) goes term by term through the chunks.
     const whole = Array.from(bm25IndexSource(back!, 4).parts(), (c) => Buffer.from(c));
     expect(whole).toHaveLength(4);
     expect(Buffer.concat(whole).equals(want)).toBe(true);

@@ -14,7 +14,7 @@ import { relatedWords } from './related.js';
 import { lexicalExpansions, type Expansion } from './lexical.js';
 import { analyzeWords, fileKindWords, splitWords, intentText, withoutBlobs, STOP_WORDS } from './tokenize.js';
 import { Bm25Collector, type Bm25Field, type Bm25Index, type Bm25Params } from './bm25-collect.js';
-import { PackedPostings } from './packed-postings.js';
+import { PackedPostings, type Posting } from './packed-postings.js';
 
 export type { Bm25Index, Bm25Params } from './bm25-collect.js';
 type Field = Bm25Field;
@@ -274,25 +274,22 @@ export function bm25IndexSource(
   index: Bm25Index,
   chunkBytes = CHUNK_BYTES,
 ): { byteLength: number; parts: () => Iterable<Uint8Array> } {
+  // A built or read index's postings are packed: they go out as their two arrays. Others go term by term, in chunks.
   const packed = index.postings instanceof PackedPostings ? index.postings : undefined;
   const terms = packed ? packed.terms : [...index.postings.keys()];
-  const text = new TextEncoder().encode(terms.join('\n'));
+  const postings = packed ? [] : [...index.postings.values()];
+  const df = packed
+    ? Uint32Array.from(terms, (_, i) => packed.start[i + 1]! - packed.start[i]!)
+    : Uint32Array.from(postings, (p) => p.docs.length);
   let total = 0;
-  if (packed) total = packed.start[terms.length]!;
-  else for (const p of index.postings.values()) total += p.docs.length;
+  for (const n of df) total += n;
+  const text = new TextEncoder().encode(terms.join('\n'));
   const pad = (4 - (text.byteLength % 4)) % 4;
   const head = new Uint8Array(16 + text.byteLength + pad);
   head.set(new Uint8Array(new Uint32Array([BM25_MAGIC, index.size, terms.length, text.byteLength]).buffer), 0);
   head.set(text, 16);
-  const df = packed
-    ? Uint32Array.from(terms, (_, i) => packed.start[i + 1]! - packed.start[i]!)
-    : Uint32Array.from(index.postings.values(), (p) => p.docs.length);
   const chunk = new Uint8Array(Math.max(4, chunkBytes & ~3));
-  // Packed postings are written as their two arrays; others term by term (or as two views when they are consecutive).
-  const postings = packed ? [] : [...index.postings.values()];
-  function* arrays(
-    of: (p: { docs: Int32Array; contrib: Float32Array }) => Int32Array | Float32Array,
-  ): Generator<Uint8Array> {
+  function* arrays(of: (p: Posting) => Int32Array | Float32Array): Generator<Uint8Array> {
     let at = 0;
     for (const p of postings) {
       const a = of(p);
@@ -309,46 +306,20 @@ export function bm25IndexSource(
     }
     if (at > 0) yield chunk.subarray(0, at);
   }
-  const whole = packed
-    ? { docs: packed.docs.subarray(0, total), contrib: packed.contrib.subarray(0, total) }
-    : consecutive(postings, total);
+  const bytesOf = (a: ArrayBufferView): Uint8Array => new Uint8Array(a.buffer, a.byteOffset, a.byteLength);
   return {
     byteLength: head.byteLength + df.byteLength + total * 8,
     parts: function* () {
       yield head;
-      yield new Uint8Array(df.buffer, df.byteOffset, df.byteLength);
-      if (whole) {
-        yield new Uint8Array(whole.docs.buffer, whole.docs.byteOffset, whole.docs.byteLength);
-        yield new Uint8Array(whole.contrib.buffer, whole.contrib.byteOffset, whole.contrib.byteLength);
+      yield bytesOf(df);
+      if (packed) {
+        yield bytesOf(packed.docs.subarray(0, total));
+        yield bytesOf(packed.contrib.subarray(0, total));
         return;
       }
       yield* arrays((p) => p.docs);
       yield* arrays((p) => p.contrib);
     },
-  };
-}
-
-/**
- * Every term's docs and contributions as two views, when the postings are consecutive views of two arrays in term
- * order (a fresh build's, bm25-collect.ts, and a decoded cache's): the bytes the chunks would copy, as they are.
- */
-function consecutive(
-  postings: readonly { docs: Int32Array; contrib: Float32Array }[],
-  total: number,
-): { docs: Int32Array; contrib: Float32Array } | undefined {
-  const first = postings[0];
-  if (!first) return undefined;
-  let docsAt = first.docs.byteOffset;
-  let contribAt = first.contrib.byteOffset;
-  for (const p of postings) {
-    if (p.docs.buffer !== first.docs.buffer || p.contrib.buffer !== first.contrib.buffer) return undefined;
-    if (p.docs.byteOffset !== docsAt || p.contrib.byteOffset !== contribAt) return undefined;
-    docsAt += p.docs.byteLength;
-    contribAt += p.contrib.byteLength;
-  }
-  return {
-    docs: new Int32Array(first.docs.buffer, first.docs.byteOffset, total),
-    contrib: new Float32Array(first.contrib.buffer, first.contrib.byteOffset, total),
   };
 }
 
@@ -370,9 +341,11 @@ export function decodeBm25Index(buf: Uint8Array, size: number): Bm25Index | null
   const docs = new Int32Array(buf.buffer, off, total);
   const contrib = new Float32Array(buf.buffer, off + total * 4, total);
   const start = new Int32Array(count + 1);
-  for (let i = 0; i < count; i++) start[i + 1] = start[i]! + df[i]!;
   const ids = new Map<string, number>();
-  for (let i = 0; i < count; i++) ids.set(terms[i]!, i);
+  for (let i = 0; i < count; i++) {
+    start[i + 1] = start[i]! + df[i]!;
+    ids.set(terms[i]!, i);
+  }
   if (ids.size !== count) return null; // a term twice: not a file encodeBm25Index wrote
   const postings = new PackedPostings(terms, ids, start, docs, contrib);
   return { size, postings };
