@@ -35,7 +35,7 @@ const engineCode = (files: string[]): string[] =>
   files.filter((f) => f.startsWith(REPO) && readFileSync(f, 'utf8').includes('destructiveConflict'));
 
 describe("serve's start path", () => {
-  it('over stdio lists and forwards a call without loading the token checks; with --issuer over HTTP it has them', async () => {
+  it('over stdio lists and calls without the token checks or the engine; find_tool loads the engine, --issuer the checks', async () => {
     const stdio = recording('stdio');
     const serve = await connectServeStdio(stdio.env, ['--config', config, '--mode', 'tools', '--no-learn']);
     const listed = await serve.client.listTools();
