@@ -1,6 +1,6 @@
 /** Text → index terms: identifier splitting, stop words, Porter stemming, CJK character bigrams, Chinese glosses. */
 import { stemmer } from 'stemmer';
-import { glossHan } from './gloss.js';
+import { CJK_SCRIPTS, splitUnicode } from './split-unicode.js';
 
 export const STOP_WORDS: ReadonlySet<string> = new Set(
   (
@@ -14,14 +14,11 @@ export const STOP_WORDS: ReadonlySet<string> = new Set(
 );
 
 // Han, Hiragana, Katakana and Hangul runs have no spaces: index them as overlapping character bigrams.
-const CJK_SCRIPTS = '\\p{Script=Han}\\p{Script=Hiragana}\\p{Script=Katakana}\\p{Script=Hangul}';
 const CJK = new RegExp(`[${CJK_SCRIPTS}]`, 'u');
 const ASCII = /^[\x00-\x7f]*$/;
-const WORDS = new RegExp(`[${CJK_SCRIPTS}]+|[\\p{L}\\p{N}]+`, 'gu');
-// A word that mixes CJK and other letters ("ppt演示文稿") is cut into its runs ("ppt", "演示文稿").
-const RUNS = new RegExp(`[${CJK_SCRIPTS}]+|[^${CJK_SCRIPTS}]+`, 'gu');
-const HAN = /\p{Script=Han}/u;
-const LETTER_OR_DIGIT = /[\p{L}\p{N}]/u;
+// What only the Unicode path reads as (part of) a word: a letter or digit, or a character of a CJK script (a Han
+// radical "⺀" is neither, and a word there).
+const UNICODE_WORDISH = new RegExp(`[\\p{L}\\p{N}${CJK_SCRIPTS}]`, 'u');
 
 // Character classes of the ASCII scanner.
 const OTHER = 0;
@@ -48,9 +45,9 @@ export function splitWords(text: string): string[] {
     let cls = OTHER;
     if (c < 128) cls = CLASS[c]!;
     // Other punctuation, symbols and spaces ("•", "→", "—", an emoji) separate words here as in splitUnicode; a
-    // letter or digit outside ASCII ("é", "𝐀": a surrogate pair is tested as the one character it makes) takes the
-    // Unicode path.
-    else if (LETTER_OR_DIGIT.test(c >= 0xd800 && c <= 0xdbff ? String.fromCodePoint(text.codePointAt(i)!) : text[i]!))
+    // letter or digit outside ASCII ("é", "𝐀": a surrogate pair is tested as the one character it makes) or a CJK
+    // character takes the Unicode path.
+    else if (UNICODE_WORDISH.test(c >= 0xd800 && c <= 0xdbff ? String.fromCodePoint(text.codePointAt(i)!) : text[i]!))
       return splitUnicode(text);
     if (cls === OTHER) {
       if (start >= 0) out.push(text.slice(start, i).toLowerCase());
@@ -68,27 +65,6 @@ export function splitWords(text: string): string[] {
     prev = cls;
   }
   if (start >= 0) out.push(text.slice(start).toLowerCase());
-  return out;
-}
-
-function splitUnicode(text: string): string[] {
-  const spaced = text
-    .replace(/([\p{Ll}\p{N}])(\p{Lu})/gu, '$1 $2')
-    .replace(/(\p{Lu})(\p{Lu}\p{Ll})/gu, '$1 $2')
-    .toLowerCase();
-  const words = spaced.match(WORDS) ?? [];
-  if (!HAN.test(text)) return words;
-  const out: string[] = [];
-  for (const word of words) {
-    if (!HAN.test(word)) {
-      out.push(word);
-      continue;
-    }
-    for (const run of word.match(RUNS)!) {
-      out.push(run);
-      if (HAN.test(run)) for (const g of glossHan(run)) out.push(g);
-    }
-  }
   return out;
 }
 
