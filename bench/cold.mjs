@@ -13,10 +13,13 @@ import { REPO, DATA, loadServers111 } from './helpers/datasets.mjs';
 import { INITIALIZE } from './helpers/raw-stdio.mjs';
 import { buildDiscoverIndex, loadShippedWordVectors, rankTools } from '../dist/core/discover/index.js';
 import { serveCold } from './helpers/serve-cold.mjs';
+import { writeScriptVariants } from './helpers/script-variants.mjs';
 
 const ROUNDS = Number(process.env.BENCH_COLD_ROUNDS ?? 15);
 // BENCH_COLD_PART=serve: only the cold serve case (fresh HOME, 4 and 50 servers; bench/helpers/serve-cold.mjs).
-// BENCH_COLD_PART=first: only the first discover (empty cache folder) beside `node -e ""`.
+// BENCH_COLD_PART=first: only the first discover (empty cache folder) beside `node -e ""`. BENCH_COLD_SCRIPTS=1: also
+// on the same tools described in Cyrillic and with Chinese words (bench/helpers/script-variants.mjs), each ÷ the
+// English first discover of the same rounds (text outside English should cost about what English does).
 if (process.env.BENCH_COLD_PART === 'serve') {
   await serveCold(
     { REPO, base: process.env.BENCH_COLD_BASE, rounds: Number(process.env.BENCH_COLD_SERVE_ROUNDS ?? 7) },
@@ -40,10 +43,10 @@ const timed = (args) => {
   if (r.status !== 0) throw new Error(`${args.join(' ')}: exit ${r.status}: ${String(r.stderr).split('\n')[0]}`);
   return performance.now() - t;
 };
-const discoverWith = (repo) => [
+const discoverWith = (repo, snap = snapshot) => [
   join(repo, 'bin', 'mcp-smart.js'),
   '--snapshot',
-  snapshot,
+  snap,
   'discover',
   'what meetings do I have tomorrow',
 ];
@@ -52,13 +55,13 @@ const discover = discoverWith(REPO);
 // the snapshot is parsed and the index built; its caches are written as on a real first run (after the answer).
 // Timed to the answer (the first bytes on stdout) and to the exit.
 let fresh = 0;
-const firstRun = (repo) =>
+const firstRun = (repo, snap = snapshot) =>
   new Promise((resolve, reject) => {
     const cache = join(dir, `first-${fresh++}`);
     const t = performance.now();
     let answer;
     let err = '';
-    const child = spawn(process.execPath, discoverWith(repo), {
+    const child = spawn(process.execPath, discoverWith(repo, snap), {
       cwd: dir,
       env: { ...env, MCP_SMART_CACHE_DIR: cache, MCP_SMART_DATA_DIR: join(cache, 'data') },
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -140,11 +143,16 @@ async function firstDiscover(rounds) {
   const bytes = [];
   const runs = [[REPO, []]];
   if (baseRepo) runs.push([baseRepo, []]);
+  const variants = process.env.BENCH_COLD_SCRIPTS ? Object.entries(writeScriptVariants(snapshot, dir)) : [];
+  const scripts = runs.map(() => variants.map(() => []));
   for (let i = 0; i < rounds; i++) {
     node.push(timed(['-e', '']));
     floor.push(timed([join(REPO, 'bench', 'helpers', 'first-floor.mjs'), snapshot]));
     bytes.push(timed([join(REPO, 'bench', 'helpers', 'first-bytes.mjs'), snapshot]));
-    for (const [repo, out] of runs) out.push(await firstRun(repo));
+    for (const [r, [repo, out]] of runs.entries()) {
+      out.push(await firstRun(repo));
+      for (const [v, [, file]] of variants.entries()) scripts[r][v].push(await firstRun(repo, file));
+    }
   }
   const n50 = pct(node, 0.5);
   const f50 = pct(floor, 0.5);
@@ -168,6 +176,15 @@ async function firstDiscover(rounds) {
     console.log(
       `  ${repo === REPO ? 'this tree' : repo}: answer p50 ${a50.toFixed(0)} ms ${(a50 / n50).toFixed(1)}×, exit (caches written) p50 ${e50.toFixed(0)} ms ${(e50 / n50).toFixed(1)}×`,
     );
+    for (const [v, [name]] of variants.entries()) {
+      const v50 = pct(
+        scripts[runs.findIndex(([r]) => r === repo)][v].map((r) => r.exit),
+        0.5,
+      );
+      console.log(
+        `    the same tools described ${name === 'cyrillic' ? 'in Cyrillic' : 'with Chinese words'}: exit p50 ${v50.toFixed(0)} ms, ${(v50 / e50).toFixed(2)}× the English one's`,
+      );
+    }
   }
 }
 if (process.env.BENCH_COLD_PART === 'first') {
