@@ -43,6 +43,42 @@ describe('glossary lookups without a table of line starts', () => {
     }
   });
 
+  it('cuts 4,000 random runs as forward maximum matching over the headwords does, whatever they were searched before', () => {
+    // Headwords over a few Han characters, one in U+F900 and one astral (their UTF-16 order is not their UTF-8 one),
+    // so that runs share first characters and keys: the searches' remembered lines and headwords are used again.
+    const alphabet = ['火', '车', '站', '票', '台', '丁', '龟', '\uF900', '\u{20000}'];
+    let seed = 11;
+    const next = (k: number): number => {
+      seed = (Math.imul(seed, 1103515245) + 12345) & 0x7fffffff;
+      return seed % k;
+    };
+    const word = (n: number): string => Array.from({ length: n }, () => alphabet[next(alphabet.length)]).join('');
+    const heads = new Map<string, string>();
+    while (heads.size < 300) heads.set(word(1 + next(4)), `w${heads.size} x${heads.size % 7}`);
+    const sorted = [...heads].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    const file = join(dir, 'random-glossary.tsv');
+    writeFileSync(file, sorted.map(([h, w]) => `${h}\t${w}`).join('\n') + '\n');
+    const reference = (run: string): string[] => {
+      const out: string[] = [];
+      for (let i = 0; i < run.length;) {
+        let len = Math.min(8, run.length - i);
+        while (len > 0 && !heads.has(run.slice(i, i + len))) len--;
+        if (len > 0) out.push(...heads.get(run.slice(i, i + len))!.split(' '));
+        i += len > 0 ? len : 1;
+      }
+      return out;
+    };
+    try {
+      setGlossaryFile(file);
+      for (let k = 0; k < 4000; k++) {
+        const run = word(1 + next(12));
+        expect(glossHan(run), run).toEqual(reference(run));
+      }
+    } finally {
+      setGlossaryFile(defaultGlossaryFile());
+    }
+  });
+
   it('finds the shipped glossary’s words as before', () => {
     expect(glossHan('查询火车票余票信息')).toEqual(
       expect.arrayContaining(['inquire', 'train', 'ticket', 'remaining', 'information']),

@@ -10,10 +10,20 @@ import { gunzipSync } from 'node:zlib';
 interface Glossary {
   /**
    * The file's bytes, UTF-8 "headword\twords" lines, sorted by UTF-16 code units, no two with the same headword. Not
-   * decoded as a whole (a first run's Chinese texts need a few hundred of its 170,000 lines): each step of a search
-   * decodes one headword.
+   * decoded as a whole (a first run's Chinese texts need a few hundred of its 170,000 lines): a search decodes the
+   * headwords it meets, each once.
    */
   bytes: Buffer;
+  /**
+   * The headwords decoded so far, by their line's start, and where each key searched for so far was found
+   * (lowerBound, up to FOUND_MAX keys). Each search decoding every step's headword again took ~12 µs, ~18 µs a
+   * character of Chinese text: seconds for a catalogue described in Chinese. Every search passes the same lines near
+   * the top, and a text's runs share their first characters and words.
+   */
+  heads: Map<number, string>;
+  found: Map<string, number>;
+  /** The gloss words of the headwords found so far, by their line's start. */
+  glosses: Map<number, readonly string[]>;
 }
 
 /** undefined: not read yet; null: the file is missing or unreadable (no glosses, as without the feature). */
@@ -21,6 +31,7 @@ let glossary: Glossary | null | undefined;
 let file: string | null = defaultGlossaryFile();
 const cache = new Map<string, readonly string[]>();
 const CACHE_MAX = 50_000;
+const FOUND_MAX = 200_000;
 const NONE: readonly string[] = [];
 const NL = 0x0a;
 const TAB = 0x09;
@@ -44,7 +55,12 @@ function load(): Glossary | null {
     // The shipped file is not compressed (a gunzip and a decode of the whole text were most of a first run's
     // glossary time); a .gz file (tests, a rebuild with --out x.gz) is still read.
     const bytes = readFileSync(file);
-    glossary = { bytes: file.endsWith('.gz') ? gunzipSync(bytes) : bytes };
+    glossary = {
+      bytes: file.endsWith('.gz') ? gunzipSync(bytes) : bytes,
+      heads: new Map(),
+      found: new Map(),
+      glosses: new Map(),
+    };
   } catch {
     // Missing or unreadable: no glosses, as without the feature.
   }
@@ -58,10 +74,15 @@ function lineEnd(bytes: Buffer, at: number): number {
 }
 
 /** The headword of the line starting at `start`: up to its tab, or the whole line. */
-function headAt(bytes: Buffer, start: number): string {
-  const end = lineEnd(bytes, start);
-  const tab = bytes.indexOf(TAB, start);
-  return bytes.toString('utf8', start, tab < 0 || tab > end ? end : tab);
+function headAt(g: Glossary, start: number): string {
+  let head = g.heads.get(start);
+  if (head === undefined) {
+    const end = lineEnd(g.bytes, start);
+    const tab = g.bytes.indexOf(TAB, start);
+    head = g.bytes.toString('utf8', start, tab < 0 || tab > end ? end : tab);
+    g.heads.set(start, head);
+  }
+  return head;
 }
 
 /**
@@ -69,18 +90,36 @@ function headAt(bytes: Buffer, start: number): string {
  * decoded and compared as strings, in the order the file is sorted in (UTF-16 code units, which UTF-8 bytes do not
  * keep for astral characters).
  */
-function lowerBound(bytes: Buffer, key: string): number {
-  let lo = 0; // a line start; every line before it has a headword below key
+function lowerBound(g: Glossary, key: string, from: number): number {
+  const found = g.found.get(key);
+  if (found !== undefined) return found;
+  const { bytes } = g;
+  let lo = from; // a line start; every line before it has a headword below key
   let hi = bytes.length; // a line start or the end; every line from it on has one not below key
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
     const start = mid === 0 ? 0 : bytes.lastIndexOf(NL, mid - 1) + 1; // mid's line: lo <= start <= mid < hi
-    if (headAt(bytes, start) < key) {
+    if (headAt(g, start) < key) {
       const end = lineEnd(bytes, start);
       lo = end < bytes.length ? end + 1 : bytes.length;
     } else hi = start;
   }
+  if (g.found.size >= FOUND_MAX) g.found.clear();
+  g.found.set(key, lo);
   return lo;
+}
+
+/** The gloss words of the line starting at `start` (one empty word when it has none, as its text split). */
+function glossesAt(g: Glossary, start: number): readonly string[] {
+  let words = g.glosses.get(start);
+  if (words === undefined) {
+    const { bytes } = g;
+    const end = lineEnd(bytes, start);
+    const tab = bytes.indexOf(TAB, start);
+    words = (tab < 0 || tab > end ? '' : bytes.toString('utf8', tab + 1, end)).split(' ');
+    g.glosses.set(start, words);
+  }
+  return words;
 }
 
 /**
@@ -88,19 +127,17 @@ function lowerBound(bytes: Buffer, key: string): number {
  * Lengths are tried upwards while some headword starts with the text so far (the same headword as trying every
  * length downwards from the longest headword's).
  */
-function longestAt(g: Glossary, run: string, i: number): { len: number; words: string } | undefined {
+function longestAt(g: Glossary, run: string, i: number): { len: number; words: readonly string[] } | undefined {
   const { bytes } = g;
-  let best: { len: number; words: string } | undefined;
-  for (let len = 1; i + len <= run.length; len++) {
+  let best: { len: number; words: readonly string[] } | undefined;
+  // A longer key is above the shorter one it extends: its line is no earlier.
+  for (let len = 1, from = 0; i + len <= run.length; len++) {
     const key = run.slice(i, i + len);
-    const at = lowerBound(bytes, key);
+    const at = (from = lowerBound(g, key, from));
     if (at >= bytes.length) break;
-    const head = headAt(bytes, at);
-    if (head === key) {
-      const end = lineEnd(bytes, at);
-      const tab = bytes.indexOf(TAB, at);
-      best = { len, words: tab < 0 || tab > end ? '' : bytes.toString('utf8', tab + 1, end) };
-    } else if (!head.startsWith(key)) break;
+    const head = headAt(g, at);
+    if (head === key) best = { len, words: glossesAt(g, at) };
+    else if (!head.startsWith(key)) break;
   }
   return best;
 }
@@ -118,7 +155,7 @@ export function glossHan(run: string): readonly string[] {
   const words: string[] = [];
   for (let i = 0; i < run.length;) {
     const hit = longestAt(g, run, i);
-    if (hit) words.push(...hit.words.split(' '));
+    if (hit) for (const w of hit.words) words.push(w);
     i += hit ? hit.len : 1;
   }
   out = words.length > 0 ? words : NONE;
