@@ -155,6 +155,8 @@ export function expandAbbreviation(word: string): string[] | undefined {
   return full === undefined ? undefined : full.split(' ');
 }
 
+/** CJK runs up to this many code units are kept in the term cache (a word's length, as a Latin word is). */
+const CJK_KEPT_LENGTH = 4;
 const NONE: readonly string[] = [];
 /** Word → its index terms with stemming and stop words (the default analysis), memoised per distinct word. */
 const termCache = new Map<string, readonly string[]>();
@@ -185,7 +187,9 @@ export function analyzeWords(
     let terms = termCache.get(word);
     if (terms === undefined) {
       terms = wordTerms(word, true, true);
-      if (termCache.size < CACHE_MAX) termCache.set(word, terms);
+      // A long CJK run (a clause of Chinese between punctuation) seldom comes again: not kept.
+      if (termCache.size < CACHE_MAX && !(word.length > CJK_KEPT_LENGTH && terms.length > 1 && isCjk(word)))
+        termCache.set(word, terms);
     }
     for (let i = 0; i < terms.length; i++) out.push(terms[i]!);
   }
