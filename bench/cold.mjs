@@ -18,7 +18,7 @@ import { writeScriptVariants } from './helpers/script-variants.mjs';
 const ROUNDS = Number(process.env.BENCH_COLD_ROUNDS ?? 15);
 // BENCH_COLD_PART=serve: only the cold serve case (fresh HOME, 4 and 50 servers; bench/helpers/serve-cold.mjs).
 // BENCH_COLD_PART=first: only the first discover (empty cache folder) beside `node -e ""`. BENCH_COLD_SCRIPTS=1: also
-// on the same tools described in Cyrillic and with Chinese words (bench/helpers/script-variants.mjs), each ÷ the
+// on the same tools described in Cyrillic and in Chinese (bench/helpers/script-variants.mjs), each ÷ the
 // English first discover of the same rounds (text outside English should cost about what English does).
 if (process.env.BENCH_COLD_PART === 'serve') {
   await serveCold(
@@ -182,7 +182,7 @@ async function firstDiscover(rounds) {
         0.5,
       );
       console.log(
-        `    the same tools described ${name === 'cyrillic' ? 'in Cyrillic' : 'with Chinese words'}: exit p50 ${v50.toFixed(0)} ms, ${(v50 / e50).toFixed(2)}× the English one's`,
+        `    the same tools described ${name === 'cyrillic' ? 'in Cyrillic' : 'in Chinese'}: exit p50 ${v50.toFixed(0)} ms, ${(v50 / e50).toFixed(2)}× the English one's`,
       );
     }
   }
