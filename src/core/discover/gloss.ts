@@ -90,12 +90,12 @@ function headAt(g: Glossary, start: number): string {
  * decoded and compared as strings, in the order the file is sorted in (UTF-16 code units, which UTF-8 bytes do not
  * keep for astral characters).
  */
-function lowerBound(g: Glossary, key: string, from: number): number {
+function lowerBound(g: Glossary, key: string, from: number, to: number): number {
   const found = g.found.get(key);
   if (found !== undefined) return found;
   const { bytes } = g;
   let lo = from; // a line start; every line before it has a headword below key
-  let hi = bytes.length; // a line start or the end; every line from it on has one not below key
+  let hi = to; // a line start or the end; every line from it on has one not below key
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
     const start = mid === 0 ? 0 : bytes.lastIndexOf(NL, mid - 1) + 1; // mid's line: lo <= start <= mid < hi
@@ -130,10 +130,13 @@ function glossesAt(g: Glossary, start: number): readonly string[] {
 function longestAt(g: Glossary, run: string, i: number): { len: number; words: readonly string[] } | undefined {
   const { bytes } = g;
   let best: { len: number; words: readonly string[] } | undefined;
-  // A longer key is above the shorter one it extends: its line is no earlier.
+  // A longer key is above the shorter one it extends: its line is no earlier; and every key starting with this
+  // character is below the next character, whose line is then no later.
+  const first = run.charCodeAt(i);
+  const to = first === 0xffff ? bytes.length : lowerBound(g, String.fromCharCode(first + 1), 0, bytes.length);
   for (let len = 1, from = 0; i + len <= run.length; len++) {
     const key = run.slice(i, i + len);
-    const at = (from = lowerBound(g, key, from));
+    const at = (from = lowerBound(g, key, from, to));
     if (at >= bytes.length) break;
     const head = headAt(g, at);
     if (head === key) best = { len, words: glossesAt(g, at) };
