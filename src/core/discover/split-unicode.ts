@@ -101,17 +101,13 @@ function classify(cp: number): number {
   return bits;
 }
 
-function astralClasses(cp: number): number {
-  let bits = astral.get(cp);
-  if (bits === undefined) astral.set(cp, (bits = classify(cp)));
-  return bits;
-}
-
-/** The classes of the code point at `i` (a lone surrogate is its own); 0 past the end. */
-function classesAt(table: Uint16Array, text: string, i: number): number {
-  if (i >= text.length) return 0;
-  const cp = text.codePointAt(i)!;
-  if (cp > 0xffff) return astralClasses(cp);
+/** The classes of code point `cp` (a lone surrogate is its own), found on first sight and kept. */
+function classesOf(table: Uint16Array, cp: number): number {
+  if (cp > 0xffff) {
+    let bits = astral.get(cp);
+    if (bits === undefined) astral.set(cp, (bits = classify(cp)));
+    return bits;
+  }
   let bits = table[cp]!;
   if (bits === 0) table[cp] = bits = classify(cp);
   return bits;
@@ -135,27 +131,17 @@ export function scanWords(text: string): string[] | undefined {
   let cased = false;
   let prev = 0;
   for (let i = 0; i < n;) {
-    let cp = text.charCodeAt(i);
-    let size = 1;
-    if (cp >= 0xd800 && cp <= 0xdbff && i + 1 < n) {
-      const low = text.charCodeAt(i + 1);
-      if (low >= 0xdc00 && low <= 0xdfff) {
-        cp = ((cp - 0xd800) << 10) + (low - 0xdc00) + 0x10000;
-        size = 2;
-      }
-    }
-    let bits: number;
-    if (size === 1) {
-      bits = table[cp]!;
-      if (bits === 0) table[cp] = bits = classify(cp);
-    } else bits = astralClasses(cp);
+    const cp = text.codePointAt(i)!;
+    const size = cp > 0xffff ? 2 : 1;
+    const bits = classesOf(table, cp);
     if (bits & SPECIAL) return undefined;
     if (
       mode !== 0 &&
       // The run ends; or a rule's space: after a lower-case letter or digit before an upper-case one, between two
       // upper-case letters before a lower-case one.
       ((mode === CJK ? !(bits & CJK) : !(bits & WORD)) ||
-        (bits & LU && (prev & (LL | NUM) || (prev & LU && classesAt(table, text, i + size) & LL))))
+        (bits & LU &&
+          (prev & (LL | NUM) || (prev & LU && i + size < n && classesOf(table, text.codePointAt(i + size)!) & LL))))
     ) {
       const word = cased ? text.slice(start, i).toLowerCase() : text.slice(start, i);
       pushWord(word, mode, han, out);
