@@ -73,13 +73,18 @@ function lineEnd(bytes: Buffer, at: number): number {
   return nl < 0 ? bytes.length : nl;
 }
 
+/** Where the headword of the line starting at `start` ends (its tab, or the line's end) and where the line ends. */
+function lineParts(bytes: Buffer, start: number): { tab: number; end: number } {
+  const end = lineEnd(bytes, start);
+  const tab = bytes.indexOf(TAB, start);
+  return { tab: tab < 0 || tab > end ? end : tab, end };
+}
+
 /** The headword of the line starting at `start`: up to its tab, or the whole line. */
 function headAt(g: Glossary, start: number): string {
   let head = g.heads.get(start);
   if (head === undefined) {
-    const end = lineEnd(g.bytes, start);
-    const tab = g.bytes.indexOf(TAB, start);
-    head = g.bytes.toString('utf8', start, tab < 0 || tab > end ? end : tab);
+    head = g.bytes.toString('utf8', start, lineParts(g.bytes, start).tab);
     g.heads.set(start, head);
   }
   return head;
@@ -113,10 +118,8 @@ function lowerBound(g: Glossary, key: string, from: number, to: number): number 
 function glossesAt(g: Glossary, start: number): readonly string[] {
   let words = g.glosses.get(start);
   if (words === undefined) {
-    const { bytes } = g;
-    const end = lineEnd(bytes, start);
-    const tab = bytes.indexOf(TAB, start);
-    words = (tab < 0 || tab > end ? '' : bytes.toString('utf8', tab + 1, end)).split(' ');
+    const { tab, end } = lineParts(g.bytes, start);
+    words = (tab === end ? '' : g.bytes.toString('utf8', tab + 1, end)).split(' ');
     g.glosses.set(start, words);
   }
   return words;
