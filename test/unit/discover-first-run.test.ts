@@ -45,8 +45,10 @@ describe('glossary lookups without a table of line starts', () => {
 
   it('cuts 4,000 random runs as forward maximum matching over the headwords does, whatever they were searched before', () => {
     // Headwords over a few Han characters, one in U+F900 and one astral (their UTF-16 order is not their UTF-8 one),
-    // so that runs share first characters and keys: the searches' remembered lines and headwords are used again.
-    const alphabet = ['火', '车', '站', '票', '台', '丁', '龟', '\uF900', '\u{20000}'];
+    // so that runs share first characters and keys: the searches' remembered lines and headwords are used again, and
+    // after 32 positions a character's lines are read as one block. 灬 and 轧 are the code points after 火 and 车 (a
+    // block's range of headwords ends at the next code unit).
+    const alphabet = ['火', '灬', '车', '轧', '站', '票', '台', '丁', '龟', '\uF900', '\u{20000}'];
     let seed = 11;
     const next = (k: number): number => {
       seed = (Math.imul(seed, 1103515245) + 12345) & 0x7fffffff;

@@ -24,6 +24,20 @@ interface Glossary {
   found: Map<string, number>;
   /** The gloss words of the headwords found so far, by their line's start. */
   glosses: Map<number, readonly string[]>;
+  /** How many runs' positions began with each code unit so far, and its block once it has one (BLOCK_AFTER). */
+  uses: Uint16Array;
+  blocks: Map<number, Block>;
+}
+
+/**
+ * The lines whose headword begins with one code unit, decoded once: their headwords in the file's order and their
+ * gloss words as they are first asked for. A catalogue described in Chinese meets the same few thousand characters
+ * at every other position, and each search of the file cost a dozen string keys and lookups.
+ */
+interface Block {
+  heads: string[];
+  lines: string[];
+  glosses: (readonly string[] | undefined)[];
 }
 
 /** undefined: not read yet; null: the file is missing or unreadable (no glosses, as without the feature). */
@@ -32,6 +46,8 @@ let file: string | null = defaultGlossaryFile();
 const cache = new Map<string, readonly string[]>();
 const CACHE_MAX = 50_000;
 const FOUND_MAX = 200_000;
+/** A code unit's block is read once this many positions began with it (a few runs need a few searches only). */
+const BLOCK_AFTER = 32;
 const NONE: readonly string[] = [];
 const NL = 0x0a;
 const TAB = 0x09;
@@ -60,6 +76,8 @@ function load(): Glossary | null {
       heads: new Map(),
       found: new Map(),
       glosses: new Map(),
+      uses: new Uint16Array(0x10000),
+      blocks: new Map(),
     };
   } catch {
     // Missing or unreadable: no glosses, as without the feature.
@@ -136,7 +154,11 @@ function longestAt(g: Glossary, run: string, i: number): { len: number; words: r
   // A longer key is above the shorter one it extends: its line is no earlier; and every key starting with this
   // character is below the next character, whose line is then no later.
   const first = run.charCodeAt(i);
+  const block = g.blocks.get(first);
+  if (block !== undefined) return longestInBlock(block, run, i);
   const to = first === 0xffff ? bytes.length : lowerBound(g, String.fromCharCode(first + 1), 0, bytes.length);
+  if (g.uses[first]! >= BLOCK_AFTER) return longestInBlock(readBlock(g, first, to), run, i);
+  g.uses[first]!++;
   for (let len = 1, from = 0; i + len <= run.length; len++) {
     const key = run.slice(i, i + len);
     const at = (from = lowerBound(g, key, from, to));
@@ -146,6 +168,64 @@ function longestAt(g: Glossary, run: string, i: number): { len: number; words: r
     else if (!head.startsWith(key)) break;
   }
   return best;
+}
+
+/** Reads the block of lines whose headword begins with `first` (`to`: where the next code unit's lines start). */
+function readBlock(g: Glossary, first: number, to: number): Block {
+  const from = lowerBound(g, String.fromCharCode(first), 0, to);
+  const text = g.bytes.toString('utf8', from, to);
+  const lines = text.length === 0 ? [] : text.split('\n');
+  if (lines.length > 0 && lines[lines.length - 1] === '') lines.pop();
+  const heads = lines.map((line) => {
+    const tab = line.indexOf('\t');
+    return tab < 0 ? line : line.slice(0, tab);
+  });
+  const block = { heads, lines, glosses: new Array<readonly string[] | undefined>(lines.length) };
+  g.blocks.set(first, block);
+  return block;
+}
+
+/**
+ * longestAt over a block: the headwords that begin with the text so far are a range of it, sorted by their next code
+ * unit (the one that is the text so far, when there is one, first); each step narrows the range by that code unit,
+ * with no key made.
+ */
+function longestInBlock(block: Block, run: string, i: number): { len: number; words: readonly string[] } | undefined {
+  const { heads } = block;
+  let best = -1;
+  let bestLen = 0;
+  let lo = 0;
+  let hi = heads.length;
+  for (let len = 1; lo < hi; len++) {
+    // heads[lo, hi) are the headwords that begin with run.slice(i, i + len).
+    if (heads[lo]!.length === len) {
+      best = lo;
+      bestLen = len;
+      lo++;
+    }
+    if (i + len >= run.length) break;
+    const c = run.charCodeAt(i + len);
+    lo = firstFrom(heads, len, c, lo, hi);
+    hi = firstFrom(heads, len, c + 1, lo, hi);
+  }
+  if (best < 0) return undefined;
+  let words = block.glosses[best];
+  if (words === undefined) {
+    const line = block.lines[best]!;
+    const tab = line.indexOf('\t');
+    words = block.glosses[best] = (tab < 0 ? '' : line.slice(tab + 1)).split(' ');
+  }
+  return { len: bestLen, words };
+}
+
+/** The first of heads[lo, hi) whose code unit at `at` is not below `c` (hi when none); each has one there. */
+function firstFrom(heads: readonly string[], at: number, c: number, lo: number, hi: number): number {
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (heads[mid]!.charCodeAt(at) < c) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }
 
 /**
