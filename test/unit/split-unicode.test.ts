@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { scanWords, splitUnicode, splitUnicodeByRegex } from '../../src/core/discover/split-unicode.js';
-import { splitWords } from '../../src/core/discover/tokenize.js';
+import { cjkBigrams, splitWords } from '../../src/core/discover/tokenize.js';
 
 // Characters whose classes the rules turn on: cases, digits of other scripts, titlecase, letters that lower-case to
 // another script's block, CJK scripts and the letters beside them, astral letters, surrogates, marks and joiners.
@@ -80,5 +80,19 @@ describe('splitWords on text outside ASCII: one scan over code points', () => {
     expect(splitUnicode('ΟΔΟΣ ΣΑ')).toEqual(['οδο\u03c2', '\u03c3α']);
     expect(scanWords('İstanbul')).toBeUndefined();
     expect(splitUnicode('İstanbul')).toEqual(['i', 'stanbul']);
+  });
+});
+
+describe('cjkBigrams', () => {
+  it('pairs code points as the string iterator reads them (surrogate pairs whole, lone surrogates alone)', () => {
+    const reference = (run: string): string[] => {
+      const chars = [...run];
+      return chars.length < 2 ? chars : chars.slice(1).map((c, i) => chars[i]! + c);
+    };
+    for (const text of strings(20_000)) expect(cjkBigrams(text), JSON.stringify(text)).toEqual(reference(text));
+    expect(cjkBigrams('')).toEqual([]);
+    expect(cjkBigrams('𠀀')).toEqual(['𠀀']);
+    expect(cjkBigrams('中𠀀文')).toEqual(['中𠀀', '𠀀文']);
+    expect(cjkBigrams('\udc00\ud840')).toEqual(['\udc00\ud840']);
   });
 });

@@ -1,6 +1,6 @@
 /** SIF (smooth inverse frequency) sentence vectors: word vectors weighted a/(a + p(w)) and summed. */
 import { KEPT_WEIGHT, PAYLOAD_WEIGHT, keptClause, payloadSpans, withoutPayload, type ReadText } from './lexicon.js';
-import { splitWords, STOP_WORDS, intentText } from './tokenize.js';
+import { CJK_KEPT_LENGTH, isCjk, splitWords, STOP_WORDS, intentText } from './tokenize.js';
 import { hypot } from './vector-math.js';
 import { lookupWord, type WordVectors } from './vectors.js';
 
@@ -42,7 +42,8 @@ export function wordRow(vectors: WordVectors, word: string): number {
   let row = rows.get(word);
   if (row === undefined) {
     row = word.length < 2 || STOP_WORDS.has(word) ? -1 : (lookupWord(vectors, word) ?? -1);
-    if (rows.size < 200_000) rows.set(word, row);
+    // A long CJK run (a clause of Chinese between punctuation) seldom comes again: not kept (as in analyzeWords).
+    if (rows.size < 200_000 && !(word.length > CJK_KEPT_LENGTH && isCjk(word))) rows.set(word, row);
   }
   return row;
 }

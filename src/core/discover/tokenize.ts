@@ -93,13 +93,27 @@ export function isCjk(word: string): boolean {
   return !ASCII.test(word) && CJK.test(word);
 }
 
-/** Character bigrams of a CJK run (the run itself when it is one character). */
+/** Character bigrams of a CJK run (the run itself when it is one character); characters are code points. */
 export function cjkBigrams(run: string): string[] {
-  const chars = [...run];
-  if (chars.length < 2) return chars;
+  // Cut from the run between every other character's start (no array of characters, no string joined per bigram).
   const out: string[] = [];
-  for (let i = 0; i + 1 < chars.length; i++) out.push(chars[i]! + chars[i + 1]!);
-  return out;
+  let a = 0;
+  let b = nextChar(run, 0);
+  if (b >= run.length) return run.length > 0 ? [run] : out;
+  for (let c = nextChar(run, b); ; c = nextChar(run, c)) {
+    out.push(run.slice(a, c));
+    if (c >= run.length) return out;
+    a = b;
+    b = c;
+  }
+}
+
+/** Where the code point after the one at `i` starts. */
+function nextChar(text: string, i: number): number {
+  const c = text.charCodeAt(i);
+  return c >= 0xd800 && c <= 0xdbff && i + 1 < text.length && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00
+    ? i + 2
+    : i + 1;
 }
 
 // Abbreviations that tool texts and intents both use, each read as its full form on both sides (the tokenizer
@@ -156,13 +170,13 @@ export function expandAbbreviation(word: string): string[] | undefined {
 }
 
 /** CJK runs up to this many code units are kept in the term cache (a word's length, as a Latin word is). */
-const CJK_KEPT_LENGTH = 4;
+export const CJK_KEPT_LENGTH = 4;
 const NONE: readonly string[] = [];
 /** Word → its index terms with stemming and stop words (the default analysis), memoised per distinct word. */
 const termCache = new Map<string, readonly string[]>();
 
-function wordTerms(word: string, doStem: boolean, dropStop: boolean): readonly string[] {
-  if (isCjk(word)) return cjkBigrams(word);
+function wordTerms(word: string, doStem: boolean, dropStop: boolean, cjk = isCjk(word)): readonly string[] {
+  if (cjk) return cjkBigrams(word);
   if (word.length < 2 && !/\d/.test(word)) return NONE;
   if (dropStop && STOP_WORDS.has(word)) return NONE;
   const full = expandAbbreviation(word);
@@ -186,9 +200,10 @@ export function analyzeWords(
     }
     let terms = termCache.get(word);
     if (terms === undefined) {
-      terms = wordTerms(word, true, true);
+      const cjk = isCjk(word);
+      terms = wordTerms(word, true, true, cjk);
       // A long CJK run (a clause of Chinese between punctuation) seldom comes again: not kept.
-      if (termCache.size < CACHE_MAX && !(word.length > CJK_KEPT_LENGTH && terms.length > 1 && isCjk(word)))
+      if (termCache.size < CACHE_MAX && !(cjk && word.length > CJK_KEPT_LENGTH && terms.length > 1))
         termCache.set(word, terms);
     }
     for (let i = 0; i < terms.length; i++) out.push(terms[i]!);
