@@ -37,9 +37,13 @@ const env = {
   MCP_SMART_DATA_DIR: join(dir, 'data'),
 };
 const snapshot = join(DATA, 'servers-111', 'catalog.snapshot.json');
-const timed = (args) => {
+// NODE_EXTRA_CA_CERTS makes every Node start read and parse that CA file: `node -e ""` took 112–147 ms with it and
+// 34–58 ms without it on a machine that sets it for every process (RESULTS, session 27), far more than it adds to a
+// discover. Where it is set, the first discover's part also times node and this tree without it.
+const { NODE_EXTRA_CA_CERTS: caFile, ...envWithoutCa } = env;
+const timed = (args, runEnv = env) => {
   const t = performance.now();
-  const r = spawnSync(process.execPath, args, { cwd: dir, env, timeout: 60_000 });
+  const r = spawnSync(process.execPath, args, { cwd: dir, env: runEnv, timeout: 60_000 });
   if (r.status !== 0) throw new Error(`${args.join(' ')}: exit ${r.status}: ${String(r.stderr).split('\n')[0]}`);
   return performance.now() - t;
 };
@@ -55,7 +59,7 @@ const discover = discoverWith(REPO);
 // the snapshot is parsed and the index built; its caches are written as on a real first run (after the answer).
 // Timed to the answer (the first bytes on stdout) and to the exit.
 let fresh = 0;
-const firstRun = (repo, snap = snapshot) =>
+const firstRun = (repo, snap = snapshot, runEnv = env) =>
   new Promise((resolve, reject) => {
     const cache = join(dir, `first-${fresh++}`);
     const t = performance.now();
@@ -63,7 +67,7 @@ const firstRun = (repo, snap = snapshot) =>
     let err = '';
     const child = spawn(process.execPath, discoverWith(repo, snap), {
       cwd: dir,
-      env: { ...env, MCP_SMART_CACHE_DIR: cache, MCP_SMART_DATA_DIR: join(cache, 'data') },
+      env: { ...runEnv, MCP_SMART_CACHE_DIR: cache, MCP_SMART_DATA_DIR: join(cache, 'data') },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     child.stdout.on('data', () => (answer ??= performance.now() - t));
@@ -145,8 +149,13 @@ async function firstDiscover(rounds) {
   if (baseRepo) runs.push([baseRepo, []]);
   const variants = process.env.BENCH_COLD_SCRIPTS ? Object.entries(writeScriptVariants(snapshot, dir)) : [];
   const scripts = runs.map(() => variants.map(() => []));
+  const withoutCa = { node: [], exit: [] };
   for (let i = 0; i < rounds; i++) {
     node.push(timed(['-e', '']));
+    if (caFile !== undefined) {
+      withoutCa.node.push(timed(['-e', ''], envWithoutCa));
+      withoutCa.exit.push((await firstRun(REPO, snapshot, envWithoutCa)).exit);
+    }
     floor.push(timed([join(REPO, 'bench', 'helpers', 'first-floor.mjs'), snapshot]));
     bytes.push(timed([join(REPO, 'bench', 'helpers', 'first-bytes.mjs'), snapshot]));
     for (const [r, [repo, out]] of runs.entries()) {
@@ -164,6 +173,13 @@ async function firstDiscover(rounds) {
   console.log(
     `  byte scan (bench/helpers/first-bytes.mjs: the bytes once, words hashed, no string per word, no structure): p50 ${b50.toFixed(0)} ms ${(b50 / n50).toFixed(1)}×`,
   );
+  if (caFile !== undefined) {
+    const wn = pct(withoutCa.node, 0.5);
+    const we = pct(withoutCa.exit, 0.5);
+    console.log(
+      `  NODE_EXTRA_CA_CERTS is set (every Node start reads it); without it: node -e "" p50 ${wn.toFixed(0)} ms, this tree's exit p50 ${we.toFixed(0)} ms ${(we / wn).toFixed(1)}×`,
+    );
+  }
   for (const [repo, out] of runs) {
     const a50 = pct(
       out.map((r) => r.answer),
