@@ -24,19 +24,21 @@ interface Glossary {
   found: Map<string, number>;
   /** The gloss words of the headwords found so far, by their line's start. */
   glosses: Map<number, readonly string[]>;
-  /** How many runs' positions began with each code unit so far, and its block once it has one (BLOCK_AFTER). */
+  /** How many runs' positions began with each code unit so far, up to BLOCK_AFTER. */
   uses: Uint16Array;
+  /** The blocks read so far, by the code unit their headwords begin with. */
   blocks: Map<number, Block>;
 }
 
 /**
- * The lines whose headword begins with one code unit, decoded once: their headwords in the file's order and their
- * gloss words as they are first asked for. A catalogue described in Chinese meets the same few thousand characters
- * at every other position, and each search of the file cost a dozen string keys and lookups.
+ * The lines whose headword begins with one code unit, decoded once, in the file's order: each line, where its
+ * headword ends (its tab, or the line's end) and its gloss words as they are first asked for. A catalogue described
+ * in Chinese meets the same few thousand characters at every other position, and each search of the file cost a
+ * dozen string keys and lookups.
  */
 interface Block {
-  heads: string[];
   lines: string[];
+  headEnds: Int32Array;
   glosses: (readonly string[] | undefined)[];
 }
 
@@ -176,11 +178,11 @@ function readBlock(g: Glossary, first: number, to: number): Block {
   const text = g.bytes.toString('utf8', from, to);
   const lines = text.length === 0 ? [] : text.split('\n');
   if (lines.length > 0 && lines[lines.length - 1] === '') lines.pop();
-  const heads = lines.map((line) => {
+  const headEnds = Int32Array.from(lines, (line) => {
     const tab = line.indexOf('\t');
-    return tab < 0 ? line : line.slice(0, tab);
+    return tab < 0 ? line.length : tab;
   });
-  const block = { heads, lines, glosses: new Array<readonly string[] | undefined>(lines.length) };
+  const block = { lines, headEnds, glosses: new Array<readonly string[] | undefined>(lines.length) };
   g.blocks.set(first, block);
   return block;
 }
@@ -191,38 +193,41 @@ function readBlock(g: Glossary, first: number, to: number): Block {
  * with no key made.
  */
 function longestInBlock(block: Block, run: string, i: number): { len: number; words: readonly string[] } | undefined {
-  const { heads } = block;
+  const { lines, headEnds } = block;
   let best = -1;
   let bestLen = 0;
   let lo = 0;
-  let hi = heads.length;
+  let hi = lines.length;
   for (let len = 1; lo < hi; len++) {
-    // heads[lo, hi) are the headwords that begin with run.slice(i, i + len).
-    if (heads[lo]!.length === len) {
+    // The headwords of lines[lo, hi) are those that begin with run.slice(i, i + len).
+    if (headEnds[lo] === len) {
       best = lo;
       bestLen = len;
       lo++;
     }
     if (i + len >= run.length) break;
     const c = run.charCodeAt(i + len);
-    lo = firstFrom(heads, len, c, lo, hi);
-    hi = firstFrom(heads, len, c + 1, lo, hi);
+    lo = firstFrom(lines, len, c, lo, hi);
+    hi = firstFrom(lines, len, c + 1, lo, hi);
   }
   if (best < 0) return undefined;
   let words = block.glosses[best];
   if (words === undefined) {
-    const line = block.lines[best]!;
-    const tab = line.indexOf('\t');
-    words = block.glosses[best] = (tab < 0 ? '' : line.slice(tab + 1)).split(' ');
+    const line = lines[best]!;
+    const end = headEnds[best]!;
+    words = block.glosses[best] = (end === line.length ? '' : line.slice(end + 1)).split(' ');
   }
   return { len: bestLen, words };
 }
 
-/** The first of heads[lo, hi) whose code unit at `at` is not below `c` (hi when none); each has one there. */
-function firstFrom(heads: readonly string[], at: number, c: number, lo: number, hi: number): number {
+/**
+ * The first of lines[lo, hi) whose code unit at `at` is not below `c` (hi when none); each line's headword is
+ * longer than `at` there, so that code unit is its headword's.
+ */
+function firstFrom(lines: readonly string[], at: number, c: number, lo: number, hi: number): number {
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
-    if (heads[mid]!.charCodeAt(at) < c) lo = mid + 1;
+    if (lines[mid]!.charCodeAt(at) < c) lo = mid + 1;
     else hi = mid;
   }
   return lo;

@@ -108,12 +108,9 @@ export function cjkBigrams(run: string): string[] {
   }
 }
 
-/** Where the code point after the one at `i` starts. */
+/** Where the code point after the one at `i` starts (a surrogate pair is one code point, a lone surrogate another). */
 function nextChar(text: string, i: number): number {
-  const c = text.charCodeAt(i);
-  return c >= 0xd800 && c <= 0xdbff && i + 1 < text.length && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00
-    ? i + 2
-    : i + 1;
+  return i + ((text.codePointAt(i) ?? 0) > 0xffff ? 2 : 1);
 }
 
 // Abbreviations that tool texts and intents both use, each read as its full form on both sides (the tokenizer
