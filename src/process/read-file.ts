@@ -4,6 +4,22 @@ import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { SmartError } from './errors.js';
 
+/** What a failed read means to the user, by the error's code (the system's own text otherwise). */
+const READ_FAILURES: Record<string, string> = {
+  EISDIR: 'it is a folder; give the file inside it',
+  EACCES: 'permission denied; make it readable (chmod u+r) or give another file',
+  EPERM: 'permission denied; make it readable (chmod u+r) or give another file',
+  ELOOP: 'too many levels of symbolic links',
+  ENAMETOOLONG: 'the name is too long',
+};
+
+/** FILE_UNREADABLE (exit 2) for an error reading `file`, its reason in words where the code is a known one. */
+export function unreadable(file: string, e: unknown): SmartError {
+  const code = (e as NodeJS.ErrnoException).code;
+  const reason = (code !== undefined ? READ_FAILURES[code] : undefined) ?? (e as Error).message;
+  return new SmartError('FILE_UNREADABLE', { file, reason }, { cause: e });
+}
+
 /** Text without a leading UTF-8 byte-order mark (Windows editors add one). */
 export const stripBom = (text: string): string => (text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
 
@@ -17,7 +33,7 @@ export async function readTextFile(file: string, cwd: string): Promise<string | 
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
     if (code === 'ENOENT' || code === 'ENOTDIR') return undefined;
-    throw new SmartError('FILE_UNREADABLE', { file, reason: (e as Error).message }, { cause: e });
+    throw unreadable(file, e);
   }
 }
 
@@ -31,7 +47,7 @@ export function readFileBytes(file: string, cwd: string): Buffer | undefined {
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
     if (code === 'ENOENT' || code === 'ENOTDIR') return undefined;
-    throw new SmartError('FILE_UNREADABLE', { file, reason: (e as Error).message }, { cause: e });
+    throw unreadable(file, e);
   }
 }
 

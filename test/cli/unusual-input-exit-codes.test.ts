@@ -113,6 +113,24 @@ describe('-o that cannot be written is a usage error naming the file', () => {
   });
 });
 
+describe('a folder given where a file is read is a usage error that says so', () => {
+  it('--config and check --baseline naming a folder: exit 2, FILE_UNREADABLE, "it is a folder"', async () => {
+    await mkdir(join(dir, 'cfg'));
+    for (const argv of [
+      ['--json', '--config', 'cfg', 'audit'],
+      ['--json', '--snapshot', CHECK_BASE, 'check', '--baseline', 'cfg'],
+    ]) {
+      const r = await cli(argv);
+      expect(r.code, argv.join(' ')).toBe(2);
+      const err = jsonError(r.stdout);
+      expect(err.code).toBe('FILE_UNREADABLE');
+      expect(err.message).toContain('cfg');
+      expect(err.message).toContain('it is a folder');
+      expect(err.message).not.toContain('EISDIR');
+    }
+  });
+});
+
 describe('an unusable cache folder never fails a run (it is only a cache)', () => {
   it('MCP_SMART_CACHE_DIR below a regular file: audit and condense still answer', async () => {
     await writeFile(join(home, 'afile'), 'x');

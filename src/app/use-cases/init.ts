@@ -17,7 +17,7 @@ import { CONFIG_FILE, INIT_SNAPSHOT_FILE, WORKFLOW_FILE, configEntry, type InitR
 import { buildSnapshot } from '../../core/snapshot.js';
 import { countToolTokens } from '../../core/tokens/index.js';
 import { SmartError } from '../../process/errors.js';
-import { readJsonFile } from '../../process/read-file.js';
+import { readJsonFile, unreadable } from '../../process/read-file.js';
 import type { ServerDefinition, ServerSnapshot } from '../../core/types.js';
 import { VERSION } from '../../process/version.js';
 import type { AppContext } from '../services/context.js';
@@ -73,7 +73,7 @@ async function exists(file: string): Promise<boolean> {
     return true;
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === 'ENOENT') return false;
-    throw new SmartError('FILE_UNREADABLE', { file, reason: (e as Error).message }, { cause: e });
+    throw unreadable(file, e);
   }
 }
 

@@ -4,6 +4,7 @@ import { lstat, mkdir, readFile, rename, rmdir, stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { withFileLock } from '../../process/file-lock.js';
 import { replaceRefusal, writeFileSafe } from '../../process/safe-write.js';
+import { unreadable } from '../../process/read-file.js';
 import { SmartError, errorText } from '../../process/errors.js';
 import type { UsageStats } from '../types.js';
 import { dict, isObject as isRecord } from '../dict.js';
@@ -77,7 +78,7 @@ export async function checkStorePath(file: string): Promise<Stats | undefined> {
   const st = await stat(file).catch((e: NodeJS.ErrnoException) => {
     if (e.code === 'ENOENT') return undefined;
     if (e.code === 'ENOTDIR') return refuse('a part of its path is a file, not a folder');
-    throw new SmartError('FILE_UNREADABLE', { file, reason: e.message }, { cause: e });
+    throw unreadable(file, e);
   });
   if (st?.isDirectory()) refuse('it is a folder, not a usage store file');
   if (st && !st.isFile()) refuse('it is not a regular file (a device, a pipe or a socket)');
