@@ -210,6 +210,39 @@ describe('adopt --apply / --undo in the other clients', () => {
   });
 });
 
+describe('adopt --apply where the list it adds to holds something else', () => {
+  // --apply would replace the value with a list, and --undo could not give it back: refused, nothing written.
+  const refused = async (client: string, file: string, key: string): Promise<void> => {
+    const before = bytes(file);
+    const r = await cli('--json', 'adopt', client, '--apply');
+    expect(r.code, r.stderr).toBe(2);
+    const err = (JSON.parse(r.stdout) as { error: { code: string; message: string } }).error;
+    expect(err.code).toBe('CONFIG_INVALID');
+    expect(err.message).toContain(file);
+    expect(err.message).toContain(key);
+    expect(bytes(file).equals(before)).toBe(true);
+    expect(existsSync(join(project, 'mcp-smart.config.json'))).toBe(false);
+    // Without --apply, adopt still writes mcp-smart.config.json: only the client's files are at stake.
+    expect((await cli('adopt', client)).code).toBe(0);
+    expect(bytes(file).equals(before)).toBe(true);
+  };
+
+  it("claude-code: this project's disabledMcpServers a string", async () => {
+    const file = join(home, '.claude.json');
+    const doc = { projects: { [project]: { mcpServers: { local1: entry() }, disabledMcpServers: 'oops' } } };
+    writeFileSync(file, `${JSON.stringify(doc, null, 2)}\n`);
+    await refused('claude-code', file, 'disabledMcpServers');
+  });
+
+  it('gemini: mcp.excluded a list holding a number', async () => {
+    mkdirSync(join(home, '.gemini'));
+    const file = join(home, '.gemini', 'settings.json');
+    writeFileSync(file, JSON.stringify({ mcp: { excluded: ['other', 7] }, mcpServers: { notes: entry() } }));
+    writeFileSync(join(home, '.gemini', 'trustedFolders.json'), JSON.stringify({ [project]: 'TRUST_FOLDER' }));
+    await refused('gemini', file, 'mcp.excluded');
+  });
+});
+
 describe('writing mcp-smart.config.json safely', () => {
   function cursorUser(): string {
     mkdirSync(join(home, '.cursor'));

@@ -7,6 +7,9 @@ import type { AdoptInput, AdoptVariable } from '../../core/adopt/config-entries.
 import { claudeCodeUserFile, codexUserFile } from '../../core/config/locate.js';
 import { parseConfigText } from '../../core/config/parse.js';
 import { switchPlan, type FilePlan } from '../../core/adopt/switch-plan.js';
+import { valueAt } from '../../core/adopt/switch-edit.js';
+import { formatKeyPath } from '../../core/config/key-path.js';
+import { SmartError } from '../../process/errors.js';
 import { readFileBytes } from '../../process/read-file.js';
 import type { Launch } from '../services/launcher.js';
 import type { ClientId } from '../../core/types.js';
@@ -56,7 +59,13 @@ export function switchOf(
   entry: string,
   /** `again`: flags the printed --apply repeats (--scope-from-use); `filter`: the added entry's tool filter. */
   scoped: { again: string[]; filter?: string[] } = { again: [] },
-): { plans: FilePlan[]; read: Map<string, Buffer | undefined>; outline: Omit<SwitchOutline, 'applied'> } {
+): {
+  plans: FilePlan[];
+  read: Map<string, Buffer | undefined>;
+  /** Why --apply must not run (a value in the client's files it would lose), or undefined. */
+  refusal: SmartError | undefined;
+  outline: Omit<SwitchOutline, 'applied'>;
+} {
   const home = resolvePaths(ctx.io, false).pathEnv.home;
   const userFiles = {
     claude: claudeCodeUserFile(home),
@@ -99,10 +108,32 @@ export function switchOf(
   return {
     plans,
     read,
+    refusal: unlistedRefusal(plans, docs),
     outline: {
       files: plans.map((p) => ({ file: p.file, says: p.says })),
       apply: adoptLine(client, ['--apply', ...scoped.again], ctx.global.server),
       undo: adoptLine(client, '--undo'),
     },
   };
+}
+
+/**
+ * A list the switch adds names to (Claude Code disabledMcpServers, Gemini mcp.excluded) that holds something else:
+ * --apply would replace it with a list and --undo could not give it back, so --apply is refused (CONFIG_INVALID,
+ * exit 2) naming the file and key, before anything is written.
+ */
+function unlistedRefusal(plans: readonly FilePlan[], docs: ReadonlyMap<string, unknown>): SmartError | undefined {
+  for (const p of plans)
+    for (const e of p.edits) {
+      if (e.kind !== 'list-add') continue;
+      const v = valueAt(docs.get(p.file), e.path);
+      if (v === undefined || (Array.isArray(v) && v.every((x) => typeof x === 'string'))) continue;
+      const got = Array.isArray(v) ? 'a list with entries that are not names' : v === null ? 'null' : `a ${typeof v}`;
+      return new SmartError('CONFIG_INVALID', {
+        file: p.file,
+        key: formatKeyPath(e.path),
+        reason: `expected a list of server names, got ${got}; --apply would replace it. Make it a list of names (or remove it) and run --apply again.`,
+      });
+    }
+  return undefined;
 }

@@ -177,7 +177,6 @@ export async function adoptClient(ctx: AppContext, opts: AdoptOptions): Promise<
   if (existing.text === text) action = 'unchanged';
   else if (existing.text !== undefined && !opts.force && !opts.dryRun)
     throw new SmartError('ADOPT_EXISTS', { file, client: clientLabel(opts.client) });
-  const backup = action === 'written' ? await writeOwnFile(file, text, existing.bytes) : undefined;
 
   // With a scope the client's filter decides what the model sees, so each tool is served first-class (--mode tools).
   const { mode, why } = scope ? { mode: 'tools' as const, why: SCOPE_WHY } : adoptMode(printName(opts.client));
@@ -187,6 +186,9 @@ export async function adoptClient(ctx: AppContext, opts: AdoptOptions): Promise<
     again,
     ...(scope ? { filter: scope.names } : {}),
   });
+  // A switch that would lose a value in the client's files is refused before anything is written.
+  if (opts.apply && plan.refusal) throw plan.refusal;
+  const backup = action === 'written' ? await writeOwnFile(file, text, existing.bytes) : undefined;
   if (opts.apply && !opts.dryRun) {
     const smartConfig =
       backup !== undefined && existing.bytes
