@@ -210,8 +210,8 @@ describe('adopt --apply / --undo in the other clients', () => {
   });
 });
 
-describe('adopt --apply where the list it adds to holds something else', () => {
-  // --apply would replace the value with a list, and --undo could not give it back: refused, nothing written.
+describe("adopt --apply where the client file holds something else on the switch's path", () => {
+  // --apply would have to replace the value (and --undo could not give it back): refused, nothing written.
   const refused = async (client: string, file: string, key: string): Promise<void> => {
     const before = bytes(file);
     const r = await cli('--json', 'adopt', client, '--apply');
@@ -232,6 +232,20 @@ describe('adopt --apply where the list it adds to holds something else', () => {
     const doc = { projects: { [project]: { mcpServers: { local1: entry() }, disabledMcpServers: 'oops' } } };
     writeFileSync(file, `${JSON.stringify(doc, null, 2)}\n`);
     await refused('claude-code', file, 'disabledMcpServers');
+  });
+
+  it('claude-code: "projects" a list (the edit has nowhere to go; it was an internal error, exit 4)', async () => {
+    const file = join(home, '.claude.json');
+    writeFileSync(file, JSON.stringify({ projects: [], mcpServers: { notes: entry() } }));
+    await refused('claude-code', file, 'projects: expected an object');
+  });
+
+  it('gemini: "mcp" a string', async () => {
+    mkdirSync(join(home, '.gemini'));
+    const file = join(home, '.gemini', 'settings.json');
+    writeFileSync(file, JSON.stringify({ mcp: 'x', mcpServers: { notes: entry() } }));
+    writeFileSync(join(home, '.gemini', 'trustedFolders.json'), JSON.stringify({ [project]: 'TRUST_FOLDER' }));
+    await refused('gemini', file, 'mcp: expected an object');
   });
 
   it('gemini: mcp.excluded a list holding a number', async () => {

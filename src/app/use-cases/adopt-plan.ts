@@ -3,12 +3,13 @@
  * backup), the edits planned (core/adopt/switch-plan.ts), and the values the mcp-smart entry must carry — the secrets adopt
  * turned into variables, taken from the client's own entries (written only into the client's own file, never shown).
  */
+import type { JSONPath } from 'jsonc-parser';
 import type { AdoptInput, AdoptVariable } from '../../core/adopt/config-entries.js';
 import { claudeCodeUserFile, codexUserFile } from '../../core/config/locate.js';
 import { parseConfigText } from '../../core/config/parse.js';
 import { switchPlan, type FilePlan } from '../../core/adopt/switch-plan.js';
 import { valueAt } from '../../core/adopt/switch-edit.js';
-import { formatKeyPath } from '../../core/config/key-path.js';
+import { formatKeyPath, isPlainObject } from '../../core/config/key-path.js';
 import { SmartError } from '../../process/errors.js';
 import { readFileBytes } from '../../process/read-file.js';
 import type { Launch } from '../services/launcher.js';
@@ -108,7 +109,7 @@ export function switchOf(
   return {
     plans,
     read,
-    refusal: unlistedRefusal(plans, docs),
+    refusal: switchRefusal(plans, docs),
     outline: {
       files: plans.map((p) => ({ file: p.file, says: p.says })),
       apply: adoptLine(client, ['--apply', ...scoped.again], ctx.global.server),
@@ -118,22 +119,37 @@ export function switchOf(
 }
 
 /**
- * A list the switch adds names to (Claude Code disabledMcpServers, Gemini mcp.excluded) that holds something else:
- * --apply would replace it with a list and --undo could not give it back, so --apply is refused (CONFIG_INVALID,
- * exit 2) naming the file and key, before anything is written.
+ * Why the switch cannot be written into the client's files as they are: a key on an edit's path that holds something
+ * other than an object (`"projects": []`, `"mcp": "x"`: the edit has nowhere to go), or a list the switch adds names
+ * to (Claude Code disabledMcpServers, Gemini mcp.excluded) that holds something else (--apply would replace it and
+ * --undo could not give it back). --apply is then refused (CONFIG_INVALID, exit 2) naming the file and key, before
+ * anything is written.
  */
-function unlistedRefusal(plans: readonly FilePlan[], docs: ReadonlyMap<string, unknown>): SmartError | undefined {
-  for (const p of plans)
+function switchRefusal(plans: readonly FilePlan[], docs: ReadonlyMap<string, unknown>): SmartError | undefined {
+  const refuse = (file: string, path: JSONPath, reason: string): SmartError =>
+    new SmartError('CONFIG_INVALID', {
+      file,
+      key: formatKeyPath(path),
+      reason: `${reason}; --apply would have to replace it. Fix or remove it and run --apply again.`,
+    });
+  for (const p of plans) {
+    if (p.syntax !== 'json') continue;
+    const doc = docs.get(p.file);
     for (const e of p.edits) {
+      if (e.kind !== 'set' && e.kind !== 'list-add') continue;
+      for (let n = 0; n < e.path.length; n++) {
+        const v = n === 0 ? doc : valueAt(doc, e.path.slice(0, n));
+        if (v === undefined) break;
+        if (!isPlainObject(v)) return refuse(p.file, e.path.slice(0, n), `expected an object, got ${kindOf(v)}`);
+      }
       if (e.kind !== 'list-add') continue;
-      const v = valueAt(docs.get(p.file), e.path);
+      const v = valueAt(doc, e.path);
       if (v === undefined || (Array.isArray(v) && v.every((x) => typeof x === 'string'))) continue;
-      const got = Array.isArray(v) ? 'a list with entries that are not names' : v === null ? 'null' : `a ${typeof v}`;
-      return new SmartError('CONFIG_INVALID', {
-        file: p.file,
-        key: formatKeyPath(e.path),
-        reason: `expected a list of server names, got ${got}; --apply would replace it. Make it a list of names (or remove it) and run --apply again.`,
-      });
+      const got = Array.isArray(v) ? 'a list with entries that are not names' : kindOf(v);
+      return refuse(p.file, e.path, `expected a list of server names, got ${got}`);
     }
+  }
   return undefined;
 }
+
+const kindOf = (v: unknown): string => (Array.isArray(v) ? 'a list' : v === null ? 'null' : `a ${typeof v}`);
