@@ -191,6 +191,11 @@ export const ERROR_CATALOG = {
     message: (d) =>
       `No switch of ${s(d.client)} was applied in ${s(d.project)} (adopt ${s(d.client)} --apply records one). Nothing to undo; run --undo in the project folder where --apply ran.`,
   },
+  FILE_LINK: {
+    exitCode: 2,
+    message: (d) =>
+      `${s(d.file)} is a symbolic link${d.target ? ` (to ${s(d.target)})` : ''}. ${s(d.command)} never writes through a link, even with --force: it could replace another program's file outside this project. Remove the link (rm ${s(d.file)}) and run ${s(d.command)} again.`,
+  },
   FILE_EXISTS: {
     exitCode: 2,
     message: (d) => `${s(d.file)} already exists. Pass --force to overwrite it.`,

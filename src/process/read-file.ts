@@ -9,6 +9,7 @@ const READ_FAILURES: Record<string, string> = {
   EISDIR: 'it is a folder; give the file inside it',
   EACCES: 'permission denied; make it readable (chmod u+r) or give another file',
   EPERM: 'permission denied; make it readable (chmod u+r) or give another file',
+  ENOTDIR: 'a part of its path is a file, not a folder',
   ELOOP: 'too many levels of symbolic links',
   ENAMETOOLONG: 'the name is too long',
 };

@@ -1,4 +1,4 @@
-import { readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, readdir, rm, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/fake-io.js';
@@ -63,6 +63,27 @@ describe('init --yes', () => {
     const forced = await cli(['--snapshot', BASE, 'init', '--yes', '--force']);
     expect(forced.code).toBe(0);
     expect(await readFile(join(dir, 'mcp-smart.config.json'), 'utf8')).toContain('"budget"');
+  });
+
+  it('never writes through a symbolic link, even with --force, dangling or not: nothing is written', async () => {
+    // A cloned repository could ship mcp-smart.lock.json as a link to another program's file.
+    const victim = join(dir, 'outside', 'claude.json');
+    await mkdir(join(dir, 'outside'));
+    await writeFile(victim, '{"numStartups": 3}\n');
+    await mkdir(join(dir, 'proj'));
+    const proj = (argv: string[]) => runCli(argv, { cwd: join(dir, 'proj'), env: { NO_COLOR: '1', HOME: dir } });
+    for (const target of [victim, join(dir, 'outside', 'not-yet.json')]) {
+      await rm(join(dir, 'proj', 'mcp-smart.lock.json'), { force: true });
+      await symlink(target, join(dir, 'proj', 'mcp-smart.lock.json'));
+      const r = await proj(['--json', '--snapshot', BASE, 'init', '--yes', '--force', '--github']);
+      expect(r.code, r.stderr).toBe(2);
+      const err = (JSON.parse(r.stdout) as { error: { code: string; message: string } }).error;
+      expect(err.code).toBe('FILE_LINK');
+      expect(err.message).toContain('mcp-smart.lock.json');
+      expect(await readFile(victim, 'utf8')).toBe('{"numStartups": 3}\n');
+      expect((await readdir(join(dir, 'outside'))).sort()).toEqual(['claude.json']);
+      expect(await readdir(join(dir, 'proj'))).toEqual(['mcp-smart.lock.json']);
+    }
   });
 
   it('--servers picks a subset; the baseline and the check command follow it', async () => {

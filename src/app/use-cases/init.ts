@@ -2,7 +2,7 @@
  * The `init` use case: chooses the servers, decides every file before writing one (a refusal leaves the folder
  * untouched), then writes mcp-smart.config.json, a first baseline, a committed snapshot and the CI workflow.
  */
-import { access } from 'node:fs/promises';
+import { lstat, readlink } from 'node:fs/promises';
 import { isAbsolute, relative, resolve } from 'node:path';
 import { writeFileSafe } from '../../process/safe-write.js';
 import { buildBaseline, DEFAULT_BASELINE, measureServers, serializeBaseline } from '../../core/budget/index.js';
@@ -67,14 +67,22 @@ export interface InitOutcome {
   updateCommand?: string;
 }
 
-async function exists(file: string): Promise<boolean> {
-  try {
-    await access(file);
-    return true;
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return false;
+/**
+ * Whether the project file exists. A symbolic link there (dangling or not) is refused, even with --force: a cloned
+ * repository could point mcp-smart.lock.json at another program's file, and the write would replace that file.
+ */
+async function exists(file: string, shown: string): Promise<boolean> {
+  const st = await lstat(file).catch((e: NodeJS.ErrnoException) => {
+    if (e.code === 'ENOENT') return undefined;
     throw unreadable(file, e);
-  }
+  });
+  if (st?.isSymbolicLink())
+    throw new SmartError('FILE_LINK', {
+      file: shown,
+      target: await readlink(file).catch(() => undefined),
+      command: 'init',
+    });
+  return st !== undefined;
 }
 
 /** Sets the project up; `questions` only when the command runs interactively. */
@@ -126,7 +134,7 @@ export async function initProject(
   if (settings.github) plannedFiles.push({ path: WORKFLOW_FILE, kind: 'workflow', written: false });
   // Decide about every existing file before writing anything, so a refusal leaves the folder untouched.
   for (const f of plannedFiles) {
-    if (!(await exists(resolve(io.cwd, f.path))) || options.force) continue;
+    if (!(await exists(resolve(io.cwd, f.path), f.path)) || options.force) continue;
     if (questions && (await questions.overwrite(f.path))) continue;
     throw new SmartError('FILE_EXISTS', { file: f.path });
   }
