@@ -55,6 +55,38 @@ describe('check --update', () => {
   });
 });
 
+describe('check --update on a baseline it cannot read', () => {
+  const lock = (): string => join(dir, 'mcp-smart.lock.json');
+
+  it('a merge conflict left in our baseline: check names the fix, and check --update writes it anew', async () => {
+    expect((await cli(['--snapshot', BASE, 'check', '--update'])).code).toBe(0);
+    const good = await readFile(lock(), 'utf8');
+    await writeFile(lock(), `<<<<<<< HEAD\n${good}=======\n${good}>>>>>>> other\n`);
+    const gate = await cli(['--snapshot', BASE, 'check']);
+    expect(gate.code).toBe(2);
+    expect(gate.stderr).toContain('Recreate it with: mcp-smart check --update');
+    // The fix it names works (it used to fail with the same error).
+    const fixed = await cli(['--snapshot', BASE, 'check', '--update']);
+    expect(fixed.code, fixed.stderr).toBe(0);
+    expect(fixed.stderr).toContain('the baseline could not be read');
+    expect(await readFile(lock(), 'utf8')).toBe(good);
+    expect((await cli(['--snapshot', BASE, 'check'])).code).toBe(0);
+  });
+
+  it('a file that is not a baseline is refused by check and check --update alike, and kept', async () => {
+    for (const text of ['my notes\n', '{"numStartups": 3}\n']) {
+      await writeFile(lock(), text);
+      for (const argv of [['check'], ['check', '--update']]) {
+        const r = await cli(['--snapshot', BASE, ...argv]);
+        expect(r.code, argv.join(' ')).toBe(2);
+        expect(r.stderr).toContain('It is not an mcp-smart baseline');
+        expect(r.stderr).not.toContain('Recreate it with');
+      }
+      expect(await readFile(lock(), 'utf8')).toBe(text);
+    }
+  });
+});
+
 describe('check', () => {
   beforeEach(async () => {
     expect((await cli(['--snapshot', BASE, 'check', '--update'])).code).toBe(0);

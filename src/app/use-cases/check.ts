@@ -36,7 +36,7 @@ import { optionalString, parseFloatFlag, parseIntFlag } from '../services/flags.
 import { readLabelledIntents } from '../services/queries.js';
 import { missingFailures, updateCommand } from '../services/check-messages.js';
 import { loadSetup } from '../services/setup.js';
-import { readBaselineFile } from '../services/baseline-file.js';
+import { readBaselineFile, readBaselineForUpdate } from '../services/baseline-file.js';
 
 function growthFrom(value: string | number | undefined, where: string): GrowthLimit | undefined {
   if (value === undefined) return undefined;
@@ -180,7 +180,10 @@ export async function checkServers(
   const flagBaseline = options.baseline ?? DEFAULT_BASELINE;
   const baselineFile =
     flagBaseline === DEFAULT_BASELINE && loaded.config.baseline ? loaded.config.baseline : flagBaseline;
-  const existing = await readBaselineFile(baselineFile, io.cwd);
+  // --update writes anew a baseline of ours it cannot read (a merge conflict left in it); not someone else's file.
+  const { baseline: existing, broken } = update
+    ? await readBaselineForUpdate(baselineFile, io.cwd)
+    : { baseline: await readBaselineFile(baselineFile, io.cwd), broken: undefined };
   if (!existing && !update) throw new SmartError('BASELINE_MISSING', { file: baselineFile });
 
   const thresholds = resolveThresholds(opts, loaded.config, existing?.thresholds);
@@ -194,6 +197,7 @@ export async function checkServers(
   const notes: string[] = unavailable.map(
     (n) => `server ${n} could not be reached: ${causeOf(n)}; it is left out of the comparison`,
   );
+  if (broken) notes.push(`the baseline could not be read (${broken}); check --update writes it anew`);
   const noneAnswered = loaded.servers.length > 0 && unavailable.length === loaded.servers.length;
   // A baseline is never written from failed servers: a server that failed and has no earlier entry would vanish.
   const lost = unavailable.filter((n) => !own(existing?.servers, n));
