@@ -39,7 +39,7 @@ const USAGE_TEXT: Record<string, (d: Details) => string> = {
   'replay-recordings': () =>
     'replay needs recordings: mcp-smart replay <files or folders...> (Claude Code *.jsonl, Cline/Roo api_conversation_history.json, labelled intents .jsonl).',
   'replay-none-found': (d) =>
-    `No recordings found in ${s(d.paths)}. replay reads Claude Code transcripts (*.jsonl), Cline/Roo api_conversation_history.json and labelled ` +
+    `No recordings found in ${s(d.paths)}${d.why ? ` (${s(d.why)})` : ''}. replay reads Claude Code transcripts (*.jsonl), Cline/Roo api_conversation_history.json and labelled ` +
     `intents (.jsonl).`,
   'write-needs-tune': () => '--write stores tuned weights, so it needs --tune.',
   'learn-needs-store': () => '--learn writes the usage store, so it cannot be combined with --no-store.',

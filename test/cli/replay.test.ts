@@ -248,4 +248,19 @@ describe('replay with nothing to read', () => {
     expect(r.stderr).toContain(`No recordings found in ${empty}`);
     expect(r.stdout).toBe('');
   });
+
+  it('says why each file given was not read (binary, a pipe, not a recording)', async () => {
+    const dir = tempDir('mcp-smart-unread-');
+    writeFileSync(join(dir, 'utf16.jsonl'), Buffer.from('\uFEFF{"intent": "x"}\n', 'utf16le'));
+    writeFileSync(join(dir, 'other.json'), '{"numStartups": 3}\n');
+    const r = await runCli(
+      ['--snapshot', fixture('snapshots', 'replay-demo.json'), 'replay', 'utf16.jsonl', 'other.json'],
+      {
+        cwd: dir,
+      },
+    );
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('utf16.jsonl: is a binary file');
+    expect(r.stderr).toContain('other.json: not a recognised recording');
+  });
 });

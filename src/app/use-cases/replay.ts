@@ -1,5 +1,5 @@
 /** The `replay` use case: ranking quality on recorded sessions, usage learning (--learn), weight tuning (--tune). */
-import { basename, join } from 'node:path';
+import { basename, join, relative } from 'node:path';
 import { countOf } from '../../reporters/format.js';
 import { writeFileSafe } from '../../process/safe-write.js';
 import {
@@ -68,7 +68,9 @@ export async function replaySessions(
 
   const read = await readSessionFiles(args, io.cwd);
   if (read.files.length === 0) {
-    throw new SmartError('USAGE', { kind: 'replay-none-found', paths: args.join(', ') });
+    // Say why each file given was not read (binary, unreadable, not a recording): the user named them.
+    const why = read.problems.map((p) => `${relative(io.cwd, p.file) || p.file}: ${p.message}`).slice(0, 3);
+    throw new SmartError('USAGE', { kind: 'replay-none-found', paths: args.join(', '), why: why.join('; ') });
   }
   const { servers, config, configFile, paths } = await loadSetup(global, io);
   const refs = toolRefsFromSnapshots(servers);
