@@ -121,7 +121,8 @@ export const ERROR_CATALOG = {
   },
   UNKNOWN_SERVER: {
     exitCode: 2,
-    message: (d) => `No server named "${s(d.name)}". Known servers: ${s(d.known)}.`,
+    message: (d) =>
+      `No server named "${s(d.name)}".${d.guess ? ` Did you mean "${s(d.guess)}"?` : ''} Known servers: ${s(d.known)}.`,
   },
   DEMO_NOT_INSTALLED: {
     exitCode: 2,

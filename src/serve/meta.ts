@@ -5,6 +5,7 @@ import { SmartError } from '../process/errors.js';
 import type { ToolSnapshot } from '../core/types.js';
 import type { CatalogEntry, ServedView } from './served-view.js';
 import type { FindCandidate } from './find-budget.js';
+import { knownNames } from '../core/config/key-path.js';
 
 /** A meta-tool's text answer (the model reads JSON well; one compact line per result keeps it short). */
 export function textResult(
@@ -86,8 +87,8 @@ export function listEntries(view: ServedView, server: string | undefined): strin
     lines.push(summary ? `${e.id} — ${summary}` : e.id);
   }
   if (server !== undefined && lines.length === 0) {
-    const servers = [...new Set([...view.entries.values()].map((e) => e.server))].join(', ');
-    throw new SmartError('UNKNOWN_SERVER', { name: server, known: servers || '(none)' });
+    const servers = [...view.entries.values()].map((e) => e.server);
+    throw new SmartError('UNKNOWN_SERVER', { name: server, ...knownNames(server, servers) });
   }
   return lines.join('\n');
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { loadServerDefinitions } from '../../src/core/config/index.js';
-import { closestKey, formatKeyPath } from '../../src/core/config/key-path.js';
+import { closestKey, formatKeyPath, knownNames } from '../../src/core/config/key-path.js';
 import { validateSmartConfig } from '../../src/core/config/validate.js';
 import { DEFAULT_WEIGHTS } from '../../src/core/discover/weights.js';
 import { SmartError } from '../../src/process/errors.js';
@@ -110,5 +110,25 @@ describe('our own config is validated strictly', () => {
     const r = validateSmartConfig({ $schema: 'x', thresholds: { maxGrowth: 500, max: 9000 } }, DEFAULT_WEIGHTS);
     expect(r.issues).toEqual([]);
     expect(r.config).toEqual({ thresholds: { maxGrowth: 500, max: 9000 } });
+  });
+});
+
+describe('knownNames (the details of "No server named …")', () => {
+  const many = Array.from({ length: 111 }, (_, i) => `server-${String(i).padStart(3, '0')}`);
+
+  it('suggests the name within a typo, else the first that holds the word, else none', () => {
+    expect(knownNames('airtabel', ['airbnb', 'airtable', 'amap']).guess).toBe('airtable');
+    expect(knownNames('github', ['gitlab-archived', 'github-archived']).guess).toBe('github-archived');
+    expect(knownNames('zzzzzzzz', ['airbnb', 'airtable']).guess).toBeUndefined();
+    expect(knownNames('ab', ['xxabxx']).guess).toBeUndefined(); // too short to look for inside names
+  });
+
+  it('lists the names sorted and once, cut after 20 with how many more', () => {
+    expect(knownNames('x', ['b', 'a', 'b']).known).toBe('a, b');
+    expect(knownNames('x', []).known).toBe('(none)');
+    const { known } = knownNames('x', [...many].reverse());
+    expect(known.split(', ')).toHaveLength(21);
+    expect(known.startsWith('server-000, server-001,')).toBe(true);
+    expect(known.endsWith('server-019, … 91 more')).toBe(true);
   });
 });

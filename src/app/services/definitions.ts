@@ -14,6 +14,7 @@ import { rememberSecrets } from '../../process/secrets.js';
 import type { GlobalOptions } from './context.js';
 import { resolvePaths, type SetupPaths } from './paths.js';
 import { gateProjectServers, printHeld } from './project-trust.js';
+import { knownNames } from '../../core/config/key-path.js';
 
 /** The global options reading definitions depends on (a GlobalOptions satisfies it). */
 export type DefinitionOptions = Pick<GlobalOptions, 'config' | 'adhoc' | 'client' | 'demo' | 'cache' | 'trustProject'>;
@@ -63,8 +64,7 @@ export function selectServers<T extends { name: string }>(items: T[], wanted: st
   if (wanted.length === 0) return items;
   const known = new Set(items.map((s) => s.name));
   for (const name of wanted) {
-    if (!known.has(name))
-      throw new SmartError('UNKNOWN_SERVER', { name, known: [...known].sort().join(', ') || '(none)' });
+    if (!known.has(name)) throw new SmartError('UNKNOWN_SERVER', { name, ...knownNames(name, known) });
   }
   return items.filter((s) => wanted.includes(s.name));
 }

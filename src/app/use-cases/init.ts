@@ -27,6 +27,7 @@ import { resolvePaths } from '../services/paths.js';
 import { clientHeldProjectServers, projectApproved } from '../services/project-trust.js';
 import { isProjectFileServer } from '../../core/trust/project-gate.js';
 import { loadSetup } from '../services/setup.js';
+import { knownNames } from '../../core/config/key-path.js';
 
 /** The settings init writes; the flags give them, an interactive run may change them. */
 export interface InitSettings {
@@ -96,7 +97,7 @@ export async function initProject(
   const { found, definitions, configFiles } = await findServers(ctx);
   const wanted = options.servers ?? (global.server.length > 0 ? global.server : found);
   for (const name of wanted) {
-    if (!found.includes(name)) throw new SmartError('UNKNOWN_SERVER', { name, known: [...found].sort().join(', ') });
+    if (!found.includes(name)) throw new SmartError('UNKNOWN_SERVER', { name, ...knownNames(name, found) });
   }
   const { max, share, maxGrowth, github } = options;
   let settings: InitSettings = { servers: wanted, max, share, maxGrowth, github };

@@ -8,6 +8,7 @@ import type { AppContext } from '../services/context.js';
 import { createOpener, oauthOptions } from '../services/oauth.js';
 import { resolvePaths } from '../services/paths.js';
 import { loadDefinitions } from '../services/definitions.js';
+import { knownNames } from '../../core/config/key-path.js';
 
 /** How long `login` waits for the browser to come back to the loopback redirect. */
 export const LOGIN_WAIT_MS = 300_000;
@@ -31,8 +32,13 @@ function tokenStorePath(ctx: AppContext): string {
 }
 
 function unknownServer(name: string, all: ServerDefinition[]): SmartError {
-  const known = [...new Set(all.map((d) => d.name))].sort().join(', ') || '(none)';
-  return new SmartError('UNKNOWN_SERVER', { name, known });
+  return new SmartError('UNKNOWN_SERVER', {
+    name,
+    ...knownNames(
+      name,
+      all.map((d) => d.name),
+    ),
+  });
 }
 
 function targets(ctx: AppContext, all: ServerDefinition[], name: string | undefined): ServerDefinition[] {

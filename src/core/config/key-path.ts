@@ -45,6 +45,24 @@ export function closestKey(word: string, candidates: readonly string[]): string 
   return bestDistance <= reach ? best : undefined;
 }
 
+/** Names listed in full in an "unknown name" message; a longer list is cut (111 servers made a 2,000-character line). */
+const LISTED_NAMES = 20;
+
+/**
+ * The details of an "unknown name" message (UNKNOWN_SERVER): the closest name within a typo's reach (else the first
+ * that holds the word: "github" → "github-archived"), and the known names sorted, the first LISTED_NAMES of a longer
+ * list with how many more there are.
+ */
+export function knownNames(word: string, names: Iterable<string>): { known: string; guess?: string } {
+  const all = [...new Set(names)].sort();
+  const lower = word.toLowerCase();
+  const guess =
+    closestKey(word, all) ?? (lower.length >= 3 ? all.find((n) => n.toLowerCase().includes(lower)) : undefined);
+  const shown =
+    all.length > LISTED_NAMES ? [...all.slice(0, LISTED_NAMES), `… ${all.length - LISTED_NAMES} more`] : all;
+  return { known: shown.join(', ') || '(none)', ...(guess !== undefined ? { guess } : {}) };
+}
+
 /** "unknown key" reason with a suggestion and the list of what is allowed there. */
 export function unknownKeyReason(key: string, known: readonly string[]): string {
   const guess = closestKey(key, known);
