@@ -151,6 +151,19 @@ describe('numbers a user can type', () => {
     expect(jsonError(r.stdout).message).toContain('--max');
   });
 
+  it('a limit above the window is rejected, from --limit or from budget.limit; at the window it is allowed', async () => {
+    const over = await cli(['--snapshot', SNAP, 'budget', '--max', '1000', '--limit', '1001']);
+    expect(over.code).toBe(2);
+    expect(over.stderr).toContain('--limit');
+    await writeFile(join(dir, 'mcp-smart.config.json'), JSON.stringify({ budget: { limit: 5000 } }));
+    const fromConfig = await cli(['--snapshot', SNAP, 'budget', '--max', '1000']);
+    expect(fromConfig.code).toBe(2);
+    expect(fromConfig.stderr).toContain('budget.limit');
+    const at = await cli(['--json', '--snapshot', SNAP, 'budget', '--max', '1000', '--limit', '1000']);
+    expect(at.code).not.toBe(2);
+    expect(JSON.parse(at.stdout)).toMatchObject({ max: 1000, limit: 1000 });
+  });
+
   it('--share 0 is rejected like budget.share 0 in the config', async () => {
     const r = await cli(['--snapshot', SNAP, 'budget', '--max', '1000', '--share', '0']);
     expect(r.code).toBe(2);

@@ -52,5 +52,12 @@ export function resolveLimits(opts: LimitFlags, config: SmartConfig): BudgetLimi
   if (limitFlag !== undefined) limit = parseIntFlag('--limit', limitFlag, { min: 0 });
   else if (shareFlag === undefined && config.budget?.limit !== undefined) limit = config.budget.limit;
   else limit = Math.floor(share * max);
+  // A limit above the window is no budget at all (and its share would be above 1).
+  if (limit > max)
+    throw new SmartError('BAD_FLAG', {
+      flag: limitFlag !== undefined ? '--limit' : 'budget.limit',
+      value: String(limit),
+      hint: `Expected at most the context window (${maxFlag !== undefined ? '--max' : 'budget.max'} ${max}).`,
+    });
   return { max, limit, share: limit / max };
 }
