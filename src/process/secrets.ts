@@ -19,6 +19,51 @@ export const scrubMessage = (text: string): string => redactText(text, known.str
 /** Anything printed or written: the values that are secrets by position or name. */
 export const scrubOutput = (text: string): string => redactValues(text, known.strong);
 
+/** What a listed entry is called by (tools/call names it, resources/read reads it): never rewritten. */
+const IDENTIFIERS: ReadonlySet<string> = new Set(['name', 'uri', 'uriTemplate']);
+
+/**
+ * Entries a server listed (tools, prompts, resources) with every secret value this run knows replaced in their text,
+ * as scrubOutput writes them: the same array when none is there. A server that puts its own API key in a description
+ * or a default then gives the same definitions live as from the cache (written scrubbed), and the model never sees
+ * it. What calls depend on stays as sent: each entry's name and URI, and every object key (argument names).
+ */
+export function scrubListed<T>(entries: T[]): T[] {
+  if (known.strong.length === 0) return entries;
+  let out: T[] | undefined;
+  entries.forEach((e, i) => {
+    if (e === null || typeof e !== 'object' || Array.isArray(e)) return;
+    let copy: Record<string, unknown> | undefined;
+    for (const [k, v] of Object.entries(e)) {
+      if (IDENTIFIERS.has(k)) continue;
+      const y = scrubStrings(v);
+      if (y !== v) (copy ??= { ...(e as Record<string, unknown>) })[k] = y;
+    }
+    if (copy) (out ??= entries.slice())[i] = copy as T;
+  });
+  return out ?? entries;
+}
+
+/** `v` with the known secrets replaced in its string values (keys kept); the same value when none is there. */
+function scrubStrings(v: unknown): unknown {
+  if (typeof v === 'string') return redactValues(v, known.strong);
+  if (v === null || typeof v !== 'object') return v;
+  if (Array.isArray(v)) {
+    let out: unknown[] | undefined;
+    v.forEach((x, i) => {
+      const y = scrubStrings(x);
+      if (y !== x) (out ??= v.slice())[i] = y;
+    });
+    return out ?? v;
+  }
+  let copy: Record<string, unknown> | undefined;
+  for (const [k, x] of Object.entries(v)) {
+    const y = scrubStrings(x);
+    if (y !== x) (copy ??= { ...(v as Record<string, unknown>) })[k] = y;
+  }
+  return copy ?? v;
+}
+
 /** Each run starts with nothing known (in-process runs share the module). */
 export function resetSecrets(): void {
   known.all = [];

@@ -2,6 +2,7 @@
 import { ResultSchema } from '@modelcontextprotocol/core';
 import { ProtocolError, ProtocolErrorCode, type Client } from '@modelcontextprotocol/client';
 import type { SmartError } from '../../process/errors.js';
+import { scrubListed } from '../../process/secrets.js';
 import type { ServerSnapshot, ToolSnapshot } from '../types.js';
 import { reasonOf, type Progress } from './failure.js';
 import { optionalListNote } from './failure-text.js';
@@ -62,7 +63,8 @@ export async function listEverything(
       listAllPages(request, 'tools/list', 'tools', maxPages, (hint) => {
         if (hint) snap.listCache = hint;
       }).then((entries) => {
-        const checked = checkToolEntries(entries);
+        // A server that writes its own secrets into its definitions: replaced here, as every output replaces them.
+        const checked = checkToolEntries(scrubListed(entries));
         snap.tools = checked.tools;
         for (const t of checked.tools) onTool(t);
         if (checked.problems.length > 0) malformed = malformedToolsError(checked);
@@ -72,7 +74,7 @@ export async function listEverything(
   if (caps.prompts) {
     jobs.push(
       listAllPages(request, 'prompts/list', 'prompts', maxPages, keepHint('prompts')).then(
-        (e) => void (snap.prompts = checkObjectEntries(e, 'prompts/list')),
+        (e) => void (snap.prompts = checkObjectEntries(scrubListed(e), 'prompts/list')),
         optional('prompts/list'),
       ),
     );
@@ -80,7 +82,7 @@ export async function listEverything(
   if (caps.resources) {
     jobs.push(
       listAllPages(request, 'resources/list', 'resources', maxPages, keepHint('resources')).then(
-        (e) => void (snap.resources = checkObjectEntries(e, 'resources/list')),
+        (e) => void (snap.resources = checkObjectEntries(scrubListed(e), 'resources/list')),
         optional('resources/list'),
       ),
     );
@@ -92,7 +94,7 @@ export async function listEverything(
         maxPages,
         keepHint('resourceTemplates'),
       ).then(
-        (e) => void (snap.resourceTemplates = checkObjectEntries(e, 'resources/templates/list')),
+        (e) => void (snap.resourceTemplates = checkObjectEntries(scrubListed(e), 'resources/templates/list')),
         (e: unknown) => {
           // Older servers advertise resources but never implemented templates: that is "none", not a failure.
           if (e instanceof ProtocolError && e.code === ProtocolErrorCode.MethodNotFound) {
