@@ -136,7 +136,8 @@ export const ERROR_CATALOG = {
   },
   BASELINE_MISSING: {
     exitCode: 2,
-    message: (d) => `No baseline at ${s(d.file)}. Create one with: mcp-smart check --update`,
+    message: (d) =>
+      `No baseline at ${s(d.file)}. Create one with: mcp-smart check --update${d.flag ? ` --baseline ${s(d.flag)}` : ''}`,
   },
   MISSING_API_KEY: {
     exitCode: 2,

@@ -177,9 +177,14 @@ describe('check', () => {
   it('a missing baseline exits 2 and says what to run', async () => {
     const r = await cli(['--snapshot', BASE, 'check', '--baseline', 'nope.lock.json']);
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain('No baseline at nope.lock.json. Create one with: mcp-smart check --update');
+    expect(r.stderr).toContain(
+      'No baseline at nope.lock.json. Create one with: mcp-smart check --update --baseline nope.lock.json',
+    );
     const j = await cli(['--snapshot', BASE, 'check', '--baseline', 'nope.lock.json', '--json']);
     expect(JSON.parse(j.stdout)).toMatchObject({ error: { code: 'BASELINE_MISSING' } });
+    // The fix it names writes the file the gate then reads.
+    expect((await cli(['--snapshot', BASE, 'check', '--update', '--baseline', 'nope.lock.json'])).code).toBe(0);
+    expect((await cli(['--snapshot', BASE, 'check', '--baseline', 'nope.lock.json'])).code).toBe(0);
   });
 
   it('--update with --server keeps the other servers of the baseline', async () => {

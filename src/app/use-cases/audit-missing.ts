@@ -11,6 +11,7 @@ import { readBaselineFile } from '../services/baseline-file.js';
 import { updateCommand } from '../services/check-messages.js';
 import type { AppContext } from '../services/context.js';
 import type { Setup } from '../services/setup.js';
+import { shellQuote } from '../services/print-config.js';
 
 export interface BaselineMissing {
   /** The baseline file compared with, as given or configured. */
@@ -23,7 +24,7 @@ export interface BaselineMissing {
 export async function requiredBaseline(ctx: AppContext, flag: string | undefined): Promise<Baseline | undefined> {
   if (flag === undefined) return undefined;
   const baseline = await readBaselineFile(flag, ctx.io.cwd);
-  if (!baseline) throw new SmartError('BASELINE_MISSING', { file: flag });
+  if (!baseline) throw new SmartError('BASELINE_MISSING', { file: flag, flag: shellQuote(flag) });
   return baseline;
 }
 

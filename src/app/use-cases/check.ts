@@ -37,6 +37,7 @@ import { readLabelledIntents } from '../services/queries.js';
 import { missingFailures, updateCommand } from '../services/check-messages.js';
 import { loadSetup } from '../services/setup.js';
 import { readBaselineFile, readBaselineForUpdate } from '../services/baseline-file.js';
+import { shellQuote } from '../services/print-config.js';
 
 function growthFrom(value: string | number | undefined, where: string): GrowthLimit | undefined {
   if (value === undefined) return undefined;
@@ -184,7 +185,13 @@ export async function checkServers(
   const { baseline: existing, broken } = update
     ? await readBaselineForUpdate(baselineFile, io.cwd)
     : { baseline: await readBaselineFile(baselineFile, io.cwd), broken: undefined };
-  if (!existing && !update) throw new SmartError('BASELINE_MISSING', { file: baselineFile });
+  // A file named with --baseline is named in the fix too (check --update alone writes the default or configured one).
+  const named = options.baseline !== undefined && options.baseline !== DEFAULT_BASELINE;
+  if (!existing && !update)
+    throw new SmartError('BASELINE_MISSING', {
+      file: baselineFile,
+      ...(named ? { flag: shellQuote(baselineFile) } : {}),
+    });
 
   const thresholds = resolveThresholds(opts, loaded.config, existing?.thresholds);
   // The baseline's servers this run did not reach although still defined (failed, or waiting for an approval).
