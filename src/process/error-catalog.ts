@@ -32,6 +32,10 @@ const USE_LITE_HINT =
   'the word vectors shipped with mcp-smart.';
 
 /** The usage errors a command raises itself (commander's own parse errors come as kind "parser"). */
+/** A project file that is a symbolic link, refused by `command` (ADOPT_LINK, FILE_LINK). */
+const linkRefused = (d: Details, command: string): string =>
+  `${s(d.file)} is a symbolic link${d.target ? ` (to ${s(d.target)})` : ''}. ${command} never writes through a link, even with --force: it could replace another program's file outside this project. Remove the link (rm ${s(d.file)}) and run ${command} again.`;
+
 const USAGE_TEXT: Record<string, (d: Details) => string> = {
   parser: (d) => s(d.reason),
   'discover-intent': () =>
@@ -170,8 +174,7 @@ export const ERROR_CATALOG = {
   },
   ADOPT_LINK: {
     exitCode: 2,
-    message: (d) =>
-      `${s(d.file)} is a symbolic link${d.target ? ` (to ${s(d.target)})` : ''}. adopt never writes through a link, even with --force: it could replace another program's file outside this project. Remove the link (rm ${s(d.file)}) and run adopt again.`,
+    message: (d) => linkRefused(d, 'adopt'),
   },
   ADOPT_NOT_FILE: {
     exitCode: 2,
@@ -195,8 +198,7 @@ export const ERROR_CATALOG = {
   },
   FILE_LINK: {
     exitCode: 2,
-    message: (d) =>
-      `${s(d.file)} is a symbolic link${d.target ? ` (to ${s(d.target)})` : ''}. ${s(d.command)} never writes through a link, even with --force: it could replace another program's file outside this project. Remove the link (rm ${s(d.file)}) and run ${s(d.command)} again.`,
+    message: (d) => linkRefused(d, s(d.command)),
   },
   FILE_EXISTS: {
     exitCode: 2,

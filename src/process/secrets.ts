@@ -29,35 +29,29 @@ const IDENTIFIERS: ReadonlySet<string> = new Set(['name', 'uri', 'uriTemplate'])
  * it. What calls depend on stays as sent: each entry's name and URI, and every object key (argument names).
  */
 export function scrubListed<T>(entries: T[]): T[] {
-  if (known.strong.length === 0) return entries;
-  let out: T[] | undefined;
-  entries.forEach((e, i) => {
-    if (e === null || typeof e !== 'object' || Array.isArray(e)) return;
-    let copy: Record<string, unknown> | undefined;
-    for (const [k, v] of Object.entries(e)) {
-      if (IDENTIFIERS.has(k)) continue;
-      const y = scrubStrings(v);
-      if (y !== v) (copy ??= { ...(e as Record<string, unknown>) })[k] = y;
-    }
-    if (copy) (out ??= entries.slice())[i] = copy as T;
-  });
-  return out ?? entries;
+  return known.strong.length === 0 ? entries : (scrubStrings(entries, IDENTIFIERS) as T[]);
 }
 
-/** `v` with the known secrets replaced in its string values (keys kept); the same value when none is there. */
-function scrubStrings(v: unknown): unknown {
+const NONE: ReadonlySet<string> = new Set();
+
+/**
+ * `v` with the known secrets replaced in its string values (keys kept; `keep`: the keys of the objects at this level
+ * whose values are left as they are); the same value when none is there.
+ */
+function scrubStrings(v: unknown, keep: ReadonlySet<string> = NONE): unknown {
   if (typeof v === 'string') return redactValues(v, known.strong);
   if (v === null || typeof v !== 'object') return v;
   if (Array.isArray(v)) {
     let out: unknown[] | undefined;
     v.forEach((x, i) => {
-      const y = scrubStrings(x);
+      const y = scrubStrings(x, keep);
       if (y !== x) (out ??= v.slice())[i] = y;
     });
     return out ?? v;
   }
   let copy: Record<string, unknown> | undefined;
   for (const [k, x] of Object.entries(v)) {
+    if (keep.has(k)) continue;
     const y = scrubStrings(x);
     if (y !== x) (copy ??= { ...(v as Record<string, unknown>) })[k] = y;
   }

@@ -9,7 +9,7 @@ import { claudeCodeUserFile, codexUserFile } from '../../core/config/locate.js';
 import { parseConfigText } from '../../core/config/parse.js';
 import { switchPlan, type FilePlan } from '../../core/adopt/switch-plan.js';
 import { valueAt } from '../../core/adopt/switch-edit.js';
-import { formatKeyPath, isPlainObject } from '../../core/config/key-path.js';
+import { describeType, formatKeyPath, isPlainObject } from '../../core/config/key-path.js';
 import { SmartError } from '../../process/errors.js';
 import { readFileBytes } from '../../process/read-file.js';
 import type { Launch } from '../services/launcher.js';
@@ -138,18 +138,16 @@ function switchRefusal(plans: readonly FilePlan[], docs: ReadonlyMap<string, unk
     for (const e of p.edits) {
       if (e.kind !== 'set' && e.kind !== 'list-add') continue;
       for (let n = 0; n < e.path.length; n++) {
-        const v = n === 0 ? doc : valueAt(doc, e.path.slice(0, n));
+        const v = valueAt(doc, e.path.slice(0, n));
         if (v === undefined) break;
-        if (!isPlainObject(v)) return refuse(p.file, e.path.slice(0, n), `expected an object, got ${kindOf(v)}`);
+        if (!isPlainObject(v)) return refuse(p.file, e.path.slice(0, n), `expected an object, got ${describeType(v)}`);
       }
       if (e.kind !== 'list-add') continue;
       const v = valueAt(doc, e.path);
       if (v === undefined || (Array.isArray(v) && v.every((x) => typeof x === 'string'))) continue;
-      const got = Array.isArray(v) ? 'a list with entries that are not names' : kindOf(v);
+      const got = Array.isArray(v) ? 'a list with entries that are not names' : describeType(v);
       return refuse(p.file, e.path, `expected a list of server names, got ${got}`);
     }
   }
   return undefined;
 }
-
-const kindOf = (v: unknown): string => (Array.isArray(v) ? 'a list' : v === null ? 'null' : `a ${typeof v}`);
