@@ -62,6 +62,10 @@ function lines(r: ReplayResult, chalk: ChalkInstance | undefined): { intro: stri
         ? ` ${countOf(r.problems.length, 'malformed line or block', 'malformed lines or blocks')} skipped.`
         : ''),
   ];
+  if (r.cases === 0)
+    intro.push(
+      'No case to score: no request in these recordings is followed by a tool call or labelled with the tools it expects.',
+    );
   if (r.unknownTools.length > 0)
     intro.push(
       `${countOf(r.unknownCalls, 'call')} to ${countOf(r.unknownTools.length, 'tool')} not loaded (scored as misses): ${r.unknownTools.join(', ')}`,
@@ -131,12 +135,13 @@ function replayMarkdown(r: ReplayResult): string {
   const { intro, outro } = lines(r, undefined);
   const servers = serversTable(r);
   const tables = [renderMarkdownTable(enginesTable(r)), ...(servers ? ['', renderMarkdownTable(servers)] : [])];
-  return [...intro, '', ...tables, '', ...outro].join('\n') + '\n';
+  // No case: a table of 0.0 % recalls would read as a ranking that found nothing.
+  return [...intro, ...(r.cases === 0 ? [] : ['', ...tables]), '', ...outro].join('\n') + '\n';
 }
 
 function replayTable(r: ReplayResult, chalk: ChalkInstance): string {
   const { intro, outro } = lines(r, chalk);
   const servers = serversTable(r);
   const tables = [renderTable(enginesTable(r), chalk), ...(servers ? [renderTable(servers, chalk)] : [])];
-  return [...intro, ...tables, ...outro].join('\n') + '\n';
+  return [...intro, ...(r.cases === 0 ? [] : tables), ...outro].join('\n') + '\n';
 }

@@ -238,6 +238,23 @@ describe('replay (fixtures/sessions against fixtures/snapshots/replay-demo.json)
     expect(r.stdout).toMatch(/hybrid/);
     expect(r.stdout).toMatch(/Tokens: top 5 tools/);
   });
+
+  it('prints no table of 0 % recalls when no case can be scored, and --min-recall fails the gate', async () => {
+    const cwd = tmp();
+    const file = join(cwd, 'unlabelled.jsonl');
+    writeFileSync(file, JSON.stringify({ intent: 'say hello', expected: [], session: 's1' }) + '\n');
+    const r = await runCli(['--snapshot', SNAP, 'replay', file], { cwd, env: env(cwd) });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('Replayed 0 cases');
+    expect(r.stdout).toContain('No case to score');
+    expect(r.stdout).not.toMatch(/hybrid|%/);
+    const gate = await runCli(['--snapshot', SNAP, '--json', 'replay', file, '--min-recall', '0.5'], {
+      cwd,
+      env: env(cwd),
+    });
+    expect(gate.code).toBe(1);
+    expect(JSON.parse(gate.stdout)).toMatchObject({ cases: 0, minRecall: { passed: false } });
+  });
 });
 
 describe('replay with nothing to read', () => {
