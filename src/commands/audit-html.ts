@@ -1,6 +1,6 @@
 /** `audit --html <file>`: renders the audit as one HTML page and writes it atomically. */
 import { resolve } from 'node:path';
-import { writeFileSafe } from '../process/safe-write.js';
+import { checkWriteTarget, writeFileSafe } from '../process/safe-write.js';
 import type { AuditResult } from '../core/audit/index.js';
 import { renderAuditHtml } from '../reporters/html.js';
 import type { ServerSnapshot } from '../core/types.js';
@@ -20,4 +20,9 @@ export async function writeAuditHtml(
   });
   await writeFileSafe(resolve(ctx.io.cwd, file), html);
   ctx.io.stderr(`HTML report written to ${file}\n`);
+}
+
+/** The refusal the write would give (a folder, a file we may not replace), said before connecting to anything. */
+export function checkAuditHtmlTarget(ctx: CommandContext, file: string): Promise<void> {
+  return checkWriteTarget(resolve(ctx.io.cwd, file));
 }

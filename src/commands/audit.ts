@@ -6,7 +6,7 @@ import { SEVERITIES } from '../core/audit/index.js';
 import { requireAnthropicKey } from '../core/tokens/anthropic.js';
 import { renderAuditReport } from '../reporters/audit.js';
 import { parseChoiceFlag, parseIntFlag } from '../app/services/flags.js';
-import { writeAuditHtml } from './audit-html.js';
+import { checkAuditHtmlTarget, writeAuditHtml } from './audit-html.js';
 import { setupWords } from '../app/services/next-step-state.js';
 import { renderNextStep } from '../reporters/next-step-line.js';
 
@@ -40,6 +40,8 @@ export async function runAuditCommand(
   // Fail on a missing key before connecting to anything.
   if (flags.anthropicCount === true) options.anthropicKey = requireAnthropicKey(ctx.io.env.ANTHROPIC_API_KEY);
 
+  // The HTML report's file is checked before connecting: a folder there is said now, not after the report printed.
+  if (typeof flags.html === 'string') await checkAuditHtmlTarget(ctx, flags.html);
   const { result, servers, exitCode, next } = await auditServers(ctx, options);
   const { format } = ctx.global;
   ctx.io.stdout(renderAuditReport(result, { format, top, chalk: ctx.chalk }));

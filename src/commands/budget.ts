@@ -29,6 +29,13 @@ export async function runBudgetCommand(
       value: 'without -o',
       hint: 'Pass -o <file> for the resulting definitions.',
     });
+  // -o alone wrote nothing and exited 0: the user asked for a file and got none.
+  if (output && flags.apply !== true)
+    throw new SmartError('BAD_FLAG', {
+      flag: '-o',
+      value: 'without --apply',
+      hint: 'Pass --apply too to write the definitions the plan leaves, or drop -o.',
+    });
   const options: BudgetOptions = { limits: { max: flags.max, share: flags.share, limit: flags.limit } };
   if (flags.apply === true && output) options.applyTo = output;
   const intent = optionalString(flags.intent);

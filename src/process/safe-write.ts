@@ -61,14 +61,7 @@ export interface WriteOptions {
 /** Writes `data` to `file` without ever replacing a link, a pipe or a device; throws FILE_UNWRITABLE (exit 2). */
 export async function writeFileSafe(file: string, data: WriteData, opts: WriteOptions = {}): Promise<void> {
   throwIfStopped();
-  let resolved: { target: string; stats?: Stats };
-  try {
-    resolved = await resolveWriteTarget(file);
-  } catch (e) {
-    throw unwritable(file, e);
-  }
-  const { target, stats } = resolved;
-  if (stats?.isDirectory()) throw new SmartError('FILE_UNWRITABLE', { file, reason: WRITE_FAILURES.EISDIR });
+  const { target, stats } = await refusedOrTarget(file);
   const bytes = typeof data === 'string' && !opts.verbatim ? scrubOutput(data) : data;
   // A temp file exists during the write: the signal path removes it rather than the process dying mid-way.
   if (stats && (stats.isFIFO() || stats.isCharacterDevice())) {
@@ -80,16 +73,37 @@ export async function writeFileSafe(file: string, data: WriteData, opts: WriteOp
       });
     return whileHandlingSignals(() => writeDirect(file, target, bytes));
   }
-  if (stats && !stats.isFile())
+  return whileHandlingSignals(() => writeAtomic(file, target, bytes, stats, opts.mode));
+}
+
+/**
+ * Throws the refusal writeFileSafe would give for `file` (a folder, a socket, a file we may not replace), without
+ * writing: a command whose output file is named up front checks it before connecting to anything, so a long run
+ * does not end in an error it could have given at once. A missing file passes (it is created).
+ */
+export async function checkWriteTarget(file: string): Promise<void> {
+  await refusedOrTarget(file);
+}
+
+/** Where a write to `file` lands, or FILE_UNWRITABLE: a folder, a socket or block device, a file we may not replace. */
+async function refusedOrTarget(file: string): Promise<{ target: string; stats?: Stats }> {
+  let resolved: { target: string; stats?: Stats };
+  try {
+    resolved = await resolveWriteTarget(file);
+  } catch (e) {
+    throw unwritable(file, e);
+  }
+  const { target, stats } = resolved;
+  if (!stats || stats.isFIFO() || stats.isCharacterDevice()) return resolved;
+  if (stats.isDirectory()) throw new SmartError('FILE_UNWRITABLE', { file, reason: WRITE_FAILURES.EISDIR });
+  if (!stats.isFile())
     throw new SmartError('FILE_UNWRITABLE', {
       file,
       reason: 'it is not a regular file (a socket or a block device); give a file name',
     });
-  if (stats) {
-    const refusal = await replaceRefusal(target, stats);
-    if (refusal) throw new SmartError('FILE_UNWRITABLE', { file, reason: refusal });
-  }
-  return whileHandlingSignals(() => writeAtomic(file, target, bytes, stats, opts.mode));
+  const refusal = await replaceRefusal(target, stats);
+  if (refusal) throw new SmartError('FILE_UNWRITABLE', { file, reason: refusal });
+  return resolved;
 }
 
 /**

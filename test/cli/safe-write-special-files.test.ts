@@ -114,6 +114,38 @@ describe('safe-write on special files', () => {
     expect(statSync(folder).isDirectory()).toBe(true);
     expect(existsSync(join(folder, 'x'))).toBe(false);
   });
+
+  it('an output file that cannot be written is refused before any server is started, with nothing printed', async () => {
+    const folder = join(dir, 'early-folder');
+    mkdirSync(folder);
+    const readOnly = join(dir, 'read-only.json');
+    writeFileSync(readOnly, 'kept', { mode: 0o444 });
+    // A server that leaves a mark when it is started: the refusal must come before the connect.
+    const mark = join(dir, 'server-started');
+    const server = `${JSON.stringify(process.execPath)} -e ${JSON.stringify(`require('fs').writeFileSync(${JSON.stringify(mark)}, '')`)}`;
+    for (const target of [folder, readOnly])
+      for (const argv of [
+        ['dump', '-o', target],
+        ['condense', '-o', target],
+        ['budget', '--max', '100000', '--apply', '-o', target],
+        ['audit', '--html', target],
+      ]) {
+        const r = await runCli(['--stdio', server, '--name', 'marker', ...argv], { cwd: dir });
+        expect(r.code, `${argv.join(' ')}: ${r.stderr}`).toBe(2);
+        expect(r.stderr).toContain(`Cannot write ${target}`);
+        expect(r.stdout).toBe('');
+        expect(existsSync(mark), argv.join(' ')).toBe(false);
+      }
+    expect(readFileSync(readOnly, 'utf8')).toBe('kept');
+  });
+
+  it('budget -o without --apply is a usage error, not a run that writes nothing', async () => {
+    const out = join(dir, 'plan.json');
+    const r = await runCli(['--snapshot', SNAP, 'budget', '--max', '100000', '-o', out], { cwd: dir });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('--apply');
+    expect(existsSync(out)).toBe(false);
+  });
 });
 
 describe('safe-write temp files in a shared folder', () => {

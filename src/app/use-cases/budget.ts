@@ -3,7 +3,7 @@ import { resolve } from 'node:path';
 import { countOf } from '../../reporters/format.js';
 import { counterFor } from '../services/counter.js';
 import { hybridRanker } from '../services/rank.js';
-import { writeFileSafe } from '../../process/safe-write.js';
+import { checkWriteTarget, writeFileSafe } from '../../process/safe-write.js';
 import { condenseTool, metaTools } from '../../core/condense/index.js';
 import { sentSnapshots } from '../../core/config/tool-filter.js';
 import {
@@ -97,6 +97,7 @@ export async function budgetServers(
   const { intent, store } = options;
   const output = options.applyTo;
 
+  if (output) await checkWriteTarget(resolve(io.cwd, output)); // before connecting, not after
   const loaded = await loadSetup(global, io, { fresh: true }); // a gate never decides on cached lists
   const limits = resolveLimits(options.limits, loaded.config);
   // Count only what the client sends: tools its config hides are left out (the snapshot keeps them).

@@ -1,6 +1,6 @@
 /** The `condense` use case: every tool at one condense level, with before/after tokens; -o writes the document. */
 import { resolve } from 'node:path';
-import { writeFileSafe } from '../../process/safe-write.js';
+import { checkWriteTarget, writeFileSafe } from '../../process/safe-write.js';
 import { META_SERVER_NAME } from '../../core/audit/index.js';
 import { condenseTools } from '../../core/condense/index.js';
 import type { CondenseOutput } from '../../core/condense/result.js';
@@ -25,6 +25,7 @@ export async function condenseServers(
 ): Promise<{ result: CondenseOutput; exitCode: number }> {
   const { io, global } = ctx;
   const { level, render, output } = options;
+  if (output) await checkWriteTarget(resolve(io.cwd, output)); // before connecting, not after
   const { servers, paths } = await loadSetup(global, io);
   const ok: ServerSnapshot[] = servers.filter((s) => s.status === 'ok');
   const { condensed, counter } = await computing(async (pause) => {

@@ -1,6 +1,6 @@
 /** The `dump` use case: connect to every selected server and write (or return) the snapshot document. */
 import { resolve } from 'node:path';
-import { writeFileSafe } from '../../process/safe-write.js';
+import { checkWriteTarget, writeFileSafe } from '../../process/safe-write.js';
 import { buildSnapshot, dumpSummary, type DumpResult } from '../../core/snapshot.js';
 import { SmartError } from '../../process/errors.js';
 import type { ServerSnapshot } from '../../core/types.js';
@@ -25,6 +25,8 @@ export async function dumpServers(ctx: AppContext, options: DumpOptions): Promis
   // A snapshot written to a file, or any dump in CI, is what a gate reads: it lists every server now (issue 36),
   // never a cached list, unless --cache asks for one.
   const fresh = (options.output !== undefined || io.env.CI === 'true') && ctx.global.cacheAsked !== true;
+  // A folder or a file we may not replace is said before connecting, not after every server was listed.
+  if (options.output) await checkWriteTarget(resolve(io.cwd, options.output));
   const { servers, paths } = await loadSetup(ctx.global, io, { fresh });
   // A Ctrl-C mid-connect must not replace a good snapshot with a half-finished one.
   if (io.signal?.aborted) throw new SmartError('CONNECT_ABORTED', { phase: 'dump; nothing was written' });
