@@ -2,7 +2,7 @@
 import { shellQuote } from '../core/ci-workflow.js';
 import type * as InquirerPrompts from '@inquirer/prompts';
 import type { CommandContext, CommandOutcome } from '../app/services/context.js';
-import { optionalString, parseFloatFlag, parseIntFlag } from '../app/services/flags.js';
+import { optionalString, parseIntFlag, parseShareFlag } from '../app/services/flags.js';
 import { initProject, type InitQuestions, type InitSettings } from '../app/use-cases/init.js';
 import { formatGrowthLimit, parseGrowthLimit } from '../core/budget/index.js';
 import { INIT_SNAPSHOT_FILE, WORKFLOW_FILE, type InitResult } from '../core/init.js';
@@ -23,18 +23,6 @@ export interface InitFlags {
   /** With --github: check a committed snapshot in CI even for project servers. */
   ciSnapshot?: boolean;
   servers?: string;
-}
-
-/** budget.share 0 is invalid in mcp-smart.config.json, so it must not be written there. */
-function parseShare(v: unknown): number {
-  const share = parseFloatFlag('--share', v, { min: 0, max: 1 });
-  if (share <= 0)
-    throw new SmartError('BAD_FLAG', {
-      flag: '--share',
-      value: String(v),
-      hint: 'Expected a fraction above 0 and at most 1 (e.g. 0.1).',
-    });
-  return share;
 }
 
 /** The questions of an interactive run; every answer is also a flag. */
@@ -95,7 +83,7 @@ export async function runInitCommand(
       hint: 'Expected a percentage like "5%" or a number of tokens like "500".',
     });
   const max = parseIntFlag('--max', opts.max ?? '200000', { min: 1 });
-  const share = parseShare(opts.share ?? '0.1');
+  const share = parseShareFlag(opts.share ?? '0.1');
   const servers = optionalString(opts.servers)
     ?.split(',')
     .map((s) => s.trim())

@@ -170,6 +170,20 @@ describe('numbers a user can type', () => {
     expect(r.stderr).toContain('--share');
   });
 
+  it('--share out of range says the one range it takes, whichever side it is off (it said "from 0 to 1" above 1)', async () => {
+    for (const argv of [
+      ['budget', '--max', '1000', '--share'],
+      ['serve', '--share'],
+      ['init', '--yes', '--no-baseline', '--share'],
+    ])
+      for (const v of ['0', '2', '-0.5']) {
+        const r = await cli(['--snapshot', SNAP, ...argv, v]);
+        expect(r.code, `${argv.join(' ')} ${v}`).toBe(2);
+        expect(r.stderr).toContain(`Invalid value for --share: ${v}. Expected a fraction above 0 and at most 1`);
+      }
+    expect(await readdir(dir)).toEqual([]);
+  });
+
   it('serve --share 0 is rejected as budget rejects it (serve sends the plan budget prints)', async () => {
     const r = await cli(['--snapshot', SNAP, 'serve', '--share', '0']);
     expect(r.code).toBe(2);

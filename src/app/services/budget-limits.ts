@@ -1,7 +1,7 @@
 /** The budget's limits: --max, --share and --limit over the config's budget section over the defaults. */
 import { SmartError } from '../../process/errors.js';
 import type { SmartConfig } from '../../core/types.js';
-import { optionalString, parseFloatFlag, parseIntFlag } from './flags.js';
+import { optionalString, parseIntFlag, parseShareFlag } from './flags.js';
 
 export const DEFAULT_SHARE = 0.1;
 
@@ -38,16 +38,7 @@ export function resolveLimits(opts: LimitFlags, config: SmartConfig): BudgetLimi
       hint: 'Use either --share or --limit, not both.',
     });
   }
-  const share =
-    shareFlag !== undefined
-      ? parseFloatFlag('--share', shareFlag, { min: 0, max: 1 })
-      : (config.budget?.share ?? DEFAULT_SHARE);
-  if (share <= 0)
-    throw new SmartError('BAD_FLAG', {
-      flag: '--share',
-      value: String(shareFlag),
-      hint: 'Expected a fraction above 0 and at most 1 (e.g. 0.1).',
-    });
+  const share = shareFlag !== undefined ? parseShareFlag(shareFlag) : (config.budget?.share ?? DEFAULT_SHARE);
   let limit: number;
   if (limitFlag !== undefined) limit = parseIntFlag('--limit', limitFlag, { min: 0 });
   else if (shareFlag === undefined && config.budget?.limit !== undefined) limit = config.budget.limit;

@@ -33,6 +33,17 @@ export function parseFloatFlag(flag: string, value: unknown, opts: { min?: numbe
   return n;
 }
 
+/** `--share`: a fraction of the window above 0 and at most 1 (budget.share 0 is invalid in the config too). */
+export function parseShareFlag(value: unknown): number {
+  const share = parseFloatFlag('--share', value);
+  if (share > 0 && share <= 1) return share;
+  throw new SmartError('BAD_FLAG', {
+    flag: '--share',
+    value: String(value),
+    hint: 'Expected a fraction above 0 and at most 1 (e.g. 0.1).',
+  });
+}
+
 export function parseChoiceFlag<T extends string>(flag: string, value: unknown, choices: readonly T[]): T {
   const v = String(value);
   if ((choices as readonly string[]).includes(v)) return v as T;
