@@ -5,6 +5,7 @@ import { parseChoiceFlag, parseIntFlag } from '../app/services/flags.js';
 import { parseClientFlag } from './parse-client.js';
 import { ENCODINGS, type OutputFormat } from '../core/types.js';
 import type { OptionSpec } from './spec.js';
+import { STDIO_HINT, URL_HINT } from '../core/config/adhoc.js';
 
 const FORMATS: readonly OutputFormat[] = ['table', 'json', 'markdown', 'github'];
 
@@ -24,8 +25,13 @@ export const GLOBAL_OPTIONS: readonly OptionSpec[] = [
   {
     flags: '--stdio <command line>',
     description: 'an ad-hoc stdio server, split like a shell but never run by one (repeatable)',
+    empty: STDIO_HINT,
   },
-  { flags: '--url <url>', description: 'an ad-hoc Streamable HTTP / SSE server (repeatable)' },
+  {
+    flags: '--url <url>',
+    description: 'an ad-hoc Streamable HTTP / SSE server (repeatable)',
+    empty: URL_HINT,
+  },
   { flags: '--name <name>', description: 'name for the preceding --stdio/--url server (default: its serverInfo.name)' },
   { flags: '-s, --server <name>', description: 'only these servers (repeatable)', repeatable: true },
   {
@@ -51,6 +57,7 @@ export const GLOBAL_OPTIONS: readonly OptionSpec[] = [
     flags: '--auth-open <command>',
     description:
       "program that opens an OAuth authorization URL, or none to print it (default: the platform's browser opener)",
+    empty: 'Give a program, or none.',
   },
   {
     flags: '--trust-project',

@@ -4,6 +4,7 @@
  * the command (`<command>.spec.ts`), kept apart from it so `--help` loads no command module.
  */
 import { Option, type Command } from 'commander';
+import { SmartError } from '../process/errors.js';
 import type { CommandContext } from '../app/services/context.js';
 
 /** A command module's one export, as the program calls it (positional arguments, then its own options). */
@@ -23,6 +24,8 @@ export interface OptionSpec {
   default?: string;
   /** Each use adds a value: the option's value is the list of them. */
   repeatable?: true;
+  /** What to say when the value is given empty (`-o ""`, an unset `$VAR`); default: give a <value>. */
+  empty?: string;
 }
 
 export interface ArgumentSpec {
@@ -44,13 +47,28 @@ export interface CommandSpec {
 
 const collect = (value: string, previous: string[] = []): string[] => [...previous, value];
 
-/** The commander option an OptionSpec declares. */
+/**
+ * The commander option an OptionSpec declares. A value given empty is a usage error naming the flag: `-o "$OUT"`
+ * with OUT unset read as no -o at all (a snapshot on stdout, exit 0), `--baseline ""` as the default file.
+ */
 export function toOption(spec: OptionSpec): Option {
   const option = new Option(spec.flags, spec.description);
   if (spec.choices) option.choices(spec.choices);
   if (spec.default !== undefined) option.default(spec.default);
-  if (spec.repeatable) option.argParser(collect);
-  return option;
+  const placeholder = /<([^>]+)>/.exec(spec.flags)?.[1];
+  if (placeholder === undefined || spec.choices) {
+    if (spec.repeatable) option.argParser(collect);
+    return option;
+  }
+  const flag = option.long ?? option.short ?? spec.flags;
+  const hint = spec.empty ?? `Give a <${placeholder}> as in --help, or leave ${flag} out.`;
+  const nonEmpty = (value: string): string => {
+    if (value === '') throw new SmartError('BAD_FLAG', { flag, value, hint });
+    return value;
+  };
+  if (spec.repeatable)
+    return option.argParser((value: string, previous?: string[]) => collect(nonEmpty(value), previous));
+  return option.argParser(nonEmpty);
 }
 
 /** Declares a spec's arguments, options and help text on a command; the caller adds the action. */

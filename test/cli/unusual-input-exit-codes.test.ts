@@ -1,4 +1,5 @@
 // weird inputs a user can type must give exit 0/1/2/3 with a clear message, never 4.
+import { existsSync } from 'node:fs';
 import { mkdir, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -201,5 +202,29 @@ describe('numbers a user can type', () => {
     const r = await cli(['--json', '--url', '', 'audit']);
     expect(r.code).toBe(2);
     expect(jsonError(r.stdout).message).toContain('Invalid value for --url: "".');
+  });
+
+  it('a flag given an empty value (an unset $VAR) is refused before any server starts, not read as left out', async () => {
+    // `dump -o "$OUT"` with OUT unset printed the snapshot on stdout and exited 0; `check --baseline ""` gated on
+    // the default file; `init --servers ""` took every server.
+    const mark = join(dir, 'server-started');
+    const server = `${JSON.stringify(process.execPath)} -e ${JSON.stringify(`require('fs').writeFileSync(${JSON.stringify(mark)}, '')`)}`;
+    for (const [flag, argv] of [
+      ['--output', ['dump', '-o', '']],
+      ['--output', ['condense', '--output=']],
+      ['--baseline', ['check', '--baseline', '']],
+      ['--store', ['discover', 'read a file', '--store', '']],
+      ['--servers', ['init', '--yes', '--servers', '']],
+      ['--server', ['-s', '', 'audit']],
+      ['--config', ['--config', '', 'audit']],
+      ['-k', ['discover', 'x', '-k', '']],
+    ] as const) {
+      const r = await cli(['--json', '--stdio', server, ...argv]);
+      expect(r.code, argv.join(' ')).toBe(2);
+      expect(jsonError(r.stdout)).toMatchObject({ code: 'BAD_FLAG' });
+      expect(jsonError(r.stdout).message).toContain(`Invalid value for ${flag}: "".`);
+    }
+    expect(existsSync(mark)).toBe(false);
+    expect(await readdir(dir)).toEqual([]);
   });
 });

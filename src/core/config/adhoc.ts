@@ -3,6 +3,10 @@ import { SmartError } from '../../process/errors.js';
 import type { AdhocServer, ServerDefinition } from '../types.js';
 import { splitCommandLine } from './shell-split.js';
 
+/** What an unusable --stdio or --url is told (also when given empty, commands/global-options.ts). */
+export const STDIO_HINT = 'Give the command line that starts the server, e.g. --stdio "node dist/index.js".';
+export const URL_HINT = 'Expected an http:// or https:// URL, e.g. --url http://127.0.0.1:3000/mcp.';
+
 /** Definitions for the ad-hoc servers, named by --name or provisionally (stdio-1, url-1, …). */
 export function adhocDefinitions(adhoc: readonly AdhocServer[]): ServerDefinition[] {
   const counters = { stdio: 0, url: 0 };
@@ -16,7 +20,7 @@ export function adhocDefinitions(adhoc: readonly AdhocServer[]): ServerDefinitio
         throw new SmartError('BAD_FLAG', {
           flag: '--stdio',
           value: a.value,
-          hint: 'Give the command line that starts the server, e.g. --stdio "node dist/index.js".',
+          hint: STDIO_HINT,
         });
       }
       return { ...base, transport: 'stdio', command, args, source: '--stdio' };
@@ -31,7 +35,7 @@ export function adhocDefinitions(adhoc: readonly AdhocServer[]): ServerDefinitio
       throw new SmartError('BAD_FLAG', {
         flag: '--url',
         value: a.value,
-        hint: 'Expected an http:// or https:// URL, e.g. --url http://127.0.0.1:3000/mcp.',
+        hint: URL_HINT,
       });
     }
     return { ...base, transport: 'http', url: a.value, autoTransport: true, source: '--url' };
