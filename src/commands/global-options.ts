@@ -5,7 +5,7 @@ import { parseChoiceFlag, parseIntFlag } from '../app/services/flags.js';
 import { parseClientFlag } from './parse-client.js';
 import { ENCODINGS, type OutputFormat } from '../core/types.js';
 import type { OptionSpec } from './spec.js';
-import { STDIO_HINT, URL_HINT } from '../core/config/adhoc.js';
+import { STDIO_HINT, URL_HINT } from '../core/config/adhoc-hints.js';
 
 const FORMATS: readonly OutputFormat[] = ['table', 'json', 'markdown', 'github'];
 

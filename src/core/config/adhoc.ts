@@ -2,10 +2,7 @@
 import { SmartError } from '../../process/errors.js';
 import type { AdhocServer, ServerDefinition } from '../types.js';
 import { splitCommandLine } from './shell-split.js';
-
-/** What an unusable --stdio or --url is told (also when given empty, commands/global-options.ts). */
-export const STDIO_HINT = 'Give the command line that starts the server, e.g. --stdio "node dist/index.js".';
-export const URL_HINT = 'Expected an http:// or https:// URL, e.g. --url http://127.0.0.1:3000/mcp.';
+import { STDIO_HINT, URL_HINT } from './adhoc-hints.js';
 
 /** Definitions for the ad-hoc servers, named by --name or provisionally (stdio-1, url-1, …). */
 export function adhocDefinitions(adhoc: readonly AdhocServer[]): ServerDefinition[] {
