@@ -1,6 +1,7 @@
 /** `serve --print-config <client>`: the exact snippet that makes a client start mcp-smart, and the mode that suits it. */
 import { SmartError } from '../../process/errors.js';
-import type { ServeMode } from '../../core/types.js';
+import { parseClientName as parseClientId } from '../../core/config/clients.js';
+import type { ClientId, ServeMode } from '../../core/types.js';
 import type { Launch } from './launcher.js';
 
 export const CLIENTS = [
@@ -145,19 +146,18 @@ const INFO: Record<ClientName, ClientInfo> = {
   },
 };
 
-/** Accepts the documented names and a few spellings (cline/roo, gemini, "claude code"). */
+/** print-config's name for a client id: `gemini` is `gemini-cli` there. */
+export const printName = (client: ClientId): ClientName => (client === 'gemini' ? 'gemini-cli' : client);
+
+/** print-config's name for a client: the ids and their spellings as --client takes them. */
 export function parseClientName(value: string): ClientName {
-  const v = value.toLowerCase().replace(/[\s_]+/g, '-');
-  const alias: Record<string, ClientName> = {
-    gemini: 'gemini-cli',
-    'vs-code': 'vscode',
-    code: 'vscode',
-    'cline/roo': 'cline',
-    'roo-code': 'roo',
-  };
-  const name = (alias[v] ?? v) as ClientName;
-  if ((CLIENTS as readonly string[]).includes(name)) return name;
-  throw new SmartError('BAD_FLAG', { flag: '--print-config', value, hint: `Expected one of: ${CLIENTS.join(', ')}.` });
+  const { client, suggestion } = parseClientId(value);
+  if (client) return printName(client);
+  throw new SmartError('BAD_FLAG', {
+    flag: '--print-config',
+    value,
+    hint: `${suggestion ? `Did you mean "${printName(suggestion as ClientId)}"? ` : ''}Expected one of: ${CLIENTS.join(', ')}.`,
+  });
 }
 
 /** The mode print-config suits to a client when --mode is not given. */

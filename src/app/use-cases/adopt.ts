@@ -24,6 +24,7 @@ import {
   clientCommands,
   withholdsEnv,
   printConfig,
+  printName,
   removeCommand,
   shellQuote,
   type ClientName,
@@ -100,9 +101,6 @@ function loadedByClient(def: ServerDefinition): string | undefined {
 
 const SCOPE_WHY =
   "--scope-from-use: the client's own tool filter shows only this project's tools, each served first-class";
-
-/** print-config's names: `gemini` is `gemini-cli` there. */
-const printName = (client: ClientId): ClientName => (client === 'gemini' ? 'gemini-cli' : client);
 
 function wayBack(client: ClientId, entry: string, sources: string[], backup: string | undefined): string {
   const label = clientLabel(client);

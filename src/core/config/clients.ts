@@ -90,10 +90,26 @@ export const CLIENTS: Record<ClientId, ClientInfo> = {
 
 export const CLIENT_IDS = Object.keys(CLIENTS) as ClientId[];
 
-/** The client id for a `--client` value, or undefined with a suggestion. */
+/** Other spellings of the ids: the clients' own names ("Gemini CLI", "Roo Code") and what people type. */
+const CLIENT_ALIASES: Record<string, ClientId> = {
+  'gemini-cli': 'gemini',
+  'vs-code': 'vscode',
+  code: 'vscode',
+  'roo-code': 'roo',
+  'cline/roo': 'cline',
+};
+
+/**
+ * The client id for a client's name (`--client`, `adopt <client>`, `serve --print-config`: one set of names, so the
+ * `gemini-cli` print-config shows is taken by adopt too), or undefined with a suggestion.
+ */
 export function parseClientName(value: string): { client?: ClientId; suggestion?: string } {
-  const v = value.trim().toLowerCase();
-  if ((CLIENT_IDS as string[]).includes(v)) return { client: v as ClientId };
+  const v = value
+    .trim()
+    .toLowerCase()
+    .replace(/[\s_]+/g, '-');
+  const id = CLIENT_ALIASES[v] ?? v;
+  if ((CLIENT_IDS as string[]).includes(id)) return { client: id as ClientId };
   const s = closestKey(v, CLIENT_IDS);
   return s === undefined ? {} : { suggestion: s };
 }
