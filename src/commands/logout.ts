@@ -18,7 +18,7 @@ export async function runLogoutCommand(
     io.stdout(
       removed > 0
         ? `Forgot the stored tokens of ${who} (${removed} entr${removed === 1 ? 'y' : 'ies'} removed from ${store}).\n`
-        : `No stored tokens for ${who} in ${store}.\n`,
+        : `No stored tokens ${name === undefined ? 'for any server' : `for ${name}`} in ${store}; nothing to forget.\n`,
     );
   }
   return { result, exitCode: 0 };
