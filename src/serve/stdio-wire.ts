@@ -9,13 +9,12 @@ import { deserializeMessage, serializeMessage } from '@modelcontextprotocol/serv
 import type { JSONRPCMessage, Transport } from '@modelcontextprotocol/server';
 import { readMessage } from '../core/wire/jsonrpc-message.js';
 import { LineReader, messageIdOf } from '../core/wire/line-reader.js';
+import { INVALID_REQUEST, unreadableMessage } from '../core/wire/unreadable-message.js';
 
 /** The largest message a client may send serve over stdio (the MCP SDKs' own stdio limit). */
 export const MAX_CLIENT_MESSAGE_BYTES = 10 * 1024 * 1024;
 /** What a write stdout took at once returns: one shared promise, not one per message. */
 const WRITTEN: Promise<void> = Promise.resolve();
-/** JSON-RPC "Invalid Request". */
-const INVALID_REQUEST = -32600;
 
 export class StdioWire implements Transport {
   onclose?: () => void;
@@ -62,6 +61,10 @@ export class StdioWire implements Transport {
       message = readMessage(line, deserializeMessage);
     } catch (e) {
       this.onerror?.(e as Error);
+      // Said on stderr, and answered when it asked something: the client is not left waiting.
+      const { reason, answer } = unreadableMessage(line, e);
+      this.log(`ignored a line from the client: ${reason}`);
+      if (answer && !this.closed) void this.write(JSON.stringify(answer) + '\n').catch(() => undefined);
       return;
     }
     this.onmessage?.(message);

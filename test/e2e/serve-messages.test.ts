@@ -96,6 +96,28 @@ describe('serve over stdio: messages over the limit, and large results', () => {
     expect(serve.child.exitCode).toBe(null);
   });
 
+  it('a line that is not a message is answered with the JSON-RPC error it is owed, and said on stderr', async () => {
+    // The SDKs' stdio transports dropped such a line without a word: a client waited for an answer that never came.
+    serve.child.stdin.write('not json\n');
+    const parse = await answerTo(null);
+    expect(parse.error?.code).toBe(-32700);
+    serve.child.stdin.write('{"jsonrpc":"1.0","id":"old-1","method":"ping"}\n');
+    expect((await answerTo('old-1')).error?.code).toBe(-32600);
+    serve.child.stdin.write('{"jsonrpc":"2.0","id":"bad-params","method":"tools/list","params":5}\n');
+    expect((await answerTo('bad-params')).error?.code).toBe(-32600);
+    // A notification and a response are never answered, only said.
+    serve.child.stdin.write('{"jsonrpc":"2.0","method":"notifications/x","params":5}\n');
+    serve.child.stdin.write('{"jsonrpc":"2.0","id":"resp-1","result":5}\n');
+    expect((await serve.request('ping')).result).toEqual({});
+    expect(serve.notes.filter((n) => n.id === 'resp-1' || (n.id === null && n !== parse))).toEqual([]);
+    const said = serve
+      .stderr()
+      .split('\n')
+      .filter((l) => l.includes('ignored a line from the client'));
+    expect(said).toHaveLength(5);
+    expect(said.join('\n')).toContain('its "jsonrpc" is "1.0", not "2.0"');
+  });
+
   it('an invalid tool result is an error naming the server and tool, with the first problem in one line', async () => {
     const said = async (kind: string): Promise<string | undefined> => {
       const r = await serve.request('tools/call', { name: 'bad_result', arguments: { kind } });

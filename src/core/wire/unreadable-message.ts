@@ -1,0 +1,73 @@
+/**
+ * What to tell a peer whose line is not a JSON-RPC message we can take (JSON-RPC 2.0 §5.1): a line that is not JSON is
+ * a Parse error; a batch, or a request that breaks the message rules (its `jsonrpc` not "2.0", an id that is neither
+ * a string nor an integer), an Invalid Request, answered with its id when one can be read and null otherwise. A
+ * response or a notification is never answered (the rules forbid it). The MCP SDKs' stdio transports drop such a line
+ * without a word, and a client that sent one waited for an answer that never came.
+ */
+
+export const PARSE_ERROR = -32700;
+export const INVALID_REQUEST = -32600;
+
+export interface Unreadable {
+  /** Why the line was not taken, for the log. */
+  reason: string;
+  /** The JSON-RPC error to send back, when the line asked something (or could not be read at all). */
+  answer?: { jsonrpc: '2.0'; id: string | number | null; error: { code: number; message: string } };
+}
+
+const answer = (id: unknown, code: number, reason: string): NonNullable<Unreadable['answer']> => ({
+  jsonrpc: '2.0',
+  id: typeof id === 'string' || (typeof id === 'number' && Number.isFinite(id)) ? id : null,
+  error: { code, message: `mcp-smart: ${reason}` },
+});
+
+/** Why `line` (which the message reader refused with `error`) is not a message, and the answer it is owed. */
+export function unreadableMessage(line: string, error: unknown): Unreadable {
+  let value: unknown;
+  try {
+    value = JSON.parse(line);
+  } catch {
+    const reason = 'the line is not JSON; send one JSON-RPC message per line';
+    return { reason, answer: answer(null, PARSE_ERROR, reason) };
+  }
+  if (Array.isArray(value)) {
+    const reason = 'a JSON-RPC batch; MCP takes one message per line (batches were removed in 2025-06-18)';
+    return { reason, answer: answer(null, INVALID_REQUEST, reason) };
+  }
+  if (typeof value !== 'object' || value === null) {
+    const reason = 'the line is JSON but not a JSON-RPC message object';
+    return { reason, answer: answer(null, INVALID_REQUEST, reason) };
+  }
+  const m = value as Record<string, unknown>;
+  const asks = typeof m.method === 'string' && Object.prototype.hasOwnProperty.call(m, 'id');
+  const why =
+    m.jsonrpc !== '2.0'
+      ? `its "jsonrpc" is ${JSON.stringify(m.jsonrpc) ?? 'missing'}, not "2.0"`
+      : asks && !(typeof m.id === 'string' || Number.isSafeInteger(m.id))
+        ? `its id ${JSON.stringify(m.id)} is neither a string nor an integer`
+        : 'params' in m && (typeof m.params !== 'object' || m.params === null || Array.isArray(m.params))
+          ? `its "params" is ${JSON.stringify(m.params)}, not an object`
+          : firstLine(error);
+  const what =
+    typeof m.method === 'string' ? `${JSON.stringify(m.method)} ${asks ? 'request' : 'notification'}` : 'message';
+  const reason = `a ${what} that is not a valid JSON-RPC message: ${why}`;
+  return asks ? { reason, answer: answer(m.id, INVALID_REQUEST, reason) } : { reason };
+}
+
+/** The refusal's first words: zod's issues (a JSON list in the message) as `path: message`, or the first line. */
+function firstLine(error: unknown): string {
+  const text = error instanceof Error ? error.message : String(error);
+  try {
+    const issues = JSON.parse(text) as { path?: unknown[]; message?: string }[];
+    if (Array.isArray(issues) && typeof issues[0]?.message === 'string')
+      return issues
+        .slice(0, 2)
+        .map((i) => `${i.path?.length ? `${i.path.join('.')}: ` : ''}${i.message}`)
+        .join('; ');
+  } catch {
+    // not zod's list: its first line below
+  }
+  const line = text.split('\n')[0]!.trim();
+  return line.length > 200 ? `${line.slice(0, 200)}…` : line || 'the SDK refused its shape';
+}
