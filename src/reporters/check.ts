@@ -31,7 +31,11 @@ function headline(r: CheckResult): string {
       : `Baseline ${r.baseline} is up to date: ${countOf(r.updated.servers, 'server')}, ${formatTokens(r.updated.tokens)} tokens (${r.encoding}).`;
   }
   const { before, after, delta } = r.totals;
-  const limit = `allowed growth ${r.thresholds.maxGrowth}${r.thresholds.max !== undefined ? `, max ${formatTokens(r.thresholds.max)}` : ''}`;
+  // A bare number is tokens ("500"), a percentage keeps its sign ("5%").
+  const growth = /^\d+$/.test(String(r.thresholds.maxGrowth))
+    ? `${formatTokens(Number(r.thresholds.maxGrowth))} tokens`
+    : String(r.thresholds.maxGrowth);
+  const limit = `allowed growth ${growth}${r.thresholds.max !== undefined ? `, max ${formatTokens(r.thresholds.max)}` : ''}`;
   const tokens = `tool tokens ${formatTokens(before)} → ${formatTokens(after)}, ${formatDelta(delta, before)} (${limit}; ${r.encoding})`;
   // The headline names the check that failed: a recall-only or no-server failure is not a token failure.
   const failed = new Set(r.failures.map((f) => f.code));
