@@ -28,6 +28,13 @@ export async function runDiscoverCommand(
   if (!intent && !queries) {
     throw new SmartError('USAGE', { kind: 'discover-intent' });
   }
+  // Both given: the intent was ignored without a word.
+  if (intent && queries)
+    throw new SmartError('BAD_FLAG', {
+      flag: '--queries',
+      value: queries,
+      hint: `Give an intent or --queries <intents.jsonl>, not both (the intent ${JSON.stringify(intent)} would not be ranked).`,
+    });
   const engine = parseChoiceFlag('--engine', flags.engine ?? 'hybrid', ENGINES);
   // The router note returns the top 3; the other engines default to 5. An explicit -k wins for every engine.
   const k =

@@ -105,6 +105,15 @@ describe('discover command', () => {
       expect(refused.code).toBe(2);
       expect(refused.stderr).toContain('empty.jsonl');
       expect(refused.stderr).toContain('no labelled intent');
+      // An empty intent ranked nothing and lowered the recall; an intent beside --queries was ignored.
+      const blank = join(dir, 'blank.jsonl');
+      writeFileSync(blank, `${JSON.stringify(typo)}\n${JSON.stringify({ intent: '  ', expected: typo.expected })}\n`);
+      const noIntent = await runCli([...ok, 'discover', '--queries', blank]);
+      expect(noIntent.code).toBe(2);
+      expect(noIntent.stderr).toContain('line 2: "intent" is empty');
+      const both = await runCli([...ok, '--json', 'discover', 'read a file', '--queries', file]);
+      expect(both.code).toBe(2);
+      expect(JSON.parse(both.stdout).error.code).toBe('BAD_FLAG');
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

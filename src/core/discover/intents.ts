@@ -27,6 +27,8 @@ export function parseLabelledIntents(text: string, file: string): LabelledIntent
     const o = v as { intent?: unknown; expected?: unknown };
     if (!o || typeof o !== 'object' || typeof o.intent !== 'string')
       fail('expected {"intent": string, "expected": [ids]}');
+    // An empty intent ranks nothing: it was scored as a miss of every engine, lowering the recall the gate reads.
+    if ((o.intent as string).trim() === '') fail('"intent" is empty; write the request in plain words');
     if (!Array.isArray(o.expected) || !o.expected.every((x) => typeof x === 'string'))
       fail('"expected" must be an array of "server.tool" ids');
     out.push({ intent: o.intent as string, expected: o.expected as string[] });
