@@ -13,6 +13,7 @@ import { installForeignOutput } from '../process/foreign-output.js';
 import { guardStdout, type GuardedStream } from '../process/output-guard.js';
 import { STOP_EXIT_CODES, installSignalPath, interrupted, stoppedBy } from '../process/signals.js';
 import { buildProgram, type ProgramState } from './program.js';
+import { renderAnnotation } from '../reporters/github.js';
 
 /** Entry point used by bin/mcp-smart.js (through cli.ts). Returns the exit code. */
 export async function main(proc: ProcessLike): Promise<number> {
@@ -57,19 +58,22 @@ export async function main(proc: ProcessLike): Promise<number> {
   }
 }
 
-/** Whether argv asks for JSON (`--json`, `--format json`, `--format=json`), so even usage errors come as JSON. */
-function wantsJson(argv: readonly string[]): boolean {
+/** Whether argv asks for `format` (`--format X`, `--format=X`; `--json` is json), so even usage errors come in it. */
+function asksFormat(argv: readonly string[], format: 'json' | 'github'): boolean {
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     if (arg === '--') break;
-    if (arg === '--json' || arg === '--format=json' || (arg === '--format' && argv[i + 1] === 'json')) return true;
+    if ((format === 'json' && arg === '--json') || arg === `--format=${format}`) return true;
+    if (arg === '--format' && argv[i + 1] === format) return true;
   }
   return false;
 }
 
 /** run(argv, io) → exit code. Drives everything in-process so tests need no child process. */
 export async function run(argv: string[], io: Io): Promise<number> {
-  const state: ProgramState = { exitCode: 0, json: wantsJson(argv), debug: argv.includes('--debug') };
+  const state: ProgramState = { exitCode: 0, json: asksFormat(argv, 'json'), debug: argv.includes('--debug') };
+  // A gate in GitHub Actions (`check --format github`) shows its failure as an annotation on the run and the PR.
+  const github = !state.json && asksFormat(argv, 'github');
   resetSecrets();
   try {
     const program = buildProgram(io, argv, state);
@@ -90,13 +94,15 @@ export async function run(argv: string[], io: Io): Promise<number> {
         });
       return 2;
     }
-    return reportError(e, io, { json: state.json, debug: state.debug });
+    return reportError(e, io, { json: state.json, debug: state.debug, github });
   }
 }
 
 export interface RunErrorOptions {
   json: boolean;
   debug: boolean;
+  /** Also an `::error` workflow command on stdout (--format github). */
+  github?: boolean;
 }
 
 /** Writes an error the way the chosen format wants and returns its exit code. */
@@ -121,6 +127,7 @@ export function reportError(e: unknown, io: Io, opts: RunErrorOptions): number {
     io.stdout(JSON.stringify({ schemaVersion: 1, error: { code: known.code, message } }, null, 2) + '\n');
   } else {
     io.stderr(`mcp-smart: ${message}\n`);
+    if (opts.github) io.stdout(`${renderAnnotation({ level: 'error', title: `mcp-smart ${known.code}`, message })}\n`);
   }
   if (opts.debug || known.exitCode === EXIT_CODES.internal) {
     const stack = e instanceof Error && e.stack ? e.stack : String(e);

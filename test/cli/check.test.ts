@@ -145,6 +145,17 @@ describe('check', () => {
     expect(r.code).toBe(doc.passed ? 0 : 1);
   });
 
+  it('--format github: a check that cannot run (no baseline) is an ::error annotation too, exit 2', async () => {
+    // The generated workflow runs `check --format github`: the reason shows on the run and the PR, not only in the log.
+    const none = join(dir, 'none.lock.json');
+    const r = await cli(['--snapshot', GROWN, '--format', 'github', 'check', '--baseline', none]);
+    expect(r.code).toBe(2);
+    expect(r.stdout).toMatch(/^::error title=mcp-smart BASELINE_MISSING::No baseline at /m);
+    expect(r.stderr).toContain('No baseline at');
+    const json = await cli(['--snapshot', GROWN, '--json', 'check', '--baseline', none]);
+    expect(json.stdout).not.toContain('::error');
+  });
+
   it('--format github prints annotations and appends markdown to $GITHUB_STEP_SUMMARY', async () => {
     const summary = join(dir, 'summary.md');
     await writeFile(summary, 'before\n');
