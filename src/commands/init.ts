@@ -88,6 +88,13 @@ export async function runInitCommand(
     ?.split(',')
     .map((s) => s.trim())
     .filter(Boolean);
+  // `--servers " , "` named none: it wrote a config of 0 servers over a baseline of all of them.
+  if (servers?.length === 0)
+    throw new SmartError('BAD_FLAG', {
+      flag: '--servers',
+      value: String(opts.servers),
+      hint: 'Give server names separated by commas, or leave --servers out for every server.',
+    });
   const interactive = io.stdinIsTTY && opts.yes !== true && global.format !== 'json';
   const prompts: Prompts | undefined = interactive ? await import('@inquirer/prompts') : undefined;
 

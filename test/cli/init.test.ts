@@ -111,6 +111,12 @@ describe('init --yes', () => {
     const bad = await cli(['--snapshot', BASE, 'init', '--yes', '--force', '--servers', 'nope']);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('No server named "nope"');
+    // Only commas: it named no server, yet wrote a config of none over a baseline of all.
+    const config = await readFile(join(dir, 'mcp-smart.config.json'), 'utf8');
+    const none = await cli(['--snapshot', BASE, 'init', '--yes', '--force', '--servers', ' , ']);
+    expect(none.code).toBe(2);
+    expect(none.stderr).toContain('--servers');
+    expect(await readFile(join(dir, 'mcp-smart.config.json'), 'utf8')).toBe(config);
   });
 
   it('refuses a first baseline without a server that failed, and a set-up where no server answered', async () => {
