@@ -74,7 +74,9 @@ export const ERROR_CATALOG = {
   USAGE: { exitCode: 2, message: (d) => (USAGE_TEXT[s(d.kind)] ?? USAGE_TEXT.parser!)(d), docs: '#commands' },
   BAD_FLAG: {
     exitCode: 2,
-    message: (d) => `Invalid value for ${s(d.flag)}: ${d.value === '' ? '""' : s(d.value)}. ${s(d.hint)}`.trim(),
+    // An empty value, or one that starts or ends with a space, is quoted: it would not show as given.
+    message: (d) =>
+      `Invalid value for ${s(d.flag)}: ${typeof d.value === 'string' && (d.value === '' || /^\s|\s$/.test(d.value)) ? JSON.stringify(d.value) : s(d.value)}. ${s(d.hint)}`.trim(),
   },
   FILE_NOT_FOUND: {
     exitCode: 2,

@@ -198,6 +198,22 @@ describe('numbers a user can type', () => {
     expect(await readdir(dir)).toEqual([]);
   });
 
+  it('serve --scope of separators only is refused, not read as no scope to check', async () => {
+    const r = await cli([
+      '--snapshot',
+      SNAP,
+      'serve',
+      '--transport',
+      'http',
+      '--issuer',
+      'https://issuer.example',
+      '--scope',
+      ' , ',
+    ]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('Invalid value for --scope: " , ".');
+  });
+
   it('an empty flag value is shown as "" in the message', async () => {
     const r = await cli(['--json', '--url', '', 'audit']);
     expect(r.code).toBe(2);

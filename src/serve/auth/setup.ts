@@ -65,6 +65,13 @@ export function serveIdentity(
     });
   const audience = audienceFlag ? httpUrl('--audience', audienceFlag) : config?.audience;
   const scopes = scopeFlag ? scopeFlag.split(/[\s,]+/).filter((s) => s !== '') : (config?.scopes ?? []);
+  // Only separators: it named no scope, and every token would have passed the check the user asked for.
+  if (scopeFlag && scopes.length === 0)
+    throw new SmartError('BAD_FLAG', {
+      flag: '--scope',
+      value: scopeFlag,
+      hint: 'Give the scopes every token must carry, separated by commas, or leave --scope out.',
+    });
   const kind = ctx.userLabel ?? 'hashed';
   return {
     issuer,
