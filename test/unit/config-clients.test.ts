@@ -464,3 +464,19 @@ describe('trust gates and --config', () => {
     expect(r.servers.filter((d) => d.gate !== undefined)).toEqual([]);
   });
 });
+
+describe('run in the home folder', () => {
+  it("a project file that is the user's own file is read once, as the user's: no approval asked, no self-shadowing", async () => {
+    // cwd = HOME: ~/.cursor/mcp.json is both <cwd>/.cursor/mcp.json and the user file. Read as both, its server
+    // waited for a project approval and was "shadowed by" its own file.
+    const home = tempHome();
+    mkdirSync(join(home, '.cursor'));
+    writeFileSync(
+      join(home, '.cursor', 'mcp.json'),
+      JSON.stringify({ mcpServers: { m: { command: 'node', args: ['m.js'] } } }),
+    );
+    const r = await loadServerDefinitions(request({ cwd: home, home }));
+    expect(r.servers.map((d) => [d.name, d.scope, d.enabled, d.shadowed ?? []])).toEqual([['m', 'user', true, []]]);
+    expect(r.searched.filter((s) => s.file === join(home, '.cursor', 'mcp.json'))).toHaveLength(1);
+  });
+});

@@ -271,7 +271,12 @@ export async function loadServerDefinitions(req: DefinitionRequest): Promise<Def
       loader.collect({ file, scope: 'explicit' }, text, { serversWanted: true });
     });
   } else if (searchDefaults) {
-    const locations: ConfigLocation[] = [...projectLocations(req.cwd), ...userLocations(req)].filter(
+    // Run in the home folder, a project file is the user's own (~/.cursor/mcp.json, ~/.gemini/settings.json): read
+    // once, as the user's. Read as both, its servers waited for a project approval and shadowed themselves.
+    const user = userLocations(req);
+    const userFiles = new Set(user.map((l) => resolvePath(l.file)));
+    const project = projectLocations(req.cwd).filter((l) => !userFiles.has(resolvePath(l.file)));
+    const locations: ConfigLocation[] = [...project, ...user].filter(
       (l) => req.client === undefined || l.smart === true || l.client === req.client,
     );
     const texts = await readAll(locations.map((l) => l.file));
