@@ -104,6 +104,22 @@ describe('findings', () => {
     ]);
   });
 
+  it('DUPLICATE_TOOL_NAME when one server lists a name twice (each copy is sent and counted), per client too', () => {
+    const tool = { name: 'echo', description: 'Echoes the text back.', inputSchema: { type: 'object' } };
+    const s: ServerSnapshot = {
+      name: 'x',
+      transport: 'stdio',
+      status: 'ok',
+      tools: [tool, tool, { ...tool, name: 'b' }],
+    };
+    for (const perClient of [false, true]) {
+      const dup = auditFindings({ servers: [s], descriptionTokens: () => 2, perClient }).filter(
+        (f) => f.code === 'DUPLICATE_TOOL_NAME',
+      );
+      expect(dup).toEqual([expect.objectContaining({ server: 'x', tool: 'echo', value: 2, severity: 'warning' })]);
+    }
+  });
+
   it('nestingDepth counts properties/items levels, not combinators', () => {
     expect(nestingDepth({ type: 'object' })).toBe(0);
     expect(

@@ -12,7 +12,7 @@ import { VERSION } from '../../process/version.js';
 import { condenseToolLevels, metaTools } from '../condense/index.js';
 import { renderTool, type RenderStyle } from '../tokens/index.js';
 import type { Encoding, ServerSnapshot, ToolSnapshot } from '../types.js';
-import { AUDIT_LIMITS, FINDING_SEVERITY } from './findings.js';
+import { AUDIT_LIMITS, FINDING_SEVERITY, serverToolFindings } from './findings.js';
 import type { KnownServer } from './index.js';
 
 const FORMAT = 'mcp-smart/audit-servers@1';
@@ -51,6 +51,11 @@ function rulesFingerprint(style: RenderStyle): string {
     String(AUDIT_LIMITS.toolNamePattern),
     { ...AUDIT_LIMITS, toolNamePattern: undefined },
     FINDING_SEVERITY,
+    // The rules' own output on the probe (listed twice): a new or changed rule is a new cache, whatever the version.
+    serverToolFindings(
+      { name: 'probe', transport: 'stdio', status: 'ok', tools: [PROBE, PROBE] },
+      { descriptionTokens: (t) => t.description?.length ?? 0 },
+    ),
   ]);
 }
 

@@ -127,7 +127,21 @@ export interface FindingInput {
 
 /** The findings about each tool of one server (name, description, schema): they depend on that server alone. */
 export function serverToolFindings(server: ServerSnapshot, input: Pick<FindingInput, 'descriptionTokens'>): Finding[] {
-  return server.tools.flatMap((t) => toolFindings(server, t, input as FindingInput));
+  const out = server.tools.flatMap((t) => toolFindings(server, t, input as FindingInput));
+  // A name listed twice by one server: MCP wants names unique within a server, and each copy is sent and counted.
+  const listed = new Map<string, number>();
+  for (const t of server.tools) listed.set(t.name, (listed.get(t.name) ?? 0) + 1);
+  for (const [name, times] of listed)
+    if (times > 1)
+      out.push({
+        code: 'DUPLICATE_TOOL_NAME',
+        severity: FINDING_SEVERITY.DUPLICATE_TOOL_NAME,
+        server: server.name,
+        tool: name,
+        message: `Tool "${name}" is listed ${times} times by ${server.name}: names must be unique within a server; a client may refuse the list or call either.`,
+        value: times,
+      });
+  return out;
 }
 
 function toolFindings(server: ServerSnapshot, tool: ToolSnapshot, input: FindingInput): Finding[] {
