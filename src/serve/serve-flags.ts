@@ -30,6 +30,7 @@ export interface ListenFlags {
 /** Where and how serve listens: read before anything is loaded, so a bad flag is refused at once. */
 export function listenFlags(opts: Opts, env: Readonly<Record<string, string | undefined>>): ListenFlags {
   const transportKind = parseChoiceFlag('--transport', opts.transport ?? 'stdio', ['stdio', 'http'] as const);
+  if (transportKind === 'stdio') refuseHttpOnly(opts);
   const host = optionalString(opts.host) ?? '127.0.0.1';
   const port = parseIntFlag('--port', opts.port ?? '0', { min: 0, max: 65535 });
   const tokenEnv = optionalString(opts.tokenEnv);
@@ -44,6 +45,31 @@ export function listenFlags(opts: Opts, env: Readonly<Record<string, string | un
   // Several replicas share these keys: a 2026-07-28 client's round may reach any of them (replica/).
   const keys = transportKind === 'http' ? stateKeys(optionalString(opts.stateKeyFile), env) : undefined;
   return { transportKind, host, port, tokenEnv, token, sessions, keys };
+}
+
+/**
+ * Flags that only HTTP reads, given to a stdio serve: they were ignored without a word (`--port 8080` and a client
+ * left waiting on a port nobody listens on; `--token-env` and `--issuer`, a protection that was never there).
+ */
+function refuseHttpOnly(opts: Opts): void {
+  const given: [string, unknown][] = [
+    ['--host', opts.host !== undefined && opts.host !== '127.0.0.1' ? opts.host : undefined],
+    ['--port', opts.port !== undefined && opts.port !== '0' ? opts.port : undefined],
+    ['--token-env', opts.tokenEnv],
+    ['--issuer', opts.issuer],
+    ['--audience', opts.audience],
+    ['--scope', opts.scope],
+    ['--state-key-file', opts.stateKeyFile],
+    ['--session-idle', opts.sessionIdle],
+    ['--max-sessions', opts.maxSessions],
+  ];
+  const [flag, value] = given.find(([, v]) => v !== undefined) ?? [];
+  if (flag === undefined) return;
+  throw new SmartError('BAD_FLAG', {
+    flag,
+    value: String(value),
+    hint: `It is for --transport http; serve over stdio (the default) reads none of it. Add --transport http, or leave ${flag} out.`,
+  });
 }
 
 /** --mode and --level, else the config's serve.mode / serve.level, else auto and lossless. */

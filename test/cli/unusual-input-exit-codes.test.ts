@@ -198,6 +198,23 @@ describe('numbers a user can type', () => {
     expect(await readdir(dir)).toEqual([]);
   });
 
+  it('a flag only one mode reads, given without it, is refused instead of ignored', async () => {
+    // serve over stdio ignored --port, --token-env and --issuer (a protection that was never there); replay --user
+    // without --learn named nobody.
+    for (const [flag, argv] of [
+      ['--port', ['serve', '--port', '8080']],
+      ['--host', ['serve', '--host', '0.0.0.0']],
+      ['--token-env', ['serve', '--token-env', 'HOME']],
+      ['--issuer', ['serve', '--issuer', 'https://issuer.example']],
+      ['--session-idle', ['serve', '--transport', 'stdio', '--session-idle', '5']],
+      ['--user', ['replay', fixture('sessions', 'intents'), '--user', 'bob']],
+    ] as const) {
+      const r = await cli(['--json', '--snapshot', SNAP, ...argv]);
+      expect(r.code, argv.join(' ')).toBe(2);
+      expect(jsonError(r.stdout).message).toContain(`Invalid value for ${flag}:`);
+    }
+  });
+
   it('serve --scope of separators only is refused, not read as no scope to check', async () => {
     const r = await cli([
       '--snapshot',
