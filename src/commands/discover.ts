@@ -46,6 +46,9 @@ export async function runDiscoverCommand(
   if (model) options.model = model;
   const store = optionalString(flags.store);
   if (store) options.store = store;
+  // An evaluation prints its metrics and misses; --explain (each signal of one ranking) added nothing, without a word.
+  if (queries && flags.explain === true)
+    io.stderr('warning: --explain is ignored with --queries: it explains the ranking of one intent\n');
   const run = async (): Promise<CommandOutcome<DiscoverResult>> => {
     const { result, exitCode, afterAnswer } = await discoverTools(ctx, options);
     io.stdout(renderDiscover(result, { format: global.format, chalk: ctx.chalk, explain: flags.explain === true }));

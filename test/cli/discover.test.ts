@@ -111,6 +111,9 @@ describe('discover command', () => {
       const noIntent = await runCli([...ok, 'discover', '--queries', blank]);
       expect(noIntent.code).toBe(2);
       expect(noIntent.stderr).toContain('line 2: "intent" is empty');
+      const explained = await runCli([...ok, 'discover', '--queries', file, '--explain']);
+      expect(explained.code).toBe(0);
+      expect(explained.stderr).toContain('--explain is ignored with --queries');
       const both = await runCli([...ok, '--json', 'discover', 'read a file', '--queries', file]);
       expect(both.code).toBe(2);
       expect(JSON.parse(both.stdout).error.code).toBe('BAD_FLAG');
