@@ -19,9 +19,12 @@ const ACTION_VALIDATOR = join(REPO, 'node_modules', '@action-validator', 'cli', 
 let dir: string;
 
 function mcpSmart(args: string[], env: Record<string, string> = {}): Promise<SpawnRun> {
+  // HOME apart from the project: run in the home folder, <cwd>/.cursor/mcp.json is the user's own file, not a
+  // project file (core/config), and these tests are about a project's files.
+  const home = join(dir, '.home');
   return spawnCli(args, {
     cwd: dir,
-    env: sandboxEnv(dir, env),
+    env: sandboxEnv(dir, { HOME: home, USERPROFILE: home, ...env }),
     timeoutMs: 30_000,
   });
 }
