@@ -31,11 +31,11 @@ const USE_LITE_HINT =
   'the weights are in the package, nothing is downloaded when it runs). Without --model the semantic engine uses ' +
   'the word vectors shipped with mcp-smart.';
 
-/** The usage errors a command raises itself (commander's own parse errors come as kind "parser"). */
 /** A project file that is a symbolic link, refused by `command` (ADOPT_LINK, FILE_LINK). */
 const linkRefused = (d: Details, command: string): string =>
   `${s(d.file)} is a symbolic link${d.target ? ` (to ${s(d.target)})` : ''}. ${command} never writes through a link, even with --force: it could replace another program's file outside this project. Remove the link (rm ${s(d.file)}) and run ${command} again.`;
 
+/** The usage errors a command raises itself (commander's own parse errors come as kind "parser"). */
 const USAGE_TEXT: Record<string, (d: Details) => string> = {
   parser: (d) => s(d.reason),
   'discover-intent': () =>
