@@ -28,10 +28,10 @@ export function readMessage<T>(line: string, strict: (line: string) => T): T {
   return plain === undefined ? strict(line) : (plain as T);
 }
 
-const isObject = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
+export const isObject = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 /** The schema's request id and progress token: a string or an integer (zod's int is a safe integer). */
-const isId = (v: unknown): v is string | number => typeof v === 'string' || Number.isSafeInteger(v);
-const has = (o: Obj, key: string): boolean => Object.prototype.hasOwnProperty.call(o, key);
+export const isId = (v: unknown): v is string | number => typeof v === 'string' || Number.isSafeInteger(v);
+export const has = (o: Obj, key: string): boolean => Object.prototype.hasOwnProperty.call(o, key);
 
 /** How many keys `for…in` sees (own and inherited enumerable ones), without an array of them. */
 function keyCount(o: Obj): number {

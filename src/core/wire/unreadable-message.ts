@@ -6,6 +6,8 @@
  * without a word, and a client that sent one waited for an answer that never came.
  */
 
+import { has, isId, isObject } from './jsonrpc-message.js';
+
 export const PARSE_ERROR = -32700;
 export const INVALID_REQUEST = -32600;
 
@@ -35,18 +37,18 @@ export function unreadableMessage(line: string, error: unknown): Unreadable {
     const reason = 'a JSON-RPC batch; MCP takes one message per line (batches were removed in 2025-06-18)';
     return { reason, answer: answer(null, INVALID_REQUEST, reason) };
   }
-  if (typeof value !== 'object' || value === null) {
+  if (!isObject(value)) {
     const reason = 'the line is JSON but not a JSON-RPC message object';
     return { reason, answer: answer(null, INVALID_REQUEST, reason) };
   }
-  const m = value as Record<string, unknown>;
-  const asks = typeof m.method === 'string' && Object.prototype.hasOwnProperty.call(m, 'id');
+  const m = value;
+  const asks = typeof m.method === 'string' && has(m, 'id');
   const why =
     m.jsonrpc !== '2.0'
       ? `its "jsonrpc" is ${JSON.stringify(m.jsonrpc) ?? 'missing'}, not "2.0"`
-      : asks && !(typeof m.id === 'string' || Number.isSafeInteger(m.id))
+      : asks && !isId(m.id)
         ? `its id ${JSON.stringify(m.id)} is neither a string nor an integer`
-        : 'params' in m && (typeof m.params !== 'object' || m.params === null || Array.isArray(m.params))
+        : has(m, 'params') && !isObject(m.params)
           ? `its "params" is ${JSON.stringify(m.params)}, not an object`
           : firstLine(error);
   const what =
