@@ -2,7 +2,7 @@
 import { shellQuote } from '../core/ci-workflow.js';
 import type * as InquirerPrompts from '@inquirer/prompts';
 import type { CommandContext, CommandOutcome } from '../app/services/context.js';
-import { optionalString, parseIntFlag, parseShareFlag } from '../app/services/flags.js';
+import { optionalString, parseIntFlag, parseListFlag, parseShareFlag } from '../app/services/flags.js';
 import { initProject, type InitQuestions, type InitSettings } from '../app/use-cases/init.js';
 import { formatGrowthLimit, parseGrowthLimit } from '../core/budget/index.js';
 import { INIT_SNAPSHOT_FILE, WORKFLOW_FILE, type InitResult } from '../core/init.js';
@@ -84,17 +84,17 @@ export async function runInitCommand(
     });
   const max = parseIntFlag('--max', opts.max ?? '200000', { min: 1 });
   const share = parseShareFlag(opts.share ?? '0.1');
-  const servers = optionalString(opts.servers)
-    ?.split(',')
-    .map((s) => s.trim())
-    .filter(Boolean);
   // `--servers " , "` named none: it wrote a config of 0 servers over a baseline of all of them.
-  if (servers?.length === 0)
-    throw new SmartError('BAD_FLAG', {
-      flag: '--servers',
-      value: String(opts.servers),
-      hint: 'Give server names separated by commas, or leave --servers out for every server.',
-    });
+  const serversFlag = optionalString(opts.servers);
+  const servers =
+    serversFlag === undefined
+      ? undefined
+      : parseListFlag(
+          '--servers',
+          serversFlag,
+          /,/,
+          'Give server names separated by commas, or leave --servers out for every server.',
+        );
   const interactive = io.stdinIsTTY && opts.yes !== true && global.format !== 'json';
   const prompts: Prompts | undefined = interactive ? await import('@inquirer/prompts') : undefined;
 

@@ -44,6 +44,19 @@ export function parseShareFlag(value: unknown): number {
   });
 }
 
+/**
+ * A flag holding a list (`--servers a,b`, `--scope "x y"`): its items split at `separators`, blanks dropped. A value of
+ * separators only names nothing, and is refused: read as "none", it would mean "all" or "no check" downstream.
+ */
+export function parseListFlag(flag: string, value: string, separators: RegExp, hint: string): string[] {
+  const items = value
+    .split(separators)
+    .map((s) => s.trim())
+    .filter(Boolean);
+  if (items.length === 0) throw new SmartError('BAD_FLAG', { flag, value, hint });
+  return items;
+}
+
 export function parseChoiceFlag<T extends string>(flag: string, value: unknown, choices: readonly T[]): T {
   const v = String(value);
   if ((choices as readonly string[]).includes(v)) return v as T;

@@ -6,7 +6,7 @@
  */
 import { SmartError } from '../../process/errors.js';
 import type { ServeAuthConfig } from '../../core/types.js';
-import { optionalString } from '../../app/services/flags.js';
+import { optionalString, parseListFlag } from '../../app/services/flags.js';
 import { userLabel, type UserLabelKind } from '../../core/session/users.js';
 import { authGate, type AuthGate } from './gate.js';
 import type { issuerVerifier } from './verify.js';
@@ -64,14 +64,15 @@ export function serveIdentity(
       hint: 'A fixed token and an issuer exclude each other: use --token-env for a single user, or --issuer (serve.auth) for a team.',
     });
   const audience = audienceFlag ? httpUrl('--audience', audienceFlag) : config?.audience;
-  const scopes = scopeFlag ? scopeFlag.split(/[\s,]+/).filter((s) => s !== '') : (config?.scopes ?? []);
-  // Only separators: it named no scope, and every token would have passed the check the user asked for.
-  if (scopeFlag && scopes.length === 0)
-    throw new SmartError('BAD_FLAG', {
-      flag: '--scope',
-      value: scopeFlag,
-      hint: 'Give the scopes every token must carry, separated by commas, or leave --scope out.',
-    });
+  // Only separators named no scope, and every token would have passed the check the user asked for.
+  const scopes = scopeFlag
+    ? parseListFlag(
+        '--scope',
+        scopeFlag,
+        /[\s,]+/,
+        'Give the scopes every token must carry, separated by commas, or leave --scope out.',
+      )
+    : (config?.scopes ?? []);
   const kind = ctx.userLabel ?? 'hashed';
   return {
     issuer,
