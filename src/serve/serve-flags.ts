@@ -27,12 +27,16 @@ export interface ListenFlags {
   keys: StateKeys | undefined;
 }
 
+/** What serve listens on over HTTP when --host / --port are not given (the spec declares the same defaults). */
+const DEFAULT_HOST = '127.0.0.1';
+const DEFAULT_PORT = '0';
+
 /** Where and how serve listens: read before anything is loaded, so a bad flag is refused at once. */
 export function listenFlags(opts: Opts, env: Readonly<Record<string, string | undefined>>): ListenFlags {
   const transportKind = parseChoiceFlag('--transport', opts.transport ?? 'stdio', ['stdio', 'http'] as const);
   if (transportKind === 'stdio') refuseHttpOnly(opts);
-  const host = optionalString(opts.host) ?? '127.0.0.1';
-  const port = parseIntFlag('--port', opts.port ?? '0', { min: 0, max: 65535 });
+  const host = optionalString(opts.host) ?? DEFAULT_HOST;
+  const port = parseIntFlag('--port', opts.port ?? DEFAULT_PORT, { min: 0, max: 65535 });
   const tokenEnv = optionalString(opts.tokenEnv);
   const token = tokenEnv ? env[tokenEnv] : undefined;
   if (tokenEnv && !token) throw new SmartError('SERVE_TOKEN_MISSING', { variable: tokenEnv });
@@ -53,8 +57,8 @@ export function listenFlags(opts: Opts, env: Readonly<Record<string, string | un
  */
 function refuseHttpOnly(opts: Opts): void {
   const given: [string, unknown][] = [
-    ['--host', opts.host !== undefined && opts.host !== '127.0.0.1' ? opts.host : undefined],
-    ['--port', opts.port !== undefined && opts.port !== '0' ? opts.port : undefined],
+    ['--host', opts.host !== DEFAULT_HOST ? opts.host : undefined],
+    ['--port', opts.port !== DEFAULT_PORT ? opts.port : undefined],
     ['--token-env', opts.tokenEnv],
     ['--issuer', opts.issuer],
     ['--audience', opts.audience],
