@@ -1,6 +1,7 @@
 /** Check reporter: table, JSON, markdown (PR comments, step summaries) and GitHub annotations. */
 import type { ChalkInstance } from 'chalk';
 import type { CheckResult } from '../core/budget/check-result.js';
+import { parseGrowthLimit } from '../core/budget/threshold.js';
 import type { OutputFormat } from '../core/types.js';
 import { countOf, formatDelta, formatTokens, missLines } from './format.js';
 import { renderAnnotation } from './github.js';
@@ -31,10 +32,10 @@ function headline(r: CheckResult): string {
       : `Baseline ${r.baseline} is up to date: ${countOf(r.updated.servers, 'server')}, ${formatTokens(r.updated.tokens)} tokens (${r.encoding}).`;
   }
   const { before, after, delta } = r.totals;
-  // A bare number is tokens ("500"), a percentage keeps its sign ("5%").
-  const growth = /^\d+$/.test(String(r.thresholds.maxGrowth))
-    ? `${formatTokens(Number(r.thresholds.maxGrowth))} tokens`
-    : String(r.thresholds.maxGrowth);
+  // A limit in tokens says so ("500 tokens"); a percentage keeps its sign ("5%").
+  const limitRead = parseGrowthLimit(r.thresholds.maxGrowth);
+  const growth =
+    limitRead?.kind === 'tokens' ? `${formatTokens(limitRead.value)} tokens` : String(r.thresholds.maxGrowth);
   const limit = `allowed growth ${growth}${r.thresholds.max !== undefined ? `, max ${formatTokens(r.thresholds.max)}` : ''}`;
   const tokens = `tool tokens ${formatTokens(before)} → ${formatTokens(after)}, ${formatDelta(delta, before)} (${limit}; ${r.encoding})`;
   // The headline names the check that failed: a recall-only or no-server failure is not a token failure.
