@@ -156,7 +156,7 @@ export function parseClientName(value: string): ClientName {
   throw new SmartError('BAD_FLAG', {
     flag: '--print-config',
     value,
-    hint: `${suggestion ? `Did you mean "${printName(suggestion as ClientId)}"? ` : ''}Expected one of: ${CLIENTS.join(', ')}.`,
+    hint: `${suggestion ? `Did you mean "${printName(suggestion)}"? ` : ''}Expected one of: ${CLIENTS.join(', ')}.`,
   });
 }
 

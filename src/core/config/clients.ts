@@ -103,7 +103,7 @@ const CLIENT_ALIASES: Record<string, ClientId> = {
  * The client id for a client's name (`--client`, `adopt <client>`, `serve --print-config`: one set of names, so the
  * `gemini-cli` print-config shows is taken by adopt too), or undefined with a suggestion.
  */
-export function parseClientName(value: string): { client?: ClientId; suggestion?: string } {
+export function parseClientName(value: string): { client?: ClientId; suggestion?: ClientId } {
   const v = value
     .trim()
     .toLowerCase()

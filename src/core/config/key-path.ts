@@ -30,9 +30,9 @@ export function editDistance(a: string, b: string): number {
 }
 
 /** The closest candidate within a typo's reach, ties broken alphabetically. */
-export function closestKey(word: string, candidates: readonly string[]): string | undefined {
+export function closestKey<T extends string>(word: string, candidates: readonly T[]): T | undefined {
   const lower = word.toLowerCase();
-  let best: string | undefined;
+  let best: T | undefined;
   let bestDistance = Infinity;
   for (const c of [...candidates].sort()) {
     const d = editDistance(lower, c.toLowerCase());
