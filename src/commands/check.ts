@@ -4,7 +4,6 @@ import { checkServers, type CheckOptions } from '../app/use-cases/check.js';
 import type { CommandContext, CommandOutcome } from '../app/services/context.js';
 import { optionalString, parseIntFlag } from '../app/services/flags.js';
 import type { CheckResult } from '../core/budget/index.js';
-import { SmartError } from '../process/errors.js';
 import { renderCheck, renderCheckMarkdown } from '../reporters/check.js';
 
 export interface CheckFlags {
@@ -26,13 +25,6 @@ export async function runCheckCommand(
   const { io, global } = ctx;
   const queries = optionalString(flags.queries);
   const k = parseIntFlag('-k', flags.k ?? '5', { min: 1 });
-  if (optionalString(flags.minRecall) !== undefined && !queries) {
-    throw new SmartError('BAD_FLAG', {
-      flag: '--min-recall',
-      value: String(flags.minRecall),
-      hint: 'The retrieval gate needs --queries <intents.jsonl>.',
-    });
-  }
   const options: CheckOptions = {
     thresholds: { maxGrowth: flags.maxGrowth, max: flags.max, minRecall: flags.minRecall },
     update: flags.update === true,

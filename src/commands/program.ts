@@ -5,7 +5,7 @@ import { VERSION } from '../process/version.js';
 import type { Io } from '../process/io.js';
 import type { CommandContext } from '../app/services/context.js';
 import { GLOBAL_OPTIONS, globalsFrom } from './global-options.js';
-import { declare } from './spec.js';
+import { declare, refuseWithoutNeeded } from './spec.js';
 import { COMMAND_SPECS } from './specs.js';
 
 const PROGRAM_HELP =
@@ -48,6 +48,7 @@ export function buildProgram(io: Io, argv: readonly string[], state: ProgramStat
   for (const spec of COMMAND_SPECS)
     declare(program.command(spec.name), spec).action(async (...actionArgs: unknown[]) => {
       const command = actionArgs[actionArgs.length - 1] as Command;
+      refuseWithoutNeeded(command, spec.options ?? []);
       const global = globalsFrom(command.optsWithGlobals<Record<string, unknown>>(), argv);
       state.json = global.format === 'json';
       state.debug = global.debug;

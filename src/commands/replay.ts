@@ -48,13 +48,6 @@ export async function runReplayCommand(
   }
   const user = optionalString(flags.user);
   if (user) options.user = user;
-  // Without --learn nothing is written, so the name went nowhere, without a word.
-  if (user && !options.learn)
-    throw new SmartError('BAD_FLAG', {
-      flag: '--user',
-      value: user,
-      hint: 'It names who the calls --learn writes are from; add --learn, or leave --user out.',
-    });
   if (options.noStore && options.learn) throw new SmartError('USAGE', { kind: 'learn-needs-store' });
 
   const { result, exitCode } = await replaySessions(ctx, options);

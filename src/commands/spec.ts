@@ -26,6 +26,11 @@ export interface OptionSpec {
   repeatable?: true;
   /** What to say when the value is given empty (`-o ""`, an unset `$VAR`); default: give a <value>. */
   empty?: string;
+  /**
+   * The flag this one only counts with, and why (a sentence): given without it, the option is refused (BAD_FLAG)
+   * before anything runs, instead of being ignored without a word (`check -k 3` with no --queries).
+   */
+  needs?: { flag: string; why: string };
 }
 
 export interface ArgumentSpec {
@@ -77,6 +82,24 @@ export function declare(command: Command, spec: Omit<CommandSpec, 'name' | 'load
   for (const arg of spec.args ?? []) command.argument(arg.name, arg.description);
   for (const option of spec.options ?? []) command.addOption(toOption(option));
   return command.addHelpText('after', spec.help);
+}
+
+/** Refuses an option given on the command line without the flag its `needs` names (see OptionSpec.needs). */
+export function refuseWithoutNeeded(command: Command, specs: readonly OptionSpec[]): void {
+  const find = (flag: string): Option | undefined => command.options.find((o) => o.long === flag || o.short === flag);
+  for (const spec of specs) {
+    const own = spec.needs && command.options.find((o) => o.flags === spec.flags);
+    if (!spec.needs || !own || command.getOptionValueSource(own.attributeName()) !== 'cli') continue;
+    const needed = find(spec.needs.flag);
+    const value: unknown = needed && command.getOptionValue(needed.attributeName());
+    if (value !== undefined && value !== false) continue;
+    const flag = own.long ?? own.short ?? spec.flags;
+    throw new SmartError('BAD_FLAG', {
+      flag,
+      value: String(command.getOptionValue(own.attributeName())),
+      hint: `${spec.needs.why} Add ${spec.needs.flag}, or leave ${flag} out.`,
+    });
+  }
 }
 
 /** Options several commands share by flag, each command saying in its own words what it does with them. */

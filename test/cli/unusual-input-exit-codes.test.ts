@@ -208,11 +208,41 @@ describe('numbers a user can type', () => {
       ['--issuer', ['serve', '--issuer', 'https://issuer.example']],
       ['--session-idle', ['serve', '--transport', 'stdio', '--session-idle', '5']],
       ['--user', ['replay', fixture('sessions', 'intents'), '--user', 'bob']],
+      // check -k / --store without --queries, replay --folds / --seed without --tune: the gate or the search they
+      // set never ran, and the exit said nothing of it.
+      ['-k', ['check', '-k', '3']],
+      ['--store', ['check', '--store', 'usage.json']],
+      ['--min-recall', ['check', '--min-recall', '0.5']],
+      ['--folds', ['replay', fixture('sessions', 'intents'), '--no-store', '--folds', '3']],
+      ['--seed', ['replay', fixture('sessions', 'intents'), '--no-store', '--seed', '7']],
     ] as const) {
       const r = await cli(['--json', '--snapshot', SNAP, ...argv]);
       expect(r.code, argv.join(' ')).toBe(2);
+      expect(jsonError(r.stdout)).toMatchObject({ code: 'BAD_FLAG' });
       expect(jsonError(r.stdout).message).toContain(`Invalid value for ${flag}:`);
     }
+    expect(await readdir(dir)).toEqual([]);
+  });
+
+  it('the same flags with the one they count with still run', async () => {
+    await writeFile(join(dir, 'intents.jsonl'), await readFile(INTENTS, 'utf8'));
+    expect((await cli(['--snapshot', CHECK_BASE, 'check', '--update'])).code).toBe(0);
+    const gate = await cli(['--json', '--snapshot', CHECK_BASE, 'check', '--queries', 'intents.jsonl', '-k', '3']);
+    expect(gate.code).toBe(0);
+    expect(JSON.parse(gate.stdout)).toMatchObject({ passed: true, retrieval: { k: 3 } });
+    const tune = await cli([
+      '--json',
+      '--snapshot',
+      CHECK_BASE,
+      'replay',
+      INTENTS,
+      '--no-store',
+      '--tune',
+      '--folds',
+      '2',
+    ]);
+    expect(tune.code).toBe(0);
+    expect(JSON.parse(tune.stdout)).toMatchObject({ command: 'replay', cases: 9 });
   });
 
   it('serve --scope of separators only is refused, not read as no scope to check', async () => {
