@@ -23,6 +23,16 @@ export async function runStoreCommand(
   const options: StoreAdminOptions = { action, force: flags.force === true };
   const store = optionalString(flags.store);
   if (store) options.store = store;
+  const tools = Array.isArray(flags.tool) ? (flags.tool as string[]) : [];
+  const user = optionalString(flags.user);
+  const project = optionalString(flags.project);
+  refuseOtherActions(action, {
+    '<file>': args[1],
+    '--tool': tools.length > 0 ? tools.join(', ') : undefined,
+    '--user': user,
+    '--force': options.force ? `with store ${action}` : undefined,
+    '--project': project,
+  });
   if (action === 'import' || action === 'export') {
     const file = args[1];
     if (!file)
@@ -34,9 +44,13 @@ export async function runStoreCommand(
     options.file = file;
   }
   if (action === 'forget') {
-    const tools = Array.isArray(flags.tool) ? (flags.tool as string[]) : [];
-    const user = optionalString(flags.user);
-    if ((tools.length === 0) === (user === undefined))
+    if (tools.length > 0 && user !== undefined)
+      throw new SmartError('BAD_FLAG', {
+        flag: '--user',
+        value: user,
+        hint: 'Forget tools (--tool) or a user (--user) in one run, not both.',
+      });
+    if (tools.length === 0 && user === undefined)
       throw new SmartError('BAD_FLAG', {
         flag: '--tool',
         value: '',
@@ -45,20 +59,34 @@ export async function runStoreCommand(
     if (user) options.user = user;
     else options.tools = tools;
   }
-  const project = optionalString(flags.project);
-  if (project !== undefined) {
-    if (action !== 'scope')
-      throw new SmartError('BAD_FLAG', {
-        flag: '--project',
-        value: project,
-        hint: 'only store scope takes --project: mcp-smart store scope --project <dir>',
-      });
-    options.project = project;
-  }
+  if (project !== undefined) options.project = project;
   const result = await runStoreAdmin(ctx, options);
   if (ctx.global.format === 'json') io.stdout(renderJson('store', result));
   else io.stdout(describe(result));
   return { result, exitCode: 0 };
+}
+
+/** The actions that read each flag; given to another, it would be ignored without a word (`store init team.json`). */
+const READ_BY: Record<string, { actions: readonly StoreAction[]; usage: string }> = {
+  '<file>': {
+    actions: ['import', 'export'],
+    usage: 'only store import and store export read a file; the store acted on is --store <file-or-url>',
+  },
+  '--tool': {
+    actions: ['forget'],
+    usage: 'only store forget takes --tool: mcp-smart store forget --tool <server.tool>',
+  },
+  '--user': { actions: ['forget'], usage: 'only store forget takes --user: mcp-smart store forget --user <name>' },
+  '--force': { actions: ['export'], usage: 'only store export takes --force (to replace an existing file)' },
+  '--project': { actions: ['scope'], usage: 'only store scope takes --project: mcp-smart store scope --project <dir>' },
+};
+
+function refuseOtherActions(action: StoreAction, given: Record<string, string | undefined>): void {
+  for (const [flag, value] of Object.entries(given)) {
+    const readBy = READ_BY[flag];
+    if (value === undefined || !readBy || readBy.actions.includes(action)) continue;
+    throw new SmartError('BAD_FLAG', { flag, value, hint: `store ${action} does not read it; ${readBy.usage}.` });
+  }
 }
 
 function describe(r: StoreAdminResult): string {

@@ -245,6 +245,30 @@ describe('numbers a user can type', () => {
     expect(JSON.parse(tune.stdout)).toMatchObject({ command: 'replay', cases: 9 });
   });
 
+  it('a store flag or file that only another action reads is refused, and no store is created', async () => {
+    // `store init team.json` set up the default store and said nothing of team.json; `--tool` on init, `--force`
+    // on scope and `--tool` with `--user` on forget were ignored the same way.
+    for (const [flag, argv] of [
+      ['<file>', ['store', 'init', 'team.json']],
+      ['<file>', ['store', 'forget', 'usage.json', '--tool', 'a.b']],
+      ['--tool', ['store', 'init', '--tool', 'a.b']],
+      ['--user', ['store', 'export', 'out.json', '--user', 'bob']],
+      ['--force', ['store', 'scope', '--force']],
+      ['--project', ['store', 'init', '--project', '.']],
+      ['--user', ['store', 'forget', '--tool', 'a.b', '--user', 'bob']],
+    ] as const) {
+      const r = await cli(['--json', ...argv]);
+      expect(r.code, argv.join(' ')).toBe(2);
+      expect(jsonError(r.stdout)).toMatchObject({ code: 'BAD_FLAG' });
+      expect(jsonError(r.stdout).message).toContain(`Invalid value for ${flag}:`);
+    }
+    expect(await readdir(dir)).toEqual([]);
+    expect(existsSync(join(home, 'data'))).toBe(false);
+    const ok = await cli(['--json', 'store', 'export', 'out.json']);
+    expect(ok.code).toBe(0);
+    expect(existsSync(join(dir, 'out.json'))).toBe(true);
+  });
+
   it('serve --scope of separators only is refused, not read as no scope to check', async () => {
     const r = await cli([
       '--snapshot',
