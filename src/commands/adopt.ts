@@ -112,10 +112,18 @@ export async function runAdoptCommand(
 ): Promise<CommandOutcome<unknown>> {
   const client = parseClientFlag(args[0] ?? '', 'adopt <client>');
   if (flags.undo) {
-    if (flags.apply || flags.dryRun || flags.scopeFromUse)
+    const other = (
+      [
+        ['--apply', flags.apply],
+        ['--dry-run', flags.dryRun],
+        ['--scope-from-use', flags.scopeFromUse],
+      ] as const
+    ).find(([, given]) => given === true)?.[0];
+    // The value names the flag given with it (an empty one read as `--undo ""`, a value --undo never takes).
+    if (other)
       throw new SmartError('BAD_FLAG', {
         flag: '--undo',
-        value: '',
+        value: `with ${other}`,
         hint: '--undo takes no --apply, --dry-run or --scope-from-use.',
       });
     return runUndo(ctx, client);

@@ -269,6 +269,15 @@ describe('numbers a user can type', () => {
     expect(existsSync(join(dir, 'out.json'))).toBe(true);
   });
 
+  it('adopt --undo with a flag it takes no names that flag, not an empty value', async () => {
+    for (const flag of ['--apply', '--dry-run', '--scope-from-use']) {
+      const r = await cli(['--json', 'adopt', 'claude-code', '--undo', flag]);
+      expect(r.code, flag).toBe(2);
+      expect(jsonError(r.stdout).message).toContain(`Invalid value for --undo: with ${flag}.`);
+    }
+    expect(await readdir(dir)).toEqual([]);
+  });
+
   it('serve --scope of separators only is refused, not read as no scope to check', async () => {
     const r = await cli([
       '--snapshot',
