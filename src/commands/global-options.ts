@@ -99,6 +99,13 @@ export function scanAdhocServers(argv: readonly string[]): AdhocServer[] {
 /** The global options as commander parsed them (plus the ad-hoc servers from argv), checked and typed. */
 export function globalsFrom(opts: Record<string, unknown>, argv: readonly string[]): GlobalOptions {
   const json = opts.json === true;
+  // `--json --format table` printed JSON without a word: the two ask for different outputs.
+  if (json && typeof opts.format === 'string' && opts.format !== 'json')
+    throw new SmartError('BAD_FLAG', {
+      flag: '--format',
+      value: opts.format,
+      hint: '--json is --format json; give one of them.',
+    });
   const formatExplicit = json || typeof opts.format === 'string';
   const format = json ? 'json' : parseChoiceFlag('--format', opts.format ?? 'table', FORMATS);
   return {

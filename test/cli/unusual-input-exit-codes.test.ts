@@ -278,6 +278,18 @@ describe('numbers a user can type', () => {
     expect(await readdir(dir)).toEqual([]);
   });
 
+  it('--json with another --format is refused, as JSON, not answered in one of the two', async () => {
+    for (const format of ['table', 'markdown', 'github']) {
+      const r = await cli(['--json', '--format', format, '--snapshot', SNAP, 'servers']);
+      expect(r.code, format).toBe(2);
+      expect(jsonError(r.stdout)).toMatchObject({ code: 'BAD_FLAG' });
+      expect(jsonError(r.stdout).message).toContain(`Invalid value for --format: ${format}.`);
+    }
+    const same = await cli(['--json', '--format', 'json', '--snapshot', SNAP, 'servers']);
+    expect(same.code).toBe(0);
+    expect(JSON.parse(same.stdout)).toMatchObject({ command: 'servers' });
+  });
+
   it('serve --scope of separators only is refused, not read as no scope to check', async () => {
     const r = await cli([
       '--snapshot',
