@@ -9,6 +9,10 @@ import { SNAPSHOT_FORMAT, type ServerSnapshot, type Snapshot } from './types.js'
 import { parseServerText, splitSnapshot } from './snapshot-split.js';
 import { ChunkedCut } from './snapshot-cut.js';
 import { isObject } from './dict.js';
+import type { OwnedKind } from '../process/safe-write.js';
+
+/** A snapshot file (`dump -o`): an existing file is replaced only when it is one (safe-write.ts). */
+export const SNAPSHOT_KIND: OwnedKind = { mark: /"format"\s*:\s*"mcp-smart\/snapshot@/, what: 'an mcp-smart snapshot' };
 
 /** Where the snapshot is written from: `source` paths are stored relative to `cwd` or under `~`, never absolute. */
 export interface SnapshotPaths {
@@ -68,12 +72,13 @@ export function parseSnapshot(
   validate: ValidateOptions = {},
   seen: { problems: number } = { problems: 0 },
 ): Snapshot {
-  const fail = (reason: string): never => {
-    throw new SmartError('SNAPSHOT_INVALID', { file, reason });
+  const fail = (reason: string, foreign = false): never => {
+    throw new SmartError('SNAPSHOT_INVALID', { file, reason, ...(foreign ? { create: 'mcp-snapshot.json' } : {}) });
   };
-  if (!isObject(doc)) return fail('the top level is not an object');
+  // A file that is no snapshot at all (a baseline, a package.json) is someone's: the advice names a new file for it.
+  if (!isObject(doc)) return fail('the top level is not an object', true);
   if (doc.format !== SNAPSHOT_FORMAT)
-    return fail(`"format" is ${JSON.stringify(doc.format)}, expected "${SNAPSHOT_FORMAT}"`);
+    return fail(`"format" is ${JSON.stringify(doc.format)}, expected "${SNAPSHOT_FORMAT}"`, true);
   if (!Array.isArray(doc.servers)) return fail('"servers" is not an array');
   const servers = doc.servers.map((s: unknown, i: number) => checkServer(s, i, file, validate, seen));
   return { ...(doc as unknown as Snapshot), servers };

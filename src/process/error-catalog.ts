@@ -106,7 +106,7 @@ export const ERROR_CATALOG = {
   SNAPSHOT_INVALID: {
     exitCode: 2,
     message: (d) =>
-      `${s(d.file)} is not an mcp-smart snapshot (${s(d.reason)}). Create one with: mcp-smart dump -o ${s(d.file)}`,
+      `${s(d.file)} is not an mcp-smart snapshot (${s(d.reason)}). Create one with: mcp-smart dump -o ${s(d.create ?? d.file)}`,
   },
   NO_SERVERS: {
     exitCode: 2,

@@ -3,7 +3,8 @@
  * beside it, then a rename, so readers see the old or the new content. A symlink is followed to its target
  * (the link stays a link). A FIFO or a character device (a pipe, /dev/stdout, /dev/null) is written directly
  * and never replaced. Anything else (a folder, a socket, a block device) is refused, left untouched, and so is a
- * regular file that is read-only or belongs to another user (a rename would replace it anyway).
+ * regular file that is read-only or belongs to another user (a rename would replace it anyway). With a `kind`, an
+ * existing file that is not empty and not of that kind (an output file named by mistake) is refused too.
  */
 import { randomBytes } from 'node:crypto';
 import { constants } from 'node:fs';
@@ -48,7 +49,23 @@ export interface HeadLast {
 /** What writeFileSafe writes: a text, bytes, a list of byte arrays written one after the other, or a HeadLast. */
 export type WriteData = string | Uint8Array | Iterable<Uint8Array> | HeadLast;
 
+/**
+ * What a file of one kind that mcp-smart writes holds in its first bytes (a snapshot's "format", a document's
+ * "command"): an existing file at the path is replaced only when it holds the mark, or is empty, so `dump -o
+ * package.json` typed by mistake leaves package.json as it was.
+ */
+export interface OwnedKind {
+  mark: RegExp;
+  /** Named in the refusal: "an mcp-smart snapshot". */
+  what: string;
+}
+
+/** How far into an existing file its kind's mark is looked for. */
+const MARK_BYTES = 4096;
+
 export interface WriteOptions {
+  /** The kind of file written: an existing file that is not one (nor empty) is refused, left untouched. */
+  kind?: OwnedKind;
   /** The file's mode (0o600 for credentials) instead of the existing file's; its folder is then created 0o700. */
   mode?: number;
   /**
@@ -61,7 +78,7 @@ export interface WriteOptions {
 /** Writes `data` to `file` without ever replacing a link, a pipe or a device; throws FILE_UNWRITABLE (exit 2). */
 export async function writeFileSafe(file: string, data: WriteData, opts: WriteOptions = {}): Promise<void> {
   throwIfStopped();
-  const { target, stats } = await refusedOrTarget(file);
+  const { target, stats } = await refusedOrTarget(file, opts.kind);
   const bytes = typeof data === 'string' && !opts.verbatim ? scrubOutput(data) : data;
   // A temp file exists during the write: the signal path removes it rather than the process dying mid-way.
   if (stats && (stats.isFIFO() || stats.isCharacterDevice())) {
@@ -81,12 +98,15 @@ export async function writeFileSafe(file: string, data: WriteData, opts: WriteOp
  * writing: a command whose output file is named up front checks it before connecting to anything, so a long run
  * does not end in an error it could have given at once. A missing file passes (it is created).
  */
-export async function checkWriteTarget(file: string): Promise<void> {
-  await refusedOrTarget(file);
+export async function checkWriteTarget(file: string, kind?: OwnedKind): Promise<void> {
+  await refusedOrTarget(file, kind);
 }
 
-/** Where a write to `file` lands, or FILE_UNWRITABLE: a folder, a socket or block device, a file we may not replace. */
-async function refusedOrTarget(file: string): Promise<{ target: string; stats?: Stats }> {
+/**
+ * Where a write to `file` lands, or FILE_UNWRITABLE: a folder, a socket or block device, a file we may not replace,
+ * or (with `kind`) a file that holds something else.
+ */
+async function refusedOrTarget(file: string, kind?: OwnedKind): Promise<{ target: string; stats?: Stats }> {
   let resolved: { target: string; stats?: Stats };
   try {
     resolved = await resolveWriteTarget(file);
@@ -101,9 +121,25 @@ async function refusedOrTarget(file: string): Promise<{ target: string; stats?: 
       file,
       reason: 'it is not a regular file (a socket or a block device); give a file name',
     });
-  const refusal = await replaceRefusal(target, stats);
+  const refusal = (await replaceRefusal(target, stats)) ?? (kind && (await foreignRefusal(target, stats, kind)));
   if (refusal) throw new SmartError('FILE_UNWRITABLE', { file, reason: refusal });
   return resolved;
+}
+
+/** Why an existing regular file is not one of `kind` (its mark is not in its first bytes), or undefined. */
+async function foreignRefusal(target: string, stats: Stats, kind: OwnedKind): Promise<string | undefined> {
+  if (stats.size === 0) return undefined;
+  const handle = await open(target, 'r');
+  let head: string;
+  try {
+    const buffer = Buffer.alloc(Math.min(MARK_BYTES, stats.size));
+    const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
+    head = buffer.toString('utf8', 0, bytesRead);
+  } finally {
+    await handle.close();
+  }
+  if (kind.mark.test(head)) return undefined;
+  return `it holds something other than ${kind.what}, and mcp-smart replaces only a file of that kind (or an empty one); give a new file name, or move this one away first`;
 }
 
 /**

@@ -6,10 +6,16 @@
 import type { DiscoverResult } from '../core/discover/result.js';
 import type { ServersResult } from '../core/servers-list.js';
 import type { ReplayResult } from '../core/session/result.js';
+import type { OwnedKind } from '../process/safe-write.js';
 
 /** `{schemaVersion: 1, command, ...body}`, pretty-printed, with a final newline. */
 export function renderJson(command: string, body: object): string {
   return JSON.stringify({ schemaVersion: 1, command, ...body }, null, 2) + '\n';
+}
+
+/** A file holding `command`'s document (`-o`): the one an existing file must be, to be replaced (safe-write.ts). */
+export function documentKind(command: string): OwnedKind {
+  return { mark: new RegExp(`"command"\\s*:\\s*"${command}"`), what: `an mcp-smart ${command} document` };
 }
 
 /** replay: the contract's `{cases, engines, tuned?}` first, then everything else. */

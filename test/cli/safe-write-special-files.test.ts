@@ -35,7 +35,7 @@ function charDeviceStandIn(name: string): string {
 describe('safe-write on special files', () => {
   it('dump -o onto a symlink writes its target and leaves the link a link', async () => {
     const target = join(dir, 'real-snapshot.json');
-    writeFileSync(target, 'old');
+    writeFileSync(target, '{"format": "mcp-smart/snapshot@1", "servers": []}\n');
     const link = join(dir, 'link.json');
     symlinkSync(target, link);
     const r = await runCli(['--snapshot', SNAP, 'dump', '-o', link]);
@@ -43,6 +43,37 @@ describe('safe-write on special files', () => {
     expect(lstatSync(link).isSymbolicLink()).toBe(true);
     expect(readlinkSync(link)).toBe(target);
     expect(JSON.parse(readFileSync(target, 'utf8')).format).toBe('mcp-smart/snapshot@1');
+  });
+
+  it('an output file that holds something else is left as it is; an empty one or an earlier output is replaced', async () => {
+    // `dump -o package.json` typed by mistake replaced package.json with a snapshot (so did condense -o, budget
+    // --apply -o and audit --html, also through a link to the file).
+    const outputs: [string, string[], (text: string) => boolean][] = [
+      ['dump', ['dump', '-o'], (t) => JSON.parse(t).format === 'mcp-smart/snapshot@1'],
+      ['condense', ['condense', '-o'], (t) => JSON.parse(t).command === 'condense'],
+      ['budget', ['budget', '--max', '200000', '--apply', '-o'], (t) => JSON.parse(t).command === 'budget'],
+      ['audit', ['audit', '--html'], (t) => t.includes('<title>mcp-smart audit')],
+    ];
+    const theirs = '{\n  "name": "my-app",\n  "version": "1.0.0"\n}\n';
+    for (const [name, argv, written] of outputs) {
+      const file = join(dir, `${name}-theirs.json`);
+      writeFileSync(file, theirs);
+      const link = join(dir, `${name}-link.json`);
+      symlinkSync(file, link);
+      for (const path of [file, link]) {
+        const r = await runCli(['--snapshot', SNAP, ...argv, path]);
+        expect(r.code, `${name} ${path}`).toBe(2);
+        expect(r.stderr).toContain('it holds something other than an mcp-smart');
+        expect(readFileSync(file, 'utf8')).toBe(theirs);
+      }
+      const empty = join(dir, `${name}-empty.json`);
+      writeFileSync(empty, '');
+      expect((await runCli(['--snapshot', SNAP, ...argv, empty])).code, name).toBe(0);
+      expect(written(readFileSync(empty, 'utf8'))).toBe(true);
+      // A second run replaces the first one's output.
+      expect((await runCli(['--snapshot', SNAP, ...argv, empty])).code, name).toBe(0);
+      expect(written(readFileSync(empty, 'utf8'))).toBe(true);
+    }
   });
 
   it('a dangling symlink is followed: the target is created, the link kept', async () => {

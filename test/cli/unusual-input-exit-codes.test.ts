@@ -290,6 +290,19 @@ describe('numbers a user can type', () => {
     expect(JSON.parse(same.stdout)).toMatchObject({ command: 'servers' });
   });
 
+  it('--snapshot of a file that is no snapshot advises a new file for dump -o, not writing over that one', async () => {
+    expect((await cli(['--snapshot', CHECK_BASE, 'check', '--update'])).code).toBe(0);
+    const other = await cli(['--json', '--snapshot', 'mcp-smart.lock.json', 'audit']);
+    expect(other.code).toBe(2);
+    expect(jsonError(other.stdout)).toMatchObject({ code: 'SNAPSHOT_INVALID' });
+    expect(jsonError(other.stdout).message).toContain('Create one with: mcp-smart dump -o mcp-snapshot.json');
+    // A snapshot of ours that is broken is written anew where it is.
+    await writeFile(join(dir, 'broken.json'), '{"format": "mcp-smart/snapshot@1", "servers": {}}');
+    const broken = await cli(['--json', '--snapshot', 'broken.json', 'audit']);
+    expect(broken.code).toBe(2);
+    expect(jsonError(broken.stdout).message).toContain('Create one with: mcp-smart dump -o broken.json');
+  });
+
   it('serve --scope of separators only is refused, not read as no scope to check', async () => {
     const r = await cli([
       '--snapshot',

@@ -1,6 +1,7 @@
 /** The `budget` use case: does the tool context fit the limit; if not, a plan that fits (least harm first). */
 import { resolve } from 'node:path';
 import { countOf } from '../../reporters/format.js';
+import { documentKind } from '../../reporters/json.js';
 import { counterFor } from '../services/counter.js';
 import { hybridRanker } from '../services/rank.js';
 import { checkWriteTarget, writeFileSafe } from '../../process/safe-write.js';
@@ -97,7 +98,7 @@ export async function budgetServers(
   const { intent, store } = options;
   const output = options.applyTo;
 
-  if (output) await checkWriteTarget(resolve(io.cwd, output)); // before connecting, not after
+  if (output) await checkWriteTarget(resolve(io.cwd, output), documentKind('budget')); // before connecting
   const loaded = await loadSetup(global, io, { fresh: true }); // a gate never decides on cached lists
   const limits = resolveLimits(options.limits, loaded.config);
   // Count only what the client sends: tools its config hides are left out (the snapshot keeps them).
@@ -209,6 +210,7 @@ export async function budgetServers(
     await writeFileSafe(
       resolve(io.cwd, output),
       JSON.stringify(appliedDocument(result, plan, loaded.servers), null, 2) + '\n',
+      { kind: documentKind('budget') },
     );
     result.output = output;
   }

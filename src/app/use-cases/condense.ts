@@ -8,7 +8,7 @@ import { countServerTokens, createTokenCounter, renderTool, type RenderStyle } f
 import { computing, countPausing } from '../../process/signals.js';
 import { countOf } from '../../reporters/format.js';
 import { debugPhase } from '../services/progress.js';
-import { renderJson } from '../../reporters/json.js';
+import { documentKind, renderJson } from '../../reporters/json.js';
 import type { CondenseLevel, ServerSnapshot } from '../../core/types.js';
 import type { AppContext } from '../services/context.js';
 import { loadSetup, serverFailureCode } from '../services/setup.js';
@@ -25,7 +25,7 @@ export async function condenseServers(
 ): Promise<{ result: CondenseOutput; exitCode: number }> {
   const { io, global } = ctx;
   const { level, render, output } = options;
-  if (output) await checkWriteTarget(resolve(io.cwd, output)); // before connecting, not after
+  if (output) await checkWriteTarget(resolve(io.cwd, output), documentKind('condense')); // before connecting
   const { servers, paths } = await loadSetup(global, io);
   const ok: ServerSnapshot[] = servers.filter((s) => s.status === 'ok');
   const { condensed, counter } = await computing(async (pause) => {
@@ -69,6 +69,7 @@ export async function condenseServers(
     servers: serversOut,
   };
   // The file holds the same document --json prints.
-  if (output) await writeFileSafe(resolve(io.cwd, output), renderJson('condense', result));
+  if (output)
+    await writeFileSafe(resolve(io.cwd, output), renderJson('condense', result), { kind: documentKind('condense') });
   return { result, exitCode: serverFailureCode(servers) };
 }

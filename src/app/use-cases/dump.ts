@@ -1,7 +1,7 @@
 /** The `dump` use case: connect to every selected server and write (or return) the snapshot document. */
 import { resolve } from 'node:path';
 import { checkWriteTarget, writeFileSafe } from '../../process/safe-write.js';
-import { buildSnapshot, dumpSummary, type DumpResult } from '../../core/snapshot.js';
+import { buildSnapshot, dumpSummary, SNAPSHOT_KIND, type DumpResult } from '../../core/snapshot.js';
 import { SmartError } from '../../process/errors.js';
 import type { ServerSnapshot } from '../../core/types.js';
 import type { AppContext } from '../services/context.js';
@@ -26,7 +26,7 @@ export async function dumpServers(ctx: AppContext, options: DumpOptions): Promis
   // never a cached list, unless --cache asks for one.
   const fresh = (options.output !== undefined || io.env.CI === 'true') && ctx.global.cacheAsked !== true;
   // A folder or a file we may not replace is said before connecting, not after every server was listed.
-  if (options.output) await checkWriteTarget(resolve(io.cwd, options.output));
+  if (options.output) await checkWriteTarget(resolve(io.cwd, options.output), SNAPSHOT_KIND);
   const { servers, paths } = await loadSetup(ctx.global, io, { fresh });
   // A Ctrl-C mid-connect must not replace a good snapshot with a half-finished one.
   if (io.signal?.aborted) throw new SmartError('CONNECT_ABORTED', { phase: 'dump; nothing was written' });
@@ -37,7 +37,7 @@ export async function dumpServers(ctx: AppContext, options: DumpOptions): Promis
   const exitCode = serverFailureCode(servers);
   if (!options.output) return { result, servers, text, exitCode };
   const file = resolve(io.cwd, options.output);
-  await writeFileSafe(file, text);
+  await writeFileSafe(file, text, { kind: SNAPSHOT_KIND });
   result.output = file;
   return { result, servers, exitCode };
 }
