@@ -303,6 +303,19 @@ describe('numbers a user can type', () => {
     expect(jsonError(broken.stdout).message).toContain('Create one with: mcp-smart dump -o broken.json');
   });
 
+  it('--config given a snapshot or a baseline names the flag that reads it', async () => {
+    expect((await cli(['--snapshot', CHECK_BASE, 'check', '--update'])).code).toBe(0);
+    for (const [file, flag] of [
+      [CHECK_BASE, '--snapshot <file>'],
+      ['mcp-smart.lock.json', '--baseline <file>'],
+    ] as const) {
+      const r = await cli(['--json', '--config', file, 'servers']);
+      expect(r.code, file).toBe(2);
+      expect(jsonError(r.stdout)).toMatchObject({ code: 'CONFIG_INVALID' });
+      expect(jsonError(r.stdout).message).toContain(flag);
+    }
+  });
+
   it('serve --scope of separators only is refused, not read as no scope to check', async () => {
     const r = await cli([
       '--snapshot',

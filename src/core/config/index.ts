@@ -110,6 +110,26 @@ function isSmartConfig(source: SourceFile, doc: unknown): boolean {
   return keys.some((k) => SMART_ONLY_KEYS.includes(k)) && keys.every((k) => SMART_KEYS.has(k));
 }
 
+/** The flag that reads each of our own files, for a --config that was given one (a snapshot, a baseline). */
+const OWN_FILE_FLAGS: Record<string, string> = {
+  snapshot: 'pass it with --snapshot <file>',
+  baseline: 'check and audit read it with --baseline <file>',
+  usage: 'pass it with --store <file>',
+};
+
+/** A --config naming a file mcp-smart wrote (`"format": "mcp-smart/…"`) is refused with the flag that reads it. */
+function refuseOwnFile(file: string, doc: unknown): void {
+  const format = isPlainObject(doc) ? doc.format : undefined;
+  const kind = typeof format === 'string' ? /^mcp-smart\/([a-z-]+)@/.exec(format)?.[1] : undefined;
+  if (kind === undefined) return;
+  const use = OWN_FILE_FLAGS[kind] ?? 'it is not a config file';
+  throw new SmartError('CONFIG_INVALID', {
+    file,
+    key: 'format',
+    reason: `${JSON.stringify(format)}: this is an mcp-smart ${kind} file, not a list of servers; ${use}.`,
+  });
+}
+
 function firstIssue(file: string, issues: { key: string; reason: string }[]): SmartError {
   const [first] = issues;
   const more =
@@ -159,6 +179,7 @@ class Loader {
   collect(source: SourceFile, text: string, opts: { serversWanted: boolean }): void {
     const { file } = source;
     const { value: doc, duplicateKeys } = parseConfigDocument(file, text);
+    if (source.scope === 'explicit') refuseOwnFile(file, doc);
     if (duplicateKeys.length > 0) this.warnings.push(duplicateKeyWarning(file, duplicateKeys));
     const ours = isSmartConfig(source, doc);
     if (ours && isPlainObject(doc)) {
