@@ -127,7 +127,12 @@ async function refusedOrTarget(file: string, kind?: OwnedKind): Promise<{ target
 }
 
 /** Why an existing regular file is not one of `kind` (its mark is not in its first bytes), or undefined. */
-async function foreignRefusal(target: string, stats: Stats, kind: OwnedKind): Promise<string | undefined> {
+async function foreignRefusal(
+  target: string,
+  stats: Stats,
+  kind: OwnedKind,
+  verb = 'replaces only',
+): Promise<string | undefined> {
   if (stats.size === 0) return undefined;
   const handle = await open(target, 'r');
   let head: string;
@@ -139,7 +144,7 @@ async function foreignRefusal(target: string, stats: Stats, kind: OwnedKind): Pr
     await handle.close();
   }
   if (kind.mark.test(head)) return undefined;
-  return `it holds something other than ${kind.what}, and mcp-smart replaces only a file of that kind (or an empty one); give a new file name, or move this one away first`;
+  return `it holds something other than ${kind.what}, and mcp-smart ${verb} a file of that kind (or an empty one); give a new file name, or move this one away first`;
 }
 
 /**
@@ -239,7 +244,12 @@ async function writeDirect(
  * The open never blocks: a FIFO nobody reads is refused (FILE_UNWRITABLE) instead of hanging the process,
  * which would also keep it from answering signals. `mode`: the permissions of a file it creates.
  */
-export async function appendFileSafe(file: string, data: string, mode = 0o666): Promise<void> {
+export async function appendFileSafe(
+  file: string,
+  data: string,
+  opts: { mode?: number; kind?: OwnedKind } = {},
+): Promise<void> {
+  const mode = opts.mode ?? 0o666;
   let handle;
   try {
     await mkdir(dirname(resolve(file)), { recursive: true });
@@ -253,6 +263,10 @@ export async function appendFileSafe(file: string, data: string, mode = 0o666): 
     const st = await handle.stat();
     if (!st.isFile() && !st.isFIFO() && !st.isCharacterDevice())
       throw new SmartError('FILE_UNWRITABLE', { file, reason: 'it is not a regular file; give a file name' });
+    // Appending lines to someone's file (`--record package.json`) would damage it as surely as replacing it.
+    const foreign =
+      opts.kind && st.isFile() ? await foreignRefusal(file, st, opts.kind, 'adds lines only to') : undefined;
+    if (foreign) throw new SmartError('FILE_UNWRITABLE', { file, reason: foreign });
     if (data !== '') await handle.writeFile(scrubOutput(data));
   } catch (e) {
     throw unwritable(file, e);

@@ -1,6 +1,12 @@
 /** `serve --record <file>`: labelled cases appended as JSON lines, one append at a time, lines gathered meanwhile. */
 import { errorText } from '../process/errors.js';
-import { appendFileSafe } from '../process/safe-write.js';
+import { appendFileSafe, type OwnedKind } from '../process/safe-write.js';
+
+/** The --record file holds labelled intents, one JSON object a line: an existing file is appended to only then. */
+export const RECORD_KIND: OwnedKind = {
+  mark: /^\s*\{[^\n]*"intent"\s*:/,
+  what: 'labelled intents (JSON lines with "intent")',
+};
 
 export class CaseRecorder {
   /** Lines wait here while an append is in flight; the next append writes them all at once. */

@@ -23,6 +23,7 @@ import { checkStoreWritable, type UsageStoreDoc } from '../core/session/usage-st
 import { countOf } from '../reporters/format.js';
 import { SmartError, errorText } from '../process/errors.js';
 import { appendFileSafe } from '../process/safe-write.js';
+import { RECORD_KIND } from './learn-record.js';
 import { STOP_EXIT_CODES, stoppedBy, whileHandlingSignals } from '../process/signals.js';
 import type { HttpHandle } from './http.js';
 import { ServeRuntime } from './runtime.js';
@@ -101,7 +102,7 @@ export async function serveWith(
   const { spawnTimeoutMs, callTimeoutMs, firstListWaitMs } = timeoutFlags(opts, serveConfig, global.timeoutMs);
   const record = optionalString(opts.record);
   // A record file that cannot be appended to (a FIFO nobody reads, a folder) is refused before serving starts.
-  if (record) await appendFileSafe(record, '');
+  if (record) await appendFileSafe(record, '', { kind: RECORD_KIND });
   const counting = await servingCounts(ctx);
   // OpenTelemetry only when configured (--otlp, OTEL_EXPORTER_OTLP_*): otherwise its SDK is never loaded.
   const otel = telemetryConfig(optionalString(opts.otlp), io.env);

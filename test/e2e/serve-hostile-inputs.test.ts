@@ -107,6 +107,44 @@ describe('serve --record on a file it cannot append to', () => {
       expected: ['evil.search_notes'],
     });
   });
+
+  it(
+    'a file that is not of their kind is refused by --record and --audit-log, untouched; labelled intents get a line more',
+    { timeout: 20_000 },
+    async () => {
+      // `--record package.json` typed by mistake appended JSON lines to package.json.
+      const theirs = join(box.dir, 'package.json');
+      const text = '{\n  "name": "my-app"\n}\n';
+      await writeFile(theirs, text);
+      for (const argv of [
+        ['--mode', 'meta', '--record', theirs],
+        ['--mode', 'meta', '--transport', 'http', '--audit-log', theirs],
+      ]) {
+        const run = await spawnCli(['--config', config, 'serve', ...argv], {
+          cwd: box.dir,
+          env: box.env,
+          timeoutMs: 15_000,
+        });
+        expect(run.code, argv.join(' ')).toBe(2);
+        expect(run.stderr).toContain(`Cannot write ${theirs}: it holds something other than`);
+        expect(await readFile(theirs, 'utf8')).toBe(text);
+      }
+      const record = join(box.dir, 'labelled.jsonl');
+      const first = '{"intent": "read my notes", "expected": ["evil.search_notes"]}\n';
+      await writeFile(record, first);
+      const { client } = await connectServeStdio(box.env, ['--config', config, '--mode', 'meta', '--record', record]);
+      try {
+        await client.callTool({ name: 'find_tool', arguments: { intent: 'search my notes' } });
+        await client.callTool({ name: 'call_tool', arguments: { name: 'evil.search_notes', arguments: {} } });
+      } finally {
+        await client.close();
+      }
+      const lines = (await readFile(record, 'utf8')).trimEnd().split('\n');
+      expect(lines.length).toBe(2);
+      expect(lines[0]).toBe(first.trimEnd());
+      expect(JSON.parse(lines[1] ?? '')).toEqual({ intent: 'search my notes', expected: ['evil.search_notes'] });
+    },
+  );
 });
 
 describe('a backend that sends a storm of list_changed', () => {

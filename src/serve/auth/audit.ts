@@ -4,7 +4,7 @@
  * Argument values, results and tokens are never written. The file is appended to, created 0600; lines are written
  * in order, in the background, and flushed at shutdown.
  */
-import { appendFileSafe } from '../../process/safe-write.js';
+import { appendFileSafe, type OwnedKind } from '../../process/safe-write.js';
 
 export type AuditOutcome = 'ok' | 'error' | 'refused' | 'failed';
 
@@ -22,6 +22,9 @@ export interface AuditEntry {
   arguments: readonly string[];
 }
 
+/** An audit log's lines are JSON objects that start with "time": an existing file is appended to only when it is one. */
+const AUDIT_LOG_KIND: OwnedKind = { mark: /^\s*\{"time":/, what: 'an mcp-smart audit log (JSON lines)' };
+
 export class AuditLog {
   private lines: string[] = [];
   private writing: Promise<void> | undefined;
@@ -34,7 +37,7 @@ export class AuditLog {
 
   /** Creates the file (0600) now, so a path that cannot be written is refused before serving starts. */
   async open(): Promise<void> {
-    await appendFileSafe(this.file, '', 0o600);
+    await appendFileSafe(this.file, '', { mode: 0o600, kind: AUDIT_LOG_KIND });
   }
 
   record(entry: AuditEntry): void {
@@ -61,7 +64,7 @@ export class AuditLog {
         const n = this.lines.length;
         this.lines = [];
         try {
-          await appendFileSafe(this.file, text, 0o600);
+          await appendFileSafe(this.file, text, { mode: 0o600 });
         } catch (e) {
           this.log(
             `warning: could not write ${n} audit line(s) to ${this.file}: ${e instanceof Error ? e.message : String(e)}`,
