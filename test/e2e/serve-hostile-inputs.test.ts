@@ -95,13 +95,7 @@ describe('serve --record on a file it cannot append to', () => {
 
   it('a regular file receives the labelled case of a find_tool followed by its call', { timeout: 20_000 }, async () => {
     const record = join(box.dir, 'out', 'cases.jsonl');
-    const { client } = await connectServeStdio(box.env, ['--config', config, '--mode', 'meta', '--record', record]);
-    try {
-      await client.callTool({ name: 'find_tool', arguments: { intent: 'search my notes' } });
-      await client.callTool({ name: 'call_tool', arguments: { name: 'evil.search_notes', arguments: {} } });
-    } finally {
-      await client.close();
-    }
+    await findThenCall(record);
     expect(JSON.parse(await readFile(record, 'utf8'))).toEqual({
       intent: 'search my notes',
       expected: ['evil.search_notes'],
@@ -132,13 +126,7 @@ describe('serve --record on a file it cannot append to', () => {
       const record = join(box.dir, 'labelled.jsonl');
       const first = '{"intent": "read my notes", "expected": ["evil.search_notes"]}\n';
       await writeFile(record, first);
-      const { client } = await connectServeStdio(box.env, ['--config', config, '--mode', 'meta', '--record', record]);
-      try {
-        await client.callTool({ name: 'find_tool', arguments: { intent: 'search my notes' } });
-        await client.callTool({ name: 'call_tool', arguments: { name: 'evil.search_notes', arguments: {} } });
-      } finally {
-        await client.close();
-      }
+      await findThenCall(record);
       const lines = (await readFile(record, 'utf8')).trimEnd().split('\n');
       expect(lines.length).toBe(2);
       expect(lines[0]).toBe(first.trimEnd());
@@ -146,6 +134,17 @@ describe('serve --record on a file it cannot append to', () => {
     },
   );
 });
+
+/** A serve session with `--record <record>` that finds a tool and calls it: one labelled case. */
+async function findThenCall(record: string): Promise<void> {
+  const { client } = await connectServeStdio(box.env, ['--config', config, '--mode', 'meta', '--record', record]);
+  try {
+    await client.callTool({ name: 'find_tool', arguments: { intent: 'search my notes' } });
+    await client.callTool({ name: 'call_tool', arguments: { name: 'evil.search_notes', arguments: {} } });
+  } finally {
+    await client.close();
+  }
+}
 
 describe('a backend that sends a storm of list_changed', () => {
   it(
