@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/fake-io.js';
 import { fixture } from '../helpers/paths.js';
 import { tempDir } from '../helpers/temp.js';
+import { parseConfigText } from '../../src/core/config/parse.js';
 
 const SNAP = fixture('snapshots', 'replay-demo.json');
 const SESSIONS = fixture('sessions');
@@ -50,6 +51,20 @@ describe('replay (fixtures/sessions against fixtures/snapshots/replay-demo.json)
     expect(doc.problems).toHaveLength(6);
     expect(r.stderr).toMatch(/-home-dev-acme-api\/[0-9a-f-]+\.jsonl:\d+: not valid JSON/);
     expect(r.stderr).toContain('1 call to 1 tool not in the loaded servers');
+  });
+
+  it('--write into a config with comments and trailing commas keeps them: every command reads it so', async () => {
+    // The write read the file as strict JSON and failed after the whole tune ("is not valid JSON").
+    const cwd = tmp();
+    const file = join(cwd, 'mcp-smart.config.json');
+    writeFileSync(file, '{\n  // the team window\n  "budget": { "max": 100000 },\n}\n');
+    const r = await replay(cwd, '--tune', '--write', '--folds', '2');
+    expect(r.code, r.stderr).toBe(0);
+    const text = readFileSync(file, 'utf8');
+    expect(text).toContain('// the team window');
+    const config = parseConfigText(file, text) as { budget: unknown; weights: unknown };
+    expect(config.budget).toEqual({ max: 100000 });
+    expect(config.weights).toEqual(JSON.parse(r.stdout).tuned.weights);
   });
 
   it('--tune cross-validates by session, beats the defaults held out, and --write keeps other config keys', async () => {

@@ -27,7 +27,10 @@ import { SmartError } from '../../process/errors.js';
 import { computing, runStepsPausing, whileHandlingSignals } from '../../process/signals.js';
 import { dict } from '../../core/dict.js';
 import { deriveScopes, projectsOfCases } from '../../core/session/scope.js';
-import { readJsonFile } from '../../process/read-file.js';
+import { readTextFile } from '../../process/read-file.js';
+import { parseConfigText } from '../../core/config/parse.js';
+import { isPlainObject } from '../../core/config/key-path.js';
+import { applyJsonEdits } from '../../core/adopt/switch-edit.js';
 import type { EngineName, UsageStats } from '../../core/types.js';
 import type { AppContext } from '../services/context.js';
 import { loadSetup, serverFailureCode } from '../services/setup.js';
@@ -336,14 +339,16 @@ async function learn(
   return { store: store.label, cases: fresh, alreadyLearned: already, tools, expired };
 }
 
-/** Read-modify-write of our own config file: only `weights` changes; other keys are kept. */
+/**
+ * Read-modify-write of our own config file: only `weights` changes. The file is edited in place (its comments,
+ * trailing commas, key order and indentation kept), as every command reads it: a comment used to fail the write.
+ */
 async function writeWeights(file: string, weights: HybridWeights): Promise<string> {
-  const parsed = (await readJsonFile(file, '.')) ?? {};
-  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
+  const text = (await readTextFile(file, '.')) ?? '';
+  const doc = text.trim() === '' ? {} : parseConfigText(file, text);
+  if (!isPlainObject(doc)) {
     throw new SmartError('FILE_PARSE', { file, kind: 'mcp-smart config', reason: 'the top level is not an object' });
   }
-  const doc = parsed as Record<string, unknown>;
-  doc.weights = weights;
-  await writeFileSafe(file, JSON.stringify(doc, null, 2) + '\n');
+  await writeFileSafe(file, applyJsonEdits(text, doc, [{ kind: 'set', path: ['weights'], value: weights }]));
   return file;
 }
