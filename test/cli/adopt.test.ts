@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/fake-io.js';
 import { BIN, fixture } from '../helpers/paths.js';
+import { parseConfigText } from '../../src/core/config/parse.js';
 
 const SERVER = fixture('servers', 'catalog-server.mjs');
 const TINY = fixture('servers', 'catalogs', 'tiny.json');
@@ -132,6 +133,26 @@ describe('adopt claude-code', () => {
     expect(forced.code).toBe(0);
     expect(Object.keys(written().mcpServers as object)).toEqual(['notes', 'remote']);
     expect(written().budget).toEqual({ max: 1000 });
+  });
+});
+
+describe('adopt --force over a config written by hand', () => {
+  it('replaces the server map in place: the comments, other keys and their layout stay', async () => {
+    // adopt --force rewrote the whole file, so a comment was kept only in the backup.
+    claudeCode();
+    const file = join(project, 'mcp-smart.config.json');
+    writeFileSync(
+      file,
+      '{\n  // the team window\n  "budget": { "max": 1000 },\n  "servers": { "old": { "command": "x" } },\n}\n',
+    );
+    const forced = await adopt('claude-code', '--force');
+    expect(forced.code, forced.stderr).toBe(0);
+    const text = readFileSync(file, 'utf8');
+    expect(text).toContain('// the team window');
+    expect(text).toContain('"budget": { "max": 1000 },');
+    const doc = parseConfigText(file, text) as { servers: object; budget: unknown };
+    expect(Object.keys(doc.servers)).toEqual(['notes', 'remote']);
+    expect((await adopt('claude-code')).stdout).toContain('unchanged');
   });
 });
 

@@ -20,6 +20,7 @@ import { adoptLine, switchOf, type SwitchOutline } from './adopt-plan.js';
 import { adoptMode } from './adopt-mode.js';
 import { checkScopeClient, readAdoptScope, type AdoptScope } from './adopt-scope.js';
 import { switchEntryName } from '../../core/adopt/switch-plan.js';
+import { applyJsonEdits, type SwitchEdit } from '../../core/adopt/switch-edit.js';
 import {
   clientCommands,
   withholdsEnv,
@@ -128,6 +129,20 @@ async function existingDoc(file: string): Promise<{ bytes?: Buffer; text?: strin
   return { bytes, text, doc };
 }
 
+/**
+ * The existing config with its server map replaced in place (jsonc-parser: comments, order, indentation kept), under
+ * the key it already uses (`servers` or `mcpServers`); a second map of the other name is removed, as before.
+ */
+function editedInPlace(text: string, doc: Record<string, unknown>, servers: unknown): string {
+  const bom = text.charCodeAt(0) === 0xfeff ? '\uFEFF' : '';
+  const key = Object.hasOwn(doc, 'servers') && !Object.hasOwn(doc, 'mcpServers') ? 'servers' : 'mcpServers';
+  const edits: SwitchEdit[] = [{ kind: 'set', path: [key], value: servers }];
+  if (key === 'mcpServers' && Object.hasOwn(doc, 'servers'))
+    edits.push({ kind: 'set', path: ['servers'], value: undefined });
+  const edited = applyJsonEdits(text.slice(bom.length), doc, edits);
+  return bom + (edited.endsWith('\n') ? edited : `${edited}\n`);
+}
+
 /** Reads what the client loads and writes (or, with dryRun, shows) mcp-smart.config.json. */
 export async function adoptClient(ctx: AppContext, opts: AdoptOptions): Promise<AdoptResult> {
   const { io, global } = ctx;
@@ -170,7 +185,12 @@ export async function adoptClient(ctx: AppContext, opts: AdoptOptions): Promise<
     Object.entries(existing.doc).filter(([k]) => k !== 'mcpServers' && k !== 'servers' && k !== '$schema'),
   );
   const schema = existing.doc.$schema !== undefined ? { $schema: existing.doc.$schema } : {};
-  const text = `${JSON.stringify({ ...schema, mcpServers: servers, ...rest }, null, 2)}\n`;
+  const generated = `${JSON.stringify({ ...schema, mcpServers: servers, ...rest }, null, 2)}\n`;
+  // A file of the user's is edited in place, its comments and layout kept; a new one (or one of ours) is written whole.
+  const text =
+    existing.text === undefined || existing.text === generated
+      ? generated
+      : editedInPlace(existing.text, existing.doc, servers);
   let action: AdoptResult['action'] = opts.dryRun ? 'dry-run' : 'written';
   if (existing.text === text) action = 'unchanged';
   else if (existing.text !== undefined && !opts.force && !opts.dryRun)
