@@ -316,6 +316,24 @@ describe('numbers a user can type', () => {
     }
   });
 
+  it('a labelled intent with nothing expected is refused by discover and check --queries, naming the line', async () => {
+    // It was left out of the case count without a word, so the recall the gate read came from fewer intents.
+    await writeFile(
+      join(dir, 'intents.jsonl'),
+      (await readFile(INTENTS, 'utf8')).trimEnd() + '\n{"intent": "say hello", "expected": []}\n',
+    );
+    const lines = (await readFile(join(dir, 'intents.jsonl'), 'utf8')).trimEnd().split('\n').length;
+    expect((await cli(['--snapshot', CHECK_BASE, 'check', '--update'])).code).toBe(0);
+    for (const argv of [
+      ['discover', '--queries', 'intents.jsonl'],
+      ['check', '--queries', 'intents.jsonl'],
+    ]) {
+      const r = await cli(['--json', '--snapshot', CHECK_BASE, ...argv]);
+      expect(r.code, argv[0]).toBe(2);
+      expect(jsonError(r.stdout).message).toContain(`line ${lines}: "expected" is empty`);
+    }
+  });
+
   it('serve --scope of separators only is refused, not read as no scope to check', async () => {
     const r = await cli([
       '--snapshot',

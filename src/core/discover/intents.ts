@@ -31,6 +31,8 @@ export function parseLabelledIntents(text: string, file: string): LabelledIntent
     if ((o.intent as string).trim() === '') fail('"intent" is empty; write the request in plain words');
     if (!Array.isArray(o.expected) || !o.expected.every((x) => typeof x === 'string'))
       fail('"expected" must be an array of "server.tool" ids');
+    // Nothing to find is nothing to score: the line was left out of the count without a word.
+    if ((o.expected as string[]).length === 0) fail('"expected" is empty; name the tool(s) this intent should find');
     out.push({ intent: o.intent as string, expected: o.expected as string[] });
   });
   return out;
