@@ -36,6 +36,19 @@ describe('command specs', () => {
     expect(runners.filter((r) => !declared.has(r!))).toEqual([]);
   });
 
+  it('an option that needs another names one its own command declares (else it would always be refused)', () => {
+    const needs = COMMAND_SPECS.flatMap((spec) =>
+      (spec.options ?? []).flatMap((o) => (o.needs ? [{ command: spec.name, needed: o.needs.flag }] : [])),
+    );
+    expect(needs.length).toBeGreaterThanOrEqual(6);
+    for (const { command, needed } of needs) {
+      const flags = (COMMAND_SPECS.find((s) => s.name === command)?.options ?? []).flatMap((o) =>
+        o.flags.split(/[ ,]+/).filter((f) => f.startsWith('-')),
+      );
+      expect(flags, `${command} ${needed}`).toContain(needed);
+    }
+  });
+
   it('a repeatable option collects every value; a choice option refuses others, naming them', () => {
     const tool = toOption({ flags: '--tool <id>', description: 't', repeatable: true });
     expect(tool.parseArg?.('b', tool.parseArg('a', undefined))).toEqual(['a', 'b']);
