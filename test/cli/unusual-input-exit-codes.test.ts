@@ -334,6 +334,30 @@ describe('numbers a user can type', () => {
     }
   });
 
+  it('an environment switch takes true as 1, and a value it does not take is refused naming the variable', async () => {
+    // MCP_SMART_TRUST_PROJECT=true started nothing, and the note then asked for the =1 the user thought was set;
+    // MCP_SMART_MAX_MESSAGE_MB=512MB kept the 256 MB limit without a word.
+    const mark = join(home, 'server-started');
+    const server = {
+      command: process.execPath,
+      args: ['-e', `require('fs').writeFileSync(${JSON.stringify(mark)}, '')`],
+    };
+    await writeFile(join(dir, 'mcp-smart.config.json'), JSON.stringify({ servers: { marker: server } }));
+    for (const [name, value] of [
+      ['MCP_SMART_TRUST_PROJECT', 'banana'],
+      ['MCP_SMART_PROGRESS', 'always'],
+      ['MCP_SMART_MAX_MESSAGE_MB', '512MB'],
+    ] as const) {
+      const r = await cli(['--json', '--timeout', '5000', 'audit'], { MCP_SMART_TRUST_PROJECT: '1', [name]: value });
+      expect(r.code, name).toBe(2);
+      expect(jsonError(r.stdout).message).toContain(`Invalid value for ${name}: ${value}.`);
+    }
+    expect(existsSync(mark)).toBe(false);
+    const trusted = await cli(['--json', '--timeout', '5000', 'audit'], { MCP_SMART_TRUST_PROJECT: 'true' });
+    expect(trusted.stdout).not.toContain('"error": {');
+    expect(existsSync(mark)).toBe(true);
+  });
+
   it('serve --scope of separators only is refused, not read as no scope to check', async () => {
     const r = await cli([
       '--snapshot',

@@ -2,6 +2,7 @@
 import type { ConnectProgress } from '../../core/connect/index.js';
 import type { Io } from '../../process/io.js';
 import { countOf } from '../../reporters/format.js';
+import { envSwitch } from '../../process/env-values.js';
 import type { OutputFormat } from '../../core/types.js';
 
 export interface Progress {
@@ -52,12 +53,15 @@ export interface WorkProgress {
   done: () => void;
 }
 
+/** MCP_SMART_PROGRESS: 1 (true, yes, on) forces progress lines, 0 (false, no, off) turns them off. */
+const progressForced = (io: Pick<Io, 'env'>): boolean | undefined =>
+  envSwitch(io.env, 'MCP_SMART_PROGRESS', 'to draw progress lines even without a terminal');
+
 /** Whether progress lines are drawn: MCP_SMART_PROGRESS=1 forces them (tests, a watched CI log), =0 turns them off. */
 export function progressWanted(io: Pick<Io, 'env' | 'stderrIsTTY'>, format: OutputFormat): boolean {
+  const forced = progressForced(io); // read first, so a value it does not take is refused with --json too
   if (format === 'json') return false;
-  const forced = io.env.MCP_SMART_PROGRESS;
-  if (forced === '1') return true;
-  if (forced === '0') return false;
+  if (forced !== undefined) return forced;
   // A CI runner may attach a pseudo-terminal; its logs keep every redraw, so progress is off there unless asked.
   return io.stderrIsTTY && !io.env.CI;
 }
@@ -79,7 +83,7 @@ export function createWorkProgress(
   const interval = opts.intervalMs ?? 100;
   const started = now();
   // Forced on (a test, a watched log), every piece of work is shown, however short; on a terminal, short work shows nothing.
-  const delay = opts.delayMs ?? (io.env.MCP_SMART_PROGRESS === '1' ? 0 : 200);
+  const delay = opts.delayMs ?? (progressForced(io) === true ? 0 : 200);
   let last = -Infinity;
   let drawn = false;
   return {

@@ -21,10 +21,15 @@ import {
 import type { DefinitionResult } from '../../core/config/index.js';
 import type { Io } from '../../process/io.js';
 import { writeFileSafe } from '../../process/safe-write.js';
+import { envSwitch } from '../../process/env-values.js';
 import type { ServerDefinition } from '../../core/types.js';
 import type { SetupPaths } from './paths.js';
 
 export const TRUST_ENV = 'MCP_SMART_TRUST_PROJECT';
+
+/** MCP_SMART_TRUST_PROJECT=1 (or true, yes, on): as --trust-project; a value it does not take is exit 2. */
+const trustedByEnv = (io: Pick<Io, 'env'>): boolean =>
+  envSwitch(io.env, TRUST_ENV, "to start this project's servers without a recorded approval (CI)") === true;
 
 export function trustListFile(paths: SetupPaths): string {
   return join(userDataDir(paths.pathEnv), 'trusted-projects.json');
@@ -99,7 +104,7 @@ export async function gateProjectServers(
   opts: GateOptions,
 ): Promise<Held> {
   const held: Held = { servers: [], settings: [] };
-  if (opts.trustProject === true || io.env[TRUST_ENV] === '1') return held;
+  if (opts.trustProject === true || trustedByEnv(io)) return held;
   const configFiles = opts.configFiles ?? [];
   const list = await readTrustList(trustListFile(paths));
   const dropStore = (file: string, key: string): void => {
@@ -172,7 +177,7 @@ export async function projectApproved(
   opts: GateOptions,
   candidates: readonly ServerDefinition[],
 ): Promise<boolean> {
-  if (opts.trustProject === true || io.env[TRUST_ENV] === '1') return true;
+  if (opts.trustProject === true || trustedByEnv(io)) return true;
   const settings = projectSettings(defs, io.cwd, []);
   const hash = projectDefinitionsHash(defs.servers, settings);
   if (isApprovedInList(await readTrustList(trustListFile(paths)), io.cwd, hash)) return true;
