@@ -88,6 +88,19 @@ export function scanAdhocServers(argv: readonly string[]): AdhocServer[] {
           value,
           hint: 'Put --name after the --stdio or --url it names.',
         });
+      // A second --name for one server, or one name for two, dropped a name or hid a server behind a note.
+      if (last.name !== undefined)
+        throw new SmartError('BAD_FLAG', {
+          flag: '--name',
+          value,
+          hint: `The ${last.kind === 'stdio' ? '--stdio' : '--url'} before it is already named "${last.name}"; give each server one --name.`,
+        });
+      if (servers.some((s) => s.name === value))
+        throw new SmartError('BAD_FLAG', {
+          flag: '--name',
+          value,
+          hint: 'Another --stdio or --url already has this name; give each server its own.',
+        });
       last.name = value;
     } else {
       servers.push({ kind: flag === '--stdio' ? 'stdio' : 'url', value });

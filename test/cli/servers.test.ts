@@ -163,6 +163,18 @@ describe('mcp-smart servers', () => {
     ]);
   });
 
+  it('one --name for two ad-hoc servers, or two for one, is a usage error: no server hidden, no name dropped', async () => {
+    // Two servers named alike listed one ("shadows --stdio"); a second --name replaced the first.
+    for (const argv of [
+      ['--stdio', 'node a.js', '--name', 'mine', '--url', 'http://127.0.0.1:9/mcp', '--name', 'mine'],
+      ['--stdio', 'node a.js', '--name', 'mine', '--name', 'other'],
+    ]) {
+      const r = await runCli(['servers', '--json', ...argv], { env: env(), cwd: PROJECT });
+      expect(r.code, argv.join(' ')).toBe(2);
+      expect((JSON.parse(r.stdout) as { error: { code: string } }).error.code).toBe('BAD_FLAG');
+    }
+  });
+
   it('an unbalanced quote in --stdio is a usage error naming the flag', async () => {
     const r = await runCli(['servers', '--stdio', 'node "x.js'], { env: env(), cwd: PROJECT });
     expect(r.code).toBe(2);
