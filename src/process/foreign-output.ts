@@ -71,6 +71,10 @@ export function installForeignOutput(proc: NodeJS.Process, opts: { debug: boolea
     return ok;
   };
   stderr.write = patched;
+  // A reader of stderr that went away (`2>&1 | head`) left an unhandled error event: the run ended with exit 1 after
+  // its work, whatever its outcome. There is nowhere left to say anything, so the run's own exit code stands.
+  const readerGone = (): void => {};
+  stderr.on('error', readerGone);
 
   // console.* (log and info too) to stderr: stdout is for results and serve's protocol.
   const sink = new Writable({
@@ -96,6 +100,7 @@ export function installForeignOutput(proc: NodeJS.Process, opts: { debug: boolea
     ownStderr: (text) => void raw(text),
     uninstall() {
       stderr.write = rawWrite;
+      stderr.removeListener('error', readerGone);
       Object.defineProperty(globalThis, 'console', { value: previousConsole, configurable: true, writable: true });
       proc.removeListener('warning', onWarning);
       for (const l of previousWarning) proc.on('warning', l);

@@ -142,6 +142,18 @@ describe('signals and standard output', () => {
     expect(r.code).toBe(0);
   });
 
+  it("both streams into a reader that closes at once (2>&1 | head): the exit code is the run's", () => {
+    // The closed pipe failed stderr's next write with an unhandled error event: exit 1 ("a check failed") after a run
+    // that passed. Here the pipes of both streams are closed before anything is written.
+    const script = `const { spawn } = require('node:child_process');
+const c = spawn(process.execPath, ${JSON.stringify([BIN, '--snapshot', SNAP, 'audit'])}, { stdio: ['ignore', 'pipe', 'pipe'] });
+c.stdout.destroy();
+c.stderr.destroy();
+c.on('close', (code) => { process.stdout.write(String(code)); });`;
+    const code = execFileSync(process.execPath, ['-e', script], { cwd: dir, env, encoding: 'utf8' });
+    expect(code).toBe('0');
+  });
+
   it('stdout on a full device stand-in is a clear error (exit 2), not a stack trace', () => {
     const full = join(dir, 'full');
     execFileSync('mknod', [full, 'c', '1', '7']);
