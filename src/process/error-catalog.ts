@@ -108,6 +108,11 @@ export const ERROR_CATALOG = {
     message: (d) =>
       `${s(d.file)} is not an mcp-smart snapshot (${s(d.reason)}). Create one with: mcp-smart dump -o ${s(d.create ?? d.file)}`,
   },
+  NO_SERVERS_ENABLED: {
+    exitCode: 2,
+    message: (d) =>
+      `The servers named with -s are not enabled where they are defined: ${s(d.servers)}. Enable them in their file (\`mcp-smart servers\` shows where), or name others.`,
+  },
   NO_SERVERS: {
     exitCode: 2,
     message: () =>

@@ -4,7 +4,7 @@
  */
 import type { CommandContext } from '../app/services/context.js';
 import { resolvePaths } from '../app/services/paths.js';
-import { loadDefinitions, selectServers } from '../app/services/definitions.js';
+import { loadDefinitions, notStartedWarning, selectServers, switchedOff } from '../app/services/definitions.js';
 import {
   anyCachedSnapshot,
   DEFAULT_CACHE_TTL_SECONDS,
@@ -59,9 +59,12 @@ function servedDefinitions(
   lenient = false,
 ): ServerDefinition[] {
   const enabled = defs.servers.filter((s) => s.enabled);
+  // -s is checked against every server found; one named but switched off is said, not "no server named".
   const chosen = lenient
     ? enabled.filter((s) => wanted.length === 0 || wanted.includes(s.name))
-    : selectServers(enabled, wanted);
+    : selectServers(defs.servers, wanted).filter((s) => s.enabled);
+  if (!lenient && wanted.length > 0)
+    for (const d of defs.servers) if (wanted.includes(d.name) && switchedOff(d)) warnings.push(notStartedWarning(d));
   const definitions: ServerDefinition[] = [];
   for (const def of chosen) {
     if (isSelfServe(def)) warnings.push(`skipped server "${def.name}" (${def.source}): it is mcp-smart serve itself`);

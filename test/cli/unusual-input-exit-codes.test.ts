@@ -358,6 +358,26 @@ describe('numbers a user can type', () => {
     expect(existsSync(mark)).toBe(true);
   });
 
+  it('-s names a server waiting for approval or switched off as such, not as a server that does not exist', async () => {
+    // "No server named "on". Known servers: (none)" for a server the config lists, only not approved or disabled.
+    const server = {
+      command: process.execPath,
+      args: [fixture('servers', 'catalog-server.mjs'), fixture('servers', 'catalogs', 'tiny.json')],
+    };
+    const config = { servers: { on: server, off: { ...server, disabled: true } } };
+    await writeFile(join(dir, 'mcp-smart.config.json'), JSON.stringify(config));
+    const untrusted = await cli(['--json', '-s', 'on', 'audit'], { MCP_SMART_TRUST_PROJECT: '' });
+    expect(untrusted.code).toBe(2);
+    expect(jsonError(untrusted.stdout)).toMatchObject({ code: 'PROJECT_NOT_TRUSTED' });
+    const off = await cli(['--json', '--trust-project', '-s', 'off', 'audit']);
+    expect(off.code).toBe(2);
+    expect(jsonError(off.stdout)).toMatchObject({ code: 'NO_SERVERS_ENABLED' });
+    const both = await cli(['--json', '--trust-project', '-s', 'off', '-s', 'on', 'audit']);
+    expect(both.code).toBe(0);
+    expect(both.stderr).toContain('warning: server "off" was not started');
+    expect((JSON.parse(both.stdout) as { servers: { name: string }[] }).servers.map((x) => x.name)).toEqual(['on']);
+  });
+
   it('serve --scope of separators only is refused, not read as no scope to check', async () => {
     const r = await cli([
       '--snapshot',

@@ -10,6 +10,7 @@ import { SMART_CONFIG_NAME } from '../../core/config/locate.js';
 import { secretValuesOf } from '../../core/secret-values.js';
 import { SmartError } from '../../process/errors.js';
 import type { Io } from '../../process/io.js';
+import type { ServerDefinition } from '../../core/types.js';
 import { rememberSecrets } from '../../process/secrets.js';
 import type { GlobalOptions } from './context.js';
 import { resolvePaths, type SetupPaths } from './paths.js';
@@ -58,6 +59,14 @@ export async function loadDefinitions(
   }
   return defs;
 }
+
+/** Not enabled in its file (disabled, or not loaded by its client), and not waiting for an approval. */
+export const switchedOff = (d: ServerDefinition): boolean =>
+  !d.enabled && d.pendingTrust !== true && d.gate === undefined;
+
+/** What a server named with -s that is switched off gets said of it. */
+export const notStartedWarning = (d: ServerDefinition): string =>
+  `server "${d.name}" was not started: ${d.notLoaded ?? `it is disabled in ${d.source}`}`;
 
 /** The items named by --server (all when none is named); a name no item has is UNKNOWN_SERVER, listing the known ones. */
 export function selectServers<T extends { name: string }>(items: T[], wanted: string[]): T[] {

@@ -13,7 +13,7 @@ import type { ServerSnapshot, SmartConfig } from '../../core/types.js';
 import { checkedSnapshots, readCatalogue } from './catalogue/snapshot-files.js';
 import { connectDefinitions, printNotes } from './connect-definitions.js';
 import type { GlobalOptions } from './context.js';
-import { loadDefinitions, ownConfig, selectServers } from './definitions.js';
+import { loadDefinitions, notStartedWarning, ownConfig, selectServers, switchedOff } from './definitions.js';
 import { resolvePaths, type SetupPaths } from './paths.js';
 
 /** The global options the setup depends on (a GlobalOptions satisfies it). */
@@ -103,12 +103,12 @@ export async function loadSetup(opts: SetupOptions, io: Io, load: SetupLoad = {}
   }
   const definitions = await loadDefinitions(opts, io, paths);
   for (const w of definitions.warnings) io.stderr(`warning: ${scrubMessage(w)}\n`);
-  const enabled = selectServers(
-    definitions.servers.filter((s) => s.enabled),
-    opts.server,
-  );
+  // -s is checked against every server found: one waiting for approval or switched off is not "no server named".
+  const wanted = selectServers(definitions.servers, opts.server);
+  const enabled = wanted.filter((s) => s.enabled);
+  const off = opts.server.length > 0 ? wanted.filter((d) => switchedOff(d)) : [];
+  for (const d of off) io.stderr(`warning: ${notStartedWarning(d)}\n`);
   if (enabled.length === 0) {
-    const wanted = definitions.servers.filter((d) => opts.server.length === 0 || opts.server.includes(d.name));
     if (wanted.some((d) => d.pendingTrust === true)) throw new SmartError('PROJECT_NOT_TRUSTED');
     // Listed, but their client would not load them (pending approval, untrusted folder or project).
     const gated = wanted.filter((d) => d.gate !== undefined);
@@ -116,6 +116,7 @@ export async function loadSetup(opts: SetupOptions, io: Io, load: SetupLoad = {}
       throw new SmartError('CLIENT_GATED', {
         servers: gated.map((d) => `${d.name} (${GATE_LABEL[d.gate!]})`).join(', '),
       });
+    if (off.length > 0) throw new SmartError('NO_SERVERS_ENABLED', { servers: off.map((d) => d.name).join(', ') });
     throw new SmartError('NO_SERVERS');
   }
   let lean = false;
