@@ -65,6 +65,10 @@ describe('replay (fixtures/sessions against fixtures/snapshots/replay-demo.json)
     const config = parseConfigText(file, text) as { budget: unknown; weights: unknown };
     expect(config.budget).toEqual({ max: 100000 });
     expect(config.weights).toEqual(JSON.parse(r.stdout).tuned.weights);
+    // With no config yet, --write makes one that ends with a newline, as every file written whole does.
+    const fresh = tmp();
+    expect((await replay(fresh, '--tune', '--write', '--folds', '2')).code).toBe(0);
+    expect(readFileSync(join(fresh, 'mcp-smart.config.json'), 'utf8').endsWith('}\n')).toBe(true);
   });
 
   it('--tune cross-validates by session, beats the defaults held out, and --write keeps other config keys', async () => {

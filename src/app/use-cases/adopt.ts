@@ -20,7 +20,7 @@ import { adoptLine, switchOf, type SwitchOutline } from './adopt-plan.js';
 import { adoptMode } from './adopt-mode.js';
 import { checkScopeClient, readAdoptScope, type AdoptScope } from './adopt-scope.js';
 import { switchEntryName } from '../../core/adopt/switch-plan.js';
-import { applyJsonEdits, type SwitchEdit } from '../../core/adopt/switch-edit.js';
+import { editConfigText, type SwitchEdit } from '../../core/adopt/switch-edit.js';
 import {
   clientCommands,
   withholdsEnv,
@@ -134,13 +134,11 @@ async function existingDoc(file: string): Promise<{ bytes?: Buffer; text?: strin
  * the key it already uses (`servers` or `mcpServers`); a second map of the other name is removed, as before.
  */
 function editedInPlace(text: string, doc: Record<string, unknown>, servers: unknown): string {
-  const bom = text.charCodeAt(0) === 0xfeff ? '\uFEFF' : '';
   const key = Object.hasOwn(doc, 'servers') && !Object.hasOwn(doc, 'mcpServers') ? 'servers' : 'mcpServers';
   const edits: SwitchEdit[] = [{ kind: 'set', path: [key], value: servers }];
   if (key === 'mcpServers' && Object.hasOwn(doc, 'servers'))
     edits.push({ kind: 'set', path: ['servers'], value: undefined });
-  const edited = applyJsonEdits(text.slice(bom.length), doc, edits);
-  return bom + (edited.endsWith('\n') ? edited : `${edited}\n`);
+  return editConfigText(text, doc, edits);
 }
 
 /** Reads what the client loads and writes (or, with dryRun, shows) mcp-smart.config.json. */

@@ -30,7 +30,7 @@ import { deriveScopes, projectsOfCases } from '../../core/session/scope.js';
 import { readTextFile } from '../../process/read-file.js';
 import { parseConfigText } from '../../core/config/parse.js';
 import { isPlainObject } from '../../core/config/key-path.js';
-import { applyJsonEdits } from '../../core/adopt/switch-edit.js';
+import { editConfigText } from '../../core/adopt/switch-edit.js';
 import type { EngineName, UsageStats } from '../../core/types.js';
 import type { AppContext } from '../services/context.js';
 import { loadSetup, serverFailureCode } from '../services/setup.js';
@@ -349,6 +349,6 @@ async function writeWeights(file: string, weights: HybridWeights): Promise<strin
   if (!isPlainObject(doc)) {
     throw new SmartError('FILE_PARSE', { file, kind: 'mcp-smart config', reason: 'the top level is not an object' });
   }
-  await writeFileSafe(file, applyJsonEdits(text, doc, [{ kind: 'set', path: ['weights'], value: weights }]));
+  await writeFileSafe(file, editConfigText(text, doc, [{ kind: 'set', path: ['weights'], value: weights }]));
   return file;
 }

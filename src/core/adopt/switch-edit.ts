@@ -44,6 +44,16 @@ function setJson(text: string, path: JSONPath, value: unknown): string {
 const stringList = (v: unknown): string[] =>
   Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : [];
 
+/**
+ * Our own config's text with the edits applied in place (adopt's server map, replay's weights): a byte-order mark
+ * kept, and a final newline as every file we write whole ends with one.
+ */
+export function editConfigText(text: string, doc: unknown, edits: readonly SwitchEdit[]): string {
+  const bom = text.charCodeAt(0) === 0xfeff ? '\uFEFF' : '';
+  const edited = applyJsonEdits(text.slice(bom.length), doc, edits);
+  return bom + (edited.endsWith('\n') ? edited : `${edited}\n`);
+}
+
 /** The JSON file's text with the edits applied (`doc` is its parsed value, for the lists). */
 export function applyJsonEdits(text: string, doc: unknown, edits: readonly SwitchEdit[]): string {
   let out = text;
