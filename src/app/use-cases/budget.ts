@@ -90,6 +90,9 @@ export interface BudgetOptions {
   store?: string;
 }
 
+/** What `--apply -o` writes: an existing file is replaced only when it holds a budget document. */
+const BUDGET_DOCUMENT = documentKind('budget');
+
 export async function budgetServers(
   ctx: AppContext,
   options: BudgetOptions,
@@ -98,7 +101,7 @@ export async function budgetServers(
   const { intent, store } = options;
   const output = options.applyTo;
 
-  if (output) await checkWriteTarget(resolve(io.cwd, output), documentKind('budget')); // before connecting
+  if (output) await checkWriteTarget(resolve(io.cwd, output), BUDGET_DOCUMENT); // before connecting
   const loaded = await loadSetup(global, io, { fresh: true }); // a gate never decides on cached lists
   const limits = resolveLimits(options.limits, loaded.config);
   // Count only what the client sends: tools its config hides are left out (the snapshot keeps them).
@@ -210,7 +213,7 @@ export async function budgetServers(
     await writeFileSafe(
       resolve(io.cwd, output),
       JSON.stringify(appliedDocument(result, plan, loaded.servers), null, 2) + '\n',
-      { kind: documentKind('budget') },
+      { kind: BUDGET_DOCUMENT },
     );
     result.output = output;
   }

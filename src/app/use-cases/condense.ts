@@ -19,13 +19,16 @@ export interface CondenseOptions {
   output?: string;
 }
 
+/** What `-o` writes: an existing file is replaced only when it holds a condense document. */
+const CONDENSE_DOCUMENT = documentKind('condense');
+
 export async function condenseServers(
   ctx: AppContext,
   options: CondenseOptions,
 ): Promise<{ result: CondenseOutput; exitCode: number }> {
   const { io, global } = ctx;
   const { level, render, output } = options;
-  if (output) await checkWriteTarget(resolve(io.cwd, output), documentKind('condense')); // before connecting
+  if (output) await checkWriteTarget(resolve(io.cwd, output), CONDENSE_DOCUMENT); // before connecting
   const { servers, paths } = await loadSetup(global, io);
   const ok: ServerSnapshot[] = servers.filter((s) => s.status === 'ok');
   const { condensed, counter } = await computing(async (pause) => {
@@ -69,7 +72,6 @@ export async function condenseServers(
     servers: serversOut,
   };
   // The file holds the same document --json prints.
-  if (output)
-    await writeFileSafe(resolve(io.cwd, output), renderJson('condense', result), { kind: documentKind('condense') });
+  if (output) await writeFileSafe(resolve(io.cwd, output), renderJson('condense', result), { kind: CONDENSE_DOCUMENT });
   return { result, exitCode: serverFailureCode(servers) };
 }
