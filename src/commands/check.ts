@@ -38,8 +38,15 @@ export async function runCheckCommand(
 
   const { result, notes, exitCode } = await checkServers(ctx, options);
   io.stdout(renderCheck(result, { format: global.format, chalk: ctx.chalk }));
-  if (global.format === 'github' && io.env.GITHUB_STEP_SUMMARY) {
-    await appendFile(io.env.GITHUB_STEP_SUMMARY, renderCheckMarkdown(result) + '\n', 'utf8');
+  const summary = io.env.GITHUB_STEP_SUMMARY;
+  if (global.format === 'github' && summary) {
+    // The runner's file: a summary that cannot be written is worth a warning, never the gate's own verdict.
+    await appendFile(summary, renderCheckMarkdown(result) + '\n', 'utf8').catch((e: NodeJS.ErrnoException) =>
+      io.stderr(
+        `warning: the job summary was not written: GITHUB_STEP_SUMMARY=${summary} (${e.code ?? e.message}). ` +
+          'The check itself ran; unset the variable or point it at a writable file.\n',
+      ),
+    );
   }
   if (global.format !== 'json') for (const n of notes) io.stderr(`note: ${n}\n`);
   return { result, exitCode };

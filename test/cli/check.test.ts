@@ -172,6 +172,17 @@ describe('check', () => {
     expect(md).toContain('| files.read_file | changed | 116 | 185 | +69 (+59.5%) |');
   });
 
+  it('a $GITHUB_STEP_SUMMARY that cannot be written is a warning: the gate keeps its own exit code', async () => {
+    const missing = join(dir, 'no-such-folder', 'summary.md');
+    const failing = await cli(['--snapshot', GROWN, '--format', 'github', 'check'], { GITHUB_STEP_SUMMARY: missing });
+    expect(failing.code).toBe(1);
+    expect(failing.stdout).toMatch(/^::error .*TOTAL_GROWTH/m);
+    expect(failing.stderr).toContain(`GITHUB_STEP_SUMMARY=${missing} (ENOENT)`);
+    const passing = await cli(['--snapshot', SHRUNK, '--format', 'github', 'check'], { GITHUB_STEP_SUMMARY: dir });
+    expect(passing.code).toBe(0);
+    expect(passing.stderr).toContain('the job summary was not written');
+  });
+
   it('--format markdown renders a PR comment', async () => {
     const r = await cli(['--snapshot', SHRUNK, '--format', 'markdown', 'check']);
     expect(r.code).toBe(0);
@@ -236,6 +247,22 @@ describe('check', () => {
     const r = await cli(['--snapshot', BASE, 'check', '--max-growth', 'lots']);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('--max-growth');
+  });
+
+  it('--max 0 is refused as the baseline and the config refuse it, so --update never writes a baseline check rejects', async () => {
+    const r = await cli(['--snapshot', BASE, 'check', '--update', '--max', '0']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('--max');
+    expect((await cli(['--snapshot', BASE, 'check'])).code).toBe(0);
+  });
+
+  it('a minRecall from the config without --queries is named as not checked', async () => {
+    await writeFile(join(dir, 'mcp-smart.config.json'), JSON.stringify({ thresholds: { minRecall: 0.9 } }));
+    const r = await cli(['--snapshot', BASE, 'check']);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain('thresholds.minRecall 0.9 (from the config) was not checked');
+    const measured = await cli(['--snapshot', BASE, 'check', '--queries', INTENTS]);
+    expect(measured.stderr).not.toContain('was not checked');
   });
 });
 

@@ -77,7 +77,7 @@ function resolveThresholds(
     DEFAULT_MAX_GROWTH;
   const maxFlag = optionalString(opts.max);
   const max =
-    maxFlag !== undefined ? parseIntFlag('--max', maxFlag, { min: 0 }) : (config.thresholds?.max ?? baseline?.max);
+    maxFlag !== undefined ? parseIntFlag('--max', maxFlag, { min: 1 }) : (config.thresholds?.max ?? baseline?.max);
   const recallFlag = optionalString(opts.minRecall);
   const minRecall =
     recallFlag !== undefined
@@ -205,6 +205,13 @@ export async function checkServers(
     (n) => `server ${n} could not be reached: ${causeOf(n)}; it is left out of the comparison`,
   );
   if (broken) notes.push(`the baseline could not be read (${broken}); check --update writes it anew`);
+  // A recall floor from the config or the baseline is a check only with labelled intents (--min-recall needs them).
+  if (thresholds.minRecall !== undefined && !queries && !update) {
+    const from = loaded.config.thresholds?.minRecall !== undefined ? 'the config' : 'the baseline';
+    notes.push(
+      `thresholds.minRecall ${thresholds.minRecall} (from ${from}) was not checked: recall is measured only with --queries <labelled intents .jsonl>`,
+    );
+  }
   const noneAnswered = loaded.servers.length > 0 && unavailable.length === loaded.servers.length;
   // A baseline is never written from failed servers: a server that failed and has no earlier entry would vanish.
   const lost = unavailable.filter((n) => !own(existing?.servers, n));
