@@ -81,6 +81,9 @@ describe('condense', () => {
     const r = await runCli(['--snapshot', snap('audit-failed'), '--json', 'condense'], sandbox());
     expect(r.code).toBe(3);
     expect(JSON.parse(r.stdout).servers.map((s: { name: string }) => s.name)).toEqual(['clock']);
+    expect(r.stderr).toMatch(
+      /^warning: server \S+ could not be reached \(.+\); its tools are not in the condensed output$/m,
+    );
   });
 
   it('without -o or --json, says how to get the definitions and writes nothing', async () => {

@@ -21,6 +21,7 @@ describe('discover command', () => {
     });
     expect(doc.results[0].reasons).toBeUndefined();
     expect(r.code).toBe(3);
+    expect(r.stderr).toContain('warning: server broken could not be reached (spawn failed); its tools are not ranked');
   });
 
   it('keyword engine defaults to 3 results; -k overrides; --explain adds reasons', async () => {
@@ -236,7 +237,10 @@ describe('discover command', () => {
       const env = { NO_COLOR: '1', MCP_SMART_CACHE_DIR: dir, MCP_SMART_DATA_DIR: dir, HOME: dir };
       const argv = [...SNAP, 'discover', 'will it be sunny in Paris tomorrow', '--model', 'use-lite'];
       const r = await runCli(argv, { env: { ...env, MCP_SMART_PROGRESS: '1' } });
-      expect(r.stderr).toMatch(/^\r\x1b\[2KEmbedding the tools with use-lite 0\/11 \(0%\) — loading the model/);
+      // The snapshot's failed server is named first, on a line of its own; the progress line follows.
+      expect(r.stderr).toMatch(
+        /^warning: server broken could not be reached .*\n\r\x1b\[2KEmbedding the tools with use-lite 0\/11 \(0%\) — loading the model/,
+      );
       expect(r.stderr).toContain('\r\x1b[2KEmbedding the tools with use-lite 11/11 (100%)');
       // The line is cleared once the tools are embedded, before the results are printed.
       expect(r.stderr.endsWith('\r\x1b[2K')).toBe(true);

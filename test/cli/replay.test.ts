@@ -53,6 +53,16 @@ describe('replay (fixtures/sessions against fixtures/snapshots/replay-demo.json)
     expect(r.stderr).toContain('1 call to 1 tool not in the loaded servers');
   });
 
+  it('names a server of the snapshot that could not be reached, with exit 3', async () => {
+    const cwd = tmp();
+    const unreachable = fixture('snapshots', 'check-unreachable.json');
+    const intents = join(cwd, 'intents.jsonl');
+    writeFileSync(intents, JSON.stringify({ intent: 'read a file', expected: ['files.read_file'] }) + '\n');
+    const r = await runCli(['--snapshot', unreachable, 'replay', intents], { cwd, env: env(cwd) });
+    expect(r.code).toBe(3);
+    expect(r.stderr).toContain('warning: server web could not be reached (spawn web-server ENOENT)');
+  });
+
   it('--write into a config with comments and trailing commas keeps them: every command reads it so', async () => {
     // The write read the file as strict JSON and failed after the whole tune ("is not valid JSON").
     const cwd = tmp();

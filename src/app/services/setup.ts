@@ -145,3 +145,14 @@ export async function loadSetup(opts: SetupOptions, io: Io, load: SetupLoad = {}
 export function serverFailureCode(servers: ServerSnapshot[]): number {
   return servers.some((s) => s.status === 'error') ? 3 : 0;
 }
+
+/**
+ * For the commands whose output has no place for a failed server (discover, condense, replay): a warning naming each
+ * one and what its absence means, so exit 3 never comes without the server it is about. The exit code, as above.
+ */
+export function reportUnreachable(io: Io, servers: ServerSnapshot[], leftOut: string): number {
+  for (const s of servers)
+    if (s.status === 'error')
+      io.stderr(`warning: server ${s.name} could not be reached (${s.error ?? 'no reason given'}); ${leftOut}\n`);
+  return serverFailureCode(servers);
+}

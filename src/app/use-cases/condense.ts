@@ -11,7 +11,7 @@ import { debugPhase } from '../services/progress.js';
 import { documentKind, renderJson } from '../../reporters/json.js';
 import type { CondenseLevel, ServerSnapshot } from '../../core/types.js';
 import type { AppContext } from '../services/context.js';
-import { loadSetup, serverFailureCode } from '../services/setup.js';
+import { loadSetup, reportUnreachable } from '../services/setup.js';
 
 export interface CondenseOptions {
   level: CondenseLevel;
@@ -73,5 +73,5 @@ export async function condenseServers(
   };
   // The file holds the same document --json prints.
   if (output) await writeFileSafe(resolve(io.cwd, output), renderJson('condense', result), { kind: CONDENSE_DOCUMENT });
-  return { result, exitCode: serverFailureCode(servers) };
+  return { result, exitCode: reportUnreachable(io, servers, 'its tools are not in the condensed output') };
 }

@@ -24,7 +24,7 @@ import type { EngineName } from '../../core/types.js';
 import type { AppContext } from '../services/context.js';
 import { readLabelledIntents } from '../services/queries.js';
 import { capIntent, cutIntentNote } from '../../core/intent-limit.js';
-import { loadSetup, serverFailureCode } from '../services/setup.js';
+import { loadSetup, reportUnreachable } from '../services/setup.js';
 import { readRankingUsage } from '../services/usage.js';
 
 export interface DiscoverOptions {
@@ -60,7 +60,7 @@ export async function discoverTools(
   };
   const { servers, config, paths, snapshotDigest, lean } = await loadSetup(global, io, { lean: true, later });
   if (lean) debugPhase(ctx, 'tool lists read from the catalogue start cache');
-  const exitCode = serverFailureCode(servers);
+  const exitCode = reportUnreachable(io, servers, 'its tools are not ranked');
   const tools = toolRefsFromSnapshots(servers);
   const now = Date.now();
 

@@ -33,7 +33,7 @@ import { isPlainObject } from '../../core/config/key-path.js';
 import { editConfigText } from '../../core/adopt/switch-edit.js';
 import type { EngineName, UsageStats } from '../../core/types.js';
 import type { AppContext } from '../services/context.js';
-import { loadSetup, serverFailureCode } from '../services/setup.js';
+import { loadSetup, reportUnreachable } from '../services/setup.js';
 import { chosenStore, openUsageStore, userLabelFor } from '../services/store.js';
 import { createWorkProgress, debugPhase } from '../services/progress.js';
 
@@ -259,7 +259,7 @@ export async function replaySessions(
         }),
       );
 
-    let exitCode = serverFailureCode(servers);
+    let exitCode = reportUnreachable(io, servers, 'calls to its tools score as misses');
     if (minRecall !== undefined) {
       const actual = result.engines.find((e) => e.engine === 'hybrid')?.recallAt['5'] ?? 0;
       result.minRecall = { required: minRecall, actual, passed: result.cases > 0 && actual >= minRecall };
