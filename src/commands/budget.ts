@@ -39,6 +39,13 @@ export async function runBudgetCommand(
   const options: BudgetOptions = { limits: { max: flags.max, share: flags.share, limit: flags.limit } };
   if (flags.apply === true && output) options.applyTo = output;
   const intent = optionalString(flags.intent);
+  // Blank: discover refuses it; here it ranked nothing and the plan said it kept the intent's top tools.
+  if (intent !== undefined && intent.trim() === '')
+    throw new SmartError('BAD_FLAG', {
+      flag: '--intent',
+      value: intent,
+      hint: 'Give the task in words, e.g. --intent "open a pull request", or leave --intent out.',
+    });
   if (intent) options.intent = intent;
   const store = optionalString(flags.store);
   if (store) options.store = store;

@@ -208,6 +208,17 @@ describe('budget', () => {
     expect(doc.used - saved(doc)).toBe(doc.final);
   });
 
+  it('an --intent that matches no tool keeps none in full for it and says so; a blank one is refused', async () => {
+    const plain = await budget(['--max', '10000']);
+    const { doc } = await budget(['--max', '10000', '--intent', 'zzzqqq xyzzy']);
+    expect(doc.intent).toBeUndefined();
+    expect(doc.plan).toEqual(plain.doc.plan);
+    expect(doc.notes.join('\n')).toContain('the intent "zzzqqq xyzzy" matched no tool');
+    const blank = await cli(['--snapshot', BASE, 'budget', '--max', '10000', '--intent', '   ']);
+    expect(blank.code).toBe(2);
+    expect(blank.stderr).toContain('--intent');
+  });
+
   it('--apply -o writes the resulting definitions', async () => {
     const out = join(dir, 'tools.budget.json');
     // 620: web still fits beside the meta-tools once files and notes are deferred.

@@ -38,8 +38,21 @@ export async function hybridRanker(
   config: SmartConfig,
   usage?: RankingUsage,
 ): Promise<(intent: string, k: number) => string[]> {
+  const rank = await hybridRanking(servers, config, usage);
+  return (intent, k) => rank(intent, k).ids;
+}
+
+/** As hybridRanker, with whether nothing matched (the ids are then every tool, discover's fallback, not a ranking). */
+export async function hybridRanking(
+  servers: ServerSnapshot[],
+  config: SmartConfig,
+  usage?: RankingUsage,
+): Promise<(intent: string, k: number) => { ids: string[]; fallback: boolean }> {
   const index = await hybridIndex(servers, config);
   const patterns = patternsFromConfig(config);
   const prior = usage ? { usage: usage.usage, now: usage.reference } : {};
-  return (intent, k) => rankTools(index, intent, { engine: 'hybrid', k, patterns, ...prior }).results.map((r) => r.id);
+  return (intent, k) => {
+    const { results, fallback } = rankTools(index, intent, { engine: 'hybrid', k, patterns, ...prior });
+    return { ids: results.map((r) => r.id), fallback };
+  };
 }

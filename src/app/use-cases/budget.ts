@@ -3,7 +3,7 @@ import { resolve } from 'node:path';
 import { countOf } from '../../reporters/format.js';
 import { documentKind } from '../../reporters/json.js';
 import { counterFor } from '../services/counter.js';
-import { hybridRanker } from '../services/rank.js';
+import { hybridRanking } from '../services/rank.js';
 import { checkWriteTarget, writeFileSafe } from '../../process/safe-write.js';
 import { condenseTool, metaTools } from '../../core/condense/index.js';
 import { sentSnapshots } from '../../core/config/tool-filter.js';
@@ -71,15 +71,19 @@ function pausingPlanDeps(counter: TokenCounter): PlanDeps & {
   };
 }
 
-/** Ids of the `k` tools hybrid discovery ranks highest for the intent, with the usage store's prior and intents. */
+/**
+ * Ids of the `k` tools hybrid discovery ranks highest for the intent, with the usage store's prior and intents;
+ * undefined when nothing matched (discover's fallback offers every tool, which is no ranking to keep by).
+ */
 async function rankIntent(
   servers: ServerSnapshot[],
   intent: string,
   k: number,
   config: SmartConfig,
   usage: RankingUsage | undefined,
-): Promise<string[]> {
-  return (await hybridRanker(servers, config, usage))(intent, k);
+): Promise<string[] | undefined> {
+  const { ids, fallback } = (await hybridRanking(servers, config, usage))(intent, k);
+  return fallback ? undefined : ids;
 }
 
 export interface BudgetOptions {
@@ -145,7 +149,14 @@ export async function budgetServers(
   if (store && !read) notes.push(`usage store ${storeLabel(store)} not found`);
 
   let keepFull: string[] | undefined;
-  if (intent) keepFull = await rankIntent(ok, intent, INTENT_K, loaded.config, read);
+  if (intent) {
+    keepFull = await rankIntent(ok, intent, INTENT_K, loaded.config, read);
+    if (!keepFull)
+      notes.push(
+        `the intent "${intent}" matched no tool (none of its words is in a tool's name, description or parameters): ` +
+          'the plan keeps no tool in full for it; reword it with words the tools use',
+      );
+  }
 
   let plan: BudgetPlan | undefined;
   if (!verdict.fits || keepFull) {
