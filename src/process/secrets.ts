@@ -32,6 +32,15 @@ export function scrubListed<T>(entries: T[]): T[] {
   return known.strong.length === 0 ? entries : (scrubStrings(entries, IDENTIFIERS) as T[]);
 }
 
+/**
+ * An error a server sent back that goes on to the client and the model (a tool result with isError, a JSON-RPC
+ * error's message), with the known secrets hidden as scrubListed hides them: a server that quotes its own key in
+ * "token … was rejected" does not hand it to the model. A successful result is passed on unchanged.
+ */
+export function scrubSentError<T>(value: T): T {
+  return known.strong.length === 0 ? value : (scrubStrings(value, IDENTIFIERS) as T);
+}
+
 const NONE: ReadonlySet<string> = new Set();
 
 /**

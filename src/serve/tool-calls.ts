@@ -3,6 +3,7 @@
  * request in flight as the client's call, its trace, and the outcome the learner counts.
  */
 import { SmartError, isSmartError } from '../process/errors.js';
+import { scrubSentError } from '../process/secrets.js';
 import type { CatalogEntry, ServedView } from './served-view.js';
 import type { CallContext, InFlight } from './in-flight.js';
 import type { Learner } from './learn.js';
@@ -80,9 +81,11 @@ export class ToolCalls {
       if (problem) throw new SmartError('SERVE_BAD_RESULT', { server: entry.server, tool: entry.tool.name, problem });
       ok = result.isError !== true;
       trace?.answered(result);
-      return result;
+      return ok ? result : scrubSentError(result);
     } catch (e) {
       trace?.failed(e);
+      // The server's own JSON-RPC error goes on to the client with its message: hidden as an error result's text.
+      if (e instanceof Error && !isSmartError(e)) e.message = scrubSentError(e.message);
       throw e;
     } finally {
       await learner.called(entry.id, ok, Math.round(opts.clock() - started), userOf(ctx.caller));

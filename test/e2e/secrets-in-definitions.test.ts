@@ -45,6 +45,31 @@ describe('secrets a server puts in its own definitions', () => {
     expect(lists[1]).toEqual(lists[0]);
   }, 90_000);
 
+  it('an error the server quotes its secret in reaches the client with "***": an error result and a JSON-RPC error', async () => {
+    for (const mode of ['tools', 'meta']) {
+      const { client } = await connectServeStdio(box.env, ['--config', config, '--mode', mode, '--no-learn']);
+      try {
+        const call = (tool: string) =>
+          mode === 'tools'
+            ? client.callTool({ name: tool, arguments: {} })
+            : client.callTool({ name: 'call_tool', arguments: { name: `leaky.${tool}`, arguments: {} } });
+        const r = await call('leak');
+        expect(r.isError, mode).toBe(true);
+        expect(JSON.stringify(r.content), mode).toBe(
+          JSON.stringify([{ type: 'text', text: 'upstream said: token *** is not allowed' }]),
+        );
+        const rpc = await call('leak_rpc').then(
+          (x) => JSON.stringify(x),
+          (e: Error) => e.message,
+        );
+        expect(rpc, mode).toContain('credential *** was rejected');
+        expect(rpc, mode).not.toContain(SECRET);
+      } finally {
+        await client.close();
+      }
+    }
+  }, 90_000);
+
   it('audit counts the same tokens with an empty cache as from the cache, and never prints the value', async () => {
     const tokens: number[] = [];
     // A cache folder of its own: the first run lists live, the second reads what the first cached.
