@@ -34,6 +34,21 @@ describe('JSON switch', () => {
     expect(undoJson(base, on, edits).text).not.toContain('"mcp"');
   });
 
+  it('a file on one line stays on one line (the edit written compact), and so does a long line of a larger file', () => {
+    const compact = '{"mcpServers":{"a":{"command":"x"}},"other":1}';
+    const on = applyJsonEdits(compact, JSON.parse(compact), edits);
+    expect(on).not.toContain('\n');
+    expect(on).toContain('"mcp-smart": {"command":"node","args":["serve"]}');
+    expect(JSON.parse(undoJson(compact, on, edits).text)).toEqual(JSON.parse(compact));
+    // A pretty file with one long line (a big project list written compact by another tool): that line is kept.
+    const long = JSON.stringify(Object.fromEntries(Array.from({ length: 300 }, (_, i) => [`p${i}`, { n: i }])));
+    const mixed = `{\n  "projects": ${long},\n  "mcpServers": {"a": {"command": "x"}}\n}\n`;
+    const set: SwitchEdit[] = [{ kind: 'set', path: ['mcpServers', 'a'], value: undefined }];
+    const off = applyJsonEdits(mixed, JSON.parse(mixed), set);
+    expect(off.split('\n')[1]).toBe(`  "projects": ${long},`);
+    expect(JSON.parse(off)).toEqual({ ...JSON.parse(mixed), mcpServers: {} });
+  });
+
   it('keeps a server added since and a name the user excluded since; names our entry when the user changed it', () => {
     const on = JSON.parse(applyJsonEdits(base, JSON.parse(base), edits)) as {
       mcpServers: Record<string, unknown>;

@@ -35,10 +35,24 @@ export function formattingOf(text: string): FormattingOptions {
     : { insertSpaces: true, tabSize: indent.length, eol };
 }
 
+/** Past this, the line an edit lands on is left as it is laid out (see setJson). */
+const LONG_LINE = 2_000;
+
+/** The length of the line holding `offset`. */
+function lineLength(text: string, offset: number): number {
+  const start = text.lastIndexOf('\n', offset - 1) + 1;
+  const end = text.indexOf('\n', offset);
+  return (end < 0 ? text.length : end) - start;
+}
+
 function setJson(text: string, path: JSONPath, value: unknown): string {
   if (text.trim() === '') text = '{}';
-  const edits = modify(text, path, value, { formattingOptions: formattingOf(text) });
-  return applyEdits(text, edits);
+  // jsonc-parser formats the whole line an insertion or a removal lands on, applying its edits one at a time: on a
+  // file written on one line (a compact ~/.claude.json) that rewrote the file's layout and took time quadratic in its
+  // size (minutes for a few MB). A file on one line, or a long line, keeps its layout: the edit is written compact.
+  const plain = modify(text, path, value, {});
+  if (!text.includes('\n') || plain.some((e) => lineLength(text, e.offset) > LONG_LINE)) return applyEdits(text, plain);
+  return applyEdits(text, modify(text, path, value, { formattingOptions: formattingOf(text) }));
 }
 
 const stringList = (v: unknown): string[] =>
