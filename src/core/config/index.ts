@@ -29,7 +29,7 @@ import { mergeDefinitions, type Shadowing } from './merge.js';
 import { detectSyntax, duplicateKeyWarning, parseConfigDocument, parseConfigText } from './parse.js';
 import { orderByPrecedence, resolveClients, type ClientResolution } from './resolve.js';
 import { normalizeServerEntry, type RawServer } from './server-entry.js';
-import { ownSectionsWarning, readAsOurs, refuseOwnFile, smartConfigBy } from './own-config.js';
+import { ownSectionsWarning, readAsOurs, refuseOwnFile, smartConfigBy, unknownServeServers } from './own-config.js';
 import { validateSmartConfig } from './validate.js';
 
 export type { Shadowing, ClientResolution };
@@ -339,6 +339,15 @@ export async function loadServerDefinitions(req: DefinitionRequest): Promise<Def
   if (req.demo)
     ordered.push(...(await demoServerDefinitions({ nodePath: req.nodePath, scratchDir: req.demoScratchDir })));
   const { servers, shadowings } = mergeDefinitions(ordered);
+  // Names are known unless servers come from a snapshot or an unnamed ad-hoc server is named by its serverInfo later.
+  if (req.ownConfigOnly !== true && req.adhoc.every((a) => a.name !== undefined) && loader.smart)
+    loader.warnings.push(
+      ...unknownServeServers(
+        loader.smart.config.serve,
+        servers.map((s) => s.name),
+        loader.smart.file,
+      ),
+    );
   const referencedVars = dict(
     servers
       .filter((s) => loader.referencedVars[varsKey(s)])

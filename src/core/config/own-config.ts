@@ -1,9 +1,9 @@
 /** Which config files are our own (mcp-smart.config.json's format), and --config files that are not configs. Pure. */
 import { basename } from 'node:path';
 import { SmartError } from '../../process/errors.js';
-import type { ClientId } from '../types.js';
+import type { ClientId, SmartConfig } from '../types.js';
 import { clientLabel } from './clients.js';
-import { isPlainObject } from './key-path.js';
+import { closestKey, isPlainObject } from './key-path.js';
 
 const SMART_ONLY_KEYS = [
   'budget',
@@ -72,4 +72,23 @@ export function refuseOwnFile(file: string, doc: unknown): void {
     key: 'format',
     reason: `${JSON.stringify(format)}: this is an mcp-smart ${kind} file, not a list of servers; ${use}.`,
   });
+}
+
+/**
+ * `serve.servers.<name>` entries that name no configured server: a misspelt name under `load: "off"` or `disable`
+ * hides nothing, so each is named in a warning with the servers there are (and the closest one).
+ */
+export function unknownServeServers(
+  serve: SmartConfig['serve'],
+  configured: readonly string[],
+  file: string | undefined,
+): string[] {
+  const where = file ?? 'mcp-smart.config.json';
+  return Object.keys(serve?.servers ?? {})
+    .filter((name) => !configured.includes(name))
+    .map((name) => {
+      const near = closestKey(name, configured);
+      const known = configured.length > 0 ? [...configured].sort().join(', ') : '(none)';
+      return `${where}: serve.servers.${name}: no server "${name}" is configured, so this entry applies to nothing.${near ? ` Did you mean "${near}"?` : ''} Servers: ${known}.`;
+    });
 }
