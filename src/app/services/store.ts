@@ -5,7 +5,13 @@ import { FileUsageStore } from '../../core/store/file.js';
 import type { UsageStore } from '../../core/store/types.js';
 import type { PostgresStoreOptions } from '../../core/store/postgres.js';
 import type { SmartConfig } from '../../core/types.js';
-import { connectionString, expandStoreUrl, isPostgresUrl, redactStoreUrl } from '../../core/store/url.js';
+import {
+  checkStoreSpec,
+  connectionString,
+  expandStoreUrl,
+  isPostgresUrl,
+  redactStoreUrl,
+} from '../../core/store/url.js';
 
 export interface StoreSpec {
   /** A file path or a PostgreSQL URL, as given (may hold `${VAR}`). */
@@ -14,11 +20,18 @@ export interface StoreSpec {
   where: string;
 }
 
-/** The store a command was asked for: the flag, else the config's `store`; undefined: the default file. */
+/**
+ * The store a command was asked for: the flag, else the config's `store`; undefined: the default file. A URL that is
+ * not PostgreSQL's is STORE_URL_INVALID (exit 2), never a file path named after it.
+ */
 export function chosenStore(flag: string | undefined, configStore: string | undefined): StoreSpec | undefined {
-  if (flag) return { spec: flag, where: '--store' };
-  if (configStore) return { spec: configStore, where: 'mcp-smart.config.json: store' };
-  return undefined;
+  const chosen: StoreSpec | undefined = flag
+    ? { spec: flag, where: '--store' }
+    : configStore
+      ? { spec: configStore, where: 'mcp-smart.config.json: store' }
+      : undefined;
+  if (chosen) checkStoreSpec(chosen.spec, chosen.where);
+  return chosen;
 }
 
 /**

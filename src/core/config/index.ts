@@ -29,6 +29,7 @@ import { mergeDefinitions, type Shadowing } from './merge.js';
 import { detectSyntax, duplicateKeyWarning, parseConfigDocument, parseConfigText } from './parse.js';
 import { orderByPrecedence, resolveClients, type ClientResolution } from './resolve.js';
 import { normalizeServerEntry, type RawServer } from './server-entry.js';
+import { ownSectionsWarning, readAsOurs, refuseOwnFile, smartConfigBy, unknownServeServers } from './own-config.js';
 import { validateSmartConfig } from './validate.js';
 
 export type { Shadowing, ClientResolution };
@@ -91,9 +92,6 @@ export interface DefinitionResult {
   rawEntryOf: (def: ServerDefinition) => RawServer | undefined;
 }
 
-const SMART_ONLY_KEYS = ['budget', 'thresholds', 'baseline', 'patterns', 'weights', 'keywords', 'cache'];
-const SMART_KEYS = new Set([...SMART_ONLY_KEYS, '$schema', 'servers', 'mcpServers']);
-
 interface SourceFile {
   file: string;
   scope: 'project' | 'user' | 'explicit';
@@ -102,39 +100,15 @@ interface SourceFile {
   smart?: boolean;
 }
 
-/** Our own config: by location, by file name, or by shape (only our keys, at least one of ours only). */
-function isSmartConfig(source: SourceFile, doc: unknown): boolean {
-  if (source.smart === true || /^mcp-smart([.-].*)?\.json$/i.test(basename(source.file))) return true;
-  if (!isPlainObject(doc)) return false;
-  const keys = Object.keys(doc);
-  return keys.some((k) => SMART_ONLY_KEYS.includes(k)) && keys.every((k) => SMART_KEYS.has(k));
-}
-
-/** The flag that reads each of our own files, for a --config that was given one (a snapshot, a baseline). */
-const OWN_FILE_FLAGS: Record<string, string> = {
-  snapshot: 'pass it with --snapshot <file>',
-  baseline: 'check and audit read it with --baseline <file>',
-  usage: 'pass it with --store <file>',
-};
-
-/** A --config naming a file mcp-smart wrote (`"format": "mcp-smart/…"`) is refused with the flag that reads it. */
-function refuseOwnFile(file: string, doc: unknown): void {
-  const format = isPlainObject(doc) ? doc.format : undefined;
-  const kind = typeof format === 'string' ? /^mcp-smart\/([a-z-]+)@/.exec(format)?.[1] : undefined;
-  if (kind === undefined) return;
-  const use = OWN_FILE_FLAGS[kind] ?? 'it is not a config file';
-  throw new SmartError('CONFIG_INVALID', {
-    file,
-    key: 'format',
-    reason: `${JSON.stringify(format)}: this is an mcp-smart ${kind} file, not a list of servers; ${use}.`,
-  });
-}
-
-function firstIssue(file: string, issues: { key: string; reason: string }[]): SmartError {
+function firstIssue(file: string, issues: { key: string; reason: string }[], note = ''): SmartError {
   const [first] = issues;
   const more =
     issues.length > 1 ? ` (and ${issues.length - 1} more problem${issues.length > 2 ? 's' : ''} in this file)` : '';
-  return new SmartError('CONFIG_INVALID', { file, key: first?.key ?? '', reason: `${first?.reason ?? ''}${more}` });
+  return new SmartError('CONFIG_INVALID', {
+    file,
+    key: first?.key ?? '',
+    reason: `${first?.reason ?? ''}${more}${note}`,
+  });
 }
 
 const varsKey = (d: ServerDefinition): string => `${d.source}\u0000${d.name}`;
@@ -181,18 +155,30 @@ class Loader {
     const { value: doc, duplicateKeys } = parseConfigDocument(file, text);
     if (source.scope === 'explicit') refuseOwnFile(file, doc);
     if (duplicateKeys.length > 0) this.warnings.push(duplicateKeyWarning(file, duplicateKeys));
-    const ours = isSmartConfig(source, doc);
+    const syntax = detectSyntax(file, stripBom(text));
+    const detected = source.scope === 'explicit' ? detectClient(file, doc, syntax) : source.client;
+    // By name only: entries copied from Gemini (excludeTools, oauth) beside our `serve` still make the file ours.
+    const by = smartConfigBy(
+      source,
+      doc,
+      source.scope === 'explicit' ? detectClient(file, undefined, syntax) : detected,
+    );
+    const ours = by !== undefined;
     if (ours && isPlainObject(doc)) {
       const { config, issues } = validateSmartConfig(doc, DEFAULT_WEIGHTS);
-      if (issues.length > 0) throw firstIssue(file, issues);
+      if (issues.length > 0) throw firstIssue(file, issues, readAsOurs(by));
+      if (this.smart && Object.keys(config).length > 0)
+        this.warnings.push(
+          `${file}: its own settings (${Object.keys(config).join(', ')}) are not used: only the first mcp-smart config file given has them read (${this.smart.file}).`,
+        );
       this.smart ??= { config, file };
     }
+    if (!ours && detected !== undefined && source.scope === 'explicit') {
+      const unread = ownSectionsWarning(file, doc, detected);
+      if (unread) this.warnings.push(unread);
+    }
     if (!opts.serversWanted) return;
-    const client = ours
-      ? undefined
-      : source.scope === 'explicit'
-        ? detectClient(file, doc, detectSyntax(file, stripBom(text)))
-        : source.client;
+    const client = ours ? undefined : detected;
     if (this.req.client !== undefined && client !== this.req.client) return;
     // Gemini reads security.folderTrust from system and user settings only, never the workspace's own.
     if (client === 'gemini' && source.layer !== 'project') this.geminiSettings.push(doc);
@@ -353,6 +339,15 @@ export async function loadServerDefinitions(req: DefinitionRequest): Promise<Def
   if (req.demo)
     ordered.push(...(await demoServerDefinitions({ nodePath: req.nodePath, scratchDir: req.demoScratchDir })));
   const { servers, shadowings } = mergeDefinitions(ordered);
+  // Names are known unless servers come from a snapshot or an unnamed ad-hoc server is named by its serverInfo later.
+  if (req.ownConfigOnly !== true && req.adhoc.every((a) => a.name !== undefined) && loader.smart)
+    loader.warnings.push(
+      ...unknownServeServers(
+        loader.smart.config.serve,
+        servers.map((s) => s.name),
+        loader.smart.file,
+      ),
+    );
   const referencedVars = dict(
     servers
       .filter((s) => loader.referencedVars[varsKey(s)])

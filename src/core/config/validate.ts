@@ -1,5 +1,6 @@
 /** Strict validation of our own mcp-smart.config.json keys (servers are checked by server-entry.ts). Pure. */
 import { compilePattern } from '../discover/patterns.js';
+import { foreignStoreUrl } from '../store/url.js';
 import type { PatternRule, SmartConfig } from '../types.js';
 import { describeType, formatKeyPath, isPlainObject, unknownKeyReason, type KeyPart } from './key-path.js';
 import { validateServeAuth } from './validate-auth.js';
@@ -87,6 +88,12 @@ const growth: Check = (v) => {
   if (typeof v === 'string' && /^\d+(\.\d+)?%?$/.test(v.trim())) return undefined;
   return `expected a percentage such as "5%" or a number of tokens such as 500, got ${show(v)}.`;
 };
+
+/** A URL store must be PostgreSQL's: another scheme would be read as a file path named after the URL. */
+function storeUrlProblem(spec: string): string | undefined {
+  const reason = foreignStoreUrl(spec);
+  return reason === undefined ? undefined : `${reason}.`;
+}
 
 /** Numbers are config data, not secrets, so they may be shown; strings only by type. */
 function show(v: unknown): string {
@@ -349,7 +356,7 @@ export function validateSmartConfig(doc: Record<string, unknown>, defaultWeights
         break;
       }
       case 'store': {
-        const problem = nonEmptyString(value);
+        const problem = nonEmptyString(value) ?? storeUrlProblem(value as string);
         if (problem) v.add([key], problem);
         else config.store = value as string;
         break;

@@ -1,10 +1,38 @@
 /** A store spec: a file path, or a PostgreSQL URL whose credentials never reach a message. */
 import { SmartError } from '../../process/errors.js';
+import { redactUrl } from '../../process/redact.js';
 
 const PG_SCHEME = /^postgres(?:ql)?:\/\//i;
+/** `<scheme>://`, the scheme two letters or more, so a Windows path (`C:\\…`, `C://…`) is still a path. */
+const URL_SCHEME = /^([a-z][a-z0-9+.-]+):\/\//i;
 
-/** True for `postgres://…` and `postgresql://…` (anything else is a file path). */
+/** True for `postgres://…` and `postgresql://…` (a store given as another URL is refused by checkStoreSpec). */
 export const isPostgresUrl = (spec: string): boolean => PG_SCHEME.test(spec);
+
+/** The forms a store may take, for messages. */
+export const STORE_FORMS = 'a file path or a postgres:// (postgresql://) URL';
+
+/**
+ * Why `spec` cannot name a store, or undefined: a URL of another scheme (mysql://, https://) would otherwise be
+ * taken as a relative file path, its credentials written into folder names and printed.
+ */
+export function foreignStoreUrl(spec: string): string | undefined {
+  const scheme = URL_SCHEME.exec(spec)?.[1];
+  if (scheme === undefined || isPostgresUrl(spec)) return undefined;
+  return `${scheme.toLowerCase()}:// is not a usage store scheme; use ${STORE_FORMS}`;
+}
+
+/** Throws STORE_URL_INVALID (exit 2) naming `where` when `spec` is a URL that is not PostgreSQL's. */
+export function checkStoreSpec(spec: string, where: string): void {
+  const reason = foreignStoreUrl(spec);
+  if (reason !== undefined) throw new SmartError('STORE_URL_INVALID', { where, url: redactAnyUrl(spec), reason });
+}
+
+/** Any URL as it may be shown: user-info and query values hidden, also when it does not parse as a URL. */
+export function redactAnyUrl(url: string): string {
+  const shown = redactUrl(url);
+  return shown === url ? redactStoreUrl(url) : shown;
+}
 
 /** How a store is named in messages: the file path, or the URL with credentials redacted. */
 export const storeLabel = (spec: string): string => (isPostgresUrl(spec) ? redactStoreUrl(spec) : spec);
@@ -28,7 +56,7 @@ export function expandStoreUrl(url: string, env: Readonly<Record<string, string 
 
 /** The URL as it may be shown: password (and any password/secret query parameter) replaced by `***`. */
 export function redactStoreUrl(url: string): string {
-  let out = url.replace(/^([a-z]+:\/\/)([^/@?#]*)@/i, (_m, scheme: string, auth: string) => {
+  let out = url.replace(/^([a-z][a-z0-9+.-]*:\/\/)([^/@?#]*)@/i, (_m, scheme: string, auth: string) => {
     const colon = auth.indexOf(':');
     return colon < 0 ? `${scheme}${auth}@` : `${scheme}${auth.slice(0, colon)}:***@`;
   });
