@@ -11,7 +11,7 @@ const SECRET_PART =
   /^(?:(?:api|access|secret|private|auth|client|master|signing)?keys?|(?:access|refresh|id|bearer|auth|api)?tokens?|secret|secrets|pass|passwd|password|passphrase|pwd|auth|authorization|cred|creds|credential|credentials|private|session|cookie|signature|sig|pat|jwt)$/i;
 /** A last name part that says the value is a setting about a credential, not the credential (TOKEN_TYPE, AUTH_MODE). */
 const SETTING_PART =
-  /^(?:mode|type|kind|format|method|scheme|style|url|uri|host|port|file|path|dir|timeout|ttl|expiry|level|enabled|disabled|name|header|endpoint|version|region|scope|scopes|provider|strategy|location|prefix|length|count)$/i;
+  /^(?:mode|type|kind|format|method|scheme|style|url|uri|host|port|file|path|dir|timeout|ttl|expiry|level|enabled|disabled|name|header|endpoint|version|region|scope|scopes|provider|strategy|location|prefix|length|count|idle|age|limit|size|interval|duration|lifetime)$/i;
 
 /** `GITHUB_TOKEN`, `x-api-key`, `apiKey`, `Authorization`: a name that says its value is a credential. */
 export function isSecretName(name: string): boolean {

@@ -20,6 +20,8 @@ describe('isSecretName', () => {
     'SESSION',
     'PRIVATE_KEY',
     'OPENAI_APIKEY',
+    'session_id',
+    'sessionToken',
   ])('%s names a credential', (name) => expect(isSecretName(name)).toBe(true));
   it.each([
     'AUTH_MODE',
@@ -31,6 +33,9 @@ describe('isSecretName', () => {
     'OUTPUT_FORMAT',
     'MONKEY_BUSINESS',
     'PASSAGE',
+    'session-idle',
+    'TOKEN_LIMIT',
+    'SESSION_MAX_AGE',
   ])('%s does not', (name) => expect(isSecretName(name)).toBe(false));
 });
 
