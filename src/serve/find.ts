@@ -9,7 +9,7 @@ import type { ServerSnapshot, SmartConfig, UsageStats } from '../core/types.js';
 import type { ServedView } from './served-view.js';
 import type { Counting } from './deps.js';
 import { budgetFindAnswer, findMaxTokens, type BudgetedAnswer, type FindCandidate } from './find-budget.js';
-import { findCandidate, textResult } from './meta.js';
+import { findCandidate, refuseUnknownServer, textResult } from './meta.js';
 import { MAX_RANKED_QUERIES, readFindArgs } from './find-args.js';
 import type { Unstarted } from './start-retry.js';
 
@@ -114,6 +114,8 @@ export class ToolFinder {
     const index = await this.discoverIndex();
     const { fuseRankings, patternsFromConfig, rankTools } = (engine ??= await import('../core/discover/engine.js'));
     const view = viewOf(this.deps.view());
+    // A server that is not there is said so (as list_tools does), not answered with no results.
+    if (server) refuseUnknownServer(view, server, this.deps.unstarted());
     // Other phrasings of the same need (`queries`), each ranked, fused by reciprocal rank with the intent's ranking.
     const phrasings = [...new Set([intent, ...read.queries])].slice(0, MAX_PHRASINGS);
     const { usage } = this.deps;

@@ -6,6 +6,7 @@ import type { ToolSnapshot } from '../core/types.js';
 import type { CatalogEntry, ServedView } from './served-view.js';
 import type { FindCandidate } from './find-budget.js';
 import { knownNames } from '../core/config/key-path.js';
+import { shownValue } from './find-args.js';
 
 /** A meta-tool's text answer (the model reads JSON well; one compact line per result keeps it short). */
 export function textResult(
@@ -78,19 +79,32 @@ export function describeEntry(entry: CatalogEntry, view: ServedView): Record<str
   return { ...out, ...rest };
 }
 
-/** list_tools: one line per tool. */
-export function listEntries(view: ServedView, server: string | undefined): string {
+/** list_tools: one line per tool (`unstarted`: the servers not started yet, known all the same). */
+export function listEntries(
+  view: ServedView,
+  server: string | undefined,
+  unstarted: readonly { server: string }[] = [],
+): string {
   const lines: string[] = [];
   for (const e of view.entries.values()) {
     if (server !== undefined && e.server !== server) continue;
     const summary = summaryOf(e.tool);
     lines.push(summary ? `${e.id} — ${summary}` : e.id);
   }
-  if (server !== undefined && lines.length === 0) {
-    const servers = [...view.entries.values()].map((e) => e.server);
-    throw new SmartError('UNKNOWN_SERVER', { name: server, ...knownNames(server, servers) });
-  }
+  if (server !== undefined && lines.length === 0) refuseUnknownServer(view, server, unstarted);
   return lines.join('\n');
+}
+
+/**
+ * The `server` of find_tool or list_tools must be one whose tools the view serves, or one that has not started yet
+ * (`unstarted`: the answer names it and why); else UNKNOWN_SERVER naming the others (the name shown cut to 40).
+ */
+export function refuseUnknownServer(view: ServedView, server: string, unstarted: readonly { server: string }[]): void {
+  const servers = new Set([...view.entries.values()].map((e) => e.server));
+  for (const u of unstarted) servers.add(u.server);
+  if (servers.has(server)) return;
+  const name = shownValue(server).replace(/^"|"$/g, '');
+  throw new SmartError('UNKNOWN_SERVER', { name, ...knownNames(name, servers) });
 }
 
 /** The entry a `name` means: an id "server.tool", a served name, or a tool name only one server has. */

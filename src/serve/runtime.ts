@@ -21,6 +21,7 @@ import { ServedList, type OtherLists } from './served-list.js';
 import { ListLifecycle } from './list-lifecycle.js';
 import { ToolCalls, failureResult } from './tool-calls.js';
 import { finderFor, learnerFor, poolFor } from './runtime-wiring.js';
+import { readServerArg } from './find-args.js';
 
 export type { Asker, CallContext } from './in-flight.js';
 export type { RuntimeOptions, ToolResult } from './runtime-options.js';
@@ -242,11 +243,13 @@ export class ServeRuntime {
   }
 
   listTools(args: Record<string, unknown>, view = this.view): ToolResult {
-    const server = typeof args.server === 'string' ? args.server : undefined;
-    const unstarted = (this.unstarted?.pending() ?? []).filter((u) => server === undefined || u.server === server);
-    const notes = unstarted.map((u) => unstartedLine(u));
+    const named = readServerArg('list_tools', args.server);
+    if ('error' in named) return textResult(named.error, true);
+    const { server } = named;
+    const pending = this.unstarted?.pending() ?? [];
+    const notes = pending.filter((u) => server === undefined || u.server === server).map((u) => unstartedLine(u));
     if (server !== undefined && notes.length > 0) return textResult(notes.join('\n'));
-    return textResult([listEntries(view, server), ...notes].filter((t) => t !== '').join('\n'));
+    return textResult([listEntries(view, server, pending), ...notes].filter((t) => t !== '').join('\n'));
   }
 
   /** call_tool / call_tool_read: resolve, check read-only, validate, forward (tool-calls.ts). */
