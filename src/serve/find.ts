@@ -31,6 +31,8 @@ export interface FinderDeps {
   /** Why a server's tools cannot be called right now, if so. */
   unavailable: (server: string) => string | undefined;
   unstarted: () => readonly Unstarted[];
+  /** Servers found but not started (pending approval, switched off), with why. */
+  held?: ReadonlyMap<string, string>;
   /** The cache folder discover's index cache is in (undefined with --no-cache): the index is read from it, not built. */
   indexCacheDir: string | undefined;
   /** --debug lines (where the index came from). */
@@ -115,7 +117,7 @@ export class ToolFinder {
     const { fuseRankings, patternsFromConfig, rankTools } = (engine ??= await import('../core/discover/engine.js'));
     const view = viewOf(this.deps.view());
     // A server that is not there is said so (as list_tools does), not answered with no results.
-    if (server) refuseUnknownServer(view, server, this.deps.unstarted());
+    if (server) refuseUnknownServer(view, server, this.deps.unstarted(), this.deps.held);
     // Other phrasings of the same need (`queries`), each ranked, fused by reciprocal rank with the intent's ranking.
     const phrasings = [...new Set([intent, ...read.queries])].slice(0, MAX_PHRASINGS);
     const { usage } = this.deps;

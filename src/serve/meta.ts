@@ -84,6 +84,7 @@ export function listEntries(
   view: ServedView,
   server: string | undefined,
   unstarted: readonly { server: string }[] = [],
+  held?: ReadonlyMap<string, string>,
 ): string {
   const lines: string[] = [];
   for (const e of view.entries.values()) {
@@ -91,7 +92,7 @@ export function listEntries(
     const summary = summaryOf(e.tool);
     lines.push(summary ? `${e.id} — ${summary}` : e.id);
   }
-  if (server !== undefined && lines.length === 0) refuseUnknownServer(view, server, unstarted);
+  if (server !== undefined && lines.length === 0) refuseUnknownServer(view, server, unstarted, held);
   return lines.join('\n');
 }
 
@@ -99,16 +100,31 @@ export function listEntries(
  * The `server` of find_tool or list_tools must be one whose tools the view serves, or one that has not started yet
  * (`unstarted`: the answer names it and why); else UNKNOWN_SERVER naming the others (the name shown cut to 40).
  */
-export function refuseUnknownServer(view: ServedView, server: string, unstarted: readonly { server: string }[]): void {
+export function refuseUnknownServer(
+  view: ServedView,
+  server: string,
+  unstarted: readonly { server: string }[],
+  held?: ReadonlyMap<string, string>,
+): void {
   const servers = new Set([...view.entries.values()].map((e) => e.server));
   for (const u of unstarted) servers.add(u.server);
   if (servers.has(server)) return;
+  // Found but not started (pending approval, switched off): said so, with why.
+  const why = held?.get(server);
+  if (why) throw new SmartError('SERVE_SERVER_UNAVAILABLE', { server, reason: why });
   const name = shownValue(server).replace(/^"|"$/g, '');
   throw new SmartError('UNKNOWN_SERVER', { name, ...knownNames(name, servers) });
 }
 
-/** The entry a `name` means: an id "server.tool", a served name, or a tool name only one server has. */
-export function resolveTool(view: ServedView, name: unknown): CatalogEntry {
+/**
+ * The entry a `name` means: an id "server.tool", a served name, or a tool name only one server has. `notRunning`: the
+ * refusal for an id whose server is not running (why it is not), else it is an unknown tool.
+ */
+export function resolveTool(
+  view: ServedView,
+  name: unknown,
+  notRunning?: (name: string) => SmartError | undefined,
+): CatalogEntry {
   if (typeof name !== 'string' || name === '')
     throw new SmartError('SERVE_UNKNOWN_TOOL', {
       name: typeof name === 'string' ? name : JSON.stringify(name ?? ''),
@@ -121,6 +137,8 @@ export function resolveTool(view: ServedView, name: unknown): CatalogEntry {
   const bare = [...view.entries.values()].filter((e) => e.tool.name === name);
   if (bare.length === 1) return bare[0]!;
   refuseHidden(view, name);
+  const down = bare.length === 0 ? notRunning?.(name) : undefined;
+  if (down) throw down;
   const hint =
     bare.length > 1
       ? `Several servers have it: ${bare.map((e) => e.id).join(', ')}; pass one of these ids.`

@@ -2,7 +2,8 @@
 // - find_tool and list_tools refuse a `server` that is not there with the same error naming the known servers, and a
 //   `server` or `queries` entry of the wrong type with an error naming the argument; a server that has not started is
 //   named with why;
-// - describe_tool and call_tool of a tool whose server has not started say why that server is not running.
+// - describe_tool and call_tool of a tool whose server has not started say why that server is not running (a variable
+//   not set, a failed start, approval pending), not "no tool".
 import { InMemoryTransport, Server } from '@modelcontextprotocol/server';
 import { Client } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -11,6 +12,7 @@ import { countingWith } from '../../src/serve/deps.js';
 import { ServeRuntime } from '../../src/serve/runtime.js';
 import { createClientServer } from '../../src/serve/sdk-server.js';
 import type { ServeMode } from '../../src/serve/served-view.js';
+import { heldServers } from '../../src/serve/setup.js';
 import type { ServerDefinition, ServerSnapshot, ToolSnapshot } from '../../src/core/types.js';
 import { tempDir } from '../helpers/temp.js';
 
@@ -56,6 +58,11 @@ async function harness(mode: ServeMode) {
   const runtime = new ServeRuntime({
     setup: {
       definitions: [def('notes'), def('vars', { unsetVariables: ['NOTES_TOKEN'] }), def('boom')],
+      held: heldServers(
+        { servers: [def('notes'), def('held', { enabled: false, pendingTrust: true })] } as never,
+        [],
+        [def('notes')],
+      ),
       known,
       config: {},
       warnings: [],
@@ -150,5 +157,28 @@ describe('find_tool and list_tools: the `server` argument', () => {
     const h = await harness('meta');
     const { text } = await h.call('find_tool', { intent: 'x', server: 'é'.repeat(200_000) });
     expect(text).toBe(`mcp-smart: No server named "${'é'.repeat(36)}...". Known servers: boom, notes, vars.`);
+  });
+});
+
+describe('describe_tool and call_tool of a server that is not running', () => {
+  it('say why: the variable not set, the failed start and when it is tried again, the approval pending', async () => {
+    const h = await harness('meta');
+    const call = (name: string) => h.call('call_tool', { name, arguments: {} });
+    expect(await call('vars.search')).toEqual({
+      text: 'mcp-smart: server "vars" is unavailable: ${NOTES_TOKEN} is not set in the environment serve runs in (set it where the client starts mcp-smart, then restart serve)',
+      isError: true,
+    });
+    expect((await h.call('describe_tool', { name: 'vars.search' })).text).toContain('${NOTES_TOKEN} is not set');
+    expect((await call('boom.anything')).text).toMatch(
+      /^mcp-smart: server "boom" is unavailable: it failed to start \(start-up failed: spawn boom-server ENOENT\); mcp-smart tries it again in \d s$/,
+    );
+    expect((await call('held.tool')).text).toBe(
+      'mcp-smart: server "held" is unavailable: it is pending approval of this project\'s servers (run `mcp-smart trust` in the project, `trust -c <file>` for a --config file, or start serve with --trust-project)',
+    );
+    // find_tool and list_tools name it alike.
+    expect((await h.call('find_tool', { intent: 'x', server: 'held' })).text).toContain('pending approval');
+    expect((await h.call('list_tools', { server: 'held' })).text).toContain('pending approval');
+    // A server that runs: an unknown tool of it is an unknown tool.
+    expect((await call('notes.nope')).text).toMatch(/^mcp-smart: no tool "notes.nope"/);
   });
 });
