@@ -174,9 +174,29 @@ export function argumentsObject(id: string, value: unknown): Record<string, unkn
   if (typeof v !== 'object' || v === null || Array.isArray(v))
     throw new SmartError('SERVE_BAD_ARGUMENTS', {
       name: id,
-      problems: `"arguments" must be an object, got ${Array.isArray(v) ? 'an array' : typeof v}`,
+      problems: `"arguments" must be an object, got ${v === null ? 'null' : Array.isArray(v) ? 'an array' : typeof v}`,
+    });
+  if (nestedDeeperThan(v, MAX_ARGUMENT_DEPTH))
+    throw new SmartError('SERVE_BAD_ARGUMENTS', {
+      name: id,
+      problems: `"arguments" are nested deeper than ${MAX_ARGUMENT_DEPTH} levels`,
     });
   return v as Record<string, unknown>;
+}
+
+/** Arguments nested deeper than this are refused: validating and forwarding them overflowed the stack. */
+export const MAX_ARGUMENT_DEPTH = 256;
+
+/** True when `value` has objects or arrays nested deeper than `max` (walked without recursion). */
+function nestedDeeperThan(value: unknown, max: number): boolean {
+  const stack: [unknown, number][] = [[value, 1]];
+  while (stack.length > 0) {
+    const [v, depth] = stack.pop()!;
+    if (typeof v !== 'object' || v === null) continue;
+    if (depth > max) return true;
+    for (const child of Array.isArray(v) ? v : Object.values(v)) stack.push([child, depth + 1]);
+  }
+  return false;
 }
 
 /** Validates arguments against each tool's real input schema (the SDK's Ajv, all errors listed). */

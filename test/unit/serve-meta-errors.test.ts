@@ -3,7 +3,9 @@
 //   `server` or `queries` entry of the wrong type with an error naming the argument; a server that has not started is
 //   named with why;
 // - describe_tool and call_tool of a tool whose server has not started say why that server is not running (a variable
-//   not set, a failed start, approval pending), not "no tool".
+//   not set, a failed start, approval pending), not "no tool";
+// - params that break a method's schema are -32602 naming what is wrong (not -32603 with zod's dump), and call_tool
+//   arguments nested too deep are an error result (they overflowed the stack: -32603).
 import { InMemoryTransport, Server } from '@modelcontextprotocol/server';
 import { Client } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -180,5 +182,67 @@ describe('describe_tool and call_tool of a server that is not running', () => {
     expect((await h.call('list_tools', { server: 'held' })).text).toContain('pending approval');
     // A server that runs: an unknown tool of it is an unknown tool.
     expect((await call('notes.nope')).text).toMatch(/^mcp-smart: no tool "notes.nope"/);
+  });
+});
+
+describe('params that break the schema', () => {
+  /** Raw JSON-RPC requests to a fresh connection of `h`'s runtime: the answers by id. */
+  async function raw(
+    runtime: ServeRuntime,
+    messages: object[],
+  ): Promise<Map<unknown, { error?: { code: number; message: string } }>> {
+    const server = createClientServer(runtime);
+    const [ca, sa] = InMemoryTransport.createLinkedPair();
+    await server.connect(sa);
+    const answers = new Map<unknown, { error?: { code: number; message: string } }>();
+    ca.onmessage = (m) => void answers.set((m as { id?: unknown }).id, m as never);
+    await ca.start();
+    for (const m of messages) await ca.send({ jsonrpc: '2.0', ...m } as never);
+    const ids = messages.flatMap((m) => ('id' in m ? [m.id] : []));
+    for (let i = 0; i < 100 && ids.some((id) => !answers.has(id)); i++) await new Promise((r) => setTimeout(r, 20));
+    await server.close();
+    return answers;
+  }
+
+  it('initialize, logging/setLevel and resources/read with bad params get -32602 naming the param', async () => {
+    const h = await harness('meta');
+    const init = { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '1' } };
+    const a = await raw(h.runtime, [
+      { id: 1, method: 'initialize' },
+      { id: 2, method: 'initialize', params: { ...init, protocolVersion: 5 } },
+      { id: 3, method: 'initialize', params: init },
+      { method: 'notifications/initialized' },
+      { id: 4, method: 'logging/setLevel', params: { level: 'bogus' } },
+      { id: 5, method: 'resources/read', params: {} },
+    ]);
+    expect(a.get(1)?.error).toEqual({
+      code: -32602,
+      message: 'Invalid params for initialize: params: Invalid input: expected object, received undefined',
+    });
+    expect(a.get(2)?.error).toEqual({
+      code: -32602,
+      message: 'Invalid params for initialize: params.protocolVersion: Invalid input: expected string, received number',
+    });
+    expect(a.get(3)?.error).toBeUndefined();
+    expect(a.get(4)?.error?.code).toBe(-32602);
+    expect(a.get(4)?.error?.message).toMatch(/^Invalid params for logging\/setLevel: params\.level: Invalid option/);
+    expect(a.get(5)?.error).toEqual({
+      code: -32602,
+      message: 'Invalid params for resources/read: params.uri: Invalid input: expected string, received undefined',
+    });
+  });
+
+  it('call_tool arguments nested 50,000 deep, as an object or a JSON string, are an error result', async () => {
+    const h = await harness('meta');
+    const deep = `{"a":${'['.repeat(50_000)}${']'.repeat(50_000)}}`;
+    const refusal = {
+      text: 'mcp-smart: arguments for notes.search do not match its input schema: "arguments" are nested deeper than 256 levels. Call describe_tool {"name": "notes.search"} for the schema.',
+      isError: true,
+    };
+    expect(await h.call('call_tool', { name: 'notes.search', arguments: deep })).toEqual(refusal);
+    expect(await h.call('call_tool', { name: 'notes.search', arguments: JSON.parse(deep) })).toEqual(refusal);
+    expect((await h.call('call_tool', { name: 'notes.search', arguments: 'null' })).text).toContain(
+      '"arguments" must be an object, got null',
+    );
   });
 });
