@@ -24,10 +24,20 @@ export interface FindArgs {
   notes: string[];
 }
 
-const show = (v: unknown): string => {
+/** A value a client sent, as an error shows it: at most 40 characters (a hostile value is never echoed whole). */
+export const shownValue = (v: unknown): string => {
   const text = typeof v === 'number' ? String(v) : (JSON.stringify(v) ?? typeof v);
   return text.length > 40 ? `${text.slice(0, 37)}...` : text;
 };
+const show = shownValue;
+
+/** The `server` argument of find_tool or list_tools: a name, or absent (undefined or ""); anything else is an error. */
+export function readServerArg(tool: string, value: unknown): { server?: string } | { error: string } {
+  if (value === undefined || value === '') return {};
+  if (typeof value !== 'string')
+    return { error: `${tool} "server" must be a server name (a string), got ${show(value)}.` };
+  return { server: value };
+}
 
 /** The arguments, or the words of the error result refusing them. */
 export function readFindArgs(args: Record<string, unknown>): FindArgs | { error: string } {
@@ -61,9 +71,12 @@ export function readFindArgs(args: Record<string, unknown>): FindArgs | { error:
       return {
         error: `find_tool "queries" must be a list of at most ${MAX_QUERIES} strings (other phrasings of the intent), got ${Array.isArray(q) ? `a list of ${q.length} entries` : show(q)}.`,
       };
-    // An entry that is not a string, or is empty, is passed over (as before).
+    // An entry that is not a string is refused like any other wrong argument; an empty one is passed over.
     for (const [i, text] of (q as unknown[]).entries()) {
-      if (typeof text !== 'string') continue;
+      if (typeof text !== 'string')
+        return {
+          error: `find_tool "queries"[${i}] must be a string (another phrasing of the intent), got ${show(text)}.`,
+        };
       const trimmed = text.trim();
       if (trimmed === '') continue;
       const capped = capIntent(trimmed);
@@ -72,7 +85,9 @@ export function readFindArgs(args: Record<string, unknown>): FindArgs | { error:
     }
   }
 
-  const server = typeof args.server === 'string' && args.server !== '' ? args.server : undefined;
+  const named = readServerArg('find_tool', args.server);
+  if ('error' in named) return named;
+  const { server } = named;
   return {
     intent: intent.text,
     queries,

@@ -9,7 +9,7 @@ import type { ServerSnapshot, SmartConfig, UsageStats } from '../core/types.js';
 import type { ServedView } from './served-view.js';
 import type { Counting } from './deps.js';
 import { budgetFindAnswer, findMaxTokens, type BudgetedAnswer, type FindCandidate } from './find-budget.js';
-import { findCandidate, textResult } from './meta.js';
+import { findCandidate, refuseUnknownServer, textResult } from './meta.js';
 import { MAX_RANKED_QUERIES, readFindArgs } from './find-args.js';
 import type { Unstarted } from './start-retry.js';
 
@@ -31,6 +31,8 @@ export interface FinderDeps {
   /** Why a server's tools cannot be called right now, if so. */
   unavailable: (server: string) => string | undefined;
   unstarted: () => readonly Unstarted[];
+  /** Servers found but not started (pending approval, switched off), with why. */
+  held?: ReadonlyMap<string, string>;
   /** The cache folder discover's index cache is in (undefined with --no-cache): the index is read from it, not built. */
   indexCacheDir: string | undefined;
   /** --debug lines (where the index came from). */
@@ -114,6 +116,8 @@ export class ToolFinder {
     const index = await this.discoverIndex();
     const { fuseRankings, patternsFromConfig, rankTools } = (engine ??= await import('../core/discover/engine.js'));
     const view = viewOf(this.deps.view());
+    // A server that is not there is said so (as list_tools does), not answered with no results.
+    if (server) refuseUnknownServer(view, server, this.deps.unstarted(), this.deps.held);
     // Other phrasings of the same need (`queries`), each ranked, fused by reciprocal rank with the intent's ranking.
     const phrasings = [...new Set([intent, ...read.queries])].slice(0, MAX_PHRASINGS);
     const { usage } = this.deps;

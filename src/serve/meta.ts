@@ -6,6 +6,7 @@ import type { ToolSnapshot } from '../core/types.js';
 import type { CatalogEntry, ServedView } from './served-view.js';
 import type { FindCandidate } from './find-budget.js';
 import { knownNames } from '../core/config/key-path.js';
+import { shownValue } from './find-args.js';
 
 /** A meta-tool's text answer (the model reads JSON well; one compact line per result keeps it short). */
 export function textResult(
@@ -78,23 +79,52 @@ export function describeEntry(entry: CatalogEntry, view: ServedView): Record<str
   return { ...out, ...rest };
 }
 
-/** list_tools: one line per tool. */
-export function listEntries(view: ServedView, server: string | undefined): string {
+/** list_tools: one line per tool (`unstarted`: the servers not started yet, known all the same). */
+export function listEntries(
+  view: ServedView,
+  server: string | undefined,
+  unstarted: readonly { server: string }[] = [],
+  held?: ReadonlyMap<string, string>,
+): string {
   const lines: string[] = [];
   for (const e of view.entries.values()) {
     if (server !== undefined && e.server !== server) continue;
     const summary = summaryOf(e.tool);
     lines.push(summary ? `${e.id} — ${summary}` : e.id);
   }
-  if (server !== undefined && lines.length === 0) {
-    const servers = [...view.entries.values()].map((e) => e.server);
-    throw new SmartError('UNKNOWN_SERVER', { name: server, ...knownNames(server, servers) });
-  }
+  if (server !== undefined && lines.length === 0) refuseUnknownServer(view, server, unstarted, held);
   return lines.join('\n');
 }
 
-/** The entry a `name` means: an id "server.tool", a served name, or a tool name only one server has. */
-export function resolveTool(view: ServedView, name: unknown): CatalogEntry {
+/**
+ * The `server` of find_tool or list_tools must be one whose tools the view serves, or one that has not started yet
+ * (`unstarted`: the answer names it and why); else UNKNOWN_SERVER naming the others (the name shown cut to 40).
+ */
+export function refuseUnknownServer(
+  view: ServedView,
+  server: string,
+  unstarted: readonly { server: string }[],
+  held?: ReadonlyMap<string, string>,
+): void {
+  const servers = new Set([...view.entries.values()].map((e) => e.server));
+  for (const u of unstarted) servers.add(u.server);
+  if (servers.has(server)) return;
+  // Found but not started (pending approval, switched off): said so, with why.
+  const why = held?.get(server);
+  if (why) throw new SmartError('SERVE_SERVER_UNAVAILABLE', { server, reason: why });
+  const name = shownValue(server).replace(/^"|"$/g, '');
+  throw new SmartError('UNKNOWN_SERVER', { name, ...knownNames(name, servers) });
+}
+
+/**
+ * The entry a `name` means: an id "server.tool", a served name, or a tool name only one server has. `notRunning`: the
+ * refusal for an id whose server is not running (why it is not), else it is an unknown tool.
+ */
+export function resolveTool(
+  view: ServedView,
+  name: unknown,
+  notRunning?: (name: string) => SmartError | undefined,
+): CatalogEntry {
   if (typeof name !== 'string' || name === '')
     throw new SmartError('SERVE_UNKNOWN_TOOL', {
       name: typeof name === 'string' ? name : JSON.stringify(name ?? ''),
@@ -107,6 +137,8 @@ export function resolveTool(view: ServedView, name: unknown): CatalogEntry {
   const bare = [...view.entries.values()].filter((e) => e.tool.name === name);
   if (bare.length === 1) return bare[0]!;
   refuseHidden(view, name);
+  const down = bare.length === 0 ? notRunning?.(name) : undefined;
+  if (down) throw down;
   const hint =
     bare.length > 1
       ? `Several servers have it: ${bare.map((e) => e.id).join(', ')}; pass one of these ids.`
@@ -142,9 +174,29 @@ export function argumentsObject(id: string, value: unknown): Record<string, unkn
   if (typeof v !== 'object' || v === null || Array.isArray(v))
     throw new SmartError('SERVE_BAD_ARGUMENTS', {
       name: id,
-      problems: `"arguments" must be an object, got ${Array.isArray(v) ? 'an array' : typeof v}`,
+      problems: `"arguments" must be an object, got ${v === null ? 'null' : Array.isArray(v) ? 'an array' : typeof v}`,
+    });
+  if (nestedDeeperThan(v, MAX_ARGUMENT_DEPTH))
+    throw new SmartError('SERVE_BAD_ARGUMENTS', {
+      name: id,
+      problems: `"arguments" are nested deeper than ${MAX_ARGUMENT_DEPTH} levels`,
     });
   return v as Record<string, unknown>;
+}
+
+/** Arguments nested deeper than this are refused: validating and forwarding them overflowed the stack. */
+export const MAX_ARGUMENT_DEPTH = 256;
+
+/** True when `value` has objects or arrays nested deeper than `max` (walked without recursion). */
+function nestedDeeperThan(value: unknown, max: number): boolean {
+  const stack: [unknown, number][] = [[value, 1]];
+  while (stack.length > 0) {
+    const [v, depth] = stack.pop()!;
+    if (typeof v !== 'object' || v === null) continue;
+    if (depth > max) return true;
+    for (const child of Array.isArray(v) ? v : Object.values(v)) stack.push([child, depth + 1]);
+  }
+  return false;
 }
 
 /** Validates arguments against each tool's real input schema (the SDK's Ajv, all errors listed). */

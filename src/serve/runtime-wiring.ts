@@ -77,6 +77,7 @@ export function finderFor(opts: RuntimeOptions, links: FinderLinks): ToolFinder 
   return new ToolFinder({
     ...links,
     config: opts.setup.config,
+    ...(opts.setup.held ? { held: opts.setup.held } : {}),
     usage: opts.usage,
     ...(scope ? { scope: (subject?: string) => scope.weights(subject) } : {}),
     now: opts.now,

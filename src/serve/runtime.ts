@@ -21,6 +21,9 @@ import { ServedList, type OtherLists } from './served-list.js';
 import { ListLifecycle } from './list-lifecycle.js';
 import { ToolCalls, failureResult } from './tool-calls.js';
 import { finderFor, learnerFor, poolFor } from './runtime-wiring.js';
+import { readServerArg } from './find-args.js';
+import { notRunningError } from './not-running.js';
+import type { SmartError } from '../process/errors.js';
 
 export type { Asker, CallContext } from './in-flight.js';
 export type { RuntimeOptions, ToolResult } from './runtime-options.js';
@@ -82,6 +85,7 @@ export class ServeRuntime {
       learner: this.learner,
       served: this.served,
       userOf: (caller) => this.userOf(caller),
+      notRunning: (name) => this.notRunning(name),
     });
   }
 
@@ -208,6 +212,17 @@ export class ServeRuntime {
     return undefined;
   }
 
+  /** The refusal for a tool id whose server is not running, saying why (not-running.ts); else undefined. */
+  private notRunning(name: string): SmartError | undefined {
+    return notRunningError(name, {
+      definitions: this.opts.setup.definitions,
+      held: this.opts.setup.held,
+      unstarted: () => this.unstarted?.pending() ?? [],
+      starting: (server) => this.pool.health(server).state === 'starting',
+      listed: (server) => this.known.has(server),
+    });
+  }
+
   /** The user label a caller's token subject is learned and scoped under (none without a token). */
   private userOf(caller: CallContext['caller']): string | undefined {
     return caller?.subject !== undefined ? this.opts.subjectLabel?.(caller.subject) : undefined;
@@ -238,15 +253,24 @@ export class ServeRuntime {
   }
 
   describeTool(args: Record<string, unknown>, view = this.view): ToolResult {
-    return textResult(describeEntry(resolveTool(view, args.name), view));
+    return textResult(
+      describeEntry(
+        resolveTool(view, args.name, (n) => this.notRunning(n)),
+        view,
+      ),
+    );
   }
 
   listTools(args: Record<string, unknown>, view = this.view): ToolResult {
-    const server = typeof args.server === 'string' ? args.server : undefined;
-    const unstarted = (this.unstarted?.pending() ?? []).filter((u) => server === undefined || u.server === server);
-    const notes = unstarted.map((u) => unstartedLine(u));
+    const named = readServerArg('list_tools', args.server);
+    if ('error' in named) return textResult(named.error, true);
+    const { server } = named;
+    const pending = this.unstarted?.pending() ?? [];
+    const notes = pending.filter((u) => server === undefined || u.server === server).map((u) => unstartedLine(u));
     if (server !== undefined && notes.length > 0) return textResult(notes.join('\n'));
-    return textResult([listEntries(view, server), ...notes].filter((t) => t !== '').join('\n'));
+    return textResult(
+      [listEntries(view, server, pending, this.opts.setup.held), ...notes].filter((t) => t !== '').join('\n'),
+    );
   }
 
   /** call_tool / call_tool_read: resolve, check read-only, validate, forward (tool-calls.ts). */

@@ -6,7 +6,7 @@ import {
   PROTOCOL_VERSION_META_KEY,
   ProtocolError,
   ProtocolErrorCode,
-  Server,
+  type Server,
 } from '@modelcontextprotocol/server';
 import type { ServerCapabilities, ServerContext } from '@modelcontextprotocol/server';
 import { isSmartError } from '../process/errors.js';
@@ -24,6 +24,7 @@ import { listedFor, serverScope } from './auth/scoped-routes.js';
 import { clientKey } from './client-key.js';
 import { takeSettled } from './settled-calls.js';
 import { clientAsker } from './client-asker.js';
+import { ParamsCheckedServer } from './invalid-params.js';
 
 type CallExtra = ServerContext;
 
@@ -57,7 +58,7 @@ const modernRequest = (ctx: ServerContext): boolean =>
 /** Creates a Server for one client connection, wired to the shared runtime. */
 export function createClientServer(runtime: ServeRuntime): Server {
   const capabilities = serveCapabilities(runtime);
-  const server = new Server(SERVER_INFO, {
+  const server = new ParamsCheckedServer(SERVER_INFO, {
     capabilities,
     instructions: runtime.instructions(),
     jsonSchemaValidator: new LazyAjvValidator(),

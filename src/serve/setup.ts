@@ -23,6 +23,8 @@ import type { ServerDefinition, ServerSnapshot, SmartConfig } from '../core/type
 export interface ServeSetup {
   /** Enabled, selected servers, without any that would be mcp-smart's own serve. */
   definitions: ServerDefinition[];
+  /** Servers the files list that serve does not start (pending approval, not loaded by their client, disabled): why. */
+  held?: ReadonlyMap<string, string>;
   /** Tool lists known without starting a server: from --snapshot files, else from the tool-list cache. */
   known: Map<string, ServerSnapshot>;
   config: SmartConfig;
@@ -71,6 +73,26 @@ function servedDefinitions(
     else definitions.push(def);
   }
   return definitions;
+}
+
+/** The servers found but not started (each selected by -s, when given), with why: a call to their tools says it. */
+export function heldServers(
+  defs: DefinitionResult,
+  wanted: string[],
+  started: readonly ServerDefinition[],
+): Map<string, string> {
+  const names = new Set(started.map((d) => d.name));
+  const held = defs.servers.filter(
+    (d) => !d.enabled && !names.has(d.name) && (wanted.length === 0 || wanted.includes(d.name)),
+  );
+  return new Map(
+    held.map((d) => [
+      d.name,
+      d.pendingTrust
+        ? "it is pending approval of this project's servers (run `mcp-smart trust` in the project, `trust -c <file>` for a --config file, or start serve with --trust-project)"
+        : `it is not started: ${d.notLoaded ?? `it is disabled in ${d.source}`}`,
+    ]),
+  );
 }
 
 /**
@@ -148,8 +170,10 @@ export async function loadServeSetup(
     });
   }
   if (definitions.length === 0 && known.size === 0) throw new SmartError('NO_SERVERS');
+  const held = heldServers(defs, global.server, definitions);
   return {
     definitions,
+    ...(held.size > 0 ? { held } : {}),
     known,
     config: defs.config,
     configFile: defs.configFile,

@@ -36,6 +36,8 @@ export interface ToolCallParts {
   served: ServedList;
   /** The user label a caller's calls are learned under (none without a token). */
   userOf: (caller: CallContext['caller']) => string | undefined;
+  /** The refusal for a tool id whose server is not running (not-running.ts), else undefined. */
+  notRunning: (name: string) => SmartError | undefined;
 }
 
 export class ToolCalls {
@@ -51,7 +53,7 @@ export class ToolCalls {
     view: ServedView,
   ): Promise<ToolResult> {
     const { served } = this.parts;
-    const entry = resolveTool(view, args.name);
+    const entry = resolveTool(view, args.name, this.parts.notRunning);
     if (readOnly && !isReadOnly(entry.tool)) {
       const call = served.view.tools.find((t) => t.meta === 'call')?.name ?? 'call_tool';
       throw new SmartError('SERVE_NOT_READ_ONLY', { name: entry.id, call });

@@ -257,7 +257,7 @@ describe('serve over in-memory transports', () => {
       );
     expect((await ids({ intent: 'search notes' }))[0]).toBe('notes.search');
     expect(
-      (await ids({ intent: 'search notes', queries: ['search files on disk by name', 'files on disk', 7, ''] }))[0],
+      (await ids({ intent: 'search notes', queries: ['search files on disk by name', 'files on disk', ''] }))[0],
     ).toBe('files.search');
 
     const progress: number[] = [];
