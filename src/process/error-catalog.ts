@@ -14,6 +14,8 @@ export interface CatalogEntry {
 }
 
 const s = (v: string | number | undefined): string => (v === undefined ? '' : String(v));
+/** A value a client sent, at most 60 characters. */
+const capped = (t: string): string => (t.length > 60 ? `${t.slice(0, 57)}...` : t);
 
 const ONNX_RUNTIME_HINT =
   "--model <dir> runs the folder's ONNX model with the optional package onnxruntime-web (MIT; its WebAssembly is in " +
@@ -280,7 +282,9 @@ export const ERROR_CATALOG = {
   },
   SERVE_UNKNOWN_TOOL: {
     exitCode: 2,
-    message: (d) => `no tool "${s(d.name)}". ${s(d.hint)}`.trim(),
+    // The name comes from the client: a hostile one (200,000 characters) is never echoed whole.
+    message: (d) =>
+      `${s(d.name) === '' ? 'no tool named: "name" is missing.' : `no tool "${capped(s(d.name))}".`} ${s(d.hint)}`.trim(),
   },
   SERVE_TOOL_HIDDEN: {
     exitCode: 2,

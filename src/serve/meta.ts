@@ -127,7 +127,7 @@ export function resolveTool(
 ): CatalogEntry {
   if (typeof name !== 'string' || name === '')
     throw new SmartError('SERVE_UNKNOWN_TOOL', {
-      name: typeof name === 'string' ? name : JSON.stringify(name ?? ''),
+      name: typeof name === 'string' || name === undefined || name === null ? '' : JSON.stringify(name),
       hint: 'Pass "name": a tool id "<server>.<tool>" from find_tool or list_tools.',
     });
   const byId = view.entries.get(name);

@@ -34,7 +34,10 @@ export async function callServed(
     throw routeError(
       new SmartError('SERVE_UNKNOWN_TOOL', {
         name: params.name,
-        hint: 'Call tools/list for the served names, or find_tool to search.',
+        // Tools mode serves no find_tool: the hint names it only where it is served.
+        hint: [...viewNow().byName.values()].some((t) => t.meta === 'find')
+          ? 'Call tools/list for the served names, or find_tool to search.'
+          : 'Call tools/list for the served names.',
       }),
     );
   const args = params.arguments ?? {};

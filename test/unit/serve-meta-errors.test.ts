@@ -162,6 +162,30 @@ describe('find_tool and list_tools: the `server` argument', () => {
   });
 });
 
+describe('an unknown tool name', () => {
+  it('is shown cut to 60 characters; a missing name is said to be missing', async () => {
+    const h = await harness('meta');
+    const long = await h.call('call_tool', { name: 'é'.repeat(200_000), arguments: {} });
+    expect(long.isError).toBe(true);
+    expect(long.text).toContain(`no tool "${'é'.repeat(57)}...".`);
+    expect(long.text.length).toBeLessThan(300);
+    for (const args of [{}, { arguments: {} }, { name: '' }])
+      expect((await h.call('describe_tool', args)).text, JSON.stringify(args)).toMatch(
+        /^mcp-smart: no tool named: "name" is missing\. Pass "name"/,
+      );
+  });
+
+  it('called directly in tools mode, the hint names no find_tool (tools mode serves none)', async () => {
+    const h = await harness('tools');
+    const e = await h.client.callTool({ name: 'no_such_tool', arguments: {} }).then(
+      () => '',
+      (x: Error) => x.message,
+    );
+    expect(e).toContain('no tool "no_such_tool". Call tools/list for the served names.');
+    expect(e).not.toContain('find_tool');
+  });
+});
+
 describe('describe_tool and call_tool of a server that is not running', () => {
   it('say why: the variable not set, the failed start and when it is tried again, the approval pending', async () => {
     const h = await harness('meta');
