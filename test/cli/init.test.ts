@@ -119,6 +119,18 @@ describe('init --yes', () => {
     expect(await readFile(join(dir, 'mcp-smart.config.json'), 'utf8')).toBe(config);
   });
 
+  it('--ci-snapshot without --github is refused naming both flags, before anything is written', async () => {
+    // It chooses what the workflow checks; without --github no workflow is written, and it was ignored without a word.
+    const r = await cli(['--json', '--snapshot', BASE, 'init', '--yes', '--ci-snapshot']);
+    expect(r.code).toBe(2);
+    const err = (JSON.parse(r.stdout) as { error: { code: string; message: string } }).error;
+    expect(err.code).toBe('BAD_FLAG');
+    expect(err.message).toContain('--ci-snapshot');
+    expect(err.message).toContain('Add --github');
+    expect(await readdir(dir)).toEqual([]);
+    expect((await cli(['--snapshot', BASE, 'init', '--yes', '--github', '--ci-snapshot'])).code).toBe(0);
+  });
+
   it('refuses a first baseline without a server that failed, and a set-up where no server answered', async () => {
     const failed = fixture('snapshots', 'check-unreachable.json');
     const r = await cli(['--snapshot', failed, 'init', '--yes']);
