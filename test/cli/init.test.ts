@@ -86,6 +86,35 @@ describe('init --yes', () => {
     }
   });
 
+  it('never writes through a linked .github or .github/workflows folder, nor into a file named so', async () => {
+    // A cloned repository could ship .github as a link: the workflow landed in the folder it points at.
+    const outside = join(dir, 'outside');
+    await mkdir(outside);
+    const proj = join(dir, 'proj');
+    const run = (argv: string[]) => runCli(argv, { cwd: proj, env: { NO_COLOR: '1', HOME: dir } });
+    const json = (stdout: string) => (JSON.parse(stdout) as { error: { code: string; message: string } }).error;
+    for (const linked of ['.github', '.github/workflows']) {
+      await rm(proj, { recursive: true, force: true });
+      await mkdir(join(proj, '.github'), { recursive: true });
+      if (linked === '.github') await rm(join(proj, '.github'), { recursive: true });
+      await symlink(outside, join(proj, linked));
+      const r = await run(['--json', '--snapshot', BASE, 'init', '--yes', '--force', '--github']);
+      expect(r.code, r.stderr).toBe(2);
+      expect(json(r.stdout).code).toBe('FILE_LINK');
+      expect(json(r.stdout).message).toContain(`${linked} is a symbolic link`);
+      expect(await readdir(outside)).toEqual([]);
+      expect(await readdir(proj)).toEqual(['.github']);
+    }
+    await rm(proj, { recursive: true, force: true });
+    await mkdir(proj);
+    await writeFile(join(proj, '.github'), 'not a folder\n');
+    const file = await run(['--json', '--snapshot', BASE, 'init', '--yes', '--github']);
+    expect(file.code).toBe(2);
+    expect(json(file.stdout).message).toContain('.github is not a folder');
+    expect(await readdir(proj)).toEqual(['.github']);
+    expect(await readFile(join(proj, '.github'), 'utf8')).toBe('not a folder\n');
+  });
+
   it('--servers picks a subset; the baseline and the check command follow it', async () => {
     const r = await cli(['--snapshot', BASE, 'init', '--yes', '--servers', 'files,web', '--json']);
     expect(r.code).toBe(0);

@@ -69,21 +69,34 @@ export interface InitOutcome {
 }
 
 /**
- * Whether the project file exists. A symbolic link there (dangling or not) is refused, even with --force: a cloned
- * repository could point mcp-smart.lock.json at another program's file, and the write would replace that file.
+ * Whether the project file exists. A symbolic link there or on a folder on the way (dangling or not) is refused, even
+ * with --force: a cloned repository could point mcp-smart.lock.json (or .github) at another program's file (folder),
+ * and the write would replace that file. `shown` is the path relative to the project, with `/` between its parts.
  */
-async function exists(file: string, shown: string): Promise<boolean> {
-  const st = await lstat(file).catch((e: NodeJS.ErrnoException) => {
-    if (e.code === 'ENOENT') return undefined;
-    throw unreadable(file, e);
-  });
-  if (st?.isSymbolicLink())
-    throw new SmartError('FILE_LINK', {
-      file: shown,
-      target: await readlink(file).catch(() => undefined),
-      command: 'init',
+async function exists(cwd: string, shown: string): Promise<boolean> {
+  const parts = shown.split('/');
+  // The folders on the way too: a linked .github took the workflow into the folder it points at, outside the project.
+  for (let i = 1; i <= parts.length; i++) {
+    const at = parts.slice(0, i).join('/');
+    const file = resolve(cwd, at);
+    const st = await lstat(file).catch((e: NodeJS.ErrnoException) => {
+      if (e.code === 'ENOENT') return undefined;
+      throw unreadable(file, e);
     });
-  return st !== undefined;
+    if (!st) return false;
+    if (st.isSymbolicLink())
+      throw new SmartError('FILE_LINK', {
+        file: at,
+        target: await readlink(file).catch(() => undefined),
+        command: 'init',
+      });
+    if (i < parts.length && !st.isDirectory())
+      throw new SmartError('FILE_UNWRITABLE', {
+        file: shown,
+        reason: `${at} is not a folder. Move it away (init writes ${shown} inside it) and run init again.`,
+      });
+  }
+  return true;
 }
 
 /** Sets the project up; `questions` only when the command runs interactively. */
@@ -135,7 +148,7 @@ export async function initProject(
   if (settings.github) plannedFiles.push({ path: WORKFLOW_FILE, kind: 'workflow', written: false });
   // Decide about every existing file before writing anything, so a refusal leaves the folder untouched.
   for (const f of plannedFiles) {
-    if (!(await exists(resolve(io.cwd, f.path), f.path)) || options.force) continue;
+    if (!(await exists(io.cwd, f.path)) || options.force) continue;
     if (questions && (await questions.overwrite(f.path))) continue;
     throw new SmartError('FILE_EXISTS', { file: f.path });
   }
