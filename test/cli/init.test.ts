@@ -1,5 +1,6 @@
 import { mkdir, readFile, readdir, rm, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { parse as parseJsonc } from 'jsonc-parser';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/fake-io.js';
 import { fixture } from '../helpers/paths.js';
@@ -63,6 +64,47 @@ describe('init --yes', () => {
     const forced = await cli(['--snapshot', BASE, 'init', '--yes', '--force']);
     expect(forced.code).toBe(0);
     expect(await readFile(join(dir, 'mcp-smart.config.json'), 'utf8')).toContain('"budget"');
+  });
+
+  it('--force over an existing config keeps its servers, other keys and comments, and sets only its own keys', async () => {
+    // It wrote a new file of init's keys alone: the servers were gone and the next check found none (exit 2).
+    const tiny = [fixture('servers', 'catalog-server.mjs'), fixture('servers', 'catalogs', 'tiny.json')];
+    const before = [
+      '{ // my servers',
+      `  "servers": {"tiny": {"command": ${JSON.stringify(process.execPath)}, "args": ${JSON.stringify(tiny)}}},`,
+      '  "weights": {"fusion": {"bm25": 2}},',
+      '  "budget": {"max": 1000, "limit": 50000},',
+      '}',
+      '',
+    ].join('\n');
+    await writeFile(join(dir, 'mcp-smart.config.json'), before);
+    const env = { NO_COLOR: '1', HOME: dir, MCP_SMART_TRUST_PROJECT: '1' };
+    const run = (argv: string[]) => runCli(argv, { cwd: dir, env });
+    const r = await run(['--no-cache', 'init', '--yes', '--force', '--max', '128000', '--max-growth', '3%']);
+    expect(r.code, r.stderr).toBe(0);
+    const after = await readFile(join(dir, 'mcp-smart.config.json'), 'utf8');
+    expect(after).toContain('{ // my servers\n');
+    expect(after).toContain(before.split('\n')[1]);
+    expect(after).toContain('  "weights": {"fusion": {"bm25": 2}},\n');
+    const doc = parseJsonc(after) as Record<string, unknown>;
+    expect(doc.budget).toEqual({ max: 128000, limit: 50000, share: 0.1 });
+    expect(doc.thresholds).toEqual({ maxGrowth: '3%' });
+    expect(doc.baseline).toBe('mcp-smart.lock.json');
+    const check = await run(['--no-cache', 'check']);
+    expect(check.code, check.stderr).toBe(0);
+    expect(check.stdout).toContain('PASS');
+  });
+
+  it('--force refuses a config it cannot read or that would not validate, and leaves it as it was', async () => {
+    for (const text of ['{"servers": {', '[1, 2]\n', '{"budget": {"maxx": 5}}\n']) {
+      await writeFile(join(dir, 'mcp-smart.config.json'), text);
+      const r = await cli(['--json', '--snapshot', BASE, 'init', '--yes', '--force', '--github']);
+      expect(r.code, text).toBe(2);
+      const err = (JSON.parse(r.stdout) as { error: { code: string; message: string } }).error;
+      expect(err.message, text).toContain('mcp-smart.config.json');
+      expect(await readFile(join(dir, 'mcp-smart.config.json'), 'utf8')).toBe(text);
+      expect((await readdir(dir)).filter((f) => f !== '.cache')).toEqual(['mcp-smart.config.json']);
+    }
   });
 
   it('never writes through a symbolic link, even with --force, dangling or not: nothing is written', async () => {

@@ -27,6 +27,7 @@ import { resolvePaths } from '../services/paths.js';
 import { clientHeldProjectServers, projectApproved } from '../services/project-trust.js';
 import { isProjectFileServer } from '../../core/trust/project-gate.js';
 import { loadSetup } from '../services/setup.js';
+import { initConfigText } from './init-config.js';
 import { knownNames } from '../../core/config/key-path.js';
 
 /** The settings init writes; the flags give them, an interactive run may change them. */
@@ -153,12 +154,13 @@ export async function initProject(
     throw new SmartError('FILE_EXISTS', { file: f.path });
   }
 
-  const config: Record<string, unknown> = {
+  // Before any server is started or file written: an existing config that cannot take init's keys is refused.
+  const configText = initConfigText(resolve(io.cwd, CONFIG_FILE), CONFIG_FILE, {
     budget: { max: settings.max, share: settings.share },
     thresholds: { maxGrowth: settings.maxGrowth },
     baseline: DEFAULT_BASELINE,
-  };
-  if (adhoc.length > 0) config.servers = Object.fromEntries(adhoc.map((d) => [d.name, configEntry(d)]));
+    servers: Object.fromEntries(adhoc.map((d) => [d.name, configEntry(d)])),
+  });
 
   const servers =
     options.baseline || writeSnapshot ? await reachServers(ctx, selected, options.baseline, configFiles) : [];
@@ -176,7 +178,7 @@ export async function initProject(
     plan = { install, args: checkArgs, snapshots, dumpArgs, writtenBy: VERSION };
   }
   const baselineTokens = await writeFiles(ctx, plannedFiles, {
-    config,
+    configText,
     servers,
     maxGrowth: settings.maxGrowth,
     ...(plan ? { workflow: ciWorkflowYaml(plan) } : {}),
@@ -295,7 +297,7 @@ async function reachServers(
 async function writeFiles(
   ctx: AppContext,
   planned: InitResult['files'],
-  content: { config: object; servers: ServerSnapshot[]; maxGrowth: string; workflow?: string },
+  content: { configText: string; servers: ServerSnapshot[]; maxGrowth: string; workflow?: string },
 ): Promise<number | undefined> {
   const { io, global } = ctx;
   const write = async (kind: InitResult['files'][number]['kind'], text: string): Promise<void> => {
@@ -304,7 +306,7 @@ async function writeFiles(
     await writeFileSafe(resolve(io.cwd, f.path), text);
     f.written = true;
   };
-  await write('config', JSON.stringify(content.config, null, 2) + '\n');
+  await write('config', content.configText);
   let baselineTokens: number | undefined;
   if (planned.some((f) => f.kind === 'baseline')) {
     const counter = await counterFor(global.encoding);
