@@ -190,6 +190,30 @@ describe('init --yes', () => {
     expect(await readFile(join(dir, 'mcp-smart.config.json'), 'utf8')).toBe(config);
   });
 
+  it('--url with credentials writes a ${VAR} for the URL and names it; the values are never written or shown', async () => {
+    // It wrote the URL redacted (redacted:redacted@…?api_key=redacted), which could never connect, and said nothing.
+    const url = 'https://bob:hunter2@127.0.0.1:1/mcp?api_key=SECRETKEY123';
+    const r = await cli(['--url', url, '--name', 'remote', 'init', '--yes', '--no-baseline']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain('These values are secrets: mcp-smart.config.json refers to a variable instead');
+    expect(r.stdout).toContain('  REMOTE_URL  (remote url)');
+    const text = await readFile(join(dir, 'mcp-smart.config.json'), 'utf8');
+    expect((JSON.parse(text) as { servers: unknown }).servers).toEqual({ remote: { url: '${REMOTE_URL}' } });
+    const json = await cli(['--url', url, '--name', 'remote', '--json', 'init', '--yes', '--no-baseline', '--force']);
+    expect((JSON.parse(json.stdout) as { variables: unknown }).variables).toEqual([
+      { server: 'remote', key: 'url', variable: 'REMOTE_URL' },
+    ]);
+    for (const out of [r.stdout, r.stderr, json.stdout, json.stderr, text])
+      for (const secret of ['hunter2', 'SECRETKEY123']) expect(out).not.toContain(secret);
+    // Unset, mcp-smart names the variable; set as told, it gives the server its URL back.
+    const servers = (env: Record<string, string>) =>
+      runCli(['servers'], { cwd: dir, env: { NO_COLOR: '1', HOME: dir, MCP_SMART_TRUST_PROJECT: '1', ...env } });
+    expect((await servers({})).stderr).toContain('${REMOTE_URL} is not set');
+    const set = await servers({ REMOTE_URL: 'http://127.0.0.1:1/mcp' });
+    expect(set.stderr).not.toContain('REMOTE_URL');
+    expect(set.stdout).toContain('remote');
+  });
+
   it('--ci-snapshot without --github is refused naming both flags, before anything is written', async () => {
     // It chooses what the workflow checks; without --github no workflow is written, and it was ignored without a word.
     const r = await cli(['--json', '--snapshot', BASE, 'init', '--yes', '--ci-snapshot']);

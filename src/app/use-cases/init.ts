@@ -13,7 +13,7 @@ import {
   updateCommands,
   type CiWorkflowPlan,
 } from '../../core/ci-workflow.js';
-import { CONFIG_FILE, INIT_SNAPSHOT_FILE, WORKFLOW_FILE, configEntry, type InitResult } from '../../core/init.js';
+import { CONFIG_FILE, INIT_SNAPSHOT_FILE, WORKFLOW_FILE, configEntries, type InitResult } from '../../core/init.js';
 import { buildSnapshot } from '../../core/snapshot.js';
 import { countToolTokens } from '../../core/tokens/index.js';
 import { SmartError } from '../../process/errors.js';
@@ -155,11 +155,12 @@ export async function initProject(
   }
 
   // Before any server is started or file written: an existing config that cannot take init's keys is refused.
+  const entries = configEntries(adhoc);
   const configText = initConfigText(resolve(io.cwd, CONFIG_FILE), CONFIG_FILE, {
     budget: { max: settings.max, share: settings.share },
     thresholds: { maxGrowth: settings.maxGrowth },
     baseline: DEFAULT_BASELINE,
-    servers: Object.fromEntries(adhoc.map((d) => [d.name, configEntry(d)])),
+    servers: entries.servers,
   });
 
   const servers =
@@ -193,6 +194,7 @@ export async function initProject(
     unavailable,
   };
   if (baselineTokens !== undefined) result.baselineTokens = baselineTokens;
+  if (entries.variables.length > 0) result.variables = entries.variables;
   if (plan)
     result.workflow = {
       install: plan.install.kind,
