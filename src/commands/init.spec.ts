@@ -15,6 +15,10 @@ export const initSpec: CommandSpec = {
     {
       flags: '--ci-snapshot',
       description: 'the workflow checks a committed snapshot (written now) instead of starting the servers in CI',
+      needs: {
+        flag: '--github',
+        why: 'It chooses what the workflow --github writes checks; without it no workflow is written.',
+      },
     },
     { flags: '--no-baseline', description: 'do not write a first baseline' },
   ],

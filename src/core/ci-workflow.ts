@@ -31,6 +31,28 @@ export function shellQuote(s: string): string {
 
 const PACKAGE = 'mcp-smart';
 
+/** Line breaks as YAML 1.1 and 1.2 parsers count them (NEL and the Unicode separators only in 1.1). */
+const LINE_BREAK = /[\r\n\u0085\u2028\u2029]/g;
+/** A line break as the escape both YAML's double quotes and a reader understand (JSON leaves U+2028 as it is). */
+const escapeBreak = (c: string): string =>
+  c === '\n' ? '\\n' : c === '\r' ? '\\r' : `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`;
+/** A plain YAML scalar that reads back as this exact string: no indicator first, no `: `, ` #` or line break. */
+const PLAIN_SAFE = /^[A-Za-z_/][\w./@%+=,'-]*(?:[ :][\w./@%+=,'-]+)*$/;
+const YAML_WORDS = /^(?:true|false|yes|no|on|off|y|n|null)$/i;
+
+/**
+ * A YAML scalar that reads back as exactly `s`: plain when it is plainly a string, else double-quoted (JSON's escapes
+ * are YAML's). A shell word quoted for the shell can still hold `: ` or ` #`, which a plain scalar reads as a mapping
+ * or a comment.
+ */
+export function yamlScalar(s: string): string {
+  if (PLAIN_SAFE.test(s) && !YAML_WORDS.test(s)) return s;
+  return JSON.stringify(s).replace(LINE_BREAK, escapeBreak);
+}
+
+/** Text for a `#` comment line: a line break in a name or path shown escaped, so it cannot end the comment. */
+const commentText = (s: string): string => s.replace(LINE_BREAK, escapeBreak);
+
 /**
  * The npx words that run the planned mcp-smart: local from the lockfile, or the pinned version. The `--` ends
  * npx's own options: without it npm takes mcp-smart's (`--snapshot`, `--json`, …) as npm config and drops them.
@@ -58,17 +80,17 @@ export function updateCommands(plan: CiWorkflowPlan): string[] {
 /** The workflow file: checkout, Node 20 with the npm cache, the pinned mcp-smart, `check --format github`. */
 export function ciWorkflowYaml(plan: CiWorkflowPlan): string {
   const { install } = plan;
-  const commit = [...plan.snapshots, 'mcp-smart.lock.json'].join(' ');
+  const commit = commentText([...plan.snapshots, 'mcp-smart.lock.json'].join(' '));
   const how =
     install.kind === 'lockfile'
-      ? `# It runs the mcp-smart of this project's package-lock.json (${install.version} when written): \`npm ci\` installs it\n# and \`npx --no -- mcp-smart\` refuses to download anything else. Upgrade with \`npm install -D mcp-smart@<version>\`.`
+      ? `# It runs the mcp-smart of this project's package-lock.json (${commentText(install.version)} when written): \`npm ci\` installs it\n# and \`npx --no -- mcp-smart\` refuses to download anything else. Upgrade with \`npm install -D mcp-smart@<version>\`.`
       : `# It runs mcp-smart ${install.version} exactly (\`npx --yes -- mcp-smart@${install.version}\`), the version that wrote it; change the\n# version here (or run a newer \`mcp-smart init --github --force\`) to upgrade.`;
   const named = plan.args.filter((_, i) => plan.args[i - 1] === '--config');
   const what =
     plan.snapshots.length > 0
-      ? `# The check reads the committed snapshot ${plan.snapshots.join(', ')}: no MCP server is started on the runner.`
+      ? `# The check reads the committed snapshot ${commentText(plan.snapshots.join(', '))}: no MCP server is started on the runner.`
       : named.length > 0
-        ? `# The check starts the MCP servers of ${named.join(', ')} on the runner: named with --config, they are read\n# whether or not a client (Claude Code's .mcp.json approval) approved them, as on every CI machine.`
+        ? `# The check starts the MCP servers of ${commentText(named.join(', '))} on the runner: named with --config, they are read\n# whether or not a client (Claude Code's .mcp.json approval) approved them, as on every CI machine.`
         : "# The check starts the MCP servers of mcp-smart.config.json / the project config files on the runner\n# (--trust-project approves this repository's own servers for the run: nobody is there to answer the prompt).";
   const cache =
     install.kind === 'lockfile'
@@ -76,7 +98,7 @@ export function ciWorkflowYaml(plan: CiWorkflowPlan): string {
       : `          cache: npm\n          # no package-lock.json is needed: the cache key follows this file, which pins the version\n          cache-dependency-path: ${WORKFLOW_PATH}\n`;
   const npmCi = install.kind === 'lockfile' ? '      - run: npm ci\n' : '';
   const update = updateCommands(plan)
-    .map((c) => `#   ${c}\n`)
+    .map((c) => `#   ${commentText(c)}\n`)
     .join('');
   return `# Written by mcp-smart ${plan.writtenBy} (\`mcp-smart init --github\`). Fails the build when the MCP tool context grows
 # beyond the thresholds in mcp-smart.config.json / mcp-smart.lock.json, with annotations and a job summary.
@@ -103,7 +125,7 @@ jobs:
         with:
           node-version: 20
 ${cache}${npmCi}      - name: Check MCP tool-context size against the baseline
-        run: ${ciCommand(plan, [...plan.args, ...(plan.snapshots.length > 0 || named.length > 0 ? [] : ['--trust-project']), 'check', '--format', 'github'])}
+        run: ${yamlScalar(ciCommand(plan, [...plan.args, ...(plan.snapshots.length > 0 || named.length > 0 ? [] : ['--trust-project']), 'check', '--format', 'github']))}
 `;
 }
 

@@ -31,6 +31,12 @@ export function renderInit(
     lines.push(
       `The check reads ${opts.snapshotFile}: refresh it with \`${opts.refreshCommand ?? `mcp-smart dump -o ${opts.snapshotFile}`}\` when your servers change, and commit it.`,
     );
+  if (result.variables && result.variables.length > 0) {
+    lines.push(
+      'These values are secrets: mcp-smart.config.json refers to a variable instead (never the value). Set each to the value you gave before mcp-smart reads the config (check, serve; in CI as a repository secret):',
+    );
+    for (const v of result.variables) lines.push(`  ${v.variable}  (${v.server} ${v.key})`);
+  }
   const workflow = result.workflow;
   if (workflow && workflow.checks === 'live')
     lines.push(

@@ -1,5 +1,6 @@
 import { mkdir, readFile, readdir, rm, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { parse as parseJsonc } from 'jsonc-parser';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/fake-io.js';
 import { fixture } from '../helpers/paths.js';
@@ -65,6 +66,47 @@ describe('init --yes', () => {
     expect(await readFile(join(dir, 'mcp-smart.config.json'), 'utf8')).toContain('"budget"');
   });
 
+  it('--force over an existing config keeps its servers, other keys and comments, and sets only its own keys', async () => {
+    // It wrote a new file of init's keys alone: the servers were gone and the next check found none (exit 2).
+    const tiny = [fixture('servers', 'catalog-server.mjs'), fixture('servers', 'catalogs', 'tiny.json')];
+    const before = [
+      '{ // my servers',
+      `  "servers": {"tiny": {"command": ${JSON.stringify(process.execPath)}, "args": ${JSON.stringify(tiny)}}},`,
+      '  "weights": {"fusion": {"bm25": 2}},',
+      '  "budget": {"max": 1000, "limit": 50000},',
+      '}',
+      '',
+    ].join('\n');
+    await writeFile(join(dir, 'mcp-smart.config.json'), before);
+    const env = { NO_COLOR: '1', HOME: dir, MCP_SMART_TRUST_PROJECT: '1' };
+    const run = (argv: string[]) => runCli(argv, { cwd: dir, env });
+    const r = await run(['--no-cache', 'init', '--yes', '--force', '--max', '128000', '--max-growth', '3%']);
+    expect(r.code, r.stderr).toBe(0);
+    const after = await readFile(join(dir, 'mcp-smart.config.json'), 'utf8');
+    expect(after).toContain('{ // my servers\n');
+    expect(after).toContain(before.split('\n')[1]);
+    expect(after).toContain('  "weights": {"fusion": {"bm25": 2}},\n');
+    const doc = parseJsonc(after) as Record<string, unknown>;
+    expect(doc.budget).toEqual({ max: 128000, limit: 50000, share: 0.1 });
+    expect(doc.thresholds).toEqual({ maxGrowth: '3%' });
+    expect(doc.baseline).toBe('mcp-smart.lock.json');
+    const check = await run(['--no-cache', 'check']);
+    expect(check.code, check.stderr).toBe(0);
+    expect(check.stdout).toContain('PASS');
+  });
+
+  it('--force refuses a config it cannot read or that would not validate, and leaves it as it was', async () => {
+    for (const text of ['{"servers": {', '[1, 2]\n', '{"budget": {"maxx": 5}}\n']) {
+      await writeFile(join(dir, 'mcp-smart.config.json'), text);
+      const r = await cli(['--json', '--snapshot', BASE, 'init', '--yes', '--force', '--github']);
+      expect(r.code, text).toBe(2);
+      const err = (JSON.parse(r.stdout) as { error: { code: string; message: string } }).error;
+      expect(err.message, text).toContain('mcp-smart.config.json');
+      expect(await readFile(join(dir, 'mcp-smart.config.json'), 'utf8')).toBe(text);
+      expect((await readdir(dir)).filter((f) => f !== '.cache')).toEqual(['mcp-smart.config.json']);
+    }
+  });
+
   it('never writes through a symbolic link, even with --force, dangling or not: nothing is written', async () => {
     // A cloned repository could ship mcp-smart.lock.json as a link to another program's file.
     const victim = join(dir, 'outside', 'claude.json');
@@ -84,6 +126,35 @@ describe('init --yes', () => {
       expect((await readdir(join(dir, 'outside'))).sort()).toEqual(['claude.json']);
       expect(await readdir(join(dir, 'proj'))).toEqual(['mcp-smart.lock.json']);
     }
+  });
+
+  it('never writes through a linked .github or .github/workflows folder, nor into a file named so', async () => {
+    // A cloned repository could ship .github as a link: the workflow landed in the folder it points at.
+    const outside = join(dir, 'outside');
+    await mkdir(outside);
+    const proj = join(dir, 'proj');
+    const run = (argv: string[]) => runCli(argv, { cwd: proj, env: { NO_COLOR: '1', HOME: dir } });
+    const json = (stdout: string) => (JSON.parse(stdout) as { error: { code: string; message: string } }).error;
+    for (const linked of ['.github', '.github/workflows']) {
+      await rm(proj, { recursive: true, force: true });
+      await mkdir(join(proj, '.github'), { recursive: true });
+      if (linked === '.github') await rm(join(proj, '.github'), { recursive: true });
+      await symlink(outside, join(proj, linked));
+      const r = await run(['--json', '--snapshot', BASE, 'init', '--yes', '--force', '--github']);
+      expect(r.code, r.stderr).toBe(2);
+      expect(json(r.stdout).code).toBe('FILE_LINK');
+      expect(json(r.stdout).message).toContain(`${linked} is a symbolic link`);
+      expect(await readdir(outside)).toEqual([]);
+      expect(await readdir(proj)).toEqual(['.github']);
+    }
+    await rm(proj, { recursive: true, force: true });
+    await mkdir(proj);
+    await writeFile(join(proj, '.github'), 'not a folder\n');
+    const file = await run(['--json', '--snapshot', BASE, 'init', '--yes', '--github']);
+    expect(file.code).toBe(2);
+    expect(json(file.stdout).message).toContain('.github is not a folder');
+    expect(await readdir(proj)).toEqual(['.github']);
+    expect(await readFile(join(proj, '.github'), 'utf8')).toBe('not a folder\n');
   });
 
   it('--servers picks a subset; the baseline and the check command follow it', async () => {
@@ -117,6 +188,42 @@ describe('init --yes', () => {
     expect(none.code).toBe(2);
     expect(none.stderr).toContain('--servers');
     expect(await readFile(join(dir, 'mcp-smart.config.json'), 'utf8')).toBe(config);
+  });
+
+  it('--url with credentials writes a ${VAR} for the URL and names it; the values are never written or shown', async () => {
+    // It wrote the URL redacted (redacted:redacted@…?api_key=redacted), which could never connect, and said nothing.
+    const url = 'https://bob:hunter2@127.0.0.1:1/mcp?api_key=SECRETKEY123';
+    const r = await cli(['--url', url, '--name', 'remote', 'init', '--yes', '--no-baseline']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain('These values are secrets: mcp-smart.config.json refers to a variable instead');
+    expect(r.stdout).toContain('  REMOTE_URL  (remote url)');
+    const text = await readFile(join(dir, 'mcp-smart.config.json'), 'utf8');
+    expect((JSON.parse(text) as { servers: unknown }).servers).toEqual({ remote: { url: '${REMOTE_URL}' } });
+    const json = await cli(['--url', url, '--name', 'remote', '--json', 'init', '--yes', '--no-baseline', '--force']);
+    expect((JSON.parse(json.stdout) as { variables: unknown }).variables).toEqual([
+      { server: 'remote', key: 'url', variable: 'REMOTE_URL' },
+    ]);
+    for (const out of [r.stdout, r.stderr, json.stdout, json.stderr, text])
+      for (const secret of ['hunter2', 'SECRETKEY123']) expect(out).not.toContain(secret);
+    // Unset, mcp-smart names the variable; set as told, it gives the server its URL back.
+    const servers = (env: Record<string, string>) =>
+      runCli(['servers'], { cwd: dir, env: { NO_COLOR: '1', HOME: dir, MCP_SMART_TRUST_PROJECT: '1', ...env } });
+    expect((await servers({})).stderr).toContain('${REMOTE_URL} is not set');
+    const set = await servers({ REMOTE_URL: 'http://127.0.0.1:1/mcp' });
+    expect(set.stderr).not.toContain('REMOTE_URL');
+    expect(set.stdout).toContain('remote');
+  });
+
+  it('--ci-snapshot without --github is refused naming both flags, before anything is written', async () => {
+    // It chooses what the workflow checks; without --github no workflow is written, and it was ignored without a word.
+    const r = await cli(['--json', '--snapshot', BASE, 'init', '--yes', '--ci-snapshot']);
+    expect(r.code).toBe(2);
+    const err = (JSON.parse(r.stdout) as { error: { code: string; message: string } }).error;
+    expect(err.code).toBe('BAD_FLAG');
+    expect(err.message).toContain('--ci-snapshot');
+    expect(err.message).toContain('Add --github');
+    expect(await readdir(dir)).toEqual([]);
+    expect((await cli(['--snapshot', BASE, 'init', '--yes', '--github', '--ci-snapshot'])).code).toBe(0);
   });
 
   it('refuses a first baseline without a server that failed, and a set-up where no server answered', async () => {

