@@ -1,6 +1,6 @@
 /** Usage learning (usage-learning note): per-tool success/failure, last use, task categories, latency; with memory limits. */
 import { dict } from '../dict.js';
-import { redactText } from '../../process/redact.js';
+import { redactFreeText } from '../../process/redact.js';
 import type { RememberedIntent, ToolUsage, UsageStats } from '../types.js';
 import type { CaseCall, ReplayCase } from './cases.js';
 
@@ -27,7 +27,7 @@ export const MAX_INTENT_CHARS = 240;
 /** The text an intent is remembered as: secrets redacted, whitespace collapsed, cut; '' when nothing is left. */
 export function intentMemoryText(intent: string): string {
   // Control characters (terminal escapes) become spaces: the text is shown by --explain.
-  const text = redactText(intent)
+  const text = redactFreeText(intent)
     .replace(/[\s\u0000-\u001f\u007f-\u009f]+/g, ' ')
     .trim();
   return text.length > MAX_INTENT_CHARS ? text.slice(0, MAX_INTENT_CHARS).trimEnd() : text;
