@@ -1,6 +1,6 @@
 // What replay reads and keeps from the files it is given: secrets redacted before they reach the store, each file
 // read once, links followed, byte order marks accepted, nothing left out without a word.
-import { readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/fake-io.js';
@@ -8,6 +8,8 @@ import { fixture } from '../helpers/paths.js';
 import { tempDir } from '../helpers/temp.js';
 
 const SNAP = fixture('snapshots', 'replay-demo.json');
+const SESSIONS = fixture('sessions');
+const LABELLED = fixture('sessions', 'intents', 'labelled.jsonl');
 const tmp = (): string => tempDir('mcp-smart-replay-inputs-');
 const env = (cwd: string): Record<string, string> => ({
   NO_COLOR: '1',
@@ -44,5 +46,49 @@ describe('replay --learn keeps no secret of an intent', () => {
       .map((i) => i.text)
       .sort();
     expect(intents).toEqual(['read the notes with token ***', 'use API key *** to list the folder']);
+  });
+});
+
+describe('each recording is read once', () => {
+  // A file named twice, or reached again through a folder already given, counted its cases twice.
+  it('a file given twice counts once, with a note naming it', async () => {
+    const cwd = tmp();
+    const once = JSON.parse((await replay(cwd, LABELLED, '--no-store')).stdout);
+    const r = await replay(cwd, LABELLED, LABELLED, '--no-store');
+    expect(r.code, r.stderr).toBe(0);
+    const doc = JSON.parse(r.stdout);
+    expect(doc.cases).toBe(once.cases);
+    expect(doc.files).toHaveLength(1);
+    expect(r.stderr).toContain(`1 file was given more than once and read once: ${LABELLED}`);
+  });
+
+  it('a folder and a file inside it count the file once, in replay and in --learn', async () => {
+    const cwd = tmp();
+    const r = await replay(cwd, SESSIONS, join(SESSIONS, 'intents'), '--learn', '--store', 'twice.json');
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout).cases).toBe(139);
+    expect((await replay(cwd, SESSIONS, '--learn', '--store', 'once.json')).code).toBe(0);
+    const tools = (f: string): unknown => JSON.parse(readFileSync(join(cwd, f), 'utf8')).tools;
+    expect(tools('twice.json')).toEqual(tools('once.json'));
+  });
+});
+
+describe('links inside a replayed folder', () => {
+  // Dirent.isFile() is false for a link: linked recordings and folders were skipped without a word.
+  it('are followed to files and folders, a loop is walked once, a link to nothing is named', async () => {
+    const cwd = tmp();
+    const dir = join(cwd, 'recordings');
+    mkdirSync(dir);
+    symlinkSync(LABELLED, join(dir, 'labelled.jsonl'));
+    symlinkSync(join(SESSIONS, 'claude-code'), join(dir, 'claude'));
+    symlinkSync(dir, join(dir, 'loop'));
+    symlinkSync(join(cwd, 'gone.jsonl'), join(dir, 'gone.jsonl'));
+    const direct = JSON.parse((await replay(cwd, LABELLED, join(SESSIONS, 'claude-code'), '--no-store')).stdout);
+    const r = await replay(cwd, dir, '--no-store');
+    expect(r.code, r.stderr).toBe(0);
+    const doc = JSON.parse(r.stdout);
+    expect(doc.cases).toBe(direct.cases);
+    expect(doc.files).toHaveLength(direct.files.length);
+    expect(r.stderr).toContain(`${join(dir, 'gone.jsonl')}:0: is a symbolic link to nothing; skipped`);
   });
 });

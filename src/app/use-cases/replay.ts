@@ -83,6 +83,7 @@ export async function replaySessions(
   );
   for (const p of read.problems.slice(0, 20)) warn(`${p.file}:${p.line}: ${p.message}`);
   if (read.problems.length > 20) warn(`… and ${read.problems.length - 20} more malformed lines or blocks`);
+  read.notes.forEach(warn);
   // Cline/Roo task folders hold companion files beside each history: expected, so not worth a warning.
   const strays = read.skipped.filter((f) => !TASK_COMPANIONS.has(basename(f)));
   if (strays.length > 0)
