@@ -1,6 +1,6 @@
 // What replay reads and keeps from the files it is given: secrets redacted before they reach the store, each file
 // read once, links followed, byte order marks accepted, nothing left out without a word.
-import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/fake-io.js';
@@ -90,5 +90,44 @@ describe('links inside a replayed folder', () => {
     expect(doc.cases).toBe(direct.cases);
     expect(doc.files).toHaveLength(direct.files.length);
     expect(r.stderr).toContain(`${join(dir, 'gone.jsonl')}:0: is a symbolic link to nothing; skipped`);
+  });
+});
+
+describe('a byte order mark at the start of a file', () => {
+  const BOM = '\ufeff';
+
+  it('is no reason to skip a Cline history or labelled intents', async () => {
+    // JSON.parse met the mark: "not valid JSON (Unexpected token '\ufeff')" and 0 cases.
+    const cwd = tmp();
+    const history = join(SESSIONS, 'cline', 'tasks', '1756803600000', 'api_conversation_history.json');
+    const plain = JSON.parse((await replay(cwd, history, LABELLED, '--no-store')).stdout);
+    const task = join(cwd, 'tasks', '1756803600000');
+    mkdirSync(task, { recursive: true });
+    writeFileSync(join(task, 'api_conversation_history.json'), BOM + readFileSync(history, 'utf8'));
+    writeFileSync(join(cwd, 'labelled.jsonl'), BOM + readFileSync(LABELLED, 'utf8'));
+    const r = await replay(cwd, join(task, 'api_conversation_history.json'), 'labelled.jsonl', '--no-store');
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).not.toContain('not valid JSON');
+    expect(JSON.parse(r.stdout).cases).toBe(plain.cases);
+  });
+
+  it('of a usage store keeps what it learned: not moved aside, read by budget and discover too', async () => {
+    // The store was renamed *.corrupt-<n> and learning restarted from 0; budget and discover refused it.
+    const cwd = tmp();
+    expect((await replay(cwd, LABELLED, '--learn', '--store', 'ubom.json')).code).toBe(0);
+    const store = join(cwd, 'ubom.json');
+    const learned = JSON.parse(readFileSync(store, 'utf8'));
+    writeFileSync(store, BOM + JSON.stringify(learned, null, 2));
+    const again = await replay(cwd, SESSIONS, '--learn', '--store', 'ubom.json');
+    expect(again.code, again.stderr).toBe(0);
+    expect(readdirSync(cwd).filter((f) => f.includes('.corrupt-'))).toEqual([]);
+    const after = JSON.parse(readFileSync(store, 'utf8'));
+    expect(Object.keys(after.sessions)).toEqual(expect.arrayContaining(Object.keys(learned.sessions)));
+    writeFileSync(store, BOM + readFileSync(store, 'utf8'));
+    const cli = (...args: string[]) => runCli(['--snapshot', SNAP, ...args], { cwd, env: env(cwd) });
+    const budget = await cli('budget', '--max', '100000', '--store', 'ubom.json');
+    expect(budget.code, budget.stderr).toBe(0);
+    const discover = await cli('discover', 'read a file', '--store', 'ubom.json');
+    expect(discover.code, discover.stderr).toBe(0);
   });
 });

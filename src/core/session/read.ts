@@ -2,6 +2,7 @@
 import { open, readdir, realpath, stat } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { SmartError } from '../../process/errors.js';
+import { stripBom } from '../../process/read-file.js';
 import type { ReadProblem, RecordedSession, SessionFormat } from './model.js';
 import { detectSessionFormat, readSessionText } from './readers/index.js';
 
@@ -61,11 +62,12 @@ export async function readCapped(file: string, max = MAX_RECORDING_BYTES): Promi
   const handle = await open(file, 'r');
   try {
     const { size } = await handle.stat();
-    if (size <= max) return { text: await handle.readFile('utf8'), size };
+    // A byte order mark (Windows editors write one) is not part of the JSON.
+    if (size <= max) return { text: stripBom(await handle.readFile('utf8')), size };
     const buf = Buffer.alloc(max);
     const { bytesRead } = await handle.read(buf, 0, max, 0);
     const end = buf.lastIndexOf(0x0a, bytesRead - 1);
-    return { text: buf.subarray(0, end >= 0 ? end + 1 : bytesRead).toString('utf8'), size };
+    return { text: stripBom(buf.subarray(0, end >= 0 ? end + 1 : bytesRead).toString('utf8')), size };
   } finally {
     await handle.close();
   }
