@@ -131,3 +131,41 @@ describe('a byte order mark at the start of a file', () => {
     expect(discover.code, discover.stderr).toBe(0);
   });
 });
+
+describe('turns without a timestamp', () => {
+  const event = (type: string, content: unknown, timestamp?: string): unknown => ({
+    type,
+    sessionId: 's1',
+    ...(timestamp ? { timestamp } : {}),
+    message: { role: type, content },
+  });
+  const call = (id: string, name: string, timestamp?: string): unknown[] => [
+    event('assistant', [{ type: 'tool_use', id, name, input: {} }], timestamp),
+    event('user', [{ type: 'tool_result', tool_use_id: id, content: 'ok' }], timestamp),
+  ];
+
+  it('take the time of the nearest dated turn: --learn forgets none of the dated history, and says so once', async () => {
+    // The undated turn counted as "now", the retention cap measured from it and forgot the 2025 turn's tool.
+    const cwd = tmp();
+    const t = '2025-01-01T00:00:00.000Z';
+    writeFileSync(
+      join(cwd, 'mixed.jsonl'),
+      jsonl(
+        event('user', 'read the file notes.txt', t),
+        ...call('c1', 'mcp__filesystem__read_file', t),
+        event('user', 'list the folder src'),
+        ...call('c2', 'mcp__filesystem__list_directory'),
+        event('user', 'list the folder docs', 'not a time'),
+        ...call('c3', 'mcp__filesystem__list_directory'),
+      ),
+    );
+    const r = await replay(cwd, 'mixed.jsonl', '--learn', '--store', 'x.json');
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).not.toMatch(/forgot|not kept/);
+    expect(r.stderr.match(/no readable timestamp/g)).toHaveLength(1);
+    expect(r.stderr).toContain(`${join(cwd, 'mixed.jsonl')}:4: 2 turns have no readable timestamp`);
+    const tools = JSON.parse(readFileSync(join(cwd, 'x.json'), 'utf8')).tools;
+    expect(Object.keys(tools).sort()).toEqual(['filesystem.list_directory', 'filesystem.read_file']);
+    expect(tools['filesystem.list_directory'].lastUsed).toBe(Date.parse(t));
+  });
+});

@@ -3,7 +3,7 @@ import { open, readdir, realpath, stat } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { SmartError } from '../../process/errors.js';
 import { stripBom } from '../../process/read-file.js';
-import type { ReadProblem, RecordedSession, SessionFormat } from './model.js';
+import { dateUndatedTurns, type ReadProblem, type RecordedSession, type SessionFormat } from './model.js';
 import { detectSessionFormat, readSessionText } from './readers/index.js';
 
 export interface SessionFiles {
@@ -82,6 +82,23 @@ function isBinary(text: string): boolean {
   return head.length > 0 && bad / head.length > 0.1;
 }
 
+/**
+ * Dates a file's undated turns from their neighbours (dateUndatedTurns) and says so once for the file. A session
+ * with no time at all keeps none (learning dates it as the newest dated case); only labelled intents, whose `time`
+ * is optional, are left unsaid.
+ */
+function dateTurns(file: string, format: SessionFormat, sessions: RecordedSession[]): string | undefined {
+  const withCalls = (turns: RecordedSession['turns']) => turns.filter((t) => t.calls.length > 0);
+  const dated = withCalls(sessions.flatMap(dateUndatedTurns));
+  const turns = (n: number): string => (n === 1 ? '1 turn has' : `${n} turns have`);
+  if (dated.length > 0)
+    return `${file}:${Math.min(...dated.map((t) => t.line))}: ${turns(dated.length)} no readable timestamp; dated like the nearest dated turn of the session`;
+  const none = withCalls(sessions.flatMap((s) => s.turns)).filter((t) => t.time === undefined).length;
+  if (none > 0 && format !== 'intents')
+    return `${file}: ${turns(none)} no readable timestamp; learned as of the newest dated recording (now when none is dated)`;
+  return undefined;
+}
+
 /** Reads every recording under `paths` (files or folders, recursively). A missing path is a usage error. */
 export async function readSessionFiles(paths: string[], cwd: string): Promise<SessionFiles> {
   const result: SessionFiles = { sessions: [], problems: [], files: [], skipped: [], notes: [] };
@@ -147,6 +164,8 @@ export async function readSessionFiles(paths: string[], cwd: string): Promise<Se
       result.files.push({ file, format });
       result.sessions.push(...recording.sessions);
       result.problems.push(...recording.problems);
+      const undated = dateTurns(file, format, recording.sessions);
+      if (undated !== undefined) result.notes.push(undated);
     }
   }
   if (twice.length > 0)

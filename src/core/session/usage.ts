@@ -107,7 +107,11 @@ export function recordCalls(
   }
 }
 
-/** A copy of `stats` with every case's calls recorded (time 0 means unknown: `fallbackTime` is used). */
+/**
+ * A copy of `stats` with every case's calls recorded. Time 0 means unknown: such a case counts as of the newest
+ * dated case, else `fallbackTime`; "now" beside dated history moved the store's retention reference past all of it,
+ * and the cap forgot what the history had taught.
+ */
 export function learnFromCases(
   stats: UsageStats,
   cases: ReplayCase[],
@@ -115,10 +119,12 @@ export function learnFromCases(
   fallbackTime: number,
 ): UsageStats {
   const out = cloneUsage(stats);
+  const newest = cases.reduce((n, c) => Math.max(n, c.time), 0);
+  const undated = newest > 0 ? newest : fallbackTime;
   for (const c of cases) {
     // A call to no loaded tool, or to one of several, is credited to nobody.
     const calls = c.calls.filter((call) => !call.unresolved);
-    if (calls.length > 0) recordCalls(out, calls, categorize(c.intent), c.time > 0 ? c.time : fallbackTime, c.intent);
+    if (calls.length > 0) recordCalls(out, calls, categorize(c.intent), c.time > 0 ? c.time : undated, c.intent);
   }
   return out;
 }
