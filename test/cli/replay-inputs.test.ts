@@ -169,3 +169,19 @@ describe('turns without a timestamp', () => {
     expect(tools['filesystem.list_directory'].lastUsed).toBe(Date.parse(t));
   });
 });
+
+describe('labelled intents that expect nothing', () => {
+  it('are named with their file and line, as check and discover name them, not left out silently', async () => {
+    const cwd = tmp();
+    writeFileSync(
+      join(cwd, 'empty.jsonl'),
+      jsonl({ intent: 'read the notes', expected: ['filesystem.read_file'] }, { intent: 'read it', expected: [] }),
+    );
+    const r = await replay(cwd, 'empty.jsonl', '--no-store');
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toContain(
+      `${join(cwd, 'empty.jsonl')}:2: "expected" is empty; name the tool(s) this intent should find`,
+    );
+    expect(JSON.parse(r.stdout)).toMatchObject({ cases: 1, problems: [{ line: 2 }] });
+  });
+});
