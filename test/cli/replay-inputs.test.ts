@@ -185,3 +185,30 @@ describe('labelled intents that expect nothing', () => {
     expect(JSON.parse(r.stdout)).toMatchObject({ cases: 1, problems: [{ line: 2 }] });
   });
 });
+
+describe('replay --tune --write with no case to tune on', () => {
+  it('writes no weights and says so', async () => {
+    // It warned "the weights are unchanged", then wrote the full default weights into mcp-smart.config.json.
+    const cwd = tmp();
+    writeFileSync(
+      join(cwd, 'talk.jsonl'),
+      jsonl({
+        type: 'user',
+        sessionId: 's1',
+        timestamp: '2025-01-01T00:00:00.000Z',
+        message: { role: 'user', content: 'hello there' },
+      }),
+    );
+    const r = await replay(cwd, 'talk.jsonl', '--tune', '--write', '--no-store');
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toContain('no cases to tune on; the weights are unchanged and nothing was written');
+    expect(readdirSync(cwd)).not.toContain('mcp-smart.config.json');
+    expect(JSON.parse(r.stdout).tuned.written).toBeUndefined();
+    const table = await runCli(['--snapshot', SNAP, 'replay', 'talk.jsonl', '--tune', '--write', '--no-store'], {
+      cwd,
+      env: env(cwd),
+    });
+    expect(table.stdout).toContain('Nothing was tuned, so no weights were written.');
+    expect(readdirSync(cwd)).not.toContain('mcp-smart.config.json');
+  });
+});

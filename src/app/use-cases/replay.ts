@@ -207,7 +207,8 @@ export async function replaySessions(
     if (Object.keys(projects).length > 0) result.scope = deriveScopes(projects, undefined);
 
     if (options.tune) {
-      if (set.cases.length === 0) warn('no cases to tune on; the weights are unchanged');
+      if (set.cases.length === 0)
+        warn(`no cases to tune on; the weights are unchanged${options.write ? ' and nothing was written' : ''}`);
       const tuning = createWorkProgress(io, global.format, 'Tuning');
       const tuned = await computing((pause) => {
         debugPhase(ctx, `tuning weights on ${countOf(set.cases.length, 'case')}`);
@@ -245,7 +246,7 @@ export async function replaySessions(
       ).engines[0]!;
       result.tuned = { ...tuned, seed, hybrid: { recallAt: after.recallAt, mrr: after.mrr } };
       // Into the mcp-smart config that was read (--config or the project's), else a new ./mcp-smart.config.json.
-      if (options.write)
+      if (options.write && set.cases.length > 0)
         result.tuned.written = await writeWeights(configFile ?? join(io.cwd, 'mcp-smart.config.json'), tuned.weights);
     }
 
