@@ -69,7 +69,25 @@ const BEARER_IN_TEXT = /\b(Bearer|Basic|Token)\s+[A-Za-z0-9._~+/=-]{8,}/g;
  */
 const PAIR_IN_TEXT = /(["']?)([A-Za-z][A-Za-z0-9_.-]{0,60})\1(\s{0,3}[:=]\s{0,3})(["']?)([^\s"'&<>,;{}()[\]]{4,})/g;
 
-/** `text` with secret values, URL user-info/query values, bearer tokens and credential pairs replaced. */
+/**
+ * Credentials known by their shape wherever they stand, with no name before them: GitHub (ghp_, gho_, ghu_, ghs_,
+ * ghr_, github_pat_), GitLab, OpenAI and Anthropic (sk-…), Stripe, Slack (xox?-), npm, AWS access key ids, Google
+ * API keys, JWTs. Each needs its prefix and a long tail, so ordinary words never match.
+ */
+const TOKEN_SHAPES = [
+  /\bgh[oprsu]_[A-Za-z0-9]{30,}\b/g,
+  /\bgithub_pat_[A-Za-z0-9_]{30,}\b/g,
+  /\bglpat-[A-Za-z0-9_-]{20,}/g,
+  /\bsk-(?=[A-Za-z0-9_-]*\d)[A-Za-z0-9_-]{20,}/g,
+  /\b[prs]k_(?:live|test)_[A-Za-z0-9]{16,}\b/g,
+  /\bxox[abeoprs]-[A-Za-z0-9-]{10,}/g,
+  /\bnpm_[A-Za-z0-9]{30,}\b/g,
+  /\b(?:AKIA|ASIA)[0-9A-Z]{16}\b/g,
+  /\bAIza[0-9A-Za-z_-]{35}(?![0-9A-Za-z_-])/g,
+  /\beyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}/g,
+];
+
+/** `text` with secret values, URL user-info/query values, bearer tokens, known token shapes and credential pairs replaced. */
 export function redactText(text: string, secrets: readonly string[] = []): string {
   let out = text;
   for (const s of secrets) {
@@ -83,7 +101,37 @@ export function redactText(text: string, secrets: readonly string[] = []): strin
       ? `${q}${name}${q}${sep}${q2}${REDACTED_MARK}`
       : m,
   );
+  for (const shape of TOKEN_SHAPES) out = out.replace(shape, REDACTED_MARK);
   return out.replace(BEARER_IN_TEXT, (_m, scheme: string) => `${scheme} ${REDACTED_MARK}`);
+}
+
+/** A run of key characters long enough to be a key; whether it is one, looksLikeRandomKey decides. */
+const LONG_RUN = /[A-Za-z0-9+/_=-]{32,}/g;
+const HEX_RUN = /\b[A-Fa-f0-9]{32,}\b/g;
+/** `//user:password@` without a scheme before it (a URL with one is redactUrl's). */
+const BARE_USER_INFO = /\/\/[^/\s:@]+:[^/\s@]+@/g;
+
+/**
+ * A token-looking run (looksLikeToken) that is random rather than a path or an identifier: mixed case with at
+ * least four digits, or 40 characters with no `/` and at least eight digits (`src/components/HeaderNav`,
+ * `createOrUpdateSecret2` and `reports/2025-01-15/quarterly-summary` are not keys).
+ */
+function looksLikeRandomKey(run: string): boolean {
+  if (!looksLikeToken(run)) return false;
+  const digits = run.match(/\d/g)?.length ?? 0;
+  const mixedCase = /[A-Z]/.test(run) && /[a-z]/.test(run);
+  return (mixedCase && digits >= 4) || (run.length >= 40 && !run.includes('/') && digits >= 8);
+}
+
+/**
+ * Free text a user typed that mcp-smart keeps (remembered intents, serve's --record): redactText, and also
+ * credentials with no known shape, long hex runs and long random-looking runs, since nothing names them.
+ */
+export function redactFreeText(text: string, secrets: readonly string[] = []): string {
+  return redactText(text, secrets)
+    .replace(BARE_USER_INFO, `//${REDACTED_MARK}@`)
+    .replace(HEX_RUN, REDACTED_MARK)
+    .replace(LONG_RUN, (run) => (looksLikeRandomKey(run) ? REDACTED_MARK : run));
 }
 
 /** Only the known values (for output that may legitimately hold URLs, such as tool descriptions). */

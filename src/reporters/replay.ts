@@ -95,7 +95,11 @@ function lines(r: ReplayResult, chalk: ChalkInstance | undefined): { intro: stri
         ),
       );
     outro.push(
-      u.written ? `Weights written to ${u.written}.` : 'Pass --write to store the weights in mcp-smart.config.json.',
+      u.written
+        ? `Weights written to ${u.written}.`
+        : r.cases === 0
+          ? 'Nothing was tuned, so no weights were written.'
+          : 'Pass --write to store the weights in mcp-smart.config.json.',
     );
   }
   if (r.startedFrom) {

@@ -16,7 +16,7 @@ import { claimUnwritten, keepUnwritten } from './unwritten.js';
 import type { UsageStats } from '../core/types.js';
 import { mergeUserUsage, userUsageOf, type UserUsage } from '../core/session/users.js';
 import type { ServeScope } from './scope.js';
-import { redactIntent } from './learn-redact.js';
+import { redactFreeText } from '../process/redact.js';
 import { COMMIT_GATHER_MS, CommitWaits, Tidier } from './learn-commit.js';
 import { FINAL_FLUSH_MS } from './learn-timeouts.js';
 
@@ -152,7 +152,7 @@ export class Learner {
     // The first successful call of a found tool makes the labelled case; calling it again adds calls, not cases.
     const fresh = ok && find !== undefined && !find.credited.has(id);
     if (fresh) find.credited.add(id);
-    const labelled = fresh ? { intent: redactIntent(find.intent, this.opts.secrets), expected: [id] } : undefined;
+    const labelled = fresh ? { intent: redactFreeText(find.intent, this.opts.secrets), expected: [id] } : undefined;
     // The intent find_tool was asked for is remembered for the tool called after it (remembered intents).
     recordCalls(this.opts.usage, call, category, time, labelled?.intent);
     this.opts.scope?.called(id, ok, time, user);

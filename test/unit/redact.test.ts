@@ -1,7 +1,8 @@
 // Which configured values count as secrets in our own output: by where they come from (a credential's name,
 // a header, a URL's user-info or query, a token-like value), and never a plain word or number.
 import { describe, expect, it } from 'vitest';
-import { isSecretName } from '../../src/process/redact.js';
+import { isSecretName, redactFreeText } from '../../src/process/redact.js';
+import { intentMemoryText } from '../../src/core/session/usage.js';
 import { secretValuesOf } from '../../src/core/secret-values.js';
 import type { ServerDefinition } from '../../src/core/types.js';
 
@@ -71,5 +72,41 @@ describe('secretValuesOf', () => {
     expect(v.strong).toEqual(['Bearer tok-123456', 'tok-123456', 'abc123xyz', 'pa55word']);
     expect(v.strong).not.toContain('json');
     expect(v.strong).not.toContain('user');
+  });
+});
+
+describe('credentials in free text (remembered intents, serve --record)', () => {
+  // Tokens with nothing naming them were stored verbatim: only URL credentials and `name=value` pairs were caught.
+  it.each([
+    ['GitHub classic', 'ghp_abcdefghijklmnopqrstuvwxyz0123456789'],
+    ['GitHub OAuth', 'gho_16C7e42F292c6912E7710c838347Ae178B4a'],
+    ['GitHub fine-grained', 'github_pat_11ABCDEFG0abcdefghijklmnopqrstuvwxyz0123456789ABCDEFGHIJKL'],
+    ['Anthropic', 'sk-ant-api03-AbCdEfGhIjKlMnOpQrStUvWxYz0123456789'],
+    ['OpenAI', 'sk-proj-Ab12Cd34Ef56Gh78Ij90Kl12Mn34'],
+    ['Slack', 'xoxb-123456789012-1234567890123-AbCdEfGhIjKlMnOpQrStUvWx'],
+    ['AWS access key id', 'AKIAIOSFODNN7EXAMPLE'],
+    ['Google API key', 'AIzaSyA1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q'],
+    ['JWT', 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U'],
+    ['unnamed random key', 'Zx9Kq2Lm7Np4Rt8Vw3Yb6Hc1Jd5Fg0Ss'],
+  ])('%s is redacted, the words around it kept', (_kind, token) => {
+    const text = `read the repo with ${token} please`;
+    expect(redactFreeText(text)).toBe('read the repo with *** please');
+    expect(intentMemoryText(text)).toBe('read the repo with *** please');
+  });
+
+  it('Bearer tokens and known secret values are redacted as in every other output', () => {
+    expect(redactFreeText('call it with Bearer abc.def-123456 now')).toBe('call it with Bearer *** now');
+    expect(redactFreeText('use hunter2pass here', ['hunter2pass'])).toBe('use *** here');
+  });
+
+  it.each([
+    'list the 20 newest GitHub issues in repo foo/bar',
+    'open src/components/HeaderNavigation2/index.tsx and fix the sk-learn import',
+    'revert createOrUpdateRepositorySecret2 in reports/2025-01-15/quarterly-summary-final',
+    'ask about the task-based skill set for AKIA docs',
+    'read ./dist/bundle/cli.js and ~/notes/2025-09-01-meeting-notes-draft.md',
+  ])('ordinary text is unchanged: %s', (text) => {
+    expect(redactFreeText(text)).toBe(text);
+    expect(intentMemoryText(text)).toBe(text);
   });
 });

@@ -97,3 +97,20 @@ describe('usage learning', () => {
     expect(r.tools).toEqual({ 'a.b': { success: 1, failure: 0, lastUsed: 3, categories: { x: 1 } } });
   });
 });
+
+describe('cases without a time', () => {
+  it('count as of the newest dated case, not now, so dated history keeps its age', () => {
+    const day = Date.parse('2025-01-01T00:00:00.000Z');
+    const stats = learnFromCases(
+      emptyUsage(),
+      [kase('read a file', day, [{ id: 'fs.read', ok: true }]), kase('list', 0, [{ id: 'fs.list', ok: true }])],
+      cat,
+      day + 400 * DAY_MS,
+    );
+    expect(stats.tools['fs.list']!.lastUsed).toBe(day);
+    // With no dated case at all, the caller's time (now) is all there is.
+    expect(
+      learnFromCases(emptyUsage(), [kase('list', 0, [{ id: 'fs.list', ok: true }])], cat, 7).tools['fs.list']!.lastUsed,
+    ).toBe(7);
+  });
+});

@@ -83,6 +83,7 @@ export async function replaySessions(
   );
   for (const p of read.problems.slice(0, 20)) warn(`${p.file}:${p.line}: ${p.message}`);
   if (read.problems.length > 20) warn(`… and ${read.problems.length - 20} more malformed lines or blocks`);
+  read.notes.forEach(warn);
   // Cline/Roo task folders hold companion files beside each history: expected, so not worth a warning.
   const strays = read.skipped.filter((f) => !TASK_COMPANIONS.has(basename(f)));
   if (strays.length > 0)
@@ -206,7 +207,8 @@ export async function replaySessions(
     if (Object.keys(projects).length > 0) result.scope = deriveScopes(projects, undefined);
 
     if (options.tune) {
-      if (set.cases.length === 0) warn('no cases to tune on; the weights are unchanged');
+      if (set.cases.length === 0)
+        warn(`no cases to tune on; the weights are unchanged${options.write ? ' and nothing was written' : ''}`);
       const tuning = createWorkProgress(io, global.format, 'Tuning');
       const tuned = await computing((pause) => {
         debugPhase(ctx, `tuning weights on ${countOf(set.cases.length, 'case')}`);
@@ -244,7 +246,7 @@ export async function replaySessions(
       ).engines[0]!;
       result.tuned = { ...tuned, seed, hybrid: { recallAt: after.recallAt, mrr: after.mrr } };
       // Into the mcp-smart config that was read (--config or the project's), else a new ./mcp-smart.config.json.
-      if (options.write)
+      if (options.write && set.cases.length > 0)
         result.tuned.written = await writeWeights(configFile ?? join(io.cwd, 'mcp-smart.config.json'), tuned.weights);
     }
 

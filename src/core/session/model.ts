@@ -58,3 +58,24 @@ export function parseTime(v: unknown): number | undefined {
   }
   return undefined;
 }
+
+/**
+ * Dates each undated turn of `session` like its nearest dated turn (the one before it, else the first after it):
+ * the turn happened between its neighbours, whereas "unknown" used to become "now" when learning, which moved the
+ * store's retention reference past every real recording. Returns the turns dated so (none when the session has no
+ * dated turn at all: those keep no time).
+ */
+export function dateUndatedTurns(session: RecordedSession): RecordedTurn[] {
+  const firstDated = session.turns.find((t) => t.time !== undefined)?.time;
+  if (firstDated === undefined) return [];
+  const dated: RecordedTurn[] = [];
+  let last = firstDated;
+  for (const turn of session.turns) {
+    if (turn.time !== undefined) last = turn.time;
+    else {
+      turn.time = last;
+      dated.push(turn);
+    }
+  }
+  return dated;
+}

@@ -1,8 +1,9 @@
 /** The IO edge of replay: finds recordings under the given paths and reads each with its detected format. */
-import { open, readdir, stat } from 'node:fs/promises';
+import { open, readdir, realpath, stat } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { SmartError } from '../../process/errors.js';
-import type { ReadProblem, RecordedSession, SessionFormat } from './model.js';
+import { stripBom } from '../../process/read-file.js';
+import { dateUndatedTurns, type ReadProblem, type RecordedSession, type SessionFormat } from './model.js';
 import { detectSessionFormat, readSessionText } from './readers/index.js';
 
 export interface SessionFiles {
@@ -12,22 +13,37 @@ export interface SessionFiles {
   files: { file: string; format: SessionFormat }[];
   /** Files found in folders whose content was not a recording (replay names them in one warning). */
   skipped: string[];
+  /** Said once on stderr, nothing skipped: a file given twice, turns dated from their neighbours. */
+  notes: string[];
 }
 
 const SKIP_DIRS = new Set(['node_modules', '.git']);
 /** Files Cline and Roo write beside api_conversation_history.json in every task folder (skipped, expected). */
 export const TASK_COMPANIONS: ReadonlySet<string> = new Set(['ui_messages.json', 'task_metadata.json']);
 
-async function walk(dir: string, out: string[]): Promise<void> {
+const RECORDING_NAME = /\.jsonl?$/i;
+
+/**
+ * Recordings under `dir`, links to files and folders followed (a link was skipped without a word). `seen` holds
+ * the real path of every folder walked, so a link back to a parent is walked once.
+ */
+async function walk(dir: string, out: string[], problems: ReadProblem[], seen: Set<string>): Promise<void> {
+  const real = await realpath(dir);
+  if (seen.has(real)) return;
+  seen.add(real);
   const entries = await readdir(dir, { withFileTypes: true });
   entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   for (const e of entries) {
     const full = join(dir, e.name);
-    if (e.isDirectory()) {
-      if (!SKIP_DIRS.has(e.name)) await walk(full, out);
-    } else if (e.isFile() && /\.jsonl?$/i.test(e.name)) {
-      out.push(full);
+    let kind: 'dir' | 'file' | undefined = e.isDirectory() ? 'dir' : e.isFile() ? 'file' : undefined;
+    if (e.isSymbolicLink()) {
+      const target = await stat(full).catch(() => undefined);
+      kind = target?.isDirectory() ? 'dir' : target?.isFile() ? 'file' : undefined;
+      if (!target && RECORDING_NAME.test(e.name))
+        problems.push({ file: full, line: 0, message: 'is a symbolic link to nothing; skipped' });
     }
+    if (kind === 'dir' && !SKIP_DIRS.has(e.name)) await walk(full, out, problems, seen);
+    else if (kind === 'file' && RECORDING_NAME.test(e.name)) out.push(full);
   }
 }
 
@@ -46,11 +62,12 @@ export async function readCapped(file: string, max = MAX_RECORDING_BYTES): Promi
   const handle = await open(file, 'r');
   try {
     const { size } = await handle.stat();
-    if (size <= max) return { text: await handle.readFile('utf8'), size };
+    // A byte order mark (Windows editors write one) is not part of the JSON.
+    if (size <= max) return { text: stripBom(await handle.readFile('utf8')), size };
     const buf = Buffer.alloc(max);
     const { bytesRead } = await handle.read(buf, 0, max, 0);
     const end = buf.lastIndexOf(0x0a, bytesRead - 1);
-    return { text: buf.subarray(0, end >= 0 ? end + 1 : bytesRead).toString('utf8'), size };
+    return { text: stripBom(buf.subarray(0, end >= 0 ? end + 1 : bytesRead).toString('utf8')), size };
   } finally {
     await handle.close();
   }
@@ -65,9 +82,29 @@ function isBinary(text: string): boolean {
   return head.length > 0 && bad / head.length > 0.1;
 }
 
+/**
+ * Dates a file's undated turns from their neighbours (dateUndatedTurns) and says so once for the file. A session
+ * with no time at all keeps none (learning dates it as the newest dated case); only labelled intents, whose `time`
+ * is optional, are left unsaid.
+ */
+function dateTurns(file: string, format: SessionFormat, sessions: RecordedSession[]): string | undefined {
+  const withCalls = (turns: RecordedSession['turns']) => turns.filter((t) => t.calls.length > 0);
+  const dated = withCalls(sessions.flatMap(dateUndatedTurns));
+  const turns = (n: number): string => (n === 1 ? '1 turn has' : `${n} turns have`);
+  if (dated.length > 0)
+    return `${file}:${Math.min(...dated.map((t) => t.line))}: ${turns(dated.length)} no readable timestamp; dated like the nearest dated turn of the session`;
+  const none = withCalls(sessions.flatMap((s) => s.turns)).filter((t) => t.time === undefined).length;
+  if (none > 0 && format !== 'intents')
+    return `${file}: ${turns(none)} no readable timestamp; learned as of the newest dated recording (now when none is dated)`;
+  return undefined;
+}
+
 /** Reads every recording under `paths` (files or folders, recursively). A missing path is a usage error. */
 export async function readSessionFiles(paths: string[], cwd: string): Promise<SessionFiles> {
-  const result: SessionFiles = { sessions: [], problems: [], files: [], skipped: [] };
+  const result: SessionFiles = { sessions: [], problems: [], files: [], skipped: [], notes: [] };
+  // Real path → the path it was first found by: a file given twice (or reached by a link) is read once.
+  const firstPathOf = new Map<string, string>();
+  const twice: string[] = [];
   for (const p of paths) {
     const abs = resolve(cwd, p);
     const st = await stat(abs).catch((e: unknown) => {
@@ -78,7 +115,7 @@ export async function readSessionFiles(paths: string[], cwd: string): Promise<Se
       );
     });
     const candidates: string[] = [];
-    if (st.isDirectory()) await walk(abs, candidates);
+    if (st.isDirectory()) await walk(abs, candidates, result.problems, new Set());
     else if (st.isFile()) candidates.push(abs);
     else
       result.problems.push({
@@ -87,6 +124,13 @@ export async function readSessionFiles(paths: string[], cwd: string): Promise<Se
         message: 'not a regular file (a device, a pipe or a socket); skipped',
       });
     for (const file of candidates) {
+      const real = await realpath(file).catch(() => file);
+      const first = firstPathOf.get(real);
+      if (first !== undefined) {
+        twice.push(first === file ? file : `${file} (the same file as ${first})`);
+        continue;
+      }
+      firstPathOf.set(real, file);
       let text: string;
       try {
         const read = await readCapped(file);
@@ -116,11 +160,17 @@ export async function readSessionFiles(paths: string[], cwd: string): Promise<Se
           });
         continue;
       }
-      const read = readSessionText(format, text, file, format === 'cline' ? clineOptions(file) : {});
+      const recording = readSessionText(format, text, file, format === 'cline' ? clineOptions(file) : {});
       result.files.push({ file, format });
-      result.sessions.push(...read.sessions);
-      result.problems.push(...read.problems);
+      result.sessions.push(...recording.sessions);
+      result.problems.push(...recording.problems);
+      const undated = dateTurns(file, format, recording.sessions);
+      if (undated !== undefined) result.notes.push(undated);
     }
   }
+  if (twice.length > 0)
+    result.notes.push(
+      `${twice.length === 1 ? '1 file was' : `${twice.length} files were`} given more than once and read once: ${twice.slice(0, 5).join(', ')}${twice.length > 5 ? ', …' : ''}`,
+    );
   return result;
 }

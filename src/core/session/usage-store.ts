@@ -4,7 +4,7 @@ import { lstat, mkdir, readFile, rename, rmdir, stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { withFileLock } from '../../process/file-lock.js';
 import { replaceRefusal, writeFileSafe } from '../../process/safe-write.js';
-import { unreadable } from '../../process/read-file.js';
+import { stripBom, unreadable } from '../../process/read-file.js';
 import { SmartError, errorText } from '../../process/errors.js';
 import type { UsageStats } from '../types.js';
 import { dict, isObject as isRecord } from '../dict.js';
@@ -99,7 +99,8 @@ export async function readUsageStore(file: string, now: number): Promise<StoreRe
   if (!st) return { doc: emptyStoreDoc(now), warnings: [], missing: true };
   let text: string;
   try {
-    text = await readFile(file, 'utf8');
+    // A byte order mark (an editor's) is not damage: the store was moved aside as corrupt and learning restarted.
+    text = stripBom(await readFile(file, 'utf8'));
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === 'ENOENT') return { doc: emptyStoreDoc(now), warnings: [], missing: true };
     throw e;

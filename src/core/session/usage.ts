@@ -1,6 +1,6 @@
 /** Usage learning (usage-learning note): per-tool success/failure, last use, task categories, latency; with memory limits. */
 import { dict } from '../dict.js';
-import { redactText } from '../../process/redact.js';
+import { redactFreeText } from '../../process/redact.js';
 import type { RememberedIntent, ToolUsage, UsageStats } from '../types.js';
 import type { CaseCall, ReplayCase } from './cases.js';
 
@@ -27,7 +27,7 @@ export const MAX_INTENT_CHARS = 240;
 /** The text an intent is remembered as: secrets redacted, whitespace collapsed, cut; '' when nothing is left. */
 export function intentMemoryText(intent: string): string {
   // Control characters (terminal escapes) become spaces: the text is shown by --explain.
-  const text = redactText(intent)
+  const text = redactFreeText(intent)
     .replace(/[\s\u0000-\u001f\u007f-\u009f]+/g, ' ')
     .trim();
   return text.length > MAX_INTENT_CHARS ? text.slice(0, MAX_INTENT_CHARS).trimEnd() : text;
@@ -107,7 +107,11 @@ export function recordCalls(
   }
 }
 
-/** A copy of `stats` with every case's calls recorded (time 0 means unknown: `fallbackTime` is used). */
+/**
+ * A copy of `stats` with every case's calls recorded. Time 0 means unknown: such a case counts as of the newest
+ * dated case, else `fallbackTime`; "now" beside dated history moved the store's retention reference past all of it,
+ * and the cap forgot what the history had taught.
+ */
 export function learnFromCases(
   stats: UsageStats,
   cases: ReplayCase[],
@@ -115,10 +119,12 @@ export function learnFromCases(
   fallbackTime: number,
 ): UsageStats {
   const out = cloneUsage(stats);
+  const newest = cases.reduce((n, c) => Math.max(n, c.time), 0);
+  const undated = newest > 0 ? newest : fallbackTime;
   for (const c of cases) {
     // A call to no loaded tool, or to one of several, is credited to nobody.
     const calls = c.calls.filter((call) => !call.unresolved);
-    if (calls.length > 0) recordCalls(out, calls, categorize(c.intent), c.time > 0 ? c.time : fallbackTime, c.intent);
+    if (calls.length > 0) recordCalls(out, calls, categorize(c.intent), c.time > 0 ? c.time : undated, c.intent);
   }
   return out;
 }

@@ -50,6 +50,11 @@ export function readIntents(text: string, file: string): ReadResult {
       problem('"expected" must be a list of "server.tool" ids');
       continue;
     }
+    // Nothing to find is nothing to score: the line was left out of the count without a word (as discover's reader says).
+    if (row.expected.length === 0) {
+      problem('"expected" is empty; name the tool(s) this intent should find');
+      continue;
+    }
     const calls: RecordedCall[] = [];
     let bad: string | undefined;
     for (const e of row.expected) {
