@@ -20,6 +20,8 @@ describe('isSecretName', () => {
     'SESSION',
     'PRIVATE_KEY',
     'OPENAI_APIKEY',
+    'PGPASSWORD',
+    'MYSQL_ROOTPASSWD',
   ])('%s names a credential', (name) => expect(isSecretName(name)).toBe(true));
   it.each([
     'AUTH_MODE',
@@ -31,6 +33,7 @@ describe('isSecretName', () => {
     'OUTPUT_FORMAT',
     'MONKEY_BUSINESS',
     'PASSAGE',
+    'PASSWORD_FILE',
   ])('%s does not', (name) => expect(isSecretName(name)).toBe(false));
 });
 
