@@ -30,6 +30,7 @@ import { detectSyntax, duplicateKeyWarning, parseConfigDocument, parseConfigText
 import { orderByPrecedence, resolveClients, type ClientResolution } from './resolve.js';
 import { normalizeServerEntry, type RawServer } from './server-entry.js';
 import { validateSmartConfig } from './validate.js';
+import { firstIssue, isSmartConfig, refuseOwnFile, type SourceFile } from './own-files.js';
 
 export type { Shadowing, ClientResolution };
 export { CLIENT_IDS, CLIENTS, parseClientName } from './clients.js';
@@ -89,52 +90,6 @@ export interface DefinitionResult {
    * never values). A function, so the entry never lands in a JSON dump of the result.
    */
   rawEntryOf: (def: ServerDefinition) => RawServer | undefined;
-}
-
-const SMART_ONLY_KEYS = ['budget', 'thresholds', 'baseline', 'patterns', 'weights', 'keywords', 'cache'];
-const SMART_KEYS = new Set([...SMART_ONLY_KEYS, '$schema', 'servers', 'mcpServers']);
-
-interface SourceFile {
-  file: string;
-  scope: 'project' | 'user' | 'explicit';
-  client?: ClientId;
-  layer?: ConfigLayer;
-  smart?: boolean;
-}
-
-/** Our own config: by location, by file name, or by shape (only our keys, at least one of ours only). */
-function isSmartConfig(source: SourceFile, doc: unknown): boolean {
-  if (source.smart === true || /^mcp-smart([.-].*)?\.json$/i.test(basename(source.file))) return true;
-  if (!isPlainObject(doc)) return false;
-  const keys = Object.keys(doc);
-  return keys.some((k) => SMART_ONLY_KEYS.includes(k)) && keys.every((k) => SMART_KEYS.has(k));
-}
-
-/** The flag that reads each of our own files, for a --config that was given one (a snapshot, a baseline). */
-const OWN_FILE_FLAGS: Record<string, string> = {
-  snapshot: 'pass it with --snapshot <file>',
-  baseline: 'check and audit read it with --baseline <file>',
-  usage: 'pass it with --store <file>',
-};
-
-/** A --config naming a file mcp-smart wrote (`"format": "mcp-smart/…"`) is refused with the flag that reads it. */
-function refuseOwnFile(file: string, doc: unknown): void {
-  const format = isPlainObject(doc) ? doc.format : undefined;
-  const kind = typeof format === 'string' ? /^mcp-smart\/([a-z-]+)@/.exec(format)?.[1] : undefined;
-  if (kind === undefined) return;
-  const use = OWN_FILE_FLAGS[kind] ?? 'it is not a config file';
-  throw new SmartError('CONFIG_INVALID', {
-    file,
-    key: 'format',
-    reason: `${JSON.stringify(format)}: this is an mcp-smart ${kind} file, not a list of servers; ${use}.`,
-  });
-}
-
-function firstIssue(file: string, issues: { key: string; reason: string }[]): SmartError {
-  const [first] = issues;
-  const more =
-    issues.length > 1 ? ` (and ${issues.length - 1} more problem${issues.length > 2 ? 's' : ''} in this file)` : '';
-  return new SmartError('CONFIG_INVALID', { file, key: first?.key ?? '', reason: `${first?.reason ?? ''}${more}` });
 }
 
 const varsKey = (d: ServerDefinition): string => `${d.source}\u0000${d.name}`;
@@ -248,6 +203,38 @@ class Loader {
     }
   }
 
+  /**
+   * Reads one file whole or not at all: when `read` throws, everything it had added is taken back, so a user-level
+   * file skipped for one bad entry adds none of the entries before it (the warning says the file was skipped).
+   */
+  atomically(read: () => void): void {
+    const lists = [
+      this.warnings,
+      this.defs,
+      this.envFiles,
+      this.geminiLists,
+      this.claudeProjectDocs,
+      this.geminiSettings,
+    ];
+    const lengths = lists.map((l) => l.length);
+    const raw = new Map(this.raw);
+    const vars = { ...this.referencedVars };
+    const written = { ...this.written };
+    const { smart, codexTrust } = this;
+    try {
+      read();
+    } catch (e) {
+      lists.forEach((l, i) => l.splice(lengths[i]!));
+      this.raw.clear();
+      for (const [k, v] of raw) this.raw.set(k, v);
+      for (const k of Object.keys(this.referencedVars)) if (!Object.hasOwn(vars, k)) delete this.referencedVars[k];
+      for (const k of Object.keys(this.written)) if (!Object.hasOwn(written, k)) delete this.written[k];
+      this.smart = smart;
+      this.codexTrust = codexTrust;
+      throw e;
+    }
+  }
+
   /** VS Code / Cursor envFile: loaded when present (the entry's env wins), named in a warning when missing. */
   async loadEnvFiles(): Promise<void> {
     const texts = await readAll(this.envFiles.map((e) => e.file));
@@ -306,7 +293,7 @@ export async function loadServerDefinitions(req: DefinitionRequest): Promise<Def
       searched.push({ file: location.file, found: text !== undefined });
       if (text === undefined) return;
       try {
-        loader.collect(location, text, { serversWanted: true });
+        loader.atomically(() => loader.collect(location, text, { serversWanted: true }));
       } catch (e) {
         // One broken user-level file (another client's) must not stop a project whose own config is fine.
         if (location.scope !== 'user' || !(e instanceof SmartError) || e.exitCode !== 2) throw e;
