@@ -287,17 +287,27 @@ export async function loadServerDefinitions(req: DefinitionRequest): Promise<Def
     const locations: ConfigLocation[] = [...project, ...user].filter(
       (l) => req.client === undefined || l.smart === true || l.client === req.client,
     );
-    const texts = await readAll(locations.map((l) => l.file));
+    // Each file read on its own: a user-level path that cannot be read (a folder) is skipped like an invalid file.
+    const texts = await Promise.all(
+      locations.map((l) =>
+        readTextFile(l.file, '/').then(
+          (text) => ({ text }),
+          (error: unknown) => ({ error }),
+        ),
+      ),
+    );
     locations.forEach((location, i) => {
-      const text = texts[i];
-      searched.push({ file: location.file, found: text !== undefined });
-      if (text === undefined) return;
+      const read = texts[i]!;
+      const text = 'text' in read ? read.text : undefined;
+      searched.push({ file: location.file, found: text !== undefined || 'error' in read });
       try {
-        loader.atomically(() => loader.collect(location, text, { serversWanted: true }));
+        if ('error' in read) throw read.error;
+        if (text !== undefined) loader.atomically(() => loader.collect(location, text, { serversWanted: true }));
       } catch (e) {
         // One broken user-level file (another client's) must not stop a project whose own config is fine.
         if (location.scope !== 'user' || !(e instanceof SmartError) || e.exitCode !== 2) throw e;
-        loader.warnings.push(`${e.message} This user-level file was skipped; pass it with --config to see it fail.`);
+        const said = /[.!?]$/.test(e.message) ? e.message : `${e.message}.`;
+        loader.warnings.push(`${said} This user-level file was skipped; pass it with --config to see it fail.`);
       }
     });
   }
