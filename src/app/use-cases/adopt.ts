@@ -13,7 +13,7 @@ import { SMART_CONFIG_NAME } from '../../core/config/locate.js';
 import { parseConfigText } from '../../core/config/parse.js';
 import { isPlainObject } from '../../core/config/key-path.js';
 import { SmartError } from '../../process/errors.js';
-import { keepPlainValues } from '../../process/secrets.js';
+import { keepPlainValues, scrubMessage } from '../../process/secrets.js';
 import { launchThis } from '../services/launcher.js';
 import { applySwitch, readState } from './adopt-switch.js';
 import { readOwnFile, writeOwnFile } from './adopt-write.js';
@@ -147,6 +147,8 @@ export async function adoptClient(ctx: AppContext, opts: AdoptOptions): Promise<
   const { io, global } = ctx;
   if (opts.scopeFromUse) checkScopeClient(opts.client);
   const defs: DefinitionResult = await loadDefinitions({ ...global, adhoc: [], demo: false, client: opts.client }, io);
+  // A file of this client skipped as invalid is said, as every command that reads definitions says it.
+  for (const w of defs.warnings) io.stderr(`warning: ${scrubMessage(w)}\n`);
   const adopted: ServerDefinition[] = [];
   const skipped: AdoptResult['skipped'] = [];
   for (const def of defs.servers) {

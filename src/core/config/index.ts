@@ -122,6 +122,8 @@ class Loader {
   readonly geminiLists: GeminiServerLists[] = [];
   readonly claudeProjectDocs: { file: string; doc: unknown }[] = [];
   readonly geminiSettings: unknown[] = [];
+  /** User-level files skipped as invalid, with the client that owns each and why. */
+  readonly skipped: { client?: ClientId; error: SmartError }[] = [];
   smart?: { config: SmartConfig; file: string };
   codexTrust?: { level?: string; file: string };
   private readonly ctx: ExpandContext;
@@ -308,9 +310,14 @@ export async function loadServerDefinitions(req: DefinitionRequest): Promise<Def
         if (location.scope !== 'user' || !(e instanceof SmartError) || e.exitCode !== 2) throw e;
         const said = /[.!?]$/.test(e.message) ? e.message : `${e.message}.`;
         loader.warnings.push(`${said} This user-level file was skipped; pass it with --config to see it fail.`);
+        loader.skipped.push({ ...(location.client ? { client: location.client } : {}), error: e });
       }
     });
   }
+  // --client (and adopt) asked for one client's servers: its own file skipped as invalid, leaving it none, is the
+  // answer's reason, not a footnote to "no servers found".
+  const own = loader.skipped.find((x) => x.client !== undefined && x.client === req.client);
+  if (own && !loader.defs.some((d) => d.client === req.client)) throw own.error;
   const trust: TrustContext = {};
   if (loader.defs.some((d) => d.client === 'claude-code')) {
     const files = claudeApprovalFiles(req.cwd, req.home);
