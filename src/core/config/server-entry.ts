@@ -158,6 +158,16 @@ export function normalizeServerEntry(
 
   const anyUrl = httpUrl ?? serverUrl ?? url;
   let autoTransport = false;
+  const urlKey = httpUrl !== undefined ? 'httpUrl' : serverUrl !== undefined ? 'serverUrl' : 'url';
+  if (command !== undefined && anyUrl !== undefined) {
+    // No client documents both (Gemini: exactly one of command, url, httpUrl); which one a client takes differs.
+    if (transport === undefined)
+      r.fail([], `has both "command" (a stdio server) and "${urlKey}" (an HTTP server): keep the one you mean.`);
+    else
+      warnings.push(
+        `${file}: ${keyOf(transport === 'stdio' ? urlKey : 'command')}: ignored: "${typeKey}" is "${typeValue}".`,
+      );
+  }
   if (transport === undefined) {
     if (command !== undefined) transport = 'stdio';
     else if (httpUrl !== undefined) transport = 'http';
@@ -186,6 +196,7 @@ export function normalizeServerEntry(
   if (transport === 'stdio' && command === undefined) {
     r.fail(['command'], 'a stdio server needs "command": the program to start.');
   }
+  if (transport === 'stdio' && command?.trim() === '') r.fail(['command'], 'is empty: name the program to start.');
   if (transport !== 'stdio' && anyUrl === undefined) {
     r.fail(['url'], `a ${transport} server needs "url".`);
   }
