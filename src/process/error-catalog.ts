@@ -123,9 +123,10 @@ export const ERROR_CATALOG = {
   },
   PROJECT_NOT_TRUSTED: {
     exitCode: 2,
-    message: () =>
+    // `command`: what approves them (`mcp-smart trust -c <file>` for a --config file that changed since approved).
+    message: (d) =>
       "Every server found comes from this project's config files, which are not approved yet, so none was started. " +
-      'Look at them with `mcp-smart servers`, then approve with `mcp-smart trust` (or pass --trust-project, or set MCP_SMART_TRUST_PROJECT=1 in CI).',
+      `Look at them with \`mcp-smart servers\`, then approve with \`${s(d.command ?? 'mcp-smart trust')}\` (or pass --trust-project, or set MCP_SMART_TRUST_PROJECT=1 in CI).`,
   },
   CLIENT_GATED: {
     exitCode: 2,

@@ -21,7 +21,8 @@ export function isSecretName(name: string): boolean {
     .filter(Boolean);
   const last = parts[parts.length - 1];
   if (last === undefined || SETTING_PART.test(last)) return false;
-  return parts.some((p) => SECRET_PART.test(p));
+  // A part that holds a password whole: PGPASSWORD, MYSQLPASSWORD.
+  return parts.some((p) => SECRET_PART.test(p) || /passw(?:or)?d/i.test(p));
 }
 
 /**

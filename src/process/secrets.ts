@@ -1,5 +1,5 @@
 /** The secret values known to this run, so every exit (messages, streams, written files) can hide them. */
-import { redactText, redactValues, type SecretValues } from './redact.js';
+import { isPlainWord, redactText, redactValues, type SecretValues } from './redact.js';
 
 const known: SecretValues = { all: [], strong: [] };
 
@@ -8,6 +8,20 @@ export function rememberSecrets(values: SecretValues): void {
   const merge = (a: string[], b: string[]): string[] => [...new Set([...a, ...b])].sort((x, y) => y.length - x.length);
   known.all = merge(known.all, values.all);
   known.strong = merge(known.strong, values.strong);
+}
+
+/**
+ * What a file built value by value (adopt's mcp-smart.config.json) is scrubbed of, and what the run prints of it:
+ * `plain` are the strings written as the client's file has them (`X-Tenant: my-company`, `--org my-company`), so a
+ * known value inside one is no longer hidden (hiding it would corrupt them);
+ * `secret` are the literals replaced by variables, hidden from now on wherever they appear. A value that is part of a secret, or holds one,
+ * stays hidden.
+ */
+export function keepPlainValues(plain: readonly string[], secret: readonly string[]): void {
+  const hidden = secret.filter((s) => s.length >= 4 && !isPlainWord(s));
+  const isSecret = (v: string): boolean => hidden.some((s) => s.includes(v) || v.includes(s));
+  known.strong = known.strong.filter((v) => isSecret(v) || !plain.some((p) => p.includes(v)));
+  rememberSecrets({ all: hidden, strong: hidden });
 }
 
 /** Text a server sent back (stderr, error bodies, notes): every configured value, plus URL and bearer rules. */

@@ -2,6 +2,7 @@
 import { isAbsolute, relative, sep } from 'node:path';
 import type { ChalkInstance } from 'chalk';
 import { CLIENTS } from '../core/config/clients.js';
+import { trustCommands } from '../core/trust/project-gate.js';
 import type { ServersEntry, ServersResult } from '../core/servers-list.js';
 import type { OutputFormat } from '../core/types.js';
 import { renderByFormat } from './index.js';
@@ -47,7 +48,7 @@ function summaryLines(result: ServersResult, show: (s: string) => string): strin
   const pending = result.servers.filter((e) => e.pendingApproval === true);
   if (pending.length > 0)
     lines.push(
-      `${pending.length} server${pending.length === 1 ? '' : 's'} from this project's files not started until approved (${pending.map((e) => e.name).join(', ')}): run \`mcp-smart trust\`, or pass --trust-project for one run.`,
+      `${pending.length} server${pending.length === 1 ? '' : 's'} from this project's files not started until approved (${pending.map((e) => e.name).join(', ')}): run \`${trustCommands(pending).join('` and `')}\`, or pass --trust-project for one run.`,
     );
   for (const s of result.shadowings) {
     const line = `"${s.name}" in ${show(s.loser)} is shadowed by ${show(s.winner)}`;

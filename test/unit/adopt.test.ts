@@ -24,6 +24,10 @@ const raw = (name: string, over: Partial<RawServer> = {}): RawServer => ({
   ...over,
 });
 
+/** What is written and listed: the secrets adopt replaced are only for the write-time scrub. */
+const shown = (out: ReturnType<typeof adoptEntries>): string =>
+  JSON.stringify({ servers: out.servers, variables: out.variables });
+
 describe('adoptEntries', () => {
   it('keeps references, replaces literals, and prefixes a variable another server already stands for', () => {
     const out = adoptEntries([
@@ -38,7 +42,7 @@ describe('adoptEntries', () => {
       { server: 'a', key: 'env.TOKEN', variable: 'TOKEN' },
       { server: 'b', key: 'env.TOKEN', variable: 'B_TOKEN' },
     ]);
-    expect(JSON.stringify(out)).not.toContain('literal-');
+    expect(shown(out)).not.toContain('literal-');
   });
 
   it('a plain value stays a value; only a secret (by name or by shape) becomes a variable', () => {
@@ -74,7 +78,7 @@ describe('adoptEntries', () => {
     });
     expect(out.servers.remote!.headers).toEqual({ Authorization: '${REMOTE_TOKEN}', 'X-Client-Name': 'my-laptop' });
     expect(out.variables.map((v) => v.variable)).toEqual(['GITHUB_TOKEN', 'SOME_SETTING', 'REMOTE_TOKEN']);
-    expect(JSON.stringify(out)).not.toMatch(/plain-but-named-secret|ghp_|abc-123/);
+    expect(shown(out)).not.toMatch(/plain-but-named-secret|ghp_|abc-123/);
   });
 
   it('Codex: env_vars and bearer_token_env_var become references; filters become includeTools/excludeTools', () => {
@@ -116,7 +120,7 @@ describe('adoptEntries', () => {
     ]);
     expect(out.servers).toEqual({ r: { type: 'http', url: '${R_URL}' } });
     expect(out.variables).toEqual([{ server: 'r', key: 'url', variable: 'R_URL' }]);
-    expect(JSON.stringify(out)).not.toContain('secret');
+    expect(shown(out)).not.toContain('secret');
   });
 
   it('Gemini: bare $VAR becomes ${VAR}; a URL server without type stays without type', () => {
@@ -130,6 +134,67 @@ describe('adoptEntries', () => {
     expect(out.servers).toEqual({
       g: { url: 'https://x/${PATH_PART}' },
       s: { command: 'node', args: ['--dir', '${HOME}/work'], env: { K: '${KEY}' } },
+    });
+  });
+});
+
+describe('adoptEntries: arguments', () => {
+  it('the value of a secret flag becomes a variable (--flag value and --flag=value); other arguments stay as written', () => {
+    const args = [
+      '-y',
+      '@acme/mcp',
+      '--org',
+      'my-company',
+      '--api-key',
+      'sk-proj-a1b2c3d4e5f6',
+      '--token=ghp_x1y2z3w4',
+    ];
+    const more = ['--password', 'hunter2pw', '--no-auth', '/srv/data', '--key-file', '/k.pem', '--secret', '${S}'];
+    const out = adoptEntries([{ def: def('fs'), raw: raw('fs', { args: [...args, ...more] }) }]);
+    expect(out.servers.fs!.args).toEqual([
+      '-y',
+      '@acme/mcp',
+      '--org',
+      'my-company',
+      '--api-key',
+      '${FS_API_KEY}',
+      '--token=${FS_TOKEN}',
+      '--password',
+      '${FS_PASSWORD}',
+      '--no-auth',
+      '/srv/data',
+      '--key-file',
+      '/k.pem',
+      '--secret',
+      '${S}',
+    ]);
+    expect(out.variables).toEqual([
+      { server: 'fs', key: 'args[5]', variable: 'FS_API_KEY' },
+      { server: 'fs', key: 'args[6]', variable: 'FS_TOKEN' },
+      { server: 'fs', key: 'args[8]', variable: 'FS_PASSWORD' },
+    ]);
+    expect(out.secrets).toEqual(['sk-proj-a1b2c3d4e5f6', 'ghp_x1y2z3w4', 'hunter2pw']);
+    expect(shown(out)).not.toMatch(/sk-proj|ghp_|hunter2/);
+  });
+
+  it('an env name with PASSWORD inside one part (PGPASSWORD) is a secret; Accept and X-Tenant headers are values', () => {
+    const out = adoptEntries([
+      { def: def('db'), raw: raw('db', { env: { PGPASSWORD: 'pw12', PGUSER: 'me' } }) },
+      {
+        def: def('api', { transport: 'http' }),
+        raw: raw('api', {
+          transport: 'http',
+          command: undefined,
+          url: 'https://api.example.com/mcp',
+          headers: { 'X-Tenant': 'my-company', Accept: 'application/json', 'X-Api-Key': 'k-1' },
+        }),
+      },
+    ]);
+    expect(out.servers.db!.env).toEqual({ PGPASSWORD: '${PGPASSWORD}', PGUSER: 'me' });
+    expect(out.servers.api!.headers).toEqual({
+      Accept: 'application/json',
+      'X-Api-Key': '${API_X_API_KEY}',
+      'X-Tenant': 'my-company',
     });
   });
 });

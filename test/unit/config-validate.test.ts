@@ -48,12 +48,22 @@ describe('client entries with wrong types give the key path', () => {
     ['bad-env', 'mcpServers.github.env.GITHUB_TOKEN', 'expected a string, got a number'],
     ['bad-type', 'mcpServers.weird.type', 'unknown transport "websocket"'],
     ['no-command', 'mcpServers.empty', 'needs "command" (a stdio server) or "url"'],
+    ['empty-command', 'mcpServers.blank.command', 'is empty: name the program to start'],
+    ['command-and-url', 'mcpServers.both', 'has both "command" (a stdio server) and "url" (an HTTP server)'],
   ])('%s → %s', async (dir, key, reason) => {
     const err = await failure(dir);
     expect(err.code).toBe('CONFIG_INVALID');
     expect(err.details.key).toBe(key);
     expect(err.message.startsWith(`${CONFIGS(dir, '.mcp.json')}: ${key}: `)).toBe(true);
     expect(err.message).toContain(reason);
+  });
+
+  it('command-and-url-typed: "type" decides, and the key it leaves unused is named in a warning', async () => {
+    const r = await loadServerDefinitions(request({ cwd: CONFIGS('command-and-url-typed') }));
+    expect(r.servers.map((d) => [d.name, d.transport])).toEqual([['both', 'http']]);
+    expect(r.warnings).toContain(
+      `${CONFIGS('command-and-url-typed', '.mcp.json')}: mcpServers.both.command: ignored: "type" is "http".`,
+    );
   });
 
   it('never puts a wrongly typed env value into the message', async () => {

@@ -23,6 +23,8 @@ describe('isSecretName', () => {
     'OPENAI_APIKEY',
     'session_id',
     'sessionToken',
+    'PGPASSWORD',
+    'MYSQL_ROOTPASSWD',
   ])('%s names a credential', (name) => expect(isSecretName(name)).toBe(true));
   it.each([
     'AUTH_MODE',
@@ -37,6 +39,7 @@ describe('isSecretName', () => {
     'session-idle',
     'TOKEN_LIMIT',
     'SESSION_MAX_AGE',
+    'PASSWORD_FILE',
   ])('%s does not', (name) => expect(isSecretName(name)).toBe(false));
 });
 

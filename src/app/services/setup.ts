@@ -5,6 +5,7 @@
  */
 import type { DefinitionResult } from '../../core/config/index.js';
 import { GATE_LABEL } from '../../core/config/client-trust.js';
+import { trustCommands } from '../../core/trust/project-gate.js';
 import { hiddenToolsBySnapshot, visibilityRules } from '../../core/config/tool-filter.js';
 import { SmartError } from '../../process/errors.js';
 import type { Io } from '../../process/io.js';
@@ -109,7 +110,8 @@ export async function loadSetup(opts: SetupOptions, io: Io, load: SetupLoad = {}
   const off = opts.server.length > 0 ? wanted.filter((d) => switchedOff(d)) : [];
   for (const d of off) io.stderr(`warning: ${notStartedWarning(d)}\n`);
   if (enabled.length === 0) {
-    if (wanted.some((d) => d.pendingTrust === true)) throw new SmartError('PROJECT_NOT_TRUSTED');
+    const held = wanted.filter((d) => d.pendingTrust === true);
+    if (held.length > 0) throw new SmartError('PROJECT_NOT_TRUSTED', { command: trustCommands(held).join('` and `') });
     // Listed, but their client would not load them (pending approval, untrusted folder or project).
     const gated = wanted.filter((d) => d.gate !== undefined);
     if (gated.length > 0)

@@ -4,7 +4,7 @@
  * turned into variables, taken from the client's own entries (written only into the client's own file, never shown).
  */
 import type { JSONPath } from 'jsonc-parser';
-import type { AdoptInput, AdoptVariable } from '../../core/adopt/config-entries.js';
+import { argumentSecret, type AdoptInput, type AdoptVariable } from '../../core/adopt/config-entries.js';
 import { claudeCodeUserFile, codexUserFile } from '../../core/config/locate.js';
 import { parseConfigText } from '../../core/config/parse.js';
 import { switchPlan, type FilePlan } from '../../core/adopt/switch-plan.js';
@@ -41,6 +41,11 @@ export interface SwitchOutline {
 function madeValue(v: AdoptVariable, inputs: readonly AdoptInput[]): string | undefined {
   const raw = inputs.find((i) => i.def.name === v.server)?.raw;
   if (!raw) return undefined;
+  const arg = /^args\[(\d+)\]$/.exec(v.key);
+  if (arg) {
+    const written = raw.args?.[Number(arg[1])];
+    return written === undefined ? undefined : argumentSecret(written);
+  }
   const [section, ...rest] = v.key.split('.');
   const key = rest.join('.');
   if (section === 'env') return raw.env?.[key];

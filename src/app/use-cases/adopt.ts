@@ -13,6 +13,7 @@ import { SMART_CONFIG_NAME } from '../../core/config/locate.js';
 import { parseConfigText } from '../../core/config/parse.js';
 import { isPlainObject } from '../../core/config/key-path.js';
 import { SmartError } from '../../process/errors.js';
+import { keepPlainValues, scrubMessage } from '../../process/secrets.js';
 import { launchThis } from '../services/launcher.js';
 import { applySwitch, readState } from './adopt-switch.js';
 import { readOwnFile, writeOwnFile } from './adopt-write.js';
@@ -146,6 +147,8 @@ export async function adoptClient(ctx: AppContext, opts: AdoptOptions): Promise<
   const { io, global } = ctx;
   if (opts.scopeFromUse) checkScopeClient(opts.client);
   const defs: DefinitionResult = await loadDefinitions({ ...global, adhoc: [], demo: false, client: opts.client }, io);
+  // A file of this client skipped as invalid is said, as every command that reads definitions says it.
+  for (const w of defs.warnings) io.stderr(`warning: ${scrubMessage(w)}\n`);
   const adopted: ServerDefinition[] = [];
   const skipped: AdoptResult['skipped'] = [];
   for (const def of defs.servers) {
@@ -175,7 +178,9 @@ export async function adoptClient(ctx: AppContext, opts: AdoptOptions): Promise<
         entry,
       })
     : undefined;
-  const { servers, variables } = adoptEntries(inputs);
+  const { servers, variables, secrets } = adoptEntries(inputs);
+  // What adopt copies as written is written (and shown) exactly; what it made variables of is never written.
+  keepPlainValues(stringsOf(servers), secrets);
 
   const existing = await existingDoc(file);
   // Our other keys (budget, serve, …) stay; the server map is the client's.
@@ -240,6 +245,13 @@ export async function adoptClient(ctx: AppContext, opts: AdoptOptions): Promise<
     ...(scope ? { scope } : {}),
     text,
   };
+}
+
+/** Every string value in `v` (the entries as written). */
+function stringsOf(v: unknown): string[] {
+  if (typeof v === 'string') return [v];
+  if (v === null || typeof v !== 'object') return [];
+  return Object.values(v).flatMap(stringsOf);
 }
 
 /**

@@ -29,6 +29,11 @@ export interface AdoptVariable {
 export interface AdoptedFile {
   servers: Record<string, Record<string, unknown>>;
   variables: AdoptVariable[];
+  /**
+   * The literal values adopt replaced by a variable (never shown, never written): what the write of the file must
+   * still scrub as a last line of defence. Every other string of `servers` was chosen to be written as it is.
+   */
+  secrets: string[];
 }
 
 const REF = /^\$\{(?:env:)?([A-Za-z_][A-Za-z0-9_]*)(?::-[^}]*)?\}$/;
@@ -63,6 +68,7 @@ function references(
   name: (key: string) => string,
   taken: Map<string, string>,
   variables: AdoptVariable[],
+  secrets: string[],
 ): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [key, value] of Object.entries(values).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
@@ -81,6 +87,63 @@ function references(
     taken.set(variable, server);
     out[key] = `\${${variable}}`;
     variables.push({ server, key: section === key ? section : `${section}.${key}`, variable });
+    secrets.push(value);
+  }
+  return out;
+}
+
+/** `--api-key`, `--token=…`: a flag and, after `=`, its value. */
+const FLAG = /^(--?)([A-Za-z][A-Za-z0-9_.-]*)(?:=([\s\S]*))?$/;
+
+/** A flag whose name says its value is a credential (`--api-key`, `--password`; not `--no-auth`, `--key-file`). */
+const isSecretFlag = (name: string): boolean => !/^no[-_]/i.test(name) && isSecretName(name);
+
+/** The secret an argument holds as written in the client's file (`--token=X` → `X`, a flag's value as it is). */
+export function argumentSecret(arg: string): string {
+  const m = FLAG.exec(arg);
+  return m?.[3] !== undefined && isSecretFlag(m[2]!) ? m[3] : arg;
+}
+
+/**
+ * The arguments as written to mcp-smart.config.json: a secret flag's value (`--api-key sk-…`, `--token=ghp_…`,
+ * `--password hunter2`) becomes a variable named after the server and the flag, listed as `args[i]`; every other
+ * argument is copied as written.
+ */
+function argumentReferences(
+  server: string,
+  args: readonly string[],
+  taken: Map<string, string>,
+  variables: AdoptVariable[],
+  secrets: string[],
+): string[] {
+  const out = [...args];
+  const variable = (flag: string): string => {
+    const base = upperSnake(`${server}_${flag}`);
+    let name = base;
+    for (let n = 2; taken.has(name); n++) name = `${base}_${n}`;
+    // Not this server's name alone: an env key or header of the same server never shares this variable.
+    taken.set(name, `${server} args`);
+    return name;
+  };
+  for (let i = 0; i < out.length; i++) {
+    const m = FLAG.exec(out[i]!);
+    if (!m || !isSecretFlag(m[2]!)) continue;
+    const [, dashes, flag, inline] = m as unknown as [string, string, string, string | undefined];
+    if (inline !== undefined) {
+      if (inline === '' || HAS_REF.test(inline)) continue;
+      const name = variable(flag);
+      out[i] = `${dashes}${flag}=\${${name}}`;
+      variables.push({ server, key: `args[${i}]`, variable: name });
+      secrets.push(inline);
+      continue;
+    }
+    const value = out[i + 1];
+    if (value === undefined || value === '' || value.startsWith('-') || HAS_REF.test(value)) continue;
+    const name = variable(flag);
+    out[i + 1] = `\${${name}}`;
+    variables.push({ server, key: `args[${i + 1}]`, variable: name });
+    secrets.push(value);
+    i++;
   }
   return out;
 }
@@ -99,6 +162,7 @@ function hasCredentials(url: string): boolean {
 export function adoptEntries(inputs: readonly AdoptInput[]): AdoptedFile {
   const servers: AdoptedFile['servers'] = {};
   const variables: AdoptVariable[] = [];
+  const secrets: string[] = [];
   const taken = new Map<string, string>();
   const sorted = [...inputs].sort((a, b) => (a.def.name < b.def.name ? -1 : a.def.name > b.def.name ? 1 : 0));
   for (const { def, raw } of sorted) {
@@ -106,12 +170,19 @@ export function adoptEntries(inputs: readonly AdoptInput[]): AdoptedFile {
     const entry: Record<string, unknown> = {};
     if (def.transport === 'stdio') {
       entry.command = ourSyntax(raw.command ?? '', client);
-      if (raw.args && raw.args.length > 0) entry.args = raw.args.map((a) => ourSyntax(a, client));
+      if (raw.args && raw.args.length > 0)
+        entry.args = argumentReferences(
+          def.name,
+          raw.args.map((a) => ourSyntax(a, client)),
+          taken,
+          variables,
+          secrets,
+        );
       const env: Record<string, string> = { ...(raw.env ?? {}) };
       // Codex env_vars pass variables on from Codex's own environment: the same reference in ours.
       for (const v of raw.envVars ?? []) env[v] ??= `\${${v}}`;
       if (Object.keys(env).length > 0)
-        entry.env = references(def.name, 'env', env, client, upperSnake, taken, variables);
+        entry.env = references(def.name, 'env', env, client, upperSnake, taken, variables, secrets);
       if (def.cwd !== undefined) entry.cwd = def.cwd;
     } else {
       entry.type = def.transport;
@@ -119,12 +190,13 @@ export function adoptEntries(inputs: readonly AdoptInput[]): AdoptedFile {
       const url = ourSyntax(raw.url ?? '', client);
       // Credentials in a URL (user:password@, a query such as ?api_key=…) are secrets like headers: a reference.
       entry.url = hasCredentials(url)
-        ? references(def.name, 'url', { url }, client, () => upperSnake(`${def.name}_url`), taken, variables).url
+        ? references(def.name, 'url', { url }, client, () => upperSnake(`${def.name}_url`), taken, variables, secrets)
+            .url
         : url;
       const headers: Record<string, string> = { ...(raw.headers ?? {}) };
       const named = (h: string): string => upperSnake(`${def.name}_${h === 'Authorization' ? 'token' : h}`);
       const written = Object.keys(headers).length > 0;
-      const out = written ? references(def.name, 'headers', headers, client, named, taken, variables) : {};
+      const out = written ? references(def.name, 'headers', headers, client, named, taken, variables, secrets) : {};
       for (const [h, v] of Object.entries(raw.headerVars ?? {})) out[h] = `${v.prefix}\${${v.variable}}`;
       if (Object.keys(out).length > 0) entry.headers = out;
     }
@@ -143,12 +215,13 @@ export function adoptEntries(inputs: readonly AdoptInput[]): AdoptedFile {
           () => upperSnake(`${def.name}_client_secret`),
           taken,
           variables,
+          secrets,
         ).clientSecret;
       entry.oauth = oauth;
     }
     servers[def.name] = entry;
   }
-  return { servers, variables };
+  return { servers, variables, secrets };
 }
 
 /**

@@ -28,11 +28,12 @@ import {
 import { mergeDefinitions, type Shadowing } from './merge.js';
 import { detectSyntax, duplicateKeyWarning, parseConfigDocument, parseConfigText } from './parse.js';
 import { orderByPrecedence, resolveClients, type ClientResolution } from './resolve.js';
-import { normalizeServerEntry, type RawServer } from './server-entry.js';
+import { normalizeServerEntry, writtenFields, type RawServer, type WrittenFields } from './server-entry.js';
 import { ownSectionsWarning, readAsOurs, refuseOwnFile, smartConfigBy, unknownServeServers } from './own-config.js';
 import { validateSmartConfig } from './validate.js';
+import { firstIssue, type SourceFile } from './own-files.js';
 
-export type { Shadowing, ClientResolution };
+export type { Shadowing, ClientResolution, WrittenFields };
 export { CLIENT_IDS, CLIENTS, parseClientName } from './clients.js';
 export {
   hiddenToolNames,
@@ -92,44 +93,7 @@ export interface DefinitionResult {
   rawEntryOf: (def: ServerDefinition) => RawServer | undefined;
 }
 
-interface SourceFile {
-  file: string;
-  scope: 'project' | 'user' | 'explicit';
-  client?: ClientId;
-  layer?: ConfigLayer;
-  smart?: boolean;
-}
-
-function firstIssue(file: string, issues: { key: string; reason: string }[], note = ''): SmartError {
-  const [first] = issues;
-  const more =
-    issues.length > 1 ? ` (and ${issues.length - 1} more problem${issues.length > 2 ? 's' : ''} in this file)` : '';
-  return new SmartError('CONFIG_INVALID', {
-    file,
-    key: first?.key ?? '',
-    reason: `${first?.reason ?? ''}${more}${note}`,
-  });
-}
-
 const varsKey = (d: ServerDefinition): string => `${d.source}\u0000${d.name}`;
-
-export interface WrittenFields {
-  command?: string;
-  args?: string[];
-  cwd?: string;
-  url?: string;
-}
-
-/** The fields of an entry that reference a variable, as written (`${API_HOST}/mcp`), not expanded. */
-function writtenFields(raw: RawServer): WrittenFields {
-  const has = (v: string | undefined): v is string => v !== undefined && v.includes('$');
-  const out: WrittenFields = {};
-  if (has(raw.command)) out.command = raw.command;
-  if (raw.args?.some(has)) out.args = raw.args;
-  if (has(raw.cwd)) out.cwd = raw.cwd;
-  if (has(raw.url)) out.url = raw.url;
-  return out;
-}
 
 class Loader {
   readonly warnings: string[] = [];
@@ -141,6 +105,8 @@ class Loader {
   readonly geminiLists: GeminiServerLists[] = [];
   readonly claudeProjectDocs: { file: string; doc: unknown }[] = [];
   readonly geminiSettings: unknown[] = [];
+  /** User-level files skipped as invalid, with the client that owns each and why. */
+  readonly skipped: { client?: ClientId; error: SmartError }[] = [];
   smart?: { config: SmartConfig; file: string };
   codexTrust?: { level?: string; file: string };
   private readonly ctx: ExpandContext;
@@ -234,6 +200,38 @@ class Loader {
     }
   }
 
+  /**
+   * Reads one file whole or not at all: when `read` throws, everything it had added is taken back, so a user-level
+   * file skipped for one bad entry adds none of the entries before it (the warning says the file was skipped).
+   */
+  atomically(read: () => void): void {
+    const lists = [
+      this.warnings,
+      this.defs,
+      this.envFiles,
+      this.geminiLists,
+      this.claudeProjectDocs,
+      this.geminiSettings,
+    ];
+    const lengths = lists.map((l) => l.length);
+    const raw = new Map(this.raw);
+    const vars = { ...this.referencedVars };
+    const written = { ...this.written };
+    const { smart, codexTrust } = this;
+    try {
+      read();
+    } catch (e) {
+      lists.forEach((l, i) => l.splice(lengths[i]!));
+      this.raw.clear();
+      for (const [k, v] of raw) this.raw.set(k, v);
+      for (const k of Object.keys(this.referencedVars)) if (!Object.hasOwn(vars, k)) delete this.referencedVars[k];
+      for (const k of Object.keys(this.written)) if (!Object.hasOwn(written, k)) delete this.written[k];
+      this.smart = smart;
+      this.codexTrust = codexTrust;
+      throw e;
+    }
+  }
+
   /** VS Code / Cursor envFile: loaded when present (the entry's env wins), named in a warning when missing. */
   async loadEnvFiles(): Promise<void> {
     const texts = await readAll(this.envFiles.map((e) => e.file));
@@ -286,20 +284,35 @@ export async function loadServerDefinitions(req: DefinitionRequest): Promise<Def
     const locations: ConfigLocation[] = [...project, ...user].filter(
       (l) => req.client === undefined || l.smart === true || l.client === req.client,
     );
-    const texts = await readAll(locations.map((l) => l.file));
+    // Each file read on its own: a user-level path that cannot be read (a folder) is skipped like an invalid file.
+    const texts = await Promise.all(
+      locations.map((l) =>
+        readTextFile(l.file, '/').then(
+          (text) => ({ text }),
+          (error: unknown) => ({ error }),
+        ),
+      ),
+    );
     locations.forEach((location, i) => {
-      const text = texts[i];
-      searched.push({ file: location.file, found: text !== undefined });
-      if (text === undefined) return;
+      const read = texts[i]!;
+      const text = 'text' in read ? read.text : undefined;
+      searched.push({ file: location.file, found: text !== undefined || 'error' in read });
       try {
-        loader.collect(location, text, { serversWanted: true });
+        if ('error' in read) throw read.error;
+        if (text !== undefined) loader.atomically(() => loader.collect(location, text, { serversWanted: true }));
       } catch (e) {
         // One broken user-level file (another client's) must not stop a project whose own config is fine.
         if (location.scope !== 'user' || !(e instanceof SmartError) || e.exitCode !== 2) throw e;
-        loader.warnings.push(`${e.message} This user-level file was skipped; pass it with --config to see it fail.`);
+        const said = /[.!?]$/.test(e.message) ? e.message : `${e.message}.`;
+        loader.warnings.push(`${said} This user-level file was skipped; pass it with --config to see it fail.`);
+        loader.skipped.push({ ...(location.client ? { client: location.client } : {}), error: e });
       }
     });
   }
+  // --client (and adopt) asked for one client's servers: its own file skipped as invalid, leaving it none, is the
+  // answer's reason, not a footnote to "no servers found".
+  const own = loader.skipped.find((x) => x.client !== undefined && x.client === req.client);
+  if (own && !loader.defs.some((d) => d.client === req.client)) throw own.error;
   const trust: TrustContext = {};
   if (loader.defs.some((d) => d.client === 'claude-code')) {
     const files = claudeApprovalFiles(req.cwd, req.home);

@@ -158,6 +158,16 @@ export function normalizeServerEntry(
 
   const anyUrl = httpUrl ?? serverUrl ?? url;
   let autoTransport = false;
+  const urlKey = httpUrl !== undefined ? 'httpUrl' : serverUrl !== undefined ? 'serverUrl' : 'url';
+  if (command !== undefined && anyUrl !== undefined) {
+    // No client documents both (Gemini: exactly one of command, url, httpUrl); which one a client takes differs.
+    if (transport === undefined)
+      r.fail([], `has both "command" (a stdio server) and "${urlKey}" (an HTTP server): keep the one you mean.`);
+    else
+      warnings.push(
+        `${file}: ${keyOf(transport === 'stdio' ? urlKey : 'command')}: ignored: "${typeKey}" is "${typeValue}".`,
+      );
+  }
   if (transport === undefined) {
     if (command !== undefined) transport = 'stdio';
     else if (httpUrl !== undefined) transport = 'http';
@@ -186,6 +196,7 @@ export function normalizeServerEntry(
   if (transport === 'stdio' && command === undefined) {
     r.fail(['command'], 'a stdio server needs "command": the program to start.');
   }
+  if (transport === 'stdio' && command?.trim() === '') r.fail(['command'], 'is empty: name the program to start.');
   if (transport !== 'stdio' && anyUrl === undefined) {
     r.fail(['url'], `a ${transport} server needs "url".`);
   }
@@ -327,4 +338,22 @@ function readOAuthSettings(r: EntryReader, v: unknown, client: ClientId | undefi
     ...(scopes !== undefined ? { scopes } : {}),
     ...(clientMetadataUrl !== undefined ? { clientMetadataUrl } : {}),
   };
+}
+
+export interface WrittenFields {
+  command?: string;
+  args?: string[];
+  cwd?: string;
+  url?: string;
+}
+
+/** The fields of an entry that reference a variable, as written (`${API_HOST}/mcp`), not expanded. */
+export function writtenFields(raw: RawServer): WrittenFields {
+  const has = (v: string | undefined): v is string => v !== undefined && v.includes('$');
+  const out: WrittenFields = {};
+  if (has(raw.command)) out.command = raw.command;
+  if (raw.args?.some(has)) out.args = raw.args;
+  if (has(raw.cwd)) out.cwd = raw.cwd;
+  if (has(raw.url)) out.url = raw.url;
+  return out;
 }

@@ -8,6 +8,7 @@
 import { createHash } from 'node:crypto';
 import { isAbsolute, relative, resolve, sep } from 'node:path';
 import { isSecretName } from '../../process/redact.js';
+import { shellQuote } from '../ci-workflow.js';
 import { isPostgresUrl } from '../store/url.js';
 import type { ServerDefinition } from '../types.js';
 
@@ -120,4 +121,16 @@ export function holdUnapproved(defs: readonly ServerDefinition[], approved: bool
     held.push(d);
   }
   return held;
+}
+
+/**
+ * What approves held servers: `mcp-smart trust` for the project's own files, `mcp-smart trust -c <file> …` for
+ * --config files that changed since they were approved (plain `trust` approves the project, not those).
+ */
+export function trustCommands(held: readonly Pick<ServerDefinition, 'scope' | 'source'>[]): string[] {
+  const files = [...new Set(held.filter((d) => d.scope === 'explicit').map((d) => d.source))];
+  return [
+    ...(held.some((d) => d.scope !== 'explicit') ? ['mcp-smart trust'] : []),
+    ...(files.length > 0 ? [['mcp-smart trust', ...files.map((f) => `-c ${shellQuote(f)}`)].join(' ')] : []),
+  ];
 }
