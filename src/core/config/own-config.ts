@@ -4,19 +4,11 @@ import { SmartError } from '../../process/errors.js';
 import type { ClientId, SmartConfig } from '../types.js';
 import { clientLabel } from './clients.js';
 import { closestKey, isPlainObject } from './key-path.js';
+import { TOP_KEYS } from './validate.js';
 
-const SMART_ONLY_KEYS = [
-  'budget',
-  'thresholds',
-  'baseline',
-  'patterns',
-  'weights',
-  'keywords',
-  'cache',
-  'serve',
-  'store',
-];
-const SMART_KEYS = new Set([...SMART_ONLY_KEYS, '$schema', 'servers', 'mcpServers', 'user']);
+/** Our config's keys (validate.ts's list), and those no client's file has: the sections that make a file ours. */
+const SMART_KEYS: ReadonlySet<string> = new Set(TOP_KEYS);
+const SMART_ONLY_KEYS = TOP_KEYS.filter((k) => !['$schema', 'servers', 'mcpServers', 'user'].includes(k));
 
 /** Where a file was found: our location, its path, and whether --config named it. */
 export interface OwnConfigSource {

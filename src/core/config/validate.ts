@@ -16,7 +16,8 @@ export interface SmartConfigValidation {
   issues: ConfigIssue[];
 }
 
-const TOP_KEYS = [
+/** Every top-level key of mcp-smart.config.json (own-config.ts tells our files by them). */
+export const TOP_KEYS = [
   '$schema',
   'servers',
   'mcpServers',
