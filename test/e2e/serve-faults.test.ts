@@ -92,7 +92,9 @@ describe('serve (mode tools) in front of misbehaving servers', () => {
     expect(before).toHaveLength(2); // the wrapper and its child
     const crashed = await call('crash_mid_call');
     expect(crashed.isError).toBe(true);
-    expect(textOf(crashed)).toMatch(/^mcp-smart: server "faults" is unavailable: .*exited with code 70/);
+    expect(textOf(crashed)).toMatch(
+      /^mcp-smart: server "faults" is unavailable: .*exited with code 70 during tools\/call/,
+    );
     expect(textOf(crashed)).toContain('fatal: worker crashed while handling crash_mid_call');
     // First failure: restarted at once, as a new process tree.
     expect(textOf(await call('faults_echo', { text: 'back' }))).toBe('back');

@@ -233,7 +233,10 @@ export class ServerSession {
   /** Any request, its result returned exactly as the server sent it (no schema reshapes it). */
   request(method: string, params: Record<string, unknown> | undefined, opts: RequestOptions): Promise<Answer> {
     try {
-      return this.requests.request(this.readyClient(), method, params, opts);
+      const client = this.readyClient();
+      // A server that exits now is told as exiting during this request (it read "during initialize", long done).
+      this.progress.phase = method;
+      return this.requests.request(client, method, params, opts);
     } catch (e) {
       // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors -- rejects with what was thrown, as an async function would
       return Promise.reject(e);
