@@ -33,7 +33,7 @@ export class StdioWire implements Transport {
     this.reader = new LineReader({
       maxBytes,
       onLine: (line) => this.receive(line),
-      onOversize: ({ head, tail, bytes }) => this.refuse(messageIdOf(head, tail), bytes, maxBytes),
+      onOversize: ({ head, tail, bytes }) => this.refuse(messageIdOf(head, tail), bytes, maxBytes, head),
     });
   }
 
@@ -70,9 +70,14 @@ export class StdioWire implements Transport {
     this.onmessage?.(message);
   }
 
-  private refuse(id: string | number | undefined, bytes: number, maxBytes: number): void {
+  private refuse(id: string | number | undefined, bytes: number, maxBytes: number, head: string): void {
     const mb = (n: number): string => `${(n / 1024 / 1024).toFixed(1)} MB`;
     const text = `a message of ${mb(bytes)} is over the ${mb(maxBytes)} limit for one message on stdio; it was not read`;
+    // A notification (a method, no id at either end) is never answered: said on stderr only.
+    if (id === undefined && /^\s*\{[^]*?"method"\s*:\s*"/.test(head)) {
+      this.log(`refused a notification from the client: ${text}`);
+      return;
+    }
     this.log(`refused ${id === undefined ? 'a message' : `request ${JSON.stringify(id)}`} from the client: ${text}`);
     const error = { code: INVALID_REQUEST, message: `mcp-smart: ${text}` };
     // JSON-RPC: an error whose request id cannot be read carries id null.

@@ -89,6 +89,12 @@ describe('serve over stdio: messages over the limit, and large results', () => {
       'mcp-smart serve: refused request 9001 from the client: a message of 11.0 MB is over the 10.0 MB limit',
     );
     expect(serve.stderr()).toContain('refused request "late" from the client');
+    // A notification over the limit is never answered (it has no id to answer): said on stderr only.
+    serve.child.stdin.write(`{"jsonrpc":"2.0","method":"notifications/message","params":{"data":"${pad}"}}\n`);
+    await new Promise((r) => setTimeout(r, 50));
+    expect((await serve.request('ping')).result).toEqual({});
+    expect(serve.stderr()).toContain('refused a notification from the client: a message of 11.0 MB');
+    expect(serve.notes.some((n) => n.id === null)).toBe(false);
     // Still serving, on the same connection.
     expect((await serve.request('ping')).result).toEqual({});
     const echo = await serve.request('tools/call', { name: 'echo', arguments: { text: 'still here' } });

@@ -29,6 +29,10 @@ describe('unreadableMessage: the answer JSON-RPC owes a line that is not a messa
       ['{"jsonrpc":"2.0","method":"notifications/x","params":5}', undefined, undefined],
       ['{"jsonrpc":"2.0","id":7,"result":5}', undefined, undefined],
       ['{"jsonrpc":"2.0","id":7,"error":"bad"}', undefined, undefined],
+      // No method name and nothing of a response: it asked something (its id, when it has one, gets the answer).
+      ['{"jsonrpc":"2.0","id":5,"method":5}', -32600, 5],
+      ['{"jsonrpc":"2.0","id":6}', -32600, 6],
+      ['{"jsonrpc":"2.0","method":5}', -32600, null],
     ];
     for (const [line, code, id] of cases) {
       const { reason, answer } = refused(line);

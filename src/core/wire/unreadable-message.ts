@@ -42,17 +42,25 @@ export function unreadableMessage(line: string, error: unknown): Unreadable {
     return { reason, answer: answer(null, INVALID_REQUEST, reason) };
   }
   const m = value;
-  const asks = typeof m.method === 'string' && has(m, 'id');
+  // Never answered: a response (a result or an error, no method) and a notification (a method name, no id). Anything
+  // else asked something, or cannot be told apart from a request (`"method": 5`, an id alone): answered.
+  const response = !has(m, 'method') && (has(m, 'result') || has(m, 'error'));
+  const notification = typeof m.method === 'string' && !has(m, 'id');
+  const asks = !response && !notification;
   const why =
     m.jsonrpc !== '2.0'
       ? `its "jsonrpc" is ${JSON.stringify(m.jsonrpc) ?? 'missing'}, not "2.0"`
-      : asks && !isId(m.id)
+      : has(m, 'id') && !isId(m.id)
         ? `its id ${JSON.stringify(m.id)} is neither a string nor an integer`
         : has(m, 'params') && !isObject(m.params)
           ? `its "params" is ${JSON.stringify(m.params)}, not an object`
           : firstLine(error);
   const what =
-    typeof m.method === 'string' ? `${JSON.stringify(m.method)} ${asks ? 'request' : 'notification'}` : 'message';
+    typeof m.method === 'string'
+      ? `${JSON.stringify(m.method)} ${asks ? 'request' : 'notification'}`
+      : has(m, 'method')
+        ? `message whose "method" is ${JSON.stringify(m.method)}, not a name,`
+        : 'message';
   const reason = `a ${what} that is not a valid JSON-RPC message: ${why}`;
   return asks ? { reason, answer: answer(m.id, INVALID_REQUEST, reason) } : { reason };
 }
