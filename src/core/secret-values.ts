@@ -25,10 +25,13 @@ function safeDecode(v: string): string {
   }
 }
 
-/** `Bearer abc` → also `abc`: servers echo the token without its scheme. */
+/** A variable's name kept as written (`$GTOKEN`, `${GTOKEN}`: not set, so no value): a name, never a secret. */
+const UNEXPANDED = /^\$(?:[A-Za-z_][A-Za-z0-9_]*|\{[^{}]+\})$/;
+
+/** `Bearer abc` → also `abc`: servers echo the token without its scheme. A part that is a variable's name is left. */
 const headerParts = (v: string): string[] => {
   const m = /^\s*[A-Za-z-]+\s+(\S+)\s*$/.exec(v);
-  return m ? [v, m[1]!] : [v];
+  return (m ? [v, m[1]!] : [v]).filter((p) => !UNEXPANDED.test(p));
 };
 
 const byLength = (values: Iterable<string>): string[] =>

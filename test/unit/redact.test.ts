@@ -76,6 +76,19 @@ describe('secretValuesOf', () => {
     expect(v.strong).not.toContain('json');
     expect(v.strong).not.toContain('user');
   });
+
+  it('a variable kept as written in a header (not set) is a name, not a secret: the warning about it names it', () => {
+    const def = {
+      name: 'g2',
+      transport: 'http',
+      url: 'https://example.com/mcp',
+      headers: { Authorization: 'Bearer $GTOKEN', 'X-Key': '${GKEY}' },
+    } as unknown as ServerDefinition;
+    const v = secretValuesOf([def]);
+    expect(v.strong).not.toContain('$GTOKEN');
+    expect(v.strong).not.toContain('${GKEY}');
+    expect(v.strong).toContain('Bearer $GTOKEN');
+  });
 });
 
 describe('credentials in free text (remembered intents, serve --record)', () => {
