@@ -125,6 +125,16 @@ describe('mcp-smart servers', () => {
     }
   });
 
+  it('one file given twice with --config is read once, and said so: its servers do not shadow themselves', async () => {
+    const file = join(PROJECT, '.mcp.json');
+    const r = await runCli(['-c', file, '-c', file, 'servers', '--json'], { env: env(), cwd: PROJECT });
+    expect(r.code).toBe(0);
+    const doc = JSON.parse(r.stdout) as ServersJson;
+    expect(doc.servers.length).toBeGreaterThan(0);
+    expect(doc.servers.some((s) => (s.shadowed ?? []).length > 0)).toBe(false);
+    expect(r.stderr).toContain(`${file} is given more than once with --config; it is read once.`);
+  });
+
   it('with no servers anywhere: an empty list and where it looked (home-empty, project-empty)', async () => {
     const o = { env: env({ HOME: CONFIGS('home-empty') }), cwd: CONFIGS('project-empty') };
     const table = await runCli(['servers'], o);

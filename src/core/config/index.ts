@@ -266,7 +266,11 @@ export async function loadServerDefinitions(req: DefinitionRequest): Promise<Def
   const searchDefaults = !explicit && req.adhoc.length === 0 && !req.demo && req.ownConfigOnly !== true;
 
   if (explicit) {
-    const files = req.configFiles.map((f) => resolvePath(req.cwd, f));
+    const given = req.configFiles.map((f) => resolvePath(req.cwd, f));
+    // The same file twice: read once (read twice, its servers were each "shadowed by" themselves).
+    const files = [...new Set(given)];
+    for (const f of files.filter((f) => given.indexOf(f) !== given.lastIndexOf(f)))
+      loader.warnings.push(`${f} is given more than once with --config; it is read once.`);
     const texts = await readAll(files);
     files.forEach((file, i) => {
       const text = texts[i];
