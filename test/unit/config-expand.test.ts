@@ -25,6 +25,17 @@ describe('expandString', () => {
     expect(expandString('${X:-}', ctx({})).missing).toEqual([]);
   });
 
+  it('leaves a nested default and malformed forms as written and reports them (no stray brace)', () => {
+    const nested = expandString('${SECRETX:-${UNSET_Q}}', ctx({ SECRETX: 'value' }));
+    expect(nested.value).toBe('${SECRETX:-${UNSET_Q}}');
+    expect(nested.passedThrough).toEqual(['SECRETX:-${UNSET_Q}']); // said as "${SECRETX:-${UNSET_Q}}"
+    for (const form of ['${}', '${:-x}', '${A${B}}']) {
+      const r = expandString(form, ctx({ A: 'a', B: 'b' }));
+      expect(r.value, form).toBe(form);
+      expect(r.passedThrough.length, form).toBe(1);
+    }
+  });
+
   it('replaces an unset variable without default by "" and reports it', () => {
     const r = expandString('Bearer ${TOKEN}', ctx({}));
     expect(r.value).toBe('Bearer ');

@@ -117,7 +117,12 @@ export function expandString(text: string, ctx: ExpandContext, syntax: VariableS
         return NAME.test(name) ? resolveName(whole, name, fallback) : whole;
       }
       const [name = '', fallback] = splitDefault(body, syntax.defaults);
-      if (!NAME.test(name)) return whole;
+      // `${}`, `${:-x}`, `${A${B}}` and a nested default `${A:-${B}}` (matched up to its first `}`): no client form;
+      // left as written, and said (a nested default came out as the value and a stray `}`).
+      if (!NAME.test(name) || fallback?.includes('${')) {
+        r.passedThrough.push(fallback?.includes('${') ? `${body}}` : body);
+        return whole;
+      }
       if (!syntax.braces) {
         r.passedThrough.push(name);
         return whole;
