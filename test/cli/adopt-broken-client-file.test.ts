@@ -39,6 +39,8 @@ describe("a client's own file that is invalid", () => {
       const r = await runCli(argv, { cwd: s.project, env: s.env });
       expect(r.code, argv.join(' ')).toBe(2);
       expect(r.stderr).toContain(`${file}: mcpServers.w1.disabledTools:`);
+      // A tool list's hint shows tool names, not command-line arguments.
+      expect(r.stderr).toContain('Write it as ["tool_name", "other_tool"]');
       expect(r.stderr).not.toContain('loads no servers here');
     }
   });

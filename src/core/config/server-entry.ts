@@ -57,11 +57,12 @@ class EntryReader {
     return v;
   }
 
-  stringArray(key: string): string[] | undefined {
+  /** `example`: how the list is written, for the error (arguments by default; tool names for a tool filter). */
+  stringArray(key: string, example = '["--flag", "value"]'): string[] | undefined {
     const v = this.raw[key];
     if (v === undefined || v === null) return undefined;
     if (!Array.isArray(v))
-      this.fail([key], `expected an array of strings, got ${describeType(v)}. Write it as ["--flag", "value"].`);
+      this.fail([key], `expected an array of strings, got ${describeType(v)}. Write it as ${example}.`);
     return v.map((item: unknown, i) => {
       if (typeof item !== 'string')
         this.fail([key, i], `expected a string, got ${describeType(item)}. Put the value in double quotes.`);
@@ -269,14 +270,15 @@ function toolFilterOf(r: EntryReader, client: ClientId | undefined, at: readonly
             ? { include: TOOL_FILTER_KEYS.include, exclude: TOOL_FILTER_KEYS.exclude }
             : { include: [], exclude: [] };
   const filter: ToolFilter = { keys: [] };
+  const tools = '["tool_name", "other_tool"]';
   for (const key of pairs.include) {
-    const list = r.stringArray(key);
+    const list = r.stringArray(key, tools);
     if (list === undefined) continue;
     filter.include = filter.include === undefined ? list : filter.include.filter((t) => list.includes(t));
     filter.keys.push(formatKeyPath([...at, key]));
   }
   for (const key of pairs.exclude) {
-    const list = r.stringArray(key);
+    const list = r.stringArray(key, tools);
     if (list === undefined) continue;
     filter.exclude = [...new Set([...(filter.exclude ?? []), ...list])];
     filter.keys.push(formatKeyPath([...at, key]));
