@@ -43,7 +43,7 @@ const IDENTIFIERS: ReadonlySet<string> = new Set(['name', 'uri', 'uriTemplate'])
  * it. What calls depend on stays as sent: each entry's name and URI, and every object key (argument names).
  */
 export function scrubListed<T>(entries: T[]): T[] {
-  return known.strong.length === 0 ? entries : (scrubStrings(entries, IDENTIFIERS) as T[]);
+  return scrubSentError(entries);
 }
 
 /**
