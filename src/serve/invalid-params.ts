@@ -6,30 +6,9 @@
  */
 import { ProtocolError, ProtocolErrorCode, Server } from '@modelcontextprotocol/server';
 import type { JSONRPCRequest, Result, ServerContext } from '@modelcontextprotocol/server';
+import { issuesLine } from '../core/wire/zod-issues.js';
 
 type Handler = (request: JSONRPCRequest, ctx: ServerContext) => Promise<Result>;
-
-/** Issues shown in the message; the rest are counted. */
-const SHOWN_ISSUES = 3;
-
-/** zod's issues (a JSON array of {path, message}) in one line, or undefined when `text` is not that. */
-export function issuesLine(text: string): string | undefined {
-  let issues: unknown;
-  try {
-    issues = JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-  if (!Array.isArray(issues) || issues.length === 0) return undefined;
-  const lines: string[] = [];
-  for (const issue of issues as { path?: unknown; message?: unknown }[]) {
-    if (typeof issue !== 'object' || issue === null || typeof issue.message !== 'string') return undefined;
-    const path = Array.isArray(issue.path) ? issue.path.join('.') : '';
-    lines.push(path ? `${path}: ${issue.message}` : issue.message);
-  }
-  const more = lines.length - SHOWN_ISSUES;
-  return lines.slice(0, SHOWN_ISSUES).join('; ') + (more > 0 ? `; and ${more} more` : '');
-}
 
 /** The SDK's Server, with a spec method's params check failing as -32602 Invalid params. */
 export class ParamsCheckedServer extends Server {

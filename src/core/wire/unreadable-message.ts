@@ -7,6 +7,7 @@
  */
 
 import { has, isId, isObject } from './jsonrpc-message.js';
+import { issuesLine } from './zod-issues.js';
 
 export const PARSE_ERROR = -32700;
 export const INVALID_REQUEST = -32600;
@@ -68,16 +69,8 @@ export function unreadableMessage(line: string, error: unknown): Unreadable {
 /** The refusal's first words: zod's issues (a JSON list in the message) as `path: message`, or the first line. */
 function firstLine(error: unknown): string {
   const text = error instanceof Error ? error.message : String(error);
-  try {
-    const issues = JSON.parse(text) as { path?: unknown[]; message?: string }[];
-    if (Array.isArray(issues) && typeof issues[0]?.message === 'string')
-      return issues
-        .slice(0, 2)
-        .map((i) => `${i.path?.length ? `${i.path.join('.')}: ` : ''}${i.message}`)
-        .join('; ');
-  } catch {
-    // not zod's list: its first line below
-  }
+  const issues = issuesLine(text, 2);
+  if (issues !== undefined) return issues;
   const line = text.split('\n')[0]!.trim();
   return line.length > 200 ? `${line.slice(0, 200)}…` : line || 'the SDK refused its shape';
 }
