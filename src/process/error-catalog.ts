@@ -300,7 +300,7 @@ export const ERROR_CATALOG = {
   SERVE_BAD_ARGUMENTS: {
     exitCode: 2,
     message: (d) =>
-      `arguments for ${s(d.name)} do not match its input schema: ${s(d.problems)}. Call describe_tool {"name": "${s(d.name)}"} for the schema.`,
+      `arguments for ${s(d.name)} do not match its input schema: ${s(d.problems)}. ${d.hint === undefined ? `Call describe_tool {"name": "${s(d.name)}"} for the schema.` : s(d.hint)}`,
   },
   SERVE_NOT_READ_ONLY: {
     exitCode: 2,

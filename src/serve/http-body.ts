@@ -3,6 +3,7 @@
  * so a request that cannot be served costs nothing to keep. Each refusal is a JSON-RPC error with its HTTP status.
  */
 import type { IncomingMessage } from 'node:http';
+import { messageTooDeep, TOO_DEEP } from '../core/wire/nesting.js';
 
 /** The largest request body accepted (4 MiB, the SDK's own default for its HTTP entry). */
 export const MAX_BODY_BYTES = 4 * 1024 * 1024;
@@ -19,6 +20,7 @@ export class HttpRefusal extends Error {
 }
 
 const PARSE_ERROR = -32700;
+const INVALID_REQUEST = -32600;
 const SERVER_ERROR = -32000;
 
 const mib = (bytes: number): string => `${(bytes / (1024 * 1024)).toFixed(bytes % (1024 * 1024) ? 1 : 0)} MiB`;
@@ -68,11 +70,15 @@ export function readJsonBody(req: IncomingMessage, limit = MAX_BODY_BYTES): Prom
       if (size > limit) return reject(tooLarge(limit));
       const text = Buffer.concat(chunks).toString('utf8');
       if (text.trim() === '') return resolve(undefined);
+      let body: unknown;
       try {
-        resolve(JSON.parse(text));
+        body = JSON.parse(text);
       } catch {
-        reject(new HttpRefusal(400, PARSE_ERROR, 'Parse error: the request body is not valid JSON'));
+        return reject(new HttpRefusal(400, PARSE_ERROR, 'Parse error: the request body is not valid JSON'));
       }
+      // The SDK's schema walk and serializer would overflow the stack on it (an HTTP 500): refused here.
+      if (messageTooDeep(text, body)) return reject(new HttpRefusal(400, INVALID_REQUEST, `Bad Request: ${TOO_DEEP}`));
+      resolve(body);
     });
   });
 }

@@ -7,6 +7,7 @@ import type { CatalogEntry, ServedView } from './served-view.js';
 import type { FindCandidate } from './find-budget.js';
 import { knownNames } from '../core/config/key-path.js';
 import { shownValue } from './find-args.js';
+import { MAX_ARGUMENT_DEPTH, nestedDeeperThan } from '../core/wire/nesting.js';
 
 /** A meta-tool's text answer (the model reads JSON well; one compact line per result keeps it short). */
 export function textResult(
@@ -176,27 +177,18 @@ export function argumentsObject(id: string, value: unknown): Record<string, unkn
       name: id,
       problems: `"arguments" must be an object, got ${v === null ? 'null' : Array.isArray(v) ? 'an array' : typeof v}`,
     });
-  if (nestedDeeperThan(v, MAX_ARGUMENT_DEPTH))
-    throw new SmartError('SERVE_BAD_ARGUMENTS', {
-      name: id,
-      problems: `"arguments" are nested deeper than ${MAX_ARGUMENT_DEPTH} levels`,
-    });
+  checkArgumentDepth(id, v);
   return v as Record<string, unknown>;
 }
 
-/** Arguments nested deeper than this are refused: validating and forwarding them overflowed the stack. */
-export const MAX_ARGUMENT_DEPTH = 256;
-
-/** True when `value` has objects or arrays nested deeper than `max` (walked without recursion). */
-function nestedDeeperThan(value: unknown, max: number): boolean {
-  const stack: [unknown, number][] = [[value, 1]];
-  while (stack.length > 0) {
-    const [v, depth] = stack.pop()!;
-    if (typeof v !== 'object' || v === null) continue;
-    if (depth > max) return true;
-    for (const child of Array.isArray(v) ? v : Object.values(v)) stack.push([child, depth + 1]);
-  }
-  return false;
+/** Refuses arguments nested deeper than MAX_ARGUMENT_DEPTH (call_tool's and a forwarded call's alike). */
+export function checkArgumentDepth(id: string, args: unknown, hint?: string): void {
+  if (nestedDeeperThan(args, MAX_ARGUMENT_DEPTH))
+    throw new SmartError('SERVE_BAD_ARGUMENTS', {
+      name: id,
+      problems: `"arguments" are nested deeper than ${MAX_ARGUMENT_DEPTH} levels`,
+      ...(hint === undefined ? {} : { hint }),
+    });
 }
 
 /** Validates arguments against each tool's real input schema (the SDK's Ajv, all errors listed). */

@@ -4,7 +4,7 @@
  */
 import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
 import { SmartError } from '../process/errors.js';
-import { hiddenError } from './meta.js';
+import { checkArgumentDepth, hiddenError } from './meta.js';
 import { ServeRuntime, type CallContext, type ToolResult } from './runtime.js';
 
 /** JSON-RPC error for a request the proxy itself cannot route. */
@@ -60,6 +60,8 @@ export async function callServed(
       case 'callRead':
         return await runtime.callThroughMeta(args, true, ctx, view);
       default:
+        // Deeper arguments overflowed the stack on their way to the server: refused here, as call_tool refuses them.
+        checkArgumentDepth(params.name, params.arguments, 'Its input schema is in tools/list.');
         return await runtime.forward(served.entry!, params.arguments, ctx);
     }
   } catch (e) {

@@ -208,7 +208,8 @@ export class ServedList {
 
   /** Server instructions for initialize: what is served, how to reach the rest, and each server's own text. */
   instructions(): string {
-    const names = [...this.known.keys()].sort();
+    // Every server serve starts, listed yet or not (a first start answers initialize before any list is known).
+    const names = [...new Set([...this.opts.setup.definitions.map((d) => d.name), ...this.known.keys()])].sort();
     const parts = [
       `mcp-smart serves the tools of ${names.length} server${names.length === 1 ? '' : 's'}: ${names.join(', ')}.`,
     ];

@@ -10,6 +10,7 @@ import type { JSONRPCMessage, Transport } from '@modelcontextprotocol/server';
 import { readMessage } from '../core/wire/jsonrpc-message.js';
 import { LineReader, messageIdOf } from '../core/wire/line-reader.js';
 import { INVALID_REQUEST, unreadableMessage } from '../core/wire/unreadable-message.js';
+import { messageTooDeep, TOO_DEEP } from '../core/wire/nesting.js';
 
 /** The largest message a client may send serve over stdio (the MCP SDKs' own stdio limit). */
 export const MAX_CLIENT_MESSAGE_BYTES = 10 * 1024 * 1024;
@@ -65,6 +66,16 @@ export class StdioWire implements Transport {
       const { reason, answer } = unreadableMessage(line, e);
       this.log(`ignored a line from the client: ${reason}`);
       if (answer && !this.closed) void this.write(JSON.stringify(answer) + '\n').catch(() => undefined);
+      return;
+    }
+    if (messageTooDeep(line, message)) {
+      // The SDK's schema walk would overflow the stack on it: refused here, answered when it asked something.
+      const m = message as { id?: unknown; method?: unknown };
+      this.log(`ignored a line from the client: ${TOO_DEEP}`);
+      if (m.id !== undefined && typeof m.method === 'string' && !this.closed) {
+        const error = { code: INVALID_REQUEST, message: `mcp-smart: ${TOO_DEEP}` };
+        void this.write(JSON.stringify({ jsonrpc: '2.0', id: m.id, error }) + '\n').catch(() => undefined);
+      }
       return;
     }
     this.onmessage?.(message);
