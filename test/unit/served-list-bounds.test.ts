@@ -36,12 +36,12 @@ beforeAll(async () => {
 afterAll(async () => rm(dir, { recursive: true, force: true }));
 
 /** A ServedList over the two servers, with a fresh (empty) count cache: every count is a miss until the tokenizer loads. */
-async function cold(label: string, mode: ServeMode, limit: number) {
+async function cold(label: string, mode: ServeMode, limit: number, listed = ['notes', 'files']) {
   const counter = await createTokenCounter('o200k_base', { cacheDir: join(dir, label), deferLoad: true });
-  const known = new Map<string, ServerSnapshot>([
-    ['notes', { name: 'notes', transport: 'stdio', status: 'ok', tools: NOTES }],
-    ['files', { name: 'files', transport: 'stdio', status: 'ok', tools: FILES }],
-  ]);
+  const lists: Record<string, ToolSnapshot[]> = { notes: NOTES, files: FILES };
+  const known = new Map<string, ServerSnapshot>(
+    listed.map((name) => [name, { name, transport: 'stdio', status: 'ok', tools: lists[name]! }]),
+  );
   const setup = { definitions: [def('notes'), def('files')], known, config: {}, warnings: [], cache: null };
   const list = new ServedList(
     {
@@ -110,5 +110,16 @@ describe('the first view on a cold count cache', () => {
     expect(list.view.tokens).toBe(await exact(list.view));
     expect(list.view.plan?.fits).toBe(true);
     expect(list.view.deferred).toEqual([]);
+  });
+});
+
+// initialize's instructions name every server serve starts, also on a first start that answers before any server has
+// listed (issue 40.1): they said "the tools of 0 servers: ." while tools/list then held the servers' tools.
+describe("initialize's instructions", () => {
+  it('name the servers being started before any has listed, and each once when some have', async () => {
+    for (const listed of [[], ['notes']]) {
+      const { list } = await cold(`instructions-${listed.length}`, 'meta', 20_000, listed);
+      expect(list.instructions()).toMatch(/tools of 2 servers: files, notes\./);
+    }
   });
 });
