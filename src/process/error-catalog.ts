@@ -274,7 +274,7 @@ export const ERROR_CATALOG = {
   SERVE_CALL_TIMEOUT: {
     exitCode: 3,
     message: (d) =>
-      `server "${s(d.server)}" did not answer within ${s(d.ms)} ms; raise serve.callTimeout in mcp-smart.config.json if the tool is slow`,
+      `server "${s(d.server)}" did not answer within ${s(d.ms)} ms; raise --call-timeout or serve.callTimeout in mcp-smart.config.json if the tool is slow`,
   },
   SERVE_BAD_RESULT: {
     exitCode: 3,

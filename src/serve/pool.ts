@@ -268,7 +268,9 @@ export class ServerPool {
       }
       if (signal?.aborted) throw e;
       if (isTimeout(e)) {
-        this.fail(slot, `no answer within ${this.opts.callTimeoutMs} ms`);
+        // A slow tool is not a failed server: it keeps answering other calls, so a later crash of it restarts at once
+        // (counting timeouts as failures held the restart back for seconds).
+        slot.lastError = `no answer within ${this.opts.callTimeoutMs} ms`;
         throw new SmartError('SERVE_CALL_TIMEOUT', { server, ms: this.opts.callTimeoutMs }, { cause: e });
       }
       throw e;

@@ -81,8 +81,10 @@ describe('serve (mode tools) in front of misbehaving servers', () => {
     const hung = await call('hang_forever');
     expect(hung.isError).toBe(true);
     expect(textOf(hung)).toBe(
-      `mcp-smart: server "faults" did not answer within ${CALL_TIMEOUT_MS} ms; raise serve.callTimeout in mcp-smart.config.json if the tool is slow`,
+      `mcp-smart: server "faults" did not answer within ${CALL_TIMEOUT_MS} ms; raise --call-timeout or serve.callTimeout in mcp-smart.config.json if the tool is slow`,
     );
+    // A timeout is not the server's failure: a crash right after it restarts the server at once, with no back-off.
+    expect((await call('crash_mid_call')).isError).toBe(true);
     expect(textOf(await call('faults_echo', { text: 'still here' }))).toBe('still here');
     expect(textOf(await call('flood_echo', { message: 'flood too' }))).toBe('flood too');
   });
