@@ -8,6 +8,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Server } from '@modelcontextprotocol/server';
 import type { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node';
+import { cancelledCall, isCallId } from './wire-call-params.js';
 
 export interface SessionLimits {
   /** A session with nothing in flight this long is closed. */
@@ -30,6 +31,8 @@ interface Entry extends Session {
   streams: number;
   /** When the last request arrived or was answered. */
   lastUsed: number;
+  /** Requests in flight by JSON-RPC id: what stops counting one the client cancelled. */
+  pending: Map<string, () => void>;
   timer?: NodeJS.Timeout;
 }
 
@@ -70,7 +73,7 @@ export class SessionTable {
   }
 
   add(id: string, session: Session): void {
-    const entry: Entry = { ...session, requests: 0, streams: 0, lastUsed: this.now() };
+    const entry: Entry = { ...session, requests: 0, streams: 0, lastUsed: this.now(), pending: new Map() };
     this.entries.set(id, entry);
     this.arm(id, entry);
   }
@@ -110,6 +113,15 @@ export class SessionTable {
       if (entry.requests + entry.streams === 0 && this.entries.get(id) === entry) this.arm(id, entry);
     };
     res.once('close', finish);
+    // A request the client cancels gets no answer, and its response may stay open until the session closes: from the
+    // cancellation on it is not in flight, or it would keep its session from idling out and from being evicted.
+    const key = requestKey(body);
+    if (key !== undefined) {
+      entry.pending.set(key, finish);
+      res.once('close', () => entry.pending.get(key) === finish && entry.pending.delete(key));
+    }
+    const cancelled = cancelledKey(body);
+    if (cancelled !== undefined) entry.pending.get(cancelled)?.();
     try {
       await (run ? run() : entry.transport.handleRequest(req, res, body));
     } finally {
@@ -136,4 +148,18 @@ export class SessionTable {
     }, this.limits.idleMs);
     entry.timer.unref();
   }
+}
+
+/** The JSON-RPC id of a single request (method and id), as a key; undefined for anything else. */
+function requestKey(body: unknown): string | undefined {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return undefined;
+  const m = body as { id?: unknown; method?: unknown };
+  return typeof m.method === 'string' && isCallId(m.id) ? JSON.stringify(m.id) : undefined;
+}
+
+/** The key of the request a single notifications/cancelled names; undefined for anything else. */
+function cancelledKey(body: unknown): string | undefined {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return undefined;
+  const id = cancelledCall(body)?.id;
+  return isCallId(id) ? JSON.stringify(id) : undefined;
 }
