@@ -7,6 +7,7 @@
  */
 import { applyEdits, modify, type FormattingOptions, type JSONPath } from 'jsonc-parser';
 import { isPlainObject } from '../config/key-path.js';
+import { tomlServerBack, tomlServerOff } from './toml-server.js';
 
 /** One change of a file: `set` a JSON path (undefined deletes it), `list-add` names to a list, `toml-off` a Codex table. */
 export type SwitchEdit =
@@ -222,7 +223,12 @@ export function applyTomlEdits(text: string, edits: readonly SwitchEdit[]): stri
   for (const e of edits) {
     if (e.kind !== 'toml-off') continue;
     const at = tableLine(lines, e.table);
-    if (at < 0) continue;
+    if (at < 0) {
+      // An inline table or dotted keys: edited in that form (a form it cannot edit is refused before, adopt-plan.ts).
+      const off = tomlServerOff(lines.join('\n'), e.table, TOML_OFF_LINE);
+      if (off !== undefined) lines.splice(0, lines.length, ...off.split('\n'));
+      continue;
+    }
     const end = tableEnd(lines, at);
     const enabled = lines.slice(at + 1, end).findIndex((l) => ENABLED_LINE.test(l));
     if (enabled >= 0) lines[at + 1 + enabled] = TOML_OFF_LINE;
@@ -261,7 +267,10 @@ export function reverseTomlEdits(base: string, current: string, edits: readonly 
   for (const e of edits) {
     if (e.kind !== 'toml-off') continue;
     const at = tableLine(lines, e.table);
-    if (at < 0) continue;
+    if (at < 0) {
+      lines.splice(0, lines.length, ...tomlServerBack(baseLines.join('\n'), lines.join('\n'), e.table).split('\n'));
+      continue;
+    }
     const end = tableEnd(lines, at);
     // Ours, or the same setting typed by hand as the printed switch says.
     const ours = lines.slice(at + 1, end).findIndex((l) => l === TOML_OFF_LINE || /^\s*enabled\s*=\s*false\b/.test(l));
