@@ -1,7 +1,8 @@
 // `adopt <client> --apply` does what it says in client files written in less common ways, or refuses before writing:
 // a Codex server written as an inline table or dotted keys is really turned off (the client's own reading shows it
 // disabled) and --undo gives the bytes back; a form it cannot edit, and a JSON key given twice (the edit would land
-// in the dead copy), are exit 2 naming the file and key.
+// in the dead copy), are exit 2 naming the file and key. Removing and adding entries keeps the other entries'
+// comments and layout byte for byte.
 import { existsSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
@@ -89,5 +90,34 @@ describe('adopt --apply on a JSON file that gives a key twice (the client reads 
       '{ "mcpServers": { "gh": { "command": "old" }, "gh": { "command": "node" } } }\n',
     );
     await refused('cursor', file, 'mcpServers.gh');
+  });
+});
+
+describe('adopt --apply keeps the comments and layout of the entries it does not change', () => {
+  it("cursor: removing one entry keeps the next entry's comment and line; --undo gives the bytes back", async () => {
+    const kept =
+      '    // Memory: keep this one local, see wiki/mem\n    "mem": { "command": "node", "args": ["mem.js"] }';
+    const text = `{"mcpServers": {\n    // GitHub: token rotates monthly\n    "gh": { "command": "node", "args": ["gh.js"] },\n${kept} }}\n`;
+    const file = write(join(home, '.cursor', 'mcp.json'), text);
+    const r = await cli('-s', 'gh', 'adopt', 'cursor', '--apply');
+    expect(r.code, r.stderr).toBe(0);
+    const now = readFileSync(file, 'utf8');
+    expect(now).toContain(`${kept},\n    "smart": {`);
+    expect(now).not.toContain('gh.js');
+    expect(await enabled('cursor')).toEqual({ mem: true, smart: true });
+    expect((await cli('adopt', 'cursor', '--undo')).code).toBe(0);
+    expect(readFileSync(file, 'utf8')).toBe(text);
+  });
+
+  it('gemini: adding "smart" leaves a one-line neighbour as it is', async () => {
+    const keep = '    "keep": { "command": "node", "args": ["k.js"] }';
+    const text = `{\n  "mcpServers": {\n    "notes": { "command": "node", "args": ["n.js"] },\n${keep}\n  }\n}\n`;
+    const file = write(join(home, '.gemini', 'settings.json'), text);
+    write(join(home, '.gemini', 'trustedFolders.json'), JSON.stringify({ [project]: 'TRUST_FOLDER' }));
+    expect((await cli('-s', 'notes', 'adopt', 'gemini', '--apply')).code).toBe(0);
+    const now = readFileSync(file, 'utf8');
+    expect(now).toContain(`    "notes": { "command": "node", "args": ["n.js"] },\n${keep},\n    "smart": {`);
+    expect((await cli('adopt', 'gemini', '--undo')).code).toBe(0);
+    expect(readFileSync(file, 'utf8')).toBe(text);
   });
 });

@@ -7,6 +7,7 @@
  */
 import { applyEdits, modify, type FormattingOptions, type JSONPath } from 'jsonc-parser';
 import { isPlainObject } from '../config/key-path.js';
+import { insertMember, removeMember } from './json-member.js';
 import { tomlServerBack, tomlServerOff } from './toml-server.js';
 
 /** One change of a file: `set` a JSON path (undefined deletes it), `list-add` names to a list, `toml-off` a Codex table. */
@@ -48,12 +49,19 @@ function lineLength(text: string, offset: number): number {
 
 function setJson(text: string, path: JSONPath, value: unknown): string {
   if (text.trim() === '') text = '{}';
+  // A member removed or added touches only its own text (json-member.ts): jsonc-parser's modify reformats the line
+  // it lands on and drops the comments beside a removed member, a kept neighbour's among them.
+  if (value === undefined) {
+    const removed = removeMember(text, path);
+    if (removed !== undefined) return removed;
+  }
   // jsonc-parser formats the whole line an insertion or a removal lands on, applying its edits one at a time: on a
   // file written on one line (a compact ~/.claude.json) that rewrote the file's layout and took time quadratic in its
   // size (minutes for a few MB). A file on one line, or a long line, keeps its layout: the edit is written compact.
   const plain = modify(text, path, value, {});
   if (!text.includes('\n') || plain.some((e) => lineLength(text, e.offset) > LONG_LINE)) return applyEdits(text, plain);
-  return applyEdits(text, modify(text, path, value, { formattingOptions: formattingOf(text) }));
+  const added = value === undefined ? undefined : insertMember(text, path, value, formattingOf(text));
+  return added ?? applyEdits(text, modify(text, path, value, { formattingOptions: formattingOf(text) }));
 }
 
 const stringList = (v: unknown): string[] =>
