@@ -63,7 +63,9 @@ describe('Codex servers not written as their own table', () => {
     expect(tomlSwitchProblem('config.toml', nested, off('mem'))!.reason).toContain('[mcp_servers.mem]');
     const quoted = '["mcp_servers".mem]\ncommand = "node"\n';
     expect(tomlSwitchProblem('config.toml', quoted, off('mem'))).toMatchObject({ key: 'mcp_servers.mem' });
-    // The forms the switch has always written stay as they were.
+    // The forms the switch has always written stay as they were, a date elsewhere in the file included.
+    const dated = 'since = 1979-05-27T07:32:00Z\n[mcp_servers]\nmem = { command = "node" }\n';
+    expect(tomlSwitchProblem('config.toml', dated, off('mem'))).toBeUndefined();
     expect(tomlSwitchProblem('config.toml', '[mcp_servers.mem]\ncommand = "node"\n', off('mem'))).toBeUndefined();
   });
 });

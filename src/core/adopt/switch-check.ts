@@ -59,7 +59,8 @@ export function tomlSwitchProblem(file: string, text: string, edits: readonly Sw
   const servers = (doc: unknown): Record<string, unknown> =>
     isPlainObject(doc) && isPlainObject(doc.mcp_servers) ? doc.mcp_servers : {};
   const had = servers(before);
-  const want = JSON.parse(JSON.stringify(before ?? {})) as Record<string, unknown>;
+  // A second reading to change, not a JSON copy: TOML dates and times stay the values they are.
+  const want = (parseConfigText(file, text) ?? {}) as Record<string, unknown>;
   const wanted = servers(want);
   for (const e of edits) {
     const entry = wanted[e.kind === 'toml-off' || e.kind === 'toml-add' ? e.table : ''];
