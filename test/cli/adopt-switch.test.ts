@@ -2,8 +2,11 @@
 // the adopted servers are turned off in the client's terms (Claude Code disabledMcpServers, Gemini mcp.excluded,
 // Codex enabled = false, Cursor: entry removed), mcp-smart is added with the secrets the entries had, servers kept
 // out stay as they were, a second adopt is a no-op, a server added since is named and left alone, and --undo gives
-// back every file byte for byte. Plus the safe writes of mcp-smart.config.json: never through a link, a replaced
-// file backed up (the way back says where), and two concurrent adopt runs never both "written".
+// back every file byte for byte. Servers written in less common ways (Codex inline tables, dotted keys) are really
+// turned off, a form that cannot be edited or a JSON key given twice is refused, and the entries the switch does
+// not change keep their comments and layout byte for byte. Plus the safe writes of mcp-smart.config.json: never
+// through a link, a replaced file backed up (the way back says where), and two concurrent adopt runs never both
+// "written".
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, readdirSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -45,6 +48,32 @@ const entry = (extra: Record<string, unknown> = {}): Record<string, unknown> => 
   args: [SERVER, TINY],
   ...extra,
 });
+
+const write = (file: string, text: string): string => {
+  mkdirSync(join(file, '..'), { recursive: true });
+  writeFileSync(file, text);
+  return file;
+};
+const enabled = async (client: string): Promise<Record<string, boolean>> => {
+  const r = await cli('--client', client, 'servers', '--json');
+  const doc = JSON.parse(r.stdout) as { servers: { name: string; enabled: boolean }[] };
+  return Object.fromEntries(doc.servers.map((s) => [s.name, s.enabled]));
+};
+/** --apply refused (exit 2, CONFIG_INVALID naming the file and key), nothing written; without it adopt still writes. */
+const refused = async (client: string, file: string, key: string): Promise<void> => {
+  const before = bytes(file);
+  const r = await cli('--json', 'adopt', client, '--apply');
+  expect(r.code, r.stderr).toBe(2);
+  const err = (JSON.parse(r.stdout) as { error: { code: string; message: string } }).error;
+  expect(err.code).toBe('CONFIG_INVALID');
+  expect(err.message).toContain(file);
+  expect(err.message).toContain(key);
+  expect(bytes(file).equals(before)).toBe(true);
+  expect(existsSync(join(project, 'mcp-smart.config.json'))).toBe(false);
+  // Without --apply, adopt still writes mcp-smart.config.json: only the client's files are at stake.
+  expect((await cli('adopt', client)).code).toBe(0);
+  expect(bytes(file).equals(before)).toBe(true);
+};
 
 function claudeFile(): string {
   const file = join(home, '.claude.json');
@@ -211,22 +240,6 @@ describe('adopt --apply / --undo in the other clients', () => {
 });
 
 describe("adopt --apply where the client file holds something else on the switch's path", () => {
-  // --apply would have to replace the value (and --undo could not give it back): refused, nothing written.
-  const refused = async (client: string, file: string, key: string): Promise<void> => {
-    const before = bytes(file);
-    const r = await cli('--json', 'adopt', client, '--apply');
-    expect(r.code, r.stderr).toBe(2);
-    const err = (JSON.parse(r.stdout) as { error: { code: string; message: string } }).error;
-    expect(err.code).toBe('CONFIG_INVALID');
-    expect(err.message).toContain(file);
-    expect(err.message).toContain(key);
-    expect(bytes(file).equals(before)).toBe(true);
-    expect(existsSync(join(project, 'mcp-smart.config.json'))).toBe(false);
-    // Without --apply, adopt still writes mcp-smart.config.json: only the client's files are at stake.
-    expect((await cli('adopt', client)).code).toBe(0);
-    expect(bytes(file).equals(before)).toBe(true);
-  };
-
   it("claude-code: this project's disabledMcpServers a string", async () => {
     const file = join(home, '.claude.json');
     const doc = { projects: { [project]: { mcpServers: { local1: entry() }, disabledMcpServers: 'oops' } } };
@@ -254,6 +267,82 @@ describe("adopt --apply where the client file holds something else on the switch
     writeFileSync(file, JSON.stringify({ mcp: { excluded: ['other', 7] }, mcpServers: { notes: entry() } }));
     writeFileSync(join(home, '.gemini', 'trustedFolders.json'), JSON.stringify({ [project]: 'TRUST_FOLDER' }));
     await refused('gemini', file, 'mcp.excluded');
+  });
+});
+
+describe('adopt codex --apply: servers written as inline tables or dotted keys', () => {
+  it('turns them off in that form (Codex reads them disabled) and --undo gives the file back byte for byte', async () => {
+    const text = [
+      '# mine',
+      'mcp_servers.dot.command = "node"',
+      'mcp_servers.dot.args = ["d.js"]',
+      'mcp_servers.mem = { command = "node", args = ["x.js"] }',
+      '',
+      '[mcp_servers.tab]',
+      'command = "node"',
+      'env = { KEY = "v" }',
+      '',
+    ].join('\n');
+    const file = write(join(home, '.codex', 'config.toml'), text);
+    expect(await enabled('codex')).toEqual({ dot: true, mem: true, tab: true });
+    const r = await cli('adopt', 'codex', '--apply');
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain('turns off dot, mem, tab (enabled = false)');
+    expect(await enabled('codex')).toEqual({ dot: false, mem: false, tab: false, smart: true });
+    expect((await cli('adopt', 'codex', '--undo')).code).toBe(0);
+    expect(readFileSync(file, 'utf8')).toBe(text);
+  });
+
+  it('a server inside one inline table `mcp_servers = { … }`: exit 2 naming the file and server, nothing written', async () => {
+    const file = write(join(home, '.codex', 'config.toml'), 'mcp_servers = { mem = { command = "node" } }\n');
+    await refused('codex', file, 'mcp_servers.mem');
+  });
+});
+
+describe('adopt --apply on a JSON file that gives a key twice (the client reads the last)', () => {
+  it('"mcpServers" twice: exit 2 naming the file and key, nothing written', async () => {
+    const file = write(
+      join(home, '.cursor', 'mcp.json'),
+      '{\n  "mcpServers": { "a": { "command": "node" } },\n  "mcpServers": { "gh": { "command": "node" } }\n}\n',
+    );
+    await refused('cursor', file, 'mcpServers');
+  });
+
+  it('a server given twice in the map: exit 2 naming it', async () => {
+    const file = write(
+      join(home, '.cursor', 'mcp.json'),
+      '{ "mcpServers": { "gh": { "command": "old" }, "gh": { "command": "node" } } }\n',
+    );
+    await refused('cursor', file, 'mcpServers.gh');
+  });
+});
+
+describe('adopt --apply keeps the comments and layout of the entries it does not change', () => {
+  it("cursor: removing one entry keeps the next entry's comment and line; --undo gives the bytes back", async () => {
+    const kept =
+      '    // Memory: keep this one local, see wiki/mem\n    "mem": { "command": "node", "args": ["mem.js"] }';
+    const text = `{"mcpServers": {\n    // GitHub: token rotates monthly\n    "gh": { "command": "node", "args": ["gh.js"] },\n${kept} }}\n`;
+    const file = write(join(home, '.cursor', 'mcp.json'), text);
+    const r = await cli('-s', 'gh', 'adopt', 'cursor', '--apply');
+    expect(r.code, r.stderr).toBe(0);
+    const now = readFileSync(file, 'utf8');
+    expect(now).toContain(`${kept},\n    "smart": {`);
+    expect(now).not.toContain('gh.js');
+    expect(await enabled('cursor')).toEqual({ mem: true, smart: true });
+    expect((await cli('adopt', 'cursor', '--undo')).code).toBe(0);
+    expect(readFileSync(file, 'utf8')).toBe(text);
+  });
+
+  it('gemini: adding "smart" leaves a one-line neighbour as it is', async () => {
+    const keep = '    "keep": { "command": "node", "args": ["k.js"] }';
+    const text = `{\n  "mcpServers": {\n    "notes": { "command": "node", "args": ["n.js"] },\n${keep}\n  }\n}\n`;
+    const file = write(join(home, '.gemini', 'settings.json'), text);
+    write(join(home, '.gemini', 'trustedFolders.json'), JSON.stringify({ [project]: 'TRUST_FOLDER' }));
+    expect((await cli('-s', 'notes', 'adopt', 'gemini', '--apply')).code).toBe(0);
+    const now = readFileSync(file, 'utf8');
+    expect(now).toContain(`    "notes": { "command": "node", "args": ["n.js"] },\n${keep},\n    "smart": {`);
+    expect((await cli('adopt', 'gemini', '--undo')).code).toBe(0);
+    expect(readFileSync(file, 'utf8')).toBe(text);
   });
 });
 

@@ -6,7 +6,8 @@
 import type { JSONPath } from 'jsonc-parser';
 import { argumentSecret, type AdoptInput, type AdoptVariable } from '../../core/adopt/config-entries.js';
 import { claudeCodeUserFile, codexUserFile } from '../../core/config/locate.js';
-import { parseConfigText } from '../../core/config/parse.js';
+import { parseConfigDocument } from '../../core/config/parse.js';
+import { duplicateOnPath, tomlSwitchProblem } from '../../core/adopt/switch-check.js';
 import { switchPlan, type FilePlan } from '../../core/adopt/switch-plan.js';
 import { valueAt } from '../../core/adopt/switch-edit.js';
 import { describeType, formatKeyPath, isPlainObject } from '../../core/config/key-path.js';
@@ -86,11 +87,15 @@ export function switchOf(
   if (client === 'codex') files.add(userFiles.codex);
   const read = new Map<string, Buffer | undefined>();
   const docs = new Map<string, unknown>();
+  const duplicates = new Map<string, string[]>();
   for (const f of files) {
     const bytes = readFileBytes(f, '/');
     read.set(f, bytes);
     const text = bytes?.toString('utf8') ?? '';
-    if (text.trim() !== '') docs.set(f, parseConfigText(f, text.charCodeAt(0) === 0xfeff ? text.slice(1) : text));
+    if (text.trim() === '') continue;
+    const parsed = parseConfigDocument(f, text);
+    docs.set(f, parsed.value);
+    duplicates.set(f, parsed.duplicateKeys);
   }
   const env: Record<string, string> = {};
   for (const v of made) {
@@ -114,7 +119,7 @@ export function switchOf(
   return {
     plans,
     read,
-    refusal: switchRefusal(plans, docs),
+    refusal: switchRefusal(plans, docs) ?? fileRefusal(plans, read, duplicates),
     outline: {
       files: plans.map((p) => ({ file: p.file, says: p.says })),
       apply: adoptLine(client, ['--apply', ...scoped.again], ctx.global.server),
@@ -153,6 +158,26 @@ function switchRefusal(plans: readonly FilePlan[], docs: ReadonlyMap<string, unk
       const got = Array.isArray(v) ? 'a list with entries that are not names' : describeType(v);
       return refuse(p.file, e.path, `expected a list of server names, got ${got}`);
     }
+  }
+  return undefined;
+}
+
+/**
+ * Why the switch would not do in a file what it says: an edit through a key the JSON file gives twice (it would land
+ * in the earlier copy, which the client does not read), or a Codex server written in a form the switch cannot turn
+ * off (core/adopt/switch-check.ts). Refused like switchRefusal, naming the file, key and what to do.
+ */
+function fileRefusal(
+  plans: readonly FilePlan[],
+  read: ReadonlyMap<string, Buffer | undefined>,
+  duplicates: ReadonlyMap<string, string[]>,
+): SmartError | undefined {
+  for (const p of plans) {
+    const problem =
+      p.syntax === 'toml'
+        ? tomlSwitchProblem(p.file, read.get(p.file)?.toString('utf8') ?? '', p.edits)
+        : duplicateOnPath(p.edits, duplicates.get(p.file) ?? []);
+    if (problem) return new SmartError('CONFIG_INVALID', { file: p.file, ...problem });
   }
   return undefined;
 }

@@ -7,6 +7,8 @@
  */
 import { applyEdits, modify, type FormattingOptions, type JSONPath } from 'jsonc-parser';
 import { isPlainObject } from '../config/key-path.js';
+import { insertMember, removeMember } from './json-member.js';
+import { tomlServerBack, tomlServerOff } from './toml-server.js';
 
 /** One change of a file: `set` a JSON path (undefined deletes it), `list-add` names to a list, `toml-off` a Codex table. */
 export type SwitchEdit =
@@ -47,12 +49,19 @@ function lineLength(text: string, offset: number): number {
 
 function setJson(text: string, path: JSONPath, value: unknown): string {
   if (text.trim() === '') text = '{}';
+  // A member removed or added touches only its own text (json-member.ts): jsonc-parser's modify reformats the line
+  // it lands on and drops the comments beside a removed member, a kept neighbour's among them.
+  if (value === undefined) {
+    const removed = removeMember(text, path);
+    if (removed !== undefined) return removed;
+  }
   // jsonc-parser formats the whole line an insertion or a removal lands on, applying its edits one at a time: on a
   // file written on one line (a compact ~/.claude.json) that rewrote the file's layout and took time quadratic in its
   // size (minutes for a few MB). A file on one line, or a long line, keeps its layout: the edit is written compact.
   const plain = modify(text, path, value, {});
   if (!text.includes('\n') || plain.some((e) => lineLength(text, e.offset) > LONG_LINE)) return applyEdits(text, plain);
-  return applyEdits(text, modify(text, path, value, { formattingOptions: formattingOf(text) }));
+  const added = value === undefined ? undefined : insertMember(text, path, value, formattingOf(text));
+  return added ?? applyEdits(text, modify(text, path, value, { formattingOptions: formattingOf(text) }));
 }
 
 const stringList = (v: unknown): string[] =>
@@ -222,7 +231,12 @@ export function applyTomlEdits(text: string, edits: readonly SwitchEdit[]): stri
   for (const e of edits) {
     if (e.kind !== 'toml-off') continue;
     const at = tableLine(lines, e.table);
-    if (at < 0) continue;
+    if (at < 0) {
+      // An inline table or dotted keys: edited in that form (a form it cannot edit is refused before, adopt-plan.ts).
+      const off = tomlServerOff(lines.join('\n'), e.table, TOML_OFF_LINE);
+      if (off !== undefined) lines.splice(0, lines.length, ...off.split('\n'));
+      continue;
+    }
     const end = tableEnd(lines, at);
     const enabled = lines.slice(at + 1, end).findIndex((l) => ENABLED_LINE.test(l));
     if (enabled >= 0) lines[at + 1 + enabled] = TOML_OFF_LINE;
@@ -261,7 +275,10 @@ export function reverseTomlEdits(base: string, current: string, edits: readonly 
   for (const e of edits) {
     if (e.kind !== 'toml-off') continue;
     const at = tableLine(lines, e.table);
-    if (at < 0) continue;
+    if (at < 0) {
+      lines.splice(0, lines.length, ...tomlServerBack(baseLines.join('\n'), lines.join('\n'), e.table).split('\n'));
+      continue;
+    }
     const end = tableEnd(lines, at);
     // Ours, or the same setting typed by hand as the printed switch says.
     const ours = lines.slice(at + 1, end).findIndex((l) => l === TOML_OFF_LINE || /^\s*enabled\s*=\s*false\b/.test(l));
