@@ -134,16 +134,34 @@ export async function applySwitch(
     files,
     ...(smartConfig ? { smartConfig } : {}),
   };
-  await writeFileSafe(statePath(ctx, client), `${JSON.stringify(state, null, 2)}\n`, { mode: 0o600, verbatim: true });
-  for (const p of plans) {
-    await withFileLock(p.file, async () => {
-      const now = readFileBytes(p.file, '/');
-      const before = read.get(p.file);
-      if ((now === undefined) !== (before === undefined) || (now && before && !now.equals(before)))
-        throw new SmartError('ADOPT_CHANGED', { file: p.file });
-      await writeKeepingMode(p.file, switchedText(p, (now ?? Buffer.alloc(0)).toString('utf8')));
-    });
+  await writeState(ctx, state);
+  const done: SwitchState['files'] = [];
+  try {
+    for (const [i, p] of plans.entries()) {
+      await withFileLock(p.file, async () => {
+        const now = readFileBytes(p.file, '/');
+        const before = read.get(p.file);
+        if ((now === undefined) !== (before === undefined) || (now && before && !now.equals(before)))
+          throw new SmartError('ADOPT_CHANGED', { file: p.file });
+        await writeKeepingMode(p.file, switchedText(p, (now ?? Buffer.alloc(0)).toString('utf8')));
+      });
+      done.push(files[i]!);
+    }
+  } catch (e) {
+    // A stop (a signal) half-way leaves the state for --undo. A refusal (another writer, a file it may not write)
+    // takes back what was written and forgets the switch: a state naming files never switched made adopt say
+    // "already runs mcp-smart" and --apply do nothing, and --undo reverse edits those files never had.
+    if (!(e instanceof SmartError) || e.code === 'INTERRUPTED' || e.code === 'TERMINATED') throw e;
+    await writeState(ctx, { ...state, files: done });
+    for (const f of [...done].reverse()) await undoFile(f);
+    await rm(statePath(ctx, client), { force: true });
+    throw e;
   }
+}
+
+async function writeState(ctx: AppContext, state: SwitchState): Promise<void> {
+  const text = `${JSON.stringify(state, null, 2)}\n`;
+  await writeFileSafe(statePath(ctx, state.client), text, { mode: 0o600, verbatim: true });
 }
 
 /** Reverses one file's switch: byte for byte when nothing else changed, else the switch's edits only. */
