@@ -96,10 +96,12 @@ async function runUndo(
   if (ctx.global.format === 'json') ctx.io.stdout(renderJson('adopt', { client, action: 'undone', files }));
   else {
     const lines = [`Undid the switch of ${clientLabel(client)}:`];
-    for (const f of files)
-      lines.push(
-        `  ${f.file}: ${UNDO_WORDS[f.result]}${f.changedSince?.length ? ` (${f.changedSince.join(', ')})` : ''}`,
-      );
+    for (const f of files) {
+      const words = f.target
+        ? `kept as your link; ${f.target}, the file the switch had created where it points, removed`
+        : UNDO_WORDS[f.result];
+      lines.push(`  ${f.file}: ${words}${f.changedSince?.length ? ` (${f.changedSince.join(', ')})` : ''}`);
+    }
     ctx.io.stdout(`${lines.join('\n')}\n`);
   }
   return { result: { client, files }, exitCode: 0 };

@@ -8,31 +8,14 @@
  */
 import { randomBytes } from 'node:crypto';
 import { constants } from 'node:fs';
-import { access, lstat, mkdir, open, readlink, realpath, rename, rm, stat } from 'node:fs/promises';
+import { access, mkdir, open, rename, rm } from 'node:fs/promises';
 import type { Stats } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
+import { resolveWriteTarget } from './link-target.js';
 import { SmartError } from './errors.js';
 import { onStop, throwIfStopped, whileHandlingSignals } from './signals.js';
 import { scrubOutput } from './secrets.js';
-
-/** Where a write to `file` really lands: the file itself, or the end of its symlink chain (which may not exist yet). */
-export async function resolveWriteTarget(file: string): Promise<{ target: string; stats?: Stats }> {
-  let target = resolve(file);
-  for (let hops = 0; hops < 40; hops++) {
-    const st = await lstat(target).catch((e: unknown) => {
-      if ((e as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-      throw e;
-    });
-    if (!st) return { target };
-    if (!st.isSymbolicLink()) return { target, stats: st };
-    // Prefer the fully resolved path; a dangling link resolves hop by hop.
-    const real = await realpath(target).catch(() => undefined);
-    if (real !== undefined) return { target: real, stats: await stat(real) };
-    target = resolve(dirname(target), await readlink(target));
-  }
-  throw new SmartError('FILE_UNWRITABLE', { file, reason: 'too many levels of symbolic links' });
-}
 
 /**
  * Bytes written in one pass whose first bytes are known only at the end (a sealed cache file's hash of its payload,

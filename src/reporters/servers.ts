@@ -64,9 +64,15 @@ function summaryLines(result: ServersResult, show: (s: string) => string): strin
 
 function emptyHint(result: ServersResult): string {
   const found = result.searched.filter((s) => s.found).length;
+  // A dotfile link that broke is why its servers are gone: counted apart (its warning names it and its target).
+  const broken = result.searched.filter((s) => s.brokenLink !== undefined).length;
+  const links =
+    broken > 0
+      ? `; ${broken} broken symbolic link${broken === 1 ? '' : 's'}, named in the warning${broken === 1 ? '' : 's'} above`
+      : '';
   return (
     `No MCP servers found. Searched ${result.searched.length} location${result.searched.length === 1 ? '' : 's'} (${found} ` +
-    `file${found === 1 ? '' : 's'} present; --debug lists them).\n` +
+    `file${found === 1 ? '' : 's'} present${links}; --debug lists them).\n` +
     'Add servers to .mcp.json, or pass --config <file>, --stdio "<command line>" or --url <url>, or try --demo.\n'
   );
 }

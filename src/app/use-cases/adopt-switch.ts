@@ -7,7 +7,7 @@
  */
 import { createHash } from 'node:crypto';
 import { rm, stat } from 'node:fs/promises';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { userDataDir } from '../../core/paths.js';
 import { parseConfigText } from '../../core/config/parse.js';
 import {
@@ -22,7 +22,8 @@ import type { FilePlan } from '../../core/adopt/switch-plan.js';
 import { SmartError } from '../../process/errors.js';
 import { withFileLock } from '../../process/file-lock.js';
 import { readFileBytes } from '../../process/read-file.js';
-import { writeFileSafe } from '../../process/safe-write.js';
+import { resolveWriteTarget } from '../../process/link-target.js';
+import { replaceRefusal, writeFileSafe } from '../../process/safe-write.js';
 import type { ClientId } from '../../core/types.js';
 import type { AppContext } from '../services/context.js';
 import { resolvePaths } from '../services/paths.js';
@@ -35,7 +36,15 @@ export interface SwitchState {
   client: ClientId;
   project: string;
   appliedAt: string;
-  files: { file: string; syntax: FilePlan['syntax']; existed: boolean; before: string; edits: SwitchEdit[] }[];
+  files: {
+    file: string;
+    syntax: FilePlan['syntax'];
+    existed: boolean;
+    before: string;
+    edits: SwitchEdit[];
+    /** A file that did not exist reached through a symbolic link (a dangling dotfile link): the file created there. */
+    created?: string;
+  }[];
   /** mcp-smart.config.json as it was before adopt replaced it (base64), when it existed. */
   smartConfig?: { file: string; before?: string; written: string };
 }
@@ -47,6 +56,8 @@ export interface UndoFile {
   result: 'restored' | 'restored-kept' | 'missing' | 'unchanged' | 'removed';
   /** Keys changed since the switch that were left as they are now. */
   changedSince?: string[];
+  /** `removed` through a symbolic link: the file removed where it points (the link itself is kept). */
+  target?: string;
 }
 
 /** Where the state of this project's switch for this client is kept. */
@@ -101,30 +112,56 @@ export async function applySwitch(
   read: Map<string, Buffer | undefined>,
   smartConfig: SwitchState['smartConfig'],
 ): Promise<void> {
+  const files: SwitchState['files'] = [];
+  for (const p of plans) {
+    const existed = read.get(p.file) !== undefined;
+    // A file created through a dangling link lands where the link points: that file is what --undo removes.
+    const created = existed ? undefined : await linkTarget(p.file);
+    files.push({
+      file: p.file,
+      syntax: p.syntax,
+      existed,
+      before: (read.get(p.file) ?? Buffer.alloc(0)).toString('base64'),
+      edits: p.edits,
+      ...(created !== undefined ? { created } : {}),
+    });
+  }
   const state: SwitchState = {
     format: STATE_FORMAT,
     client,
     project: ctx.io.cwd,
     appliedAt: new Date().toISOString(),
-    files: plans.map((p) => ({
-      file: p.file,
-      syntax: p.syntax,
-      existed: read.get(p.file) !== undefined,
-      before: (read.get(p.file) ?? Buffer.alloc(0)).toString('base64'),
-      edits: p.edits,
-    })),
+    files,
     ...(smartConfig ? { smartConfig } : {}),
   };
-  await writeFileSafe(statePath(ctx, client), `${JSON.stringify(state, null, 2)}\n`, { mode: 0o600, verbatim: true });
-  for (const p of plans) {
-    await withFileLock(p.file, async () => {
-      const now = readFileBytes(p.file, '/');
-      const before = read.get(p.file);
-      if ((now === undefined) !== (before === undefined) || (now && before && !now.equals(before)))
-        throw new SmartError('ADOPT_CHANGED', { file: p.file });
-      await writeKeepingMode(p.file, switchedText(p, (now ?? Buffer.alloc(0)).toString('utf8')));
-    });
+  await writeState(ctx, state);
+  const done: SwitchState['files'] = [];
+  try {
+    for (const [i, p] of plans.entries()) {
+      await withFileLock(p.file, async () => {
+        const now = readFileBytes(p.file, '/');
+        const before = read.get(p.file);
+        if ((now === undefined) !== (before === undefined) || (now && before && !now.equals(before)))
+          throw new SmartError('ADOPT_CHANGED', { file: p.file });
+        await writeKeepingMode(p.file, switchedText(p, (now ?? Buffer.alloc(0)).toString('utf8')));
+      });
+      done.push(files[i]!);
+    }
+  } catch (e) {
+    // A stop (a signal) half-way leaves the state for --undo. A refusal (another writer, a file it may not write)
+    // takes back what was written and forgets the switch: a state naming files never switched made adopt say
+    // "already runs mcp-smart" and --apply do nothing, and --undo reverse edits those files never had.
+    if (!(e instanceof SmartError) || e.code === 'INTERRUPTED' || e.code === 'TERMINATED') throw e;
+    await writeState(ctx, { ...state, files: done });
+    for (const f of [...done].reverse()) await undoFile(f);
+    await rm(statePath(ctx, client), { force: true });
+    throw e;
   }
+}
+
+async function writeState(ctx: AppContext, state: SwitchState): Promise<void> {
+  const text = `${JSON.stringify(state, null, 2)}\n`;
+  await writeFileSafe(statePath(ctx, state.client), text, { mode: 0o600, verbatim: true });
 }
 
 /** Reverses one file's switch: byte for byte when nothing else changed, else the switch's edits only. */
@@ -148,10 +185,7 @@ async function undoFile(f: SwitchState['files'][number]): Promise<UndoFile> {
     }
     if (sameJson(parse(f.file, text), baseDoc)) {
       // Nothing else changed: the file as it was, byte for byte (a file the switch created is removed).
-      if (!f.existed) {
-        await rm(f.file, { force: true });
-        return { file: f.file, result: 'removed' };
-      }
+      if (!f.existed) return removeCreated(f);
       await writeKeepingMode(f.file, before);
       return { file: f.file, result: 'restored' };
     }
@@ -164,12 +198,49 @@ async function undoFile(f: SwitchState['files'][number]): Promise<UndoFile> {
   });
 }
 
+/** Where a write to `file` lands when `file` is a symbolic link, else undefined. */
+async function linkTarget(file: string): Promise<string | undefined> {
+  const { target } = await resolveWriteTarget(file);
+  return target !== resolve(file) ? target : undefined;
+}
+
+/**
+ * Removes the file the switch created. Through a symbolic link (a dotfile link that was dangling) that is the file
+ * where the link points, and the link stays as the user made it; only a regular file mcp-smart may replace is
+ * removed, and only the one --apply created (a link pointed elsewhere since is left alone, and said).
+ */
+async function removeCreated(f: SwitchState['files'][number]): Promise<UndoFile> {
+  const { target, stats } = await resolveWriteTarget(f.file);
+  const link = target !== resolve(f.file);
+  const ours =
+    stats?.isFile() === true &&
+    (!link || f.created === undefined || f.created === target) &&
+    (await replaceRefusal(target, stats)) === undefined;
+  if (!ours)
+    return {
+      file: f.file,
+      result: 'restored-kept',
+      changedSince: [`${target} left as it is: not the file --apply created`],
+    };
+  await rm(target, { force: true });
+  return { file: f.file, result: 'removed', ...(link ? { target } : {}) };
+}
+
 /** Top-level (and projects.<key>) paths whose value differs: what changed in a file since the switch. */
 function changedKeys(a: unknown, b: unknown, prefix = ''): string[] {
   const ao = (a ?? {}) as Record<string, unknown>;
   const bo = (b ?? {}) as Record<string, unknown>;
   const keys = [...new Set([...Object.keys(ao), ...Object.keys(bo)])];
   return keys.filter((k) => !sameJson(ao[k], bo[k])).map((k) => `${prefix}${k}`);
+}
+
+/** The keys of mcp-smart.config.json changed since adopt wrote it (none named when it no longer parses). */
+function changedSinceWritten(smart: NonNullable<SwitchState['smartConfig']>, now: Buffer): string[] {
+  try {
+    return changedKeys(parse(smart.file, smart.written), parse(smart.file, now.toString('utf8')));
+  } catch {
+    return [];
+  }
 }
 
 /** `--undo`: every file of the recorded switch put back, then mcp-smart.config.json if adopt replaced one. */
@@ -184,11 +255,11 @@ export async function undoSwitch(
   const smart = state.smartConfig;
   if (smart?.before !== undefined) {
     const now = readFileBytes(smart.file, '/');
-    if (now?.toString('utf8') === smart.written) {
+    if (now === undefined) files.push({ file: smart.file, result: 'missing' });
+    else if (now.toString('utf8') === smart.written) {
       await writeKeepingMode(smart.file, Buffer.from(smart.before, 'base64'));
       files.push({ file: smart.file, result: 'restored' });
-    } else
-      files.push({ file: smart.file, result: 'restored-kept', changedSince: ['(changed since adopt; left as it is)'] });
+    } else files.push({ file: smart.file, result: 'restored-kept', changedSince: changedSinceWritten(smart, now) });
   }
   await rm(statePath(ctx, client), { force: true });
   return { files, state };

@@ -16,6 +16,7 @@ import { SmartError } from '../../process/errors.js';
 import { keepPlainValues, scrubMessage } from '../../process/secrets.js';
 import { launchThis } from '../services/launcher.js';
 import { applySwitch, readState } from './adopt-switch.js';
+import { losingWarning, namesIn, servedNames, switchedOff, switchesLosing } from './adopt-others.js';
 import { readOwnFile, writeOwnFile } from './adopt-write.js';
 import { adoptLine, switchOf, type SwitchOutline } from './adopt-plan.js';
 import { adoptMode } from './adopt-mode.js';
@@ -65,6 +66,8 @@ export interface AdoptResult {
   clientSwitch?: SwitchOutline;
   /** After a switch: the servers the client loads now that it did not at the switch. */
   changedSince?: string[];
+  /** After a switch: the servers it turned off in the client that mcp-smart.config.json no longer holds. */
+  notServed?: string[];
   servers: { name: string; transport: Transport; source: string; includeTools?: string[]; excludeTools?: string[] }[];
   skipped: { name: string; source: string; reason: string }[];
   variables: AdoptVariable[];
@@ -159,7 +162,11 @@ export async function adoptClient(ctx: AppContext, opts: AdoptOptions): Promise<
   }
   const file = join(io.cwd, SMART_CONFIG_NAME);
   const state = readState(ctx, opts.client);
-  if (state) return alreadySwitched(opts.client, file, adopted, skipped, state.appliedAt);
+  if (state) {
+    const held = servedNames(file);
+    const notServed = held ? switchedOff(state).filter((n) => !held.includes(n)) : [];
+    return alreadySwitched(opts.client, file, adopted, skipped, state.appliedAt, notServed);
+  }
   if (adopted.length === 0) {
     // Switched by hand: the client runs mcp-smart and none of its own servers is left to adopt.
     if (skipped.some((s) => s.reason === SELF_SERVE)) return alreadySwitched(opts.client, file, [], skipped, 'by hand');
@@ -195,6 +202,13 @@ export async function adoptClient(ctx: AppContext, opts: AdoptOptions): Promise<
       ? generated
       : editedInPlace(existing.text, existing.doc, servers);
   let action: AdoptResult['action'] = opts.dryRun ? 'dry-run' : 'written';
+  // Other clients switched here run serve on this file: replacing its servers takes theirs away (said, with the way out).
+  const losing =
+    existing.text === undefined || existing.text === text
+      ? []
+      : switchesLosing(ctx, opts.client, namesIn(existing.doc), Object.keys(servers));
+  const replacing = !opts.dryRun && opts.force;
+  if (losing.length > 0 && !replacing) io.stderr(losingWarning(file, opts.client, losing, false));
   if (existing.text === text) action = 'unchanged';
   else if (existing.text !== undefined && !opts.force && !opts.dryRun)
     throw new SmartError('ADOPT_EXISTS', { file, client: clientLabel(opts.client) });
@@ -210,6 +224,7 @@ export async function adoptClient(ctx: AppContext, opts: AdoptOptions): Promise<
   // A switch that would lose a value in the client's files is refused before anything is written.
   if (opts.apply && plan.refusal) throw plan.refusal;
   const backup = action === 'written' ? await writeOwnFile(file, text, existing.bytes) : undefined;
+  if (backup !== undefined && losing.length > 0) io.stderr(losingWarning(file, opts.client, losing, true));
   if (opts.apply && !opts.dryRun) {
     const smartConfig =
       backup !== undefined && existing.bytes
@@ -270,22 +285,28 @@ function alreadySwitched(
   now: ServerDefinition[],
   skipped: AdoptResult['skipped'],
   at: string,
+  notServed: string[] = [],
 ): AdoptResult {
   const label = clientLabel(client);
   const back = `To go back: ${adoptLine(client, '--undo')}  (puts ${label}'s files back as they were before ${at})`;
   const names = now.map((d) => d.name).sort();
+  const lost =
+    notServed.length > 0
+      ? `But ${file} no longer holds ${notServed.join(', ')}, which the switch turned off in ${label} (replaced since, as by adopt <other client> --force): ${label} has them turned off and served by nothing. To turn them back on there: ${adoptLine(client, '--undo')}.\n`
+      : '';
   return {
     client,
     file,
     action: names.length === 0 ? 'switched' : 'changed',
     ...(names.length > 0 ? { changedSince: names } : {}),
+    ...(notServed.length > 0 ? { notServed } : {}),
     servers: [],
     skipped,
     variables: [],
     switchText:
       names.length === 0
-        ? `${label} already runs mcp-smart instead of the adopted servers (switched ${at}): nothing to do.\n`
-        : `${label} loads servers it did not load at the switch (${at}): ${names.join(', ')}. Nothing written: they are not behind mcp-smart and your edit stays as it is. To put them behind it too: ${adoptLine(client, '--undo')}, then ${adoptLine(client, '--apply')}.\n`,
+        ? `${label} already runs mcp-smart instead of the adopted servers (switched ${at})${lost ? '.' : ': nothing to do.'}\n${lost}`
+        : `${label} loads servers it did not load at the switch (${at}): ${names.join(', ')}. Nothing written: they are not behind mcp-smart and your edit stays as it is. To put them behind it too: ${adoptLine(client, '--undo')}, then ${adoptLine(client, '--apply')}.\n${lost}`,
     back,
     text: '',
   };

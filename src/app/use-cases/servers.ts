@@ -81,7 +81,12 @@ function debugReport(
   env: Record<string, string | undefined>,
 ): string {
   const lines = ['Searched locations:'];
-  for (const s of defs.searched) lines.push(`  ${s.found ? 'found  ' : 'missing'} ${s.file}`);
+  for (const s of defs.searched)
+    lines.push(
+      s.brokenLink !== undefined
+        ? `  broken link ${s.file} -> ${s.brokenLink} (missing)`
+        : `  ${s.found ? 'found  ' : 'missing'} ${s.file}`,
+    );
   lines.push(`Config file: ${defs.configFile ?? '(none)'}`);
   const resolved = {
     config: defs.config,

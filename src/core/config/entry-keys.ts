@@ -6,6 +6,7 @@ const READ = [
   'command',
   'args',
   'env',
+  'envFile',
   'cwd',
   'disabled',
   'enabled',
@@ -25,6 +26,13 @@ const READ = [
   'disabled_tools',
   'disabledTools',
 ];
+
+/**
+ * Keys a client documents for its own use that mcp-smart does not read, but that sit within a typo's reach of one it
+ * does: never warned. VS Code `.vscode/mcp.json`: `dev` (`{"watch": "src/**\/*.ts", "debug": {...}}`, its
+ * development mode; a near-miss of `env`).
+ */
+const CLIENT_KEYS = ['dev'];
 
 const FILTER_KEYS = ['includeTools', 'excludeTools', 'enabled_tools', 'disabled_tools', 'disabledTools'];
 
@@ -46,7 +54,7 @@ export function entryKeyWarnings(entry: unknown, at: readonly KeyPart[], file: s
   const out: string[] = [];
   const candidates = [...READ, ...Object.keys(ALIASES)];
   for (const key of Object.keys(entry)) {
-    if (READ.includes(key)) continue;
+    if (READ.includes(key) || CLIENT_KEYS.includes(key)) continue;
     const near = closestKey(key, candidates);
     if (near === undefined) continue;
     const meant = Object.prototype.hasOwnProperty.call(ALIASES, near) ? ALIASES[near]! : near;

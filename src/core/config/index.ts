@@ -3,6 +3,7 @@ import { basename, dirname, resolve as resolvePath } from 'node:path';
 import { SmartError } from '../../process/errors.js';
 import type { AdhocServer, ClientId, ConfigLayer, ServerDefinition, SmartConfig, SourceScope } from '../types.js';
 import { readTextFile, stripBom } from '../../process/read-file.js';
+import { danglingLinkTarget } from '../../process/link-target.js';
 import { DEFAULT_WEIGHTS } from '../discover/weights.js';
 import { adhocDefinitions } from './adhoc.js';
 import { applyGeminiLists, geminiServerLists, type GeminiServerLists } from './client-rules.js';
@@ -16,6 +17,7 @@ import { expandServer } from './expand-server.js';
 import { detectClient, findServerGroups, ignoredMapWarning, projectEntryFor } from './formats.js';
 import { formatKeyPath, isPlainObject } from './key-path.js';
 import {
+  brokenLinkWarning,
   claudeApprovalFiles,
   claudeCodeUserFile,
   codexUserFile,
@@ -70,7 +72,8 @@ export interface DefinitionResult {
   servers: ServerDefinition[];
   shadowings: Shadowing[];
   /** Every location looked at, and whether a file was there. */
-  searched: { file: string; found: boolean }[];
+  /** `brokenLink`: the file is a symbolic link to nothing; the missing file it points to. */
+  searched: { file: string; found: boolean; brokenLink?: string }[];
   /** Our own mcp-smart.config.json keys (budget, thresholds, …), validated; {} when none. */
   config: SmartConfig;
   configFile?: string;
@@ -292,7 +295,7 @@ export async function loadServerDefinitions(req: DefinitionRequest): Promise<Def
     const texts = await Promise.all(
       locations.map((l) =>
         readTextFile(l.file, '/').then(
-          (text) => ({ text }),
+          async (text) => (text !== undefined ? { text } : { text, link: await danglingLinkTarget(l.file) }),
           (error: unknown) => ({ error }),
         ),
       ),
@@ -300,7 +303,13 @@ export async function loadServerDefinitions(req: DefinitionRequest): Promise<Def
     locations.forEach((location, i) => {
       const read = texts[i]!;
       const text = 'text' in read ? read.text : undefined;
-      searched.push({ file: location.file, found: text !== undefined || 'error' in read });
+      const link = 'link' in read ? read.link : undefined;
+      searched.push({
+        file: location.file,
+        found: text !== undefined || 'error' in read,
+        ...(link && { brokenLink: link }),
+      });
+      if (link) loader.warnings.push(brokenLinkWarning(location.file, link));
       try {
         if ('error' in read) throw read.error;
         if (text !== undefined) loader.atomically(() => loader.collect(location, text, { serversWanted: true }));

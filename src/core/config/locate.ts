@@ -137,3 +137,8 @@ export function geminiTrustedFoldersFile(req: Omit<LocateRequest, 'cwd'>): strin
 export function codexUserFile(req: Omit<LocateRequest, 'cwd'>): string {
   return join(nonEmpty(req.env.CODEX_HOME) ?? join(req.home, '.codex'), 'config.toml');
 }
+
+/** A default location that is a symbolic link to nothing (a dotfile link that broke): said, not taken for "missing". */
+export function brokenLinkWarning(file: string, target: string): string {
+  return `${file} is a symbolic link to ${target}, which does not exist, so no servers are read from it. Restore that file, or point the link at one that exists.`;
+}
