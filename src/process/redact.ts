@@ -25,6 +25,22 @@ export function isSecretName(name: string): boolean {
   return parts.some((p) => SECRET_PART.test(p) || /passw(?:or)?d/i.test(p));
 }
 
+/** A variable's name kept as written (`$GTOKEN`, `${GTOKEN}`, `${input:tenant}`: not set, so no value): never a secret. */
+export function isUnexpanded(v: string): boolean {
+  return /^\$(?:[A-Za-z_][A-Za-z0-9_]*|\{[^{}]+\})$/.test(v);
+}
+
+/**
+ * `v` when it is a reference, kept as written, to one of `names` (the variables its config referenced, set or not:
+ * `$GITHUB_PAT`, `${GH_PAT}`, `${env:GH_PAT}`, `${GH_PAT:-x}`): a name to show, not a value. A literal that only looks
+ * like one (`$ecret` in a file that expands nothing) is still a value.
+ */
+export function isReferenceTo(v: string, names: readonly string[]): boolean {
+  const m = /^\$(?:([A-Za-z_][A-Za-z0-9_]*)|\{(?:env:)?([A-Za-z_][A-Za-z0-9_]*)(?::-[^}]*)?\})$/.exec(v);
+  const name = m?.[1] ?? m?.[2];
+  return name !== undefined && names.includes(name);
+}
+
 /**
  * One plain word or number (`none`, `text`, `object`, `true`, `8080`): never hidden in our own output even
  * where it sits in a secret's place, since replacing it would rewrite ordinary text (every `"type":"object"`).

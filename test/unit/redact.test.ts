@@ -89,6 +89,25 @@ describe('secretValuesOf', () => {
     expect(v.strong).not.toContain('${GKEY}');
     expect(v.strong).toContain('Bearer $GTOKEN');
   });
+
+  it('an env variable kept as written (not set) is the name to set, not a secret; a look-alike literal is one', () => {
+    const gemini = { ...stdio({ GITHUB_TOKEN: '$GITHUB_PAT', DB_PASSWORD: '$ecretPassw0rd' }), name: 'gh' };
+    const v = secretValuesOf([gemini], {}, { gh: ['GITHUB_PAT'] });
+    expect(v.all).not.toContain('$GITHUB_PAT');
+    expect(v.strong).not.toContain('$GITHUB_PAT');
+    expect(v.strong).toContain('$ecretPassw0rd');
+    const claude = { ...stdio({ GITHUB_TOKEN: '${GH_PAT}' }), name: 'cc' };
+    expect(secretValuesOf([claude], {}, { cc: ['GH_PAT'] }).all).toEqual([]);
+  });
+
+  it("a secret flag's value in args is a secret (a server that echoes its command line does not show it)", () => {
+    const def = {
+      ...stdio({}),
+      args: ['--password', 'CorrectHorseBattery', '--token=mysecrettokenvalue', '--db', 'app', '--api-key', '${K}'],
+    } as ServerDefinition;
+    const v = secretValuesOf([def]);
+    expect(v.strong).toEqual(['CorrectHorseBattery', 'mysecrettokenvalue']);
+  });
 });
 
 describe('credentials in free text (remembered intents, serve --record)', () => {
