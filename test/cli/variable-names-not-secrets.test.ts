@@ -8,19 +8,16 @@ import { describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/fake-io.js';
 import { tempDir } from '../helpers/temp.js';
 
+/** A HOME with a project folder (fakeIo keeps Gemini's machine-wide files out of reach). */
 function sandbox(): { home: string; cwd: string; env: Record<string, string> } {
   const home = tempDir('mcp-smart-var-names-');
   const cwd = join(home, 'proj');
   mkdirSync(cwd);
-  const env = {
-    NO_COLOR: '1',
-    HOME: home,
-    MCP_SMART_CACHE_DIR: join(home, 'cache'),
-    MCP_SMART_DATA_DIR: join(home, 'data'),
-    GEMINI_CLI_SYSTEM_SETTINGS_PATH: join(home, 'no-system', 'settings.json'),
-    GEMINI_CLI_SYSTEM_DEFAULTS_PATH: join(home, 'no-system', 'system-defaults.json'),
+  return {
+    home,
+    cwd,
+    env: { HOME: home, MCP_SMART_CACHE_DIR: join(home, 'cache'), MCP_SMART_DATA_DIR: join(home, 'data') },
   };
-  return { home, cwd, env };
 }
 
 describe('variable references are never scrubbed', () => {
