@@ -1,5 +1,16 @@
-/** The secret values of server definitions (env, headers, URL credentials, expanded variables): what every exit hides. */
-import { isPlainWord, isSecretName, looksLikeToken, type SecretValues } from '../process/redact.js';
+/**
+ * The secret values of server definitions (env, headers, URL credentials, secret flags' values in args, expanded
+ * variables): what every exit hides.
+ */
+import {
+  isPlainWord,
+  isReferenceTo,
+  isSecretName,
+  isUnexpanded,
+  looksLikeToken,
+  type SecretValues,
+} from '../process/redact.js';
+import { secretArguments } from '../process/secret-args.js';
 import { own } from './dict.js';
 import type { ServerDefinition } from './types.js';
 
@@ -25,13 +36,10 @@ function safeDecode(v: string): string {
   }
 }
 
-/** A variable's name kept as written (`$GTOKEN`, `${GTOKEN}`: not set, so no value): a name, never a secret. */
-const UNEXPANDED = /^\$(?:[A-Za-z_][A-Za-z0-9_]*|\{[^{}]+\})$/;
-
 /** `Bearer abc` → also `abc`: servers echo the token without its scheme. A part that is a variable's name is left. */
 const headerParts = (v: string): string[] => {
   const m = /^\s*[A-Za-z-]+\s+(\S+)\s*$/.exec(v);
-  return (m ? [v, m[1]!] : [v]).filter((p) => !UNEXPANDED.test(p));
+  return (m ? [v, m[1]!] : [v]).filter((p) => !isUnexpanded(p));
 };
 
 const byLength = (values: Iterable<string>): string[] =>
@@ -49,6 +57,8 @@ export function secretValuesOf(
   const strong: string[] = [];
   for (const d of defs) {
     for (const [k, v] of Object.entries(d.env ?? {})) {
+      // `$GITHUB_PAT` left as written (unset): the name the user must set, shown so they can set it.
+      if (isReferenceTo(v, own(vars, d.name) ?? [])) continue;
       all.push(v);
       if (isSecretName(k) || looksLikeToken(v)) strong.push(v);
     }
@@ -57,6 +67,10 @@ export function secretValuesOf(
       all.push(...headerParts(v));
       strong.push(...headerParts(v));
     }
+    // A secret flag's value (`--password hunter2`): a server that echoes its command line does not show it.
+    const fromArgs = secretArguments(d.args ?? []).map((a) => a.value);
+    all.push(...fromArgs);
+    strong.push(...fromArgs);
     const fromUrl = urlSecrets(d.url);
     all.push(...fromUrl);
     strong.push(...fromUrl);

@@ -1,12 +1,13 @@
 /** Numbers as every format shows them: thousands separators, counts with their noun, signed deltas, shares. */
 
 import { countOf, formatTokens } from '../process/count-text.js';
+import { redactFreeText } from '../process/redact.js';
 
 export { countOf, formatTokens };
 
 /**
  * The lines listing the intents whose expected tools all fell outside the top k, each with the tools ranked first
- * instead (discover --queries and check --queries); none when nothing missed.
+ * instead (discover --queries and check --queries), a key typed into an intent hidden; none when nothing missed.
  */
 export function missLines(r: {
   k: number;
@@ -19,7 +20,8 @@ export function missLines(r: {
   return [
     `${countOf(r.missCount ?? misses.length, 'intent')} missed the top ${r.k}:`,
     ...misses.map(
-      (m) => `  "${m.intent}": expected ${m.expected.join(', ')}; ranked first: ${m.top.join(', ') || 'nothing'}`,
+      (m) =>
+        `  "${redactFreeText(m.intent)}": expected ${m.expected.join(', ')}; ranked first: ${m.top.join(', ') || 'nothing'}`,
     ),
     ...(more > 0 ? [`  … and ${more} more`] : []),
   ];

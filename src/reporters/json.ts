@@ -6,6 +6,7 @@
 import type { DiscoverResult } from '../core/discover/result.js';
 import type { ServersResult } from '../core/servers-list.js';
 import type { ReplayResult } from '../core/session/result.js';
+import { redactFreeText } from '../process/redact.js';
 import type { OwnedKind } from '../process/safe-write.js';
 
 /** `{schemaVersion: 1, command, ...body}`, pretty-printed, with a final newline. */
@@ -17,6 +18,10 @@ export function renderJson(command: string, body: object): string {
 export function documentKind(command: string): OwnedKind {
   return { mark: new RegExp(`"command"\\s*:\\s*"${command}"`), what: `an mcp-smart ${command} document` };
 }
+
+/** Missed intents as printed: a key typed into one is hidden as the learned store hides it. */
+const shownMisses = <T extends { intent: string }>(misses: readonly T[]): T[] =>
+  misses.map((m) => ({ ...m, intent: redactFreeText(m.intent) }));
 
 /** replay: the contract's `{cases, engines, tuned?}` first, then everything else. */
 export function replayDocument(r: ReplayResult): object {
@@ -32,7 +37,7 @@ export function replayDocument(r: ReplayResult): object {
     turnsWithoutCalls: r.turnsWithoutCalls,
     files: r.files,
     problems: r.problems,
-    misses: r.misses,
+    misses: shownMisses(r.misses),
     ...(r.learned ? { learned: r.learned } : {}),
     ...(r.startedFrom ? { startedFrom: r.startedFrom } : {}),
     ...(r.minRecall ? { minRecall: r.minRecall } : {}),
@@ -51,7 +56,7 @@ export function discoverDocument(r: DiscoverResult, explain: boolean): object {
       recallAt: r.recallAt,
       mrr: r.mrr,
       ndcg10: r.ndcg10,
-      ...(r.missCount !== undefined ? { missCount: r.missCount, misses: r.misses ?? [] } : {}),
+      ...(r.missCount !== undefined ? { missCount: r.missCount, misses: shownMisses(r.misses ?? []) } : {}),
       ...(r.unknownExpected ? { unknownExpected: r.unknownExpected } : {}),
     };
   return {

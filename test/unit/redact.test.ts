@@ -89,6 +89,25 @@ describe('secretValuesOf', () => {
     expect(v.strong).not.toContain('${GKEY}');
     expect(v.strong).toContain('Bearer $GTOKEN');
   });
+
+  it('an env variable kept as written (not set) is the name to set, not a secret; a look-alike literal is one', () => {
+    const gemini = { ...stdio({ GITHUB_TOKEN: '$GITHUB_PAT', DB_PASSWORD: '$ecretPassw0rd' }), name: 'gh' };
+    const v = secretValuesOf([gemini], {}, { gh: ['GITHUB_PAT'] });
+    expect(v.all).not.toContain('$GITHUB_PAT');
+    expect(v.strong).not.toContain('$GITHUB_PAT');
+    expect(v.strong).toContain('$ecretPassw0rd');
+    const claude = { ...stdio({ GITHUB_TOKEN: '${GH_PAT}' }), name: 'cc' };
+    expect(secretValuesOf([claude], {}, { cc: ['GH_PAT'] }).all).toEqual([]);
+  });
+
+  it("a secret flag's value in args is a secret (a server that echoes its command line does not show it)", () => {
+    const def = {
+      ...stdio({}),
+      args: ['--password', 'CorrectHorseBattery', '--token=mysecrettokenvalue', '--db', 'app', '--api-key', '${K}'],
+    } as ServerDefinition;
+    const v = secretValuesOf([def]);
+    expect(v.strong).toEqual(['CorrectHorseBattery', 'mysecrettokenvalue']);
+  });
 });
 
 describe('credentials in free text (remembered intents, serve --record)', () => {
@@ -124,5 +143,59 @@ describe('credentials in free text (remembered intents, serve --record)', () => 
   ])('ordinary text is unchanged: %s', (text) => {
     expect(redactFreeText(text)).toBe(text);
     expect(intentMemoryText(text)).toBe(text);
+  });
+
+  // Survived into usage.json and discover --explain: a credential's name with a space, `is` or `pw:` before the
+  // value, and base64 keys with few digits (the AWS example secret key; about 11 % of random 40-character keys).
+  it.each([
+    ['pw: correct-horse-battery-staple', 'pw: ***'],
+    ['my password is Tr0ub4dor&3horse', 'my password is ***'],
+    ['connect with --password hunter22 please', 'connect with --password *** please'],
+    ['passwd hunter2', 'passwd ***'],
+    ['token 1234abcd5678efgh9012ijkl', 'token ***'],
+    ['my password is hunter2.', 'my password is ***.'],
+    ["the client secret is 'M@xSecret!', thanks", "the client secret is '***', thanks"],
+    ['set DB_PASSWORD=Tr0ub4dor&3horse now', 'set DB_PASSWORD=*** now'],
+    ['aws secret wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY ok', 'aws secret *** ok'],
+  ])('%s is redacted', (text, expected) => {
+    expect(redactFreeText(text)).toBe(expected);
+    expect(intentMemoryText(text)).toBe(expected);
+  });
+
+  it('random 40-character base64 keys are redacted, nearly all of them', () => {
+    const B64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
+    let seed = 42;
+    const next = (): number => (seed = (seed * 1103515245 + 12345) % 2 ** 31);
+    let hidden = 0;
+    for (let i = 0; i < 2000; i++) {
+      let key = '';
+      for (let c = 0; c < 40; c++) key += B64[(next() >>> 16) % 64];
+      if (redactFreeText(`use ${key} now`) === 'use *** now') hidden++;
+    }
+    expect(hidden / 2000).toBeGreaterThan(0.96);
+  });
+
+  it.each([
+    'reset my password',
+    'reset my password for user bob42',
+    'create a token for the CI',
+    'list tokens',
+    'list tokens created in 2024',
+    'my password is incorrect',
+    'the password is case-sensitive',
+    'what is my token limit',
+    'password: reset',
+    'read the token from ./secrets/token.txt',
+    'open https://example.com/docs/tokens',
+    'call getApiToken2 with scope repo',
+    'call createPersonalAccessToken for 3 users',
+    'token usage by model gpt-4o',
+    'set the header to ${API_TOKEN} and --token=${FS_TOKEN}',
+    'the run used 807 tokens (o200k_base)',
+    'read packages/frontend/src/components/HeaderNavigation2/NavigationMenu',
+    'see org/docs/Web/API/AudioParam/exponentialRampToValueAtTime',
+    'rename getBpeRankFromString/bytePairEncode/bytePairMerge/getBpeRankFromBytes',
+  ])('ordinary text is unchanged: %s', (text) => {
+    expect(redactFreeText(text)).toBe(text);
   });
 });

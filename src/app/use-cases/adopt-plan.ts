@@ -4,7 +4,8 @@
  * turned into variables, taken from the client's own entries (written only into the client's own file, never shown).
  */
 import type { JSONPath } from 'jsonc-parser';
-import { argumentSecret, type AdoptInput, type AdoptVariable } from '../../core/adopt/config-entries.js';
+import { type AdoptInput, type AdoptVariable } from '../../core/adopt/config-entries.js';
+import { argumentSecret } from '../../process/secret-args.js';
 import { claudeCodeUserFile, codexUserFile } from '../../core/config/locate.js';
 import { parseConfigDocument } from '../../core/config/parse.js';
 import { duplicateOnPath, tomlSwitchProblem } from '../../core/adopt/switch-check.js';

@@ -1,6 +1,7 @@
 /** The `servers` use case: the configured servers (no connecting), their sources and what shadows what. */
 import type { DefinitionResult, WrittenFields } from '../../core/config/index.js';
-import { redactUrl } from '../../process/redact.js';
+import { isReferenceTo, redactUrl } from '../../process/redact.js';
+import { redactArguments } from '../../process/secret-args.js';
 import { entryOf, type ServersResult } from '../../core/servers-list.js';
 import type { ServerDefinition } from '../../core/types.js';
 import type { NextStep } from '../../core/next-step.js';
@@ -35,7 +36,10 @@ export async function listServers(
   return { result, ...(next ? { next } : {}), ...(global.debug ? { debug: debugReport(defs, selected, io.env) } : {}) };
 }
 
-/** Hides secrets for --debug: env/header values, URL query values, and any expanded variable's value. */
+/**
+ * Hides secrets for --debug: env/header values (a variable's name left as written, `$GITHUB_PAT`, stays: it says
+ * what to set), secret flags' values in args, URL query values, and any expanded variable's value.
+ */
 export function redactDefinition(
   d: ServerDefinition,
   env: Record<string, string | undefined>,
@@ -48,7 +52,7 @@ export function redactDefinition(
     .sort((a, b) => b.value.length - a.value.length || a.v.localeCompare(b.v));
   const scrub = (s: string): string => values.reduce((acc, { v, value }) => acc.split(value).join(`\${${v}}`), s);
   const redactMap = (m: Record<string, string>): Record<string, string> =>
-    Object.fromEntries(Object.keys(m).map((k) => [k, REDACTED]));
+    Object.fromEntries(Object.entries(m).map(([k, v]) => [k, isReferenceTo(v, vars) ? v : REDACTED]));
   const out: Record<string, unknown> = {
     name: d.name,
     transport: d.transport,
@@ -59,7 +63,8 @@ export function redactDefinition(
   // A field that references a variable is shown as written, so it names the variable the file used; others
   // are the expanded value with any variable's value put back as its name.
   if (d.command !== undefined) out.command = written.command ?? scrub(d.command);
-  if (d.args) out.args = written.args ?? d.args.map(scrub);
+  // A secret flag's value (`--password hunter2`, `--token=…`) is hidden as env values are; a variable's name stays.
+  if (d.args) out.args = redactArguments(written.args ?? d.args.map(scrub), REDACTED);
   if (d.cwd !== undefined) out.cwd = written.cwd ?? scrub(d.cwd);
   if (d.url !== undefined) out.url = redactUrl(written.url ?? scrub(d.url));
   if (d.env) out.env = redactMap(d.env);

@@ -2,6 +2,7 @@
 import { relative, resolve } from 'node:path';
 import { GATE_LABEL } from '../../core/config/client-trust.js';
 import { redactUrl } from '../../process/redact.js';
+import { redactArguments } from '../../process/secret-args.js';
 import type { ServerDefinition } from '../../core/types.js';
 import { storeLabel } from '../../core/store/url.js';
 import type { AppContext } from '../services/context.js';
@@ -43,7 +44,7 @@ export async function trustProject(ctx: AppContext): Promise<TrustResult> {
   // `trust -c <file>`: the named files as they are now (a changed --config file is asked about again).
   if (global.config.length > 0) await approveConfigFiles(paths, defs, io.cwd, global.config);
   const runs = (d: ServerDefinition): string =>
-    d.url !== undefined ? redactUrl(d.url) : [d.command ?? '', ...(d.args ?? [])].join(' ');
+    d.url !== undefined ? redactUrl(d.url) : [d.command ?? '', ...redactArguments(d.args ?? [])].join(' ');
   return {
     project: io.cwd,
     approved: pending.map((d) => ({ name: d.name, source: d.source, runs: runs(d) })),

@@ -8,6 +8,7 @@
  */
 import { SMART_CONFIG_NAME } from '../config/locate.js';
 import { isSecretName, looksLikeToken, redactText } from '../../process/redact.js';
+import { secretArguments } from '../../process/secret-args.js';
 import { referencedVariables } from '../config/referenced-vars.js';
 import { normalizeServerEntry, type RawServer } from '../config/server-entry.js';
 import type { ClientId, ServerDefinition } from '../types.js';
@@ -39,6 +40,17 @@ export interface AdoptedFile {
 const REF = /^\$\{(?:env:)?([A-Za-z_][A-Za-z0-9_]*)(?::-[^}]*)?\}$/;
 /** A `${VAR}` reference anywhere in a value (in our syntax): the value already comes from the environment. */
 const HAS_REF = /\$\{(?:env:)?[A-Za-z_][A-Za-z0-9_]*(?::-[^}]*)?\}/;
+/** A reference in any client's syntax once in ours (`${input:tenant}`, `${command:x}`): a name, never a value. */
+const ANY_REF = /\$\{[^{}]+\}/;
+
+/**
+ * Records a literal adopt replaced by a variable, for the write to scrub. A value that holds a reference
+ * (`${input:tenant}`: the editor prompts for it) is no secret: scrubbing its text would rewrite the same reference
+ * wherever else it stands (a URL path), and the file written would no longer be the file adopt shows or compares.
+ */
+function replaced(secrets: string[], value: string, written = value): void {
+  if (!ANY_REF.test(written)) secrets.push(value);
+}
 
 /** True when a literal is a credential: its key is named like one, or the value looks like a token or credentials. */
 export function isSecretValue(key: string, value: string): boolean {
@@ -87,21 +99,9 @@ function references(
     taken.set(variable, server);
     out[key] = `\${${variable}}`;
     variables.push({ server, key: section === key ? section : `${section}.${key}`, variable });
-    secrets.push(value);
+    replaced(secrets, value, written);
   }
   return out;
-}
-
-/** `--api-key`, `--token=…`: a flag and, after `=`, its value. */
-const FLAG = /^(--?)([A-Za-z][A-Za-z0-9_.-]*)(?:=([\s\S]*))?$/;
-
-/** A flag whose name says its value is a credential (`--api-key`, `--password`; not `--no-auth`, `--key-file`). */
-const isSecretFlag = (name: string): boolean => !/^no[-_]/i.test(name) && isSecretName(name);
-
-/** The secret an argument holds as written in the client's file (`--token=X` → `X`, a flag's value as it is). */
-export function argumentSecret(arg: string): string {
-  const m = FLAG.exec(arg);
-  return m?.[3] !== undefined && isSecretFlag(m[2]!) ? m[3] : arg;
 }
 
 /**
@@ -125,25 +125,11 @@ function argumentReferences(
     taken.set(name, `${server} args`);
     return name;
   };
-  for (let i = 0; i < out.length; i++) {
-    const m = FLAG.exec(out[i]!);
-    if (!m || !isSecretFlag(m[2]!)) continue;
-    const [, dashes, flag, inline] = m as unknown as [string, string, string, string | undefined];
-    if (inline !== undefined) {
-      if (inline === '' || HAS_REF.test(inline)) continue;
-      const name = variable(flag);
-      out[i] = `${dashes}${flag}=\${${name}}`;
-      variables.push({ server, key: `args[${i}]`, variable: name });
-      secrets.push(inline);
-      continue;
-    }
-    const value = out[i + 1];
-    if (value === undefined || value === '' || value.startsWith('-') || HAS_REF.test(value)) continue;
-    const name = variable(flag);
-    out[i + 1] = `\${${name}}`;
-    variables.push({ server, key: `args[${i + 1}]`, variable: name });
-    secrets.push(value);
-    i++;
+  for (const s of secretArguments(args, (v) => HAS_REF.test(v))) {
+    const name = variable(s.flag);
+    out[s.index] = s.inline ? `${s.dashes}${s.flag}=\${${name}}` : `\${${name}}`;
+    variables.push({ server, key: `args[${s.index}]`, variable: name });
+    replaced(secrets, s.value);
   }
   return out;
 }

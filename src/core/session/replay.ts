@@ -1,4 +1,5 @@
 /** Replays cases in time order: each is ranked using only the usage learned from earlier cases (no peeking). */
+import { redactFreeText } from '../../process/redact.js';
 import { runSteps, type Steps } from '../steps.js';
 import { dict } from '../dict.js';
 import type { UsageStats } from '../types.js';
@@ -144,7 +145,8 @@ export function* replayCaseSteps(cases: ReplayCase[], opts: ReplayOptions): Step
           if (!(first <= depth))
             misses.push({
               case: c.id,
-              intent: c.intent,
+              // Shown and written (--json, -o) as the learned store keeps it: a key typed into a prompt stays hidden.
+              intent: redactFreeText(c.intent),
               expected: c.expected,
               firstRank: Number.isFinite(first) ? first : 0,
               top: ranked.slice(0, 3),
