@@ -153,7 +153,11 @@ export function buildServedView(req: ViewRequest): ServedView {
   const first = new Map<string, ToolSnapshot>();
   const deferred: string[] = [];
   let plan: ServedView['plan'];
-  const atLevel = (e: CatalogEntry, level: ServeLevel): void => void first.set(e.id, condenseTool(e.tool, level));
+  // A tool sent without an inputSchema is served with {"type":"object"}, as it is counted: MCP clients require one.
+  const atLevel = (e: CatalogEntry, level: ServeLevel): void => {
+    const tool = e.tool.inputSchema === undefined ? { ...e.tool, inputSchema: { type: 'object' } } : e.tool;
+    first.set(e.id, condenseTool(tool, level));
+  };
 
   const planned: string[] = [];
   for (const [server, list] of byServer) {
