@@ -41,6 +41,7 @@ function tables(r: BudgetResult): { servers: TableSpec; plan: TableSpec } {
           : [s.name, s.toolCount, formatTokens(s.tokens), formatShare(s.share)],
       ),
       right: [1, 2, 3],
+      clip: [0],
     },
     plan: {
       head: ['#', 'step', 'target', 'saves', 'after'],
@@ -52,6 +53,7 @@ function tables(r: BudgetResult): { servers: TableSpec; plan: TableSpec } {
         formatTokens(s.after),
       ]),
       right: [0, 3, 4],
+      clip: [2],
     },
   };
 }

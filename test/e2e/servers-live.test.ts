@@ -145,7 +145,7 @@ describe('misbehaving servers are reported while the others still work', () => {
     const { bad } = await run(stdio('endless', [misbehaving('endless-cursor')]));
     expect(bad.errorCode).toBe('CONNECT_PAGINATION');
     expect(bad.error).toBe(
-      'tools/list did not end: still a next page after the limit of 1000 after 1000 pages; that list was dropped',
+      'tools/list did not end: still a next page after 1000 pages (the page limit); that list was dropped',
     );
   });
 

@@ -96,7 +96,7 @@ describe('connectServers over in-memory transports', () => {
       { maxPages: 7 },
     );
     expect(snap?.errorCode).toBe('CONNECT_PAGINATION');
-    expect(snap?.error).toContain('still a next page after the limit of 7 after 7 pages');
+    expect(snap?.error).toContain('still a next page after 7 pages (the page limit); that list was dropped');
   });
 
   it('keeps well-formed tools on an ok server and notes the malformed entries', async () => {
