@@ -4,7 +4,7 @@ import { createHash } from 'node:crypto';
 import { isAbsolute, relative, sep } from 'node:path';
 import { parseJsonText, readFileBytes, readFileChunks, stripBom } from '../process/read-file.js';
 import { countOf } from '../process/count-text.js';
-import { malformedToolsNote, validateTools, type ValidateOptions } from './tool-validate.js';
+import { malformedToolsNotes, toolAsSent, validateTools, type ValidateOptions } from './tool-validate.js';
 import { SNAPSHOT_FORMAT, type ServerSnapshot, type Snapshot } from './types.js';
 import { parseServerText, splitSnapshot } from './snapshot-split.js';
 import { ChunkedCut } from './snapshot-cut.js';
@@ -43,7 +43,13 @@ export function buildSnapshot(servers: ServerSnapshot[], createdAt: string, path
 }
 
 function toPersistedServer(s: ServerSnapshot): ServerSnapshot {
-  const out: ServerSnapshot = { name: s.name, transport: s.transport, status: s.status, tools: s.tools };
+  // Tools as the server sent them: a field mcp-smart could not read is written back as it came.
+  const out: ServerSnapshot = {
+    name: s.name,
+    transport: s.transport,
+    status: s.status,
+    tools: s.tools.map(toolAsSent),
+  };
   if (s.source !== undefined) out.source = s.source;
   if (s.error !== undefined) out.error = s.error;
   if (s.errorCode !== undefined) out.errorCode = s.errorCode;
@@ -105,7 +111,7 @@ export function checkServer(
   const checked = validateTools(s.tools as unknown[], validate);
   const notes = Array.isArray(s.notes) ? s.notes.filter((n): n is string => typeof n === 'string') : [];
   seen.problems += checked.problems.length;
-  if (checked.problems.length > 0) notes.push(malformedToolsNote(checked, `${file}: servers[${i}].tools`));
+  notes.push(...malformedToolsNotes(checked, `${file}: servers[${i}].tools`, 'holds', notes));
   const out = { ...s, tools: checked.tools } as unknown as ServerSnapshot;
   for (const key of ['instructions', 'error'] as const) {
     if (s[key] !== undefined && typeof s[key] !== 'string') {

@@ -250,7 +250,8 @@ export const ERROR_CATALOG = {
   },
   CONNECT_PAGINATION: {
     exitCode: 3,
-    message: (d) => `${s(d.method)} did not end: ${s(d.reason)} after ${s(d.pages)} pages; that list was dropped`,
+    message: (d) =>
+      `${s(d.method)} did not end: ${s(d.reason)} after ${s(d.pages)} pages${d.limit === 'page' ? ' (the page limit)' : ''}; that list was dropped`,
   },
   CONNECT_MALFORMED_TOOLS: {
     exitCode: 3,

@@ -61,6 +61,7 @@ function serverSpec(r: AuditResult): TableSpec {
     ],
     rows,
     right: [2, 3, 4, 5, 6, 7, 8],
+    clip: [0],
   };
 }
 
@@ -78,6 +79,7 @@ function topSpec(r: AuditResult, n: number): TableSpec {
       formatTokens(t.tokens.minimal),
     ]),
     right: [0, 2, 3, 4, 5, 6],
+    clip: [1],
   };
 }
 
@@ -90,6 +92,7 @@ function findingsSpec(r: AuditResult): TableSpec {
       f.tool ? `${f.server}.${f.tool}` : f.server,
       f.message,
     ]),
+    clip: [2],
   };
 }
 

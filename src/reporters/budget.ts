@@ -41,6 +41,7 @@ function tables(r: BudgetResult): { servers: TableSpec; plan: TableSpec } {
           : [s.name, s.toolCount, formatTokens(s.tokens), formatShare(s.share)],
       ),
       right: [1, 2, 3],
+      clip: [0],
     },
     plan: {
       head: ['#', 'step', 'target', 'saves', 'after'],
@@ -52,23 +53,42 @@ function tables(r: BudgetResult): { servers: TableSpec; plan: TableSpec } {
         formatTokens(s.after),
       ]),
       right: [0, 3, 4],
+      clip: [2],
     },
   };
 }
 
+/** PASS only when every server was measured; with one missing, OVER still shows (a floor) and a fit is INCOMPLETE. */
+function verdictWord(r: BudgetResult): string {
+  if (r.fits) return 'PASS';
+  return r.unmeasured.length > 0 && r.used <= r.limit ? 'INCOMPLETE' : 'OVER';
+}
+
 function headline(r: BudgetResult): string {
-  const verdict = r.fits ? 'PASS' : 'OVER';
   const near = r.nearLimit
     ? ` — near the limit (${formatShare(r.used / Math.max(1, r.limit))} of it used; reserve threshold 80%)`
     : '';
-  return (
-    `${verdict}: tool context uses ${formatTokens(r.used)} of ${formatTokens(r.limit)} tokens allowed (${formatShare(r.share)} of ` +
-    `${formatTokens(r.max)}; ${r.encoding})${near}`
-  );
+  const missing = r.unmeasured.length;
+  const uses =
+    missing === 0
+      ? 'tool context uses'
+      : `the servers that answered ${verdictWord(r) === 'OVER' ? 'already use' : 'use'}`;
+  const text =
+    `${verdictWord(r)}: ${uses} ${formatTokens(r.used)} of ${formatTokens(r.limit)} tokens allowed (${formatShare(r.share)} of ` +
+    `${formatTokens(r.max)}; ${r.encoding})${near}`;
+  if (missing === 0) return text;
+  const names = r.unmeasured.slice(0, 5).join(', ') + (missing > 5 ? ` +${missing - 5} more` : '');
+  const undecided = verdictWord(r) === 'INCOMPLETE' ? '; whether the tools fit is not known until they answer' : '';
+  return `${text}\nNot measured: ${countOf(missing, 'server')} could not be reached (${names})${undecided}.`;
 }
 
 function planLine(r: BudgetResult): string {
-  if (r.plan.length === 0) return '';
+  if (r.plan.length === 0)
+    return r.fits || verdictWord(r) !== 'OVER'
+      ? ''
+      : `No plan brings it under the limit: no step (condensing, deferring behind the meta-tools, dropping unused tools) ` +
+          `saves tokens here, so the least it can reach is ${formatTokens(r.final)} tokens (limit ${formatTokens(r.limit)}). ` +
+          'Raise the limit (--max, --share or --limit), or load fewer servers (--server, or disable one in your config).';
   if (r.planFits)
     return `With this plan: ${formatTokens(r.final)} tokens (saves ${formatTokens(r.used - r.final)}), fits.`;
   return `Nothing fits: with every step the tool context still needs ${formatTokens(r.final)} tokens (limit ${formatTokens(r.limit)}).`;
@@ -90,14 +110,9 @@ export function renderBudget(r: BudgetResult, opts: RenderOptions): string {
 
 function budgetMarkdown(r: BudgetResult): string {
   const t = tables(r);
-  const parts = [
-    `### mcp-smart budget: ${r.fits ? 'PASS' : 'OVER'}`,
-    '',
-    headline(r),
-    '',
-    renderMarkdownTable(t.servers),
-  ];
+  const parts = [`### mcp-smart budget: ${verdictWord(r)}`, '', headline(r), '', renderMarkdownTable(t.servers)];
   if (r.plan.length > 0) parts.push('', `**${planTitle(r)}**`, '', renderMarkdownTable(t.plan), '', planLine(r));
+  else if (planLine(r) !== '') parts.push('', planLine(r));
   if (r.output) parts.push('', `Definitions written to \`${r.output}\`.`);
   if (r.loadHints) parts.push('', loadHintsLine(r.loadHints));
   return parts.join('\n') + '\n';
@@ -112,7 +127,7 @@ function budgetTable(r: BudgetResult, c: ChalkInstance): string {
       r.intent ? `Plan for intent "${r.intent.text}" (top ${r.intent.k} keep full schemas):` : `${planTitle(r)}:`,
     );
     parts.push(renderTable(t.plan, c), planLine(r));
-  }
+  } else if (planLine(r) !== '') parts.push(planLine(r));
   if (r.output) parts.push(`Definitions written to ${r.output}`);
   if (r.loadHints) parts.push(loadHintsLine(r.loadHints));
   return parts.join('\n') + '\n';

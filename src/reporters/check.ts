@@ -7,7 +7,7 @@ import { countOf, formatDelta, formatTokens, missLines } from './format.js';
 import { renderAnnotation } from './github.js';
 import { renderByFormat } from './index.js';
 import { renderJson } from './json.js';
-import { renderMarkdownTable } from './markdown.js';
+import { oneLine, renderMarkdownTable } from './markdown.js';
 import { renderTable, type TableSpec } from './table.js';
 
 export interface RenderOptions {
@@ -22,7 +22,7 @@ function changesTable(r: CheckResult): TableSpec {
     .slice(0, MAX_ROWS)
     .map((c) => [c.id, c.kind, formatTokens(c.before), formatTokens(c.after), formatDelta(c.delta, c.before)]);
   if (r.changes.length > MAX_ROWS) rows.push([`… ${r.changes.length - MAX_ROWS} more`, '', '', '', '']);
-  return { head: ['tool', 'change', 'before', 'after', 'delta'], rows, right: [2, 3, 4] };
+  return { head: ['tool', 'change', 'before', 'after', 'delta'], rows, right: [2, 3, 4], clip: [0] };
 }
 
 function headline(r: CheckResult): string {
@@ -58,13 +58,13 @@ function retrievalLine(r: CheckResult): string | undefined {
 
 /** The markdown view, for PR comments and $GITHUB_STEP_SUMMARY. */
 export function renderCheckMarkdown(r: CheckResult): string {
-  const parts = [`### mcp-smart check: ${r.passed ? '✅ PASS' : '❌ FAIL'}`, '', headline(r)];
+  const parts = [`### mcp-smart check: ${r.passed ? '✅ PASS' : '❌ FAIL'}`, '', oneLine(headline(r))];
   const rl = retrievalLine(r);
   if (rl) parts.push('', rl);
-  if (r.failures.length > 0) parts.push('', ...r.failures.map((f) => `- **${f.code}**: ${f.message}`));
+  if (r.failures.length > 0) parts.push('', ...r.failures.map((f) => `- **${f.code}**: ${oneLine(f.message)}`));
   if (r.changes.length > 0) parts.push('', renderMarkdownTable(changesTable(r)));
   else if (!r.updated) parts.push('', 'No tool changed.');
-  if (r.unavailable.length > 0) parts.push('', `Not reachable (left out): ${r.unavailable.join(', ')}`);
+  if (r.unavailable.length > 0) parts.push('', oneLine(`Not reachable (left out): ${r.unavailable.join(', ')}`));
   return parts.join('\n') + '\n';
 }
 

@@ -54,6 +54,7 @@ function rankingTable(r: DiscoverRanking, explain: boolean): TableSpec {
     head: ['rank', 'id', 'score', explain ? 'signals' : 'why'],
     rows: r.results.map((t) => [t.rank, t.id, score(t.score), why(t, explain, typed)]),
     right: [0, 2],
+    clip: [1],
   };
 }
 

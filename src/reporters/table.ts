@@ -12,6 +12,20 @@ export interface TableSpec {
   rows: (string | number)[][];
   /** Column indexes to right-align (numbers). */
   right?: number[];
+  /** Column indexes of names and ids, cut to CLIP_AT characters with an ellipsis (--json keeps them whole). */
+  clip?: number[];
+}
+
+/** A tool or server name longer than this is cut in a table: a 500-character name would widen every row. */
+export const CLIP_AT = 80;
+
+/** The rows with the `clip` columns cut to CLIP_AT characters, ending in "…". */
+export function clippedRows(spec: TableSpec): (string | number)[][] {
+  const clip = new Set(spec.clip ?? []);
+  if (clip.size === 0) return spec.rows;
+  return spec.rows.map((r) =>
+    r.map((c, i) => (clip.has(i) && typeof c === 'string' && c.length > CLIP_AT ? `${c.slice(0, CLIP_AT - 1)}…` : c)),
+  );
 }
 
 /**
@@ -27,9 +41,10 @@ function dropRowRules(table: string): string {
 /** A cli-table3 table; borders stay plain so the output reads the same with colour off. */
 export function renderTable(spec: TableSpec, chalk: ChalkInstance): string {
   const right = new Set(spec.right ?? []);
+  const rows = clippedRows(spec);
   const plain = drawBoxTable(
     spec.head,
-    spec.rows.map((r) => r.map((c) => String(c))),
+    rows.map((r) => r.map((c) => String(c))),
     right,
     (h) => chalk.bold(h),
   );
@@ -40,6 +55,6 @@ export function renderTable(spec: TableSpec, chalk: ChalkInstance): string {
     style: { head: [], border: [] },
     colAligns: spec.head.map((_, i) => (right.has(i) ? 'right' : 'left')),
   });
-  for (const row of spec.rows) table.push(row.map((c) => String(c)));
+  for (const row of rows) table.push(row.map((c) => String(c)));
   return dropRowRules(table.toString());
 }

@@ -8,6 +8,7 @@ import { condenseTool } from '../core/condense/index.js';
 import { toolHiddenBy, type HiddenBy, type VisibilityRules } from '../core/config/tool-filter.js';
 import type { ServeConfig, ServeMode, ServerSnapshot, ToolSnapshot, UsageStats } from '../core/types.js';
 import { assignServedNames } from '../core/served-names.js';
+import { uniqueKeys } from '../core/unique-keys.js';
 
 export type { ServeMode };
 export type ServeLevel = NonNullable<ServeConfig['level']>;
@@ -83,21 +84,15 @@ export interface ViewRequest {
  * Every callable tool, servers in name order, tools in server order; tools the visibility rule hides left out.
  * A tool's id is `<server>.<tool>`. Two tools can make the same id (server `a.b` tool `c` and server `a` tool `b.c`,
  * or one server listing a name twice): in that order the first keeps it and each later one gets `#2`, `#3` …
- * after it, so every tool stays reachable (`idCollisions` lists them for a warning).
+ * after it, never an id another tool really has (uniqueKeys), so every tool stays reachable (`idCollisions` lists
+ * them for a warning).
  */
 export function catalogEntries(servers: readonly ServerSnapshot[], rules: VisibilityRules): CatalogEntry[] {
-  const taken = new Set<string>();
-  const unique = (id: string): string => {
-    let out = id;
-    for (let n = 2; taken.has(out); n++) out = `${id}#${n}`;
-    taken.add(out);
-    return out;
-  };
-  return sortedOk(servers).flatMap((s) =>
-    s.tools
-      .filter((t) => toolHiddenBy(rules, s.name, t.name) === undefined)
-      .map((tool) => ({ id: unique(`${s.name}.${tool.name}`), server: s.name, tool })),
+  const shown = sortedOk(servers).flatMap((s) =>
+    s.tools.filter((t) => toolHiddenBy(rules, s.name, t.name) === undefined).map((tool) => ({ server: s.name, tool })),
   );
+  const ids = uniqueKeys(shown.map((e) => `${e.server}.${e.tool.name}`));
+  return shown.map((e, i) => ({ id: ids[i]!, ...e }));
 }
 
 /** The entries whose id is not plain `<server>.<tool>` (it collided), as warning lines naming both tools. */
@@ -158,7 +153,11 @@ export function buildServedView(req: ViewRequest): ServedView {
   const first = new Map<string, ToolSnapshot>();
   const deferred: string[] = [];
   let plan: ServedView['plan'];
-  const atLevel = (e: CatalogEntry, level: ServeLevel): void => void first.set(e.id, condenseTool(e.tool, level));
+  // A tool sent without an inputSchema is served with {"type":"object"}, as it is counted: MCP clients require one.
+  const atLevel = (e: CatalogEntry, level: ServeLevel): void => {
+    const tool = e.tool.inputSchema === undefined ? { ...e.tool, inputSchema: { type: 'object' } } : e.tool;
+    first.set(e.id, condenseTool(tool, level));
+  };
 
   const planned: string[] = [];
   for (const [server, list] of byServer) {

@@ -24,6 +24,7 @@ interface BudgetDoc {
   plan: { action: string; target: string; tokensSaved: number; after: number; tools?: string[]; calls?: number }[];
   intent?: { kept: string[] };
   notes: string[];
+  unmeasured?: string[];
 }
 const budget = async (argv: string[]): Promise<{ code: number; doc: BudgetDoc; stderr: string }> => {
   const r = await cli(['--snapshot', BASE, 'budget', ...argv, '--json']);
@@ -264,7 +265,47 @@ describe('budget', () => {
     expect(over.stderr).toContain('server web could not be reached');
     const under = await cli(['--snapshot', snap, 'budget', '--max', '128000', '--json']);
     expect(under.code).toBe(3);
-    expect((JSON.parse(under.stdout) as BudgetDoc).used).toBe(623);
+    // Not measured is not "fits": the JSON names the server it could not count.
+    expect(JSON.parse(under.stdout) as BudgetDoc).toMatchObject({ used: 623, fits: false, unmeasured: ['web'] });
+    const table = await cli(['--snapshot', snap, 'budget', '--max', '128000']);
+    expect(table.stdout).not.toMatch(/^PASS/);
+    expect(table.stdout).toMatch(/^INCOMPLETE: .*\nNot measured: .*\(web\)/);
+  });
+
+  it('no server reachable: never a PASS, fits false, the servers named, exit 3', async () => {
+    const doc = JSON.parse(await readFile(fixture('snapshots', 'check-unreachable.json'), 'utf8')) as {
+      servers: { status: string }[];
+    };
+    const snap = join(dir, 'none.json');
+    await writeFile(snap, JSON.stringify({ ...doc, servers: doc.servers.filter((s) => s.status === 'error') }));
+    const json = await cli(['--snapshot', snap, 'budget', '--max', '100000', '--json']);
+    expect(json.code).toBe(3);
+    expect(JSON.parse(json.stdout) as BudgetDoc).toMatchObject({ used: 0, fits: false, unmeasured: ['web'] });
+    const table = await cli(['--snapshot', snap, 'budget', '--max', '100000']);
+    expect(table.code).toBe(3);
+    expect(table.stdout).not.toContain('PASS');
+    expect(table.stdout).toContain('web');
+  });
+
+  it('over the limit with nothing the planner can propose: says so and what the user can do', async () => {
+    const tools = Array.from({ length: 20 }, (_, i) => ({ name: `t${i}`, inputSchema: { type: 'object' } }));
+    const snap = join(dir, 'small.json');
+    await writeFile(
+      snap,
+      JSON.stringify({
+        format: 'mcp-smart/snapshot@1',
+        createdAt: 'x',
+        servers: [{ name: 'a', transport: 'stdio', status: 'ok', tools }],
+      }),
+    );
+    const json = await cli(['--snapshot', snap, 'budget', '--max', '2000', '--json']);
+    expect(json.code).toBe(1);
+    expect(JSON.parse(json.stdout) as BudgetDoc).toMatchObject({ fits: false, plan: [], planFits: false });
+    for (const format of ['table', 'markdown']) {
+      const r = await cli(['--snapshot', snap, 'budget', '--max', '2000', '--format', format]);
+      expect(r.code).toBe(1);
+      expect(r.stdout).toMatch(/No plan brings it under the limit.*260 tokens.*--max.*--server/s);
+    }
   });
 
   it('needs --max (or budget.max in config)', async () => {

@@ -173,7 +173,7 @@ describe('tool-list cache hard cases', () => {
     const cached = await runCli(['--stdio', line, '--name', 'c', 'audit', '--json'], { env });
     expect(cached.code, cached.stderr).toBe(0);
     expect((JSON.parse(cached.stdout) as { totals: { toolCount: number } }).totals.toolCount).toBe(5);
-    expect(cached.stderr).toContain('the cached tool list returned 1 malformed tool entry');
+    expect(cached.stderr).toContain('the cached tool list holds 1 malformed tool entry');
     expect(cached.stderr).toMatch(/note: 1 server from cache, (less than a minute|\d+ min) old; --no-cache to refresh/);
     const budget = await runCli(['--stdio', line, '--name', 'c', 'budget', '--max', '100000'], { env });
     expect(budget.stderr).not.toContain('from cache');

@@ -136,7 +136,7 @@ describe('mcp-smart dump', () => {
       'endless-cursor',
       cmd(bad('endless-cursor')),
       'CONNECT_PAGINATION',
-      'tools/list did not end: still a next page after the limit of 1000',
+      'tools/list did not end: still a next page after 1000 pages (the page limit)',
     ],
   ];
   it.each(cases)('%s: reported with its reason next to a good server, exit 3', async (name, line, code, reason) => {

@@ -1,7 +1,7 @@
 // Servers that misbehave in ways a client tolerates or a user must read: each is reported clearly, the rest of
 // the run stands, and nothing a server sends reaches the terminal raw.
 import type { ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -47,22 +47,29 @@ describe('hard misbehaving servers', () => {
     expect(r.stderr).toContain('the tools were kept');
   });
 
-  it('wrongly typed tool fields and a 2,000-level schema: the two well-formed tools are kept and counted', async () => {
+  it('wrongly typed tool fields and a 2,000-level schema: the three readable tools are kept and counted', async () => {
     const line = cmd('node', bad('hard-bad-tool-shapes'));
     const r = await run(['--no-cache', 'audit', '--json', '--stdio', line, '--name', 'shapes']);
     expect(r.code, r.stderr).toBe(0);
     const out = JSON.parse(r.stdout) as AuditJson;
-    expect(out.servers[0]).toMatchObject({ name: 'shapes', status: 'ok', toolCount: 2 });
-    expect(out.totals.toolCount).toBe(2);
+    expect(out.servers[0]).toMatchObject({ name: 'shapes', status: 'ok', toolCount: 3 });
+    expect(out.totals.toolCount).toBe(3);
     expect(r.stderr).toContain('#2 "num_description": description is a number, not a string');
     expect(r.stderr).toContain('#3 "obj_description": description is an object, not a string');
     expect(r.stderr).toContain('#4 "null_description": description is null, not a string');
-    expect(r.stderr).toContain('#5 "num_title": title is a number, not a string');
+    expect(r.stderr).toContain('#5 "num_title": title is a number (ignored)');
     expect(r.stderr).toContain('#6 "deep_schema": nested more than 200 levels deep (');
-    expect(r.stderr).toContain('the 2 well-formed tools were kept');
+    expect(r.stderr).toContain('the 3 well-formed tools were kept');
     // The same tools through a snapshot file: the edge check is the same, budget counts the same two tools.
     const dump = await run(['--no-cache', '--stdio', line, '--name', 'shapes', 'dump', '-o', 'shapes.json']);
     expect(dump.code, dump.stderr).toBe(0);
+    // The snapshot holds the kept tool as the server sent it (its title a number), and reads back the same.
+    const file = JSON.parse(readFileSync(join(dir, 'shapes.json'), 'utf8')) as {
+      servers: { tools: { name: string; title?: unknown }[] }[];
+    };
+    expect(file.servers[0]?.tools.find((t) => t.name === 'num_title')?.title).toBe(7);
+    const again = await run(['--snapshot', 'shapes.json', 'audit', '--json']);
+    expect((JSON.parse(again.stdout) as AuditJson).totals.toolCount).toBe(3);
     const budget = await run(['--snapshot', 'shapes.json', 'budget', '--max', '100000', '--json']);
     expect(budget.code, budget.stderr).toBe(0);
     const full = (JSON.parse(r.stdout) as { totals: { tokens: { full: number } } }).totals.tokens.full;

@@ -233,3 +233,47 @@ describe('baseline', () => {
     expect(sel.totals).toEqual({ before: 265, after: 265, delta: 0 });
   });
 });
+
+describe('baseline: a name listed twice beside a tool really named "<name>#2"', () => {
+  const tools = (second: string): ServerSnapshot[] => [
+    snap('s', [
+      { name: 'dup', description: 'first' },
+      { name: 'dup', description: second },
+      { name: 'dup#2', description: 'a real tool literally named dup#2' },
+    ]),
+  ];
+
+  it('keeps every tool in the lock, with the same keys on every run, and fails when the second one grows', () => {
+    const measured = measureServers(tools('second'), count);
+    const base = buildBaseline(measured, 'o200k_base', {});
+    const s = base.servers.s!;
+    expect(Object.keys(s.tools).sort()).toEqual(['dup', 'dup#2', 'dup#3']);
+    expect(Object.values(s.tools).reduce((n, t) => n + t.tokens, 0)).toBe(s.tokens);
+    expect(s.tools['dup#2']!.tokens).toBe(measured[0]!.tools[2]!.tokens);
+    expect(buildBaseline(measured, 'o200k_base', {})).toEqual(base);
+    const same = compareBaseline(base, measured, { thresholds: { maxGrowth: { kind: 'tokens', value: 0 } } });
+    expect(same).toMatchObject({ passed: true, changes: [] });
+    const grown = compareBaseline(base, measureServers(tools('second '.repeat(50)), count), {
+      thresholds: { maxGrowth: { kind: 'percent', value: 5 } },
+    });
+    expect(grown.passed).toBe(false);
+    expect(grown.changes.map((c) => [c.id, c.kind])).toEqual([['s.dup#3', 'changed']]);
+  });
+
+  it('names without such a collision keep the keys earlier lock files hold: dup, dup#2, dup#3', () => {
+    const base = buildBaseline(
+      measureServers(
+        [
+          snap(
+            's',
+            ['a', 'b', 'c'].map((d) => ({ name: 'dup', description: d })),
+          ),
+        ],
+        count,
+      ),
+      'o200k_base',
+      {},
+    );
+    expect(Object.keys(base.servers.s!.tools)).toEqual(['dup', 'dup#2', 'dup#3']);
+  });
+});

@@ -1,7 +1,7 @@
 // The error catalog: an internal error carries a prefilled bug-report link without the user's home path.
 import { describe, expect, it } from 'vitest';
 import { SmartError, bugReportUrl, ISSUES_URL } from '../../src/process/errors.js';
-import { malformedToolsNote } from '../../src/core/tool-validate.js';
+import { malformedToolsNotes } from '../../src/core/tool-validate.js';
 
 describe('internal errors', () => {
   it('link to a new issue with title and body filled from the error, version, Node and platform', () => {
@@ -39,9 +39,9 @@ describe('counts in messages take the noun in number', () => {
     expect(new SmartError('CONNECT_MALFORMED_TOOLS', { count: 2, details: '…', kept: 3 }).message).toBe(
       'tools/list returned 2 malformed tool entries (…); the 3 well-formed tools were kept',
     );
-    const one = { tools: [{ name: 'fine', inputSchema: { type: 'object' } }], problems: ['#2: no name'] };
-    expect(malformedToolsNote(one, 'the cached tool list')).toBe(
-      'the cached tool list returned 1 malformed tool entry (#2: no name); the 1 well-formed tool was kept',
-    );
+    const one = { tools: [{ name: 'fine', inputSchema: { type: 'object' } }], problems: ['#2: no name'], remarks: [] };
+    expect(malformedToolsNotes(one, 'the cached tool list', 'holds')).toEqual([
+      'the cached tool list holds 1 malformed tool entry (#2: no name); the 1 well-formed tool was kept',
+    ]);
   });
 });

@@ -31,6 +31,18 @@ describe('catalogEntries: colliding ids', () => {
     const again = catalogEntries([server('z', 'plain'), server('a', 'b.c'), server('a.b', 'c', 'c')], rules);
     expect(again.map((e) => e.id)).toEqual(entries.map((e) => e.id));
   });
+
+  it('a later repeat never takes the id of a tool really named "<name>#2": that tool keeps its own id', () => {
+    const entries = catalogEntries([server('s', 'dup', 'dup', 'dup#2')], rules);
+    expect(entries.map((e) => [e.id, e.tool.name])).toEqual([
+      ['s.dup', 'dup'],
+      ['s.dup#3', 'dup'],
+      ['s.dup#2', 'dup#2'],
+    ]);
+    expect(idCollisions(entries)).toEqual([
+      'server "s" tool "dup" makes the id "s.dup", as server "s" tool "dup" does; it is served as "s.dup#3"',
+    ]);
+  });
 });
 
 describe('StartRetry', () => {

@@ -7,7 +7,7 @@ import { shortReason } from '../../core/connect/failure-text.js';
 import { DEFAULT_CACHE_TTL_SECONDS } from '../../core/connect/cache.js';
 import { serverOrigin } from '../../core/connect/server-identity.js';
 import { declaredCapabilities } from '../../core/declared-capabilities.js';
-import { malformedToolsNote, validateTools } from '../../core/tool-validate.js';
+import { malformedToolsNotes, validateTools } from '../../core/tool-validate.js';
 import type { Io } from '../../process/io.js';
 import { scrubServerText } from '../../process/secrets.js';
 import { throwIfStopped, whileHandlingSignals } from '../../process/signals.js';
@@ -120,11 +120,11 @@ function finishConnect(
 export function revalidateCached(s: ServerSnapshot): ServerSnapshot {
   if (!s.cached) return s;
   const checked = validateTools(s.tools);
-  if (checked.problems.length === 0) return s;
+  if (checked.problems.length === 0 && checked.remarks.length === 0) return s;
   return {
     ...s,
     tools: checked.tools,
-    notes: [...(s.notes ?? []), malformedToolsNote(checked, 'the cached tool list')],
+    notes: [...(s.notes ?? []), ...malformedToolsNotes(checked, 'the cached tool list', 'holds', s.notes)],
   };
 }
 

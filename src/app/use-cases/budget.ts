@@ -183,7 +183,8 @@ export async function budgetServers(
     max: limits.max,
     limit: limits.limit,
     used: verdict.used,
-    fits: verdict.fits,
+    // A server that did not answer was not measured: "fits" is not claimed for a count that leaves it out.
+    fits: verdict.fits && failed.length === 0,
     servers: [
       ...verdict.servers.map((s) => ({
         name: s.name,
@@ -206,11 +207,12 @@ export async function budgetServers(
     share: limits.share,
     nearLimit: verdict.nearLimit,
     final: plan ? plan.final : verdict.used,
-    planFits: plan ? plan.fits : verdict.fits,
+    planFits: plan ? plan.fits : verdict.fits && failed.length === 0,
     orderedBy: keepFull ? 'intent' : plan ? plan.orderedBy : 'none',
     usage: usage ? 'store' : 'none',
     deferred: plan?.deferred ?? [],
     notes,
+    unmeasured: failed.map((s) => s.name),
   };
   if (intent && keepFull) result.intent = { text: intent, k: INTENT_K, kept: keepFull };
   const hintRules = loadHintRules(loaded.config.serve);

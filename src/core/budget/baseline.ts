@@ -1,5 +1,6 @@
 /** The committed baseline (mcp-smart.lock.json): build, serialise, parse, and compare a run against it. */
 import { dict, toDict, isObject } from '../dict.js';
+import { uniqueKeys } from '../unique-keys.js';
 import { ENCODINGS, type Encoding } from '../types.js';
 import type { MeasuredServer } from './measure.js';
 import { allowedGrowth, formatGrowthLimit, parseGrowthLimit, type GrowthLimit } from './threshold.js';
@@ -29,17 +30,8 @@ export interface Baseline {
   thresholds: BaselineThresholds;
 }
 
-/** Tool names are keys; a duplicate name on one server gets "#2", "#3" so nothing is lost. */
-function toolKeys(names: readonly string[]): string[] {
-  const seen = new Map<string, number>();
-  return names.map((n) => {
-    const c = (seen.get(n) ?? 0) + 1;
-    seen.set(n, c);
-    return c === 1 ? n : `${n}#${c}`;
-  });
-}
-
-/** The baseline document for measured servers. No timestamps, so rewriting an unchanged setup is a no-op. */
+/** The baseline document for measured servers. No timestamps, so rewriting an unchanged setup is a no-op.
+ * Tool names are keys; a name listed twice gets `#2`, `#3` (uniqueKeys) so nothing is lost. */
 export function buildBaseline(
   servers: readonly MeasuredServer[],
   encoding: Encoding,
@@ -47,7 +39,7 @@ export function buildBaseline(
 ): Baseline {
   const out = dict<BaselineServer>();
   for (const s of servers) {
-    const keys = toolKeys(s.tools.map((t) => t.name));
+    const keys = uniqueKeys(s.tools.map((t) => t.name));
     const tools = dict<BaselineTool>();
     s.tools.forEach((t, i) => {
       tools[keys[i] ?? t.name] = { tokens: t.tokens, hash: t.hash };
@@ -209,7 +201,7 @@ export function compareBaseline(
     const baseTools = base?.tools ?? dict<BaselineTool>();
     const curTools = dict<{ tokens: number; hash: string }>();
     if (cur) {
-      const keys = toolKeys(cur.tools.map((t) => t.name));
+      const keys = uniqueKeys(cur.tools.map((t) => t.name));
       cur.tools.forEach((t, i) => (curTools[keys[i] ?? t.name] = t));
     }
     const sBefore = Object.values(baseTools).reduce((n, t) => n + t.tokens, 0);

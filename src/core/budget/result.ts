@@ -7,7 +7,10 @@ export interface BudgetResult {
   max: number;
   limit: number;
   used: number;
+  /** True only when every server was measured and their tools fit: a server that did not answer leaves it false. */
   fits: boolean;
+  /** Servers that could not be reached, so the figures leave them out (empty when every server answered). */
+  unmeasured: string[];
   servers: { name: string; tokens: number; share: number; toolCount: number; status: 'ok' | 'error'; error?: string }[];
   plan: PlanStep[];
   encoding: Encoding;

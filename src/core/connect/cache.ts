@@ -15,6 +15,7 @@ import { seedVersion } from './era-memo.js';
 import { serverIdentity, type ServerOrigin } from './server-identity.js';
 import { DYNAMIC_CLIENT, TokenStore, tokenStoreKey } from './oauth/token-store.js';
 import { isObject } from '../dict.js';
+import { toolAsSent } from '../tool-validate.js';
 
 export const TOOL_CACHE_FORMAT = 'mcp-smart/tool-list-cache@1';
 /** How long a cached tool list answers before its server is asked again, unless the config sets cache.ttlSeconds. */
@@ -182,6 +183,8 @@ export async function writeCachedSnapshot(
   if (login === undefined) return;
   const { stderr: _stderr, elapsedMs: _elapsed, cached: _cached, cachedAt: _at, source: _source, ...kept } = snap;
   const key = toolCacheKey(def, login, cache.capabilities, cache.identity ?? serverIdentity(def, cache.origin));
-  const doc: CacheFile = { format: TOOL_CACHE_FORMAT, key, storedAt: cache.now, snapshot: kept };
+  // Tools as sent, as a snapshot holds them: a cached list is checked again when read (revalidateCached).
+  const snapshot = { ...kept, tools: kept.tools.map(toolAsSent) };
+  const doc: CacheFile = { format: TOOL_CACHE_FORMAT, key, storedAt: cache.now, snapshot };
   await writeFileSafe(toolCacheFile(cache.dir, key), JSON.stringify(doc) + '\n');
 }

@@ -6,6 +6,7 @@ import { scrubListed } from '../../process/secrets.js';
 import type { ServerSnapshot, ToolSnapshot } from '../types.js';
 import { reasonOf, type Progress } from './failure.js';
 import { optionalListNote } from './failure-text.js';
+import { malformedToolsNotes } from '../tool-validate.js';
 import {
   checkObjectEntries,
   checkToolEntries,
@@ -68,6 +69,7 @@ export async function listEverything(
         snap.tools = checked.tools;
         for (const t of checked.tools) onTool(t);
         if (checked.problems.length > 0) malformed = malformedToolsError(checked);
+        notes.push(...malformedToolsNotes({ ...checked, problems: [] }));
       }),
     );
   }

@@ -96,8 +96,9 @@ export async function listAllPages(
     if (page >= maxPages) {
       throw new SmartError('CONNECT_PAGINATION', {
         method,
-        reason: `still a next page after the limit of ${maxPages}`,
+        reason: 'still a next page',
         pages: page,
+        limit: 'page',
       });
     }
     seen.add(next);
