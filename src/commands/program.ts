@@ -1,5 +1,6 @@
 /** Builds the commander program from the global options and the command specs. The only module that knows argv. */
 import { Chalk } from 'chalk';
+import { ownColours } from '../process/terminal-text.js';
 import { Command } from 'commander';
 import { VERSION } from '../process/version.js';
 import type { Io } from '../process/io.js';
@@ -24,7 +25,8 @@ function makeChalk(io: Io, colorFlag: boolean): InstanceType<typeof Chalk> {
   if (env.FORCE_COLOR !== undefined && env.FORCE_COLOR !== '0') level = 1;
   if (env.NO_COLOR !== undefined && env.NO_COLOR !== '') level = 0;
   if (!colorFlag) level = 0;
-  return new Chalk({ level });
+  // Our colour codes carry the mark that lets them past the terminal filter (terminal-text.ts); a server's do not.
+  return ownColours(new Chalk({ level }));
 }
 
 /** The commander program; actions record their exit code in `state`. */

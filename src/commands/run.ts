@@ -7,7 +7,7 @@ import { EXIT_CODES, SmartError, bugReportUrl, errorText, isSmartError } from '.
 import { VERSION } from '../process/version.js';
 import { processIo, type Io, type ProcessLike } from '../process/io.js';
 import { resetSecrets, scrubMessage, scrubOutput } from '../process/secrets.js';
-import { escapeControls } from '../process/terminal-text.js';
+import { escapeControls, markOwnOutput } from '../process/terminal-text.js';
 import { closeHttpConnections } from '../process/close-connections.js';
 import { installForeignOutput } from '../process/foreign-output.js';
 import { guardStdout, type GuardedStream } from '../process/output-guard.js';
@@ -23,7 +23,9 @@ export async function main(proc: ProcessLike): Promise<number> {
   // What dependencies print (console, warnings, stderr writes) is redacted and cut from here on (foreign-output.ts);
   // our own stderr text goes past that filter, already scrubbed below.
   const foreign = installForeignOutput(process, { debug: proc.argv.includes('--debug') });
-  // Every byte we print passes the secret scrub: the last defence for a value some path forgot.
+  // Every byte we print passes the secret scrub: the last defence for a value some path forgot. Then the terminal
+  // filter: only our own colours and line clears, marked as ours from here on, pass it raw (terminal-text.ts).
+  markOwnOutput();
   const guarded: ProcessLike = {
     ...proc,
     stdout: { write: (t: string) => stdout.write(escapeControls(scrubOutput(t))), isTTY: proc.stdout.isTTY },

@@ -3,6 +3,7 @@ import { createRequire } from 'node:module';
 import type { ChalkInstance } from 'chalk';
 import type TableType from 'cli-table3';
 import { drawBoxTable } from './box-table.js';
+import { visibleText } from '../process/terminal-text.js';
 
 /** cli-table3 is loaded only for a table the plain drawing cannot take (see box-table.ts). */
 const loadTable = (): typeof TableType => createRequire(import.meta.url)('cli-table3') as typeof TableType;
@@ -41,13 +42,9 @@ function dropRowRules(table: string): string {
 /** A cli-table3 table; borders stay plain so the output reads the same with colour off. */
 export function renderTable(spec: TableSpec, chalk: ChalkInstance): string {
   const right = new Set(spec.right ?? []);
-  const rows = clippedRows(spec);
-  const plain = drawBoxTable(
-    spec.head,
-    rows.map((r) => r.map((c) => String(c))),
-    right,
-    (h) => chalk.bold(h),
-  );
+  // Cells are measured as they will be printed: a server's control characters as their visible escapes.
+  const rows = clippedRows(spec).map((r) => r.map((c) => visibleText(String(c))));
+  const plain = drawBoxTable(spec.head, rows, right, (h) => chalk.bold(h));
   if (plain !== undefined) return plain;
   const Table = loadTable();
   const table = new Table({
@@ -55,6 +52,6 @@ export function renderTable(spec: TableSpec, chalk: ChalkInstance): string {
     style: { head: [], border: [] },
     colAligns: spec.head.map((_, i) => (right.has(i) ? 'right' : 'left')),
   });
-  for (const row of rows) table.push(row.map((c) => String(c)));
+  for (const row of rows) table.push(row);
   return dropRowRules(table.toString());
 }

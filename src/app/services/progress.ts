@@ -1,6 +1,7 @@
 /** Progress on stderr, only when stderr is a TTY (not in CI) and the output is not JSON; MCP_SMART_PROGRESS=1 forces it. */
 import type { ConnectProgress } from '../../core/connect/index.js';
 import type { Io } from '../../process/io.js';
+import { lineClear } from '../../process/terminal-text.js';
 import { countOf } from '../../reporters/format.js';
 import { envSwitch } from '../../process/env-values.js';
 import type { OutputFormat } from '../../core/types.js';
@@ -16,7 +17,7 @@ export function createProgress(io: Io, format: OutputFormat, total: number): Pro
   const pending = new Set<string>();
   const draw = (): void => {
     const names = [...pending].slice(0, 3).join(', ');
-    io.stderr(`\r\x1b[2KConnecting ${finished}/${total}${names ? ` — waiting for ${names}` : ''}`);
+    io.stderr(`${lineClear()}Connecting ${finished}/${total}${names ? ` — waiting for ${names}` : ''}`);
   };
   return {
     update: (p) => {
@@ -27,7 +28,7 @@ export function createProgress(io: Io, format: OutputFormat, total: number): Pro
       }
       draw();
     },
-    done: () => io.stderr('\r\x1b[2K'),
+    done: () => io.stderr(lineClear()),
   };
 }
 
@@ -93,10 +94,10 @@ export function createWorkProgress(
       last = t;
       drawn = true;
       const pct = total > 0 ? ` ${formatCount(done)}/${formatCount(total)} (${Math.floor((done / total) * 100)}%)` : '';
-      io.stderr(`\r\x1b[2K${label}${pct}${what ? ` — ${what}` : ''}`);
+      io.stderr(`${lineClear()}${label}${pct}${what ? ` — ${what}` : ''}`);
     },
     done: () => {
-      if (drawn) io.stderr('\r\x1b[2K');
+      if (drawn) io.stderr(lineClear());
       drawn = false;
     },
   };

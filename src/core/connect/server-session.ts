@@ -18,6 +18,7 @@ import { listEverything, type Listed } from './list-everything.js';
 import type { SmartOAuthProvider } from './oauth/provider.js';
 import { createSessionClient, tapProtocolVersion, type ClientHandlers } from './session-client.js';
 import { SessionRequests, type Answer, type RequestOptions } from './session-requests.js';
+import { readableAnswers } from './answer-fetch.js';
 import { MAX_MESSAGE_BYTES, createStdioHandle, type StdioHandle } from './stdio.js';
 import type { ServerProcess } from './server-process.js';
 import { withLimit } from './time-limit.js';
@@ -154,8 +155,9 @@ export class ServerSession {
     }
     const requestInit = def.headers ? { headers: { ...def.headers } } : undefined;
     const authProvider = this.opts.authProvider;
-    // Answers are capped as stdio messages are, counted after decompression (bounded-fetch.ts).
-    const fetch = boundedFetch(authProvider?.fetch, this.opts.maxMessageBytes ?? MAX_MESSAGE_BYTES);
+    // Answers are capped as stdio messages are, counted after decompression (bounded-fetch.ts), and an answer the
+    // SDK's schema refuses fails its request at once, as on stdio (answer-fetch.ts).
+    const fetch = readableAnswers(boundedFetch(authProvider?.fetch, this.opts.maxMessageBytes ?? MAX_MESSAGE_BYTES));
     const options = { requestInit, authProvider, fetch };
     if (def.transport === 'sse') {
       this.transportKind = 'sse';

@@ -12,6 +12,7 @@ import { deserializeMessage, serializeMessage } from '@modelcontextprotocol/clie
 import type { Transport, JSONRPCMessage } from '@modelcontextprotocol/client';
 import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { readMessage } from '../wire/jsonrpc-message.js';
+import { refusedAnswer } from '../wire/refused-answer.js';
 import type { AnswerTaker, TakesAnswers } from './direct-calls.js';
 import { LineReader, messageIdOf, topLevelValueAt } from '../wire/line-reader.js';
 import {
@@ -121,17 +122,32 @@ class ProcessGroupTransport implements TakesAnswers {
     try {
       message = readMessage(line, deserializeMessage); // the SDK's parse; zod only where it is needed
     } catch (error) {
-      // A line that is not JSON (a banner, logging on stdout) is skipped quietly, as the SDK does; JSON that is
-      // not JSON-RPC is skipped with a note for --debug.
+      // A line that is not JSON (a banner, logging on stdout) is skipped quietly, as the SDK does.
       if (error instanceof SyntaxError) return;
-      this.stderr.append(
-        `[mcp-smart] skipped a stdout line that is not JSON-RPC: ${String((error as Error).message).slice(0, 200)}\n`,
-      );
-      this.onerror?.(error as Error);
-      return;
+      const refused = this.refused(line, error as Error);
+      if (refused === undefined) return;
+      message = refused;
     }
     if (this.taker?.take(message) === true) return;
     this.onmessage?.(message);
+  }
+
+  /**
+   * A JSON line the SDK's schema refused. An answer to a request (an id, no method) is tolerated without members
+   * the schema does not allow, or else becomes an error answer for its id, so the request fails at once instead of
+   * waiting for its timeout (refused-answer.ts); anything else is skipped with a note for --debug.
+   */
+  private refused(line: string, error: Error): JSONRPCMessage | undefined {
+    const answer = refusedAnswer(JSON.parse(line) as unknown, error, deserializeMessage);
+    if (answer?.kind === 'tolerated') {
+      this.stderr.append(`[mcp-smart] read an answer without its extra member(s) ${answer.dropped.join(', ')}\n`);
+      return answer.message as JSONRPCMessage;
+    }
+    const note = answer?.reason ?? `skipped a stdout line that is not JSON-RPC: ${error.message.slice(0, 200)}`;
+    this.stderr.append(`[mcp-smart] ${note}\n`);
+    if (answer) return answer.message;
+    this.onerror?.(error);
+    return undefined;
   }
 
   /**

@@ -7,7 +7,7 @@
  */
 
 import { has, isId, isObject } from './jsonrpc-message.js';
-import { issuesLine } from './zod-issues.js';
+import { refusalText } from './zod-issues.js';
 
 export const PARSE_ERROR = -32700;
 export const INVALID_REQUEST = -32600;
@@ -55,7 +55,7 @@ export function unreadableMessage(line: string, error: unknown): Unreadable {
         ? `its id ${JSON.stringify(m.id)} is neither a string nor an integer`
         : has(m, 'params') && !isObject(m.params)
           ? `its "params" is ${JSON.stringify(m.params)}, not an object`
-          : firstLine(error);
+          : refusalText(error);
   const what =
     typeof m.method === 'string'
       ? `${JSON.stringify(m.method)} ${asks ? 'request' : 'notification'}`
@@ -64,13 +64,4 @@ export function unreadableMessage(line: string, error: unknown): Unreadable {
         : 'message';
   const reason = `a ${what} that is not a valid JSON-RPC message: ${why}`;
   return asks ? { reason, answer: answer(m.id, INVALID_REQUEST, reason) } : { reason };
-}
-
-/** The refusal's first words: zod's issues (a JSON list in the message) as `path: message`, or the first line. */
-function firstLine(error: unknown): string {
-  const text = error instanceof Error ? error.message : String(error);
-  const issues = issuesLine(text, 2);
-  if (issues !== undefined) return issues;
-  const line = text.split('\n')[0]!.trim();
-  return line.length > 200 ? `${line.slice(0, 200)}…` : line || 'the SDK refused its shape';
 }

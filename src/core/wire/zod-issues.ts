@@ -24,3 +24,12 @@ export function issuesLine(text: string, shown = SHOWN_ISSUES): string | undefin
   const more = lines.length - shown;
   return lines.slice(0, shown).join('; ') + (more > 0 ? `; and ${more} more` : '');
 }
+
+/** Why a message was refused, in one line: zod's issues (a JSON list in the message) as `path: message`, or its first line. */
+export function refusalText(error: unknown): string {
+  const text = error instanceof Error ? error.message : String(error);
+  const issues = issuesLine(text, 2);
+  if (issues !== undefined) return issues;
+  const line = text.split('\n')[0]!.trim();
+  return line.length > 200 ? `${line.slice(0, 200)}…` : line || 'the SDK refused its shape';
+}
