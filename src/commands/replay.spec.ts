@@ -34,8 +34,9 @@ export const replaySpec: CommandSpec = {
     { flags: '-k <n>', description: 'k for the top-k token comparison', default: '5' },
     {
       flags: '--ttl-days <days>',
-      description: 'usage memory: forget tools unused for this many days (0 = never)',
-      default: '7',
+      description: 'usage memory: forget tools unused for this many days before the newest recording (0 = never)',
+      // DEFAULT_STORE_TTL_DAYS (usage-store.ts, not imported: --help stays light); a unit test holds them equal.
+      default: '90',
     },
     {
       flags: '--seed <n>',

@@ -3,6 +3,7 @@ import type { CommandContext, CommandOutcome } from '../app/services/context.js'
 import { optionalString, parseFloatFlag, parseIntFlag } from '../app/services/flags.js';
 import { replaySessions, type ReplayOptions } from '../app/use-cases/replay.js';
 import type { ReplayResult } from '../core/session/result.js';
+import { DEFAULT_STORE_TTL_DAYS } from '../core/session/usage-store.js';
 import { SmartError } from '../process/errors.js';
 import { renderReplay } from '../reporters/replay.js';
 
@@ -33,7 +34,8 @@ export async function runReplayCommand(
     k: parseIntFlag('-k', flags.k ?? '5', { min: 1, max: 10_000 }),
     folds: parseIntFlag('--folds', flags.folds ?? '5', { min: 2, max: 100 }),
     seed: parseIntFlag('--seed', flags.seed ?? '1', { min: 0 }),
-    ttlDays: parseFloatFlag('--ttl-days', flags.ttlDays ?? '7', { min: 0 }),
+    // The store's rule (discover, budget and serve read it by): replay measures and prunes as they will.
+    ttlDays: parseFloatFlag('--ttl-days', flags.ttlDays ?? String(DEFAULT_STORE_TTL_DAYS), { min: 0 }),
     tune: flags.tune === true,
     write: flags.write === true,
     learn: flags.learn === true,

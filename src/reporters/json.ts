@@ -37,6 +37,8 @@ export function replayDocument(r: ReplayResult): object {
     turnsWithoutCalls: r.turnsWithoutCalls,
     files: r.files,
     problems: r.problems,
+    ...(r.unreadable ? { unreadable: r.unreadable } : {}),
+    ...(r.callsWithoutTurn ? { callsWithoutTurn: r.callsWithoutTurn } : {}),
     misses: shownMisses(r.misses),
     ...(r.learned ? { learned: r.learned } : {}),
     ...(r.startedFrom ? { startedFrom: r.startedFrom } : {}),

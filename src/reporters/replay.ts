@@ -60,6 +60,12 @@ function lines(r: ReplayResult, chalk: ChalkInstance | undefined): { intro: stri
     `Replayed ${countOf(r.cases, 'case')} from ${countOf(r.sessions, 'session')} in ${countOf(r.files.length, 'file')} against ${countOf(r.tools, 'tool')}.` +
       (r.problems.length > 0
         ? ` ${countOf(r.problems.length, 'malformed line or block', 'malformed lines or blocks')} skipped.`
+        : '') +
+      (r.unreadable
+        ? ` ${countOf(r.unreadable.length, 'unreadable file or folder', 'unreadable files or folders')} skipped.`
+        : '') +
+      (r.callsWithoutTurn
+        ? ` ${countOf(r.callsWithoutTurn, 'tool call')} before any user turn (no intent to score) skipped.`
         : ''),
   ];
   if (r.cases === 0)
@@ -116,7 +122,11 @@ function lines(r: ReplayResult, chalk: ChalkInstance | undefined): { intro: stri
   if (r.learned) {
     const l = r.learned;
     outro.push(
-      `Learned ${countOf(l.cases, 'case')} into ${l.store} (${formatTokens(l.alreadyLearned)} already learned); it now holds ${countOf(l.tools, 'tool')}.`,
+      `Learned ${countOf(l.cases, 'case')} into ${l.store} (${formatTokens(l.alreadyLearned)} already learned` +
+        (l.notLearned
+          ? `; ${countOf(l.notLearned, 'case')} left for a later --learn that loads the tools ${l.notLearned === 1 ? 'it calls' : 'they call'}`
+          : '') +
+        `); it now holds ${countOf(l.tools, 'tool')}.`,
     );
   }
   if (r.minRecall) {

@@ -39,11 +39,12 @@ describe('PostgreSQL usage store', () => {
     const viaPg = await replay(url);
     expect(viaPg.code).toBe(0);
     const learned = JSON.parse(viaPg.stdout).learned;
-    expect(learned).toMatchObject({ store: url, cases: 139, alreadyLearned: 0, expired: 0 });
+    // One case calls only a tool the snapshot lacks: it is left for a later run, not counted as learned.
+    expect(learned).toMatchObject({ store: url, cases: 138, alreadyLearned: 0, notLearned: 1, expired: 0 });
     expect(learned.tools).toBe(JSON.parse(viaFile.stdout).learned.tools);
     // Learning the same recordings again counts nothing twice (the sessions guard).
     const again = JSON.parse((await replay(url)).stdout).learned;
-    expect(again).toMatchObject({ cases: 0, alreadyLearned: 139 });
+    expect(again).toMatchObject({ cases: 0, alreadyLearned: 138, notLearned: 1 });
 
     const out = join(cwd, 'exported.json');
     const exp = await cli(cwd, ['--json', 'store', 'export', out, '--store', url]);
@@ -224,7 +225,7 @@ describe('PostgreSQL usage store', () => {
     ]);
     expect(r.code).toBe(0);
     expect(JSON.parse(r.stdout).learned.store).toBe(url);
-    expect((await pg.query(`t${dbs}`, 'SELECT count(*)::int AS n FROM mcp_smart_sessions'))[0]!.n).toBe(12);
+    expect((await pg.query(`t${dbs}`, 'SELECT count(*)::int AS n FROM mcp_smart_sessions'))[0]!.n).toBe(138); // a row per case learned
   });
 
   it('attributes learned calls to a user, hashed or plain; forget --user takes exactly their calls off, on both stores', async () => {

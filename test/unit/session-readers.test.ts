@@ -126,6 +126,7 @@ describe('readClaudeCodeTranscript', () => {
         ok: false,
         error: 'ENOENT',
         latencyMs: 2500,
+        key: 't1',
       },
     ]);
     expect(turns[1]!.calls[0]!.ok).toBe(true);

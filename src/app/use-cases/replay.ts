@@ -25,7 +25,7 @@ import type { UsageStore } from '../../core/store/types.js';
 import { countToolTokens, createTokenCounter } from '../../core/tokens/index.js';
 import { SmartError } from '../../process/errors.js';
 import { computing, runStepsPausing, whileHandlingSignals } from '../../process/signals.js';
-import { dict } from '../../core/dict.js';
+import { hasLearnedSession, learnedSessions, unlearnedCases } from '../../core/session/learned.js';
 import { deriveScopes, projectsOfCases } from '../../core/session/scope.js';
 import { readTextFile } from '../../process/read-file.js';
 import { parseConfigText } from '../../core/config/parse.js';
@@ -72,7 +72,9 @@ export async function replaySessions(
   const read = await readSessionFiles(args, io.cwd);
   if (read.files.length === 0) {
     // Say why each file given was not read (binary, unreadable, not a recording): the user named them.
-    const why = read.problems.map((p) => `${relative(io.cwd, p.file) || p.file}: ${p.message}`).slice(0, 3);
+    const why = [...read.unreadable, ...read.problems]
+      .map((p) => `${relative(io.cwd, p.file) || p.file}: ${p.message}`)
+      .slice(0, 3);
     throw new SmartError('USAGE', { kind: 'replay-none-found', paths: args.join(', '), why: why.join('; ') });
   }
   const { servers, config, configFile, paths } = await loadSetup(global, io);
@@ -81,6 +83,8 @@ export async function replaySessions(
     read.sessions,
     refs.map((r) => ({ id: r.id, server: r.server, tool: r.tool.name })),
   );
+  for (const u of read.unreadable.slice(0, 20)) warn(`${u.file}: ${u.message}`);
+  if (read.unreadable.length > 20) warn(`… and ${read.unreadable.length - 20} more unreadable files or folders`);
   for (const p of read.problems.slice(0, 20)) warn(`${p.file}:${p.line}: ${p.message}`);
   if (read.problems.length > 20) warn(`… and ${read.problems.length - 20} more malformed lines or blocks`);
   read.notes.forEach(warn);
@@ -192,6 +196,8 @@ export async function replaySessions(
       files: read.files,
       problems: read.problems,
       turnsWithoutCalls: set.turnsWithoutCalls,
+      ...(read.unreadable.length > 0 ? { unreadable: read.unreadable } : {}),
+      ...(read.callsWithoutTurn > 0 ? { callsWithoutTurn: read.callsWithoutTurn } : {}),
       unknownTools: set.unknownTools,
       unknownCalls: set.unknownCalls,
       tools: refs.length,
@@ -286,8 +292,9 @@ async function startFromStore(
   warnings.forEach(warn);
   if (missing) return undefined;
   const { stats } = usageForRanking(usageOfDoc(doc), now, { ttlDays });
-  const sessions = new Set(cases.map((c) => c.sessionId));
-  const already = [...sessions].filter((s) => (doc.sessions[s] ?? 0) > 0).length;
+  const learned = learnedSessions(doc.sessions);
+  const sessions = new Map(cases.map((c) => [c.sessionId, c] as const));
+  const already = [...sessions.values()].filter((c) => hasLearnedSession(learned, c)).length;
   if (already > 0)
     warn(
       `the usage store ${store.label} has already learned ${countOf(already, 'replayed session')}: their scores include what was learned from them (--no-store replays from nothing)`,
@@ -299,7 +306,10 @@ async function startFromStore(
   };
 }
 
-/** Learns the cases into the store, skipping cases of sessions it has already learned. */
+/**
+ * Learns the calls of the cases the store has not learned yet (learned.ts): a call to a tool not loaded is left for
+ * a later run, and a session read through another file or path is the same session.
+ */
 async function learn(
   ctx: AppContext,
   store: UsageStore,
@@ -312,22 +322,13 @@ async function learn(
     projectOf: (sessionId: string) => string | undefined;
   },
 ): Promise<ReplayLearned> {
-  let fresh = 0;
-  let already = 0;
+  let counts = { fresh: 0, already: 0, pending: 0 };
   const { tools, before, warnings } = await store.learn(
     (known) => {
-      const seen = new Map<string, number>();
-      const newCases = cases.filter((c) => {
-        const n = (seen.get(c.sessionId) ?? 0) + 1;
-        seen.set(c.sessionId, n);
-        return n > (known[c.sessionId] ?? 0);
-      });
-      fresh = newCases.length;
-      already = cases.length - fresh;
-      const sessions = dict<number>();
-      for (const [id, n] of seen) sessions[id] = n;
+      const { cases: newCases, keys, ...n } = unlearnedCases(cases, known);
+      counts = n;
       const projects = projectsOfCases(newCases, opts.projectOf, opts.now);
-      return { delta: learnFromCases({ tools: {} }, newCases, opts.categorize, opts.now), sessions, projects };
+      return { delta: learnFromCases({ tools: {} }, newCases, opts.categorize, opts.now), sessions: keys, projects };
     },
     { now: opts.now, memory: { ttlDays: opts.ttlDays }, ...(opts.user ? { user: opts.user } : {}) },
   );
@@ -338,7 +339,14 @@ async function learn(
       `warning: ${countOf(expired, 'tool')} last used more than ${opts.ttlDays} days before the newest recording were not kept in the usage store (--ttl-days 0 keeps everything)\n`,
     );
   }
-  return { store: store.label, cases: fresh, alreadyLearned: already, tools, expired };
+  return {
+    store: store.label,
+    cases: counts.fresh,
+    alreadyLearned: counts.already,
+    ...(counts.pending > 0 ? { notLearned: counts.pending } : {}),
+    tools,
+    expired,
+  };
 }
 
 /**

@@ -2,6 +2,7 @@
  * `store init|import|export|forget`: set up a team store, move a file store into PostgreSQL and back (losing
  * nothing: counts, categories, latencies, remembered intents and learned sessions), and forget a tool.
  */
+import { learnedSessions } from '../../core/session/learned.js';
 import { resolve } from 'node:path';
 import { readUsageStore, usageOfDoc, type UsageStoreDoc } from '../../core/session/usage-store.js';
 import { FileUsageStore } from '../../core/store/file.js';
@@ -76,7 +77,7 @@ export async function runStoreAdmin(ctx: AppContext, options: StoreAdminOptions)
     const summary = (doc: UsageStoreDoc): Pick<StoreAdminResult, 'tools' | 'intents' | 'sessions'> => ({
       tools: Object.keys(doc.tools).length,
       intents: countIntents(doc),
-      sessions: Object.keys(doc.sessions).length,
+      sessions: learnedSessions(doc.sessions).size,
     });
     switch (options.action) {
       case 'init':

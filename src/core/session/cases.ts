@@ -15,6 +15,8 @@ export interface CaseCall {
    * scored as a miss, never learned, since the usage would be credited to a tool nobody called.
    */
   unresolved?: true;
+  /** The recorded call's key in its session (RecordedCall.key): what a usage store remembers as learned. */
+  key?: string;
 }
 
 export interface ReplayCase {
@@ -31,6 +33,8 @@ export interface ReplayCase {
   calls: CaseCall[];
   /** Every call succeeded (or had no recorded result). */
   success: boolean;
+  /** The turn's key in its session (RecordedTurn.key): what a usage store remembers as learned. */
+  key?: string;
 }
 
 export interface CaseSet {
@@ -107,6 +111,7 @@ export function buildCases(sessions: RecordedSession[], known?: KnownTool[]): Ca
         const call: CaseCall = { id: r.id, server: r.server, ok: c.ok !== false, known: c.ok !== undefined };
         if (!r.known) call.unresolved = true;
         if (c.latencyMs !== undefined) call.latencyMs = c.latencyMs;
+        if (c.key !== undefined) call.key = c.key;
         return call;
       });
       const expected = [...new Set(calls.map((c) => c.id))];
@@ -121,6 +126,7 @@ export function buildCases(sessions: RecordedSession[], known?: KnownTool[]): Ca
         expected,
         calls,
         success: calls.every((c) => c.ok),
+        ...(turn.key === undefined ? {} : { key: turn.key }),
       });
     }
   }

@@ -14,6 +14,8 @@ export interface RecordedCall {
   error?: string;
   /** Milliseconds between the call and its result, when both carry timestamps. */
   latencyMs?: number;
+  /** What names this call in its session in every copy of the recording (Claude Code's tool_use id); see turn-keys.ts. */
+  key?: string;
 }
 
 /** A user turn: the text is the intent; the calls are what the agent needed for it. */
@@ -24,6 +26,8 @@ export interface RecordedTurn {
   /** 1-based line (JSONL) or message index (JSON) where the turn starts. */
   line: number;
   calls: RecordedCall[];
+  /** What names this turn in its session in every copy of the recording, unique in the session (turn-keys.ts). */
+  key?: string;
 }
 
 export interface RecordedSession {
@@ -45,6 +49,8 @@ export interface ReadProblem {
 export interface ReadResult {
   sessions: RecordedSession[];
   problems: ReadProblem[];
+  /** MCP tool calls before any user turn of their session (no intent to score them against); absent when none. */
+  callsWithoutTurn?: number;
 }
 
 export { isObject as isRecord } from '../dict.js';

@@ -1,10 +1,12 @@
 /** The IO edge of replay: finds recordings under the given paths and reads each with its detected format. */
+import type { Dirent } from 'node:fs';
 import { open, readdir, realpath, stat } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { SmartError } from '../../process/errors.js';
 import { stripBom } from '../../process/read-file.js';
 import { dateUndatedTurns, type ReadProblem, type RecordedSession, type SessionFormat } from './model.js';
 import { detectSessionFormat, readSessionText } from './readers/index.js';
+import { mergeSessionCopies } from './turn-keys.js';
 
 export interface SessionFiles {
   sessions: RecordedSession[];
@@ -13,6 +15,10 @@ export interface SessionFiles {
   files: { file: string; format: SessionFormat }[];
   /** Files found in folders whose content was not a recording (replay names them in one warning). */
   skipped: string[];
+  /** Files and folders that could not be read. */
+  unreadable: UnreadablePath[];
+  /** MCP tool calls recorded before any user turn of their session: no intent to score them against. */
+  callsWithoutTurn: number;
   /** Said once on stderr, nothing skipped: a file given twice, turns dated from their neighbours. */
   notes: string[];
 }
@@ -23,27 +29,58 @@ export const TASK_COMPANIONS: ReadonlySet<string> = new Set(['ui_messages.json',
 
 const RECORDING_NAME = /\.jsonl?$/i;
 
+/** A file or folder that could not be read (no permission, an I/O error): skipped and named, not a malformed line. */
+export interface UnreadablePath {
+  file: string;
+  message: string;
+}
+
+function reason(e: unknown): string {
+  const code = (e as NodeJS.ErrnoException | undefined)?.code;
+  if (code === 'EACCES' || code === 'EPERM') return `no permission, ${code}: give read access or leave it out`;
+  return code ?? (e instanceof Error ? e.message : String(e));
+}
+
 /**
  * Recordings under `dir`, links to files and folders followed (a link was skipped without a word). `seen` holds
- * the real path of every folder walked, so a link back to a parent is walked once.
+ * the real path of every folder walked, so a link back to a parent is walked once. A folder that cannot be read
+ * is named in `found.unreadable` and skipped (it stopped the whole replay with a stack trace).
  */
-async function walk(dir: string, out: string[], problems: ReadProblem[], seen: Set<string>): Promise<void> {
-  const real = await realpath(dir);
-  if (seen.has(real)) return;
-  seen.add(real);
-  const entries = await readdir(dir, { withFileTypes: true });
+async function walk(
+  dir: string,
+  found: { out: string[]; problems: ReadProblem[]; unreadable: UnreadablePath[] },
+  seen: Set<string>,
+): Promise<void> {
+  let entries: Dirent[];
+  try {
+    const real = await realpath(dir);
+    if (seen.has(real)) return;
+    seen.add(real);
+    entries = await readdir(dir, { withFileTypes: true });
+  } catch (e) {
+    found.unreadable.push({ file: dir, message: `cannot read this folder (${reason(e)}); skipped` });
+    return;
+  }
   entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   for (const e of entries) {
     const full = join(dir, e.name);
     let kind: 'dir' | 'file' | undefined = e.isDirectory() ? 'dir' : e.isFile() ? 'file' : undefined;
     if (e.isSymbolicLink()) {
-      const target = await stat(full).catch(() => undefined);
+      let failure: unknown;
+      const target = await stat(full).catch((err: unknown) => void (failure = err));
       kind = target?.isDirectory() ? 'dir' : target?.isFile() ? 'file' : undefined;
       if (!target && RECORDING_NAME.test(e.name))
-        problems.push({ file: full, line: 0, message: 'is a symbolic link to nothing; skipped' });
+        found.problems.push({
+          file: full,
+          line: 0,
+          message:
+            (failure as NodeJS.ErrnoException | undefined)?.code === 'ELOOP'
+              ? 'is a symbolic link that loops (to itself, or through other links back to it); skipped'
+              : 'is a symbolic link to nothing; skipped',
+        });
     }
-    if (kind === 'dir' && !SKIP_DIRS.has(e.name)) await walk(full, out, problems, seen);
-    else if (kind === 'file' && RECORDING_NAME.test(e.name)) out.push(full);
+    if (kind === 'dir' && !SKIP_DIRS.has(e.name)) await walk(full, found, seen);
+    else if (kind === 'file' && RECORDING_NAME.test(e.name)) found.out.push(full);
   }
 }
 
@@ -101,7 +138,15 @@ function dateTurns(file: string, format: SessionFormat, sessions: RecordedSessio
 
 /** Reads every recording under `paths` (files or folders, recursively). A missing path is a usage error. */
 export async function readSessionFiles(paths: string[], cwd: string): Promise<SessionFiles> {
-  const result: SessionFiles = { sessions: [], problems: [], files: [], skipped: [], notes: [] };
+  const result: SessionFiles = {
+    sessions: [],
+    problems: [],
+    files: [],
+    skipped: [],
+    unreadable: [],
+    callsWithoutTurn: 0,
+    notes: [],
+  };
   // Real path → the path it was first found by: a file given twice (or reached by a link) is read once.
   const firstPathOf = new Map<string, string>();
   const twice: string[] = [];
@@ -115,7 +160,7 @@ export async function readSessionFiles(paths: string[], cwd: string): Promise<Se
       );
     });
     const candidates: string[] = [];
-    if (st.isDirectory()) await walk(abs, candidates, result.problems, new Set());
+    if (st.isDirectory()) await walk(abs, { out: candidates, ...result }, new Set());
     else if (st.isFile()) candidates.push(abs);
     else
       result.problems.push({
@@ -142,7 +187,7 @@ export async function readSessionFiles(paths: string[], cwd: string): Promise<Se
             message: `is ${Math.round(read.size / 1048576)} MB; only its first ${MAX_RECORDING_BYTES / 1048576} MB (whole lines) were read`,
           });
       } catch (e) {
-        result.problems.push({ file, line: 0, message: `cannot read: ${e instanceof Error ? e.message : String(e)}` });
+        result.unreadable.push({ file, message: `cannot read this file (${reason(e)}); skipped` });
         continue;
       }
       if (isBinary(text)) {
@@ -160,14 +205,25 @@ export async function readSessionFiles(paths: string[], cwd: string): Promise<Se
           });
         continue;
       }
-      const recording = readSessionText(format, text, file, format === 'cline' ? clineOptions(file) : {});
+      // Labelled intents without a `session` are the file's: named by its real path, whatever path reached it.
+      const options = format === 'cline' ? clineOptions(file) : format === 'intents' ? { sessionId: real } : {};
+      const recording = readSessionText(format, text, file, options);
       result.files.push({ file, format });
       result.sessions.push(...recording.sessions);
       result.problems.push(...recording.problems);
+      result.callsWithoutTurn += recording.callsWithoutTurn ?? 0;
       const undated = dateTurns(file, format, recording.sessions);
       if (undated !== undefined) result.notes.push(undated);
     }
   }
+  const merged = mergeSessionCopies(result.sessions);
+  result.sessions = merged.sessions;
+  for (const c of merged.copies.slice(0, 5))
+    result.notes.push(
+      `session ${c.id} is recorded in ${c.files.length} files (${c.files.join(', ')}); each of its turns is replayed once`,
+    );
+  if (merged.copies.length > 5)
+    result.notes.push(`… and ${merged.copies.length - 5} more sessions recorded in several files`);
   if (twice.length > 0)
     result.notes.push(
       `${twice.length === 1 ? '1 file was' : `${twice.length} files were`} given more than once and read once: ${twice.slice(0, 5).join(', ')}${twice.length > 5 ? ', …' : ''}`,

@@ -16,6 +16,8 @@ export interface ReplayLearned {
   cases: number;
   /** Cases skipped because the store had already learned them. */
   alreadyLearned: number;
+  /** Cases with calls to tools not loaded and nothing else to learn: left for a later run (absent when none). */
+  notLearned?: number;
   tools: number;
   /** Tools dropped because they were last used longer ago than the TTL. */
   expired: number;
@@ -41,6 +43,10 @@ export interface ReplayResult {
   files: { file: string; format: string }[];
   problems: { file: string; line: number; message: string }[];
   turnsWithoutCalls: number;
+  /** Files and folders that could not be read (no permission, an I/O error), skipped; absent when none. */
+  unreadable?: { file: string; message: string }[];
+  /** MCP tool calls before any user turn of their session: no intent to score, skipped; absent when none. */
+  callsWithoutTurn?: number;
   unknownTools: string[];
   unknownCalls: number;
   tools: number;

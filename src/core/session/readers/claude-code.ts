@@ -77,6 +77,7 @@ export function readClaudeCodeTranscript(text: string, file: string): ReadResult
   // The turn in progress per session: one file may interleave the lines of several sessions (resumed or
   // concurrent ones), and a call belongs to its own session's latest user turn.
   const turns = new Map<string, RecordedTurn>();
+  let callsWithoutTurn = 0;
   const fallbackId = file.replace(/^.*[\\/]/, '').replace(/\.jsonl?$/, '');
 
   const lines = text.split('\n');
@@ -171,14 +172,18 @@ export function readClaudeCodeTranscript(text: string, file: string): ReadResult
       if (id !== '' && seenToolUse.has(id)) continue; // streamed message repeated across lines
       if (id !== '') seenToolUse.add(id);
       const turn = turns.get(sessionId);
-      if (!turn) continue; // calls before any user turn of this session have no intent to score
+      if (!turn) {
+        callsWithoutTurn++; // no intent to score them against: counted, said in the summary
+        continue;
+      }
       const call: RecordedCall = { server: parsed.server, tool: parsed.tool, rawName: block.name };
       if (parsed.alternatives.length > 0) call.alternatives = parsed.alternatives;
+      if (id !== '') call.key = id;
       turn.calls.push(call);
       if (id !== '') pending.set(id, time === undefined ? { call } : { call, time });
     }
   }
-  return { sessions: [...sessions.values()], problems };
+  return { sessions: [...sessions.values()], problems, ...(callsWithoutTurn > 0 ? { callsWithoutTurn } : {}) };
 }
 
 function resultText(content: unknown): string {

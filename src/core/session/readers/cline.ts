@@ -83,6 +83,7 @@ export function readClineHistory(text: string, file: string, opts: ClineReadOpti
   /** Calls still waiting for their result, oldest first. */
   let pending: RecordedCall[] = [];
   const byToolUseId = new Map<string, RecordedCall>();
+  let callsWithoutTurn = 0;
 
   doc.forEach((message: unknown, index) => {
     const line = lineOf(starts, offsets[index] ?? 0);
@@ -98,6 +99,9 @@ export function readClineHistory(text: string, file: string, opts: ClineReadOpti
     const time = parseTime(message.ts) ?? (opts.baseTime !== undefined ? opts.baseTime + index : undefined);
 
     if (message.role === 'assistant') {
+      // A call is named by its message and place in it (turn-keys.ts): a history only grows at its end.
+      let nth = 0;
+      const key = (): string => `${index}.${nth++}`;
       for (const t of textsOf(message.content)) {
         for (const c of parseAssistantText(t).calls) {
           // A block without its closing tag was cut off (e.g. "[Response interrupted by a tool use result …]"):
@@ -117,7 +121,7 @@ export function readClineHistory(text: string, file: string, opts: ClineReadOpti
           // Bad arguments JSON is reported, but the call still shows which tool was wanted.
           if (c.argsError)
             problem(`<use_mcp_tool> ${c.server}.${c.tool}: arguments are not valid JSON (the call still counts)`);
-          addCall({ server: c.server, tool: c.tool, rawName: `use_mcp_tool:${c.server}:${c.tool}` });
+          addCall({ server: c.server, tool: c.tool, rawName: `use_mcp_tool:${c.server}:${c.tool}`, key: key() });
         }
       }
       if (Array.isArray(message.content)) {
@@ -132,6 +136,7 @@ export function readClineHistory(text: string, file: string, opts: ClineReadOpti
             server: input.server_name,
             tool: input.tool_name,
             rawName: `use_mcp_tool:${input.server_name}:${input.tool_name}`,
+            key: typeof b.id === 'string' && b.id !== '' ? b.id : key(),
           });
           if (call && typeof b.id === 'string') byToolUseId.set(b.id, call);
         }
@@ -167,7 +172,10 @@ export function readClineHistory(text: string, file: string, opts: ClineReadOpti
   });
 
   function addCall(call: RecordedCall): RecordedCall | undefined {
-    if (!turn) return undefined;
+    if (!turn) {
+      callsWithoutTurn++;
+      return undefined;
+    }
     turn.calls.push(call);
     pending.push(call);
     return call;
@@ -195,5 +203,9 @@ export function readClineHistory(text: string, file: string, opts: ClineReadOpti
     if (!call.ok) call.error = body.trim().slice(0, 200);
   }
 
-  return { sessions: turns.length > 0 ? [{ id, file, format: 'cline', turns }] : [], problems };
+  return {
+    sessions: turns.length > 0 ? [{ id, file, format: 'cline', turns }] : [],
+    problems,
+    ...(callsWithoutTurn > 0 ? { callsWithoutTurn } : {}),
+  };
 }

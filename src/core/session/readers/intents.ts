@@ -23,10 +23,10 @@ export function splitToolId(
 }
 
 /**
- * Reads labelled intents. Optional `session` (groups lines for cross-validation; default: the file)
+ * Reads labelled intents. Optional `session` (groups lines for cross-validation; default: `fileSession`, the file)
  * and `time` fields order them. Labelled tools count as successful calls.
  */
-export function readIntents(text: string, file: string): ReadResult {
+export function readIntents(text: string, file: string, fileSession: string = file): ReadResult {
   const problems: ReadProblem[] = [];
   const sessions = new Map<string, RecordedSession>();
   const lines = text.split('\n');
@@ -71,7 +71,7 @@ export function readIntents(text: string, file: string): ReadResult {
       problem(`"${bad}" is not a "server.tool" id`);
       continue;
     }
-    const sessionId = typeof row.session === 'string' && row.session !== '' ? row.session : file;
+    const sessionId = typeof row.session === 'string' && row.session !== '' ? row.session : fileSession;
     let session = sessions.get(sessionId);
     if (!session) {
       session = { id: sessionId, file, format: 'intents', turns: [] };
@@ -79,7 +79,9 @@ export function readIntents(text: string, file: string): ReadResult {
     }
     if (session.cwd === undefined && typeof row.cwd === 'string' && row.cwd !== '') session.cwd = row.cwd;
     const time = parseTime(row.time);
-    session.turns.push({ intent: row.intent.trim(), line, calls, ...(time === undefined ? {} : { time }) });
+    // The line's content names the turn (turn-keys.ts): lines added or moved later leave it the same turn.
+    const key = `${row.intent.trim()}\u0000${row.expected.join('\u0000')}\u0000${time ?? ''}`;
+    session.turns.push({ intent: row.intent.trim(), line, calls, key, ...(time === undefined ? {} : { time }) });
   }
   return { sessions: [...sessions.values()], problems };
 }
