@@ -113,13 +113,18 @@ export const ERROR_CATALOG = {
   NO_SERVERS_ENABLED: {
     exitCode: 2,
     message: (d) =>
-      `The servers named with -s are not enabled where they are defined: ${s(d.servers)}. Enable them in their file (\`mcp-smart servers\` shows where), or name others.`,
+      d.named === undefined
+        ? `Every server found is switched off where it is defined: ${s(d.servers)}. Enable one in its file (\`mcp-smart servers\` shows where), or pass --stdio "<command>", --url <url> or --snapshot <file>.`
+        : `The servers named with -s are not enabled where they are defined: ${s(d.servers)}. Enable them in their file (\`mcp-smart servers\` shows where), or name others.`,
   },
   NO_SERVERS: {
     exitCode: 2,
-    message: () =>
-      'No MCP servers found. Searched the project and user config locations (see `mcp-smart servers --debug`). Pass --config <file>, --stdio ' +
-      '"<command>", --url <url>, --snapshot <file>, or try --demo.',
+    // `files`: the --config files (the only sources read), which define no server. `named` above: named with -s.
+    message: (d) =>
+      (d.files === undefined
+        ? 'No MCP servers found. Searched the project and user config locations (see `mcp-smart servers --debug`). Pass --config <file>, '
+        : `No MCP servers found in ${s(d.files)}: no server is defined there. Add one, or pass `) +
+      '--stdio "<command>", --url <url>, --snapshot <file>, or try --demo.',
   },
   PROJECT_NOT_TRUSTED: {
     exitCode: 2,

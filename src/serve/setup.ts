@@ -4,7 +4,13 @@
  */
 import type { CommandContext } from '../app/services/context.js';
 import { resolvePaths } from '../app/services/paths.js';
-import { loadDefinitions, notStartedWarning, selectServers, switchedOff } from '../app/services/definitions.js';
+import {
+  loadDefinitions,
+  noServerError,
+  notStartedWarning,
+  selectServers,
+  switchedOff,
+} from '../app/services/definitions.js';
 import {
   anyCachedSnapshot,
   DEFAULT_CACHE_TTL_SECONDS,
@@ -16,7 +22,6 @@ import type { DeclaredCapabilities } from '../core/declared-capabilities.js';
 import { oauthTokenStorePath } from '../core/paths.js';
 import type { DefinitionResult } from '../core/config/index.js';
 import { referencedVariables } from '../core/config/referenced-vars.js';
-import { SmartError } from '../process/errors.js';
 import { isSelfServe } from '../app/services/launcher.js';
 import type { ServerDefinition, ServerSnapshot, SmartConfig } from '../core/types.js';
 
@@ -169,7 +174,11 @@ export async function loadServeSetup(
       if (hit) known.set(definitions[i]!.name, hit);
     });
   }
-  if (definitions.length === 0 && known.size === 0) throw new SmartError('NO_SERVERS');
+  if (definitions.length === 0 && known.size === 0)
+    throw noServerError(
+      defs.servers.filter((d) => global.server.length === 0 || global.server.includes(d.name)),
+      global,
+    );
   const held = heldServers(defs, global.server, definitions);
   return {
     definitions,

@@ -378,6 +378,27 @@ describe('numbers a user can type', () => {
     expect((JSON.parse(both.stdout) as { servers: { name: string }[] }).servers.map((x) => x.name)).toEqual(['on']);
   });
 
+  it('a --config file with no server, or with every server switched off, is named as such', async () => {
+    // Both said "No MCP servers found. Searched the project and user config locations … Pass --config <file>",
+    // though the file had been passed and read.
+    await writeFile(join(dir, 'empty.json'), JSON.stringify({ mcpServers: {} }));
+    const server = { command: process.execPath, args: [fixture('servers', 'catalog-server.mjs')], disabled: true };
+    await writeFile(join(dir, 'off.json'), JSON.stringify({ mcpServers: { quiet: server } }));
+    for (const command of [['dump'], ['budget', '--max', '1000'], ['init', '-y'], ['serve']]) {
+      const empty = await cli(['--json', '-c', 'empty.json', ...command]);
+      expect(empty.code, command[0]).toBe(2);
+      const none = jsonError(empty.stdout);
+      expect(none.code, command[0]).toBe('NO_SERVERS');
+      expect(none.message).toContain('empty.json');
+      expect(none.message).not.toContain('Searched');
+      const off = await cli(['--json', '-c', 'off.json', ...command]);
+      expect(off.code, command[0]).toBe(2);
+      expect(jsonError(off.stdout), command[0]).toMatchObject({ code: 'NO_SERVERS_ENABLED' });
+      expect(jsonError(off.stdout).message).toContain('quiet');
+    }
+    expect(existsSync(join(dir, 'mcp-smart.config.json'))).toBe(false);
+  });
+
   it('serve --scope of separators only is refused, not read as no scope to check', async () => {
     const r = await cli([
       '--snapshot',

@@ -68,6 +68,20 @@ export const switchedOff = (d: ServerDefinition): boolean =>
 export const notStartedWarning = (d: ServerDefinition): string =>
   `server "${d.name}" was not started: ${d.notLoaded ?? `it is disabled in ${d.source}`}`;
 
+/**
+ * Why a run has no server to start, when none of `found` (the definitions read, after -s) is enabled and none waits
+ * for an approval: each switched off where it is defined, or the --config files (the only sources read) define none.
+ */
+export function noServerError(found: ServerDefinition[], opts: { server: string[]; config: string[] }): SmartError {
+  const off = found.filter(switchedOff).map((d) => d.name);
+  if (off.length > 0)
+    return new SmartError('NO_SERVERS_ENABLED', {
+      servers: off.join(', '),
+      ...(opts.server.length > 0 ? { named: 1 } : {}),
+    });
+  return new SmartError('NO_SERVERS', opts.config.length > 0 ? { files: opts.config.join(', ') } : {});
+}
+
 /** The items named by --server (all when none is named); a name no item has is UNKNOWN_SERVER, listing the known ones. */
 export function selectServers<T extends { name: string }>(items: T[], wanted: string[]): T[] {
   if (wanted.length === 0) return items;

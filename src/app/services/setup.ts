@@ -14,7 +14,14 @@ import type { ServerSnapshot, SmartConfig } from '../../core/types.js';
 import { checkedSnapshots, readCatalogue } from './catalogue/snapshot-files.js';
 import { connectDefinitions, printNotes } from './connect-definitions.js';
 import type { GlobalOptions } from './context.js';
-import { loadDefinitions, notStartedWarning, ownConfig, selectServers, switchedOff } from './definitions.js';
+import {
+  loadDefinitions,
+  noServerError,
+  notStartedWarning,
+  ownConfig,
+  selectServers,
+  switchedOff,
+} from './definitions.js';
 import { resolvePaths, type SetupPaths } from './paths.js';
 
 /** The global options the setup depends on (a GlobalOptions satisfies it). */
@@ -118,8 +125,7 @@ export async function loadSetup(opts: SetupOptions, io: Io, load: SetupLoad = {}
       throw new SmartError('CLIENT_GATED', {
         servers: gated.map((d) => `${d.name} (${GATE_LABEL[d.gate!]})`).join(', '),
       });
-    if (off.length > 0) throw new SmartError('NO_SERVERS_ENABLED', { servers: off.map((d) => d.name).join(', ') });
-    throw new SmartError('NO_SERVERS');
+    throw noServerError(wanted, opts);
   }
   let lean = false;
   const servers = await connectDefinitions(opts, io, enabled, {

@@ -22,7 +22,7 @@ import type { ServerDefinition, ServerSnapshot } from '../../core/types.js';
 import { VERSION } from '../../process/version.js';
 import type { AppContext } from '../services/context.js';
 import { counterFor } from '../services/counter.js';
-import { loadDefinitions } from '../services/definitions.js';
+import { loadDefinitions, noServerError } from '../services/definitions.js';
 import { resolvePaths } from '../services/paths.js';
 import { clientHeldProjectServers, projectApproved } from '../services/project-trust.js';
 import { isProjectFileServer } from '../../core/trust/project-gate.js';
@@ -231,6 +231,7 @@ async function findServers(
 ): Promise<{ found: string[]; definitions: ServerDefinition[]; configFiles: string[] }> {
   const { io, global } = ctx;
   let definitions: ServerDefinition[] = [];
+  let read: ServerDefinition[] = [];
   let found: string[];
   let configFiles = global.config;
   if (global.snapshot.length > 0) {
@@ -249,10 +250,11 @@ async function findServers(
       defs = await loadDefinitions({ ...global, config: configFiles }, io, paths);
     }
     for (const w of defs.warnings) io.stderr(`warning: ${w}\n`);
+    read = defs.servers;
     definitions = defs.servers.filter((s) => s.enabled);
     found = definitions.map((s) => s.name);
   }
-  if (found.length === 0) throw new SmartError('NO_SERVERS');
+  if (found.length === 0) throw noServerError(read, { server: [], config: configFiles });
   return { found, definitions, configFiles };
 }
 
