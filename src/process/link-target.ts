@@ -20,6 +20,9 @@ export async function resolveWriteTarget(file: string): Promise<{ target: string
     // Prefer the fully resolved path; a dangling link resolves hop by hop.
     const real = await realpath(target).catch(() => undefined);
     if (real !== undefined) return { target: real, stats: await stat(real) };
+    // A link with no path at its end that still opens: /dev/stdout (/proc/self/fd/1) to a pipe or a socket.
+    const end = await stat(target).catch(() => undefined);
+    if (end !== undefined) return { target, stats: end };
     target = resolve(dirname(target), await readlink(target));
   }
   throw new SmartError('FILE_UNWRITABLE', { file, reason: 'too many levels of symbolic links' });

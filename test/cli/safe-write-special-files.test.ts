@@ -19,7 +19,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { writeFileSafe } from '../../src/process/safe-write.js';
 import { runCli } from '../helpers/fake-io.js';
-import { fixture } from '../helpers/paths.js';
+import { BIN, fixture } from '../helpers/paths.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'mcp-smart-safe-write-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -98,6 +98,24 @@ describe('safe-write on special files', () => {
     expect(r.code, r.stderr).toBe(0);
     expect(JSON.parse(got).format).toBe('mcp-smart/snapshot@1');
     expect(statSync(fifo).isFIFO()).toBe(true);
+  });
+
+  it('-o /dev/stdout and /dev/fd/1 onto a pipe write to the pipe (the link ends in "pipe:[…]", no path)', () => {
+    // Resolved hop by hop to /proc/self/fd/pipe:[…], the write tried to make a temporary file in /proc/self/fd:
+    // "Cannot write /dev/stdout: the folder cannot be created there", exit 2, nothing written.
+    for (const out of ['/dev/stdout', '/dev/fd/1']) {
+      // Through a shell's pipe (node's own child stdio is a socket, which a path cannot open).
+      const got = execFileSync(
+        'sh',
+        ['-c', '"$0" "$@" | cat', process.execPath, BIN, '--snapshot', SNAP, 'dump', '-o', out],
+        {
+          encoding: 'utf8',
+          stdio: ['ignore', 'pipe', 'ignore'],
+          env: { ...process.env, HOME: dir, NO_COLOR: '1' },
+        },
+      );
+      expect(JSON.parse(got).format, out).toBe('mcp-smart/snapshot@1');
+    }
   });
 
   it('a FIFO nobody reads is refused (exit 2 naming it), not waited on and not replaced', async () => {
