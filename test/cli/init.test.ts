@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { parse as parseJsonc } from 'jsonc-parser';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/fake-io.js';
+import { argvServer } from '../helpers/argv-server.js';
 import { fixture } from '../helpers/paths.js';
 import { tempDir } from '../helpers/temp.js';
 
@@ -217,18 +218,7 @@ describe('init --yes', () => {
   it('--stdio with a secret flag writes a ${VAR} in its args and names it; check with it set starts the server with the value', async () => {
     // The file write's redaction turned `--password hunter2` into `--password ***`: the server then got "***".
     const argvFile = join(dir, 'argv.json');
-    const line = [
-      process.execPath,
-      fixture('servers', 'catalog-server.mjs'),
-      fixture('servers', 'catalogs', 'tiny.json'),
-      '--argv-file',
-      argvFile,
-      '--password',
-      'hunter2',
-      '--api-key=sk-live-0123456789abcdef',
-    ]
-      .map((w) => JSON.stringify(w))
-      .join(' ');
+    const { line, args } = argvServer(argvFile, ['--password', 'hunter2', '--api-key=sk-live-0123456789abcdef']);
     const r = await cli(['--no-cache', '--stdio', line, '--name', 'echo', 'init', '--yes']);
     expect(r.code, r.stderr).toBe(0);
     // The first baseline is measured from the server init started, which had the value.
@@ -262,14 +252,7 @@ describe('init --yes', () => {
       },
     });
     expect(check.code, check.stderr).toBe(0);
-    expect(JSON.parse(await readFile(argvFile, 'utf8'))).toEqual([
-      fixture('servers', 'catalogs', 'tiny.json'),
-      '--argv-file',
-      argvFile,
-      '--password',
-      'hunter2',
-      '--api-key=sk-live-0123456789abcdef',
-    ]);
+    expect(JSON.parse(await readFile(argvFile, 'utf8'))).toEqual(args);
   });
 
   it('--ci-snapshot without --github is refused naming both flags, before anything is written', async () => {

@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
+import { argvServer } from '../helpers/argv-server.js';
 import { REPO, fixture } from '../helpers/paths.js';
 import { sandboxEnv, spawnCli, type SpawnRun } from '../helpers/spawn-cli.js';
 
@@ -221,17 +222,7 @@ describe('init-workflow: the CI workflow init --github writes', () => {
   it('a --stdio secret flag becomes a variable the live workflow passes from the repository secrets', async () => {
     // init wrote `--password ***` (the file write's redaction) and the workflow passed nothing: CI's server got "***".
     const argvFile = join(dir, 'argv.json');
-    const line = [
-      process.execPath,
-      fixture('servers', 'catalog-server.mjs'),
-      fixture('servers', 'catalogs', 'tiny.json'),
-      '--argv-file',
-      argvFile,
-      '--password',
-      'hunter2',
-    ]
-      .map((w) => JSON.stringify(w))
-      .join(' ');
+    const { line, args } = argvServer(argvFile, ['--password', 'hunter2']);
     const init = await mcpSmart(['--no-cache', '--stdio', line, '--name', 'echo', 'init', '--yes', '--github']);
     expect(init.code, init.stderr).toBe(0);
     expect(await lint()).toEqual([]);
@@ -258,7 +249,7 @@ describe('init-workflow: the CI workflow init --github writes', () => {
     await rm(argvFile);
     const check = await mcpSmart(['--no-cache', ...checkStep(wf).slice(4)], env);
     expect(check.code, check.stderr).toBe(0);
-    expect(JSON.parse(await readFile(argvFile, 'utf8'))).toContain('hunter2');
+    expect(JSON.parse(await readFile(argvFile, 'utf8'))).toEqual(args);
     expect(check.stdout + check.stderr).not.toContain('hunter2');
   });
 
