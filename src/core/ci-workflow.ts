@@ -20,6 +20,8 @@ export interface CiWorkflowPlan {
   dumpArgs: string[];
   /** The mcp-smart version that wrote the file (named in its header). */
   writtenBy: string;
+  /** Variables the config refers to in place of a secret (init's ad-hoc servers): a live check passes each in. */
+  variables?: string[];
 }
 
 export const WORKFLOW_PATH = '.github/workflows/mcp-smart.yml';
@@ -77,6 +79,20 @@ export function updateCommands(plan: CiWorkflowPlan): string[] {
   return out;
 }
 
+/**
+ * The repository secret a variable's value comes from in CI: its own name, except that GitHub refuses secrets named
+ * GITHUB_* (and `secrets.GITHUB_TOKEN` is the job's own token, which would reach the server without a word).
+ */
+export function ciSecretName(variable: string): string {
+  return /^GITHUB_/i.test(variable) ? `MCP_${variable}` : variable;
+}
+
+/** The variables a check that starts the servers passes from the repository's secrets, with the secret of each. */
+export function ciSecrets(plan: CiWorkflowPlan): { variable: string; secret: string }[] {
+  if (plan.snapshots.length > 0) return [];
+  return [...new Set(plan.variables ?? [])].sort().map((variable) => ({ variable, secret: ciSecretName(variable) }));
+}
+
 /** The workflow file: checkout, Node 20 with the npm cache, the pinned mcp-smart, `check --format github`. */
 export function ciWorkflowYaml(plan: CiWorkflowPlan): string {
   const { install } = plan;
@@ -97,13 +113,25 @@ export function ciWorkflowYaml(plan: CiWorkflowPlan): string {
       ? '          cache: npm\n'
       : `          cache: npm\n          # no package-lock.json is needed: the cache key follows this file, which pins the version\n          cache-dependency-path: ${WORKFLOW_PATH}\n`;
   const npmCi = install.kind === 'lockfile' ? '      - run: npm ci\n' : '';
+  const secrets = ciSecrets(plan);
+  const secretNote =
+    secrets.length > 0
+      ? `\n# The servers' secrets come from this repository's Actions secrets (Settings > Secrets and variables > Actions):\n${secrets
+          .map((s) => `#   ${s.secret}${s.secret === s.variable ? '' : ` (passed as ${s.variable})`}\n`)
+          .join('')
+          .trimEnd()}`
+      : '';
+  const env =
+    secrets.length > 0
+      ? `        env:\n${secrets.map((s) => `          ${s.variable}: \${{ secrets.${s.secret} }}\n`).join('')}`
+      : '';
   const update = updateCommands(plan)
     .map((c) => `#   ${commentText(c)}\n`)
     .join('');
   return `# Written by mcp-smart ${plan.writtenBy} (\`mcp-smart init --github\`). Fails the build when the MCP tool context grows
 # beyond the thresholds in mcp-smart.config.json / mcp-smart.lock.json, with annotations and a job summary.
 ${how}
-${what}
+${what}${secretNote}
 # After an intended change, run locally and commit ${commit}:
 ${update}name: mcp-smart
 
@@ -125,7 +153,7 @@ jobs:
         with:
           node-version: 20
 ${cache}${npmCi}      - name: Check MCP tool-context size against the baseline
-        run: ${yamlScalar(ciCommand(plan, [...plan.args, ...(plan.snapshots.length > 0 || named.length > 0 ? [] : ['--trust-project']), 'check', '--format', 'github']))}
+${env}        run: ${yamlScalar(ciCommand(plan, [...plan.args, ...(plan.snapshots.length > 0 || named.length > 0 ? [] : ['--trust-project']), 'check', '--format', 'github']))}
 `;
 }
 

@@ -16,32 +16,39 @@ export interface InitResult {
   checkCommand: string;
   unavailable: string[];
   /** How the workflow gets mcp-smart and what it checks (with --github). */
-  workflow?: { install: 'lockfile' | 'pinned'; version: string; checks: 'snapshot' | 'live' };
+  workflow?: {
+    install: 'lockfile' | 'pinned';
+    version: string;
+    checks: 'snapshot' | 'live';
+    /** The variables a live check passes from the repository's secrets, and the secret of each. */
+    secrets?: { variable: string; secret: string }[];
+  };
   /** Secrets of the ad-hoc servers the config refers to by variable, for the user to set (names only). */
   variables?: AdoptVariable[];
 }
 
 /**
- * The ad-hoc servers as our config stores them: command/args/cwd, or url/type. Env values are never copied; a URL
- * with credentials in it (user:password@, ?api_key=…) and header values become `${VAR}` references as adopt writes
- * them, listed in `variables` for the user to set (the values are never written: the redacted URL could not connect).
+ * The ad-hoc servers as our config stores them: command/args/cwd, or url/type, through adopt's one rule. Env values
+ * are never copied; a secret flag's value in a command line (`--password hunter2`, `--api-key=sk-…`), a URL with
+ * credentials in it (user:password@, ?api_key=…) and header values become `${VAR}` references as adopt writes them,
+ * listed in `variables` for the user to set (the values are never written: a redacted one could not connect).
  */
 export function configEntries(defs: readonly ServerDefinition[]): {
   servers: Record<string, Record<string, unknown>>;
   variables: AdoptVariable[];
 } {
-  const remote = adoptEntries(
-    defs
-      .filter((d) => d.transport !== 'stdio')
-      .map(({ source: _s, scope: _c, shadowed: _h, nameFromServer: _n, client: _l, layer: _y, ...def }) => ({
-        def: { ...def, source: '', scope: 'adhoc' as const },
-        raw: { ...def, autoTransport: def.autoTransport === true, warnings: [] },
-      })),
+  const adopted = adoptEntries(
+    defs.map(({ source: _s, scope: _c, shadowed: _h, nameFromServer: _n, client: _l, layer: _y, env: _e, ...def }) => ({
+      def: { ...def, source: '', scope: 'adhoc' as const },
+      raw: { ...def, autoTransport: def.autoTransport === true, warnings: [] },
+    })),
   );
   const servers: Record<string, Record<string, unknown>> = {};
+  // In the order given; a command line without arguments keeps its `args: []`.
   for (const d of defs) {
-    if (d.transport !== 'stdio') servers[d.name] = remote.servers[d.name]!;
-    else servers[d.name] = { command: d.command, args: d.args ?? [], ...(d.cwd ? { cwd: d.cwd } : {}) };
+    const entry = adopted.servers[d.name]!;
+    servers[d.name] =
+      d.transport === 'stdio' && entry.args === undefined ? { command: entry.command, args: [], ...entry } : entry;
   }
-  return { servers, variables: remote.variables };
+  return { servers, variables: adopted.variables };
 }

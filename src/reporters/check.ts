@@ -56,14 +56,28 @@ function retrievalLine(r: CheckResult): string | undefined {
   return [line, ...missLines(q)].join('\n');
 }
 
+/**
+ * What stands in for the changes table when it has no row: nothing changed, or, when no server answered, that nothing
+ * was compared ("No tool changed." read as a clean comparison although none took place).
+ */
+function noChangesLine(r: CheckResult): string | undefined {
+  if (r.updated) return undefined;
+  if (!r.failures.some((f) => f.code === 'NO_SERVER_ANSWERED')) return 'No tool changed.';
+  const tools = r.missing.reduce((n, m) => n + m.tools.length, 0);
+  return tools > 0
+    ? `No tool was compared: the baseline's ${countOf(tools, 'tool')} went unchecked.`
+    : 'No tool was compared.';
+}
+
 /** The markdown view, for PR comments and $GITHUB_STEP_SUMMARY. */
 export function renderCheckMarkdown(r: CheckResult): string {
   const parts = [`### mcp-smart check: ${r.passed ? '✅ PASS' : '❌ FAIL'}`, '', oneLine(headline(r))];
   const rl = retrievalLine(r);
   if (rl) parts.push('', rl);
   if (r.failures.length > 0) parts.push('', ...r.failures.map((f) => `- **${f.code}**: ${oneLine(f.message)}`));
+  const none = noChangesLine(r);
   if (r.changes.length > 0) parts.push('', renderMarkdownTable(changesTable(r)));
-  else if (!r.updated) parts.push('', 'No tool changed.');
+  else if (none !== undefined) parts.push('', none);
   if (r.unavailable.length > 0) parts.push('', oneLine(`Not reachable (left out): ${r.unavailable.join(', ')}`));
   return parts.join('\n') + '\n';
 }
@@ -105,7 +119,8 @@ function checkTable(r: CheckResult, c: ChalkInstance): string {
   const rl = retrievalLine(r);
   if (rl) parts.push(rl);
   for (const f of r.failures) parts.push(c.red(`  ✖ ${f.code}: ${f.message}`));
+  const none = noChangesLine(r);
   if (r.changes.length > 0) parts.push(renderTable(changesTable(r), c));
-  else if (!r.updated) parts.push('No tool changed.');
+  else if (none !== undefined) parts.push(none);
   return parts.join('\n') + '\n';
 }

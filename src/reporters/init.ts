@@ -35,7 +35,19 @@ export function renderInit(
     lines.push(
       'These values are secrets: mcp-smart.config.json refers to a variable instead (never the value). Set each to the value you gave before mcp-smart reads the config (check, serve; in CI as a repository secret):',
     );
-    for (const v of result.variables) lines.push(`  ${v.variable}  (${v.server} ${v.key})`);
+    const secrets = result.workflow?.secrets ?? [];
+    for (const v of result.variables) {
+      const secret = secrets.find((s) => s.variable === v.variable)?.secret ?? v.variable;
+      lines.push(
+        `  ${v.variable}  (${v.server} ${v.key}${secret === v.variable ? '' : `; repository secret ${secret}`})`,
+      );
+    }
+    if (secrets.length > 0)
+      lines.push(
+        `The workflow's check passes ${secrets.length === 1 ? 'it' : 'each'} from a repository secret (of the same name unless shown): add ${secrets.length === 1 ? 'it' : 'them'} under Settings > Secrets and variables > Actions before the first run.`,
+      );
+    else if (result.workflow?.checks === 'snapshot')
+      lines.push('The workflow checks the committed snapshot and starts no server: it needs none of them.');
   }
   const workflow = result.workflow;
   if (workflow && workflow.checks === 'live')

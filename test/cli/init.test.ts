@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { parse as parseJsonc } from 'jsonc-parser';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/fake-io.js';
+import { argvServer } from '../helpers/argv-server.js';
 import { fixture } from '../helpers/paths.js';
 import { tempDir } from '../helpers/temp.js';
 
@@ -212,6 +213,46 @@ describe('init --yes', () => {
     const set = await servers({ REMOTE_URL: 'http://127.0.0.1:1/mcp' });
     expect(set.stderr).not.toContain('REMOTE_URL');
     expect(set.stdout).toContain('remote');
+  });
+
+  it('--stdio with a secret flag writes a ${VAR} in its args and names it; check with it set starts the server with the value', async () => {
+    // The file write's redaction turned `--password hunter2` into `--password ***`: the server then got "***".
+    const argvFile = join(dir, 'argv.json');
+    const { line, args } = argvServer(argvFile, ['--password', 'hunter2', '--api-key=sk-live-0123456789abcdef']);
+    const r = await cli(['--no-cache', '--stdio', line, '--name', 'echo', 'init', '--yes']);
+    expect(r.code, r.stderr).toBe(0);
+    // The first baseline is measured from the server init started, which had the value.
+    expect(JSON.parse(await readFile(argvFile, 'utf8'))).toContain('hunter2');
+    const text = await readFile(join(dir, 'mcp-smart.config.json'), 'utf8');
+    const entry = (JSON.parse(text) as { servers: { echo: { command: string; args: string[] } } }).servers.echo;
+    expect(entry.command).toBe(process.execPath);
+    expect(entry.args.slice(4)).toEqual(['--password', '${ECHO_PASSWORD}', '--api-key=${ECHO_API_KEY}']);
+    expect(r.stdout).toContain('  ECHO_PASSWORD  (echo args[5])');
+    expect(r.stdout).toContain('  ECHO_API_KEY  (echo args[6])');
+    const json = await cli(['--no-cache', '--stdio', line, '--name', 'echo', '--json', 'init', '--yes', '--force']);
+    expect(json.code, json.stderr).toBe(0);
+    expect((JSON.parse(json.stdout) as { variables: unknown }).variables).toEqual([
+      { server: 'echo', key: 'args[5]', variable: 'ECHO_PASSWORD' },
+      { server: 'echo', key: 'args[6]', variable: 'ECHO_API_KEY' },
+    ]);
+    const lock = await readFile(join(dir, 'mcp-smart.lock.json'), 'utf8');
+    for (const out of [r.stdout, r.stderr, json.stdout, json.stderr, text, lock])
+      for (const secret of ['hunter2', 'sk-live-0123456789abcdef']) expect(out).not.toContain(secret);
+
+    // Set as told, the config gives the server its values back and the check passes against init's baseline.
+    await rm(argvFile);
+    const check = await runCli(['--no-cache', 'check'], {
+      cwd: dir,
+      env: {
+        NO_COLOR: '1',
+        HOME: dir,
+        MCP_SMART_TRUST_PROJECT: '1',
+        ECHO_PASSWORD: 'hunter2',
+        ECHO_API_KEY: 'sk-live-0123456789abcdef',
+      },
+    });
+    expect(check.code, check.stderr).toBe(0);
+    expect(JSON.parse(await readFile(argvFile, 'utf8'))).toEqual(args);
   });
 
   it('--ci-snapshot without --github is refused naming both flags, before anything is written', async () => {

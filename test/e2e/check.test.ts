@@ -112,4 +112,41 @@ describe('check (built CLI)', () => {
     expect(check.code).toBe(0);
     expect(check.stdout).toContain('PASS');
   });
+
+  it('the only server no longer starts: exit 3, and no format reports "No tool changed"', async () => {
+    // The output said "No tool changed." under NO_SERVER_ANSWERED: read as a clean comparison, though none took place.
+    const up = join(dir, 'server-up');
+    await writeFile(up, '');
+    const config = {
+      servers: {
+        notes: {
+          command: process.execPath,
+          args: [fixture('servers', 'misbehaving', 'crash-on-start.mjs'), '--unless-file', up],
+        },
+      },
+    };
+    await writeFile(join(dir, 'mcp-smart.config.json'), JSON.stringify(config));
+    const env = { MCP_SMART_TRUST_PROJECT: '1' };
+    const update = await mcpSmart(['--no-cache', 'check', '--update'], env);
+    expect(update.code, update.stderr).toBe(0);
+    await rm(up);
+    const summary = join(dir, 'summary.md');
+    for (const format of ['table', 'markdown', 'github']) {
+      const r = await mcpSmart(['--no-cache', 'check', '--format', format], { ...env, GITHUB_STEP_SUMMARY: summary });
+      expect(r.code, `${format}: ${r.stderr}`).toBe(3);
+      expect(r.stdout, format).not.toContain('No tool changed');
+      if (format !== 'github')
+        expect(r.stdout, format).toContain("No tool was compared: the baseline's 5 tools went unchecked.");
+    }
+    const step = await readFile(summary, 'utf8');
+    expect(step).not.toContain('No tool changed');
+    expect(step).toContain('No tool was compared');
+    const json = await mcpSmart(['--no-cache', 'check', '--json'], env);
+    expect(json.code).toBe(3);
+    expect(JSON.parse(json.stdout)).toMatchObject({
+      passed: false,
+      changes: [],
+      failures: [{ code: 'NO_SERVER_ANSWERED' }],
+    });
+  });
 });

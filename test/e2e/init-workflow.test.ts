@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
+import { argvServer } from '../helpers/argv-server.js';
 import { REPO, fixture } from '../helpers/paths.js';
 import { sandboxEnv, spawnCli, type SpawnRun } from '../helpers/spawn-cli.js';
 
@@ -216,6 +217,40 @@ describe('init-workflow: the CI workflow init --github writes', () => {
     expect(checkStep(wf).slice(4)).toEqual(['--snapshot', 'mcp-smart.snapshot.json', 'check', '--format', 'github']);
     const ci = await mcpSmart(['--snapshot', 'mcp-smart.snapshot.json', 'check']);
     expect(ci.code, ci.stderr).toBe(0);
+  });
+
+  it('a --stdio secret flag becomes a variable the live workflow passes from the repository secrets', async () => {
+    // init wrote `--password ***` (the file write's redaction) and the workflow passed nothing: CI's server got "***".
+    const argvFile = join(dir, 'argv.json');
+    const { line, args } = argvServer(argvFile, ['--password', 'hunter2']);
+    const init = await mcpSmart(['--no-cache', '--stdio', line, '--name', 'echo', 'init', '--yes', '--github']);
+    expect(init.code, init.stderr).toBe(0);
+    expect(await lint()).toEqual([]);
+    const wf = await readFile(join(dir, WORKFLOW), 'utf8');
+    const doc = parse(wf) as {
+      jobs: { 'tool-context': { steps: { run?: string; env?: Record<string, string> }[] } };
+    };
+    const step = doc.jobs['tool-context'].steps.at(-1)!;
+    expect(step.env).toEqual({ ECHO_PASSWORD: '${{ secrets.ECHO_PASSWORD }}' });
+    // docs/ci.md (Secrets) shows these lines as the workflow has them.
+    const shown = '        env:\n          ECHO_PASSWORD: ${{ secrets.ECHO_PASSWORD }}\n';
+    expect(wf).toContain(shown);
+    expect(readFileSync(join(REPO, 'docs', 'ci.md'), 'utf8')).toContain(shown);
+    for (const file of [WORKFLOW, 'mcp-smart.config.json', 'mcp-smart.lock.json'])
+      expect(await readFile(join(dir, file), 'utf8')).not.toContain('hunter2');
+    expect(init.stdout + init.stderr).not.toContain('hunter2');
+    expect(init.stdout).toContain('  ECHO_PASSWORD  (echo args[5])');
+
+    // The runner: the step's env from the repository's secrets, then its run line.
+    const secrets: Record<string, string> = { ECHO_PASSWORD: 'hunter2' };
+    const env = Object.fromEntries(
+      Object.entries(step.env!).map(([k, v]) => [k, secrets[/secrets\.(\w+)/.exec(v)![1]!]!]),
+    );
+    await rm(argvFile);
+    const check = await mcpSmart(['--no-cache', ...checkStep(wf).slice(4)], env);
+    expect(check.code, check.stderr).toBe(0);
+    expect(JSON.parse(await readFile(argvFile, 'utf8'))).toEqual(args);
+    expect(check.stdout + check.stderr).not.toContain('hunter2');
   });
 
   it('writes no file at all when every server fails (exit 3)', async () => {

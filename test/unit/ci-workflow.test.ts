@@ -97,4 +97,20 @@ describe('ciWorkflowYaml', () => {
     );
     expect(yamlScalar("npx --snapshot 'my snap.json' check")).toBe("npx --snapshot 'my snap.json' check");
   });
+
+  it('a live check passes the config variables from repository secrets, never a GITHUB_* secret; a snapshot check none', () => {
+    // secrets.GITHUB_TOKEN is the job's own token (GitHub refuses secrets named GITHUB_*): it would reach the server.
+    const live = { ...plan([]), variables: ['GITHUB_TOKEN', 'ECHO_PASSWORD', 'ECHO_PASSWORD'] };
+    const doc = parse(ciWorkflowYaml(live)) as {
+      jobs: { 'tool-context': { steps: { env?: Record<string, string> }[] } };
+    };
+    expect(doc.jobs['tool-context'].steps.at(-1)!.env).toEqual({
+      ECHO_PASSWORD: '${{ secrets.ECHO_PASSWORD }}',
+      GITHUB_TOKEN: '${{ secrets.MCP_GITHUB_TOKEN }}',
+    });
+    const snap = { ...plan(['--snapshot', 's.json'], ['s.json']), variables: ['ECHO_PASSWORD'] };
+    const yaml = ciWorkflowYaml(snap);
+    expect(yaml).not.toContain('env:');
+    expect(yaml).not.toContain('secrets.');
+  });
 });

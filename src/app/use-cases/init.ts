@@ -8,6 +8,7 @@ import { writeFileSafe } from '../../process/safe-write.js';
 import { buildBaseline, DEFAULT_BASELINE, measureServers, serializeBaseline } from '../../core/budget/index.js';
 import {
   chooseCiInstall,
+  ciSecrets,
   ciWorkflowYaml,
   shellQuote,
   updateCommands,
@@ -176,7 +177,8 @@ export async function initProject(
     const snapshots = checkArgs.filter((_, i) => checkArgs[i - 1] === '--snapshot');
     // The snapshot init writes holds the chosen servers only; a user's own snapshot is refreshed as a whole.
     const dumpArgs = [...configArgs, ...(writeSnapshot && subset ? selected.flatMap((n) => ['-s', n]) : [])];
-    plan = { install, args: checkArgs, snapshots, dumpArgs, writtenBy: VERSION };
+    const variables = entries.variables.map((v) => v.variable);
+    plan = { install, args: checkArgs, snapshots, dumpArgs, writtenBy: VERSION, variables };
   }
   const baselineTokens = await writeFiles(ctx, plannedFiles, {
     configText,
@@ -195,12 +197,15 @@ export async function initProject(
   };
   if (baselineTokens !== undefined) result.baselineTokens = baselineTokens;
   if (entries.variables.length > 0) result.variables = entries.variables;
-  if (plan)
+  if (plan) {
+    const secrets = ciSecrets(plan);
     result.workflow = {
       install: plan.install.kind,
       version: plan.install.version,
       checks: plan.snapshots.length > 0 ? 'snapshot' : 'live',
+      ...(secrets.length > 0 ? { secrets } : {}),
     };
+  }
   const snapshotAt = checkArgs.indexOf('--snapshot');
   return {
     result,
