@@ -15,6 +15,7 @@ import {
   isLegacyRequest,
   type AuthInfo,
   type Server,
+  type Transport,
 } from '@modelcontextprotocol/server';
 import { NodeStreamableHTTPServerTransport, toNodeHandler } from '@modelcontextprotocol/node';
 import { SmartError } from '../process/errors.js';
@@ -177,6 +178,10 @@ export async function startHttp(opts: HttpOptions): Promise<HttpHandle> {
     transport.onclose = () => {
       if (transport.sessionId) sessions.forget(transport.sessionId);
     };
+    // The Server tells its transport the revision its initialize answered (its batch rule, http-sessions.ts).
+    (transport as Transport).setProtocolVersion = (version) => {
+      if (transport.sessionId) sessions.negotiated(transport.sessionId, version);
+    };
     await server.connect(transport);
     try {
       await transport.handleRequest(req, res, body);
@@ -234,6 +239,8 @@ export async function startHttp(opts: HttpOptions): Promise<HttpHandle> {
       }
       return session.transport.handleRequest(req, res, body);
     };
+    // A batch its revision has not, an id in flight: refused before either path takes it.
+    sessions.check(sessionId, body);
     // A plain forwarded call is answered outside the SDK (http-forward-calls.ts); anything else by the session's.
     const run = opts.calls?.take(session.server, sessionId, req, res, body, viaSdk);
     return sessions.serve(sessionId, req, res, body, run ?? viaSdk);
@@ -252,7 +259,7 @@ export async function startHttp(opts: HttpOptions): Promise<HttpHandle> {
         if (e instanceof HttpRefusal) {
           // A body refused before it all arrived: the connection is not reused.
           if (!req.complete) res.setHeader('connection', 'close');
-          if (!res.headersSent) return reject(res, e.status, e.code, e.message);
+          if (!res.headersSent) return reject(res, e.status, e.code, e.message, e.id);
           return;
         }
         opts.log(`HTTP request failed: ${e instanceof Error ? e.message : String(e)}`);
