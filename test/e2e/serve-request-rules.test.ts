@@ -147,6 +147,7 @@ describe('serve over stdio: request rules', () => {
         send: (m: unknown) => void;
         notes: Message[];
         child: { kill: () => void };
+        exited: Promise<unknown>;
       };
       try {
         await raw.open();
@@ -168,6 +169,7 @@ describe('serve over stdio: request rules', () => {
         ]);
       } finally {
         raw.child.kill();
+        await raw.exited;
       }
     },
     TIMEOUT_MS,
