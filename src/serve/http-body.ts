@@ -4,23 +4,24 @@
  */
 import type { IncomingMessage } from 'node:http';
 import { messageTooDeep, TOO_DEEP } from '../core/wire/nesting.js';
+import { EMPTY_BATCH, INVALID_REQUEST, type RequestId } from '../core/wire/request-rules.js';
 
 /** The largest request body accepted (4 MiB, the SDK's own default for its HTTP entry). */
 export const MAX_BODY_BYTES = 4 * 1024 * 1024;
 
-/** A request refused before it reached a session: the HTTP status and a JSON-RPC error. */
+/** A request refused before it reached a session: the HTTP status and a JSON-RPC error (for the request `id`). */
 export class HttpRefusal extends Error {
   constructor(
     readonly status: number,
     readonly code: number,
     message: string,
+    readonly id: RequestId | null = null,
   ) {
     super(message);
   }
 }
 
 const PARSE_ERROR = -32700;
-const INVALID_REQUEST = -32600;
 const SERVER_ERROR = -32000;
 
 const mib = (bytes: number): string => `${(bytes / (1024 * 1024)).toFixed(bytes % (1024 * 1024) ? 1 : 0)} MiB`;
@@ -78,6 +79,9 @@ export function readJsonBody(req: IncomingMessage, limit = MAX_BODY_BYTES): Prom
       }
       // The SDK's schema walk and serializer would overflow the stack on it (an HTTP 500): refused here.
       if (messageTooDeep(text, body)) return reject(new HttpRefusal(400, INVALID_REQUEST, `Bad Request: ${TOO_DEEP}`));
+      // JSON-RPC 2.0: an empty batch is an Invalid Request, answered with one error (the SDK took it for notifications).
+      if (Array.isArray(body) && body.length === 0)
+        return reject(new HttpRefusal(400, INVALID_REQUEST, `Invalid Request: ${EMPTY_BATCH}`));
       resolve(body);
     });
   });

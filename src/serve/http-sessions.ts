@@ -9,6 +9,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Server } from '@modelcontextprotocol/server';
 import type { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node';
 import { cancelledCall, isCallId } from './wire-call-params.js';
+import { batchesRemoved, batchRefusal, idInUse, INVALID_REQUEST, requestIds } from '../core/wire/request-rules.js';
+import { HttpRefusal } from './http-body.js';
 
 export interface SessionLimits {
   /** A session with nothing in flight this long is closed. */
@@ -33,6 +35,8 @@ interface Entry extends Session {
   lastUsed: number;
   /** Requests in flight by JSON-RPC id: what stops counting one the client cancelled. */
   pending: Map<string, () => void>;
+  /** The protocol revision its initialize negotiated. */
+  version?: string;
   timer?: NodeJS.Timeout;
 }
 
@@ -78,6 +82,37 @@ export class SessionTable {
     this.arm(id, entry);
   }
 
+  /** Its initialize negotiated `version` (the SDK's Server tells its transport, http.ts). */
+  negotiated(id: string, version: string): void {
+    const entry = this.entries.get(id);
+    if (entry) entry.version = version;
+  }
+
+  /**
+   * Throws the refusal of a request the session cannot take: a batch once the session's revision has none, a
+   * request reusing the id of one in flight (the SDK's transport routes answers by id: the first was never answered).
+   */
+  check(id: string, body: unknown): void {
+    const entry = this.entries.get(id);
+    if (!entry) return;
+    if (Array.isArray(body) && batchesRemoved(entry.version))
+      throw new HttpRefusal(
+        400,
+        INVALID_REQUEST,
+        `Invalid Request: ${batchRefusal('request')}, and this session negotiated ${entry.version}`,
+      );
+    const ids = requestIds(body);
+    const keys = ids.map((i) => JSON.stringify(i));
+    const used = keys.findIndex((k, i) => entry.pending.has(k) || keys.indexOf(k) !== i);
+    if (used !== -1)
+      throw new HttpRefusal(
+        400,
+        INVALID_REQUEST,
+        `Invalid Request: ${idInUse(ids[used]!)}`,
+        Array.isArray(body) ? null : ids[used]!,
+      );
+  }
+
   /** Removes a session whose transport has closed (DELETE, or closed here). */
   forget(id: string): void {
     const entry = this.entries.get(id);
@@ -115,13 +150,19 @@ export class SessionTable {
     res.once('close', finish);
     // A request the client cancels gets no answer, and its response may stay open until the session closes: from the
     // cancellation on it is not in flight, or it would keep its session from idling out and from being evicted.
-    const key = requestKey(body);
-    if (key !== undefined) {
-      entry.pending.set(key, finish);
-      res.once('close', () => entry.pending.get(key) === finish && entry.pending.delete(key));
+    // The ids of a batch (2025-03-26) are in use too; a cancellation stops counting a single request only.
+    const keys = requestIds(body).map((i) => JSON.stringify(i));
+    const mark = keys.length === 1 && !Array.isArray(body) ? finish : (): void => undefined;
+    for (const key of keys) {
+      entry.pending.set(key, mark);
+      res.once('close', () => entry.pending.get(key) === mark && entry.pending.delete(key));
     }
     const cancelled = cancelledKey(body);
-    if (cancelled !== undefined) entry.pending.get(cancelled)?.();
+    if (cancelled !== undefined) {
+      entry.pending.get(cancelled)?.();
+      // Never answered now: its id is free again (the SDK routes a new request's answer to the new response).
+      entry.pending.delete(cancelled);
+    }
     try {
       await (run ? run() : entry.transport.handleRequest(req, res, body));
     } finally {
@@ -148,13 +189,6 @@ export class SessionTable {
     }, this.limits.idleMs);
     entry.timer.unref();
   }
-}
-
-/** The JSON-RPC id of a single request (method and id), as a key; undefined for anything else. */
-function requestKey(body: unknown): string | undefined {
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) return undefined;
-  const m = body as { id?: unknown; method?: unknown };
-  return typeof m.method === 'string' && isCallId(m.id) ? JSON.stringify(m.id) : undefined;
 }
 
 /** The key of the request a single notifications/cancelled names; undefined for anything else. */

@@ -15,6 +15,7 @@ import {
   isLegacyRequest,
   type AuthInfo,
   type Server,
+  type Transport,
 } from '@modelcontextprotocol/server';
 import { NodeStreamableHTTPServerTransport, toNodeHandler } from '@modelcontextprotocol/node';
 import { SmartError } from '../process/errors.js';
@@ -32,6 +33,7 @@ import type { OtherLists } from './served-list.js';
 import { ListenStreams } from './listen-limit.js';
 import { callerOf } from './auth/caller.js';
 import { rememberOpener } from './auth/scoped-routes.js';
+import { HttpDrain } from './http-drain.js';
 
 export { isLoopback } from './http-guard.js';
 
@@ -91,6 +93,8 @@ export interface HttpHandle {
   othersChanged: (changed: OtherLists) => void;
   /** Tells the 2026-07-28 clients whose subscriptions/listen named `uri` that the resource changed. */
   resourceUpdated: (uri: string) => void;
+  /** Stops taking requests and answers those still open after `graceMs` (http-drain.ts); returns how many. */
+  drain: HttpDrain['drain'];
   close: () => Promise<void>;
 }
 
@@ -147,6 +151,7 @@ export async function startHttp(opts: HttpOptions): Promise<HttpHandle> {
   const modern = toNodeHandler(modernHandler);
   const listens = new ListenStreams();
   const resume = opts.keys && new StreamResume(opts.keys);
+  const draining = new HttpDrain();
 
   /** A 2025 request without a session: only initialize opens one; a Server that opened none is closed again. */
   const openSession = async (req: IncomingMessage, res: ServerResponse, body: unknown): Promise<void> => {
@@ -177,6 +182,10 @@ export async function startHttp(opts: HttpOptions): Promise<HttpHandle> {
     transport.onclose = () => {
       if (transport.sessionId) sessions.forget(transport.sessionId);
     };
+    // The Server tells its transport the revision its initialize answered (its batch rule, http-sessions.ts).
+    (transport as Transport).setProtocolVersion = (version) => {
+      if (transport.sessionId) sessions.negotiated(transport.sessionId, version);
+    };
     await server.connect(transport);
     try {
       await transport.handleRequest(req, res, body);
@@ -205,6 +214,8 @@ export async function startHttp(opts: HttpOptions): Promise<HttpHandle> {
       if (opts.traceHeader) body = withTraceHeaders(body, req.headers);
     }
     await opts.ready;
+    // In flight until answered; refused once serve is stopping.
+    if (req.method === 'POST' && !draining.admit(res, body)) return;
     const sessionId = req.headers['mcp-session-id'];
     // A 2026-07-28 request (its _meta names the version): stateless, one Server for the exchange.
     if (typeof sessionId !== 'string' && !(await isLegacyRequest(webRequest(req), body))) {
@@ -234,6 +245,8 @@ export async function startHttp(opts: HttpOptions): Promise<HttpHandle> {
       }
       return session.transport.handleRequest(req, res, body);
     };
+    // A batch its revision has not, an id in flight: refused before either path takes it.
+    sessions.check(sessionId, body);
     // A plain forwarded call is answered outside the SDK (http-forward-calls.ts); anything else by the session's.
     const run = opts.calls?.take(session.server, sessionId, req, res, body, viaSdk);
     return sessions.serve(sessionId, req, res, body, run ?? viaSdk);
@@ -252,7 +265,7 @@ export async function startHttp(opts: HttpOptions): Promise<HttpHandle> {
         if (e instanceof HttpRefusal) {
           // A body refused before it all arrived: the connection is not reused.
           if (!req.complete) res.setHeader('connection', 'close');
-          if (!res.headersSent) return reject(res, e.status, e.code, e.message);
+          if (!res.headersSent) return reject(res, e.status, e.code, e.message, e.id);
           return;
         }
         opts.log(`HTTP request failed: ${e instanceof Error ? e.message : String(e)}`);
@@ -266,6 +279,7 @@ export async function startHttp(opts: HttpOptions): Promise<HttpHandle> {
     http.once('error', (e: NodeJS.ErrnoException) => fail(listenError(e, opts.host, opts.port)));
     http.listen(opts.port, bindHost, () => resolve());
   });
+  const stopped = new Promise<void>((resolve) => http.once('close', () => resolve()));
   const port = (http.address() as AddressInfo).port;
   bound.guard = hostGuard(bindHost, port);
   const shownHost = bindHost.includes(':') ? `[${bindHost}]` : bindHost;
@@ -280,11 +294,18 @@ export async function startHttp(opts: HttpOptions): Promise<HttpHandle> {
       if (changed.resources) modernHandler.notify.resourcesChanged();
     },
     resourceUpdated: (uri) => modernHandler.notify.resourceUpdated(uri),
+    drain: (graceMs, refusal, abandoned) => {
+      // No new connections; those open may still send (refused) while the calls in flight finish.
+      http.close();
+      return draining.drain(graceMs, refusal, abandoned);
+    },
     close: async () => {
       await sessions.closeAll();
       await modernHandler.close().catch(() => undefined);
       http.closeAllConnections();
-      await new Promise<void>((resolve) => http.close(() => resolve()));
+      // A drain stopped listening already: its 'close' may have passed (with no connection open), so it is awaited.
+      if (http.listening) http.close();
+      await stopped;
     },
   };
 }

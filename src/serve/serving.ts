@@ -25,6 +25,7 @@ import { SmartError, errorText } from '../process/errors.js';
 import { appendFileSafe } from '../process/safe-write.js';
 import { RECORD_KIND } from './learn-record.js';
 import { STOP_EXIT_CODES, stoppedBy, whileHandlingSignals } from '../process/signals.js';
+import { shuttingDown, stoppingRefusal } from '../core/wire/request-rules.js';
 import type { HttpHandle } from './http.js';
 import { ServeRuntime } from './runtime.js';
 import { CLIENT_GONE_FLUSH_MS, FINAL_FLUSH_MS, SERVE_STORE_TIMEOUTS, STARTUP_READ_LOCK_MS } from './learn.js';
@@ -48,6 +49,11 @@ import type { ServeMode } from './served-view.js';
 
 /** At shutdown, the last spans and metrics are exported within this (a collector that is down does not hold it). */
 const TELEMETRY_FLUSH_MS = 3_000;
+/**
+ * On a signal, the client's requests in flight get this long to be answered before each still open is answered
+ * with an error; then the servers are ended. Within the signal path's 5 s bound beside the servers' 1.75 s to end.
+ */
+export const CALL_GRACE_MS = 1_000;
 
 export interface ServeResult {
   mode: ServeMode;
@@ -202,6 +208,8 @@ export async function serveWith(
   io.signal?.addEventListener('abort', shutdown, { once: true });
 
   let replica: ReplicaHandle | undefined;
+  /** The client connection's drain (StdioWire's, HttpDrain's): set once it is open. */
+  let drain: ((graceMs: number, refusal: string, abandoned: string) => Promise<number>) | undefined;
   // Handlers stay subscribed through the shutdown too, so a second Ctrl-C cannot kill serve before the servers'
   // process groups are ended.
   await whileHandlingSignals(async () => {
@@ -210,6 +218,16 @@ export async function serveWith(
     } finally {
       io.signal?.removeEventListener('abort', shutdown);
       heapQuiet.stop();
+      // Stopped by a signal (not by the client leaving): no new requests, a grace for those in flight, an error
+      // answer for the rest — while the servers behind still run, so a call about to finish is answered.
+      const signal = stoppedBy();
+      if (signal && !clientWent && drain) {
+        const abandoned = await drain(CALL_GRACE_MS, stoppingRefusal(signal), shuttingDown(signal, CALL_GRACE_MS));
+        if (abandoned > 0)
+          log(
+            `${signal}: ${countOf(abandoned, 'request')} still open after ${CALL_GRACE_MS} ms answered with an error`,
+          );
+      }
       // What is still held when serving ends: a check that requests and closed sessions left nothing behind (the
       // listeners of client connections: the endpoint's own one for 2026-07-28 listen streams is not counted).
       if (global.debug && http)
@@ -272,6 +290,7 @@ export async function serveWith(
         calls: new HttpForwardCalls(runtime),
       });
       const listening = http;
+      drain = (graceMs, refusal, abandoned) => listening.drain(graceMs, refusal, abandoned);
       replica = startReplica({
         keys: keys!,
         bridge: runtime.bridge,
@@ -302,6 +321,7 @@ export async function serveWith(
       // Both eras on one connection: its opening (initialize, or a 2026-07-28 request) pins the era. Each instance
       // the SDK asks for is a fresh Server (one configured for one era is never reused for the other).
       const wire = new StdioWire(process.stdin, process.stdout, log);
+      drain = (graceMs, refusal, abandoned) => wire.drain(graceMs, refusal, abandoned);
       let current: ReturnType<typeof newClient> | undefined;
       serveStdio(() => (current = newClient()), { transport: wire });
       const closeConnection = wire.onclose;

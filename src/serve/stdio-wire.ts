@@ -4,6 +4,10 @@
  * error for that request (its id read from the message's first and last bytes; null when they do not show it) and
  * stderr says so — and serve goes on reading the next one. The SDK's transport closed the whole connection
  * instead, and serve then exited 0 without a word.
+ *
+ * It keeps the ids of the client's requests not answered yet: a request reusing one is refused (-32600, its answer
+ * would be taken for the first's), and when serve stops (`drain`) new requests are refused, those in flight get a
+ * grace to finish, and the rest are answered with an error: the client is not left waiting for answers that never come.
  */
 import { deserializeMessage, serializeMessage } from '@modelcontextprotocol/server';
 import type { JSONRPCMessage, Transport } from '@modelcontextprotocol/server';
@@ -11,6 +15,8 @@ import { readMessage } from '../core/wire/jsonrpc-message.js';
 import { LineReader, messageIdOf } from '../core/wire/line-reader.js';
 import { INVALID_REQUEST, unreadableMessage } from '../core/wire/unreadable-message.js';
 import { messageTooDeep, TOO_DEEP } from '../core/wire/nesting.js';
+import { errorAnswer, idInUse, SHUTTING_DOWN, type RequestId } from '../core/wire/request-rules.js';
+import { cancelledCall, isCallId } from './wire-call-params.js';
 
 /** The largest message a client may send serve over stdio (the MCP SDKs' own stdio limit). */
 export const MAX_CLIENT_MESSAGE_BYTES = 10 * 1024 * 1024;
@@ -24,6 +30,10 @@ export class StdioWire implements Transport {
   private closed = false;
   private readonly reader: LineReader;
   private drained: Promise<void> | undefined;
+  /** The client's requests not answered yet, by id (as JSON: 1 and "1" are two); a listen is held open by design. */
+  private readonly open = new Map<string, { id: RequestId; listen: boolean }>();
+  /** Set by `drain`: what a new request is told (serve is stopping); `answered`: every open request was answered. */
+  private stopping: { refusal: string; answered: boolean; idle?: () => void } | undefined;
 
   constructor(
     private readonly stdin: NodeJS.ReadableStream,
@@ -78,7 +88,52 @@ export class StdioWire implements Transport {
       }
       return;
     }
+    if (!this.admit(message)) return;
     this.onmessage?.(message);
+  }
+
+  /** Keeps a request's id until it is answered; false (answered here) for a duplicate id or while stopping. */
+  private admit(m: { id?: unknown; method?: unknown; params?: unknown }): boolean {
+    if (typeof m.method !== 'string') return true;
+    if (!isCallId(m.id)) {
+      // A cancelled request gets no answer: its id is free again.
+      const cancelled = cancelledCall(m)?.id;
+      if (isCallId(cancelled)) this.open.delete(JSON.stringify(cancelled));
+      return true;
+    }
+    const key = JSON.stringify(m.id);
+    const refusal = this.stopping?.refusal ?? (this.open.has(key) ? `mcp-smart: ${idInUse(m.id)}` : undefined);
+    if (refusal === undefined) {
+      this.open.set(key, { id: m.id, listen: m.method === 'subscriptions/listen' });
+      return true;
+    }
+    this.log(`refused request ${key} (${m.method}) from the client: ${refusal.replace(/^mcp-smart: /, '')}`);
+    const code = this.stopping ? SHUTTING_DOWN : INVALID_REQUEST;
+    if (!this.closed) void this.write(JSON.stringify(errorAnswer(m.id, code, refusal)) + '\n').catch(() => undefined);
+    return false;
+  }
+
+  /** Requests in flight that are not listens (held open until cancelled). */
+  private get calls(): { id: RequestId; listen: boolean }[] {
+    return [...this.open.values()].filter((r) => !r.listen);
+  }
+
+  /**
+   * serve is stopping: new requests are refused with `refusal`, those in flight get `graceMs` to be answered, and
+   * each still open then is answered with `abandoned` (SHUTTING_DOWN); nothing is sent after. Returns how many.
+   */
+  async drain(graceMs: number, refusal: string, abandoned: string): Promise<number> {
+    const stopping: NonNullable<StdioWire['stopping']> = { refusal, answered: false };
+    this.stopping = stopping;
+    if (this.calls.length > 0 && !this.closed)
+      await new Promise<void>((resolve) => {
+        stopping.idle = resolve;
+        setTimeout(resolve, graceMs).unref();
+      });
+    const left = this.closed ? [] : this.calls;
+    for (const { id } of left) await this.write(JSON.stringify(errorAnswer(id, SHUTTING_DOWN, abandoned)) + '\n');
+    stopping.answered = true;
+    return left.length;
   }
 
   private refuse(id: string | number | undefined, bytes: number, maxBytes: number, head: string): void {
@@ -97,6 +152,13 @@ export class StdioWire implements Transport {
 
   send(message: JSONRPCMessage): Promise<void> {
     if (this.closed) return Promise.reject(new Error('the stdio connection is closed'));
+    // Once drained, the requests still open were answered with an error: a late answer would be a second one.
+    if (this.stopping?.answered) return WRITTEN;
+    const m = message as { id?: unknown; method?: unknown };
+    if (m.method === undefined && isCallId(m.id)) {
+      this.open.delete(JSON.stringify(m.id));
+      if (this.stopping && this.calls.length === 0) this.stopping.idle?.();
+    }
     return this.write(serializeMessage(message));
   }
 

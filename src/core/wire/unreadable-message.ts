@@ -8,9 +8,10 @@
 
 import { has, isId, isObject } from './jsonrpc-message.js';
 import { refusalText } from './zod-issues.js';
+import { batchRefusal, INVALID_REQUEST } from './request-rules.js';
 
+export { INVALID_REQUEST };
 export const PARSE_ERROR = -32700;
-export const INVALID_REQUEST = -32600;
 
 export interface Unreadable {
   /** Why the line was not taken, for the log. */
@@ -35,7 +36,7 @@ export function unreadableMessage(line: string, error: unknown): Unreadable {
     return { reason, answer: answer(null, PARSE_ERROR, reason) };
   }
   if (Array.isArray(value)) {
-    const reason = 'a JSON-RPC batch; MCP takes one message per line (batches were removed in 2025-06-18)';
+    const reason = batchRefusal('line');
     return { reason, answer: answer(null, INVALID_REQUEST, reason) };
   }
   if (!isObject(value)) {

@@ -1,0 +1,177 @@
+// The request rules serve's two transports enforce alike, with the built CLI and a slow fixture server behind it
+// (trace-server `slow`). A request reusing the id of one in flight is refused at once (-32600, naming the id) and the
+// first is still answered: over HTTP in meta mode the SDK's transport routed both answers by id, so the first was
+// never answered and its client hung; over stdio both answers carried the same id. An empty batch `[]` is an Invalid
+// Request (HTTP 400, one error, id null), not a 202; a batch on a session negotiated at 2025-06-18 or later (which
+// removed batches) is refused as stdio refuses it, while a 2025-03-26 session still takes one.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+// @ts-expect-error -- plain ESM helper shared with the benchmark (no types)
+import { startRaw } from '../../bench/helpers/raw-stdio.mjs';
+import { BIN, fixture } from '../helpers/paths.js';
+import { node, sandbox, startServeHttp, type Sandbox, type StartedServe } from './serve-harness.js';
+
+const TIMEOUT_MS = 90_000;
+const HEADERS = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+
+interface Message {
+  id?: unknown;
+  result?: { content?: { text?: string }[] };
+  error?: { code: number; message: string };
+}
+
+let box: Sandbox;
+let config: string;
+let serve: StartedServe;
+
+beforeAll(async () => {
+  box = await sandbox('serve-request-rules');
+  config = await box.config('servers.json', { trace: node(fixture('servers', 'trace-server.mjs')) });
+  serve = await startServeHttp(box.env, ['--config', config, '--mode', 'meta', '--no-learn']);
+}, 60_000);
+afterAll(async () => {
+  await serve?.stop();
+  await box?.remove();
+});
+
+const slowCall = (id: number, ms: number) => ({
+  jsonrpc: '2.0',
+  id,
+  method: 'tools/call',
+  params: { name: 'call_tool', arguments: { name: 'trace.slow', arguments: { ms } } },
+});
+
+/** The JSON-RPC messages of an answer: a JSON body or an SSE stream's data lines. */
+function messagesOf(text: string): Message[] {
+  if (text.trimStart().startsWith('{')) return [JSON.parse(text) as Message];
+  return text
+    .split('\n')
+    .filter((l) => l.startsWith('data: ') && l.length > 6)
+    .map((l) => JSON.parse(l.slice(6)) as Message);
+}
+
+async function post(body: unknown, session?: { id: string; version: string }) {
+  const res = await fetch(serve.url, {
+    method: 'POST',
+    headers: { ...HEADERS, ...(session && { 'mcp-session-id': session.id, 'mcp-protocol-version': session.version }) },
+    body: JSON.stringify(body),
+  });
+  const text = await res.text();
+  return { status: res.status, session: res.headers.get('mcp-session-id'), messages: text ? messagesOf(text) : [] };
+}
+
+async function open(version: string): Promise<{ id: string; version: string }> {
+  const init = await post({
+    jsonrpc: '2.0',
+    id: 0,
+    method: 'initialize',
+    params: { protocolVersion: version, capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+  });
+  expect(init.status).toBe(200);
+  const session = { id: init.session!, version };
+  await post({ jsonrpc: '2.0', method: 'notifications/initialized' }, session);
+  return session;
+}
+
+describe('serve --transport http: request rules', () => {
+  it(
+    'meta mode, two calls in flight with id 5: the second is refused at once naming the id, the first answered',
+    async () => {
+      const session = await open('2025-11-25');
+      // Its servers start on the first call: one call first, so the second of the pair comes while the first runs.
+      expect((await post(slowCall(1, 10), session)).messages[0]?.result).toBeDefined();
+      const first = post(slowCall(5, 2_000), session);
+      await new Promise((r) => setTimeout(r, 300));
+      const t = performance.now();
+      const second = await post(slowCall(5, 10), session);
+      expect(performance.now() - t).toBeLessThan(1_500);
+      expect(second.status).toBe(400);
+      expect(second.messages).toEqual([
+        {
+          jsonrpc: '2.0',
+          id: 5,
+          error: { code: -32600, message: expect.stringMatching(/request id 5 is already in use/) },
+        },
+      ]);
+      const answered = await first;
+      expect(answered.messages).toHaveLength(1);
+      expect(answered.messages[0]).toMatchObject({ id: 5, result: { content: [{ text: 'late' }] } });
+      // Answered, the id is free again.
+      expect((await post(slowCall(5, 10), session)).messages[0]).toMatchObject({ id: 5, result: {} });
+    },
+    TIMEOUT_MS,
+  );
+
+  it('an empty batch is one Invalid Request error (HTTP 400, id null), with a session or without', async () => {
+    const session = await open('2025-03-26');
+    for (const answer of [await post([], session), await post([])]) {
+      expect(answer.status).toBe(400);
+      expect(answer.messages).toEqual([
+        { jsonrpc: '2.0', id: null, error: { code: -32600, message: expect.stringMatching(/empty JSON-RPC batch/) } },
+      ]);
+    }
+  });
+
+  it('a batch is refused on a 2025-06-18 or 2025-11-25 session, and served on a 2025-03-26 one', async () => {
+    const batch = [
+      { jsonrpc: '2.0', id: 7, method: 'ping' },
+      { jsonrpc: '2.0', id: 8, method: 'ping' },
+    ];
+    for (const version of ['2025-06-18', '2025-11-25']) {
+      const refused = await post(batch, await open(version));
+      expect(refused.status).toBe(400);
+      expect(refused.messages).toEqual([
+        {
+          jsonrpc: '2.0',
+          id: null,
+          error: { code: -32600, message: expect.stringContaining(`batches were removed in 2025-06-18`) },
+        },
+      ]);
+      expect(refused.messages[0]?.error?.message).toContain(`negotiated ${version}`);
+    }
+    const served = await post(batch, await open('2025-03-26'));
+    expect(served.status).toBe(200);
+    expect(served.messages.map((m) => m.id)).toEqual([7, 8]);
+  });
+});
+
+describe('serve over stdio: request rules', () => {
+  it(
+    'meta mode, two calls in flight with id 5: the second is refused at once naming the id, the first answered',
+    async () => {
+      const raw = startRaw(process.execPath, [BIN, '--config', config, 'serve', '--mode', 'meta', '--no-learn'], {
+        env: box.env,
+        cwd: box.dir,
+      }) as {
+        open: () => Promise<unknown>;
+        request: (method: string, params?: unknown) => Promise<Message>;
+        send: (m: unknown) => void;
+        notes: Message[];
+        child: { kill: () => void };
+        exited: Promise<unknown>;
+      };
+      try {
+        await raw.open();
+        const warm = slowCall(1, 10).params;
+        expect((await raw.request('tools/call', warm)).result).toBeDefined();
+        raw.send(slowCall(5, 2_000));
+        await new Promise((r) => setTimeout(r, 300));
+        raw.send(slowCall(5, 10));
+        const fives = (): Message[] => raw.notes.filter((m) => m.id === 5);
+        const deadline = Date.now() + 20_000;
+        while (fives().length < 2 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+        expect(fives()).toEqual([
+          {
+            jsonrpc: '2.0',
+            id: 5,
+            error: { code: -32600, message: expect.stringMatching(/request id 5 is already in use/) },
+          },
+          expect.objectContaining({ id: 5, result: { content: [{ type: 'text', text: 'late' }] } }),
+        ]);
+      } finally {
+        raw.child.kill();
+        await raw.exited;
+      }
+    },
+    TIMEOUT_MS,
+  );
+});
