@@ -15,10 +15,13 @@
  * declared to it) fails the call with MissingCapability (-32021 on the wire), and the call to it is cancelled.
  * Whose question it is (in-flight.ts): a held call leaves its server's ask gate while held and its retry enters again
  * before the answers reach the server, so the server's next question is asked while this call is the one running.
+ * A 2025 server's -32042 (URL elicitation required) is a round too: its URL elicitations are asked, and the
+ * client's retry runs the call to the server again (url-elicitation.ts).
  */
 import { randomBytes } from 'node:crypto';
 import type { Pass } from './ask-gate.js';
 import type { Asker } from './in-flight.js';
+import { declaresUrlElicitation, urlDeclinedResult, urlElicitations } from './url-elicitation.js';
 
 export const BRIDGE_DEFAULTS = { timeoutMs: 60_000, maxRounds: 8, maxOpen: 256, maxPerClient: 32 } as const;
 
@@ -70,6 +73,11 @@ export class MissingCapability extends Error {
   constructor(readonly capability: string) {
     super(`The server behind needs the client's ${capability} capability, which this request did not declare`);
   }
+
+  /** As `requiredCapabilities` names it: a dotted name nests (`elicitation.url` is `{elicitation: {url: {}}}`). */
+  get required(): Record<string, unknown> {
+    return this.capability.split('.').reduceRight<Record<string, unknown>>((inner, key) => ({ [key]: inner }), {});
+  }
 }
 
 /** The error a retry gets for a requestState that names no held call (tampered, spent, expired or released). */
@@ -114,6 +122,14 @@ class HeldCall {
   timer?: NodeJS.Timeout;
   /** Its place on the ask gate of each server it runs on (in-flight.ts), left while held. */
   readonly passes = new Set<Pass>();
+  /** Runs the call to the server again (after the user completed its URL elicitations). */
+  rerun?: () => void;
+  /** Set while the call's outcome is the server's -32042: its URL elicitations are asked. */
+  urlRound = false;
+  /** Keys of those URL elicitations still unanswered. */
+  readonly urls = new Set<string>();
+  /** An answer to one of them that was not "accept". */
+  declined?: string;
 
   constructor(
     readonly name: string,
@@ -130,6 +146,20 @@ class HeldCall {
       signal.addEventListener('abort', gone, { once: true });
       this.wake?.();
     });
+  }
+
+  /** The server's -32042: its URL elicitations are this round's requests (their answers go nowhere but here). */
+  askUrls(elicitations: Record<string, unknown>[]): void {
+    this.urlRound = true;
+    for (const params of elicitations) {
+      const key = `elicitation-${++this.seq}`;
+      this.urls.add(key);
+      const resolve = (r: Record<string, unknown>): void => {
+        this.urls.delete(key);
+        if (r.action !== 'accept') this.declined ??= String(r.action);
+      };
+      this.asks.set(key, { method: 'elicitation/create', params, resolve, reject: () => undefined });
+    }
   }
 
   unmet(capability: string): void {
@@ -192,16 +222,20 @@ export class Bridge {
     };
     // Progress is asked of the server behind only when the first request asked for it (its call is made once, with
     // or without a progress token); it then reaches the round waiting at the time. Without it no token is sent.
-    call.outcome = run({
+    const held: HeldContext = {
       signal: call.controller.signal,
       asker,
       onprogress: round.onprogress ? (p) => call.round?.onprogress?.(p) : undefined,
       onlog: (params) => call.round?.onlog?.(params),
       ...(round.client !== undefined && { client: round.client }),
-    }).then(
-      (value) => ({ ok: true as const, value }),
-      (error: unknown) => ({ ok: false as const, error }),
-    );
+    };
+    call.rerun = () => {
+      call.outcome = run(held).then(
+        (value) => ({ ok: true as const, value }),
+        (error: unknown) => ({ ok: false as const, error }),
+      );
+    };
+    call.rerun();
     return this.next(call, round);
   }
 
@@ -244,6 +278,15 @@ export class Bridge {
       call.asks.delete(key);
       ask.resolve(answer as Record<string, unknown>);
     }
+    // The server's URL elicitations all answered: the call is made again, as a 2025 client retries it.
+    if (call.urlRound && call.urls.size === 0) {
+      call.urlRound = false;
+      if (call.declined !== undefined) {
+        call.release('the user declined a URL elicitation');
+        return urlDeclinedResult(call.declined);
+      }
+      call.rerun?.();
+    }
     return this.next(call, round);
   }
 
@@ -259,13 +302,21 @@ export class Bridge {
         call.release(`the client did not declare ${call.missing}`);
         throw new MissingCapability(call.missing);
       }
+      if (first?.ok) return first.value;
       if (first) {
-        if (first.ok) return first.value;
-        throw first.error;
+        // The server's -32042: its URL elicitations are asked (once; those left unanswered are asked again).
+        const urls = call.urlRound ? [] : urlElicitations(first.error);
+        if (!urls || !call.rerun) throw first.error;
+        if (urls.length > 0 && !declaresUrlElicitation(round.capabilities)) {
+          call.release('the client did not declare elicitation.url');
+          throw new MissingCapability('elicitation.url');
+        }
+        if (urls.length > 0) call.askUrls(urls);
+      } else {
+        // Requests a server sends together (a 2026 server's several inputRequests) go out in one round.
+        await new Promise((r) => setTimeout(r, 5));
+        if (call.asks.size === 0) return this.next(call, round);
       }
-      // Requests a server sends together (a 2026 server's several inputRequests) go out in one round.
-      await new Promise((r) => setTimeout(r, 5));
-      if (call.asks.size === 0) return this.next(call, round);
     } finally {
       round.signal.removeEventListener('abort', cancel);
     }

@@ -188,7 +188,7 @@ export function createClientServer(runtime: ServeRuntime): Server {
       if (e instanceof UnknownRequestState)
         throw new ProtocolError(ProtocolErrorCode.InvalidParams, e.message, { reason: 'invalid_request_state' });
       if (e instanceof MissingCapability)
-        throw new MissingRequiredClientCapabilityError({ requiredCapabilities: { [e.capability]: {} } }, e.message);
+        throw new MissingRequiredClientCapabilityError({ requiredCapabilities: e.required }, e.message);
       throw e;
     }
   }
