@@ -8,7 +8,7 @@ import { condenseTool } from '../core/condense/index.js';
 import { toolHiddenBy, type HiddenBy, type VisibilityRules } from '../core/config/tool-filter.js';
 import type { ServeConfig, ServeMode, ServerSnapshot, ToolSnapshot, UsageStats } from '../core/types.js';
 import { assignServedNames } from '../core/served-names.js';
-import { uniqueKeys } from '../core/unique-keys.js';
+import { uniqueToolIds } from '../core/unique-keys.js';
 
 export type { ServeMode };
 export type ServeLevel = NonNullable<ServeConfig['level']>;
@@ -84,14 +84,14 @@ export interface ViewRequest {
  * Every callable tool, servers in name order, tools in server order; tools the visibility rule hides left out.
  * A tool's id is `<server>.<tool>`. Two tools can make the same id (server `a.b` tool `c` and server `a` tool `b.c`,
  * or one server listing a name twice): in that order the first keeps it and each later one gets `#2`, `#3` …
- * after it, never an id another tool really has (uniqueKeys), so every tool stays reachable (`idCollisions` lists
- * them for a warning).
+ * after it, never an id another tool really has (uniqueToolIds, as discover names them), so every tool stays
+ * reachable (`idCollisions` lists them for a warning).
  */
 export function catalogEntries(servers: readonly ServerSnapshot[], rules: VisibilityRules): CatalogEntry[] {
   const shown = sortedOk(servers).flatMap((s) =>
     s.tools.filter((t) => toolHiddenBy(rules, s.name, t.name) === undefined).map((tool) => ({ server: s.name, tool })),
   );
-  const ids = uniqueKeys(shown.map((e) => `${e.server}.${e.tool.name}`));
+  const ids = uniqueToolIds(shown.map((e) => ({ server: e.server, name: e.tool.name })));
   return shown.map((e, i) => ({ id: ids[i]!, ...e }));
 }
 

@@ -20,6 +20,7 @@ import { overStemmed, productNames } from './lexicon.js';
 import { analyzeWords, splitWords } from './tokenize.js';
 import type { WordVectors } from './vectors.js';
 import { resolveWeights, type HybridWeights, type WeightsInput } from './weights.js';
+import { uniqueToolIds } from '../unique-keys.js';
 
 export interface DiscoverIndex {
   /** Tools sorted by id; doc numbers below index this array. */
@@ -277,18 +278,24 @@ export function buildDiscoverIndex(tools: ToolRef[], opts: BuildOptions = {}): D
   return index;
 }
 
-/** Tool refs of every reachable server, ids `<server>.<tool>`. */
+/**
+ * Tool refs of every reachable server, ids `<server>.<tool>`; two tools that make one id (a name listed twice, or
+ * server `a.b` tool `c` beside server `a` tool `b.c`) get the ids serve serves them under (`#2` …: uniqueToolIds).
+ */
 export function toolRefsFromSnapshots(servers: ServerSnapshot[]): ToolRef[] {
-  return servers
+  const refs = servers
     .filter((s) => s.status === 'ok')
     .flatMap((s) =>
       s.tools.map((tool) => ({
-        id: `${s.name}.${tool.name}`,
+        id: '',
         server: s.name,
         tool,
         ...(s.instructions ? { serverInstructions: s.instructions } : {}),
       })),
     );
+  const ids = uniqueToolIds(refs.map((r) => ({ server: r.server, name: r.tool.name })));
+  refs.forEach((r, i) => (r.id = ids[i]!));
+  return refs;
 }
 
 /** The BM25 index of the index's tools for these weights' parameters (built once per parameter set). */

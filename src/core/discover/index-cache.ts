@@ -10,7 +10,7 @@ import type { WordVectors } from './vectors.js';
 import { resolveWeights, type WeightsInput } from './weights.js';
 
 /** The cache format; bump it whenever the bytes of an index or of this envelope change. */
-export const INDEX_CACHE_VERSION = 'index-v5';
+export const INDEX_CACHE_VERSION = 'index-v6';
 
 const MAGIC = new TextEncoder().encode('mcp-smart/discover-index'); // 24 bytes: the payload stays 8-aligned
 
