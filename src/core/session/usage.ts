@@ -5,8 +5,6 @@ import type { RememberedIntent, ToolUsage, UsageStats } from '../types.js';
 import type { CaseCall, ReplayCase } from './cases.js';
 
 export const DAY_MS = 86_400_000;
-/** The note's memory: a tool not used for 7 days is forgotten. */
-export const DEFAULT_USAGE_TTL_DAYS = 7;
 
 export interface ForgetOptions {
   /** Tools last used longer ago than this are dropped; 0 keeps everything. */
