@@ -131,6 +131,16 @@ describe('store: bad input', () => {
 });
 
 describe('logout: bad input', () => {
+  it('logout <a stdio server> is exit 2 naming logout (it said "login is for remote …")', async () => {
+    const { cli } = project();
+    const r = await cli('--json', 'logout', 'a');
+    expect(r.code).toBe(2);
+    expect((JSON.parse(r.stdout) as { error: unknown }).error).toEqual({
+      code: 'AUTH_NOT_REMOTE',
+      message: 'a is a stdio server; logout is for remote (HTTP/SSE) servers behind OAuth.',
+    });
+  });
+
   it('a token store that is a folder: exit 2 saying so, the folder left alone', async () => {
     const { dir, cli } = project();
     const tokens = join(dir, 'config', 'mcp-smart', 'oauth-tokens.json');
