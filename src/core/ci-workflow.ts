@@ -20,7 +20,10 @@ export interface CiWorkflowPlan {
   dumpArgs: string[];
   /** The mcp-smart version that wrote the file (named in its header). */
   writtenBy: string;
-  /** Variables the config refers to in place of a secret (init's ad-hoc servers): a live check passes each in. */
+  /**
+   * Variables the checked servers read: the ones init's config refers to in place of a secret (its ad-hoc servers)
+   * and the ones the project's config entries refer to (`${VAR}`, `${env:VAR}`, …). A live check passes each in.
+   */
   variables?: string[];
 }
 
@@ -87,10 +90,28 @@ export function ciSecretName(variable: string): string {
   return /^GITHUB_/i.test(variable) ? `MCP_${variable}` : variable;
 }
 
-/** The variables a check that starts the servers passes from the repository's secrets, with the secret of each. */
+/**
+ * Variables the runner sets itself (GitHub's default environment, and the shell's own): a config's `${HOME}` or
+ * `${GITHUB_WORKSPACE}` reads the runner's value, and a step `env:` from an unset secret would blank it (GitHub does
+ * not let a step override its GITHUB_* and RUNNER_* defaults at all).
+ */
+const RUNNER_SET =
+  /^(?:CI|HOME|PATH|PWD|USER|SHELL|LANG|TMPDIR|RUNNER_\w+|GITHUB_(?:ACTION\w*|ACTOR\w*|API_URL|BASE_REF|ENV|EVENT_\w+|GRAPHQL_URL|HEAD_REF|JOB|OUTPUT|PATH|REF\w*|REPOSITORY\w*|RETENTION_DAYS|RUN_\w+|SERVER_URL|SHA|STEP_SUMMARY|TRIGGERING_ACTOR|WORKFLOW\w*|WORKSPACE))$/;
+
+/**
+ * The variables a check that starts the servers passes from the repository's secrets, with the secret of each: the
+ * ones init wrote in place of a secret and the ones the checked servers' own config entries refer to, except those
+ * the runner sets itself.
+ */
 export function ciSecrets(plan: CiWorkflowPlan): { variable: string; secret: string }[] {
   if (plan.snapshots.length > 0) return [];
-  return [...new Set(plan.variables ?? [])].sort().map((variable) => ({ variable, secret: ciSecretName(variable) }));
+  return (
+    [...new Set(plan.variables ?? [])]
+      // Claude Code reads `${env:X}` as a variable named "env:X", which no environment can hold.
+      .filter((v) => /^[A-Za-z_]\w*$/.test(v) && !RUNNER_SET.test(v))
+      .sort()
+      .map((variable) => ({ variable, secret: ciSecretName(variable) }))
+  );
 }
 
 /** The workflow file: checkout, Node 20 with the npm cache, the pinned mcp-smart, `check --format github`. */

@@ -346,7 +346,7 @@ export const ERROR_CATALOG = {
   AUTH_NOT_REMOTE: {
     exitCode: 2,
     message: (d) =>
-      `${s(d.server)} is a ${s(d.transport)} server; login is for remote (HTTP/SSE) servers behind OAuth.`,
+      `${s(d.server)} is a ${s(d.transport)} server; ${s(d.command) || 'login'} is for remote (HTTP/SSE) servers behind OAuth.`,
   },
   AUTH_FAILED: {
     exitCode: 3,

@@ -49,6 +49,15 @@ export function renderInit(
     else if (result.workflow?.checks === 'snapshot')
       lines.push('The workflow checks the committed snapshot and starts no server: it needs none of them.');
   }
+  // Variables the servers' own config entries refer to (init wrote none of them): CI has them only as secrets.
+  const named = new Set((result.variables ?? []).map((v) => v.variable));
+  const more = (result.workflow?.secrets ?? []).filter((s) => !named.has(s.variable));
+  if (more.length > 0) {
+    lines.push(
+      `The servers' config refers to ${more.length === 1 ? 'this variable' : 'these variables'}; the workflow's check passes ${more.length === 1 ? 'it' : 'each'} from a repository secret: add ${more.length === 1 ? 'it' : 'them'} under Settings > Secrets and variables > Actions before the first run:`,
+    );
+    for (const s of more) lines.push(`  ${s.secret}${s.secret === s.variable ? '' : `  (passed as ${s.variable})`}`);
+  }
   const workflow = result.workflow;
   if (workflow && workflow.checks === 'live')
     lines.push(

@@ -253,6 +253,83 @@ describe('init-workflow: the CI workflow init --github writes', () => {
     expect(check.stdout + check.stderr).not.toContain('hunter2');
   });
 
+  it("variables the project's config files already refer to reach the live check from the repository secrets", async () => {
+    // The workflow passed only the variables init wrote: a server whose .cursor/mcp.json or .mcp.json said
+    // ${env:API_KEY} / ${CLA_SECRET} got "" on the runner. Each client's own syntax; HOME is the runner's own.
+    const out = await mkdtemp(join(tmpdir(), 'mcp-smart-workflow-env-'));
+    const server = (name: string): string[] => [
+      fixture('servers', 'catalog-server.mjs'),
+      fixture('servers', 'catalogs', 'tiny.json'),
+      '--env-out',
+      join(out, `${name}-env.json`),
+      '--argv-file',
+      join(out, `${name}-argv.json`),
+    ];
+    await mkdir(join(dir, '.cursor'), { recursive: true });
+    const cursorEnv = { API_KEY: '${env:API_KEY}', GITHUB_TOKEN: '${env:GITHUB_TOKEN}', AT: '${env:HOME}' };
+    const cursorArgs = [...server('cur'), '--token', '${env:ARG_KEY}'];
+    await writeFile(
+      join(dir, '.cursor', 'mcp.json'),
+      JSON.stringify({ mcpServers: { cur: { command: process.execPath, args: cursorArgs, env: cursorEnv } } }),
+    );
+    const claudeEnv = { CLA_KEY: '${CLA_SECRET}' };
+    await writeFile(
+      join(dir, '.mcp.json'),
+      JSON.stringify({ mcpServers: { cla: { command: process.execPath, args: server('cla'), env: claudeEnv } } }),
+    );
+    const values = { API_KEY: 'v-api-1', GITHUB_TOKEN: 'v-gh-2', ARG_KEY: 'v-arg-3', CLA_SECRET: 'v-cla-4' };
+    try {
+      const init = await mcpSmart(['--no-cache', 'init', '--yes', '--github'], values);
+      expect(init.code, init.stderr).toBe(0);
+      const json = await mcpSmart(['--no-cache', '--json', 'init', '--yes', '--github', '--force'], values);
+      expect(json.code, json.stderr).toBe(0);
+      const secrets = [
+        { variable: 'API_KEY', secret: 'API_KEY' },
+        { variable: 'ARG_KEY', secret: 'ARG_KEY' },
+        { variable: 'CLA_SECRET', secret: 'CLA_SECRET' },
+        { variable: 'GITHUB_TOKEN', secret: 'MCP_GITHUB_TOKEN' },
+      ];
+      expect((JSON.parse(json.stdout) as { workflow: { secrets: unknown } }).workflow.secrets).toEqual(secrets);
+      expect(init.stdout).toContain('Settings > Secrets and variables > Actions');
+      for (const s of secrets) expect(init.stdout).toMatch(new RegExp(`^  ${s.secret}\\b`, 'm'));
+      expect(await lint()).toEqual([]);
+      const wf = await readFile(join(dir, WORKFLOW), 'utf8');
+      const doc = parse(wf) as {
+        jobs: { 'tool-context': { steps: { run?: string; env?: Record<string, string> }[] } };
+      };
+      const step = doc.jobs['tool-context'].steps.at(-1)!;
+      expect(step.env).toEqual(Object.fromEntries(secrets.map((s) => [s.variable, `\${{ secrets.${s.secret} }}`])));
+      const written = ['mcp-smart.config.json', 'mcp-smart.lock.json', WORKFLOW];
+      for (const file of written) {
+        const text = await readFile(join(dir, file), 'utf8');
+        for (const v of Object.values(values)) expect(text, file).not.toContain(v);
+      }
+      for (const v of Object.values(values)) expect(init.stdout + init.stderr + json.stdout).not.toContain(v);
+
+      // The runner: the repository's secrets (other values than the laptop's), through the step's env, and its run line.
+      const repo: Record<string, string> = {
+        API_KEY: 'ci-api',
+        MCP_GITHUB_TOKEN: 'ci-gh',
+        ARG_KEY: 'ci-arg',
+        CLA_SECRET: 'ci-cla',
+      };
+      const env = Object.fromEntries(
+        Object.entries(step.env!).map(([k, v]) => [k, repo[/secrets\.(\w+)/.exec(v)![1]!]!]),
+      );
+      await rm(out, { recursive: true, force: true });
+      await mkdir(out);
+      const check = await mcpSmart(checkStep(wf).slice(4), env);
+      expect(check.code, check.stderr).toBe(0);
+      const cur = JSON.parse(await readFile(join(out, 'cur-env.json'), 'utf8')) as Record<string, string>;
+      expect([cur.API_KEY, cur.GITHUB_TOKEN, cur.AT]).toEqual(['ci-api', 'ci-gh', join(dir, '.home')]);
+      expect((JSON.parse(await readFile(join(out, 'cur-argv.json'), 'utf8')) as string[]).at(-1)).toBe('ci-arg');
+      const cla = JSON.parse(await readFile(join(out, 'cla-env.json'), 'utf8')) as Record<string, string>;
+      expect(cla.CLA_KEY).toBe('ci-cla');
+    } finally {
+      await rm(out, { recursive: true, force: true });
+    }
+  });
+
   it('writes no file at all when every server fails (exit 3)', async () => {
     const broken = `${JSON.stringify(process.execPath)} ${JSON.stringify(fixture('servers', 'misbehaving', 'crash-on-start.mjs'))}`;
     const r = await mcpSmart(['--no-cache', '--stdio', broken, '--name', 'broken', 'init', '--yes', '--github']);

@@ -3,7 +3,7 @@
 // file did not parse) and cut `a #b: c` at ` #` (a comment), running another command than the one printed.
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { ciCommand, ciWorkflowYaml, yamlScalar, type CiWorkflowPlan } from '../../src/core/ci-workflow.js';
+import { ciCommand, ciSecrets, ciWorkflowYaml, yamlScalar, type CiWorkflowPlan } from '../../src/core/ci-workflow.js';
 
 const HOSTILE = [
   'a #b: c',
@@ -112,5 +112,11 @@ describe('ciWorkflowYaml', () => {
     const yaml = ciWorkflowYaml(snap);
     expect(yaml).not.toContain('env:');
     expect(yaml).not.toContain('secrets.');
+  });
+
+  it("a config's reference to a variable the runner sets (HOME, GITHUB_WORKSPACE) or Claude's env:X is passed from no secret", () => {
+    // A step env from an unset secret would blank the runner's own HOME; GitHub forbids overriding GITHUB_WORKSPACE.
+    const live = { ...plan([]), variables: ['HOME', 'GITHUB_WORKSPACE', 'RUNNER_TEMP', 'env:API_KEY', 'API_KEY'] };
+    expect(ciSecrets(live)).toEqual([{ variable: 'API_KEY', secret: 'API_KEY' }]);
   });
 });

@@ -21,6 +21,8 @@ import {
 import type { DefinitionResult } from '../../core/config/index.js';
 import type { Io } from '../../process/io.js';
 import { writeFileSafe } from '../../process/safe-write.js';
+import { readTextFile } from '../../process/read-file.js';
+import { SmartError } from '../../process/errors.js';
 import { envSwitch } from '../../process/env-values.js';
 import type { ServerDefinition } from '../../core/types.js';
 import type { SetupPaths } from './paths.js';
@@ -43,10 +45,34 @@ async function readTrustList(file: string): Promise<TrustList | undefined> {
   }
 }
 
+/**
+ * The trust list to add an approval to: none when missing. A list that cannot be read or is not one (truncated, bytes
+ * that are not text, a folder) is FILE_PARSE / FILE_UNREADABLE, left as it is: rewriting it dropped every approval.
+ */
+async function trustListToUpdate(file: string): Promise<TrustList | undefined> {
+  const text = await readTextFile(file, '/');
+  if (text === undefined) return undefined;
+  const fix = 'fix it, or delete it (every project it approved is then asked about again), and run trust again';
+  let doc: unknown;
+  try {
+    doc = JSON.parse(text);
+  } catch (e) {
+    throw new SmartError('FILE_PARSE', { file, kind: 'JSON', reason: `${(e as Error).message}; ${fix}` }, { cause: e });
+  }
+  const list = parseTrustList(doc);
+  if (!list)
+    throw new SmartError('FILE_PARSE', {
+      file,
+      kind: 'an mcp-smart trust list',
+      reason: `it has no "projects" list; ${fix}`,
+    });
+  return list;
+}
+
 /** Records an approval (the project folder's, or a --config file's) in the trust list. */
 async function recordApproval(paths: SetupPaths, key: string, hash: string): Promise<void> {
   const file = trustListFile(paths);
-  const list = withApproval(await readTrustList(file), key, hash, new Date());
+  const list = withApproval(await trustListToUpdate(file), key, hash, new Date());
   await writeFileSafe(file, `${JSON.stringify(list, null, 2)}\n`, { mode: 0o600 });
 }
 

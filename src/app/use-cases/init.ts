@@ -109,7 +109,7 @@ export async function initProject(
 ): Promise<InitOutcome> {
   const { io, global } = ctx;
   const fromSnapshot = global.snapshot.length > 0;
-  const { found, definitions, configFiles } = await findServers(ctx);
+  const { found, definitions, configFiles, referencedVars } = await findServers(ctx);
   const wanted = options.servers ?? (global.server.length > 0 ? global.server : found);
   for (const name of wanted) {
     if (!found.includes(name)) throw new SmartError('UNKNOWN_SERVER', { name, ...knownNames(name, found) });
@@ -177,7 +177,11 @@ export async function initProject(
     const snapshots = checkArgs.filter((_, i) => checkArgs[i - 1] === '--snapshot');
     // The snapshot init writes holds the chosen servers only; a user's own snapshot is refreshed as a whole.
     const dumpArgs = [...configArgs, ...(writeSnapshot && subset ? selected.flatMap((n) => ['-s', n]) : [])];
-    const variables = entries.variables.map((v) => v.variable);
+    // Init's own `${VAR}`s, and those the checked servers' entries already had: unset in CI, the server got "".
+    const variables = [
+      ...entries.variables.map((v) => v.variable),
+      ...selected.flatMap((name) => referencedVars[name] ?? []),
+    ];
     plan = { install, args: checkArgs, snapshots, dumpArgs, writtenBy: VERSION, variables };
   }
   const baselineTokens = await writeFiles(ctx, plannedFiles, {
@@ -231,14 +235,18 @@ export async function initProject(
  * project whose own servers a client has not approved (Claude Code's pending .mcp.json; every CI machine), init reads
  * the project's files by name (`configFiles`), once mcp-smart may start them, so that CI does the same.
  */
-async function findServers(
-  ctx: AppContext,
-): Promise<{ found: string[]; definitions: ServerDefinition[]; configFiles: string[] }> {
+async function findServers(ctx: AppContext): Promise<{
+  found: string[];
+  definitions: ServerDefinition[];
+  configFiles: string[];
+  referencedVars: Record<string, string[]>;
+}> {
   const { io, global } = ctx;
   let definitions: ServerDefinition[] = [];
   let read: ServerDefinition[] = [];
   let found: string[];
   let configFiles = global.config;
+  let referencedVars: Record<string, string[]> = {};
   if (global.snapshot.length > 0) {
     found = (await loadSetup({ ...global, server: [] }, io, { fresh: true })).servers.map((s) => s.name);
   } else {
@@ -256,11 +264,12 @@ async function findServers(
     }
     for (const w of defs.warnings) io.stderr(`warning: ${w}\n`);
     read = defs.servers;
+    referencedVars = defs.referencedVars ?? {};
     definitions = defs.servers.filter((s) => s.enabled);
     found = definitions.map((s) => s.name);
   }
   if (found.length === 0) throw noServerError(read, { server: [], config: configFiles });
-  return { found, definitions, configFiles };
+  return { found, definitions, configFiles, referencedVars };
 }
 
 const defaultSearch = (g: AppContext['global']): boolean => g.config.length === 0 && g.adhoc.length === 0 && !g.demo;

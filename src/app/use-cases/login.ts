@@ -135,7 +135,7 @@ export async function logoutServers(ctx: AppContext, name: string | undefined): 
     const def = defs.servers.find((d) => d.name === name);
     if (!def) throw unknownServer(name, defs.servers);
     if (def.transport === 'stdio' || !def.url)
-      throw new SmartError('AUTH_NOT_REMOTE', { server: name, transport: def.transport });
+      throw new SmartError('AUTH_NOT_REMOTE', { server: name, transport: def.transport, command: 'logout' });
     const url = def.url;
     removed = await store.remove((e) => e.url === url);
   }

@@ -3,9 +3,9 @@
  * nothing: counts, categories, latencies, remembered intents and learned sessions), and forget a tool.
  */
 import { learnedSessions } from '../../core/session/learned.js';
+import { realpath } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { readUsageStore, usageOfDoc, type UsageStoreDoc } from '../../core/session/usage-store.js';
-import { FileUsageStore } from '../../core/store/file.js';
 import { deriveScopes, projectKey, type DerivedScope } from '../../core/session/scope.js';
 import type { UsageStore } from '../../core/store/types.js';
 import { SmartError } from '../../process/errors.js';
@@ -88,7 +88,17 @@ export async function runStoreAdmin(ctx: AppContext, options: StoreAdminOptions)
         };
       case 'import': {
         const file = resolve(io.cwd, options.file!);
-        const source = await readUsageStore(file, now);
+        // The store itself (`store import ~/.local/share/mcp-smart/usage.json` without --store): every count doubled.
+        if (store.kind === 'file' && (await sameFile(file, store.label)))
+          throw new SmartError('STORE_REFUSED', {
+            file,
+            reason: 'it is the store the import goes into, so every call would be counted twice',
+            hint: 'name the store to import into with --store <file-or-url>',
+          });
+        const source = await asArgument(
+          readUsageStore(file, now, { keepDamaged: true }),
+          'name another usage store file to import',
+        );
         if (source.missing)
           throw new SmartError('FILE_NOT_FOUND', { file: options.file!, hint: 'Name the usage store file to import.' });
         for (const w of source.warnings) io.stderr(`warning: ${w}\n`);
@@ -110,8 +120,11 @@ export async function runStoreAdmin(ctx: AppContext, options: StoreAdminOptions)
       case 'export': {
         const file = resolve(io.cwd, options.file!);
         const { doc } = await store.read(now);
-        const target = new FileUsageStore(file);
-        const existing = await target.read(now);
+        const existing = await asArgument(
+          // --force replaces a damaged store of ours (kept beside it as .corrupt-<time>); without it, left as it is.
+          readUsageStore(file, now, { keepDamaged: options.force !== true }),
+          'name another file to export to',
+        );
         if (!existing.missing && !options.force)
           throw new SmartError('STORE_REFUSED', {
             file,
@@ -135,5 +148,28 @@ export async function runStoreAdmin(ctx: AppContext, options: StoreAdminOptions)
         return { ...base, ...(user ? { user } : {}), removed, ...summary((await store.read(now)).doc) };
       }
     }
+  }
+}
+
+/** Whether two paths name one file (through links); false when either is missing. */
+async function sameFile(a: string, b: string): Promise<boolean> {
+  const [ra, rb] = await Promise.all([realpath(a).catch(() => a), realpath(b).catch(() => b)]);
+  return ra === rb;
+}
+
+/**
+ * A refusal of the import or export <file> says what to do with that argument: the store's own advice, "pass --store
+ * with another file", named the wrong thing.
+ */
+async function asArgument<T>(read: Promise<T>, hint: string): Promise<T> {
+  try {
+    return await read;
+  } catch (e) {
+    if (!(e instanceof SmartError) || e.code !== 'STORE_REFUSED') throw e;
+    const own = typeof e.details.hint === 'string' ? e.details.hint : undefined;
+    const said = own?.includes('pass --store with another file')
+      ? own.replace('pass --store with another file', hint)
+      : hint;
+    throw new SmartError('STORE_REFUSED', { ...e.details, hint: said }, { cause: e });
   }
 }

@@ -16,6 +16,7 @@ import {
   unapprovedProjectServers,
 } from '../services/project-trust.js';
 import { loadDefinitions } from '../services/definitions.js';
+import { SmartError } from '../../process/errors.js';
 
 export interface TrustResult {
   project: string;
@@ -35,6 +36,13 @@ export interface TrustResult {
 
 export async function trustProject(ctx: AppContext): Promise<TrustResult> {
   const { io, global } = ctx;
+  // One approval covers the project's definitions together: `trust -s a` (or a name not there) approved them all.
+  if (global.server.length > 0)
+    throw new SmartError('BAD_FLAG', {
+      flag: '--server',
+      value: global.server.join(', '),
+      hint: "trust takes no --server: one approval covers all of this project's server definitions (a change to any asks again). Run `mcp-smart trust` to approve them all, or take the servers you do not want started out of the project's config first.",
+    });
   const paths = resolvePaths(io, global.cache);
   const defs = await loadDefinitions(global, io, paths, { skip: true });
   const held = clientHeldProjectServers(defs.servers);

@@ -92,9 +92,14 @@ export async function checkStorePath(file: string): Promise<Stats | undefined> {
 
 /**
  * Reads the store. Missing → empty. A store of ours that is damaged → moved to `<file>.corrupt-<time>` with a
- * warning. Anything else (not a store, a newer format, a link or a special file) → STORE_REFUSED, untouched.
+ * warning (with `keepDamaged`, refused like the rest). Anything else (not a store, a newer format, a link or a
+ * special file) → STORE_REFUSED, untouched.
  */
-export async function readUsageStore(file: string, now: number): Promise<StoreRead> {
+export async function readUsageStore(
+  file: string,
+  now: number,
+  opts: { keepDamaged?: boolean } = {},
+): Promise<StoreRead> {
   const st = await checkStorePath(file);
   if (!st) return { doc: emptyStoreDoc(now), warnings: [], missing: true };
   let text: string;
@@ -141,7 +146,8 @@ export async function readUsageStore(file: string, now: number): Promise<StoreRe
       (l) => l.isSymbolicLink(),
       () => true,
     );
-    if (!ours || link)
+    // keepDamaged: a file named to import or to export to is the user's, never the store learning restarts in.
+    if (!ours || link || opts.keepDamaged === true)
       throw new SmartError('STORE_REFUSED', {
         file,
         reason: `it is not an mcp-smart usage store (${reason})${link ? ' and it is a symbolic link' : ''}`,

@@ -8,7 +8,8 @@ import { dirname } from 'node:path';
 import type { OAuthClientInformationMixed, OAuthTokens } from '@modelcontextprotocol/client';
 import { withFileLock } from '../../../process/file-lock.js';
 import { writeFileSafe } from '../../../process/safe-write.js';
-import { SmartError, errorText } from '../../../process/errors.js';
+import { SmartError } from '../../../process/errors.js';
+import { unreadable } from '../../../process/read-file.js';
 import { isObject } from '../../dict.js';
 
 export const OAUTH_STORE_FORMAT = 'mcp-smart/oauth-tokens@1';
@@ -65,7 +66,8 @@ export class TokenStore {
       text = await readFile(this.file, 'utf8');
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code === 'ENOENT') return { format: OAUTH_STORE_FORMAT, entries: {} };
-      throw new SmartError('FILE_UNREADABLE', { file: this.file, reason: errorText(e) }, { cause: e });
+      // In words ("it is a folder; …"): errorText's redaction turned "EISDIR: illegal operation" into "*** illegal …".
+      throw unreadable(this.file, e);
     }
     let doc: unknown;
     try {
