@@ -253,17 +253,7 @@ describe('serve over stdio: request rules', () => {
   it(
     'meta mode, two calls in flight with id 5: the second is refused at once naming the id, the first answered',
     async () => {
-      const raw = startRaw(process.execPath, [BIN, '--config', config, 'serve', '--mode', 'meta', '--no-learn'], {
-        env: box.env,
-        cwd: box.dir,
-      }) as {
-        open: () => Promise<unknown>;
-        request: (method: string, params?: unknown) => Promise<Message>;
-        send: (m: unknown) => void;
-        notes: Message[];
-        child: { kill: () => void };
-        exited: Promise<unknown>;
-      };
+      const raw = startServeRaw('--mode', 'meta');
       try {
         await raw.open();
         const warm = slowCall(1, 10).params;
@@ -271,7 +261,7 @@ describe('serve over stdio: request rules', () => {
         raw.send(slowCall(5, 2_000));
         await new Promise((r) => setTimeout(r, 300));
         raw.send(slowCall(5, 10));
-        const fives = (): Message[] => raw.notes.filter((m) => m.id === 5);
+        const fives = (): Message[] => (raw.notes as Message[]).filter((m) => m.id === 5);
         const deadline = Date.now() + 20_000;
         while (fives().length < 2 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
         expect(fives()).toEqual([
