@@ -16,7 +16,8 @@
  * Whose question it is (in-flight.ts): a held call leaves its server's ask gate while held and its retry enters again
  * before the answers reach the server, so the server's next question is asked while this call is the one running.
  * A 2025 server's -32042 (URL elicitation required) is a round too: its URL elicitations are asked, and the
- * client's retry runs the call to the server again (url-elicitation.ts).
+ * client's retry runs the call to the server again (url-elicitation.ts); one declined ends it as its method ends
+ * errors (a tool's error result, a JSON-RPC error for prompts/get and resources/read).
  */
 import { randomBytes } from 'node:crypto';
 import type { Pass } from './ask-gate.js';
@@ -283,7 +284,7 @@ export class Bridge {
       call.urlRound = false;
       if (call.declined !== undefined) {
         call.release('the user declined a URL elicitation');
-        return urlDeclinedResult(call.declined);
+        return urlDeclinedResult(call.name, call.declined);
       }
       call.rerun?.();
     }

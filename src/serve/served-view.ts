@@ -8,7 +8,7 @@ import { condenseTool } from '../core/condense/index.js';
 import { toolHiddenBy, type HiddenBy, type VisibilityRules } from '../core/config/tool-filter.js';
 import type { ServeConfig, ServeMode, ServerSnapshot, ToolSnapshot, UsageStats } from '../core/types.js';
 import { assignServedNames } from '../core/served-names.js';
-import { uniqueToolIds } from '../core/unique-keys.js';
+import { visibleTools } from '../core/visible-tools.js';
 
 export type { ServeMode };
 export type ServeLevel = NonNullable<ServeConfig['level']>;
@@ -84,15 +84,11 @@ export interface ViewRequest {
  * Every callable tool, servers in name order, tools in server order; tools the visibility rule hides left out.
  * A tool's id is `<server>.<tool>`. Two tools can make the same id (server `a.b` tool `c` and server `a` tool `b.c`,
  * or one server listing a name twice): in that order the first keeps it and each later one gets `#2`, `#3` …
- * after it, never an id another tool really has (uniqueToolIds, as discover names them), so every tool stays
+ * after it, never an id another tool really has (visibleTools, as discover names them), so every tool stays
  * reachable (`idCollisions` lists them for a warning).
  */
 export function catalogEntries(servers: readonly ServerSnapshot[], rules: VisibilityRules): CatalogEntry[] {
-  const shown = sortedOk(servers).flatMap((s) =>
-    s.tools.filter((t) => toolHiddenBy(rules, s.name, t.name) === undefined).map((tool) => ({ server: s.name, tool })),
-  );
-  const ids = uniqueToolIds(shown.map((e) => ({ server: e.server, name: e.tool.name })));
-  return shown.map((e, i) => ({ id: ids[i]!, ...e }));
+  return visibleTools(sortedOk(servers), rules).map(({ id, snapshot, tool }) => ({ id, server: snapshot.name, tool }));
 }
 
 /** The entries whose id is not plain `<server>.<tool>` (it collided), as warning lines naming both tools. */

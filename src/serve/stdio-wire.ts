@@ -8,6 +8,11 @@
  * It keeps the ids of the client's requests not answered yet: a request reusing one is refused (-32600, its answer
  * would be taken for the first's), and when serve stops (`drain`) new requests are refused, those in flight get a
  * grace to finish, and the rest are answered with an error: the client is not left waiting for answers that never come.
+ *
+ * A JSON-RPC batch (one line holding an array) is taken on a connection whose initialize negotiated 2025-03-26, the
+ * one revision that has them, as over HTTP (http-sessions.ts): its members are handled one by one as if each came on
+ * a line of its own (the same id rules), and their answers go back as one array once all are in (none for a batch of
+ * notifications). Before initialize and on later revisions a batch is refused, as the SDK's stdio transport did.
  */
 import { deserializeMessage, serializeMessage } from '@modelcontextprotocol/server';
 import type { JSONRPCMessage, Transport } from '@modelcontextprotocol/server';
@@ -15,13 +20,33 @@ import { readMessage } from '../core/wire/jsonrpc-message.js';
 import { LineReader, messageIdOf } from '../core/wire/line-reader.js';
 import { INVALID_REQUEST, unreadableMessage } from '../core/wire/unreadable-message.js';
 import { messageTooDeep, TOO_DEEP } from '../core/wire/nesting.js';
-import { errorAnswer, idInUse, SHUTTING_DOWN, type RequestId } from '../core/wire/request-rules.js';
+import {
+  batchesRemoved,
+  EMPTY_BATCH,
+  errorAnswer,
+  idInUse,
+  SHUTTING_DOWN,
+  type RequestId,
+} from '../core/wire/request-rules.js';
 import { cancelledCall, isCallId } from './wire-call-params.js';
 
 /** The largest message a client may send serve over stdio (the MCP SDKs' own stdio limit). */
 export const MAX_CLIENT_MESSAGE_BYTES = 10 * 1024 * 1024;
 /** What a write stdout took at once returns: one shared promise, not one per message. */
 const WRITTEN: Promise<void> = Promise.resolve();
+
+type Answer = ReturnType<typeof errorAnswer> | JSONRPCMessage;
+/** The answers of one batch, by member; sent as one array once `sealed` (all members read) and none is `waiting`. */
+interface Batch {
+  answers: (Answer | undefined)[];
+  waiting: number;
+  sealed: boolean;
+}
+/** Where a batch member's answer goes. */
+interface Slot {
+  batch: Batch;
+  index: number;
+}
 
 export class StdioWire implements Transport {
   onclose?: () => void;
@@ -34,6 +59,10 @@ export class StdioWire implements Transport {
   private readonly open = new Map<string, { id: RequestId; listen: boolean }>();
   /** Set by `drain`: what a new request is told (serve is stopping); `answered`: every open request was answered. */
   private stopping: { refusal: string; answered: boolean; idle?: () => void } | undefined;
+  /** The revision the connection's initialize negotiated (the SDK's Server tells it): whether batches are taken. */
+  private version: string | undefined;
+  /** The batch members being answered, by request id (as JSON). */
+  private readonly inBatch = new Map<string, Slot>();
 
   constructor(
     private readonly stdin: NodeJS.ReadableStream,
@@ -64,8 +93,24 @@ export class StdioWire implements Transport {
     return Promise.resolve();
   }
 
+  /** Called by the SDK's Server with the revision its initialize answered. */
+  setProtocolVersion(version: string): void {
+    this.version = version;
+  }
+
   private receive(line: string): void {
     if (line.trim() === '') return;
+    if (this.version !== undefined && !batchesRemoved(this.version) && /^\s*\[/.test(line)) return this.batch(line);
+    this.single(line);
+  }
+
+  private single(line: string): void {
+    const answer = this.take(line);
+    if (answer && !this.closed) void this.write(JSON.stringify(answer) + '\n').catch(() => undefined);
+  }
+
+  /** Reads one message and hands it on; returns the error it is owed when it is refused here (none for a notification). */
+  private take(line: string, slot?: Slot): Answer | undefined {
     let message: JSONRPCMessage;
     try {
       // The SDK's parse, without zod for the shapes that plainly pass it (the SDK's own for anything else).
@@ -75,42 +120,105 @@ export class StdioWire implements Transport {
       // Said on stderr, and answered when it asked something: the client is not left waiting.
       const { reason, answer } = unreadableMessage(line, e);
       this.log(`ignored a line from the client: ${reason}`);
-      if (answer && !this.closed) void this.write(JSON.stringify(answer) + '\n').catch(() => undefined);
-      return;
+      return answer;
     }
     if (messageTooDeep(line, message)) {
       // The SDK's schema walk would overflow the stack on it: refused here, answered when it asked something.
       const m = message as { id?: unknown; method?: unknown };
       this.log(`ignored a line from the client: ${TOO_DEEP}`);
-      if (m.id !== undefined && typeof m.method === 'string' && !this.closed) {
-        const error = { code: INVALID_REQUEST, message: `mcp-smart: ${TOO_DEEP}` };
-        void this.write(JSON.stringify({ jsonrpc: '2.0', id: m.id, error }) + '\n').catch(() => undefined);
-      }
-      return;
+      if (m.id === undefined || typeof m.method !== 'string') return undefined;
+      return {
+        jsonrpc: '2.0',
+        id: m.id,
+        error: { code: INVALID_REQUEST, message: `mcp-smart: ${TOO_DEEP}` },
+      } as Answer;
     }
-    if (!this.admit(message)) return;
+    const refused = this.admit(message, slot);
+    if (refused) return refused;
     this.onmessage?.(message);
+    return undefined;
   }
 
-  /** Keeps a request's id until it is answered; false (answered here) for a duplicate id or while stopping. */
-  private admit(m: { id?: unknown; method?: unknown; params?: unknown }): boolean {
-    if (typeof m.method !== 'string') return true;
+  /** A 2025-03-26 batch: each member taken as its own line; the answers sent as one array once all are in. */
+  private batch(line: string): void {
+    let members: unknown;
+    try {
+      members = JSON.parse(line);
+    } catch {
+      members = undefined;
+    }
+    const whole = (reason: string): void => {
+      this.log(`ignored a line from the client: ${reason}`);
+      const error = errorAnswer(null, INVALID_REQUEST, `mcp-smart: ${reason}`);
+      if (!this.closed) void this.write(JSON.stringify(error) + '\n').catch(() => undefined);
+    };
+    // Not JSON after all: answered as any such line.
+    if (!Array.isArray(members)) return this.single(line);
+    if (members.length === 0) return whole(EMPTY_BATCH);
+    if (messageTooDeep(line, members)) return whole(TOO_DEEP);
+    const batch: Batch = { answers: [], waiting: 0, sealed: false };
+    members.forEach((member, index) => {
+      const answer = this.take(JSON.stringify(member), { batch, index });
+      if (answer) batch.answers[index] = answer;
+    });
+    batch.sealed = true;
+    void this.flush(batch).catch(() => undefined);
+  }
+
+  /** Sends a batch's answers as one array once every member is answered (nothing when none asked anything). */
+  private flush(batch: Batch): Promise<void> {
+    if (!batch.sealed || batch.waiting > 0 || this.closed) return WRITTEN;
+    const answers = batch.answers.filter((a) => a !== undefined);
+    batch.answers = [];
+    return answers.length === 0 ? WRITTEN : this.write(JSON.stringify(answers) + '\n');
+  }
+
+  /** Puts the answer to request `key` in its batch, or writes it on a line of its own. */
+  private answer(key: string, message: Answer, text: () => string): Promise<void> {
+    const slot = this.inBatch.get(key);
+    if (!slot) return this.write(text());
+    this.inBatch.delete(key);
+    slot.batch.answers[slot.index] = message;
+    slot.batch.waiting -= 1;
+    return this.flush(slot.batch);
+  }
+
+  /** A batch member that will get no answer (cancelled): its batch no longer waits for it. */
+  private unanswered(key: string): void {
+    const slot = this.inBatch.get(key);
+    if (!slot) return;
+    this.inBatch.delete(key);
+    slot.batch.waiting -= 1;
+    void this.flush(slot.batch).catch(() => undefined);
+  }
+
+  /**
+   * Keeps a request's id until it is answered (in `slot` when it came in a batch); for a duplicate id or while
+   * stopping, the error it is owed instead.
+   */
+  private admit(m: { id?: unknown; method?: unknown; params?: unknown }, slot?: Slot): Answer | undefined {
+    if (typeof m.method !== 'string') return undefined;
     if (!isCallId(m.id)) {
       // A cancelled request gets no answer: its id is free again.
       const cancelled = cancelledCall(m)?.id;
-      if (isCallId(cancelled)) this.open.delete(JSON.stringify(cancelled));
-      return true;
+      if (isCallId(cancelled)) {
+        this.open.delete(JSON.stringify(cancelled));
+        this.unanswered(JSON.stringify(cancelled));
+      }
+      return undefined;
     }
     const key = JSON.stringify(m.id);
     const refusal = this.stopping?.refusal ?? (this.open.has(key) ? `mcp-smart: ${idInUse(m.id)}` : undefined);
     if (refusal === undefined) {
       this.open.set(key, { id: m.id, listen: m.method === 'subscriptions/listen' });
-      return true;
+      if (slot) {
+        this.inBatch.set(key, slot);
+        slot.batch.waiting += 1;
+      }
+      return undefined;
     }
     this.log(`refused request ${key} (${m.method}) from the client: ${refusal.replace(/^mcp-smart: /, '')}`);
-    const code = this.stopping ? SHUTTING_DOWN : INVALID_REQUEST;
-    if (!this.closed) void this.write(JSON.stringify(errorAnswer(m.id, code, refusal)) + '\n').catch(() => undefined);
-    return false;
+    return errorAnswer(m.id, this.stopping ? SHUTTING_DOWN : INVALID_REQUEST, refusal);
   }
 
   /** Requests in flight that are not listens (held open until cancelled). */
@@ -131,7 +239,10 @@ export class StdioWire implements Transport {
         setTimeout(resolve, graceMs).unref();
       });
     const left = this.closed ? [] : this.calls;
-    for (const { id } of left) await this.write(JSON.stringify(errorAnswer(id, SHUTTING_DOWN, abandoned)) + '\n');
+    for (const { id } of left) {
+      const answer = errorAnswer(id, SHUTTING_DOWN, abandoned);
+      await this.answer(JSON.stringify(id), answer, () => JSON.stringify(answer) + '\n');
+    }
     stopping.answered = true;
     return left.length;
   }
@@ -156,8 +267,10 @@ export class StdioWire implements Transport {
     if (this.stopping?.answered) return WRITTEN;
     const m = message as { id?: unknown; method?: unknown };
     if (m.method === undefined && isCallId(m.id)) {
-      this.open.delete(JSON.stringify(m.id));
+      const key = JSON.stringify(m.id);
+      this.open.delete(key);
       if (this.stopping && this.calls.length === 0) this.stopping.idle?.();
+      return this.answer(key, message, () => serializeMessage(message));
     }
     return this.write(serializeMessage(message));
   }

@@ -22,8 +22,15 @@ export function urlElicitations(error: unknown): Record<string, unknown>[] | und
 export const declaresUrlElicitation = (capabilities: Record<string, unknown>): boolean =>
   isObject(capabilities.elicitation) && isObject(capabilities.elicitation.url);
 
-/** The call's answer when the user did not accept a URL elicitation: the server is not called again. */
-export function urlDeclinedResult(action: string): Record<string, unknown> {
-  const text = `mcp-smart: the server behind needs the user to complete a URL elicitation first, and the answer was "${action}"; the call was not made again.`;
+/**
+ * The answer when the user did not accept a URL elicitation (`name`: the round's, `<method> <name or uri>`); the server
+ * is not called again. A tool call ends with an error result, as tool errors do. prompts/get and resources/read have
+ * no error result, so they end with a JSON-RPC error: thrown, it is answered -32603, as a round whose replica is gone
+ * (replica/replicas.ts). Not -32042, which a 2025 client gets: MCP 2026-07-28 forbids emitting it (basic, Error Codes).
+ */
+export function urlDeclinedResult(name: string, action: string): Record<string, unknown> {
+  const tool = name.startsWith('tools/call ');
+  const text = `mcp-smart: the server behind needs the user to complete a URL elicitation first, and the answer was "${action}"; the ${tool ? 'call' : 'request'} was not made again.`;
+  if (!tool) throw new Error(text);
   return { content: [{ type: 'text', text }], isError: true };
 }

@@ -3,7 +3,9 @@
 // first is still answered: over HTTP in meta mode the SDK's transport routed both answers by id, so the first was
 // never answered and its client hung; over stdio both answers carried the same id. An empty batch `[]` is an Invalid
 // Request (HTTP 400, one error, id null), not a 202; a batch on a session negotiated at 2025-06-18 or later (which
-// removed batches) is refused as stdio refuses it, while a 2025-03-26 session still takes one.
+// removed batches) is refused as stdio refuses it, while a 2025-03-26 session still takes one. Over stdio a 2025-03-26
+// connection takes batches too (that revision says implementations MUST): each member handled as on its own line, the
+// answers sent back as one array; stdio had refused every batch.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 // @ts-expect-error -- plain ESM helper shared with the benchmark (no types)
 import { startRaw } from '../../bench/helpers/raw-stdio.mjs';
@@ -134,21 +136,124 @@ describe('serve --transport http: request rules', () => {
   });
 });
 
+interface Raw {
+  open: () => Promise<unknown>;
+  request: (method: string, params?: unknown) => Promise<Message>;
+  send: (m: unknown) => void;
+  notes: unknown[];
+  child: { kill: () => void };
+  exited: Promise<unknown>;
+}
+
+const startServeRaw = (...args: string[]): Raw =>
+  startRaw(process.execPath, [BIN, '--config', config, 'serve', '--no-learn', ...args], {
+    env: box.env,
+    cwd: box.dir,
+  }) as Raw;
+
+/** The next line serve writes that is not a notification (a batch's array, or an answer without a waiting request). */
+async function nextAnswer(raw: Raw, from: number): Promise<unknown> {
+  const deadline = Date.now() + 20_000;
+  for (;;) {
+    const answer = raw.notes.slice(from).find((m) => Array.isArray(m) || (m as Message).id !== undefined);
+    if (answer !== undefined || Date.now() > deadline) return answer;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+describe('serve over stdio: batches', () => {
+  it(
+    'a 2025-03-26 connection: a batch is answered as one array (real results, the duplicate id refused, no answer to a notification)',
+    async () => {
+      const raw = startServeRaw('--mode', 'meta');
+      try {
+        const init = await raw.request('initialize', {
+          protocolVersion: '2025-03-26',
+          capabilities: {},
+          clientInfo: { name: 'raw', version: '1' },
+        });
+        expect(init.result).toMatchObject({ protocolVersion: '2025-03-26' });
+        raw.send({ jsonrpc: '2.0', method: 'notifications/initialized' });
+        let from = raw.notes.length;
+        raw.send([
+          { jsonrpc: '2.0', id: 'p', method: 'ping' },
+          slowCall(41, 300),
+          { jsonrpc: '2.0', method: 'notifications/roots/list_changed' },
+          slowCall(41, 10),
+          {
+            jsonrpc: '2.0',
+            id: 42,
+            method: 'tools/call',
+            params: { name: 'describe_tool', arguments: { name: 'trace.slow' } },
+          },
+        ]);
+        const answers = (await nextAnswer(raw, from)) as Message[];
+        expect(answers).toEqual([
+          { jsonrpc: '2.0', id: 'p', result: {} },
+          { jsonrpc: '2.0', id: 41, result: { content: [{ type: 'text', text: 'late' }] } },
+          {
+            jsonrpc: '2.0',
+            id: 41,
+            error: { code: -32600, message: expect.stringMatching(/request id 41 is already in use/) },
+          },
+          { jsonrpc: '2.0', id: 42, result: expect.objectContaining({ content: expect.any(Array) }) },
+        ]);
+        expect(answers[3]?.result?.content?.[0]?.text).toContain('slow');
+        // A batch of notifications only is answered with nothing: the next thing written answers the ping after it.
+        from = raw.notes.length;
+        raw.send([{ jsonrpc: '2.0', method: 'notifications/roots/list_changed' }]);
+        raw.send({ jsonrpc: '2.0', id: 'after', method: 'ping' });
+        expect(await nextAnswer(raw, from)).toEqual({ jsonrpc: '2.0', id: 'after', result: {} });
+        // A member the client cancels gets no answer: the array comes without it, not never.
+        from = raw.notes.length;
+        raw.send([slowCall(50, 5_000), { jsonrpc: '2.0', id: 51, method: 'ping' }]);
+        raw.send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 50 } });
+        expect(await nextAnswer(raw, from)).toEqual([{ jsonrpc: '2.0', id: 51, result: {} }]);
+        from = raw.notes.length;
+        raw.send([]);
+        expect(await nextAnswer(raw, from)).toEqual({
+          jsonrpc: '2.0',
+          id: null,
+          error: { code: -32600, message: expect.stringMatching(/empty JSON-RPC batch/) },
+        });
+      } finally {
+        raw.child.kill();
+        await raw.exited;
+      }
+    },
+    TIMEOUT_MS,
+  );
+
+  it('a batch before initialize, and on a 2025-11-25 connection, is refused as before', async () => {
+    const raw = startServeRaw('--mode', 'meta');
+    const refused = {
+      jsonrpc: '2.0',
+      id: null,
+      error: { code: -32600, message: expect.stringContaining('batches were removed in 2025-06-18') },
+    };
+    try {
+      const batch = [
+        { jsonrpc: '2.0', id: 7, method: 'ping' },
+        { jsonrpc: '2.0', id: 8, method: 'ping' },
+      ];
+      raw.send(batch);
+      expect(await nextAnswer(raw, 0)).toEqual(refused);
+      await raw.open();
+      const from = raw.notes.length;
+      raw.send(batch);
+      expect(await nextAnswer(raw, from)).toEqual(refused);
+    } finally {
+      raw.child.kill();
+      await raw.exited;
+    }
+  });
+});
+
 describe('serve over stdio: request rules', () => {
   it(
     'meta mode, two calls in flight with id 5: the second is refused at once naming the id, the first answered',
     async () => {
-      const raw = startRaw(process.execPath, [BIN, '--config', config, 'serve', '--mode', 'meta', '--no-learn'], {
-        env: box.env,
-        cwd: box.dir,
-      }) as {
-        open: () => Promise<unknown>;
-        request: (method: string, params?: unknown) => Promise<Message>;
-        send: (m: unknown) => void;
-        notes: Message[];
-        child: { kill: () => void };
-        exited: Promise<unknown>;
-      };
+      const raw = startServeRaw('--mode', 'meta');
       try {
         await raw.open();
         const warm = slowCall(1, 10).params;
@@ -156,7 +261,7 @@ describe('serve over stdio: request rules', () => {
         raw.send(slowCall(5, 2_000));
         await new Promise((r) => setTimeout(r, 300));
         raw.send(slowCall(5, 10));
-        const fives = (): Message[] => raw.notes.filter((m) => m.id === 5);
+        const fives = (): Message[] => (raw.notes as Message[]).filter((m) => m.id === 5);
         const deadline = Date.now() + 20_000;
         while (fives().length < 2 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
         expect(fives()).toEqual([

@@ -1,11 +1,14 @@
 // The servers behind serve, with real processes: one that fails when serve starts is tried again in the background
 // and served once it starts, and until then find_tool and list_tools name it with its reason; two tools whose ids
-// collide after joining server and tool names are both reachable, under a documented, deterministic rule.
+// collide after joining server and tool names are both reachable, under a documented, deterministic rule, and
+// `discover --json` names every tool with the id serve gives it — also when serve.servers.<name>.disable hides the
+// first of the two (discover had counted the hidden tool, so the other was "a.b.c#2" there and "a.b.c" in serve).
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/client';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { fixture } from '../helpers/paths.js';
+import { spawnCli } from '../helpers/spawn-cli.js';
 import { connectServeStdio, node, sandbox, textOf, type Sandbox } from './serve-harness.js';
 
 const TIMEOUT_MS = 60_000;
@@ -84,21 +87,23 @@ describe('a server that fails when serve starts', () => {
   );
 });
 
+/** A catalog file in the sandbox: one tool `tool` whose description names server `name`. */
+function weatherCatalog(name: string, tool: string): string {
+  const file = join(box.dir, `${name}.json`);
+  const schema = { type: 'object', properties: { x: { type: 'string' } } };
+  const description = `Reports the weather station reading of server ${name}.`;
+  writeFileSync(file, JSON.stringify({ tools: [{ name: tool, description, inputSchema: schema }] }));
+  return file;
+}
+
 describe('tool ids that collide', () => {
   it(
     'server "a" tool "b.c" keeps the id "a.b.c"; server "a.b" tool "c" is "a.b.c#2"; both are found and called; a warning names both',
     async () => {
-      const catalog = (name: string, tool: string): string => {
-        const file = join(box.dir, `${name}.json`);
-        const schema = { type: 'object', properties: { x: { type: 'string' } } };
-        const description = `Reports the weather station reading of server ${name}.`;
-        writeFileSync(file, JSON.stringify({ tools: [{ name: tool, description, inputSchema: schema }] }));
-        return file;
-      };
       const server = fixture('servers', 'catalog-server.mjs');
       const config = await box.config('servers.json', {
-        'a.b': node(server, catalog('ab', 'c')),
-        a: node(server, catalog('a', 'b.c')),
+        'a.b': node(server, weatherCatalog('ab', 'c')),
+        a: node(server, weatherCatalog('a', 'b.c')),
       });
       const started = await connectServeStdio(box.env, ['--config', config, '--mode', 'meta', '--no-learn']);
       client = started.client;
@@ -119,6 +124,42 @@ describe('tool ids that collide', () => {
         id: 'a.b.c#2',
         description: 'Reports the weather station reading of server ab.',
       });
+    },
+    TIMEOUT_MS,
+  );
+
+  it(
+    'discover --json gives the ids serve lists, with serve.servers.a.disable hiding "b.c" and without',
+    async () => {
+      const server = fixture('servers', 'catalog-server.mjs');
+      const mcpServers = {
+        'a.b': node(server, weatherCatalog('ab', 'c')),
+        a: node(server, weatherCatalog('a', 'b.c')),
+      };
+      const cases: [Record<string, unknown>, string[]][] = [
+        [{}, ['a.b.c', 'a.b.c#2']],
+        [{ serve: { servers: { a: { disable: ['b.c'] } } } }, ['a.b.c']],
+      ];
+      for (const [section, ids] of cases) {
+        const config = join(box.dir, 'mcp-smart.config.json');
+        writeFileSync(config, JSON.stringify({ mcpServers, ...section }));
+        const discovered = await spawnCli(['--config', config, 'discover', 'weather station reading', '--json'], {
+          cwd: box.dir,
+          env: box.env,
+          timeoutMs: TIMEOUT_MS,
+        });
+        expect(discovered.code).toBe(0);
+        const results = (JSON.parse(discovered.stdout) as { results: { id: string; server: string }[] }).results;
+        const started = await connectServeStdio(box.env, ['--config', config, '--mode', 'meta', '--no-learn']);
+        client = started.client;
+        const listed = (await call(client, 'list_tools')).split('\n').map((line) => line.split(' — ')[0]);
+        await client.close();
+        client = undefined;
+        expect(results.map((r) => r.id).sort()).toEqual(ids);
+        expect(listed.sort()).toEqual(ids);
+        // The id names the same tool in both: server "a.b" tool "c" is the one left when "b.c" is hidden.
+        if (ids.length === 1) expect(results[0]?.server).toBe('a.b');
+      }
     },
     TIMEOUT_MS,
   );

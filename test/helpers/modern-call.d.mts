@@ -10,5 +10,6 @@ export function postModernCall(
     signal?: AbortSignal;
     fetch?: typeof fetch;
     headers?: Record<string, string>;
+    method?: 'tools/call' | 'prompts/get' | 'resources/read';
   },
 ): Promise<{ result?: Record<string, unknown>; error?: { code: number; message: string } }>;

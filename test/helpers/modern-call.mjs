@@ -7,12 +7,21 @@ export const ALL_CAPABILITIES = { roots: { listChanged: true }, elicitation: {},
 /**
  * Posts one tools/call and returns its JSON-RPC answer (`{ result }` or `{ error }`), read from a JSON body or the SSE
  * stream. `id`: the request id; `client`: the clientInfo name; `capabilities`: what the request declares; `fetch`:
- * the fetch to send it with (default the global one); `headers`: added to the request's (an Authorization header).
+ * the fetch to send it with (default the global one); `headers`: added to the request's (an Authorization header);
+ * `method`: another request of the same shape (prompts/get, resources/read: Mcp-Name is then its name or uri).
  */
 export async function postModernCall(
   url,
   params,
-  { id = 1, client = 'raw', capabilities = ALL_CAPABILITIES, signal, fetch: send = fetch, headers = {} } = {},
+  {
+    id = 1,
+    client = 'raw',
+    capabilities = ALL_CAPABILITIES,
+    signal,
+    fetch: send = fetch,
+    headers = {},
+    method = 'tools/call',
+  } = {},
 ) {
   const res = await send(url, {
     method: 'POST',
@@ -21,14 +30,14 @@ export async function postModernCall(
       'content-type': 'application/json',
       accept: 'application/json, text/event-stream',
       'mcp-protocol-version': '2026-07-28',
-      'mcp-method': 'tools/call',
-      'mcp-name': String(params.name),
+      'mcp-method': method,
+      'mcp-name': String(params.name ?? params.uri),
       ...headers,
     },
     body: JSON.stringify({
       jsonrpc: '2.0',
       id,
-      method: 'tools/call',
+      method,
       params: {
         ...params,
         _meta: {

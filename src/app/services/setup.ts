@@ -6,7 +6,7 @@
 import type { DefinitionResult } from '../../core/config/index.js';
 import { GATE_LABEL } from '../../core/config/client-trust.js';
 import { trustCommands } from '../../core/trust/project-gate.js';
-import { hiddenToolsBySnapshot, visibilityRules } from '../../core/config/tool-filter.js';
+import { hiddenToolsBySnapshot, visibilityRules, type VisibilityRules } from '../../core/config/tool-filter.js';
 import { SmartError } from '../../process/errors.js';
 import type { Io } from '../../process/io.js';
 import { scrubMessage } from '../../process/secrets.js';
@@ -66,6 +66,8 @@ export interface Setup {
   definitions?: DefinitionResult;
   /** Server name → tools hidden from the model by the one visibility rule (client filters, serve section). */
   hidden?: Record<string, string[]>;
+  /** That rule's inputs, as serve reads them (discover leaves out what it hides, as serve does). */
+  rules: VisibilityRules;
   /** SHA-256 of the --snapshot files' bytes when the servers came from them (a cache key for what follows). */
   snapshotDigest?: string;
   /** The servers came from the catalogue start cache: their tools carry no schemas (SetupLoad.lean). */
@@ -98,12 +100,14 @@ export async function loadSetup(opts: SetupOptions, io: Io, load: SetupLoad = {}
     printNotes(io, servers);
     const selected = selectServers(servers, opts.server);
     // No client config is read here, so only our own serve section can hide tools (as serve --snapshot does).
-    const hidden = hiddenToolsBySnapshot(selected, visibilityRules([], defs.config.serve, defs.configFile));
+    const rules = visibilityRules([], defs.config.serve, defs.configFile);
+    const hidden = hiddenToolsBySnapshot(selected, rules);
     return {
       servers: selected,
       config: defs.config,
       configFile: defs.configFile,
       hidden,
+      rules,
       snapshotDigest: digest,
       ...(lean ? { lean } : {}),
       paths,
@@ -134,16 +138,15 @@ export async function loadSetup(opts: SetupOptions, io: Io, load: SetupLoad = {}
     fresh: load.fresh,
     ...(load.lean ? { lean: () => (lean = true) } : {}),
   });
-  const hidden = hiddenToolsBySnapshot(
-    servers,
-    visibilityRules(enabled, definitions.config.serve, definitions.configFile),
-  );
+  const rules = visibilityRules(enabled, definitions.config.serve, definitions.configFile);
+  const hidden = hiddenToolsBySnapshot(servers, rules);
   return {
     servers,
     config: definitions.config,
     configFile: definitions.configFile,
     definitions,
     hidden,
+    rules,
     ...(lean ? { lean } : {}),
     paths,
   };

@@ -58,10 +58,12 @@ export async function discoverTools(
   const afterAnswer = async (): Promise<void> => {
     await Promise.all(writes.splice(0).map((write) => write()));
   };
-  const { servers, config, paths, snapshotDigest, lean } = await loadSetup(global, io, { lean: true, later });
+  const setup = await loadSetup(global, io, { lean: true, later });
+  const { servers, config, paths, snapshotDigest, lean, rules } = setup;
   if (lean) debugPhase(ctx, 'tool lists read from the catalogue start cache');
   const exitCode = reportUnreachable(io, servers, 'its tools are not ranked');
-  const tools = toolRefsFromSnapshots(servers);
+  // The tools serve would serve, under its ids: what the visibility rule hides is neither ranked nor counted for ids.
+  const tools = toolRefsFromSnapshots(servers, rules);
   const now = Date.now();
 
   let index: DiscoverIndex;
@@ -99,7 +101,7 @@ export async function discoverTools(
     const key = !global.cache
       ? undefined
       : snapshotDigest !== undefined
-        ? snapshotIndexKey(snapshotDigest, global.server, vectors, config.weights)
+        ? snapshotIndexKey(snapshotDigest, global.server, vectors, config.weights, setup.hidden)
         : indexCacheKey(tools, vectors, config.weights);
     debugPhase(ctx, `indexing ${countOf(tools.length, 'tool')}`);
     // A terminal sees how far a first run on a big catalogue is (nothing for a short build or a cached index).

@@ -20,7 +20,8 @@ import { overStemmed, productNames } from './lexicon.js';
 import { analyzeWords, splitWords } from './tokenize.js';
 import type { WordVectors } from './vectors.js';
 import { resolveWeights, type HybridWeights, type WeightsInput } from './weights.js';
-import { uniqueToolIds } from '../unique-keys.js';
+import type { VisibilityRules } from '../config/tool-filter.js';
+import { visibleTools } from '../visible-tools.js';
 
 export interface DiscoverIndex {
   /** Tools sorted by id; doc numbers below index this array. */
@@ -280,22 +281,16 @@ export function buildDiscoverIndex(tools: ToolRef[], opts: BuildOptions = {}): D
 
 /**
  * Tool refs of every reachable server, ids `<server>.<tool>`; two tools that make one id (a name listed twice, or
- * server `a.b` tool `c` beside server `a` tool `b.c`) get the ids serve serves them under (`#2` …: uniqueToolIds).
+ * server `a.b` tool `c` beside server `a` tool `b.c`) get the ids serve serves them under (`#2` …). With `rules`,
+ * the tools they hide are left out, as serve leaves them out (visibleTools: the ids are made over what is left).
  */
-export function toolRefsFromSnapshots(servers: ServerSnapshot[]): ToolRef[] {
-  const refs = servers
-    .filter((s) => s.status === 'ok')
-    .flatMap((s) =>
-      s.tools.map((tool) => ({
-        id: '',
-        server: s.name,
-        tool,
-        ...(s.instructions ? { serverInstructions: s.instructions } : {}),
-      })),
-    );
-  const ids = uniqueToolIds(refs.map((r) => ({ server: r.server, name: r.tool.name })));
-  refs.forEach((r, i) => (r.id = ids[i]!));
-  return refs;
+export function toolRefsFromSnapshots(servers: ServerSnapshot[], rules?: VisibilityRules): ToolRef[] {
+  return visibleTools(servers, rules).map(({ id, snapshot, tool }) => ({
+    id,
+    server: snapshot.name,
+    tool,
+    ...(snapshot.instructions ? { serverInstructions: snapshot.instructions } : {}),
+  }));
 }
 
 /** The BM25 index of the index's tools for these weights' parameters (built once per parameter set). */

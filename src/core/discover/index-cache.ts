@@ -24,18 +24,22 @@ export function indexParamsText(vectors: WordVectors | undefined, weights?: Weig
 
 /**
  * The cache key of the index of the tools read from snapshot files whose bytes have the SHA-256 `digest`
- * (readSnapshotSet), with only the `servers` selected (all when empty): the tools follow from those bytes and that
- * selection, so the parsed schemas need no second walk. 64-bit hex, as indexCacheKey.
+ * (readSnapshotSet), with only the `servers` selected (all when empty) and the `hidden` tools (by server) left out:
+ * the tools follow from those bytes and that selection, so the parsed schemas need no second walk. 64-bit hex, as
+ * indexCacheKey.
  */
 export function snapshotIndexKey(
   digest: string,
   servers: readonly string[],
   vectors: WordVectors | undefined,
   weights?: WeightsInput,
+  hidden: Readonly<Record<string, readonly string[]>> = {},
 ): string {
   const h = createHash('sha256');
   h.update(`${indexParamsText(vectors, weights)}\0snapshot ${digest}\0`);
   for (const name of [...new Set(servers)].sort()) h.update(`${name}\0`);
+  // The tools a serve section or client filter hides are not indexed: another set of them is another index.
+  for (const name of Object.keys(hidden).sort()) h.update(`hidden ${name}\0${[...hidden[name]!].sort().join('\0')}\0`);
   return h.digest('hex').slice(0, 16);
 }
 
