@@ -326,4 +326,19 @@ describe('check retrieval gate', () => {
     expect(refused.stderr).toContain('empty.jsonl');
     expect(refused.stderr).toContain('no labelled intent');
   });
+
+  it('scores the tools serve would serve: a tool the serve section disables is no hit, as in discover', async () => {
+    const file = join(dir, 'read.jsonl');
+    await writeFile(file, `${JSON.stringify({ intent: 'read a file', expected: ['files.read_file'] })}\n`);
+    const shown = await cli(['--snapshot', BASE, 'check', '--queries', file, '-k', '5', '--json']);
+    expect((JSON.parse(shown.stdout) as { retrieval: { recall: number } }).retrieval.recall).toBe(1);
+    await writeFile(
+      join(dir, 'mcp-smart.config.json'),
+      JSON.stringify({ serve: { servers: { files: { disable: ['read_file'] } } } }),
+    );
+    const hidden = await cli(['--snapshot', BASE, 'check', '--queries', file, '-k', '5', '--json']);
+    expect(hidden.stderr).toContain('1 expected id not among the loaded tools, scored as misses: files.read_file');
+    const doc = JSON.parse(hidden.stdout) as { retrieval: { recall: number; unknownExpected: string[] } };
+    expect(doc.retrieval).toMatchObject({ recall: 0, unknownExpected: ['files.read_file'] });
+  });
 });

@@ -287,7 +287,8 @@ export async function checkServers(
           warn: (w) => io.stderr(`warning: ${w}\n`),
         })
       : undefined;
-    const rank = await hybridRanker(loaded.servers, loaded.config, usage);
+    // The tools serve would serve, under its ids, as discover ranks them: a hidden tool is no hit.
+    const rank = await hybridRanker(loaded.servers, loaded.config, usage, loaded.rules);
     const ranked = new Map<string, string[]>();
     const metrics = evaluateRankings(
       cases,
@@ -301,7 +302,7 @@ export async function checkServers(
     const recall = metrics.recallAt[String(k)] ?? 0;
     const passed = thresholds.minRecall === undefined || recall >= thresholds.minRecall;
     // As discover --queries: a typo in an expected id scores 0 silently otherwise, and the misses are listed.
-    const known = new Set(toolRefsFromSnapshots(loaded.servers).map((t) => t.id));
+    const known = new Set(toolRefsFromSnapshots(loaded.servers, loaded.rules).map((t) => t.id));
     const { misses, missCount, unknownExpected } = evaluationMisses(cases, ranked, k, known);
     warnUnknownExpected(io, queries, unknownExpected);
     retrieval = {
