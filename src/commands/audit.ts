@@ -30,9 +30,9 @@ export async function runAuditCommand(
   flags: AuditFlags,
 ): Promise<CommandOutcome<AuditOutput>> {
   const failOn = flags.failOn === undefined ? undefined : parseChoiceFlag('--fail-on', flags.failOn, SEVERITIES);
-  const top = parseIntFlag('--top', flags.top ?? '10', { min: 0 });
+  const top = parseIntFlag('--top', flags.top ?? '10', { min: 0, example: '10' });
   const options: AuditOptions = {
-    window: parseIntFlag('--window', flags.window ?? '200000', { min: 1 }),
+    window: parseIntFlag('--window', flags.window ?? '200000', { min: 1, example: '200000' }),
     render: parseChoiceFlag('--render', flags.render ?? 'json', RENDER_STYLES),
   };
   if (failOn !== undefined) options.failOn = failOn;

@@ -24,7 +24,7 @@ export async function runCheckCommand(
 ): Promise<CommandOutcome<CheckResult>> {
   const { io, global } = ctx;
   const queries = optionalString(flags.queries);
-  const k = parseIntFlag('-k', flags.k ?? '5', { min: 1 });
+  const k = parseIntFlag('-k', flags.k ?? '5', { min: 1, example: '5' });
   const options: CheckOptions = {
     thresholds: { maxGrowth: flags.maxGrowth, max: flags.max, minRecall: flags.minRecall },
     update: flags.update === true,

@@ -38,7 +38,11 @@ export async function runDiscoverCommand(
   const engine = parseChoiceFlag('--engine', flags.engine ?? 'hybrid', ENGINES);
   // The router note returns the top 3; the other engines default to 5. An explicit -k wins for every engine.
   const k =
-    flags.k === undefined ? (engine === 'keyword' ? 3 : 5) : parseIntFlag('-k', flags.k, { min: 1, max: 10_000 });
+    flags.k === undefined
+      ? engine === 'keyword'
+        ? 3
+        : 5
+      : parseIntFlag('-k', flags.k, { min: 1, max: 10_000, example: '5' });
   const options: DiscoverOptions = { engine, k };
   if (intent) options.intent = intent;
   if (queries) options.queries = queries;

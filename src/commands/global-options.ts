@@ -131,7 +131,7 @@ export function globalsFrom(opts: Record<string, unknown>, argv: readonly string
     formatExplicit,
     encoding: parseChoiceFlag('--encoding', opts.encoding ?? 'o200k_base', ENCODINGS),
     // Node timers overflow past 2^31-1 ms and fire at once: refuse rather than fail every server.
-    timeoutMs: parseIntFlag('--timeout', opts.timeout ?? '30000', { min: 1, max: 2_147_483_647 }),
+    timeoutMs: parseIntFlag('--timeout', opts.timeout ?? '30000', { min: 1, max: 2_147_483_647, example: '30000' }),
     cache: opts.cache !== false,
     ...(opts.cache === true ? { cacheAsked: true } : {}),
     demo: opts.demo === true,

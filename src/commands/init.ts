@@ -25,8 +25,23 @@ export interface InitFlags {
   servers?: string;
 }
 
+const readMax = (value: unknown): number => parseIntFlag('--max', value, { min: 1, example: '128000' });
+
+/** A prompt's check by a flag's reader: true, or why the answer is refused (the flag's own hint). */
+const answerCheck =
+  (read: (v: string) => number) =>
+  (v: string): true | string => {
+    try {
+      read(v);
+      return true;
+    } catch (e) {
+      if (e instanceof SmartError) return String(e.details.hint);
+      throw e;
+    }
+  };
+
 /** The questions of an interactive run; every answer is also a flag. */
-function questionsOf(prompts: Prompts): InitQuestions {
+export function questionsOf(prompts: Prompts): InitQuestions {
   return {
     async settings(found: string[], a: InitSettings): Promise<InitSettings> {
       const servers =
@@ -37,18 +52,19 @@ function questionsOf(prompts: Prompts): InitQuestions {
               required: true,
             })
           : a.servers;
-      const max = Number(
+      // The answers are read by the flags' own rules (--max, --share): plain decimal, the same ranges.
+      const max = readMax(
         await prompts.input({
           message: 'Context window (tokens)',
           default: String(a.max),
-          validate: (v) => (/^\d+$/.test(v.trim()) && Number(v) > 0 ? true : 'a whole number of tokens'),
+          validate: answerCheck(readMax),
         }),
       );
-      const share = Number(
+      const share = parseShareFlag(
         await prompts.input({
           message: 'Share of the window the tool context may use',
           default: String(a.share),
-          validate: (v) => (Number(v) > 0 && Number(v) <= 1 ? true : 'a fraction between 0 and 1'),
+          validate: answerCheck(parseShareFlag),
         }),
       );
       const maxGrowth = await prompts.input({
@@ -82,7 +98,7 @@ export async function runInitCommand(
       value: growthText,
       hint: 'Expected a percentage like "5%" or a number of tokens like "500".',
     });
-  const max = parseIntFlag('--max', opts.max ?? '200000', { min: 1 });
+  const max = readMax(opts.max ?? '200000');
   const share = parseShareFlag(opts.share ?? '0.1');
   // `--servers " , "` named none: it wrote a config of 0 servers over a baseline of all of them.
   const serversFlag = optionalString(opts.servers);

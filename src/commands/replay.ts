@@ -31,17 +31,17 @@ export async function runReplayCommand(
   }
   const options: ReplayOptions = {
     paths: args,
-    k: parseIntFlag('-k', flags.k ?? '5', { min: 1, max: 10_000 }),
-    folds: parseIntFlag('--folds', flags.folds ?? '5', { min: 2, max: 100 }),
-    seed: parseIntFlag('--seed', flags.seed ?? '1', { min: 0 }),
+    k: parseIntFlag('-k', flags.k ?? '5', { min: 1, max: 10_000, example: '5' }),
+    folds: parseIntFlag('--folds', flags.folds ?? '5', { min: 2, max: 100, example: '5' }),
+    seed: parseIntFlag('--seed', flags.seed ?? '1', { min: 0, example: '1' }),
     // The store's rule (discover, budget and serve read it by): replay measures and prunes as they will.
-    ttlDays: parseFloatFlag('--ttl-days', flags.ttlDays ?? String(DEFAULT_STORE_TTL_DAYS), { min: 0 }),
+    ttlDays: parseFloatFlag('--ttl-days', flags.ttlDays ?? String(DEFAULT_STORE_TTL_DAYS), { min: 0, example: '90' }),
     tune: flags.tune === true,
     write: flags.write === true,
     learn: flags.learn === true,
   };
   if (flags.minRecall !== undefined)
-    options.minRecall = parseFloatFlag('--min-recall', flags.minRecall, { min: 0, max: 1 });
+    options.minRecall = parseFloatFlag('--min-recall', flags.minRecall, { min: 0, max: 1, example: '0.8' });
   if (options.write && !options.tune) throw new SmartError('USAGE', { kind: 'write-needs-tune' });
   if (flags.store === false) options.noStore = true;
   else {

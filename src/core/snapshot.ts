@@ -2,7 +2,7 @@
 import { SmartError } from '../process/errors.js';
 import { createHash } from 'node:crypto';
 import { isAbsolute, relative, sep } from 'node:path';
-import { parseJsonText, readFileBytes, readFileChunks, stripBom } from '../process/read-file.js';
+import { READ_AS, parseJsonText, readFileBytes, readFileChunks, stripBom } from '../process/read-file.js';
 import { countOf } from '../process/count-text.js';
 import { malformedToolsNotes, toolAsSent, validateTools, type ValidateOptions } from './tool-validate.js';
 import { SNAPSHOT_FORMAT, type ServerSnapshot, type Snapshot } from './types.js';
@@ -181,7 +181,7 @@ export async function readSnapshotSet(
     let servers = stepped?.servers ?? [];
     let shallow = false;
     if (stepped === undefined) {
-      const bytes = readFileBytes(f, cwd);
+      const bytes = readFileBytes(f, cwd, READ_AS.snapshot);
       if (bytes === undefined)
         throw new SmartError('FILE_NOT_FOUND', { file: f, hint: 'Create a snapshot with: mcp-smart dump -o ' + f });
       digest = createHash('sha256').update(bytes).digest('hex');
@@ -239,6 +239,7 @@ function readByServer(
     const read = readFileChunks(
       file,
       cwd,
+      READ_AS.snapshot,
       () => cut.room(),
       (bytes) => (hash.update(bytes), cut.add(bytes.byteLength)),
     );
@@ -246,7 +247,9 @@ function readByServer(
     if (head === undefined) return undefined;
     parseSnapshot(JSON.parse(head), file, validate, seen);
     return { servers, digest: hash.digest('hex') };
-  } catch {
+  } catch (e) {
+    // A file past the size limit, or a pipe nobody writes: read again whole, it would only go on (or wait) again.
+    if (e instanceof SmartError && e.code === 'FILE_UNREADABLE') throw e;
     return undefined;
   }
 }

@@ -2,6 +2,7 @@
  * Values read from the environment, checked like flags: a variable set to something it does not take is exit 2
  * naming it (`MCP_SMART_TRUST_PROJECT=true` did nothing, and the note then asked for the =1 the user thought was set).
  */
+import { readDecimal } from './decimal.js';
 import { SmartError } from './errors.js';
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -22,11 +23,11 @@ export function envSwitch(env: Env, name: string, what: string): boolean | undef
   });
 }
 
-/** A positive number (`512`, `0.5`); undefined when unset or empty. */
+/** A positive number in plain decimal (`512`, `0.5`; not 0x10, 1e3 or " 12 "); undefined when unset or blank. */
 export function envPositiveNumber(env: Env, name: string, what: string): number | undefined {
   const raw = env[name];
   if (raw === undefined || raw.trim() === '') return undefined;
-  const value = Number(raw);
-  if (Number.isFinite(value) && value > 0) return value;
+  const value = readDecimal(raw, 'decimal');
+  if (value !== undefined && value > 0 && value <= Number.MAX_SAFE_INTEGER) return value;
   throw new SmartError('BAD_FLAG', { flag: name, value: raw, hint: `Set it to ${what}, or unset it.` });
 }

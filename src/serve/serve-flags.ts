@@ -36,15 +36,15 @@ export function listenFlags(opts: Opts, env: Readonly<Record<string, string | un
   const transportKind = parseChoiceFlag('--transport', opts.transport ?? 'stdio', ['stdio', 'http'] as const);
   if (transportKind === 'stdio') refuseHttpOnly(opts);
   const host = optionalString(opts.host) ?? DEFAULT_HOST;
-  const port = parseIntFlag('--port', opts.port ?? DEFAULT_PORT, { min: 0, max: 65535 });
+  const port = parseIntFlag('--port', opts.port ?? DEFAULT_PORT, { min: 0, max: 65535, example: '8080' });
   const tokenEnv = optionalString(opts.tokenEnv);
   const token = tokenEnv ? env[tokenEnv] : undefined;
   if (tokenEnv && !token) throw new SmartError('SERVE_TOKEN_MISSING', { variable: tokenEnv });
   const sessions = {
     idleMs: opts.sessionIdle
-      ? parseIntFlag('--session-idle', opts.sessionIdle, { min: 1, max: MAX_TIMER_MS })
+      ? parseIntFlag('--session-idle', opts.sessionIdle, { min: 1, max: MAX_TIMER_MS, example: '600000' })
       : undefined,
-    max: opts.maxSessions ? parseIntFlag('--max-sessions', opts.maxSessions, { min: 1 }) : undefined,
+    max: opts.maxSessions ? parseIntFlag('--max-sessions', opts.maxSessions, { min: 1, example: '100' }) : undefined,
   };
   // Several replicas share these keys: a 2026-07-28 client's round may reach any of them (replica/).
   const keys = transportKind === 'http' ? stateKeys(optionalString(opts.stateKeyFile), env) : undefined;
@@ -94,13 +94,13 @@ export interface ServeTimeouts {
 /** The limits for a server's start, a forwarded call and the first tools/list: flag, else config, else default. */
 export function timeoutFlags(opts: Opts, config: ServeConfig, globalTimeoutMs: number): ServeTimeouts {
   const spawnTimeoutMs = opts.spawnTimeout
-    ? parseIntFlag('--spawn-timeout', opts.spawnTimeout, { min: 1, max: MAX_TIMER_MS })
+    ? parseIntFlag('--spawn-timeout', opts.spawnTimeout, { min: 1, max: MAX_TIMER_MS, example: '30000' })
     : (config.spawnTimeout ?? globalTimeoutMs);
   const callTimeoutMs = opts.callTimeout
-    ? parseIntFlag('--call-timeout', opts.callTimeout, { min: 1, max: MAX_TIMER_MS })
+    ? parseIntFlag('--call-timeout', opts.callTimeout, { min: 1, max: MAX_TIMER_MS, example: '120000' })
     : (config.callTimeout ?? DEFAULT_CALL_TIMEOUT_MS);
   const firstListWaitMs = opts.firstListWait
-    ? parseIntFlag('--first-list-wait', opts.firstListWait, { min: 1, max: MAX_TIMER_MS })
+    ? parseIntFlag('--first-list-wait', opts.firstListWait, { min: 1, max: MAX_TIMER_MS, example: '2000' })
     : config.firstListWait;
   return { spawnTimeoutMs, callTimeoutMs, firstListWaitMs };
 }

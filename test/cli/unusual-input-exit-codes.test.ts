@@ -3,6 +3,7 @@ import { existsSync } from 'node:fs';
 import { mkdir, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { questionsOf } from '../../src/commands/init.js';
 import { runCli } from '../helpers/fake-io.js';
 import { fixture } from '../helpers/paths.js';
 import { tempDir } from '../helpers/temp.js';
@@ -11,6 +12,10 @@ const SNAP = fixture('snapshots', 'audit-findings.json');
 const CHECK_BASE = fixture('snapshots', 'check-base.json');
 const INTENTS = fixture('snapshots', 'check-intents.jsonl');
 const BOM = '\uFEFF';
+const TINY = {
+  command: process.execPath,
+  args: [fixture('servers', 'catalog-server.mjs'), fixture('servers', 'catalogs', 'tiny.json')],
+};
 
 let dir: string;
 let home: string;
@@ -443,5 +448,141 @@ describe('numbers a user can type', () => {
     }
     expect(existsSync(mark)).toBe(false);
     expect(await readdir(dir)).toEqual([]);
+  });
+});
+
+// Numbers in flags, variables and init's prompts are plain decimal: Number() read `--max 0x100` as a window of 256,
+// `-k 0b11` as 3, `--max 1e3` as 1000, `--max " 12 "` as 12 and MCP_SMART_MAX_MESSAGE_MB=0x10 as 16 MB.
+/** What Number() reads as a number and a user did not write as one. */
+const NOT_PLAIN = ['0x100', '1e3', ' 12 ', '1_000', '0b11', '0o17', '+5', 'Infinity'];
+
+describe('numeric flags take plain decimal only', () => {
+  it('every numeric flag refuses 0x…, 1e…, padded, underscored and signed spellings: exit 2 naming flag and value', async () => {
+    const cases: [flag: string, argv: (v: string) => string[]][] = [
+      ['--max', (v) => ['--snapshot', SNAP, 'budget', '--max', v]],
+      ['--limit', (v) => ['--snapshot', SNAP, 'budget', '--max', '100000', '--limit', v]],
+      ['--share', (v) => ['--snapshot', SNAP, 'budget', '--max', '100000', '--share', v]],
+      ['-k', (v) => ['--snapshot', SNAP, 'discover', 'time', '-k', v]],
+      ['--top', (v) => ['--snapshot', SNAP, 'audit', '--top', v]],
+      ['--window', (v) => ['--snapshot', SNAP, 'audit', '--window', v]],
+      ['--timeout', (v) => ['--snapshot', SNAP, '--timeout', v, 'servers']],
+      ['--max', (v) => ['--snapshot', CHECK_BASE, 'check', '--update', '--max', v]],
+      ['--max-growth', (v) => ['--snapshot', CHECK_BASE, 'check', '--update', '--max-growth', v]],
+      ['--min-recall', (v) => ['--snapshot', CHECK_BASE, 'check', '--update', '--queries', INTENTS, '--min-recall', v]],
+      ['-k', (v) => ['--snapshot', CHECK_BASE, 'check', '--update', '--queries', INTENTS, '-k', v]],
+      ['-k', (v) => ['--snapshot', SNAP, 'replay', INTENTS, '--no-store', '-k', v]],
+      ['--ttl-days', (v) => ['--snapshot', SNAP, 'replay', INTENTS, '--ttl-days', v]],
+      ['--folds', (v) => ['--snapshot', SNAP, 'replay', INTENTS, '--no-store', '--tune', '--folds', v]],
+      ['--seed', (v) => ['--snapshot', SNAP, 'replay', INTENTS, '--no-store', '--tune', '--seed', v]],
+      ['--max', (v) => ['--snapshot', SNAP, 'init', '--yes', '--no-baseline', '--max', v]],
+      ['--share', (v) => ['--snapshot', SNAP, 'init', '--yes', '--no-baseline', '--share', v]],
+      ['--port', (v) => ['--snapshot', SNAP, 'serve', '--transport', 'http', '--port', v]],
+      ['--session-idle', (v) => ['--snapshot', SNAP, 'serve', '--transport', 'http', '--session-idle', v]],
+      ['--max-sessions', (v) => ['--snapshot', SNAP, 'serve', '--transport', 'http', '--max-sessions', v]],
+      ['--spawn-timeout', (v) => ['--snapshot', SNAP, 'serve', '--spawn-timeout', v]],
+      ['--call-timeout', (v) => ['--snapshot', SNAP, 'serve', '--call-timeout', v]],
+      ['--first-list-wait', (v) => ['--snapshot', SNAP, 'serve', '--first-list-wait', v]],
+    ];
+    for (const [flag, argv] of cases)
+      for (const value of NOT_PLAIN) {
+        const r = await cli(['--json', ...argv(value)]);
+        const what = `${argv(value).join(' ')}`;
+        expect(r.code, what).toBe(2);
+        expect(jsonError(r.stdout).code, what).toBe('BAD_FLAG');
+        const shown = /^\s|\s$/.test(value) ? JSON.stringify(value) : value;
+        expect(jsonError(r.stdout).message, what).toContain(`Invalid value for ${flag}: ${shown}.`);
+      }
+    // Nothing was written: no config, no baseline, no store.
+    expect(await readdir(dir)).toEqual([]);
+    expect(existsSync(join(home, 'data'))).toBe(false);
+  });
+
+  it('the spelling refusal gives an example of the flag with a value it takes', async () => {
+    const r = await cli(['--json', '--snapshot', SNAP, 'budget', '--max', '0x100']);
+    expect(jsonError(r.stdout).message).toContain('e.g. --max 128000');
+    const share = await cli(['--json', '--snapshot', SNAP, 'budget', '--max', '1000', '--share', '1e-1']);
+    expect(jsonError(share.stdout).message).toContain('e.g. --share 0.1');
+  });
+
+  it('the numbers the docs show still work, and mean what they say', async () => {
+    const budget = await cli(['--json', '--snapshot', SNAP, 'budget', '--max', '128000', '--share', '0.1']);
+    expect(JSON.parse(budget.stdout)).toMatchObject({ max: 128000, limit: 12800 });
+    const limit = await cli(['--json', '--snapshot', SNAP, 'budget', '--max', '20000', '--limit', '8000']);
+    expect(JSON.parse(limit.stdout)).toMatchObject({ max: 20000, limit: 8000 });
+    const fraction = await cli(['--json', '--snapshot', SNAP, 'budget', '--max', '1000', '--share', '.5']);
+    expect(JSON.parse(fraction.stdout)).toMatchObject({ max: 1000, limit: 500 });
+    const k = await cli(['--json', '--snapshot', SNAP, 'discover', 'time', '-k', '3']);
+    expect(JSON.parse(k.stdout)).toMatchObject({ k: 3 });
+    const update = await cli(['--json', '--snapshot', CHECK_BASE, 'check', '--update', '--max-growth', '2.5 %']);
+    expect(update.code).toBe(0);
+    const gate = await cli(['--json', '--snapshot', CHECK_BASE, 'check', '--max-growth', '500', '--max', '200000']);
+    expect(JSON.parse(gate.stdout)).toMatchObject({ passed: true, thresholds: { maxGrowth: '500', max: 200000 } });
+  });
+});
+
+describe('numeric variables take plain decimal only', () => {
+  it('MCP_SMART_MAX_MESSAGE_MB=0x10 (and 1e3, " 12 ") is refused before any server starts; 0.5 and 512 work', async () => {
+    const mark = join(home, 'server-started');
+    const marker = {
+      command: process.execPath,
+      args: ['-e', `require('fs').writeFileSync(${JSON.stringify(mark)}, '')`],
+    };
+    await writeFile(join(dir, 'mcp-smart.config.json'), JSON.stringify({ servers: { marker } }));
+    for (const value of ['0x10', '1e3', ' 12 ', '1_000', 'Infinity']) {
+      const r = await cli(['--json', '--timeout', '5000', 'audit'], { MCP_SMART_MAX_MESSAGE_MB: value });
+      expect(r.code, value).toBe(2);
+      expect(jsonError(r.stdout).code).toBe('BAD_FLAG');
+      expect(jsonError(r.stdout).message).toContain('Invalid value for MCP_SMART_MAX_MESSAGE_MB:');
+    }
+    expect(existsSync(mark)).toBe(false);
+    await writeFile(join(dir, 'mcp-smart.config.json'), JSON.stringify({ servers: { tiny: TINY } }));
+    for (const value of ['0.5', '512']) {
+      const r = await cli(['--json', '--no-cache', 'audit'], { MCP_SMART_MAX_MESSAGE_MB: value });
+      expect(r.code, value).toBe(0);
+      expect(JSON.parse(r.stdout)).toMatchObject({ servers: [{ name: 'tiny', status: 'ok' }] });
+    }
+  });
+});
+
+describe("init's prompts read answers by the flags' rules", () => {
+  it('the window and share prompts refuse 0x100, 1e3 and " 12 ", and take 128000 and 0.25', async () => {
+    const checks = new Map<string, (v: string) => true | string>();
+    const answers: Record<string, string> = {
+      'Context window (tokens)': '128000',
+      'Share of the window the tool context may use': '0.25',
+    };
+    const prompts = {
+      input: ({
+        message,
+        validate,
+        default: d,
+      }: {
+        message: string;
+        validate: (v: string) => true | string;
+        default: string;
+      }) => {
+        checks.set(message, validate);
+        return Promise.resolve(answers[message] ?? d);
+      },
+      confirm: () => Promise.resolve(false),
+      checkbox: () => Promise.resolve([]),
+    };
+    const questions = questionsOf(prompts as unknown as Parameters<typeof questionsOf>[0]);
+    const got = await questions.settings(['a'], {
+      servers: ['a'],
+      max: 200000,
+      share: 0.1,
+      maxGrowth: '5%',
+      github: false,
+    });
+    expect(got).toMatchObject({ max: 128000, share: 0.25 });
+    const window = checks.get('Context window (tokens)')!;
+    const share = checks.get('Share of the window the tool context may use')!;
+    for (const v of ['0x100', '1e3', ' 12 ', '1_000', '0']) expect(window(v), v).not.toBe(true);
+    for (const v of ['0x1', '1e-1', ' 0.5', '0', '2']) expect(share(v), v).not.toBe(true);
+    expect([window('128000'), share('0.25'), share('1')]).toEqual([true, true, true]);
+    const growth = checks.get('Allowed growth before check fails ("5%" or tokens)')!;
+    for (const v of ['0x10', '1e3', '1_000', '5e1%']) expect(growth(v), v).not.toBe(true);
+    expect([growth('5%'), growth('2.5 %'), growth('500')]).toEqual([true, true, true]);
   });
 });

@@ -29,6 +29,26 @@ const shown = (out: ReturnType<typeof adoptEntries>): string =>
   JSON.stringify({ servers: out.servers, variables: out.variables });
 
 describe('adoptEntries', () => {
+  it('names from servers that start with a digit are valid variables, one per server, deterministic', () => {
+    const args = ['--password', 'literal-pw'];
+    const inputs = ['1srv', 'mcp-1srv', '2fa'].map((n) => ({
+      def: def(n),
+      raw: raw(n, { args, env: { TOKEN: `literal-${n}` } }),
+    }));
+    const out = adoptEntries(inputs);
+    const names = out.variables.map((v) => `${v.server} ${v.key} ${v.variable}`);
+    expect(names).toEqual([
+      '1srv args[1] MCP_1SRV_PASSWORD',
+      '1srv env.TOKEN TOKEN',
+      '2fa args[1] MCP_2FA_PASSWORD',
+      '2fa env.TOKEN MCP_2FA_TOKEN',
+      'mcp-1srv args[1] MCP_1SRV_PASSWORD_2',
+      'mcp-1srv env.TOKEN MCP_1SRV_TOKEN',
+    ]);
+    for (const v of out.variables) expect(v.variable).toMatch(/^[A-Z_][A-Z0-9_]*$/);
+    expect(adoptEntries([...inputs].reverse()).variables).toEqual(out.variables);
+  });
+
   it('keeps references, replaces literals, and prefixes a variable another server already stands for', () => {
     const out = adoptEntries([
       { def: def('b'), raw: raw('b', { env: { TOKEN: 'literal-b' } }) },

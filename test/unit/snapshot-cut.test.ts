@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { ChunkedCut } from '../../src/core/snapshot-cut.js';
 import { parseServerText, splitSnapshot } from '../../src/core/snapshot-split.js';
 import { readSnapshotSet, type CheckedSnapshots } from '../../src/core/snapshot.js';
-import { readFileChunks } from '../../src/process/read-file.js';
+import { READ_AS, readFileChunks } from '../../src/process/read-file.js';
 import { leanServer } from '../../src/app/services/catalogue/payload.js';
 import { tempDir } from '../helpers/temp.js';
 
@@ -190,6 +190,7 @@ describe('readSnapshotSet in steps', () => {
       readFileChunks(
         'folder',
         dir,
+        READ_AS.snapshot,
         () => Buffer.alloc(8),
         () => true,
       ),
@@ -198,6 +199,7 @@ describe('readSnapshotSet in steps', () => {
       readFileChunks(
         'nope.json',
         dir,
+        READ_AS.snapshot,
         () => Buffer.alloc(8),
         () => true,
       ),

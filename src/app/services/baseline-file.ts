@@ -1,7 +1,7 @@
 /** Reading the committed baseline (`mcp-smart.lock.json`), shared by `check` (the gate) and `audit` (what went missing). */
 import { parseBaseline, type Baseline } from '../../core/budget/index.js';
 import { SmartError } from '../../process/errors.js';
-import { parseJsonText, readTextFile } from '../../process/read-file.js';
+import { READ_AS, parseJsonText, readTextFile } from '../../process/read-file.js';
 
 /** The format a baseline names (`"format": "mcp-smart/baseline@1"`): a file holding it is ours, even when broken. */
 const BASELINE_MARK = 'mcp-smart/baseline@';
@@ -28,7 +28,7 @@ export async function readBaselineForUpdate(
   cwd: string,
   replaceBroken = true,
 ): Promise<{ baseline?: Baseline; broken?: string }> {
-  const text = await readTextFile(file, cwd);
+  const text = await readTextFile(file, cwd, READ_AS.baseline);
   if (text === undefined) return {};
   let doc: unknown;
   try {

@@ -21,7 +21,8 @@ export interface BudgetLimits {
 /** Flags over config over defaults. `--max` is required unless config has budget.max. */
 export function resolveLimits(opts: LimitFlags, config: SmartConfig): BudgetLimits {
   const maxFlag = optionalString(opts.max);
-  const max = maxFlag !== undefined ? parseIntFlag('--max', maxFlag, { min: 1 }) : config.budget?.max;
+  const max =
+    maxFlag !== undefined ? parseIntFlag('--max', maxFlag, { min: 1, example: '128000' }) : config.budget?.max;
   if (max === undefined) {
     throw new SmartError('BAD_FLAG', {
       flag: '--max',
@@ -40,7 +41,7 @@ export function resolveLimits(opts: LimitFlags, config: SmartConfig): BudgetLimi
   }
   const share = shareFlag !== undefined ? parseShareFlag(shareFlag) : (config.budget?.share ?? DEFAULT_SHARE);
   let limit: number;
-  if (limitFlag !== undefined) limit = parseIntFlag('--limit', limitFlag, { min: 0 });
+  if (limitFlag !== undefined) limit = parseIntFlag('--limit', limitFlag, { min: 0, example: '8000' });
   else if (shareFlag === undefined && config.budget?.limit !== undefined) limit = config.budget.limit;
   else limit = Math.floor(share * max);
   // A limit above the window is no budget at all (and its share would be above 1).

@@ -1,41 +1,22 @@
 /** Converting flag strings to typed values at the command edge. A bad value names the flag. */
+import { parseNumberValue } from '../../process/decimal.js';
 import { SmartError } from '../../process/errors.js';
 
-export function parseIntFlag(flag: string, value: unknown, opts: { min?: number; max?: number } = {}): number {
-  const text = String(value).replace(/_/g, '');
-  const n = Number(text);
-  if (text.trim() === '' || !Number.isInteger(n)) {
-    throw new SmartError('BAD_FLAG', { flag, value: String(value), hint: 'Expected a whole number.' });
-  }
-  if (opts.min !== undefined && n < opts.min) {
-    throw new SmartError('BAD_FLAG', { flag, value: String(value), hint: `Expected at least ${opts.min}.` });
-  }
-  // Beyond 2^53 counts are no longer exact integers (and JSON shows 1e+24).
-  const max = Math.min(opts.max ?? Number.MAX_SAFE_INTEGER, Number.MAX_SAFE_INTEGER);
-  if (n > max) {
-    throw new SmartError('BAD_FLAG', { flag, value: String(value), hint: `Expected at most ${max}.` });
-  }
-  return n;
+type Range = { min?: number; max?: number; example: string };
+
+/** A whole-number flag (`--max 128000`), plain digits only: see process/decimal.ts. */
+export function parseIntFlag(flag: string, value: unknown, range: Range): number {
+  return parseNumberValue(flag, value, { kind: 'integer', ...range });
 }
 
-export function parseFloatFlag(flag: string, value: unknown, opts: { min?: number; max?: number } = {}): number {
-  const n = Number(value);
-  if (String(value).trim() === '' || !Number.isFinite(n)) {
-    throw new SmartError('BAD_FLAG', { flag, value: String(value), hint: 'Expected a number.' });
-  }
-  if ((opts.min !== undefined && n < opts.min) || (opts.max !== undefined && n > opts.max)) {
-    throw new SmartError('BAD_FLAG', {
-      flag,
-      value: String(value),
-      hint: `Expected a number from ${opts.min ?? '-∞'} to ${opts.max ?? '∞'}.`,
-    });
-  }
-  return n;
+/** A flag holding a number that may have a fraction (`--min-recall 0.8`), plain decimal only. */
+export function parseFloatFlag(flag: string, value: unknown, range: Range): number {
+  return parseNumberValue(flag, value, { kind: 'decimal', ...range });
 }
 
 /** `--share`: a fraction of the window above 0 and at most 1 (budget.share 0 is invalid in the config too). */
 export function parseShareFlag(value: unknown): number {
-  const share = parseFloatFlag('--share', value);
+  const share = parseFloatFlag('--share', value, { example: '0.1' });
   if (share > 0 && share <= 1) return share;
   throw new SmartError('BAD_FLAG', {
     flag: '--share',

@@ -6,6 +6,10 @@ import { envPositiveNumber } from '../../process/env-values.js';
  * core/connect/stdio.ts).
  */
 export function messageCap(env: Readonly<Record<string, string | undefined>>): { maxMessageBytes?: number } {
-  const mb = envPositiveNumber(env, 'MCP_SMART_MAX_MESSAGE_MB', 'a number of megabytes, such as 512');
+  const mb = envPositiveNumber(
+    env,
+    'MCP_SMART_MAX_MESSAGE_MB',
+    'a number of megabytes in plain decimal, such as 512 or 0.5',
+  );
   return mb !== undefined ? { maxMessageBytes: Math.ceil(mb * 1024 * 1024) } : {};
 }

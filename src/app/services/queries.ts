@@ -2,7 +2,7 @@
 import { parseLabelledIntents, type LabelledIntent } from '../../core/discover/index.js';
 import { capIntent, cutIntentNote } from '../../core/intent-limit.js';
 import { SmartError } from '../../process/errors.js';
-import { readTextFile } from '../../process/read-file.js';
+import { READ_AS, readTextFile } from '../../process/read-file.js';
 
 /**
  * Reads and parses the file; a missing file, a bad line or a file with no intent is an error naming the file. An
@@ -13,7 +13,7 @@ export async function readLabelledIntents(
   cwd: string,
   warn: (text: string) => void = () => undefined,
 ): Promise<LabelledIntent[]> {
-  const text = await readTextFile(file, cwd);
+  const text = await readTextFile(file, cwd, READ_AS.intents);
   if (text === undefined) throw new SmartError('FILE_NOT_FOUND', { file, hint: 'Check the path given to --queries.' });
   const cases = parseLabelledIntents(text, file);
   if (cases.length === 0)

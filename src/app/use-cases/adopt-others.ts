@@ -8,7 +8,7 @@
 import { CLIENT_IDS, clientLabel } from '../../core/config/clients.js';
 import { isPlainObject } from '../../core/config/key-path.js';
 import { parseConfigText } from '../../core/config/parse.js';
-import { readFileBytes } from '../../process/read-file.js';
+import { READ_AS, readFileBytes } from '../../process/read-file.js';
 import type { ClientId } from '../../core/types.js';
 import type { AppContext } from '../services/context.js';
 import { adoptLine } from './adopt-plan.js';
@@ -33,7 +33,7 @@ export function switchedOff(state: SwitchState): string[] {
 /** The server names mcp-smart.config.json holds, or undefined when it cannot be read as a config. */
 export function servedNames(file: string): string[] | undefined {
   try {
-    const bytes = readFileBytes(file, '/');
+    const bytes = readFileBytes(file, '/', READ_AS.config);
     if (bytes === undefined) return [];
     const doc = parseConfigText(file, bytes.toString('utf8').replace(/^\uFEFF/, ''));
     return isPlainObject(doc) ? namesIn(doc) : undefined;

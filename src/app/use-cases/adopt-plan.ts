@@ -13,7 +13,7 @@ import { switchPlan, type FilePlan } from '../../core/adopt/switch-plan.js';
 import { valueAt } from '../../core/adopt/switch-edit.js';
 import { describeType, formatKeyPath, isPlainObject } from '../../core/config/key-path.js';
 import { SmartError } from '../../process/errors.js';
-import { readFileBytes } from '../../process/read-file.js';
+import { READ_AS, readFileBytes } from '../../process/read-file.js';
 import type { Launch } from '../services/launcher.js';
 import type { ClientId } from '../../core/types.js';
 import { join } from 'node:path';
@@ -90,7 +90,7 @@ export function switchOf(
   const docs = new Map<string, unknown>();
   const duplicates = new Map<string, string[]>();
   for (const f of files) {
-    const bytes = readFileBytes(f, '/');
+    const bytes = readFileBytes(f, '/', READ_AS.config);
     read.set(f, bytes);
     const text = bytes?.toString('utf8') ?? '';
     if (text.trim() === '') continue;

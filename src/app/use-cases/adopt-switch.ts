@@ -21,7 +21,7 @@ import {
 import type { FilePlan } from '../../core/adopt/switch-plan.js';
 import { SmartError } from '../../process/errors.js';
 import { withFileLock } from '../../process/file-lock.js';
-import { readFileBytes } from '../../process/read-file.js';
+import { READ_AS, readFileBytes } from '../../process/read-file.js';
 import { resolveWriteTarget } from '../../process/link-target.js';
 import { replaceRefusal, writeFileSafe } from '../../process/safe-write.js';
 import type { ClientId } from '../../core/types.js';
@@ -69,7 +69,7 @@ export function statePath(ctx: AppContext, client: ClientId): string {
 
 export function readState(ctx: AppContext, client: ClientId): SwitchState | undefined {
   const file = statePath(ctx, client);
-  const bytes = readFileBytes(file, '/');
+  const bytes = readFileBytes(file, '/', READ_AS.config);
   if (bytes === undefined) return undefined;
   const doc = JSON.parse(bytes.toString('utf8')) as SwitchState;
   if (doc.format !== STATE_FORMAT)
@@ -139,7 +139,7 @@ export async function applySwitch(
   try {
     for (const [i, p] of plans.entries()) {
       await withFileLock(p.file, async () => {
-        const now = readFileBytes(p.file, '/');
+        const now = readFileBytes(p.file, '/', READ_AS.config);
         const before = read.get(p.file);
         if ((now === undefined) !== (before === undefined) || (now && before && !now.equals(before)))
           throw new SmartError('ADOPT_CHANGED', { file: p.file });
@@ -167,7 +167,7 @@ async function writeState(ctx: AppContext, state: SwitchState): Promise<void> {
 /** Reverses one file's switch: byte for byte when nothing else changed, else the switch's edits only. */
 async function undoFile(f: SwitchState['files'][number]): Promise<UndoFile> {
   return withFileLock(f.file, async () => {
-    const now = readFileBytes(f.file, '/');
+    const now = readFileBytes(f.file, '/', READ_AS.config);
     const before = Buffer.from(f.before, 'base64');
     if (now === undefined) return { file: f.file, result: 'missing' };
     if (now.equals(before)) return { file: f.file, result: 'unchanged' };
@@ -254,7 +254,7 @@ export async function undoSwitch(
   for (const f of [...state.files].reverse()) files.unshift(await undoFile(f));
   const smart = state.smartConfig;
   if (smart?.before !== undefined) {
-    const now = readFileBytes(smart.file, '/');
+    const now = readFileBytes(smart.file, '/', READ_AS.config);
     if (now === undefined) files.push({ file: smart.file, result: 'missing' });
     else if (now.toString('utf8') === smart.written) {
       await writeKeepingMode(smart.file, Buffer.from(smart.before, 'base64'));

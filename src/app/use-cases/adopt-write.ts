@@ -7,7 +7,7 @@
 import { lstat, readlink } from 'node:fs/promises';
 import { SmartError } from '../../process/errors.js';
 import { withFileLock } from '../../process/file-lock.js';
-import { readFileBytes } from '../../process/read-file.js';
+import { READ_AS, readFileBytes } from '../../process/read-file.js';
 import { writeFileSafe } from '../../process/safe-write.js';
 
 /** The file's bytes (undefined: none), refusing a link (dangling or not) and anything but a regular file. */
@@ -23,7 +23,7 @@ export async function readOwnFile(file: string): Promise<Buffer | undefined> {
   }
   if (!st.isFile())
     throw new SmartError('ADOPT_NOT_FILE', { file, kind: st.isDirectory() ? 'a folder' : 'a special file' });
-  return readFileBytes(file, '/');
+  return readFileBytes(file, '/', READ_AS.config);
 }
 
 /** A name beside `file` for its backup: `<file>.adopt-<time>.bak`. */

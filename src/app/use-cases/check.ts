@@ -77,11 +77,13 @@ function resolveThresholds(
     DEFAULT_MAX_GROWTH;
   const maxFlag = optionalString(opts.max);
   const max =
-    maxFlag !== undefined ? parseIntFlag('--max', maxFlag, { min: 1 }) : (config.thresholds?.max ?? baseline?.max);
+    maxFlag !== undefined
+      ? parseIntFlag('--max', maxFlag, { min: 1, example: '128000' })
+      : (config.thresholds?.max ?? baseline?.max);
   const recallFlag = optionalString(opts.minRecall);
   const minRecall =
     recallFlag !== undefined
-      ? parseFloatFlag('--min-recall', recallFlag, { min: 0, max: 1 })
+      ? parseFloatFlag('--min-recall', recallFlag, { min: 0, max: 1, example: '0.8' })
       : (config.thresholds?.minRecall ?? baseline?.minRecall);
   const t: Thresholds = { maxGrowth };
   if (max !== undefined) t.max = max;

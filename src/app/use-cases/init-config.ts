@@ -10,7 +10,7 @@ import { validateSmartConfig } from '../../core/config/validate.js';
 import { isPlainObject } from '../../core/config/key-path.js';
 import { DEFAULT_WEIGHTS } from '../../core/discover/weights.js';
 import { SmartError } from '../../process/errors.js';
-import { readFileBytes, stripBom } from '../../process/read-file.js';
+import { READ_AS, readFileBytes, stripBom } from '../../process/read-file.js';
 
 /** What init sets in the config. */
 export interface InitConfigKeys {
@@ -26,7 +26,7 @@ export interface InitConfigKeys {
  * parse, or would not validate with init's keys in it, is refused (exit 2 naming it), and left as it is.
  */
 export function initConfigText(file: string, shown: string, keys: InitConfigKeys): string {
-  const text = readFileBytes(file, '/')?.toString('utf8');
+  const text = readFileBytes(file, '/', READ_AS.config)?.toString('utf8');
   if (text === undefined) {
     const fresh: Record<string, unknown> = {
       budget: keys.budget,

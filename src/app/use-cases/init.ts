@@ -18,7 +18,7 @@ import { CONFIG_FILE, INIT_SNAPSHOT_FILE, WORKFLOW_FILE, configEntries, type Ini
 import { buildSnapshot } from '../../core/snapshot.js';
 import { countToolTokens } from '../../core/tokens/index.js';
 import { SmartError } from '../../process/errors.js';
-import { readJsonFile, unreadable } from '../../process/read-file.js';
+import { READ_AS, readJsonFile, unreadable } from '../../process/read-file.js';
 import type { ServerDefinition, ServerSnapshot } from '../../core/types.js';
 import { VERSION } from '../../process/version.js';
 import type { AppContext } from '../services/context.js';
@@ -170,8 +170,8 @@ export async function initProject(
   let plan: CiWorkflowPlan | undefined;
   if (settings.github) {
     const install = chooseCiInstall(
-      await readJsonFile('package.json', io.cwd),
-      await readJsonFile('package-lock.json', io.cwd),
+      await readJsonFile('package.json', io.cwd, READ_AS.manifest),
+      await readJsonFile('package-lock.json', io.cwd, READ_AS.manifest),
       VERSION,
     );
     const snapshots = checkArgs.filter((_, i) => checkArgs[i - 1] === '--snapshot');

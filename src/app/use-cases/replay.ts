@@ -27,7 +27,7 @@ import { SmartError } from '../../process/errors.js';
 import { computing, runStepsPausing, whileHandlingSignals } from '../../process/signals.js';
 import { hasLearnedSession, learnedSessions, unlearnedCases } from '../../core/session/learned.js';
 import { deriveScopes, projectsOfCases } from '../../core/session/scope.js';
-import { readTextFile } from '../../process/read-file.js';
+import { READ_AS, readTextFile } from '../../process/read-file.js';
 import { parseConfigText } from '../../core/config/parse.js';
 import { isPlainObject } from '../../core/config/key-path.js';
 import { editConfigText } from '../../core/adopt/switch-edit.js';
@@ -354,7 +354,7 @@ async function learn(
  * trailing commas, key order and indentation kept), as every command reads it: a comment used to fail the write.
  */
 async function writeWeights(file: string, weights: HybridWeights): Promise<string> {
-  const text = (await readTextFile(file, '.')) ?? '';
+  const text = (await readTextFile(file, '.', READ_AS.config)) ?? '';
   const doc = text.trim() === '' ? {} : parseConfigText(file, text);
   if (!isPlainObject(doc)) {
     throw new SmartError('FILE_PARSE', { file, kind: 'mcp-smart config', reason: 'the top level is not an object' });

@@ -62,11 +62,29 @@ function ourSyntax(text: string, client: ClientId | undefined): string {
   return client === 'gemini' ? text.replace(/\$([A-Za-z_][A-Za-z0-9_]*)/g, '$${$1}') : text;
 }
 
-const upperSnake = (text: string): string =>
-  text
+/**
+ * The one rule for the variables adopt and init name (from a server's name and a key): upper snake case, and always
+ * a name a shell and GitHub secrets take ([A-Z_][A-Z0-9_]*). Upper-cased alone, a server named `1srv` gave
+ * `1SRV_PASSWORD`, which no shell can set and no reference can name; such a name (or an empty one) starts MCP_.
+ */
+export function variableName(text: string): string {
+  const snake = text
     .replace(/[^A-Za-z0-9]+/g, '_')
     .replace(/^_+|_+$/g, '')
     .toUpperCase();
+  return /^[A-Z]/.test(snake) ? snake : snake === '' ? 'MCP' : `MCP_${snake}`;
+}
+const upperSnake = variableName;
+
+/**
+ * `base`, else `base_2`, `base_3`, …: the first name not held (by another owner, when `owner` is given).
+ * Deterministic: entries go in name order.
+ */
+function unused(base: string, taken: Map<string, string>, owner?: string): string {
+  let name = base;
+  for (let n = 2; taken.has(name) && (owner === undefined || taken.get(name) !== owner); n++) name = `${base}_${n}`;
+  return name;
+}
 
 /**
  * Each `key → value` as written to mcp-smart.config.json: references kept, plain values copied, and a secret literal
@@ -95,7 +113,8 @@ function references(
     }
     // A variable of this name already stands for another server's literal: prefix this one with its server.
     let variable = name(key);
-    if (taken.has(variable) && taken.get(variable) !== server) variable = upperSnake(`${server}_${variable}`);
+    if (taken.has(variable) && taken.get(variable) !== server)
+      variable = unused(upperSnake(`${server}_${variable}`), taken, server);
     taken.set(variable, server);
     out[key] = `\${${variable}}`;
     variables.push({ server, key: section === key ? section : `${section}.${key}`, variable });
@@ -118,10 +137,8 @@ function argumentReferences(
 ): string[] {
   const out = [...args];
   const variable = (flag: string): string => {
-    const base = upperSnake(`${server}_${flag}`);
-    let name = base;
-    for (let n = 2; taken.has(name); n++) name = `${base}_${n}`;
     // Not this server's name alone: an env key or header of the same server never shares this variable.
+    const name = unused(upperSnake(`${server}_${flag}`), taken);
     taken.set(name, `${server} args`);
     return name;
   };

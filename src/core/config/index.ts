@@ -2,7 +2,7 @@
 import { basename, dirname, resolve as resolvePath } from 'node:path';
 import { SmartError } from '../../process/errors.js';
 import type { AdhocServer, ClientId, ConfigLayer, ServerDefinition, SmartConfig, SourceScope } from '../types.js';
-import { readTextFile, stripBom } from '../../process/read-file.js';
+import { READ_AS, readTextFile, stripBom } from '../../process/read-file.js';
 import { danglingLinkTarget } from '../../process/link-target.js';
 import { DEFAULT_WEIGHTS } from '../discover/weights.js';
 import { adhocDefinitions } from './adhoc.js';
@@ -253,7 +253,7 @@ class Loader {
 
 /** Every path here is absolute already (resolved from cwd or home), so the base folder is never used. */
 async function readAll(files: string[]): Promise<(string | undefined)[]> {
-  return Promise.all(files.map((f) => readTextFile(f, '/')));
+  return Promise.all(files.map((f) => readTextFile(f, '/', READ_AS.config)));
 }
 
 function parseQuietly(file: string, text: string | undefined): unknown {
@@ -294,7 +294,7 @@ export async function loadServerDefinitions(req: DefinitionRequest): Promise<Def
     // Each file read on its own: a user-level path that cannot be read (a folder) is skipped like an invalid file.
     const texts = await Promise.all(
       locations.map((l) =>
-        readTextFile(l.file, '/').then(
+        readTextFile(l.file, '/', READ_AS.config).then(
           async (text) => (text !== undefined ? { text } : { text, link: await danglingLinkTarget(l.file) }),
           (error: unknown) => ({ error }),
         ),

@@ -4,6 +4,7 @@
  * `OTEL_SDK_DISABLED=true` turns it off). Off by default. This file imports nothing of OpenTelemetry: the SDK is
  * loaded (otel.ts) only when this says it is on.
  */
+import { parseNumberValue } from '../../process/decimal.js';
 import { SmartError } from '../../process/errors.js';
 import { redactUrl } from '../../process/redact.js';
 
@@ -46,21 +47,31 @@ function httpUrl(value: string, from: string): URL {
 const signalUrl = (base: URL, signal: 'traces' | 'metrics'): string =>
   `${base.toString().replace(/\/+$/, '')}/v1/${signal}`;
 
+/** OTEL_METRIC_EXPORT_INTERVAL in plain digits (0x10 is not sixteen ms, "" is the default); read only when exporting. */
+function metricInterval(value: string | undefined): number {
+  if (value === undefined || value.trim() === '') return DEFAULT_METRIC_INTERVAL_MS;
+  return parseNumberValue('OTEL_METRIC_EXPORT_INTERVAL', value, {
+    kind: 'integer',
+    min: 1,
+    max: 2_147_483_647,
+    example: '60000',
+  });
+}
+
 /** What --otlp and the environment ask for; undefined: telemetry is off. */
 export function telemetryConfig(
   otlp: string | undefined,
   env: Record<string, string | undefined>,
 ): TelemetryConfig | undefined {
   const disabled = env.OTEL_SDK_DISABLED?.trim().toLowerCase() === 'true';
-  const interval = Number(env.OTEL_METRIC_EXPORT_INTERVAL);
-  const common = {
-    metricIntervalMs: Number.isFinite(interval) && interval > 0 ? interval : DEFAULT_METRIC_INTERVAL_MS,
+  const common = (): Pick<TelemetryConfig, 'metricIntervalMs' | 'serviceName'> => ({
+    metricIntervalMs: metricInterval(env.OTEL_METRIC_EXPORT_INTERVAL),
     serviceName: env.OTEL_SERVICE_NAME?.trim() || 'mcp-smart',
-  };
+  });
   if (otlp !== undefined) {
     const base = httpUrl(otlp, '--otlp');
     return {
-      ...common,
+      ...common(),
       tracesUrl: signalUrl(base, 'traces'),
       metricsUrl: signalUrl(base, 'metrics'),
       shown: redactUrl(base.toString()),
@@ -78,7 +89,7 @@ export function telemetryConfig(
   const t = named(traces, 'OTEL_EXPORTER_OTLP_TRACES_ENDPOINT');
   const m = named(metrics, 'OTEL_EXPORTER_OTLP_METRICS_ENDPOINT');
   return {
-    ...common,
+    ...common(),
     ...(t ? { tracesUrl: t.toString() } : base ? { tracesUrl: signalUrl(base, 'traces') } : {}),
     ...(m ? { metricsUrl: m.toString() } : base ? { metricsUrl: signalUrl(base, 'metrics') } : {}),
     shown: [base, t, m]
