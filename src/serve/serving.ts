@@ -116,6 +116,7 @@ export async function serveWith(
     ? (await import('./telemetry/otel.js')).startTelemetry(otel, log, () => performance.now())
     : undefined;
   if (otel) log(`exporting traces and metrics over OTLP/HTTP to ${otel.shown}`);
+  if (otel?.ignored) log(`warning: ${otel.ignored}`);
   // --store, else the config's `store`, else the default file; a database is connected on first use, so one that
   // is down does not keep serve from starting (learning retries in the background).
   const chosen = chosenStore(optionalString(opts.store), setup.config.store);

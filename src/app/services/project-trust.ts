@@ -21,7 +21,7 @@ import {
 import type { DefinitionResult } from '../../core/config/index.js';
 import type { Io } from '../../process/io.js';
 import { writeFileSafe } from '../../process/safe-write.js';
-import { readTextFile } from '../../process/read-file.js';
+import { READ_AS, readTextFile } from '../../process/read-file.js';
 import { SmartError } from '../../process/errors.js';
 import { envSwitch } from '../../process/env-values.js';
 import type { ServerDefinition } from '../../core/types.js';
@@ -50,7 +50,7 @@ async function readTrustList(file: string): Promise<TrustList | undefined> {
  * that are not text, a folder) is FILE_PARSE / FILE_UNREADABLE, left as it is: rewriting it dropped every approval.
  */
 async function trustListToUpdate(file: string): Promise<TrustList | undefined> {
-  const text = await readTextFile(file, '/');
+  const text = await readTextFile(file, '/', READ_AS.config);
   if (text === undefined) return undefined;
   const fix = 'fix it, or delete it (every project it approved is then asked about again), and run trust again';
   let doc: unknown;

@@ -18,6 +18,8 @@ export interface TelemetryConfig {
   /** How often metrics are exported (OTEL_METRIC_EXPORT_INTERVAL, default 60 s); also at shutdown. */
   metricIntervalMs: number;
   serviceName: string;
+  /** What was ignored in the environment, for serve's log (an unreadable interval: the default is used). */
+  ignored?: string;
 }
 
 const DEFAULT_METRIC_INTERVAL_MS = 60_000;
@@ -47,15 +49,29 @@ function httpUrl(value: string, from: string): URL {
 const signalUrl = (base: URL, signal: 'traces' | 'metrics'): string =>
   `${base.toString().replace(/\/+$/, '')}/v1/${signal}`;
 
-/** OTEL_METRIC_EXPORT_INTERVAL in plain digits (0x10 is not sixteen ms, "" is the default); read only when exporting. */
-function metricInterval(value: string | undefined): number {
-  if (value === undefined || value.trim() === '') return DEFAULT_METRIC_INTERVAL_MS;
-  return parseNumberValue('OTEL_METRIC_EXPORT_INTERVAL', value, {
-    kind: 'integer',
-    min: 1,
-    max: 2_147_483_647,
-    example: '60000',
-  });
+/**
+ * OTEL_METRIC_EXPORT_INTERVAL in plain digits (0x10 is not sixteen ms, "" is the default); read only when exporting.
+ * The variable is shared with every OpenTelemetry SDK in the environment, and OpenTelemetry's rule for a value that
+ * is not valid is a warning and the default: serve starts, and `ignored` says why the default was used.
+ */
+function metricInterval(value: string | undefined): { ms: number; ignored?: string } {
+  if (value === undefined || value.trim() === '') return { ms: DEFAULT_METRIC_INTERVAL_MS };
+  try {
+    return {
+      ms: parseNumberValue('OTEL_METRIC_EXPORT_INTERVAL', value, {
+        kind: 'integer',
+        min: 1,
+        max: 2_147_483_647,
+        example: '60000',
+      }),
+    };
+  } catch (e) {
+    const why = e instanceof SmartError ? String(e.details.hint ?? '') : '';
+    return {
+      ms: DEFAULT_METRIC_INTERVAL_MS,
+      ignored: `OTEL_METRIC_EXPORT_INTERVAL is not a number of milliseconds (${why.replace(/\.$/, '')}); metrics are exported every ${DEFAULT_METRIC_INTERVAL_MS / 1000} s`,
+    };
+  }
 }
 
 /** What --otlp and the environment ask for; undefined: telemetry is off. */
@@ -64,10 +80,14 @@ export function telemetryConfig(
   env: Record<string, string | undefined>,
 ): TelemetryConfig | undefined {
   const disabled = env.OTEL_SDK_DISABLED?.trim().toLowerCase() === 'true';
-  const common = (): Pick<TelemetryConfig, 'metricIntervalMs' | 'serviceName'> => ({
-    metricIntervalMs: metricInterval(env.OTEL_METRIC_EXPORT_INTERVAL),
-    serviceName: env.OTEL_SERVICE_NAME?.trim() || 'mcp-smart',
-  });
+  const common = (): Pick<TelemetryConfig, 'metricIntervalMs' | 'serviceName' | 'ignored'> => {
+    const { ms, ignored } = metricInterval(env.OTEL_METRIC_EXPORT_INTERVAL);
+    return {
+      metricIntervalMs: ms,
+      serviceName: env.OTEL_SERVICE_NAME?.trim() || 'mcp-smart',
+      ...(ignored ? { ignored } : {}),
+    };
+  };
   if (otlp !== undefined) {
     const base = httpUrl(otlp, '--otlp');
     return {
