@@ -154,3 +154,28 @@ describe('logout: bad input', () => {
     });
   });
 });
+
+describe('store forget: ids the store has no counts for', () => {
+  it('names them on stderr and forgets the ones it has, the rest of the store untouched', async () => {
+    const { data, cli } = project();
+    mkdirSync(data, { recursive: true });
+    const now = Date.now();
+    const tool = { success: 2, failure: 0, lastUsed: now, categories: {} };
+    const file = join(data, 'usage.json');
+    writeFileSync(
+      file,
+      JSON.stringify({
+        format: 'mcp-smart/usage@1',
+        updatedAt: new Date(now).toISOString(),
+        tools: { 'fs.read_file': tool, 'fs.write_file': tool },
+        sessions: {},
+      }),
+    );
+    const r = await cli('store', 'forget', '--tool', 'fs.read_file', '--tool', 'fs.raed_file');
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain('has no counts for "fs.raed_file": nothing forgotten for it');
+    expect(r.stderr).not.toContain('"fs.read_file"');
+    const doc = JSON.parse(readFileSync(file, 'utf8')) as { tools: Record<string, unknown> };
+    expect(Object.keys(doc.tools)).toEqual(['fs.write_file']);
+  });
+});

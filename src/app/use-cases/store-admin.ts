@@ -144,6 +144,15 @@ export async function runStoreAdmin(ctx: AppContext, options: StoreAdminOptions)
       }
       case 'forget': {
         const user = options.user ? (userLabelFor(options.user, config.user) ?? options.user) : undefined;
+        if (!user) {
+          // A mistyped id forgot nothing without a word ("Forgot 0"): the ids the store has no counts for are named.
+          const known = (await store.read(now)).doc.tools;
+          const absent = (options.tools ?? []).filter((id) => known[id] === undefined);
+          if (absent.length > 0)
+            io.stderr(
+              `warning: ${store.label} has no counts for ${absent.map((id) => JSON.stringify(id)).join(', ')}: nothing forgotten for ${absent.length === 1 ? 'it' : 'them'}. Tool ids are <server>.<tool>, as discover and serve name them.\n`,
+            );
+        }
         const removed = user ? await store.forgetUser(user, now) : await store.forgetTools(options.tools ?? [], now);
         return { ...base, ...(user ? { user } : {}), removed, ...summary((await store.read(now)).doc) };
       }
