@@ -22,7 +22,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Pass } from './ask-gate.js';
 import type { Asker } from './in-flight.js';
-import { declaresUrlElicitation, urlDeclinedResult, urlElicitations } from './url-elicitation.js';
+import { declaresUrlElicitation, TOOL_CALL_ROUND, urlDeclinedText, urlElicitations } from './url-elicitation.js';
 
 export const BRIDGE_DEFAULTS = { timeoutMs: 60_000, maxRounds: 8, maxOpen: 256, maxPerClient: 32 } as const;
 
@@ -284,7 +284,7 @@ export class Bridge {
       call.urlRound = false;
       if (call.declined !== undefined) {
         call.release('the user declined a URL elicitation');
-        return urlDeclinedResult(call.name, call.declined);
+        return roundFailure(call.name, urlDeclinedText(call.name, call.declined));
       }
       call.rerun?.();
     }
@@ -366,4 +366,13 @@ export class Bridge {
     for (const call of this.held.values()) call.release('serve is stopping');
     this.held.clear();
   }
+}
+
+/**
+ * A round that ends in failure, as its method ends errors: a tool call with an error result (the model reads it);
+ * prompts/get and resources/read, which have none, with a JSON-RPC error, thrown (answered -32603).
+ */
+export function roundFailure(roundName: string, text: string, cause?: unknown): Record<string, unknown> {
+  if (roundName.startsWith(TOOL_CALL_ROUND)) return { content: [{ type: 'text', text }], isError: true };
+  throw new Error(text, cause === undefined ? undefined : { cause });
 }

@@ -23,14 +23,15 @@ export const declaresUrlElicitation = (capabilities: Record<string, unknown>): b
   isObject(capabilities.elicitation) && isObject(capabilities.elicitation.url);
 
 /**
- * The answer when the user did not accept a URL elicitation (`name`: the round's, `<method> <name or uri>`); the server
- * is not called again. A tool call ends with an error result, as tool errors do. prompts/get and resources/read have
- * no error result, so they end with a JSON-RPC error: thrown, it is answered -32603, as a round whose replica is gone
- * (replica/replicas.ts). Not -32042, which a 2025 client gets: MCP 2026-07-28 forbids emitting it (basic, Error Codes).
+ * The words when the user did not accept a URL elicitation (`name`: the round's, `<method> <name or uri>`); the server
+ * is not called again. How the round ends with them is roundFailure's (bridge.ts): a tool call with an error result,
+ * prompts/get and resources/read with a JSON-RPC error (-32603). Not -32042, which a 2025 client gets: MCP 2026-07-28
+ * forbids emitting it (basic, Error Codes).
  */
-export function urlDeclinedResult(name: string, action: string): Record<string, unknown> {
-  const tool = name.startsWith('tools/call ');
-  const text = `mcp-smart: the server behind needs the user to complete a URL elicitation first, and the answer was "${action}"; the ${tool ? 'call' : 'request'} was not made again.`;
-  if (!tool) throw new Error(text);
-  return { content: [{ type: 'text', text }], isError: true };
+export function urlDeclinedText(name: string, action: string): string {
+  const what = name.startsWith(TOOL_CALL_ROUND) ? 'call' : 'request';
+  return `mcp-smart: the server behind needs the user to complete a URL elicitation first, and the answer was "${action}"; the ${what} was not made again.`;
 }
+
+/** How the name of a tool call's round starts (sdk-server.ts names a round `<method> <name or uri>`). */
+export const TOOL_CALL_ROUND = 'tools/call ';

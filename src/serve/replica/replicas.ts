@@ -13,6 +13,7 @@ import {
   UnknownRequestState,
   type Bridge,
   type BridgeResult,
+  roundFailure,
   type Round,
   type StateCodec,
 } from '../bridge.js';
@@ -98,8 +99,7 @@ export class Replicas implements StateCodec {
       this.counts.gone++;
       const text = `mcp-smart: the replica that held this call (${owner.id}) is gone: ${e.message}. The call was lost with it; call the tool again.`;
       this.opts.log(`a round for replica ${owner.id} could not be resumed: ${e.message}`);
-      if (round.name.startsWith('tools/call ')) return { content: [{ type: 'text', text }], isError: true };
-      throw new Error(text, { cause: e });
+      return roundFailure(round.name, text, e);
     }
   }
 
