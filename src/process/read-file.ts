@@ -1,5 +1,5 @@
 /** Reading the user's files: one place for missing files, unreadable ones, byte-order marks and bad JSON. */
-import { closeSync, constants, fstatSync, openSync, readFileSync, readSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readFileSync, readSync, type Stats } from 'node:fs';
 import { resolve } from 'node:path';
 import { SmartError } from './errors.js';
 
@@ -72,18 +72,19 @@ function tooLarge(file: string, as: ReadAs, regular: boolean): SmartError {
 }
 
 /**
- * Reads an open file that is not a regular one (a pipe, a device) into the buffers `room()` gives, passing each
- * read's bytes to `took` (false: stop). A pipe that is empty but held open is waited for, as a blocking read would;
- * one nobody has opened for writing, for WRITER_WAIT_MS. True at the end, false when `took` stopped.
+ * Reads an open file (`st`: its fstat) into the buffers `room()` gives, passing each read's bytes to `took` (false:
+ * stop), no more than `as.maxBytes` of them. A pipe that is empty but held open is waited for, as a blocking read
+ * would; one nobody has opened for writing, for WRITER_WAIT_MS. True at the end, false when `took` stopped.
  */
-function readStream(
+function readSteps(
   fd: number,
   file: string,
   as: ReadAs,
-  pipe: boolean,
+  st: Stats,
   room: () => Buffer,
   took: (bytes: Buffer) => boolean,
 ): boolean {
+  const pipe = st.isFIFO();
   let total = 0;
   let waited = 0;
   for (;;) {
@@ -107,7 +108,7 @@ function readStream(
     }
     if (n === 0) return true;
     total += n;
-    if (total > as.maxBytes) throw tooLarge(file, as, false);
+    if (total > as.maxBytes) throw tooLarge(file, as, st.isFile());
     if (!took(into.subarray(0, n))) return false;
   }
 }
@@ -140,11 +141,11 @@ export function readFileBytes(file: string, cwd: string, as: ReadAs): Buffer | u
       return bytes;
     }
     const chunks: Buffer[] = [];
-    readStream(
+    readSteps(
       fd,
       file,
       as,
-      st.isFIFO(),
+      st,
       () => Buffer.allocUnsafe(64 * 1024),
       (b) => chunks.push(Buffer.from(b)) > 0,
     );
@@ -187,17 +188,8 @@ export function readFileChunks(
   }
   try {
     const st = fstatSync(fd);
-    if (!st.isFile()) return readStream(fd, file, as, st.isFIFO(), room, took);
-    if (st.size > as.maxBytes) throw tooLarge(file, as, true);
-    let total = 0;
-    for (;;) {
-      const into = room();
-      const n = readSync(fd, into, 0, into.length, null);
-      if (n === 0) return true;
-      total += n;
-      if (total > as.maxBytes) throw tooLarge(file, as, true);
-      if (!took(into.subarray(0, n))) return false;
-    }
+    if (st.isFile() && st.size > as.maxBytes) throw tooLarge(file, as, true);
+    return readSteps(fd, file, as, st, room, took);
   } catch (e) {
     if (e instanceof SmartError) throw e;
     return false;
