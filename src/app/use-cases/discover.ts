@@ -58,8 +58,10 @@ export async function discoverTools(
   const afterAnswer = async (): Promise<void> => {
     await Promise.all(writes.splice(0).map((write) => write()));
   };
-  const setup = await loadSetup(global, io, { lean: true, later });
-  const { servers, config, paths, snapshotDigest, lean, rules } = setup;
+  const { servers, config, paths, snapshotDigest, lean, rules, hidden } = await loadSetup(global, io, {
+    lean: true,
+    later,
+  });
   if (lean) debugPhase(ctx, 'tool lists read from the catalogue start cache');
   const exitCode = reportUnreachable(io, servers, 'its tools are not ranked');
   // The tools serve would serve, under its ids: what the visibility rule hides is neither ranked nor counted for ids.
@@ -101,7 +103,7 @@ export async function discoverTools(
     const key = !global.cache
       ? undefined
       : snapshotDigest !== undefined
-        ? snapshotIndexKey(snapshotDigest, global.server, vectors, config.weights, setup.hidden)
+        ? snapshotIndexKey(snapshotDigest, global.server, vectors, config.weights, hidden)
         : indexCacheKey(tools, vectors, config.weights);
     debugPhase(ctx, `indexing ${countOf(tools.length, 'tool')}`);
     // A terminal sees how far a first run on a big catalogue is (nothing for a short build or a cached index).

@@ -74,7 +74,6 @@ export function variableName(text: string): string {
     .toUpperCase();
   return /^[A-Z]/.test(snake) ? snake : snake === '' ? 'MCP' : `MCP_${snake}`;
 }
-const upperSnake = variableName;
 
 /**
  * `base`, else `base_2`, `base_3`, …: the first name not held (by another owner, when `owner` is given).
@@ -114,7 +113,7 @@ function references(
     // A variable of this name already stands for another server's literal: prefix this one with its server.
     let variable = name(key);
     if (taken.has(variable) && taken.get(variable) !== server)
-      variable = unused(upperSnake(`${server}_${variable}`), taken, server);
+      variable = unused(variableName(`${server}_${variable}`), taken, server);
     taken.set(variable, server);
     out[key] = `\${${variable}}`;
     variables.push({ server, key: section === key ? section : `${section}.${key}`, variable });
@@ -138,7 +137,7 @@ function argumentReferences(
   const out = [...args];
   const variable = (flag: string): string => {
     // Not this server's name alone: an env key or header of the same server never shares this variable.
-    const name = unused(upperSnake(`${server}_${flag}`), taken);
+    const name = unused(variableName(`${server}_${flag}`), taken);
     taken.set(name, `${server} args`);
     return name;
   };
@@ -185,7 +184,7 @@ export function adoptEntries(inputs: readonly AdoptInput[]): AdoptedFile {
       // Codex env_vars pass variables on from Codex's own environment: the same reference in ours.
       for (const v of raw.envVars ?? []) env[v] ??= `\${${v}}`;
       if (Object.keys(env).length > 0)
-        entry.env = references(def.name, 'env', env, client, upperSnake, taken, variables, secrets);
+        entry.env = references(def.name, 'env', env, client, variableName, taken, variables, secrets);
       if (def.cwd !== undefined) entry.cwd = def.cwd;
     } else {
       entry.type = def.transport;
@@ -193,11 +192,11 @@ export function adoptEntries(inputs: readonly AdoptInput[]): AdoptedFile {
       const url = ourSyntax(raw.url ?? '', client);
       // Credentials in a URL (user:password@, a query such as ?api_key=…) are secrets like headers: a reference.
       entry.url = hasCredentials(url)
-        ? references(def.name, 'url', { url }, client, () => upperSnake(`${def.name}_url`), taken, variables, secrets)
+        ? references(def.name, 'url', { url }, client, () => variableName(`${def.name}_url`), taken, variables, secrets)
             .url
         : url;
       const headers: Record<string, string> = { ...(raw.headers ?? {}) };
-      const named = (h: string): string => upperSnake(`${def.name}_${h === 'Authorization' ? 'token' : h}`);
+      const named = (h: string): string => variableName(`${def.name}_${h === 'Authorization' ? 'token' : h}`);
       const written = Object.keys(headers).length > 0;
       const out = written ? references(def.name, 'headers', headers, client, named, taken, variables, secrets) : {};
       for (const [h, v] of Object.entries(raw.headerVars ?? {})) out[h] = `${v.prefix}\${${v.variable}}`;
@@ -215,7 +214,7 @@ export function adoptEntries(inputs: readonly AdoptInput[]): AdoptedFile {
           'oauth',
           { clientSecret },
           client,
-          () => upperSnake(`${def.name}_client_secret`),
+          () => variableName(`${def.name}_client_secret`),
           taken,
           variables,
           secrets,
