@@ -65,6 +65,8 @@ export class ChunkedCut {
   private state = BOM;
   private kind = STRING;
   private depth = 0;
+  /** The deepest nesting met in the element being stepped over (1: the element itself). */
+  private deepest = 0;
   private inString = false;
   private escaped = false;
   /** Where the value or key being stepped over starts, where the document starts (after a BOM) and resumes. */
@@ -74,9 +76,12 @@ export class ChunkedCut {
   private key: unknown;
   private prefix: string | undefined;
 
-  /** `server` gets each element's bytes, valid only during the call; what it throws fails the read. */
+  /**
+   * `server` gets each element's bytes, valid only during the call, and its nesting depth (an object holding only
+   * scalars: 1); what it throws fails the read.
+   */
   constructor(
-    private readonly server: (bytes: Buffer, from: number, to: number) => void,
+    private readonly server: (bytes: Buffer, from: number, to: number, depth: number) => void,
     chunkBytes = CUT_CHUNK_BYTES,
   ) {
     this.buf = Buffer.allocUnsafe(Math.max(1, chunkBytes));
@@ -216,6 +221,7 @@ export class ChunkedCut {
   private start(c: number, state: number): void {
     this.from = this.at;
     this.state = state;
+    this.deepest = 0;
     if (c === QUOTE) {
       this.kind = STRING;
       this.escaped = false;
@@ -240,7 +246,7 @@ export class ChunkedCut {
     else if (this.at === this.from)
       this.state = FAILED; // an empty element: `[,` or `,]`
     else {
-      this.server(b, this.from, this.at);
+      this.server(b, this.from, this.at, this.deepest);
       this.keep = this.at;
       this.state = AFTER_ITEM;
     }
@@ -264,6 +270,7 @@ export class ChunkedCut {
     }
     let at = this.at;
     let depth = this.depth;
+    let deepest = this.deepest;
     while (at < n) {
       const c = b[at]!;
       if (c === QUOTE) {
@@ -272,15 +279,18 @@ export class ChunkedCut {
         if (!this.string(b, n)) {
           this.inString = true;
           this.depth = depth;
+          this.deepest = deepest;
           return false;
         }
         at = this.at;
         continue;
       }
-      if (c === OPEN_OBJECT || c === OPEN_ARRAY) depth++;
-      else if (c === CLOSE_OBJECT || c === CLOSE_ARRAY) {
+      if (c === OPEN_OBJECT || c === OPEN_ARRAY) {
+        if (++depth > deepest) deepest = depth;
+      } else if (c === CLOSE_OBJECT || c === CLOSE_ARRAY) {
         if (--depth === 0) {
           this.at = at + 1;
+          this.deepest = deepest;
           return true;
         }
       }
@@ -288,6 +298,7 @@ export class ChunkedCut {
     }
     this.at = at;
     this.depth = depth;
+    this.deepest = deepest;
     return false;
   }
 

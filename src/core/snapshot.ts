@@ -4,7 +4,13 @@ import { createHash } from 'node:crypto';
 import { isAbsolute, relative, sep } from 'node:path';
 import { READ_AS, parseJsonText, readFileBytes, readFileChunks, stripBom } from '../process/read-file.js';
 import { countOf } from '../process/count-text.js';
-import { malformedToolsNotes, toolAsSent, validateTools, type ValidateOptions } from './tool-validate.js';
+import {
+  malformedToolsNotes,
+  MAX_SCHEMA_DEPTH,
+  toolAsSent,
+  validateTools,
+  type ValidateOptions,
+} from './tool-validate.js';
 import { SNAPSHOT_FORMAT, type ServerSnapshot, type Snapshot } from './types.js';
 import { parseServerText, splitSnapshot } from './snapshot-split.js';
 import { ChunkedCut } from './snapshot-cut.js';
@@ -232,8 +238,11 @@ function readByServer(
   const hash = createHash('sha256');
   const servers: ServerSnapshot[] = [];
   const validate = { shallow: false };
-  const cut = new ChunkedCut((bytes, from, to) => {
-    servers.push(each(checkServer(parseServerText(bytes, from, to), servers.length, file, validate, seen)));
+  // The cut counts each server's nesting as it passes its bytes: a server no deeper than MAX_SCHEMA_DEPTH has no
+  // tool deeper either, so its tools skip the depth walk (the same result, without a second pass over every schema).
+  const cut = new ChunkedCut((bytes, from, to, depth) => {
+    const checks = { shallow: depth <= MAX_SCHEMA_DEPTH };
+    servers.push(each(checkServer(parseServerText(bytes, from, to), servers.length, file, checks, seen)));
   });
   try {
     const read = readFileChunks(

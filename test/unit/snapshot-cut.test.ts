@@ -8,6 +8,7 @@ import { parseServerText, splitSnapshot } from '../../src/core/snapshot-split.js
 import { readSnapshotSet, type CheckedSnapshots } from '../../src/core/snapshot.js';
 import { READ_AS, readFileChunks } from '../../src/process/read-file.js';
 import { leanServer } from '../../src/app/services/catalogue/payload.js';
+import { jsonDepth } from '../../src/core/tool-validate.js';
 import { tempDir } from '../helpers/temp.js';
 
 /** The cut of `bytes` fed in reads whose sizes `size()` gives (each at most the room offered), from a small buffer. */
@@ -87,6 +88,29 @@ describe('a snapshot cut in steps', () => {
       expect(cutInSteps(bytes, () => sizes.shift()!, 4096)).toEqual(whole);
       sizes = [s, 1, bytes.length];
       expect(cutInSteps(bytes, () => sizes.shift()!, 4096)).toEqual(whole);
+    }
+  });
+
+  it("tells each element's nesting depth as jsonDepth counts it, whatever the read sizes", () => {
+    // The depth lets a server skip the depth walk of its tools (snapshot.ts readByServer); one counted too low would
+    // let a tool nested past MAX_SCHEMA_DEPTH through unchecked.
+    const nest = (n: number): unknown => (n === 0 ? 'x' : n % 2 ? { a: nest(n - 1), s: '[[{' } : [1, nest(n - 1)]);
+    for (let round = 0; round < 60; round++) {
+      const doc = JSON.parse(documentText().replace(/^\ufeff/, '')) as { servers: unknown[] };
+      doc.servers.push(nest(next(300)), 'a string', 7, nest(round));
+      const bytes = Buffer.from(JSON.stringify(doc, null, next(3)), 'utf8');
+      const seen: [string, number][] = [];
+      const cut = new ChunkedCut((b, from, to, depth) => seen.push([b.toString('utf8', from, to), depth]), 16);
+      for (let at = 0; at < bytes.length;) {
+        const room = cut.room();
+        const n = Math.min(room.length, 1 + next([1, 5, 200, 1 << 20][round % 4]!), bytes.length - at);
+        bytes.copy(room, 0, at, at + n);
+        at += n;
+        expect(cut.add(n)).toBe(true);
+      }
+      expect(cut.end()).toBeDefined();
+      expect(seen.map(([piece]) => JSON.parse(piece) as unknown)).toEqual(doc.servers);
+      for (const [piece, depth] of seen) expect(depth).toBe(jsonDepth(JSON.parse(piece), Infinity));
     }
   });
 
