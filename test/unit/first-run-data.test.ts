@@ -6,7 +6,6 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
 import { defaultGlossaryFile, glossHan, setGlossaryFile } from '../../src/core/discover/gloss.js';
-import { forEachWord4 } from '../../src/core/discover/lexicon.js';
 import { decodeStemTable, encodeStemTable, readStemTable, stemsFileFor } from '../../src/core/discover/stem-table.js';
 import { splitWords, stem } from '../../src/core/discover/tokenize.js';
 import {
@@ -196,34 +195,5 @@ describe('the glossary read uncompressed and searched in its bytes', () => {
     } finally {
       setGlossaryFile(defaultGlossaryFile());
     }
-  });
-});
-
-describe('the product-name scan without a regex', () => {
-  const WORD4 = /(?<![\w-])[A-Za-z][a-z]{3,}(?![\w-])/g;
-  const scanned = (text: string): string[] => {
-    const out: string[] = [];
-    forEachWord4(text, (at, end) => out.push(`${at}:${text.slice(at, end)}`));
-    return out;
-  };
-
-  it('finds the words the regex it replaced finds, at the same places', () => {
-    const texts = [...fixtureTexts(), 'Use Remotion to render', 'x-Redis re_dis Redis2 Kafka.', 'Élan élan Abcd'];
-    // Seeded random texts over the characters that matter: letters of both cases, digits, _, -, separators, non-ASCII.
-    const chars = 'aAbZz_-0 .,é\u4e00x\n';
-    let seed = 1;
-    const next = (n: number): number => (seed = (seed * 48_271) % 2_147_483_647) % n;
-    for (let i = 0; i < 20_000; i++) {
-      let t = '';
-      for (let j = next(24); j > 0; j--) t += chars[next(chars.length)];
-      texts.push(t);
-    }
-    let found = 0;
-    for (const text of texts) {
-      const expected = [...text.matchAll(WORD4)].map((m) => `${m.index}:${m[0]}`);
-      expect(scanned(text), JSON.stringify(text)).toEqual(expected);
-      found += expected.length;
-    }
-    expect(found).toBeGreaterThan(5000);
   });
 });

@@ -221,40 +221,8 @@ export function keptClause(intent: string): number {
   return m && ACTIONS.get(stem(m[2]!)) === 'create' ? m[0].length : -1;
 }
 
-// Words of four letters or more, capitalised or lower case, standing alone (not inside an identifier).
 const isLower = (c: number): boolean => c >= 97 && c <= 122;
 const isUpper = (c: number): boolean => c >= 65 && c <= 90;
-/** [A-Za-z0-9_-]: what may not stand next to a word that forEachWord4 gives. */
-const isWordish = (c: number): boolean => isLower(c) || isUpper(c) || (c >= 48 && c <= 57) || c === 95 || c === 45;
-
-/**
- * Calls `each` with [at, end) of every match of /(?<![\w-])[A-Za-z][a-z]{3,}(?![\w-])/g in `text`, in order: a letter
- * and three or more lower-case letters, standing alone between characters outside [A-Za-z0-9_-]. A scan of char codes
- * (the regex with its look-behind was most of productNames' time on a first run): within a run of [\w-] characters
- * only the run's first one can start a match, and the match is then the whole run.
- */
-export function forEachWord4(text: string, each: (at: number, end: number) => void): void {
-  const n = text.length;
-  let i = 0;
-  while (i < n) {
-    const c = text.charCodeAt(i);
-    if (!isWordish(c)) {
-      i++;
-      continue;
-    }
-    let j = i + 1;
-    if (isLower(c) || isUpper(c)) {
-      while (j < n && isLower(text.charCodeAt(j))) j++;
-      if (j - i >= 4 && (j >= n || !isWordish(text.charCodeAt(j)))) {
-        each(i, j);
-        i = j;
-        continue;
-      }
-    }
-    while (j < n && isWordish(text.charCodeAt(j))) j++;
-    i = j;
-  }
-}
 
 /**
  * Whether a capitalised word at [at, end) stands inside a sentence: after a lower-case word (and maybe a comma), so
@@ -279,29 +247,50 @@ export function overStemmed(word: string): boolean {
 }
 
 /**
+ * A capitalised word of four letters or more standing alone: not inside an identifier, so between characters outside
+ * [A-Za-z0-9_-] (`\w` is ASCII without the u flag). Only these few words of a description are looked at one by one.
+ */
+const CAPITALISED = /(?<![\w-])[A-Z][a-z]{3,}(?![\w-])/g;
+
+/**
  * The product names of a set of tools that the stemmer would merge with other words: words written capitalised
- * inside their descriptions' sentences, or words of their servers' names, that no description writes in lower
- * case, and that the stemmer cuts deeper than an inflection ("Remotion" would become "remot", as "remote" does).
- * They are indexed and searched as they are (analyzeWords' `unstemmed`).
+ * inside their descriptions' sentences, or words of their servers' names, that no description writes in lower case
+ * (as a word standing alone, as CAPITALISED stands), and that the stemmer cuts deeper than an inflection ("Remotion"
+ * would become "remot", as "remote" does). They are indexed and searched as they are (analyzeWords' `unstemmed`).
  */
 export function productNames(
   tools: readonly { server: string; tool: { description?: string; title?: string } }[],
 ): Set<string> {
   const candidates = new Set<string>();
-  const lower = new Set<string>();
+  const texts: string[] = [];
   for (const t of tools) {
     for (const text of [t.tool.description, t.tool.title]) {
       if (!text) continue;
-      forEachWord4(text, (at, end) => {
-        if (!isUpper(text.charCodeAt(at))) lower.add(text.slice(at, end));
-        else if (insideSentence(text, at, end)) candidates.add(text.slice(at, end).toLowerCase());
-      });
+      texts.push(text);
+      for (const m of text.matchAll(CAPITALISED))
+        if (insideSentence(text, m.index, m.index + m[0].length)) candidates.add(m[0].toLowerCase());
     }
   }
   for (const server of new Set(tools.map((t) => t.server))) for (const w of splitWords(server)) candidates.add(w);
-  const out = new Set<string>();
-  for (const w of candidates) {
-    if (w.length >= 4 && !lower.has(w) && !STOP_WORDS.has(w) && /^[a-z]+$/.test(w) && overStemmed(w)) out.add(w);
+  const merged = [...candidates].filter(
+    (w) => w.length >= 4 && !STOP_WORDS.has(w) && /^[a-z]+$/.test(w) && overStemmed(w),
+  );
+  const lower = writtenInLowerCase(texts, merged);
+  return new Set(merged.filter((w) => !lower.has(w)));
+}
+
+/**
+ * Which of `words` (lower-case letters, four or more) some text writes in lower case as a word standing alone: one
+ * pass of one expression per text, for these few words only. A set of every lower-case word of every description,
+ * or a scan of their characters in JavaScript, was most of productNames' time on a first run.
+ */
+function writtenInLowerCase(texts: readonly string[], words: readonly string[]): Set<string> {
+  const found = new Set<string>();
+  if (words.length === 0) return found;
+  const any = new RegExp(`(?<![\\w-])(?:${words.join('|')})(?![\\w-])`, 'g');
+  for (const text of texts) {
+    for (const m of text.matchAll(any)) found.add(m[0]);
+    if (found.size === words.length) break;
   }
-  return out;
+  return found;
 }
