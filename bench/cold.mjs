@@ -1,6 +1,7 @@
 // bench:cold — issue 29's start-up figures on the 2,781 tools of servers-111, each beside its baseline in the same
 // run: a cold `discover` (a new process, the index cache already written), the first `discover` (an empty cache
-// folder: parse, index, write the caches; beside it two floors, bench/helpers/first-floor.mjs and first-bytes.mjs)
+// folder: parse, index, write the caches; beside it the CLI's own start and three floors, bench/helpers/first-floor.mjs,
+// first-bytes.mjs and first-index-floor.mjs)
 // and a warm `serve --mode meta` to its first tools/list answer and to its first find_tool answer, interleaved with
 // `node -e ""`, medians of BENCH_COLD_ROUNDS (default 15) rounds; and the hybrid ranking find_tool runs, p50 over the
 // 200 servers-111 questions and commands after one warm-up pass; then the cold serve case
@@ -145,6 +146,8 @@ async function firstDiscover(rounds) {
   const node = [];
   const floor = [];
   const bytes = [];
+  const indexFloor = [];
+  const start = [];
   const runs = [[REPO, []]];
   if (baseRepo) runs.push([baseRepo, []]);
   const variants = process.env.BENCH_COLD_SCRIPTS ? Object.entries(writeScriptVariants(snapshot, dir)) : [];
@@ -158,6 +161,14 @@ async function firstDiscover(rounds) {
     }
     floor.push(timed([join(REPO, 'bench', 'helpers', 'first-floor.mjs'), snapshot]));
     bytes.push(timed([join(REPO, 'bench', 'helpers', 'first-bytes.mjs'), snapshot]));
+    indexFloor.push(timed([join(REPO, 'bench', 'helpers', 'first-index-floor.mjs'), snapshot]));
+    // The CLI's own start with an empty cache folder (no compiled code kept): what every first run pays before it reads.
+    start.push(
+      timed([join(REPO, 'bin', 'mcp-smart.js'), '--version'], {
+        ...env,
+        MCP_SMART_CACHE_DIR: join(dir, `start-${fresh++}`),
+      }),
+    );
     for (const [r, [repo, out]] of runs.entries()) {
       out.push(await firstRun(repo));
       for (const [v, [, file]] of variants.entries()) scripts[r][v].push(await firstRun(repo, file));
@@ -166,12 +177,20 @@ async function firstDiscover(rounds) {
   const n50 = pct(node, 0.5);
   const f50 = pct(floor, 0.5);
   const b50 = pct(bytes, 0.5);
+  const i50 = pct(indexFloor, 0.5);
+  const s50 = pct(start, 0.5);
   console.log(`first discover on 2,781 tools (empty cache folder), node -e "" p50 ${n50.toFixed(0)} ms (goal ≤ 4×):`);
   console.log(
     `  floor (bench/helpers/first-floor.mjs: JSON.parse + a regex word count per tool, no index): p50 ${f50.toFixed(0)} ms ${(f50 / n50).toFixed(1)}×`,
   );
   console.log(
     `  byte scan (bench/helpers/first-bytes.mjs: the bytes once, words hashed, no string per word, no structure): p50 ${b50.toFixed(0)} ms ${(b50 / n50).toFixed(1)}×`,
+  );
+  console.log(
+    `  index floor (bench/helpers/first-index-floor.mjs: the byte scan of the texts ranked, a string per distinct word, the product's SIF sums; no BM25, no ranking): p50 ${i50.toFixed(0)} ms ${(i50 / n50).toFixed(1)}×`,
+  );
+  console.log(
+    `  the CLI's start (mcp-smart --version, empty cache folder): p50 ${s50.toFixed(0)} ms ${(s50 / n50).toFixed(1)}×; with the index floor's work beyond node's start: ${(s50 + i50 - n50).toFixed(0)} ms ${((s50 + i50 - n50) / n50).toFixed(1)}×`,
   );
   if (caFile !== undefined) {
     const wn = pct(withoutCa.node, 0.5);
