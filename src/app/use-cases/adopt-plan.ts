@@ -6,7 +6,7 @@
 import type { JSONPath } from 'jsonc-parser';
 import { type AdoptInput, type AdoptVariable } from '../../core/adopt/config-entries.js';
 import { argumentSecret } from '../../process/secret-args.js';
-import { claudeCodeUserFile, codexUserFile } from '../../core/config/locate.js';
+import { claudeCodeUserFile, codexUserFile, geminiSystemFiles } from '../../core/config/locate.js';
 import { parseConfigDocument } from '../../core/config/parse.js';
 import { duplicateOnPath, tomlSwitchProblem } from '../../core/adopt/switch-check.js';
 import { switchPlan, type FilePlan } from '../../core/adopt/switch-plan.js';
@@ -84,7 +84,12 @@ export function switchOf(
   const fileOf = (source: string): string => source.replace(/#.*$/, '');
   const files = new Set<string>([...inputs.map((i) => fileOf(i.def.source))]);
   if (client === 'claude-code') files.add(userFiles.claude);
-  if (client === 'gemini') files.add(userFiles.gemini);
+  if (client === 'gemini') {
+    // Every settings file whose mcp.allowed Gemini reads: the entry added must pass each of them.
+    const system = geminiSystemFiles({ env: ctx.io.env, platform: ctx.io.platform, home });
+    for (const f of [system.settings, join(ctx.io.cwd, '.gemini', 'settings.json'), userFiles.gemini, system.defaults])
+      files.add(f);
+  }
   if (client === 'codex') files.add(userFiles.codex);
   const read = new Map<string, Buffer | undefined>();
   const docs = new Map<string, unknown>();

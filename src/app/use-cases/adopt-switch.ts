@@ -6,8 +6,9 @@
  * is changed under its lock and only if it still holds what was read (another writer in between: refused).
  */
 import { createHash } from 'node:crypto';
-import { rm, stat } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
+import { constants } from 'node:fs';
+import { access, rm, stat } from 'node:fs/promises';
+import { dirname, join, resolve } from 'node:path';
 import { userDataDir } from '../../core/paths.js';
 import { parseConfigText } from '../../core/config/parse.js';
 import {
@@ -99,6 +100,44 @@ async function writeKeepingMode(file: string, data: Buffer | string): Promise<vo
     verbatim: true,
     ...(mode !== undefined ? { mode } : { mode: 0o600 }),
   });
+}
+
+/** The folder `dir` or its nearest ancestor that exists: where a file (or the folders to it) would be created. */
+async function existingFolder(dir: string): Promise<string> {
+  for (let at = dir; ; at = dirname(at)) {
+    const found = await stat(at).then(
+      () => true,
+      () => false,
+    );
+    if (found || dirname(at) === at) return at;
+  }
+}
+
+/**
+ * Why --apply cannot write a file of the switch — the file read-only or not a regular file, its folder (where its
+ * lock and the new copy go) or the folder a symbolic link points into not writable — checked before anything is
+ * written, so a refusal leaves mcp-smart.config.json, the client's files and the switch state as they were.
+ */
+export async function switchWriteRefusal(plans: readonly FilePlan[]): Promise<SmartError | undefined> {
+  for (const p of plans) {
+    const { target, stats } = await resolveWriteTarget(p.file);
+    const refusal =
+      stats && !stats.isFile() ? 'it is not a regular file' : stats ? await replaceRefusal(target, stats) : undefined;
+    if (refusal !== undefined) return new SmartError('FILE_UNWRITABLE', { file: p.file, reason: refusal });
+    for (const dir of new Set([dirname(resolve(p.file)), dirname(target)])) {
+      const at = await existingFolder(dir);
+      const writable = await access(at, constants.W_OK).then(
+        () => true,
+        () => false,
+      );
+      if (!writable)
+        return new SmartError('FILE_UNWRITABLE', {
+          file: p.file,
+          reason: `its folder ${at} is not writable (mcp-smart writes the new copy and a .lock there); make it writable`,
+        });
+    }
+  }
+  return undefined;
 }
 
 /**

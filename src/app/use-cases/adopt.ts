@@ -15,7 +15,7 @@ import { isPlainObject } from '../../core/config/key-path.js';
 import { SmartError } from '../../process/errors.js';
 import { keepPlainValues, scrubMessage } from '../../process/secrets.js';
 import { launchThis } from '../services/launcher.js';
-import { applySwitch, readState } from './adopt-switch.js';
+import { applySwitch, readState, switchWriteRefusal } from './adopt-switch.js';
 import { losingWarning, namesIn, servedNames, switchedOff, switchesLosing } from './adopt-others.js';
 import { readOwnFile, writeOwnFile } from './adopt-write.js';
 import { adoptLine, switchOf, type SwitchOutline } from './adopt-plan.js';
@@ -223,6 +223,10 @@ export async function adoptClient(ctx: AppContext, opts: AdoptOptions): Promise<
   });
   // A switch that would lose a value in the client's files is refused before anything is written.
   if (opts.apply && plan.refusal) throw plan.refusal;
+  if (opts.apply && !opts.dryRun) {
+    const unwritable = await switchWriteRefusal(plan.plans);
+    if (unwritable) throw unwritable;
+  }
   const backup = action === 'written' ? await writeOwnFile(file, text, existing.bytes) : undefined;
   if (backup !== undefined && losing.length > 0) io.stderr(losingWarning(file, opts.client, losing, true));
   if (opts.apply && !opts.dryRun) {

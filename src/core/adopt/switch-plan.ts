@@ -129,6 +129,15 @@ export function switchPlan(req: SwitchRequest): FilePlan[] {
       ...(req.filter ? { includeTools: req.filter } : {}),
     };
     p.edits.push({ kind: 'set', path: ['mcpServers', name], value: entry });
+    // Gemini connects only to servers in every mcp.allowed list its settings define: the entry goes into each, as
+    // written, or Gemini blocks it with the adopted servers already off.
+    for (const [file, doc] of req.docs) {
+      const allowed = valueAt(doc, ['mcp', 'allowed']);
+      if (!Array.isArray(allowed) || allowed.includes(name)) continue;
+      const a = plan(plans, file, 'json');
+      a.edits.push({ kind: 'list-add', path: ['mcp', 'allowed'], names: [name] });
+      a.says.push(`lets "${name}" through (mcp.allowed)`);
+    }
   } else if (req.client === 'codex') {
     for (const t of req.adopted) {
       const p = plan(plans, t.source, 'toml');

@@ -1,7 +1,6 @@
 /** Gemini's server allow / deny lists (trust gates live in client-trust.ts). Pure. */
 import type { ConfigLayer, ServerDefinition } from '../types.js';
 import { isPlainObject } from './key-path.js';
-import { LAYER_RANK } from './locate.js';
 
 /** Gemini's server allow / deny lists (settings `mcp.allowed` / `mcp.excluded`, v1 `allowMCPServers` / `excludeMCPServers`). */
 export interface GeminiServerLists {
@@ -30,23 +29,37 @@ export function geminiServerLists(doc: unknown, file: string, layer: ConfigLayer
   return { layer, file, ...(allowed ? { allowed } : {}), ...(excluded ? { excluded } : {}) };
 }
 
-/** Gemini CLI drops servers outside `mcp.allowed` and inside `mcp.excluded` (docs/get-started/configuration.md "mcp"). */
+/** The order Gemini CLI reads its settings files in when it consolidates their server lists. */
+const GEMINI_ORDER: ConfigLayer[] = ['system', 'system-defaults', 'user', 'project'];
+
+/**
+ * Gemini CLI drops servers outside `mcp.allowed` and inside `mcp.excluded` (docs/get-started/configuration.md "mcp").
+ * It reads every settings file's lists, not the merged value (gemini-cli 0.61.0 settings.ts
+ * getConsolidatedExcludedMcpServers / getConsolidatedAllowedMcpServers, mcp-client-manager isBlockedBySettings): a
+ * server in any `excluded` list is out; the `allowed` lists are intersected (names compared trimmed, in any case,
+ * the first list's spelling kept) and, unless that leaves none, a server not in the result is out.
+ */
 export function applyGeminiLists(
   defs: readonly ServerDefinition[],
   lists: readonly GeminiServerLists[],
   warnings: string[],
 ): void {
-  const pick = (k: 'allowed' | 'excluded'): { list: string[]; file: string } | undefined => {
-    const best = lists.filter((l) => l[k] !== undefined).sort((a, b) => LAYER_RANK[a.layer] - LAYER_RANK[b.layer])[0];
-    return best ? { list: best[k] as string[], file: best.file } : undefined;
-  };
-  const allowed = pick('allowed');
-  const excluded = pick('excluded');
+  const ordered = [...lists].sort((a, b) => GEMINI_ORDER.indexOf(a.layer) - GEMINI_ORDER.indexOf(b.layer));
+  const norm = (n: string): string => n.trim().toLowerCase();
+  const allowLists = ordered.filter((l) => l.allowed !== undefined);
+  const allowed = allowLists
+    .slice(1)
+    .reduce((acc, l) => acc.filter((n) => l.allowed!.some((m) => norm(m) === norm(n))), allowLists[0]?.allowed ?? []);
   for (const d of defs) {
     if (d.client !== 'gemini' || !d.enabled) continue;
+    const excluded = ordered.find((l) => l.excluded?.includes(d.name));
+    const notAllowed =
+      allowed.length > 0 && !allowed.includes(d.name)
+        ? (allowLists.find((l) => !l.allowed!.some((n) => norm(n) === norm(d.name))) ?? allowLists[0])
+        : undefined;
     let reason: string | undefined;
-    if (excluded?.list.includes(d.name)) reason = `listed in mcp.excluded of ${excluded.file}`;
-    else if (allowed && !allowed.list.includes(d.name)) reason = `not in mcp.allowed of ${allowed.file}`;
+    if (excluded) reason = `listed in mcp.excluded of ${excluded.file}`;
+    else if (notAllowed) reason = `not in mcp.allowed of ${notAllowed.file}`;
     if (reason !== undefined) leaveOut(d, `${reason}, so Gemini CLI does not connect to it.`, warnings);
   }
 }
