@@ -131,7 +131,7 @@ describe('serve --print-config: the CLI clients write their own config', () => {
       const expected = bin === 'gemini' ? [...addHead, launch[0]!, '--', ...launch.slice(1)] : [...addHead, ...launch];
       expect(add).toEqual(expected);
       expect(splitCommandLine(lines[lines.indexOf('# Way back:') + 1]!)).toEqual(remove);
-      expect(run.stdout).toContain("never edits a client's config");
+      expect(run.stdout).toContain('Printing this edits no file');
     });
   }
 });

@@ -250,7 +250,7 @@ export function printConfig(req: PrintRequest): string {
   const lines = [
     `# ${info.title}, mode ${req.mode}${req.modeAsked ? ' (chosen with --mode)' : `: ${req.why ?? info.why}`}.`,
     `# Keep your servers in the file serve reads (mcp-smart.config.json "servers"), not in ${info.title}'s own config,`,
-    "# or it starts them too. mcp-smart never edits a client's config.",
+    '# or it starts them too. Printing this edits no file; `adopt --apply` makes the switch in its files, `--undo` undoes it.',
     req.launch.via === 'registry'
       ? `# Starts mcp-smart ${req.launch.args[1]?.split('@')[1] ?? ''} from the npm registry (npx, pinned to this version).`
       : `# Starts this copy of mcp-smart by its path; after moving or reinstalling it, print this again.`,
