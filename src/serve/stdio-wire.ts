@@ -12,7 +12,8 @@
  * A JSON-RPC batch (one line holding an array) is taken on a connection whose initialize negotiated 2025-03-26, the
  * one revision that has them, as over HTTP (http-sessions.ts): its members are handled one by one as if each came on
  * a line of its own (the same id rules), and their answers go back as one array once all are in (none for a batch of
- * notifications). Before initialize and on later revisions a batch is refused, as the SDK's stdio transport did.
+ * notifications). Before initialize and on later revisions a batch is refused, as the SDK's stdio transport did,
+ * naming the revision negotiated (as over HTTP).
  */
 import { deserializeMessage, serializeMessage } from '@modelcontextprotocol/server';
 import type { JSONRPCMessage, Transport } from '@modelcontextprotocol/server';
@@ -22,6 +23,7 @@ import { INVALID_REQUEST, unreadableMessage } from '../core/wire/unreadable-mess
 import { messageTooDeep, TOO_DEEP } from '../core/wire/nesting.js';
 import {
   batchesRemoved,
+  batchRefusal,
   EMPTY_BATCH,
   errorAnswer,
   idInUse,
@@ -100,7 +102,7 @@ export class StdioWire implements Transport {
 
   private receive(line: string): void {
     if (line.trim() === '') return;
-    if (this.version !== undefined && !batchesRemoved(this.version) && /^\s*\[/.test(line)) return this.batch(line);
+    if (this.version !== undefined && /^\s*\[/.test(line)) return this.batch(line);
     this.single(line);
   }
 
@@ -139,7 +141,10 @@ export class StdioWire implements Transport {
     return undefined;
   }
 
-  /** A 2025-03-26 batch: each member taken as its own line; the answers sent as one array once all are in. */
+  /**
+   * A batch after initialize. On 2025-03-26 each member is taken as its own line and the answers sent as one array
+   * once all are in; on a revision without batches it is refused, naming that revision.
+   */
   private batch(line: string): void {
     let members: unknown;
     try {
@@ -154,6 +159,7 @@ export class StdioWire implements Transport {
     };
     // Not JSON after all: answered as any such line.
     if (!Array.isArray(members)) return this.single(line);
+    if (batchesRemoved(this.version)) return whole(batchRefusal('line', this.version));
     if (members.length === 0) return whole(EMPTY_BATCH);
     if (messageTooDeep(line, members)) return whole(TOO_DEEP);
     const batch: Batch = { answers: [], waiting: 0, sealed: false };

@@ -237,11 +237,17 @@ describe('serve over stdio: batches', () => {
         { jsonrpc: '2.0', id: 8, method: 'ping' },
       ];
       raw.send(batch);
-      expect(await nextAnswer(raw, 0)).toEqual(refused);
+      const before = (await nextAnswer(raw, 0)) as Message;
+      expect(before).toEqual(refused);
+      // Nothing negotiated yet: no revision to name.
+      expect(before.error?.message).not.toContain('negotiated');
       await raw.open();
       const from = raw.notes.length;
       raw.send(batch);
-      expect(await nextAnswer(raw, from)).toEqual(refused);
+      const after = (await nextAnswer(raw, from)) as Message;
+      expect(after).toEqual(refused);
+      // Named as over HTTP (one text, request-rules.ts batchRefusal).
+      expect(after.error?.message).toContain('and this session negotiated 2025-11-25');
     } finally {
       raw.child.kill();
       await raw.exited;

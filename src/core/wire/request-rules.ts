@@ -18,9 +18,13 @@ export const BATCHES_REMOVED_IN = '2025-06-18';
 export const batchesRemoved = (version: string | undefined): boolean =>
   version !== undefined && version >= BATCHES_REMOVED_IN;
 
-/** Why a batch is refused; `per` is the transport's unit (a line on stdio, a POST over HTTP). */
-export const batchRefusal = (per: 'line' | 'request'): string =>
-  `a JSON-RPC batch; MCP takes one message per ${per} (batches were removed in ${BATCHES_REMOVED_IN})`;
+/**
+ * Why a batch is refused; `per` is the transport's unit (a line on stdio, a POST over HTTP), `negotiated` the revision
+ * the session's initialize negotiated, when it has one (both transports name it alike).
+ */
+export const batchRefusal = (per: 'line' | 'request', negotiated?: string): string =>
+  `a JSON-RPC batch; MCP takes one message per ${per} (batches were removed in ${BATCHES_REMOVED_IN})` +
+  (negotiated === undefined ? '' : `, and this session negotiated ${negotiated}`);
 
 export const EMPTY_BATCH = 'an empty JSON-RPC batch ([]) holds no request; send one JSON-RPC message';
 
