@@ -12,8 +12,8 @@
  * A JSON-RPC batch (one line holding an array) is taken on a connection whose initialize negotiated 2025-03-26, the
  * one revision that has them, as over HTTP (http-sessions.ts): its members are handled one by one as if each came on
  * a line of its own (the same id rules), and their answers go back as one array once all are in (none for a batch of
- * notifications). Before initialize and on later revisions a batch is refused, as the SDK's stdio transport did,
- * naming the revision negotiated (as over HTTP).
+ * notifications); an initialize among them is refused alone (MCP: it is never part of a batch). Before initialize and
+ * on later revisions a batch is refused, as the SDK's stdio transport did, naming the revision negotiated.
  */
 import { deserializeMessage, serializeMessage } from '@modelcontextprotocol/server';
 import type { JSONRPCMessage, Transport } from '@modelcontextprotocol/server';
@@ -27,6 +27,8 @@ import {
   EMPTY_BATCH,
   errorAnswer,
   idInUse,
+  initializeInBatch,
+  isInitializeMember,
   SHUTTING_DOWN,
   type RequestId,
 } from '../core/wire/request-rules.js';
@@ -142,8 +144,8 @@ export class StdioWire implements Transport {
   }
 
   /**
-   * A batch after initialize. On 2025-03-26 each member is taken as its own line and the answers sent as one array
-   * once all are in; on a revision without batches it is refused, naming that revision.
+   * A batch after initialize. On 2025-03-26 each member is taken as its own line (an initialize refused alone) and the
+   * answers sent as one array once all are in; on a revision without batches it is refused, naming that revision.
    */
   private batch(line: string): void {
     let members: unknown;
@@ -164,11 +166,20 @@ export class StdioWire implements Transport {
     if (messageTooDeep(line, members)) return whole(TOO_DEEP);
     const batch: Batch = { answers: [], waiting: 0, sealed: false };
     members.forEach((member, index) => {
-      const answer = this.take(JSON.stringify(member), { batch, index });
+      const answer = isInitializeMember(member)
+        ? this.refuseInitialize(member.id)
+        : this.take(JSON.stringify(member), { batch, index });
       if (answer) batch.answers[index] = answer;
     });
     batch.sealed = true;
     void this.flush(batch).catch(() => undefined);
+  }
+
+  /** The answer to an initialize request inside a batch (MCP: never batched); its id is not kept as in flight. */
+  private refuseInitialize(id: RequestId): Answer {
+    const reason = initializeInBatch('line');
+    this.log(`refused request ${JSON.stringify(id)} (initialize) from the client: ${reason}`);
+    return errorAnswer(id, INVALID_REQUEST, `mcp-smart: ${reason}`);
   }
 
   /** Sends a batch's answers as one array once every member is answered (nothing when none asked anything). */
