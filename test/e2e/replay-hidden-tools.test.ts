@@ -5,6 +5,7 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { jsonl, turn } from '../helpers/claude-transcript.js';
 import { fixture, requireBuild } from '../helpers/paths.js';
 import { spawnCli } from '../helpers/spawn-cli.js';
 import { node, sandbox, type Sandbox } from './serve-harness.js';
@@ -12,23 +13,6 @@ import { node, sandbox, type Sandbox } from './serve-harness.js';
 requireBuild();
 const TIMEOUT_MS = 90_000;
 let box: Sandbox;
-
-const jsonl = (...rows: unknown[]): string => rows.map((r) => JSON.stringify(r)).join('\n') + '\n';
-const ev = (type: string, sessionId: string, content: unknown, timestamp: string) => ({
-  type,
-  sessionId,
-  timestamp,
-  message: { role: type, content },
-});
-/** A Claude Code user turn and its one MCP call with a result. */
-const turn = (sid: string, n: number, text: string, name: string) => {
-  const t = `2025-03-01T00:0${n}:00.000Z`;
-  return [
-    ev('user', sid, text, t),
-    ev('assistant', sid, [{ type: 'tool_use', id: `tu_${sid}_${n}`, name, input: {} }], t),
-    ev('user', sid, [{ type: 'tool_result', tool_use_id: `tu_${sid}_${n}`, content: 'ok' }], t),
-  ];
-};
 
 beforeAll(async () => {
   box = await sandbox('replay-hidden');
