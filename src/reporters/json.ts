@@ -34,6 +34,8 @@ export function replayDocument(r: ReplayResult): object {
     tokens: r.tokens,
     unknownTools: r.unknownTools,
     unknownCalls: r.unknownCalls,
+    hiddenTools: r.hiddenTools,
+    hiddenCalls: r.hiddenCalls,
     turnsWithoutCalls: r.turnsWithoutCalls,
     files: r.files,
     problems: r.problems,

@@ -76,6 +76,10 @@ function lines(r: ReplayResult, chalk: ChalkInstance | undefined): { intro: stri
     intro.push(
       `${countOf(r.unknownCalls, 'call')} to ${countOf(r.unknownTools.length, 'tool')} not loaded (scored as misses): ${r.unknownTools.join(', ')}`,
     );
+  if (r.hiddenTools.length > 0)
+    intro.push(
+      `${countOf(r.hiddenCalls, 'call')} to ${countOf(r.hiddenTools.length, 'tool')} hidden from the model (scored as misses): ${r.hiddenTools.join(', ')}`,
+    );
   const outro: string[] = [];
   const t = r.tokens;
   outro.push(

@@ -96,11 +96,7 @@ export class SessionTable {
     const entry = this.entries.get(id);
     if (!entry) return;
     if (Array.isArray(body) && batchesRemoved(entry.version))
-      throw new HttpRefusal(
-        400,
-        INVALID_REQUEST,
-        `Invalid Request: ${batchRefusal('request')}, and this session negotiated ${entry.version}`,
-      );
+      throw new HttpRefusal(400, INVALID_REQUEST, `Invalid Request: ${batchRefusal('request', entry.version)}`);
     const ids = requestIds(body);
     const keys = ids.map((i) => JSON.stringify(i));
     const used = keys.findIndex((k, i) => entry.pending.has(k) || keys.indexOf(k) !== i);

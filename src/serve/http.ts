@@ -34,6 +34,7 @@ import { ListenStreams } from './listen-limit.js';
 import { callerOf } from './auth/caller.js';
 import { rememberOpener } from './auth/scoped-routes.js';
 import { HttpDrain } from './http-drain.js';
+import { markInitializeMembers, refuseMarkedMembers, sessionlessBatchAnswers } from './http-batch-initialize.js';
 
 export { isLoopback } from './http-guard.js';
 
@@ -155,14 +156,14 @@ export async function startHttp(opts: HttpOptions): Promise<HttpHandle> {
 
   /** A 2025 request without a session: only initialize opens one; a Server that opened none is closed again. */
   const openSession = async (req: IncomingMessage, res: ServerResponse, body: unknown): Promise<void> => {
+    const noSession = {
+      code: -32000,
+      message: 'Bad Request: no Mcp-Session-Id header; send initialize to open a session',
+    };
+    const refused = req.method === 'POST' ? sessionlessBatchAnswers(body, noSession) : undefined;
+    if (refused) return void res.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify(refused));
     if (req.method !== 'POST' || !isInitializeRequest(body))
-      return reject(
-        res,
-        400,
-        -32000,
-        'Bad Request: no Mcp-Session-Id header; send initialize to open a session',
-        idOf(body),
-      );
+      return reject(res, 400, noSession.code, noSession.message, idOf(body));
     if (!(await sessions.makeRoom()))
       return reject(
         res,
@@ -187,6 +188,7 @@ export async function startHttp(opts: HttpOptions): Promise<HttpHandle> {
       if (transport.sessionId) sessions.negotiated(transport.sessionId, version);
     };
     await server.connect(transport);
+    refuseMarkedMembers(transport);
     try {
       await transport.handleRequest(req, res, body);
     } finally {
@@ -247,6 +249,8 @@ export async function startHttp(opts: HttpOptions): Promise<HttpHandle> {
     };
     // A batch its revision has not, an id in flight: refused before either path takes it.
     sessions.check(sessionId, body);
+    // An initialize in a batch: that member refused on the batch's stream, the others served (http-batch-initialize.ts).
+    body = markInitializeMembers(body);
     // A plain forwarded call is answered outside the SDK (http-forward-calls.ts); anything else by the session's.
     const run = opts.calls?.take(session.server, sessionId, req, res, body, viaSdk);
     return sessions.serve(sessionId, req, res, body, run ?? viaSdk);

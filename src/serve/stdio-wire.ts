@@ -12,7 +12,8 @@
  * A JSON-RPC batch (one line holding an array) is taken on a connection whose initialize negotiated 2025-03-26, the
  * one revision that has them, as over HTTP (http-sessions.ts): its members are handled one by one as if each came on
  * a line of its own (the same id rules), and their answers go back as one array once all are in (none for a batch of
- * notifications). Before initialize and on later revisions a batch is refused, as the SDK's stdio transport did.
+ * notifications); an initialize among them is refused alone (MCP: it is never part of a batch). Before initialize and
+ * on later revisions a batch is refused, as the SDK's stdio transport did, naming the revision negotiated.
  */
 import { deserializeMessage, serializeMessage } from '@modelcontextprotocol/server';
 import type { JSONRPCMessage, Transport } from '@modelcontextprotocol/server';
@@ -22,9 +23,12 @@ import { INVALID_REQUEST, unreadableMessage } from '../core/wire/unreadable-mess
 import { messageTooDeep, TOO_DEEP } from '../core/wire/nesting.js';
 import {
   batchesRemoved,
+  batchRefusal,
   EMPTY_BATCH,
   errorAnswer,
   idInUse,
+  initializeInBatch,
+  isInitializeMember,
   SHUTTING_DOWN,
   type RequestId,
 } from '../core/wire/request-rules.js';
@@ -100,7 +104,7 @@ export class StdioWire implements Transport {
 
   private receive(line: string): void {
     if (line.trim() === '') return;
-    if (this.version !== undefined && !batchesRemoved(this.version) && /^\s*\[/.test(line)) return this.batch(line);
+    if (this.version !== undefined && /^\s*\[/.test(line)) return this.batch(line);
     this.single(line);
   }
 
@@ -139,7 +143,10 @@ export class StdioWire implements Transport {
     return undefined;
   }
 
-  /** A 2025-03-26 batch: each member taken as its own line; the answers sent as one array once all are in. */
+  /**
+   * A batch after initialize. On 2025-03-26 each member is taken as its own line (an initialize refused alone) and the
+   * answers sent as one array once all are in; on a revision without batches it is refused, naming that revision.
+   */
   private batch(line: string): void {
     let members: unknown;
     try {
@@ -154,15 +161,25 @@ export class StdioWire implements Transport {
     };
     // Not JSON after all: answered as any such line.
     if (!Array.isArray(members)) return this.single(line);
+    if (batchesRemoved(this.version)) return whole(batchRefusal('line', this.version));
     if (members.length === 0) return whole(EMPTY_BATCH);
     if (messageTooDeep(line, members)) return whole(TOO_DEEP);
     const batch: Batch = { answers: [], waiting: 0, sealed: false };
     members.forEach((member, index) => {
-      const answer = this.take(JSON.stringify(member), { batch, index });
+      const answer = isInitializeMember(member)
+        ? this.refuseInitialize(member.id)
+        : this.take(JSON.stringify(member), { batch, index });
       if (answer) batch.answers[index] = answer;
     });
     batch.sealed = true;
     void this.flush(batch).catch(() => undefined);
+  }
+
+  /** The answer to an initialize request inside a batch (MCP: never batched); its id is not kept as in flight. */
+  private refuseInitialize(id: RequestId): Answer {
+    const reason = initializeInBatch('line');
+    this.log(`refused request ${JSON.stringify(id)} (initialize) from the client: ${reason}`);
+    return errorAnswer(id, INVALID_REQUEST, `mcp-smart: ${reason}`);
   }
 
   /** Sends a batch's answers as one array once every member is answered (nothing when none asked anything). */

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { replaySpec } from '../../src/commands/replay.spec.js';
 import { DEFAULT_STORE_TTL_DAYS } from '../../src/core/session/usage-store.js';
+import { ev, jsonl, turn } from '../helpers/claude-transcript.js';
 import { runCli } from '../helpers/fake-io.js';
 import { tempDir } from '../helpers/temp.js';
 
@@ -31,22 +32,6 @@ function snapshot(cwd: string, name: string, servers = ALL): string {
   writeFileSync(file, JSON.stringify({ format: 'mcp-smart/snapshot@1', createdAt: '2025-01-01T00:00:00Z', servers }));
   return file;
 }
-const jsonl = (...rows: unknown[]): string => rows.map((r) => JSON.stringify(r)).join('\n') + '\n';
-const ev = (type: string, sessionId: string, content: unknown, timestamp: string) => ({
-  type,
-  sessionId,
-  timestamp,
-  message: { role: type, content },
-});
-/** A user turn and one MCP call with its result. */
-const turn = (sid: string, n: number, text: string, name: string, day = 1) => {
-  const t = `2025-03-${String(day).padStart(2, '0')}T00:0${n}:00.000Z`;
-  return [
-    ev('user', sid, text, t),
-    ev('assistant', sid, [{ type: 'tool_use', id: `tu_${sid}_${n}`, name, input: {} }], t),
-    ev('user', sid, [{ type: 'tool_result', tool_use_id: `tu_${sid}_${n}`, content: 'ok' }], t),
-  ];
-};
 const S1 = [
   ...turn('S1', 1, 'read the notes file', 'mcp__files__read_file'),
   ...turn('S1', 2, 'write the summary file', 'mcp__files__write_file'),

@@ -42,9 +42,10 @@ const slowCall = (id: number, ms: number) => ({
   params: { name: 'call_tool', arguments: { name: 'trace.slow', arguments: { ms } } },
 });
 
-/** The JSON-RPC messages of an answer: a JSON body or an SSE stream's data lines. */
+/** The JSON-RPC messages of an answer: a JSON body (one message or a batch's array) or an SSE stream's data lines. */
 function messagesOf(text: string): Message[] {
   if (text.trimStart().startsWith('{')) return [JSON.parse(text) as Message];
+  if (text.trimStart().startsWith('[')) return JSON.parse(text) as Message[];
   return text
     .split('\n')
     .filter((l) => l.startsWith('data: ') && l.length > 6)
@@ -134,6 +135,49 @@ describe('serve --transport http: request rules', () => {
     expect(served.status).toBe(200);
     expect(served.messages.map((m) => m.id)).toEqual([7, 8]);
   });
+
+  it('an initialize inside a batch is refused alone (-32600), the other members served; without a session too', async () => {
+    // MCP 2025-03-26 (basic/lifecycle): the initialize request MUST NOT be part of a JSON-RPC batch. The SDK's
+    // transport refused the whole POST ("Server already initialized"), and without a session serve asked for the
+    // initialize the client had sent.
+    const init = (id: number) => ({
+      jsonrpc: '2.0',
+      id,
+      method: 'initialize',
+      params: { protocolVersion: '2025-03-26', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+    });
+    const refusal = (id: number) => ({
+      jsonrpc: '2.0',
+      id,
+      error: {
+        code: -32600,
+        message: expect.stringContaining('initialize request must not be part of a JSON-RPC batch'),
+      },
+    });
+    const session = await open('2025-03-26');
+    const mixed = await post([{ jsonrpc: '2.0', id: 21, method: 'ping' }, init(22), slowCall(23, 10)], session);
+    expect(mixed.status).toBe(200);
+    const byId = (ms: Message[]) => [...ms].sort((a, b) => Number(a.id) - Number(b.id));
+    expect(byId(mixed.messages)).toEqual([
+      { jsonrpc: '2.0', id: 21, result: {} },
+      refusal(22),
+      { jsonrpc: '2.0', id: 23, result: { content: [{ type: 'text', text: 'late' }] } },
+    ]);
+    // The session is still the one it was: a request after the batch is served in it.
+    expect((await post({ jsonrpc: '2.0', id: 24, method: 'ping' }, session)).messages).toEqual([
+      { jsonrpc: '2.0', id: 24, result: {} },
+    ]);
+    // Alone in its batch it is refused all the same.
+    expect((await post([init(25)], session)).messages).toEqual([refusal(25)]);
+    // Without a session: it opens none; the initialize is refused as batched, the other request for want of a session.
+    const sessionless = await post([init(1), { jsonrpc: '2.0', id: 2, method: 'ping' }]);
+    expect(sessionless.status).toBe(400);
+    expect(sessionless.session).toBeNull();
+    expect(sessionless.messages).toEqual([
+      refusal(1),
+      { jsonrpc: '2.0', id: 2, error: { code: -32000, message: expect.stringMatching(/no Mcp-Session-Id header/) } },
+    ]);
+  });
 });
 
 interface Raw {
@@ -209,6 +253,28 @@ describe('serve over stdio: batches', () => {
         raw.send([slowCall(50, 5_000), { jsonrpc: '2.0', id: 51, method: 'ping' }]);
         raw.send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 50 } });
         expect(await nextAnswer(raw, from)).toEqual([{ jsonrpc: '2.0', id: 51, result: {} }]);
+        // An initialize in a batch is refused alone (MCP: never batched); the rest of the batch is served.
+        from = raw.notes.length;
+        raw.send([
+          {
+            jsonrpc: '2.0',
+            id: 60,
+            method: 'initialize',
+            params: { protocolVersion: '2025-03-26', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+          },
+          { jsonrpc: '2.0', id: 61, method: 'ping' },
+        ]);
+        expect(await nextAnswer(raw, from)).toEqual([
+          {
+            jsonrpc: '2.0',
+            id: 60,
+            error: {
+              code: -32600,
+              message: expect.stringContaining('initialize request must not be part of a JSON-RPC batch'),
+            },
+          },
+          { jsonrpc: '2.0', id: 61, result: {} },
+        ]);
         from = raw.notes.length;
         raw.send([]);
         expect(await nextAnswer(raw, from)).toEqual({
@@ -237,11 +303,17 @@ describe('serve over stdio: batches', () => {
         { jsonrpc: '2.0', id: 8, method: 'ping' },
       ];
       raw.send(batch);
-      expect(await nextAnswer(raw, 0)).toEqual(refused);
+      const before = (await nextAnswer(raw, 0)) as Message;
+      expect(before).toEqual(refused);
+      // Nothing negotiated yet: no revision to name.
+      expect(before.error?.message).not.toContain('negotiated');
       await raw.open();
       const from = raw.notes.length;
       raw.send(batch);
-      expect(await nextAnswer(raw, from)).toEqual(refused);
+      const after = (await nextAnswer(raw, from)) as Message;
+      expect(after).toEqual(refused);
+      // Named as over HTTP (one text, request-rules.ts batchRefusal).
+      expect(after.error?.message).toContain('and this session negotiated 2025-11-25');
     } finally {
       raw.child.kill();
       await raw.exited;

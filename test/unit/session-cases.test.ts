@@ -55,6 +55,30 @@ describe('buildCases', () => {
     expect(set.turnsWithoutCalls).toBe(1);
   });
 
+  it('a call to a loaded tool the visibility rules hide is listed apart from unknown ones, unresolved', () => {
+    const session: RecordedSession = {
+      id: 's',
+      file: 's',
+      format: 'claude-code',
+      turns: [
+        {
+          intent: 'remove it',
+          time: 1,
+          line: 1,
+          calls: [
+            { server: 'my_server', tool: 'delete', ok: true },
+            { server: 'fs', tool: 'write', ok: true },
+            { server: 'gh', tool: 'issue', ok: true },
+          ],
+        },
+      ],
+    };
+    const set = buildCases([session], known, [{ id: 'my.server.delete', server: 'my.server', tool: 'delete' }]);
+    expect(set).toMatchObject({ hiddenTools: ['my.server.delete'], hiddenCalls: 1, unknownTools: ['gh.issue'] });
+    expect(set.cases[0]!.expected).toEqual(['my.server.delete', 'fs.write', 'gh.issue']);
+    expect(set.cases[0]!.calls.map((c) => c.unresolved === true)).toEqual([true, false, true]);
+  });
+
   it('a name that matches two loaded tools, or none, is scored as a miss and never learned', () => {
     const tools = [
       { id: 'a.b__c', server: 'a', tool: 'b__c' },

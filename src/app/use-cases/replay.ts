@@ -77,11 +77,15 @@ export async function replaySessions(
       .slice(0, 3);
     throw new SmartError('USAGE', { kind: 'replay-none-found', paths: args.join(', '), why: why.join('; ') });
   }
-  const { servers, config, configFile, paths } = await loadSetup(global, io);
-  const refs = toolRefsFromSnapshots(servers);
+  const { servers, config, configFile, paths, rules, hidden } = await loadSetup(global, io);
+  // The tools serve would offer the model, under its ids, as discover ranks them: a hidden tool is never a hit.
+  const refs = toolRefsFromSnapshots(servers, rules);
   const set = buildCases(
     read.sessions,
     refs.map((r) => ({ id: r.id, server: r.server, tool: r.tool.name })),
+    Object.entries(hidden ?? {}).flatMap(([server, tools]) =>
+      tools.map((tool) => ({ id: `${server}.${tool}`, server, tool })),
+    ),
   );
   for (const u of read.unreadable.slice(0, 20)) warn(`${u.file}: ${u.message}`);
   if (read.unreadable.length > 20) warn(`… and ${read.unreadable.length - 20} more unreadable files or folders`);
@@ -99,6 +103,12 @@ export async function replaySessions(
     warn(
       `${countOf(set.unknownCalls, 'call')} to ${countOf(set.unknownTools.length, 'tool')} not in the loaded servers, scored as misses and not learned: ` +
         `${set.unknownTools.slice(0, 10).join(', ')}${set.unknownTools.length > 10 ? ', …' : ''}`,
+    );
+  }
+  if (set.hiddenTools.length > 0) {
+    warn(
+      `${countOf(set.hiddenCalls, 'call')} to ${countOf(set.hiddenTools.length, 'tool')} hidden from the model (client filters, the serve section's disable or load "off"), scored as misses and not learned: ` +
+        `${set.hiddenTools.slice(0, 10).join(', ')}${set.hiddenTools.length > 10 ? ', …' : ''}`,
     );
   }
 
@@ -200,6 +210,8 @@ export async function replaySessions(
       ...(read.callsWithoutTurn > 0 ? { callsWithoutTurn: read.callsWithoutTurn } : {}),
       unknownTools: set.unknownTools,
       unknownCalls: set.unknownCalls,
+      hiddenTools: set.hiddenTools,
+      hiddenCalls: set.hiddenCalls,
       tools: refs.length,
       engines: [...metrics.engines].sort(
         (a, b) => ENGINE_ORDER.indexOf(a.engine as EngineName) - ENGINE_ORDER.indexOf(b.engine as EngineName),

@@ -28,7 +28,7 @@ import {
   type ConfigLocation,
 } from './locate.js';
 import { mergeDefinitions, type Shadowing } from './merge.js';
-import { detectSyntax, duplicateKeyWarning, parseConfigDocument, parseConfigText } from './parse.js';
+import { detectSyntax, duplicateKeyWarning, emptyFileWarnings, parseConfigDocument, parseConfigText } from './parse.js';
 import { orderByPrecedence, resolveClients, type ClientResolution } from './resolve.js';
 import { normalizeServerEntry, writtenFields, type RawServer, type WrittenFields } from './server-entry.js';
 import { ownSectionsWarning, readAsOurs, refuseOwnFile, smartConfigBy, unknownServeServers } from './own-config.js';
@@ -133,6 +133,7 @@ class Loader {
       source.scope === 'explicit' ? detectClient(file, undefined, syntax) : detected,
     );
     const ours = by !== undefined;
+    if (!ours) this.warnings.push(...emptyFileWarnings(file, text));
     if (ours && isPlainObject(doc)) {
       const { config, issues } = validateSmartConfig(doc, DEFAULT_WEIGHTS);
       if (issues.length > 0) throw firstIssue(file, issues, readAsOurs(by));

@@ -175,3 +175,12 @@ export function duplicateKeyWarning(file: string, keys: readonly string[]): stri
   const shown = keys.slice(0, 5).join(', ') + (keys.length > 5 ? ` and ${keys.length - 5} more` : '');
   return `${file}: ${keys.length === 1 ? 'key' : 'keys'} ${shown} ${keys.length === 1 ? 'is' : 'are'} given more than once; the last value is used. Remove the earlier ${keys.length === 1 ? 'one' : 'ones'}.`;
 }
+
+/**
+ * A file with nothing in it (no byte, or only white space) is read as no servers, as its client reads it; a file a
+ * client created and left empty is common, so this is said, not refused.
+ */
+export function emptyFileWarnings(file: string, raw: string): string[] {
+  if (stripBom(raw).trim() !== '') return [];
+  return [`${file} is empty, so it configures no servers; add server entries to it, or delete it.`];
+}

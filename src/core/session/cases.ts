@@ -43,6 +43,10 @@ export interface CaseSet {
   unknownTools: string[];
   /** Calls to those tools. */
   unknownCalls: number;
+  /** Tool ids called in the recordings that the visibility rules hide from the model (buildCases' `hidden`), sorted. */
+  hiddenTools: string[];
+  /** Calls to those tools: scored as misses and not learned, as calls to unknown tools are. */
+  hiddenCalls: number;
   /** Recorded names that match more than one loaded tool, each with the ids it could be; sorted. */
   ambiguous: { name: string; ids: string[] }[];
   /** User turns that called no MCP tool (nothing to score). */
@@ -86,13 +90,23 @@ function makeResolver(known: KnownTool[] | undefined): (call: RecordedCall) => R
 /**
  * Cases from sessions, sorted by time, then session, then position. With `known`, recorded names are
  * matched to the loaded tools (Claude Code's normalised server names included); unmatched tools are listed.
+ * A name that matches none of `known` but one of `hidden` (loaded, but hidden from the model) is listed apart.
  */
-export function buildCases(sessions: RecordedSession[], known?: KnownTool[]): CaseSet {
-  const resolve = makeResolver(known);
+export function buildCases(sessions: RecordedSession[], known?: KnownTool[], hidden: KnownTool[] = []): CaseSet {
+  const resolveShown = makeResolver(known);
+  const resolveHidden = makeResolver(hidden);
+  const resolve = (c: RecordedCall): Resolved & { hidden?: true } => {
+    const r = resolveShown(c);
+    if (r.known || r.ambiguous || hidden.length === 0) return r;
+    const h = resolveHidden(c);
+    return h.known ? { id: h.id, server: h.server, known: false, hidden: true } : r;
+  };
   const cases: ReplayCase[] = [];
   const unknown = new Set<string>();
+  const hiddenIds = new Set<string>();
   const ambiguous = new Map<string, string[]>();
   let unknownCalls = 0;
+  let hiddenCalls = 0;
   let turnsWithoutCalls = 0;
   for (const s of sessions) {
     let n = 0;
@@ -104,7 +118,10 @@ export function buildCases(sessions: RecordedSession[], known?: KnownTool[]): Ca
       const calls: CaseCall[] = turn.calls.map((c) => {
         const r = resolve(c);
         if (r.ambiguous) ambiguous.set(c.rawName ?? r.id, r.ambiguous);
-        else if (!r.known) {
+        else if (r.hidden) {
+          hiddenIds.add(r.id);
+          hiddenCalls++;
+        } else if (!r.known) {
           unknown.add(r.id);
           unknownCalls++;
         }
@@ -135,6 +152,8 @@ export function buildCases(sessions: RecordedSession[], known?: KnownTool[]): Ca
     cases,
     unknownTools: [...unknown].sort(cmp),
     unknownCalls,
+    hiddenTools: [...hiddenIds].sort(cmp),
+    hiddenCalls,
     ambiguous: [...ambiguous].map(([name, ids]) => ({ name, ids })).sort((a, b) => cmp(a.name, b.name)),
     turnsWithoutCalls,
   };

@@ -49,6 +49,10 @@ export interface ReplayResult {
   callsWithoutTurn?: number;
   unknownTools: string[];
   unknownCalls: number;
+  /** Tools called in the recordings that the visibility rules hide (serve would not offer them): scored as misses. */
+  hiddenTools: string[];
+  hiddenCalls: number;
+  /** The tools ranked: the ones serve would offer the model (visibleTools). */
   tools: number;
   engines: EngineMetrics[];
   tokens: TokenComparison;

@@ -18,9 +18,28 @@ export const BATCHES_REMOVED_IN = '2025-06-18';
 export const batchesRemoved = (version: string | undefined): boolean =>
   version !== undefined && version >= BATCHES_REMOVED_IN;
 
-/** Why a batch is refused; `per` is the transport's unit (a line on stdio, a POST over HTTP). */
-export const batchRefusal = (per: 'line' | 'request'): string =>
-  `a JSON-RPC batch; MCP takes one message per ${per} (batches were removed in ${BATCHES_REMOVED_IN})`;
+/**
+ * Why a batch is refused; `per` is the transport's unit (a line on stdio, a POST over HTTP), `negotiated` the revision
+ * the session's initialize negotiated, when it has one (both transports name it alike).
+ */
+export const batchRefusal = (per: 'line' | 'request', negotiated?: string): string =>
+  `a JSON-RPC batch; MCP takes one message per ${per} (batches were removed in ${BATCHES_REMOVED_IN})` +
+  (negotiated === undefined ? '' : `, and this session negotiated ${negotiated}`);
+
+/**
+ * Why an initialize request inside a batch is refused, alone (the other members are served): MCP 2025-03-26,
+ * basic/lifecycle, "The initialize request MUST NOT be part of a JSON-RPC batch".
+ */
+export const initializeInBatch = (per: 'line' | 'request'): string =>
+  'an initialize request must not be part of a JSON-RPC batch (no other message is possible until initialization ' +
+  `has completed); send initialize alone, in a ${per} of its own`;
+
+/** A batch member that is an initialize request (a method "initialize" and an id): owed initializeInBatch. */
+export function isInitializeMember(m: unknown): m is { method: 'initialize'; id: RequestId } {
+  if (typeof m !== 'object' || m === null) return false;
+  const { method, id } = m as { method?: unknown; id?: unknown };
+  return method === 'initialize' && (typeof id === 'string' || Number.isSafeInteger(id));
+}
 
 export const EMPTY_BATCH = 'an empty JSON-RPC batch ([]) holds no request; send one JSON-RPC message';
 
