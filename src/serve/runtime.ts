@@ -13,7 +13,7 @@ import { Bridge, BRIDGE_DEFAULTS } from './bridge.js';
 import { InFlight, type CallContext } from './in-flight.js';
 import { unstartedLine, type StartRetry } from './start-retry.js';
 import type { ToolFinder } from './find.js';
-import { Relister } from './relist.js';
+import { RELIST_HOLD_MS, Relister } from './relist.js';
 import type { FirstAnswer } from './first-answer.js';
 import { IdentityViews } from './auth/identity-view.js';
 import type { RuntimeOptions, ToolResult } from './runtime-options.js';
@@ -86,6 +86,7 @@ export class ServeRuntime {
       served: this.served,
       userOf: (caller) => this.userOf(caller),
       notRunning: (name) => this.notRunning(name),
+      relisted: (server) => this.relister.settled(server, RELIST_HOLD_MS),
     });
   }
 

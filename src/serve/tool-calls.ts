@@ -38,6 +38,8 @@ export interface ToolCallParts {
   userOf: (caller: CallContext['caller']) => string | undefined;
   /** The refusal for a tool id whose server is not running (not-running.ts), else undefined. */
   notRunning: (name: string) => SmartError | undefined;
+  /** Resolves once a re-list of the server (its list_changed, sent before its answer) is done (relist.ts). */
+  relisted: (server: string) => Promise<void>;
 }
 
 export class ToolCalls {
@@ -83,6 +85,9 @@ export class ToolCalls {
       if (problem) throw new SmartError('SERVE_BAD_RESULT', { server: entry.server, tool: entry.tool.name, problem });
       ok = result.isError !== true;
       trace?.answered(result);
+      // A server that changed its tools during the call said so before it answered: the client hears serve's
+      // list_changed first too, so its next model request can offer the new tools (as with the server directly).
+      await this.parts.relisted(entry.server);
       return ok ? result : scrubSentError(result);
     } catch (e) {
       trace?.failed(e);

@@ -82,11 +82,15 @@ export async function scriptedModel(reply: (req: ModelRequest) => ScriptedBlock[
       res.end(events(blocks, stop, requests.length));
     });
   });
+  return { ...(await listenLoopback(server)), requests };
+}
+
+/** Listens on a free loopback port: the base URL, and a close that ends open connections too. */
+export async function listenLoopback(server: Server): Promise<{ baseUrl: string; close(): Promise<void> }> {
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   const { port } = server.address() as { port: number };
   return {
     baseUrl: `http://127.0.0.1:${port}`,
-    requests,
     close: async () => {
       server.closeAllConnections();
       await new Promise<void>((r) => server.close(() => r()));
