@@ -198,6 +198,8 @@ describe('adopt --apply / --undo in the other clients', () => {
     expect(doc.mcp_servers.other!.enabled).toBe(false);
     expect(doc.mcp_servers.smart!.env).toEqual({ API_KEY: SECRET });
     expect((doc.mcp_servers.smart!.args as string[]).slice(-3)).toEqual(['serve', '--mode', 'tools']);
+    // Codex waits for serve's tools before its first turn, and fails naming it when it cannot start.
+    expect(doc.mcp_servers.smart).toMatchObject({ required: true, startup_timeout_sec: 30 });
     expect(readFileSync(file, 'utf8')).toContain('# my codex config');
     const undo = await cli('adopt', 'codex', '--undo');
     expect(undo.code, undo.stderr).toBe(0);

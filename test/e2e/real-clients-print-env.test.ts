@@ -64,15 +64,23 @@ describe('serve --print-config passes on the variables a -c config refers to (re
         'env_vars = ["NOTES_TOKEN"]',
       ]);
       expectOk(await client.runInShell(add!), 'the printed codex mcp add');
-      // Without the line (what print-config printed before): serve gets no NOTES_TOKEN and does not start the server
-      // with an empty one (issue 36.2), so no env_ tool at all (never env_unset).
-      expect(await envToolThroughServe(client)).toBeUndefined();
-      // With it, added to the entry Codex wrote, as the printed text says.
+      // The lines the text after the add command says to add by hand (codex mcp add has no flag for them).
+      const byHand = lines
+        .slice(lines.indexOf(add!) + 1, lines.indexOf('# Way back:'))
+        .filter((l) => !l.startsWith('#'));
+      expect(byHand).toEqual(['required = true', 'startup_timeout_sec = 30', 'env_vars = ["NOTES_TOKEN"]']);
       const file = join(client.home, '.codex', 'config.toml');
       const header = '[mcp_servers.mcp-smart]\n';
       const toml = readFileSync(file, 'utf8');
       expect(toml).toContain(header);
-      writeFileSync(file, toml.replace(header, `${header}env_vars = ["NOTES_TOKEN"]\n`));
+      const added = (keep: string[]): void =>
+        writeFileSync(file, toml.replace(header, `${header}${keep.join('\n')}\n`));
+      // Without the env_vars line (what print-config printed before): serve gets no NOTES_TOKEN and does not start the
+      // server with an empty one (issue 36.2), so no env_ tool at all (never env_unset).
+      added(byHand.filter((l) => !l.startsWith('env_vars')));
+      expect(await envToolThroughServe(client)).toBeUndefined();
+      // With every line, added to the entry Codex wrote, as the printed text says.
+      added(byHand);
       expect(await envToolThroughServe(client)).toBe('env_tok_4711');
       // The snippet for the file by hand says the same as the add command plus the line.
       const snippet = lines.slice(lines.indexOf(header.trim())).join('\n');

@@ -27,6 +27,32 @@ export function modelToolName(kind: ClientKind, server: string, tool: string): s
 
 const toml = (v: unknown): string => JSON.stringify(v);
 
+/**
+ * Codex's settings for a turn against the model stand-in at `baseUrl` (its Responses API as a model provider, no
+ * approvals asked, read-only sandbox): the top of a config.toml, before any `[mcp_servers.*]` table. No MCP setting.
+ */
+export function codexModelSettings(baseUrl: string): string[] {
+  return [
+    'model = "gpt-5.1-codex"',
+    'model_provider = "standin"',
+    'approval_policy = "never"',
+    'sandbox_mode = "read-only"',
+    '[model_providers.standin]',
+    'name = "standin"',
+    `base_url = ${toml(`${baseUrl}/v1`)}`,
+    'wire_api = "responses"',
+    'env_key = "STANDIN_API_KEY"',
+    'request_max_retries = 0',
+    'stream_max_retries = 0',
+  ];
+}
+
+/** The argv and environment of one `codex exec` turn (its model the stand-in of codexModelSettings). */
+export const CODEX_EXEC = {
+  args: (prompt: string): string[] => ['exec', '--skip-git-repo-check', prompt],
+  env: { STANDIN_API_KEY: 'placeholder-offline' },
+};
+
 /** Writes the servers into the client's own config and returns the argv and environment of one run. */
 function configure(
   client: RealClient,
@@ -75,36 +101,21 @@ function configure(
       env: { GEMINI_API_KEY: 'placeholder-offline', GOOGLE_GEMINI_BASE_URL: baseUrl },
     };
   }
-  const lines = [
-    'model = "gpt-5.1-codex"',
-    // Codex (since 0.147) starts a turn after about 1 s without the tools of a server still starting; a cold serve
-    // takes about that long on this shared machine. Waiting for each server (up to startup_timeout_sec) keeps these
-    // tests about what the model is sent, not about how loaded the machine is.
-    'mcp_optional_startup_grace_ms = 0',
-    'model_provider = "standin"',
-    'approval_policy = "never"',
-    'sandbox_mode = "read-only"',
-    '[model_providers.standin]',
-    'name = "standin"',
-    `base_url = ${toml(`${baseUrl}/v1`)}`,
-    'wire_api = "responses"',
-    'env_key = "STANDIN_API_KEY"',
-    'request_max_retries = 0',
-    'stream_max_retries = 0',
-  ];
+  const lines = codexModelSettings(baseUrl);
   for (const [name, s] of Object.entries(servers))
     lines.push(
       `[mcp_servers.${toml(name)}]`,
       `command = ${toml(s.command)}`,
       `args = ${toml(s.args)}`,
+      // Codex (since 0.147) sends its first model request about 1 s after launch without the tools of a server still
+      // starting. Each entry is waited for as the one adopt writes for serve is (src/core/adopt/codex-startup.ts),
+      // with more time on this shared machine, so these tests are about what the model is sent, not about load.
+      'required = true',
       'startup_timeout_sec = 60',
       'default_tools_approval_mode = "approve"',
     );
   writeFileSync(join(client.home, '.codex', 'config.toml'), `${lines.join('\n')}\n`);
-  return {
-    args: ['exec', '--skip-git-repo-check', prompt],
-    env: { STANDIN_API_KEY: 'placeholder-offline' },
-  };
+  return { args: CODEX_EXEC.args(prompt), env: CODEX_EXEC.env };
 }
 
 /** Runs `kind` once with `servers`, its model following `script`, until it ends its turn (or `timeoutMs`). */

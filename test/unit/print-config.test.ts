@@ -9,6 +9,8 @@ import { describe, expect, it } from 'vitest';
 import { splitCommandLine } from '../../src/core/config/shell-split.js';
 import { installedFromRegistry, launchThis } from '../../src/app/services/launcher.js';
 import { clientCommands, configSnippet, printConfig, shellQuote } from '../../src/app/services/print-config.js';
+import { CODEX_STARTUP_KEYS } from '../../src/core/adopt/codex-startup.js';
+import { DEFAULT_FIRST_LIST_WAIT_MS } from '../../src/serve/first-answer.js';
 import { VERSION } from '../../src/process/version.js';
 import { runCli } from '../helpers/fake-io.js';
 import { REPO } from '../helpers/paths.js';
@@ -88,7 +90,7 @@ describe('serve --print-config: GUI clients, checked against each documented for
     });
   }
 
-  it('codex: a [mcp_servers.<name>] table with command and args (TOML)', async () => {
+  it('codex: a [mcp_servers.<name>] table with command and args, required, a startup timeout (TOML)', async () => {
     const cwd = printFolder();
     const run = await runCli([...SETUP_FLAGS, 'serve', '--print-config', 'codex', '--key', 'smart'], { cwd });
     const toml = parseToml(run.stdout.slice(run.stdout.indexOf('[mcp_servers.'))) as {
@@ -98,8 +100,13 @@ describe('serve --print-config: GUI clients, checked against each documented for
       smart: {
         command: process.execPath,
         args: [BIN, ...setupWords(cwd), 'serve', '--mode', 'tools', '--key', 'smart'],
+        // Codex waits for serve's tools before its first turn (test/e2e/serve-cold-codex.test.ts).
+        ...CODEX_STARTUP_KEYS,
       },
     });
+    // Codex's timeout covers serve's tools/list, which waits for slow servers up to serve's first-list wait: it
+    // stays well above that, or a slow server behind serve would fail the whole Codex session.
+    expect(CODEX_STARTUP_KEYS.startup_timeout_sec * 1000).toBeGreaterThanOrEqual(DEFAULT_FIRST_LIST_WAIT_MS + 10_000);
   });
 });
 
@@ -146,14 +153,21 @@ describe('variables the servers behind serve refer to', () => {
     expect(toml.mcp_servers['mcp-smart']).toEqual({
       command: launch.command,
       args: launch.args,
+      ...CODEX_STARTUP_KEYS,
       env_vars: ['NOTES_TOKEN', 'X'],
     });
-    // After the add command, the line to add by hand: `codex mcp add` has no flag for it.
+    // After the add command, the lines to add by hand, each said why: `codex mcp add` has no flag for them.
     const lines = text.split('\n');
     const add = lines.findIndex((l) => l.startsWith('codex mcp add '));
-    expect(lines.slice(add + 1, add + 4).join('\n')).toMatch(/^# Then add this line .*codex mcp add has no flag/);
-    expect(lines[add + 3]).toBe('env_vars = ["NOTES_TOKEN", "X"]');
-    expect(lines[add + 4]).toBe('# Way back:');
+    expect(lines[add + 1]).toMatch(/^# Then add these lines .*codex mcp add has no flag for them/);
+    expect(lines[add + 2]).toMatch(/^# required = true: Codex waits for serve's tools before its first turn/);
+    expect(lines[add + 3]).toMatch(/^# Codex gives a server only HOME, PATH/);
+    expect(lines.slice(add + 4, add + 7)).toEqual([
+      'required = true',
+      'startup_timeout_sec = 30',
+      'env_vars = ["NOTES_TOKEN", "X"]',
+    ]);
+    expect(lines[add + 7]).toBe('# Way back:');
     // The argv arrays are the same commands.
     expect(clientCommands('codex', 'mcp-smart', launch)).toEqual({
       switch: ['codex', 'mcp', 'add', 'mcp-smart', '--', ...[launch.command, ...launch.args]],

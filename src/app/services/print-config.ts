@@ -3,6 +3,7 @@ import { SmartError } from '../../process/errors.js';
 import { parseClientName as parseClientId } from '../../core/config/clients.js';
 import type { ClientId, ServeMode } from '../../core/types.js';
 import type { Launch } from './launcher.js';
+import { codexStartupLines } from '../../core/adopt/codex-startup.js';
 
 export const CLIENTS = [
   'claude-code',
@@ -38,6 +39,8 @@ interface ClientInfo {
   envFlag?: { flag: string; note: string };
   /** The client passes its whole environment on to a server (its env flag then only carries what adopt made). */
   passesEnv?: true;
+  /** Lines the entry carries beside command and args, which the client's add command has no flag for, and why. */
+  startup?: { lines: string[]; note: string };
 }
 
 const OWN_SEARCH =
@@ -129,6 +132,10 @@ const INFO: Record<ClientName, ClientInfo> = {
       key: 'env_vars',
       note: 'Codex gives a server only HOME, PATH and a few other variables of its own, so serve would start your servers without these',
     },
+    startup: {
+      lines: codexStartupLines(),
+      note: `required = true: Codex waits for serve's tools before its first turn (without it a cold start can leave them out) and stops with an error naming the entry when serve cannot start within startup_timeout_sec`,
+    },
   },
   cline: {
     title: 'Cline',
@@ -207,8 +214,13 @@ export function configSnippet(client: ClientName, name: string, launch: Launch, 
   const shape = INFO[client].shape;
   if (shape === 'toml') {
     const key = TOML_BARE_KEY.test(name) ? name : JSON.stringify(name);
-    const passOn = passOnLine(client, envVars);
-    return `[mcp_servers.${key}]\ncommand = ${JSON.stringify(command)}\nargs = ${tomlStrings(args)}${passOn ? `\n${passOn}` : ''}`;
+    const lines = [...(INFO[client].startup?.lines ?? []), passOnLine(client, envVars) ?? []].flat();
+    return [
+      `[mcp_servers.${key}]`,
+      `command = ${JSON.stringify(command)}`,
+      `args = ${tomlStrings(args)}`,
+      ...lines,
+    ].join('\n');
   }
   if (shape === 'vscode') return JSON.stringify({ servers: { [name]: { type: 'stdio', command, args } } }, null, 2);
   // Gemini CLI fills `$NAME` in its settings from its own, unredacted environment when it reads them (bundle
@@ -258,16 +270,19 @@ export function printConfig(req: PrintRequest): string {
   const carried = carriedVars(info, req);
   const snippet = configSnippet(req.client, req.name, req.launch, carried);
   const passOn = passOnLine(req.client, req.envVars);
+  const byHand = [...(info.startup?.lines ?? []), ...(passOn ? [passOn] : [])];
   if (info.cli) {
+    const addWords = info.cli.add(req.name, req.launch).slice(0, 3).join(' ');
     lines.push(
       `# Switch: ${info.title} adds the entry to its own config.`,
       ...(info.envFlag && carried?.length ? [`# ${info.envFlag.note}.`] : []),
       addLine(info, req),
-      ...(passOn
+      ...(byHand.length > 0
         ? [
-            `# Then add this line to the "${req.name}" entry in ${info.file} (${info.cli.add(req.name, req.launch).slice(0, 3).join(' ')} has no flag for it);`,
-            `# ${info.envAllowlist!.note}:`,
-            passOn,
+            `# Then add ${byHand.length === 1 ? 'this line' : 'these lines'} to the "${req.name}" entry in ${info.file} (${addWords} has no flag for ${byHand.length === 1 ? 'it' : 'them'});`,
+            ...(info.startup ? [`# ${info.startup.note}.`] : []),
+            ...(passOn ? [`# ${info.envAllowlist!.note}:`] : []),
+            ...byHand,
           ]
         : []),
       '# Way back:',

@@ -7,6 +7,7 @@
  */
 import type { JSONPath } from 'jsonc-parser';
 import { isPlainObject } from '../config/key-path.js';
+import { CODEX_STARTUP_KEYS } from './codex-startup.js';
 import { SCOPE_FILTER_KEY } from './scope-filter.js';
 import { valueAt, type SwitchEdit } from './switch-edit.js';
 import type { ClientId } from '../types.js';
@@ -148,9 +149,11 @@ export function switchPlan(req: SwitchRequest): FilePlan[] {
       p.says.push(`turns off ${off.join(', ')} (enabled = false)`);
     }
     const passOn = req.passOn.filter((v) => !(v in req.env));
+    // Codex waits for this entry's tools before the first turn (codex-startup.ts).
     const entry = {
       command: launch.command,
       args: launch.args,
+      ...CODEX_STARTUP_KEYS,
       ...env,
       ...(passOn.length > 0 ? { env_vars: passOn } : {}),
       ...(req.filter ? { enabled_tools: req.filter } : {}),
